@@ -1,0 +1,39 @@
+/**
+ * What the transcript says about the context a state file describes, applied to that state:
+ * a compaction that ended it, a stretch checked free of compactions, refreshes recovered after
+ * the state file was lost. Pure, so it can be re-applied to a fresher state under the lock.
+ */
+import type { State } from "../schemas/state.ts";
+import { markerEndsContext, resetState } from "./decide.ts";
+
+export interface ContextFacts {
+  /** Offset of the newest compaction marker seen, if any. */
+  marker?: number;
+  /** The transcript holds no compaction marker after the last fire, up to this offset. */
+  checkedTo?: number;
+  /** Thresholds this hook's own refreshes in the transcript show as fired (state file lost). */
+  recovered?: number[];
+}
+
+/**
+ * `base` updated with `facts`. `recovered` only applies when `stateFound` is false: a state file
+ * that exists is the record, the transcript only a backup.
+ */
+export function applyFacts(base: State, facts: ContextFacts, stateFound: boolean): State {
+  let state = base;
+  if (!stateFound && facts.recovered && facts.recovered.length > 0) {
+    // The recovered refreshes were found after the marker (the scan stops there), so they belong
+    // to this context: place them after it.
+    state = {
+      ...state,
+      fired: [...new Set([...state.fired, ...facts.recovered])].sort((a, b) => a - b),
+      firedAt: Math.max(state.firedAt ?? 0, (facts.marker ?? -1) + 1),
+    };
+  }
+  if (facts.marker !== undefined && markerEndsContext(state, facts.marker)) {
+    state = resetState(state, facts.marker);
+  } else if (facts.checkedTo !== undefined && facts.checkedTo > (state.checkedTo ?? 0)) {
+    state = { ...state, checkedTo: facts.checkedTo };
+  }
+  return state;
+}

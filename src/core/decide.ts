@@ -1,0 +1,145 @@
+/**
+ * The decision: given a context reading (or why there is none), the thresholds and this
+ * context's state, whether to refresh now and what state to keep. Pure, and most of the tests.
+ */
+import type { State } from "../schemas/state.ts";
+import type { RefreshCause } from "./header.ts";
+import { crossedThresholds } from "./thresholds.ts";
+
+/** Where a reading came from, best first. */
+export type ReadingSource =
+  | "stdin"
+  | "statusline"
+  | "transcript tool_use match"
+  | "transcript latest"
+  | "transcript Token usage";
+
+/** How full the context is. */
+export interface Reading {
+  source: ReadingSource;
+  percent: number;
+  tokens: number | undefined;
+  window: number | undefined;
+  windowSource: string | undefined;
+  model: string | undefined;
+}
+
+/** Why there is no reading, and whether the fallback counter should count this call. */
+export interface NoReading {
+  reason: string;
+  /** False when the context was just compacted: a reading will come, counting would misfire. */
+  countCalls: boolean;
+}
+
+export interface DecideInput {
+  reading: Reading | NoReading;
+  thresholds: readonly number[];
+  state: State;
+  toolCountInterval: number;
+  /** Transcript size now, recorded with a fire so later compactions can be placed after it. */
+  transcriptSize: number | undefined;
+}
+
+export interface Decision {
+  /** What to refresh for, or undefined to stay silent. */
+  cause: RefreshCause | undefined;
+  /** The state to write, or undefined when nothing changed. */
+  next: State | undefined;
+  /** One phrase for the debug line. */
+  reason: string;
+}
+
+/** True when `reading` is a measurement rather than the reason for lacking one. */
+export function isReading(reading: Reading | NoReading): reading is Reading {
+  return "percent" in reading;
+}
+
+/**
+ * Decides one tool call. With a reading, every threshold it has reached that has not fired
+ * fires now, together, in one refresh. Without one, every `toolCountInterval`-th call refreshes.
+ */
+export function decide(input: DecideInput): Decision {
+  const { reading, state } = input;
+  if (!isReading(reading)) {
+    if (!reading.countCalls) return { cause: undefined, next: undefined, reason: reading.reason };
+    const toolCount = state.toolCount + 1;
+    const next = { ...state, toolCount };
+    if (toolCount % input.toolCountInterval === 0) {
+      return {
+        cause: { kind: "toolCount", calls: toolCount },
+        next,
+        reason:
+          `${reading.reason}; tool call ${toolCount} is a multiple of ${input.toolCountInterval}`,
+      };
+    }
+    return {
+      cause: undefined,
+      next,
+      reason: `${reading.reason}; tool call ${toolCount}, next refresh at ${
+        Math.ceil(toolCount / input.toolCountInterval) * input.toolCountInterval
+      }`,
+    };
+  }
+  const crossed = crossedThresholds(reading.percent, input.thresholds, state.fired);
+  if (crossed.length === 0) {
+    const next = input.thresholds.find((t) => !state.fired.includes(t));
+    return {
+      cause: undefined,
+      next: undefined,
+      reason: next === undefined
+        ? "every threshold has fired in this context"
+        : `${percentText(reading.percent)} is below the next threshold, ${next}%`,
+    };
+  }
+  const fired = [...new Set([...state.fired, ...crossed])].sort((a, b) => a - b);
+  return {
+    cause: {
+      kind: "thresholds",
+      thresholds: crossed,
+      percent: reading.percent,
+      ...(reading.window !== undefined ? { window: reading.window } : {}),
+    },
+    next: {
+      ...state,
+      fired,
+      firedPercent: reading.percent,
+      ...(input.transcriptSize !== undefined ? { firedAt: input.transcriptSize } : {}),
+    },
+    reason: `${percentText(reading.percent)} crossed ${crossed.join(", ")}`,
+  };
+}
+
+/** The state after a reset (clear, compaction): nothing fired, nothing counted, a new epoch. */
+export function resetState(state: State, transcriptSize?: number): State {
+  return {
+    fired: [],
+    toolCount: 0,
+    epoch: (state.epoch ?? 0) + 1,
+    ...(transcriptSize !== undefined ? { checkedTo: transcriptSize } : {}),
+  };
+}
+
+/**
+ * True when a compaction marker at `markerOffset` ends the context `state` describes: something
+ * fired, and the marker was written after it.
+ */
+export function markerEndsContext(state: State, markerOffset: number): boolean {
+  return state.fired.length > 0 && markerOffset >= (state.firedAt ?? 0);
+}
+
+/**
+ * Where to look back for an unreported compaction, or undefined when no look is needed. Only a
+ * reading that has dropped below the one that last fired, yet is held back by a fired threshold,
+ * can be the victim of a compaction no event reported.
+ */
+export function compactionCheckFrom(state: State, reading: Reading): number | undefined {
+  if (state.fired.length === 0 || state.firedPercent === undefined) return undefined;
+  if (reading.percent >= state.firedPercent) return undefined;
+  if (!state.fired.some((t) => t <= reading.percent)) return undefined;
+  return Math.max(state.firedAt ?? 0, state.checkedTo ?? 0);
+}
+
+/** `31.4` as `31%`. */
+export function percentText(percent: number): string {
+  return `${Math.floor(percent)}%`;
+}

@@ -1,0 +1,104 @@
+/**
+ * Finds and reads the lessons-learned manifest. Only a firing call gets here, so a manifest of
+ * any size costs nothing on the common path; an oversized one is refused rather than parsed.
+ */
+import { join } from "node:path";
+import { type LessonSelection, selectLessons } from "../core/lessons.ts";
+
+/** Manifests larger than this are refused (the largest real ones are well under 1 MB). */
+export const MAX_MANIFEST_BYTES = 8 * 1024 * 1024;
+
+export interface ManifestLocation {
+  path: string;
+  /** How the path was chosen. */
+  via: string;
+}
+
+/**
+ * The manifest to read: the configured path; else `${CLAUDE_PLUGIN_ROOT}/data/lesson-manifest.json`
+ * when it exists; else the newest lessons-learned plugin install under `~/.claude/plugins`.
+ */
+export async function locateManifest(
+  configured: string | undefined,
+  env: (name: string) => string | undefined,
+): Promise<ManifestLocation | undefined> {
+  if (configured) return { path: configured, via: "LESSONS_MANIFEST_PATH or config file" };
+  const root = env("CLAUDE_PLUGIN_ROOT");
+  if (root) {
+    const path = join(root, "data", "lesson-manifest.json");
+    if (await isFile(path)) return { path, via: "CLAUDE_PLUGIN_ROOT/data" };
+  }
+  const home = env("HOME") ?? env("USERPROFILE");
+  if (!home) return undefined;
+  const installed = await newestInstalledManifest(join(home, ".claude", "plugins"));
+  return installed ? { path: installed, via: "installed lessons-learned plugin" } : undefined;
+}
+
+/** `cache/<marketplace>/lessons-learned/<version>/data/lesson-manifest.json`, newest first. */
+async function newestInstalledManifest(pluginsDir: string): Promise<string | undefined> {
+  let best: { path: string; mtime: number } | undefined;
+  for (const marketplace of await listDirs(join(pluginsDir, "cache"))) {
+    for (
+      const version of await listDirs(join(pluginsDir, "cache", marketplace, "lessons-learned"))
+    ) {
+      const path = join(
+        pluginsDir,
+        "cache",
+        marketplace,
+        "lessons-learned",
+        version,
+        "data",
+        "lesson-manifest.json",
+      );
+      const mtime = (await Deno.stat(path).catch(() => undefined))?.mtime?.getTime();
+      if (mtime !== undefined && (!best || mtime > best.mtime)) best = { path, mtime };
+    }
+  }
+  return best?.path;
+}
+
+async function listDirs(dir: string): Promise<string[]> {
+  const names: string[] = [];
+  try {
+    for await (const entry of Deno.readDir(dir)) if (entry.isDirectory) names.push(entry.name);
+  } catch {
+    // An absent folder has no installs.
+  }
+  return names;
+}
+
+async function isFile(path: string): Promise<boolean> {
+  return (await Deno.stat(path).catch(() => undefined))?.isFile ?? false;
+}
+
+/**
+ * Reads and validates the manifest at `path`. Throws `Error` with a one-line reason when it is
+ * missing, too large, not JSON, or not a lessons-learned manifest.
+ */
+export async function loadManifest(
+  path: string,
+  projectIds: readonly string[],
+): Promise<LessonSelection> {
+  let text: string;
+  try {
+    const info = await Deno.stat(path);
+    if (!info.isFile) throw new Error("not a file");
+    if (info.size > MAX_MANIFEST_BYTES) {
+      throw new Error(`${info.size} bytes is over the ${MAX_MANIFEST_BYTES}-byte limit`);
+    }
+    text = await Deno.readTextFile(path);
+  } catch (error) {
+    throw new Error(`manifest ${path}: ${error instanceof Error ? error.message : error}`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`manifest ${path} is not JSON: ${(error as SyntaxError).message}`);
+  }
+  try {
+    return selectLessons(raw, projectIds);
+  } catch (error) {
+    throw new Error(`manifest ${path}: ${error instanceof Error ? error.message : error}`);
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * Reads a file's lines from its end towards its start, one bounded chunk at a time, so that the
+ * cost of finding the last few entries does not grow with the file.
+ */
+
+/** Random access to bytes; a file, or an instrumented stand-in in tests. */
+export interface ByteSource {
+  /** Reads up to `length` bytes at `offset`; fewer only at the end of the source. */
+  readAt(offset: number, length: number): Promise<Uint8Array>;
+}
+
+/** One line, without its `\n`. */
+export interface BackwardLine {
+  /** Byte offset of the line's first byte. */
+  start: number;
+  /** The line's bytes, or an empty array when it was longer than `maxLineBytes`. */
+  bytes: Uint8Array;
+  /** The line was longer than `maxLineBytes` and its bytes were dropped. */
+  oversized: boolean;
+}
+
+export interface BackwardOptions {
+  /** Bytes per read. Default 64 KiB. */
+  chunkSize?: number;
+  /** Longer lines are reported with `oversized: true` and no bytes. Default 16 MiB. */
+  maxLineBytes?: number;
+}
+
+const NEWLINE = 0x0a;
+
+/**
+ * Yields the non-empty lines of the first `size` bytes of `source`, last line first. A last line
+ * without a trailing newline is yielded too (it may still be being written; parsing will tell).
+ *
+ * @example
+ * ```ts
+ * for await (const line of readLinesBackward(source, size)) {
+ *   if (isWhatWeWant(line.bytes)) break; // stop early: only the chunks needed were read
+ * }
+ * ```
+ */
+export async function* readLinesBackward(
+  source: ByteSource,
+  size: number,
+  options: BackwardOptions = {},
+): AsyncGenerator<BackwardLine> {
+  const chunkSize = Math.max(1, options.chunkSize ?? 64 * 1024);
+  const maxLineBytes = options.maxLineBytes ?? 16 * 1024 * 1024;
+  // The line being assembled, as pieces from last to first, and the offset where it ends.
+  let pieces: Uint8Array[] = [];
+  let pending = 0;
+  let oversized = false;
+  let position = size;
+
+  const take = (piece: Uint8Array) => {
+    if (oversized || piece.length === 0) return;
+    if (pending + piece.length > maxLineBytes) {
+      oversized = true;
+      pieces = [];
+      pending = 0;
+      return;
+    }
+    pieces.push(piece);
+    pending += piece.length;
+  };
+  const finish = (start: number): BackwardLine => {
+    const line = { start, bytes: oversized ? new Uint8Array() : join(pieces, pending), oversized };
+    pieces = [];
+    pending = 0;
+    oversized = false;
+    return line;
+  };
+
+  while (position > 0) {
+    const from = Math.max(0, position - chunkSize);
+    const chunk = await source.readAt(from, position - from);
+    let end = chunk.length;
+    for (let i = chunk.length - 1; i >= 0; i--) {
+      if (chunk[i] !== NEWLINE) continue;
+      take(chunk.subarray(i + 1, end));
+      // Empty lines (the file's own trailing newline among them) carry nothing: skip them.
+      if (pending > 0 || oversized) yield finish(from + i + 1);
+      end = i;
+    }
+    take(chunk.subarray(0, end));
+    position = from;
+  }
+  if (pending > 0 || oversized) yield finish(0);
+}
+
+/** Concatenates pieces collected last-first into one array in file order. */
+function join(pieces: readonly Uint8Array[], length: number): Uint8Array {
+  // Chunks are never reused, so a line inside one chunk can be a view of it.
+  if (pieces.length === 1 && pieces[0]) return pieces[0];
+  const out = new Uint8Array(length);
+  let at = length;
+  for (const piece of pieces) {
+    at -= piece.length;
+    out.set(piece, at);
+  }
+  return out;
+}
+
+/** A {@link ByteSource} over an open file. */
+export function fileSource(file: Deno.FsFile): ByteSource {
+  return {
+    async readAt(offset, length) {
+      await file.seek(offset, Deno.SeekMode.Start);
+      const buffer = new Uint8Array(length);
+      let filled = 0;
+      while (filled < length) {
+        const n = await file.read(buffer.subarray(filled));
+        if (n === null) break;
+        filled += n;
+      }
+      return filled === length ? buffer : buffer.subarray(0, filled);
+    },
+  };
+}

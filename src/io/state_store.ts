@@ -1,0 +1,181 @@
+/**
+ * Where state lives and how it is read, written and locked: a private per-user folder, atomic
+ * writes that never follow a planted symlink, and an exclusive lock around every change.
+ */
+import { join } from "node:path";
+import { EMPTY_STATE, type State, StateSchema } from "../schemas/state.ts";
+
+const MAX_STATE_BYTES = 64 * 1024;
+const LOCK_TIMEOUT_MS = 2000;
+const isWindows = Deno.build.os === "windows";
+
+/** The default state folder: private to this user, under the system temp folder. */
+export function defaultStateDir(env: (name: string) => string | undefined): string {
+  const tmp = env("TMPDIR") || env("TMP") || env("TEMP") ||
+    (isWindows ? "C:\\Windows\\Temp" : "/tmp");
+  const who = env("USER") || env("USERNAME") || env("LOGNAME") || env("HOME") || "user";
+  return join(tmp, `lessons-reinject-${fnv1a(`${who}\0${env("HOME") ?? ""}`)}`);
+}
+
+/** A short stable hash for folder names (not security: the folder's mode and owner are). */
+function fnv1a(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, "0");
+}
+
+/** First `length` hex digits of SHA-256: how ids reach file names. */
+export async function hexDigest(text: string, length = 16): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("")
+    .slice(0, length);
+}
+
+/** Paths of one context's files; a subagent gets its own. */
+export interface StatePaths {
+  dir: string;
+  state: string;
+  lock: string;
+}
+
+/** `lessons-<sha256(session)[:16]>[-<sha256(agent)[:16]>]-reinject.json` in `dir`. */
+export async function statePaths(
+  dir: string,
+  sessionId: string,
+  agentId?: string,
+): Promise<StatePaths> {
+  const agent = agentId ? `-${await hexDigest(agentId)}` : "";
+  const base = `lessons-${await hexDigest(sessionId)}${agent}-reinject`;
+  return { dir, state: join(dir, `${base}.json`), lock: join(dir, `${base}.lock`) };
+}
+
+/** Why a folder cannot hold state, or undefined when it can be trusted for reading. */
+export async function untrustedDirReason(dir: string): Promise<string | undefined> {
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.lstat(dir);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined; // created on first write
+    return `state folder ${dir}: ${messageOf(error)}`;
+  }
+  if (info.isSymlink) return `state folder ${dir} is a symlink`;
+  if (!info.isDirectory) return `state folder ${dir} is not a folder`;
+  if (!isWindows && info.mode !== null && (info.mode & 0o022) !== 0) {
+    return `state folder ${dir} is writable by others (mode ${(info.mode & 0o777).toString(8)})`;
+  }
+  return undefined;
+}
+
+/**
+ * Creates the folder (mode 0700) when missing and checks that this user owns it: a probe file
+ * written inside must have the folder's owner. Returns why it cannot be used, or undefined.
+ */
+export async function preparePrivateDir(dir: string): Promise<string | undefined> {
+  try {
+    await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    if (!(error instanceof Deno.errors.AlreadyExists)) {
+      return `cannot create state folder ${dir}: ${messageOf(error)}`;
+    }
+  }
+  const reason = await untrustedDirReason(dir);
+  if (reason || isWindows) return reason;
+  const probe = join(dir, `.probe-${crypto.randomUUID()}`);
+  try {
+    const file = await Deno.open(probe, { write: true, createNew: true, mode: 0o600 });
+    const [mine, folder] = await Promise.all([file.stat(), Deno.lstat(dir)]);
+    file.close();
+    if (mine.uid !== null && folder.uid !== null && mine.uid !== folder.uid) {
+      return `state folder ${dir} belongs to another user`;
+    }
+    return undefined;
+  } catch (error) {
+    return `state folder ${dir} is not writable: ${messageOf(error)}`;
+  } finally {
+    await Deno.remove(probe).catch(() => {});
+  }
+}
+
+export type LoadedState =
+  | { kind: "found"; state: State }
+  | { kind: "missing" }
+  | { kind: "corrupt"; reason: string };
+
+/** Reads a state file; a corrupt, oversized or non-file one is reported, never thrown. */
+export async function loadState(path: string): Promise<LoadedState> {
+  let bytes: Uint8Array;
+  try {
+    const info = await Deno.lstat(path);
+    if (!info.isFile) return { kind: "corrupt", reason: `${path} is not a regular file` };
+    if (info.size > MAX_STATE_BYTES) return { kind: "corrupt", reason: `${path} is too large` };
+    bytes = await Deno.readFile(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return { kind: "missing" };
+    return { kind: "corrupt", reason: `${path}: ${messageOf(error)}` };
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    return { kind: "corrupt", reason: `${path} is not JSON` };
+  }
+  const parsed = StateSchema.safeParse(raw);
+  if (!parsed.success) return { kind: "corrupt", reason: `${path} has the wrong shape` };
+  return { kind: "found", state: parsed.data };
+}
+
+/** The state to decide with: a corrupt file counts as empty. */
+export function stateOf(loaded: LoadedState): State {
+  return loaded.kind === "found" ? loaded.state : EMPTY_STATE;
+}
+
+/**
+ * Writes `state` atomically: a fresh temp file (O_EXCL, so a planted symlink cannot redirect it)
+ * renamed over the target (rename replaces a symlink, never follows it).
+ */
+export async function saveState(path: string, state: State): Promise<void> {
+  const temp = `${path}.${crypto.randomUUID()}.tmp`;
+  try {
+    await Deno.writeFile(temp, new TextEncoder().encode(JSON.stringify(state)), {
+      createNew: true,
+      mode: 0o600,
+    });
+    await Deno.rename(temp, path);
+  } catch (error) {
+    await Deno.remove(temp).catch(() => {});
+    throw error;
+  }
+}
+
+/**
+ * Runs `critical` holding an exclusive lock on `lockPath` (released by the OS if the process
+ * dies). Throws when the lock cannot be had within two seconds or the path is a symlink.
+ */
+export async function withLock<T>(lockPath: string, critical: () => Promise<T>): Promise<T> {
+  const existing = await Deno.lstat(lockPath).catch(() => undefined);
+  if (existing && !existing.isFile) throw new Error(`lock ${lockPath} is not a regular file`);
+  const file = await Deno.open(lockPath, { read: true, write: true, create: true, mode: 0o600 });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`lock ${lockPath} busy`)), LOCK_TIMEOUT_MS);
+    });
+    await Promise.race([file.lock(true), timeout]);
+    clearTimeout(timer);
+    try {
+      return await critical();
+    } finally {
+      await file.unlock().catch(() => {});
+    }
+  } finally {
+    clearTimeout(timer);
+    file.close();
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

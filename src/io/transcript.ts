@@ -1,0 +1,247 @@
+/**
+ * Reads context-size readings and compaction history from a Claude Code transcript, walking
+ * backwards from its end so that a call costs the same on a 1 MB and a 1 GB file.
+ */
+import {
+  type EntryUsage,
+  isCompactionMarker,
+  refreshRecordedIn,
+  tokenUsageIn,
+  usageOf,
+} from "../core/transcript_entry.ts";
+import {
+  type BackwardLine,
+  type ByteSource,
+  fileSource,
+  readLinesBackward,
+} from "./reverse_lines.ts";
+
+/** The usage found for this call. */
+export interface TranscriptUsage extends EntryUsage {
+  /** The entry holds this call's `tool_use` block (else it is the newest main-chain usage). */
+  matched: boolean;
+  /** Byte offset of the entry. */
+  offset: number;
+  /** A window stated by the transcript itself (a `Token usage: X/Y` warning). */
+  window?: number;
+}
+
+export interface UsageScan {
+  /** File size when read. */
+  size: number;
+  usage?: TranscriptUsage;
+  /** Offset of a compaction marker newer than any usage: the new context has no reading yet. */
+  markerAfterUsage?: number;
+  bytesRead: number;
+}
+
+export interface UsageQuery {
+  toolUseId?: string | undefined;
+  /** The file is a subagent's own transcript, where every entry is a sidechain entry. */
+  sidechainFile?: boolean;
+  /** Give up after reading this many bytes. Default 64 MiB. */
+  maxBytes?: number;
+}
+
+const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
+const decoder = new TextDecoder();
+
+/** Counts the bytes a source hands out; `bytesRead` is how tests and the bench see the cost. */
+export function countingSource(inner: ByteSource): ByteSource & { bytesRead: number } {
+  const counted = {
+    bytesRead: 0,
+    async readAt(offset: number, length: number) {
+      const bytes = await inner.readAt(offset, length);
+      counted.bytesRead += bytes.length;
+      return bytes;
+    },
+  };
+  return counted;
+}
+
+/** Parses a line, or undefined for invalid UTF-8 noise, partial writes and non-JSON. */
+function parseLine(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Finds the usage for this call in `source`: the assistant entry holding `toolUseId`, else the
+ * newest counted usage. Stops at the first compaction marker (usage before it describes a context
+ * that no longer exists).
+ */
+export async function scanUsage(
+  source: ByteSource,
+  size: number,
+  query: UsageQuery = {},
+): Promise<UsageScan> {
+  const counted = countingSource(source);
+  const maxBytes = query.maxBytes ?? DEFAULT_MAX_BYTES;
+  let newest: TranscriptUsage | undefined;
+  for await (const line of readLinesBackward(counted, size)) {
+    if (counted.bytesRead > maxBytes) break;
+    const found = interpretForUsage(line, query.sidechainFile ?? false);
+    if (found === "marker") {
+      return newest
+        ? { size, usage: newest, bytesRead: counted.bytesRead }
+        : { size, markerAfterUsage: line.start, bytesRead: counted.bytesRead };
+    }
+    if (found === undefined) continue;
+    const matched = query.toolUseId !== undefined && found.toolUseIds.includes(query.toolUseId);
+    if (!newest) {
+      newest = { ...found, matched, offset: line.start };
+      if (matched || query.toolUseId === undefined || found.window !== undefined) break;
+      continue;
+    }
+    // One response is split over entries sharing its message id: look through all of them.
+    if (found.messageId === undefined || found.messageId !== newest.messageId) break;
+    if (matched) {
+      newest = { ...newest, matched: true };
+      break;
+    }
+  }
+  return newest
+    ? { size, usage: newest, bytesRead: counted.bytesRead }
+    : { size, bytesRead: counted.bytesRead };
+}
+
+function interpretForUsage(
+  line: BackwardLine,
+  sidechainFile: boolean,
+): "marker" | (EntryUsage & { window?: number }) | undefined {
+  if (line.oversized) return undefined;
+  const text = decoder.decode(line.bytes);
+  const mayBeMarker = text.includes("compact_boundary") || text.includes("isCompactSummary");
+  const mayBeUsage = text.includes('"assistant"') && text.includes('"usage"');
+  const warning = text.includes("Token usage:") ? tokenUsageIn(text) : undefined;
+  if (!mayBeMarker && !mayBeUsage && !warning) return undefined;
+  const entry = parseLine(text);
+  if (mayBeMarker && isCompactionMarker(entry)) return "marker";
+  if (warning) {
+    return {
+      tokens: warning.used,
+      window: warning.window,
+      model: undefined,
+      messageId: undefined,
+      toolUseIds: [],
+      timestamp: undefined,
+    };
+  }
+  return mayBeUsage ? usageOf(entry, sidechainFile) : undefined;
+}
+
+export interface HistoryScan {
+  /** Offset of the newest compaction marker at or after `stopBelow`, if one was found. */
+  marker?: number;
+  /** Thresholds named by this hook's own refreshes since that marker (or `stopBelow`). */
+  refreshed: number[];
+  /** The scan ran out of byte budget before reaching a marker or `stopBelow`. */
+  truncated: boolean;
+  bytesRead: number;
+}
+
+export interface HistoryQuery {
+  /** Stop at lines starting before this offset. Default 0 (the whole file). */
+  stopBelow?: number;
+  /** When set, collect the thresholds of refreshes whose header carries this token. */
+  token?: string;
+  maxBytes?: number;
+}
+
+/**
+ * Walks back from the end to the newest compaction marker (or `stopBelow`), collecting this
+ * hook's earlier refreshes. Used when the state file is gone, and to notice a compaction that no
+ * SessionStart or PostCompact event reported.
+ */
+export async function scanHistory(
+  source: ByteSource,
+  size: number,
+  query: HistoryQuery = {},
+): Promise<HistoryScan> {
+  const counted = countingSource(source);
+  const maxBytes = query.maxBytes ?? DEFAULT_MAX_BYTES;
+  const stopBelow = query.stopBelow ?? 0;
+  const refreshed = new Set<number>();
+  for await (const line of readLinesBackward(counted, size)) {
+    if (line.start < stopBelow) break;
+    if (counted.bytesRead > maxBytes) {
+      return { refreshed: sorted(refreshed), truncated: true, bytesRead: counted.bytesRead };
+    }
+    if (line.oversized) continue;
+    const text = decoder.decode(line.bytes);
+    const mayBeMarker = text.includes("compact_boundary") || text.includes("isCompactSummary");
+    const mayBeRefresh = query.token !== undefined && text.includes("hook_additional_context") &&
+      text.includes(query.token);
+    if (!mayBeMarker && !mayBeRefresh) continue;
+    const entry = parseLine(text);
+    if (mayBeMarker && isCompactionMarker(entry)) {
+      return {
+        marker: line.start,
+        refreshed: sorted(refreshed),
+        truncated: false,
+        bytesRead: counted.bytesRead,
+      };
+    }
+    if (mayBeRefresh && query.token !== undefined) {
+      for (const t of refreshRecordedIn(entry, query.token) ?? []) refreshed.add(t);
+    }
+  }
+  return { refreshed: sorted(refreshed), truncated: false, bytesRead: counted.bytesRead };
+}
+
+function sorted(values: Set<number>): number[] {
+  return [...values].sort((a, b) => a - b);
+}
+
+/**
+ * Opens `path` and runs `scan` on it. Missing, unreadable or non-file paths become an error
+ * string; the hook degrades to its next source instead of throwing.
+ */
+export async function withTranscript<T>(
+  path: string,
+  scan: (source: ByteSource, size: number) => Promise<T>,
+): Promise<T | { error: string }> {
+  let file: Deno.FsFile | undefined;
+  try {
+    file = await Deno.open(path, { read: true });
+    const info = await file.stat();
+    if (!info.isFile) return { error: `transcript ${path} is not a file` };
+    return await scan(fileSource(file), info.size);
+  } catch (error) {
+    return { error: `transcript ${path}: ${error instanceof Error ? error.message : error}` };
+  } finally {
+    file?.close();
+  }
+}
+
+export interface WaitOptions {
+  /** How long to wait for this call's entry to appear. Default 250 ms. */
+  waitMs?: number;
+  /** Pause between reads while waiting. Default 20 ms. */
+  pollMs?: number;
+}
+
+/**
+ * Reads the usage for this call, waiting up to `waitMs` for the entry holding `toolUseId`,
+ * because Claude Code writes the transcript asynchronously (measured lag 10-15 ms, 1 call in 4).
+ * After the wait, the newest usage is used.
+ */
+export async function readUsageWaiting(
+  path: string,
+  query: UsageQuery,
+  options: WaitOptions = {},
+): Promise<UsageScan | { error: string }> {
+  const deadline = performance.now() + (options.waitMs ?? 250);
+  const pollMs = options.pollMs ?? 20;
+  while (true) {
+    const scan = await withTranscript(path, (source, size) => scanUsage(source, size, query));
+    const settled = "error" in scan || scan.markerAfterUsage !== undefined ||
+      scan.usage?.matched === true || scan.usage?.window !== undefined ||
+      query.toolUseId === undefined;
+    if (settled || performance.now() + pollMs > deadline) return scan;
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * lessons-reinject: with no arguments, a Claude Code hook (payload on stdin, answer on stdout);
+ * with a command, the tools around it. Nothing escapes: the hook always exits 0.
+ */
+import { runHook } from "./hook.ts";
+import { readStdinCapped } from "./io/stdin.ts";
+
+async function writeAll(stream: WritableStream<Uint8Array>, text: string): Promise<void> {
+  const writer = stream.getWriter();
+  try {
+    await writer.write(new TextEncoder().encode(text));
+  } finally {
+    writer.releaseLock();
+  }
+}
+
+async function hookMain(): Promise<void> {
+  try {
+    const stdin = await readStdinCapped();
+    const outcome = await runHook(stdin, { env: (name) => Deno.env.get(name) });
+    if (outcome.stderr.length > 0) {
+      await writeAll(Deno.stderr.writable, outcome.stderr.join("\n") + "\n");
+    }
+    if (outcome.stdout !== undefined) await writeAll(Deno.stdout.writable, outcome.stdout);
+  } catch (error) {
+    // The one catch-all: report, never disturb the session.
+    try {
+      await writeAll(Deno.stderr.writable, `lessons-reinject: internal error: ${error}\n`);
+    } catch {
+      // stderr closed: nothing left to tell.
+    }
+  }
+}
+
+if (import.meta.main) {
+  if (Deno.args.length === 0) {
+    await hookMain();
+    Deno.exit(0);
+  } else {
+    const { runCli } = await import("./cli/dispatch.ts");
+    Deno.exit(await runCli(Deno.args));
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * The lessons-learned plugin's `lesson-manifest.json`, as far as this hook reads it.
+ * Lessons are validated one by one, so one bad lesson never hides the good ones.
+ */
+import * as z from "zod/mini";
+
+/** One lesson record; unknown fields are kept and ignored. */
+export const LessonSchema = z.looseObject({
+  slug: z.string(),
+  type: z.string(),
+  priority: z.optional(z.nullable(z.number())),
+  message: z.string(),
+  summary: z.optional(z.nullable(z.string())),
+  tags: z.optional(z.nullable(z.array(z.string()))),
+  scope: z.optional(z.nullable(z.string())),
+  disabled: z.optional(z.nullable(z.boolean())),
+});
+
+/** The envelope; `lessons` is checked loosely here and per lesson by {@link LessonSchema}. */
+export const ManifestSchema = z.looseObject({
+  type: z.literal("lessons-learned-manifest"),
+  version: z.literal(1),
+  lessons: z.record(z.string(), z.unknown()),
+});
+
+export type Lesson = z.infer<typeof LessonSchema>;

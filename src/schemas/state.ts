@@ -1,0 +1,27 @@
+/**
+ * The per-context state file: the PRD's `{ "fired": [30], "toolCount": 7 }` plus bookkeeping
+ * fields that let a reset, a compaction and a concurrent hook be told apart.
+ */
+import * as z from "zod/mini";
+
+const count = z.number().check(z.int(), z.nonnegative());
+
+export const StateSchema = z.looseObject({
+  /** Thresholds already injected in this context. */
+  fired: z.array(z.number()),
+  /** Tool calls counted since the last reset, for the fallback counter. */
+  toolCount: count,
+  /** Bumped by every reset, so a hook that read state before a reset does not act after it. */
+  epoch: z.optional(count),
+  /** Transcript size when `fired` last grew: compaction markers past it end this context. */
+  firedAt: z.optional(count),
+  /** The reading (percent) that last fired. */
+  firedPercent: z.optional(z.number()),
+  /** The transcript has been checked for compaction markers up to this offset. */
+  checkedTo: z.optional(count),
+});
+
+export type State = z.infer<typeof StateSchema>;
+
+/** The state of a context nothing has happened in. */
+export const EMPTY_STATE: State = { fired: [], toolCount: 0, epoch: 0 };

@@ -1,0 +1,229 @@
+/**
+ * Shared test helpers: the hook as a subprocess with exactly the binary's permissions, captured
+ * payloads, and transcripts built from lines real Claude Code wrote.
+ */
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+export const MAIN = join(ROOT, "src", "main.ts");
+export const SHARED = join(ROOT, "..", "shared");
+export const SHARED_TRANSCRIPTS = join(SHARED, "fixtures", "transcripts");
+export const SAMPLE_MANIFEST = join(ROOT, "src", "data", "sample_manifest.json");
+export const RECORDED = join(
+  ROOT,
+  "tests",
+  "fixtures",
+  "transcripts",
+  "recorded-2.1.328-sonnet-climb.jsonl",
+);
+
+/** The permissions the compiled binary gets; deno.json, hooks/run and compile use the same. */
+export const HOOK_PERMISSIONS = ["--allow-read", "--allow-write", "--allow-env"] as const;
+
+export interface HookRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** `additionalContext` when stdout is the hook's JSON answer. */
+  context: string | undefined;
+}
+
+/**
+ * Runs `src/main.ts` as Claude Code would: payload on stdin, the given environment only (plus
+ * PATH, HOME and DENO_DIR so Deno finds its cache), exactly the binary's permissions.
+ */
+export async function runHook(
+  stdin: unknown,
+  env: Record<string, string> = {},
+  args: string[] = [],
+): Promise<HookRun> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--quiet", "--no-prompt", ...HOOK_PERMISSIONS, MAIN, ...args],
+    env: baseEnv(env),
+    clearEnv: true,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  const bytes = stdin instanceof Uint8Array
+    ? stdin
+    : new TextEncoder().encode(typeof stdin === "string" ? stdin : JSON.stringify(stdin));
+  await writer.write(bytes).catch(() => {});
+  await writer.close().catch(() => {});
+  const out = await child.output();
+  const stdout = new TextDecoder().decode(out.stdout);
+  return {
+    code: out.code,
+    stdout,
+    stderr: new TextDecoder().decode(out.stderr),
+    context: contextOf(stdout),
+  };
+}
+
+/** The environment a hook subprocess gets: only what the test names, plus Deno's essentials. */
+export function baseEnv(env: Record<string, string>): Record<string, string> {
+  const keep: Record<string, string> = {};
+  for (const name of ["PATH", "HOME", "DENO_DIR", "SYSTEMROOT", "USERPROFILE"]) {
+    const value = Deno.env.get(name);
+    if (value !== undefined) keep[name] = value;
+  }
+  keep.DENO_NO_UPDATE_CHECK = "1";
+  return { ...keep, ...env };
+}
+
+/** `hookSpecificOutput.additionalContext` of a hook's stdout, if it is the hook's answer. */
+export function contextOf(stdout: string): string | undefined {
+  if (stdout.trim() === "") return undefined;
+  const parsed = JSON.parse(stdout);
+  return parsed?.hookSpecificOutput?.additionalContext;
+}
+
+/** A payload captured from real Claude Code 2.1.328 (tests/fixtures/payloads). */
+export function payload(
+  name: string,
+  overrides: Record<string, unknown> = {},
+): Record<string, unknown> {
+  const text = Deno.readTextFileSync(join(ROOT, "tests", "fixtures", "payloads", `${name}.json`));
+  return { ...JSON.parse(text), ...overrides };
+}
+
+/** A public transcript from ../shared, or undefined when ../shared is absent (tests then skip). */
+export function sharedTranscript(name: string): string | undefined {
+  const path = join(SHARED_TRANSCRIPTS, name);
+  try {
+    Deno.statSync(path);
+    return path;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Lines of the recorded real transcript, parsed, used as templates. */
+function recordedLines(): Record<string, unknown>[] {
+  return Deno.readTextFileSync(RECORDED).split("\n").filter((l) => l.trim() !== "").map((l) =>
+    JSON.parse(l)
+  );
+}
+
+let templates: {
+  assistant: Record<string, unknown>;
+  user: Record<string, unknown>;
+  refresh: Record<string, unknown>;
+} | undefined;
+
+function template() {
+  if (!templates) {
+    const lines = recordedLines();
+    const find = (predicate: (l: Record<string, unknown>) => boolean) => {
+      const found = lines.find(predicate);
+      if (!found) throw new Error("recorded transcript lacks a template line");
+      return found;
+    };
+    templates = {
+      assistant: find((l) => l.type === "assistant"),
+      user: find((l) => l.type === "user" && JSON.stringify(l).includes("tool_result")),
+      refresh: find((l) =>
+        l.type === "attachment" &&
+        (l.attachment as Record<string, unknown>)?.type === "hook_additional_context"
+      ),
+    };
+  }
+  return templates;
+}
+
+/** Builds transcript lines from real templates. */
+export const entries = {
+  /** An assistant entry with `tokens` of context (all in cache_read) and the given tool_use ids. */
+  assistant(
+    tokens: number,
+    toolUseIds: string[] = [],
+    extra: { model?: string; messageId?: string; isSidechain?: boolean } = {},
+  ): Record<string, unknown> {
+    // deno-lint-ignore no-explicit-any
+    const t = structuredClone(template().assistant) as Record<string, any>;
+    t.uuid = crypto.randomUUID();
+    t.isSidechain = extra.isSidechain ?? false;
+    t.message.id = extra.messageId ?? `msg_${crypto.randomUUID()}`;
+    if (extra.model) t.message.model = extra.model;
+    t.message.usage.input_tokens = 0;
+    t.message.usage.cache_creation_input_tokens = 0;
+    t.message.usage.cache_read_input_tokens = tokens;
+    t.message.content = toolUseIds.map((id) => ({
+      type: "tool_use",
+      id,
+      name: "Bash",
+      input: { command: "echo hi", description: "hi" },
+    }));
+    return t;
+  },
+  /** A tool_result user entry. */
+  toolResult(toolUseId: string, text = "ok"): Record<string, unknown> {
+    // deno-lint-ignore no-explicit-any
+    const t = structuredClone(template().user) as Record<string, any>;
+    t.uuid = crypto.randomUUID();
+    t.message.content = [{ tool_use_id: toolUseId, type: "tool_result", content: text }];
+    return t;
+  },
+  /** The attachment Claude Code records for a hook's additionalContext. */
+  refresh(text: string, toolUseId: string): Record<string, unknown> {
+    // deno-lint-ignore no-explicit-any
+    const t = structuredClone(template().refresh) as Record<string, any>;
+    t.uuid = crypto.randomUUID();
+    t.attachment.content = [text];
+    t.attachment.toolUseID = toolUseId;
+    return t;
+  },
+  /** A 2.x compaction boundary, shaped as in the shared v2.1.112 transcript. */
+  compactBoundary(): Record<string, unknown> {
+    return {
+      parentUuid: null,
+      logicalParentUuid: crypto.randomUUID(),
+      isSidechain: false,
+      type: "system",
+      subtype: "compact_boundary",
+      content: "Conversation compacted",
+      isMeta: false,
+      timestamp: new Date().toISOString(),
+      uuid: crypto.randomUUID(),
+      level: "info",
+      compactMetadata: { trigger: "manual", preTokens: 150000 },
+    };
+  },
+};
+
+/** Writes `lines` as JSONL. */
+export function writeTranscript(path: string, lines: unknown[]): void {
+  Deno.writeTextFileSync(path, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+}
+
+/** Appends `lines` as JSONL. */
+export function appendTranscript(path: string, lines: unknown[]): void {
+  Deno.writeTextFileSync(path, lines.map((l) => JSON.stringify(l)).join("\n") + "\n", {
+    append: true,
+  });
+}
+
+/** A fresh folder with a state dir, a transcript path and the env pointing at them. */
+export function sandbox(): {
+  dir: string;
+  stateDir: string;
+  transcript: string;
+  env: Record<string, string>;
+} {
+  const dir = Deno.makeTempDirSync({ prefix: "lessons-test-" });
+  const stateDir = join(dir, "state");
+  const transcript = join(dir, "session.jsonl");
+  return {
+    dir,
+    stateDir,
+    transcript,
+    env: {
+      LESSONS_STATE_DIR: stateDir,
+      LESSONS_MANIFEST_PATH: SAMPLE_MANIFEST,
+      LESSONS_REINJECT_WAIT_MS: "30",
+      TMPDIR: dir,
+    },
+  };
+}
