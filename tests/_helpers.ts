@@ -227,3 +227,31 @@ export function sandbox(): {
     },
   };
 }
+
+/**
+ * A manifest of about `targetBytes` built from the sample's lessons, repeated with new ids,
+ * slugs, priorities and tags: directives and protocols with long messages.
+ */
+export function largeManifest(targetBytes: number): Record<string, unknown> {
+  const sample = JSON.parse(Deno.readTextFileSync(SAMPLE_MANIFEST));
+  const base = Object.values(sample.lessons) as Record<string, unknown>[];
+  const lessons: Record<string, unknown> = {};
+  let size = 0;
+  for (let i = 0; size < targetBytes; i++) {
+    const from = base[i % base.length]!;
+    const lesson = {
+      ...from,
+      slug: `${from.slug}-${i}`,
+      type: i % 3 === 2 ? "protocol" : "directive",
+      priority: 1 + (i * 7) % 10,
+      tags: [`topic:t${i % 4}`],
+      disabled: undefined,
+      scope: null,
+      message: `${from.message} (variant ${i}) ${"Keep this rule in mind. ".repeat(8)}`,
+      summary: `${from.summary} (variant ${i})`,
+    };
+    lessons[`01JLARGE${String(i).padStart(18, "0")}`] = lesson;
+    size += JSON.stringify(lesson).length;
+  }
+  return { ...sample, lessons };
+}

@@ -1,0 +1,136 @@
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import {
+  compactionCheckFrom,
+  decide,
+  type DecideInput,
+  markerEndsContext,
+  type NoReading,
+  type Reading,
+  resetState,
+} from "../../src/core/decide.ts";
+import { applyFacts } from "../../src/core/context_facts.ts";
+import type { State } from "../../src/schemas/state.ts";
+
+const reading = (percent: number): Reading => ({
+  source: "transcript tool_use match",
+  percent,
+  tokens: percent * 2000,
+  window: 200_000,
+  windowSource: "default 200k",
+  model: "claude-sonnet-4-6",
+});
+const none = (countCalls = true): NoReading => ({ reason: "no transcript_path", countCalls });
+const state = (fired: number[], toolCount = 0, extra: Partial<State> = {}): State => ({
+  fired,
+  toolCount,
+  epoch: 0,
+  ...extra,
+});
+const input = (r: Reading | NoReading, s: State): DecideInput => ({
+  reading: r,
+  thresholds: [30, 52, 70],
+  state: s,
+  toolCountInterval: 20,
+  transcriptSize: 1000,
+});
+
+Deno.test("decide() with a reading", async (t) => {
+  const cases: [string, number, number[], number[] | undefined, number[]][] = [
+    // name, percent, fired before, thresholds in the refresh (undefined: silent), fired after
+    ["31% fires 30", 31, [], [30], [30]],
+    ["25% is silent", 25, [], undefined, []],
+    ["31% again is silent", 31, [30], undefined, [30]],
+    ["a jump to 75% fires all three at once", 75, [], [30, 52, 70], [30, 52, 70]],
+    ["a resumed session at 60% fires 30 and 52 once", 60, [], [30, 52], [30, 52]],
+    ["52 after 30", 53, [30], [52], [30, 52]],
+    ["all fired is silent", 95, [30, 52, 70], undefined, [30, 52, 70]],
+    ["exactly on a threshold fires", 70, [30, 52], [70], [30, 52, 70]],
+  ];
+  for (const [name, percent, before, refreshed, after] of cases) {
+    await t.step(name, () => {
+      const d = decide(input(reading(percent), state(before)));
+      assertEquals(d.cause?.kind === "thresholds" ? [...d.cause.thresholds] : undefined, refreshed);
+      assertEquals((d.next ?? state(before)).fired, after);
+      if (d.next) assertEquals([d.next.firedAt, d.next.firedPercent], [1000, percent]);
+    });
+  }
+});
+
+Deno.test("decide() without a reading counts tool calls", async (t) => {
+  const cases: [string, number, boolean, boolean, number][] = [
+    // name, toolCount before, countCalls, refreshes, toolCount after
+    ["first call counts 1", 0, true, false, 1],
+    ["the 20th call refreshes", 19, true, true, 20],
+    ["the 21st is silent", 20, true, false, 21],
+    ["the 40th refreshes", 39, true, true, 40],
+    ["just compacted: nothing counted", 19, false, false, 19],
+  ];
+  for (const [name, before, countCalls, refreshes, after] of cases) {
+    await t.step(name, () => {
+      const d = decide(input(none(countCalls), state([], before)));
+      assertEquals(d.cause !== undefined, refreshes);
+      if (refreshes) assertEquals(d.cause, { kind: "toolCount", calls: after });
+      assertEquals((d.next ?? state([], before)).toolCount, after);
+    });
+  }
+});
+
+Deno.test("resetState() forgets fired thresholds and the count, and moves the epoch", () => {
+  assertEquals(resetState(state([30, 52], 7, { epoch: 4, firedAt: 10 })), {
+    fired: [],
+    toolCount: 0,
+    epoch: 5,
+  });
+});
+
+Deno.test("markerEndsContext() only for a marker written after the last fire", () => {
+  const s = state([30], 0, { firedAt: 500 });
+  assertEquals(markerEndsContext(s, 600), true);
+  assertEquals(markerEndsContext(s, 400), false);
+  assertEquals(markerEndsContext(state([]), 600), false);
+});
+
+Deno.test("compactionCheckFrom() looks back only for a dropped reading held back by a fired threshold", async (t) => {
+  const s = state([30, 52], 0, { firedAt: 800, firedPercent: 55, checkedTo: 900 });
+  const cases: [string, State, number, number | undefined][] = [
+    ["still climbing: no look", s, 60, undefined],
+    ["dropped below every fired threshold: no look (nothing is held back)", s, 20, undefined],
+    ["dropped to 35%, held back by 30: look from checkedTo", s, 35, 900],
+    ["never fired: no look", state([]), 35, undefined],
+  ];
+  for (const [name, st, percent, from] of cases) {
+    await t.step(name, () => assertEquals(compactionCheckFrom(st, reading(percent)), from));
+  }
+});
+
+Deno.test("applyFacts() resets on a newer marker, keeps recovered refreshes from after it", async (t) => {
+  const fired = state([30], 3, { firedAt: 500, firedPercent: 31, epoch: 2 });
+  await t.step("marker after the last fire resets", () => {
+    assertEquals(applyFacts(fired, { marker: 700 }, true), {
+      fired: [],
+      toolCount: 0,
+      epoch: 3,
+      checkedTo: 700,
+    });
+  });
+  await t.step("marker before the last fire changes nothing", () => {
+    assertEquals(applyFacts(fired, { marker: 100 }, true), fired);
+  });
+  await t.step("recovered refreshes apply only when the state file is missing", () => {
+    assertEquals(applyFacts(state([]), { recovered: [30, 52], marker: 100 }, false).fired, [
+      30,
+      52,
+    ]);
+    assertEquals(applyFacts(state([]), { recovered: [30, 52], marker: 100 }, true).fired, []);
+  });
+  await t.step("checkedTo only moves forward", () => {
+    assertEquals(
+      applyFacts(state([30], 0, { checkedTo: 50 }), { checkedTo: 40 }, true).checkedTo,
+      50,
+    );
+    assertEquals(
+      applyFacts(state([30], 0, { checkedTo: 50 }), { checkedTo: 90 }, true).checkedTo,
+      90,
+    );
+  });
+});

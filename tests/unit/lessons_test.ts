@@ -1,0 +1,66 @@
+import { deepStrictEqual as assertEquals, ok, throws } from "node:assert/strict";
+import { projectIdsFor, selectLessons } from "../../src/core/lessons.ts";
+import { SAMPLE_MANIFEST } from "../_helpers.ts";
+
+const sample = () => JSON.parse(Deno.readTextFileSync(SAMPLE_MANIFEST));
+
+Deno.test("selectLessons() keeps enabled, in-scope directives and protocols", () => {
+  const { lessons, invalid } = selectLessons(sample(), projectIdsFor("/home/dev/project"));
+  assertEquals(lessons.map((l) => l.slug).sort(), [
+    "ask-before-deleting-i9j0",
+    "no-force-push-c3d4",
+    "read-before-edit-a1b2",
+    "run-tests-before-done-g7h8",
+    "stash-untracked-e5f6",
+  ]);
+  assertEquals(invalid, []);
+});
+
+Deno.test("selectLessons() includes a lesson scoped to this project", () => {
+  const { lessons } = selectLessons(sample(), projectIdsFor("/home/someone-else/project"));
+  ok(lessons.some((l) => l.slug === "other-project-only-o5p6"));
+});
+
+Deno.test("selectLessons() names invalid lessons and keeps the valid ones", () => {
+  const manifest = sample();
+  manifest.lessons.bad1 = { slug: "bad", type: "directive", priority: "high", message: 3 };
+  manifest.lessons.bad2 = "not an object";
+  manifest.lessons.extra = { ...manifest.lessons["01JSAMPLE0000000000000001"], newField: { x: 1 } };
+  const { lessons, invalid } = selectLessons(manifest, []);
+  assertEquals(lessons.length, 6);
+  assertEquals(invalid.length, 2);
+  ok(invalid[0]!.startsWith("bad1: "), invalid[0]);
+  ok(invalid[0]!.includes("priority"), invalid[0]);
+});
+
+Deno.test("selectLessons() throws TypeError for something that is not a manifest", async (t) => {
+  const cases: [string, unknown][] = [
+    ["null", null],
+    ["array", []],
+    ["wrong type tag", { type: "other", version: 1, lessons: {} }],
+    ["wrong version", { type: "lessons-learned-manifest", version: 2, lessons: {} }],
+    ["lessons not an object", { type: "lessons-learned-manifest", version: 1, lessons: [] }],
+  ];
+  for (const [name, raw] of cases) {
+    await t.step(name, () => throws(() => selectLessons(raw, []), TypeError));
+  }
+});
+
+Deno.test("selectLessons() falls back to priority 5 and a first-line summary", () => {
+  const { lessons } = selectLessons({
+    type: "lessons-learned-manifest",
+    version: 1,
+    lessons: { a: { slug: "a", type: "protocol", message: "\nFirst line.\nSecond line." } },
+  }, []);
+  assertEquals(lessons[0]?.priority, 5);
+  assertEquals(lessons[0]?.summary, "First line.");
+});
+
+Deno.test("projectIdsFor() gives the lessons-learned project id forms", () => {
+  assertEquals(projectIdsFor("/home/dev/project"), [
+    "home-dev-project",
+    "-home-dev-project",
+    "/home/dev/project",
+  ]);
+  assertEquals(projectIdsFor(undefined), []);
+});

@@ -1,0 +1,104 @@
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { type ByteSource, readLinesBackward } from "../../src/io/reverse_lines.ts";
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+function memorySource(bytes: Uint8Array): ByteSource & { reads: number } {
+  const source = {
+    reads: 0,
+    readAt(offset: number, length: number) {
+      source.reads++;
+      return Promise.resolve(bytes.slice(offset, offset + length));
+    },
+  };
+  return source;
+}
+
+async function linesOf(text: string | Uint8Array, chunkSize: number, maxLineBytes?: number) {
+  const bytes = typeof text === "string" ? encoder.encode(text) : text;
+  const out: { start: number; text: string; oversized: boolean }[] = [];
+  const options = maxLineBytes === undefined ? { chunkSize } : { chunkSize, maxLineBytes };
+  for await (const line of readLinesBackward(memorySource(bytes), bytes.length, options)) {
+    out.push({ start: line.start, text: decoder.decode(line.bytes), oversized: line.oversized });
+  }
+  return out;
+}
+
+Deno.test("readLinesBackward() yields lines last first at every chunk size", async (t) => {
+  const text = "alpha\nbeta\n\ngamma delta\nz\n";
+  const expected = [
+    { start: 24, text: "z", oversized: false },
+    { start: 12, text: "gamma delta", oversized: false },
+    { start: 6, text: "beta", oversized: false },
+    { start: 0, text: "alpha", oversized: false },
+  ];
+  for (const chunkSize of [1, 2, 3, 5, 7, 11, 64, 65536]) {
+    await t.step(`chunk ${chunkSize}`, async () => {
+      assertEquals(await linesOf(text, chunkSize), expected);
+    });
+  }
+});
+
+Deno.test("readLinesBackward() handles awkward boundaries", async (t) => {
+  const cases: { name: string; text: string; chunk: number; lines: string[] }[] = [
+    { name: "no trailing newline", text: "a\nb", chunk: 4, lines: ["b", "a"] },
+    {
+      name: "a line split across chunks",
+      text: "first\nsecond-line\n",
+      chunk: 4,
+      lines: ["second-line", "first"],
+    },
+    {
+      name: "a multi-byte character split by a chunk edge",
+      text: "€uro\n日本語\n",
+      chunk: 2,
+      lines: ["日本語", "€uro"],
+    },
+    {
+      name: "CRLF keeps its CR for the JSON parser to ignore",
+      text: "a\r\nb\r\n",
+      chunk: 3,
+      lines: ["b\r", "a\r"],
+    },
+    { name: "empty input", text: "", chunk: 4, lines: [] },
+    { name: "only newlines", text: "\n\n\n", chunk: 2, lines: [] },
+    { name: "one line, no newline", text: "solo", chunk: 3, lines: ["solo"] },
+  ];
+  for (const c of cases) {
+    await t.step(c.name, async () => {
+      assertEquals((await linesOf(c.text, c.chunk)).map((l) => l.text), c.lines);
+    });
+  }
+});
+
+Deno.test("readLinesBackward() assembles a 1 MB line from 64 KiB chunks", async () => {
+  const big = "x".repeat(1024 * 1024);
+  const lines = await linesOf(`head\n${big}\ntail\n`, 64 * 1024);
+  assertEquals(lines.map((l) => l.text.length), [4, big.length, 4]);
+  assertEquals(lines[1]?.text, big);
+  assertEquals(lines[1]?.start, 5);
+});
+
+Deno.test("readLinesBackward() reports a line over maxLineBytes as oversized, without its bytes", async () => {
+  const lines = await linesOf(`a\n${"y".repeat(100)}\nb\n`, 16, 50);
+  assertEquals(lines, [
+    { start: 103, text: "b", oversized: false },
+    { start: 2, text: "", oversized: true },
+    { start: 0, text: "a", oversized: false },
+  ]);
+});
+
+Deno.test("readLinesBackward() reads only the chunks it needs when stopped early", async () => {
+  const body = encoder.encode("line\n".repeat(100_000)); // 500 KB
+  const source = memorySource(body);
+  for await (const _ of readLinesBackward(source, body.length, { chunkSize: 4096 })) break;
+  assertEquals(source.reads, 1);
+});
+
+Deno.test("readLinesBackward() passes invalid UTF-8 through as bytes", async () => {
+  const bytes = new Uint8Array([0x61, 0x0a, 0xff, 0xfe, 0x00, 0x0a]);
+  const lines = await linesOf(bytes, 3);
+  assertEquals(lines.length, 2);
+  assertEquals(lines[1]?.text, "a");
+});

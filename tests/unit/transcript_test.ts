@@ -1,0 +1,267 @@
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { type ByteSource } from "../../src/io/reverse_lines.ts";
+import {
+  scanHistory,
+  scanUsage,
+  type UsageQuery,
+  withTranscript,
+} from "../../src/io/transcript.ts";
+import { resolveWindow } from "../../src/core/window.ts";
+import { entries, RECORDED, sharedTranscript } from "../_helpers.ts";
+
+const scanFile = (path: string, query: UsageQuery = {}) =>
+  withTranscript(path, (source, size) => scanUsage(source, size, query));
+
+function memory(text: string): { source: ByteSource; size: number } {
+  const bytes = new TextEncoder().encode(text);
+  return {
+    source: { readAt: (o, l) => Promise.resolve(bytes.slice(o, o + l)) },
+    size: bytes.length,
+  };
+}
+
+const jsonl = (lines: unknown[]) => lines.map((l) => JSON.stringify(l)).join("\n") + "\n";
+
+// Expected figures: ../shared/fixtures/transcripts/README.md ("last main-chain assistant usage").
+const SHARED_CASES: {
+  file: string;
+  tokens?: number;
+  model?: string;
+  window?: number;
+  sidechainFile?: boolean;
+  compactedAfterUsage?: boolean;
+}[] = [
+  { file: "v1.0.90-inline-sidechain-summary-entries.jsonl", compactedAfterUsage: true },
+  {
+    file: "v2.0.76-large-no-compaction.jsonl",
+    tokens: 180437,
+    model: "claude-opus-4-5-20251101",
+    window: 200_000,
+  },
+  {
+    file: "v2.1.14-agent-progress-nested-usage.jsonl",
+    tokens: 20229,
+    model: "claude-opus-4-5-20251101",
+    window: 200_000,
+  },
+  {
+    file: "v2.1.112-compact-boundary.jsonl",
+    tokens: 89199,
+    model: "claude-opus-4-7",
+    window: 1_000_000,
+  },
+  {
+    file: "v2.1.121-pasted-images-833KB-line.jsonl",
+    tokens: 123792,
+    model: "claude-sonnet-4-6",
+    window: 200_000,
+  },
+  {
+    file: "v2.1.167-main-with-workflow-subagents.jsonl",
+    tokens: 72752,
+    model: "claude-opus-4-8",
+    window: 1_000_000,
+  },
+  {
+    file: "v2.1.167-subagent-file-agent-ab9eaae030fe399d0.jsonl",
+    tokens: 50191,
+    model: "claude-opus-4-8",
+    window: 1_000_000,
+    sidechainFile: true,
+  },
+  {
+    file: "v2.1.185-three-compact-boundaries.jsonl",
+    tokens: 63388,
+    model: "claude-sonnet-4-6",
+    window: 200_000,
+  },
+  { file: "v2.1.212-newest.jsonl", tokens: 186830, model: "claude-fable-5", window: 1_000_000 },
+];
+
+Deno.test("scanUsage() matches the README figures of every shared transcript", async (t) => {
+  for (const c of SHARED_CASES) {
+    const path = sharedTranscript(c.file);
+    await t.step({
+      name: c.file,
+      ignore: path === undefined,
+      fn: async () => {
+        const scan = await scanFile(path!, { sidechainFile: c.sidechainFile ?? false });
+        if ("error" in scan) throw new Error(scan.error);
+        if (c.compactedAfterUsage) {
+          // 1.0.x compaction (isCompactSummary, no boundary) after the last real usage: the
+          // 156,089 figure describes a context that no longer exists.
+          assertEquals(scan.usage, undefined);
+          ok(scan.markerAfterUsage !== undefined);
+          return;
+        }
+        assertEquals(scan.usage?.tokens, c.tokens);
+        assertEquals(scan.usage?.model, c.model);
+        assertEquals(resolveWindow({ model: c.model, tokens: c.tokens }).window, c.window);
+        // The tail is all it takes: far less than the file.
+        ok(scan.bytesRead <= Math.max(256 * 1024, 900_000), `read ${scan.bytesRead} bytes`);
+      },
+    });
+  }
+  if (!sharedTranscript(SHARED_CASES[0]!.file)) {
+    console.warn("../shared/fixtures/transcripts is absent: shared-transcript steps skipped");
+  }
+});
+
+Deno.test("scanUsage() ignores a subagent file's entries when reading it as a main transcript", async (t) => {
+  const path = sharedTranscript("v2.1.167-subagent-file-agent-ab9eaae030fe399d0.jsonl");
+  await t.step({
+    name: "every line is a sidechain",
+    ignore: path === undefined,
+    fn: async () => {
+      const scan = await scanFile(path!);
+      if ("error" in scan) throw new Error(scan.error);
+      assertEquals(scan.usage, undefined);
+    },
+  });
+});
+
+Deno.test("scanUsage() sees no reading between a 2.1.185 boundary and the first real usage after it", async (t) => {
+  const path = sharedTranscript("v2.1.185-three-compact-boundaries.jsonl");
+  await t.step({
+    name: "zero-usage in-flight entries after the first boundary do not count",
+    ignore: path === undefined,
+    fn: async () => {
+      // Lines 1..346: the first boundary is line 330, lines 332-334 carry all-zero usage, and the
+      // first non-zero usage after the boundary is line 347.
+      const lines = Deno.readTextFileSync(path!).split("\n").slice(0, 346);
+      const { source, size } = memory(lines.join("\n") + "\n");
+      const scan = await scanUsage(source, size);
+      assertEquals(scan.usage, undefined);
+      ok(scan.markerAfterUsage !== undefined);
+      const withNext = Deno.readTextFileSync(path!).split("\n").slice(0, 347);
+      const next = memory(withNext.join("\n") + "\n");
+      assertEquals((await scanUsage(next.source, next.size)).usage?.tokens, 45540);
+    },
+  });
+});
+
+Deno.test("scanUsage() finds this call's tool_use entry in a recorded real transcript", async (t) => {
+  const cases = [
+    { id: "toolu_stub2", tokens: 40000, matched: true },
+    { id: "toolu_stub4", tokens: 70000, matched: true },
+    { id: "toolu_stub8", tokens: 110000, matched: true }, // first of two parallel Reads
+    { id: "toolu_stub9", tokens: 110000, matched: true },
+    { id: "toolu_unknown", tokens: 120000, matched: false }, // newest usage, not matched
+  ];
+  for (const c of cases) {
+    await t.step(c.id, async () => {
+      // Cut the transcript right after this call's entry, as the hook would see it.
+      const lines = Deno.readTextFileSync(RECORDED).split("\n").filter((l) => l !== "");
+      const at = lines.findIndex((l) => l.includes(`"id":"${c.id}"`) && l.includes('"assistant"'));
+      const cut = at >= 0 ? lines.slice(0, at + 1) : lines;
+      const { source, size } = memory(cut.join("\n") + "\n");
+      const scan = await scanUsage(source, size, { toolUseId: c.id });
+      assertEquals(
+        { tokens: scan.usage?.tokens, matched: scan.usage?.matched },
+        { tokens: c.tokens, matched: c.matched },
+      );
+    });
+  }
+});
+
+Deno.test("scanUsage() looks through every entry of a split response, then stops", async () => {
+  const split = [
+    entries.assistant(30_000, ["older"], { messageId: "msg_old" }),
+    entries.assistant(50_000, ["a"], { messageId: "msg_new" }),
+    entries.toolResult("a"),
+    entries.assistant(50_000, ["b"], { messageId: "msg_new" }),
+  ];
+  const { source, size } = memory(jsonl(split));
+  assertEquals((await scanUsage(source, size, { toolUseId: "a" })).usage?.matched, true);
+  // An id from an older response is not looked for beyond the newest one.
+  const older = await scanUsage(source, size, { toolUseId: "older" });
+  assertEquals({ tokens: older.usage?.tokens, matched: older.usage?.matched }, {
+    tokens: 50_000,
+    matched: false,
+  });
+});
+
+Deno.test("scanUsage() skips what must not count", async (t) => {
+  const base = entries.assistant(40_000, ["x"]);
+  const cases: { name: string; line: unknown }[] = [
+    { name: "sidechain entry", line: { ...base, isSidechain: true } },
+    { name: "API error", line: { ...base, isApiErrorMessage: true } },
+    {
+      name: "<synthetic> model",
+      line: { ...base, message: { ...(base.message as object), model: "<synthetic>" } },
+    },
+    { name: "all-zero usage", line: entries.assistant(0, ["x"]) },
+    {
+      name: "progress entry with nested usage",
+      line: { type: "progress", isSidechain: false, data: { message: base } },
+    },
+    { name: "a partial last line", line: JSON.stringify(base).slice(0, 200) },
+    { name: "invalid JSON", line: "{not json" },
+  ];
+  for (const c of cases) {
+    await t.step(c.name, async () => {
+      const text = jsonl([entries.assistant(20_000)]) +
+        (typeof c.line === "string" ? c.line : JSON.stringify(c.line)) + "\n";
+      const { source, size } = memory(text);
+      assertEquals((await scanUsage(source, size)).usage?.tokens, 20_000);
+    });
+  }
+});
+
+Deno.test("scanUsage() honours a Token usage warning should one ever be written", async () => {
+  const warning = {
+    type: "user",
+    message: {
+      content: "<system_warning>Token usage: 62000/200000; 138000 remaining</system_warning>",
+    },
+  };
+  const { source, size } = memory(jsonl([entries.assistant(10_000), warning]));
+  const scan = await scanUsage(source, size);
+  assertEquals({ tokens: scan.usage?.tokens, window: scan.usage?.window }, {
+    tokens: 62000,
+    window: 200000,
+  });
+});
+
+Deno.test("withTranscript() turns a missing, empty or non-file path into an error or no usage", async () => {
+  const dir = Deno.makeTempDirSync();
+  ok("error" in await scanFile(`${dir}/missing.jsonl`));
+  ok("error" in await scanFile(dir));
+  Deno.writeTextFileSync(`${dir}/empty.jsonl`, "");
+  const empty = await scanFile(`${dir}/empty.jsonl`);
+  ok(!("error" in empty) && empty.usage === undefined);
+  Deno.removeSync(dir, { recursive: true });
+});
+
+Deno.test("scanHistory() finds the newest compaction marker and this hook's refreshes after it", async () => {
+  const token = "0badc0de";
+  const header = (t: string) => `[lessons-reinject refresh ${t} ref=${token}] Context refresh`;
+  const lines = [
+    entries.assistant(60_000, ["a"]),
+    entries.refresh(header("30"), "a"),
+    entries.compactBoundary(),
+    entries.assistant(70_000, ["b"]),
+    entries.refresh(header("52,70"), "b"),
+    entries.refresh("[lessons-reinject refresh 30 ref=ffffffff] another session's token", "b"),
+    entries.refresh(`Quoted later: ${header("30")}`, "b"),
+  ];
+  const { source, size } = memory(jsonl(lines));
+  const scan = await scanHistory(source, size, { token });
+  assertEquals(scan.refreshed, [52, 70]);
+  ok(scan.marker !== undefined && scan.marker > 0);
+  assertEquals(scan.truncated, false);
+});
+
+Deno.test("scanHistory() stops at stopBelow and reports a truncated scan past its byte budget", async () => {
+  const lines = [
+    entries.compactBoundary(),
+    ...Array.from({ length: 50 }, () => entries.assistant(1000)),
+  ];
+  const { source, size } = memory(jsonl(lines));
+  const full = await scanHistory(source, size);
+  assertEquals(full.marker, 0);
+  const above = await scanHistory(source, size, { stopBelow: 10 });
+  assertEquals(above.marker, undefined);
+  const budget = await scanHistory(source, size, { maxBytes: 1000 });
+  assertEquals(budget.truncated, true);
+});
