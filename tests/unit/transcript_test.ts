@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { type ByteSource } from "../../src/io/reverse_lines.ts";
+import type { ByteSource } from "../../src/io/reverse_lines.ts";
 import {
   scanHistory,
   scanUsage,
@@ -103,6 +103,7 @@ Deno.test("scanUsage() matches the README figures of every shared transcript", a
     });
   }
   if (!sharedTranscript(SHARED_CASES[0]!.file)) {
+    // deno-lint-ignore no-console -- a skip must be visible in the test output
     console.warn("../shared/fixtures/transcripts is absent: shared-transcript steps skipped");
   }
 });
