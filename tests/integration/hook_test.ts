@@ -1,0 +1,306 @@
+/**
+ * The real entry point as a subprocess, with captured payloads and transcripts built from real
+ * lines: the PRD's verification list and the behaviour issue 2 asks for.
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { join } from "node:path";
+import {
+  appendTranscript,
+  entries,
+  largeManifest,
+  payload,
+  runHook,
+  sandbox,
+  writeTranscript,
+} from "../_helpers.ts";
+
+/** A window of 100,000 tokens makes tokens/1000 the percentage. */
+const WINDOW = { LESSONS_CONTEXT_WINDOW: "100000" };
+
+function setup(percent: number, toolUseId = "toolu_1") {
+  const box = sandbox();
+  writeTranscript(box.transcript, [entries.assistant(percent * 1000, [toolUseId])]);
+  const env = { ...box.env, ...WINDOW };
+  const call = (id = toolUseId, extra: Record<string, unknown> = {}) =>
+    payload("PostToolUse.Bash", { transcript_path: box.transcript, tool_use_id: id, ...extra });
+  return { box, env, call };
+}
+
+/** Appends what Claude Code writes for a next tool call at `percent`, returns its payload. */
+function nextCall(box: ReturnType<typeof sandbox>, percent: number, id: string) {
+  appendTranscript(box.transcript, [entries.assistant(percent * 1000, [id])]);
+  return payload("PostToolUse.Bash", { transcript_path: box.transcript, tool_use_id: id });
+}
+
+Deno.test("PRD 1: at 31% the refresh holds the directives and the protocols", async () => {
+  const { env, call } = setup(31);
+  const run = await runHook(call(), env);
+  assertEquals([run.code, run.stderr], [0, ""]);
+  const parsed = JSON.parse(run.stdout);
+  assertEquals(parsed.hookSpecificOutput.hookEventName, "PostToolUse");
+  const text = run.context!;
+  ok(text.startsWith("[lessons-reinject refresh 30 ref="), text.slice(0, 80));
+  ok(text.includes("Context refresh at 31% of the 100k-token context window"));
+  ok(text.includes("## Non-Negotiable Directives") && text.includes("## Active Protocols"));
+  ok(text.includes("Never `git push --force`") && text.includes("run the project's tests"));
+  ok(!text.includes("pytest can hang"), "guards are not restated");
+  ok(!text.includes("switched off"), "disabled lessons are not restated");
+});
+
+Deno.test("PRD 2: at 25% nothing is printed", async () => {
+  const { env, call } = setup(25);
+  const run = await runHook(call(), env);
+  assertEquals([run.code, run.stdout, run.stderr], [0, "", ""]);
+});
+
+Deno.test("PRD 3: 31% twice refreshes only the first time", async () => {
+  const { box, env, call } = setup(31);
+  ok((await runHook(call(), env)).context);
+  const second = await runHook(nextCall(box, 31.5, "toolu_2"), env);
+  assertEquals([second.code, second.stdout], [0, ""]);
+});
+
+Deno.test("a jump from 25% to 75% refreshes once, naming every threshold, then never again", async () => {
+  const { box, env, call } = setup(25);
+  assertEquals((await runHook(call(), env)).stdout, "");
+  const jump = await runHook(nextCall(box, 75, "toolu_2"), env);
+  ok(
+    jump.context?.startsWith("[lessons-reinject refresh 30,52,70 ref="),
+    jump.context?.slice(0, 60),
+  );
+  for (const [i, pct] of [79, 82].entries()) {
+    assertEquals((await runHook(nextCall(box, pct, `toolu_${3 + i}`), env)).stdout, "");
+  }
+});
+
+Deno.test("each threshold fires once as the context climbs", async () => {
+  const { box, env, call } = setup(10);
+  const fired: string[] = [];
+  const climb = [10, 29, 30, 40, 51.9, 52, 60, 69, 71, 80];
+  for (const [i, pct] of climb.entries()) {
+    const p = i === 0 ? call() : nextCall(box, pct, `toolu_c${i}`);
+    const run = await runHook(p, env);
+    if (run.context) fired.push(`${pct}:${/refresh ([0-9,]+)/.exec(run.context)?.[1]}`);
+  }
+  assertEquals(fired, ["30:30", "52:52", "71:70"]);
+});
+
+Deno.test("PostToolUseFailure answers under its own event name", async () => {
+  const box = sandbox();
+  const failure = payload("PostToolUseFailure.Bash", { transcript_path: box.transcript });
+  writeTranscript(box.transcript, [entries.assistant(40_000, [failure.tool_use_id as string])]);
+  const run = await runHook(failure, { ...box.env, ...WINDOW });
+  assertEquals(JSON.parse(run.stdout).hookSpecificOutput.hookEventName, "PostToolUseFailure");
+});
+
+Deno.test("a compaction resets: by the SessionStart(compact) and PostCompact events, and by the marker alone", async (t) => {
+  for (const reset of ["SessionStart.compact", "PostCompact", "marker only"]) {
+    await t.step(reset, async () => {
+      const { box, env, call } = setup(35);
+      const sessionId = call().session_id;
+      ok((await runHook(call(), env)).context);
+      appendTranscript(box.transcript, [entries.compactBoundary()]);
+      if (reset !== "marker only") {
+        const event = await runHook(
+          payload(reset, { session_id: sessionId, transcript_path: box.transcript }),
+          env,
+        );
+        assertEquals([event.code, event.stdout], [0, ""]);
+      }
+      // Right after compaction there is no reading: nothing fires, nothing is counted.
+      const fresh = payload("PostToolUse.Bash", {
+        transcript_path: box.transcript,
+        tool_use_id: "toolu_x",
+      });
+      assertEquals((await runHook(fresh, env)).stdout, "");
+      assertEquals((await runHook(nextCall(box, 8, "toolu_low"), env)).stdout, "");
+      const again = await runHook(nextCall(box, 33, "toolu_again"), env);
+      ok(
+        again.context?.startsWith("[lessons-reinject refresh 30 ref="),
+        `${reset}: ${again.stdout}`,
+      );
+    });
+  }
+});
+
+Deno.test("a lost state file does not fire twice: what fired is recovered from the transcript", async () => {
+  const { box, env, call } = setup(35);
+  const first = await runHook(call(), env);
+  ok(first.context);
+  // Claude Code records the refresh in the transcript; then the temp folder is cleaned.
+  appendTranscript(box.transcript, [entries.refresh(first.context!, "toolu_1")]);
+  for (const entry of Deno.readDirSync(box.stateDir)) {
+    Deno.removeSync(join(box.stateDir, entry.name));
+  }
+  assertEquals((await runHook(nextCall(box, 40, "toolu_2"), env)).stdout, "");
+  // The next threshold still fires.
+  ok((await runHook(nextCall(box, 53, "toolu_3"), env)).context?.includes("refresh 52 ref="));
+});
+
+Deno.test("a refresh header copied from another session or quoted in a lesson is not believed", async () => {
+  const { box, env, call } = setup(35);
+  appendTranscript(box.transcript, [
+    entries.refresh("[lessons-reinject refresh 30,52,70 ref=deadbeef] forged", "toolu_0"),
+  ]);
+  ok((await runHook(call(), env)).context?.includes("refresh 30 ref="));
+});
+
+Deno.test("20 concurrent hook processes at 31% give exactly one refresh", async () => {
+  const { box, env } = setup(31, "toolu_p0");
+  const ids = Array.from({ length: 20 }, (_, i) => `toolu_p${i}`);
+  writeTranscript(box.transcript, [
+    ...ids.map((id) => entries.assistant(31_000, [id], { messageId: "msg_parallel" })),
+  ]);
+  const runs = await Promise.all(
+    ids.map((id) =>
+      runHook(
+        payload("PostToolUse.Read", { transcript_path: box.transcript, tool_use_id: id }),
+        env,
+      )
+    ),
+  );
+  assertEquals(runs.map((r) => r.code).filter((c) => c !== 0), []);
+  assertEquals(runs.filter((r) => r.context !== undefined).length, 1);
+});
+
+Deno.test("a 40 KB manifest gives at most 10,000 characters, every directive at least by summary", async () => {
+  const { box, env, call } = setup(31);
+  const manifestPath = join(box.dir, "big.json");
+  const manifest = largeManifest(40_000);
+  Deno.writeTextFileSync(manifestPath, JSON.stringify(manifest));
+  ok(Deno.statSync(manifestPath).size >= 40_000);
+  const run = await runHook(call(), {
+    ...env,
+    LESSONS_MANIFEST_PATH: manifestPath,
+    LESSONS_REINJECT_MAX_CHARS: "10000",
+  });
+  const text = run.context!;
+  ok(text.length <= 10_000, `${text.length}`);
+  for (
+    const lesson of Object.values(
+      manifest.lessons as Record<string, { summary: string; message: string }>,
+    )
+  ) {
+    ok(text.includes(lesson.summary) || text.includes(lesson.message.trim()), lesson.summary);
+  }
+});
+
+Deno.test("the budget defaults to 9,500 characters", async () => {
+  const { box, env, call } = setup(31);
+  const manifestPath = join(box.dir, "big.json");
+  Deno.writeTextFileSync(manifestPath, JSON.stringify(largeManifest(40_000)));
+  const text = (await runHook(call(), { ...env, LESSONS_MANIFEST_PATH: manifestPath })).context!;
+  ok(text.length <= 9_500 && text.length > 8_000, `${text.length}`);
+});
+
+Deno.test("malformed input: exit 0, nothing on stdout", async (t) => {
+  const box = sandbox();
+  const cases: [string, unknown][] = [
+    ["empty", ""],
+    ["whitespace", "  \n"],
+    ["not JSON", "{oops"],
+    ["null", "null"],
+    ["an array", "[1,2]"],
+    ["a number", "42"],
+    ["an empty object", "{}"],
+    ["no session_id", { ...payload("PostToolUse.Bash"), session_id: undefined }],
+    ["empty session_id", payload("PostToolUse.Bash", { session_id: "" })],
+    ["session_id not a string", payload("PostToolUse.Bash", { session_id: 7 })],
+    ["binary", new Uint8Array([0, 255, 1, 254, 10, 13])],
+    ["unknown event", payload("PostToolUse.Bash", { hook_event_name: "Notification" })],
+    ["SessionStart startup", payload("SessionStart.startup")],
+    ["SessionStart resume", payload("SessionStart.resume")],
+    [
+      "a missing transcript, first call",
+      payload("PostToolUse.Bash", { transcript_path: "/nonexistent/x.jsonl" }),
+    ],
+  ];
+  for (const [name, stdin] of cases) {
+    await t.step(name, async () => {
+      const run = await runHook(stdin, box.env);
+      assertEquals([run.code, run.stdout, run.stderr], [0, "", ""]);
+    });
+  }
+});
+
+Deno.test("without any reading, every Nth tool call refreshes (the fallback counter)", async () => {
+  const box = sandbox();
+  const env = { ...box.env, LESSONS_REINJECT_TOOL_COUNT: "3" };
+  const call = payload("PostToolUse.Bash", { transcript_path: join(box.dir, "absent.jsonl") });
+  const outputs = [];
+  for (let i = 0; i < 7; i++) outputs.push((await runHook(call, env)).context !== undefined);
+  assertEquals(outputs, [false, false, true, false, false, true, false]);
+});
+
+Deno.test("a subagent's calls keep their own state and never read the main transcript", async () => {
+  const { box, env, call } = setup(35);
+  // The main transcript is at 35%; the subagent has no transcript of its own here.
+  const sub = call("toolu_sub", { agent_id: "a1b2c3", agent_type: "general-purpose" });
+  const subRun = await runHook(sub, { ...env, LESSONS_DEBUG: "1" });
+  assertEquals(subRun.stdout, "");
+  ok(subRun.stderr.includes("(subagent)"), subRun.stderr);
+  // The main thread still gets its 30% refresh.
+  ok((await runHook(call(), env)).context?.includes("refresh 30 ref="));
+});
+
+Deno.test("waits briefly for this call's entry, which Claude Code writes asynchronously", async () => {
+  const { box, env, call } = setup(20, "toolu_prev");
+  const pending = runHook(call("toolu_late"), {
+    ...env,
+    LESSONS_REINJECT_WAIT_MS: "2000",
+    LESSONS_DEBUG: "1",
+  });
+  await new Promise((r) => setTimeout(r, 400));
+  appendTranscript(box.transcript, [entries.assistant(31_000, ["toolu_late"])]);
+  const run = await pending;
+  ok(run.context?.includes("refresh 30 ref="), run.stderr);
+  ok(run.stderr.includes("transcript tool_use match"), run.stderr);
+});
+
+Deno.test("invalid thresholds: one stderr line naming the problem and the values used", async () => {
+  const { env, call } = setup(25);
+  const run = await runHook(call(), { ...env, LESSONS_REINJECT_THRESHOLDS: "20,abc,150" });
+  assertEquals(run.stderr.trim().split("\n").length, 1, run.stderr);
+  ok(
+    run.stderr.includes('"abc" is not a number, 150 is outside 1-99; using the valid ones: 20'),
+    run.stderr,
+  );
+  ok(run.context?.includes("refresh 20 ref="), "the valid threshold is used");
+});
+
+Deno.test("LESSONS_DEBUG=1 prints one decision line per call", async () => {
+  const { env, call } = setup(31);
+  const run = await runHook(call(), { ...env, LESSONS_DEBUG: "1" });
+  const lines = run.stderr.trim().split("\n");
+  assertEquals(lines.length, 1);
+  ok(
+    /PostToolUse Bash: fired: 31% of 100000 .* from transcript tool_use match → 31% crossed 30; \d+ chars/
+      .test(lines[0]!),
+    lines[0],
+  );
+  const quiet = await runHook(call(), { ...env, LESSONS_DEBUG: "1" });
+  ok(quiet.stderr.includes("nothing: 31%"), quiet.stderr);
+});
+
+Deno.test("a missing or broken manifest: silent, and the threshold stays unclaimed", async () => {
+  const { box, env, call } = setup(31);
+  const missing = await runHook(call(), {
+    ...env,
+    LESSONS_MANIFEST_PATH: join(box.dir, "nope.json"),
+    LESSONS_DEBUG: "1",
+  });
+  assertEquals(missing.stdout, "");
+  ok(missing.stderr.includes("nope.json"), missing.stderr);
+  // Once the manifest is back, the threshold still fires.
+  ok((await runHook(call(), env)).context?.includes("refresh 30 ref="));
+});
+
+Deno.test("the window follows the model of the entry used", async () => {
+  const box = sandbox();
+  writeTranscript(box.transcript, [
+    entries.assistant(310_000, ["toolu_1"], { model: "claude-opus-5-5" }),
+  ]);
+  const env = { ...box.env, LESSONS_DEBUG: "1" };
+  const run = await runHook(payload("PostToolUse.Bash", { transcript_path: box.transcript }), env);
+  ok(run.context?.includes("at 31% of the 1M-token context window"), run.stderr);
+});
