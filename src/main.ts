@@ -16,6 +16,15 @@ async function writeAll(stream: WritableStream<Uint8Array>, text: string): Promi
 
 async function hookMain(): Promise<void> {
   try {
+    if (Deno.stdin.isTerminal()) {
+      // Run by hand with no payload: say what this is instead of waiting for end of input.
+      await writeAll(
+        Deno.stderr.writable,
+        "lessons-reinject: a Claude Code hook; it reads a hook payload on stdin. " +
+          "Try `lessons-reinject --help` or `lessons-reinject demo`.\n",
+      );
+      return;
+    }
     const stdin = await readStdinCapped();
     const outcome = await runHook(stdin, { env: (name) => Deno.env.get(name) });
     if (outcome.stderr.length > 0) {
