@@ -94,7 +94,7 @@ export async function loadManifest(
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    throw new Error(`manifest ${path} is not JSON: ${(error as SyntaxError).message}`);
+    throw new Error(`manifest ${path} is not JSON: ${error instanceof Error ? error.message : error}`);
   }
   try {
     return selectLessons(raw, projectIds);
