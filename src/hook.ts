@@ -2,7 +2,7 @@
  * The hook: one Claude Code payload in, at most one JSON answer out. This is the imperative
  * shell around the pure core; it never throws (main.ts also catches) and never blocks a session.
  */
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join } from "./core/path.ts";
 import { type Config, resolveConfig } from "./core/config.ts";
 import { applyFacts, type ContextFacts } from "./core/context_facts.ts";
 import {
@@ -250,7 +250,9 @@ async function onToolCall(payload: HookPayload, config: Config, env: Env): Promi
   const paths = await statePaths(dir, payload.session_id, payload.agent_id);
   const loaded = await loadState(paths.state);
   const found = loaded.kind === "found";
-  const { reading, facts, size } = await measure(payload, config);
+  const measured = await measure(payload, config);
+  const { facts, size } = measured;
+  let reading = measured.reading;
   const sessionKey = payload.agent_id
     ? `${payload.session_id}\0${payload.agent_id}`
     : payload.session_id;
@@ -262,6 +264,10 @@ async function onToolCall(payload: HookPayload, config: Config, env: Env): Promi
     const extra = await lookBack(state, reading, found, transcript.path, token, config);
     Object.assign(facts, extra);
     state = applyFacts(stateOf(loaded), facts, found);
+    if (facts.marker !== undefined && facts.marker >= size) {
+      // Compacted after this reading was taken: it describes the old context, not this one.
+      reading = { reason: "compacted since this reading: no reading yet", countCalls: false };
+    }
   }
   const first = decide({
     reading,

@@ -1,0 +1,291 @@
+/**
+ * Helpers for the hardening suite: hook processes started together, file-tree snapshots that
+ * prove nothing was written outside the state folder, and transcripts at a chosen percentage.
+ */
+import nodeAssert from "node:assert/strict";
+import { join, relative } from "node:path";
+import {
+  baseEnv,
+  contextOf,
+  entries,
+  HOOK_PERMISSIONS,
+  MAIN,
+  ROOT,
+  writeTranscript,
+} from "../_helpers.ts";
+import type { ServerCommand, ServerResult } from "./_hook_server.ts";
+import { hexDigest } from "../../src/io/state_store.ts";
+
+/** Context window used throughout: 100,000 tokens, so 31,000 tokens is 31 %. */
+export const WINDOW = 100_000;
+
+/** One file or folder as seen by `lstat`. */
+export interface Seen {
+  kind: "file" | "dir" | "symlink" | "other";
+  size: number;
+  mtime: number;
+  mode: number;
+}
+
+/** Every path under `root` (not following symlinks), relative to it. */
+export function snapshotTree(root: string): Map<string, Seen> {
+  const seen = new Map<string, Seen>();
+  const walk = (dir: string) => {
+    let list: Deno.DirEntry[];
+    try {
+      list = [...Deno.readDirSync(dir)];
+    } catch {
+      return;
+    }
+    for (const entry of list) {
+      const path = join(dir, entry.name);
+      let info: Deno.FileInfo;
+      try {
+        info = Deno.lstatSync(path);
+      } catch {
+        continue;
+      }
+      const kind = info.isSymlink
+        ? "symlink"
+        : info.isDirectory
+        ? "dir"
+        : info.isFile
+        ? "file"
+        : "other";
+      seen.set(relative(root, path), {
+        kind,
+        size: kind === "dir" ? 0 : info.size,
+        mtime: kind === "dir" ? 0 : info.mtime?.getTime() ?? 0,
+        mode: info.mode ?? 0,
+      });
+      if (kind === "dir") walk(path);
+    }
+  };
+  walk(root);
+  return seen;
+}
+
+/**
+ * Paths added, removed or changed between two snapshots, except under `allowed` (relative
+ * folder names; their own entries and everything inside them).
+ */
+export function changesOutside(
+  before: Map<string, Seen>,
+  after: Map<string, Seen>,
+  allowed: readonly string[],
+): string[] {
+  const inside = (path: string) => allowed.some((a) => path === a || path.startsWith(`${a}/`));
+  const changed: string[] = [];
+  for (const [path, now] of after) {
+    if (inside(path)) continue;
+    const was = before.get(path);
+    if (!was) changed.push(`added ${path}`);
+    else if (was.kind !== now.kind || was.size !== now.size || was.mtime !== now.mtime) {
+      changed.push(`changed ${path}`);
+    }
+  }
+  for (const path of before.keys()) {
+    if (!inside(path) && !after.has(path)) changed.push(`removed ${path}`);
+  }
+  return changed;
+}
+
+/** The per-session token refresh headers carry (see src/core/header.ts). */
+export function sessionToken(sessionId: string, agentId?: string): Promise<string> {
+  const key = agentId ? `${sessionId}\0${agentId}` : sessionId;
+  return hexDigest(`lessons-reinject refresh\0${key}`, 8);
+}
+
+/**
+ * A transcript whose previous turn sat at `before` % and whose newest response, at `now` %,
+ * holds `toolUseIds` split over one entry per block with a shared message id, as Claude Code
+ * writes parallel tool calls.
+ */
+export function crossingTranscript(
+  path: string,
+  before: number,
+  now: number,
+  toolUseIds: readonly string[],
+): void {
+  const messageId = `msg_${crypto.randomUUID()}`;
+  writeTranscript(path, [
+    entries.assistant(Math.round(before * WINDOW / 100), ["toolu_prev"]),
+    entries.toolResult("toolu_prev"),
+    ...toolUseIds.map((id) =>
+      entries.assistant(Math.round(now * WINDOW / 100), [id], { messageId })
+    ),
+  ]);
+}
+
+/** A finished hook process. */
+export interface Finished {
+  code: number;
+  stdout: string;
+  stderr: string;
+  context: string | undefined;
+  ms: number;
+}
+
+/** The entry a process runs: the source (default) or a bundle of it. */
+export type Entry = { script: string };
+
+/** The source entry point, as the dev launcher and the tests run it. */
+export const SOURCE_ENTRY: Entry = { script: MAIN };
+
+/**
+ * Starts one hook process per stdin, all spawned before any is fed, then feeds them all at
+ * once: they reach the lock together, as parallel tool calls do.
+ */
+export async function startTogether(
+  stdins: readonly unknown[],
+  env: Record<string, string>,
+  entry: Entry = SOURCE_ENTRY,
+): Promise<Finished[]> {
+  const started = performance.now();
+  const children = stdins.map(() =>
+    new Deno.Command(Deno.execPath(), {
+      args: ["run", "--quiet", "--no-prompt", ...HOOK_PERMISSIONS, entry.script],
+      env: baseEnv(env),
+      clearEnv: true,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn()
+  );
+  await Promise.all(children.map(async (child, i) => {
+    const writer = child.stdin.getWriter();
+    const input = stdins[i];
+    await writer.write(
+      new TextEncoder().encode(typeof input === "string" ? input : JSON.stringify(input)),
+    ).catch(() => {});
+    await writer.close().catch(() => {});
+  }));
+  return await Promise.all(children.map(async (child) => {
+    const out = await child.output();
+    const stdout = new TextDecoder().decode(out.stdout);
+    return {
+      code: out.code,
+      stdout,
+      stderr: new TextDecoder().decode(out.stderr),
+      context: contextOf(stdout),
+      ms: performance.now() - started,
+    };
+  }));
+}
+
+/** The thresholds a refresh header names (`[lessons-reinject refresh 30,52 ref=…]`). */
+export function headerThresholds(context: string | undefined): string | undefined {
+  return context?.match(/^\[lessons-reinject refresh ([0-9,]+|calls:[0-9]+) ref=/)?.[1];
+}
+
+/** Reads a JSON file, or undefined. */
+export function readJson(path: string): Record<string, unknown> | undefined {
+  try {
+    return JSON.parse(Deno.readTextFileSync(path));
+  } catch {
+    return undefined;
+  }
+}
+
+/** A pool of long-lived hook processes (see _hook_server.ts). */
+export class HookServers {
+  #children: Deno.ChildProcess[] = [];
+  #writers: WritableStreamDefaultWriter<Uint8Array>[] = [];
+  #readers: AsyncIterator<string>[] = [];
+  #next = 0;
+
+  constructor(count: number) {
+    for (let i = 0; i < count; i++) {
+      const child = new Deno.Command(Deno.execPath(), {
+        args: [
+          "run",
+          "--quiet",
+          "--no-prompt",
+          ...HOOK_PERMISSIONS,
+          join(ROOT, "tests", "hardening", "_hook_server.ts"),
+        ],
+        cwd: ROOT,
+        env: baseEnv({}),
+        clearEnv: true,
+        stdin: "piped",
+        stdout: "piped",
+        stderr: "inherit",
+      }).spawn();
+      this.#children.push(child);
+      this.#writers.push(child.stdin.getWriter());
+      this.#readers.push(lines(child.stdout)[Symbol.asyncIterator]());
+    }
+  }
+
+  /** The operating-system process ids, to show they are distinct processes. */
+  get pids(): number[] {
+    return this.#children.map((c) => c.pid);
+  }
+
+  /** Sends `commands[i]` to process i, all at once, and returns the results in order. */
+  async run(commands: readonly Omit<ServerCommand, "id">[]): Promise<ServerResult[]> {
+    if (commands.length > this.#children.length) throw new RangeError("not enough processes");
+    const ids = commands.map(() => this.#next++);
+    await Promise.all(commands.map((command, i) =>
+      this.#writers[i]!.write(
+        new TextEncoder().encode(JSON.stringify({ ...command, id: ids[i] }) + "\n"),
+      )
+    ));
+    return await Promise.all(commands.map(async (_, i) => {
+      const line = await this.#readers[i]!.next();
+      if (line.done) throw new Error(`hook process ${i} ended early`);
+      const result: ServerResult = JSON.parse(line.value);
+      if (result.id !== ids[i]) throw new Error(`hook process ${i} answered out of order`);
+      return result;
+    }));
+  }
+
+  /** Ends every process (closing stdin ends its loop) and waits for them. */
+  async close(): Promise<void> {
+    await Promise.all(this.#writers.map((w) => w.close().catch(() => {})));
+    await Promise.all(this.#children.map((c) => c.status));
+    await Promise.all(this.#readers.map((r) => r.return?.()));
+  }
+}
+
+async function* lines(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+  const decoder = new TextDecoder();
+  let buffered = "";
+  for await (const chunk of stream) {
+    buffered += decoder.decode(chunk, { stream: true });
+    let newline;
+    while ((newline = buffered.indexOf("\n")) >= 0) {
+      yield buffered.slice(0, newline);
+      buffered = buffered.slice(newline + 1);
+    }
+  }
+}
+
+/** A small seeded generator (mulberry32): the same seed gives the same run. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A whole number from the environment, or `fallback`. */
+export function envCount(name: string, fallback: number): number {
+  const raw = Deno.env.get(name);
+  const value = raw === undefined ? NaN : Number(raw);
+  return Number.isInteger(value) && value >= 0 ? value : fallback;
+}
+
+/** `actual` deep-equals `expected`, else throws naming `message`. */
+export function assertEquals(actual: unknown, expected: unknown, message?: string): void {
+  nodeAssert.deepStrictEqual(actual, expected, message);
+}
+
+/** `condition` holds, else throws naming `message`. */
+export function assert(condition: unknown, message?: string): asserts condition {
+  nodeAssert.ok(condition, message);
+}

@@ -1,0 +1,286 @@
+/**
+ * Concurrency: parallel tool calls run their hooks at the same instant. 50 separate processes at
+ * one threshold crossing must produce exactly one refresh, 200 times over; a compaction reset
+ * racing the crossing must never let one threshold fire twice in a context, nor be lost.
+ */
+import { join } from "node:path";
+import { appendTranscript, entries, payload, sandbox } from "../_helpers.ts";
+import { saveState, statePaths } from "../../src/io/state_store.ts";
+import {
+  assert,
+  assertEquals,
+  crossingTranscript,
+  envCount,
+  headerThresholds,
+  HookServers,
+  readJson,
+  seededRandom,
+  sessionToken,
+  startTogether,
+  WINDOW,
+} from "./_harden.ts";
+
+const PROCESSES = 50;
+const ROUNDS = envCount("HARDEN_ROUNDS", 200);
+const SPAWN_ROUNDS = envCount("HARDEN_SPAWN_ROUNDS", 6);
+const RESET_ROUNDS = envCount("HARDEN_RESET_ROUNDS", 100);
+const SEED = envCount("HARDEN_SEED", 20260601);
+
+interface Scenario {
+  name: string;
+  before: number;
+  now: number;
+  /** Thresholds already fired, recorded in the state file. */
+  firedInState?: number[];
+  /** Thresholds already fired, recorded only in the transcript (state file lost). */
+  firedInTranscript?: number[];
+  expect: string;
+}
+
+const SCENARIOS: Scenario[] = [
+  { name: "25% → 31%", before: 25, now: 31, expect: "30" },
+  { name: "45% → 55%, 30 fired (state)", before: 45, now: 55, firedInState: [30], expect: "52" },
+  { name: "25% → 75% in one step", before: 25, now: 75, expect: "30,52,70" },
+  {
+    name: "45% → 55%, 30 fired (state file lost, transcript shows it)",
+    before: 45,
+    now: 55,
+    firedInTranscript: [30],
+    expect: "52",
+  },
+];
+
+async function prepare(
+  scenario: Scenario,
+  transcript: string,
+  stateDir: string,
+  sessionId: string,
+  ids: string[],
+): Promise<void> {
+  crossingTranscript(transcript, scenario.before, scenario.now, ids);
+  if (scenario.firedInState) {
+    await Deno.mkdir(stateDir, { recursive: true, mode: 0o700 });
+    const paths = await statePaths(stateDir, sessionId);
+    await saveState(paths.state, {
+      fired: scenario.firedInState,
+      toolCount: 0,
+      epoch: 0,
+      firedAt: 0,
+      firedPercent: scenario.before,
+    });
+  }
+  if (scenario.firedInTranscript) {
+    // Written before the crossing, as Claude Code records an earlier refresh.
+    const token = await sessionToken(sessionId);
+    const text =
+      `[lessons-reinject refresh ${scenario.firedInTranscript.join(",")} ref=${token}] ` +
+      "Context refresh at 31%: restated.";
+    const lines = Deno.readTextFileSync(transcript).trimEnd().split("\n");
+    lines.splice(1, 0, JSON.stringify(entries.refresh(text, "toolu_prev")));
+    Deno.writeTextFileSync(transcript, lines.join("\n") + "\n");
+  }
+}
+
+function tally(outputs: (string | undefined)[]): { refreshes: string[]; malformed: number } {
+  const refreshes: string[] = [];
+  let malformed = 0;
+  for (const out of outputs) {
+    if (out === undefined || out === "") continue;
+    try {
+      const context = JSON.parse(out)?.hookSpecificOutput?.additionalContext;
+      if (typeof context === "string") refreshes.push(context);
+      else malformed++;
+    } catch {
+      malformed++;
+    }
+  }
+  return { refreshes, malformed };
+}
+
+Deno.test(
+  `concurrency: ${ROUNDS} rounds × ${PROCESSES} hook processes at one crossing give exactly one refresh each`,
+  async () => {
+    const box = sandbox();
+    const servers = new HookServers(PROCESSES);
+    const started = performance.now();
+    const counts: Record<string, number> = {};
+    let lockTimeouts = 0;
+    try {
+      assertEquals(new Set(servers.pids).size, PROCESSES);
+      for (let round = 0; round < ROUNDS; round++) {
+        const scenario = SCENARIOS[round % SCENARIOS.length]!;
+        const sessionId = crypto.randomUUID();
+        const transcript = join(box.dir, `round-${round}.jsonl`);
+        const ids = Array.from({ length: PROCESSES }, (_, i) => `toolu_${round}_${i}`);
+        await prepare(scenario, transcript, box.stateDir, sessionId, ids);
+        const env = { ...box.env, LESSONS_CONTEXT_WINDOW: String(WINDOW), LESSONS_DEBUG: "1" };
+        const startAt = Date.now() + 40;
+        const results = await servers.run(ids.map((id, i) => ({
+          stdin: JSON.stringify(payload(i % 2 ? "PostToolUse.Read" : "PostToolUse.Bash", {
+            session_id: sessionId,
+            transcript_path: transcript,
+            tool_use_id: id,
+          })),
+          env,
+          startAt,
+        })));
+        const threw = results.filter((r) => r.threw);
+        assertEquals(threw.map((r) => r.threw), [], `round ${round}: runHook threw`);
+        lockTimeouts += results.filter((r) => r.stderr.some((l) => l.includes("busy"))).length;
+        const { refreshes, malformed } = tally(results.map((r) => r.stdout));
+        assertEquals(malformed, 0, `round ${round} (${scenario.name}): malformed stdout`);
+        assertEquals(
+          refreshes.length,
+          1,
+          `round ${round} (${scenario.name}, seed ${SEED}): ${refreshes.length} refreshes`,
+        );
+        assertEquals(headerThresholds(refreshes[0]), scenario.expect, `round ${round}`);
+        const paths = await statePaths(box.stateDir, sessionId);
+        const state = readJson(paths.state);
+        assert(
+          Array.isArray(state?.fired) &&
+            scenario.expect.split(",").every((t) => (state.fired as number[]).includes(Number(t))),
+          `round ${round}: state ${JSON.stringify(state)}`,
+        );
+        counts[scenario.name] = (counts[scenario.name] ?? 0) + 1;
+      }
+    } finally {
+      await servers.close();
+      Deno.removeSync(box.dir, { recursive: true });
+    }
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    // deno-lint-ignore no-console
+    console.log(
+      `  ${ROUNDS} rounds × ${PROCESSES} processes = ${
+        ROUNDS * PROCESSES
+      } hook runs, ${ROUNDS} refreshes, ` +
+        `${lockTimeouts} lock timeouts, ${seconds} s; per scenario ${JSON.stringify(counts)}`,
+    );
+  },
+);
+
+Deno.test(
+  `concurrency: ${SPAWN_ROUNDS} rounds × ${PROCESSES} freshly started src/main.ts processes give exactly one refresh each`,
+  async () => {
+    const started = performance.now();
+    for (let round = 0; round < SPAWN_ROUNDS; round++) {
+      const box = sandbox();
+      try {
+        const scenario = SCENARIOS[round % SCENARIOS.length]!;
+        const sessionId = crypto.randomUUID();
+        const ids = Array.from({ length: PROCESSES }, (_, i) => `toolu_${round}_${i}`);
+        await prepare(scenario, box.transcript, box.stateDir, sessionId, ids);
+        const runs = await startTogether(
+          ids.map((id) =>
+            payload("PostToolUse.Bash", {
+              session_id: sessionId,
+              transcript_path: box.transcript,
+              tool_use_id: id,
+            })
+          ),
+          { ...box.env, LESSONS_CONTEXT_WINDOW: String(WINDOW) },
+        );
+        assertEquals(runs.filter((r) => r.code !== 0).length, 0, `round ${round}: exit codes`);
+        const { refreshes, malformed } = tally(runs.map((r) => r.stdout));
+        assertEquals(malformed, 0);
+        assertEquals(refreshes.length, 1, `round ${round} (${scenario.name})`);
+        assertEquals(headerThresholds(refreshes[0]), scenario.expect);
+      } finally {
+        Deno.removeSync(box.dir, { recursive: true });
+      }
+    }
+    // deno-lint-ignore no-console
+    console.log(
+      `  ${SPAWN_ROUNDS} rounds × ${PROCESSES} spawned processes = ${
+        SPAWN_ROUNDS * PROCESSES
+      } runs, ${SPAWN_ROUNDS} refreshes, ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
+  },
+);
+
+Deno.test(
+  `concurrency: ${RESET_ROUNDS} rounds of a compaction reset racing ${PROCESSES} processes at a crossing`,
+  async () => {
+    const random = seededRandom(SEED);
+    const box = sandbox();
+    const servers = new HookServers(PROCESSES + 1);
+    const started = performance.now();
+    const outcomes = { firedBeforeReset: 0, silent: 0 };
+    try {
+      for (let round = 0; round < RESET_ROUNDS; round++) {
+        const sessionId = crypto.randomUUID();
+        const transcript = join(box.dir, `reset-${round}.jsonl`);
+        const ids = Array.from({ length: PROCESSES }, (_, i) => `toolu_${round}_${i}`);
+        crossingTranscript(transcript, 25, 31, ids);
+        const env = { ...box.env, LESSONS_CONTEXT_WINDOW: String(WINDOW) };
+        const resetPayload = round % 2
+          ? payload("PostCompact", { session_id: sessionId, transcript_path: transcript })
+          : payload("SessionStart.compact", { session_id: sessionId, transcript_path: transcript });
+        const startAt = Date.now() + 40;
+        // The reset lands anywhere from before the first hook to after the last one.
+        const resetAt = startAt + Math.floor(random() * 60) - 10;
+        const results = await servers.run([
+          ...ids.map((id) => ({
+            stdin: JSON.stringify(payload("PostToolUse.Read", {
+              session_id: sessionId,
+              transcript_path: transcript,
+              tool_use_id: id,
+            })),
+            env,
+            startAt,
+          })),
+          {
+            stdin: JSON.stringify(resetPayload),
+            env,
+            startAt: resetAt,
+            // Claude Code writes the boundary, then sends the events.
+            append: { path: transcript, text: JSON.stringify(entries.compactBoundary()) + "\n" },
+          },
+        ]);
+        assertEquals(results.filter((r) => r.threw).map((r) => r.threw), []);
+        const { refreshes, malformed } = tally(results.map((r) => r.stdout));
+        assertEquals(malformed, 0);
+        assert(refreshes.length <= 1, `round ${round}: ${refreshes.length} refreshes of 30`);
+        refreshes.length === 1 ? outcomes.firedBeforeReset++ : outcomes.silent++;
+        const paths = await statePaths(box.stateDir, sessionId);
+        const state = readJson(paths.state);
+        assertEquals(
+          state?.fired,
+          [],
+          `round ${round}: the reset was lost: ${JSON.stringify(state)}`,
+        );
+
+        // The new context climbs past 30 %: it fires once, and only once.
+        const probe = async (id: string) => {
+          appendTranscript(transcript, [entries.assistant(31_000, [id])]);
+          const [result] = await servers.run([{
+            stdin: JSON.stringify(payload("PostToolUse.Bash", {
+              session_id: sessionId,
+              transcript_path: transcript,
+              tool_use_id: id,
+            })),
+            env,
+          }]);
+          return tally([result!.stdout]).refreshes;
+        };
+        const first = await probe(`toolu_after_${round}_a`);
+        assertEquals(first.length, 1, `round ${round}: the new context did not fire at 31%`);
+        assertEquals(headerThresholds(first[0]), "30");
+        assertEquals(
+          (await probe(`toolu_after_${round}_b`)).length,
+          0,
+          `round ${round}: fired twice`,
+        );
+      }
+    } finally {
+      await servers.close();
+      Deno.removeSync(box.dir, { recursive: true });
+    }
+    // deno-lint-ignore no-console
+    console.log(
+      `  ${RESET_ROUNDS} reset races (seed ${SEED}): ${outcomes.firedBeforeReset} fired before the ` +
+        `reset, ${outcomes.silent} silent; the new context fired exactly once every time; ` +
+        `${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
+  },
+);
