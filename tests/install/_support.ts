@@ -1,0 +1,258 @@
+/**
+ * Test support for the launcher and the installers: a throwaway plugin root, a PATH holding only
+ * the tools a test allows (plus fakes such as `uname`), and a fake release served on loopback.
+ */
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+import { ROOT } from "../_helpers.ts";
+
+/** Tools hooks/run and hooks/install use, besides the downloader and the hasher. */
+export const BASE_TOOLS = [
+  "sh",
+  "dirname",
+  "cat",
+  "sed",
+  "head",
+  "mkdir",
+  "rm",
+  "rmdir",
+  "awk",
+  "cut",
+  "tr",
+  "chmod",
+  "mv",
+  "find",
+];
+
+/** The launcher tests need a POSIX system: symlinked tool folders, fake `uname`, exec bits. */
+export const POSIX = Deno.build.os !== "windows";
+
+/** True when every tool is on PATH (macOS runners may lack wget or sha256sum). */
+export function has(...tools: string[]): boolean {
+  return tools.every((tool) => {
+    try {
+      which(tool);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** Absolute path of a tool on this machine's PATH. */
+export function which(tool: string): string {
+  for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
+    const path = join(dir, tool);
+    try {
+      if (Deno.statSync(path).isFile) return path;
+    } catch {
+      // not here
+    }
+  }
+  throw new Error(`${tool} is not on PATH`);
+}
+
+/** A shell script that prints what `uname` prints on a platform. */
+export function fakeUname(system: string, machine: string): string {
+  return `#!/bin/sh
+case "$1" in
+  -s) echo '${system}' ;;
+  -m) echo '${machine}' ;;
+  *) echo '${system}' ;;
+esac
+`;
+}
+
+/**
+ * A folder to use as the whole PATH: symlinks to the named real tools and executable scripts
+ * for the fakes (name → script text).
+ */
+export function toolbox(dir: string, tools: string[], fakes: Record<string, string> = {}): string {
+  const bin = join(dir, "bin");
+  Deno.mkdirSync(bin, { recursive: true });
+  for (const tool of tools) Deno.symlinkSync(which(tool), join(bin, tool));
+  for (const [name, script] of Object.entries(fakes)) {
+    Deno.writeTextFileSync(join(bin, name), script, { mode: 0o755 });
+    Deno.chmodSync(join(bin, name), 0o755);
+  }
+  return bin;
+}
+
+/** A plugin root holding copies of hooks/run and hooks/install (and nothing else unless asked). */
+export function pluginRoot(dir: string, extra: string[] = []): string {
+  const root = join(dir, "plugin");
+  Deno.mkdirSync(join(root, "hooks"), { recursive: true });
+  Deno.mkdirSync(join(root, ".claude-plugin"), { recursive: true });
+  for (const name of ["hooks/run", "hooks/install", ...extra]) {
+    Deno.copyFileSync(join(ROOT, name), join(root, name));
+  }
+  Deno.chmodSync(join(root, "hooks", "run"), 0o755);
+  Deno.chmodSync(join(root, "hooks", "install"), 0o755);
+  return root;
+}
+
+/** Result of a subprocess. */
+export interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** False when the child exited before reading all of stdin. */
+  stdinTaken: boolean;
+}
+
+/** Runs `args[0]` with exactly `env`, feeding `stdin`. */
+export async function run(
+  args: string[],
+  env: Record<string, string>,
+  stdin: Uint8Array = new Uint8Array(),
+): Promise<Ran> {
+  const [program, ...rest] = args;
+  if (!program) throw new TypeError("empty command");
+  const child = new Deno.Command(program, {
+    args: rest,
+    env,
+    clearEnv: true,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  let stdinTaken = true;
+  try {
+    await writer.write(stdin);
+    await writer.close();
+  } catch {
+    stdinTaken = false;
+  }
+  const out = await child.output();
+  const decoder = new TextDecoder();
+  return {
+    code: out.code,
+    stdout: decoder.decode(out.stdout),
+    stderr: decoder.decode(out.stderr),
+    stdinTaken,
+  };
+}
+
+/** Lowercase hex SHA-256 of bytes. */
+export function sha256(bytes: Uint8Array | string): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+/** How the fake release answers one asset. */
+export type AssetMode = "good" | "missing" | "truncated-stream" | "short-content-length";
+
+/** A fake release on 127.0.0.1: `/rel/SHA256SUMS` and `/rel/<asset>`. */
+export interface FakeRelease {
+  base: string;
+  /** Paths requested, in order. */
+  requests: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * Serves `files` (name → bytes) and a SHA256SUMS listing `sums` (name → hex; defaults to the real
+ * digests). `modes` makes an asset misbehave: 404, a chunked body that breaks off mid-way, or a
+ * Content-Length longer than the body (both from a raw socket the release redirects to).
+ */
+export function fakeRelease(
+  files: Record<string, Uint8Array>,
+  options: { sums?: Record<string, string>; modes?: Record<string, AssetMode> } = {},
+): FakeRelease {
+  const requests: string[] = [];
+  const sums = options.sums ??
+    Object.fromEntries(Object.entries(files).map(([name, bytes]) => [name, sha256(bytes)]));
+  const sumsText = Object.entries(sums).map(([name, hex]) => `${hex}  ${name}\n`).join("");
+  const modes = options.modes ?? {};
+
+  // Raw listener for the broken bodies (Deno.serve would fix the framing): a Content-Length
+  // longer than what is sent, or a chunked body cut before its last chunk; then it hangs up.
+  const raw = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const handlers = new Set<Promise<void>>();
+  const rawDone = (async () => {
+    for await (const conn of raw) {
+      const handler = (async () => {
+        try {
+          const buf = new Uint8Array(8192);
+          await conn.read(buf);
+          const request = new TextDecoder().decode(buf);
+          const [, style = "", name = ""] = /GET \/(short|chunked)\/(\S+)/.exec(request) ?? [];
+          const body = files[name] ?? new Uint8Array();
+          const half = body.subarray(0, Math.floor(body.length / 2));
+          const framing = style === "short"
+            ? `Content-Length: ${body.length}`
+            : "Transfer-Encoding: chunked";
+          const head = `HTTP/1.1 200 OK\r\n${framing}\r\n` +
+            `Content-Type: application/octet-stream\r\nConnection: close\r\n\r\n`;
+          await conn.write(new TextEncoder().encode(head));
+          if (style === "short") {
+            await conn.write(half);
+          } else {
+            // One chunk, then the connection drops before the terminating zero-size chunk.
+            await conn.write(new TextEncoder().encode(`${half.length.toString(16)}\r\n`));
+            await conn.write(half);
+            await conn.write(new TextEncoder().encode("\r\n"));
+          }
+        } catch {
+          // the client gave up first
+        } finally {
+          try {
+            conn.close();
+          } catch {
+            // already closed
+          }
+        }
+      })();
+      handlers.add(handler);
+      handler.finally(() => handlers.delete(handler));
+    }
+  })();
+  const rawPort = (raw.addr as Deno.NetAddr).port;
+
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (req) => {
+    const path = new URL(req.url).pathname;
+    requests.push(path);
+    const name = path.replace(/^\/rel\//, "");
+    if (name === "SHA256SUMS") return new Response(sumsText);
+    const body = files[name];
+    const mode = modes[name] ?? "good";
+    if (!body || mode === "missing") return new Response("Not Found", { status: 404 });
+    if (mode === "short-content-length") {
+      return Response.redirect(`http://127.0.0.1:${rawPort}/short/${name}`, 302);
+    }
+    if (mode === "truncated-stream") {
+      return Response.redirect(`http://127.0.0.1:${rawPort}/chunked/${name}`, 302);
+    }
+    return new Response(new Uint8Array(body), {
+      headers: { "content-type": "application/octet-stream" },
+    });
+  });
+  return {
+    base: `http://127.0.0.1:${server.addr.port}/rel`,
+    requests,
+    async close() {
+      await server.shutdown();
+      raw.close();
+      await rawDone.catch(() => {});
+      await Promise.all([...handlers]);
+    },
+  };
+}
+
+/** Files in `dir`, sorted (hidden ones too): what an install left behind. */
+export function listing(dir: string): string[] {
+  try {
+    return [...Deno.readDirSync(dir)].map((e) => e.name).sort();
+  } catch {
+    return [];
+  }
+}
+
+/** Waits until `check()` is true, polling; throws after `ms`. */
+export async function waitFor(check: () => boolean, ms = 10_000, what = "condition") {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

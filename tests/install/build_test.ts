@@ -1,0 +1,224 @@
+/**
+ * What can be checked of the release here, where `deno compile` cannot run (it downloads its
+ * runtime): one permission list everywhere, the compile commands, the checksum file, the
+ * marketplace entry, the workflows, and the bundle passing the release's smoke test alone.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { HOOK_PERMISSIONS, ROOT } from "../_helpers.ts";
+import { bundleArgs, compileArgs } from "../../scripts/compile.ts";
+import {
+  assetName,
+  BINARY_PERMISSIONS,
+  formatSums,
+  parseSums,
+  releaseBaseUrl,
+  releaseProblems,
+  repositoryUrl,
+  targetFor,
+  TARGETS,
+  VERSION,
+  writeSums,
+} from "../../scripts/release_files.ts";
+import { smoke } from "../../scripts/smoke.ts";
+import { run } from "./_support.ts";
+
+const read = (path: string) => Deno.readTextFileSync(join(ROOT, path));
+const denoJson = JSON.parse(read("deno.json"));
+const allowFlags = (words: string[]) => words.filter((w) => w.startsWith("--allow-"));
+
+Deno.test("one permission list: compile, hook task, hooks/run and the test helper", () => {
+  const expected = ["--allow-read", "--allow-write", "--allow-env"];
+  assert.deepEqual([...BINARY_PERMISSIONS], expected);
+  assert.deepEqual([...HOOK_PERMISSIONS], expected);
+  for (const target of TARGETS) {
+    assert.deepEqual(allowFlags(compileArgs(target)), expected, `compile ${target}`);
+  }
+  assert.deepEqual(allowFlags(denoJson.tasks.hook.split(/\s+/)), expected, "deno task hook");
+  const launcher = read("hooks/run").replace(/\\\n/g, " ");
+  const denoLine = launcher.split("\n").find((l) => /\bdeno run\b/.test(l));
+  assert.ok(denoLine, "hooks/run has a deno run fallback");
+  assert.deepEqual(allowFlags(denoLine.split(/\s+/)), expected, "hooks/run");
+  assert.match(denoJson.tasks.compile, /scripts\/compile\.ts/);
+});
+
+Deno.test("compile.ts --dry-run: bundle, then one deno compile per target into dist/", async () => {
+  const ran = await run(
+    [
+      Deno.execPath(),
+      "run",
+      "--quiet",
+      "--allow-all",
+      join(ROOT, "scripts", "compile.ts"),
+      "--dry-run",
+    ],
+    { PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? "", NO_COLOR: "1" },
+  );
+  assert.equal(ran.code, 0, ran.stderr);
+  const lines = ran.stdout.trim().split("\n");
+  assert.equal(lines.length, 1 + TARGETS.length);
+  assert.ok(lines[0]?.includes(bundleArgs().join(" ")));
+  for (const [i, target] of TARGETS.entries()) {
+    const words = (lines[i + 1] ?? "").split(" ");
+    assert.deepEqual(allowFlags(words), [...BINARY_PERMISSIONS]);
+    assert.ok(words.includes("--no-prompt"));
+    assert.equal(words[words.indexOf("--target") + 1], target);
+    assert.equal(words[words.indexOf("--output") + 1], join(ROOT, "dist", assetName(target)));
+    assert.equal(words.at(-1), join(ROOT, "dist", "lessons-reinject.js"));
+  }
+  const one = await run(
+    [
+      Deno.execPath(),
+      "run",
+      "--quiet",
+      "--allow-all",
+      join(ROOT, "scripts", "compile.ts"),
+      "--dry-run",
+      "--target",
+      "aarch64-apple-darwin",
+    ],
+    { PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? "" },
+  );
+  assert.equal(one.stdout.trim().split("\n").length, 2);
+  const bad = await run(
+    [
+      Deno.execPath(),
+      "run",
+      "--quiet",
+      "--allow-all",
+      join(ROOT, "scripts", "compile.ts"),
+      "--target",
+      "sparc",
+    ],
+    { PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? "" },
+  );
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /unknown target sparc/);
+});
+
+Deno.test("asset names and platform mapping", () => {
+  assert.deepEqual(TARGETS.map(assetName), [
+    "lessons-reinject-x86_64-unknown-linux-gnu",
+    "lessons-reinject-aarch64-unknown-linux-gnu",
+    "lessons-reinject-x86_64-apple-darwin",
+    "lessons-reinject-aarch64-apple-darwin",
+    "lessons-reinject-x86_64-pc-windows-msvc.exe",
+  ]);
+  assert.equal(targetFor("linux", "aarch64"), "aarch64-unknown-linux-gnu");
+  assert.equal(targetFor("darwin", "x86_64"), "x86_64-apple-darwin");
+  assert.equal(targetFor("windows", "x86_64"), "x86_64-pc-windows-msvc");
+  assert.equal(targetFor("freebsd", "x86_64"), undefined);
+});
+
+Deno.test("SHA256SUMS: written in sha256sum's format, parsed back, garbage refused", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "lessons-sums-" });
+  try {
+    await assert.rejects(() => writeSums(dir), /no lessons-reinject binaries/);
+    Deno.writeTextFileSync(join(dir, assetName("x86_64-apple-darwin")), "abc");
+    Deno.writeTextFileSync(join(dir, "unrelated.txt"), "x");
+    const sums = await writeSums(dir);
+    const text = Deno.readTextFileSync(join(dir, "SHA256SUMS"));
+    assert.equal(
+      text,
+      "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad  " +
+        "lessons-reinject-x86_64-apple-darwin\n",
+    );
+    assert.deepEqual(parseSums(text), sums);
+    assert.deepEqual(parseSums(formatSums(sums).replace("  ", " *")), sums);
+    assert.throws(() => parseSums("not a checksum line\n"), SyntaxError);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("marketplace.json lists this plugin from the repository root", () => {
+  const marketplace = JSON.parse(read(".claude-plugin/marketplace.json"));
+  const plugin = JSON.parse(read(".claude-plugin/plugin.json"));
+  assert.match(marketplace.name, /^[a-z0-9][a-z0-9-]*$/);
+  assert.equal(typeof marketplace.owner?.name, "string");
+  const [entry, ...others] = marketplace.plugins;
+  assert.equal(others.length, 0);
+  assert.equal(entry.name, plugin.name);
+  assert.equal(entry.source, "./");
+  assert.match(repositoryUrl(), /^https:\/\/github\.com\/[^/]+\/[^/]+$/);
+  assert.equal(plugin.version, VERSION, "plugin.json and deno.json name the same version");
+});
+
+Deno.test("release gate: tag v<version>, repository as marketplace.json names it", () => {
+  const repo = repositoryUrl().replace("https://github.com/", "");
+  assert.deepEqual(releaseProblems(`v${VERSION}`, repo), []);
+  assert.equal(releaseProblems("v9.9.9", repo).length, 1);
+  assert.equal(releaseProblems(`v${VERSION}`, "someone/else").length, 1);
+  assert.equal(
+    releaseBaseUrl(() => undefined),
+    `${repositoryUrl()}/releases/download/v${VERSION}`,
+  );
+  assert.equal(releaseBaseUrl(() => "http://127.0.0.1:1/x/"), "http://127.0.0.1:1/x");
+});
+
+Deno.test("workflows: CI runs .ci/run on three systems; release builds and smoke-tests five", () => {
+  const ci = read(".github/workflows/ci.yml");
+  assert.match(ci, /run: bash \.ci\/run/);
+  for (const os of ["ubuntu-latest", "macos-latest", "windows-latest"]) assert.ok(ci.includes(os));
+  const release = read(".github/workflows/release.yml");
+  assert.match(release, /tags: \["v\*"\]/);
+  for (const target of TARGETS) assert.ok(release.includes(`target: ${target}`), target);
+  assert.match(release, /scripts\/smoke\.ts/);
+  assert.match(release, /compile --sums-only/);
+  assert.match(release, /gh release create/);
+  const pinned = [...`${ci}\n${release}`.matchAll(/DENO_VERSION: ([\d.]+)/g)].map((m) => m[1]);
+  const ciRun = /DENO_VERSION=([\d.]+)/.exec(read(".ci/run"))?.[1];
+  for (const version of pinned) assert.equal(version, ciRun, "workflows use .ci/run's Deno");
+});
+
+Deno.test("nothing in src/ locates files beside itself or the executable", () => {
+  // A compiled binary has no src/ or data/ folder beside it: data must be imported modules.
+  const pattern = /import\.meta\.(url|dirname|filename|resolve)|Deno\.(execPath|mainModule)/;
+  const offenders: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of Deno.readDirSync(dir)) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory) walk(path);
+      else if (/\.(ts|js)$/.test(entry.name) && pattern.test(Deno.readTextFileSync(path))) {
+        offenders.push(path);
+      }
+    }
+  };
+  walk(join(ROOT, "src"));
+  assert.deepEqual(offenders, []);
+});
+
+Deno.test("the bundle alone, run by deno, passes the release smoke test", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "lessons-bundle-" });
+  try {
+    const bundle = join(dir, "lessons-reinject.js");
+    const built = await run([Deno.execPath(), ...bundleArgs(bundle)], {
+      PATH: Deno.env.get("PATH") ?? "",
+      HOME: Deno.env.get("HOME") ?? "",
+      ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR") ?? "" } : {}),
+    });
+    assert.equal(built.code, 0, built.stderr);
+    // Only node: built-ins may be left to load: everything else is inlined in the one file.
+    const imports = [...Deno.readTextFileSync(bundle).matchAll(/^import .* from "([^"]+)";$/gm)]
+      .map((m) => m[1] ?? "");
+    assert.deepEqual(imports.filter((s) => !s.startsWith("node:")), []);
+    const problems = await smoke([
+      Deno.execPath(),
+      "run",
+      "--quiet",
+      "--no-prompt",
+      "--no-config",
+      ...BINARY_PERMISSIONS,
+      bundle,
+    ]);
+    assert.deepEqual(problems, []);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("the smoke test fails a hook that answers wrongly", async () => {
+  const problems = await smoke(["sh", "-c", "cat >/dev/null; echo '{\"hookSpecificOutput\":{}}'"]);
+  assert.ok(problems.some((p) => p.startsWith("31 %:")));
+  assert.ok(problems.some((p) => p.startsWith("25 %: stdout not empty")));
+});
