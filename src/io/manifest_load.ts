@@ -2,7 +2,7 @@
  * Finds and reads the lessons-learned manifest. Only a firing call gets here, so a manifest of
  * any size costs nothing on the common path; an oversized one is refused rather than parsed.
  */
-import { join } from "node:path";
+import { join } from "../core/path.ts";
 import { type LessonSelection, selectLessons } from "../core/lessons.ts";
 
 /** Manifests larger than this are refused (the largest real ones are well under 1 MB). */

@@ -2,7 +2,7 @@
  * Where state lives and how it is read, written and locked: a private per-user folder, atomic
  * writes that never follow a planted symlink, and an exclusive lock around every change.
  */
-import { join } from "node:path";
+import { join } from "../core/path.ts";
 import { EMPTY_STATE, type State, StateSchema } from "../schemas/state.ts";
 
 const MAX_STATE_BYTES = 64 * 1024;

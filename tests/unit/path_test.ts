@@ -1,0 +1,58 @@
+/** src/core/path.ts gives what `node:path` gives, for the paths the hook builds. */
+import * as node from "node:path";
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { basename, dirname, join } from "../../src/core/path.ts";
+
+const PATHS = [
+  "",
+  "/",
+  "a",
+  "/a",
+  "a/",
+  "/a/b/",
+  "/a//b",
+  "a/b/c.jsonl",
+  "./a",
+  "../a",
+  "/..",
+  "/a/../..",
+  "a/../..",
+  ".",
+  "..",
+  "/a/./b",
+  "a//",
+  "/home/dev/.claude/projects/-home-dev-project/c4145893.jsonl",
+  "/tmp/x/",
+];
+
+Deno.test({
+  name: "join(), dirname() and basename() match node:path",
+  ignore: Deno.build.os === "windows",
+  fn() {
+    for (const a of PATHS) {
+      assertEquals(basename(a), node.basename(a), `basename(${JSON.stringify(a)})`);
+      assertEquals(dirname(a), node.dirname(a), `dirname(${JSON.stringify(a)})`);
+      for (const b of PATHS) {
+        assertEquals(
+          join(a, b),
+          node.join(a, b),
+          `join(${JSON.stringify(a)}, ${JSON.stringify(b)})`,
+        );
+      }
+      assertEquals(join(a, "x", "..", "y.json"), node.join(a, "x", "..", "y.json"));
+    }
+    assertEquals(join(), node.join());
+  },
+});
+
+Deno.test({
+  name: "join() builds the hook's state and subagent paths",
+  ignore: Deno.build.os === "windows",
+}, () => {
+  assertEquals(join("/tmp", "lessons-reinject-0a1b2c3d"), "/tmp/lessons-reinject-0a1b2c3d");
+  const main = "/home/dev/.claude/projects/-p/s.jsonl";
+  assertEquals(
+    join(dirname(main), basename(main).replace(/\.jsonl$/, ""), "subagents", "agent-x.jsonl"),
+    "/home/dev/.claude/projects/-p/s/subagents/agent-x.jsonl",
+  );
+});
