@@ -4,14 +4,15 @@
  */
 import { runHook } from "./hook.ts";
 import { readStdinCapped } from "./io/stdin.ts";
+import { loadConfigFile } from "./io/config_file.ts";
 
-async function writeAll(stream: WritableStream<Uint8Array>, text: string): Promise<void> {
-  const writer = stream.getWriter();
-  try {
-    await writer.write(new TextEncoder().encode(text));
-  } finally {
-    writer.releaseLock();
-  }
+/** Writes all of `text`; through `write()`, since `.writable` loads Deno's web-streams code. */
+async function writeAll(
+  target: { write(bytes: Uint8Array): Promise<number> },
+  text: string,
+): Promise<void> {
+  const bytes = new TextEncoder().encode(text);
+  for (let at = 0; at < bytes.length;) at += await target.write(bytes.subarray(at));
 }
 
 async function hookMain(): Promise<void> {
@@ -19,22 +20,28 @@ async function hookMain(): Promise<void> {
     if (Deno.stdin.isTerminal()) {
       // Run by hand with no payload: say what this is instead of waiting for end of input.
       await writeAll(
-        Deno.stderr.writable,
+        Deno.stderr,
         "lessons-reinject: a Claude Code hook; it reads a hook payload on stdin. " +
           "Try `lessons-reinject --help` or `lessons-reinject demo`.\n",
       );
       return;
     }
     const stdin = await readStdinCapped();
-    const outcome = await runHook(stdin, { env: (name) => Deno.env.get(name) });
+    const env = (name: string) => Deno.env.get(name);
+    const file = await loadConfigFile(env);
+    const outcome = await runHook(stdin, {
+      env,
+      configFile: file.settings,
+      configProblems: file.problems,
+    });
     if (outcome.stderr.length > 0) {
-      await writeAll(Deno.stderr.writable, outcome.stderr.join("\n") + "\n");
+      await writeAll(Deno.stderr, outcome.stderr.join("\n") + "\n");
     }
-    if (outcome.stdout !== undefined) await writeAll(Deno.stdout.writable, outcome.stdout);
+    if (outcome.stdout !== undefined) await writeAll(Deno.stdout, outcome.stdout);
   } catch (error) {
     // The one catch-all: report, never disturb the session.
     try {
-      await writeAll(Deno.stderr.writable, `lessons-reinject: internal error: ${error}\n`);
+      await writeAll(Deno.stderr, `lessons-reinject: internal error: ${error}\n`);
     } catch {
       // stderr closed: nothing left to tell.
     }

@@ -3,26 +3,44 @@
 /** Claude Code payloads are kilobytes; a tool response can be large, but not this large. */
 export const MAX_STDIN_BYTES = 16 * 1024 * 1024;
 
+/** Something to read bytes from: `Deno.stdin`, or a stand-in in tests. */
+export interface ByteReader {
+  read(buffer: Uint8Array): Promise<number | null>;
+}
+
 /**
  * All of stdin as text, or undefined when it exceeds `maxBytes` (the rest is left unread).
+ * The default reads `Deno.stdin` directly: its `readable` stream loads Deno's web-streams code,
+ * a measurable part of a short-lived hook's start-up (see BENCHMARKS.md).
  */
 export async function readStdinCapped(
-  stream: ReadableStream<Uint8Array> = Deno.stdin.readable,
+  source: ReadableStream<Uint8Array> | ByteReader = Deno.stdin,
   maxBytes = MAX_STDIN_BYTES,
 ): Promise<string | undefined> {
   const chunks: Uint8Array[] = [];
   let total = 0;
-  const reader = stream.getReader();
-  try {
-    while (true) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.length;
-      if (total > maxBytes) return undefined;
-      chunks.push(value);
+  if ("getReader" in source) {
+    const reader = source.getReader();
+    try {
+      while (true) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        total += value.length;
+        if (total > maxBytes) return undefined;
+        chunks.push(value);
+      }
+    } finally {
+      reader.releaseLock();
     }
-  } finally {
-    reader.releaseLock();
+  } else {
+    while (true) {
+      const buffer = new Uint8Array(64 * 1024);
+      const n = await source.read(buffer);
+      if (n === null) break;
+      total += n;
+      if (total > maxBytes) return undefined;
+      chunks.push(buffer.subarray(0, n));
+    }
   }
   const all = new Uint8Array(total);
   let at = 0;

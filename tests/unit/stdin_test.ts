@@ -1,0 +1,35 @@
+/** readStdinCapped() reads a reader (Deno.stdin's kind) or a stream, and refuses over the cap. */
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { type ByteReader, readStdinCapped } from "../../src/io/stdin.ts";
+
+/** A reader handing out `text` in pieces of at most `piece` bytes, like a pipe. */
+function pipeOf(text: string, piece: number): ByteReader {
+  const bytes = new TextEncoder().encode(text);
+  let at = 0;
+  return {
+    read(buffer) {
+      if (at >= bytes.length) return Promise.resolve(null);
+      const n = Math.min(piece, buffer.length, bytes.length - at);
+      buffer.set(bytes.subarray(at, at + n));
+      at += n;
+      return Promise.resolve(n);
+    },
+  };
+}
+
+Deno.test("readStdinCapped() joins a reader's pieces, multi-byte characters split among them", async () => {
+  const text = `{"session_id":"é→🙂","x":"${"a".repeat(100_000)}"}`;
+  assertEquals(await readStdinCapped(pipeOf(text, 7)), text);
+  assertEquals(await readStdinCapped(pipeOf("", 7)), "");
+});
+
+Deno.test("readStdinCapped() refuses a reader over the cap, accepts one at it", async () => {
+  assertEquals(await readStdinCapped(pipeOf("x".repeat(11), 4), 10), undefined);
+  assertEquals(await readStdinCapped(pipeOf("x".repeat(10), 4), 10), "x".repeat(10));
+});
+
+Deno.test("readStdinCapped() still reads a ReadableStream", async () => {
+  const stream = new Blob(['{"a":', "1}"]).stream();
+  assertEquals(await readStdinCapped(stream), '{"a":1}');
+  assertEquals(await readStdinCapped(new Blob(["x".repeat(11)]).stream(), 10), undefined);
+});
