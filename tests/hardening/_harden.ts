@@ -289,3 +289,35 @@ export function assertEquals(actual: unknown, expected: unknown, message?: strin
 export function assert(condition: unknown, message?: string): asserts condition {
   nodeAssert.ok(condition, message);
 }
+
+/**
+ * The hook's answer is sane: exit 0, and stdout empty or one JSON object whose
+ * `hookSpecificOutput.additionalContext` is a string of at most 10,000 characters.
+ */
+export function assertSane(run: { code: number; stdout: string }, label = ""): string | undefined {
+  assertEquals(run.code, 0, `${label}: exit code`);
+  if (run.stdout === "") return undefined;
+  const parsed = JSON.parse(run.stdout);
+  const context = parsed?.hookSpecificOutput?.additionalContext;
+  assert(typeof context === "string", `${label}: stdout is not the hook's answer: ${run.stdout}`);
+  assert(context.length <= 10_000, `${label}: ${context.length} characters`);
+  assertEquals(Object.keys(parsed), ["hookSpecificOutput"], label);
+  return context;
+}
+
+/** Mounts a tmpfs at `dir` (root only); false when this machine does not allow it. */
+export async function mountTmpfs(dir: string, options: string): Promise<boolean> {
+  await Deno.mkdir(dir, { recursive: true });
+  const out = await new Deno.Command("mount", {
+    args: ["-t", "tmpfs", "-o", options, "tmpfs", dir],
+    stdout: "null",
+    stderr: "null",
+  }).output().catch(() => undefined);
+  return out?.success ?? false;
+}
+
+/** Unmounts what {@link mountTmpfs} mounted. */
+export async function unmount(dir: string): Promise<void> {
+  await new Deno.Command("umount", { args: [dir], stdout: "null", stderr: "null" }).output()
+    .catch(() => undefined);
+}
