@@ -1,5 +1,5 @@
 /**
- * The three path operations the hook needs, without `node:path`: importing it loads Deno's Node
+ * The path operations the hook needs, without `node:path`: importing it loads Deno's Node
  * compatibility layer, which cost more CPU than everything else a non-firing call does
  * (measured in BENCHMARKS.md). Results match `node:path` for the platform.
  */
@@ -101,4 +101,36 @@ export function dirname(path: string): string {
   const at = lastSep(trimmed);
   if (at < rootLen) return rootLen > 0 ? trimmed.slice(0, rootLen) : ".";
   return at === 0 ? trimmed.slice(0, 1) : trimmed.slice(0, at);
+}
+
+/**
+ * True when `path` starts at a root (`/`; on Windows also `\`, `C:\`, `\\server`).
+ *
+ * @example
+ * ```ts
+ * isAbsolute("/tmp/x"); // true
+ * ```
+ */
+export function isAbsolute(path: string): boolean {
+  if (!WINDOWS) return path.startsWith("/");
+  return isSep(path[0]) || /^[A-Za-z]:[\\/]/.test(path);
+}
+
+/**
+ * An absolute, normalized path: the segments joined right to left until one is absolute, on
+ * top of the working folder (which needs read permission) when none is.
+ *
+ * @example
+ * ```ts
+ * resolve("/etc", "../tmp", "x.json"); // "/tmp/x.json"
+ * ```
+ */
+export function resolve(...parts: string[]): string {
+  let resolved = "";
+  for (let i = parts.length - 1; i >= 0 && !isAbsolute(resolved); i--) {
+    const part = parts[i];
+    if (part) resolved = resolved ? `${part}${SEP}${resolved}` : part;
+  }
+  if (!isAbsolute(resolved)) resolved = `${Deno.cwd()}${SEP}${resolved}`;
+  return trimTrailing(normalize(resolved));
 }

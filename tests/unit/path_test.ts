@@ -1,7 +1,7 @@
 /** src/core/path.ts gives what `node:path` gives, for the paths the hook builds. */
 import * as node from "node:path";
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { basename, dirname, join } from "../../src/core/path.ts";
+import { basename, dirname, isAbsolute, join, resolve } from "../../src/core/path.ts";
 
 const PATHS = [
   "",
@@ -26,12 +26,14 @@ const PATHS = [
 ];
 
 Deno.test({
-  name: "join(), dirname() and basename() match node:path",
+  name: "join(), dirname(), basename(), isAbsolute() and resolve() match node:path",
   ignore: Deno.build.os === "windows",
   fn() {
     for (const a of PATHS) {
       assertEquals(basename(a), node.basename(a), `basename(${JSON.stringify(a)})`);
       assertEquals(dirname(a), node.dirname(a), `dirname(${JSON.stringify(a)})`);
+      assertEquals(isAbsolute(a), node.isAbsolute(a), `isAbsolute(${JSON.stringify(a)})`);
+      assertEquals(resolve(a), node.resolve(a), `resolve(${JSON.stringify(a)})`);
       for (const b of PATHS) {
         assertEquals(
           join(a, b),
@@ -42,6 +44,7 @@ Deno.test({
       assertEquals(join(a, "x", "..", "y.json"), node.join(a, "x", "..", "y.json"));
     }
     assertEquals(join(), node.join());
+    assertEquals(resolve(), node.resolve());
   },
 });
 
