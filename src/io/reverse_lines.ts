@@ -104,12 +104,14 @@ function join(pieces: readonly Uint8Array[], length: number): Uint8Array {
 /** A {@link ByteSource} over an open file. */
 export function fileSource(file: Deno.FsFile): ByteSource {
   return {
+    // Sync reads: a hook process reads a few chunks, and an async op's thread hop costs more.
+    // deno-lint-ignore require-await
     async readAt(offset, length) {
-      await file.seek(offset, Deno.SeekMode.Start);
+      file.seekSync(offset, Deno.SeekMode.Start);
       const buffer = new Uint8Array(length);
       let filled = 0;
       while (filled < length) {
-        const n = await file.read(buffer.subarray(filled));
+        const n = file.readSync(buffer.subarray(filled));
         if (n === null) break;
         filled += n;
       }

@@ -53,10 +53,12 @@ export async function statePaths(
 }
 
 /** Why a folder cannot hold state, or undefined when it can be trusted for reading. */
+// deno-lint-ignore require-await -- async API, sync inside (see below)
 export async function untrustedDirReason(dir: string): Promise<string | undefined> {
   let info: Deno.FileInfo;
   try {
-    info = await Deno.lstat(dir);
+    // Sync on the every-call path: an async op's thread hop costs more than the syscall.
+    info = Deno.lstatSync(dir);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return undefined; // created on first write
     return `state folder ${dir}: ${messageOf(error)}`;
@@ -105,13 +107,14 @@ export type LoadedState =
   | { kind: "corrupt"; reason: string };
 
 /** Reads a state file; a corrupt, oversized or non-file one is reported, never thrown. */
+// deno-lint-ignore require-await -- async API, sync inside (see untrustedDirReason)
 export async function loadState(path: string): Promise<LoadedState> {
   let bytes: Uint8Array;
   try {
-    const info = await Deno.lstat(path);
+    const info = Deno.lstatSync(path);
     if (!info.isFile) return { kind: "corrupt", reason: `${path} is not a regular file` };
     if (info.size > MAX_STATE_BYTES) return { kind: "corrupt", reason: `${path} is too large` };
-    bytes = await Deno.readFile(path);
+    bytes = Deno.readFileSync(path);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return { kind: "missing" };
     return { kind: "corrupt", reason: `${path}: ${messageOf(error)}` };
