@@ -15,13 +15,10 @@ import {
   type Reading,
 } from "./core/decide.ts";
 import { refreshHeader } from "./core/header.ts";
-import { projectIdsFor } from "./core/lessons.ts";
-import { renderRefresh } from "./core/render.ts";
 import { crossedThresholds } from "./core/thresholds.ts";
 import { resolveWindow } from "./core/window.ts";
 import { ContextWindowSchema, type HookPayload, HookPayloadSchema } from "./schemas/payload.ts";
 import type { State } from "./schemas/state.ts";
-import { loadManifest, locateManifest } from "./io/manifest_load.ts";
 import {
   defaultStateDir,
   hexDigest,
@@ -390,6 +387,13 @@ async function buildRefresh(
   env: Env,
   token: string,
 ): Promise<{ text: string; summary: string } | { error: string }> {
+  // Only a firing call needs the manifest's code and schemas: evaluated here, not at start-up.
+  const [{ loadManifest, locateManifest }, { projectIdsFor }, { renderRefresh }] = await Promise
+    .all([
+      import("./io/manifest_load.ts"),
+      import("./core/lessons.ts"),
+      import("./core/render.ts"),
+    ]);
   const location = await locateManifest(config.manifestPath, env);
   if (!location) return { error: "no manifest found (set LESSONS_MANIFEST_PATH)" };
   let selection;
