@@ -1,0 +1,382 @@
+/**
+ * One end-to-end scenario: the real Claude Code CLI, this repository loaded as a plugin, the
+ * loopback API stand-in, and a private HOME, TMPDIR and working folder; plus readers for what
+ * both sides recorded (the transcript's attachments, the requests the model received).
+ */
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type ApiStub, type RecordedRequest, type Script, startApiStub } from "./api_stub.ts";
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const SAMPLE_MANIFEST = join(ROOT, "src", "data", "sample_manifest.json");
+
+/** Claude Code's answer to a refresh too large to deliver inline (measured in 2.1.328). */
+export const TOO_LARGE = "Output too large";
+export const HEADER_TAG = "[lessons-reinject refresh";
+
+export type Json = Record<string, unknown>;
+
+let denoDir: string | undefined;
+
+/**
+ * The real Deno cache: the hook runs `deno run` under the scenario's temporary HOME, where an
+ * empty default cache would make it download its npm dependencies (and fail offline).
+ */
+async function realDenoDir(): Promise<string> {
+  if (denoDir) return denoDir;
+  const fromEnv = Deno.env.get("DENO_DIR");
+  if (fromEnv) return denoDir = fromEnv;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json"],
+    stdout: "piped",
+    stderr: "null",
+    env: { DENO_NO_UPDATE_CHECK: "1" },
+  }).output();
+  const info = JSON.parse(new TextDecoder().decode(out.stdout));
+  if (typeof info.denoDir !== "string") throw new Error("deno info --json gave no denoDir");
+  return denoDir = info.denoDir;
+}
+
+export interface ScenarioSetup {
+  /** Names the temporary folders. */
+  name: string;
+  /** The stand-in's script; a function when steps need the scenario's working folder. */
+  script: Script | ((folders: { work: string }) => Script);
+  /** Manifest text; the bundled sample manifest when absent. */
+  manifest?: string;
+  /** Extra environment for Claude Code and, through it, the hook. */
+  env?: Record<string, string>;
+  /** Add a user-level hook that saves every hook payload as JSON under `payloadDir`. */
+  capturePayloads?: boolean;
+}
+
+export interface TurnOptions {
+  /** `--model`; Claude Code's default model when absent. */
+  model?: string;
+  /** Continue the scenario's session (`--resume <id>`) instead of starting it. */
+  resume?: boolean;
+  /** More tools to allow beside Bash, Read and Glob. */
+  allowTools?: string[];
+}
+
+export interface TurnResult {
+  code: number;
+  /** The `--output-format json` result object. */
+  result: Json;
+  stderr: string;
+  ms: number;
+}
+
+/** A `hook_additional_context` attachment: a refresh Claude Code accepted for one tool call. */
+export interface Refresh {
+  toolUseID: string;
+  hookName: string;
+  content: string;
+  /** Position of the attachment line in the transcript. */
+  line: number;
+}
+
+/** A running scenario; `close()` stops the stand-in and removes its folders. */
+export class Scenario {
+  readonly stub: ApiStub;
+  readonly root: string;
+  readonly home: string;
+  readonly tmp: string;
+  readonly work: string;
+  readonly payloadDir: string;
+  readonly sessionId = crypto.randomUUID();
+  readonly turns: TurnResult[] = [];
+  #env: Record<string, string>;
+  #bin: string;
+
+  private constructor(bin: string, root: string, stub: ApiStub, env: Record<string, string>) {
+    this.#bin = bin;
+    this.root = root;
+    this.stub = stub;
+    this.home = join(root, "home");
+    this.tmp = join(root, "tmp");
+    this.work = join(root, "work");
+    this.payloadDir = join(root, "payloads");
+    this.#env = env;
+  }
+
+  /** Prepares the folders, manifest and stand-in. */
+  static async start(bin: string, setup: ScenarioSetup): Promise<Scenario> {
+    // realPath: Claude Code names the project folder after the resolved working directory.
+    const root = await Deno.realPath(
+      await Deno.makeTempDir({ prefix: `lessons-e2e-${setup.name}-` }),
+    );
+    const script = typeof setup.script === "function"
+      ? setup.script({ work: join(root, "work") })
+      : setup.script;
+    const stub = startApiStub(script);
+    const manifest = join(root, "manifest.json");
+    await Deno.writeTextFile(manifest, setup.manifest ?? await Deno.readTextFile(SAMPLE_MANIFEST));
+    const env: Record<string, string> = {
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      DENO_DIR: await realDenoDir(),
+      DENO_NO_UPDATE_CHECK: "1",
+      HOME: join(root, "home"),
+      TMPDIR: join(root, "tmp"),
+      ANTHROPIC_BASE_URL: stub.url,
+      ANTHROPIC_API_KEY: "sk-ant-test",
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      DISABLE_AUTOUPDATER: "1",
+      LESSONS_MANIFEST_PATH: manifest,
+      LESSONS_DEBUG: "1",
+      E2E_PAYLOADS: join(root, "payloads"),
+      ...setup.env,
+    };
+    const scenario = new Scenario(bin, root, stub, env);
+    for (const dir of [scenario.home, scenario.tmp, scenario.work, scenario.payloadDir]) {
+      await Deno.mkdir(dir, { recursive: true });
+    }
+    if (setup.capturePayloads) await scenario.#installCapture();
+    return scenario;
+  }
+
+  async #installCapture(): Promise<void> {
+    const save = 'f=$(mktemp "$E2E_PAYLOADS/payload-XXXXXXXX") && cat > "$f"';
+    const entry = [{ matcher: ".*", hooks: [{ type: "command", command: save, timeout: 5 }] }];
+    const settings = {
+      hooks: {
+        PostToolUse: entry,
+        PostToolUseFailure: entry,
+        SessionStart: entry,
+        PostCompact: entry,
+        SubagentStart: entry,
+        SubagentStop: entry,
+      },
+    };
+    await Deno.mkdir(join(this.home, ".claude"), { recursive: true });
+    await Deno.writeTextFile(
+      join(this.home, ".claude", "settings.json"),
+      JSON.stringify(settings, null, 2),
+    );
+  }
+
+  /** Runs `claude -p <prompt>`: a new session on the first turn, `--resume` afterwards. */
+  async turn(prompt: string, options: TurnOptions = {}): Promise<TurnResult> {
+    const args = [
+      "-p",
+      prompt,
+      "--output-format",
+      "json",
+      "--allowedTools",
+      "Bash",
+      "Read",
+      "Glob",
+      ...(options.allowTools ?? []),
+      "--plugin-dir",
+      ROOT,
+      ...(options.model ? ["--model", options.model] : []),
+      ...(options.resume ? ["--resume", this.sessionId] : ["--session-id", this.sessionId]),
+    ];
+    const started = performance.now();
+    const out = await new Deno.Command(this.#bin, {
+      args,
+      cwd: this.work,
+      env: this.#env,
+      clearEnv: true,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const ms = Math.round(performance.now() - started);
+    const stdout = new TextDecoder().decode(out.stdout);
+    let result: Json = {};
+    try {
+      result = JSON.parse(stdout);
+    } catch {
+      result = { unparsed: stdout };
+    }
+    const turn = { code: out.code, result, stderr: new TextDecoder().decode(out.stderr), ms };
+    this.turns.push(turn);
+    return turn;
+  }
+
+  /** The main transcript's path, found under `$HOME/.claude/projects`. */
+  async transcriptPath(): Promise<string> {
+    const projects = join(this.home, ".claude", "projects");
+    for await (const project of Deno.readDir(projects)) {
+      const path = join(projects, project.name, `${this.sessionId}.jsonl`);
+      if (await Deno.stat(path).then(() => true, () => false)) return path;
+    }
+    throw new Error(`no transcript for session ${this.sessionId} under ${projects}`);
+  }
+
+  /** The subagent transcripts (`<session>/subagents/agent-*.jsonl`) beside the main one. */
+  async subagentTranscripts(): Promise<string[]> {
+    const dir = join((await this.transcriptPath()).replace(/\.jsonl$/, ""), "subagents");
+    const found: string[] = [];
+    try {
+      for await (const entry of Deno.readDir(dir)) {
+        if (entry.isFile && entry.name.endsWith(".jsonl")) found.push(join(dir, entry.name));
+      }
+    } catch {
+      // No subagent ran.
+    }
+    return found.sort();
+  }
+
+  /** Every hook payload the capture hook saved, in no particular order. */
+  async payloads(): Promise<Json[]> {
+    const found: Json[] = [];
+    for await (const entry of Deno.readDir(this.payloadDir)) {
+      found.push(JSON.parse(await Deno.readTextFile(join(this.payloadDir, entry.name))));
+    }
+    return found;
+  }
+
+  /** Requests that reached the model (main conversation or a subagent), in order. */
+  modelRequests(): RecordedRequest[] {
+    return this.stub.requests.filter((r) => r.route !== "count_tokens" && r.route !== "side");
+  }
+
+  /** Explains a failure: every turn's result, the hook's decision lines, the requests' routes. */
+  async diagnosis(): Promise<string> {
+    const lines: string[] = [`scenario folder: ${this.root}`];
+    for (const turn of this.turns) {
+      lines.push(
+        `turn: exit ${turn.code} in ${turn.ms} ms, result ${
+          JSON.stringify(turn.result).slice(0, 400)
+        }, stderr ${turn.stderr.slice(0, 400)}`,
+      );
+    }
+    lines.push(`requests: ${this.stub.requests.map((r) => r.route).join(" ")}`);
+    try {
+      for (const line of await readJsonl(await this.transcriptPath())) {
+        const a = attachmentOf(line);
+        if (a?.type === "hook_success" || String(a?.type).includes("error")) {
+          lines.push(`${a?.hookName} ${a?.toolUseID}: ${String(a?.stderr ?? "").trim()}`);
+        }
+      }
+    } catch (error) {
+      lines.push(`transcript: ${error}`);
+    }
+    return lines.join("\n");
+  }
+
+  async close(): Promise<void> {
+    await this.stub.close();
+    if (!Deno.env.get("LESSONS_E2E_KEEP")) await Deno.remove(this.root, { recursive: true });
+  }
+}
+
+/** Parsed lines of a JSONL file, skipping any that are not JSON objects. */
+export async function readJsonl(path: string): Promise<Json[]> {
+  const lines: Json[] = [];
+  for (const text of (await Deno.readTextFile(path)).split("\n")) {
+    if (text.trim() === "") continue;
+    try {
+      const value = JSON.parse(text);
+      if (typeof value === "object" && value !== null) lines.push(value);
+    } catch {
+      // A line still being written.
+    }
+  }
+  return lines;
+}
+
+/** The `attachment` object of a transcript line, if it is an attachment. */
+export function attachmentOf(line: Json): Json | undefined {
+  const a = line.attachment;
+  return line.type === "attachment" && typeof a === "object" && a !== null ? a as Json : undefined;
+}
+
+/** The refreshes Claude Code recorded in a transcript, in file order. */
+export function refreshesIn(lines: Json[]): Refresh[] {
+  const found: Refresh[] = [];
+  lines.forEach((line, index) => {
+    const a = attachmentOf(line);
+    if (a?.type !== "hook_additional_context") return;
+    const content = Array.isArray(a.content) ? a.content.join("\n") : String(a.content ?? "");
+    if (!content.includes(HEADER_TAG)) return;
+    found.push({
+      toolUseID: String(a.toolUseID),
+      hookName: String(a.hookName),
+      content,
+      line: index,
+    });
+  });
+  return found;
+}
+
+/** Attachments recording a hook that failed, timed out or was cancelled. */
+export function hookErrorsIn(lines: Json[]): Json[] {
+  return lines.map(attachmentOf).filter((a): a is Json => {
+    if (!a || typeof a.type !== "string") return false;
+    if (a.type.startsWith("hook_") && /error|cancel|blocking|timeout/.test(a.type)) return true;
+    return a.type === "hook_success" && a.exitCode !== undefined && a.exitCode !== 0;
+  });
+}
+
+/** The thresholds a refresh header names, e.g. `[30]` or `[30, 52, 70]`. */
+export function thresholdsOf(refresh: Refresh): number[] {
+  const match = /\[lessons-reinject refresh ([0-9,]+) ref=/.exec(refresh.content);
+  return match?.[1] ? match[1].split(",").map(Number) : [];
+}
+
+/** The percentage a refresh header states ("Context refresh at 31% of the 200k-token ..."). */
+export function statedPercent(refresh: Refresh): { percent: number; window: string } | undefined {
+  const match = /Context refresh at ([0-9]+)% of the ([0-9.]+[kM])-token context window/.exec(
+    refresh.content,
+  );
+  return match?.[1] && match[2] ? { percent: Number(match[1]), window: match[2] } : undefined;
+}
+
+/** All text in a message's content, tool results and their nested blocks included. */
+export function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content.map((block) => {
+    if (typeof block !== "object" || block === null) return "";
+    const b = block as Json;
+    if (typeof b.text === "string") return b.text;
+    if (b.content !== undefined) return textOf(b.content);
+    return "";
+  }).join("\n");
+}
+
+/**
+ * What the model received right after tool call `toolUseId`: the text of the user message that
+ * carries its `tool_result` (where Claude Code puts the hook's `<system-reminder>`), in the first
+ * request that contains it, plus any system text of that request.
+ */
+export function deliveredAfter(
+  requests: RecordedRequest[],
+  toolUseId: string,
+): { request: RecordedRequest; text: string } | undefined {
+  for (const request of requests) {
+    const messages = Array.isArray(request.body.messages) ? request.body.messages as Json[] : [];
+    const index = messages.findIndex((m) =>
+      m.role === "user" && Array.isArray(m.content) &&
+      (m.content as Json[]).some((b) => b.type === "tool_result" && b.tool_use_id === toolUseId)
+    );
+    if (index < 0) continue;
+    // Claude Code may add the hook context as a block beside the tool_result or as the next
+    // message; take everything from the tool_result message up to the next assistant turn.
+    const parts: string[] = [];
+    for (let i = index; i < messages.length; i++) {
+      if (i > index && messages[i]?.role === "assistant") break;
+      parts.push(textOf(messages[i]?.content));
+    }
+    parts.push(textOf(request.body.system));
+    return { request, text: parts.join("\n") };
+  }
+  return undefined;
+}
+
+/** The text of the `tool_result` block for `toolUseId` in one request, if it carries one. */
+export function toolResultText(request: RecordedRequest, toolUseId: string): string | undefined {
+  const messages = Array.isArray(request.body.messages) ? request.body.messages as Json[] : [];
+  for (const message of messages) {
+    if (message.role !== "user" || !Array.isArray(message.content)) continue;
+    for (const block of message.content as Json[]) {
+      if (block.type === "tool_result" && block.tool_use_id === toolUseId) {
+        return textOf(block.content);
+      }
+    }
+  }
+  return undefined;
+}
