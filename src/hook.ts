@@ -33,6 +33,7 @@ import {
   withLock,
 } from "./io/state_store.ts";
 import { readUsageWaiting, scanHistory, withTranscript } from "./io/transcript.ts";
+import { bridgedReading } from "./io/statusline_store.ts";
 
 export type Env = (name: string) => string | undefined;
 
@@ -170,13 +171,18 @@ export function stdinReading(contextWindow: unknown, config: Config): Reading | 
   return undefined;
 }
 
-interface Measured {
+export interface Measured {
   reading: Reading | NoReading;
   facts: ContextFacts;
   size: number | undefined;
 }
 
-async function measure(payload: HookPayload, config: Config): Promise<Measured> {
+/** The context reading for a call, and which source gave it; `status` shows the same. */
+export async function measure(
+  payload: HookPayload,
+  config: Config,
+  dir: string,
+): Promise<Measured> {
   const fromStdin = stdinReading(payload.context_window, config);
   if (fromStdin) return { reading: fromStdin, facts: {}, size: undefined };
   const transcript = transcriptFor(payload);
@@ -203,6 +209,15 @@ async function measure(payload: HookPayload, config: Config): Promise<Measured> 
     };
   }
   const usage = scan.usage;
+  // A fresh statusline reading is Claude Code's own figure and window: prefer it.
+  const bridged = await bridgedReading(
+    dir,
+    payload.session_id,
+    payload.agent_id,
+    config.windowOverride,
+    usage,
+  );
+  if (bridged) return { reading: bridged, facts: {}, size: scan.size };
   if (!usage) {
     return {
       reading: { reason: "no usage in the transcript", countCalls: true },
@@ -247,7 +262,7 @@ async function onToolCall(payload: HookPayload, config: Config, env: Env): Promi
   const paths = await statePaths(dir, payload.session_id, payload.agent_id);
   const loaded = await loadState(paths.state);
   const found = loaded.kind === "found";
-  const measured = await measure(payload, config);
+  const measured = await measure(payload, config, dir);
   const { facts, size } = measured;
   let reading = measured.reading;
   const sessionKey = payload.agent_id

@@ -4,6 +4,7 @@
  */
 import { runHook } from "./hook.ts";
 import { readStdinCapped } from "./io/stdin.ts";
+import { loadConfigFile } from "./io/config_file.ts";
 
 /** Writes all of `text`; through `write()`, since `.writable` loads Deno's web-streams code. */
 async function writeAll(
@@ -26,7 +27,13 @@ async function hookMain(): Promise<void> {
       return;
     }
     const stdin = await readStdinCapped();
-    const outcome = await runHook(stdin, { env: (name) => Deno.env.get(name) });
+    const env = (name: string) => Deno.env.get(name);
+    const file = await loadConfigFile(env);
+    const outcome = await runHook(stdin, {
+      env,
+      configFile: file.settings,
+      configProblems: file.problems,
+    });
     if (outcome.stderr.length > 0) {
       await writeAll(Deno.stderr, outcome.stderr.join("\n") + "\n");
     }

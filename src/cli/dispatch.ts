@@ -1,5 +1,71 @@
-/** Subcommands of the executable; the hook itself is the no-argument case in main.ts. */
-export function runCli(args: string[]): Promise<number> {
-  void args;
-  return Promise.resolve(0);
+/**
+ * Subcommands of the executable (the hook itself is the no-argument case in main.ts): picks the
+ * command, answers `--version` and `--help`, and runs the command with the real I/O.
+ */
+import denoJson from "../../deno.json" with { type: "json" };
+import { type CliIo, EXIT_OK, EXIT_USAGE, printJson, realIo } from "./common.ts";
+
+/** The version in deno.json, embedded in the binary. */
+export const VERSION: string = denoJson.version;
+
+export const MAIN_HELP = `lessons-reinject ${VERSION}
+
+A Claude Code hook that restates your lessons-learned directives and protocols as the context
+window fills (at 30, 52 and 70 % by default), so they are not forgotten in long sessions.
+
+Usage:
+  lessons-reinject                 run as the hook: a hook payload on stdin, the answer on stdout
+  lessons-reinject <command> [options]
+
+Commands:
+  status      what the hook sees for a session now: gauge, tokens, window, source, thresholds
+  preview     the exact text the next refresh would inject, and its size against the budget
+  demo        replay a bundled real session through the hook: three refreshes at 30, 52, 70 %
+  doctor      check the installation; each problem with its fix (exit 1 when there is one)
+  statusline  bridge for Claude Code's statusLine: record its context reading, print a gauge
+
+Options:
+  -h, --help     this help; \`lessons-reinject <command> --help\` for a command's
+  -V, --version  print the version
+  --json         (with --version, or any command) machine-readable output
+
+Configuration: environment variables, then a JSONC file (lessons-reinject.jsonc in
+$CLAUDE_PLUGIN_DATA, or ~/.config/lessons-reinject/config.jsonc; LESSONS_CONFIG names another),
+then defaults. See the README.
+`;
+
+type Command = (args: string[], io: CliIo) => Promise<number>;
+
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  status: async () => (await import("./status.ts")).runStatus,
+  preview: async () => (await import("./preview.ts")).runPreview,
+  demo: async () => (await import("./demo.ts")).runDemo,
+  doctor: async () => (await import("./doctor.ts")).runDoctor,
+  statusline: async () => (await import("./statusline.ts")).runStatusline,
+};
+
+/** Runs the command line `args` (non-empty) and returns the exit code. */
+export async function runCli(args: string[], io: CliIo = realIo()): Promise<number> {
+  const [first, ...rest] = args;
+  if (first === "--version" || first === "-V") {
+    if (rest.includes("--json")) {
+      await printJson(io, { name: "lessons-reinject", version: VERSION });
+    } else await io.stdout(`lessons-reinject ${VERSION}\n`);
+    return EXIT_OK;
+  }
+  if (first === "--help" || first === "-h" || first === "help") {
+    const topic = rest[0];
+    if (first === "help" && topic !== undefined && topic in COMMANDS) {
+      return await runCli([topic, "--help"], io);
+    }
+    await io.stdout(MAIN_HELP);
+    return EXIT_OK;
+  }
+  const load = first === undefined ? undefined : COMMANDS[first];
+  if (!load) {
+    await io.stderr(`lessons-reinject: unknown command "${first}"\n\n${MAIN_HELP}`);
+    return EXIT_USAGE;
+  }
+  const command = await load();
+  return await command(rest, io);
 }

@@ -1,0 +1,100 @@
+/**
+ * What every subcommand shares: the I/O it may touch (passed in, so tests can capture it),
+ * argument parsing with `node:util` that turns mistakes into a usage error, and output helpers.
+ */
+import { parseArgs, type ParseArgsConfig } from "node:util";
+
+export type Env = (name: string) => string | undefined;
+
+/** The world a command sees. `main.ts` passes the real one; tests may pass their own. */
+export interface CliIo {
+  env: Env;
+  cwd: () => string;
+  now: () => number;
+  stdout: (text: string) => Promise<void>;
+  stderr: (text: string) => Promise<void>;
+  /** All of stdin, or undefined when it is larger than the cap. */
+  readStdin: () => Promise<string | undefined>;
+}
+
+/** Exit codes: 0 all well, 1 a problem was found, 2 the command line was wrong. */
+export const EXIT_OK = 0;
+export const EXIT_PROBLEM = 1;
+export const EXIT_USAGE = 2;
+
+/** The real world: Deno's env, cwd, clock and standard streams. */
+export function realIo(): CliIo {
+  return {
+    env: (name) => Deno.env.get(name),
+    cwd: () => Deno.cwd(),
+    now: () => Date.now(),
+    stdout: (text) => writeAll(Deno.stdout, text),
+    stderr: (text) => writeAll(Deno.stderr, text),
+    readStdin: async () => {
+      const { readStdinCapped } = await import("../io/stdin.ts");
+      return await readStdinCapped();
+    },
+  };
+}
+
+/** Writes all of `text` through `write()` (`.writable` would load the web-streams code). */
+async function writeAll(
+  target: { write(bytes: Uint8Array): Promise<number> },
+  text: string,
+): Promise<void> {
+  const bytes = new TextEncoder().encode(text);
+  for (let at = 0; at < bytes.length;) at += await target.write(bytes.subarray(at));
+}
+
+type Options = NonNullable<ParseArgsConfig["options"]>;
+
+/** `--help` and `--json`, which every command takes. */
+export const COMMON_OPTIONS = {
+  help: { type: "boolean", short: "h" },
+  json: { type: "boolean" },
+} as const satisfies Options;
+
+/** Parsed flags, or the usage error to print (exit 2). */
+export type Parsed<T> = { values: T } | { error: string };
+
+/**
+ * Parses `args` strictly against `options` (no positionals). An unknown flag or a missing value
+ * comes back as an error line instead of a thrown exception.
+ *
+ * @example
+ * ```ts
+ * parseCommand(["--json"], { ...COMMON_OPTIONS }); // { values: { json: true } }
+ * ```
+ */
+export function parseCommand<const O extends Options>(
+  args: string[],
+  options: O,
+): Parsed<ReturnType<typeof parseArgs<{ options: O; strict: true }>>["values"]> {
+  try {
+    const { values } = parseArgs({ args, options, strict: true, allowPositionals: false });
+    return { values };
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** Prints a usage error and the command's help, and returns exit code 2. */
+export async function usageError(io: CliIo, message: string, help: string): Promise<number> {
+  await io.stderr(`lessons-reinject: ${message}\n\n${help}`);
+  return EXIT_USAGE;
+}
+
+/** Prints `value` as indented JSON with a final newline. */
+export async function printJson(io: CliIo, value: unknown): Promise<void> {
+  await io.stdout(JSON.stringify(value, null, 2) + "\n");
+}
+
+/** The message of anything thrown. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** `12345` as `12,345`. */
+export function groupDigits(value: number): string {
+  return Math.round(value).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}

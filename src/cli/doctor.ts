@@ -1,0 +1,439 @@
+/**
+ * `lessons-reinject doctor`: checks an installation (config, settings, hooks wiring, the binary
+ * for this platform, the manifest, thresholds against auto-compaction, the state folder, the
+ * statusline bridge) and names a fix for each problem. Exit 0 when nothing failed, 1 otherwise.
+ */
+import { join } from "node:path";
+import type { Config } from "../core/config.ts";
+import { refreshHeader } from "../core/header.ts";
+import { projectIdsFor } from "../core/lessons.ts";
+import { INLINE_LIMIT, renderRefresh } from "../core/render.ts";
+import { loadManifest, locateManifest } from "../io/manifest_load.ts";
+import { preparePrivateDir, untrustedDirReason } from "../io/state_store.ts";
+import {
+  type CliIo,
+  COMMON_OPTIONS,
+  type Env,
+  EXIT_OK,
+  EXIT_PROBLEM,
+  messageOf,
+  parseCommand,
+  printJson,
+  usageError,
+} from "./common.ts";
+import { claudeDir } from "./locate.ts";
+import type { Check, DoctorJson } from "./schemas.ts";
+import { loadSettings, type Settings } from "./settings.ts";
+
+export const DOCTOR_HELP = `Usage: lessons-reinject doctor [--plugin-root DIR] [--json]
+
+Checks the installation: the config file, settings in the environment, the hooks wiring
+(hooks/hooks.json), the binary for this platform, the manifest (found, valid, how many directives
+and protocols, size against the budget), the thresholds against auto-compaction, the state folder
+(writable, private) and the statusline bridge. Each problem comes with its fix.
+Exit 0 when nothing failed (warnings allowed), 1 otherwise.
+
+Options:
+  --plugin-root DIR  the plugin folder to check (default: $CLAUDE_PLUGIN_ROOT, else the newest
+                     install under ~/.claude/plugins/cache, else this folder if it is a checkout)
+  --json             print the checks as JSON
+  -h, --help         this help
+`;
+
+const OPTIONS = { ...COMMON_OPTIONS, "plugin-root": { type: "string" } } as const;
+
+/** Claude Code auto-compacts a 200k window near this percentage (measured, claude-code-facts.md). */
+export const AUTO_COMPACT_PCT = 83.5;
+
+const ok = (name: string, detail: string): Check => ({ name, status: "ok", detail, fix: null });
+const warn = (name: string, detail: string, fix: string): Check => ({
+  name,
+  status: "warn",
+  detail,
+  fix,
+});
+const fail = (name: string, detail: string, fix: string): Check => ({
+  name,
+  status: "fail",
+  detail,
+  fix,
+});
+
+/**
+ * The plugin folder to check: `--plugin-root`, else `CLAUDE_PLUGIN_ROOT`, else the newest install
+ * under `~/.claude/plugins/cache/<marketplace>/lessons-reinject/<version>`, else the current folder
+ * when it is a checkout of this plugin. (Not the executable's own location: a compiled binary's
+ * modules have none, so the program never looks beside itself.)
+ */
+export async function pluginRootFor(
+  env: Env,
+  cwd: string,
+  flag: string | undefined,
+): Promise<{ root: string; via: string } | undefined> {
+  if (flag) return { root: flag, via: "--plugin-root" };
+  const fromEnv = env("CLAUDE_PLUGIN_ROOT");
+  if (fromEnv) return { root: fromEnv, via: "CLAUDE_PLUGIN_ROOT" };
+  const claude = claudeDir(env);
+  if (claude) {
+    const cache = join(claude, "plugins", "cache");
+    let best: { root: string; mtime: number } | undefined;
+    for (const marketplace of await listDirs(cache)) {
+      const base = join(cache, marketplace, "lessons-reinject");
+      for (const version of await listDirs(base)) {
+        const root = join(base, version);
+        const mtime = (await Deno.stat(join(root, "hooks", "hooks.json")).catch(() => undefined))
+          ?.mtime?.getTime();
+        if (mtime !== undefined && (!best || mtime > best.mtime)) best = { root, mtime };
+      }
+    }
+    if (best) return { root: best.root, via: "installed plugin" };
+  }
+  try {
+    const manifest = JSON.parse(
+      await Deno.readTextFile(join(cwd, ".claude-plugin", "plugin.json")),
+    );
+    if (field(manifest, "name") === "lessons-reinject") return { root: cwd, via: "this checkout" };
+  } catch {
+    // Not a checkout.
+  }
+  return undefined;
+}
+
+async function listDirs(dir: string): Promise<string[]> {
+  const names: string[] = [];
+  try {
+    for await (const entry of Deno.readDir(dir)) if (entry.isDirectory) names.push(entry.name);
+  } catch {
+    // Absent: no installs.
+  }
+  return names;
+}
+
+/** Runs every check. */
+export async function diagnose(io: CliIo, flag: string | undefined): Promise<DoctorJson> {
+  const settings = await loadSettings(io.env);
+  const plugin = await pluginRootFor(io.env, io.cwd(), flag);
+  const notFound = fail(
+    "plugin",
+    "the lessons-reinject plugin was not found (no --plugin-root, no CLAUDE_PLUGIN_ROOT, no " +
+      "install under ~/.claude/plugins/cache, and this folder is not a checkout)",
+    "install the plugin (/plugin install lessons-reinject), or pass --plugin-root DIR",
+  );
+  const checks: Check[] = [
+    checkConfigFile(settings),
+    checkEnvironment(settings),
+    ...(plugin
+      ? [
+        ok("plugin", `${plugin.root} (${plugin.via})`),
+        await checkHooks(plugin.root),
+        await checkBinary(plugin.root, io.env),
+      ]
+      : [notFound]),
+    await checkManifest(settings.config, io),
+    checkThresholds(settings.config),
+    await checkStateDir(settings.stateDir),
+    await checkStatusline(io.env),
+  ];
+  return { ok: checks.every((c) => c.status !== "fail"), checks };
+}
+
+function checkConfigFile(settings: Settings): Check {
+  const { file } = settings;
+  if (file.problems.length > 0) {
+    return fail(
+      "config file",
+      file.problems.map((p) => p.replace(/^lessons-reinject: /, "")).join("\n"),
+      `correct ${file.path ?? "the file"} at the line and column named (or remove it)`,
+    );
+  }
+  if (!file.path) return ok("config file", "none: environment and defaults apply");
+  return ok("config file", `${file.path} (${file.via}): valid`);
+}
+
+function checkEnvironment(settings: Settings): Check {
+  const warnings = settings.problems.filter((p) => !settings.file.problems.includes(p));
+  if (warnings.length === 0) return ok("environment", "every LESSONS_* setting is valid");
+  return fail(
+    "environment",
+    warnings.map((w) => w.replace(/^lessons-reinject: /, "")).join("\n"),
+    "correct or unset the variables named (see README: Configuration)",
+  );
+}
+
+const EVENTS: readonly { event: string; needs: readonly string[] }[] = [
+  { event: "PostToolUse", needs: ["Bash", "Read", "mcp__x__y"] },
+  { event: "PostToolUseFailure", needs: ["Bash", "Read", "mcp__x__y"] },
+  { event: "SessionStart", needs: ["clear", "compact"] },
+  { event: "PostCompact", needs: ["manual", "auto"] },
+];
+
+/** hooks/hooks.json registers every event this hook needs, with matchers that let them through. */
+export async function checkHooks(root: string): Promise<Check> {
+  const path = join(root, "hooks", "hooks.json");
+  const fix = `restore ${path} from the plugin (it registers PostToolUse and PostToolUseFailure ` +
+    `with matcher ".+", SessionStart with "clear|compact", and PostCompact, calling hooks/run)`;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await Deno.readTextFile(path));
+  } catch (error) {
+    return fail("hooks wiring", `${path}: ${messageOf(error)}`, fix);
+  }
+  const hooks = field(raw, "hooks");
+  const missing: string[] = [];
+  for (const { event, needs } of EVENTS) {
+    const groups = field(hooks, event);
+    if (!Array.isArray(groups)) {
+      missing.push(`${event} is not registered`);
+      continue;
+    }
+    const calling = groups.filter((g) => {
+      const list = field(g, "hooks");
+      return Array.isArray(list) &&
+        list.some((h) => /hooks\/run|lessons-reinject/.test(String(field(h, "command") ?? "")));
+    });
+    if (calling.length === 0) {
+      missing.push(`${event} does not call hooks/run`);
+      continue;
+    }
+    for (const need of needs) {
+      if (!calling.some((g) => matches(field(g, "matcher"), need))) {
+        missing.push(`${event}'s matcher does not let "${need}" through`);
+      }
+    }
+  }
+  const run = join(root, "hooks", "run");
+  const info = await Deno.stat(run).catch(() => undefined);
+  if (!info?.isFile) missing.push(`${run} is missing`);
+  else if (Deno.build.os !== "windows" && info.mode !== null && (info.mode & 0o111) === 0) {
+    missing.push(`${run} is not executable (chmod +x)`);
+  }
+  if (missing.length > 0) return fail("hooks wiring", `${path}: ${missing.join("; ")}`, fix);
+  return ok("hooks wiring", `${path}: every event registered, calling hooks/run`);
+}
+
+function field(value: unknown, key: string): unknown {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  return Object.entries(value).find(([k]) => k === key)?.[1];
+}
+
+/** Claude Code's matcher semantics: absent, empty or `*` match all; else a regex. */
+function matches(matcher: unknown, value: string): boolean {
+  if (matcher === undefined || matcher === null || matcher === "" || matcher === "*") return true;
+  try {
+    return new RegExp(`^(?:${String(matcher)})$`).test(value);
+  } catch {
+    return String(matcher) === value;
+  }
+}
+
+/** `dist/lessons-reinject-<target>[.exe]`, or `deno` on PATH for the launcher's fallback. */
+export async function checkBinary(root: string, env: Env): Promise<Check> {
+  const windows = Deno.build.os === "windows";
+  const name = `lessons-reinject-${Deno.build.target}${windows ? ".exe" : ""}`;
+  const path = join(root, "dist", name);
+  const install = `run ${join(root, "hooks", "install")} to fetch the release binary for ` +
+    `${Deno.build.target} (or \`deno task compile\` in a checkout)`;
+  const info = await Deno.stat(path).catch(() => undefined);
+  if (info?.isFile) {
+    if (!windows && info.mode !== null && (info.mode & 0o111) === 0) {
+      return fail("binary", `${path} is not executable`, `chmod +x ${path}`);
+    }
+    return ok("binary", `${path}`);
+  }
+  const deno = await findOnPath(windows ? "deno.exe" : "deno", env);
+  if (deno) {
+    return warn(
+      "binary",
+      `no ${path}: hooks/run falls back to \`deno run\` from source (${deno}), which starts slower`,
+      install,
+    );
+  }
+  return fail(
+    "binary",
+    `no ${path} and no deno on PATH: hooks/run cannot start the hook (it exits 0 and does nothing)`,
+    install,
+  );
+}
+
+async function findOnPath(program: string, env: Env): Promise<string | undefined> {
+  const separator = Deno.build.os === "windows" ? ";" : ":";
+  for (const dir of (env("PATH") ?? "").split(separator)) {
+    if (!dir) continue;
+    const path = join(dir, program);
+    if ((await Deno.stat(path).catch(() => undefined))?.isFile) return path;
+  }
+  return undefined;
+}
+
+/** Found, valid, how many directives and protocols, and how a refresh fits the budget. */
+export async function checkManifest(config: Config, io: CliIo): Promise<Check> {
+  const location = await locateManifest(config.manifestPath, io.env);
+  if (!location) {
+    return fail(
+      "manifest",
+      "no manifest found (no LESSONS_MANIFEST_PATH, no manifestPath in the config file, no " +
+        "CLAUDE_PLUGIN_ROOT/data/lesson-manifest.json, no lessons-learned plugin installed)",
+      "install the lessons-learned plugin, or set LESSONS_MANIFEST_PATH to its " +
+        "data/lesson-manifest.json",
+    );
+  }
+  let selection;
+  try {
+    selection = await loadManifest(
+      location.path,
+      projectIdsFor(io.env("CLAUDE_PROJECT_DIR") ?? io.cwd()),
+    );
+  } catch (error) {
+    return fail(
+      "manifest",
+      messageOf(error),
+      `point LESSONS_MANIFEST_PATH at a valid lessons-learned manifest`,
+    );
+  }
+  const directives = selection.lessons.filter((l) => l.kind === "directive").length;
+  const protocols = selection.lessons.length - directives;
+  const invalid = selection.invalid.length > 0
+    ? `; ${selection.invalid.length} invalid lessons skipped (${selection.invalid.join(" | ")})`
+    : "";
+  const counts = `${location.path} (${location.via}): ${directives} directives, ${protocols} ` +
+    `protocols${invalid}`;
+  if (selection.lessons.length === 0) {
+    return fail(
+      "manifest",
+      `${counts}: nothing to restate`,
+      "add directive or protocol lessons (or check their scope)",
+    );
+  }
+  const header = refreshHeader(
+    { kind: "thresholds", thresholds: [70], percent: 70, window: 200_000 },
+    "00000000",
+  );
+  const rendered = renderRefresh(header, selection.lessons, config.maxChars);
+  const fit = `a refresh is ${rendered.text.length} of ${config.maxChars} characters: ` +
+    `${rendered.whole.length} whole, ${rendered.summarized.length} as a summary, ` +
+    `${rendered.omitted.length} left out`;
+  if (rendered.whole.length + rendered.summarized.length === 0) {
+    return fail(
+      "manifest",
+      `${counts}; ${fit}`,
+      `raise LESSONS_REINJECT_MAX_CHARS (up to ${INLINE_LIMIT})`,
+    );
+  }
+  if (rendered.omitted.length > 0 || invalid) {
+    return warn(
+      "manifest",
+      `${counts}; ${fit}`,
+      rendered.omitted.length > 0
+        ? `raise LESSONS_REINJECT_MAX_CHARS (up to ${INLINE_LIMIT}) or shorten the lessons' summaries`
+        : "fix the invalid lessons in the manifest",
+    );
+  }
+  return ok("manifest", `${counts}; ${fit}`);
+}
+
+/** Thresholds in effect, and settings that would keep them from ever firing. */
+export function checkThresholds(config: Config): Check {
+  const effective = config.thresholds.join(", ");
+  const configured = config.configuredThresholds;
+  const highest = configured.at(-1) ?? 0;
+  const compactAt = config.autocompactPct;
+  if (compactAt !== undefined && compactAt <= highest) {
+    if (config.scaleForAutocompact) {
+      return ok(
+        "thresholds",
+        `${effective} % (configured ${configured.join(", ")}; scaled because ` +
+          `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE=${compactAt} compacts at or before ${highest} %)`,
+      );
+    }
+    const never = configured.filter((t) => t >= compactAt);
+    return fail(
+      "thresholds",
+      `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE=${compactAt} compacts the context at or before ` +
+        `${never.join(", ")} %: ${never.length === 1 ? "that refresh" : "those refreshes"} ` +
+        `would never fire (scaling is off)`,
+      "unset LESSONS_SCALE_FOR_AUTOCOMPACT=0 (scaling is on by default), lower the thresholds " +
+        `below ${compactAt}, or raise CLAUDE_AUTOCOMPACT_PCT_OVERRIDE`,
+    );
+  }
+  if (compactAt === undefined && highest >= AUTO_COMPACT_PCT) {
+    return warn(
+      "thresholds",
+      `${effective} %: auto-compaction near ${AUTO_COMPACT_PCT} % of a 200k window comes ` +
+        `before ${highest} %, which may never fire`,
+      `keep every threshold below ${Math.floor(AUTO_COMPACT_PCT)} (LESSONS_REINJECT_THRESHOLDS)`,
+    );
+  }
+  return ok("thresholds", `${effective} %`);
+}
+
+/** The state folder exists (or can be made) with mode 0700, owned by this user, writable. */
+export async function checkStateDir(dir: string): Promise<Check> {
+  const untrusted = await untrustedDirReason(dir);
+  const fix = `chmod 700 ${dir} if it is yours, or point LESSONS_STATE_DIR at a private folder`;
+  if (untrusted) return fail("state folder", `${untrusted}: the hook will not use it`, fix);
+  const problem = await preparePrivateDir(dir);
+  if (problem) return fail("state folder", problem, fix);
+  return ok("state folder", `${dir} (private, writable)`);
+}
+
+/** Whether Claude Code's statusLine feeds the bridge (optional: the transcript is the fallback). */
+export async function checkStatusline(env: Env): Promise<Check> {
+  const root = claudeDir(env);
+  const path = root ? join(root, "settings.json") : undefined;
+  let command = "";
+  if (path) {
+    try {
+      command = String(
+        field(field(JSON.parse(await Deno.readTextFile(path)), "statusLine"), "command") ?? "",
+      );
+    } catch {
+      // No settings: not set up.
+    }
+  }
+  if (/lessons-reinject[^|]*statusline/.test(command)) {
+    return ok("statusline bridge", `set up in ${path}: the hook prefers its fresh readings`);
+  }
+  return ok(
+    "statusline bridge",
+    "not set up (optional): readings come from the transcript; see README for the statusLine " +
+      "setting",
+  );
+}
+
+/** The human report. Pure. */
+export function renderDoctor(report: DoctorJson): string {
+  const lines = ["lessons-reinject doctor", ""];
+  for (const check of report.checks) {
+    const mark = check.status === "ok" ? "ok  " : check.status === "warn" ? "warn" : "FAIL";
+    const [first, ...rest] = check.detail.split("\n");
+    lines.push(`  ${mark}  ${check.name.padEnd(18)} ${first}`);
+    for (const more of rest) lines.push(`${" ".repeat(27)}${more}`);
+    if (check.fix) lines.push(`${" ".repeat(27)}fix: ${check.fix}`);
+  }
+  const failures = report.checks.filter((c) => c.status === "fail").length;
+  const warnings = report.checks.filter((c) => c.status === "warn").length;
+  lines.push("");
+  lines.push(
+    failures > 0
+      ? `${failures} ${failures === 1 ? "problem" : "problems"} to fix.`
+      : `All well${
+        warnings > 0 ? ` (${warnings} ${warnings === 1 ? "warning" : "warnings"})` : ""
+      }.`,
+  );
+  return lines.join("\n") + "\n";
+}
+
+/** Runs `doctor`. Exit 0 when no check failed, 1 otherwise. */
+export async function runDoctor(args: string[], io: CliIo): Promise<number> {
+  const parsed = parseCommand(args, OPTIONS);
+  if ("error" in parsed) return await usageError(io, parsed.error, DOCTOR_HELP);
+  const flags = parsed.values;
+  if (flags.help) {
+    await io.stdout(DOCTOR_HELP);
+    return EXIT_OK;
+  }
+  const report = await diagnose(io, flags["plugin-root"]);
+  if (flags.json) await printJson(io, report);
+  else await io.stdout(renderDoctor(report));
+  return report.ok ? EXIT_OK : EXIT_PROBLEM;
+}

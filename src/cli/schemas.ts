@@ -1,0 +1,135 @@
+/**
+ * The `--json` output of every command, as zod schemas: the documented contract for scripts.
+ * Commands build their output to these types; tests validate what the subprocess printed.
+ */
+import * as z from "zod/mini";
+
+const nullableNumber = z.nullable(z.number());
+const nullableString = z.nullable(z.string());
+
+/** Where a reading came from; "tool count" when none could be taken and calls are counted. */
+export const SourceSchema = z.nullable(z.enum([
+  "stdin",
+  "statusline",
+  "transcript tool_use match",
+  "transcript latest",
+  "transcript Token usage",
+  "tool count",
+]));
+
+/** `lessons-reinject status --json`. */
+export const StatusJsonSchema = z.object({
+  transcript: nullableString,
+  sessionId: nullableString,
+  agentId: nullableString,
+  percent: nullableNumber,
+  tokens: nullableNumber,
+  window: nullableNumber,
+  windowSource: nullableString,
+  source: SourceSchema,
+  /** Why there is no reading (null when there is one). */
+  reason: nullableString,
+  model: nullableString,
+  /** Thresholds in effect (after scaling for an early auto-compaction). */
+  thresholds: z.array(z.number()),
+  configuredThresholds: z.array(z.number()),
+  autocompactPct: nullableNumber,
+  /** Fired in this context, per the state file. */
+  fired: z.array(z.number()),
+  /** Reached by this reading but not fired yet: the next tool call would refresh for these. */
+  pending: z.array(z.number()),
+  /** The lowest threshold not fired yet. */
+  next: nullableNumber,
+  toolCount: z.number(),
+  toolCountInterval: z.number(),
+  statePath: z.string(),
+  /** "found", "missing" or "corrupt". */
+  stateFile: z.enum(["found", "missing", "corrupt"]),
+  /** The last usage before a compaction with no reading since (the pre-compaction figure). */
+  beforeCompaction: z.nullable(z.object({
+    tokens: z.number(),
+    window: z.number(),
+    percent: z.number(),
+    model: nullableString,
+  })),
+  configFile: nullableString,
+  /** Config-file problems and invalid environment values, one line each. */
+  problems: z.array(z.string()),
+});
+export type StatusJson = z.infer<typeof StatusJsonSchema>;
+
+/** `lessons-reinject preview --json`. */
+export const PreviewJsonSchema = z.object({
+  text: z.string(),
+  chars: z.number(),
+  budget: z.number(),
+  thresholds: z.array(z.number()),
+  manifest: z.string(),
+  whole: z.array(z.string()),
+  summarized: z.array(z.string()),
+  omitted: z.array(z.string()),
+  invalid: z.array(z.string()),
+});
+export type PreviewJson = z.infer<typeof PreviewJsonSchema>;
+
+/** One replayed tool call of `lessons-reinject demo --json`. */
+export const DemoStepSchema = z.object({
+  step: z.number(),
+  event: z.string(),
+  tool: z.string(),
+  toolUseId: z.string(),
+  percent: z.number(),
+  tokens: z.number(),
+  window: z.number(),
+  gauge: z.string(),
+  /** The hook's own account of its decision (its debug line). */
+  decision: z.string(),
+  injected: z.boolean(),
+  /** The injected text's first line names the thresholds it answers. */
+  header: nullableString,
+  chars: z.number(),
+  text: nullableString,
+});
+
+/** `lessons-reinject demo --json`. */
+export const DemoJsonSchema = z.object({
+  model: z.string(),
+  window: z.number(),
+  thresholds: z.array(z.number()),
+  steps: z.array(DemoStepSchema),
+  injections: z.number(),
+});
+export type DemoJson = z.infer<typeof DemoJsonSchema>;
+
+/** One check of `lessons-reinject doctor --json`. */
+export const CheckSchema = z.object({
+  name: z.string(),
+  /** "ok"; "warn": works, could be better; "fail": the hook cannot do its job. */
+  status: z.enum(["ok", "warn", "fail"]),
+  detail: z.string(),
+  /** What to do about it (null when ok). */
+  fix: nullableString,
+});
+export type Check = z.infer<typeof CheckSchema>;
+
+/** `lessons-reinject doctor --json`. */
+export const DoctorJsonSchema = z.object({
+  ok: z.boolean(),
+  checks: z.array(CheckSchema),
+});
+export type DoctorJson = z.infer<typeof DoctorJsonSchema>;
+
+/** `lessons-reinject statusline --json`: what was recorded, or why nothing was. */
+export const StatuslineJsonSchema = z.object({
+  recorded: z.boolean(),
+  path: nullableString,
+  percent: nullableNumber,
+  tokens: nullableNumber,
+  window: nullableNumber,
+  line: z.string(),
+  error: nullableString,
+});
+export type StatuslineJson = z.infer<typeof StatuslineJsonSchema>;
+
+/** `lessons-reinject --version --json`. */
+export const VersionJsonSchema = z.object({ name: z.string(), version: z.string() });

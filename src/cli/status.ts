@@ -1,0 +1,219 @@
+/**
+ * `lessons-reinject status`: what the hook sees for a session right now (the reading, its source,
+ * the thresholds, what fired, what comes next). It reads; it never writes.
+ */
+import { isReading } from "../core/decide.ts";
+import { crossedThresholds, nextThreshold } from "../core/thresholds.ts";
+import { formatTokens } from "../core/header.ts";
+import { resolveWindow } from "../core/window.ts";
+import { measure } from "../hook.ts";
+import { loadState, stateOf, statePaths } from "../io/state_store.ts";
+import { scanUsage, withTranscript } from "../io/transcript.ts";
+import {
+  type CliIo,
+  COMMON_OPTIONS,
+  EXIT_OK,
+  EXIT_PROBLEM,
+  groupDigits,
+  parseCommand,
+  printJson,
+  usageError,
+} from "./common.ts";
+import { gauge } from "./gauge.ts";
+import { locateTranscript, type TranscriptTarget } from "./locate.ts";
+import type { StatusJson } from "./schemas.ts";
+import { loadSettings, type Settings } from "./settings.ts";
+
+export const STATUS_HELP =
+  `Usage: lessons-reinject status [--transcript PATH | --session ID] [--json]
+
+What the hook sees for a session now: a gauge of the context use with the thresholds marked,
+the tokens and window and how they were found, the reading's source, the thresholds in effect,
+which fired, the next one, the tool count and the state file. Reads, never writes.
+
+Options:
+  --transcript PATH  the transcript to read
+  --session ID       the session's transcript under ~/.claude/projects/
+                     (default: the newest transcript of this folder's project)
+  --json             print the report as JSON (see README: "status --json")
+  -h, --help         this help
+`;
+
+const OPTIONS = {
+  ...COMMON_OPTIONS,
+  transcript: { type: "string" },
+  session: { type: "string" },
+} as const;
+
+/** Builds the report for `target` with `settings`. Reads the transcript and the state file only. */
+export async function inspectSession(
+  target: TranscriptTarget,
+  settings: Settings,
+): Promise<StatusJson> {
+  const { config, stateDir } = settings;
+  const paths = await statePaths(stateDir, target.sessionId, target.agentId);
+  const loaded = await loadState(paths.state);
+  const state = stateOf(loaded);
+  const payload = {
+    session_id: target.sessionId,
+    hook_event_name: "PostToolUse",
+    transcript_path: target.path,
+    ...(target.agentId ? { agent_id: target.agentId, agent_transcript_path: target.path } : {}),
+  };
+  const { reading, facts } = await measure(payload, { ...config, waitMs: 0 }, stateDir);
+  const base = {
+    transcript: target.path,
+    sessionId: target.sessionId,
+    agentId: target.agentId ?? null,
+    thresholds: config.thresholds,
+    configuredThresholds: config.configuredThresholds,
+    autocompactPct: config.autocompactPct ?? null,
+    fired: state.fired,
+    next: nextThreshold(config.thresholds, state.fired) ?? null,
+    toolCount: state.toolCount,
+    toolCountInterval: config.toolCountInterval,
+    statePath: paths.state,
+    stateFile: loaded.kind,
+    configFile: settings.file.path ?? null,
+    problems: settings.problems,
+  };
+  if (isReading(reading)) {
+    return {
+      percent: reading.percent,
+      tokens: reading.tokens ?? null,
+      window: reading.window ?? null,
+      windowSource: reading.windowSource ?? null,
+      source: reading.source,
+      reason: null,
+      model: reading.model ?? null,
+      pending: crossedThresholds(reading.percent, config.thresholds, state.fired),
+      beforeCompaction: null,
+      ...base,
+    };
+  }
+  let beforeCompaction: StatusJson["beforeCompaction"] = null;
+  if (facts.marker !== undefined) {
+    const marker = facts.marker;
+    const scan = await withTranscript(
+      target.path,
+      (source) => scanUsage(source, marker, { sidechainFile: target.agentId !== undefined }),
+    );
+    if (!("error" in scan) && scan.usage) {
+      const choice = resolveWindow({
+        model: scan.usage.model,
+        tokens: scan.usage.tokens,
+        override: config.windowOverride,
+        disable1m: config.disable1m,
+      });
+      beforeCompaction = {
+        tokens: scan.usage.tokens,
+        window: choice.window,
+        percent: (scan.usage.tokens / choice.window) * 100,
+        model: scan.usage.model ?? null,
+      };
+    }
+  }
+  return {
+    percent: null,
+    tokens: null,
+    window: null,
+    windowSource: null,
+    source: reading.countCalls ? "tool count" : null,
+    reason: reading.reason,
+    model: null,
+    pending: [],
+    beforeCompaction,
+    ...base,
+  };
+}
+
+/** The one-screen report. Pure. */
+export function renderStatus(report: StatusJson): string {
+  const lines: string[] = [];
+  const window = report.window ?? undefined;
+  lines.push(gauge(report.percent ?? undefined, report.thresholds, window));
+  lines.push("");
+  lines.push(`transcript   ${report.transcript ?? "(none)"}`);
+  lines.push(
+    `session      ${report.sessionId ?? "?"}${
+      report.agentId ? ` (subagent ${report.agentId})` : ""
+    }`,
+  );
+  if (report.percent !== null) {
+    const tokens = report.tokens === null ? "?" : groupDigits(report.tokens);
+    lines.push(`context      ${report.percent.toFixed(1)}%: ${tokens} tokens`);
+    lines.push(
+      `window       ${window === undefined ? "?" : groupDigits(window)} tokens (${
+        report.windowSource ?? "unknown"
+      })${report.model ? `, model ${report.model}` : ""}`,
+    );
+    lines.push(`source       ${report.source}`);
+  } else {
+    lines.push(`context      no reading: ${report.reason}`);
+    lines.push(
+      `source       ${
+        report.source === "tool count"
+          ? `tool count (a refresh every ${report.toolCountInterval} calls)`
+          : "none yet"
+      }`,
+    );
+    if (report.beforeCompaction) {
+      const b = report.beforeCompaction;
+      lines.push(
+        `before compaction  ${groupDigits(b.tokens)} tokens of ${formatTokens(b.window)} (${
+          b.percent.toFixed(1)
+        }%${b.model ? `, ${b.model}` : ""}): no longer the context`,
+      );
+    }
+  }
+  const scaled = report.thresholds.join() !== report.configuredThresholds.join()
+    ? ` (configured ${report.configuredThresholds.join(", ")}, scaled for ` +
+      `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE=${report.autocompactPct})`
+    : "";
+  lines.push(`thresholds   ${report.thresholds.map((t) => `${t}%`).join(", ")}${scaled}`);
+  lines.push(
+    `fired        ${report.fired.length ? report.fired.join(", ") : "none"} in this context`,
+  );
+  if (report.pending.length > 0) {
+    lines.push(`pending      ${report.pending.join(", ")}: the next tool call refreshes`);
+  }
+  lines.push(
+    `next         ${report.next === null ? "none: every threshold has fired" : `${report.next}%`}`,
+  );
+  lines.push(
+    `tool count   ${report.toolCount} (fallback refresh every ${report.toolCountInterval} calls)`,
+  );
+  lines.push(`state file   ${report.statePath} (${report.stateFile})`);
+  lines.push(`config file  ${report.configFile ?? "none"}`);
+  for (const problem of report.problems) lines.push(`problem      ${problem}`);
+  return lines.join("\n") + "\n";
+}
+
+/** Runs `status`. Exit 0 with a report; 1 when no transcript could be found; 2 on bad flags. */
+export async function runStatus(args: string[], io: CliIo): Promise<number> {
+  const parsed = parseCommand(args, OPTIONS);
+  if ("error" in parsed) return await usageError(io, parsed.error, STATUS_HELP);
+  const flags = parsed.values;
+  if (flags.help) {
+    await io.stdout(STATUS_HELP);
+    return EXIT_OK;
+  }
+  if (flags.transcript && flags.session) {
+    return await usageError(io, "give --transcript or --session, not both", STATUS_HELP);
+  }
+  const settings = await loadSettings(io.env);
+  const target = await locateTranscript(
+    { transcript: flags.transcript, session: flags.session },
+    io.env,
+    io.cwd(),
+  );
+  if ("error" in target) {
+    if (flags.json) await printJson(io, { error: target.error });
+    await io.stderr(`lessons-reinject: ${target.error}\n`);
+    return EXIT_PROBLEM;
+  }
+  const report = await inspectSession(target, settings);
+  if (flags.json) await printJson(io, report);
+  else await io.stdout(renderStatus(report));
+  return EXIT_OK;
+}

@@ -1,0 +1,117 @@
+/**
+ * `lessons-reinject statusline`: the bridge for Claude Code's `statusLine` command, whose stdin
+ * carries `context_window`. Records that reading for the session (atomically, in the state folder)
+ * so the hook can prefer it, and prints a compact gauge, or with `--pass` its stdin unchanged.
+ */
+import { crossedThresholds, nextThreshold } from "../core/thresholds.ts";
+import { loadState, preparePrivateDir, stateOf, statePaths } from "../io/state_store.ts";
+import { recordFromStatusline, saveStatusline } from "../io/statusline_store.ts";
+import {
+  type CliIo,
+  COMMON_OPTIONS,
+  EXIT_OK,
+  messageOf,
+  parseCommand,
+  printJson,
+  usageError,
+} from "./common.ts";
+import { gauge } from "./gauge.ts";
+import type { StatuslineJson } from "./schemas.ts";
+import { loadSettings } from "./settings.ts";
+
+export const STATUSLINE_HELP = `Usage: lessons-reinject statusline [--pass] [--json]
+
+For Claude Code's statusLine setting. Reads the statusLine JSON on stdin, records its context
+reading (context_window: used_percentage, context_window_size, current_usage) for the session in
+the state folder, and prints a compact gauge line. The hook prefers this reading while it is
+fresh (at most 60 s old and not older than the transcript's last usage). Always exits 0.
+
+  "statusLine": { "type": "command", "command": "lessons-reinject statusline" }
+  "statusLine": { "type": "command", "command": "lessons-reinject statusline --pass | ccstatusline" }
+
+Options:
+  --pass      print stdin back unchanged instead of the gauge (to pipe into your own statusline)
+  --json      print what was recorded as JSON
+  -h, --help  this help
+`;
+
+const OPTIONS = { ...COMMON_OPTIONS, pass: { type: "boolean" } } as const;
+
+/** Records the reading in `stdin`; returns what happened. Never throws. */
+export async function bridgeStatusline(
+  stdin: string | undefined,
+  io: CliIo,
+): Promise<StatuslineJson> {
+  const nothing = (error: string): StatuslineJson => ({
+    recorded: false,
+    path: null,
+    percent: null,
+    tokens: null,
+    window: null,
+    line: "lessons-reinject: no context reading yet",
+    error,
+  });
+  if (stdin === undefined) return nothing("stdin is larger than the cap");
+  let input: unknown;
+  try {
+    input = JSON.parse(stdin);
+  } catch {
+    return nothing(stdin.trim() === "" ? "stdin is empty" : "stdin is not JSON");
+  }
+  const transcriptPath = typeof input === "object" && input !== null && "transcript_path" in input
+    ? input.transcript_path
+    : undefined;
+  const size = typeof transcriptPath === "string"
+    ? (await Deno.stat(transcriptPath).catch(() => undefined))?.size
+    : undefined;
+  const made = recordFromStatusline(input, io.now(), size);
+  if ("error" in made) return nothing(made.error);
+  const { record } = made;
+  const settings = await loadSettings(io.env);
+  const { config, stateDir } = settings;
+  const paths = await statePaths(stateDir, record.sessionId);
+  const fired = stateOf(await loadState(paths.state)).fired;
+  const due = crossedThresholds(record.percent, config.thresholds, fired);
+  const next = nextThreshold(config.thresholds, fired);
+  const line = `${gauge(record.percent, config.thresholds, record.window, 20)}${
+    due.length > 0
+      ? ` · refresh due (${due.join(", ")}%)`
+      : next === undefined
+      ? " · all refreshed"
+      : ` · next refresh ${next}%`
+  }`;
+  const shown = {
+    percent: record.percent,
+    tokens: record.tokens ?? null,
+    window: record.window ?? null,
+    line,
+  };
+  const problem = await preparePrivateDir(stateDir);
+  if (problem) return { ...shown, recorded: false, path: null, error: problem };
+  try {
+    const path = await saveStatusline(stateDir, record);
+    return { ...shown, recorded: true, path, error: null };
+  } catch (error) {
+    return { ...shown, recorded: false, path: null, error: messageOf(error) };
+  }
+}
+
+/** Runs `statusline`. Always exit 0 (a failing statusLine command blanks the line). */
+export async function runStatusline(args: string[], io: CliIo): Promise<number> {
+  const parsed = parseCommand(args, OPTIONS);
+  if ("error" in parsed) return await usageError(io, parsed.error, STATUSLINE_HELP);
+  const flags = parsed.values;
+  if (flags.help) {
+    await io.stdout(STATUSLINE_HELP);
+    return EXIT_OK;
+  }
+  const stdin = await io.readStdin();
+  const result = await bridgeStatusline(stdin, io);
+  if (flags.pass) await io.stdout(stdin ?? "");
+  else if (flags.json) await printJson(io, result);
+  else await io.stdout(`${result.line}\n`);
+  if (!result.recorded && io.env("LESSONS_DEBUG")) {
+    await io.stderr(`lessons-reinject: statusline not recorded: ${result.error}\n`);
+  }
+  return EXIT_OK;
+}

@@ -1,0 +1,181 @@
+/**
+ * The statusline bridge's record: the context reading Claude Code hands its `statusLine` command,
+ * kept per session in the state folder so the hook can prefer it while it is fresh.
+ */
+import { join } from "node:path";
+import * as z from "zod/mini";
+import type { Reading } from "../core/decide.ts";
+import { ContextWindowSchema } from "../schemas/payload.ts";
+import { hexDigest } from "./state_store.ts";
+
+/** A record older than this is not used: the statusline stopped updating, or another session. */
+export const STATUSLINE_MAX_AGE_MS = 60_000;
+const MAX_RECORD_BYTES = 16 * 1024;
+
+/** What is written to `lessons-<sha256(session)[:16]>-statusline.json`. */
+export const StatuslineRecordSchema = z.looseObject({
+  sessionId: z.string(),
+  /** When the statusline command ran (ms since the epoch). */
+  recordedAt: z.number(),
+  percent: z.number(),
+  tokens: z.optional(z.number()),
+  window: z.optional(z.number()),
+  model: z.optional(z.string()),
+  transcriptPath: z.optional(z.string()),
+  /** The transcript's size when recorded: entries starting before it were already written. */
+  transcriptSize: z.optional(z.number()),
+});
+
+export type StatuslineRecord = z.infer<typeof StatuslineRecordSchema>;
+
+/** The statusLine stdin, as far as the bridge reads it (loose: new fields never break it). */
+export const StatuslineInputSchema = z.looseObject({
+  session_id: z.string().check(z.minLength(1)),
+  transcript_path: z.optional(z.nullable(z.string())),
+  model: z.optional(z.nullable(z.looseObject({ id: z.optional(z.nullable(z.string())) }))),
+  context_window: z.optional(z.nullable(z.unknown())),
+});
+
+/**
+ * The record for a statusLine stdin, or why there is none (no session, no reading yet: Claude
+ * Code sends `used_percentage: null` before the first response). Pure.
+ */
+export function recordFromStatusline(
+  input: unknown,
+  recordedAt: number,
+  transcriptSize: number | undefined,
+): { record: StatuslineRecord } | { error: string } {
+  const parsed = StatuslineInputSchema.safeParse(input);
+  if (!parsed.success) return { error: "stdin is not a statusLine payload with a session_id" };
+  const cw = ContextWindowSchema.safeParse(parsed.data.context_window);
+  if (!cw.success) return { error: "context_window is missing or not an object" };
+  const { used_percentage: used, context_window_size: size, current_usage: current } = cw.data;
+  const window = typeof size === "number" && size > 0 ? size : undefined;
+  const tokens = typeof current === "number"
+    ? current
+    : current
+    ? (current.input_tokens ?? 0) + (current.cache_creation_input_tokens ?? 0) +
+      (current.cache_read_input_tokens ?? 0)
+    : undefined;
+  // Claude Code rounds used_percentage to a whole number; the tokens give the exact figure.
+  const percent = tokens !== undefined && window !== undefined
+    ? (tokens / window) * 100
+    : typeof used === "number" && Number.isFinite(used) && used >= 0
+    ? used
+    : undefined;
+  if (percent === undefined) return { error: "no context reading yet (used_percentage is null)" };
+  const record: StatuslineRecord = { sessionId: parsed.data.session_id, recordedAt, percent };
+  if (tokens !== undefined) record.tokens = tokens;
+  if (window !== undefined) record.window = window;
+  const model = parsed.data.model?.id;
+  if (model) record.model = model;
+  if (parsed.data.transcript_path) record.transcriptPath = parsed.data.transcript_path;
+  if (transcriptSize !== undefined) record.transcriptSize = transcriptSize;
+  return { record };
+}
+
+/** The record's path for a session. */
+export async function statuslinePath(dir: string, sessionId: string): Promise<string> {
+  return join(dir, `lessons-${await hexDigest(sessionId)}-statusline.json`);
+}
+
+/** Writes `record` atomically (fresh temp file, then rename over the old record). */
+export async function saveStatusline(dir: string, record: StatuslineRecord): Promise<string> {
+  const path = await statuslinePath(dir, record.sessionId);
+  const temp = `${path}.${crypto.randomUUID()}.tmp`;
+  try {
+    await Deno.writeFile(temp, new TextEncoder().encode(JSON.stringify(record)), {
+      createNew: true,
+      mode: 0o600,
+    });
+    await Deno.rename(temp, path);
+  } catch (error) {
+    await Deno.remove(temp).catch(() => {});
+    throw error;
+  }
+  return path;
+}
+
+/** The session's record, or undefined when absent, unreadable or malformed. */
+export async function loadStatusline(
+  dir: string,
+  sessionId: string,
+): Promise<StatuslineRecord | undefined> {
+  try {
+    const path = await statuslinePath(dir, sessionId);
+    const info = await Deno.lstat(path);
+    if (!info.isFile || info.size > MAX_RECORD_BYTES) return undefined;
+    const parsed = StatuslineRecordSchema.safeParse(JSON.parse(await Deno.readTextFile(path)));
+    return parsed.success && parsed.data.sessionId === sessionId ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where the transcript's newest usage sits, to tell whether the record is newer. */
+export interface UsageMark {
+  /** Byte offset of the usage entry. */
+  offset: number;
+  timestamp?: string | undefined;
+}
+
+/**
+ * True when the record may be used now: at most `maxAgeMs` old and not older than the
+ * transcript's newest usage (recorded after that entry was written). Pure.
+ */
+export function isFresh(
+  record: StatuslineRecord,
+  now: number,
+  usage: UsageMark | undefined,
+  maxAgeMs = STATUSLINE_MAX_AGE_MS,
+): boolean {
+  const age = now - record.recordedAt;
+  if (age < 0 || age > maxAgeMs) return false;
+  if (usage === undefined) return true;
+  if (record.transcriptSize !== undefined) return record.transcriptSize > usage.offset;
+  const written = usage.timestamp === undefined ? NaN : Date.parse(usage.timestamp);
+  return Number.isFinite(written) && written <= record.recordedAt;
+}
+
+/** The record as a reading; `windowOverride` (LESSONS_CONTEXT_WINDOW) still wins. */
+export function statuslineToReading(
+  record: StatuslineRecord,
+  windowOverride: number | undefined,
+): Reading {
+  if (windowOverride !== undefined && record.tokens !== undefined) {
+    return {
+      source: "statusline",
+      percent: (record.tokens / windowOverride) * 100,
+      tokens: record.tokens,
+      window: windowOverride,
+      windowSource: "env LESSONS_CONTEXT_WINDOW",
+      model: record.model,
+    };
+  }
+  return {
+    source: "statusline",
+    percent: record.percent,
+    tokens: record.tokens,
+    window: record.window,
+    windowSource: record.window === undefined ? undefined : "reported by Claude Code",
+    model: record.model,
+  };
+}
+
+/**
+ * The statusline reading for a main-thread call when a fresh one exists (a subagent's context is
+ * not the one the statusline shows), else undefined.
+ */
+export async function bridgedReading(
+  dir: string,
+  sessionId: string,
+  agentId: string | undefined,
+  windowOverride: number | undefined,
+  usage: UsageMark | undefined,
+  now = Date.now(),
+): Promise<Reading | undefined> {
+  if (agentId) return undefined;
+  const record = await loadStatusline(dir, sessionId);
+  if (!record || !isFresh(record, now, usage)) return undefined;
+  return statuslineToReading(record, windowOverride);
+}

@@ -1,0 +1,130 @@
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { join } from "node:path";
+import { StatusJsonSchema } from "../../src/cli/schemas.ts";
+import { configCandidates, loadConfigFile, parseConfigText } from "../../src/io/config_file.ts";
+import { entries, payload, runHook, writeTranscript } from "../_helpers.ts";
+import { assertIncludes, cli, denoDir, parsedAs, sandbox } from "./_cli.ts";
+
+Deno.test("parseConfigText() accepts JSONC: comments and trailing commas", async () => {
+  const text = `{
+  // when to refresh
+  "thresholds": [25, 50, 75,],
+  "maxChars": 8000, /* budget */
+  "debug": true,
+}`;
+  assertEquals(await parseConfigText(text, "c.jsonc"), {
+    settings: { thresholds: [25, 50, 75], maxChars: 8000, debug: true },
+  });
+});
+
+Deno.test("parseConfigText() errors name line, column and what was expected", async (t) => {
+  const cases: [string, string, string][] = [
+    ['{\n  "thresholds": [30, 120]\n}', "c.jsonc:2:22:", "numbers from 1 to 99"],
+    ['{\n  "maxChars": 20000\n}', "c.jsonc:2:15:", "from 1 to 10000, got 20000"],
+    ['{\n  "debug": "yes"\n}', "c.jsonc:2:12:", "expected true or false"],
+    ['{\n  "toolCountInterval": 2.5\n}', "c.jsonc:2:24:", "a whole number of tool calls"],
+    [
+      '{\n  "treshold": [30]\n}',
+      "c.jsonc:2:3:",
+      'unknown setting "treshold" (expected one of: thresholds',
+    ],
+    ['{\n  "thresholds": [30 52]\n}', "c.jsonc:2:21:", "expected ','"],
+    ['{\n  "debug": true\n', "c.jsonc:3:1:", "expected '}'"],
+    ["[30, 52]", "c.jsonc:1:1:", "expected an object of settings"],
+    ["", "c.jsonc:1:1:", "expected a value"],
+  ];
+  for (const [text, where, what] of cases) {
+    await t.step(JSON.stringify(text), async () => {
+      const result = await parseConfigText(text, "c.jsonc");
+      assert("problems" in result, JSON.stringify(result));
+      const line = result.problems[0] ?? "";
+      assert(line.startsWith(where), line);
+      assertIncludes(line, what);
+    });
+  }
+});
+
+Deno.test("configCandidates(): LESSONS_CONFIG, else CLAUDE_PLUGIN_DATA, then ~/.config", () => {
+  const env = (vars: Record<string, string>) => (name: string) => vars[name];
+  assertEquals(configCandidates(env({ LESSONS_CONFIG: "/x/c.jsonc", HOME: "/h" })), [
+    { path: "/x/c.jsonc", via: "LESSONS_CONFIG" },
+  ]);
+  assertEquals(configCandidates(env({ CLAUDE_PLUGIN_DATA: "/d", HOME: "/h" })).map((c) => c.path), [
+    join("/d", "lessons-reinject.jsonc"),
+    join("/h", ".config", "lessons-reinject", "config.jsonc"),
+  ]);
+});
+
+Deno.test("loadConfigFile(): relative paths are the file's; a missing named file is a problem", async () => {
+  const box = sandbox();
+  const data = join(box.dir, "data");
+  Deno.mkdirSync(data);
+  Deno.writeTextFileSync(
+    join(data, "lessons-reinject.jsonc"),
+    '{ "manifestPath": "m.json", "stateDir": "~/state" }',
+  );
+  const vars: Record<string, string> = { CLAUDE_PLUGIN_DATA: data, HOME: box.dir };
+  const loaded = await loadConfigFile((name) => vars[name]);
+  assertEquals(loaded.problems, []);
+  assertEquals(loaded.via, "CLAUDE_PLUGIN_DATA");
+  assertEquals(loaded.settings.manifestPath, join(data, "m.json"));
+  assertEquals(loaded.settings.stateDir, join(box.dir, "state"));
+  const missing = await loadConfigFile((name) =>
+    name === "LESSONS_CONFIG" ? join(box.dir, "nope.jsonc") : undefined
+  );
+  assertEquals(missing.settings, {});
+  assertIncludes(missing.problems[0] ?? "", "no such file (named by LESSONS_CONFIG)");
+  await Deno.remove(box.dir, { recursive: true });
+});
+
+function hookSetup(tokens: number) {
+  const box = sandbox();
+  const line = entries.assistant(tokens, ["toolu_c"], { model: "claude-sonnet-4-6" });
+  writeTranscript(box.transcript, [line]);
+  const input = payload("PostToolUse.Bash", {
+    session_id: String(line.sessionId),
+    transcript_path: box.transcript,
+    tool_use_id: "toolu_c",
+  });
+  return { box, input };
+}
+
+Deno.test("the hook reads the config file: its thresholds apply, the environment wins", async () => {
+  const { box, input } = hookSetup(44_000); // 22 %
+  const config = join(box.dir, "config.jsonc");
+  Deno.writeTextFileSync(config, '{\n  // refresh early\n  "thresholds": [20, 40],\n}\n');
+  const env = { ...box.env, HOME: box.dir, DENO_DIR: denoDir(), LESSONS_CONFIG: config };
+  const fired = await runHook(input, env);
+  assertIncludes(fired.context ?? "", "[lessons-reinject refresh 20 ");
+
+  const other = hookSetup(44_000);
+  const envWins = await runHook(other.input, {
+    ...other.box.env,
+    DENO_DIR: denoDir(),
+    LESSONS_CONFIG: config,
+    LESSONS_REINJECT_THRESHOLDS: "30",
+  });
+  assertEquals(envWins.stdout, "");
+  await Deno.remove(box.dir, { recursive: true });
+  await Deno.remove(other.box.dir, { recursive: true });
+});
+
+Deno.test("an invalid config file: one stderr line with line and column; the hook runs on defaults", async () => {
+  const { box, input } = hookSetup(62_000); // 31 %
+  const config = join(box.dir, "config.jsonc");
+  Deno.writeTextFileSync(config, '{\n  "thresholds": [20, 40],\n  "debug": "yes"\n}\n');
+  const env = { ...box.env, DENO_DIR: denoDir(), LESSONS_CONFIG: config };
+  const run = await runHook(input, env);
+  assertEquals(run.code, 0);
+  assertIncludes(run.stderr, `config ${config}:3:12: debug: expected true or false, got "yes"`);
+  assertIncludes(run.stderr, "using the defaults");
+  // Defaults: 30 fires at 31 %, and the file's 20 does not name it.
+  assertIncludes(run.context ?? "", "[lessons-reinject refresh 30 ");
+
+  const status = await cli(["status", "--json", "--transcript", box.transcript], env);
+  const report = parsedAs(StatusJsonSchema, status.stdout);
+  assertEquals(report.configFile, config);
+  assertIncludes(report.problems[0] ?? "", `${config}:3:12`);
+  assertEquals(report.thresholds, [30, 52, 70]);
+  await Deno.remove(box.dir, { recursive: true });
+});

@@ -1,0 +1,49 @@
+import {
+  deepStrictEqual as assertEquals,
+  match as assertMatch,
+  ok as assert,
+} from "node:assert/strict";
+import denoJson from "../../deno.json" with { type: "json" };
+import { VersionJsonSchema } from "../../src/cli/schemas.ts";
+import { assertIncludes as assertStringIncludes, cli, parsedAs } from "./_cli.ts";
+
+const COMMANDS = ["status", "preview", "demo", "doctor", "statusline"];
+
+Deno.test("--version prints the version from deno.json", async () => {
+  const run = await cli(["--version"]);
+  assertEquals(run.code, 0);
+  assertEquals(run.stdout, `lessons-reinject ${denoJson.version}\n`);
+  const json = await cli(["--version", "--json"]);
+  assertEquals(parsedAs(VersionJsonSchema, json.stdout).version, denoJson.version);
+});
+
+Deno.test("--help lists every command", async () => {
+  const run = await cli(["--help"]);
+  assertEquals(run.code, 0);
+  for (const command of COMMANDS) assertMatch(run.stdout, new RegExp(`^  ${command} `, "m"));
+  assertStringIncludes(run.stdout, "run as the hook");
+});
+
+Deno.test("each command has --help", async (t) => {
+  for (const command of COMMANDS) {
+    await t.step(command, async () => {
+      const run = await cli([command, "--help"]);
+      assertEquals(run.code, 0);
+      assert(run.stdout.startsWith(`Usage: lessons-reinject ${command}`), run.stdout);
+      assertStringIncludes(run.stdout, "--json");
+      const viaHelp = await cli(["help", command]);
+      assertEquals(viaHelp.stdout, run.stdout);
+    });
+  }
+});
+
+Deno.test("an unknown command or flag is a usage error (exit 2)", async () => {
+  const unknown = await cli(["frobnicate"]);
+  assertEquals(unknown.code, 2);
+  assertStringIncludes(unknown.stderr, 'unknown command "frobnicate"');
+  assertEquals(unknown.stdout, "");
+  const flag = await cli(["status", "--bogus"]);
+  assertEquals(flag.code, 2);
+  assertStringIncludes(flag.stderr, "--bogus");
+  assertStringIncludes(flag.stderr, "Usage: lessons-reinject status");
+});

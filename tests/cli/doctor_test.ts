@@ -1,0 +1,179 @@
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { dirname, join } from "node:path";
+import { type DoctorJson, DoctorJsonSchema } from "../../src/cli/schemas.ts";
+import { SAMPLE_MANIFEST } from "../_helpers.ts";
+import { assertIncludes, cli, parsedAs, ROOT, sandbox } from "./_cli.ts";
+
+/** An environment in which every check passes (the binary's absence is only a warning). */
+function healthy(box: ReturnType<typeof sandbox>): Record<string, string> {
+  return {
+    ...box.env,
+    HOME: box.dir,
+    PATH: dirname(Deno.execPath()),
+    LESSONS_MANIFEST_PATH: SAMPLE_MANIFEST,
+  };
+}
+
+async function doctor(
+  env: Record<string, string>,
+  args: string[] = [],
+): Promise<{ code: number; report: DoctorJson }> {
+  const run = await cli(["doctor", "--json", "--plugin-root", ROOT, ...args], env);
+  return { code: run.code, report: parsedAs(DoctorJsonSchema, run.stdout) };
+}
+
+function check(report: DoctorJson, name: string) {
+  const found = report.checks.find((c) => c.name === name);
+  if (!found) throw new Error(`no check named ${name}`);
+  return found;
+}
+
+Deno.test("doctor: a working installation exits 0", async () => {
+  const box = sandbox();
+  const { code, report } = await doctor(healthy(box));
+  assertEquals(code, 0, JSON.stringify(report, null, 1));
+  assert(report.ok);
+  assertEquals(check(report, "hooks wiring").status, "ok");
+  assertEquals(check(report, "manifest").status, "ok");
+  assertIncludes(check(report, "manifest").detail, "directives");
+  assertEquals(check(report, "state folder").status, "ok");
+  const human = await cli(["doctor", "--plugin-root", ROOT], healthy(box));
+  assertEquals(human.code, 0);
+  assertIncludes(human.stdout, "ok    hooks wiring");
+  assertIncludes(human.stdout, "All well");
+  await Deno.remove(box.dir, { recursive: true });
+});
+
+Deno.test("doctor catches each problem, with its fix, and exits 1", async (t) => {
+  const cases: {
+    name: string;
+    check: string;
+    setup: (box: ReturnType<typeof sandbox>, env: Record<string, string>) => string[] | void;
+    says: string;
+  }[] = [
+    {
+      name: "an invalid config file",
+      check: "config file",
+      setup: (box, env) => {
+        const path = join(box.dir, "bad.jsonc");
+        Deno.writeTextFileSync(path, '{\n  "thresholds": [30, 520]\n}\n');
+        env.LESSONS_CONFIG = path;
+      },
+      says: "bad.jsonc:2:22",
+    },
+    {
+      name: "invalid thresholds in the environment",
+      check: "environment",
+      setup: (_box, env) => {
+        env.LESSONS_REINJECT_THRESHOLDS = "30,abc";
+      },
+      says: '"abc" is not a number',
+    },
+    {
+      name: "hooks.json missing an event",
+      check: "hooks wiring",
+      setup: (box) => {
+        const root = join(box.dir, "plugin");
+        Deno.mkdirSync(join(root, "hooks"), { recursive: true });
+        const hooks = JSON.parse(Deno.readTextFileSync(join(ROOT, "hooks", "hooks.json")));
+        delete hooks.hooks.PostCompact;
+        hooks.hooks.SessionStart[0].matcher = "clear";
+        Deno.writeTextFileSync(join(root, "hooks", "hooks.json"), JSON.stringify(hooks));
+        Deno.writeTextFileSync(join(root, "hooks", "run"), "#!/bin/sh\n", { mode: 0o755 });
+        return ["--plugin-root", root];
+      },
+      says: "PostCompact is not registered",
+    },
+    {
+      name: "no binary and no deno",
+      check: "binary",
+      setup: (_box, env) => {
+        env.PATH = "/nonexistent";
+      },
+      says: "no deno on PATH",
+    },
+    {
+      name: "no manifest",
+      check: "manifest",
+      setup: (_box, env) => {
+        delete env.LESSONS_MANIFEST_PATH;
+      },
+      says: "no manifest found",
+    },
+    {
+      name: "an invalid manifest",
+      check: "manifest",
+      setup: (box, env) => {
+        env.LESSONS_MANIFEST_PATH = join(box.dir, "m.json");
+        Deno.writeTextFileSync(env.LESSONS_MANIFEST_PATH, '{"type":"other"}');
+      },
+      says: "Cannot read manifest",
+    },
+    {
+      name: "a budget too small for even the summaries",
+      check: "manifest",
+      setup: (_box, env) => {
+        env.LESSONS_REINJECT_MAX_CHARS = "200";
+      },
+      says: "0 whole, 0 as a summary",
+    },
+    {
+      name: "auto-compaction before the last threshold, scaling off",
+      check: "thresholds",
+      setup: (_box, env) => {
+        env.CLAUDE_AUTOCOMPACT_PCT_OVERRIDE = "60";
+        env.LESSONS_SCALE_FOR_AUTOCOMPACT = "0";
+      },
+      says: "would never fire",
+    },
+    {
+      name: "a state folder others can write to",
+      check: "state folder",
+      setup: (box) => {
+        Deno.mkdirSync(box.stateDir, { recursive: true });
+        Deno.chmodSync(box.stateDir, 0o777);
+      },
+      says: "writable by others",
+    },
+  ];
+  for (const c of cases) {
+    await t.step(c.name, async () => {
+      const box = sandbox();
+      const env = healthy(box);
+      const args = c.setup(box, env) ?? [];
+      const { code, report } = await doctor(env, args);
+      assertEquals(code, 1, JSON.stringify(report, null, 1));
+      assertEquals(report.ok, false);
+      const found = check(report, c.check);
+      assertEquals(found.status, "fail", JSON.stringify(found));
+      assertIncludes(found.detail, c.says);
+      assert(found.fix !== null && found.fix.length > 0);
+      const others = report.checks.filter((x) => x.status === "fail" && x.name !== c.check);
+      assertEquals(others, []);
+      await Deno.remove(box.dir, { recursive: true });
+    });
+  }
+});
+
+Deno.test("doctor: scaled thresholds and a missing binary are not failures", async () => {
+  const box = sandbox();
+  const { code, report } = await doctor({ ...healthy(box), CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: "60" });
+  assertEquals(code, 0);
+  assertIncludes(check(report, "thresholds").detail, "scaled");
+  assertEquals(check(report, "binary").status, "warn");
+  await Deno.remove(box.dir, { recursive: true });
+});
+
+Deno.test("doctor finds the plugin: this checkout by default; none elsewhere is a failure", async () => {
+  const box = sandbox();
+  const here = await cli(["doctor", "--json"], healthy(box));
+  const fromCheckout = parsedAs(DoctorJsonSchema, here.stdout);
+  assertEquals(check(fromCheckout, "plugin").detail, `${ROOT} (this checkout)`);
+  assertEquals(here.code, 0);
+  const elsewhere = await cli(["doctor", "--json"], healthy(box), "", box.dir);
+  assertEquals(elsewhere.code, 1);
+  const report = parsedAs(DoctorJsonSchema, elsewhere.stdout);
+  assertEquals(check(report, "plugin").status, "fail");
+  assertIncludes(check(report, "plugin").fix ?? "", "--plugin-root");
+  await Deno.remove(box.dir, { recursive: true });
+});

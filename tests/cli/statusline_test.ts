@@ -1,0 +1,122 @@
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { StatusJsonSchema, StatuslineJsonSchema } from "../../src/cli/schemas.ts";
+import {
+  isFresh,
+  recordFromStatusline,
+  STATUSLINE_MAX_AGE_MS,
+  type StatuslineRecord,
+} from "../../src/io/statusline_store.ts";
+import { appendTranscript, entries, payload, runHook, writeTranscript } from "../_helpers.ts";
+import { assertIncludes, cli, denoDir, parsedAs, sandbox, statuslineInput } from "./_cli.ts";
+
+Deno.test("recordFromStatusline() takes the exact figure from current_usage", () => {
+  const made = recordFromStatusline(statuslineInput(), 1000, 42);
+  assert("record" in made);
+  assertEquals(made.record.tokens, 64_000);
+  assertEquals(made.record.window, 200_000);
+  assertEquals(made.record.percent, 32);
+  assertEquals(made.record.model, "claude-sonnet-4-6");
+  assertEquals(made.record.transcriptSize, 42);
+  const early = recordFromStatusline(
+    statuslineInput({
+      context_window: { context_window_size: 200_000, current_usage: null, used_percentage: null },
+    }),
+    1000,
+    undefined,
+  );
+  assert("error" in early);
+});
+
+Deno.test("isFresh(): at most 60 s old and newer than the transcript's last usage", () => {
+  const record: StatuslineRecord = {
+    sessionId: "s",
+    recordedAt: 100_000,
+    percent: 40,
+    transcriptSize: 500,
+  };
+  assert(isFresh(record, 100_000 + STATUSLINE_MAX_AGE_MS, { offset: 400 }));
+  assert(!isFresh(record, 100_001 + STATUSLINE_MAX_AGE_MS, { offset: 400 }));
+  assert(!isFresh(record, 100_000, { offset: 500 }));
+  const noSize: StatuslineRecord = { sessionId: "s", recordedAt: 100_000, percent: 40 };
+  assert(isFresh(noSize, 100_000, { offset: 9, timestamp: new Date(99_000).toISOString() }));
+  assert(!isFresh(noSize, 100_000, { offset: 9, timestamp: new Date(100_500).toISOString() }));
+});
+
+Deno.test("statusline --pass echoes stdin unchanged, and records the reading", async () => {
+  const box = sandbox();
+  const text = JSON.stringify(statuslineInput(), null, 3) + "\n";
+  const run = await cli(["statusline", "--pass"], box.env, text);
+  assertEquals(run.code, 0);
+  assertEquals(run.stdout, text);
+  assertEquals([...Deno.readDirSync(box.stateDir)].length, 1);
+  await Deno.remove(box.dir, { recursive: true });
+});
+
+Deno.test("statusline prints a compact gauge, and exits 0 on any input", async () => {
+  const box = sandbox();
+  const run = await cli(["statusline"], box.env, statuslineInput());
+  assertEquals(run.code, 0);
+  assertEquals(run.stdout, "[######|....|....|......] 32% of 200k · refresh due (30%)\n");
+  for (const junk of ["", "not json", "[]", '{"session_id":"x"}']) {
+    const bad = await cli(["statusline"], box.env, junk);
+    assertEquals(bad.code, 0);
+    assertEquals(bad.stdout, "lessons-reinject: no context reading yet\n");
+    const json = parsedAs(
+      StatuslineJsonSchema,
+      (await cli(["statusline", "--json"], box.env, junk)).stdout,
+    );
+    assertEquals(json.recorded, false);
+  }
+  await Deno.remove(box.dir, { recursive: true });
+});
+
+Deno.test("statusline round-trip: the hook then uses the fresh reading, not a stale one", async () => {
+  const box = sandbox();
+  const env = { ...box.env, HOME: box.dir, DENO_DIR: denoDir(), LESSONS_DEBUG: "1" };
+  // The transcript says 20 % (an older turn); the statusline, run after it, says 32 % of 200k.
+  const line = entries.assistant(40_000, ["toolu_s1"], { model: "claude-sonnet-4-6" });
+  const sessionId = String(line.sessionId);
+  writeTranscript(box.transcript, [line]);
+  const input = statuslineInput({ session_id: sessionId, transcript_path: box.transcript });
+  const recorded = parsedAs(
+    StatuslineJsonSchema,
+    (await cli(["statusline", "--json"], env, input)).stdout,
+  );
+  assert(recorded.recorded, recorded.error ?? "");
+  assertEquals(recorded.tokens, 64_000);
+
+  const status = parsedAs(
+    StatusJsonSchema,
+    (await cli(["status", "--json", "--transcript", box.transcript], env)).stdout,
+  );
+  assertEquals(status.source, "statusline");
+  assertEquals(status.percent, 32);
+  assertEquals(status.windowSource, "reported by Claude Code");
+
+  const hook = await runHook(
+    payload("PostToolUse.Bash", {
+      session_id: sessionId,
+      transcript_path: box.transcript,
+      tool_use_id: "toolu_s1",
+    }),
+    env,
+  );
+  assertIncludes(hook.stderr, "from statusline");
+  assertIncludes(hook.context ?? "", "[lessons-reinject refresh 30 ");
+
+  // A newer usage in the transcript than the statusline's record: the transcript wins.
+  appendTranscript(box.transcript, [
+    entries.assistant(112_000, ["toolu_s2"], { model: "claude-sonnet-4-6" }),
+  ]);
+  const later = await runHook(
+    payload("PostToolUse.Bash", {
+      session_id: sessionId,
+      transcript_path: box.transcript,
+      tool_use_id: "toolu_s2",
+    }),
+    env,
+  );
+  assertIncludes(later.stderr, "from transcript tool_use match");
+  assertIncludes(later.context ?? "", "[lessons-reinject refresh 52 ");
+  await Deno.remove(box.dir, { recursive: true });
+});
