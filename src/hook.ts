@@ -166,7 +166,7 @@ export function stdinReading(contextWindow: unknown, config: Config): Reading | 
     return { ...base, percent: used };
   }
   if (tokens !== undefined && window !== undefined) {
-    return { ...base, percent: (tokens / window) * 100 };
+    return { ...base, percent: (tokens * 100) / window };
   }
   return undefined;
 }
@@ -240,7 +240,8 @@ export async function measure(
         : usage.matched
         ? "transcript tool_use match"
         : "transcript latest",
-      percent: (usage.tokens / choice.window) * 100,
+      // Multiply first: (58000 / 200000) * 100 is 28.999..., which would miss a 29 % threshold.
+      percent: (usage.tokens * 100) / choice.window,
       tokens: usage.tokens,
       window: choice.window,
       windowSource: choice.source,

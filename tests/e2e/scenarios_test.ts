@@ -445,3 +445,25 @@ scenario("a subagent's tool calls never consume or advance the main thresholds",
   const recording = Deno.env.get("LESSONS_E2E_RECORD_SUBAGENT_PAYLOAD");
   if (recording) await Deno.writeTextFile(recording, JSON.stringify({ root: s.root, subCall }));
 });
+
+scenario("a threshold is met by a reading exactly at it (29 % is 58,000 of 200,000 tokens)", {
+  env: { LESSONS_REINJECT_THRESHOLDS: "29,57" },
+  script: {
+    main: [
+      bash("toolu_e01", 57_998), // 28.999 %
+      bash("toolu_e02", 58_000), // exactly 29 %: in floating point 58000 / 200000 * 100 < 29
+      bash("toolu_e03", 113_998),
+      bash("toolu_e04", 114_000), // exactly 57 %
+      finish(114_500),
+    ],
+  },
+}, async (s) => {
+  await runTurn(s, "Exact boundaries.", { model: "claude-sonnet-4-6" });
+  const refreshes = refreshesIn(await mainLines(s));
+  deepStrictEqual(refreshes.map((r) => r.toolUseID), ["toolu_e02", "toolu_e04"]);
+  deepStrictEqual(refreshes.map(statedPercent), [
+    { percent: 29, window: "200k" },
+    { percent: 57, window: "200k" },
+  ]);
+  assertDelivered(s, refreshes);
+});
