@@ -105,3 +105,49 @@ Deno.test("the hook answers from the tail of a 1 GiB transcript", async () => {
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+/** Bytes the calling process and its reaped children have read (Linux counts a child's reads in its parent once reaped). */
+function readSoFar(): number {
+  const match = /rchar: (\d+)/.exec(Deno.readTextFileSync("/proc/self/io"));
+  if (!match?.[1]) throw new Error("no rchar in /proc/self/io");
+  return Number(match[1]);
+}
+
+Deno.test({
+  name: "a session's first refresh reads no more of a 1 GiB transcript than a silent call",
+  ignore: Deno.build.os !== "linux",
+  async fn() {
+    const dir = await Deno.makeTempDir({ prefix: "lessons-bytes-" });
+    try {
+      const transcript = join(dir, "session.jsonl");
+      // The head is a hole without a newline: a scan reaching it would read the whole 1 GiB.
+      await sparseTranscript(transcript, 1 * GiB, tail());
+      const call = payload("PostToolUse.Bash", {
+        transcript_path: transcript,
+        tool_use_id: TOOL_USE_ID,
+      });
+      const env = {
+        LESSONS_STATE_DIR: join(dir, "state"),
+        LESSONS_MANIFEST_PATH: SAMPLE_MANIFEST,
+        LESSONS_CONTEXT_WINDOW: "200000", // 90,000 tokens: 45 %
+        LESSONS_REINJECT_WAIT_MS: "1",
+      };
+      let before = readSoFar();
+      const silent = await runHook(call, { ...env, LESSONS_REINJECT_THRESHOLDS: "50" });
+      const silentBytes = readSoFar() - before;
+      assertEquals(silent.stdout, "");
+
+      before = readSoFar();
+      const firing = await runHook(call, { ...env, LESSONS_REINJECT_THRESHOLDS: "40" });
+      const firingBytes = readSoFar() - before;
+      assert(firing.context?.startsWith("[lessons-reinject refresh 40 "), firing.stdout);
+      // The manifest (a few KB) and the state file are the only extra reads.
+      assert(
+        firingBytes < silentBytes + MiB,
+        `first refresh read ${firingBytes} bytes, a silent call ${silentBytes}`,
+      );
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
