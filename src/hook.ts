@@ -289,7 +289,9 @@ async function onToolCall(payload: HookPayload, config: Config, env: Env): Promi
     toolCountInterval: config.toolCountInterval,
     transcriptSize: size,
   });
-  const changed = first.next !== undefined ||
+  // A context without a state file gets one on its first call, even when nothing changed:
+  // else its first refresh would look like a lost state file and scan the transcript back.
+  const changed = loaded.kind === "missing" || first.next !== undefined ||
     JSON.stringify(state) !== JSON.stringify(stateOf(loaded));
   const describe = (decision: Decision) => `${describeReading(reading)} → ${decision.reason}`;
   if (!first.cause && !changed) return { text: undefined, log: `nothing: ${describe(first)}` };
