@@ -2,7 +2,9 @@
  * What every subcommand shares: the I/O it may touch (passed in, so tests can capture it),
  * argument parsing with `node:util` that turns mistakes into a usage error, and output helpers.
  */
-import { parseArgs, type ParseArgsConfig } from "node:util";
+// Types only: a static node: import is hoisted into the bundle's top level and loads Deno's
+// Node layer on every hook call (about 10 ms); parseCommand imports node:util when it runs.
+import type { parseArgs, ParseArgsConfig } from "node:util";
 
 export type Env = (name: string) => string | undefined;
 
@@ -63,15 +65,16 @@ export type Parsed<T> = { values: T } | { error: string };
  *
  * @example
  * ```ts
- * parseCommand(["--json"], { ...COMMON_OPTIONS }); // { values: { json: true } }
+ * await parseCommand(["--json"], { ...COMMON_OPTIONS }); // { values: { json: true } }
  * ```
  */
-export function parseCommand<const O extends Options>(
+export async function parseCommand<const O extends Options>(
   args: string[],
   options: O,
-): Parsed<ReturnType<typeof parseArgs<{ options: O; strict: true }>>["values"]> {
+): Promise<Parsed<ReturnType<typeof parseArgs<{ options: O; strict: true }>>["values"]>> {
+  const util = await import("node:util");
   try {
-    const { values } = parseArgs({ args, options, strict: true, allowPositionals: false });
+    const { values } = util.parseArgs({ args, options, strict: true, allowPositionals: false });
     return { values };
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) };

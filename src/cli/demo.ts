@@ -3,7 +3,7 @@
  * Claude Code session tool call by tool call through the hook's own entry point (`runHook`), in a
  * temporary folder it removes, and shows each decision with the gauge and what was injected.
  */
-import { join } from "node:path";
+import { join } from "../core/path.ts";
 import { DEFAULT_THRESHOLDS } from "../core/config.ts";
 import { resolveWindow } from "../core/window.ts";
 import { DEMO_TRANSCRIPT_LINES } from "../data/demo_session.ts";
@@ -195,7 +195,7 @@ export function renderDemo(demo: DemoJson, full: boolean): string {
 
 /** Runs `demo`. Exit 0 when the replay injected exactly three times, else 1. */
 export async function runDemo(args: string[], io: CliIo): Promise<number> {
-  const parsed = parseCommand(args, OPTIONS);
+  const parsed = await parseCommand(args, OPTIONS);
   if ("error" in parsed) return await usageError(io, parsed.error, DEMO_HELP);
   const flags = parsed.values;
   if (flags.help) {

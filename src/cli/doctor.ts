@@ -3,7 +3,7 @@
  * for this platform, the manifest, thresholds against auto-compaction, the state folder, the
  * statusline bridge) and names a fix for each problem. Exit 0 when nothing failed, 1 otherwise.
  */
-import { join } from "node:path";
+import { join } from "../core/path.ts";
 import type { Config } from "../core/config.ts";
 import { refreshHeader } from "../core/header.ts";
 import { projectIdsFor } from "../core/lessons.ts";
@@ -425,7 +425,7 @@ export function renderDoctor(report: DoctorJson): string {
 
 /** Runs `doctor`. Exit 0 when no check failed, 1 otherwise. */
 export async function runDoctor(args: string[], io: CliIo): Promise<number> {
-  const parsed = parseCommand(args, OPTIONS);
+  const parsed = await parseCommand(args, OPTIONS);
   if ("error" in parsed) return await usageError(io, parsed.error, DOCTOR_HELP);
   const flags = parsed.values;
   if (flags.help) {

@@ -2,7 +2,7 @@
  * Which transcript a command looks at: one named by path, one named by session id, or the newest
  * of the current folder's project under `~/.claude/projects/` (as Claude Code names its folders).
  */
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join } from "../core/path.ts";
 import type { Env } from "./common.ts";
 
 /** A transcript to inspect, with the ids its hook calls would carry. */

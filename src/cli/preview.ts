@@ -65,7 +65,7 @@ export function renderPreview(preview: PreviewJson): string {
 
 /** Runs `preview`. Exit 0 with the text; 1 when there is no usable manifest; 2 on bad flags. */
 export async function runPreview(args: string[], io: CliIo): Promise<number> {
-  const parsed = parseCommand(args, OPTIONS);
+  const parsed = await parseCommand(args, OPTIONS);
   if ("error" in parsed) return await usageError(io, parsed.error, PREVIEW_HELP);
   const flags = parsed.values;
   if (flags.help) {

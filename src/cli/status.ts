@@ -191,7 +191,7 @@ export function renderStatus(report: StatusJson): string {
 
 /** Runs `status`. Exit 0 with a report; 1 when no transcript could be found; 2 on bad flags. */
 export async function runStatus(args: string[], io: CliIo): Promise<number> {
-  const parsed = parseCommand(args, OPTIONS);
+  const parsed = await parseCommand(args, OPTIONS);
   if ("error" in parsed) return await usageError(io, parsed.error, STATUS_HELP);
   const flags = parsed.values;
   if (flags.help) {

@@ -98,7 +98,7 @@ export async function bridgeStatusline(
 
 /** Runs `statusline`. Always exit 0 (a failing statusLine command blanks the line). */
 export async function runStatusline(args: string[], io: CliIo): Promise<number> {
-  const parsed = parseCommand(args, OPTIONS);
+  const parsed = await parseCommand(args, OPTIONS);
   if ("error" in parsed) return await usageError(io, parsed.error, STATUSLINE_HELP);
   const flags = parsed.values;
   if (flags.help) {

@@ -3,7 +3,7 @@
  * reads it on every call, so a missing file costs one stat and the JSONC parser is only
  * imported when a file exists. Problems name the path, line and column and what was expected.
  */
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "../core/path.ts";
 import * as z from "zod/mini";
 import type { FileSettings } from "../core/config.ts";
 

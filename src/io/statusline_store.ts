@@ -2,7 +2,7 @@
  * The statusline bridge's record: the context reading Claude Code hands its `statusLine` command,
  * kept per session in the state folder so the hook can prefer it while it is fresh.
  */
-import { join } from "node:path";
+import { join } from "../core/path.ts";
 import * as z from "zod/mini";
 import type { Reading } from "../core/decide.ts";
 import { ContextWindowSchema } from "../schemas/payload.ts";
