@@ -90,3 +90,24 @@ Deno.test("a non-firing call never reads the manifest; a firing one does", async
     Deno.removeSync(box.dir, { recursive: true });
   }
 });
+
+Deno.test("the bundle imports no node: built-in at start-up", async () => {
+  // deno bundle hoists static imports of built-ins to the top of its one file, even from modules
+  // only reached through import(): one node: import there loads Deno's Node layer on every call.
+  const dir = await Deno.makeTempDir({ prefix: "lessons-startup-" });
+  try {
+    const out = join(dir, "bundle.js");
+    const built = await new Deno.Command(Deno.execPath(), {
+      args: ["bundle", "--quiet", MAIN, "-o", out],
+      cwd: ROOT,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assertEquals(built.code, 0, new TextDecoder().decode(built.stderr));
+    const hoisted = (await Deno.readTextFile(out)).split("\n")
+      .filter((line) => /^import\b.*["']node:/.test(line));
+    assertEquals(hoisted, []);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
