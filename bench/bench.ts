@@ -1,0 +1,416 @@
+/**
+ * `deno task bench`: times the hook as Claude Code runs it (a fresh process, payload on stdin,
+ * answer on stdout) on 1 MiB, 100 MiB and 1 GiB transcripts, paired run by run with the floor
+ * (`deno run` of an empty script fed the same stdin), and writes the table to BENCHMARKS.md.
+ */
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { HOOK_PERMISSIONS, RECORDED, ROOT, SAMPLE_MANIFEST } from "../tests/_helpers.ts";
+import { statePaths } from "../src/io/state_store.ts";
+import { scanHistory, scanUsage, withTranscript } from "../src/io/transcript.ts";
+import { measure, measurementNote, type RunSpec, type Sample } from "./measure.ts";
+import { generateTranscript } from "./transcript_gen.ts";
+import { type CaseResult, renderReport, type SizeResult } from "./report.ts";
+
+const USAGE = `deno task bench [--runs N] [--sizes 1MiB,100MiB,1GiB] [--source FILE] [--no-write]
+
+  --runs N       timed runs per case and size (default 20, at least 15 for the report)
+  --sizes LIST   transcript sizes (KiB, MiB, GiB suffixes)
+  --source FILE  the real transcript to repeat (default: the recorded 2.1.328 one)
+  --no-write     print the table, leave BENCHMARKS.md alone`;
+
+const encoder = new TextEncoder();
+/** A progress line on stderr. */
+const say = (text: string) => Deno.stderr.writeSync(encoder.encode(`${text}\n`));
+/** The report on stdout. */
+const print = (text: string) => Deno.stdout.writeSync(encoder.encode(`${text}\n`));
+
+const TOOL_USE_ID = "toolu_01BenchThisCallXXXXXXXXXX";
+const WINDOW = 200_000;
+/** The reading of the benchmark's call: 55 % of the window, between thresholds 52 and 70. */
+const TOKENS = 110_000;
+
+function parseSize(text: string): number {
+  const match = /^([0-9.]+)\s*(KiB|MiB|GiB|KB|MB|GB)?$/i.exec(text.trim());
+  if (!match?.[1]) throw new TypeError(`Cannot parse size "${text}"`);
+  const unit = (match[2] ?? "MiB").toLowerCase()[0];
+  const factor = unit === "k" ? 1024 : unit === "g" ? 1024 ** 3 : 1024 ** 2;
+  return Math.round(Number(match[1]) * factor);
+}
+
+function sizeLabel(bytes: number): string {
+  if (bytes >= 1024 ** 3) return `${+(bytes / 1024 ** 3).toFixed(2)} GiB`;
+  if (bytes >= 1024 ** 2) return `${+(bytes / 1024 ** 2).toFixed(1)} MiB`;
+  return `${+(bytes / 1024).toFixed(1)} KiB`;
+}
+
+/** The assistant entry for the benchmark's tool call, shaped like the recorded ones. */
+function lastLine(sourceText: string, sessionId: string): string {
+  const assistant = sourceText.split("\n").filter((l) => l.includes('"type":"assistant"')).at(-1);
+  if (!assistant) throw new Error("the source transcript has no assistant entry");
+  const entry = JSON.parse(assistant);
+  entry.uuid = crypto.randomUUID();
+  entry.sessionId = sessionId;
+  entry.timestamp = new Date().toISOString();
+  entry.message.id = `msg_01Bench${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
+  entry.message.content = [{
+    type: "tool_use",
+    id: TOOL_USE_ID,
+    name: "Bash",
+    input: { command: "echo bench", description: "bench" },
+  }];
+  Object.assign(entry.message.usage, {
+    input_tokens: 2,
+    cache_creation_input_tokens: 998,
+    cache_read_input_tokens: TOKENS - 1000,
+  });
+  return JSON.stringify(entry);
+}
+
+function baseEnv(extra: Record<string, string>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of ["PATH", "HOME", "DENO_DIR"]) {
+    const value = Deno.env.get(name);
+    if (value !== undefined) env[name] = value;
+  }
+  return { ...env, DENO_NO_UPDATE_CHECK: "1", ...extra };
+}
+
+interface Case {
+  name: string;
+  /** Runs before each timed run (untimed): puts the state where this case needs it. */
+  prepare?: () => Promise<void>;
+  spec: RunSpec;
+  /** Why the run is not what this case measures, or undefined when it is. */
+  check: (sample: Sample) => string | undefined;
+  /** Part of the targets (non-firing calls). */
+  target?: boolean;
+}
+
+async function buildBundle(out: string): Promise<void> {
+  // The same command as `deno task bundle`, written to the bench's temp folder.
+  const built = await new Deno.Command(Deno.execPath(), {
+    args: ["bundle", "--quiet", join(ROOT, "src", "main.ts"), "-o", out],
+    cwd: ROOT,
+    stdout: "inherit",
+    stderr: "inherit",
+  }).output();
+  if (!built.success) throw new Error("deno bundle failed");
+}
+
+function answerOf(stdout: string): string | undefined {
+  try {
+    return JSON.parse(stdout)?.hookSpecificOutput?.additionalContext;
+  } catch {
+    return undefined;
+  }
+}
+
+async function writeState(path: string, state: unknown): Promise<void> {
+  await Deno.writeTextFile(path, JSON.stringify(state), { mode: 0o600 });
+}
+
+async function benchSize(
+  targetBytes: number,
+  runs: number,
+  tmp: string,
+  source: string,
+  bundle: string,
+  empty: string,
+): Promise<SizeResult> {
+  const sourceText = await Deno.readTextFile(source);
+  const transcript = join(tmp, `transcript-${targetBytes}.jsonl`);
+  const session = (kind: string) => `bench-${kind}-${targetBytes}`;
+  const started = performance.now();
+  const generated = await generateTranscript({
+    sourcePath: source,
+    outPath: transcript,
+    targetBytes,
+    lastLine: lastLine(sourceText, session("quiet")),
+  });
+  const generateSeconds = (performance.now() - started) / 1000;
+  say(
+    `  generated ${sizeLabel(generated.bytes)} (${generated.lines} lines) in ${
+      generateSeconds.toFixed(1)
+    } s`,
+  );
+
+  const stateDir = join(tmp, "state");
+  const env = baseEnv({
+    LESSONS_STATE_DIR: stateDir,
+    LESSONS_MANIFEST_PATH: SAMPLE_MANIFEST,
+    LESSONS_CONTEXT_WINDOW: String(WINDOW),
+    TMPDIR: tmp,
+  });
+  const payloadFor = (kind: string) => {
+    const payload = JSON.parse(
+      Deno.readTextFileSync(join(ROOT, "tests", "fixtures", "payloads", "PostToolUse.Bash.json")),
+    );
+    Object.assign(payload, {
+      session_id: session(kind),
+      transcript_path: transcript,
+      tool_use_id: TOOL_USE_ID,
+      tool_input: { command: "echo bench", description: "bench" },
+    });
+    return new TextEncoder().encode(JSON.stringify(payload));
+  };
+  const deno = [Deno.execPath(), "run", "--quiet", "--no-prompt", ...HOOK_PERMISSIONS];
+  const quiet = payloadFor("quiet");
+  const fire = payloadFor("fire");
+  const first = payloadFor("first");
+  const firePaths = await statePaths(stateDir, session("fire"));
+  const firstPaths = await statePaths(stateDir, session("first"));
+
+  // Prime the steady state: the first call fires 30 and 52; every later one at 55 % is silent.
+  const primed = await measure({ cmd: [...deno, bundle], stdin: quiet, env });
+  if (!answerOf(primed.stdout)) {
+    throw new Error(`priming call did not fire: ${primed.stdout} ${primed.stderr}`);
+  }
+  const debug = await measure({
+    cmd: [...deno, bundle],
+    stdin: quiet,
+    env: { ...env, LESSONS_DEBUG: "1" },
+  });
+  const debugLine = debug.stderr.trim();
+  if (!debugLine.includes("tool_use match")) {
+    throw new Error(`the hook did not find this call's entry: ${debugLine}`);
+  }
+
+  const silent = (s: Sample) =>
+    s.code !== 0 ? `exit ${s.code}` : s.stdout !== "" ? "answered (expected silence)" : undefined;
+  const fired = (expect: string) => (s: Sample) =>
+    s.code !== 0
+      ? `exit ${s.code}`
+      : answerOf(s.stdout)?.startsWith(`[lessons-reinject refresh ${expect} `)
+      ? undefined
+      : `no refresh ${expect}: ${s.stdout.slice(0, 80)}`;
+  const resetFire = () =>
+    writeState(firePaths.state, {
+      fired: [30],
+      toolCount: 0,
+      epoch: 0,
+      firedPercent: 31,
+      firedAt: generated.bytes - 1,
+    });
+  const dropState = () => Deno.remove(firstPaths.state).catch(() => {});
+
+  const cases: Case[] = [
+    { name: "floor", spec: { cmd: [...deno, empty], stdin: quiet, env }, check: floorCheck },
+    {
+      name: "hook src, non-firing",
+      spec: { cmd: [...deno, join(ROOT, "src", "main.ts")], stdin: quiet, env },
+      check: silent,
+      target: true,
+    },
+    {
+      name: "hook bundle, non-firing",
+      spec: { cmd: [...deno, bundle], stdin: quiet, env },
+      check: silent,
+      target: true,
+    },
+    {
+      name: "hook src, firing",
+      prepare: resetFire,
+      spec: { cmd: [...deno, join(ROOT, "src", "main.ts")], stdin: fire, env },
+      check: fired("52"),
+    },
+    {
+      name: "hook bundle, firing",
+      prepare: resetFire,
+      spec: { cmd: [...deno, bundle], stdin: fire, env },
+      check: fired("52"),
+    },
+    {
+      name: "hook bundle, firing with the state file lost (recovery scan)",
+      prepare: dropState,
+      spec: { cmd: [...deno, bundle], stdin: first, env },
+      check: fired("30,52"),
+    },
+    {
+      name: "PRD baseline (whole file)",
+      spec: {
+        cmd: [...deno, "--no-config", join(ROOT, "bench", "prd_baseline.ts")],
+        stdin: quiet,
+        env,
+      },
+      check: (s) =>
+        s.stderr.includes(`baseline tokens=${TOKENS}`)
+          ? undefined
+          : `failed: ${lastErrorLine(s.stderr)}`,
+    },
+  ];
+
+  // Warm-up: one untimed run of each case (compile caches, page cache).
+  for (const c of cases) {
+    await c.prepare?.();
+    await measure(c.spec);
+  }
+  const samples = new Map<string, Sample[]>(cases.map((c) => [c.name, []]));
+  for (let round = 0; round < runs; round++) {
+    // Rotate the order every round, so no case always runs right after another.
+    const order = cases.map((_, i) => cases[(i + round) % cases.length]!);
+    for (const c of order) {
+      await c.prepare?.();
+      samples.get(c.name)!.push(await measure(c.spec));
+    }
+    Deno.stderr.writeSync(encoder.encode(`\r  round ${round + 1}/${runs}`));
+  }
+  say("");
+
+  const usageScan = await withTranscript(
+    transcript,
+    (s, size) => scanUsage(s, size, { toolUseId: TOOL_USE_ID }),
+  );
+  const firstToken = "00000000"; // no refresh carries it: the recovery scan reads to its limit
+  const historyScan = await withTranscript(
+    transcript,
+    (s, size) => scanHistory(s, size, { token: firstToken }),
+  );
+  await Deno.remove(transcript);
+
+  const results: CaseResult[] = cases.map((c) => {
+    const list = samples.get(c.name)!;
+    const problems = list.map(c.check).filter((p): p is string => p !== undefined);
+    return {
+      name: c.name,
+      target: c.target ?? false,
+      samples: list,
+      problems: [...new Set(problems)],
+      failedRuns: problems.length,
+    };
+  });
+  return {
+    label: sizeLabel(targetBytes),
+    bytes: generated.bytes,
+    lines: generated.lines,
+    debugLine,
+    usageBytesRead: "error" in usageScan ? undefined : usageScan.bytesRead,
+    historyBytesRead: "error" in historyScan ? undefined : historyScan.bytesRead,
+    cases: results,
+  };
+}
+
+function floorCheck(s: Sample): string | undefined {
+  return s.code === 0 && s.stdout === "" ? undefined : `exit ${s.code}`;
+}
+
+function lastErrorLine(stderr: string): string {
+  const lines = stderr.trim().split("\n").filter((l) => /error/i.test(l));
+  return (lines[0] ?? stderr.trim().split("\n").at(-1) ?? "").slice(0, 160);
+}
+
+/** `commit abc1234` (plus a note when src/ has uncommitted changes), for the report. */
+async function describeTree(): Promise<string> {
+  const git = async (...args: string[]) => {
+    const out = await new Deno.Command("git", { args: ["-C", ROOT, ...args], stderr: "null" })
+      .output().catch(() => undefined);
+    return out?.success ? new TextDecoder().decode(out.stdout).trim() : undefined;
+  };
+  const commit = await git("rev-parse", "--short", "HEAD");
+  if (commit === undefined) return `the source tree at ${ROOT} (not a git checkout)`;
+  const dirty = await git("status", "--porcelain", "--", "src", "deno.json", "deno.lock");
+  return `commit ${commit}${dirty ? " with uncommitted changes in src/" : ""}`;
+}
+
+async function machine(): Promise<string[]> {
+  const cpuinfo = await Deno.readTextFile("/proc/cpuinfo").catch(() => "");
+  const meminfo = await Deno.readTextFile("/proc/meminfo").catch(() => "");
+  const model = /model name\s*:\s*(.+)/.exec(cpuinfo)?.[1] ?? "unknown";
+  const memKiB = Number(/MemTotal:\s*(\d+)/.exec(meminfo)?.[1] ?? NaN);
+  return [
+    `nproc ${navigator.hardwareConcurrency}, CPU ${model}, memory ${
+      (memKiB / 1024 / 1024).toFixed(1)
+    } GiB`,
+    `${Deno.build.os} ${Deno.osRelease()}, Deno ${Deno.version.deno} (V8 ${Deno.version.v8})`,
+  ];
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    args: Deno.args,
+    options: {
+      runs: { type: "string", default: "20" },
+      sizes: { type: "string", default: "1MiB,100MiB,1GiB" },
+      source: { type: "string", default: RECORDED },
+      "no-write": { type: "boolean", default: false },
+      help: { type: "boolean", default: false },
+    },
+  });
+  if (values.help) {
+    print(USAGE);
+    return 0;
+  }
+  const runs = Number(values.runs);
+  if (!Number.isInteger(runs) || runs < 1) throw new TypeError(`Cannot use --runs ${values.runs}`);
+  const sizes = values.sizes.split(",").map(parseSize);
+
+  const tmp = await Deno.makeTempDir({ prefix: "lessons-bench-" });
+  const cleanup = () => {
+    try {
+      Deno.removeSync(tmp, { recursive: true });
+    } catch {
+      // already gone
+    }
+  };
+  const onSignal = () => {
+    cleanup();
+    Deno.exit(130);
+  };
+  Deno.addSignalListener("SIGINT", onSignal);
+  Deno.addSignalListener("SIGTERM", onSignal);
+  try {
+    const bundle = join(tmp, "lessons-reinject.js");
+    await buildBundle(bundle);
+    const empty = join(tmp, "empty.ts");
+    await Deno.writeTextFile(empty, "");
+    const loadBefore = Deno.loadavg();
+    const startedAt = new Date();
+    const results: SizeResult[] = [];
+    for (const size of sizes) {
+      say(`${sizeLabel(size)}:`);
+      results.push(await benchSize(size, runs, tmp, values.source, bundle, empty));
+    }
+    const report = renderReport({
+      date: startedAt.toISOString().replace(/\.\d+Z$/, "Z"),
+      tree: await describeTree(),
+      command: ["deno task bench", ...Deno.args].join(" "),
+      machine: await machine(),
+      method: measurementNote(),
+      load: [loadBefore, Deno.loadavg()],
+      source: values.source.startsWith(ROOT) ? values.source.slice(ROOT.length + 1) : values.source,
+      bundleBytes: (await Deno.stat(bundle)).size,
+      runs,
+      window: WINDOW,
+      tokens: TOKENS,
+      sizes: results,
+    });
+    print(report);
+    if (!values["no-write"]) await writeBenchmarks(report);
+    return 0;
+  } finally {
+    Deno.removeSignalListener("SIGINT", onSignal);
+    Deno.removeSignalListener("SIGTERM", onSignal);
+    cleanup();
+  }
+}
+
+const BEGIN = "<!-- bench:begin (written by deno task bench) -->";
+const END = "<!-- bench:end -->";
+
+/** Replaces the generated part of BENCHMARKS.md, keeping the hand-written text around it. */
+async function writeBenchmarks(report: string): Promise<void> {
+  const path = join(ROOT, "BENCHMARKS.md");
+  const current = await Deno.readTextFile(path).catch(() => undefined);
+  const block = `${BEGIN}\n\n${report}\n\n${END}`;
+  let next: string;
+  if (current?.includes(BEGIN) && current.includes(END)) {
+    next = current.slice(0, current.indexOf(BEGIN)) + block +
+      current.slice(current.indexOf(END) + END.length);
+  } else {
+    next = `# Benchmarks\n\n${block}\n`;
+  }
+  await Deno.writeTextFile(path, next);
+  say(`wrote ${path}`);
+}
+
+if (import.meta.main) Deno.exit(await main());

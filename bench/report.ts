@@ -1,0 +1,217 @@
+/**
+ * Turns the bench's samples into the Markdown written to BENCHMARKS.md: medians and spreads,
+ * ratios to the floor paired run by run, and the issue's targets checked against them.
+ */
+import type { Sample } from "./measure.ts";
+
+export interface CaseResult {
+  name: string;
+  /** A non-firing call, held to the targets. */
+  target: boolean;
+  /** One per round, in round order (index i of every case ran in the same round). */
+  samples: Sample[];
+  problems: string[];
+  failedRuns: number;
+}
+
+export interface SizeResult {
+  label: string;
+  bytes: number;
+  lines: number;
+  debugLine: string;
+  usageBytesRead: number | undefined;
+  historyBytesRead: number | undefined;
+  cases: CaseResult[];
+}
+
+export interface ReportInput {
+  date: string;
+  /** The source measured: commit, and whether src/ had uncommitted changes. */
+  tree: string;
+  command: string;
+  machine: string[];
+  method: string;
+  load: [number[], number[]];
+  source: string;
+  bundleBytes: number;
+  runs: number;
+  window: number;
+  tokens: number;
+  sizes: SizeResult[];
+}
+
+/** Wall and RSS may grow this much over the floor (the issue's targets). */
+export const TARGET_RATIO = 1.5;
+/** Peak RSS counts as flat when the largest size's median is within this of the smallest's. */
+const FLAT_RSS = 1.05;
+
+/** The q-quantile (0..1) of `values`, interpolated; NaN for none. */
+export function quantile(values: readonly number[], q: number): number {
+  const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  const at = (sorted.length - 1) * q;
+  const low = Math.floor(at);
+  const high = Math.ceil(at);
+  return sorted[low]! + (sorted[high]! - sorted[low]!) * (at - low);
+}
+
+const median = (values: readonly number[]) => quantile(values, 0.5);
+
+function spread(values: readonly number[], digits: number): string {
+  const f = (v: number) => (Number.isFinite(v) ? v.toFixed(digits) : "n/a");
+  return `${f(median(values))} [${f(quantile(values, 0.25))}–${f(quantile(values, 0.75))}]`;
+}
+
+/** Per-round ratios of `pick(case)` to `pick(floor)`: the paired comparison. */
+function pairedRatios(c: CaseResult, floor: CaseResult, pick: (s: Sample) => number): number[] {
+  return c.samples.map((s, i) => {
+    const f = floor.samples[i];
+    return f ? pick(s) / pick(f) : NaN;
+  });
+}
+
+const wall = (s: Sample) => s.wallMs;
+const cpu = (s: Sample) => s.cpuMs;
+const rss = (s: Sample) => (s.rssKiB ?? NaN) / 1024;
+const readMiB = (s: Sample) => (s.readBytes ?? NaN) / 1024 / 1024;
+
+function floorOf(size: SizeResult): CaseResult {
+  const floor = size.cases.find((c) => c.name === "floor");
+  if (!floor) throw new Error("no floor case");
+  return floor;
+}
+
+function readText(mib: number): string {
+  if (!Number.isFinite(mib)) return "n/a";
+  return mib >= 10 ? mib.toFixed(0) : mib.toFixed(2);
+}
+
+function ratioText(values: number[]): string {
+  const m = median(values);
+  return Number.isFinite(m) ? `${m.toFixed(2)}×` : "n/a";
+}
+
+function table(input: ReportInput): string[] {
+  const lines = [
+    "| transcript | case | wall ms, median [IQR] | wall ÷ floor (paired) | CPU ms, median [IQR] | CPU ÷ floor (paired) | peak RSS MiB, median [IQR] | RSS ÷ floor | read MiB, median | runs ok |",
+    "|---|---|---|---|---|---|---|---|---|---|",
+  ];
+  for (const size of input.sizes) {
+    const floor = floorOf(size);
+    for (const c of size.cases) {
+      const isFloor = c === floor;
+      const ok = `${c.samples.length - c.failedRuns}/${c.samples.length}`;
+      lines.push(
+        `| ${size.label} | ${c.target ? `**${c.name}**` : c.name} | ${
+          spread(c.samples.map(wall), 1)
+        } | ${isFloor ? "1" : ratioText(pairedRatios(c, floor, wall))} | ${
+          spread(c.samples.map(cpu), 1)
+        } | ${isFloor ? "1" : ratioText(pairedRatios(c, floor, cpu))} | ${
+          spread(c.samples.map(rss), 1)
+        } | ${
+          isFloor
+            ? "1"
+            : `${(median(c.samples.map(rss)) / median(floor.samples.map(rss))).toFixed(2)}×`
+        } | ${readText(median(c.samples.map(readMiB)))} | ${ok} |`,
+      );
+    }
+  }
+  return lines;
+}
+
+function targets(input: ReportInput): string[] {
+  const out: string[] = [];
+  const names = [...new Set(input.sizes.flatMap((s) => s.cases.filter((c) => c.target)))]
+    .map((c) => c.name).filter((n, i, all) => all.indexOf(n) === i);
+  for (const name of names) {
+    const rows = input.sizes.map((size) => {
+      const c = size.cases.find((x) => x.name === name)!;
+      const floor = floorOf(size);
+      return {
+        label: size.label,
+        wallRatio: median(pairedRatios(c, floor, wall)),
+        wallMedianRatio: median(c.samples.map(wall)) / median(floor.samples.map(wall)),
+        rssRatio: median(c.samples.map(rss)) / median(floor.samples.map(rss)),
+        rss: median(c.samples.map(rss)),
+        failed: c.failedRuns,
+      };
+    });
+    const wallOk = rows.every((r) => r.wallRatio <= TARGET_RATIO);
+    const rssOk = rows.every((r) => r.rssRatio <= TARGET_RATIO);
+    const rssValues = rows.map((r) => r.rss);
+    const flat = Math.max(...rssValues) / Math.min(...rssValues);
+    out.push(
+      `- **${name}**: wall ÷ floor ${
+        rows.map((r) =>
+          `${r.label} ${r.wallRatio.toFixed(2)}× (ratio of medians ${
+            r.wallMedianRatio.toFixed(2)
+          }×)`
+        ).join(", ")
+      }: ${wallOk ? "met" : "**not met**"} (≤ ${TARGET_RATIO}×). Peak RSS ÷ floor ${
+        rows.map((r) => `${r.label} ${r.rssRatio.toFixed(2)}×`).join(", ")
+      }: ${rssOk ? "met" : "**not met**"}; RSS from the smallest to the largest transcript varies ${
+        ((flat - 1) * 100).toFixed(1)
+      } %: ${flat <= FLAT_RSS ? "flat" : "**grows**"}.${
+        rows.some((r) => r.failed > 0) ? " Some runs failed their check (see the table)." : ""
+      }`,
+    );
+  }
+  return out;
+}
+
+/** The Markdown for BENCHMARKS.md's generated block. */
+export function renderReport(input: ReportInput): string {
+  const load = (l: number[]) => l.map((v) => v.toFixed(2)).join(" ");
+  const lines: string[] = [
+    `Run on ${input.date} with \`${input.command}\`, on ${input.tree}.`,
+    "",
+    `- Machine: ${input.machine.join("; ")}.`,
+    `- Load average (1, 5, 15 min) at start ${load(input.load[0])}, at end ${load(input.load[1])}.`,
+    `- ${input.runs} timed runs per case and size, after one untimed warm-up run of each; every round runs every case once, in an order rotated each round. ${input.method}; wall = spawn to exit with stdout and stderr drained, measured by the bench.`,
+    `- Transcripts: the real \`${input.source}\` repeated with fresh uuids, message ids and tool ids, ending with the assistant entry holding the benchmark's \`tool_use_id\` at ${input.tokens} of ${input.window} tokens (55 %). The hook's own debug line confirms the source: ${
+      input.sizes.map((s) =>
+        `\`${s.debugLine.replace(/^lessons-reinject: /, "")}\` (${s.label})`
+      )[0] ?? ""
+    }.`,
+    `- Bundle: \`deno bundle --quiet src/main.ts\` (the \`bundle\` task), ${
+      (input.bundleBytes / 1024).toFixed(0)
+    } KiB, built by the bench.`,
+    "",
+    ...table(input),
+    "",
+    "Transcript sizes and the bytes the hook's readers take from them (measured in process with the same scanners):",
+    "",
+    "| transcript | bytes | lines | bytes read for this call's usage | bytes read by the recovery scan (no state file, no compaction marker) |",
+    "|---|---|---|---|---|",
+    ...input.sizes.map((s) =>
+      `| ${s.label} | ${s.bytes} | ${s.lines} | ${s.usageBytesRead ?? "error"} | ${
+        s.historyBytesRead ?? "error"
+      } |`
+    ),
+    "",
+    "Failed checks:",
+    "",
+    ...failures(input),
+    "",
+    "Targets (non-firing calls, the steady state):",
+    "",
+    ...targets(input),
+  ];
+  return lines.join("\n");
+}
+
+function failures(input: ReportInput): string[] {
+  const out: string[] = [];
+  for (const size of input.sizes) {
+    for (const c of size.cases) {
+      if (c.failedRuns > 0) {
+        out.push(
+          `- ${size.label}, ${c.name}: ${c.failedRuns} of ${c.samples.length} runs: ${
+            c.problems.join("; ")
+          }`,
+        );
+      }
+    }
+  }
+  return out.length > 0 ? out : ["- none"];
+}
