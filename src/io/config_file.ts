@@ -90,7 +90,8 @@ export async function loadConfigFile(env: Env): Promise<LoadedConfigFile> {
   for (const candidate of configCandidates(env)) {
     let info: Deno.FileInfo;
     try {
-      info = await Deno.stat(candidate.path);
+      // Sync: this runs on every hook call, where an async op's thread hop costs more.
+      info = Deno.statSync(candidate.path);
     } catch (error) {
       if (candidate.via === "LESSONS_CONFIG") {
         const why = error instanceof Deno.errors.NotFound ? "no such file" : messageOf(error);

@@ -103,7 +103,8 @@ export async function loadStatusline(
 ): Promise<StatuslineRecord | undefined> {
   try {
     const path = await statuslinePath(dir, sessionId);
-    const info = await Deno.lstat(path);
+    // Sync: this runs on every hook call, where an async op's thread hop costs more.
+    const info = Deno.lstatSync(path);
     if (!info.isFile || info.size > MAX_RECORD_BYTES) return undefined;
     const parsed = StatuslineRecordSchema.safeParse(JSON.parse(await Deno.readTextFile(path)));
     return parsed.success && parsed.data.sessionId === sessionId ? parsed.data : undefined;
