@@ -145,6 +145,7 @@ export function transcriptFor(
 
 /** A reading from stdin's `context_window`, should Claude Code ever send one to this event. */
 export function stdinReading(contextWindow: unknown, config: Config): Reading | undefined {
+  if (contextWindow === undefined) return undefined; // the usual case: skip building the schema
   const parsed = ContextWindowSchema.safeParse(contextWindow);
   if (!parsed.success) return undefined;
   const { used_percentage: used, context_window_size: size, current_usage: current } = parsed.data;

@@ -25,15 +25,20 @@ const AssistantEntrySchema = z.looseObject({
   }),
 });
 
-const MarkerSchema = z.union([
-  z.looseObject({ type: z.literal("system"), subtype: z.literal("compact_boundary") }),
-  z.looseObject({ type: z.literal("user"), isCompactSummary: z.literal(true) }),
-]);
+// Built on first use (`z.lazy`): most calls never meet a marker or a refresh attachment.
+const MarkerSchema = z.lazy(() =>
+  z.union([
+    z.looseObject({ type: z.literal("system"), subtype: z.literal("compact_boundary") }),
+    z.looseObject({ type: z.literal("user"), isCompactSummary: z.literal(true) }),
+  ])
+);
 
-const RefreshAttachmentSchema = z.looseObject({
-  type: z.literal("attachment"),
-  attachment: z.looseObject({ type: z.literal("hook_additional_context") }),
-});
+const RefreshAttachmentSchema = z.lazy(() =>
+  z.looseObject({
+    type: z.literal("attachment"),
+    attachment: z.looseObject({ type: z.literal("hook_additional_context") }),
+  })
+);
 
 /** A context-size reading taken from one assistant entry. */
 export interface EntryUsage {

@@ -15,18 +15,23 @@ export const MAX_CONFIG_BYTES = 256 * 1024;
 const int = (min: number, max = Number.MAX_SAFE_INTEGER) =>
   z.number().check(z.int(), z.gte(min), z.lte(max));
 
-/** The file's shape. Every key is optional; unknown keys are errors, so typos are caught. */
-export const ConfigFileSchema = z.strictObject({
-  $schema: z.optional(z.string()),
-  thresholds: z.optional(z.array(z.number().check(z.gte(1), z.lte(99))).check(z.minLength(1))),
-  toolCountInterval: z.optional(int(1)),
-  maxChars: z.optional(int(1, 10_000)),
-  contextWindow: z.optional(int(1)),
-  manifestPath: z.optional(z.string().check(z.minLength(1))),
-  stateDir: z.optional(z.string().check(z.minLength(1))),
-  debug: z.optional(z.boolean()),
-  scaleForAutocompact: z.optional(z.boolean()),
-});
+/**
+ * The file's shape. Every key is optional; unknown keys are errors, so typos are caught. Built
+ * on first use (`z.lazy`): most calls find no config file and never need it.
+ */
+export const ConfigFileSchema = z.lazy(() =>
+  z.strictObject({
+    $schema: z.optional(z.string()),
+    thresholds: z.optional(z.array(z.number().check(z.gte(1), z.lte(99))).check(z.minLength(1))),
+    toolCountInterval: z.optional(int(1)),
+    maxChars: z.optional(int(1, 10_000)),
+    contextWindow: z.optional(int(1)),
+    manifestPath: z.optional(z.string().check(z.minLength(1))),
+    stateDir: z.optional(z.string().check(z.minLength(1))),
+    debug: z.optional(z.boolean()),
+    scaleForAutocompact: z.optional(z.boolean()),
+  })
+);
 
 /** What each setting must be, as the error messages say it. */
 export const EXPECTED: Readonly<Record<string, string>> = {

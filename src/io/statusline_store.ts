@@ -13,28 +13,32 @@ export const STATUSLINE_MAX_AGE_MS = 60_000;
 const MAX_RECORD_BYTES = 16 * 1024;
 
 /** What is written to `lessons-<sha256(session)[:16]>-statusline.json`. */
-export const StatuslineRecordSchema = z.looseObject({
-  sessionId: z.string(),
-  /** When the statusline command ran (ms since the epoch). */
-  recordedAt: z.number(),
-  percent: z.number(),
-  tokens: z.optional(z.number()),
-  window: z.optional(z.number()),
-  model: z.optional(z.string()),
-  transcriptPath: z.optional(z.string()),
-  /** The transcript's size when recorded: entries starting before it were already written. */
-  transcriptSize: z.optional(z.number()),
-});
+export const StatuslineRecordSchema = z.lazy(() =>
+  z.looseObject({
+    sessionId: z.string(),
+    /** When the statusline command ran (ms since the epoch). */
+    recordedAt: z.number(),
+    percent: z.number(),
+    tokens: z.optional(z.number()),
+    window: z.optional(z.number()),
+    model: z.optional(z.string()),
+    transcriptPath: z.optional(z.string()),
+    /** The transcript's size when recorded: entries starting before it were already written. */
+    transcriptSize: z.optional(z.number()),
+  })
+);
 
 export type StatuslineRecord = z.infer<typeof StatuslineRecordSchema>;
 
 /** The statusLine stdin, as far as the bridge reads it (loose: new fields never break it). */
-export const StatuslineInputSchema = z.looseObject({
-  session_id: z.string().check(z.minLength(1)),
-  transcript_path: z.optional(z.nullable(z.string())),
-  model: z.optional(z.nullable(z.looseObject({ id: z.optional(z.nullable(z.string())) }))),
-  context_window: z.optional(z.nullable(z.unknown())),
-});
+export const StatuslineInputSchema = z.lazy(() =>
+  z.looseObject({
+    session_id: z.string().check(z.minLength(1)),
+    transcript_path: z.optional(z.nullable(z.string())),
+    model: z.optional(z.nullable(z.looseObject({ id: z.optional(z.nullable(z.string())) }))),
+    context_window: z.optional(z.nullable(z.unknown())),
+  })
+);
 
 /**
  * The record for a statusLine stdin, or why there is none (no session, no reading yet: Claude
