@@ -17,6 +17,7 @@ const USAGE = `deno task bench [--runs N] [--sizes 1MiB,100MiB,1GiB] [--source F
   --runs N       timed runs per case and size (default 20, at least 15 for the report)
   --sizes LIST   transcript sizes (KiB, MiB, GiB suffixes)
   --source FILE  the real transcript to repeat (default: the recorded 2.1.328 one)
+  --compare REF  also time the bundle of git commit REF, non-firing (repeatable)
   --no-write     print the table, leave BENCHMARKS.md alone`;
 
 const encoder = new TextEncoder();
@@ -87,15 +88,29 @@ interface Case {
   target?: boolean;
 }
 
-async function buildBundle(out: string): Promise<void> {
+async function buildBundle(out: string, root = ROOT): Promise<void> {
   // The same command as `deno task bundle`, written to the bench's temp folder.
   const built = await new Deno.Command(Deno.execPath(), {
-    args: ["bundle", "--quiet", join(ROOT, "src", "main.ts"), "-o", out],
-    cwd: ROOT,
+    args: ["bundle", "--quiet", join(root, "src", "main.ts"), "-o", out],
+    cwd: root,
     stdout: "inherit",
     stderr: "inherit",
   }).output();
   if (!built.success) throw new Error("deno bundle failed");
+}
+
+/** The bundle of an earlier commit, for before/after comparisons: `git archive` into `tmp`. */
+async function buildBundleAt(ref: string, tmp: string): Promise<string> {
+  const tree = join(tmp, `tree-${ref.replace(/[^A-Za-z0-9._-]/g, "_")}`);
+  await Deno.mkdir(tree, { recursive: true });
+  const archive = await new Deno.Command("sh", {
+    args: ["-c", 'git -C "$1" archive "$2" | tar -x -C "$3"', "sh", ROOT, ref, tree],
+    stderr: "inherit",
+  }).output();
+  if (!archive.success) throw new Error(`cannot export ${ref}`);
+  const out = join(tmp, `bundle-${ref.replace(/[^A-Za-z0-9._-]/g, "_")}.js`);
+  await buildBundle(out, tree);
+  return out;
 }
 
 function answerOf(stdout: string): string | undefined {
@@ -117,6 +132,7 @@ async function benchSize(
   source: string,
   bundle: string,
   empty: string,
+  compared: ReadonlyMap<string, string>,
 ): Promise<SizeResult> {
   const sourceText = await Deno.readTextFile(source);
   const transcript = join(tmp, `transcript-${targetBytes}.jsonl`);
@@ -208,6 +224,11 @@ async function benchSize(
       check: silent,
       target: true,
     },
+    ...[...compared].map(([ref, file]): Case => ({
+      name: `bundle of ${ref}, non-firing`,
+      spec: { cmd: [...deno, file], stdin: quiet, env },
+      check: silent,
+    })),
     {
       name: "hook src, firing",
       prepare: resetFire,
@@ -295,7 +316,10 @@ function floorCheck(s: Sample): string | undefined {
 }
 
 function lastErrorLine(stderr: string): string {
-  const lines = stderr.trim().split("\n").filter((l) => /error/i.test(l));
+  // deno-lint-ignore no-control-regex
+  const lines = stderr.replace(/\x1b\[[0-9;]*m/g, "").trim().split("\n").filter((l) =>
+    /error/i.test(l)
+  );
   return (lines[0] ?? stderr.trim().split("\n").at(-1) ?? "").slice(0, 160);
 }
 
@@ -333,6 +357,7 @@ async function main(): Promise<number> {
       sizes: { type: "string", default: "1MiB,100MiB,1GiB" },
       source: { type: "string", default: RECORDED },
       "no-write": { type: "boolean", default: false },
+      compare: { type: "string", multiple: true, default: [] },
       help: { type: "boolean", default: false },
     },
   });
@@ -361,6 +386,8 @@ async function main(): Promise<number> {
   try {
     const bundle = join(tmp, "lessons-reinject.js");
     await buildBundle(bundle);
+    const compared = new Map<string, string>();
+    for (const ref of values.compare) compared.set(ref, await buildBundleAt(ref, tmp));
     const empty = join(tmp, "empty.ts");
     await Deno.writeTextFile(empty, "");
     const loadBefore = Deno.loadavg();
@@ -368,7 +395,7 @@ async function main(): Promise<number> {
     const results: SizeResult[] = [];
     for (const size of sizes) {
       say(`${sizeLabel(size)}:`);
-      results.push(await benchSize(size, runs, tmp, values.source, bundle, empty));
+      results.push(await benchSize(size, runs, tmp, values.source, bundle, empty, compared));
     }
     const report = renderReport({
       date: startedAt.toISOString().replace(/\.\d+Z$/, "Z"),
