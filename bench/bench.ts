@@ -437,6 +437,8 @@ async function writeBenchmarks(report: string): Promise<void> {
     next = `# Benchmarks\n\n${block}\n`;
   }
   await Deno.writeTextFile(path, next);
+  // Keep the file as `deno fmt` wants it: CI checks formatting.
+  await new Deno.Command(Deno.execPath(), { args: ["fmt", "--quiet", path], cwd: ROOT }).output();
   say(`wrote ${path}`);
 }
 
