@@ -3,42 +3,22 @@
  * marker, or a refresh this hook injected earlier. Pure; the rules are the measured ones in
  * claude-code-facts.md (top-level assistant entries only, no API errors, no all-zero usage).
  */
-import * as z from "zod/mini";
 import { parseRefreshHeader } from "./header.ts";
 
-const count = z.optional(z.nullable(z.number()));
+// Transcript lines are checked by hand, not with zod: a few lines are examined on every tool call
+// and zod's schema set-up is most of a call's cost (see BENCHMARKS.md). The hook's boundaries
+// with its users (stdin payload, state file, manifest, settings) keep their zod schemas.
 
-const AssistantEntrySchema = z.looseObject({
-  type: z.literal("assistant"),
-  isSidechain: z.optional(z.nullable(z.boolean())),
-  isApiErrorMessage: z.optional(z.nullable(z.boolean())),
-  timestamp: z.optional(z.string()),
-  message: z.looseObject({
-    id: z.optional(z.string()),
-    model: z.optional(z.string()),
-    content: z.optional(z.unknown()),
-    usage: z.looseObject({
-      input_tokens: count,
-      cache_creation_input_tokens: count,
-      cache_read_input_tokens: count,
-    }),
-  }),
-});
+type Fields = Record<string, unknown>;
 
-// Built on first use (`z.lazy`): most calls never meet a marker or a refresh attachment.
-const MarkerSchema = z.lazy(() =>
-  z.union([
-    z.looseObject({ type: z.literal("system"), subtype: z.literal("compact_boundary") }),
-    z.looseObject({ type: z.literal("user"), isCompactSummary: z.literal(true) }),
-  ])
-);
+function isRecord(value: unknown): value is Fields {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
 
-const RefreshAttachmentSchema = z.lazy(() =>
-  z.looseObject({
-    type: z.literal("attachment"),
-    attachment: z.looseObject({ type: z.literal("hook_additional_context") }),
-  })
-);
+/** Absent, or of the given primitive type (or null when `nullable`). */
+function optional(value: unknown, type: "string" | "number" | "boolean", nullable = false) {
+  return value === undefined || (nullable && value === null) || typeof value === type;
+}
 
 /** A context-size reading taken from one assistant entry. */
 export interface EntryUsage {
@@ -56,21 +36,33 @@ export interface EntryUsage {
  * the `<synthetic>` model, or all-zero usage (in-flight entries preserved across a compaction).
  */
 export function usageOf(entry: unknown, sidechainFile: boolean): EntryUsage | undefined {
-  const parsed = AssistantEntrySchema.safeParse(entry);
-  if (!parsed.success) return undefined;
-  const { isSidechain, isApiErrorMessage, message, timestamp } = parsed.data;
+  if (!isRecord(entry) || entry.type !== "assistant") return undefined;
+  const { isSidechain, isApiErrorMessage, message, timestamp } = entry;
+  if (!optional(isSidechain, "boolean", true) || !optional(isApiErrorMessage, "boolean", true)) {
+    return undefined;
+  }
+  if (!optional(timestamp, "string") || !isRecord(message)) return undefined;
+  const { id, model, usage } = message;
+  if (!optional(id, "string") || !optional(model, "string") || !isRecord(usage)) return undefined;
+  const parts = [
+    usage.input_tokens,
+    usage.cache_creation_input_tokens,
+    usage.cache_read_input_tokens,
+  ];
+  if (!parts.every((part) => optional(part, "number", true))) return undefined;
   if (isSidechain === true && !sidechainFile) return undefined;
-  if (isApiErrorMessage === true || message.model === "<synthetic>") return undefined;
-  const { usage } = message;
-  const tokens = (usage.input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0) +
-    (usage.cache_read_input_tokens ?? 0);
+  if (isApiErrorMessage === true || model === "<synthetic>") return undefined;
+  const tokens = parts.reduce<number>(
+    (sum, part) => sum + (typeof part === "number" ? part : 0),
+    0,
+  );
   if (!(tokens > 0)) return undefined;
   return {
     tokens,
-    model: message.model,
-    messageId: message.id,
+    model: typeof model === "string" ? model : undefined,
+    messageId: typeof id === "string" ? id : undefined,
     toolUseIds: toolUseIdsOf(message.content),
-    timestamp,
+    timestamp: typeof timestamp === "string" ? timestamp : undefined,
   };
 }
 
@@ -90,7 +82,9 @@ function toolUseIdsOf(content: unknown): string[] {
  * entry (the only marker 1.0.x writes). `summary` entries are session titles, not markers.
  */
 export function isCompactionMarker(entry: unknown): boolean {
-  return MarkerSchema.safeParse(entry).success;
+  if (!isRecord(entry)) return false;
+  return (entry.type === "system" && entry.subtype === "compact_boundary") ||
+    (entry.type === "user" && entry.isCompactSummary === true);
 }
 
 /**
@@ -99,9 +93,10 @@ export function isCompactionMarker(entry: unknown): boolean {
  * `token`); otherwise undefined.
  */
 export function refreshRecordedIn(entry: unknown, token: string): number[] | undefined {
-  const parsed = RefreshAttachmentSchema.safeParse(entry);
-  if (!parsed.success) return undefined;
-  for (const text of stringsIn(parsed.data.attachment, 3)) {
+  if (!isRecord(entry) || entry.type !== "attachment") return undefined;
+  const attachment = entry.attachment;
+  if (!isRecord(attachment) || attachment.type !== "hook_additional_context") return undefined;
+  for (const text of stringsIn(attachment, 3)) {
     const thresholds = parseRefreshHeader(text, token);
     if (thresholds) return thresholds;
   }
