@@ -16,7 +16,8 @@ import {
 } from "./core/decide.ts";
 import { refreshHeader } from "./core/header.ts";
 import { crossedThresholds } from "./core/thresholds.ts";
-import { resolveWindow } from "./core/window.ts";
+import { percentOf, resolveWindow } from "./core/window.ts";
+import { figuresOf } from "./core/context_window.ts";
 import { ContextWindowSchema, type HookPayload, HookPayloadSchema } from "./schemas/payload.ts";
 import type { State } from "./schemas/state.ts";
 import {
@@ -148,28 +149,18 @@ export function stdinReading(contextWindow: unknown, config: Config): Reading | 
   if (contextWindow === undefined) return undefined; // the usual case: skip building the schema
   const parsed = ContextWindowSchema.safeParse(contextWindow);
   if (!parsed.success) return undefined;
-  const { used_percentage: used, context_window_size: size, current_usage: current } = parsed.data;
-  const window = config.windowOverride ?? (size && size > 0 ? size : undefined);
-  const tokens = typeof current === "number"
-    ? current
-    : current
-    ? (current.input_tokens ?? 0) + (current.cache_creation_input_tokens ?? 0) +
-      (current.cache_read_input_tokens ?? 0)
-    : undefined;
-  const base = {
-    source: "stdin" as const,
-    tokens,
-    window,
-    windowSource: window === undefined ? undefined : "reported by Claude Code",
+  const figures = figuresOf(parsed.data, config.windowOverride);
+  if (!figures) return undefined;
+  return {
+    source: "stdin",
+    ...figures,
+    windowSource: figures.window === undefined
+      ? undefined
+      : config.windowOverride !== undefined
+      ? "env LESSONS_CONTEXT_WINDOW"
+      : "reported by Claude Code",
     model: undefined,
   };
-  if (typeof used === "number" && Number.isFinite(used) && used >= 0) {
-    return { ...base, percent: used };
-  }
-  if (tokens !== undefined && window !== undefined) {
-    return { ...base, percent: (tokens * 100) / window };
-  }
-  return undefined;
 }
 
 export interface Measured {
@@ -241,8 +232,7 @@ export async function measure(
         : usage.matched
         ? "transcript tool_use match"
         : "transcript latest",
-      // Multiply first: (58000 / 200000) * 100 is 28.999..., which would miss a 29 % threshold.
-      percent: (usage.tokens * 100) / choice.window,
+      percent: percentOf(usage.tokens, choice.window),
       tokens: usage.tokens,
       window: choice.window,
       windowSource: choice.source,

@@ -5,7 +5,7 @@
  */
 import { join } from "../core/path.ts";
 import { DEFAULT_THRESHOLDS } from "../core/config.ts";
-import { resolveWindow } from "../core/window.ts";
+import { percentOf, resolveWindow } from "../core/window.ts";
 import { DEMO_TRANSCRIPT_LINES } from "../data/demo_session.ts";
 import sampleManifest from "../data/sample_manifest.json" with { type: "json" };
 import { runHook } from "../hook.ts";
@@ -115,7 +115,7 @@ export async function replayDemo(dir: string): Promise<DemoJson> {
       const outcome = await runHook(JSON.stringify(payload), { env });
       const choice = resolveWindow({ model: use.model, tokens: use.tokens });
       window = choice.window;
-      const percent = (use.tokens / choice.window) * 100;
+      const percent = percentOf(use.tokens, choice.window);
       const text = outcome.stdout === undefined ? null : contextOf(outcome.stdout);
       const decision = outcome.stderr.map((l) => l.replace(/^lessons-reinject: /, "")).join(
         "; ",

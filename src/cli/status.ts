@@ -5,7 +5,7 @@
 import { isReading } from "../core/decide.ts";
 import { crossedThresholds, nextThreshold } from "../core/thresholds.ts";
 import { formatTokens } from "../core/header.ts";
-import { resolveWindow } from "../core/window.ts";
+import { percentOf, resolveWindow } from "../core/window.ts";
 import { measure } from "../hook.ts";
 import { loadState, stateOf, statePaths } from "../io/state_store.ts";
 import { scanUsage, withTranscript } from "../io/transcript.ts";
@@ -108,7 +108,7 @@ export async function inspectSession(
       beforeCompaction = {
         tokens: scan.usage.tokens,
         window: choice.window,
-        percent: (scan.usage.tokens / choice.window) * 100,
+        percent: percentOf(scan.usage.tokens, choice.window),
         model: scan.usage.model ?? null,
       };
     }

@@ -79,3 +79,24 @@ function baseWindow({ model, override, disable1m }: WindowInputs): WindowChoice 
   }
   return { window: DEFAULT_WINDOW, source: "default 200k" };
 }
+
+/**
+ * Percent of `window` that `tokens` fill. Multiplies first: `(58000 / 200000) * 100` is
+ * 28.999..., which would miss a 29 % threshold by a rounding error.
+ */
+export function percentOf(tokens: number, window: number): number {
+  return (tokens * 100) / window;
+}
+
+/** Token counts as the Messages API reports them; any may be absent or null. */
+export interface UsageCounts {
+  input_tokens?: number | null | undefined;
+  cache_creation_input_tokens?: number | null | undefined;
+  cache_read_input_tokens?: number | null | undefined;
+}
+
+/** Context size from usage: `input + cache_creation + cache_read`, Claude Code's own formula. */
+export function usedTokens(usage: UsageCounts): number {
+  return (usage.input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0) +
+    (usage.cache_read_input_tokens ?? 0);
+}

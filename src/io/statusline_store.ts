@@ -5,6 +5,8 @@
 import { join } from "../core/path.ts";
 import * as z from "zod/mini";
 import type { Reading } from "../core/decide.ts";
+import { figuresOf } from "../core/context_window.ts";
+import { percentOf } from "../core/window.ts";
 import { ContextWindowSchema } from "../schemas/payload.ts";
 import { hexDigest } from "./state_store.ts";
 
@@ -53,21 +55,11 @@ export function recordFromStatusline(
   if (!parsed.success) return { error: "stdin is not a statusLine payload with a session_id" };
   const cw = ContextWindowSchema.safeParse(parsed.data.context_window);
   if (!cw.success) return { error: "context_window is missing or not an object" };
-  const { used_percentage: used, context_window_size: size, current_usage: current } = cw.data;
-  const window = typeof size === "number" && size > 0 ? size : undefined;
-  const tokens = typeof current === "number"
-    ? current
-    : current
-    ? (current.input_tokens ?? 0) + (current.cache_creation_input_tokens ?? 0) +
-      (current.cache_read_input_tokens ?? 0)
-    : undefined;
-  // Claude Code rounds used_percentage to a whole number; the tokens give the exact figure.
-  const percent = tokens !== undefined && window !== undefined
-    ? (tokens / window) * 100
-    : typeof used === "number" && Number.isFinite(used) && used >= 0
-    ? used
-    : undefined;
-  if (percent === undefined) return { error: "no context reading yet (used_percentage is null)" };
+  const figures = figuresOf(cw.data);
+  if (figures === undefined) {
+    return { error: "no context reading yet (used_percentage is null)" };
+  }
+  const { percent, tokens, window } = figures;
   const record: StatuslineRecord = { sessionId: parsed.data.session_id, recordedAt, percent };
   if (tokens !== undefined) record.tokens = tokens;
   if (window !== undefined) record.window = window;
@@ -150,7 +142,7 @@ export function statuslineToReading(
   if (windowOverride !== undefined && record.tokens !== undefined) {
     return {
       source: "statusline",
-      percent: (record.tokens / windowOverride) * 100,
+      percent: percentOf(record.tokens, windowOverride),
       tokens: record.tokens,
       window: windowOverride,
       windowSource: "env LESSONS_CONTEXT_WINDOW",
