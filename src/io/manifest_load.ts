@@ -94,7 +94,9 @@ export async function loadManifest(
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    throw new Error(`manifest ${path} is not JSON: ${error instanceof Error ? error.message : error}`);
+    throw new Error(
+      `manifest ${path} is not JSON: ${error instanceof Error ? error.message : error}`,
+    );
   }
   try {
     return selectLessons(raw, projectIds);
