@@ -85,14 +85,21 @@ export async function runHook(
   if (
     event === "PostCompact" || (event === "SessionStart" && RESET_SOURCES.has(payload.source ?? ""))
   ) {
-    const why = await resetSession(payload, config, context.env);
+    const why = await resetSession(payload, config, context.env).catch((error) =>
+      `cannot reset: ${messageOf(error)}`
+    );
     debug(`${event}${payload.source ? ` (${payload.source})` : ""}: ${why}`);
     return { stdout: undefined, stderr };
   }
   if (event !== "PostToolUse" && event !== "PostToolUseFailure") {
     return quiet(`${event}${payload.source ? ` (${payload.source})` : ""} needs no action`);
   }
-  const result = await onToolCall(payload, config, context.env);
+  // A state folder that fills up or a lock that stays busy ends this call quietly; the next
+  // call tries again.
+  const result = await onToolCall(payload, config, context.env).catch((error): CallResult => ({
+    text: undefined,
+    log: `nothing: cannot record the decision: ${messageOf(error)}`,
+  }));
   debug(
     `${event} ${payload.tool_name ?? "?"}${payload.agent_id ? ` (subagent)` : ""}: ${result.log}`,
   );
@@ -436,4 +443,8 @@ function describeReading(reading: Reading | NoReading): string {
     ? ""
     : ` of ${reading.window} (${reading.windowSource})`;
   return `${percentText(reading.percent)}${window}${tokens} from ${reading.source}`;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
