@@ -206,6 +206,18 @@ export function appendTranscript(path: string, lines: unknown[]): void {
 }
 
 /** A fresh folder with a state dir, a transcript path and the env pointing at them. */
+const sandboxes: string[] = [];
+// Every sandbox goes when the test module's process ends, passed or failed.
+globalThis.addEventListener("unload", () => {
+  for (const dir of sandboxes) {
+    try {
+      Deno.removeSync(dir, { recursive: true });
+    } catch {
+      // Already removed by its test, or still held open: nothing to do.
+    }
+  }
+});
+
 export function sandbox(): {
   dir: string;
   stateDir: string;
@@ -213,6 +225,7 @@ export function sandbox(): {
   env: Record<string, string>;
 } {
   const dir = Deno.makeTempDirSync({ prefix: "lessons-test-" });
+  sandboxes.push(dir);
   const stateDir = join(dir, "state");
   const transcript = join(dir, "session.jsonl");
   return {
