@@ -9,7 +9,8 @@ export interface ByteReader {
 }
 
 /**
- * All of stdin as text, or undefined when it exceeds `maxBytes` (the rest is left unread).
+ * All of stdin as text, or undefined when it exceeds `maxBytes`. Past the cap the rest is still
+ * read and dropped, so the writer (Claude Code) never meets a closed pipe.
  * The default reads `Deno.stdin` directly: its `readable` stream loads Deno's web-streams code,
  * a measurable part of a short-lived hook's start-up (see BENCHMARKS.md).
  */
@@ -38,7 +39,12 @@ export async function readStdinCapped(
       const n = await source.read(buffer);
       if (n === null) break;
       total += n;
-      if (total > maxBytes) return undefined;
+      if (total > maxBytes) {
+        while (await source.read(buffer) !== null) {
+          // Drain and drop.
+        }
+        return undefined;
+      }
       chunks.push(buffer.subarray(0, n));
     }
   }

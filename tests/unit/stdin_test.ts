@@ -33,3 +33,18 @@ Deno.test("readStdinCapped() still reads a ReadableStream", async () => {
   assertEquals(await readStdinCapped(stream), '{"a":1}');
   assertEquals(await readStdinCapped(new Blob(["x".repeat(11)]).stream(), 10), undefined);
 });
+
+Deno.test("readStdinCapped() drains a reader past the cap, so the writer never meets a closed pipe", async () => {
+  const text = "y".repeat(1000);
+  let reads = 0;
+  const inner = pipeOf(text, 10);
+  const counted: ByteReader = {
+    async read(buffer) {
+      const n = await inner.read(buffer);
+      if (n !== null) reads += n;
+      return n;
+    },
+  };
+  assertEquals(await readStdinCapped(counted, 100), undefined);
+  assertEquals(reads, 1000);
+});
