@@ -118,7 +118,7 @@ async function resetSession(payload: HookPayload, config: Config, env: Env): Pro
   if (problem) return `cannot reset: ${problem}`;
   const paths = await statePaths(dir, payload.session_id);
   await withLock(paths.lock, async () => {
-    const current = stateOf(await loadState(paths.state));
+    const current = stateOf(loadState(paths.state));
     await saveState(paths.state, {
       fired: [],
       toolCount: 0,
@@ -256,10 +256,10 @@ function epochOf(loaded: LoadedState): number {
 
 async function onToolCall(payload: HookPayload, config: Config, env: Env): Promise<CallResult> {
   const dir = config.stateDir ?? defaultStateDir(env);
-  const untrusted = await untrustedDirReason(dir);
+  const untrusted = untrustedDirReason(dir);
   if (untrusted) return { text: undefined, log: `nothing: ${untrusted}` };
   const paths = await statePaths(dir, payload.session_id, payload.agent_id);
-  const loaded = await loadState(paths.state);
+  const loaded = loadState(paths.state);
   const found = loaded.kind === "found";
   const measured = await measure(payload, config, dir);
   const { facts, size } = measured;
@@ -377,7 +377,7 @@ async function commit(
   size: number | undefined,
 ): Promise<Decision | "raced"> {
   return await withLock(paths.lock, async () => {
-    const fresh = await loadState(paths.state);
+    const fresh = loadState(paths.state);
     if (epochOf(fresh) !== epochOf(loaded)) return "raced";
     const base = stateOf(fresh);
     const state = applyFacts(base, facts, fresh.kind === "found");

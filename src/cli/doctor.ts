@@ -368,7 +368,7 @@ export function checkThresholds(config: Config): Check {
 
 /** The state folder exists (or can be made) with mode 0700, owned by this user, writable. */
 export async function checkStateDir(dir: string): Promise<Check> {
-  const untrusted = await untrustedDirReason(dir);
+  const untrusted = untrustedDirReason(dir);
   const fix = `chmod 700 ${dir} if it is yours, or point LESSONS_STATE_DIR at a private folder`;
   if (untrusted) return fail("state folder", `${untrusted}: the hook will not use it`, fix);
   const problem = await preparePrivateDir(dir);

@@ -103,7 +103,7 @@ export async function runPreview(args: string[], io: CliIo): Promise<number> {
     const report = await inspectSession(target, settings);
     window = report.window ?? report.beforeCompaction?.window ?? undefined;
     const paths = await statePaths(settings.stateDir, target.sessionId, target.agentId);
-    fired = stateOf(await loadState(paths.state)).fired;
+    fired = stateOf(loadState(paths.state)).fired;
   }
   const chosen = threshold ?? nextThreshold(config.thresholds, fired) ?? config.thresholds[0] ?? 30;
 

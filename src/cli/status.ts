@@ -52,7 +52,7 @@ export async function inspectSession(
 ): Promise<StatusJson> {
   const { config, stateDir } = settings;
   const paths = await statePaths(stateDir, target.sessionId, target.agentId);
-  const loaded = await loadState(paths.state);
+  const loaded = loadState(paths.state);
   const state = stateOf(loaded);
   const payload = {
     session_id: target.sessionId,

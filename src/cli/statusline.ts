@@ -70,7 +70,7 @@ export async function bridgeStatusline(
   const settings = await loadSettings(io.env);
   const { config, stateDir } = settings;
   const paths = await statePaths(stateDir, record.sessionId);
-  const fired = stateOf(await loadState(paths.state)).fired;
+  const fired = stateOf(loadState(paths.state)).fired;
   const due = crossedThresholds(record.percent, config.thresholds, fired);
   const next = nextThreshold(config.thresholds, fired);
   const line = `${gauge(record.percent, config.thresholds, record.window, 20)}${

@@ -52,12 +52,13 @@ export async function statePaths(
   return { dir, state: join(dir, `${base}.json`), lock: join(dir, `${base}.lock`) };
 }
 
-/** Why a folder cannot hold state, or undefined when it can be trusted for reading. */
-// deno-lint-ignore require-await -- async API, sync inside (see below)
-export async function untrustedDirReason(dir: string): Promise<string | undefined> {
+/**
+ * Why a folder cannot hold state, or undefined when it can be trusted for reading. Sync, like
+ * {@link loadState}: on the every-call path an async op's thread hop costs more than the syscall.
+ */
+export function untrustedDirReason(dir: string): string | undefined {
   let info: Deno.FileInfo;
   try {
-    // Sync on the every-call path: an async op's thread hop costs more than the syscall.
     info = Deno.lstatSync(dir);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return undefined; // created on first write
@@ -83,7 +84,7 @@ export async function preparePrivateDir(dir: string): Promise<string | undefined
       return `cannot create state folder ${dir}: ${messageOf(error)}`;
     }
   }
-  const reason = await untrustedDirReason(dir);
+  const reason = untrustedDirReason(dir);
   if (reason || isWindows) return reason;
   const probe = join(dir, `.probe-${crypto.randomUUID()}`);
   try {
@@ -107,8 +108,7 @@ export type LoadedState =
   | { kind: "corrupt"; reason: string };
 
 /** Reads a state file; a corrupt, oversized or non-file one is reported, never thrown. */
-// deno-lint-ignore require-await -- async API, sync inside (see untrustedDirReason)
-export async function loadState(path: string): Promise<LoadedState> {
+export function loadState(path: string): LoadedState {
   let bytes: Uint8Array;
   try {
     const info = Deno.lstatSync(path);
