@@ -24,6 +24,11 @@ export interface BackwardOptions {
   chunkSize?: number;
   /** Longer lines are reported with `oversized: true` and no bytes. Default 16 MiB. */
   maxLineBytes?: number;
+  /**
+   * Stop, without yielding the line in progress, once this many bytes have been read: a region
+   * without newlines (a corrupt or hostile file) must not be read to its start. Default: no limit.
+   */
+  maxBytes?: number;
 }
 
 const NEWLINE = 0x0a;
@@ -71,7 +76,9 @@ export async function* readLinesBackward(
     return line;
   };
 
+  const maxBytes = options.maxBytes ?? Infinity;
   while (position > 0) {
+    if (size - position >= maxBytes) return;
     const from = Math.max(0, position - chunkSize);
     const chunk = await source.readAt(from, position - from);
     let end = chunk.length;

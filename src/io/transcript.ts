@@ -81,8 +81,7 @@ export async function scanUsage(
   const counted = countingSource(source);
   const maxBytes = query.maxBytes ?? DEFAULT_MAX_BYTES;
   let newest: TranscriptUsage | undefined;
-  for await (const line of readLinesBackward(counted, size)) {
-    if (counted.bytesRead > maxBytes) break;
+  for await (const line of readLinesBackward(counted, size, { maxBytes })) {
     const found = interpretForUsage(line, query.sidechainFile ?? false);
     if (found === "marker") {
       return newest
@@ -165,11 +164,8 @@ export async function scanHistory(
   const maxBytes = query.maxBytes ?? DEFAULT_MAX_BYTES;
   const stopBelow = query.stopBelow ?? 0;
   const refreshed = new Set<number>();
-  for await (const line of readLinesBackward(counted, size)) {
+  for await (const line of readLinesBackward(counted, size, { maxBytes })) {
     if (line.start < stopBelow) break;
-    if (counted.bytesRead > maxBytes) {
-      return { refreshed: sorted(refreshed), truncated: true, bytesRead: counted.bytesRead };
-    }
     if (line.oversized) continue;
     const text = decoder.decode(line.bytes);
     const mayBeMarker = text.includes("compact_boundary") || text.includes("isCompactSummary");
@@ -189,7 +185,9 @@ export async function scanHistory(
       for (const t of refreshRecordedIn(entry, query.token) ?? []) refreshed.add(t);
     }
   }
-  return { refreshed: sorted(refreshed), truncated: false, bytesRead: counted.bytesRead };
+  // Stopped by the byte budget before the start of the file (or of the range asked for)?
+  const truncated = counted.bytesRead >= maxBytes && size - counted.bytesRead > stopBelow;
+  return { refreshed: sorted(refreshed), truncated, bytesRead: counted.bytesRead };
 }
 
 function sorted(values: Set<number>): number[] {

@@ -102,3 +102,16 @@ Deno.test("readLinesBackward() passes invalid UTF-8 through as bytes", async () 
   assertEquals(lines.length, 2);
   assertEquals(lines[1]?.text, "a");
 });
+
+Deno.test("readLinesBackward() stops at maxBytes, even inside a region without newlines", async () => {
+  const body = new Uint8Array(1024 * 1024).fill(0x61); // 1 MiB, no newline at all
+  const source = memorySource(body);
+  const lines = [];
+  for await (
+    const line of readLinesBackward(source, body.length, { chunkSize: 4096, maxBytes: 16 * 1024 })
+  ) {
+    lines.push(line);
+  }
+  assertEquals(lines, []);
+  assertEquals(source.reads, 4);
+});

@@ -256,13 +256,15 @@ Deno.test("scanHistory() finds the newest compaction marker and this hook's refr
 Deno.test("scanHistory() stops at stopBelow and reports a truncated scan past its byte budget", async () => {
   const lines = [
     entries.compactBoundary(),
-    ...Array.from({ length: 50 }, () => entries.assistant(1000)),
+    ...Array.from({ length: 300 }, () => entries.assistant(1000)),
   ];
   const { source, size } = memory(jsonl(lines));
+  ok(size > 3 * 64 * 1024, "several chunks");
   const full = await scanHistory(source, size);
-  assertEquals(full.marker, 0);
+  assertEquals([full.marker, full.truncated], [0, false]);
   const above = await scanHistory(source, size, { stopBelow: 10 });
-  assertEquals(above.marker, undefined);
+  assertEquals([above.marker, above.truncated], [undefined, false]);
+  // The budget is checked between 64 KiB reads: one read, then it stops short of the marker.
   const budget = await scanHistory(source, size, { maxBytes: 1000 });
-  assertEquals(budget.truncated, true);
+  assertEquals([budget.marker, budget.truncated, budget.bytesRead], [undefined, true, 64 * 1024]);
 });
