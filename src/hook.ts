@@ -35,6 +35,7 @@ import {
 } from "./io/state_store.ts";
 import { readUsageWaiting, scanHistory, withTranscript } from "./io/transcript.ts";
 import { bridgedReading } from "./io/statusline_store.ts";
+import { messageOf } from "./core/errors.ts";
 
 export type Env = (name: string) => string | undefined;
 
@@ -419,7 +420,7 @@ async function buildRefresh(
       projectIdsFor(env("CLAUDE_PROJECT_DIR") ?? payload.cwd),
     );
   } catch (error) {
-    return { error: error instanceof Error ? error.message : String(error) };
+    return { error: messageOf(error) };
   }
   if (selection.lessons.length === 0) {
     return { error: `${location.path} has no active directives or protocols` };
@@ -443,8 +444,4 @@ function describeReading(reading: Reading | NoReading): string {
     ? ""
     : ` of ${reading.window} (${reading.windowSource})`;
   return `${percentText(reading.percent)}${window}${tokens} from ${reading.source}`;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -5,15 +5,7 @@
 import { runHook } from "./hook.ts";
 import { readStdinCapped } from "./io/stdin.ts";
 import { loadConfigFile } from "./io/config_file.ts";
-
-/** Writes all of `text`; through `write()`, since `.writable` loads Deno's web-streams code. */
-async function writeAll(
-  target: { write(bytes: Uint8Array): Promise<number> },
-  text: string,
-): Promise<void> {
-  const bytes = new TextEncoder().encode(text);
-  for (let at = 0; at < bytes.length;) at += await target.write(bytes.subarray(at));
-}
+import { writeAll } from "./io/write_all.ts";
 
 async function hookMain(): Promise<void> {
   try {

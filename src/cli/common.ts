@@ -5,6 +5,9 @@
 // Types only: a static node: import is hoisted into the bundle's top level and loads Deno's
 // Node layer on every hook call (about 10 ms); parseCommand imports node:util when it runs.
 import type { parseArgs, ParseArgsConfig } from "node:util";
+import { messageOf } from "../core/errors.ts";
+export { messageOf };
+import { writeAll } from "../io/write_all.ts";
 
 export type Env = (name: string) => string | undefined;
 
@@ -39,15 +42,6 @@ export function realIo(): CliIo {
   };
 }
 
-/** Writes all of `text` through `write()` (`.writable` would load the web-streams code). */
-async function writeAll(
-  target: { write(bytes: Uint8Array): Promise<number> },
-  text: string,
-): Promise<void> {
-  const bytes = new TextEncoder().encode(text);
-  for (let at = 0; at < bytes.length;) at += await target.write(bytes.subarray(at));
-}
-
 type Options = NonNullable<ParseArgsConfig["options"]>;
 
 /** `--help` and `--json`, which every command takes. */
@@ -77,8 +71,32 @@ export async function parseCommand<const O extends Options>(
     const { values } = util.parseArgs({ args, options, strict: true, allowPositionals: false });
     return { values };
   } catch (error) {
-    return { error: error instanceof Error ? error.message : String(error) };
+    return { error: messageOf(error) };
   }
+}
+
+/**
+ * Parses a command's flags and handles what every command handles alike: a usage error (printed
+ * with the help, exit 2) and `--help` (printed, exit 0). Returns the flags, or the exit code when
+ * the command is already done.
+ */
+export async function readFlags<const O extends Options>(
+  args: string[],
+  options: O,
+  help: string,
+  io: CliIo,
+): Promise<
+  { values: ReturnType<typeof parseArgs<{ options: O; strict: true }>>["values"] } | {
+    exit: number;
+  }
+> {
+  const parsed = await parseCommand(args, options);
+  if ("error" in parsed) return { exit: await usageError(io, parsed.error, help) };
+  if ("help" in parsed.values && parsed.values.help === true) {
+    await io.stdout(help);
+    return { exit: EXIT_OK };
+  }
+  return parsed;
 }
 
 /** Prints a usage error and the command's help, and returns exit code 2. */
@@ -90,11 +108,6 @@ export async function usageError(io: CliIo, message: string, help: string): Prom
 /** Prints `value` as indented JSON with a final newline. */
 export async function printJson(io: CliIo, value: unknown): Promise<void> {
   await io.stdout(JSON.stringify(value, null, 2) + "\n");
-}
-
-/** The message of anything thrown. */
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** `12345` as `12,345`. */

@@ -15,9 +15,8 @@ import {
   EXIT_OK,
   EXIT_PROBLEM,
   groupDigits,
-  parseCommand,
   printJson,
-  usageError,
+  readFlags,
 } from "./common.ts";
 import { gauge } from "./gauge.ts";
 import type { DemoJson } from "./schemas.ts";
@@ -195,13 +194,9 @@ export function renderDemo(demo: DemoJson, full: boolean): string {
 
 /** Runs `demo`. Exit 0 when the replay injected exactly three times, else 1. */
 export async function runDemo(args: string[], io: CliIo): Promise<number> {
-  const parsed = await parseCommand(args, OPTIONS);
-  if ("error" in parsed) return await usageError(io, parsed.error, DEMO_HELP);
+  const parsed = await readFlags(args, OPTIONS, DEMO_HELP, io);
+  if ("exit" in parsed) return parsed.exit;
   const flags = parsed.values;
-  if (flags.help) {
-    await io.stdout(DEMO_HELP);
-    return EXIT_OK;
-  }
   const dir = await Deno.makeTempDir({ prefix: "lessons-reinject-demo-" });
   let demo: DemoJson;
   try {

@@ -17,9 +17,8 @@ import {
   EXIT_OK,
   EXIT_PROBLEM,
   messageOf,
-  parseCommand,
   printJson,
-  usageError,
+  readFlags,
 } from "./common.ts";
 import { claudeDir } from "./locate.ts";
 import type { Check, DoctorJson } from "./schemas.ts";
@@ -425,13 +424,9 @@ export function renderDoctor(report: DoctorJson): string {
 
 /** Runs `doctor`. Exit 0 when no check failed, 1 otherwise. */
 export async function runDoctor(args: string[], io: CliIo): Promise<number> {
-  const parsed = await parseCommand(args, OPTIONS);
-  if ("error" in parsed) return await usageError(io, parsed.error, DOCTOR_HELP);
+  const parsed = await readFlags(args, OPTIONS, DOCTOR_HELP, io);
+  if ("exit" in parsed) return parsed.exit;
   const flags = parsed.values;
-  if (flags.help) {
-    await io.stdout(DOCTOR_HELP);
-    return EXIT_OK;
-  }
   const report = await diagnose(io, flags["plugin-root"]);
   if (flags.json) await printJson(io, report);
   else await io.stdout(renderDoctor(report));

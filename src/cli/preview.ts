@@ -14,8 +14,8 @@ import {
   EXIT_OK,
   EXIT_PROBLEM,
   messageOf,
-  parseCommand,
   printJson,
+  readFlags,
   usageError,
 } from "./common.ts";
 import { locateTranscript } from "./locate.ts";
@@ -65,13 +65,9 @@ export function renderPreview(preview: PreviewJson): string {
 
 /** Runs `preview`. Exit 0 with the text; 1 when there is no usable manifest; 2 on bad flags. */
 export async function runPreview(args: string[], io: CliIo): Promise<number> {
-  const parsed = await parseCommand(args, OPTIONS);
-  if ("error" in parsed) return await usageError(io, parsed.error, PREVIEW_HELP);
+  const parsed = await readFlags(args, OPTIONS, PREVIEW_HELP, io);
+  if ("exit" in parsed) return parsed.exit;
   const flags = parsed.values;
-  if (flags.help) {
-    await io.stdout(PREVIEW_HELP);
-    return EXIT_OK;
-  }
   let threshold: number | undefined;
   if (flags.threshold !== undefined) {
     threshold = Number(flags.threshold);

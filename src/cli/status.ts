@@ -15,8 +15,8 @@ import {
   EXIT_OK,
   EXIT_PROBLEM,
   groupDigits,
-  parseCommand,
   printJson,
+  readFlags,
   usageError,
 } from "./common.ts";
 import { gauge } from "./gauge.ts";
@@ -191,13 +191,9 @@ export function renderStatus(report: StatusJson): string {
 
 /** Runs `status`. Exit 0 with a report; 1 when no transcript could be found; 2 on bad flags. */
 export async function runStatus(args: string[], io: CliIo): Promise<number> {
-  const parsed = await parseCommand(args, OPTIONS);
-  if ("error" in parsed) return await usageError(io, parsed.error, STATUS_HELP);
+  const parsed = await readFlags(args, OPTIONS, STATUS_HELP, io);
+  if ("exit" in parsed) return parsed.exit;
   const flags = parsed.values;
-  if (flags.help) {
-    await io.stdout(STATUS_HELP);
-    return EXIT_OK;
-  }
   if (flags.transcript && flags.session) {
     return await usageError(io, "give --transcript or --session, not both", STATUS_HELP);
   }

@@ -6,15 +6,7 @@
 import { crossedThresholds, nextThreshold } from "../core/thresholds.ts";
 import { loadState, preparePrivateDir, stateOf, statePaths } from "../io/state_store.ts";
 import { recordFromStatusline, saveStatusline } from "../io/statusline_store.ts";
-import {
-  type CliIo,
-  COMMON_OPTIONS,
-  EXIT_OK,
-  messageOf,
-  parseCommand,
-  printJson,
-  usageError,
-} from "./common.ts";
+import { type CliIo, COMMON_OPTIONS, EXIT_OK, messageOf, printJson, readFlags } from "./common.ts";
 import { gauge } from "./gauge.ts";
 import type { StatuslineJson } from "./schemas.ts";
 import { loadSettings } from "./settings.ts";
@@ -98,13 +90,9 @@ export async function bridgeStatusline(
 
 /** Runs `statusline`. Always exit 0 (a failing statusLine command blanks the line). */
 export async function runStatusline(args: string[], io: CliIo): Promise<number> {
-  const parsed = await parseCommand(args, OPTIONS);
-  if ("error" in parsed) return await usageError(io, parsed.error, STATUSLINE_HELP);
+  const parsed = await readFlags(args, OPTIONS, STATUSLINE_HELP, io);
+  if ("exit" in parsed) return parsed.exit;
   const flags = parsed.values;
-  if (flags.help) {
-    await io.stdout(STATUSLINE_HELP);
-    return EXIT_OK;
-  }
   const stdin = await io.readStdin();
   const result = await bridgeStatusline(stdin, io);
   if (flags.pass) await io.stdout(stdin ?? "");

@@ -6,6 +6,7 @@
 import { dirname, isAbsolute, join, resolve } from "../core/path.ts";
 import * as z from "zod/mini";
 import type { FileSettings } from "../core/config.ts";
+import { messageOf } from "../core/errors.ts";
 
 type Env = (name: string) => string | undefined;
 
@@ -253,8 +254,4 @@ function expandHome(path: string, env: Env): string {
   const home = env("HOME") || env("USERPROFILE");
   if (home && (path === "~" || path.startsWith("~/"))) return join(home, path.slice(1));
   return path;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -4,6 +4,7 @@
  */
 import { join } from "../core/path.ts";
 import { type LessonSelection, selectLessons } from "../core/lessons.ts";
+import { messageOf } from "../core/errors.ts";
 
 /** Manifests larger than this are refused (the largest real ones are well under 1 MB). */
 export const MAX_MANIFEST_BYTES = 8 * 1024 * 1024;
@@ -88,19 +89,19 @@ export async function loadManifest(
     }
     text = await Deno.readTextFile(path);
   } catch (error) {
-    throw new Error(`manifest ${path}: ${error instanceof Error ? error.message : error}`);
+    throw new Error(`manifest ${path}: ${messageOf(error)}`);
   }
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (error) {
     throw new Error(
-      `manifest ${path} is not JSON: ${error instanceof Error ? error.message : error}`,
+      `manifest ${path} is not JSON: ${messageOf(error)}`,
     );
   }
   try {
     return selectLessons(raw, projectIds);
   } catch (error) {
-    throw new Error(`manifest ${path}: ${error instanceof Error ? error.message : error}`);
+    throw new Error(`manifest ${path}: ${messageOf(error)}`);
   }
 }

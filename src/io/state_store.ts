@@ -4,6 +4,7 @@
  */
 import { join } from "../core/path.ts";
 import { EMPTY_STATE, type State, StateSchema } from "../schemas/state.ts";
+import { messageOf } from "../core/errors.ts";
 
 const MAX_STATE_BYTES = 64 * 1024;
 const LOCK_TIMEOUT_MS = 2000;
@@ -177,8 +178,4 @@ export async function withLock<T>(lockPath: string, critical: () => Promise<T>):
     clearTimeout(timer);
     file.close();
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

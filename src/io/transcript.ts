@@ -15,6 +15,7 @@ import {
   fileSource,
   readLinesBackward,
 } from "./reverse_lines.ts";
+import { messageOf } from "../core/errors.ts";
 
 /** The usage found for this call. */
 export interface TranscriptUsage extends EntryUsage {
@@ -210,7 +211,7 @@ export async function withTranscript<T>(
     if (!info.isFile) return { error: `transcript ${path} is not a file` };
     return await scan(fileSource(file), info.size);
   } catch (error) {
-    return { error: `transcript ${path}: ${error instanceof Error ? error.message : error}` };
+    return { error: `transcript ${path}: ${messageOf(error)}` };
   } finally {
     file?.close();
   }
