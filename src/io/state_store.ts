@@ -136,14 +136,19 @@ export function stateOf(loaded: LoadedState): State {
   return loaded.kind === "found" ? loaded.state : EMPTY_STATE;
 }
 
-/**
- * Writes `state` atomically: a fresh temp file (O_EXCL, so a planted symlink cannot redirect it)
- * renamed over the target (rename replaces a symlink, never follows it).
- */
+/** Writes `state` atomically (see {@link writeJsonAtomically}). */
 export async function saveState(path: string, state: State): Promise<void> {
+  await writeJsonAtomically(path, state);
+}
+
+/**
+ * Writes `value` as JSON atomically: a fresh temp file (O_EXCL, mode 0600, so a planted symlink
+ * cannot redirect it) renamed over the target (rename replaces a symlink, never follows it).
+ */
+export async function writeJsonAtomically(path: string, value: unknown): Promise<void> {
   const temp = `${path}.${crypto.randomUUID()}.tmp`;
   try {
-    await Deno.writeFile(temp, new TextEncoder().encode(JSON.stringify(state)), {
+    await Deno.writeFile(temp, new TextEncoder().encode(JSON.stringify(value)), {
       createNew: true,
       mode: 0o600,
     });

@@ -8,7 +8,7 @@ import type { Reading } from "../core/decide.ts";
 import { figuresOf } from "../core/context_window.ts";
 import { percentOf } from "../core/window.ts";
 import { ContextWindowSchema } from "../schemas/payload.ts";
-import { hexDigest } from "./state_store.ts";
+import { hexDigest, writeJsonAtomically } from "./state_store.ts";
 
 /** A record older than this is not used: the statusline stopped updating, or another session. */
 export const STATUSLINE_MAX_AGE_MS = 60_000;
@@ -75,20 +75,10 @@ export async function statuslinePath(dir: string, sessionId: string): Promise<st
   return join(dir, `lessons-${await hexDigest(sessionId)}-statusline.json`);
 }
 
-/** Writes `record` atomically (fresh temp file, then rename over the old record). */
+/** Writes `record` atomically, like the state file. */
 export async function saveStatusline(dir: string, record: StatuslineRecord): Promise<string> {
   const path = await statuslinePath(dir, record.sessionId);
-  const temp = `${path}.${crypto.randomUUID()}.tmp`;
-  try {
-    await Deno.writeFile(temp, new TextEncoder().encode(JSON.stringify(record)), {
-      createNew: true,
-      mode: 0o600,
-    });
-    await Deno.rename(temp, path);
-  } catch (error) {
-    await Deno.remove(temp).catch(() => {});
-    throw error;
-  }
+  await writeJsonAtomically(path, record);
   return path;
 }
 
