@@ -9,6 +9,7 @@ import { refreshHeader } from "../core/header.ts";
 import { projectIdsFor } from "../core/lessons.ts";
 import { INLINE_LIMIT, renderRefresh } from "../core/render.ts";
 import { loadManifest, locateManifest } from "../io/manifest_load.ts";
+import { newestInstalledFile } from "../io/plugin_cache.ts";
 import { preparePrivateDir, untrustedDirReason } from "../io/state_store.ts";
 import {
   type CliIo,
@@ -74,17 +75,10 @@ export async function pluginRootFor(
   if (fromEnv) return { root: fromEnv, via: "CLAUDE_PLUGIN_ROOT" };
   const claude = claudeDir(env);
   if (claude) {
-    const cache = join(claude, "plugins", "cache");
-    let best: { root: string; mtime: number } | undefined;
-    for (const marketplace of await listDirs(cache)) {
-      const base = join(cache, marketplace, "lessons-reinject");
-      for (const version of await listDirs(base)) {
-        const root = join(base, version);
-        const mtime = (await Deno.stat(join(root, "hooks", "hooks.json")).catch(() => undefined))
-          ?.mtime?.getTime();
-        if (mtime !== undefined && (!best || mtime > best.mtime)) best = { root, mtime };
-      }
-    }
+    const best = await newestInstalledFile(join(claude, "plugins"), "lessons-reinject", [
+      "hooks",
+      "hooks.json",
+    ]);
     if (best) return { root: best.root, via: "installed plugin" };
   }
   try {
@@ -96,16 +90,6 @@ export async function pluginRootFor(
     // Not a checkout.
   }
   return undefined;
-}
-
-async function listDirs(dir: string): Promise<string[]> {
-  const names: string[] = [];
-  try {
-    for await (const entry of Deno.readDir(dir)) if (entry.isDirectory) names.push(entry.name);
-  } catch {
-    // Absent: no installs.
-  }
-  return names;
 }
 
 /** Runs every check. */

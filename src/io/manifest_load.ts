@@ -3,6 +3,7 @@
  * any size costs nothing on the common path; an oversized one is refused rather than parsed.
  */
 import { join } from "../core/path.ts";
+import { newestInstalledFile } from "./plugin_cache.ts";
 import { type LessonSelection, selectLessons } from "../core/lessons.ts";
 import { messageOf } from "../core/errors.ts";
 
@@ -31,41 +32,11 @@ export async function locateManifest(
   }
   const home = env("HOME") ?? env("USERPROFILE");
   if (!home) return undefined;
-  const installed = await newestInstalledManifest(join(home, ".claude", "plugins"));
-  return installed ? { path: installed, via: "installed lessons-learned plugin" } : undefined;
-}
-
-/** `cache/<marketplace>/lessons-learned/<version>/data/lesson-manifest.json`, newest first. */
-async function newestInstalledManifest(pluginsDir: string): Promise<string | undefined> {
-  let best: { path: string; mtime: number } | undefined;
-  for (const marketplace of await listDirs(join(pluginsDir, "cache"))) {
-    for (
-      const version of await listDirs(join(pluginsDir, "cache", marketplace, "lessons-learned"))
-    ) {
-      const path = join(
-        pluginsDir,
-        "cache",
-        marketplace,
-        "lessons-learned",
-        version,
-        "data",
-        "lesson-manifest.json",
-      );
-      const mtime = (await Deno.stat(path).catch(() => undefined))?.mtime?.getTime();
-      if (mtime !== undefined && (!best || mtime > best.mtime)) best = { path, mtime };
-    }
-  }
-  return best?.path;
-}
-
-async function listDirs(dir: string): Promise<string[]> {
-  const names: string[] = [];
-  try {
-    for await (const entry of Deno.readDir(dir)) if (entry.isDirectory) names.push(entry.name);
-  } catch {
-    // An absent folder has no installs.
-  }
-  return names;
+  const installed = await newestInstalledFile(join(home, ".claude", "plugins"), "lessons-learned", [
+    "data",
+    "lesson-manifest.json",
+  ]);
+  return installed ? { path: installed.path, via: "installed lessons-learned plugin" } : undefined;
 }
 
 async function isFile(path: string): Promise<boolean> {

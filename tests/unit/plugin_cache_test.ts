@@ -1,0 +1,35 @@
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { join } from "../../src/core/path.ts";
+import { newestInstalledFile } from "../../src/io/plugin_cache.ts";
+import { locateManifest } from "../../src/io/manifest_load.ts";
+
+Deno.test("newestInstalledFile() picks the install whose file changed last", async () => {
+  const home = Deno.makeTempDirSync();
+  const plugins = join(home, ".claude", "plugins");
+  const write = (marketplace: string, version: string, when: number) => {
+    const dir = join(plugins, "cache", marketplace, "lessons-learned", version, "data");
+    Deno.mkdirSync(dir, { recursive: true });
+    const path = join(dir, "lesson-manifest.json");
+    Deno.writeTextFileSync(path, "{}");
+    Deno.utimeSync(path, when, when);
+    return path;
+  };
+  write("market-a", "1.0.0", 1_000_000);
+  const newest = write("market-b", "2.0.0", 2_000_000);
+  Deno.mkdirSync(join(plugins, "cache", "market-c", "lessons-learned", "3.0.0"), {
+    recursive: true,
+  });
+  const found = await newestInstalledFile(plugins, "lessons-learned", [
+    "data",
+    "lesson-manifest.json",
+  ]);
+  assertEquals(found?.path, newest);
+  assertEquals(await newestInstalledFile(plugins, "other-plugin", ["x"]), undefined);
+  // The hook's manifest lookup falls back to it when nothing is configured.
+  const env = (name: string) => ({ HOME: home } as Record<string, string>)[name];
+  assertEquals(await locateManifest(undefined, env), {
+    path: newest,
+    via: "installed lessons-learned plugin",
+  });
+  Deno.removeSync(home, { recursive: true });
+});
