@@ -239,8 +239,15 @@ Deno.test("a subagent's calls keep their own state and never read the main trans
   const subRun = await runHook(sub, { ...env, LESSONS_DEBUG: "1" });
   assertEquals(subRun.stdout, "");
   ok(subRun.stderr.includes("(subagent)"), subRun.stderr);
+  // Only the subagent's own state file exists: lessons-<session hash>-<agent hash>-reinject.json.
+  const names = () =>
+    [...Deno.readDirSync(box.stateDir)].map((e) => e.name).filter((n) => n.endsWith(".json"));
+  assertEquals(names().map((n) => /^lessons-[0-9a-f]{16}-[0-9a-f]{16}-reinject\.json$/.test(n)), [
+    true,
+  ]);
   // The main thread still gets its 30% refresh.
   ok((await runHook(call(), env)).context?.includes("refresh 30 ref="));
+  assertEquals(names().length, 2);
 });
 
 Deno.test("waits briefly for this call's entry, which Claude Code writes asynchronously", async () => {
