@@ -9,14 +9,17 @@
  */
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { baseEnv, entries, payload, SAMPLE_MANIFEST, writeTranscript } from "../tests/_helpers.ts";
+import {
+  entries,
+  payload,
+  type ProcessRun,
+  SAMPLE_MANIFEST,
+  spawnWithStdin,
+  writeTranscript,
+} from "../tests/_helpers.ts";
 
 /** One call's observable result. */
-export interface Call {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+export type Call = ProcessRun;
 
 /** Runs `command` once as Claude Code runs a hook: payload on stdin, a controlled environment. */
 export async function callHook(
@@ -31,20 +34,7 @@ export async function callHook(
   const exe = program.includes("/") || program.includes("\\")
     ? (existsSync(program) ? resolve(program) : program)
     : program;
-  const child = new Deno.Command(exe, {
-    args,
-    env: baseEnv(env),
-    clearEnv: true,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(stdin)).catch(() => {});
-  await writer.close().catch(() => {});
-  const out = await child.output();
-  const decoder = new TextDecoder();
-  return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
+  return await spawnWithStdin(exe, args, stdin, env);
 }
 
 /** Tokens for `percent` of the 200k window of the recorded model (claude-sonnet-4-6). */

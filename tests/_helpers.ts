@@ -29,6 +29,55 @@ export interface HookRun {
   context: string | undefined;
 }
 
+/** What a subprocess printed and how it ended. */
+export interface ProcessRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs `program args` as Claude Code runs a hook: `stdin` piped in (bytes, text, or a value sent
+ * as JSON), the given environment only plus Deno's essentials ({@link baseEnv}).
+ */
+export async function spawnWithStdin(
+  program: string,
+  args: readonly string[],
+  stdin: unknown,
+  env: Record<string, string> = {},
+  cwd?: string,
+): Promise<ProcessRun> {
+  const child = new Deno.Command(program, {
+    args: [...args],
+    env: baseEnv(env),
+    clearEnv: true,
+    ...(cwd === undefined ? {} : { cwd }),
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  const bytes = stdin instanceof Uint8Array
+    ? stdin
+    : new TextEncoder().encode(typeof stdin === "string" ? stdin : JSON.stringify(stdin));
+  // A process that exits without reading all of stdin closes the pipe: not an error here.
+  await writer.write(bytes).catch(() => {});
+  await writer.close().catch(() => {});
+  const out = await child.output();
+  const decoder = new TextDecoder();
+  return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
+}
+
+/** `deno run` of `src/main.ts` with exactly the binary's permissions. */
+export const MAIN_COMMAND = [
+  Deno.execPath(),
+  "run",
+  "--quiet",
+  "--no-prompt",
+  ...HOOK_PERMISSIONS,
+  MAIN,
+];
+
 /**
  * Runs `src/main.ts` as Claude Code would: payload on stdin, the given environment only (plus
  * PATH, HOME and DENO_DIR so Deno finds its cache), exactly the binary's permissions.
@@ -38,39 +87,46 @@ export async function runHook(
   env: Record<string, string> = {},
   args: string[] = [],
 ): Promise<HookRun> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--quiet", "--no-prompt", ...HOOK_PERMISSIONS, MAIN, ...args],
-    env: baseEnv(env),
-    clearEnv: true,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  const bytes = stdin instanceof Uint8Array
-    ? stdin
-    : new TextEncoder().encode(typeof stdin === "string" ? stdin : JSON.stringify(stdin));
-  await writer.write(bytes).catch(() => {});
-  await writer.close().catch(() => {});
-  const out = await child.output();
-  const stdout = new TextDecoder().decode(out.stdout);
-  return {
-    code: out.code,
-    stdout,
-    stderr: new TextDecoder().decode(out.stderr),
-    context: contextOf(stdout),
-  };
+  const [program, ...rest] = MAIN_COMMAND;
+  const run = await spawnWithStdin(program!, [...rest, ...args], stdin, env);
+  return { ...run, context: contextOf(run.stdout) };
 }
 
-/** The environment a hook subprocess gets: only what the test names, plus Deno's essentials. */
+/**
+ * The environment a hook subprocess gets: only what the test names, plus Deno's essentials.
+ * DENO_DIR is always set, so a test that gives the subprocess its own HOME does not make Deno look
+ * for its npm packages (and the network) elsewhere.
+ */
 export function baseEnv(env: Record<string, string>): Record<string, string> {
   const keep: Record<string, string> = {};
-  for (const name of ["PATH", "HOME", "DENO_DIR", "SYSTEMROOT", "USERPROFILE"]) {
+  for (const name of ["PATH", "HOME", "SYSTEMROOT", "USERPROFILE"]) {
     const value = Deno.env.get(name);
     if (value !== undefined) keep[name] = value;
   }
+  keep.DENO_DIR = denoDir();
   keep.DENO_NO_UPDATE_CHECK = "1";
   return { ...keep, ...env };
+}
+
+let cachedDenoDir: string | undefined;
+
+/**
+ * Deno's cache folder as this Deno reports it (`deno info --json`), or DENO_DIR when set. Asked
+ * once, not guessed: the default differs by OS and by XDG settings.
+ */
+export function denoDir(): string {
+  if (cachedDenoDir) return cachedDenoDir;
+  const fromEnv = Deno.env.get("DENO_DIR");
+  if (fromEnv) return cachedDenoDir = fromEnv;
+  const out = new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json"],
+    stdout: "piped",
+    stderr: "null",
+    env: { DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" },
+  }).outputSync();
+  const info = JSON.parse(new TextDecoder().decode(out.stdout));
+  if (typeof info.denoDir !== "string") throw new Error("deno info --json gave no denoDir");
+  return cachedDenoDir = info.denoDir;
 }
 
 /** `hookSpecificOutput.additionalContext` of a hook's stdout, if it is the hook's answer. */

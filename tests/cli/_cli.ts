@@ -4,15 +4,11 @@
  */
 import { join } from "node:path";
 import type * as z from "zod/mini";
-import { baseEnv, HOOK_PERMISSIONS, MAIN, ROOT, sandbox } from "../_helpers.ts";
+import { MAIN_COMMAND, type ProcessRun, ROOT, sandbox, spawnWithStdin } from "../_helpers.ts";
 
 export { ROOT, sandbox };
 
-export interface CliRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+export type CliRun = ProcessRun;
 
 /**
  * Runs `lessons-reinject <args>` as the binary would run: `src/main.ts` with exactly its
@@ -24,40 +20,8 @@ export async function cli(
   stdin: unknown = "",
   cwd = ROOT,
 ): Promise<CliRun> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--quiet", "--no-prompt", ...HOOK_PERMISSIONS, MAIN, ...args],
-    env: baseEnv({ DENO_DIR: denoDir(), ...env }),
-    clearEnv: true,
-    cwd,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  const bytes = stdin instanceof Uint8Array
-    ? stdin
-    : new TextEncoder().encode(typeof stdin === "string" ? stdin : JSON.stringify(stdin));
-  await writer.write(bytes).catch(() => {});
-  await writer.close().catch(() => {});
-  const out = await child.output();
-  return {
-    code: out.code,
-    stdout: new TextDecoder().decode(out.stdout),
-    stderr: new TextDecoder().decode(out.stderr),
-  };
-}
-
-/**
- * Deno's cache folder, so that a test giving the subprocess its own HOME does not make Deno look
- * for its npm packages (and the network) elsewhere.
- */
-export function denoDir(): string {
-  const set = Deno.env.get("DENO_DIR");
-  if (set) return set;
-  const home = Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE") ?? "";
-  if (Deno.build.os === "darwin") return join(home, "Library", "Caches", "deno");
-  if (Deno.build.os === "windows") return join(Deno.env.get("LOCALAPPDATA") ?? home, "deno");
-  return join(Deno.env.get("XDG_CACHE_HOME") ?? join(home, ".cache"), "deno");
+  const [program, ...rest] = MAIN_COMMAND;
+  return await spawnWithStdin(program!, [...rest, ...args], stdin, env, cwd);
 }
 
 /** Parses stdout as JSON and validates it; throws naming the first mismatch. */

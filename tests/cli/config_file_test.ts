@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { StatusJsonSchema } from "../../src/cli/schemas.ts";
 import { configCandidates, loadConfigFile, parseConfigText } from "../../src/io/config_file.ts";
 import { entries, payload, runHook, writeTranscript } from "../_helpers.ts";
-import { assertIncludes, cli, denoDir, parsedAs, sandbox } from "./_cli.ts";
+import { assertIncludes, cli, parsedAs, sandbox } from "./_cli.ts";
 
 Deno.test("parseConfigText() accepts JSONC: comments and trailing commas", async () => {
   const text = `{
@@ -93,14 +93,13 @@ Deno.test("the hook reads the config file: its thresholds apply, the environment
   const { box, input } = hookSetup(44_000); // 22 %
   const config = join(box.dir, "config.jsonc");
   Deno.writeTextFileSync(config, '{\n  // refresh early\n  "thresholds": [20, 40],\n}\n');
-  const env = { ...box.env, HOME: box.dir, DENO_DIR: denoDir(), LESSONS_CONFIG: config };
+  const env = { ...box.env, HOME: box.dir, LESSONS_CONFIG: config };
   const fired = await runHook(input, env);
   assertIncludes(fired.context ?? "", "[lessons-reinject refresh 20 ");
 
   const other = hookSetup(44_000);
   const envWins = await runHook(other.input, {
     ...other.box.env,
-    DENO_DIR: denoDir(),
     LESSONS_CONFIG: config,
     LESSONS_REINJECT_THRESHOLDS: "30",
   });
@@ -113,7 +112,7 @@ Deno.test("an invalid config file: one stderr line with line and column; the hoo
   const { box, input } = hookSetup(62_000); // 31 %
   const config = join(box.dir, "config.jsonc");
   Deno.writeTextFileSync(config, '{\n  "thresholds": [20, 40],\n  "debug": "yes"\n}\n');
-  const env = { ...box.env, DENO_DIR: denoDir(), LESSONS_CONFIG: config };
+  const env = { ...box.env, LESSONS_CONFIG: config };
   const run = await runHook(input, env);
   assertEquals(run.code, 0);
   assertIncludes(run.stderr, `config ${config}:3:12: debug: expected true or false, got "yes"`);

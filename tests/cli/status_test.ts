@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { projectFolderName } from "../../src/cli/locate.ts";
 import { StatusJsonSchema } from "../../src/cli/schemas.ts";
 import { entries, RECORDED, sharedTranscript, writeTranscript } from "../_helpers.ts";
-import { assertIncludes, cli, denoDir, parsedAs, ROOT, sandbox } from "./_cli.ts";
+import { assertIncludes, cli, parsedAs, ROOT, sandbox } from "./_cli.ts";
 
 /**
  * The figures in ../shared/fixtures/transcripts/README.md: the last main-chain usage (tokens), and
@@ -70,7 +70,7 @@ Deno.test("status --json on every shared transcript gives the expected tokens an
 
 Deno.test("status shows the gauge, source, thresholds, what fired and the state file", async () => {
   const box = sandbox();
-  const env = { ...box.env, HOME: box.dir, DENO_DIR: denoDir() };
+  const env = { ...box.env, HOME: box.dir };
   // The hook fires 30 on the recorded session first; status then reports it.
   const transcript = join(box.dir, "session.jsonl");
   const line = entries.assistant(62_000, ["toolu_a"], { model: "claude-sonnet-4-6" });

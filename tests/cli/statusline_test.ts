@@ -7,7 +7,7 @@ import {
   type StatuslineRecord,
 } from "../../src/io/statusline_store.ts";
 import { appendTranscript, entries, payload, runHook, writeTranscript } from "../_helpers.ts";
-import { assertIncludes, cli, denoDir, parsedAs, sandbox, statuslineInput } from "./_cli.ts";
+import { assertIncludes, cli, parsedAs, sandbox, statuslineInput } from "./_cli.ts";
 
 Deno.test("recordFromStatusline() takes the exact figure from current_usage", () => {
   const made = recordFromStatusline(statuslineInput(), 1000, 42);
@@ -72,7 +72,7 @@ Deno.test("statusline prints a compact gauge, and exits 0 on any input", async (
 
 Deno.test("statusline round-trip: the hook then uses the fresh reading, not a stale one", async () => {
   const box = sandbox();
-  const env = { ...box.env, HOME: box.dir, DENO_DIR: denoDir(), LESSONS_DEBUG: "1" };
+  const env = { ...box.env, HOME: box.dir, LESSONS_DEBUG: "1" };
   // The transcript says 20 % (an older turn); the statusline, run after it, says 32 % of 200k.
   const line = entries.assistant(40_000, ["toolu_s1"], { model: "claude-sonnet-4-6" });
   const sessionId = String(line.sessionId);

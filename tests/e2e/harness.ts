@@ -6,6 +6,7 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type ApiStub, type RecordedRequest, type Script, startApiStub } from "./api_stub.ts";
+import { denoDir } from "../_helpers.ts";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const SAMPLE_MANIFEST = join(ROOT, "src", "data", "sample_manifest.json");
@@ -15,27 +16,6 @@ export const TOO_LARGE = "Output too large";
 export const HEADER_TAG = "[lessons-reinject refresh";
 
 export type Json = Record<string, unknown>;
-
-let denoDir: string | undefined;
-
-/**
- * The real Deno cache: the hook runs `deno run` under the scenario's temporary HOME, where an
- * empty default cache would make it download its npm dependencies (and fail offline).
- */
-async function realDenoDir(): Promise<string> {
-  if (denoDir) return denoDir;
-  const fromEnv = Deno.env.get("DENO_DIR");
-  if (fromEnv) return denoDir = fromEnv;
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json"],
-    stdout: "piped",
-    stderr: "null",
-    env: { DENO_NO_UPDATE_CHECK: "1" },
-  }).output();
-  const info = JSON.parse(new TextDecoder().decode(out.stdout));
-  if (typeof info.denoDir !== "string") throw new Error("deno info --json gave no denoDir");
-  return denoDir = info.denoDir;
-}
 
 export interface ScenarioSetup {
   /** Names the temporary folders. */
@@ -114,7 +94,7 @@ export class Scenario {
     await Deno.writeTextFile(manifest, setup.manifest ?? await Deno.readTextFile(SAMPLE_MANIFEST));
     const env: Record<string, string> = {
       PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-      DENO_DIR: await realDenoDir(),
+      DENO_DIR: denoDir(),
       DENO_NO_UPDATE_CHECK: "1",
       HOME: join(root, "home"),
       TMPDIR: join(root, "tmp"),

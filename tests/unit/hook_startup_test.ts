@@ -6,7 +6,6 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import {
-  baseEnv,
   entries,
   HOOK_PERMISSIONS,
   MAIN,
@@ -14,27 +13,12 @@ import {
   ROOT,
   SAMPLE_MANIFEST,
   sandbox,
+  spawnWithStdin,
   writeTranscript,
 } from "../_helpers.ts";
 
-async function run(args: string[], stdin: unknown, env: Record<string, string>) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args,
-    env: baseEnv(env),
-    clearEnv: true,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(JSON.stringify(stdin))).catch(() => {});
-  await writer.close().catch(() => {});
-  const out = await child.output();
-  return {
-    code: out.code,
-    stdout: new TextDecoder().decode(out.stdout),
-    stderr: new TextDecoder().decode(out.stderr),
-  };
+function run(args: string[], stdin: unknown, env: Record<string, string>) {
+  return spawnWithStdin(Deno.execPath(), args, stdin, env);
 }
 
 Deno.test("importing the hook's modules needs no permission: no I/O, no env at import", async () => {
