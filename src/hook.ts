@@ -22,10 +22,10 @@ import { ContextWindowSchema, type HookPayload, HookPayloadSchema } from "./sche
 import type { State } from "./schemas/state.ts";
 import {
   defaultStateDir,
-  hexDigest,
   type LoadedState,
   loadState,
   preparePrivateDir,
+  refreshToken,
   saveState,
   stateOf,
   type StatePaths,
@@ -265,10 +265,7 @@ async function onToolCall(payload: HookPayload, config: Config, env: Env): Promi
   const measured = await measure(payload, config, dir);
   const { facts, size } = measured;
   let reading = measured.reading;
-  const sessionKey = payload.agent_id
-    ? `${payload.session_id}\0${payload.agent_id}`
-    : payload.session_id;
-  const token = await hexDigest(`lessons-reinject refresh\0${sessionKey}`, 8);
+  const token = await refreshToken(payload.session_id, payload.agent_id);
   const transcript = transcriptFor(payload);
 
   let state = applyFacts(stateOf(loaded), facts, found);

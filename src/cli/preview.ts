@@ -6,7 +6,7 @@ import { refreshHeader } from "../core/header.ts";
 import { projectIdsFor } from "../core/lessons.ts";
 import { renderRefresh } from "../core/render.ts";
 import { nextThreshold } from "../core/thresholds.ts";
-import { hexDigest, loadState, stateOf, statePaths } from "../io/state_store.ts";
+import { loadState, refreshToken, stateOf, statePaths } from "../io/state_store.ts";
 import { loadManifest, locateManifest } from "../io/manifest_load.ts";
 import {
   type CliIo,
@@ -80,7 +80,7 @@ export async function runPreview(args: string[], io: CliIo): Promise<number> {
   for (const problem of settings.problems) await io.stderr(`${problem}\n`);
 
   // The session, when there is one, gives the window, the next threshold and the header's ref.
-  let sessionKey = "preview";
+  let token = await refreshToken("preview");
   let window: number | undefined;
   let fired: number[] = [];
   const explicit = flags.transcript !== undefined || flags.session !== undefined;
@@ -95,7 +95,7 @@ export async function runPreview(args: string[], io: CliIo): Promise<number> {
       return EXIT_PROBLEM;
     }
   } else {
-    sessionKey = target.agentId ? `${target.sessionId}\0${target.agentId}` : target.sessionId;
+    token = await refreshToken(target.sessionId, target.agentId);
     const report = await inspectSession(target, settings);
     window = report.window ?? report.beforeCompaction?.window ?? undefined;
     const paths = await statePaths(settings.stateDir, target.sessionId, target.agentId);
@@ -121,7 +121,6 @@ export async function runPreview(args: string[], io: CliIo): Promise<number> {
     await io.stderr(`lessons-reinject: ${messageOf(error)}\n`);
     return EXIT_PROBLEM;
   }
-  const token = await hexDigest(`lessons-reinject refresh\0${sessionKey}`, 8);
   const header = refreshHeader(
     {
       kind: "thresholds",

@@ -54,6 +54,15 @@ export async function statePaths(
 }
 
 /**
+ * The per-session token every refresh header carries (src/core/header.ts), so recovery from a
+ * transcript accepts only this hook's own refreshes for this session (or subagent).
+ */
+export function refreshToken(sessionId: string, agentId?: string): Promise<string> {
+  const key = agentId ? `${sessionId}\0${agentId}` : sessionId;
+  return hexDigest(`lessons-reinject refresh\0${key}`, 8);
+}
+
+/**
  * Why a folder cannot hold state, or undefined when it can be trusted for reading. Sync, like
  * {@link loadState}: on the every-call path an async op's thread hop costs more than the syscall.
  */

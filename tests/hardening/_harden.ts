@@ -14,7 +14,7 @@ import {
   writeTranscript,
 } from "../_helpers.ts";
 import type { ServerCommand, ServerResult } from "./_hook_server.ts";
-import { hexDigest } from "../../src/io/state_store.ts";
+import { refreshToken } from "../../src/io/state_store.ts";
 
 /** Context window used throughout: 100,000 tokens, so 31,000 tokens is 31 %. */
 export const WINDOW = 100_000;
@@ -92,8 +92,7 @@ export function changesOutside(
 
 /** The per-session token refresh headers carry (see src/core/header.ts). */
 export function sessionToken(sessionId: string, agentId?: string): Promise<string> {
-  const key = agentId ? `${sessionId}\0${agentId}` : sessionId;
-  return hexDigest(`lessons-reinject refresh\0${key}`, 8);
+  return refreshToken(sessionId, agentId);
 }
 
 /**
