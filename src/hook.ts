@@ -402,23 +402,14 @@ async function buildRefresh(
   token: string,
 ): Promise<{ text: string; summary: string } | { error: string }> {
   // Only a firing call needs the manifest's code and schemas: evaluated here, not at start-up.
-  const [{ loadManifest, locateManifest }, { projectIdsFor }, { renderRefresh }] = await Promise
-    .all([
-      import("./io/manifest_load.ts"),
-      import("./core/lessons.ts"),
-      import("./core/render.ts"),
-    ]);
-  const location = await locateManifest(config.manifestPath, env);
-  if (!location) return { error: "no manifest found (set LESSONS_MANIFEST_PATH)" };
-  let selection;
-  try {
-    selection = await loadManifest(
-      location.path,
-      projectIdsFor(env("CLAUDE_PROJECT_DIR") ?? payload.cwd),
-    );
-  } catch (error) {
-    return { error: messageOf(error) };
-  }
+  const [{ findManifest }, { renderRefresh }] = await Promise.all([
+    import("./io/manifest_load.ts"),
+    import("./core/render.ts"),
+  ]);
+  const found = await findManifest(config.manifestPath, env, payload.cwd);
+  if (found.kind === "none") return { error: "no manifest found (set LESSONS_MANIFEST_PATH)" };
+  if (found.kind === "invalid") return { error: found.error };
+  const { location, selection } = found;
   if (selection.lessons.length === 0) {
     return { error: `${location.path} has no active directives or protocols` };
   }

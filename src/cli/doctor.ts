@@ -6,9 +6,8 @@
 import { join } from "../core/path.ts";
 import type { Config } from "../core/config.ts";
 import { refreshHeader } from "../core/header.ts";
-import { projectIdsFor } from "../core/lessons.ts";
 import { INLINE_LIMIT, renderRefresh } from "../core/render.ts";
-import { loadManifest, locateManifest } from "../io/manifest_load.ts";
+import { findManifest } from "../io/manifest_load.ts";
 import { newestInstalledFile } from "../io/plugin_cache.ts";
 import { preparePrivateDir, untrustedDirReason } from "../io/state_store.ts";
 import {
@@ -250,8 +249,8 @@ async function findOnPath(program: string, env: Env): Promise<string | undefined
 
 /** Found, valid, how many directives and protocols, and how a refresh fits the budget. */
 export async function checkManifest(config: Config, io: CliIo): Promise<Check> {
-  const location = await locateManifest(config.manifestPath, io.env);
-  if (!location) {
+  const found = await findManifest(config.manifestPath, io.env, io.cwd());
+  if (found.kind === "none") {
     return fail(
       "manifest",
       "no manifest found (no LESSONS_MANIFEST_PATH, no manifestPath in the config file, no " +
@@ -260,19 +259,14 @@ export async function checkManifest(config: Config, io: CliIo): Promise<Check> {
         "data/lesson-manifest.json",
     );
   }
-  let selection;
-  try {
-    selection = await loadManifest(
-      location.path,
-      projectIdsFor(io.env("CLAUDE_PROJECT_DIR") ?? io.cwd()),
-    );
-  } catch (error) {
+  if (found.kind === "invalid") {
     return fail(
       "manifest",
-      messageOf(error),
+      found.error,
       `point LESSONS_MANIFEST_PATH at a valid lessons-learned manifest`,
     );
   }
+  const { location, selection } = found;
   const directives = selection.lessons.filter((l) => l.kind === "directive").length;
   const protocols = selection.lessons.length - directives;
   const invalid = selection.invalid.length > 0

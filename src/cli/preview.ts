@@ -3,17 +3,15 @@
  * budget, and which lessons went in whole, as a summary, or were left out.
  */
 import { refreshHeader } from "../core/header.ts";
-import { projectIdsFor } from "../core/lessons.ts";
 import { renderRefresh } from "../core/render.ts";
 import { nextThreshold } from "../core/thresholds.ts";
 import { loadState, refreshToken, stateOf, statePaths } from "../io/state_store.ts";
-import { loadManifest, locateManifest } from "../io/manifest_load.ts";
+import { findManifest } from "../io/manifest_load.ts";
 import {
   type CliIo,
   COMMON_OPTIONS,
   EXIT_OK,
   EXIT_PROBLEM,
-  messageOf,
   printJson,
   readFlags,
   usageError,
@@ -103,24 +101,19 @@ export async function runPreview(args: string[], io: CliIo): Promise<number> {
   }
   const chosen = threshold ?? nextThreshold(config.thresholds, fired) ?? config.thresholds[0] ?? 30;
 
-  const location = await locateManifest(config.manifestPath, io.env);
-  if (!location) {
+  const found = await findManifest(config.manifestPath, io.env, io.cwd());
+  if (found.kind === "none") {
     await io.stderr(
       "lessons-reinject: no manifest found: set LESSONS_MANIFEST_PATH or manifestPath in the " +
         "config file (run `lessons-reinject doctor`)\n",
     );
     return EXIT_PROBLEM;
   }
-  let selection;
-  try {
-    selection = await loadManifest(
-      location.path,
-      projectIdsFor(io.env("CLAUDE_PROJECT_DIR") ?? io.cwd()),
-    );
-  } catch (error) {
-    await io.stderr(`lessons-reinject: ${messageOf(error)}\n`);
+  if (found.kind === "invalid") {
+    await io.stderr(`lessons-reinject: ${found.error}\n`);
     return EXIT_PROBLEM;
   }
+  const { location, selection } = found;
   const header = refreshHeader(
     {
       kind: "thresholds",

@@ -4,7 +4,7 @@
  */
 import { join } from "../core/path.ts";
 import { newestInstalledFile } from "./plugin_cache.ts";
-import { type LessonSelection, selectLessons } from "../core/lessons.ts";
+import { type LessonSelection, projectIdsFor, selectLessons } from "../core/lessons.ts";
 import { messageOf } from "../core/errors.ts";
 
 /** Manifests larger than this are refused (the largest real ones are well under 1 MB). */
@@ -74,5 +74,30 @@ export async function loadManifest(
     return selectLessons(raw, projectIds);
   } catch (error) {
     throw new Error(`manifest ${path}: ${messageOf(error)}`);
+  }
+}
+
+/** The manifest for a project folder: not found, found but unusable, or its selected lessons. */
+export type FoundManifest =
+  | { kind: "none" }
+  | { kind: "invalid"; location: ManifestLocation; error: string }
+  | { kind: "ok"; location: ManifestLocation; selection: LessonSelection };
+
+/**
+ * Locates the manifest ({@link locateManifest}) and loads it for the project at
+ * `CLAUDE_PROJECT_DIR`, else `projectDir`: what the hook, `preview` and `doctor` all need.
+ */
+export async function findManifest(
+  configured: string | undefined,
+  env: (name: string) => string | undefined,
+  projectDir: string | undefined,
+): Promise<FoundManifest> {
+  const location = await locateManifest(configured, env);
+  if (!location) return { kind: "none" };
+  try {
+    const projectIds = projectIdsFor(env("CLAUDE_PROJECT_DIR") ?? projectDir);
+    return { kind: "ok", location, selection: await loadManifest(location.path, projectIds) };
+  } catch (error) {
+    return { kind: "invalid", location, error: messageOf(error) };
   }
 }
