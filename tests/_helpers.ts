@@ -93,13 +93,30 @@ export async function runHook(
 }
 
 /**
+ * What a subprocess needs to reach the npm registry the way this machine does: a TLS-inspecting
+ * proxy's CA bundle and the proxy itself. `deno bundle` fetches esbuild on a first run.
+ */
+const NETWORK_ENV = [
+  "NODE_EXTRA_CA_CERTS",
+  "DENO_CERT",
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
+  "HTTPS_PROXY",
+  "https_proxy",
+  "HTTP_PROXY",
+  "http_proxy",
+  "NO_PROXY",
+  "no_proxy",
+];
+
+/**
  * The environment a hook subprocess gets: only what the test names, plus Deno's essentials.
  * DENO_DIR is always set, so a test that gives the subprocess its own HOME does not make Deno look
  * for its npm packages (and the network) elsewhere.
  */
 export function baseEnv(env: Record<string, string>): Record<string, string> {
   const keep: Record<string, string> = {};
-  for (const name of ["PATH", "HOME", "SYSTEMROOT", "USERPROFILE"]) {
+  for (const name of ["PATH", "HOME", "SYSTEMROOT", "USERPROFILE", ...NETWORK_ENV]) {
     const value = Deno.env.get(name);
     if (value !== undefined) keep[name] = value;
   }
