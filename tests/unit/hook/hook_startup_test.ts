@@ -15,7 +15,7 @@ import {
   sandbox,
   spawnWithStdin,
   writeTranscript,
-} from "../_helpers.ts";
+} from "../../_helpers.ts";
 
 function run(args: string[], stdin: unknown, env: Record<string, string>) {
   return spawnWithStdin(Deno.execPath(), args, stdin, env);

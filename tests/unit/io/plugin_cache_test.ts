@@ -1,7 +1,7 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { join } from "../../src/core/path.ts";
-import { newestInstalledFile } from "../../src/io/plugin_cache.ts";
-import { locateManifest } from "../../src/io/manifest_load.ts";
+import { join } from "../../../src/core/path.ts";
+import { newestInstalledFile } from "../../../src/io/plugin_cache.ts";
+import { locateManifest } from "../../../src/io/manifest_load.ts";
 
 Deno.test("newestInstalledFile() picks the install whose file changed last", async () => {
   const home = Deno.makeTempDirSync();

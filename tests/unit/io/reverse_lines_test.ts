@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { type ByteSource, readLinesBackward } from "../../src/io/reverse_lines.ts";
+import { type ByteSource, readLinesBackward } from "../../../src/io/reverse_lines.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();

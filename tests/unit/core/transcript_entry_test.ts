@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { isCompactionMarker, refreshRecordedIn, usageOf } from "../../src/core/transcript_entry.ts";
-import { entries } from "../_helpers.ts";
+import { isCompactionMarker, refreshRecordedIn, usageOf } from "../../../src/core/transcript_entry.ts";
+import { entries } from "../../_helpers.ts";
 
 const base = () => entries.assistant(40_000, ["toolu_a"], { messageId: "msg_1" });
 // deno-lint-ignore no-explicit-any

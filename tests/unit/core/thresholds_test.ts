@@ -4,7 +4,7 @@ import {
   nextThreshold,
   parseThresholds,
   scaleForAutocompact,
-} from "../../src/core/thresholds.ts";
+} from "../../../src/core/thresholds.ts";
 
 Deno.test("parseThresholds() parses, sorts, dedupes and names what was wrong", async (t) => {
   const cases: [string, string | undefined, number[], RegExp | undefined][] = [

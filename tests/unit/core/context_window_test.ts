@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { figuresOf } from "../../src/core/context_window.ts";
-import { percentOf, usedTokens } from "../../src/core/window.ts";
+import { figuresOf } from "../../../src/core/context_window.ts";
+import { percentOf, usedTokens } from "../../../src/core/window.ts";
 
 Deno.test("figuresOf() prefers exact tokens over the rounded used_percentage", async (t) => {
   const cases: [string, Parameters<typeof figuresOf>[0], number | undefined, unknown][] = [

@@ -10,8 +10,8 @@ import {
   scanUsage,
   type UsageQuery,
   withTranscript,
-} from "../../src/io/transcript.ts";
-import { entries, payload, RECORDED, runHook, SAMPLE_MANIFEST } from "../_helpers.ts";
+} from "../../../src/io/transcript.ts";
+import { entries, payload, RECORDED, runHook, SAMPLE_MANIFEST } from "../../_helpers.ts";
 
 const MiB = 1024 * 1024;
 const GiB = 1024 * MiB;

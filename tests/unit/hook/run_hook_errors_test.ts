@@ -1,9 +1,9 @@
 /** runHook() in-process: failures to record state end the call quietly, with the reason. */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { join } from "../../src/core/path.ts";
-import { runHook } from "../../src/hook.ts";
-import { statePaths } from "../../src/io/state_store.ts";
-import { entries, payload, sandbox, writeTranscript } from "../_helpers.ts";
+import { join } from "../../../src/core/path.ts";
+import { runHook } from "../../../src/hook.ts";
+import { statePaths } from "../../../src/io/state_store.ts";
+import { entries, payload, sandbox, writeTranscript } from "../../_helpers.ts";
 
 Deno.test("runHook() never throws when the state cannot be recorded", async (t) => {
   const box = sandbox();

@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { formatTokens, parseRefreshHeader, refreshHeader } from "../../src/core/header.ts";
+import { formatTokens, parseRefreshHeader, refreshHeader } from "../../../src/core/header.ts";
 
 Deno.test("refreshHeader() and parseRefreshHeader() round-trip with the session token only", async (t) => {
   const token = "0a1b2c3d";

@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals, ok, throws } from "node:assert/strict";
-import { projectIdsFor, selectLessons } from "../../src/core/lessons.ts";
-import { SAMPLE_MANIFEST } from "../_helpers.ts";
+import { projectIdsFor, selectLessons } from "../../../src/core/lessons.ts";
+import { SAMPLE_MANIFEST } from "../../_helpers.ts";
 
 const sample = () => JSON.parse(Deno.readTextFileSync(SAMPLE_MANIFEST));
 

@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { flag, resolveConfig } from "../../src/core/config.ts";
+import { flag, resolveConfig } from "../../../src/core/config.ts";
 
 const envOf = (vars: Record<string, string>) => (name: string) => vars[name];
 

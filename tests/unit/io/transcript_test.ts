@@ -1,13 +1,13 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import type { ByteSource } from "../../src/io/reverse_lines.ts";
+import type { ByteSource } from "../../../src/io/reverse_lines.ts";
 import {
   scanHistory,
   scanUsage,
   type UsageQuery,
   withTranscript,
-} from "../../src/io/transcript.ts";
-import { resolveWindow } from "../../src/core/window.ts";
-import { entries, RECORDED, sharedTranscript } from "../_helpers.ts";
+} from "../../../src/io/transcript.ts";
+import { resolveWindow } from "../../../src/core/window.ts";
+import { entries, RECORDED, sharedTranscript } from "../../_helpers.ts";
 
 const scanFile = (path: string, query: UsageQuery = {}) =>
   withTranscript(path, (source, size) => scanUsage(source, size, query));

@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { isNative1m, resolveWindow, type WindowInputs } from "../../src/core/window.ts";
+import { isNative1m, resolveWindow, type WindowInputs } from "../../../src/core/window.ts";
 
 Deno.test("resolveWindow() follows the documented order", async (t) => {
   const cases: [string, WindowInputs, number, string][] = [

@@ -1,6 +1,6 @@
 /** readStdinCapped() reads a reader (Deno.stdin's kind) or a stream, and refuses over the cap. */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { type ByteReader, readStdinCapped } from "../../src/io/stdin.ts";
+import { type ByteReader, readStdinCapped } from "../../../src/io/stdin.ts";
 
 /** A reader handing out `text` in pieces of at most `piece` bytes, like a pipe. */
 function pipeOf(text: string, piece: number): ByteReader {

@@ -3,8 +3,8 @@
  * The percentage must be exact at whole-percent boundaries, or a threshold there fires late.
  */
 import { deepStrictEqual, equal } from "node:assert/strict";
-import { resolveConfig } from "../../src/core/config.ts";
-import { stdinReading } from "../../src/hook.ts";
+import { resolveConfig } from "../../../src/core/config.ts";
+import { stdinReading } from "../../../src/hook.ts";
 
 const { config } = resolveConfig(() => undefined);
 

@@ -7,9 +7,9 @@ import {
   type NoReading,
   type Reading,
   resetState,
-} from "../../src/core/decide.ts";
-import { applyFacts } from "../../src/core/context_facts.ts";
-import type { State } from "../../src/schemas/state.ts";
+} from "../../../src/core/decide.ts";
+import { applyFacts } from "../../../src/core/context_facts.ts";
+import type { State } from "../../../src/schemas/state.ts";
 
 const reading = (percent: number): Reading => ({
   source: "transcript tool_use match",

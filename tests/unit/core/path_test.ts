@@ -1,7 +1,7 @@
 /** src/core/path.ts gives what `node:path` gives, for the paths the hook builds. */
 import * as node from "node:path";
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { basename, dirname, isAbsolute, join, resolve } from "../../src/core/path.ts";
+import { basename, dirname, isAbsolute, join, resolve } from "../../../src/core/path.ts";
 
 const PATHS = [
   "",
