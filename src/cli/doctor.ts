@@ -6,7 +6,8 @@
 import { join } from "../core/path.ts";
 import type { Config } from "../core/config.ts";
 import { refreshHeader } from "../core/header.ts";
-import { INLINE_LIMIT, renderRefresh } from "../core/render.ts";
+import { renderRefresh } from "../core/render.ts";
+import { AUTO_COMPACT_PCT, HOOK_EVENTS, INLINE_LIMIT } from "../core/claude_code.ts";
 import { findManifest } from "../io/manifest_load.ts";
 import { newestInstalledFile } from "../io/plugin_cache.ts";
 import { preparePrivateDir, untrustedDirReason } from "../io/state_store.ts";
@@ -40,9 +41,6 @@ Options:
 `;
 
 const OPTIONS = { ...COMMON_OPTIONS, "plugin-root": { type: "string" } } as const;
-
-/** Claude Code auto-compacts a 200k window near this percentage (measured, claude-code-facts.md). */
-export const AUTO_COMPACT_PCT = 83.5;
 
 const ok = (name: string, detail: string): Check => ({ name, status: "ok", detail, fix: null });
 const warn = (name: string, detail: string, fix: string): Check => ({
@@ -142,13 +140,6 @@ function checkEnvironment(settings: Settings): Check {
   );
 }
 
-const EVENTS: readonly { event: string; needs: readonly string[] }[] = [
-  { event: "PostToolUse", needs: ["Bash", "Read", "mcp__x__y"] },
-  { event: "PostToolUseFailure", needs: ["Bash", "Read", "mcp__x__y"] },
-  { event: "SessionStart", needs: ["clear", "compact"] },
-  { event: "PostCompact", needs: ["manual", "auto"] },
-];
-
 /** hooks/hooks.json registers every event this hook needs, with matchers that let them through. */
 export async function checkHooks(root: string): Promise<Check> {
   const path = join(root, "hooks", "hooks.json");
@@ -162,7 +153,7 @@ export async function checkHooks(root: string): Promise<Check> {
   }
   const hooks = field(raw, "hooks");
   const missing: string[] = [];
-  for (const { event, needs } of EVENTS) {
+  for (const { event, needs } of HOOK_EVENTS) {
     const groups = field(hooks, event);
     if (!Array.isArray(groups)) {
       missing.push(`${event} is not registered`);

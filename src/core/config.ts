@@ -3,7 +3,7 @@
  * environment and the parsed file arrive as values; problems come back as warning lines.
  */
 import { DEFAULT_THRESHOLDS, parseThresholds, scaleForAutocompact } from "./thresholds.ts";
-import { INLINE_LIMIT } from "./render.ts";
+import { INLINE_LIMIT } from "./claude_code.ts";
 
 /** Values a config file may set (already validated); each is optional. */
 export interface FileSettings {

@@ -3,9 +3,7 @@
  * protocols; grouped by first tag; highest priority first; whole messages while they fit.
  */
 import type { RefreshLesson } from "./lessons.ts";
-
-/** Claude Code delivers `additionalContext` inline up to this many characters, measured. */
-export const INLINE_LIMIT = 10_000;
+import { INLINE_LIMIT } from "./claude_code.ts";
 
 type Form = "whole" | "summary" | "omitted";
 

@@ -4,6 +4,7 @@
  * claude-code-facts.md (top-level assistant entries only, no API errors, no all-zero usage).
  */
 import { parseRefreshHeader } from "./header.ts";
+import { COMPACT_BOUNDARY_SUBTYPE } from "./claude_code.ts";
 
 // Transcript lines are checked by hand, not with zod: a few lines are examined on every tool call
 // and zod's schema set-up is most of a call's cost (see BENCHMARKS.md). The hook's boundaries
@@ -83,7 +84,7 @@ function toolUseIdsOf(content: unknown): string[] {
  */
 export function isCompactionMarker(entry: unknown): boolean {
   if (!isRecord(entry)) return false;
-  return (entry.type === "system" && entry.subtype === "compact_boundary") ||
+  return (entry.type === "system" && entry.subtype === COMPACT_BOUNDARY_SUBTYPE) ||
     (entry.type === "user" && entry.isCompactSummary === true);
 }
 

@@ -2,7 +2,7 @@
  * Which context window a reading is measured against, and why.
  * Pure: the environment arrives as plain values.
  */
-import { DEFAULT_WINDOW, LARGE_WINDOW, NATIVE_1M_MODELS } from "../data/models.ts";
+import { DEFAULT_WINDOW, LARGE_WINDOW, NATIVE_1M_MODELS } from "./claude_code.ts";
 
 /** How the window was decided; shown by `status` and the debug line. */
 export type WindowSource =

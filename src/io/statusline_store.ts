@@ -9,9 +9,8 @@ import { figuresOf } from "../core/context_window.ts";
 import { percentOf } from "../core/window.ts";
 import { ContextWindowSchema } from "../schemas/payload.ts";
 import { hexDigest, writeJsonAtomically } from "./state_store.ts";
+import { STATUSLINE_MAX_AGE_MS } from "../core/claude_code.ts";
 
-/** A record older than this is not used: the statusline stopped updating, or another session. */
-export const STATUSLINE_MAX_AGE_MS = 60_000;
 const MAX_RECORD_BYTES = 16 * 1024;
 
 /** What is written to `lessons-<sha256(session)[:16]>-statusline.json`. */

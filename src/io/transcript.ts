@@ -16,6 +16,7 @@ import {
   readLinesBackward,
 } from "./reverse_lines.ts";
 import { messageOf } from "../core/errors.ts";
+import { COMPACTION_MARKER_TEXTS } from "../core/claude_code.ts";
 
 /** The usage found for this call. */
 export interface TranscriptUsage extends EntryUsage {
@@ -114,7 +115,7 @@ function interpretForUsage(
 ): "marker" | (EntryUsage & { window?: number }) | undefined {
   if (line.oversized) return undefined;
   const text = decoder.decode(line.bytes);
-  const mayBeMarker = text.includes("compact_boundary") || text.includes("isCompactSummary");
+  const mayBeMarker = COMPACTION_MARKER_TEXTS.some((marker) => text.includes(marker));
   const mayBeUsage = text.includes('"assistant"') && text.includes('"usage"');
   const warning = text.includes("Token usage:") ? tokenUsageIn(text) : undefined;
   if (!mayBeMarker && !mayBeUsage && !warning) return undefined;
@@ -169,7 +170,7 @@ export async function scanHistory(
     if (line.start < stopBelow) break;
     if (line.oversized) continue;
     const text = decoder.decode(line.bytes);
-    const mayBeMarker = text.includes("compact_boundary") || text.includes("isCompactSummary");
+    const mayBeMarker = COMPACTION_MARKER_TEXTS.some((marker) => text.includes(marker));
     const mayBeRefresh = query.token !== undefined && text.includes("hook_additional_context") &&
       text.includes(query.token);
     if (!mayBeMarker && !mayBeRefresh) continue;

@@ -3,9 +3,9 @@ import { StatusJsonSchema, StatuslineJsonSchema } from "../../src/cli/schemas.ts
 import {
   isFresh,
   recordFromStatusline,
-  STATUSLINE_MAX_AGE_MS,
   type StatuslineRecord,
 } from "../../src/io/statusline_store.ts";
+import { STATUSLINE_MAX_AGE_MS } from "../../src/core/claude_code.ts";
 import { appendTranscript, entries, payload, runHook, writeTranscript } from "../_helpers.ts";
 import { assertIncludes, cli, parsedAs, sandbox, statuslineInput } from "./_cli.ts";
 

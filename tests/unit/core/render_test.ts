@@ -1,6 +1,7 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { projectIdsFor, type RefreshLesson, selectLessons } from "../../../src/core/lessons.ts";
-import { INLINE_LIMIT, renderRefresh } from "../../../src/core/render.ts";
+import { renderRefresh } from "../../../src/core/render.ts";
+import { INLINE_LIMIT } from "../../../src/core/claude_code.ts";
 import { largeManifest, SAMPLE_MANIFEST } from "../../_helpers.ts";
 
 const HEADER = "[lessons-reinject refresh 30 ref=00000000] Context refresh at 31%.";

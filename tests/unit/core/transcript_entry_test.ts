@@ -1,5 +1,9 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { isCompactionMarker, refreshRecordedIn, usageOf } from "../../../src/core/transcript_entry.ts";
+import {
+  isCompactionMarker,
+  refreshRecordedIn,
+  usageOf,
+} from "../../../src/core/transcript_entry.ts";
 import { entries } from "../../_helpers.ts";
 
 const base = () => entries.assistant(40_000, ["toolu_a"], { messageId: "msg_1" });

@@ -1,0 +1,95 @@
+/**
+ * What this program relies on about Claude Code, in one place: each fact with where it was
+ * measured (docs/claude-code-facts.md has the measurements). A Claude Code release that changes
+ * one of them is one edit here.
+ */
+
+/**
+ * `additionalContext` up to this many characters reaches the model inline; one more and Claude
+ * Code saves it to a file and shows a ~2 KB preview. Measured on 2.1.328: 9,990 and 10,000
+ * inline; 10,001, 10,010, 12,000 and 20,000 persisted.
+ */
+export const INLINE_LIMIT = 10_000;
+
+/** Auto-compaction on a 200k window fires near this share of the window (2.1.x, measured). */
+export const AUTO_COMPACT_PCT = 83.5;
+
+/**
+ * A statusLine reading is trusted for this long: the statusLine runs ~380 ms after an assistant
+ * message and merges close runs, so an older record no longer describes the context.
+ */
+export const STATUSLINE_MAX_AGE_MS = 60_000;
+
+/** The events a tool call fires: PostToolUse, or PostToolUseFailure for a failing tool. */
+export const TOOL_CALL_EVENTS: readonly string[] = ["PostToolUse", "PostToolUseFailure"];
+
+/**
+ * SessionStart `source` values that begin a new context (`startup`, `resume` and `fork` do not
+ * reset: they continue or copy one). `hook_event_name` is always `"SessionStart"`.
+ */
+export const RESET_SOURCES: readonly string[] = ["clear", "compact"];
+
+/** The event that ends a context after a compaction (manual or auto), besides SessionStart. */
+export const POST_COMPACT_EVENT = "PostCompact";
+
+/**
+ * Every event the hook is registered for, with values its matcher must let through; doctor
+ * checks `hooks/hooks.json` against this list.
+ */
+export const HOOK_EVENTS: readonly { event: string; needs: readonly string[] }[] = [
+  { event: "PostToolUse", needs: ["Bash", "Read", "mcp__x__y"] },
+  { event: "PostToolUseFailure", needs: ["Bash", "Read", "mcp__x__y"] },
+  { event: "SessionStart", needs: RESET_SOURCES },
+  { event: POST_COMPACT_EVENT, needs: ["manual", "auto"] },
+];
+
+/**
+ * Substrings every compaction marker line holds: 2.x writes a `system` entry with subtype
+ * `compact_boundary`; 1.0.x only a `user` entry with `isCompactSummary: true`. Lines without
+ * either are never parsed when looking for markers.
+ */
+export const COMPACTION_MARKER_TEXTS: readonly string[] = ["compact_boundary", "isCompactSummary"];
+
+/** The `system` entry subtype 2.x writes where a compaction ends a context. */
+export const COMPACT_BOUNDARY_SUBTYPE = "compact_boundary";
+
+/** The window every model has unless the table below or a `[1m]` suffix says otherwise. */
+export const DEFAULT_WINDOW = 200_000;
+
+/** The window of natively-1M models, `[1m]` ids and sessions whose usage outgrew 200k. */
+export const LARGE_WINDOW = 1_000_000;
+
+/**
+ * Model families Claude Code 2.1.328's model table treats as natively 1M. An id matches a family
+ * when it equals it or continues it after `-`, `@` or `:` (dated ids, Bedrock/Vertex suffixes).
+ * Older releases gave some of these 200k by default (docs/claude-code-facts.md).
+ */
+export const NATIVE_1M_MODELS: readonly string[] = [
+  "claude-opus-4-7",
+  "claude-opus-4-8",
+  "claude-opus-5",
+  "claude-opus-5-5",
+  "claude-sonnet-5",
+  "claude-sonnet-5-5",
+  "claude-haiku-5-5",
+  "claude-fable-5",
+  "claude-fable-5-1",
+  "claude-fable-5-2",
+  "claude-mythos-5",
+  "claude-mythos-5-1",
+  "claude-mythos-5-2",
+];
+
+/**
+ * The JSON a hook prints so that `text` reaches the model: plain stdout never does (measured,
+ * 0 of 3 requests carried it).
+ *
+ * @example
+ * ```ts
+ * hookAnswer("PostToolUse", "hello");
+ * // '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"hello"}}'
+ * ```
+ */
+export function hookAnswer(event: string, text: string): string {
+  return JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext: text } });
+}
