@@ -4,7 +4,7 @@
  */
 import { runHook } from "./hook.ts";
 import { readStdinCapped } from "./io/stdin.ts";
-import { loadConfigFile } from "./io/config_file.ts";
+import { loadSettings } from "./settings/load.ts";
 import { writeAll } from "./io/write_all.ts";
 
 async function hookMain(): Promise<void> {
@@ -19,13 +19,8 @@ async function hookMain(): Promise<void> {
       return;
     }
     const stdin = await readStdinCapped();
-    const env = (name: string) => Deno.env.get(name);
-    const file = await loadConfigFile(env);
-    const outcome = await runHook(stdin, {
-      env,
-      configFile: file.settings,
-      configProblems: file.problems,
-    });
+    const settings = await loadSettings((name) => Deno.env.get(name));
+    const outcome = await runHook(stdin, settings);
     if (outcome.stderr.length > 0) {
       await writeAll(Deno.stderr, outcome.stderr.join("\n") + "\n");
     }

@@ -8,11 +8,11 @@ import type { parseArgs, ParseArgsConfig } from "node:util";
 import { messageOf } from "../core/errors.ts";
 export { messageOf };
 import { writeAll } from "../io/write_all.ts";
-
-export type Env = (name: string) => string | undefined;
+import type { Env } from "../settings/resolve.ts";
 
 /** The world a command sees. `main.ts` passes the real one; tests may pass their own. */
 export interface CliIo {
+  /** Read only by dispatch.ts, to resolve the settings every command is given. */
   env: Env;
   cwd: () => string;
   now: () => number;

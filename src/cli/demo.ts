@@ -4,11 +4,12 @@
  * temporary folder it removes, and shows each decision with the gauge and what was injected.
  */
 import { join } from "../core/path.ts";
-import { DEFAULT_THRESHOLDS } from "../core/config.ts";
-import { percentOf, resolveWindow } from "../core/window.ts";
+import { isReading } from "../core/decide.ts";
 import { DEMO_TRANSCRIPT_LINES } from "../data/demo_session.ts";
 import sampleManifest from "../data/sample_manifest.json" with { type: "json" };
 import { runHook } from "../hook.ts";
+import { debugLine } from "../hook/trace.ts";
+import { resolveSettings, type Settings } from "../settings/resolve.ts";
 import {
   type CliIo,
   COMMON_OPTIONS,
@@ -58,16 +59,16 @@ export async function replayDemo(dir: string): Promise<DemoJson> {
   const manifest = join(dir, "lesson-manifest.json");
   await Deno.writeTextFile(manifest, JSON.stringify(sampleManifest));
   await Deno.writeTextFile(transcript, "");
-  const settings: Record<string, string> = {
+  // The demo's own settings, never the user's: defaults, with its folder for state and manifest.
+  const demoEnv: Record<string, string> = {
     HOME: dir,
     TMPDIR: dir,
     LESSONS_STATE_DIR: join(dir, "state"),
     LESSONS_MANIFEST_PATH: manifest,
-    LESSONS_DEBUG: "1",
     LESSONS_REINJECT_WAIT_MS: "1",
     CLAUDE_PROJECT_DIR: cwd,
   };
-  const env = (name: string) => settings[name];
+  const settings: Settings = resolveSettings((name) => demoEnv[name]);
 
   const toolUses = new Map<string, ToolUse>();
   const steps: DemoJson["steps"] = [];
@@ -111,24 +112,22 @@ export async function replayDemo(dir: string): Promise<DemoJson> {
         tool_use_id: block.tool_use_id,
         duration_ms: 12,
       };
-      const outcome = await runHook(JSON.stringify(payload), { env });
-      const choice = resolveWindow({ model: use.model, tokens: use.tokens });
-      window = choice.window;
-      const percent = percentOf(use.tokens, choice.window);
-      const text = outcome.stdout === undefined ? null : contextOf(outcome.stdout);
-      const decision = outcome.stderr.map((l) => l.replace(/^lessons-reinject: /, "")).join(
-        "; ",
-      );
+      const { trace } = await runHook(JSON.stringify(payload), settings);
+      // The hook's own reading and decision, from its trace.
+      const reading = trace.reading && isReading(trace.reading) ? trace.reading : undefined;
+      window = reading?.window ?? window;
+      const percent = reading?.percent ?? 0;
+      const text = trace.outcome === "fired" ? trace.refresh?.text ?? null : null;
       steps.push({
         step: steps.length + 1,
         event,
         tool: use.name,
         toolUseId: block.tool_use_id,
         percent,
-        tokens: use.tokens,
-        window: choice.window,
-        gauge: gauge(percent, DEFAULT_THRESHOLDS, choice.window),
-        decision,
+        tokens: reading?.tokens ?? use.tokens,
+        window: reading?.window ?? window,
+        gauge: gauge(percent, settings.thresholds, reading?.window ?? window),
+        decision: debugLine(trace),
         injected: text !== null,
         header: text === null ? null : text.split("\n")[0] ?? "",
         chars: text?.length ?? 0,
@@ -139,20 +138,10 @@ export async function replayDemo(dir: string): Promise<DemoJson> {
   return {
     model,
     window,
-    thresholds: [...DEFAULT_THRESHOLDS],
+    thresholds: [...settings.thresholds],
     steps,
     injections: steps.filter((s) => s.injected).length,
   };
-}
-
-function contextOf(stdout: string): string | null {
-  try {
-    const parsed = JSON.parse(stdout);
-    const text = parsed?.hookSpecificOutput?.additionalContext;
-    return typeof text === "string" ? text : null;
-  } catch {
-    return null;
-  }
 }
 
 /** The human account of a replay. Pure. */
@@ -193,7 +182,7 @@ export function renderDemo(demo: DemoJson, full: boolean): string {
 }
 
 /** Runs `demo`. Exit 0 when the replay injected exactly three times, else 1. */
-export async function runDemo(args: string[], io: CliIo): Promise<number> {
+export async function runDemo(args: string[], io: CliIo, _settings: Settings): Promise<number> {
   const parsed = await readFlags(args, OPTIONS, DEMO_HELP, io);
   if ("exit" in parsed) return parsed.exit;
   const flags = parsed.values;

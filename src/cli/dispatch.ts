@@ -3,6 +3,8 @@
  * command, answers `--version` and `--help`, and runs the command with the real I/O.
  */
 import denoJson from "../../deno.json" with { type: "json" };
+import { loadSettings } from "../settings/load.ts";
+import type { Settings } from "../settings/resolve.ts";
 import { type CliIo, EXIT_OK, EXIT_USAGE, printJson, realIo } from "./common.ts";
 
 /** The version in deno.json, embedded in the binary. */
@@ -25,7 +27,7 @@ Commands:
   statusline  bridge for Claude Code's statusLine: record its context reading, print a gauge
 
 Options:
-  -h, --help     this help; \`lessons-reinject <command> --help\` for a command's
+  -h, --help     this help (\`lessons-reinject <command> --help\` explains one command)
   -V, --version  print the version
   --json         (with --version, or any command) machine-readable output
 
@@ -34,7 +36,8 @@ $CLAUDE_PLUGIN_DATA, or ~/.config/lessons-reinject/config.jsonc; LESSONS_CONFIG 
 then defaults. See the README.
 `;
 
-type Command = (args: string[], io: CliIo) => Promise<number>;
+/** A command: its arguments, the world it may touch, and the settings resolved once for it. */
+type Command = (args: string[], io: CliIo, settings: Settings) => Promise<number>;
 
 const COMMANDS: Record<string, () => Promise<Command>> = {
   status: async () => (await import("./status.ts")).runStatus,
@@ -66,6 +69,6 @@ export async function runCli(args: string[], io: CliIo = realIo()): Promise<numb
     await io.stderr(`lessons-reinject: unknown command "${first}"\n\n${MAIN_HELP}`);
     return EXIT_USAGE;
   }
-  const command = await load();
-  return await command(rest, io);
+  const [command, settings] = await Promise.all([load(), loadSettings(io.env)]);
+  return await command(rest, io, settings);
 }

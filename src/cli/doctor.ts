@@ -4,26 +4,27 @@
  * statusline bridge) and names a fix for each problem. Exit 0 when nothing failed, 1 otherwise.
  */
 import { join } from "../core/path.ts";
-import type { Config } from "../core/config.ts";
 import { refreshHeader } from "../core/header.ts";
 import { renderRefresh } from "../core/render.ts";
 import { AUTO_COMPACT_PCT, HOOK_EVENTS, INLINE_LIMIT } from "../core/claude_code.ts";
 import { findManifest } from "../io/manifest_load.ts";
 import { newestInstalledFile } from "../io/plugin_cache.ts";
 import { preparePrivateDir, untrustedDirReason } from "../io/state_store.ts";
+import type { Settings } from "../settings/resolve.ts";
+import { isReading } from "../core/decide.ts";
+import { formatTokens } from "../core/header.ts";
+import { dryRun } from "./dry_run.ts";
+import { locateTranscript } from "./locate.ts";
 import {
   type CliIo,
   COMMON_OPTIONS,
-  type Env,
   EXIT_OK,
   EXIT_PROBLEM,
   messageOf,
   printJson,
   readFlags,
 } from "./common.ts";
-import { claudeDir } from "./locate.ts";
 import type { Check, DoctorJson } from "./schemas.ts";
-import { loadSettings, type Settings } from "./settings.ts";
 
 export const DOCTOR_HELP = `Usage: lessons-reinject doctor [--plugin-root DIR] [--json]
 
@@ -63,14 +64,13 @@ const fail = (name: string, detail: string, fix: string): Check => ({
  * modules have none, so the program never looks beside itself.)
  */
 export async function pluginRootFor(
-  env: Env,
+  settings: Pick<Settings, "pluginRoot" | "claudeDir">,
   cwd: string,
   flag: string | undefined,
 ): Promise<{ root: string; via: string } | undefined> {
   if (flag) return { root: flag, via: "--plugin-root" };
-  const fromEnv = env("CLAUDE_PLUGIN_ROOT");
-  if (fromEnv) return { root: fromEnv, via: "CLAUDE_PLUGIN_ROOT" };
-  const claude = claudeDir(env);
+  if (settings.pluginRoot) return { root: settings.pluginRoot, via: "CLAUDE_PLUGIN_ROOT" };
+  const claude = settings.claudeDir;
   if (claude) {
     const best = await newestInstalledFile(join(claude, "plugins"), "lessons-reinject", [
       "hooks",
@@ -90,9 +90,12 @@ export async function pluginRootFor(
 }
 
 /** Runs every check. */
-export async function diagnose(io: CliIo, flag: string | undefined): Promise<DoctorJson> {
-  const settings = await loadSettings(io.env);
-  const plugin = await pluginRootFor(io.env, io.cwd(), flag);
+export async function diagnose(
+  io: CliIo,
+  settings: Settings,
+  flag: string | undefined,
+): Promise<DoctorJson> {
+  const plugin = await pluginRootFor(settings, io.cwd(), flag);
   const notFound = fail(
     "plugin",
     "the lessons-reinject plugin was not found (no --plugin-root, no CLAUDE_PLUGIN_ROOT, no " +
@@ -102,27 +105,41 @@ export async function diagnose(io: CliIo, flag: string | undefined): Promise<Doc
   const checks: Check[] = [
     checkConfigFile(settings),
     checkEnvironment(settings),
-    ...(plugin
-      ? [
-        ok("plugin", `${plugin.root} (${plugin.via})`),
-        await checkHooks(plugin.root),
-        await checkBinary(plugin.root, io.env),
-      ]
-      : [notFound]),
-    await checkManifest(settings.config, io),
-    checkThresholds(settings.config),
+    ...(plugin ? await checkPlugin(plugin, settings) : [notFound]),
+    await checkManifest(settings, io.cwd()),
+    checkThresholds(settings),
     await checkStateDir(settings.stateDir),
-    await checkStatusline(io.env),
+    await checkStatusline(settings.claudeDir),
+    await checkSession(settings, io.cwd()),
   ];
   return { ok: checks.every((c) => c.status !== "fail"), checks };
 }
 
+/** The plugin folder exists and is one; then its wiring and its binary. */
+async function checkPlugin(
+  plugin: { root: string; via: string },
+  settings: Settings,
+): Promise<Check[]> {
+  const info = await Deno.stat(plugin.root).catch(() => undefined);
+  const fix = "pass --plugin-root the folder holding the plugin's hooks/ and dist/, or reinstall " +
+    "it (/plugin install lessons-reinject)";
+  if (!info) return [fail("plugin", `${plugin.root} (${plugin.via}) does not exist`, fix)];
+  if (!info.isDirectory) {
+    return [fail("plugin", `${plugin.root} (${plugin.via}) is not a folder`, fix)];
+  }
+  return [
+    ok("plugin", `${plugin.root} (${plugin.via})`),
+    await checkHooks(plugin.root),
+    await checkBinary(plugin.root, settings.searchPath),
+  ];
+}
+
 function checkConfigFile(settings: Settings): Check {
-  const { file } = settings;
+  const file = settings.configFile;
   if (file.problems.length > 0) {
     return fail(
       "config file",
-      file.problems.map((p) => p.replace(/^lessons-reinject: /, "")).join("\n"),
+      file.problems.join("\n"),
       `correct ${file.path ?? "the file"} at the line and column named (or remove it)`,
     );
   }
@@ -131,11 +148,11 @@ function checkConfigFile(settings: Settings): Check {
 }
 
 function checkEnvironment(settings: Settings): Check {
-  const warnings = settings.problems.filter((p) => !settings.file.problems.includes(p));
+  const warnings = settings.problems.filter((p) => !settings.configFile.problems.includes(p));
   if (warnings.length === 0) return ok("environment", "every LESSONS_* setting is valid");
   return fail(
     "environment",
-    warnings.map((w) => w.replace(/^lessons-reinject: /, "")).join("\n"),
+    warnings.join("\n"),
     "correct or unset the variables named (see README: Configuration)",
   );
 }
@@ -200,7 +217,7 @@ function matches(matcher: unknown, value: string): boolean {
 }
 
 /** `dist/lessons-reinject-<target>[.exe]`, or `deno` on PATH for the launcher's fallback. */
-export async function checkBinary(root: string, env: Env): Promise<Check> {
+export async function checkBinary(root: string, searchPath: readonly string[]): Promise<Check> {
   const windows = Deno.build.os === "windows";
   const name = `lessons-reinject-${Deno.build.target}${windows ? ".exe" : ""}`;
   const path = join(root, "dist", name);
@@ -213,7 +230,7 @@ export async function checkBinary(root: string, env: Env): Promise<Check> {
     }
     return ok("binary", `${path}`);
   }
-  const deno = await findOnPath(windows ? "deno.exe" : "deno", env);
+  const deno = await findOnPath(windows ? "deno.exe" : "deno", searchPath);
   if (deno) {
     return warn(
       "binary",
@@ -228,10 +245,11 @@ export async function checkBinary(root: string, env: Env): Promise<Check> {
   );
 }
 
-async function findOnPath(program: string, env: Env): Promise<string | undefined> {
-  const separator = Deno.build.os === "windows" ? ";" : ":";
-  for (const dir of (env("PATH") ?? "").split(separator)) {
-    if (!dir) continue;
+async function findOnPath(
+  program: string,
+  searchPath: readonly string[],
+): Promise<string | undefined> {
+  for (const dir of searchPath) {
     const path = join(dir, program);
     if ((await Deno.stat(path).catch(() => undefined))?.isFile) return path;
   }
@@ -239,8 +257,8 @@ async function findOnPath(program: string, env: Env): Promise<string | undefined
 }
 
 /** Found, valid, how many directives and protocols, and how a refresh fits the budget. */
-export async function checkManifest(config: Config, io: CliIo): Promise<Check> {
-  const found = await findManifest(config.manifestPath, io.env, io.cwd());
+export async function checkManifest(settings: Settings, cwd: string): Promise<Check> {
+  const found = await findManifest(settings, cwd);
   if (found.kind === "none") {
     return fail(
       "manifest",
@@ -276,8 +294,8 @@ export async function checkManifest(config: Config, io: CliIo): Promise<Check> {
     { kind: "thresholds", thresholds: [70], percent: 70, window: 200_000 },
     "00000000",
   );
-  const rendered = renderRefresh(header, selection.lessons, config.maxChars);
-  const fit = `a refresh is ${rendered.text.length} of ${config.maxChars} characters: ` +
+  const rendered = renderRefresh(header, selection.lessons, settings.maxChars);
+  const fit = `a refresh is ${rendered.text.length} of ${settings.maxChars} characters: ` +
     `${rendered.whole.length} whole, ${rendered.summarized.length} as a summary, ` +
     `${rendered.omitted.length} left out`;
   if (rendered.whole.length + rendered.summarized.length === 0) {
@@ -300,7 +318,12 @@ export async function checkManifest(config: Config, io: CliIo): Promise<Check> {
 }
 
 /** Thresholds in effect, and settings that would keep them from ever firing. */
-export function checkThresholds(config: Config): Check {
+export function checkThresholds(
+  config: Pick<
+    Settings,
+    "thresholds" | "configuredThresholds" | "autocompactPct" | "scaleForAutocompact"
+  >,
+): Check {
   const effective = config.thresholds.join(", ");
   const configured = config.configuredThresholds;
   const highest = configured.at(-1) ?? 0;
@@ -337,16 +360,19 @@ export function checkThresholds(config: Config): Check {
 /** The state folder exists (or can be made) with mode 0700, owned by this user, writable. */
 export async function checkStateDir(dir: string): Promise<Check> {
   const untrusted = untrustedDirReason(dir);
-  const fix = `chmod 700 ${dir} if it is yours, or point LESSONS_STATE_DIR at a private folder`;
+  const elsewhere = "point LESSONS_STATE_DIR (or stateDir in the config file) at a private folder";
+  // chmod only mends a folder that is too open; anything else needs another folder.
+  const fix = untrusted?.includes("writable by others")
+    ? `chmod 700 ${dir} if it is yours, or ${elsewhere}`
+    : elsewhere;
   if (untrusted) return fail("state folder", `${untrusted}: the hook will not use it`, fix);
   const problem = await preparePrivateDir(dir);
-  if (problem) return fail("state folder", problem, fix);
+  if (problem) return fail("state folder", problem, elsewhere);
   return ok("state folder", `${dir} (private, writable)`);
 }
 
 /** Whether Claude Code's statusLine feeds the bridge (optional: the transcript is the fallback). */
-export async function checkStatusline(env: Env): Promise<Check> {
-  const root = claudeDir(env);
+export async function checkStatusline(root: string | undefined): Promise<Check> {
   const path = root ? join(root, "settings.json") : undefined;
   let command = "";
   if (path) {
@@ -365,6 +391,41 @@ export async function checkStatusline(env: Env): Promise<Check> {
     "statusline bridge",
     "not set up (optional): readings come from the transcript; see README for the statusLine " +
       "setting",
+  );
+}
+
+/**
+ * The newest session of this folder, as the hook's next tool call would see it (the hook's own
+ * read-only steps): its reading, the window and the evidence for it, and what it would do.
+ */
+export async function checkSession(settings: Settings, cwd: string): Promise<Check> {
+  const target = await locateTranscript({}, settings.claudeDir, cwd);
+  if ("error" in target) {
+    return ok("this session", "no transcript for this folder yet: nothing to check");
+  }
+  const { plan, problem, trace } = await dryRun(target, settings, cwd, false);
+  if (!plan) {
+    return fail("this session", `${target.path}: ${problem}`, "see the state folder check");
+  }
+  const reading = plan.reading;
+  const next = plan.decision.cause
+    ? "the next tool call refreshes"
+    : "the next tool call is silent";
+  if (!isReading(reading)) {
+    return warn(
+      "this session",
+      `${target.path}: no reading (${reading.reason}); ${next}: ${trace.reason}`,
+      "nothing to do if the session just started or compacted; otherwise run " +
+        "`lessons-reinject status` to see why",
+    );
+  }
+  const window = reading.window === undefined
+    ? "an unknown window"
+    : `a ${formatTokens(reading.window)} window (${reading.windowSource})`;
+  return ok(
+    "this session",
+    `${target.path}: ${Math.floor(reading.percent)}% of ${window}, from ${reading.source}; ` +
+      `${next}: ${trace.reason}`,
   );
 }
 
@@ -392,11 +453,11 @@ export function renderDoctor(report: DoctorJson): string {
 }
 
 /** Runs `doctor`. Exit 0 when no check failed, 1 otherwise. */
-export async function runDoctor(args: string[], io: CliIo): Promise<number> {
+export async function runDoctor(args: string[], io: CliIo, settings: Settings): Promise<number> {
   const parsed = await readFlags(args, OPTIONS, DOCTOR_HELP, io);
   if ("exit" in parsed) return parsed.exit;
   const flags = parsed.values;
-  const report = await diagnose(io, flags["plugin-root"]);
+  const report = await diagnose(io, settings, flags["plugin-root"]);
   if (flags.json) await printJson(io, report);
   else await io.stdout(renderDoctor(report));
   return report.ok ? EXIT_OK : EXIT_PROBLEM;

@@ -3,7 +3,6 @@
  * of the current folder's project under `~/.claude/projects/` (as Claude Code names its folders).
  */
 import { basename, dirname, join } from "../core/path.ts";
-import type { Env } from "./common.ts";
 
 /** A transcript to inspect, with the ids its hook calls would carry. */
 export interface TranscriptTarget {
@@ -13,14 +12,6 @@ export interface TranscriptTarget {
   agentId: string | undefined;
   /** How it was chosen. */
   via: string;
-}
-
-/** `~/.claude`, or `CLAUDE_CONFIG_DIR` when set. */
-export function claudeDir(env: Env): string | undefined {
-  const configured = env("CLAUDE_CONFIG_DIR");
-  if (configured) return configured;
-  const home = env("HOME") || env("USERPROFILE");
-  return home ? join(home, ".claude") : undefined;
 }
 
 /**
@@ -37,15 +28,19 @@ export function projectFolderName(cwd: string): string {
  */
 export async function locateTranscript(
   options: { transcript?: string | undefined; session?: string | undefined },
-  env: Env,
+  claudeDir: string | undefined,
   cwd: string,
 ): Promise<TranscriptTarget | { error: string }> {
   if (options.transcript) {
     const info = await Deno.stat(options.transcript).catch(() => undefined);
-    if (!info?.isFile) return { error: `no transcript at ${options.transcript}` };
+    if (!info) return { error: `no transcript at ${options.transcript}` };
+    if (info.isDirectory) {
+      return { error: `${options.transcript} is a folder, not a transcript (a .jsonl file)` };
+    }
+    if (!info.isFile) return { error: `${options.transcript} is not a regular file` };
     return { ...(await idsOf(options.transcript)), path: options.transcript, via: "--transcript" };
   }
-  const root = claudeDir(env);
+  const root = claudeDir;
   if (!root) return { error: "no home folder: pass --transcript PATH" };
   const projects = join(root, "projects");
   const here = join(projects, projectFolderName(cwd));

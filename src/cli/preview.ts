@@ -2,11 +2,11 @@
  * `lessons-reinject preview`: the exact text the next refresh would inject, its size against the
  * budget, and which lessons went in whole, as a summary, or were left out.
  */
-import { refreshHeader } from "../core/header.ts";
-import { renderRefresh } from "../core/render.ts";
-import { nextThreshold } from "../core/thresholds.ts";
-import { loadState, refreshToken, stateOf, statePaths } from "../io/state_store.ts";
-import { findManifest } from "../io/manifest_load.ts";
+import type { RefreshCause } from "../core/header.ts";
+import { isReading } from "../core/decide.ts";
+import { refreshToken } from "../io/state_store.ts";
+import { buildRefresh } from "../hook/refresh_text.ts";
+import type { Settings } from "../settings/resolve.ts";
 import {
   type CliIo,
   COMMON_OPTIONS,
@@ -16,19 +16,20 @@ import {
   readFlags,
   usageError,
 } from "./common.ts";
+import { dryRun } from "./dry_run.ts";
 import { locateTranscript } from "./locate.ts";
 import type { PreviewJson } from "./schemas.ts";
-import { loadSettings } from "./settings.ts";
-import { inspectSession } from "./status.ts";
 
 export const PREVIEW_HELP =
   `Usage: lessons-reinject preview [--threshold N] [--transcript PATH | --session ID] [--json]
 
-The exact text the next refresh would inject, then its size against the budget
+The exact text the hook's next tool call would inject in this session (the thresholds it would
+name, at the real percentage), or that nothing is due; then its size against the budget
 (LESSONS_REINJECT_MAX_CHARS) and which lessons went in whole, as a summary line, or were left out.
+With no session found, the text of a refresh at the first threshold.
 
 Options:
-  --threshold N      preview the refresh for threshold N (default: the session's next one)
+  --threshold N      the text a refresh for threshold N would inject, due or not
   --transcript PATH  the session to preview for (its window and unfired thresholds)
   --session ID       the same, by session id (default: the newest session of this folder)
   --json             print the text and the accounting as JSON
@@ -42,13 +43,18 @@ const OPTIONS = {
   session: { type: "string" },
 } as const;
 
-/** The human report: the text, a rule, then the accounting. Pure. */
+/** The human report: the text, a rule, then the accounting; or why nothing is due. Pure. */
 export function renderPreview(preview: PreviewJson): string {
+  if (preview.text === null) {
+    return `nothing is due in this context: ${preview.reason}\n` +
+      "(`lessons-reinject preview --threshold N` shows the text a refresh for N would inject)\n";
+  }
   const list = (names: string[]) => (names.length > 0 ? names.join(", ") : "none");
   const lines = [
     preview.text.trimEnd(),
     "",
     "-".repeat(72),
+    `due          ${preview.due ? "yes" : "no"}: ${preview.reason}`,
     `size         ${preview.chars} of ${preview.budget} characters (${
       preview.chars <= preview.budget ? "within" : "OVER"
     } the budget)`,
@@ -61,8 +67,11 @@ export function renderPreview(preview: PreviewJson): string {
   return lines.join("\n") + "\n";
 }
 
-/** Runs `preview`. Exit 0 with the text; 1 when there is no usable manifest; 2 on bad flags. */
-export async function runPreview(args: string[], io: CliIo): Promise<number> {
+/**
+ * Runs `preview`. Exit 0 with the text or "nothing is due"; 1 when there is no usable manifest or
+ * the named session is missing; 2 on bad flags.
+ */
+export async function runPreview(args: string[], io: CliIo, settings: Settings): Promise<number> {
   const parsed = await readFlags(args, OPTIONS, PREVIEW_HELP, io);
   if ("exit" in parsed) return parsed.exit;
   const flags = parsed.values;
@@ -73,67 +82,87 @@ export async function runPreview(args: string[], io: CliIo): Promise<number> {
       return await usageError(io, `--threshold ${flags.threshold}: expected 1 to 99`, PREVIEW_HELP);
     }
   }
-  const settings = await loadSettings(io.env);
-  const { config } = settings;
-  for (const problem of settings.problems) await io.stderr(`${problem}\n`);
+  for (const problem of settings.problems) await io.stderr(`lessons-reinject: ${problem}\n`);
 
-  // The session, when there is one, gives the window, the next threshold and the header's ref.
-  let token = await refreshToken("preview");
-  let window: number | undefined;
-  let fired: number[] = [];
   const explicit = flags.transcript !== undefined || flags.session !== undefined;
   const target = await locateTranscript(
     { transcript: flags.transcript, session: flags.session },
-    io.env,
+    settings.claudeDir,
     io.cwd(),
   );
+  if ("error" in target && explicit) {
+    await io.stderr(`lessons-reinject: ${target.error}\n`);
+    return EXIT_PROBLEM;
+  }
+  let cause: RefreshCause;
+  let token: string;
+  let due: boolean;
+  let reason: string;
   if ("error" in target) {
-    if (explicit) {
-      await io.stderr(`lessons-reinject: ${target.error}\n`);
-      return EXIT_PROBLEM;
-    }
+    // No session: a sample at the first threshold (or the one asked for).
+    const chosen = threshold ?? settings.thresholds[0] ?? 30;
+    cause = { kind: "thresholds", thresholds: [chosen], percent: chosen };
+    token = await refreshToken("preview");
+    due = false;
+    reason = `no session found (${target.error}); a refresh at ${chosen} % reads like this`;
   } else {
-    token = await refreshToken(target.sessionId, target.agentId);
-    const report = await inspectSession(target, settings);
-    window = report.window ?? report.beforeCompaction?.window ?? undefined;
-    const paths = await statePaths(settings.stateDir, target.sessionId, target.agentId);
-    fired = stateOf(loadState(paths.state)).fired;
+    // The hook's own steps, read-only: its decision and, when it fires, its exact text.
+    const { plan, problem, trace } = await dryRun(target, settings, io.cwd(), false);
+    token = plan?.files.token ?? await refreshToken(target.sessionId, target.agentId);
+    const planned = plan?.decision.cause;
+    due = planned !== undefined;
+    reason = problem ?? trace.reason;
+    if (threshold !== undefined) {
+      const reading = plan?.reading;
+      const measured = reading && isReading(reading) ? reading : undefined;
+      cause = {
+        kind: "thresholds",
+        thresholds: [threshold],
+        percent: measured?.percent ?? threshold,
+        ...(measured?.window !== undefined ? { window: measured.window } : {}),
+      };
+    } else if (planned !== undefined) {
+      cause = planned;
+    } else {
+      const preview: PreviewJson = {
+        text: null,
+        due: false,
+        reason,
+        chars: 0,
+        budget: settings.maxChars,
+        thresholds: [],
+        manifest: null,
+        whole: [],
+        summarized: [],
+        omitted: [],
+        invalid: [],
+      };
+      if (flags.json) await printJson(io, preview);
+      else await io.stdout(renderPreview(preview));
+      return EXIT_OK;
+    }
   }
-  const chosen = threshold ?? nextThreshold(config.thresholds, fired) ?? config.thresholds[0] ?? 30;
-
-  const found = await findManifest(config.manifestPath, io.env, io.cwd());
-  if (found.kind === "none") {
-    await io.stderr(
-      "lessons-reinject: no manifest found: set LESSONS_MANIFEST_PATH or manifestPath in the " +
-        "config file (run `lessons-reinject doctor`)\n",
-    );
+  const built = await buildRefresh(cause, token, io.cwd(), settings);
+  if (built.kind === "error") {
+    const hint = built.error.startsWith("no manifest")
+      ? ": set LESSONS_MANIFEST_PATH or manifestPath in the config file (run `lessons-reinject doctor`)"
+      : "";
+    await io.stderr(`lessons-reinject: ${built.error}${hint}\n`);
     return EXIT_PROBLEM;
   }
-  if (found.kind === "invalid") {
-    await io.stderr(`lessons-reinject: ${found.error}\n`);
-    return EXIT_PROBLEM;
-  }
-  const { location, selection } = found;
-  const header = refreshHeader(
-    {
-      kind: "thresholds",
-      thresholds: [chosen],
-      percent: chosen,
-      ...(window !== undefined ? { window } : {}),
-    },
-    token,
-  );
-  const rendered = renderRefresh(header, selection.lessons, config.maxChars);
+  const { account } = built;
   const preview: PreviewJson = {
-    text: rendered.text,
-    chars: rendered.text.length,
-    budget: config.maxChars,
-    thresholds: [chosen],
-    manifest: location.path,
-    whole: rendered.whole,
-    summarized: rendered.summarized,
-    omitted: rendered.omitted,
-    invalid: selection.invalid,
+    text: account.text,
+    due,
+    reason,
+    chars: account.chars,
+    budget: account.budget,
+    thresholds: cause.kind === "thresholds" ? [...cause.thresholds] : [],
+    manifest: account.source,
+    whole: account.whole,
+    summarized: account.summarized,
+    omitted: account.omitted,
+    invalid: account.invalid,
   };
   if (flags.json) await printJson(io, preview);
   else await io.stdout(renderPreview(preview));

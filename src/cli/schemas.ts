@@ -34,8 +34,10 @@ export const StatusJsonSchema = z.object({
   thresholds: z.array(z.number()),
   configuredThresholds: z.array(z.number()),
   autocompactPct: nullableNumber,
-  /** Fired in this context, per the state file. */
+  /** Fired in this context: the state file's, or what the hook recovers without one. */
   fired: z.array(z.number()),
+  /** Fired thresholds recovered from the hook's own refreshes in the transcript (no state file). */
+  recovered: z.array(z.number()),
   /** Reached by this reading but not fired yet: the next tool call would refresh for these. */
   pending: z.array(z.number()),
   /** The lowest threshold not fired yet. */
@@ -45,6 +47,10 @@ export const StatusJsonSchema = z.object({
   statePath: z.string(),
   /** "found", "missing" or "corrupt". */
   stateFile: z.enum(["found", "missing", "corrupt"]),
+  /** What the hook's next tool call would do at this reading. */
+  action: z.enum(["refresh", "nothing"]),
+  /** The hook's own reason for it (its debug line's decision). */
+  decision: z.string(),
   /** The last usage before a compaction with no reading since (the pre-compaction figure). */
   beforeCompaction: z.nullable(z.object({
     tokens: z.number(),
@@ -60,11 +66,17 @@ export type StatusJson = z.infer<typeof StatusJsonSchema>;
 
 /** `lessons-reinject preview --json`. */
 export const PreviewJsonSchema = z.object({
-  text: z.string(),
+  /** The text, or null when nothing is due and no --threshold was given. */
+  text: nullableString,
+  /** The hook's next tool call in this session would inject this text. */
+  due: z.boolean(),
+  /** The hook's own reason (its decision), or why no session was read. */
+  reason: z.string(),
   chars: z.number(),
   budget: z.number(),
+  /** The thresholds the text names (none for a periodic refresh). */
   thresholds: z.array(z.number()),
-  manifest: z.string(),
+  manifest: nullableString,
   whole: z.array(z.string()),
   summarized: z.array(z.string()),
   omitted: z.array(z.string()),

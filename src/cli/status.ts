@@ -3,12 +3,12 @@
  * the thresholds, what fired, what comes next). It reads; it never writes.
  */
 import { isReading } from "../core/decide.ts";
-import { crossedThresholds, nextThreshold } from "../core/thresholds.ts";
 import { formatTokens } from "../core/header.ts";
+import { nextThreshold } from "../core/thresholds.ts";
 import { percentOf, resolveWindow } from "../core/window.ts";
-import { measure } from "../hook.ts";
-import { loadState, stateOf, statePaths } from "../io/state_store.ts";
+import { statePaths } from "../io/state_store.ts";
 import { scanUsage, withTranscript } from "../io/transcript.ts";
+import type { Settings } from "../settings/resolve.ts";
 import {
   type CliIo,
   COMMON_OPTIONS,
@@ -19,10 +19,10 @@ import {
   readFlags,
   usageError,
 } from "./common.ts";
+import { dryRun } from "./dry_run.ts";
 import { gauge } from "./gauge.ts";
 import { locateTranscript, type TranscriptTarget } from "./locate.ts";
 import type { StatusJson } from "./schemas.ts";
-import { loadSettings, type Settings } from "./settings.ts";
 
 export const STATUS_HELP =
   `Usage: lessons-reinject status [--transcript PATH | --session ID] [--json]
@@ -45,39 +45,41 @@ const OPTIONS = {
   session: { type: "string" },
 } as const;
 
-/** Builds the report for `target` with `settings`. Reads the transcript and the state file only. */
+/**
+ * Builds the report for `target`: the hook's own read-only steps (dry-run.ts), so it says what
+ * the next tool call would do at this reading, including the refreshes it would recover from the
+ * transcript when the state file is gone. Writes nothing.
+ */
 export async function inspectSession(
   target: TranscriptTarget,
   settings: Settings,
+  cwd: string,
 ): Promise<StatusJson> {
-  const { config, stateDir } = settings;
-  const paths = await statePaths(stateDir, target.sessionId, target.agentId);
-  const loaded = loadState(paths.state);
-  const state = stateOf(loaded);
-  const payload = {
-    session_id: target.sessionId,
-    hook_event_name: "PostToolUse",
-    transcript_path: target.path,
-    ...(target.agentId ? { agent_id: target.agentId, agent_transcript_path: target.path } : {}),
-  };
-  const { reading, facts } = await measure(payload, { ...config, waitMs: 0 }, stateDir);
+  const { plan, problem, trace } = await dryRun(target, settings, cwd, false);
+  const state = trace.state ?? { fired: [], toolCount: 0 };
+  const decision = trace.planned;
+  const cause = decision?.cause;
   const base = {
     transcript: target.path,
     sessionId: target.sessionId,
     agentId: target.agentId ?? null,
-    thresholds: config.thresholds,
-    configuredThresholds: config.configuredThresholds,
-    autocompactPct: config.autocompactPct ?? null,
+    thresholds: settings.thresholds,
+    configuredThresholds: settings.configuredThresholds,
+    autocompactPct: settings.autocompactPct ?? null,
     fired: state.fired,
-    next: nextThreshold(config.thresholds, state.fired) ?? null,
+    recovered: trace.facts?.recovered ?? [],
+    next: nextThreshold(settings.thresholds, state.fired) ?? null,
     toolCount: state.toolCount,
-    toolCountInterval: config.toolCountInterval,
-    statePath: paths.state,
-    stateFile: loaded.kind,
-    configFile: settings.file.path ?? null,
+    toolCountInterval: settings.toolCountInterval,
+    statePath: trace.statePath ?? (await statePaths(settings.stateDir, target.sessionId)).state,
+    stateFile: trace.stateFile ?? "missing",
+    action: cause ? "refresh" as const : "nothing" as const,
+    decision: problem ?? trace.reason,
+    configFile: settings.configFile.path ?? null,
     problems: settings.problems,
   };
-  if (isReading(reading)) {
+  const reading = plan?.reading;
+  if (reading && isReading(reading)) {
     return {
       percent: reading.percent,
       tokens: reading.tokens ?? null,
@@ -86,14 +88,14 @@ export async function inspectSession(
       source: reading.source,
       reason: null,
       model: reading.model ?? null,
-      pending: crossedThresholds(reading.percent, config.thresholds, state.fired),
+      pending: cause?.kind === "thresholds" ? [...cause.thresholds] : [],
       beforeCompaction: null,
       ...base,
     };
   }
   let beforeCompaction: StatusJson["beforeCompaction"] = null;
-  if (facts.marker !== undefined) {
-    const marker = facts.marker;
+  const marker = trace.facts?.marker;
+  if (marker !== undefined) {
     const scan = await withTranscript(
       target.path,
       (source) => scanUsage(source, marker, { sidechainFile: target.agentId !== undefined }),
@@ -102,8 +104,8 @@ export async function inspectSession(
       const choice = resolveWindow({
         model: scan.usage.model,
         tokens: scan.usage.tokens,
-        override: config.windowOverride,
-        disable1m: config.disable1m,
+        override: settings.windowOverride,
+        disable1m: settings.disable1m,
       });
       beforeCompaction = {
         tokens: scan.usage.tokens,
@@ -118,8 +120,8 @@ export async function inspectSession(
     tokens: null,
     window: null,
     windowSource: null,
-    source: reading.countCalls ? "tool count" : null,
-    reason: reading.reason,
+    source: reading?.countCalls ? "tool count" : null,
+    reason: reading?.reason ?? problem ?? null,
     model: null,
     pending: [],
     beforeCompaction,
@@ -174,9 +176,20 @@ export function renderStatus(report: StatusJson): string {
   lines.push(
     `fired        ${report.fired.length ? report.fired.join(", ") : "none"} in this context`,
   );
+  if (report.recovered.length > 0) {
+    lines.push(
+      `recovered    ${report.recovered.join(", ")} from this hook's refreshes in the transcript ` +
+        `(no state file)`,
+    );
+  }
   if (report.pending.length > 0) {
     lines.push(`pending      ${report.pending.join(", ")}: the next tool call refreshes`);
   }
+  lines.push(
+    `next call    ${
+      report.action === "refresh" ? "refreshes" : "does nothing"
+    }: ${report.decision}`,
+  );
   lines.push(
     `next         ${report.next === null ? "none: every threshold has fired" : `${report.next}%`}`,
   );
@@ -190,17 +203,16 @@ export function renderStatus(report: StatusJson): string {
 }
 
 /** Runs `status`. Exit 0 with a report; 1 when no transcript could be found; 2 on bad flags. */
-export async function runStatus(args: string[], io: CliIo): Promise<number> {
+export async function runStatus(args: string[], io: CliIo, settings: Settings): Promise<number> {
   const parsed = await readFlags(args, OPTIONS, STATUS_HELP, io);
   if ("exit" in parsed) return parsed.exit;
   const flags = parsed.values;
   if (flags.transcript && flags.session) {
     return await usageError(io, "give --transcript or --session, not both", STATUS_HELP);
   }
-  const settings = await loadSettings(io.env);
   const target = await locateTranscript(
     { transcript: flags.transcript, session: flags.session },
-    io.env,
+    settings.claudeDir,
     io.cwd(),
   );
   if ("error" in target) {
@@ -208,7 +220,7 @@ export async function runStatus(args: string[], io: CliIo): Promise<number> {
     await io.stderr(`lessons-reinject: ${target.error}\n`);
     return EXIT_PROBLEM;
   }
-  const report = await inspectSession(target, settings);
+  const report = await inspectSession(target, settings, io.cwd());
   if (flags.json) await printJson(io, report);
   else await io.stdout(renderStatus(report));
   return EXIT_OK;

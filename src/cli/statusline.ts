@@ -9,7 +9,7 @@ import { recordFromStatusline, saveStatusline } from "../io/statusline_store.ts"
 import { type CliIo, COMMON_OPTIONS, EXIT_OK, messageOf, printJson, readFlags } from "./common.ts";
 import { gauge } from "./gauge.ts";
 import type { StatuslineJson } from "./schemas.ts";
-import { loadSettings } from "./settings.ts";
+import type { Settings } from "../settings/resolve.ts";
 
 export const STATUSLINE_HELP = `Usage: lessons-reinject statusline [--pass] [--json]
 
@@ -33,6 +33,7 @@ const OPTIONS = { ...COMMON_OPTIONS, pass: { type: "boolean" } } as const;
 export async function bridgeStatusline(
   stdin: string | undefined,
   io: CliIo,
+  settings: Settings,
 ): Promise<StatuslineJson> {
   const nothing = (error: string): StatuslineJson => ({
     recorded: false,
@@ -40,7 +41,7 @@ export async function bridgeStatusline(
     percent: null,
     tokens: null,
     window: null,
-    line: "lessons-reinject: no context reading yet",
+    line: `lessons-reinject: no context reading (${error})`,
     error,
   });
   if (stdin === undefined) return nothing("stdin is larger than the cap");
@@ -59,13 +60,12 @@ export async function bridgeStatusline(
   const made = recordFromStatusline(input, io.now(), size);
   if ("error" in made) return nothing(made.error);
   const { record } = made;
-  const settings = await loadSettings(io.env);
-  const { config, stateDir } = settings;
+  const { stateDir } = settings;
   const paths = await statePaths(stateDir, record.sessionId);
   const fired = stateOf(loadState(paths.state)).fired;
-  const due = crossedThresholds(record.percent, config.thresholds, fired);
-  const next = nextThreshold(config.thresholds, fired);
-  const line = `${gauge(record.percent, config.thresholds, record.window, 20)}${
+  const due = crossedThresholds(record.percent, settings.thresholds, fired);
+  const next = nextThreshold(settings.thresholds, fired);
+  const line = `${gauge(record.percent, settings.thresholds, record.window, 20)}${
     due.length > 0
       ? ` · refresh due (${due.join(", ")}%)`
       : next === undefined
@@ -89,16 +89,20 @@ export async function bridgeStatusline(
 }
 
 /** Runs `statusline`. Always exit 0 (a failing statusLine command blanks the line). */
-export async function runStatusline(args: string[], io: CliIo): Promise<number> {
+export async function runStatusline(
+  args: string[],
+  io: CliIo,
+  settings: Settings,
+): Promise<number> {
   const parsed = await readFlags(args, OPTIONS, STATUSLINE_HELP, io);
   if ("exit" in parsed) return parsed.exit;
   const flags = parsed.values;
   const stdin = await io.readStdin();
-  const result = await bridgeStatusline(stdin, io);
+  const result = await bridgeStatusline(stdin, io, settings);
   if (flags.pass) await io.stdout(stdin ?? "");
   else if (flags.json) await printJson(io, result);
   else await io.stdout(`${result.line}\n`);
-  if (!result.recorded && io.env("LESSONS_DEBUG")) {
+  if (!result.recorded && settings.debug) {
     await io.stderr(`lessons-reinject: statusline not recorded: ${result.error}\n`);
   }
   return EXIT_OK;

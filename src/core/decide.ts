@@ -16,6 +16,7 @@ export type ReadingSource =
 
 /** How full the context is. */
 export interface Reading {
+  kind: "reading";
   source: ReadingSource;
   percent: number;
   tokens: number | undefined;
@@ -26,6 +27,7 @@ export interface Reading {
 
 /** Why there is no reading, and whether the fallback counter should count this call. */
 export interface NoReading {
+  kind: "none";
   reason: string;
   /** False when the context was just compacted: a reading will come, counting would misfire. */
   countCalls: boolean;
@@ -51,7 +53,7 @@ export interface Decision {
 
 /** True when `reading` is a measurement rather than the reason for lacking one. */
 export function isReading(reading: Reading | NoReading): reading is Reading {
-  return "percent" in reading;
+  return reading.kind === "reading";
 }
 
 /**

@@ -1,57 +1,10 @@
 /**
- * Threshold lists: parsing the user's setting and deciding which thresholds a reading crosses.
- * Pure functions; warnings are returned, never printed.
+ * Threshold lists: which thresholds a reading crosses, which comes next, and how they scale for
+ * an early auto-compaction. Pure. (The setting itself is parsed in src/settings/table.ts.)
  */
 
 /** The PRD's thresholds, calibrated to the context-degradation curve. */
 export const DEFAULT_THRESHOLDS: readonly number[] = [30, 52, 70];
-
-export interface ParsedThresholds {
-  values: number[];
-  /** One line naming what was wrong and what is used instead, when the setting was bad. */
-  warning?: string;
-}
-
-/**
- * Parses a comma-separated threshold list. Each value must be a number from 1 to 99; invalid
- * entries are dropped and named; duplicates are dropped; the result is sorted ascending. A list
- * with nothing valid falls back to the defaults.
- *
- * @example
- * ```ts
- * parseThresholds("70, 30,30"); // { values: [30, 70] }
- * parseThresholds("abc").warning; // 'LESSONS_REINJECT_THRESHOLDS: "abc" is not a number ...'
- * ```
- */
-export function parseThresholds(
-  raw: string | undefined,
-  name = "LESSONS_REINJECT_THRESHOLDS",
-): ParsedThresholds {
-  if (raw === undefined) return { values: [...DEFAULT_THRESHOLDS] };
-  const problems: string[] = [];
-  const values = new Set<number>();
-  const parts = raw.split(",").map((p) => p.trim());
-  if (raw.trim() === "") problems.push("it is empty");
-  else {
-    for (const part of parts) {
-      const value = Number(part);
-      if (part === "") problems.push("an empty entry");
-      else if (!Number.isFinite(value)) problems.push(`"${part}" is not a number`);
-      else if (value < 1 || value > 99) problems.push(`${part} is outside 1-99`);
-      else values.add(value);
-    }
-  }
-  const sorted = [...values].sort((a, b) => a - b);
-  if (problems.length === 0) return { values: sorted };
-  const used = sorted.length > 0 ? sorted : [...DEFAULT_THRESHOLDS];
-  const fallback = sorted.length > 0 ? "the valid ones" : "the defaults";
-  return {
-    values: used,
-    warning: `lessons-reinject: ${name}="${raw}": ${problems.join(", ")}; using ${fallback}: ${
-      used.join(",")
-    }`,
-  };
-}
 
 /**
  * The thresholds a reading has reached that have not fired yet in this context, ascending.

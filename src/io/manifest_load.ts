@@ -16,23 +16,33 @@ export interface ManifestLocation {
   via: string;
 }
 
+/** Where to look for the manifest: settings (see src/settings/resolve.ts). */
+export interface ManifestSearch {
+  /** `LESSONS_MANIFEST_PATH` or the config file's `manifestPath`. */
+  manifestPath: string | undefined;
+  /** `CLAUDE_PLUGIN_ROOT`. */
+  pluginRoot: string | undefined;
+  /** Claude Code's folder (`CLAUDE_CONFIG_DIR` or `~/.claude`), whose `plugins/` is searched. */
+  claudeDir: string | undefined;
+  /** `CLAUDE_PROJECT_DIR`: the project whose scoped lessons apply. */
+  projectDir: string | undefined;
+}
+
 /**
  * The manifest to read: the configured path; else `${CLAUDE_PLUGIN_ROOT}/data/lesson-manifest.json`
- * when it exists; else the newest lessons-learned plugin install under `~/.claude/plugins`.
+ * when it exists; else the newest lessons-learned plugin install under Claude Code's `plugins/`.
  */
 export async function locateManifest(
-  configured: string | undefined,
-  env: (name: string) => string | undefined,
+  search: ManifestSearch,
 ): Promise<ManifestLocation | undefined> {
-  if (configured) return { path: configured, via: "LESSONS_MANIFEST_PATH or config file" };
-  const root = env("CLAUDE_PLUGIN_ROOT");
-  if (root) {
-    const path = join(root, "data", "lesson-manifest.json");
+  const { manifestPath, pluginRoot, claudeDir } = search;
+  if (manifestPath) return { path: manifestPath, via: "LESSONS_MANIFEST_PATH or config file" };
+  if (pluginRoot) {
+    const path = join(pluginRoot, "data", "lesson-manifest.json");
     if (await isFile(path)) return { path, via: "CLAUDE_PLUGIN_ROOT/data" };
   }
-  const home = env("HOME") ?? env("USERPROFILE");
-  if (!home) return undefined;
-  const installed = await newestInstalledFile(join(home, ".claude", "plugins"), "lessons-learned", [
+  if (!claudeDir) return undefined;
+  const installed = await newestInstalledFile(join(claudeDir, "plugins"), "lessons-learned", [
     "data",
     "lesson-manifest.json",
   ]);
@@ -85,17 +95,16 @@ export type FoundManifest =
 
 /**
  * Locates the manifest ({@link locateManifest}) and loads it for the project at
- * `CLAUDE_PROJECT_DIR`, else `projectDir`: what the hook, `preview` and `doctor` all need.
+ * `CLAUDE_PROJECT_DIR`, else `cwd`: what the hook, `preview` and `doctor` all need.
  */
 export async function findManifest(
-  configured: string | undefined,
-  env: (name: string) => string | undefined,
-  projectDir: string | undefined,
+  search: ManifestSearch,
+  cwd: string | undefined,
 ): Promise<FoundManifest> {
-  const location = await locateManifest(configured, env);
+  const location = await locateManifest(search);
   if (!location) return { kind: "none" };
   try {
-    const projectIds = projectIdsFor(env("CLAUDE_PROJECT_DIR") ?? projectDir);
+    const projectIds = projectIdsFor(search.projectDir ?? cwd);
     return { kind: "ok", location, selection: await loadManifest(location.path, projectIds) };
   } catch (error) {
     return { kind: "invalid", location, error: messageOf(error) };

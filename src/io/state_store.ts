@@ -10,24 +10,6 @@ const MAX_STATE_BYTES = 64 * 1024;
 const LOCK_TIMEOUT_MS = 2000;
 const isWindows = Deno.build.os === "windows";
 
-/** The default state folder: private to this user, under the system temp folder. */
-export function defaultStateDir(env: (name: string) => string | undefined): string {
-  const tmp = env("TMPDIR") || env("TMP") || env("TEMP") ||
-    (isWindows ? "C:\\Windows\\Temp" : "/tmp");
-  const who = env("USER") || env("USERNAME") || env("LOGNAME") || env("HOME") || "user";
-  return join(tmp, `lessons-reinject-${fnv1a(`${who}\0${env("HOME") ?? ""}`)}`);
-}
-
-/** A short stable hash for folder names (not security: the folder's mode and owner are). */
-function fnv1a(text: string): string {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash.toString(16).padStart(8, "0");
-}
-
 /** First `length` hex digits of SHA-256: how ids reach file names. */
 export async function hexDigest(text: string, length = 16): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));

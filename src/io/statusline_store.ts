@@ -130,6 +130,7 @@ export function statuslineToReading(
 ): Reading {
   if (windowOverride !== undefined && record.tokens !== undefined) {
     return {
+      kind: "reading",
       source: "statusline",
       percent: percentOf(record.tokens, windowOverride),
       tokens: record.tokens,
@@ -139,6 +140,7 @@ export function statuslineToReading(
     };
   }
   return {
+    kind: "reading",
     source: "statusline",
     percent: record.percent,
     tokens: record.tokens,

@@ -1,7 +1,11 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { join } from "node:path";
 import { StatusJsonSchema } from "../../src/cli/schemas.ts";
-import { configCandidates, loadConfigFile, parseConfigText } from "../../src/io/config_file.ts";
+import {
+  configCandidates,
+  loadConfigFile,
+  parseConfigText,
+} from "../../src/settings/config_file.ts";
 import { entries, payload, runHook, writeTranscript } from "../_helpers.ts";
 import { assertIncludes, cli, parsedAs, sandbox } from "./_cli.ts";
 
@@ -14,34 +18,52 @@ Deno.test("parseConfigText() accepts JSONC: comments and trailing commas", async
 }`;
   assertEquals(await parseConfigText(text, "c.jsonc"), {
     settings: { thresholds: [25, 50, 75], maxChars: 8000, debug: true },
+    problems: [],
   });
 });
 
 Deno.test("parseConfigText() errors name line, column and what was expected", async (t) => {
-  const cases: [string, string, string][] = [
-    ['{\n  "thresholds": [30, 120]\n}', "c.jsonc:2:22:", "numbers from 1 to 99"],
-    ['{\n  "maxChars": 20000\n}', "c.jsonc:2:15:", "from 1 to 10000, got 20000"],
-    ['{\n  "debug": "yes"\n}', "c.jsonc:2:12:", "expected true or false"],
-    ['{\n  "toolCountInterval": 2.5\n}', "c.jsonc:2:24:", "a whole number of tool calls"],
+  // A bad setting is named and left out, the valid ones kept; a syntax error makes the file
+  // unusable and only its first error is named (the rest follow from it).
+  const cases: [string, string, string, "ignored" | "unusable"][] = [
+    ['{\n  "thresholds": [30, 120]\n}', "c.jsonc:2:17:", "percentages from 1 to 99", "ignored"],
+    ['{\n  "maxChars": 20000\n}', "c.jsonc:2:15:", "from 1 to 10000 (Claude Code's", "ignored"],
+    ['{\n  "debug": "maybe"\n}', "c.jsonc:2:12:", "expected true or false", "ignored"],
+    ['{\n  "toolCountInterval": 2.5\n}', "c.jsonc:2:24:", "whole number of tool calls", "ignored"],
     [
       '{\n  "treshold": [30]\n}',
       "c.jsonc:2:3:",
       'unknown setting "treshold" (expected one of: thresholds',
+      "ignored",
     ],
-    ['{\n  "thresholds": [30 52]\n}', "c.jsonc:2:21:", "expected ','"],
-    ['{\n  "debug": true\n', "c.jsonc:3:1:", "expected '}'"],
-    ["[30, 52]", "c.jsonc:1:1:", "expected an object of settings"],
-    ["", "c.jsonc:1:1:", "expected a value"],
+    ['{\n  "thresholds": [30 52]\n}', "c.jsonc:2:21:", "expected ','", "unusable"],
+    ['{\n  "debug": true\n', "c.jsonc:3:1:", "expected '}'", "unusable"],
+    ["[30, 52]", "c.jsonc:1:1:", "expected an object of settings", "unusable"],
+    ["", "c.jsonc:1:1:", "expected a value", "unusable"],
   ];
-  for (const [text, where, what] of cases) {
+  for (const [text, where, what, kind] of cases) {
     await t.step(JSON.stringify(text), async () => {
       const result = await parseConfigText(text, "c.jsonc");
-      assert("problems" in result, JSON.stringify(result));
-      const line = result.problems[0] ?? "";
+      const lines = "unusable" in result ? [result.unusable] : result.problems;
+      assertEquals("unusable" in result ? "unusable" : "ignored", kind, JSON.stringify(result));
+      assertEquals(lines.length, 1, JSON.stringify(lines));
+      const line = lines[0] ?? "";
       assert(line.startsWith(where), line);
       assertIncludes(line, what);
     });
   }
+});
+
+Deno.test("parseConfigText() keeps the valid settings beside an invalid one", async () => {
+  const result = await parseConfigText('{ "thresholds": [20, 40], "debug": "maybe" }', "c.jsonc");
+  assert(!("unusable" in result));
+  assertEquals(result.settings, { thresholds: [20, 40] });
+  assertEquals(result.problems.length, 1);
+});
+
+Deno.test("a broken JSONC file gives one line for one problem", async () => {
+  const result = await parseConfigText('{\n  "thresholds": [30, 52\n  "debug": true\n}', "c.jsonc");
+  assert("unusable" in result, JSON.stringify(result));
 });
 
 Deno.test("configCandidates(): LESSONS_CONFIG, else CLAUDE_PLUGIN_DATA, then ~/.config", () => {
@@ -108,22 +130,30 @@ Deno.test("the hook reads the config file: its thresholds apply, the environment
   await Deno.remove(other.box.dir, { recursive: true });
 });
 
-Deno.test("an invalid config file: one stderr line with line and column; the hook runs on defaults", async () => {
+Deno.test("an invalid config setting: one stderr line with line and column; the rest applies", async () => {
   const { box, input } = hookSetup(62_000); // 31 %
   const config = join(box.dir, "config.jsonc");
-  Deno.writeTextFileSync(config, '{\n  "thresholds": [20, 40],\n  "debug": "yes"\n}\n');
+  Deno.writeTextFileSync(config, '{\n  "thresholds": [40, 60],\n  "debug": "maybe"\n}\n');
   const env = { ...box.env, LESSONS_CONFIG: config };
   const run = await runHook(input, env);
   assertEquals(run.code, 0);
-  assertIncludes(run.stderr, `config ${config}:3:12: debug: expected true or false, got "yes"`);
-  assertIncludes(run.stderr, "using the defaults");
-  // Defaults: 30 fires at 31 %, and the file's 20 does not name it.
-  assertIncludes(run.context ?? "", "[lessons-reinject refresh 30 ");
+  assertIncludes(run.stderr, `config ${config}:3:12: debug: expected true or false`);
+  assertIncludes(run.stderr, 'got "maybe"; ignoring it');
+  assertEquals(run.stderr.trim().split("\n").length, 1);
+  // The file's thresholds still apply: nothing fires at 31 %.
+  assertEquals(run.stdout, "");
+
+  // A file that does not parse is not used at all: the defaults apply, and 30 fires.
+  Deno.writeTextFileSync(config, '{\n  "thresholds": [40, 60\n  "debug": true\n}\n');
+  const broken = await runHook(input, env);
+  assertIncludes(broken.stderr, "using the defaults");
+  assertEquals(broken.stderr.trim().split("\n").length, 1);
+  assertIncludes(broken.context ?? "", "[lessons-reinject refresh 30 ");
 
   const status = await cli(["status", "--json", "--transcript", box.transcript], env);
   const report = parsedAs(StatusJsonSchema, status.stdout);
   assertEquals(report.configFile, config);
-  assertIncludes(report.problems[0] ?? "", `${config}:3:12`);
+  assertIncludes(report.problems[0] ?? "", `${config}:3:`);
   assertEquals(report.thresholds, [30, 52, 70]);
   await Deno.remove(box.dir, { recursive: true });
 });

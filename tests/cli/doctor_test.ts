@@ -1,7 +1,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { type DoctorJson, DoctorJsonSchema } from "../../src/cli/schemas.ts";
-import { SAMPLE_MANIFEST } from "../_helpers.ts";
+import { entries, SAMPLE_MANIFEST, writeTranscript } from "../_helpers.ts";
 import { assertIncludes, cli, parsedAs, ROOT, sandbox } from "./_cli.ts";
 
 /** An environment in which every check passes (the binary's absence is only a warning). */
@@ -59,7 +59,7 @@ Deno.test("doctor catches each problem, with its fix, and exits 1", async (t) =>
         Deno.writeTextFileSync(path, '{\n  "thresholds": [30, 520]\n}\n');
         env.LESSONS_CONFIG = path;
       },
-      says: "bad.jsonc:2:22",
+      says: "bad.jsonc:2:17",
     },
     {
       name: "invalid thresholds in the environment",
@@ -67,7 +67,7 @@ Deno.test("doctor catches each problem, with its fix, and exits 1", async (t) =>
       setup: (_box, env) => {
         env.LESSONS_REINJECT_THRESHOLDS = "30,abc";
       },
-      says: '"abc" is not a number',
+      says: 'LESSONS_REINJECT_THRESHOLDS="30,abc": expected a non-empty list of percentages',
     },
     {
       name: "hooks.json missing an event",
@@ -127,6 +127,12 @@ Deno.test("doctor catches each problem, with its fix, and exits 1", async (t) =>
       says: "would never fire",
     },
     {
+      name: "a plugin root that does not exist",
+      check: "plugin",
+      setup: (box) => ["--plugin-root", join(box.dir, "nonexistent")],
+      says: "does not exist",
+    },
+    {
       name: "a state folder others can write to",
       check: "state folder",
       setup: (box) => {
@@ -153,6 +159,34 @@ Deno.test("doctor catches each problem, with its fix, and exits 1", async (t) =>
       await Deno.remove(box.dir, { recursive: true });
     });
   }
+});
+
+Deno.test("doctor: a state folder under a regular file is not mended by chmod", async () => {
+  const box = sandbox();
+  const file = join(box.dir, "plain-file");
+  Deno.writeTextFileSync(file, "");
+  const { report } = await doctor({ ...healthy(box), LESSONS_STATE_DIR: join(file, "state") });
+  const found = check(report, "state folder");
+  assertEquals(found.status, "fail");
+  assert(!(found.fix ?? "").includes("chmod"), found.fix ?? "");
+  assertIncludes(found.fix ?? "", "LESSONS_STATE_DIR");
+  await Deno.remove(box.dir, { recursive: true });
+});
+
+Deno.test("doctor reports this folder's session as the hook's next call sees it", async () => {
+  const box = sandbox();
+  const cwd = join(box.dir, "project");
+  Deno.mkdirSync(cwd);
+  const projects = join(box.dir, ".claude", "projects", cwd.replace(/[^a-zA-Z0-9]/g, "-"));
+  Deno.mkdirSync(projects, { recursive: true });
+  const line = entries.assistant(62_000, ["toolu_d"], { model: "claude-sonnet-4-6" });
+  writeTranscript(join(projects, `${line.sessionId}.jsonl`), [line]);
+  const run = await cli(["doctor", "--json", "--plugin-root", ROOT], healthy(box), "", cwd);
+  const session = check(parsedAs(DoctorJsonSchema, run.stdout), "this session");
+  assertEquals(session.status, "ok");
+  assertIncludes(session.detail, "31% of a 200k window (default 200k)");
+  assertIncludes(session.detail, "the next tool call refreshes: 31%");
+  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("doctor: scaled thresholds and a missing binary are not failures", async () => {

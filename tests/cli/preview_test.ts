@@ -1,28 +1,58 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { join } from "node:path";
 import { PreviewJsonSchema } from "../../src/cli/schemas.ts";
-import { RECORDED } from "../_helpers.ts";
-import { assertIncludes, cli, parsedAs, sandbox } from "./_cli.ts";
+import { entries, payload, RECORDED, runHook, writeTranscript } from "../_helpers.ts";
+import { assertIncludes, cli, parsedAs, ROOT, sandbox } from "./_cli.ts";
 
-Deno.test("preview prints the next refresh's text and its accounting", async () => {
+Deno.test("preview prints the exact text the hook's next call would inject, and its accounting", async () => {
   const box = sandbox();
   const env = { ...box.env, HOME: box.dir };
-  const run = await cli(["preview", "--transcript", RECORDED], env);
+  // 90 % of a 200k window, nothing fired yet: the next call names every threshold, at 90 %.
+  const line = entries.assistant(180_000, ["toolu_p"], { model: "claude-sonnet-4-6" });
+  writeTranscript(box.transcript, [line]);
+  const run = await cli(["preview", "--transcript", box.transcript], env);
   assertEquals(run.code, 0, run.stderr);
-  assert(run.stdout.startsWith("[lessons-reinject refresh 30 ref="), run.stdout);
+  assert(run.stdout.startsWith("[lessons-reinject refresh 30,52,70 ref="), run.stdout);
+  assertIncludes(run.stdout, "Context refresh at 90% of the 200k-token context window");
   assertIncludes(run.stdout, "## Non-Negotiable Directives");
   assertIncludes(run.stdout, "of 9500 characters (within the budget)");
   assertIncludes(run.stdout, "whole        ");
   assertIncludes(run.stdout, "left out     none");
 
+  // The hook's next call at that reading injects exactly that text.
+  const exact = parsedAs(
+    PreviewJsonSchema,
+    (await cli(["preview", "--json", "--transcript", box.transcript], env)).stdout,
+  );
+  const hook = await runHook(
+    payload("PostToolUse.Bash", {
+      session_id: String(line.sessionId),
+      transcript_path: box.transcript,
+      tool_use_id: "toolu_p",
+      cwd: ROOT,
+    }),
+    env,
+  );
+  assertEquals(hook.context, exact.text);
+  assert(run.stdout.startsWith(exact.text ?? "?"));
+
+  // Everything has fired now: preview says nothing is due, and still shows --threshold's text.
+  const after = await cli(["preview", "--transcript", box.transcript], env);
+  assertEquals(after.code, 0, after.stderr);
+  assertIncludes(after.stdout, "nothing is due in this context: ");
+  assertIncludes(after.stdout, "every threshold has fired in this context");
+
   const json = parsedAs(
     PreviewJsonSchema,
-    (await cli(["preview", "--json", "--threshold", "52", "--transcript", RECORDED], env)).stdout,
+    (await cli(["preview", "--json", "--threshold", "52", "--transcript", box.transcript], env))
+      .stdout,
   );
   assertEquals(json.thresholds, [52]);
-  assert(json.text.startsWith("[lessons-reinject refresh 52 ref="));
-  assertIncludes(json.text, "of the 200k-token context window");
-  assertEquals(json.chars, json.text.length);
+  assertEquals(json.due, false);
+  const text = json.text ?? "";
+  assert(text.startsWith("[lessons-reinject refresh 52 ref="), text);
+  assertIncludes(text, "at 90% of the 200k-token context window");
+  assertEquals(json.chars, text.length);
   assertEquals(json.budget, 9500);
   assert(json.whole.length > 0);
   await Deno.remove(box.dir, { recursive: true });
@@ -57,6 +87,20 @@ Deno.test("preview of a 40 KB manifest stays within the budget, summarizing what
   assert(json.chars <= 9_500, String(json.chars));
   assert(json.summarized.length > 0);
   assertEquals(json.whole.length + json.summarized.length + json.omitted.length, 40);
+  await Deno.remove(box.dir, { recursive: true });
+});
+
+Deno.test("preview agrees with the hook when the state file is gone: nothing is due", async () => {
+  // The recorded session already holds this hook's refreshes for 30 and 52: without a state
+  // file the hook recovers them and stays silent; preview must say the same.
+  const box = sandbox();
+  const run = await cli(["preview", "--json", "--transcript", RECORDED], {
+    ...box.env,
+    HOME: box.dir,
+  });
+  assertEquals(run.code, 0, run.stderr);
+  const json = parsedAs(PreviewJsonSchema, run.stdout);
+  assertEquals([json.due, json.text], [false, null]);
   await Deno.remove(box.dir, { recursive: true });
 });
 

@@ -57,10 +57,15 @@ Deno.test("statusline prints a compact gauge, and exits 0 on any input", async (
   const run = await cli(["statusline"], box.env, statuslineInput());
   assertEquals(run.code, 0);
   assertEquals(run.stdout, "[######|....|....|......] 32% of 200k · refresh due (30%)\n");
+  const reasons: Record<string, string> = { "": "stdin is empty", "not json": "stdin is not JSON" };
   for (const junk of ["", "not json", "[]", '{"session_id":"x"}']) {
     const bad = await cli(["statusline"], box.env, junk);
     assertEquals(bad.code, 0);
-    assertEquals(bad.stdout, "lessons-reinject: no context reading yet\n");
+    // The reason shows on the line itself, not only with --json.
+    assert(bad.stdout.startsWith("lessons-reinject: no context reading ("), bad.stdout);
+    if (reasons[junk]) {
+      assertEquals(bad.stdout, `lessons-reinject: no context reading (${reasons[junk]})\n`);
+    }
     const json = parsedAs(
       StatuslineJsonSchema,
       (await cli(["statusline", "--json"], box.env, junk)).stdout,

@@ -5,6 +5,7 @@
  * permissions only. One JSON command per line in, one JSON result per line out.
  */
 import { runHook } from "../../src/hook.ts";
+import { resolveSettings } from "../../src/settings/resolve.ts";
 
 /** What the harness asks for. */
 export interface ServerCommand {
@@ -55,7 +56,7 @@ async function execute(command: ServerCommand): Promise<ServerResult> {
     await Deno.writeTextFile(command.append.path, command.append.text, { append: true });
   }
   try {
-    const outcome = await runHook(command.stdin, { env: (name) => command.env[name] });
+    const outcome = await runHook(command.stdin, resolveSettings((name) => command.env[name]));
     return { id: command.id, stdout: outcome.stdout, stderr: outcome.stderr };
   } catch (error) {
     return { id: command.id, stdout: undefined, stderr: [], threw: String(error) };

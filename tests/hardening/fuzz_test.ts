@@ -12,6 +12,7 @@ import {
   SAMPLE_MANIFEST,
 } from "../_helpers.ts";
 import { runHook } from "../../src/hook.ts";
+import { resolveSettings } from "../../src/settings/resolve.ts";
 import {
   assert,
   assertEquals,
@@ -361,7 +362,7 @@ Deno.test(`fuzz: ${ONLY ? `case ${ONLY}` : CASES} mutated payloads, transcripts 
       const before = [listing(root), listing(paths.inputs), listing(paths.tmp)].join("\n");
       let outcome;
       try {
-        outcome = await runHook(c.stdin, { env: (name) => c.env[name] });
+        outcome = await runHook(c.stdin, resolveSettings((name) => c.env[name]));
       } catch (error) {
         throw new Error(`${where}: runHook threw: ${error instanceof Error ? error.stack : error}`);
       }

@@ -265,14 +265,18 @@ Deno.test("waits briefly for this call's entry, which Claude Code writes asynchr
 });
 
 Deno.test("invalid thresholds: one stderr line naming the problem and the values used", async () => {
-  const { env, call } = setup(25);
+  // The same rule as in the config file: a list with a bad entry is not used at all.
+  const { env, call } = setup(31);
   const run = await runHook(call(), { ...env, LESSONS_REINJECT_THRESHOLDS: "20,abc,150" });
   assertEquals(run.stderr.trim().split("\n").length, 1, run.stderr);
   ok(
-    run.stderr.includes('"abc" is not a number, 150 is outside 1-99; using the valid ones: 20'),
+    run.stderr.includes(
+      'LESSONS_REINJECT_THRESHOLDS="20,abc,150": expected a non-empty list of percentages from ' +
+        '1 to 99, e.g. 30,52,70 ("abc", "150" are not); using the default, 30,52,70',
+    ),
     run.stderr,
   );
-  ok(run.context?.includes("refresh 20 ref="), "the valid threshold is used");
+  ok(run.context?.includes("refresh 30 ref="), "the defaults are used");
 });
 
 Deno.test("LESSONS_DEBUG=1 prints one decision line per call", async () => {

@@ -12,6 +12,7 @@ import { applyFacts } from "../../../src/core/context_facts.ts";
 import type { State } from "../../../src/schemas/state.ts";
 
 const reading = (percent: number): Reading => ({
+  kind: "reading",
   source: "transcript tool_use match",
   percent,
   tokens: percent * 2000,
@@ -19,7 +20,11 @@ const reading = (percent: number): Reading => ({
   windowSource: "default 200k",
   model: "claude-sonnet-4-6",
 });
-const none = (countCalls = true): NoReading => ({ reason: "no transcript_path", countCalls });
+const none = (countCalls = true): NoReading => ({
+  kind: "none",
+  reason: "no transcript_path",
+  countCalls,
+});
 const state = (fired: number[], toolCount = 0, extra: Partial<State> = {}): State => ({
   fired,
   toolCount,

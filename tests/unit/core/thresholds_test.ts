@@ -2,36 +2,8 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import {
   crossedThresholds,
   nextThreshold,
-  parseThresholds,
   scaleForAutocompact,
 } from "../../../src/core/thresholds.ts";
-
-Deno.test("parseThresholds() parses, sorts, dedupes and names what was wrong", async (t) => {
-  const cases: [string, string | undefined, number[], RegExp | undefined][] = [
-    ["unset gives the defaults", undefined, [30, 52, 70], undefined],
-    ["custom list", "20,40", [20, 40], undefined],
-    ["sorted and deduplicated", "70, 30,30 ,52", [30, 52, 70], undefined],
-    ["decimals allowed", "33.5", [33.5], undefined],
-    ["empty", "", [30, 52, 70], /it is empty; using the defaults: 30,52,70/],
-    ["not a number", "abc", [30, 52, 70], /"abc" is not a number; using the defaults/],
-    [
-      "out of range dropped, rest kept",
-      "0,40,100",
-      [40],
-      /0 is outside 1-99, 100 is outside 1-99; using the valid ones: 40/,
-    ],
-    ["empty entry", "30,,70", [30, 70], /an empty entry/],
-  ];
-  for (const [name, raw, values, warning] of cases) {
-    await t.step(name, () => {
-      const parsed = parseThresholds(raw);
-      assertEquals(parsed.values, values);
-      if (warning) ok(warning.test(parsed.warning ?? ""), parsed.warning);
-      else assertEquals(parsed.warning, undefined);
-      if (parsed.warning) ok(!parsed.warning.includes("\n"), "one line");
-    });
-  }
-});
 
 Deno.test("crossedThresholds() returns every unfired threshold a reading reached", async (t) => {
   const cases: [string, number, number[], number[]][] = [

@@ -2,6 +2,7 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "../../../src/core/path.ts";
 import { runHook } from "../../../src/hook.ts";
+import { resolveSettings } from "../../../src/settings/resolve.ts";
 import { statePaths } from "../../../src/io/state_store.ts";
 import { entries, payload, sandbox, writeTranscript } from "../../_helpers.ts";
 
@@ -15,7 +16,10 @@ Deno.test("runHook() never throws when the state cannot be recorded", async (t) 
   const paths = await statePaths(box.stateDir, String(call.session_id));
   Deno.mkdirSync(paths.lock);
   await t.step("a tool call", async () => {
-    const out = await runHook(JSON.stringify(call), { env: (n) => env[n as keyof typeof env] });
+    const out = await runHook(
+      JSON.stringify(call),
+      resolveSettings((n) => env[n as keyof typeof env]),
+    );
     assertEquals(out.stdout, undefined);
     ok(
       out.stderr.some((l) => l.includes("nothing: cannot record the decision: lock")),
@@ -24,7 +28,10 @@ Deno.test("runHook() never throws when the state cannot be recorded", async (t) 
   });
   await t.step("a reset", async () => {
     const reset = payload("PostCompact", { session_id: call.session_id });
-    const out = await runHook(JSON.stringify(reset), { env: (n) => env[n as keyof typeof env] });
+    const out = await runHook(
+      JSON.stringify(reset),
+      resolveSettings((n) => env[n as keyof typeof env]),
+    );
     assertEquals(out.stdout, undefined);
     ok(out.stderr.some((l) => l.includes("cannot reset: lock")), out.stderr.join("\n"));
   });

@@ -3,10 +3,9 @@
  * The percentage must be exact at whole-percent boundaries, or a threshold there fires late.
  */
 import { deepStrictEqual, equal } from "node:assert/strict";
-import { resolveConfig } from "../../../src/core/config.ts";
-import { stdinReading } from "../../../src/hook.ts";
+import { stdinReading } from "../../../src/hook/measure.ts";
 
-const { config } = resolveConfig(() => undefined);
+const config = undefined; // no LESSONS_CONTEXT_WINDOW
 
 Deno.test("stdinReading() is exact at whole-percent boundaries", async (t) => {
   // (58000 / 200000) * 100 is 28.999999999999996 in floating point: a 29 % threshold would miss.

@@ -3,7 +3,7 @@
  * carries the main session's transcript_path and an agent_id, but no agent_transcript_path.
  */
 import { deepStrictEqual } from "node:assert/strict";
-import { transcriptFor } from "../../../src/hook.ts";
+import { transcriptFor } from "../../../src/hook/context_files.ts";
 import { HookPayloadSchema } from "../../../src/schemas/payload.ts";
 import { payload } from "../../_helpers.ts";
 

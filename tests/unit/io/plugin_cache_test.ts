@@ -26,10 +26,17 @@ Deno.test("newestInstalledFile() picks the install whose file changed last", asy
   assertEquals(found?.path, newest);
   assertEquals(await newestInstalledFile(plugins, "other-plugin", ["x"]), undefined);
   // The hook's manifest lookup falls back to it when nothing is configured.
-  const env = (name: string) => ({ HOME: home } as Record<string, string>)[name];
-  assertEquals(await locateManifest(undefined, env), {
+  const search = {
+    manifestPath: undefined,
+    pluginRoot: undefined,
+    claudeDir: join(home, ".claude"),
+    projectDir: undefined,
+  };
+  assertEquals(await locateManifest(search), {
     path: newest,
     via: "installed lessons-learned plugin",
   });
+  // CLAUDE_CONFIG_DIR moves Claude's folder: the lookup follows it (as doctor's does).
+  assertEquals(await locateManifest({ ...search, claudeDir: join(home, "elsewhere") }), undefined);
   Deno.removeSync(home, { recursive: true });
 });

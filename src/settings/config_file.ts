@@ -5,63 +5,31 @@
  */
 import { dirname, isAbsolute, join, resolve } from "../core/path.ts";
 import * as z from "zod/mini";
-import type { FileSettings } from "../core/config.ts";
 import { messageOf } from "../core/errors.ts";
-
-type Env = (name: string) => string | undefined;
+import { type FileSettings, isSettingKey, type SettingKey, SETTINGS } from "./table.ts";
+import { type ConfigFileOutcome, type Env, expandHome } from "./resolve.ts";
 
 /** Config files larger than this are refused (a real one is a few hundred bytes). */
-export const MAX_CONFIG_BYTES = 256 * 1024;
-
-const int = (min: number, max = Number.MAX_SAFE_INTEGER) =>
-  z.number().check(z.int(), z.gte(min), z.lte(max));
+const MAX_CONFIG_BYTES = 256 * 1024;
 
 /**
- * The file's shape. Every key is optional; unknown keys are errors, so typos are caught. Built
- * on first use (`z.lazy`): most calls find no config file and never need it.
+ * The file's shape, derived from the settings table: every key optional, each checked by its
+ * row's own rule (the environment's rule too), unknown keys refused so typos are caught.
  */
-export const ConfigFileSchema = z.lazy(() =>
-  z.strictObject({
+export function configFileSchema() {
+  const shape: Record<string, z.ZodMiniOptional<z.ZodMiniType>> = {
     $schema: z.optional(z.string()),
-    thresholds: z.optional(z.array(z.number().check(z.gte(1), z.lte(99))).check(z.minLength(1))),
-    toolCountInterval: z.optional(int(1)),
-    maxChars: z.optional(int(1, 10_000)),
-    contextWindow: z.optional(int(1)),
-    manifestPath: z.optional(z.string().check(z.minLength(1))),
-    stateDir: z.optional(z.string().check(z.minLength(1))),
-    debug: z.optional(z.boolean()),
-    scaleForAutocompact: z.optional(z.boolean()),
-  })
-);
-
-/** What each setting must be, as the error messages say it. */
-export const EXPECTED: Readonly<Record<string, string>> = {
-  $schema: "a string",
-  thresholds: "a non-empty list of numbers from 1 to 99, e.g. [30, 52, 70]",
-  toolCountInterval: "a whole number of tool calls, 1 or more",
-  maxChars: "a whole number of characters from 1 to 10000",
-  contextWindow: "a whole number of tokens, 1 or more",
-  manifestPath: "a path (string)",
-  stateDir: "a path (string)",
-  debug: "true or false",
-  scaleForAutocompact: "true or false",
-};
+  };
+  for (const [key, row] of Object.entries(SETTINGS)) {
+    shape[key] = z.optional(z.custom((value) => "value" in row.parse(value)));
+  }
+  return z.strictObject(shape);
+}
 
 /** Where the config file is looked for, and how it was chosen. */
 export interface ConfigLocation {
   path: string;
   via: "LESSONS_CONFIG" | "CLAUDE_PLUGIN_DATA" | "~/.config";
-}
-
-/** The outcome of looking for and reading the config file. */
-export interface LoadedConfigFile {
-  /** The file read, or undefined when none exists. */
-  path: string | undefined;
-  via: ConfigLocation["via"] | undefined;
-  /** Settings to use: empty when there is no file or it is invalid. */
-  settings: FileSettings;
-  /** One line per problem, ready for stderr; non-empty means the defaults are used. */
-  problems: string[];
 }
 
 /**
@@ -71,14 +39,14 @@ export interface LoadedConfigFile {
 export function configCandidates(env: Env): ConfigLocation[] {
   const named = env("LESSONS_CONFIG");
   if (named !== undefined && named.trim() !== "") {
-    return [{ path: expandHome(named, env), via: "LESSONS_CONFIG" }];
+    return [{ path: expandHome(named, homeOf(env)) ?? named, via: "LESSONS_CONFIG" }];
   }
   const candidates: ConfigLocation[] = [];
   const data = env("CLAUDE_PLUGIN_DATA");
   if (data) {
     candidates.push({ path: join(data, "lessons-reinject.jsonc"), via: "CLAUDE_PLUGIN_DATA" });
   }
-  const home = env("HOME") || env("USERPROFILE");
+  const home = homeOf(env);
   if (home) {
     candidates.push({
       path: join(home, ".config", "lessons-reinject", "config.jsonc"),
@@ -92,7 +60,7 @@ export function configCandidates(env: Env): ConfigLocation[] {
  * Finds and reads the config file. Never throws: a missing file gives empty settings; an
  * unreadable, unparsable or invalid one gives empty settings and the problems.
  */
-export async function loadConfigFile(env: Env): Promise<LoadedConfigFile> {
+export async function loadConfigFile(env: Env): Promise<ConfigFileOutcome> {
   for (const candidate of configCandidates(env)) {
     let info: Deno.FileInfo;
     try {
@@ -116,40 +84,42 @@ export async function loadConfigFile(env: Env): Promise<LoadedConfigFile> {
       return failed(candidate, [`${candidate.path}: ${messageOf(error)}`]);
     }
     const parsed = await parseConfigText(text, candidate.path);
-    if ("problems" in parsed) return failed(candidate, parsed.problems);
+    if ("unusable" in parsed) return failed(candidate, [parsed.unusable]);
     return {
       path: candidate.path,
       via: candidate.via,
-      settings: resolvePaths(parsed.settings, dirname(candidate.path), env),
-      problems: [],
+      settings: resolvePaths(parsed.settings, dirname(candidate.path), homeOf(env)),
+      problems: parsed.problems.map((p) => `config ${p}`),
     };
   }
   return { path: undefined, via: undefined, settings: {}, problems: [] };
 }
 
-function failed(candidate: ConfigLocation, details: string[]): LoadedConfigFile {
+function failed(candidate: ConfigLocation, details: string[]): ConfigFileOutcome {
   return {
     path: candidate.path,
     via: candidate.via,
     settings: {},
-    problems: details.map((d) => `lessons-reinject: config ${d}; using the defaults`),
+    problems: details.map((d) => `config ${d}; using the defaults`),
   };
 }
 
 /**
- * Parses and validates config text. Problems read `path:line:column: what is wrong`, with
+ * Parses and validates config text. A syntax error makes the file unusable (only the first one
+ * is named: the rest usually follow from it); an invalid or unknown setting is named and left
+ * out, and the valid ones still apply. Problems read `path:line:column: what is wrong`, with
  * 1-based line and column.
  *
  * @example
  * ```ts
  * await parseConfigText('{ "thresholds": [30, 120] }', "c.jsonc");
- * // { problems: ["c.jsonc:1:22: thresholds[1]: expected a non-empty list of numbers ..."] }
+ * // { settings: {}, problems: ["c.jsonc:1:17: thresholds: expected a non-empty list ..."] }
  * ```
  */
 export async function parseConfigText(
   text: string,
   path: string,
-): Promise<{ settings: FileSettings } | { problems: string[] }> {
+): Promise<{ settings: FileSettings; problems: string[] } | { unusable: string }> {
   const jsonc = await import("jsonc-parser");
   const errors: { error: number; offset: number; length: number }[] = [];
   const tree = jsonc.parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
@@ -157,48 +127,55 @@ export async function parseConfigText(
     const { line, column } = lineColumn(text, offset);
     return `${path}:${line}:${column}`;
   };
-  if (errors.length > 0 || tree === undefined) {
-    const problems = errors.map((e) =>
-      `${where(e.offset)}: ${syntaxMessage(jsonc.printParseErrorCode(e.error as never))}`
-    );
-    return { problems: problems.length > 0 ? problems : [`${where(0)}: the file is empty`] };
+  const first = errors[0];
+  if (first !== undefined) {
+    return {
+      unusable: `${where(first.offset)}: ${
+        syntaxMessage(jsonc.printParseErrorCode(first.error as never))
+      }`,
+    };
   }
+  if (tree === undefined) return { unusable: `${where(0)}: the file is empty` };
   const value: unknown = jsonc.getNodeValue(tree);
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return { problems: [`${where(tree.offset)}: expected an object of settings ({ ... })`] };
+    return { unusable: `${where(tree.offset)}: expected an object of settings ({ ... })` };
   }
-  const result = ConfigFileSchema.safeParse(value);
-  if (result.success) {
-    const { $schema: _, ...settings } = result.data;
-    return { settings };
+  const given: Record<string, unknown> = Object.fromEntries(Object.entries(value));
+  if (configFileSchema().safeParse(given).success) {
+    return { settings: settingsFrom(given), problems: [] };
   }
   const problems: string[] = [];
-  for (const issue of result.error.issues) {
-    const path0 = issue.path.map((p) => (typeof p === "symbol" ? String(p) : p));
-    if (issue.code === "unrecognized_keys") {
-      for (const key of issue.keys) {
-        const node = jsonc.findNodeAtLocation(tree, [...path0, key]);
-        const offset = node?.parent?.offset ?? node?.offset ?? tree.offset;
-        problems.push(
-          `${where(offset)}: unknown setting "${key}" (expected one of: ${
-            Object.keys(EXPECTED).filter((k) => k !== "$schema").join(", ")
-          })`,
-        );
-      }
+  for (const [key, item] of Object.entries(given)) {
+    const node = jsonc.findNodeAtLocation(tree, [key]);
+    if (key === "$schema") continue;
+    if (!isSettingKey(key)) {
+      problems.push(
+        `${where(node?.parent?.offset ?? tree.offset)}: unknown setting "${key}" ` +
+          `(expected one of: ${Object.keys(SETTINGS).join(", ")}); ignoring it`,
+      );
       continue;
     }
-    const node = jsonc.findNodeAtLocation(tree, path0);
-    const key = String(path0[0] ?? "");
-    const label = path0.map((p, i) => (typeof p === "number" ? `[${p}]` : i === 0 ? p : `.${p}`))
-      .join("");
-    const got = node ? jsonc.getNodeValue(node) : undefined;
-    problems.push(
-      `${where(node?.offset ?? tree.offset)}: ${label}: expected ${
-        EXPECTED[key] ?? "something else"
-      }, got ${JSON.stringify(got)}`,
-    );
+    const parsed = SETTINGS[key].parse(item);
+    if ("problem" in parsed) {
+      problems.push(
+        `${where(node?.offset ?? tree.offset)}: ${key}: ${parsed.problem}, got ${
+          JSON.stringify(item)
+        }; ignoring it`,
+      );
+    }
   }
-  return { problems };
+  return { settings: settingsFrom(given), problems };
+}
+
+/** The file's values that are valid, each in its resolved form (thresholds sorted, say). */
+function settingsFrom(value: Record<string, unknown>): FileSettings {
+  const settings: FileSettings = {};
+  const take = <K extends SettingKey>(key: K) => {
+    const parsed = SETTINGS[key].parse(value[key]);
+    if ("value" in parsed) settings[key] = parsed.value;
+  };
+  for (const key of Object.keys(value)) if (isSettingKey(key)) take(key);
+  return settings;
 }
 
 /** 1-based line and column of a character offset. */
@@ -238,10 +215,13 @@ function syntaxMessage(code: string): string {
 }
 
 /** Relative paths in the file are relative to the file's folder; `~/` is the home folder. */
-function resolvePaths(settings: FileSettings, base: string, env: Env): FileSettings {
-  const fix = (p: string | undefined) => {
-    if (p === undefined) return undefined;
-    const expanded = expandHome(p, env);
+function resolvePaths(
+  settings: FileSettings,
+  base: string,
+  home: string | undefined,
+): FileSettings {
+  const fix = (p: string) => {
+    const expanded = expandHome(p, home) ?? p;
     return isAbsolute(expanded) ? expanded : resolve(base, expanded);
   };
   const out: FileSettings = { ...settings };
@@ -250,8 +230,6 @@ function resolvePaths(settings: FileSettings, base: string, env: Env): FileSetti
   return out;
 }
 
-function expandHome(path: string, env: Env): string {
-  const home = env("HOME") || env("USERPROFILE");
-  if (home && (path === "~" || path.startsWith("~/"))) return join(home, path.slice(1));
-  return path;
+function homeOf(env: Env): string | undefined {
+  return env("HOME") || env("USERPROFILE") || undefined;
 }

@@ -1,0 +1,54 @@
+/**
+ * Step 2: the files one context owns: the transcript holding its usage (the subagent's own file
+ * for a subagent's call), its state file and lock, and the token its refresh headers carry.
+ */
+import { basename, dirname, join } from "../core/path.ts";
+import type { HookPayload } from "../schemas/payload.ts";
+import { refreshToken, type StatePaths, statePaths } from "../io/state_store.ts";
+
+/** A transcript to read, and whether every entry in it is a subagent's (sidechain) entry. */
+export interface TranscriptRef {
+  path: string;
+  sidechainFile: boolean;
+}
+
+/** Everything a call needs to find this context's records. */
+export interface ContextFiles {
+  transcript: TranscriptRef | undefined;
+  paths: StatePaths;
+  token: string;
+}
+
+/**
+ * The transcript holding this call's usage: the main transcript, or for a subagent's call its
+ * own file at `<project>/<session>/subagents/agent-<id>.jsonl` (measured with 2.1.328).
+ *
+ * @example
+ * ```ts
+ * transcriptFor({ session_id: "s", hook_event_name: "PostToolUse", transcript_path: "/p/s.jsonl" });
+ * // { path: "/p/s.jsonl", sidechainFile: false }
+ * ```
+ */
+export function transcriptFor(payload: HookPayload): TranscriptRef | undefined {
+  const main = payload.transcript_path;
+  if (!payload.agent_id) return main ? { path: main, sidechainFile: false } : undefined;
+  if (payload.agent_transcript_path) {
+    return { path: payload.agent_transcript_path, sidechainFile: true };
+  }
+  if (!main) return undefined;
+  if (basename(main).startsWith("agent-")) return { path: main, sidechainFile: true };
+  const sessionDir = join(dirname(main), basename(main).replace(/\.jsonl$/, ""));
+  return {
+    path: join(sessionDir, "subagents", `agent-${payload.agent_id}.jsonl`),
+    sidechainFile: true,
+  };
+}
+
+/** The context's files in `stateDir`. */
+export async function contextFiles(payload: HookPayload, stateDir: string): Promise<ContextFiles> {
+  const [paths, token] = await Promise.all([
+    statePaths(stateDir, payload.session_id, payload.agent_id),
+    refreshToken(payload.session_id, payload.agent_id),
+  ]);
+  return { transcript: transcriptFor(payload), paths, token };
+}

@@ -1,0 +1,60 @@
+/**
+ * Step 4: what only the transcript's history can tell, read only when a decision depends on it:
+ * a compaction no event reported (a fired threshold holds a dropped reading back), and, when
+ * the state file is gone, the refreshes this hook already made in this context.
+ */
+import type { ContextFacts } from "../core/context_facts.ts";
+import { compactionCheckFrom, type Reading } from "../core/decide.ts";
+import { crossedThresholds } from "../core/thresholds.ts";
+import { scanHistory, withTranscript } from "../io/transcript.ts";
+import type { State } from "../schemas/state.ts";
+
+/** What looking back needs to know about the call. */
+export interface LookBackInput {
+  state: State;
+  reading: Reading;
+  /** A state file exists for this context (else earlier refreshes are recovered). */
+  stateFound: boolean;
+  transcriptPath: string;
+  /** The token of this context's refresh headers. */
+  token: string;
+  thresholds: readonly number[];
+}
+
+/** Reads back through the transcript as far as this call's decision needs. Never throws. */
+export async function lookBack(input: LookBackInput): Promise<ContextFacts> {
+  const { state, reading, transcriptPath: path } = input;
+  const facts: ContextFacts = {};
+  const from = compactionCheckFrom(state, reading);
+  if (from !== undefined) {
+    const scan = await withTranscript(
+      path,
+      (source, size) => scanHistory(source, size, { stopBelow: from }),
+    );
+    if (!("error" in scan)) {
+      if (scan.marker !== undefined) facts.marker = scan.marker;
+      else if (!scan.truncated) facts.checkedTo = sizeOf(path) ?? from;
+    }
+  }
+  const recovering = !input.stateFound &&
+    crossedThresholds(reading.percent, input.thresholds, state.fired).length > 0;
+  if (recovering) {
+    const scan = await withTranscript(
+      path,
+      (source, size) => scanHistory(source, size, { token: input.token }),
+    );
+    if (!("error" in scan)) {
+      facts.recovered = scan.refreshed;
+      if (scan.marker !== undefined && facts.marker === undefined) facts.marker = scan.marker;
+    }
+  }
+  return facts;
+}
+
+function sizeOf(path: string): number | undefined {
+  try {
+    return Deno.statSync(path).size;
+  } catch {
+    return undefined;
+  }
+}

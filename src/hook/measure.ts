@@ -1,0 +1,119 @@
+/**
+ * Step 3: how full the context is, and from what: stdin's `context_window` (never sent to
+ * PostToolUse by 2.1.328, kept should it come), a fresh statusline record, or the transcript's
+ * usage for this call; with the window it is measured against and why.
+ */
+import type { ContextFacts } from "../core/context_facts.ts";
+import { figuresOf } from "../core/context_window.ts";
+import type { NoReading, Reading } from "../core/decide.ts";
+import { percentOf, resolveWindow } from "../core/window.ts";
+import { bridgedReading } from "../io/statusline_store.ts";
+import { readUsageWaiting } from "../io/transcript.ts";
+import { ContextWindowSchema, type HookPayload } from "../schemas/payload.ts";
+import type { Settings } from "../settings/resolve.ts";
+import type { TranscriptRef } from "./context_files.ts";
+
+/** A reading (or why there is none), what the read showed about compactions, and the size. */
+export interface Measured {
+  reading: Reading | NoReading;
+  facts: ContextFacts;
+  /** Transcript size when read, if it was read. */
+  size: number | undefined;
+}
+
+/** What measuring needs from the settings. */
+export type MeasureSettings = Pick<
+  Settings,
+  "windowOverride" | "disable1m" | "waitMs" | "stateDir"
+>;
+
+const none = (reason: string, countCalls: boolean): NoReading => ({
+  kind: "none",
+  reason,
+  countCalls,
+});
+
+/** A reading from stdin's `context_window`, should Claude Code ever send one to this event. */
+export function stdinReading(
+  contextWindow: unknown,
+  windowOverride: number | undefined,
+): Reading | undefined {
+  if (contextWindow === undefined) return undefined; // the usual case: skip building the schema
+  const parsed = ContextWindowSchema.safeParse(contextWindow);
+  if (!parsed.success) return undefined;
+  const figures = figuresOf(parsed.data, windowOverride);
+  if (!figures) return undefined;
+  return {
+    kind: "reading",
+    source: "stdin",
+    ...figures,
+    windowSource: figures.window === undefined
+      ? undefined
+      : windowOverride !== undefined
+      ? "env LESSONS_CONTEXT_WINDOW"
+      : "reported by Claude Code",
+    model: undefined,
+  };
+}
+
+/** Measures this call's context. Never throws: a missing transcript is a reason, not an error. */
+export async function measure(
+  payload: HookPayload,
+  transcript: TranscriptRef | undefined,
+  settings: MeasureSettings,
+): Promise<Measured> {
+  const fromStdin = stdinReading(payload.context_window, settings.windowOverride);
+  if (fromStdin) return { reading: fromStdin, facts: {}, size: undefined };
+  if (!transcript) return { reading: none("no transcript_path", true), facts: {}, size: undefined };
+  const scan = await readUsageWaiting(
+    transcript.path,
+    { toolUseId: payload.tool_use_id, sidechainFile: transcript.sidechainFile },
+    { waitMs: settings.waitMs },
+  );
+  if ("error" in scan) return { reading: none(scan.error, true), facts: {}, size: undefined };
+  if (scan.markerAfterUsage !== undefined) {
+    return {
+      reading: none("compacted since the last usage: no reading yet", false),
+      facts: { marker: scan.markerAfterUsage },
+      size: scan.size,
+    };
+  }
+  const usage = scan.usage;
+  // A fresh statusline reading is Claude Code's own figure and window: prefer it.
+  const bridged = await bridgedReading(
+    settings.stateDir,
+    payload.session_id,
+    payload.agent_id,
+    settings.windowOverride,
+    usage,
+  );
+  if (bridged) return { reading: bridged, facts: {}, size: scan.size };
+  if (!usage) {
+    return { reading: none("no usage in the transcript", true), facts: {}, size: scan.size };
+  }
+  const choice = usage.window !== undefined
+    ? { window: usage.window, source: "stated in the transcript" }
+    : resolveWindow({
+      model: usage.model,
+      tokens: usage.tokens,
+      override: settings.windowOverride,
+      disable1m: settings.disable1m,
+    });
+  return {
+    reading: {
+      kind: "reading",
+      source: usage.window !== undefined
+        ? "transcript Token usage"
+        : usage.matched
+        ? "transcript tool_use match"
+        : "transcript latest",
+      percent: percentOf(usage.tokens, choice.window),
+      tokens: usage.tokens,
+      window: choice.window,
+      windowSource: choice.source,
+      model: usage.model,
+    },
+    facts: {},
+    size: scan.size,
+  };
+}

@@ -1,0 +1,137 @@
+/**
+ * One tool call's decision, read-only: the steps the hook takes before it writes anything.
+ * `status` and `preview` run exactly this (a dry run); the hook then claims the decision under
+ * the lock (claim.ts).
+ */
+import { applyFacts, type ContextFacts } from "../core/context_facts.ts";
+import { decide, type Decision, isReading, type NoReading, type Reading } from "../core/decide.ts";
+import { type LoadedState, loadState, stateOf, untrustedDirReason } from "../io/state_store.ts";
+import type { HookPayload } from "../schemas/payload.ts";
+import type { State } from "../schemas/state.ts";
+import type { Settings } from "../settings/resolve.ts";
+import { type ContextFiles, contextFiles } from "./context_files.ts";
+import { lookBack } from "./look_back.ts";
+import { measure } from "./measure.ts";
+import { buildRefresh, type BuiltRefresh } from "./refresh_text.ts";
+import { describeDecision, timed, type Trace } from "./trace.ts";
+
+/** What a call decided before taking the lock, and everything it was decided on. */
+export interface Plan {
+  kind: "plan";
+  payload: HookPayload;
+  files: ContextFiles;
+  loaded: LoadedState;
+  reading: Reading | NoReading;
+  facts: ContextFacts;
+  size: number | undefined;
+  state: State;
+  decision: Decision;
+  /** The state file must be written even if nothing fires (first call, facts learned). */
+  needsWrite: boolean;
+  /** The refresh text, when the decision fires and rendering was asked for. */
+  refresh: BuiltRefresh | undefined;
+}
+
+/** How to plan: the hook's way, or a command's dry run. */
+export interface PlanOptions {
+  /** Render the refresh when the decision fires. */
+  render: boolean;
+}
+
+/**
+ * Runs the read-only steps for a tool call: find the context's files, read its state, measure,
+ * look back where the decision needs it, decide, and render when it fires. Fills `trace`.
+ * Returns the reason instead when the state folder cannot be trusted.
+ */
+export async function planCall(
+  payload: HookPayload,
+  settings: Settings,
+  options: PlanOptions,
+  trace: Trace,
+): Promise<Plan | { kind: "untrusted"; reason: string }> {
+  const untrusted = untrustedDirReason(settings.stateDir);
+  if (untrusted) return { kind: "untrusted", reason: untrusted };
+  const files = await timed(trace, "files", () => contextFiles(payload, settings.stateDir));
+  trace.transcript = files.transcript;
+  trace.statePath = files.paths.state;
+
+  const loaded = await timed(trace, "state", () => loadState(files.paths.state));
+  const found = loaded.kind === "found";
+  trace.stateFile = loaded.kind;
+  trace.stateBefore = stateOf(loaded);
+
+  const measured = await timed(
+    trace,
+    "measure",
+    () => measure(payload, files.transcript, settings),
+  );
+  let reading = measured.reading;
+  const facts = { ...measured.facts };
+  let state = applyFacts(stateOf(loaded), facts, found);
+  const transcript = files.transcript;
+  const measuredReading = measured.reading;
+  if (isReading(measuredReading) && transcript && measured.size !== undefined) {
+    const before = state;
+    const extra = await timed(trace, "look back", () =>
+      lookBack({
+        state: before,
+        reading: measuredReading,
+        stateFound: found,
+        transcriptPath: transcript.path,
+        token: files.token,
+        thresholds: settings.thresholds,
+      }));
+    Object.assign(facts, extra);
+    state = applyFacts(stateOf(loaded), facts, found);
+    if (facts.marker !== undefined && facts.marker >= measured.size) {
+      // Compacted after this reading was taken: it describes the old context, not this one.
+      reading = {
+        kind: "none",
+        reason: "compacted since this reading: no reading yet",
+        countCalls: false,
+      };
+    }
+  }
+  trace.reading = reading;
+  trace.transcriptSize = measured.size;
+  trace.facts = facts;
+  trace.state = state;
+
+  const decision = decide({
+    reading,
+    thresholds: settings.thresholds,
+    state,
+    toolCountInterval: settings.toolCountInterval,
+    transcriptSize: measured.size,
+  });
+  trace.planned = decision;
+  trace.reason = describeDecision(reading, decision);
+  // A context without a state file gets one on its first call, even when nothing changed:
+  // else its first refresh would look like a lost state file and scan the transcript back.
+  const needsWrite = loaded.kind === "missing" || decision.next !== undefined ||
+    JSON.stringify(state) !== JSON.stringify(stateOf(loaded));
+
+  let refresh: BuiltRefresh | undefined;
+  if (decision.cause && options.render) {
+    const cause = decision.cause;
+    refresh = await timed(
+      trace,
+      "render",
+      () => buildRefresh(cause, files.token, payload.cwd, settings),
+    );
+    if (refresh.kind === "text") trace.refresh = refresh.account;
+  }
+  return {
+    kind: "plan",
+    payload,
+    files,
+    loaded,
+    reading,
+    facts,
+    size: measured.size,
+    state,
+    decision,
+    needsWrite,
+    refresh,
+  };
+}

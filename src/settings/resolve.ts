@@ -1,0 +1,191 @@
+/**
+ * Settings resolved once, at the edge: the environment, then the config file, then the defaults,
+ * into one typed object. Pure: the environment arrives as a lookup function and the file as
+ * values already read. Nothing below this layer reads the environment.
+ */
+import { join } from "../core/path.ts";
+import { DEFAULT_THRESHOLDS, scaleForAutocompact } from "../core/thresholds.ts";
+import {
+  type FileSettings,
+  parseOnOff,
+  type SettingKey,
+  SETTINGS,
+  type SettingValue,
+} from "./table.ts";
+
+/** Reads one environment variable; the only shape of "the environment" this program knows. */
+export type Env = (name: string) => string | undefined;
+
+/** Where the config file was found, and what it gave. */
+export interface ConfigFileOutcome {
+  /** The file read, or undefined when none exists. */
+  path: string | undefined;
+  via: "LESSONS_CONFIG" | "CLAUDE_PLUGIN_DATA" | "~/.config" | undefined;
+  /** Valid settings it gave (invalid ones are left out and named in `problems`). */
+  settings: FileSettings;
+  /** One line per problem, ready for stderr. */
+  problems: string[];
+}
+
+/** Every setting the hook and the commands use, resolved. */
+export interface Settings {
+  /** Thresholds in effect (after scaling for an early auto-compaction). */
+  thresholds: number[];
+  /** Thresholds as configured, before scaling. */
+  configuredThresholds: number[];
+  toolCountInterval: number;
+  maxChars: number;
+  /** `LESSONS_CONTEXT_WINDOW` or the file's `contextWindow`. */
+  windowOverride: number | undefined;
+  /** `CLAUDE_CODE_DISABLE_1M_CONTEXT` is set to a true value. */
+  disable1m: boolean;
+  manifestPath: string | undefined;
+  /** The state folder: configured, else private to this user under the temp folder. */
+  stateDir: string;
+  debug: boolean;
+  /** `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE`, when set to a usable percentage. */
+  autocompactPct: number | undefined;
+  scaleForAutocompact: boolean;
+  /** How long to wait for this call's transcript entry. */
+  waitMs: number;
+  /** `HOME`, else `USERPROFILE`. */
+  home: string | undefined;
+  /** Claude Code's folder: `CLAUDE_CONFIG_DIR`, else `~/.claude`. */
+  claudeDir: string | undefined;
+  /** Set by Claude Code for plugin hooks. */
+  pluginRoot: string | undefined;
+  pluginData: string | undefined;
+  projectDir: string | undefined;
+  /** `PATH`, split. */
+  searchPath: string[];
+  configFile: ConfigFileOutcome;
+  /**
+   * Config-file problems, then invalid environment values: one line each, without the
+   * `lessons-reinject: ` prefix stderr gives them.
+   */
+  problems: string[];
+}
+
+const NO_FILE: ConfigFileOutcome = {
+  path: undefined,
+  via: undefined,
+  settings: {},
+  problems: [],
+};
+
+/**
+ * Resolves every setting. The environment wins over the file, the file over the defaults; an
+ * invalid value is named in `problems` and the next source is used.
+ *
+ * @example
+ * ```ts
+ * const env = (name: string) => ({ LESSONS_REINJECT_THRESHOLDS: "40,20" })[name];
+ * resolveSettings(env).thresholds; // [20, 40]
+ * ```
+ */
+export function resolveSettings(env: Env, file: ConfigFileOutcome = NO_FILE): Settings {
+  const problems = [...file.problems];
+  /** The environment's value, else the file's, else `fallback`; an invalid value is named. */
+  const lookup = <K extends SettingKey>(
+    key: K,
+    fallback: SettingValue<K> | undefined,
+  ): SettingValue<K> | undefined => {
+    const row = SETTINGS[key];
+    const fromFile = file.settings[key];
+    const raw = env(row.env);
+    if (raw === undefined || raw.trim() === "") return fromFile ?? fallback;
+    const parsed = row.parse(raw);
+    if ("value" in parsed) return parsed.value;
+    const instead = fromFile !== undefined
+      ? `the config file's ${shown(fromFile)}`
+      : fallback !== undefined
+      ? `the default, ${shown(fallback)}`
+      : row.absent ?? "the default";
+    problems.push(`${row.env}="${raw}": ${parsed.problem}; using ${instead}`);
+    return fromFile ?? fallback;
+  };
+  const setting = <K extends SettingKey>(key: K, fallback: SettingValue<K>): SettingValue<K> =>
+    lookup(key, fallback) ?? fallback;
+
+  const home = nonEmpty(env("HOME")) ?? nonEmpty(env("USERPROFILE"));
+  const configuredThresholds = setting("thresholds", [...DEFAULT_THRESHOLDS]);
+  const scale = setting("scaleForAutocompact", true);
+  const autocompactPct = autocompactPercent(env("CLAUDE_AUTOCOMPACT_PCT_OVERRIDE"));
+  const thresholds = scale && autocompactPct !== undefined
+    ? scaleForAutocompact(configuredThresholds, autocompactPct)
+    : configuredThresholds;
+  return {
+    thresholds,
+    configuredThresholds,
+    toolCountInterval: setting("toolCountInterval", 20),
+    maxChars: setting("maxChars", 9_500),
+    windowOverride: lookup("contextWindow", undefined),
+    disable1m: isOn(env("CLAUDE_CODE_DISABLE_1M_CONTEXT")),
+    manifestPath: expandHome(lookup("manifestPath", undefined), home),
+    stateDir: expandHome(lookup("stateDir", undefined), home) ?? defaultStateDir(env),
+    debug: setting("debug", false),
+    autocompactPct,
+    scaleForAutocompact: scale,
+    waitMs: setting("waitMs", 250),
+    home,
+    claudeDir: nonEmpty(env("CLAUDE_CONFIG_DIR")) ?? (home ? join(home, ".claude") : undefined),
+    pluginRoot: nonEmpty(env("CLAUDE_PLUGIN_ROOT")),
+    pluginData: nonEmpty(env("CLAUDE_PLUGIN_DATA")),
+    projectDir: nonEmpty(env("CLAUDE_PROJECT_DIR")),
+    searchPath: (env("PATH") ?? "").split(isWindows() ? ";" : ":").filter((d) => d !== ""),
+    configFile: file,
+    problems,
+  };
+}
+
+function isOn(raw: string | undefined): boolean {
+  const parsed = parseOnOff(raw ?? "");
+  return "value" in parsed && parsed.value;
+}
+
+function shown(value: unknown): string {
+  return Array.isArray(value) ? value.join(",") : String(value);
+}
+
+function nonEmpty(raw: string | undefined): string | undefined {
+  return raw === undefined || raw.trim() === "" ? undefined : raw;
+}
+
+function isWindows(): boolean {
+  return Deno.build.os === "windows";
+}
+
+/** `~` and `~/...` as paths under the home folder. */
+export function expandHome(path: string | undefined, home: string | undefined): string | undefined {
+  if (path === undefined || !home) return path;
+  if (path === "~" || path.startsWith("~/")) return join(home, path.slice(1));
+  return path;
+}
+
+function autocompactPercent(raw: string | undefined): number | undefined {
+  if (raw === undefined || raw.trim() === "") return undefined;
+  const value = Number(raw);
+  return Number.isFinite(value) && value > 0 && value < 100 ? value : undefined;
+}
+
+/**
+ * The default state folder: private to this user, under the system temp folder, named by a hash
+ * of the user and home so two users sharing `/tmp` never share state.
+ */
+function defaultStateDir(env: Env): string {
+  const tmp = nonEmpty(env("TMPDIR")) ?? nonEmpty(env("TMP")) ?? nonEmpty(env("TEMP")) ??
+    (isWindows() ? "C:\\Windows\\Temp" : "/tmp");
+  const who = nonEmpty(env("USER")) ?? nonEmpty(env("USERNAME")) ?? nonEmpty(env("LOGNAME")) ??
+    nonEmpty(env("HOME")) ?? "user";
+  return join(tmp, `lessons-reinject-${fnv1a(`${who}\0${env("HOME") ?? ""}`)}`);
+}
+
+/** A short stable hash for folder names (not security: the folder's mode and owner are). */
+function fnv1a(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, "0");
+}

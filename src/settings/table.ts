@@ -1,0 +1,234 @@
+/**
+ * Every setting, declared once: its config-file key, its environment variable, what it must be,
+ * its default and what it does. The config file's schema, the environment's parsing, every
+ * "expected ..." message and the README's table all follow from these rows.
+ */
+
+/** A value as it arrives: a string from the environment, any JSON value from the config file. */
+type Parse<T> = (raw: unknown) => { value: T } | { problem: string };
+
+/** One setting. `T` is its resolved type. */
+export interface SettingRow<T> {
+  /** Key in the config file. */
+  key: string;
+  /** Environment variable. */
+  env: string;
+  /** What a valid value is, as messages and the README say it. */
+  expected: string;
+  /** The default, as the README shows it. */
+  shownDefault: string;
+  /** What it does, for the README. */
+  doc: string;
+  /** The same rules for the environment's string and the file's JSON value. */
+  parse: Parse<T>;
+  /** Paths in the file are relative to the file's folder; `~/` is the home folder. */
+  isPath?: boolean;
+  /** What is used when no source gives a value (for settings without a default). */
+  absent?: string;
+}
+
+const MAX_INT = Number.MAX_SAFE_INTEGER;
+
+/** A whole number from `min` to `max`, given as a number or (environment) a string of digits. */
+function wholeNumber(min: number, max: number, expected: string): Parse<number> {
+  return (raw) => {
+    const value = typeof raw === "string" && /^\s*-?\d+\s*$/.test(raw) ? Number(raw) : raw;
+    if (typeof value === "number" && Number.isInteger(value) && value >= min && value <= max) {
+      return { value };
+    }
+    return { problem: `expected ${expected}` };
+  };
+}
+
+const TRUE_WORDS = ["1", "true", "yes", "on"];
+const FALSE_WORDS = ["0", "false", "no", "off"];
+
+/** `true`/`false`, or one of the usual words for them, in the file and the environment alike. */
+export const parseOnOff: Parse<boolean> = (raw) => {
+  if (typeof raw === "boolean") return { value: raw };
+  if (typeof raw === "string") {
+    const word = raw.trim().toLowerCase();
+    if (TRUE_WORDS.includes(word)) return { value: true };
+    if (FALSE_WORDS.includes(word)) return { value: false };
+  }
+  return { problem: `expected ${ON_OFF}` };
+};
+const ON_OFF = `true or false (or ${TRUE_WORDS.join("/")}, ${FALSE_WORDS.join("/")})`;
+
+const path: Parse<string> = (raw) =>
+  typeof raw === "string" && raw.trim() !== ""
+    ? { value: raw }
+    : { problem: "expected a path (a non-empty string)" };
+
+const THRESHOLDS_EXPECTED = "a non-empty list of percentages from 1 to 99, e.g. 30,52,70";
+
+/**
+ * A list of percentages, as a JSON array or a comma-separated string; sorted, duplicates
+ * dropped. Any entry out of range or not a number makes the whole value invalid.
+ */
+const thresholdList: Parse<number[]> = (raw) => {
+  const given: unknown[] = typeof raw === "string"
+    ? raw.split(",").map((p) => p.trim())
+    : Array.isArray(raw)
+    ? raw
+    : [];
+  const parts = given.map((p) => (typeof p === "string" && p !== "" ? Number(p) : p));
+  const isPercentage = (p: unknown): p is number =>
+    typeof p === "number" && Number.isFinite(p) && p >= 1 && p <= 99;
+  const percentages = parts.filter(isPercentage);
+  if (parts.length === 0 || percentages.length !== parts.length) {
+    const wrong = given.filter((_, i) => !isPercentage(parts[i])).map((p) => JSON.stringify(p));
+    const detail = wrong.length > 0
+      ? ` (${wrong.join(", ")} ${wrong.length === 1 ? "is" : "are"} not)`
+      : "";
+    return { problem: `expected ${THRESHOLDS_EXPECTED}${detail}` };
+  }
+  return { value: [...new Set(percentages)].sort((a, b) => a - b) };
+};
+
+/** Each user setting's resolved type. */
+interface SettingTypes {
+  thresholds: number[];
+  toolCountInterval: number;
+  maxChars: number;
+  contextWindow: number;
+  manifestPath: string;
+  stateDir: string;
+  debug: boolean;
+  waitMs: number;
+  scaleForAutocompact: boolean;
+}
+
+/** The settings a user may give in the environment or the config file. */
+export const SETTINGS: { readonly [K in keyof SettingTypes]: SettingRow<SettingTypes[K]> } = {
+  thresholds: {
+    key: "thresholds",
+    env: "LESSONS_REINJECT_THRESHOLDS",
+    expected: THRESHOLDS_EXPECTED,
+    shownDefault: "`30,52,70`",
+    doc: "Percentages of the context window at which to refresh; sorted, duplicates dropped.",
+    parse: thresholdList,
+  },
+  toolCountInterval: {
+    key: "toolCountInterval",
+    env: "LESSONS_REINJECT_TOOL_COUNT",
+    expected: "a whole number of tool calls, 1 or more",
+    shownDefault: "`20`",
+    doc: "Without any context reading, refresh every N tool calls.",
+    parse: wholeNumber(1, MAX_INT, "a whole number of tool calls, 1 or more"),
+  },
+  maxChars: {
+    key: "maxChars",
+    env: "LESSONS_REINJECT_MAX_CHARS",
+    expected: "a whole number of characters from 1 to 10000 (Claude Code's inline limit)",
+    shownDefault: "`9500`",
+    doc: "Budget of one refresh, in characters; Claude Code delivers at most 10,000 inline.",
+    parse: wholeNumber(
+      1,
+      10_000,
+      "a whole number of characters from 1 to 10000 (Claude Code's inline limit)",
+    ),
+  },
+  contextWindow: {
+    key: "contextWindow",
+    env: "LESSONS_CONTEXT_WINDOW",
+    expected: "a whole number of tokens, 1 or more",
+    shownDefault: "from the evidence",
+    doc: "Context window in tokens, when you know it better than the hook can tell.",
+    parse: wholeNumber(1, MAX_INT, "a whole number of tokens, 1 or more"),
+    absent: "the window the evidence gives",
+  },
+  manifestPath: {
+    key: "manifestPath",
+    env: "LESSONS_MANIFEST_PATH",
+    expected: "a path (a non-empty string)",
+    shownDefault: "found (see below)",
+    doc: "The lessons-learned `lesson-manifest.json` to read.",
+    parse: path,
+    isPath: true,
+    absent: "the manifest found by searching",
+  },
+  stateDir: {
+    key: "stateDir",
+    env: "LESSONS_STATE_DIR",
+    expected: "a path (a non-empty string)",
+    shownDefault: "`$TMPDIR/lessons-reinject-<user hash>`",
+    doc: "Folder for the per-session state files (created mode 0700).",
+    parse: path,
+    isPath: true,
+    absent: "the default folder",
+  },
+  debug: {
+    key: "debug",
+    env: "LESSONS_DEBUG",
+    expected: ON_OFF,
+    shownDefault: "off",
+    doc: "One stderr line per call with the decision and why (Claude Code shows hook stderr " +
+      "in verbose mode).",
+    parse: parseOnOff,
+  },
+  waitMs: {
+    key: "waitMs",
+    env: "LESSONS_REINJECT_WAIT_MS",
+    expected: "a whole number of milliseconds from 1 to 4000",
+    shownDefault: "`250`",
+    doc: "How long to wait for this call's transcript entry (Claude Code writes it " +
+      "asynchronously).",
+    parse: wholeNumber(1, 4000, "a whole number of milliseconds from 1 to 4000"),
+  },
+  scaleForAutocompact: {
+    key: "scaleForAutocompact",
+    env: "LESSONS_SCALE_FOR_AUTOCOMPACT",
+    expected: ON_OFF,
+    shownDefault: "on",
+    doc: "Scale the thresholds down when `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE` makes " +
+      "auto-compaction fire before the highest one.",
+    parse: parseOnOff,
+  },
+};
+
+/** The name of a user setting. */
+export type SettingKey = keyof SettingTypes;
+
+/** True when `key` names a user setting. */
+export function isSettingKey(key: string): key is SettingKey {
+  return Object.hasOwn(SETTINGS, key);
+}
+
+/** A user setting's resolved type. */
+export type SettingValue<K extends SettingKey> = SettingTypes[K];
+
+/** Values a config file gives, already checked by their rows; each is optional. */
+export type FileSettings = { [K in SettingKey]?: SettingTypes[K] };
+
+/**
+ * Environment variables the program reads but does not own (Claude Code's, the system's, the
+ * launcher's): documented beside the settings, never in the config file.
+ */
+export const ENVIRONMENT_INPUTS: readonly { env: string; doc: string }[] = [
+  { env: "LESSONS_CONFIG", doc: "A JSONC config file to read instead of the default locations." },
+  {
+    env: "LESSONS_REINJECT_NO_AUTO_INSTALL",
+    doc: "Set: `hooks/run` never starts `hooks/install` in the background.",
+  },
+  {
+    env: "LESSONS_REINJECT_RELEASE_URL",
+    doc: "Where `hooks/install` downloads the binary and `SHA256SUMS` from.",
+  },
+  {
+    env: "CLAUDE_CODE_DISABLE_1M_CONTEXT",
+    doc: "Claude Code's: `1` means a 200,000-token window for every model.",
+  },
+  {
+    env: "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE",
+    doc: "Claude Code's: read to scale the thresholds (above).",
+  },
+  {
+    env: "CLAUDE_CONFIG_DIR",
+    doc: "Claude Code's folder (default `~/.claude`): projects, plugins, settings.",
+  },
+  {
+    env: "CLAUDE_PLUGIN_ROOT, CLAUDE_PLUGIN_DATA, CLAUDE_PROJECT_DIR",
+    doc: "Set by Claude Code for a plugin's hooks: where the plugin, its data and the project are.",
+  },
+];

@@ -1,0 +1,169 @@
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { resolveSettings } from "../../../src/settings/resolve.ts";
+import { SETTINGS } from "../../../src/settings/table.ts";
+
+const envOf = (vars: Record<string, string>) => (name: string) => vars[name];
+const withFile = (settings: Record<string, unknown>) => ({
+  path: "/c.jsonc",
+  via: "LESSONS_CONFIG" as const,
+  settings,
+  problems: [],
+});
+
+Deno.test("resolveSettings() defaults", () => {
+  const s = resolveSettings(envOf({}));
+  assertEquals(
+    [s.thresholds, s.toolCountInterval, s.maxChars, s.debug, s.waitMs, s.scaleForAutocompact],
+    [[30, 52, 70], 20, 9500, false, 250, true],
+  );
+  assertEquals(s.problems, []);
+});
+
+Deno.test("resolveSettings() environment beats file beats defaults", () => {
+  const file = withFile({
+    thresholds: [40, 60],
+    toolCountInterval: 5,
+    maxChars: 4000,
+    debug: true,
+  });
+  const fromFile = resolveSettings(envOf({}), file);
+  assertEquals(
+    [fromFile.thresholds, fromFile.toolCountInterval, fromFile.maxChars, fromFile.debug],
+    [[40, 60], 5, 4000, true],
+  );
+  const fromEnv = resolveSettings(
+    envOf({
+      LESSONS_REINJECT_THRESHOLDS: "25",
+      LESSONS_REINJECT_TOOL_COUNT: "7",
+      LESSONS_DEBUG: "0",
+    }),
+    file,
+  );
+  assertEquals([fromEnv.thresholds, fromEnv.toolCountInterval, fromEnv.debug], [[25], 7, false]);
+});
+
+Deno.test("resolveSettings() names an invalid value once and uses the next source", async (t) => {
+  const cases: [string, Record<string, string>, string, unknown][] = [
+    [
+      "tool count not a number",
+      { LESSONS_REINJECT_TOOL_COUNT: "many" },
+      'LESSONS_REINJECT_TOOL_COUNT="many": expected a whole number of tool calls, 1 or more; ' +
+      "using the default, 20",
+      20,
+    ],
+    [
+      "max chars over the inline limit",
+      { LESSONS_REINJECT_MAX_CHARS: "20000" },
+      'LESSONS_REINJECT_MAX_CHARS="20000": expected a whole number of characters from 1 to ' +
+      "10000 (Claude Code's inline limit); using the default, 9500",
+      9500,
+    ],
+    [
+      "thresholds with a bad entry",
+      { LESSONS_REINJECT_THRESHOLDS: "20,abc,150" },
+      'LESSONS_REINJECT_THRESHOLDS="20,abc,150": expected a non-empty list of percentages from ' +
+      '1 to 99, e.g. 30,52,70 ("abc", "150" are not); using the default, 30,52,70',
+      [30, 52, 70],
+    ],
+    [
+      "a negative window",
+      { LESSONS_CONTEXT_WINDOW: "-5" },
+      'LESSONS_CONTEXT_WINDOW="-5": expected a whole number of tokens, 1 or more; using the ' +
+      "window the evidence gives",
+      undefined,
+    ],
+    [
+      "debug neither on nor off",
+      { LESSONS_DEBUG: "maybe" },
+      'LESSONS_DEBUG="maybe": expected true or false (or 1/true/yes/on, 0/false/no/off); using ' +
+      "the default, false",
+      false,
+    ],
+  ];
+  const valueOf = (s: ReturnType<typeof resolveSettings>, vars: Record<string, string>) => {
+    const name = Object.keys(vars)[0];
+    if (name === "LESSONS_REINJECT_TOOL_COUNT") return s.toolCountInterval;
+    if (name === "LESSONS_REINJECT_MAX_CHARS") return s.maxChars;
+    if (name === "LESSONS_REINJECT_THRESHOLDS") return s.thresholds;
+    if (name === "LESSONS_CONTEXT_WINDOW") return s.windowOverride;
+    return s.debug;
+  };
+  for (const [name, vars, message, value] of cases) {
+    await t.step(name, () => {
+      const s = resolveSettings(envOf(vars));
+      assertEquals(s.problems, [message]);
+      assertEquals(valueOf(s, vars), value);
+    });
+  }
+});
+
+Deno.test("every setting takes the same values from the environment and the file", async (t) => {
+  // The environment's strings and the file's JSON values go through one rule per setting.
+  const cases: [string, unknown, unknown, boolean][] = [
+    ["debug", "yes", "yes", true],
+    ["debug", true, "1", true],
+    ["debug", "maybe", "maybe", false],
+    ["thresholds", [30, 52], "30,52", true],
+    ["thresholds", [30, 120], "30,120", false],
+    ["maxChars", 20_000, "20000", false],
+    ["maxChars", 8000, "8000", true],
+    ["waitMs", 0, "0", false],
+    ["contextWindow", 200_000, "200000", true],
+    ["contextWindow", -5, "-5", false],
+    ["toolCountInterval", 2.5, "2.5", false],
+    ["stateDir", "", "", false],
+  ];
+  for (const [key, fileValue, envValue, valid] of cases) {
+    await t.step(`${key}: ${JSON.stringify(fileValue)} / "${envValue}"`, () => {
+      const row = Object.entries(SETTINGS).find(([k]) => k === key)?.[1];
+      ok(row);
+      assertEquals("value" in row.parse(fileValue), valid);
+      // An empty environment value means "not set", not invalid.
+      if (envValue !== "") assertEquals("value" in row.parse(envValue), valid);
+    });
+  }
+});
+
+Deno.test("resolveSettings() scales thresholds for an early auto-compaction unless told not to", () => {
+  const early = resolveSettings(envOf({ CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: "50" }));
+  assertEquals([early.thresholds, early.configuredThresholds], [[20, 34, 47], [30, 52, 70]]);
+  const off = resolveSettings(
+    envOf({ CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: "50", LESSONS_SCALE_FOR_AUTOCOMPACT: "0" }),
+  );
+  assertEquals(off.thresholds, [30, 52, 70]);
+  assertEquals(resolveSettings(envOf({ CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: "90" })).thresholds, [
+    30,
+    52,
+    70,
+  ]);
+});
+
+Deno.test("resolveSettings() finds the home, Claude's folder and the state folder one way", () => {
+  const windowsLike = resolveSettings(envOf({ USERPROFILE: "/u", TMPDIR: "/t", USER: "me" }));
+  assertEquals(windowsLike.home, "/u");
+  assertEquals(windowsLike.claudeDir, "/u/.claude");
+  ok(windowsLike.stateDir.startsWith("/t/lessons-reinject-"), windowsLike.stateDir);
+  const configured = resolveSettings(envOf({ HOME: "/h", CLAUDE_CONFIG_DIR: "/cc" }));
+  assertEquals(configured.claudeDir, "/cc");
+  // An empty HOME is no home: USERPROFILE is used, as everywhere else.
+  assertEquals(resolveSettings(envOf({ HOME: "", USERPROFILE: "/u" })).home, "/u");
+  assertEquals(resolveSettings(envOf({ HOME: "/h", LESSONS_STATE_DIR: "~/st" })).stateDir, "/h/st");
+});
+
+Deno.test("the thresholds setting parses, sorts, dedupes, and refuses a list with a bad entry", async (t) => {
+  const cases: [string, string, number[] | undefined][] = [
+    ["custom list", "20,40", [20, 40]],
+    ["sorted and deduplicated", "70, 30,30 ,52", [30, 52, 70]],
+    ["decimals allowed", "33.5", [33.5]],
+    ["not a number", "abc", undefined],
+    ["out of range", "0,40,100", undefined],
+    ["empty entry", "30,,70", undefined],
+  ];
+  for (const [name, raw, values] of cases) {
+    await t.step(name, () => {
+      const parsed = SETTINGS.thresholds.parse(raw);
+      assertEquals("value" in parsed ? parsed.value : undefined, values);
+      if ("problem" in parsed) ok(!parsed.problem.includes("\n"), "one line");
+    });
+  }
+});
