@@ -62,7 +62,7 @@ export type Parsed<T> = { values: T } | { error: string };
  * await parseCommand(["--json"], { ...COMMON_OPTIONS }); // { values: { json: true } }
  * ```
  */
-export async function parseCommand<const O extends Options>(
+async function parseCommand<const O extends Options>(
   args: string[],
   options: O,
 ): Promise<Parsed<ReturnType<typeof parseArgs<{ options: O; strict: true }>>["values"]>> {

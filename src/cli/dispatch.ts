@@ -10,7 +10,7 @@ import { type CliIo, EXIT_OK, EXIT_USAGE, printJson, realIo } from "./common.ts"
 /** The version in deno.json, embedded in the binary. */
 export const VERSION: string = denoJson.version;
 
-export const MAIN_HELP = `lessons-reinject ${VERSION}
+const MAIN_HELP = `lessons-reinject ${VERSION}
 
 A Claude Code hook that restates your lessons-learned directives and protocols as the context
 window fills (at 30, 52 and 70 % by default), so they are not forgotten in long sessions.

@@ -26,7 +26,7 @@ import {
 } from "./common.ts";
 import type { Check, DoctorJson } from "./schemas.ts";
 
-export const DOCTOR_HELP = `Usage: lessons-reinject doctor [--plugin-root DIR] [--json]
+const DOCTOR_HELP = `Usage: lessons-reinject doctor [--plugin-root DIR] [--json]
 
 Checks the installation: the config file, settings in the environment, the hooks wiring
 (hooks/hooks.json), the binary for this platform, the manifest (found, valid, how many directives
@@ -63,7 +63,7 @@ const fail = (name: string, detail: string, fix: string): Check => ({
  * when it is a checkout of this plugin. (Not the executable's own location: a compiled binary's
  * modules have none, so the program never looks beside itself.)
  */
-export async function pluginRootFor(
+async function pluginRootFor(
   settings: Pick<Settings, "pluginRoot" | "claudeDir">,
   cwd: string,
   flag: string | undefined,
@@ -90,7 +90,7 @@ export async function pluginRootFor(
 }
 
 /** Runs every check. */
-export async function diagnose(
+async function diagnose(
   io: CliIo,
   settings: Settings,
   flag: string | undefined,
@@ -158,7 +158,7 @@ function checkEnvironment(settings: Settings): Check {
 }
 
 /** hooks/hooks.json registers every event this hook needs, with matchers that let them through. */
-export async function checkHooks(root: string): Promise<Check> {
+async function checkHooks(root: string): Promise<Check> {
   const path = join(root, "hooks", "hooks.json");
   const fix = `restore ${path} from the plugin (it registers PostToolUse and PostToolUseFailure ` +
     `with matcher ".+", SessionStart with "clear|compact", and PostCompact, calling hooks/run)`;
@@ -217,7 +217,7 @@ function matches(matcher: unknown, value: string): boolean {
 }
 
 /** `dist/lessons-reinject-<target>[.exe]`, or `deno` on PATH for the launcher's fallback. */
-export async function checkBinary(root: string, searchPath: readonly string[]): Promise<Check> {
+async function checkBinary(root: string, searchPath: readonly string[]): Promise<Check> {
   const windows = Deno.build.os === "windows";
   const name = `lessons-reinject-${Deno.build.target}${windows ? ".exe" : ""}`;
   const path = join(root, "dist", name);
@@ -257,7 +257,7 @@ async function findOnPath(
 }
 
 /** Found, valid, how many directives and protocols, and how a refresh fits the budget. */
-export async function checkManifest(settings: Settings, cwd: string): Promise<Check> {
+async function checkManifest(settings: Settings, cwd: string): Promise<Check> {
   const found = await findManifest(settings, cwd);
   if (found.kind === "none") {
     return fail(
@@ -318,7 +318,7 @@ export async function checkManifest(settings: Settings, cwd: string): Promise<Ch
 }
 
 /** Thresholds in effect, and settings that would keep them from ever firing. */
-export function checkThresholds(
+function checkThresholds(
   config: Pick<
     Settings,
     "thresholds" | "configuredThresholds" | "autocompactPct" | "scaleForAutocompact"
@@ -358,7 +358,7 @@ export function checkThresholds(
 }
 
 /** The state folder exists (or can be made) with mode 0700, owned by this user, writable. */
-export async function checkStateDir(dir: string): Promise<Check> {
+async function checkStateDir(dir: string): Promise<Check> {
   const untrusted = untrustedDirReason(dir);
   const elsewhere = "point LESSONS_STATE_DIR (or stateDir in the config file) at a private folder";
   // chmod only mends a folder that is too open; anything else needs another folder.
@@ -372,7 +372,7 @@ export async function checkStateDir(dir: string): Promise<Check> {
 }
 
 /** Whether Claude Code's statusLine feeds the bridge (optional: the transcript is the fallback). */
-export async function checkStatusline(root: string | undefined): Promise<Check> {
+async function checkStatusline(root: string | undefined): Promise<Check> {
   const path = root ? join(root, "settings.json") : undefined;
   let command = "";
   if (path) {
@@ -398,7 +398,7 @@ export async function checkStatusline(root: string | undefined): Promise<Check> 
  * The newest session of this folder, as the hook's next tool call would see it (the hook's own
  * read-only steps): its reading, the window and the evidence for it, and what it would do.
  */
-export async function checkSession(settings: Settings, cwd: string): Promise<Check> {
+async function checkSession(settings: Settings, cwd: string): Promise<Check> {
   const target = await locateTranscript({}, settings.claudeDir, cwd);
   if ("error" in target) {
     return ok("this session", "no transcript for this folder yet: nothing to check");
@@ -430,7 +430,7 @@ export async function checkSession(settings: Settings, cwd: string): Promise<Che
 }
 
 /** The human report. Pure. */
-export function renderDoctor(report: DoctorJson): string {
+function renderDoctor(report: DoctorJson): string {
   const lines = ["lessons-reinject doctor", ""];
   for (const check of report.checks) {
     const mark = check.status === "ok" ? "ok  " : check.status === "warn" ? "warn" : "FAIL";

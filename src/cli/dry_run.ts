@@ -17,7 +17,7 @@ export interface DryRun {
 }
 
 /** The payload the hook's next tool call in `target` would carry, less the tool's own fields. */
-export function nextCallPayload(target: TranscriptTarget, cwd: string): HookPayload {
+function nextCallPayload(target: TranscriptTarget, cwd: string): HookPayload {
   return {
     session_id: target.sessionId,
     hook_event_name: "PostToolUse",

@@ -86,7 +86,7 @@ const HEAD_BYTES = 256 * 1024;
  * The session (and agent) id a transcript's hook calls carry: its entries' `sessionId` and, in a
  * subagent file, `agentId`; else the file name (`<session>.jsonl`).
  */
-export async function idsOf(
+async function idsOf(
   path: string,
 ): Promise<{ sessionId: string; agentId: string | undefined }> {
   const name = basename(path).replace(/\.jsonl$/, "");

@@ -20,7 +20,7 @@ import { dryRun } from "./dry_run.ts";
 import { locateTranscript } from "./locate.ts";
 import type { PreviewJson } from "./schemas.ts";
 
-export const PREVIEW_HELP =
+const PREVIEW_HELP =
   `Usage: lessons-reinject preview [--threshold N] [--transcript PATH | --session ID] [--json]
 
 The exact text the hook's next tool call would inject in this session (the thresholds it would
@@ -44,7 +44,7 @@ const OPTIONS = {
 } as const;
 
 /** The human report: the text, a rule, then the accounting; or why nothing is due. Pure. */
-export function renderPreview(preview: PreviewJson): string {
+function renderPreview(preview: PreviewJson): string {
   if (preview.text === null) {
     return `nothing is due in this context: ${preview.reason}\n` +
       "(`lessons-reinject preview --threshold N` shows the text a refresh for N would inject)\n";

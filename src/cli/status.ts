@@ -24,8 +24,7 @@ import { gauge } from "./gauge.ts";
 import { locateTranscript, type TranscriptTarget } from "./locate.ts";
 import type { StatusJson } from "./schemas.ts";
 
-export const STATUS_HELP =
-  `Usage: lessons-reinject status [--transcript PATH | --session ID] [--json]
+const STATUS_HELP = `Usage: lessons-reinject status [--transcript PATH | --session ID] [--json]
 
 What the hook sees for a session now: a gauge of the context use with the thresholds marked,
 the tokens and window and how they were found, the reading's source, the thresholds in effect,
@@ -50,7 +49,7 @@ const OPTIONS = {
  * the next tool call would do at this reading, including the refreshes it would recover from the
  * transcript when the state file is gone. Writes nothing.
  */
-export async function inspectSession(
+async function inspectSession(
   target: TranscriptTarget,
   settings: Settings,
   cwd: string,
@@ -130,7 +129,7 @@ export async function inspectSession(
 }
 
 /** The one-screen report. Pure. */
-export function renderStatus(report: StatusJson): string {
+function renderStatus(report: StatusJson): string {
   const lines: string[] = [];
   const window = report.window ?? undefined;
   lines.push(gauge(report.percent ?? undefined, report.thresholds, window));

@@ -11,7 +11,7 @@ import { gauge } from "./gauge.ts";
 import type { StatuslineJson } from "./schemas.ts";
 import type { Settings } from "../settings/resolve.ts";
 
-export const STATUSLINE_HELP = `Usage: lessons-reinject statusline [--pass] [--json]
+const STATUSLINE_HELP = `Usage: lessons-reinject statusline [--pass] [--json]
 
 For Claude Code's statusLine setting. Reads the statusLine JSON on stdin, records its context
 reading (context_window: used_percentage, context_window_size, current_usage) for the session in
@@ -30,7 +30,7 @@ Options:
 const OPTIONS = { ...COMMON_OPTIONS, pass: { type: "boolean" } } as const;
 
 /** Records the reading in `stdin`; returns what happened. Never throws. */
-export async function bridgeStatusline(
+async function bridgeStatusline(
   stdin: string | undefined,
   io: CliIo,
   settings: Settings,

@@ -15,6 +15,12 @@ export interface WindowFigures {
  * The reading a `context_window` gives. Tokens over the window are exact and win; Claude Code's
  * `used_percentage` is rounded to a whole percent, so it only serves when they are missing.
  * `windowOverride` (LESSONS_CONTEXT_WINDOW) replaces the reported window.
+ *
+ * @example
+ * ```ts
+ * figuresOf({ current_usage: 58_000, context_window_size: 200_000 });
+ * // { percent: 29, tokens: 58000, window: 200000 }
+ * ```
  */
 export function figuresOf(
   contextWindow: ContextWindow,

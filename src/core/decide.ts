@@ -51,7 +51,14 @@ export interface Decision {
   reason: string;
 }
 
-/** True when `reading` is a measurement rather than the reason for lacking one. */
+/**
+ * True when `reading` is a measurement rather than the reason for lacking one.
+ *
+ * @example
+ * ```ts
+ * isReading({ kind: "none", reason: "no transcript_path", countCalls: true }); // false
+ * ```
+ */
 export function isReading(reading: Reading | NoReading): reading is Reading {
   return reading.kind === "reading";
 }
@@ -59,6 +66,14 @@ export function isReading(reading: Reading | NoReading): reading is Reading {
 /**
  * Decides one tool call. With a reading, every threshold it has reached that has not fired
  * fires now, together, in one refresh. Without one, every `toolCountInterval`-th call refreshes.
+ *
+ * @example
+ * ```ts
+ * const reading = { kind: "reading", source: "transcript latest", percent: 55, tokens: 110_000,
+ *   window: 200_000, windowSource: "default 200k", model: undefined } as const;
+ * decide({ reading, thresholds: [30, 52, 70], state: { fired: [30], toolCount: 0 },
+ *   toolCountInterval: 20, transcriptSize: 4096 }).reason; // "55% crossed 52"
+ * ```
  */
 export function decide(input: DecideInput): Decision {
   const { reading, state } = input;
@@ -111,7 +126,14 @@ export function decide(input: DecideInput): Decision {
   };
 }
 
-/** The state after a reset (clear, compaction): nothing fired, nothing counted, a new epoch. */
+/**
+ * The state after a reset (clear, compaction): nothing fired, nothing counted, a new epoch.
+ *
+ * @example
+ * ```ts
+ * resetState({ fired: [30, 52], toolCount: 7, epoch: 2 }); // { fired: [], toolCount: 0, epoch: 3 }
+ * ```
+ */
 export function resetState(state: State, transcriptSize?: number): State {
   return {
     fired: [],
@@ -124,6 +146,12 @@ export function resetState(state: State, transcriptSize?: number): State {
 /**
  * True when a compaction marker at `markerOffset` ends the context `state` describes: something
  * fired, and the marker was written after it.
+ *
+ * @example
+ * ```ts
+ * markerEndsContext({ fired: [30], toolCount: 0, firedAt: 1000 }, 1500); // true
+ * markerEndsContext({ fired: [30], toolCount: 0, firedAt: 1000 }, 500); // false
+ * ```
  */
 export function markerEndsContext(state: State, markerOffset: number): boolean {
   return state.fired.length > 0 && markerOffset >= (state.firedAt ?? 0);
@@ -133,6 +161,13 @@ export function markerEndsContext(state: State, markerOffset: number): boolean {
  * Where to look back for an unreported compaction, or undefined when no look is needed. Only a
  * reading that has dropped below the one that last fired, yet is held back by a fired threshold,
  * can be the victim of a compaction no event reported.
+ *
+ * @example
+ * ```ts
+ * const reading = { kind: "reading", source: "transcript latest", percent: 31, tokens: 62_000,
+ *   window: 200_000, windowSource: "default 200k", model: undefined } as const;
+ * compactionCheckFrom({ fired: [30], toolCount: 0, firedAt: 800, firedPercent: 40 }, reading); // 800
+ * ```
  */
 export function compactionCheckFrom(state: State, reading: Reading): number | undefined {
   if (state.fired.length === 0 || state.firedPercent === undefined) return undefined;
@@ -141,7 +176,14 @@ export function compactionCheckFrom(state: State, reading: Reading): number | un
   return Math.max(state.firedAt ?? 0, state.checkedTo ?? 0);
 }
 
-/** `31.4` as `31%`. */
+/**
+ * A percentage as the debug line shows it: rounded down, so a refresh never claims more.
+ *
+ * @example
+ * ```ts
+ * percentText(31.9); // "31%"
+ * ```
+ */
 export function percentText(percent: number): string {
   return `${Math.floor(percent)}%`;
 }

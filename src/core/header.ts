@@ -36,6 +36,12 @@ export function refreshHeader(cause: RefreshCause, token: string): string {
 /**
  * The thresholds named by a refresh header written with `token`, or undefined when `text` does
  * not start with such a header (text that merely quotes one elsewhere does not count).
+ *
+ * @example
+ * ```ts
+ * parseRefreshHeader("[lessons-reinject refresh 30,52 ref=0a1b2c3d] Context ...", "0a1b2c3d");
+ * // [30, 52]
+ * ```
  */
 export function parseRefreshHeader(text: string, token: string): number[] | undefined {
   const match = HEADER_PATTERN.exec(text);
@@ -44,7 +50,15 @@ export function parseRefreshHeader(text: string, token: string): number[] | unde
   return match[1].split(",").map(Number);
 }
 
-/** `200000` as `200k`, `1000000` as `1M`. */
+/**
+ * A window size as people say it.
+ *
+ * @example
+ * ```ts
+ * formatTokens(200_000); // "200k"
+ * formatTokens(1_000_000); // "1M"
+ * ```
+ */
 export function formatTokens(tokens: number): string {
   if (tokens >= 1_000_000 && tokens % 1_000_000 === 0) return `${tokens / 1_000_000}M`;
   if (tokens >= 1000) return `${Math.round(tokens / 1000)}k`;

@@ -22,7 +22,14 @@ export function crossedThresholds(
   return thresholds.filter((t) => percent >= t && !fired.includes(t));
 }
 
-/** The lowest threshold not yet fired, or undefined when all have fired. */
+/**
+ * The lowest threshold not yet fired, or undefined when all have fired.
+ *
+ * @example
+ * ```ts
+ * nextThreshold([30, 52, 70], [30]); // 52
+ * ```
+ */
 export function nextThreshold(
   thresholds: readonly number[],
   fired: readonly number[],

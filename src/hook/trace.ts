@@ -101,7 +101,7 @@ export async function timed<T>(trace: Trace, name: string, step: () => T | Promi
 }
 
 /** The reading in a few words: `31% of 200000 (default 200k), 62000 tokens from ...`. */
-export function describeReading(reading: Reading | NoReading): string {
+function describeReading(reading: Reading | NoReading): string {
   if (!isReading(reading)) return reading.reason;
   const tokens = reading.tokens === undefined ? "" : `, ${reading.tokens} tokens`;
   const window = reading.window === undefined
@@ -132,7 +132,7 @@ export function debugLine(trace: Trace): string {
 }
 
 /** `812 chars, 3 whole, 1 summarized, 0 left out`. */
-export function accountOf(refresh: RefreshAccount): string {
+function accountOf(refresh: RefreshAccount): string {
   const invalid = refresh.invalid.length > 0
     ? `; invalid lessons skipped: ${refresh.invalid.join(" | ")}`
     : "";

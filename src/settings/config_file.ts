@@ -16,7 +16,7 @@ const MAX_CONFIG_BYTES = 256 * 1024;
  * The file's shape, derived from the settings table: every key optional, each checked by its
  * row's own rule (the environment's rule too), unknown keys refused so typos are caught.
  */
-export function configFileSchema() {
+function configFileSchema() {
   const shape: Record<string, z.ZodMiniOptional<z.ZodMiniType>> = {
     $schema: z.optional(z.string()),
   };
@@ -179,7 +179,7 @@ function settingsFrom(value: Record<string, unknown>): FileSettings {
 }
 
 /** 1-based line and column of a character offset. */
-export function lineColumn(text: string, offset: number): { line: number; column: number } {
+function lineColumn(text: string, offset: number): { line: number; column: number } {
   let line = 1;
   let start = 0;
   for (let i = 0; i < offset && i < text.length; i++) {
