@@ -51,16 +51,11 @@ export const COMMON_OPTIONS = {
 } as const satisfies Options;
 
 /** Parsed flags, or the usage error to print (exit 2). */
-export type Parsed<T> = { values: T } | { error: string };
+type Parsed<T> = { kind: "flags"; values: T } | { kind: "error"; error: string };
 
 /**
  * Parses `args` strictly against `options` (no positionals). An unknown flag or a missing value
  * comes back as an error line instead of a thrown exception.
- *
- * @example
- * ```ts
- * await parseCommand(["--json"], { ...COMMON_OPTIONS }); // { values: { json: true } }
- * ```
  */
 async function parseCommand<const O extends Options>(
   args: string[],
@@ -69,9 +64,9 @@ async function parseCommand<const O extends Options>(
   const util = await import("node:util");
   try {
     const { values } = util.parseArgs({ args, options, strict: true, allowPositionals: false });
-    return { values };
+    return { kind: "flags", values };
   } catch (error) {
-    return { error: messageOf(error) };
+    return { kind: "error", error: messageOf(error) };
   }
 }
 
@@ -79,6 +74,13 @@ async function parseCommand<const O extends Options>(
  * Parses a command's flags and handles what every command handles alike: a usage error (printed
  * with the help, exit 2) and `--help` (printed, exit 0). Returns the flags, or the exit code when
  * the command is already done.
+ *
+ * @example
+ * ```ts
+ * const flags = await readFlags(["--json"], { ...COMMON_OPTIONS }, "Usage: ...", io);
+ * if (flags.kind === "done") return flags.exit;
+ * flags.values.json; // true
+ * ```
  */
 export async function readFlags<const O extends Options>(
   args: string[],
@@ -86,15 +88,19 @@ export async function readFlags<const O extends Options>(
   help: string,
   io: CliIo,
 ): Promise<
-  { values: ReturnType<typeof parseArgs<{ options: O; strict: true }>>["values"] } | {
+  | { kind: "flags"; values: ReturnType<typeof parseArgs<{ options: O; strict: true }>>["values"] }
+  | {
+    kind: "done";
     exit: number;
   }
 > {
   const parsed = await parseCommand(args, options);
-  if ("error" in parsed) return { exit: await usageError(io, parsed.error, help) };
+  if (parsed.kind === "error") {
+    return { kind: "done", exit: await usageError(io, parsed.error, help) };
+  }
   if ("help" in parsed.values && parsed.values.help === true) {
     await io.stdout(help);
-    return { exit: EXIT_OK };
+    return { kind: "done", exit: EXIT_OK };
   }
   return parsed;
 }

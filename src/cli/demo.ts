@@ -184,7 +184,7 @@ export function renderDemo(demo: DemoJson, full: boolean): string {
 /** Runs `demo`. Exit 0 when the replay injected exactly three times, else 1. */
 export async function runDemo(args: string[], io: CliIo, _settings: Settings): Promise<number> {
   const parsed = await readFlags(args, OPTIONS, DEMO_HELP, io);
-  if ("exit" in parsed) return parsed.exit;
+  if (parsed.kind === "done") return parsed.exit;
   const flags = parsed.values;
   const dir = await Deno.makeTempDir({ prefix: "lessons-reinject-demo-" });
   let demo: DemoJson;

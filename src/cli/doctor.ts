@@ -400,7 +400,7 @@ async function checkStatusline(root: string | undefined): Promise<Check> {
  */
 async function checkSession(settings: Settings, cwd: string): Promise<Check> {
   const target = await locateTranscript({}, settings.claudeDir, cwd);
-  if ("error" in target) {
+  if (target.kind === "error") {
     return ok("this session", "no transcript for this folder yet: nothing to check");
   }
   const { plan, problem, trace } = await dryRun(target, settings, cwd, false);
@@ -455,7 +455,7 @@ function renderDoctor(report: DoctorJson): string {
 /** Runs `doctor`. Exit 0 when no check failed, 1 otherwise. */
 export async function runDoctor(args: string[], io: CliIo, settings: Settings): Promise<number> {
   const parsed = await readFlags(args, OPTIONS, DOCTOR_HELP, io);
-  if ("exit" in parsed) return parsed.exit;
+  if (parsed.kind === "done") return parsed.exit;
   const flags = parsed.values;
   const report = await diagnose(io, settings, flags["plugin-root"]);
   if (flags.json) await printJson(io, report);

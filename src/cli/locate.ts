@@ -6,6 +6,7 @@ import { basename, dirname, join } from "../core/path.ts";
 
 /** A transcript to inspect, with the ids its hook calls would carry. */
 export interface TranscriptTarget {
+  kind: "transcript";
   path: string;
   sessionId: string;
   /** Set for a subagent's own transcript (`agent-<id>.jsonl`). */
@@ -30,18 +31,28 @@ export async function locateTranscript(
   options: { transcript?: string | undefined; session?: string | undefined },
   claudeDir: string | undefined,
   cwd: string,
-): Promise<TranscriptTarget | { error: string }> {
+): Promise<TranscriptTarget | { kind: "error"; error: string }> {
   if (options.transcript) {
     const info = await Deno.stat(options.transcript).catch(() => undefined);
-    if (!info) return { error: `no transcript at ${options.transcript}` };
+    if (!info) return { kind: "error", error: `no transcript at ${options.transcript}` };
     if (info.isDirectory) {
-      return { error: `${options.transcript} is a folder, not a transcript (a .jsonl file)` };
+      return {
+        kind: "error",
+        error: `${options.transcript} is a folder, not a transcript (a .jsonl file)`,
+      };
     }
-    if (!info.isFile) return { error: `${options.transcript} is not a regular file` };
-    return { ...(await idsOf(options.transcript)), path: options.transcript, via: "--transcript" };
+    if (!info.isFile) {
+      return { kind: "error", error: `${options.transcript} is not a regular file` };
+    }
+    return {
+      kind: "transcript",
+      ...(await idsOf(options.transcript)),
+      path: options.transcript,
+      via: "--transcript",
+    };
   }
   const root = claudeDir;
-  if (!root) return { error: "no home folder: pass --transcript PATH" };
+  if (!root) return { kind: "error", error: "no home folder: pass --transcript PATH" };
   const projects = join(root, "projects");
   const here = join(projects, projectFolderName(cwd));
   if (options.session) {
@@ -52,10 +63,19 @@ export async function locateTranscript(
     }
     for (const path of candidates) {
       if ((await Deno.stat(path).catch(() => undefined))?.isFile) {
-        return { path, sessionId: options.session, agentId: undefined, via: "--session" };
+        return {
+          kind: "transcript",
+          path,
+          sessionId: options.session,
+          agentId: undefined,
+          via: "--session",
+        };
       }
     }
-    return { error: `no transcript for session ${options.session} under ${projects}` };
+    return {
+      kind: "error",
+      error: `no transcript for session ${options.session} under ${projects}`,
+    };
   }
   let newest: { path: string; mtime: number } | undefined;
   for await (const entry of readDirSafe(here)) {
@@ -66,10 +86,16 @@ export async function locateTranscript(
   }
   if (!newest) {
     return {
+      kind: "error",
       error: `no transcript for this folder under ${here} (pass --transcript PATH or --session ID)`,
     };
   }
-  return { ...(await idsOf(newest.path)), path: newest.path, via: "newest in this project" };
+  return {
+    kind: "transcript",
+    ...(await idsOf(newest.path)),
+    path: newest.path,
+    via: "newest in this project",
+  };
 }
 
 async function* readDirSafe(dir: string): AsyncGenerator<Deno.DirEntry> {

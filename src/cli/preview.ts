@@ -73,7 +73,7 @@ function renderPreview(preview: PreviewJson): string {
  */
 export async function runPreview(args: string[], io: CliIo, settings: Settings): Promise<number> {
   const parsed = await readFlags(args, OPTIONS, PREVIEW_HELP, io);
-  if ("exit" in parsed) return parsed.exit;
+  if (parsed.kind === "done") return parsed.exit;
   const flags = parsed.values;
   let threshold: number | undefined;
   if (flags.threshold !== undefined) {
@@ -90,7 +90,7 @@ export async function runPreview(args: string[], io: CliIo, settings: Settings):
     settings.claudeDir,
     io.cwd(),
   );
-  if ("error" in target && explicit) {
+  if (target.kind === "error" && explicit) {
     await io.stderr(`lessons-reinject: ${target.error}\n`);
     return EXIT_PROBLEM;
   }
@@ -98,7 +98,7 @@ export async function runPreview(args: string[], io: CliIo, settings: Settings):
   let token: string;
   let due: boolean;
   let reason: string;
-  if ("error" in target) {
+  if (target.kind === "error") {
     // No session: a sample at the first threshold (or the one asked for).
     const chosen = threshold ?? settings.thresholds[0] ?? 30;
     cause = { kind: "thresholds", thresholds: [chosen], percent: chosen };

@@ -204,7 +204,7 @@ function renderStatus(report: StatusJson): string {
 /** Runs `status`. Exit 0 with a report; 1 when no transcript could be found; 2 on bad flags. */
 export async function runStatus(args: string[], io: CliIo, settings: Settings): Promise<number> {
   const parsed = await readFlags(args, OPTIONS, STATUS_HELP, io);
-  if ("exit" in parsed) return parsed.exit;
+  if (parsed.kind === "done") return parsed.exit;
   const flags = parsed.values;
   if (flags.transcript && flags.session) {
     return await usageError(io, "give --transcript or --session, not both", STATUS_HELP);
@@ -214,7 +214,7 @@ export async function runStatus(args: string[], io: CliIo, settings: Settings): 
     settings.claudeDir,
     io.cwd(),
   );
-  if ("error" in target) {
+  if (target.kind === "error") {
     if (flags.json) await printJson(io, { error: target.error });
     await io.stderr(`lessons-reinject: ${target.error}\n`);
     return EXIT_PROBLEM;

@@ -95,7 +95,7 @@ export async function runStatusline(
   settings: Settings,
 ): Promise<number> {
   const parsed = await readFlags(args, OPTIONS, STATUSLINE_HELP, io);
-  if ("exit" in parsed) return parsed.exit;
+  if (parsed.kind === "done") return parsed.exit;
   const flags = parsed.values;
   const stdin = await io.readStdin();
   const result = await bridgeStatusline(stdin, io, settings);

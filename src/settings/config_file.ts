@@ -21,7 +21,7 @@ function configFileSchema() {
     $schema: z.optional(z.string()),
   };
   for (const [key, row] of Object.entries(SETTINGS)) {
-    shape[key] = z.optional(z.custom((value) => "value" in row.parse(value)));
+    shape[key] = z.optional(z.custom((value) => row.parse(value).kind === "valid"));
   }
   return z.strictObject(shape);
 }
@@ -84,7 +84,7 @@ export async function loadConfigFile(env: Env): Promise<ConfigFileOutcome> {
       return failed(candidate, [`${candidate.path}: ${messageOf(error)}`]);
     }
     const parsed = await parseConfigText(text, candidate.path);
-    if ("unusable" in parsed) return failed(candidate, [parsed.unusable]);
+    if (parsed.kind === "unusable") return failed(candidate, [parsed.unusable]);
     return {
       path: candidate.path,
       via: candidate.via,
@@ -119,7 +119,12 @@ function failed(candidate: ConfigLocation, details: string[]): ConfigFileOutcome
 export async function parseConfigText(
   text: string,
   path: string,
-): Promise<{ settings: FileSettings; problems: string[] } | { unusable: string }> {
+): Promise<
+  { kind: "usable"; settings: FileSettings; problems: string[] } | {
+    kind: "unusable";
+    unusable: string;
+  }
+> {
   const jsonc = await import("jsonc-parser");
   const errors: { error: number; offset: number; length: number }[] = [];
   const tree = jsonc.parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
@@ -130,19 +135,23 @@ export async function parseConfigText(
   const first = errors[0];
   if (first !== undefined) {
     return {
+      kind: "unusable",
       unusable: `${where(first.offset)}: ${
         syntaxMessage(jsonc.printParseErrorCode(first.error as never))
       }`,
     };
   }
-  if (tree === undefined) return { unusable: `${where(0)}: the file is empty` };
+  if (tree === undefined) return { kind: "unusable", unusable: `${where(0)}: the file is empty` };
   const value: unknown = jsonc.getNodeValue(tree);
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return { unusable: `${where(tree.offset)}: expected an object of settings ({ ... })` };
+    return {
+      kind: "unusable",
+      unusable: `${where(tree.offset)}: expected an object of settings ({ ... })`,
+    };
   }
   const given: Record<string, unknown> = Object.fromEntries(Object.entries(value));
   if (configFileSchema().safeParse(given).success) {
-    return { settings: settingsFrom(given), problems: [] };
+    return { kind: "usable", settings: settingsFrom(given), problems: [] };
   }
   const problems: string[] = [];
   for (const [key, item] of Object.entries(given)) {
@@ -156,7 +165,7 @@ export async function parseConfigText(
       continue;
     }
     const parsed = SETTINGS[key].parse(item);
-    if ("problem" in parsed) {
+    if (parsed.kind === "invalid") {
       problems.push(
         `${where(node?.offset ?? tree.offset)}: ${key}: ${parsed.problem}, got ${
           JSON.stringify(item)
@@ -164,7 +173,7 @@ export async function parseConfigText(
       );
     }
   }
-  return { settings: settingsFrom(given), problems };
+  return { kind: "usable", settings: settingsFrom(given), problems };
 }
 
 /** The file's values that are valid, each in its resolved form (thresholds sorted, say). */
@@ -172,7 +181,7 @@ function settingsFrom(value: Record<string, unknown>): FileSettings {
   const settings: FileSettings = {};
   const take = <K extends SettingKey>(key: K) => {
     const parsed = SETTINGS[key].parse(value[key]);
-    if ("value" in parsed) settings[key] = parsed.value;
+    if (parsed.kind === "valid") settings[key] = parsed.value;
   };
   for (const key of Object.keys(value)) if (isSettingKey(key)) take(key);
   return settings;

@@ -95,7 +95,7 @@ export function resolveSettings(env: Env, file: ConfigFileOutcome = NO_FILE): Se
     const raw = env(row.env);
     if (raw === undefined || raw.trim() === "") return fromFile ?? fallback;
     const parsed = row.parse(raw);
-    if ("value" in parsed) return parsed.value;
+    if (parsed.kind === "valid") return parsed.value;
     const instead = fromFile !== undefined
       ? `the config file's ${shown(fromFile)}`
       : fallback !== undefined
@@ -140,7 +140,7 @@ export function resolveSettings(env: Env, file: ConfigFileOutcome = NO_FILE): Se
 
 function isOn(raw: string | undefined): boolean {
   const parsed = parseOnOff(raw ?? "");
-  return "value" in parsed && parsed.value;
+  return parsed.kind === "valid" && parsed.value;
 }
 
 function shown(value: unknown): string {

@@ -5,7 +5,10 @@
  */
 
 /** A value as it arrives: a string from the environment, any JSON value from the config file. */
-type Parse<T> = (raw: unknown) => { value: T } | { problem: string };
+type Parse<T> = (raw: unknown) => Parsed<T>;
+
+/** A value that follows its row's rule, or what is wrong with it. */
+export type Parsed<T> = { kind: "valid"; value: T } | { kind: "invalid"; problem: string };
 
 /** One setting. `T` is its resolved type. */
 export interface SettingRow<T> {
@@ -34,9 +37,9 @@ function wholeNumber(min: number, max: number, expected: string): Parse<number> 
   return (raw) => {
     const value = typeof raw === "string" && /^\s*-?\d+\s*$/.test(raw) ? Number(raw) : raw;
     if (typeof value === "number" && Number.isInteger(value) && value >= min && value <= max) {
-      return { value };
+      return { kind: "valid", value };
     }
-    return { problem: `expected ${expected}` };
+    return { kind: "invalid", problem: `expected ${expected}` };
   };
 }
 
@@ -45,20 +48,20 @@ const FALSE_WORDS = ["0", "false", "no", "off"];
 
 /** `true`/`false`, or one of the usual words for them, in the file and the environment alike. */
 export const parseOnOff: Parse<boolean> = (raw) => {
-  if (typeof raw === "boolean") return { value: raw };
+  if (typeof raw === "boolean") return { kind: "valid", value: raw };
   if (typeof raw === "string") {
     const word = raw.trim().toLowerCase();
-    if (TRUE_WORDS.includes(word)) return { value: true };
-    if (FALSE_WORDS.includes(word)) return { value: false };
+    if (TRUE_WORDS.includes(word)) return { kind: "valid", value: true };
+    if (FALSE_WORDS.includes(word)) return { kind: "valid", value: false };
   }
-  return { problem: `expected ${ON_OFF}` };
+  return { kind: "invalid", problem: `expected ${ON_OFF}` };
 };
 const ON_OFF = `true or false (or ${TRUE_WORDS.join("/")}, ${FALSE_WORDS.join("/")})`;
 
 const path: Parse<string> = (raw) =>
   typeof raw === "string" && raw.trim() !== ""
-    ? { value: raw }
-    : { problem: "expected a path (a non-empty string)" };
+    ? { kind: "valid", value: raw }
+    : { kind: "invalid", problem: "expected a path (a non-empty string)" };
 
 const THRESHOLDS_EXPECTED = "a non-empty list of percentages from 1 to 99, e.g. 30,52,70";
 
@@ -81,9 +84,9 @@ const thresholdList: Parse<number[]> = (raw) => {
     const detail = wrong.length > 0
       ? ` (${wrong.join(", ")} ${wrong.length === 1 ? "is" : "are"} not)`
       : "";
-    return { problem: `expected ${THRESHOLDS_EXPECTED}${detail}` };
+    return { kind: "invalid", problem: `expected ${THRESHOLDS_EXPECTED}${detail}` };
   }
-  return { value: [...new Set(percentages)].sort((a, b) => a - b) };
+  return { kind: "valid", value: [...new Set(percentages)].sort((a, b) => a - b) };
 };
 
 /** Each user setting's resolved type. */

@@ -17,6 +17,7 @@ Deno.test("parseConfigText() accepts JSONC: comments and trailing commas", async
   "debug": true,
 }`;
   assertEquals(await parseConfigText(text, "c.jsonc"), {
+    kind: "usable",
     settings: { thresholds: [25, 50, 75], maxChars: 8000, debug: true },
     problems: [],
   });
@@ -44,8 +45,12 @@ Deno.test("parseConfigText() errors name line, column and what was expected", as
   for (const [text, where, what, kind] of cases) {
     await t.step(JSON.stringify(text), async () => {
       const result = await parseConfigText(text, "c.jsonc");
-      const lines = "unusable" in result ? [result.unusable] : result.problems;
-      assertEquals("unusable" in result ? "unusable" : "ignored", kind, JSON.stringify(result));
+      const lines = result.kind === "unusable" ? [result.unusable] : result.problems;
+      assertEquals(
+        result.kind === "unusable" ? "unusable" : "ignored",
+        kind,
+        JSON.stringify(result),
+      );
       assertEquals(lines.length, 1, JSON.stringify(lines));
       const line = lines[0] ?? "";
       assert(line.startsWith(where), line);
@@ -56,14 +61,14 @@ Deno.test("parseConfigText() errors name line, column and what was expected", as
 
 Deno.test("parseConfigText() keeps the valid settings beside an invalid one", async () => {
   const result = await parseConfigText('{ "thresholds": [20, 40], "debug": "maybe" }', "c.jsonc");
-  assert(!("unusable" in result));
+  assert(result.kind === "usable");
   assertEquals(result.settings, { thresholds: [20, 40] });
   assertEquals(result.problems.length, 1);
 });
 
 Deno.test("a broken JSONC file gives one line for one problem", async () => {
   const result = await parseConfigText('{\n  "thresholds": [30, 52\n  "debug": true\n}', "c.jsonc");
-  assert("unusable" in result, JSON.stringify(result));
+  assert(result.kind === "unusable", JSON.stringify(result));
 });
 
 Deno.test("configCandidates(): LESSONS_CONFIG, else CLAUDE_PLUGIN_DATA, then ~/.config", () => {

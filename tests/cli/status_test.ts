@@ -165,5 +165,9 @@ Deno.test("status without a transcript to read exits 1", async () => {
   const run = await cli(["status", "--transcript", join(box.dir, "absent.jsonl")], box.env);
   assertEquals(run.code, 1);
   assertIncludes(run.stderr, "no transcript at");
+  // A folder is not "missing": say what it is.
+  const folder = await cli(["status", "--transcript", box.dir], box.env);
+  assertEquals(folder.code, 1);
+  assertIncludes(folder.stderr, `${box.dir} is a folder, not a transcript`);
   await Deno.remove(box.dir, { recursive: true });
 });

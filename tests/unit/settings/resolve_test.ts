@@ -117,9 +117,9 @@ Deno.test("every setting takes the same values from the environment and the file
     await t.step(`${key}: ${JSON.stringify(fileValue)} / "${envValue}"`, () => {
       const row = Object.entries(SETTINGS).find(([k]) => k === key)?.[1];
       ok(row);
-      assertEquals("value" in row.parse(fileValue), valid);
+      assertEquals(row.parse(fileValue).kind === "valid", valid);
       // An empty environment value means "not set", not invalid.
-      if (envValue !== "") assertEquals("value" in row.parse(envValue), valid);
+      if (envValue !== "") assertEquals(row.parse(envValue).kind === "valid", valid);
     });
   }
 });
@@ -162,8 +162,8 @@ Deno.test("the thresholds setting parses, sorts, dedupes, and refuses a list wit
   for (const [name, raw, values] of cases) {
     await t.step(name, () => {
       const parsed = SETTINGS.thresholds.parse(raw);
-      assertEquals("value" in parsed ? parsed.value : undefined, values);
-      if ("problem" in parsed) ok(!parsed.problem.includes("\n"), "one line");
+      assertEquals(parsed.kind === "valid" ? parsed.value : undefined, values);
+      if (parsed.kind === "invalid") ok(!parsed.problem.includes("\n"), "one line");
     });
   }
 });
