@@ -1,7 +1,7 @@
 /**
  * `deno task bench`: times the hook as Claude Code runs it (a fresh process, payload on stdin,
  * answer on stdout) on 1 MiB, 100 MiB and 1 GiB transcripts, paired run by run with the floor
- * (`deno run` of an empty script fed the same stdin), and writes the table to BENCHMARKS.md.
+ * (`deno run` of an empty script fed the same stdin), and writes the table to docs/benchmarks.md.
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -18,7 +18,7 @@ const USAGE = `deno task bench [--runs N] [--sizes 1MiB,100MiB,1GiB] [--source F
   --sizes LIST   transcript sizes (KiB, MiB, GiB suffixes)
   --source FILE  the real transcript to repeat (default: the recorded 2.1.328 one)
   --compare REF  also time the bundle of git commit REF, non-firing (repeatable)
-  --no-write     print the table, leave BENCHMARKS.md alone`;
+  --no-write     print the table, leave docs/benchmarks.md alone`;
 
 const encoder = new TextEncoder();
 /** A progress line on stderr. */
@@ -424,9 +424,9 @@ async function main(): Promise<number> {
 const BEGIN = "<!-- bench:begin (written by deno task bench) -->";
 const END = "<!-- bench:end -->";
 
-/** Replaces the generated part of BENCHMARKS.md, keeping the hand-written text around it. */
+/** Replaces the generated part of docs/benchmarks.md, keeping the hand-written text around it. */
 async function writeBenchmarks(report: string): Promise<void> {
-  const path = join(ROOT, "BENCHMARKS.md");
+  const path = join(ROOT, "docs", "benchmarks.md");
   const current = await Deno.readTextFile(path).catch(() => undefined);
   const block = `${BEGIN}\n\n${report}\n\n${END}`;
   let next: string;

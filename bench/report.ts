@@ -1,5 +1,5 @@
 /**
- * Turns the bench's samples into the Markdown written to BENCHMARKS.md: medians and spreads,
+ * Turns the bench's samples into the Markdown written to docs/benchmarks.md: medians and spreads,
  * ratios to the floor paired run by run, and the issue's targets checked against them.
  */
 import type { Sample } from "./measure.ts";
@@ -159,7 +159,7 @@ function targets(input: ReportInput): string[] {
   return out;
 }
 
-/** The Markdown for BENCHMARKS.md's generated block. */
+/** The Markdown for docs/benchmarks.md's generated block. */
 export function renderReport(input: ReportInput): string {
   const load = (l: number[]) => l.map((v) => v.toFixed(2)).join(" ");
   const lines: string[] = [

@@ -7,7 +7,7 @@ import { parseRefreshHeader } from "./header.ts";
 import { COMPACT_BOUNDARY_SUBTYPE } from "./claude_code.ts";
 
 // Transcript lines are checked by hand, not with zod: a few lines are examined on every tool call
-// and zod's schema set-up is most of a call's cost (see BENCHMARKS.md). The hook's boundaries
+// and zod's schema set-up is most of a call's cost (see docs/benchmarks.md). The hook's boundaries
 // with its users (stdin payload, state file, manifest, settings) keep their zod schemas.
 
 type Fields = Record<string, unknown>;

@@ -12,7 +12,7 @@ export interface ByteReader {
  * All of stdin as text, or undefined when it exceeds `maxBytes`. Past the cap the rest is still
  * read and dropped, so the writer (Claude Code) never meets a closed pipe.
  * The default reads `Deno.stdin` directly: its `readable` stream loads Deno's web-streams code,
- * a measurable part of a short-lived hook's start-up (see BENCHMARKS.md).
+ * a measurable part of a short-lived hook's start-up (see docs/benchmarks.md).
  */
 export async function readStdinCapped(
   source: ReadableStream<Uint8Array> | ByteReader = Deno.stdin,
