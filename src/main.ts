@@ -3,7 +3,7 @@
  * with a command, the tools around it. Nothing escapes: the hook always exits 0.
  */
 import { runHook } from "./hook.ts";
-import { readStdinCapped } from "./io/stdin.ts";
+import { readStdinCapped, StdinError } from "./io/stdin.ts";
 import { loadSettings } from "./settings/load.ts";
 import { writeAll } from "./io/write_all.ts";
 
@@ -27,8 +27,11 @@ async function hookMain(): Promise<void> {
     if (outcome.stdout !== undefined) await writeAll(Deno.stdout, outcome.stdout);
   } catch (error) {
     // The one catch-all: report, never disturb the session.
+    const line = error instanceof StdinError
+      ? `${error.message}; nothing to do`
+      : `internal error: ${error}`;
     try {
-      await writeAll(Deno.stderr, `lessons-reinject: internal error: ${error}\n`);
+      await writeAll(Deno.stderr, `lessons-reinject: ${line}\n`);
     } catch {
       // stderr closed: nothing left to tell.
     }

@@ -1,4 +1,5 @@
 /** Reads the hook payload from stdin, refusing more than a fixed number of bytes. */
+import { messageOf } from "../core/errors.ts";
 
 /** Claude Code payloads are kilobytes; a tool response can be large, but not this large. */
 export const MAX_STDIN_BYTES = 16 * 1024 * 1024;
@@ -8,15 +9,39 @@ export interface ByteReader {
   read(buffer: Uint8Array): Promise<number | null>;
 }
 
+/** stdin cannot be read at all (a directory given as stdin, a closed descriptor). */
+export class StdinError extends Error {
+  override name = "StdinError";
+}
+
+function unreadable(error: unknown): StdinError {
+  if (error instanceof Deno.errors.IsADirectory) {
+    return new StdinError("stdin is a directory, not a hook payload");
+  }
+  return new StdinError(`cannot read stdin: ${messageOf(error)}`);
+}
+
 /**
  * All of stdin as text, or undefined when it exceeds `maxBytes`. Past the cap the rest is still
  * read and dropped, so the writer (Claude Code) never meets a closed pipe.
  * The default reads `Deno.stdin` directly: its `readable` stream loads Deno's web-streams code,
  * a measurable part of a short-lived hook's start-up (see docs/benchmarks.md).
+ * Throws a {@link StdinError} with a plain reason when stdin cannot be read.
  */
 export async function readStdinCapped(
   source: ReadableStream<Uint8Array> | ByteReader = Deno.stdin,
   maxBytes = MAX_STDIN_BYTES,
+): Promise<string | undefined> {
+  try {
+    return await readAll(source, maxBytes);
+  } catch (error) {
+    throw unreadable(error);
+  }
+}
+
+async function readAll(
+  source: ReadableStream<Uint8Array> | ByteReader,
+  maxBytes: number,
 ): Promise<string | undefined> {
   const chunks: Uint8Array[] = [];
   let total = 0;

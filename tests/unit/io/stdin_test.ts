@@ -1,6 +1,6 @@
 /** readStdinCapped() reads a reader (Deno.stdin's kind) or a stream, and refuses over the cap. */
-import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { type ByteReader, readStdinCapped } from "../../../src/io/stdin.ts";
+import { deepStrictEqual as assertEquals, rejects as assertRejects } from "node:assert/strict";
+import { type ByteReader, readStdinCapped, StdinError } from "../../../src/io/stdin.ts";
 
 /** A reader handing out `text` in pieces of at most `piece` bytes, like a pipe. */
 function pipeOf(text: string, piece: number): ByteReader {
@@ -47,4 +47,18 @@ Deno.test("readStdinCapped() drains a reader past the cap, so the writer never m
   };
   assertEquals(await readStdinCapped(counted, 100), undefined);
   assertEquals(reads, 1000);
+});
+
+Deno.test("readStdinCapped() turns an unreadable stdin into a StdinError with a plain reason", async () => {
+  const failing = (error: Error): ByteReader => ({ read: () => Promise.reject(error) });
+  await assertRejects(
+    () => readStdinCapped(failing(new Deno.errors.IsADirectory("Is a directory (os error 21)"))),
+    (error) =>
+      error instanceof StdinError && error.message === "stdin is a directory, not a hook payload",
+  );
+  await assertRejects(
+    () => readStdinCapped(failing(new Deno.errors.BadResource("Bad resource ID"))),
+    (error) =>
+      error instanceof StdinError && error.message === "cannot read stdin: Bad resource ID",
+  );
 });

@@ -1,0 +1,70 @@
+/**
+ * What the real entry point says when it is given something it cannot use: one plain line that
+ * names the problem, exit 0 for the hook, never Deno's own wording or an "internal error".
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import {
+  baseEnv,
+  entries,
+  MAIN_COMMAND,
+  payload,
+  runHook,
+  sandbox,
+  spawnWithStdin,
+  writeTranscript,
+} from "../_helpers.ts";
+
+const posix = Deno.build.os !== "windows";
+
+Deno.test({
+  name: "a directory given as stdin gets one plain line and exit 0",
+  ignore: !posix, // needs sh to open a directory as stdin
+  async fn() {
+    const box = sandbox();
+    // Deno.Command can only pipe, inherit or close stdin: sh opens the directory for it.
+    const out = await new Deno.Command("sh", {
+      args: ["-c", 'dir=$1; shift; exec "$@" < "$dir"', "sh", box.dir, ...MAIN_COMMAND],
+      env: baseEnv({ ...box.env, LESSONS_DEBUG: "1" }),
+      clearEnv: true,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stderr = new TextDecoder().decode(out.stderr);
+    assertEquals(out.code, 0, stderr);
+    assertEquals(new TextDecoder().decode(out.stdout), "");
+    assertEquals(
+      stderr,
+      "lessons-reinject: stdin is a directory, not a hook payload; nothing to do\n",
+    );
+  },
+});
+
+Deno.test({
+  name: "a state folder under /proc is refused in plain words, without Deno's --allow-all advice",
+  ignore: Deno.build.os !== "linux", // /proc is Linux's
+  async fn() {
+    const box = sandbox();
+    writeTranscript(box.transcript, [entries.assistant(31_000, ["toolu_1"])]);
+    const env = {
+      ...box.env,
+      LESSONS_CONTEXT_WINDOW: "100000",
+      LESSONS_STATE_DIR: "/proc/nope",
+      LESSONS_DEBUG: "1",
+    };
+    const run = await runHook(
+      payload("PostToolUse.Bash", { transcript_path: box.transcript, tool_use_id: "toolu_1" }),
+      env,
+    );
+    assertEquals(run.code, 0, run.stderr);
+    assertEquals(run.context, undefined);
+    assertEquals(
+      run.stderr,
+      "lessons-reinject: PostToolUse Bash: nothing: state folder /proc/nope: a system path " +
+        "(under /proc, /dev or /sys) that the hook is not allowed to use\n",
+    );
+    const [program, ...args] = MAIN_COMMAND;
+    const doctor = await spawnWithStdin(program!, [...args, "doctor"], "", env);
+    ok(!doctor.stdout.includes("--allow-all"), doctor.stdout);
+    ok(doctor.stdout.includes("state folder /proc/nope: a system path"), doctor.stdout);
+  },
+});
