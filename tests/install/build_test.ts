@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { HOOK_PERMISSIONS, ROOT } from "../_helpers.ts";
+import { baseEnv, HOOK_PERMISSIONS, ROOT } from "../_helpers.ts";
 import { bundleArgs, compileArgs } from "../../scripts/compile.ts";
 import {
   assetName,
@@ -192,11 +192,8 @@ Deno.test("the bundle alone, run by deno, passes the release smoke test", async 
   const dir = Deno.makeTempDirSync({ prefix: "lessons-bundle-" });
   try {
     const bundle = join(dir, "lessons-reinject.js");
-    const built = await run([Deno.execPath(), ...bundleArgs(bundle)], {
-      PATH: Deno.env.get("PATH") ?? "",
-      HOME: Deno.env.get("HOME") ?? "",
-      ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR") ?? "" } : {}),
-    });
+    // baseEnv keeps the proxy and CA variables: a first `deno bundle` downloads esbuild.
+    const built = await run([Deno.execPath(), ...bundleArgs(bundle)], baseEnv({}));
     assert.equal(built.code, 0, built.stderr);
     // Only node: built-ins may be left to load: everything else is inlined in the one file.
     const imports = [...Deno.readTextFileSync(bundle).matchAll(/^import .* from "([^"]+)";$/gm)]
