@@ -20,6 +20,8 @@ export interface CliIo {
   stderr: (text: string) => Promise<void>;
   /** All of stdin, or undefined when it is larger than the cap. */
   readStdin: () => Promise<string | undefined>;
+  /** Whether stdout is a terminal (colour is for terminals only); absent: it is not. */
+  isTerminal?: () => boolean;
 }
 
 /** Exit codes: 0 all well, 1 a problem was found, 2 the command line was wrong. */
@@ -35,6 +37,7 @@ export function realIo(): CliIo {
     now: () => Date.now(),
     stdout: (text) => writeAll(Deno.stdout, text),
     stderr: (text) => writeAll(Deno.stderr, text),
+    isTerminal: () => Deno.stdout.isTerminal(),
     readStdin: async () => {
       const { readStdinCapped } = await import("../io/stdin.ts");
       return await readStdinCapped();

@@ -1,43 +1,43 @@
 /**
- * `lessons-reinject demo`: the hook's main job on a bundled real session. Replays the recorded
- * Claude Code session tool call by tool call through the hook's own entry point (`runHook`), in a
- * temporary folder it removes, and shows each decision with the gauge and what was injected.
+ * `lessons-reinject demo`: the hook's main job on a bundled session (lines Claude Code wrote, token
+ * counts rewritten). Replays it tool call by tool call through the hook's own code (`runHook`), in
+ * a temporary folder it removes; demo_view.ts turns the result into what the user sees.
  */
 import { join } from "../core/path.ts";
 import { isReading } from "../core/decide.ts";
 import { DEMO_TRANSCRIPT_LINES } from "../data/demo_session.ts";
 import sampleManifest from "../data/sample_manifest.json" with { type: "json" };
 import { runHook } from "../hook.ts";
-import { debugLine } from "../hook/trace.ts";
+import { debugLine, type Trace } from "../hook/trace.ts";
 import { resolveSettings, type Settings } from "../settings/resolve.ts";
 import {
   type CliIo,
   COMMON_OPTIONS,
   EXIT_OK,
   EXIT_PROBLEM,
-  groupDigits,
   printJson,
   readFlags,
 } from "./common.ts";
+import { demoLines, type DemoRow, type DemoViewOptions, useColor } from "./demo_view.ts";
 import { gauge } from "./gauge.ts";
 import type { DemoJson } from "./schemas.ts";
 
 export const DEMO_HELP = `Usage: lessons-reinject demo [--full] [--json]
 
-Replays a real Claude Code session (recorded from Claude Code 2.1.328, claude-sonnet-4-6, 200k
-window; bundled) through the hook, tool call by tool call, with the bundled sample manifest. The
-context climbs past 30, 52 and 70 %: each decision is shown with the gauge and what was injected.
-Exactly three refreshes. Runs in a temporary folder it removes; ignores your settings; no network,
-no Claude Code needed.
+Replays a Claude Code session through the hook's own code, tool call by tool call, with the bundled
+sample lessons. Its transcript lines are ones Claude Code 2.1.328 wrote (claude-sonnet-4-6,
+200,000-token window); their token counts were rewritten so that the context climbs past 30%, 52%
+and 70%. Each call is shown with its gauge and the hook's decision, each refresh with what it
+injected: exactly three refreshes. Runs in a temporary folder it removes; ignores your settings; no
+network, no Claude Code needed. Colour on a terminal, unless NO_COLOR is set.
 
 Options:
   --full      print each injected text whole (default: its first lines)
-  --json      print every step as JSON (see README: "demo --json")
+  --json      print every step as JSON (see docs/commands.md: "demo --json")
   -h, --help  this help
 `;
 
 const OPTIONS = { ...COMMON_OPTIONS, full: { type: "boolean" } } as const;
-const PREVIEW_LINES = 6;
 
 // deno-lint-ignore no-explicit-any
 type Entry = Record<string, any>;
@@ -49,8 +49,14 @@ interface ToolUse {
   model: string;
 }
 
+/** A replay: the `--json` account, and the rows the demo shows. */
+export interface Replay {
+  demo: DemoJson;
+  rows: DemoRow[];
+}
+
 /** Replays the bundled session through `runHook`; `dir` is an empty folder to work in. */
-export async function replayDemo(dir: string): Promise<DemoJson> {
+export async function replayDemo(dir: string): Promise<Replay> {
   const entries: Entry[] = DEMO_TRANSCRIPT_LINES.map((l) => JSON.parse(l));
   const first = entries.find((e) => typeof e.sessionId === "string");
   const sessionId: string = first?.sessionId ?? "demo";
@@ -72,6 +78,7 @@ export async function replayDemo(dir: string): Promise<DemoJson> {
 
   const toolUses = new Map<string, ToolUse>();
   const steps: DemoJson["steps"] = [];
+  const rows: DemoRow[] = [];
   let model = "";
   let window = 0;
   for (const [index, entry] of entries.entries()) {
@@ -133,52 +140,59 @@ export async function replayDemo(dir: string): Promise<DemoJson> {
         chars: text?.length ?? 0,
         text,
       });
+      rows.push(rowOf(steps.length, event, use.name, use.tokens, trace));
     }
   }
-  return {
+  const demo = {
     model,
     window,
     thresholds: [...settings.thresholds],
     steps,
     injections: steps.filter((s) => s.injected).length,
   };
+  return { demo, rows };
+}
+
+/**
+ * One tool call as the demo shows it, from the hook's trace: its reading, and the decision made
+ * under the lock (or, when the call stopped before, the planned one). Pure.
+ */
+export function rowOf(
+  step: number,
+  event: string,
+  tool: string,
+  tokens: number,
+  trace: Trace,
+): DemoRow {
+  const reading = trace.reading && isReading(trace.reading) ? trace.reading : undefined;
+  const decision = trace.decision ?? trace.planned;
+  const cause = decision?.cause;
+  const fired = trace.outcome === "fired";
+  const text = fired ? trace.refresh?.text ?? null : null;
+  // The decision's own phrase, unless the call ended for another reason (a race, a write).
+  let reason = decision && trace.reason.endsWith(decision.reason) ? decision.reason : trace.reason;
+  if (fired && cause?.kind === "toolCount") reason = `${cause.calls} tool calls without a reading`;
+  return {
+    step,
+    event,
+    tool,
+    tokens: reading?.tokens ?? tokens,
+    percent: reading?.percent ?? 0,
+    reason,
+    crossed: fired && cause?.kind === "thresholds" ? [...cause.thresholds] : [],
+    text,
+  };
 }
 
 /** The human account of a replay. Pure. */
-export function renderDemo(demo: DemoJson, full: boolean): string {
-  const out: string[] = [
-    `lessons-reinject demo: a real Claude Code 2.1.328 session (${demo.model}, ` +
-    `${groupDigits(demo.window)}-token window) replayed through the hook,`,
-    `tool call by tool call, with the bundled sample manifest. Thresholds: ${
-      demo.thresholds.join(", ")
-    } %.`,
-    "",
-  ];
-  for (const step of demo.steps) {
-    out.push(
-      `${String(step.step).padStart(2)}. ${step.event} ${step.tool} (${step.toolUseId}), ` +
-        `${groupDigits(step.tokens)} tokens`,
-    );
-    out.push(`    ${step.gauge}`);
-    out.push(`    hook: ${step.decision.replace(/^[A-Za-z]+ [A-Za-z]+: /, "")}`);
-    if (step.text !== null) {
-      out.push(`    INJECTED ${groupDigits(step.chars)} characters as additionalContext:`);
-      const lines = step.text.trimEnd().split("\n");
-      const shown = full ? lines : lines.slice(0, PREVIEW_LINES);
-      for (const line of shown) out.push(`    | ${line}`);
-      if (shown.length < lines.length) {
-        out.push(`    | ... ${lines.length - shown.length} more lines (--full shows them)`);
-      }
-    }
-    out.push("");
-  }
-  const at = demo.steps.filter((s) => s.injected).map((s) => `${Math.floor(s.percent)}%`);
-  out.push(
-    `${demo.injections} refreshes injected over ${demo.steps.length} tool calls` +
-      (at.length > 0 ? ` (at ${at.join(", ")})` : "") +
-      ". The temporary state folder has been removed.",
-  );
-  return out.join("\n") + "\n";
+export function renderDemo(replay: Replay, options: DemoViewOptions): string {
+  const view = {
+    model: replay.demo.model,
+    window: replay.demo.window,
+    thresholds: replay.demo.thresholds,
+    rows: replay.rows,
+  };
+  return demoLines(view, options).join("\n") + "\n";
 }
 
 /** Runs `demo`. Exit 0 when the replay injected exactly three times, else 1. */
@@ -187,13 +201,16 @@ export async function runDemo(args: string[], io: CliIo, _settings: Settings): P
   if (parsed.kind === "done") return parsed.exit;
   const flags = parsed.values;
   const dir = await Deno.makeTempDir({ prefix: "lessons-reinject-demo-" });
-  let demo: DemoJson;
+  let replay: Replay;
   try {
-    demo = await replayDemo(dir);
+    replay = await replayDemo(dir);
   } finally {
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
-  if (flags.json) await printJson(io, demo);
-  else await io.stdout(renderDemo(demo, flags.full ?? false));
-  return demo.injections === 3 ? EXIT_OK : EXIT_PROBLEM;
+  if (flags.json) await printJson(io, replay.demo);
+  else {
+    const color = useColor(io.isTerminal?.() ?? false, io.env("NO_COLOR"));
+    await io.stdout(renderDemo(replay, { full: flags.full ?? false, color }));
+  }
+  return replay.demo.injections === 3 ? EXIT_OK : EXIT_PROBLEM;
 }

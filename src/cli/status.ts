@@ -34,7 +34,7 @@ Options:
   --transcript PATH  the transcript to read
   --session ID       the session's transcript under ~/.claude/projects/
                      (default: the newest transcript of this folder's project)
-  --json             print the report as JSON (see README: "status --json")
+  --json             print the report as JSON (see docs/commands.md: "status --json")
   -h, --help         this help
 `;
 

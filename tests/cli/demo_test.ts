@@ -1,6 +1,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { DemoJsonSchema } from "../../src/cli/schemas.ts";
 import { DEMO_TRANSCRIPT_LINES } from "../../src/data/demo_session.ts";
+import { baseEnv, MAIN_COMMAND } from "../_helpers.ts";
 import { assertIncludes, cli, parsedAs, sandbox } from "./_cli.ts";
 import { buildDemoLines, RECORDED } from "./make_demo_session.ts";
 
@@ -31,14 +32,75 @@ Deno.test("demo injects exactly three times, at 30, 52 and 70 %", async () => {
 Deno.test("demo shows each decision with the gauge and what was injected", async () => {
   const run = await cli(["demo"]);
   assertEquals(run.code, 0, run.stderr);
-  assertIncludes(run.stdout, "claude-sonnet-4-6, 200,000-token window");
-  assertIncludes(run.stdout, "] 31% of 200k");
-  assertIncludes(run.stdout, "hook: fired: 31% of 200000");
-  assertIncludes(run.stdout, "INJECTED");
-  assertIncludes(run.stdout, "| [lessons-reinject refresh 70 ref=");
-  assertIncludes(run.stdout, "every threshold has fired in this context");
-  assertIncludes(run.stdout, "3 refreshes injected over 10 tool calls (at 31%, 53%, 71%)");
-  assertEquals(run.stdout.split("\n").filter((l) => l.includes("INJECTED")).length, 3);
+  assertIncludes(run.stdout, "claude-sonnet-4-6 (200,000-token window)");
+  assertIncludes(run.stdout, "62,000 tokens  [############|.........|.......|............] 31%");
+  assertIncludes(run.stdout, "refresh: 31% crossed 30%, so 1,324 characters went into");
+  assertIncludes(run.stdout, "quiet: 12% is below the next threshold, 30%");
+  assertIncludes(run.stdout, "│ [lessons-reinject refresh 70 ref=");
+  assertIncludes(run.stdout, "quiet: every threshold has fired in this context");
+  assertIncludes(run.stdout, "3 refreshes over 10 tool calls, at 31%, 53% and 71%");
+  assertEquals(run.stdout.split("\n").filter((l) => l.includes("refresh: ")).length, 3);
+});
+
+Deno.test("demo tells the truth about its session and ends with what to do next", async () => {
+  const run = await cli(["demo"]);
+  assertEquals(run.code, 0, run.stderr);
+  assert(!run.stdout.includes("a real session"), "its token counts were rewritten");
+  assertIncludes(run.stdout, "their token counts were rewritten");
+  const next = run.stdout.slice(run.stdout.indexOf("\nNext\n"));
+  assertIncludes(next, "/plugin marketplace add lessons-reinject/lessons-reinject");
+  assertIncludes(next, "/plugin install lessons-reinject@lessons-reinject");
+  assertIncludes(next, "doctor");
+});
+
+Deno.test("demo fits 100 columns and writes every number one way", async () => {
+  for (const args of [["demo"], ["demo", "--full"]]) {
+    const run = await cli(args);
+    assertEquals(run.code, 0, run.stderr);
+    const lines = run.stdout.split("\n");
+    const wide = lines.filter((l) => [...l].length > 100);
+    assertEquals(wide, [], `${args.join(" ")}: lines over 100 columns`);
+    // Thousands are grouped (24,000), never bare (24000); a percent is written 31%, never 31 %.
+    assertEquals(lines.filter((l) => /(?<![\w=,])\d{4,}(?![\w,])/.test(l)), [], args.join(" "));
+    assertEquals(lines.filter((l) => /\d %/.test(l)), [], args.join(" "));
+  }
+});
+
+Deno.test("demo piped, or with NO_COLOR, prints no colour codes", async () => {
+  const piped = await cli(["demo"]);
+  assertEquals(piped.code, 0, piped.stderr);
+  assert(!piped.stdout.includes("\x1b["), "piped output has colour codes");
+});
+
+/** `demo` on a terminal: util-linux `script` gives it a pseudo-terminal as stdout. */
+async function demoOnTerminal(env: Record<string, string>): Promise<string> {
+  const quote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`;
+  const out = await new Deno.Command("script", {
+    args: ["-qec", [...MAIN_COMMAND, "demo"].map(quote).join(" "), "/dev/null"],
+    env: baseEnv(env),
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder().decode(out.stdout);
+  assertEquals(out.code, 0, text + new TextDecoder().decode(out.stderr));
+  return text;
+}
+
+Deno.test({
+  name: "demo on a terminal is in colour, unless NO_COLOR is set",
+  ignore: Deno.build.os !== "linux", // util-linux script(1)
+  async fn() {
+    const coloured = await demoOnTerminal({});
+    assertIncludes(coloured, "\x1b[32m\x1b[1mrefresh:\x1b[0m");
+    assertIncludes(coloured, "\x1b[36m############\x1b[0m");
+    const plain = await demoOnTerminal({ NO_COLOR: "1" });
+    assert(!plain.includes("\x1b["), "NO_COLOR output has colour codes");
+    assertIncludes(plain, "refresh: 31% crossed 30%");
+    // NO_COLOR set but empty does not count (no-color.org).
+    assertIncludes(await demoOnTerminal({ NO_COLOR: "" }), "\x1b[32m");
+  },
 });
 
 Deno.test("demo ignores the user's own settings", async () => {
