@@ -433,6 +433,10 @@ scenario("a subagent's tool calls never consume or advance the main thresholds",
   // What Claude Code tells a subagent's hook (measured in 2.1.328): the main transcript_path,
   // the agent_id, no agent_transcript_path; the subagent's file is named after the agent_id.
   const payloads = await s.payloads();
+  // The PRD's first open question, asked of the real CLI (docs/prd-departures.md): no hook's
+  // stdin carries context_window.
+  ok(payloads.some((p) => p.hook_event_name === "PostToolUse"), "no PostToolUse payload captured");
+  deepStrictEqual(payloads.filter((p) => "context_window" in p).map((p) => p.hook_event_name), []);
   const subCall = payloads.find((p) =>
     p.hook_event_name === "PostToolUse" && p.tool_use_id === "toolu_a01"
   );
