@@ -17,6 +17,7 @@ import { contextFiles } from "./hook/context_files.ts";
 import { planCall } from "./hook/plan.ts";
 import { readPayload } from "./hook/read_payload.ts";
 import { buildRefresh } from "./hook/refresh_text.ts";
+import { rearmAfterRefresh } from "./hook/rearm.ts";
 import { resetContext } from "./hook/reset.ts";
 import { debugLine, describeDecision, emptyTrace, timed, type Trace } from "./hook/trace.ts";
 
@@ -139,6 +140,16 @@ async function onToolCall(
   }
   trace.outcome = "fired";
   trace.reason = final;
+  if (settings.rearmDedupAt.length > 0 && trace.refresh) {
+    const { cause } = decision;
+    const manifest = trace.refresh.source;
+    const session = { sessionId: payload.session_id, agentId: payload.agent_id };
+    trace.rearm = await timed(
+      trace,
+      "rearm",
+      () => rearmAfterRefresh(cause, session, manifest, settings),
+    );
+  }
   return trace.refresh?.text;
 }
 

@@ -196,7 +196,7 @@ export function renderDemo(replay: Replay, options: DemoViewOptions): string {
 }
 
 /** Runs `demo`. Exit 0 when the replay injected exactly three times, else 1. */
-export async function runDemo(args: string[], io: CliIo, _settings: Settings): Promise<number> {
+export async function runDemo(args: string[], io: CliIo, settings: Settings): Promise<number> {
   const parsed = await readFlags(args, OPTIONS, DEMO_HELP, io);
   if (parsed.kind === "done") return parsed.exit;
   const flags = parsed.values;
@@ -209,7 +209,7 @@ export async function runDemo(args: string[], io: CliIo, _settings: Settings): P
   }
   if (flags.json) await printJson(io, replay.demo);
   else {
-    const color = useColor(io.isTerminal?.() ?? false, io.env("NO_COLOR"));
+    const color = useColor(io.isTerminal?.() ?? false, settings.noColor);
     await io.stdout(renderDemo(replay, { full: flags.full ?? false, color }));
   }
   return replay.demo.injections === 3 ? EXIT_OK : EXIT_PROBLEM;

@@ -61,17 +61,17 @@ const CODES: Record<Style, string> = {
 };
 
 /**
- * Whether to colour: on a terminal, unless `NO_COLOR` is set to anything but "" (no-color.org).
+ * Whether to colour: on a terminal, unless `NO_COLOR` asks for none (see `Settings.noColor`).
  *
  * @example
  * ```ts
- * useColor(true, undefined); // true
- * useColor(true, "1"); // false
- * useColor(false, undefined); // false: piped or redirected
+ * useColor(true, false); // true
+ * useColor(true, true); // false: NO_COLOR
+ * useColor(false, false); // false: piped or redirected
  * ```
  */
-export function useColor(isTerminal: boolean, noColor: string | undefined): boolean {
-  return isTerminal && (noColor === undefined || noColor === "");
+export function useColor(isTerminal: boolean, noColor: boolean): boolean {
+  return isTerminal && !noColor;
 }
 
 /**

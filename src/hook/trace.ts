@@ -11,6 +11,7 @@ import {
 } from "../core/decide.ts";
 import type { ContextFacts } from "../core/context_facts.ts";
 import type { State } from "../schemas/state.ts";
+import type { RearmResult } from "../io/lessons_learned_dedup.ts";
 
 /** How a call ended. */
 export type Outcome =
@@ -58,6 +59,8 @@ export interface Trace {
   decision: Decision | undefined;
   stateAfter: State | undefined;
   refresh: RefreshAccount | undefined;
+  /** What re-arming lessons-learned's dedup did, when the refresh was due to (src/hook/rearm.ts). */
+  rearm: RearmResult | undefined;
   outcome: Outcome;
   /** One phrase: why this outcome. */
   reason: string;
@@ -84,6 +87,7 @@ export function emptyTrace(): Trace {
     decision: undefined,
     stateAfter: undefined,
     refresh: undefined,
+    rearm: undefined,
     outcome: "silent",
     reason: "",
     timings: [],
@@ -128,7 +132,7 @@ export function debugLine(trace: Trace): string {
   if (trace.outcome === "silent") return `${who}nothing: ${trace.reason}`;
   const refresh = trace.refresh;
   const account = refresh === undefined ? "" : `; ${accountOf(refresh)}`;
-  return `${who}fired: ${trace.reason}${account}`;
+  return `${who}fired: ${trace.reason}${account}${trace.rearm ? `; ${rearmOf(trace.rearm)}` : ""}`;
 }
 
 /** `812 chars, 3 whole, 1 summarized, 0 left out`. */
@@ -138,4 +142,12 @@ function accountOf(refresh: RefreshAccount): string {
     : "";
   return `${refresh.chars} chars, ${refresh.whole.length} whole, ` +
     `${refresh.summarized.length} summarized, ${refresh.omitted.length} left out${invalid}`;
+}
+
+/** `re-armed lessons-learned: 2 lessons can fire again` (and what could not be done). */
+export function rearmOf(rearm: RearmResult): string {
+  const problems = rearm.problems.length > 0 ? ` (${rearm.problems.join(" | ")})` : "";
+  const n = rearm.forgotten.length;
+  return `re-armed lessons-learned: ${n} ${n === 1 ? "lesson" : "lessons"} can fire again` +
+    `${rearm.seenFileRemoved ? ", seen file removed" : ""}${problems}`;
 }

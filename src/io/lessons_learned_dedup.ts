@@ -2,52 +2,40 @@
  * Re-arming the lessons-learned plugin's PreToolUse dedup, when the user asks for it: that hook
  * shows each tool-specific lesson once per session and records it in the temp folder; after a
  * refresh at a chosen threshold, forgetting those records lets a lesson seen early fire again.
- * Off by default (docs/prd-departures.md says why); not yet called by the hook.
+ * Off by default (docs/prd-departures.md says why); the setting is `rearmDedupAt`
+ * (`LESSONS_REINJECT_REARM_DEDUP`), the step that calls this is src/hook/rearm.ts.
  */
 import { join } from "../core/path.ts";
 import { messageOf } from "../core/errors.ts";
 
 /**
- * The setting's name. Its value is a comma-separated list of thresholds whose refresh also
- * re-arms the dedup (for example `52,70`); unset or empty: never.
- */
-export const REARM_SETTING = "LESSONS_REINJECT_REARM_DEDUP";
-
-export interface ParsedRearm {
-  /** Thresholds that re-arm, ascending; empty: off. */
-  values: number[];
-  /** One line naming what was wrong, when the setting was bad; bad entries are dropped. */
-  warning?: string;
-}
-
-/**
- * Parses the setting. Unlike the threshold list it never falls back to defaults: off stays off.
+ * The slugs of every lesson in a lessons-learned manifest's text (its `lessons` record), any
+ * type: the claim files are named by slug. Unreadable text gives none.
  *
  * @example
  * ```ts
- * parseRearm(undefined); // { values: [] }
- * parseRearm("70,52"); // { values: [52, 70] }
- * parseRearm("52,x").warning; // 'lessons-reinject: LESSONS_REINJECT_REARM_DEDUP="52,x": ...'
+ * manifestSlugs('{"lessons":{"01J":{"slug":"git-c-flag","type":"guard"}}}'); // ["git-c-flag"]
  * ```
  */
-export function parseRearm(raw: string | undefined): ParsedRearm {
-  if (raw === undefined || raw.trim() === "") return { values: [] };
-  const values = new Set<number>();
-  const problems: string[] = [];
-  for (const part of raw.split(",").map((p) => p.trim())) {
-    const value = Number(part);
-    if (part === "") problems.push("an empty entry");
-    else if (!Number.isFinite(value)) problems.push(`"${part}" is not a number`);
-    else if (value < 1 || value > 99) problems.push(`${part} is outside 1-99`);
-    else values.add(value);
+export function manifestSlugs(text: string): string[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return [];
   }
-  const sorted = [...values].sort((a, b) => a - b);
-  if (problems.length === 0) return { values: sorted };
-  const used = sorted.length > 0 ? `re-arming at ${sorted.join(",")} only` : "not re-arming";
-  return {
-    values: sorted,
-    warning: `lessons-reinject: ${REARM_SETTING}="${raw}": ${problems.join(", ")}; ${used}`,
-  };
+  const lessons = typeof parsed === "object" && parsed !== null && "lessons" in parsed
+    ? parsed.lessons
+    : undefined;
+  if (typeof lessons !== "object" || lessons === null) return [];
+  const slugs: string[] = [];
+  for (const lesson of Object.values(lessons)) {
+    const slug = typeof lesson === "object" && lesson !== null && "slug" in lesson
+      ? lesson.slug
+      : undefined;
+    if (typeof slug === "string") slugs.push(slug);
+  }
+  return slugs;
 }
 
 /**
@@ -68,26 +56,6 @@ export function rearmDue(
   subagent: boolean,
 ): boolean {
   return !subagent && fired.some((t) => rearmAt.includes(t));
-}
-
-/**
- * The folder Node's `os.tmpdir()` gives the lessons-learned hooks, from the same environment:
- * TMPDIR, TMP, TEMP, else /tmp (POSIX); TEMP, TMP, else %SystemRoot%\temp (Windows); without a
- * trailing separator.
- *
- * @example
- * ```ts
- * nodeTmpdir((n) => ({ TMPDIR: "/var/folders/x/T/" })[n], "darwin"); // "/var/folders/x/T"
- * ```
- */
-export function nodeTmpdir(env: (name: string) => string | undefined, os: string): string {
-  if (os === "windows") {
-    const dir = env("TEMP") || env("TMP") ||
-      `${env("SystemRoot") || env("windir") || "C:\\Windows"}\\temp`;
-    return dir.length > 1 && dir.endsWith("\\") && !dir.endsWith(":\\") ? dir.slice(0, -1) : dir;
-  }
-  const dir = env("TMPDIR") || env("TMP") || env("TEMP") || "/tmp";
-  return dir.length > 1 && dir.endsWith("/") ? dir.slice(0, -1) : dir;
 }
 
 /** Where lessons-learned keeps one session's seen set (its hooks/lib/dedup.mjs). */

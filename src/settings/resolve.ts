@@ -5,6 +5,7 @@
  */
 import { join } from "../core/path.ts";
 import { DEFAULT_THRESHOLDS, scaleForAutocompact } from "../core/thresholds.ts";
+import { nodeTmpdir } from "./node_tmpdir.ts";
 import {
   type FileSettings,
   parseOnOff,
@@ -33,6 +34,13 @@ export interface Settings {
   thresholds: number[];
   /** Thresholds as configured, before scaling. */
   configuredThresholds: number[];
+  /**
+   * Thresholds in effect (scaled like `thresholds`) whose refresh re-arms lessons-learned's
+   * PreToolUse dedup; empty: never (the default).
+   */
+  rearmDedupAt: number[];
+  /** The temp folder the lessons-learned hooks (Node's `os.tmpdir()`) use. */
+  lessonsLearnedTmp: string;
   toolCountInterval: number;
   maxChars: number;
   /** `LESSONS_CONTEXT_WINDOW` or the file's `contextWindow`. */
@@ -56,6 +64,8 @@ export interface Settings {
   pluginRoot: string | undefined;
   pluginData: string | undefined;
   projectDir: string | undefined;
+  /** `NO_COLOR` is set to anything but "" (no-color.org): commands print no colour. */
+  noColor: boolean;
   /** `PATH`, split. */
   searchPath: string[];
   configFile: ConfigFileOutcome;
@@ -111,12 +121,19 @@ export function resolveSettings(env: Env, file: ConfigFileOutcome = NO_FILE): Se
   const configuredThresholds = setting("thresholds", [...DEFAULT_THRESHOLDS]);
   const scale = setting("scaleForAutocompact", true);
   const autocompactPct = autocompactPercent(env("CLAUDE_AUTOCOMPACT_PCT_OVERRIDE"));
-  const thresholds = scale && autocompactPct !== undefined
-    ? scaleForAutocompact(configuredThresholds, autocompactPct)
-    : configuredThresholds;
+  const scaled = (list: readonly number[]) =>
+    scale && autocompactPct !== undefined ? scaleForAutocompact(list, autocompactPct) : [...list];
+  const thresholds = scaled(configuredThresholds);
   return {
     thresholds,
     configuredThresholds,
+    rearmDedupAt: rearmAt(
+      lookup("rearmDedupAt", undefined) ?? [],
+      configuredThresholds,
+      scaled,
+      problems,
+    ),
+    lessonsLearnedTmp: nodeTmpdir(env, Deno.build.os),
     toolCountInterval: setting("toolCountInterval", 20),
     maxChars: setting("maxChars", 9_500),
     windowOverride: lookup("contextWindow", undefined),
@@ -132,10 +149,33 @@ export function resolveSettings(env: Env, file: ConfigFileOutcome = NO_FILE): Se
     pluginRoot: nonEmpty(env("CLAUDE_PLUGIN_ROOT")),
     pluginData: nonEmpty(env("CLAUDE_PLUGIN_DATA")),
     projectDir: nonEmpty(env("CLAUDE_PROJECT_DIR")),
+    noColor: (env("NO_COLOR") ?? "") !== "",
     searchPath: (env("PATH") ?? "").split(isWindows() ? ";" : ":").filter((d) => d !== ""),
     configFile: file,
     problems,
   };
+}
+
+/**
+ * The re-arm thresholds in effect: those among the configured thresholds (another is named in
+ * `problems` and dropped: no refresh happens there), scaled the way the thresholds were.
+ */
+function rearmAt(
+  wanted: readonly number[],
+  configured: readonly number[],
+  scale: (thresholds: readonly number[]) => number[],
+  problems: string[],
+): number[] {
+  const stray = wanted.filter((t) => !configured.includes(t));
+  if (stray.length > 0) {
+    problems.push(
+      `${SETTINGS.rearmDedupAt.env}: ${stray.join(",")} ${stray.length === 1 ? "is" : "are"} ` +
+        `not among the thresholds (${configured.join(",")}); ignored`,
+    );
+  }
+  const highest = configured.at(-1) ?? 0;
+  // Scaled with the highest threshold, exactly as the thresholds were.
+  return wanted.filter((t) => configured.includes(t)).map((t) => scale([t, highest])[0] ?? t);
 }
 
 function isOn(raw: string | undefined): boolean {

@@ -9,20 +9,11 @@ import {
   wrap,
 } from "../../src/cli/demo_view.ts";
 
-Deno.test("useColor() colours a terminal unless NO_COLOR is set and not empty", async (t) => {
-  const cases: [boolean, string | undefined, boolean][] = [
-    [true, undefined, true],
-    [true, "", true],
-    [true, "1", false],
-    [true, "0", false],
-    [false, undefined, false],
-    [false, "", false],
-  ];
-  for (const [terminal, noColor, expected] of cases) {
-    await t.step(`terminal ${terminal}, NO_COLOR ${JSON.stringify(noColor)}`, () => {
-      assertEquals(useColor(terminal, noColor), expected);
-    });
-  }
+Deno.test("useColor() colours a terminal unless NO_COLOR asks for none", () => {
+  assertEquals(useColor(true, false), true);
+  assertEquals(useColor(true, true), false);
+  assertEquals(useColor(false, false), false);
+  assertEquals(useColor(false, true), false);
 });
 
 Deno.test("listPercents() writes a list of percentages in words", () => {

@@ -10,7 +10,7 @@ import { ROOT } from "../_helpers.ts";
 /** Links to pages other branches bring; remove an entry once its page exists. */
 const PENDING_PAGES = new Set(["docs/own-rules.md"]); // helper `rules`
 /** Settings read in src/ but not yet wired into the hook, so not yet in the table. */
-const PENDING_SETTINGS = new Set(["LESSONS_REINJECT_REARM_DEDUP"]); // docs/prd-departures.md
+const PENDING_SETTINGS = new Set<string>([]);
 
 const pages = [
   "README.md",

@@ -3,35 +3,23 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import { join } from "node:path";
 import {
   dedupPaths,
-  nodeTmpdir,
-  parseRearm,
+  manifestSlugs,
   rearmDedup,
   rearmDue,
 } from "../../../src/io/lessons_learned_dedup.ts";
 import { hexDigest } from "../../../src/io/state_store.ts";
+import { nodeTmpdir } from "../../../src/settings/node_tmpdir.ts";
 
-Deno.test("parseRearm() is off unless thresholds are named, and never falls back to defaults", async (t) => {
-  const cases: [string | undefined, number[], boolean][] = [
-    [undefined, [], false],
-    ["", [], false],
-    ["  ", [], false],
-    ["52", [52], false],
-    ["70, 52,52", [52, 70], false],
-    ["52,x", [52], true],
-    ["0,100", [], true],
-    ["52,,70", [52, 70], true],
-  ];
-  for (const [raw, values, warns] of cases) {
-    await t.step(raw === undefined ? "unset" : JSON.stringify(raw), () => {
-      const parsed = parseRearm(raw);
-      assertEquals(parsed.values, values);
-      assertEquals(parsed.warning !== undefined, warns);
-      if (warns) {
-        assert(parsed.warning?.startsWith("lessons-reinject: LESSONS_REINJECT_REARM_DEDUP="));
-      }
-    });
-  }
-  assertEquals(parseRearm("0,100").warning?.endsWith("; not re-arming"), true);
+Deno.test("manifestSlugs() lists every lesson's slug, of any type, and none from junk", () => {
+  const manifest = Deno.readTextFileSync(
+    new URL("../../../src/data/sample_manifest.json", import.meta.url),
+  );
+  const slugs = manifestSlugs(manifest);
+  assertEquals(slugs.length, 8);
+  assert(slugs.includes("pytest-tty-hang-k1l2")); // a guard: the PreToolUse kind
+  assertEquals(manifestSlugs("not json"), []);
+  assertEquals(manifestSlugs("[]"), []);
+  assertEquals(manifestSlugs('{"lessons":{"a":{"slug":1},"b":null,"c":{"slug":"ok"}}}'), ["ok"]);
 });
 
 Deno.test("rearmDue() only for a chosen threshold, only on the main thread", async (t) => {

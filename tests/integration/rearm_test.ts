@@ -1,0 +1,99 @@
+/**
+ * LESSONS_REINJECT_REARM_DEDUP through the real entry point: a refresh at a chosen threshold
+ * forgets what the lessons-learned PreToolUse hook recorded as seen this session (the files its
+ * hooks/lib/dedup.mjs writes in the temp folder), and nothing else; off by default.
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { join } from "node:path";
+import { hexDigest } from "../../src/io/state_store.ts";
+import { entries, payload, runHook, sandbox, writeTranscript } from "../_helpers.ts";
+
+const GUARD = "pytest-tty-hang-k1l2"; // a Bash guard of the sample manifest
+const FOREIGN = "not-a-lesson-of-this-manifest";
+
+/** A session at `percent` % with lessons-learned's dedup files in the sandbox's TMPDIR. */
+async function setup(percent: number) {
+  const box = sandbox();
+  writeTranscript(box.transcript, [entries.assistant(percent * 1000, ["toolu_1"])]);
+  const call = payload("PostToolUse.Bash", {
+    transcript_path: box.transcript,
+    tool_use_id: "toolu_1",
+  });
+  const hash = await hexDigest(String(call.session_id), 16);
+  const seenFile = join(box.dir, `lessons-${hash}-seen.txt`);
+  const claimDir = join(box.dir, `lessons-${hash}-seen.d`);
+  Deno.writeTextFileSync(seenFile, `${GUARD},${FOREIGN}`);
+  Deno.mkdirSync(claimDir);
+  for (const slug of [GUARD, FOREIGN]) Deno.writeTextFileSync(join(claimDir, slug), "");
+  const env = { ...box.env, LESSONS_CONTEXT_WINDOW: "100000", LESSONS_DEBUG: "1" };
+  const left = () => ({
+    seenFile: exists(seenFile),
+    claims: [...Deno.readDirSync(claimDir)].map((e) => e.name).sort(),
+  });
+  return { env, call, left };
+}
+
+function exists(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const untouched = { seenFile: true, claims: [FOREIGN, GUARD].sort() };
+
+Deno.test("a refresh at a chosen threshold re-arms the session's lessons-learned dedup", async () => {
+  const { env, call, left } = await setup(31);
+  const run = await runHook(call, { ...env, LESSONS_REINJECT_REARM_DEDUP: "30" });
+  assertEquals(run.code, 0, run.stderr);
+  ok(run.context?.includes("[lessons-reinject refresh 30 "), run.stderr);
+  assertEquals(left(), { seenFile: false, claims: [FOREIGN] });
+  ok(
+    run.stderr.includes("; re-armed lessons-learned: 1 lesson can fire again, seen file removed"),
+    run.stderr,
+  );
+});
+
+Deno.test("off by default, or at a threshold not chosen: the refresh fires, nothing is touched", async (t) => {
+  const cases: [string, Record<string, string>][] = [
+    ["unset", {}],
+    ["off", { LESSONS_REINJECT_REARM_DEDUP: "off" }],
+    ["another threshold", { LESSONS_REINJECT_REARM_DEDUP: "52,70" }],
+  ];
+  for (const [name, extra] of cases) {
+    await t.step(name, async () => {
+      const { env, call, left } = await setup(31);
+      const run = await runHook(call, { ...env, ...extra });
+      assertEquals(run.code, 0, run.stderr);
+      ok(run.context?.includes("[lessons-reinject refresh 30 "), run.stderr);
+      assertEquals(left(), untouched, run.stderr);
+      ok(!run.stderr.includes("re-armed"), run.stderr);
+    });
+  }
+});
+
+Deno.test("a subagent's refresh never re-arms the session's dedup, which the main thread shares", async () => {
+  const { env, call, left } = await setup(12);
+  // The subagent's own transcript, where Claude Code 2.1.328 writes it, at 31 %.
+  const transcript = String(call.transcript_path);
+  const own = join(transcript.replace(/\.jsonl$/, ""), "subagents", "agent-a1.jsonl");
+  Deno.mkdirSync(join(own, ".."), { recursive: true });
+  writeTranscript(own, [entries.assistant(31_000, ["toolu_1"], { isSidechain: true })]);
+  const sub = { ...call, agent_id: "a1", agent_type: "general-purpose" };
+  const run = await runHook(sub, { ...env, LESSONS_REINJECT_REARM_DEDUP: "30" });
+  assertEquals(run.code, 0, run.stderr);
+  ok(
+    run.context?.includes("[lessons-reinject refresh 30 "),
+    `the subagent did not fire: ${run.stderr}`,
+  );
+  assertEquals(left(), untouched, run.stderr);
+});
+
+Deno.test("no refresh, no re-arm: a call below the threshold leaves the dedup alone", async () => {
+  const { env, call, left } = await setup(12);
+  const run = await runHook(call, { ...env, LESSONS_REINJECT_REARM_DEDUP: "30" });
+  assertEquals(run.context, undefined);
+  assertEquals(left(), untouched);
+});
