@@ -68,11 +68,13 @@ const REARM_EXPECTED = "a list of percentages from 1 to 99, e.g. 52,70, or off (
 /** Like the threshold list, but may be empty (off, the default); `off` and `none` mean empty. */
 const rearmList: Parse<number[]> = (raw) => {
   if (typeof raw === "string" && ["off", "none"].includes(raw.trim().toLowerCase())) {
-    return { value: [] };
+    return { kind: "valid", value: [] };
   }
-  if (Array.isArray(raw) && raw.length === 0) return { value: [] };
+  if (Array.isArray(raw) && raw.length === 0) return { kind: "valid", value: [] };
   const parsed = thresholdList(raw);
-  return "value" in parsed ? parsed : { problem: `expected ${REARM_EXPECTED}` };
+  return parsed.kind === "valid"
+    ? parsed
+    : { kind: "invalid", problem: `expected ${REARM_EXPECTED}` };
 };
 
 const THRESHOLDS_EXPECTED = "a non-empty list of percentages from 1 to 99, e.g. 30,52,70";
@@ -104,7 +106,6 @@ const thresholdList: Parse<number[]> = (raw) => {
 /** Each user setting's resolved type. */
 interface SettingTypes {
   thresholds: number[];
-  rearmDedupAt: number[];
   toolCountInterval: number;
   maxChars: number;
   contextWindow: number;
@@ -113,6 +114,7 @@ interface SettingTypes {
   debug: boolean;
   waitMs: number;
   scaleForAutocompact: boolean;
+  rearmDedupAt: number[];
 }
 
 /** The settings a user may give in the environment or the config file. */
@@ -124,17 +126,6 @@ export const SETTINGS: { readonly [K in keyof SettingTypes]: SettingRow<SettingT
     shownDefault: "`30,52,70`",
     doc: "Percentages of the context window at which to refresh; sorted, duplicates dropped.",
     parse: thresholdList,
-  },
-  rearmDedupAt: {
-    key: "rearmDedupAt",
-    env: "LESSONS_REINJECT_REARM_DEDUP",
-    expected: REARM_EXPECTED,
-    shownDefault: "off",
-    doc: "Thresholds whose refresh also lets lessons-learned's tool-specific lessons fire " +
-      "once more (it forgets that session's PreToolUse seen set), e.g. `52,70`. See " +
-      "docs/prd-departures.md.",
-    parse: rearmList,
-    absent: "off",
   },
   toolCountInterval: {
     key: "toolCountInterval",
@@ -211,6 +202,17 @@ export const SETTINGS: { readonly [K in keyof SettingTypes]: SettingRow<SettingT
     doc: "Scale the thresholds down when `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE` makes " +
       "auto-compaction fire before the highest one.",
     parse: parseOnOff,
+  },
+  rearmDedupAt: {
+    key: "rearmDedupAt",
+    env: "LESSONS_REINJECT_REARM_DEDUP",
+    expected: REARM_EXPECTED,
+    shownDefault: "off",
+    doc: "Thresholds whose refresh also lets lessons-learned's tool-specific lessons fire " +
+      "once more (it forgets that session's PreToolUse seen set), e.g. `52,70`. See " +
+      "docs/prd-departures.md.",
+    parse: rearmList,
+    absent: "off",
   },
 };
 

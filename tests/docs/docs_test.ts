@@ -112,9 +112,15 @@ Deno.test("the README and docs/ name nothing outside the repository, nor interna
   assert(!/\bissue \d+/i.test(read("README.md")), "the README speaks of an issue number");
 });
 
-Deno.test("the README stays a user's page: about a third of its old 34 KB", () => {
-  const bytes = new TextEncoder().encode(read("README.md")).length;
-  assert(bytes <= 13_000, `README.md is ${bytes} bytes`);
+Deno.test("the README stays a user's page: its prose about a quarter of the old 34 KB", () => {
+  // The settings table is generated (scripts/settings_table.ts) and padded by deno fmt: not prose.
+  const readme = read("README.md");
+  const table = readme.slice(
+    readme.indexOf("<!-- settings-table:start -->"),
+    readme.indexOf("<!-- settings-table:end -->"),
+  );
+  const bytes = new TextEncoder().encode(readme.replace(table, "")).length;
+  assert(bytes <= 9_000, `README.md is ${bytes} bytes without its settings table`);
 });
 
 Deno.test("every setting the program reads is in the README's configuration table", () => {
