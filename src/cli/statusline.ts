@@ -31,7 +31,7 @@ const OPTIONS = { ...COMMON_OPTIONS, pass: { type: "boolean" } } as const;
 
 /** Records the reading in `stdin`; returns what happened. Never throws. */
 async function bridgeStatusline(
-  stdin: string | undefined,
+  stdin: string | undefined | { unreadable: string },
   io: CliIo,
   settings: Settings,
 ): Promise<StatuslineJson> {
@@ -45,6 +45,7 @@ async function bridgeStatusline(
     error,
   });
   if (stdin === undefined) return nothing("stdin is larger than the cap");
+  if (typeof stdin !== "string") return nothing(stdin.unreadable);
   let input: unknown;
   try {
     input = JSON.parse(stdin);
@@ -97,9 +98,10 @@ export async function runStatusline(
   const parsed = await readFlags(args, OPTIONS, STATUSLINE_HELP, io);
   if (parsed.kind === "done") return parsed.exit;
   const flags = parsed.values;
-  const stdin = await io.readStdin();
+  // A directory or a closed descriptor as stdin: say so on the line, exit 0 as promised.
+  const stdin = await io.readStdin().catch((error) => ({ unreadable: messageOf(error) }));
   const result = await bridgeStatusline(stdin, io, settings);
-  if (flags.pass) await io.stdout(stdin ?? "");
+  if (flags.pass) await io.stdout(typeof stdin === "string" ? stdin : "");
   else if (flags.json) await printJson(io, result);
   else await io.stdout(`${result.line}\n`);
   if (!result.recorded && settings.debug) {

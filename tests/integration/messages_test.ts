@@ -40,6 +40,33 @@ Deno.test({
 });
 
 Deno.test({
+  name: "statusline with a directory as stdin prints its reason on the line and exits 0",
+  ignore: !posix,
+  async fn() {
+    const box = sandbox();
+    const out = await new Deno.Command("sh", {
+      args: [
+        "-c",
+        'dir=$1; shift; exec "$@" < "$dir"',
+        "sh",
+        box.dir,
+        ...MAIN_COMMAND,
+        "statusline",
+      ],
+      env: baseEnv(box.env),
+      clearEnv: true,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assertEquals(out.code, 0, new TextDecoder().decode(out.stderr));
+    assertEquals(
+      new TextDecoder().decode(out.stdout),
+      "lessons-reinject: no context reading (stdin is a directory, not a hook payload)\n",
+    );
+  },
+});
+
+Deno.test({
   name: "a state folder under /proc is refused in plain words, without Deno's --allow-all advice",
   ignore: Deno.build.os !== "linux", // /proc is Linux's
   async fn() {
