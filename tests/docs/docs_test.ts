@@ -167,3 +167,21 @@ Deno.test("every repository path the README and docs/ name exists", () => {
   }
   assertEquals([...new Set(missing)], []);
 });
+
+Deno.test("the README's configuration table is the one the settings table generates", async () => {
+  const { renderSettingsTable } = await import("../../scripts/settings_table.ts");
+  // deno fmt pads the columns: compare the cells, not the spaces.
+  const cells = (markdown: string) =>
+    markdown.split("\n").filter((line) => line.startsWith("|") && !/^\|[\s|:-]+\|$/.test(line))
+      .map((line) => line.split("|").map((cell) => cell.trim()).join("|"));
+  const readme = read("README.md");
+  const table = readme.slice(
+    readme.indexOf("<!-- settings-table:start -->"),
+    readme.indexOf("<!-- settings-table:end -->"),
+  );
+  assertEquals(
+    cells(table),
+    cells(renderSettingsTable()),
+    "run: deno run --allow-read --allow-write scripts/settings_table.ts && deno fmt README.md",
+  );
+});
