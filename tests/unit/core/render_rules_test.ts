@@ -1,0 +1,134 @@
+import { deepStrictEqual as assertEquals, equal, ok } from "node:assert/strict";
+import { projectIdsFor, type RefreshLesson, selectLessons } from "../../../src/core/lessons.ts";
+import { INLINE_LIMIT, renderRefresh } from "../../../src/core/render.ts";
+import { firstLineOf, renderCombined, type RuleBlock } from "../../../src/core/render_rules.ts";
+import { largeManifest, SAMPLE_MANIFEST } from "../../_helpers.ts";
+
+const HEADER = "[lessons-reinject refresh 30 ref=00000000] Context refresh at 31%.";
+const sampleLessons = () =>
+  selectLessons(JSON.parse(Deno.readTextFileSync(SAMPLE_MANIFEST)), projectIdsFor("/p")).lessons;
+const bigLessons = () => selectLessons(largeManifest(40_000), projectIdsFor("/p")).lessons;
+
+const rule = (id: string, heading: string, text: string): RuleBlock => ({ id, heading, text });
+const PROJECT = "## Rules you marked in CLAUDE.md";
+const USER = "## Rules you marked in ~/.claude/CLAUDE.md";
+
+Deno.test("renderCombined() with rules only: header, then each heading once, text verbatim", () => {
+  const rules = [
+    rule("CLAUDE.md:3", PROJECT, "Always run `deno task test`.\n\n  - keep this indent"),
+    rule("CLAUDE.md:9", PROJECT, "Never push to main."),
+    rule("~/.claude/CLAUDE.md:1", USER, "Answer in English."),
+  ];
+  const got = renderCombined(HEADER, rules, [], 9500);
+  equal(
+    got.text,
+    `${HEADER}\n\n${PROJECT}\n\nAlways run \`deno task test\`.\n\n  - keep this indent\n\n` +
+      `Never push to main.\n\n${USER}\n\nAnswer in English.\n`,
+  );
+  assertEquals([got.whole, got.summarized, got.omitted], [rules.map((r) => r.id), [], []]);
+});
+
+Deno.test("renderCombined() with lessons only is exactly renderRefresh()", () => {
+  for (const budget of [9500, 3000, 600, 200]) {
+    const lessons = budget === 9500 ? sampleLessons() : bigLessons();
+    const got = renderCombined(HEADER, [], lessons, budget);
+    const plain = renderRefresh(HEADER, lessons, budget);
+    equal(got.text, plain.text);
+    assertEquals([got.whole, got.summarized, got.omitted], [
+      plain.whole,
+      plain.summarized,
+      plain.omitted,
+    ]);
+  }
+});
+
+Deno.test("renderCombined() puts the session-start layout first and the user's rules after", () => {
+  const got = renderCombined(HEADER, [rule("r", PROJECT, "Mine.")], sampleLessons(), 9500);
+  ok(got.text.startsWith(`${HEADER}\n\n## Non-Negotiable Directives`));
+  ok(got.text.indexOf("## Active Protocols") < got.text.indexOf(PROJECT));
+  ok(got.text.endsWith(`${PROJECT}\n\nMine.\n`));
+  equal(got.lessons.whole.length, 5);
+});
+
+Deno.test("renderCombined() under a tight budget: first lines before whole texts, in rank order", async (t) => {
+  const long = (n: number) => `Rule ${n} first line.\n` + `detail ${n} `.repeat(300);
+  const rules = [
+    rule("a", PROJECT, long(1)),
+    rule("b", PROJECT, long(2)),
+    rule("c", USER, long(3)),
+  ];
+  const lessons = bigLessons();
+  const cases = [9500, 5000, 2000, 800, 400];
+  for (const budget of cases) {
+    await t.step(`budget ${budget}`, () => {
+      const got = renderCombined(HEADER, rules, lessons, budget);
+      ok(got.text.length <= budget, `${got.text.length} > ${budget}`);
+      ok(got.text.startsWith(HEADER), "the header is whole");
+      const ids = new Set([...got.whole, ...got.summarized, ...got.omitted]);
+      equal(ids.size, rules.length + lessons.length, "every unit is accounted for once");
+      // A rule is never whole while a lesson is left out.
+      if (got.lessons.omitted.length > 0) {
+        assertEquals(got.whole.filter((id) => ["a", "b", "c"].includes(id)), []);
+      }
+      // Rules rank above lessons: a lesson shown while a rule is left out never happens.
+      const rulesOut = got.omitted.filter((id) => ["a", "b", "c"].includes(id));
+      if (rulesOut.length > 0) equal(got.lessons.omitted.length, lessons.length);
+      // Left-out rules are the lowest-ranked ones, and are counted in the text.
+      const order = ["a", "b", "c"];
+      assertEquals(rulesOut, order.slice(order.length - rulesOut.length));
+      if (rulesOut.length > 0) ok(got.text.includes(`(${rulesOut.length} more section`), got.text);
+      for (const id of got.summarized.filter((x) => order.includes(x))) {
+        const n = order.indexOf(id) + 1;
+        ok(got.text.includes(`- Rule ${n} first line. (first line only)`));
+      }
+      for (const id of got.whole.filter((x) => order.includes(x))) {
+        ok(got.text.includes(long(order.indexOf(id) + 1)));
+      }
+    });
+  }
+  await t.step("9,500 characters: every lesson at least summarised, some rules whole", () => {
+    const got = renderCombined(HEADER, rules, lessons, 9500);
+    equal(got.lessons.omitted.length, 0);
+    ok(got.whole.includes("a"), JSON.stringify(got.whole));
+  });
+  await t.step("400 characters: only the header and first lines of the top rules", () => {
+    const got = renderCombined(HEADER, rules, lessons, 400);
+    equal(got.lessons.omitted.length, lessons.length);
+    ok(got.summarized.includes("a"));
+  });
+});
+
+Deno.test("renderCombined() never goes past Claude Code's inline limit", () => {
+  const rules = [rule("huge", PROJECT, "x".repeat(30_000))];
+  const got = renderCombined(HEADER, rules, bigLessons(), 50_000);
+  ok(got.text.length <= INLINE_LIMIT, String(got.text.length));
+  assertEquals(got.summarized.slice(0, 1), ["huge"]);
+});
+
+Deno.test("renderCombined() with a header over the budget cuts, never overflows", () => {
+  const got = renderCombined("h".repeat(500), [rule("r", PROJECT, "Mine.")], [], 100);
+  equal(got.text.length, 100);
+  assertEquals(got.omitted, ["r"]);
+});
+
+Deno.test("firstLineOf() skips headings and blank lines, cuts to 120 characters", () => {
+  const cases: [string, string][] = [
+    ["# Git\n\nNever force-push.\nMore.", "Never force-push."],
+    ["## Only a heading", "## Only a heading"],
+    ["   \n  indented first  \n", "indented first"],
+    ["y".repeat(200), "y".repeat(119) + "…"],
+    ["", ""],
+  ];
+  for (const [text, want] of cases) equal(firstLineOf(text), want);
+});
+
+Deno.test("renderCombined() lessons of the same budget: rules take room before lessons go whole", () => {
+  const lessons: RefreshLesson[] = sampleLessons();
+  const plain = renderRefresh(HEADER, lessons, 9500).text.length;
+  const rules = [rule("r", PROJECT, "z".repeat(9500 - plain + 200))];
+  const got = renderCombined(HEADER, rules, lessons, 9500);
+  ok(got.text.length <= 9500);
+  equal(got.lessons.omitted.length, 0, "every lesson keeps at least its summary");
+  ok(got.whole.includes("r"), "the rule went whole, lessons gave up their whole texts first");
+  ok(got.lessons.summarized.length > 0);
+});

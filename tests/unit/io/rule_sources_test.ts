@@ -1,0 +1,300 @@
+import { deepStrictEqual as assertEquals, equal, ok } from "node:assert/strict";
+import { join } from "node:path";
+import {
+  describeSource,
+  displayPath,
+  findGitRoot,
+  loadRuleSources,
+  MAX_RULES_FILE_BYTES,
+  readRuleSource,
+  ruleSourceCandidates,
+  SOURCE_NAMES,
+  type SourceName,
+  userClaudeDir,
+} from "../../../src/io/rule_sources.ts";
+import { sandbox } from "../../_helpers.ts";
+
+const ALL = new Set<SourceName>(SOURCE_NAMES);
+const envOf = (vars: Record<string, string>) => (name: string) => vars[name];
+
+Deno.test("ruleSourceCandidates() lists every place in rank order", async (t) => {
+  const cases: {
+    name: string;
+    input: Parameters<typeof ruleSourceCandidates>[0];
+    want: string[];
+  }[] = [
+    {
+      name: "cwd below the git root: the cwd's files, then the root's, then the user's",
+      input: {
+        cwd: "/r/pkg",
+        gitRoot: "/r",
+        userDir: "/h/.claude",
+        home: "/h",
+        sources: ALL,
+        extraFiles: [],
+      },
+      want: [
+        "rules-file project pkg/.claude/reinject.md",
+        "rules-file project .claude/reinject.md",
+        "claude-md project pkg/CLAUDE.local.md",
+        "claude-md project pkg/CLAUDE.md",
+        "claude-md project pkg/.claude/CLAUDE.md",
+        "claude-md project CLAUDE.local.md",
+        "claude-md project CLAUDE.md",
+        "claude-md project .claude/CLAUDE.md",
+        "rules-file user ~/.claude/reinject.md",
+        "claude-md user ~/.claude/CLAUDE.md",
+      ],
+    },
+    {
+      name: "cwd is the git root: each place once",
+      input: {
+        cwd: "/r",
+        gitRoot: "/r",
+        userDir: "/h/.claude",
+        home: "/h",
+        sources: ALL,
+        extraFiles: [],
+      },
+      want: [
+        "rules-file project .claude/reinject.md",
+        "claude-md project CLAUDE.local.md",
+        "claude-md project CLAUDE.md",
+        "claude-md project .claude/CLAUDE.md",
+        "rules-file user ~/.claude/reinject.md",
+        "claude-md user ~/.claude/CLAUDE.md",
+      ],
+    },
+    {
+      name: "no git root, CLAUDE_CONFIG_DIR elsewhere, configured files first",
+      input: {
+        cwd: "/w",
+        gitRoot: undefined,
+        userDir: "/cfg",
+        home: "/h",
+        sources: ALL,
+        extraFiles: ["team-rules.md", "/abs/rules.md"],
+      },
+      want: [
+        "rules-file configured team-rules.md",
+        "rules-file configured /abs/rules.md",
+        "rules-file project .claude/reinject.md",
+        "claude-md project CLAUDE.local.md",
+        "claude-md project CLAUDE.md",
+        "claude-md project .claude/CLAUDE.md",
+        "rules-file user /cfg/reinject.md",
+        "claude-md user /cfg/CLAUDE.md",
+      ],
+    },
+    {
+      name: "the home folder as the project: ~/.claude/CLAUDE.md is kept once, as the project's",
+      input: {
+        cwd: "/h",
+        gitRoot: undefined,
+        userDir: "/h/.claude",
+        home: "/h",
+        sources: ALL,
+        extraFiles: [],
+      },
+      want: [
+        "rules-file project .claude/reinject.md",
+        "claude-md project CLAUDE.local.md",
+        "claude-md project CLAUDE.md",
+        "claude-md project .claude/CLAUDE.md",
+      ],
+    },
+    {
+      name: "only claude-md on",
+      input: {
+        cwd: "/r",
+        gitRoot: "/r",
+        userDir: "/h/.claude",
+        home: "/h",
+        sources: new Set<SourceName>(["claude-md"]),
+        extraFiles: ["x.md"],
+      },
+      want: [
+        "claude-md project CLAUDE.local.md",
+        "claude-md project CLAUDE.md",
+        "claude-md project .claude/CLAUDE.md",
+        "claude-md user ~/.claude/CLAUDE.md",
+      ],
+    },
+    {
+      name: "only the manifest on: no own-rule sources",
+      input: {
+        cwd: "/r",
+        gitRoot: "/r",
+        userDir: "/h/.claude",
+        home: "/h",
+        sources: new Set<SourceName>(["manifest"]),
+        extraFiles: [],
+      },
+      want: [],
+    },
+    {
+      name: "no cwd and no home: the configured folder only",
+      input: {
+        cwd: undefined,
+        gitRoot: undefined,
+        userDir: "/cfg",
+        home: undefined,
+        sources: ALL,
+        extraFiles: [],
+      },
+      want: ["rules-file user /cfg/reinject.md", "claude-md user /cfg/CLAUDE.md"],
+    },
+  ];
+  for (const c of cases) {
+    await t.step(c.name, () => {
+      assertEquals(
+        ruleSourceCandidates(c.input).map((s) => `${s.kind} ${s.scope} ${s.display}`),
+        c.want,
+      );
+    });
+  }
+});
+
+Deno.test("displayPath() shortens only real path prefixes", () => {
+  equal(displayPath("/r/CLAUDE.md", "/r", "/h"), "CLAUDE.md");
+  equal(displayPath("/rx/CLAUDE.md", "/r", "/h"), "/rx/CLAUDE.md");
+  equal(displayPath("/h/.claude/CLAUDE.md", "/r", "/h"), "~/.claude/CLAUDE.md");
+  equal(displayPath("/h/.claude/CLAUDE.md", undefined, undefined), "/h/.claude/CLAUDE.md");
+});
+
+Deno.test("userClaudeDir() prefers CLAUDE_CONFIG_DIR, else ~/.claude", () => {
+  equal(userClaudeDir(envOf({ CLAUDE_CONFIG_DIR: "/cfg", HOME: "/h" })), "/cfg");
+  equal(userClaudeDir(envOf({ CLAUDE_CONFIG_DIR: " ", HOME: "/h" })), "/h/.claude");
+  equal(userClaudeDir(envOf({})), undefined);
+});
+
+Deno.test("findGitRoot() finds .git folders and worktree .git files upward, else nothing", () => {
+  const { dir } = sandbox();
+  const repo = join(dir, "repo");
+  Deno.mkdirSync(join(repo, ".git"), { recursive: true });
+  Deno.mkdirSync(join(repo, "a", "b"), { recursive: true });
+  equal(findGitRoot(join(repo, "a", "b")), repo);
+  equal(findGitRoot(repo), repo);
+  const worktree = join(dir, "wt");
+  Deno.mkdirSync(join(worktree, "src"), { recursive: true });
+  Deno.writeTextFileSync(join(worktree, ".git"), "gitdir: /elsewhere\n");
+  equal(findGitRoot(join(worktree, "src")), worktree);
+  equal(findGitRoot("relative/path"), undefined);
+  equal(findGitRoot(undefined), undefined);
+});
+
+Deno.test("readRuleSource() reads, skips with a reason, never throws", async (t) => {
+  const { dir } = sandbox();
+  const spec = (name: string, kind: "claude-md" | "rules-file") => ({
+    kind,
+    scope: "project" as const,
+    path: join(dir, name),
+    display: name,
+  });
+  await t.step("a CLAUDE.md gives only its marked sections", async () => {
+    Deno.writeTextFileSync(
+      join(dir, "CLAUDE.md"),
+      "# Project\nUnmarked.\n<!-- reinject -->\nRule A.\n<!-- /reinject -->\n<!-- reinject -->\nB\n",
+    );
+    const got = await readRuleSource(spec("CLAUDE.md", "claude-md"));
+    equal(got.status, "read");
+    assertEquals(got.blocks.map((b) => [b.id, b.heading, b.text]), [
+      ["CLAUDE.md:3", "## Rules you marked in CLAUDE.md", "Rule A."],
+    ]);
+    assertEquals(got.notes, ["line 6: section never closed; left out"]);
+    ok(describeSource(got).startsWith("CLAUDE.md: 1 marked section, "), describeSource(got));
+  });
+  await t.step("a CLAUDE.md without markers gives nothing and says so", async () => {
+    Deno.writeTextFileSync(join(dir, "plain.md"), "# Everything here is unmarked.\n");
+    const got = await readRuleSource(spec("plain.md", "claude-md"));
+    assertEquals([got.status, got.blocks, got.notes], ["read", [], ["no marked sections"]]);
+  });
+  await t.step("a rules file is read whole, BOM and CRLF normalised", async () => {
+    Deno.writeTextFileSync(join(dir, "reinject.md"), "\uFEFF# Mine\r\nRule one.\r\nRule two.\r\n");
+    const got = await readRuleSource(spec("reinject.md", "rules-file"));
+    assertEquals(got.blocks.map((b) => [b.id, b.heading, b.text]), [
+      ["reinject.md", "## Your rules from reinject.md", "# Mine\nRule one.\nRule two."],
+    ]);
+    equal(describeSource(got), `reinject.md: whole file, ${got.bytes} bytes`);
+  });
+  await t.step("a missing file is missing, with no note", async () => {
+    const got = await readRuleSource(spec("absent.md", "rules-file"));
+    assertEquals([got.status, got.notes, got.bytes], ["missing", [], undefined]);
+    equal(describeSource(got), "absent.md: not found");
+  });
+  await t.step("a folder where a file should be is skipped", async () => {
+    Deno.mkdirSync(join(dir, "folder.md"));
+    const got = await readRuleSource(spec("folder.md", "claude-md"));
+    assertEquals([got.status, got.notes], ["skipped", ["not a file"]]);
+  });
+  await t.step("a path through a file is missing, not an error", async () => {
+    const got = await readRuleSource(spec("reinject.md/CLAUDE.md", "claude-md"));
+    equal(got.status, "missing");
+  });
+  await t.step("an oversized file is refused unread", async () => {
+    Deno.writeTextFileSync(join(dir, "huge.md"), "x".repeat(MAX_RULES_FILE_BYTES + 1));
+    const got = await readRuleSource(spec("huge.md", "rules-file"));
+    equal(got.status, "skipped");
+    ok(got.notes[0]!.includes("over the"), got.notes[0]);
+  });
+  await t.step("a file that is not UTF-8 is skipped", async () => {
+    Deno.writeFileSync(join(dir, "binary.md"), new Uint8Array([0xff, 0xfe, 0x00, 0xc3]));
+    const got = await readRuleSource(spec("binary.md", "rules-file"));
+    assertEquals([got.status, got.notes], ["skipped", ["not UTF-8 text"]]);
+  });
+  await t.step(
+    "a file that cannot be stat'ed (a symlink loop) is skipped with the reason",
+    async () => {
+      Deno.symlinkSync(join(dir, "loop-b.md"), join(dir, "loop-a.md"));
+      Deno.symlinkSync(join(dir, "loop-a.md"), join(dir, "loop-b.md"));
+      const got = await readRuleSource(spec("loop-a.md", "rules-file"));
+      equal(got.status, "skipped");
+      ok(got.notes[0]!.startsWith("cannot read: "), got.notes[0]);
+      ok(describeSource(got).startsWith("loop-a.md: skipped (cannot read: "), describeSource(got));
+    },
+  );
+  await t.step("an empty rules file gives nothing", async () => {
+    Deno.writeTextFileSync(join(dir, "empty.md"), "\n  \n");
+    const got = await readRuleSource(spec("empty.md", "rules-file"));
+    assertEquals([got.status, got.blocks, got.notes], ["read", [], ["empty"]]);
+  });
+});
+
+Deno.test("loadRuleSources() finds a project's and a user's rules from cwd and the git root", async () => {
+  const { dir } = sandbox();
+  const repo = join(dir, "repo");
+  const home = join(dir, "home");
+  Deno.mkdirSync(join(repo, ".git"), { recursive: true });
+  Deno.mkdirSync(join(repo, ".claude"), { recursive: true });
+  Deno.mkdirSync(join(repo, "pkg"), { recursive: true });
+  Deno.mkdirSync(join(home, ".claude"), { recursive: true });
+  Deno.writeTextFileSync(
+    join(repo, "CLAUDE.md"),
+    "<!-- reinject -->\nRoot rule.\n<!-- /reinject -->\n",
+  );
+  Deno.writeTextFileSync(join(repo, ".claude", "reinject.md"), "Project rules file.\n");
+  Deno.writeTextFileSync(
+    join(repo, "pkg", "CLAUDE.md"),
+    "<!-- reinject -->\nPkg rule.\n<!-- /reinject -->\n",
+  );
+  Deno.writeTextFileSync(
+    join(home, ".claude", "CLAUDE.md"),
+    "unmarked\n<!-- reinject -->\nUser rule.\n<!-- /reinject -->\n",
+  );
+  const loaded = await loadRuleSources({
+    cwd: join(repo, "pkg"),
+    env: envOf({ HOME: home }),
+    sources: ALL,
+    extraFiles: [],
+  });
+  assertEquals(
+    loaded.filter((s) => s.blocks.length > 0).map((s) => [s.display, s.blocks.map((b) => b.text)]),
+    [
+      [".claude/reinject.md", ["Project rules file."]],
+      ["pkg/CLAUDE.md", ["Pkg rule."]],
+      ["CLAUDE.md", ["Root rule."]],
+      ["~/.claude/CLAUDE.md", ["User rule."]],
+    ],
+  );
+  equal(loaded.length, 10, "every candidate is listed, found or not");
+});
