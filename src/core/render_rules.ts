@@ -4,7 +4,8 @@
  * naming the file it came from, within one character budget. Pure.
  */
 import type { RefreshLesson } from "./lessons.ts";
-import { INLINE_LIMIT, type RenderedRefresh, renderRefresh } from "./render.ts";
+import { INLINE_LIMIT } from "./claude_code.ts";
+import { type RenderedRefresh, renderRefresh } from "./render.ts";
 
 /** One unit of the user's own rules: a marked CLAUDE.md section or a whole rules file. */
 export interface RuleBlock {

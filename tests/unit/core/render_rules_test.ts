@@ -1,6 +1,7 @@
 import { deepStrictEqual as assertEquals, equal, ok } from "node:assert/strict";
 import { projectIdsFor, type RefreshLesson, selectLessons } from "../../../src/core/lessons.ts";
-import { INLINE_LIMIT, renderRefresh } from "../../../src/core/render.ts";
+import { INLINE_LIMIT } from "../../../src/core/claude_code.ts";
+import { renderRefresh } from "../../../src/core/render.ts";
 import { firstLineOf, renderCombined, type RuleBlock } from "../../../src/core/render_rules.ts";
 import { largeManifest, SAMPLE_MANIFEST } from "../../_helpers.ts";
 
