@@ -22,12 +22,16 @@ export interface ScenarioSetup {
   name: string;
   /** The stand-in's script; a function when steps need the scenario's working folder. */
   script: Script | ((folders: { work: string }) => Script);
-  /** Manifest text; the bundled sample manifest when absent. */
-  manifest?: string;
+  /** Manifest text; the bundled sample manifest when absent; `null`: no manifest anywhere. */
+  manifest?: string | null;
   /** Extra environment for Claude Code and, through it, the hook. */
   env?: Record<string, string>;
   /** Add a user-level hook that saves every hook payload as JSON under `payloadDir`. */
   capturePayloads?: boolean;
+  /** The plugin folders to load (`--plugin-dir` each); this repository when absent. */
+  pluginDirs?: string[];
+  /** Files to write before the first turn, by path relative to the scenario's root folder. */
+  files?: Record<string, string>;
 }
 
 export interface TurnOptions {
@@ -68,6 +72,7 @@ export class Scenario {
   readonly turns: TurnResult[] = [];
   #env: Record<string, string>;
   #bin: string;
+  #pluginDirs: string[] = [ROOT];
 
   private constructor(bin: string, root: string, stub: ApiStub, env: Record<string, string>) {
     this.#bin = bin;
@@ -91,7 +96,12 @@ export class Scenario {
       : setup.script;
     const stub = startApiStub(script);
     const manifest = join(root, "manifest.json");
-    await Deno.writeTextFile(manifest, setup.manifest ?? await Deno.readTextFile(SAMPLE_MANIFEST));
+    if (setup.manifest !== null) {
+      await Deno.writeTextFile(
+        manifest,
+        setup.manifest ?? await Deno.readTextFile(SAMPLE_MANIFEST),
+      );
+    }
     const env: Record<string, string> = {
       PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
       DENO_DIR: denoDir(),
@@ -102,14 +112,20 @@ export class Scenario {
       ANTHROPIC_API_KEY: "sk-ant-test",
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
       DISABLE_AUTOUPDATER: "1",
-      LESSONS_MANIFEST_PATH: manifest,
+      ...(setup.manifest === null ? {} : { LESSONS_MANIFEST_PATH: manifest }),
       LESSONS_DEBUG: "1",
       E2E_PAYLOADS: join(root, "payloads"),
       ...setup.env,
     };
     const scenario = new Scenario(bin, root, stub, env);
+    if (setup.pluginDirs) scenario.#pluginDirs = setup.pluginDirs;
     for (const dir of [scenario.home, scenario.tmp, scenario.work, scenario.payloadDir]) {
       await Deno.mkdir(dir, { recursive: true });
+    }
+    for (const [relative, text] of Object.entries(setup.files ?? {})) {
+      const path = join(root, relative);
+      await Deno.mkdir(dirname(path), { recursive: true });
+      await Deno.writeTextFile(path, text);
     }
     if (setup.capturePayloads) await scenario.#installCapture();
     return scenario;
@@ -147,8 +163,7 @@ export class Scenario {
       "Read",
       "Glob",
       ...(options.allowTools ?? []),
-      "--plugin-dir",
-      ROOT,
+      ...this.#pluginDirs.flatMap((dir) => ["--plugin-dir", dir]),
       ...(options.model ? ["--model", options.model] : []),
       ...(options.resume ? ["--resume", this.sessionId] : ["--session-id", this.sessionId]),
     ];
