@@ -45,13 +45,17 @@ export async function runHook(
   if (endsContext(payload)) {
     trace.outcome = "reset";
     const source = payload.source ? ` (${payload.source})` : "";
-    const done = await timed(trace, "reset", async () => {
-      const files = await contextFiles(payload, settings.stateDir);
-      return await resetContext(settings.stateDir, files.paths);
-    }).catch((error) => `cannot reset: ${messageOf(error)}`);
+    const text = await onReset(payload, settings, trace).catch((error) => {
+      trace.reason = `cannot reset: ${messageOf(error)}`;
+      return undefined;
+    });
     trace.event = `${payload.hook_event_name}${source}`;
-    trace.reason = done;
-    return finish(trace, undefined, settings);
+    // Only SessionStart's answer reaches the model; PostCompact's is refused (measured).
+    return finish(
+      trace,
+      text === undefined ? undefined : hookAnswer("SessionStart", text),
+      settings,
+    );
   }
   if (!TOOL_CALL_EVENTS.includes(payload.hook_event_name)) {
     const source = payload.source ? ` (${payload.source})` : "";
@@ -76,6 +80,54 @@ export async function runHook(
 function endsContext(payload: HookPayload): boolean {
   return payload.hook_event_name === POST_COMPACT_EVENT ||
     (payload.hook_event_name === "SessionStart" && RESET_SOURCES.includes(payload.source ?? ""));
+}
+
+/**
+ * Resets the context; after a compaction, SessionStart's answer restates the rules, rendered
+ * before the state is written so that a refresh that cannot be built is not recorded as given.
+ */
+async function onReset(
+  payload: HookPayload,
+  settings: Settings,
+  trace: Trace,
+): Promise<string | undefined> {
+  const files = await contextFiles(payload, settings.stateDir);
+  const event = compactionEventOf(payload);
+  const built = event === "SessionStart" && settings.refreshAfterCompact
+    ? await timed(
+      trace,
+      "render",
+      () =>
+        buildRefresh({ kind: "compaction", thresholds: [] }, files.token, payload.cwd, settings),
+    )
+    : undefined;
+  const done = await timed(trace, "reset", () =>
+    resetContext(
+      settings.stateDir,
+      files.paths,
+      event === undefined ? undefined : {
+        event,
+        promptId: payload.prompt_id,
+        restate: settings.refreshAfterCompact && built?.kind !== "error",
+      },
+    ));
+  trace.reason = built?.kind === "error"
+    ? `${done.reason}; cannot restate: ${built.error}`
+    : done.reason;
+  if (!done.restateNow || built?.kind !== "text") return undefined;
+  trace.refresh = built.account;
+  trace.reason = `${trace.reason}; ${built.account.chars} chars; sources: ${
+    built.account.sources.join("; ")
+  }`;
+  return built.account.text;
+}
+
+/** Which compaction event `payload` is, if it is one. */
+function compactionEventOf(payload: HookPayload): "SessionStart" | "PostCompact" | undefined {
+  if (payload.hook_event_name === POST_COMPACT_EVENT) return "PostCompact";
+  return payload.hook_event_name === "SessionStart" && payload.source === "compact"
+    ? "SessionStart"
+    : undefined;
 }
 
 /** Plans the call, claims it under the lock, and returns the text to inject, if any. */

@@ -3,10 +3,14 @@
  * token so that only text this hook wrote is recognised when state is rebuilt from a transcript.
  */
 
-/** What a refresh answers: thresholds crossed, or the n-th tool call of the fallback counter. */
+/**
+ * What a refresh answers: thresholds crossed, the n-th tool call of the fallback counter, or a
+ * compaction that ended the last context (with any thresholds its first reading also crossed).
+ */
 export type RefreshCause =
   | { kind: "thresholds"; thresholds: readonly number[]; percent: number; window?: number }
-  | { kind: "toolCount"; calls: number };
+  | { kind: "toolCount"; calls: number }
+  | { kind: "compaction"; thresholds: readonly number[] };
 
 const TAG = "lessons-reinject refresh";
 const HEADER_PATTERN =
@@ -22,6 +26,11 @@ const HEADER_PATTERN =
  * ```
  */
 export function refreshHeader(cause: RefreshCause, token: string): string {
+  if (cause.kind === "compaction") {
+    // Its own tag: no threshold parser mistakes it for a fired threshold.
+    return `[${TAG} compact ref=${token}] The context was just compacted: your standing rules, ` +
+      `restated in full because a summary keeps them only vaguely. They still apply.`;
+  }
   if (cause.kind === "toolCount") {
     return `[${TAG} calls:${cause.calls} ref=${token}] Periodic refresh after ${cause.calls} tool ` +
       `calls (the context use could not be measured): your standing directives and protocols, ` +

@@ -4,6 +4,7 @@
  * made again on the freshest state, and only what is still undelivered is claimed and written.
  */
 import { applyFacts } from "../core/context_facts.ts";
+import { afterCompaction, compactionFound } from "../core/compaction_refresh.ts";
 import { decide, type Decision } from "../core/decide.ts";
 import { loadState, preparePrivateDir, saveState, stateOf, withLock } from "../io/state_store.ts";
 import type { LoadedState } from "../io/state_store.ts";
@@ -24,7 +25,10 @@ function epochOf(loaded: LoadedState): number {
 /** Re-decides `plan` on the freshest state under the lock and writes the state that follows. */
 export async function claim(
   plan: Plan,
-  settings: Pick<Settings, "stateDir" | "thresholds" | "toolCountInterval">,
+  settings: Pick<
+    Settings,
+    "stateDir" | "thresholds" | "toolCountInterval" | "refreshAfterCompact"
+  >,
 ): Promise<Claim> {
   const problem = await preparePrivateDir(settings.stateDir);
   if (problem) return { kind: "failed", reason: problem };
@@ -34,14 +38,22 @@ export async function claim(
     // A reset since the plan was made: its reading belongs to the context that just ended.
     if (epochOf(fresh) !== epochOf(plan.loaded)) return { kind: "raced" };
     const base = stateOf(fresh);
-    const state = applyFacts(base, plan.facts, fresh.kind === "found");
-    const decision = decide({
-      reading: plan.reading,
-      thresholds: settings.thresholds,
+    const state = compactionFound(
+      base,
+      applyFacts(base, plan.facts, fresh.kind === "found"),
+      settings.refreshAfterCompact,
+    );
+    const decision = afterCompaction(
+      decide({
+        reading: plan.reading,
+        thresholds: settings.thresholds,
+        state,
+        toolCountInterval: settings.toolCountInterval,
+        transcriptSize: plan.size,
+      }),
       state,
-      toolCountInterval: settings.toolCountInterval,
-      transcriptSize: plan.size,
-    });
+      plan.reading,
+    );
     const next = decision.next ?? state;
     if (fresh.kind !== "found" || JSON.stringify(next) !== JSON.stringify(base)) {
       await saveState(paths.state, next);

@@ -4,6 +4,7 @@
  * the lock (claim.ts).
  */
 import { applyFacts, type ContextFacts } from "../core/context_facts.ts";
+import { afterCompaction, compactionFound } from "../core/compaction_refresh.ts";
 import { decide, type Decision, isReading, type NoReading, type Reading } from "../core/decide.ts";
 import { type LoadedState, loadState, stateOf, untrustedDirReason } from "../io/state_store.ts";
 import type { HookPayload } from "../schemas/payload.ts";
@@ -67,7 +68,15 @@ export async function planCall(
   );
   let reading = measured.reading;
   const facts = { ...measured.facts };
-  let state = applyFacts(stateOf(loaded), facts, found);
+  // A reset the transcript's facts cause (a compaction no event reported) leaves the rules to
+  // restate on this call.
+  const withFacts = () =>
+    compactionFound(
+      stateOf(loaded),
+      applyFacts(stateOf(loaded), facts, found),
+      settings.refreshAfterCompact,
+    );
+  let state = withFacts();
   const transcript = files.transcript;
   const measuredReading = measured.reading;
   if (isReading(measuredReading) && transcript && measured.size !== undefined) {
@@ -82,7 +91,7 @@ export async function planCall(
         thresholds: settings.thresholds,
       }));
     Object.assign(facts, extra);
-    state = applyFacts(stateOf(loaded), facts, found);
+    state = withFacts();
     if (facts.marker !== undefined && facts.marker >= measured.size) {
       // Compacted after this reading was taken: it describes the old context, not this one.
       reading = {
@@ -97,13 +106,17 @@ export async function planCall(
   trace.facts = facts;
   trace.state = state;
 
-  const decision = decide({
-    reading,
-    thresholds: settings.thresholds,
+  const decision = afterCompaction(
+    decide({
+      reading,
+      thresholds: settings.thresholds,
+      state,
+      toolCountInterval: settings.toolCountInterval,
+      transcriptSize: measured.size,
+    }),
     state,
-    toolCountInterval: settings.toolCountInterval,
-    transcriptSize: measured.size,
-  });
+    reading,
+  );
   trace.planned = decision;
   trace.reason = describeDecision(reading, decision);
   // A context without a state file gets one on its first call, even when nothing changed:

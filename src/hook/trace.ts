@@ -33,6 +33,8 @@ export interface RefreshAccount {
   summarized: string[];
   omitted: string[];
   invalid: string[];
+  /** One line per source of rules: what it gave, or why nothing (io/standing_rules.ts). */
+  sources: string[];
 }
 
 /** One call, step by step. Fields stay undefined for steps the call did not reach. */
@@ -140,8 +142,10 @@ function accountOf(refresh: RefreshAccount): string {
   const invalid = refresh.invalid.length > 0
     ? `; invalid lessons skipped: ${refresh.invalid.join(" | ")}`
     : "";
+  const sources = refresh.sources.length > 0 ? `; sources: ${refresh.sources.join("; ")}` : "";
   return `${refresh.chars} chars, ${refresh.whole.length} whole, ` +
-    `${refresh.summarized.length} summarized, ${refresh.omitted.length} left out${invalid}`;
+    `${refresh.summarized.length} summarized, ${refresh.omitted.length} left out${invalid}` +
+    sources;
 }
 
 /** `re-armed lessons-learned: 2 lessons can fire again` (and what could not be done). */

@@ -6,11 +6,8 @@
 import { dirname, isAbsolute, join, resolve } from "../core/path.ts";
 import { markedSections } from "../core/marked_rules.ts";
 import type { RuleBlock } from "../core/render_rules.ts";
+import type { SourceName } from "../core/rule_source_names.ts";
 import { messageOf } from "../core/errors.ts";
-
-/** The sources a user can turn on or off; every one is on by default. */
-export const SOURCE_NAMES = ["manifest", "claude-md", "rules-file"] as const;
-export type SourceName = typeof SOURCE_NAMES[number];
 
 /** Rules files larger than this are refused rather than read (a real one is a few KB). */
 export const MAX_RULES_FILE_BYTES = 1024 * 1024;
@@ -109,14 +106,6 @@ export function displayPath(path: string, root: string | undefined, home: string
   return fromHome !== undefined ? `~/${fromHome}` : path;
 }
 
-/** The user's Claude folder: `CLAUDE_CONFIG_DIR` when set, else `~/.claude`. */
-export function userClaudeDir(env: (name: string) => string | undefined): string | undefined {
-  const configured = env("CLAUDE_CONFIG_DIR");
-  if (configured && configured.trim() !== "") return configured;
-  const home = env("HOME") || env("USERPROFILE");
-  return home ? join(home, ".claude") : undefined;
-}
-
 /**
  * The nearest folder at or above `cwd` holding `.git` (a folder, or the file a worktree or
  * submodule has), by stat only: no `git` process.
@@ -190,19 +179,12 @@ export async function readRuleSource(spec: RuleSourceSpec): Promise<LoadedRuleSo
   return done("read", notes, info.size, blocks);
 }
 
-/** Options for {@link loadRuleSources}; see {@link CandidateInput}. */
-export type RuleSourceOptions = Omit<CandidateInput, "gitRoot" | "userDir" | "home"> & {
-  env: (name: string) => string | undefined;
-};
+/** Options for {@link loadRuleSources}: {@link CandidateInput} but the git root, found here. */
+export type RuleSourceOptions = Omit<CandidateInput, "gitRoot">;
 
 /** Every candidate source for `cwd`, read, in rank order. Never throws. */
 export async function loadRuleSources(options: RuleSourceOptions): Promise<LoadedRuleSource[]> {
-  const specs = ruleSourceCandidates({
-    ...options,
-    gitRoot: findGitRoot(options.cwd),
-    userDir: userClaudeDir(options.env),
-    home: options.env("HOME") || options.env("USERPROFILE"),
-  });
+  const specs = ruleSourceCandidates({ ...options, gitRoot: findGitRoot(options.cwd) });
   return await Promise.all(specs.map(readRuleSource));
 }
 

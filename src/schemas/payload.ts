@@ -34,6 +34,7 @@ export const HookPayloadSchema = z.looseObject({
   agent_type: z.optional(z.string()),
   agent_transcript_path: z.optional(z.string()),
   source: z.optional(z.string()),
+  prompt_id: z.optional(z.string()),
   model: z.optional(z.unknown()),
   context_window: z.optional(z.unknown()),
 });

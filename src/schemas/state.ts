@@ -19,6 +19,10 @@ export const StateSchema = z.looseObject({
   firedPercent: z.optional(z.number()),
   /** The transcript has been checked for compaction markers up to this offset. */
   checkedTo: z.optional(count),
+  /** After a compaction: the rules still to restate, or restated at SessionStart (core/compaction_refresh.ts). */
+  afterCompact: z.optional(z.enum(["pending", "delivered"])),
+  /** The `prompt_id` of the compaction that set `afterCompact`. */
+  compactPrompt: z.optional(z.string()),
 });
 
 export type State = z.infer<typeof StateSchema>;

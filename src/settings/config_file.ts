@@ -236,6 +236,7 @@ function resolvePaths(
   const out: FileSettings = { ...settings };
   if (settings.manifestPath !== undefined) out.manifestPath = fix(settings.manifestPath);
   if (settings.stateDir !== undefined) out.stateDir = fix(settings.stateDir);
+  if (settings.rulesFiles !== undefined) out.rulesFiles = settings.rulesFiles.map(fix);
   return out;
 }
 

@@ -6,6 +6,7 @@
 import { join } from "../core/path.ts";
 import { DEFAULT_THRESHOLDS, scaleForAutocompact } from "../core/thresholds.ts";
 import { nodeTmpdir } from "./node_tmpdir.ts";
+import { SOURCE_NAMES, type SourceName } from "../core/rule_source_names.ts";
 import {
   type FileSettings,
   parseOnOff,
@@ -56,6 +57,12 @@ export interface Settings {
   scaleForAutocompact: boolean;
   /** How long to wait for this call's transcript entry. */
   waitMs: number;
+  /** Sources of standing rules that are on (docs/own-rules.md). */
+  sources: SourceName[];
+  /** More rules files to restate whole. */
+  rulesFiles: string[];
+  /** Restate the rules once right after a compaction. */
+  refreshAfterCompact: boolean;
   /** `HOME`, else `USERPROFILE`. */
   home: string | undefined;
   /** Claude Code's folder: `CLAUDE_CONFIG_DIR`, else `~/.claude`. */
@@ -144,6 +151,9 @@ export function resolveSettings(env: Env, file: ConfigFileOutcome = NO_FILE): Se
     autocompactPct,
     scaleForAutocompact: scale,
     waitMs: setting("waitMs", 250),
+    sources: setting("sources", [...SOURCE_NAMES]),
+    rulesFiles: setting("rulesFiles", []).map((p) => expandHome(p, home) ?? p),
+    refreshAfterCompact: setting("refreshAfterCompact", true),
     home,
     claudeDir: nonEmpty(env("CLAUDE_CONFIG_DIR")) ?? (home ? join(home, ".claude") : undefined),
     pluginRoot: nonEmpty(env("CLAUDE_PLUGIN_ROOT")),

@@ -4,6 +4,8 @@
  * "expected ..." message and the README's table all follow from these rows.
  */
 
+import { SOURCE_NAMES, type SourceName } from "../core/rule_source_names.ts";
+
 /** A value as it arrives: a string from the environment, any JSON value from the config file. */
 type Parse<T> = (raw: unknown) => Parsed<T>;
 
@@ -103,6 +105,44 @@ const thresholdList: Parse<number[]> = (raw) => {
   return { kind: "valid", value: [...new Set(percentages)].sort((a, b) => a - b) };
 };
 
+const SOURCES_EXPECTED = `a list of rule sources from ${
+  SOURCE_NAMES.join(", ")
+}, e.g. manifest,claude-md`;
+
+/** Names of rule sources, as a JSON array or a comma-separated string; duplicates dropped. */
+const sourceList: Parse<SourceName[]> = (raw) => {
+  const given: unknown[] = typeof raw === "string"
+    ? raw.split(",").map((p) => p.trim()).filter((p) => p !== "")
+    : Array.isArray(raw)
+    ? raw
+    : [raw];
+  const isSource = (p: unknown): p is SourceName =>
+    typeof p === "string" && (SOURCE_NAMES as readonly string[]).includes(p);
+  const wrong = given.filter((p) => !isSource(p)).map((p) => JSON.stringify(p));
+  if (wrong.length > 0 || !Array.isArray(raw) && given.length === 0) {
+    const detail = wrong.length > 0
+      ? ` (${wrong.join(", ")} ${wrong.length === 1 ? "is" : "are"} not)`
+      : "";
+    return { kind: "invalid", problem: `expected ${SOURCES_EXPECTED}${detail}` };
+  }
+  return { kind: "valid", value: [...new Set(given.filter(isSource))] };
+};
+
+/** Paths, as a JSON array or (environment) separated like PATH: `:`, or `;` on Windows. */
+const pathList: Parse<string[]> = (raw) => {
+  const given: unknown[] = typeof raw === "string"
+    ? raw.split(Deno.build.os === "windows" ? ";" : ":").map((p) => p.trim()).filter((p) =>
+      p !== ""
+    )
+    : Array.isArray(raw)
+    ? raw
+    : [raw];
+  if (given.every((p): p is string => typeof p === "string" && p.trim() !== "")) {
+    return { kind: "valid", value: given };
+  }
+  return { kind: "invalid", problem: "expected a list of paths (non-empty strings)" };
+};
+
 /** Each user setting's resolved type. */
 interface SettingTypes {
   thresholds: number[];
@@ -115,6 +155,9 @@ interface SettingTypes {
   waitMs: number;
   scaleForAutocompact: boolean;
   rearmDedupAt: number[];
+  sources: SourceName[];
+  rulesFiles: string[];
+  refreshAfterCompact: boolean;
 }
 
 /** The settings a user may give in the environment or the config file. */
@@ -213,6 +256,33 @@ export const SETTINGS: { readonly [K in keyof SettingTypes]: SettingRow<SettingT
       "docs/prd-departures.md.",
     parse: rearmList,
     absent: "off",
+  },
+  sources: {
+    key: "sources",
+    env: "LESSONS_REINJECT_SOURCES",
+    expected: SOURCES_EXPECTED,
+    shownDefault: "every one found",
+    doc: "Which standing rules a refresh restates: `manifest` (lessons-learned), `claude-md` " +
+      "(sections marked in CLAUDE.md files), `rules-file` (`reinject.md` files, whole); " +
+      "see docs/own-rules.md.",
+    parse: sourceList,
+  },
+  rulesFiles: {
+    key: "rulesFiles",
+    env: "LESSONS_REINJECT_RULES_FILES",
+    expected: "a list of paths (non-empty strings)",
+    shownDefault: "none",
+    doc: "More rules files to restate whole, before the ones found (`:`-separated like PATH in " +
+      "the environment; relative to the project folder, or to the config file's folder there).",
+    parse: pathList,
+  },
+  refreshAfterCompact: {
+    key: "refreshAfterCompact",
+    env: "LESSONS_REINJECT_AFTER_COMPACT",
+    expected: ON_OFF,
+    shownDefault: "on",
+    doc: "Restate the rules once right after a compaction, in the new context's first request.",
+    parse: parseOnOff,
   },
 };
 

@@ -128,6 +128,33 @@ function decisionFor(lines: Json[], id: string): string {
   return found.map((a) => String(a?.stderr ?? "").trim()).join(" | ");
 }
 
+const COMPACT_TAG = "[lessons-reinject refresh compact ref=";
+const SESSION_START_CONTEXT = "SessionStart hook additional context: ";
+
+/**
+ * The first request of the new context after a real `/compact` (the first main request after
+ * the compaction request), and how many compaction restatements it and the requests after it
+ * carry (each request repeats the history, so one delivered restatement counts once in each).
+ */
+function restatedAfterCompaction(s: Scenario): {
+  first: string;
+  count: number;
+  perRequest: number[];
+} {
+  const requests = s.stub.requests.filter((r) => r.route !== "count_tokens" && r.route !== "side");
+  const compact = requests.findIndex((r) => r.route === "compact");
+  ok(compact >= 0, "no compaction request reached the API");
+  const after = requests.slice(compact).filter((r) => r.route === "main");
+  ok(after.length > 0, "no request after the compaction");
+  const texts = after.map((r) => JSON.stringify(r.body.messages));
+  const count = (text: string) => text.split(COMPACT_TAG).length - 1;
+  // Nothing of it in the compaction request itself, nor in the summary it produced.
+  for (const r of requests.filter((r) => r.route === "compact")) {
+    equal(count(JSON.stringify(r.body.messages)), 0, "a restatement in the compaction request");
+  }
+  return { first: texts[0]!, count: count(texts[0]!), perRequest: texts.map(count) };
+}
+
 scenario("a climb from 5% to 74% on a 200k model refreshes at 30, 52 and 70", {
   script: {
     main: [
@@ -264,16 +291,20 @@ scenario("after a real /compact the thresholds fire again in the new context", {
   const lines = await mainLines(s);
   const boundary = lines.findIndex((l) => l.type === "system" && l.subtype === "compact_boundary");
   ok(boundary >= 0, "no compact_boundary in the transcript");
-  const refreshes = refreshesIn(lines);
-  deepStrictEqual(refreshes.map((r) => r.toolUseID), [
+  const all = refreshesIn(lines);
+  // SessionStart(compact)'s answer is recorded too: the rules restated for the new context.
+  deepStrictEqual(all.map((r) => r.toolUseID), [
     "toolu_k01",
     "toolu_k02",
+    "SessionStart",
     "toolu_k04",
     "toolu_k05",
   ]);
+  const refreshes = all.filter((r) => r.toolUseID !== "SessionStart");
   deepStrictEqual(refreshes.map(thresholdsOf), [[30], [52], [30], [52]]);
   ok(refreshes[1]!.line < boundary && boundary < refreshes[2]!.line);
   assertDelivered(s, refreshes);
+  equal(restatedAfterCompaction(s).count, 1);
   const recording = Deno.env.get("LESSONS_E2E_RECORD_COMPACT");
   if (recording) await Deno.copyFile(await s.transcriptPath(), recording);
 });
@@ -469,5 +500,113 @@ scenario("a threshold is met by a reading exactly at it (29 % is 58,000 of 200,0
     { percent: 29, window: "200k" },
     { percent: 57, window: "200k" },
   ]);
+  assertDelivered(s, refreshes);
+});
+
+const OWN_RULES = "Always answer with the ticket number first.\nNever commit to main directly.";
+const OWN_CLAUDE_MD = `# Project notes\n\nUNMARKED project notes stay out of refreshes.\n\n` +
+  `<!-- reinject -->\n${OWN_RULES}\n<!-- /reinject -->\n`;
+const OWN_HEADING = "## Rules you marked in CLAUDE.md";
+
+/** The refresh text after its header line: what a refresh restated. */
+function bodyOf(refresh: Refresh): string {
+  return refresh.content.slice(refresh.content.indexOf("\n") + 1);
+}
+
+scenario("only a marked CLAUDE.md section, no manifest anywhere: exactly it at 30, 52 and 70", {
+  manifest: null,
+  files: { "work/CLAUDE.md": OWN_CLAUDE_MD },
+  script: {
+    main: [
+      bash("toolu_w01", 20_000), // 10 %
+      bash("toolu_w02", 62_000), // 31 %: 30
+      bash("toolu_w03", 90_000), // 45 %
+      bash("toolu_w04", 105_000), // 52.5 %: 52
+      bash("toolu_w05", 141_000), // 70.5 %: 70
+      bash("toolu_w06", 146_000),
+      finish(147_000),
+    ],
+  },
+}, async (s) => {
+  await runTurn(s, "Own rules only.", { model: "claude-sonnet-4-6" });
+  const lines = await mainLines(s);
+  const refreshes = refreshesIn(lines);
+  deepStrictEqual(refreshes.map((r) => r.toolUseID), ["toolu_w02", "toolu_w04", "toolu_w05"]);
+  deepStrictEqual(refreshes.map(thresholdsOf), [[30], [52], [70]]);
+  for (const refresh of refreshes) {
+    // Exactly the marked section, under its heading: no lessons, nothing unmarked.
+    equal(bodyOf(refresh), `\n${OWN_HEADING}\n\n${OWN_RULES}\n`);
+  }
+  assertDelivered(s, refreshes);
+  ok(decisionFor(lines, "toolu_w02").includes("manifest: no manifest found"));
+});
+
+/** Two turns around a real `/compact`, with the marked section as the only rules. */
+function compactScript(prefix: string): { main: Step[] } {
+  return {
+    main: [
+      bash(`${prefix}01`, 62_000), // 31 %: 30
+      finish(63_000),
+      // After /compact.
+      bash(`${prefix}02`, 20_000), // 10 %
+      bash(`${prefix}03`, 64_000), // 32 %: 30 again
+      finish(65_000),
+    ],
+  };
+}
+
+async function compactSession(s: Scenario): Promise<Json[]> {
+  await runTurn(s, "Before compaction.", { model: "claude-sonnet-4-6" });
+  await runTurn(s, "/compact", { model: "claude-sonnet-4-6", resume: true });
+  await runTurn(s, "After compaction.", { model: "claude-sonnet-4-6", resume: true });
+  return await mainLines(s);
+}
+
+scenario(
+  "after a real /compact the own rules reach the model in the new context's first request, once",
+  {
+    manifest: null,
+    files: { "work/CLAUDE.md": OWN_CLAUDE_MD },
+    script: compactScript("toolu_q"),
+  },
+  async (s) => {
+    const lines = await compactSession(s);
+    const refreshes = refreshesIn(lines);
+    deepStrictEqual(refreshes.map((r) => r.toolUseID), ["toolu_q01", "SessionStart", "toolu_q03"]);
+    const start = refreshes[1]!;
+    equal(start.hookName, "SessionStart");
+    ok(start.content.startsWith(COMPACT_TAG), start.content.slice(0, 80));
+    equal(bodyOf(start), `${OWN_HEADING}\n\n${OWN_RULES}\n`.replace(/^/, "\n"));
+
+    const restated = restatedAfterCompaction(s);
+    equal(restated.count, 1, "restated once in the first request of the new context");
+    // Where it lands (measured): a <system-reminder> in the new user message, as SessionStart's.
+    ok(
+      restated.first.includes(
+        JSON.stringify(`${SESSION_START_CONTEXT}${start.content}`).slice(1, -1),
+      ),
+      "the whole restatement, as SessionStart hook additional context",
+    );
+    // Never again back to back: no tool call of the new context restates it a second time.
+    deepStrictEqual(restated.perRequest, restated.perRequest.map(() => 1));
+    // The thresholds work as before in the new context.
+    deepStrictEqual(thresholdsOf(refreshes[2]!), [30]);
+    assertDelivered(s, [refreshes[0]!, refreshes[2]!]);
+  },
+);
+
+scenario("with LESSONS_REINJECT_AFTER_COMPACT=0 nothing is restated at compaction", {
+  manifest: null,
+  files: { "work/CLAUDE.md": OWN_CLAUDE_MD },
+  env: { LESSONS_REINJECT_AFTER_COMPACT: "0" },
+  script: compactScript("toolu_n"),
+}, async (s) => {
+  const lines = await compactSession(s);
+  const refreshes = refreshesIn(lines);
+  deepStrictEqual(refreshes.map((r) => r.toolUseID), ["toolu_n01", "toolu_n03"]);
+  deepStrictEqual(refreshes.map(thresholdsOf), [[30], [30]]);
+  const restated = restatedAfterCompaction(s);
+  deepStrictEqual(restated.perRequest, restated.perRequest.map(() => 0));
+  ok(!restated.first.includes(SESSION_START_CONTEXT), "no SessionStart context at all");
   assertDelivered(s, refreshes);
 });

@@ -2,7 +2,7 @@
  * The real entry point as a subprocess, with captured payloads and transcripts built from real
  * lines: the PRD's verification list and the behaviour issue 2 asks for.
  */
-import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
 import {
   appendTranscript,
@@ -95,32 +95,78 @@ Deno.test("PostToolUseFailure answers under its own event name", async () => {
 
 Deno.test("a compaction resets: by the SessionStart(compact) and PostCompact events, and by the marker alone", async (t) => {
   for (const reset of ["SessionStart.compact", "PostCompact", "marker only"]) {
-    await t.step(reset, async () => {
-      const { box, env, call } = setup(35);
-      const sessionId = call().session_id;
-      ok((await runHook(call(), env)).context);
-      appendTranscript(box.transcript, [entries.compactBoundary()]);
-      if (reset !== "marker only") {
-        const event = await runHook(
-          payload(reset, { session_id: sessionId, transcript_path: box.transcript }),
-          env,
+    for (const after of ["on", "off"]) {
+      await t.step(`${reset}, refresh after compaction ${after}`, async () => {
+        const { box, env: base, call } = setup(35);
+        const env = { ...base, LESSONS_REINJECT_AFTER_COMPACT: after === "on" ? "1" : "0" };
+        const sessionId = call().session_id;
+        ok((await runHook(call(), env)).context);
+        appendTranscript(box.transcript, [entries.compactBoundary()]);
+        const restated: string[] = [];
+        if (reset !== "marker only") {
+          const event = await runHook(
+            payload(reset, { session_id: sessionId, transcript_path: box.transcript }),
+            env,
+          );
+          equal(event.code, 0);
+          if (event.context) {
+            equal(JSON.parse(event.stdout).hookSpecificOutput.hookEventName, "SessionStart");
+            restated.push(`${reset}`);
+          } else equal(event.stdout, "");
+        }
+        // Right after compaction there is no reading: no threshold fires, nothing is counted;
+        // the rules are restated here unless SessionStart(compact) already did.
+        const fresh = payload("PostToolUse.Bash", {
+          transcript_path: box.transcript,
+          tool_use_id: "toolu_x",
+        });
+        const first = await runHook(fresh, env);
+        if (first.context) {
+          ok(first.context.startsWith("[lessons-reinject refresh compact ref="), first.context);
+          ok(first.context.includes("## Non-Negotiable Directives"));
+          restated.push("first tool call");
+        }
+        assertEquals(
+          restated,
+          after === "off"
+            ? []
+            : [reset === "SessionStart.compact" ? "SessionStart.compact" : "first tool call"],
         );
-        assertEquals([event.code, event.stdout], [0, ""]);
-      }
-      // Right after compaction there is no reading: nothing fires, nothing is counted.
-      const fresh = payload("PostToolUse.Bash", {
-        transcript_path: box.transcript,
-        tool_use_id: "toolu_x",
+        assertEquals((await runHook(nextCall(box, 8, "toolu_low"), env)).stdout, "");
+        const again = await runHook(nextCall(box, 33, "toolu_again"), env);
+        ok(
+          again.context?.startsWith("[lessons-reinject refresh 30 ref="),
+          `${reset}: ${again.stdout}`,
+        );
       });
-      assertEquals((await runHook(fresh, env)).stdout, "");
-      assertEquals((await runHook(nextCall(box, 8, "toolu_low"), env)).stdout, "");
-      const again = await runHook(nextCall(box, 33, "toolu_again"), env);
-      ok(
-        again.context?.startsWith("[lessons-reinject refresh 30 ref="),
-        `${reset}: ${again.stdout}`,
-      );
-    });
+    }
   }
+});
+
+Deno.test("after SessionStart(compact) restated, PostCompact of the same compaction adds nothing", async () => {
+  const { box, env, call } = setup(35);
+  ok((await runHook(call(), env)).context);
+  appendTranscript(box.transcript, [entries.compactBoundary()]);
+  const ids = { session_id: call().session_id, transcript_path: box.transcript };
+  // The order real Claude Code 2.1.328 uses: SessionStart first, then PostCompact (measured).
+  ok((await runHook(payload("SessionStart.compact", ids), env)).context);
+  assertEquals((await runHook(payload("PostCompact", ids), env)).stdout, "");
+  const fresh = payload("PostToolUse.Bash", {
+    transcript_path: box.transcript,
+    tool_use_id: "toolu_x",
+  });
+  assertEquals((await runHook(fresh, env)).stdout, "", "no second restatement back to back");
+});
+
+Deno.test("a first reading after SessionStart(compact) restated takes the thresholds it reached as fired", async () => {
+  const { box, env, call } = setup(35);
+  ok((await runHook(call(), env)).context);
+  appendTranscript(box.transcript, [entries.compactBoundary()]);
+  const ids = { session_id: call().session_id, transcript_path: box.transcript };
+  ok((await runHook(payload("SessionStart.compact", ids), env)).context);
+  // The new context starts at 34 %: the 30 % refresh would repeat what SessionStart just said.
+  assertEquals((await runHook(nextCall(box, 34, "toolu_n1"), env)).stdout, "");
+  ok((await runHook(nextCall(box, 53, "toolu_n2"), env)).context?.includes("refresh 52 ref="));
 });
 
 Deno.test("a lost state file does not fire twice: what fired is recovered from the transcript", async () => {

@@ -8,14 +8,11 @@ import {
   MAX_RULES_FILE_BYTES,
   readRuleSource,
   ruleSourceCandidates,
-  SOURCE_NAMES,
-  type SourceName,
-  userClaudeDir,
 } from "../../../src/io/rule_sources.ts";
+import { SOURCE_NAMES, type SourceName } from "../../../src/core/rule_source_names.ts";
 import { sandbox } from "../../_helpers.ts";
 
 const ALL = new Set<SourceName>(SOURCE_NAMES);
-const envOf = (vars: Record<string, string>) => (name: string) => vars[name];
 
 Deno.test("ruleSourceCandidates() lists every place in rank order", async (t) => {
   const cases: {
@@ -162,12 +159,6 @@ Deno.test("displayPath() shortens only real path prefixes", () => {
   equal(displayPath("/h/.claude/CLAUDE.md", undefined, undefined), "/h/.claude/CLAUDE.md");
 });
 
-Deno.test("userClaudeDir() prefers CLAUDE_CONFIG_DIR, else ~/.claude", () => {
-  equal(userClaudeDir(envOf({ CLAUDE_CONFIG_DIR: "/cfg", HOME: "/h" })), "/cfg");
-  equal(userClaudeDir(envOf({ CLAUDE_CONFIG_DIR: " ", HOME: "/h" })), "/h/.claude");
-  equal(userClaudeDir(envOf({})), undefined);
-});
-
 Deno.test("findGitRoot() finds .git folders and worktree .git files upward, else nothing", () => {
   const { dir } = sandbox();
   const repo = join(dir, "repo");
@@ -283,7 +274,8 @@ Deno.test("loadRuleSources() finds a project's and a user's rules from cwd and t
   );
   const loaded = await loadRuleSources({
     cwd: join(repo, "pkg"),
-    env: envOf({ HOME: home }),
+    userDir: join(home, ".claude"),
+    home,
     sources: ALL,
     extraFiles: [],
   });

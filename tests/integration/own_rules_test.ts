@@ -1,0 +1,129 @@
+/**
+ * The user's own rules through the real entry point: marked CLAUDE.md sections and reinject.md
+ * files, found from the payload's `cwd` and its git root, restated with or without a manifest.
+ */
+import { deepStrictEqual as assertEquals, equal, ok } from "node:assert/strict";
+import { join } from "node:path";
+import {
+  appendTranscript,
+  entries,
+  payload,
+  runHook,
+  SAMPLE_MANIFEST,
+  sandbox,
+  writeTranscript,
+} from "../_helpers.ts";
+
+const MARKED = "Always run `deno task test` before a commit.\nNever edit files in /work/main.";
+const CLAUDE_MD = `# Project notes\n\nUNMARKED-NOTES stay out.\n\n<!-- reinject -->\n${MARKED}\n` +
+  `<!-- /reinject -->\n\nMore UNMARKED-NOTES.\n`;
+
+/** A project with a git root, a sandboxed user folder, and a transcript at `percent`. */
+function project(percent: number, env: Record<string, string> = {}) {
+  const box = sandbox();
+  const root = join(box.dir, "repo");
+  const cwd = join(root, "pkg");
+  const user = join(box.dir, "claude-config");
+  for (const dir of [join(root, ".git"), cwd, user]) Deno.mkdirSync(dir, { recursive: true });
+  writeTranscript(box.transcript, [entries.assistant(percent * 1000, ["toolu_1"])]);
+  const fullEnv: Record<string, string> = {
+    ...box.env,
+    HOME: join(box.dir, "home"),
+    // The user's own rules come from the sandbox, never from the developer's Claude folder.
+    CLAUDE_CONFIG_DIR: user,
+    LESSONS_CONTEXT_WINDOW: "100000",
+    LESSONS_MANIFEST_PATH: "",
+    LESSONS_DEBUG: "1",
+    ...env,
+  };
+  const call = (id = "toolu_1") =>
+    payload("PostToolUse.Bash", { transcript_path: box.transcript, tool_use_id: id, cwd });
+  return { box, root, cwd, user, env: fullEnv, call };
+}
+
+Deno.test("a marked CLAUDE.md section alone, no manifest anywhere, is restated at 30%", async () => {
+  const p = project(31);
+  Deno.writeTextFileSync(join(p.root, "CLAUDE.md"), CLAUDE_MD);
+  const run = await runHook(p.call(), p.env);
+  equal(run.code, 0);
+  const text = run.context!;
+  ok(text.startsWith("[lessons-reinject refresh 30 ref="), text);
+  ok(text.endsWith(`## Rules you marked in CLAUDE.md\n\n${MARKED}\n`), text);
+  ok(!text.includes("UNMARKED-NOTES"), "only what is marked");
+  ok(!text.includes("## Non-Negotiable Directives"), "no manifest, no lessons");
+  ok(run.stderr.includes("manifest: no manifest found"), run.stderr);
+  ok(run.stderr.includes("CLAUDE.md: 1 marked section"), run.stderr);
+});
+
+Deno.test("manifest lessons and own rules share one refresh: lessons first, own rules after", async () => {
+  const p = project(31, { LESSONS_MANIFEST_PATH: SAMPLE_MANIFEST });
+  Deno.writeTextFileSync(join(p.cwd, "CLAUDE.md"), CLAUDE_MD);
+  Deno.writeTextFileSync(join(p.user, "reinject.md"), "Answer in English.\n");
+  const text = (await runHook(p.call(), p.env)).context!;
+  const at = (s: string) => text.indexOf(s);
+  ok(at("## Non-Negotiable Directives") > 0);
+  ok(at("## Active Protocols") < at("## Rules you marked in pkg/CLAUDE.md"), text);
+  const user = `## Your rules from ${join(p.user, "reinject.md")}`;
+  ok(at("## Rules you marked in pkg/CLAUDE.md") < at(user), text);
+  ok(text.includes(`${MARKED}\n\n## Your rules from`), text);
+  ok(text.length <= 9500);
+});
+
+Deno.test("the project's and the user's rules files are read whole, from cwd up to the git root", async () => {
+  const p = project(31);
+  Deno.mkdirSync(join(p.root, ".claude"));
+  Deno.writeTextFileSync(join(p.root, ".claude", "reinject.md"), "# Team\nShip small commits.\n");
+  Deno.writeTextFileSync(join(p.user, "reinject.md"), "Answer in English.\n");
+  const text = (await runHook(p.call(), p.env)).context!;
+  ok(text.includes("## Your rules from .claude/reinject.md\n\n# Team\nShip small commits."), text);
+  ok(text.includes(`## Your rules from ${join(p.user, "reinject.md")}\n\nAnswer in English.`));
+});
+
+Deno.test("no rules anywhere: nothing printed, and the debug line says where it looked", async () => {
+  const p = project(31);
+  const run = await runHook(p.call(), p.env);
+  assertEquals([run.code, run.stdout], [0, ""]);
+  ok(run.stderr.includes("no rules to restate (manifest: no manifest found"), run.stderr);
+});
+
+Deno.test("LESSONS_REINJECT_SOURCES turns sources off", async () => {
+  const p = project(31, { LESSONS_REINJECT_SOURCES: "manifest,rules-file" });
+  Deno.writeTextFileSync(join(p.root, "CLAUDE.md"), CLAUDE_MD);
+  Deno.writeTextFileSync(join(p.user, "reinject.md"), "Answer in English.\n");
+  const text = (await runHook(p.call(), p.env)).context!;
+  ok(!text.includes(MARKED), "claude-md is off");
+  ok(text.includes("Answer in English."));
+});
+
+Deno.test("an unreadable source is skipped with its reason; the others still arrive", async () => {
+  const p = project(31);
+  // A symlink loop cannot be read, even by root.
+  Deno.symlinkSync(join(p.root, "CLAUDE.local.md"), join(p.root, "loop.md"));
+  Deno.symlinkSync(join(p.root, "loop.md"), join(p.root, "CLAUDE.local.md"));
+  Deno.writeTextFileSync(join(p.root, "CLAUDE.md"), CLAUDE_MD);
+  const run = await runHook(p.call(), p.env);
+  equal(run.code, 0);
+  ok(run.context?.includes(MARKED));
+  ok(run.stderr.includes("CLAUDE.local.md: skipped (cannot read: "), run.stderr);
+});
+
+Deno.test("SessionStart(compact) answers with the own rules; the first tool call after it does not", async () => {
+  const p = project(35);
+  Deno.writeTextFileSync(join(p.root, "CLAUDE.md"), CLAUDE_MD);
+  ok((await runHook(p.call(), p.env)).context);
+  appendTranscript(p.box.transcript, [entries.compactBoundary()]);
+  const start = await runHook(
+    payload("SessionStart.compact", {
+      session_id: p.call().session_id,
+      transcript_path: p.box.transcript,
+      cwd: p.cwd,
+    }),
+    p.env,
+  );
+  const answer = JSON.parse(start.stdout).hookSpecificOutput;
+  equal(answer.hookEventName, "SessionStart");
+  ok(answer.additionalContext.startsWith("[lessons-reinject refresh compact ref="));
+  ok(answer.additionalContext.endsWith(`${MARKED}\n`));
+  appendTranscript(p.box.transcript, [entries.assistant(10_000, ["toolu_2"])]);
+  equal((await runHook(p.call("toolu_2"), p.env)).stdout, "");
+});

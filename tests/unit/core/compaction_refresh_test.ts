@@ -1,0 +1,228 @@
+import { deepStrictEqual as assertEquals, equal, ok } from "node:assert/strict";
+import {
+  afterCompaction,
+  compactionEvent,
+  compactionFound,
+} from "../../../src/core/compaction_refresh.ts";
+import { decide, type NoReading, type Reading, resetState } from "../../../src/core/decide.ts";
+import { parseRefreshHeader, refreshHeader } from "../../../src/core/header.ts";
+import type { State } from "../../../src/schemas/state.ts";
+
+const reading = (percent: number): Reading => ({
+  kind: "reading",
+  source: "transcript tool_use match",
+  percent,
+  tokens: percent * 1000,
+  window: 100_000,
+  windowSource: "test",
+  model: undefined,
+});
+const noReading: NoReading = {
+  kind: "none",
+  reason: "compacted since the last usage: no reading yet",
+  countCalls: false,
+};
+const THRESHOLDS = [30, 52, 70];
+const fired = (fired: number[], extra: Partial<State> = {}): State => ({
+  fired,
+  toolCount: 0,
+  epoch: 1,
+  ...extra,
+});
+
+Deno.test("compactionEvent() decides what each compaction event does", async (t) => {
+  const cases: {
+    name: string;
+    event: "SessionStart" | "PostCompact";
+    current: State;
+    prompt: string | undefined;
+    enabled: boolean;
+    want: { next: Partial<State> | "unchanged"; restateNow: boolean };
+  }[] = [
+    {
+      name: "SessionStart(compact) resets and restates now",
+      event: "SessionStart",
+      current: fired([30]),
+      prompt: "p1",
+      enabled: true,
+      want: {
+        next: { afterCompact: "delivered", compactPrompt: "p1", fired: [] },
+        restateNow: true,
+      },
+    },
+    {
+      name: "PostCompact after SessionStart of the same compaction leaves the state alone",
+      event: "PostCompact",
+      current: fired([], { afterCompact: "delivered", compactPrompt: "p1" }),
+      prompt: "p1",
+      enabled: true,
+      want: { next: "unchanged", restateNow: false },
+    },
+    {
+      name:
+        "PostCompact without SessionStart (some Windows builds drop it) leaves it to the next call",
+      event: "PostCompact",
+      current: fired([30, 52]),
+      prompt: "p1",
+      enabled: true,
+      want: {
+        next: { afterCompact: "pending", compactPrompt: "p1", fired: [] },
+        restateNow: false,
+      },
+    },
+    {
+      name: "PostCompact of another compaction than SessionStart's is a new compaction",
+      event: "PostCompact",
+      current: fired([], { afterCompact: "delivered", compactPrompt: "p0" }),
+      prompt: "p1",
+      enabled: true,
+      want: { next: { afterCompact: "pending", fired: [] }, restateNow: false },
+    },
+    {
+      name: "PostCompact after a delivered SessionStart that has since fired again is new",
+      event: "PostCompact",
+      current: fired([30], { afterCompact: "delivered" }),
+      prompt: undefined,
+      enabled: true,
+      want: { next: { afterCompact: "pending", fired: [] }, restateNow: false },
+    },
+    {
+      name: "turned off: SessionStart only resets",
+      event: "SessionStart",
+      current: fired([30]),
+      prompt: "p1",
+      enabled: false,
+      want: { next: { fired: [], afterCompact: undefined }, restateNow: false },
+    },
+    {
+      name: "turned off: PostCompact only resets",
+      event: "PostCompact",
+      current: fired([30]),
+      prompt: "p1",
+      enabled: false,
+      want: { next: { fired: [], afterCompact: undefined }, restateNow: false },
+    },
+  ];
+  for (const c of cases) {
+    await t.step(c.name, () => {
+      const step = compactionEvent(c.event, c.current, resetState(c.current), c.prompt, c.enabled);
+      equal(step.restateNow, c.want.restateNow);
+      if (c.want.next === "unchanged") equal(step.next, undefined);
+      else {
+        ok(step.next, "a state to write");
+        for (const [key, value] of Object.entries(c.want.next)) {
+          assertEquals(step.next[key as keyof State], value, key);
+        }
+        equal(step.next.epoch, (c.current.epoch ?? 0) + 1, "a new epoch");
+      }
+    });
+  }
+});
+
+Deno.test("afterCompaction() restates once, then thresholds work as before", async (t) => {
+  const cases: {
+    name: string;
+    state: State;
+    reading: Reading | NoReading;
+    cause: string | undefined;
+    fired: number[];
+    afterCompact: State["afterCompact"];
+  }[] = [
+    {
+      name: "pending, no reading yet: restate now",
+      state: fired([], { afterCompact: "pending" }),
+      reading: noReading,
+      cause: "compaction:",
+      fired: [],
+      afterCompact: undefined,
+    },
+    {
+      name: "pending, a reading below every threshold: restate now",
+      state: fired([], { afterCompact: "pending" }),
+      reading: reading(10),
+      cause: "compaction:",
+      fired: [],
+      afterCompact: undefined,
+    },
+    {
+      name: "pending, a reading past 30: one restatement, naming 30, which is then fired",
+      state: fired([], { afterCompact: "pending" }),
+      reading: reading(34),
+      cause: "compaction:30",
+      fired: [30],
+      afterCompact: undefined,
+    },
+    {
+      name: "delivered, a reading past 30: taken as fired, no second refresh",
+      state: fired([], { afterCompact: "delivered" }),
+      reading: reading(34),
+      cause: undefined,
+      fired: [30],
+      afterCompact: undefined,
+    },
+    {
+      name: "delivered, a reading below 30: the flag goes, 30 will fire as usual",
+      state: fired([], { afterCompact: "delivered" }),
+      reading: reading(12),
+      cause: undefined,
+      fired: [],
+      afterCompact: undefined,
+    },
+    {
+      name: "delivered, no reading yet: waits for the first reading",
+      state: fired([], { afterCompact: "delivered" }),
+      reading: noReading,
+      cause: undefined,
+      fired: [],
+      afterCompact: "delivered",
+    },
+    {
+      name: "no compaction: decide.ts's decision unchanged",
+      state: fired([]),
+      reading: reading(31),
+      cause: "thresholds:30",
+      fired: [30],
+      afterCompact: undefined,
+    },
+  ];
+  for (const c of cases) {
+    await t.step(c.name, () => {
+      const input = {
+        reading: c.reading,
+        thresholds: THRESHOLDS,
+        state: c.state,
+        toolCountInterval: 20,
+        transcriptSize: 100,
+      };
+      const got = afterCompaction(decide(input), c.state, c.reading);
+      const cause = got.cause === undefined
+        ? undefined
+        : `${got.cause.kind}:${"thresholds" in got.cause ? got.cause.thresholds.join(",") : ""}`;
+      equal(cause, c.cause);
+      const next = got.next ?? c.state;
+      assertEquals(next.fired, c.fired);
+      equal(next.afterCompact, c.afterCompact);
+      equal(next.compactPrompt, undefined);
+    });
+  }
+});
+
+Deno.test("compactionFound() marks a reset the transcript caused, only when on", () => {
+  const before = fired([30], { epoch: 3 });
+  const after = resetState(before, 500);
+  equal(compactionFound(before, after, true).afterCompact, "pending");
+  equal(compactionFound(before, after, false).afterCompact, undefined);
+  equal(compactionFound(before, before, true).afterCompact, undefined);
+});
+
+Deno.test("refreshHeader() has its own compaction header that no threshold parser believes", () => {
+  const header = refreshHeader({ kind: "compaction", thresholds: [] }, "0a1b2c3d");
+  ok(
+    header.startsWith(
+      "[lessons-reinject refresh compact ref=0a1b2c3d] The context was just compacted",
+    ),
+  );
+  equal(parseRefreshHeader(header, "0a1b2c3d"), undefined);
+  const plain = refreshHeader({ kind: "thresholds", thresholds: [30], percent: 31 }, "0a1b2c3d");
+  assertEquals(parseRefreshHeader(plain, "0a1b2c3d"), [30]);
+});
