@@ -8,6 +8,8 @@ import { refreshHeader } from "../core/header.ts";
 import { renderRefresh } from "../core/render.ts";
 import { AUTO_COMPACT_PCT, HOOK_EVENTS, INLINE_LIMIT } from "../core/claude_code.ts";
 import { findManifest } from "../io/manifest_load.ts";
+import { loadStandingRules } from "../io/standing_rules.ts";
+import { checkOwnRules } from "./doctor_rules.ts";
 import { newestInstalledFile } from "../io/plugin_cache.ts";
 import { preparePrivateDir, untrustedDirReason } from "../io/state_store.ts";
 import type { Settings } from "../settings/resolve.ts";
@@ -106,7 +108,7 @@ async function diagnose(
     checkConfigFile(settings),
     checkEnvironment(settings),
     ...(plugin ? await checkPlugin(plugin, settings) : [notFound]),
-    await checkManifest(settings, io.cwd()),
+    ...await checkRules(settings, io.cwd()),
     checkThresholds(settings),
     await checkStateDir(settings.stateDir),
     await checkStatusline(settings.claudeDir),
@@ -257,6 +259,25 @@ async function findOnPath(
 }
 
 /** Found, valid, how many directives and protocols, and how a refresh fits the budget. */
+/** The manifest's check and the own rules' check: either source may be the only one. */
+async function checkRules(settings: Settings, cwd: string): Promise<Check[]> {
+  const rules = await loadStandingRules(settings, cwd);
+  const own = await checkOwnRules(settings, cwd, rules);
+  if (rules.manifest.kind === "off") {
+    return [ok("manifest", "turned off (sources setting)"), own];
+  }
+  const manifest = await checkManifest(settings, cwd);
+  // Without a manifest, own rules are enough: a warning, not a failure.
+  if (manifest.status === "fail" && rules.manifest.kind === "none" && rules.blocks.length > 0) {
+    return [{ ...manifest, status: "warn" }, own];
+  }
+  // Nothing anywhere: one failure (the manifest's) says so; the own rules' check only warns.
+  if (manifest.status === "fail" && own.status === "fail") {
+    return [manifest, { ...own, status: "warn" }];
+  }
+  return [manifest, own];
+}
+
 async function checkManifest(settings: Settings, cwd: string): Promise<Check> {
   const found = await findManifest(settings, cwd);
   if (found.kind === "none") {

@@ -62,6 +62,7 @@ function renderPreview(preview: PreviewJson): string {
     `whole        ${list(preview.whole)}`,
     `summarized   ${list(preview.summarized)}`,
     `left out     ${list(preview.omitted)}`,
+    ...preview.sources.map((s, i) => `${i === 0 ? "sources     " : "            "} ${s}`),
   ];
   if (preview.invalid.length > 0) lines.push(`invalid      ${preview.invalid.join(" | ")}`);
   return lines.join("\n") + "\n";
@@ -136,6 +137,7 @@ export async function runPreview(args: string[], io: CliIo, settings: Settings):
         summarized: [],
         omitted: [],
         invalid: [],
+        sources: [],
       };
       if (flags.json) await printJson(io, preview);
       else await io.stdout(renderPreview(preview));
@@ -144,7 +146,7 @@ export async function runPreview(args: string[], io: CliIo, settings: Settings):
   }
   const built = await buildRefresh(cause, token, io.cwd(), settings);
   if (built.kind === "error") {
-    const hint = built.error.startsWith("no manifest")
+    const hint = built.error.startsWith("no rules")
       ? ": set LESSONS_MANIFEST_PATH or manifestPath in the config file (run `lessons-reinject doctor`)"
       : "";
     await io.stderr(`lessons-reinject: ${built.error}${hint}\n`);
@@ -163,6 +165,7 @@ export async function runPreview(args: string[], io: CliIo, settings: Settings):
     summarized: account.summarized,
     omitted: account.omitted,
     invalid: account.invalid,
+    sources: account.sources,
   };
   if (flags.json) await printJson(io, preview);
   else await io.stdout(renderPreview(preview));

@@ -58,6 +58,10 @@ export const StatusJsonSchema = z.object({
     percent: z.number(),
     model: nullableString,
   })),
+  /** Each source of rules: what it gave (size, sections) or why nothing (docs/own-rules.md). */
+  sources: z.array(z.string()),
+  /** After a compaction: the rules still to restate ("pending") or restated ("delivered"). */
+  afterCompact: z.nullable(z.enum(["pending", "delivered"])),
   configFile: nullableString,
   /** Config-file problems and invalid environment values, one line each. */
   problems: z.array(z.string()),
@@ -81,6 +85,8 @@ export const PreviewJsonSchema = z.object({
   summarized: z.array(z.string()),
   omitted: z.array(z.string()),
   invalid: z.array(z.string()),
+  /** Each source of rules: what it gave (size, sections) or why nothing (docs/own-rules.md). */
+  sources: z.array(z.string()),
 });
 export type PreviewJson = z.infer<typeof PreviewJsonSchema>;
 

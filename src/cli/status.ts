@@ -2,6 +2,7 @@
  * `lessons-reinject status`: what the hook sees for a session right now (the reading, its source,
  * the thresholds, what fired, what comes next). It reads; it never writes.
  */
+import { loadStandingRules } from "../io/standing_rules.ts";
 import { isReading } from "../core/decide.ts";
 import { formatTokens } from "../core/header.ts";
 import { nextThreshold } from "../core/thresholds.ts";
@@ -54,7 +55,10 @@ async function inspectSession(
   settings: Settings,
   cwd: string,
 ): Promise<StatusJson> {
-  const { plan, problem, trace } = await dryRun(target, settings, cwd, false);
+  const [{ plan, problem, trace }, rules] = await Promise.all([
+    dryRun(target, settings, cwd, false),
+    loadStandingRules(settings, cwd),
+  ]);
   const state = trace.state ?? { fired: [], toolCount: 0 };
   const decision = trace.planned;
   const cause = decision?.cause;
@@ -74,6 +78,8 @@ async function inspectSession(
     stateFile: trace.stateFile ?? "missing",
     action: cause ? "refresh" as const : "nothing" as const,
     decision: problem ?? trace.reason,
+    sources: rules.trace,
+    afterCompact: state.afterCompact ?? null,
     configFile: settings.configFile.path ?? null,
     problems: settings.problems,
   };
@@ -196,6 +202,12 @@ function renderStatus(report: StatusJson): string {
     `tool count   ${report.toolCount} (fallback refresh every ${report.toolCountInterval} calls)`,
   );
   lines.push(`state file   ${report.statePath} (${report.stateFile})`);
+  if (report.afterCompact === "pending") {
+    lines.push("compaction   the next tool call restates the rules for the new context");
+  }
+  for (const [i, source] of report.sources.entries()) {
+    lines.push(`${i === 0 ? "sources     " : "            "} ${source}`);
+  }
   lines.push(`config file  ${report.configFile ?? "none"}`);
   for (const problem of report.problems) lines.push(`problem      ${problem}`);
   return lines.join("\n") + "\n";

@@ -1,0 +1,119 @@
+/**
+ * `preview`, `status` and `doctor` list each source of rules: its size, what it gave, and what
+ * the budget left out (docs/own-rules.md).
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { dirname, join } from "node:path";
+import { DoctorJsonSchema, PreviewJsonSchema, StatusJsonSchema } from "../../src/cli/schemas.ts";
+import { entries, RECORDED, writeTranscript } from "../_helpers.ts";
+import { assertIncludes, cli, parsedAs, ROOT, sandbox } from "./_cli.ts";
+
+const MARKED = "Always run the tests before a commit.";
+const CLAUDE_MD = `# Notes\nUnmarked.\n<!-- reinject -->\n${MARKED}\n<!-- /reinject -->\n` +
+  `<!-- reinject -->\nnever closed\n`;
+
+/** A project folder with a marked CLAUDE.md, no manifest anywhere, a sandboxed user folder. */
+function project() {
+  const box = sandbox();
+  const work = join(box.dir, "work");
+  Deno.mkdirSync(join(work, ".git"), { recursive: true });
+  Deno.writeTextFileSync(join(work, "CLAUDE.md"), CLAUDE_MD);
+  const env: Record<string, string> = {
+    ...box.env,
+    HOME: box.dir,
+    PATH: dirname(Deno.execPath()),
+    LESSONS_MANIFEST_PATH: "",
+  };
+  return { box, work, env };
+}
+
+Deno.test("preview lists each source, with the marked section in the text", async () => {
+  const { work, env } = project();
+  const run = await cli(["preview", "--json"], env, "", work);
+  ok(run.code === 0, run.stderr);
+  const preview = parsedAs(PreviewJsonSchema, run.stdout);
+  ok(preview.text?.endsWith(`## Rules you marked in CLAUDE.md\n\n${MARKED}\n`), preview.text ?? "");
+  assertEquals(preview.sources[0], "manifest: no manifest found (set LESSONS_MANIFEST_PATH)");
+  ok(
+    preview.sources.some((s) =>
+      /^CLAUDE\.md: 1 marked section, \d+ bytes \(line 6: section never closed; left out\)$/.test(s)
+    ),
+    preview.sources.join("\n"),
+  );
+  assertEquals(preview.whole, ["CLAUDE.md:3"]);
+  const text = await cli(["preview"], env, "", work);
+  assertIncludes(text.stdout, "sources      manifest: no manifest found");
+});
+
+Deno.test("status lists each source", async () => {
+  const { work, env } = project();
+  const run = await cli(["status", "--json", "--transcript", RECORDED], env, "", work);
+  ok(run.code === 0, run.stderr);
+  const status = parsedAs(StatusJsonSchema, run.stdout);
+  ok(
+    status.sources.some((s) => s.startsWith("CLAUDE.md: 1 marked section")),
+    status.sources.join(),
+  );
+  assertEquals(status.afterCompact, null);
+});
+
+Deno.test("status says when the next tool call restates the rules after a compaction", async () => {
+  const { box, work, env } = project();
+  const transcript = join(box.dir, "s.jsonl");
+  writeTranscript(transcript, [entries.assistant(62_000, ["toolu_1"]), entries.compactBoundary()]);
+  // PostCompact without SessionStart(compact) leaves the restatement to the next tool call.
+  const hook = await cli(
+    [],
+    env,
+    JSON.stringify({
+      session_id: JSON.parse(Deno.readTextFileSync(transcript).split("\n")[0]!).sessionId,
+      hook_event_name: "PostCompact",
+      transcript_path: transcript,
+      cwd: work,
+      prompt_id: "p",
+    }),
+    work,
+  );
+  ok(hook.code === 0 && hook.stdout === "", hook.stdout);
+  const run = await cli(["status", "--json", "--transcript", transcript], env, "", work);
+  const status = parsedAs(StatusJsonSchema, run.stdout);
+  assertEquals([status.afterCompact, status.action], ["pending", "refresh"]);
+  const text = await cli(["status", "--transcript", transcript], env, "", work);
+  assertIncludes(text.stdout, "compaction   the next tool call restates the rules");
+});
+
+Deno.test("doctor: own rules alone are enough; odd markers are warned of, with the fix", async () => {
+  const { work, env } = project();
+  const run = await cli(["doctor", "--json", "--plugin-root", ROOT], env, "", work);
+  const report = parsedAs(DoctorJsonSchema, run.stdout);
+  const by = (name: string) => report.checks.find((c) => c.name === name)!;
+  assertEquals(by("manifest").status, "warn");
+  const rules = by("rules");
+  assertEquals(rules.status, "warn", JSON.stringify(rules));
+  assertIncludes(rules.detail, "CLAUDE.md: 1 marked section");
+  assertIncludes(rules.detail, "0 left out");
+  assertIncludes(rules.fix ?? "", "fix CLAUDE.md as noted");
+  assertEquals(report.checks.filter((c) => c.status === "fail"), []);
+});
+
+/** Room for the header, one first line and the count of what was left out; not for two. */
+const BUDGET_FOR_ONE = 520;
+
+Deno.test("doctor: a budget that leaves rules out says which", async () => {
+  const { work, env } = project();
+  Deno.writeTextFileSync(
+    join(work, "CLAUDE.md"),
+    `<!-- reinject -->\n${"A long rule. ".repeat(200)}\n<!-- /reinject -->\n<!-- reinject -->\n` +
+      `${"Another. ".repeat(200)}\n<!-- /reinject -->\n`,
+  );
+  const run = await cli(
+    ["doctor", "--json", "--plugin-root", ROOT],
+    { ...env, LESSONS_REINJECT_MAX_CHARS: String(BUDGET_FOR_ONE) },
+    "",
+    work,
+  );
+  const rules = parsedAs(DoctorJsonSchema, run.stdout).checks.find((c) => c.name === "rules")!;
+  assertEquals(rules.status, "warn");
+  assertIncludes(rules.detail, "1 left out (CLAUDE.md:4)");
+  assertIncludes(rules.fix ?? "", "LESSONS_REINJECT_MAX_CHARS");
+});
