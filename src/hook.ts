@@ -4,6 +4,7 @@
  * throws (main.ts also catches) and never blocks a session.
  */
 import {
+  COMPACT_ANSWER_EVENT,
   hookAnswer,
   POST_COMPACT_EVENT,
   RESET_SOURCES,
@@ -53,7 +54,7 @@ export async function runHook(
     // Only SessionStart's answer reaches the model; PostCompact's is refused (measured).
     return finish(
       trace,
-      text === undefined ? undefined : hookAnswer("SessionStart", text),
+      text === undefined ? undefined : hookAnswer(COMPACT_ANSWER_EVENT, text),
       settings,
     );
   }
@@ -125,7 +126,7 @@ async function onReset(
 /** Which compaction event `payload` is, if it is one. */
 function compactionEventOf(payload: HookPayload): "SessionStart" | "PostCompact" | undefined {
   if (payload.hook_event_name === POST_COMPACT_EVENT) return "PostCompact";
-  return payload.hook_event_name === "SessionStart" && payload.source === "compact"
+  return payload.hook_event_name === COMPACT_ANSWER_EVENT && payload.source === "compact"
     ? "SessionStart"
     : undefined;
 }

@@ -33,6 +33,17 @@ export const RESET_SOURCES: readonly string[] = ["clear", "compact"];
 export const POST_COMPACT_EVENT = "PostCompact";
 
 /**
+ * The compaction event whose answer reaches the model: SessionStart (`source: "compact"`). Its
+ * `additionalContext` arrives in the first request of the new context, inside the new user
+ * message, as `<system-reminder>SessionStart hook additional context: ...`; 10,000 characters
+ * whole, 10,001 saved to a file with a 2 KB preview, as for tool calls. PostCompact's
+ * `hookSpecificOutput` is refused ("Hook JSON output validation failed") and that error reaches
+ * the model. SessionStart runs first, then PostCompact, with the same `prompt_id`. Measured on
+ * 2.1.328 with `/compact` (tests/e2e/measure_compact_context.ts).
+ */
+export const COMPACT_ANSWER_EVENT = "SessionStart";
+
+/**
  * Every event the hook is registered for, with values its matcher must let through; doctor
  * checks `hooks/hooks.json` against this list.
  */
