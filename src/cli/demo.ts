@@ -73,6 +73,8 @@ export async function replayDemo(dir: string): Promise<Replay> {
     LESSONS_MANIFEST_PATH: manifest,
     LESSONS_REINJECT_WAIT_MS: "1",
     CLAUDE_PROJECT_DIR: cwd,
+    // The sample manifest only: no CLAUDE.md or reinject.md of this machine's.
+    LESSONS_REINJECT_SOURCES: "manifest",
   };
   const settings: Settings = resolveSettings((name) => demoEnv[name]);
 
