@@ -193,9 +193,9 @@ async function onToolCall(
   }
   trace.outcome = "fired";
   trace.reason = final;
-  if (settings.rearmDedupAt.length > 0 && trace.refresh) {
+  const manifest = trace.refresh?.manifest;
+  if (settings.rearmDedupAt.length > 0 && manifest !== undefined) {
     const { cause } = decision;
-    const manifest = trace.refresh.source;
     const session = { sessionId: payload.session_id, agentId: payload.agent_id };
     trace.rearm = await timed(
       trace,

@@ -160,7 +160,7 @@ export async function runPreview(args: string[], io: CliIo, settings: Settings):
     chars: account.chars,
     budget: account.budget,
     thresholds: cause.kind === "thresholds" ? [...cause.thresholds] : [],
-    manifest: account.source,
+    manifest: account.manifest ?? null,
     whole: account.whole,
     summarized: account.summarized,
     omitted: account.omitted,

@@ -60,6 +60,7 @@ export async function buildRefresh(
       omitted: rendered.omitted,
       invalid: rules.manifest.kind === "ok" ? rules.manifest.selection.invalid : [],
       sources: rules.trace,
+      manifest,
     },
   };
 }

@@ -35,6 +35,8 @@ export interface RefreshAccount {
   invalid: string[];
   /** One line per source of rules: what it gave, or why nothing (io/standing_rules.ts). */
   sources: string[];
+  /** The manifest the lessons came from, when they did. */
+  manifest: string | undefined;
 }
 
 /** One call, step by step. Fields stay undefined for steps the call did not reach. */

@@ -8,7 +8,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { ROOT } from "../_helpers.ts";
 
 /** Links to pages other branches bring; remove an entry once its page exists. */
-const PENDING_PAGES = new Set(["docs/own-rules.md"]); // helper `rules`
+const PENDING_PAGES = new Set<string>([]);
 /** Settings read in src/ but not yet wired into the hook, so not yet in the table. */
 const PENDING_SETTINGS = new Set<string>([]);
 
