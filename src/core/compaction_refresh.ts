@@ -15,9 +15,9 @@ import { isReading } from "./decide.ts";
  *   context takes the thresholds it has already reached as fired, silently;
  * - `compactPrompt`: the `prompt_id` of the compaction that set it, so that the PostCompact of the
  *   same compaction (it comes after SessionStart, measured) is recognised.
+ *
+ * `state` without those fields: what a context keeps once the restatement is settled.
  */
-
-/** `state` without the compaction fields. */
 function settled(state: State): State {
   const { afterCompact: _a, compactPrompt: _p, ...rest } = state;
   return rest;
