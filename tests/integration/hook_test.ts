@@ -361,3 +361,21 @@ Deno.test("the window follows the model of the entry used", async () => {
   const run = await runHook(payload("PostToolUse.Bash", { transcript_path: box.transcript }), env);
   ok(run.context?.includes("at 31% of the 1M-token context window"), run.stderr);
 });
+
+Deno.test("10 concurrent first calls after PostCompact restate the rules exactly once", async () => {
+  const { box, env, call } = setup(35);
+  ok((await runHook(call(), env)).context);
+  appendTranscript(box.transcript, [entries.compactBoundary()]);
+  const ids = { session_id: call().session_id, transcript_path: box.transcript };
+  // PostCompact alone (SessionStart(compact) dropped): the next tool call restates.
+  assertEquals((await runHook(payload("PostCompact", ids), env)).stdout, "");
+  const calls = Array.from({ length: 10 }, (_, i) => `toolu_after${i}`);
+  appendTranscript(box.transcript, [entries.assistant(12_000, calls, { messageId: "msg_after" })]);
+  const runs = await Promise.all(calls.map((id) => runHook(nextCallPayload(box, id), env)));
+  const restated = runs.filter((r) => r.context?.startsWith("[lessons-reinject refresh compact"));
+  assertEquals([restated.length, runs.filter((r) => r.context).length], [1, 1]);
+});
+
+function nextCallPayload(box: ReturnType<typeof sandbox>, id: string) {
+  return payload("PostToolUse.Bash", { transcript_path: box.transcript, tool_use_id: id });
+}
