@@ -11,6 +11,7 @@ import {
   TOOL_CALL_EVENTS,
 } from "./core/claude_code.ts";
 import { messageOf } from "./core/errors.ts";
+import type { RefreshCause } from "./core/header.ts";
 import type { HookPayload } from "./schemas/payload.ts";
 import type { Settings } from "./settings/resolve.ts";
 import { claim } from "./hook/claim.ts";
@@ -168,16 +169,10 @@ async function onToolCall(
     trace.refresh = undefined;
     return undefined;
   }
-  if (planned === undefined || decision.cause.kind !== planned.kind) {
-    trace.reason = `another hook process got there first (${final})`;
-    trace.refresh = undefined;
-    return undefined;
-  }
-  // Another process may have fired part of what this one saw: name only what is left.
-  if (
-    decision.cause.kind === "thresholds" && planned.kind === "thresholds" &&
-    decision.cause.thresholds.join() !== planned.thresholds.join()
-  ) {
+  // Another process may have fired part of what this one saw (name only what is left), or the
+  // state under the lock asks for something else (a compaction found meanwhile): the claim is
+  // written, so this process delivers what it claimed.
+  if (planned === undefined || describeCause(planned) !== describeCause(decision.cause)) {
     const cause = decision.cause;
     const rebuilt = await timed(
       trace,
@@ -204,6 +199,11 @@ async function onToolCall(
     );
   }
   return trace.refresh?.text;
+}
+
+/** What a refresh's text depends on: its kind and what it names. */
+function describeCause(cause: RefreshCause): string {
+  return cause.kind === "toolCount" ? `calls:${cause.calls}` : `${cause.kind}:${cause.thresholds}`;
 }
 
 function silent(trace: Trace, reason: string, settings: Settings): HookOutcome {

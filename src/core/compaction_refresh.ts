@@ -50,6 +50,18 @@ export function compactionEvent(
   }
   const prompt = promptId === undefined ? {} : { compactPrompt: promptId };
   if (event === "SessionStart") {
+    // A tool call that found this compaction's marker in the transcript restated already (it
+    // knows no prompt id): the rules are not said twice back to back.
+    if (
+      current.afterCompact === "delivered" && current.compactPrompt === undefined &&
+      current.fired.length === 0
+    ) {
+      return {
+        next: { ...current, ...prompt },
+        restateNow: false,
+        reason: "already reset and restated in this context by a tool call that found the marker",
+      };
+    }
     return {
       next: { ...reset, afterCompact: "delivered", ...prompt },
       restateNow: true,
@@ -85,8 +97,9 @@ export function compactionFound(before: State, after: State, enabled: boolean): 
 
 /**
  * `decision` (from decide.ts, for `state`) adjusted for a compaction: a pending restatement
- * fires now, naming any thresholds crossed with it; after SessionStart restated, the thresholds
- * the first reading has already reached are taken as fired without a second refresh.
+ * fires now, naming any thresholds crossed with it; once the rules were restated (at
+ * SessionStart, or on a call without a reading), the thresholds the first reading has already
+ * reached are taken as fired without a second refresh.
  */
 export function afterCompaction(
   decision: Decision,
@@ -95,9 +108,11 @@ export function afterCompaction(
 ): Decision {
   if (state.afterCompact === "pending") {
     const thresholds = decision.cause?.kind === "thresholds" ? decision.cause.thresholds : [];
+    const next = settled(decision.next ?? state);
     return {
       cause: { kind: "compaction", thresholds },
-      next: settled(decision.next ?? state),
+      // Restated without a reading: the first reading still takes what it reached as fired.
+      next: isReading(reading) ? next : { ...next, afterCompact: "delivered" },
       reason: `restating after a compaction (${decision.reason})`,
     };
   }

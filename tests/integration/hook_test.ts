@@ -379,3 +379,16 @@ Deno.test("10 concurrent first calls after PostCompact restate the rules exactly
 function nextCallPayload(box: ReturnType<typeof sandbox>, id: string) {
   return payload("PostToolUse.Bash", { transcript_path: box.transcript, tool_use_id: id });
 }
+
+Deno.test("restated on a call without a reading, the next reading past 30 does not restate again", async () => {
+  const { box, env, call } = setup(35);
+  ok((await runHook(call(), env)).context);
+  appendTranscript(box.transcript, [entries.compactBoundary()]);
+  const ids = { session_id: call().session_id, transcript_path: box.transcript };
+  assertEquals((await runHook(payload("PostCompact", ids), env)).stdout, "");
+  // The call's own entry is not written yet: no reading, but the rules are restated here.
+  const first = await runHook(nextCallPayload(box, "toolu_unwritten"), env);
+  ok(first.context?.startsWith("[lessons-reinject refresh compact ref="), first.stdout);
+  assertEquals((await runHook(nextCall(box, 34, "toolu_r1"), env)).stdout, "");
+  ok((await runHook(nextCall(box, 53, "toolu_r2"), env)).context?.includes("refresh 52 ref="));
+});

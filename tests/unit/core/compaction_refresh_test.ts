@@ -51,6 +51,25 @@ Deno.test("compactionEvent() decides what each compaction event does", async (t)
       },
     },
     {
+      name: "SessionStart after a tool call found the marker and restated: no second restatement",
+      event: "SessionStart",
+      current: fired([], { epoch: 2, afterCompact: "delivered" }),
+      prompt: "p1",
+      enabled: true,
+      want: {
+        next: { afterCompact: "delivered", compactPrompt: "p1", epoch: 2 },
+        restateNow: false,
+      },
+    },
+    {
+      name: "SessionStart after an earlier SessionStart's restatement lingers: a new compaction",
+      event: "SessionStart",
+      current: fired([], { afterCompact: "delivered", compactPrompt: "p0" }),
+      prompt: "p1",
+      enabled: true,
+      want: { next: { afterCompact: "delivered", compactPrompt: "p1" }, restateNow: true },
+    },
+    {
       name: "PostCompact after SessionStart of the same compaction leaves the state alone",
       event: "PostCompact",
       current: fired([], { afterCompact: "delivered", compactPrompt: "p1" }),
@@ -113,7 +132,9 @@ Deno.test("compactionEvent() decides what each compaction event does", async (t)
         for (const [key, value] of Object.entries(c.want.next)) {
           assertEquals(step.next[key as keyof State], value, key);
         }
-        equal(step.next.epoch, (c.current.epoch ?? 0) + 1, "a new epoch");
+        if (c.want.next.epoch === undefined) {
+          equal(step.next.epoch, (c.current.epoch ?? 0) + 1, "a new epoch");
+        }
       }
     });
   }
@@ -129,12 +150,12 @@ Deno.test("afterCompaction() restates once, then thresholds work as before", asy
     afterCompact: State["afterCompact"];
   }[] = [
     {
-      name: "pending, no reading yet: restate now",
+      name: "pending, no reading yet: restate now; the first reading still absorbs",
       state: fired([], { afterCompact: "pending" }),
       reading: noReading,
       cause: "compaction:",
       fired: [],
-      afterCompact: undefined,
+      afterCompact: "delivered",
     },
     {
       name: "pending, a reading below every threshold: restate now",
