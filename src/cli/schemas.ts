@@ -62,6 +62,8 @@ export const StatusJsonSchema = z.object({
   sources: z.array(z.string()),
   /** After a compaction: the rules still to restate ("pending") or restated ("delivered"). */
   afterCompact: z.nullable(z.enum(["pending", "delivered"])),
+  /** What a refresh of every source would leave out of the budget (rule ids, lesson slugs). */
+  leftOut: z.array(z.string()),
   configFile: nullableString,
   /** Config-file problems and invalid environment values, one line each. */
   problems: z.array(z.string()),

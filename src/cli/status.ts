@@ -3,6 +3,8 @@
  * the thresholds, what fired, what comes next). It reads; it never writes.
  */
 import { loadStandingRules } from "../io/standing_rules.ts";
+import { renderCombined } from "../core/render_rules.ts";
+import { refreshHeader } from "../core/header.ts";
 import { isReading } from "../core/decide.ts";
 import { formatTokens } from "../core/header.ts";
 import { nextThreshold } from "../core/thresholds.ts";
@@ -80,6 +82,12 @@ async function inspectSession(
     decision: problem ?? trace.reason,
     sources: rules.trace,
     afterCompact: state.afterCompact ?? null,
+    leftOut: renderCombined(
+      refreshHeader({ kind: "thresholds", thresholds: [70], percent: 70 }, "00000000"),
+      rules.blocks,
+      rules.lessons,
+      settings.maxChars,
+    ).omitted,
     configFile: settings.configFile.path ?? null,
     problems: settings.problems,
   };
@@ -207,6 +215,9 @@ function renderStatus(report: StatusJson): string {
   }
   for (const [i, source] of report.sources.entries()) {
     lines.push(`${i === 0 ? "sources     " : "            "} ${source}`);
+  }
+  if (report.leftOut.length > 0) {
+    lines.push(`left out     ${report.leftOut.join(", ")} (over the refresh budget)`);
   }
   lines.push(`config file  ${report.configFile ?? "none"}`);
   for (const problem of report.problems) lines.push(`problem      ${problem}`);

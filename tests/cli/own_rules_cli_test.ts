@@ -55,6 +55,21 @@ Deno.test("status lists each source", async () => {
     status.sources.join(),
   );
   assertEquals(status.afterCompact, null);
+  assertEquals(status.leftOut, []);
+  const tight = await cli(
+    ["status", "--json", "--transcript", RECORDED],
+    { ...env, LESSONS_REINJECT_MAX_CHARS: "200" },
+    "",
+    work,
+  );
+  assertEquals(parsedAs(StatusJsonSchema, tight.stdout).leftOut, ["CLAUDE.md:3"]);
+  const text = await cli(
+    ["status", "--transcript", RECORDED],
+    { ...env, LESSONS_REINJECT_MAX_CHARS: "200" },
+    "",
+    work,
+  );
+  assertIncludes(text.stdout, "left out     CLAUDE.md:3 (over the refresh budget)");
 });
 
 Deno.test("status says when the next tool call restates the rules after a compaction", async () => {
