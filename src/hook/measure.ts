@@ -9,7 +9,8 @@ import type { NoReading, Reading } from "../core/decide.ts";
 import { percentOf, resolveWindow } from "../core/window.ts";
 import { bridgedReading } from "../io/statusline_store.ts";
 import { readUsageWaiting } from "../io/transcript.ts";
-import { ContextWindowSchema, type HookPayload } from "../schemas/payload.ts";
+import type { HookPayload } from "../schemas/payload.ts";
+import { isContextWindow } from "../schemas/guards.ts";
 import type { Settings } from "../settings/resolve.ts";
 import type { TranscriptRef } from "./context_files.ts";
 
@@ -38,10 +39,8 @@ export function stdinReading(
   contextWindow: unknown,
   windowOverride: number | undefined,
 ): Reading | undefined {
-  if (contextWindow === undefined) return undefined; // the usual case: skip building the schema
-  const parsed = ContextWindowSchema.safeParse(contextWindow);
-  if (!parsed.success) return undefined;
-  const figures = figuresOf(parsed.data, windowOverride);
+  if (!isContextWindow(contextWindow)) return undefined;
+  const figures = figuresOf(contextWindow, windowOverride);
   if (!figures) return undefined;
   return {
     kind: "reading",

@@ -2,7 +2,8 @@
  * Step 1: stdin as a hook payload. Parsed as unknown and validated, tolerant of fields a newer
  * Claude Code adds; anything else becomes the reason the call does nothing.
  */
-import { type HookPayload, HookPayloadSchema } from "../schemas/payload.ts";
+import type { HookPayload } from "../schemas/payload.ts";
+import { isHookPayload } from "../schemas/guards.ts";
 
 /** The payload, or why stdin is not one. */
 export type PayloadRead =
@@ -26,9 +27,9 @@ export function readPayload(stdinText: string | undefined): PayloadRead {
   } catch {
     return invalid(stdinText.trim() === "" ? "stdin is empty" : "stdin is not JSON");
   }
-  const parsed = HookPayloadSchema.safeParse(raw);
-  if (!parsed.success) return invalid("stdin is not a hook payload with a session_id");
-  return { kind: "payload", payload: parsed.data };
+  // A guard proven equal to HookPayloadSchema (tests/unit/schemas): no schema built per call.
+  if (!isHookPayload(raw)) return invalid("stdin is not a hook payload with a session_id");
+  return { kind: "payload", payload: raw };
 }
 
 function invalid(reason: string): PayloadRead {

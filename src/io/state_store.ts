@@ -3,7 +3,8 @@
  * writes that never follow a planted symlink, and an exclusive lock around every change.
  */
 import { join } from "../core/path.ts";
-import { EMPTY_STATE, type State, StateSchema } from "../schemas/state.ts";
+import type { State } from "../schemas/state.ts";
+import { EMPTY_STATE, isState } from "../schemas/guards.ts";
 import { messageOf } from "../core/errors.ts";
 
 const MAX_STATE_BYTES = 64 * 1024;
@@ -117,9 +118,8 @@ export function loadState(path: string): LoadedState {
   } catch {
     return { kind: "corrupt", reason: `${path} is not JSON` };
   }
-  const parsed = StateSchema.safeParse(raw);
-  if (!parsed.success) return { kind: "corrupt", reason: `${path} has the wrong shape` };
-  return { kind: "found", state: parsed.data };
+  if (!isState(raw)) return { kind: "corrupt", reason: `${path} has the wrong shape` };
+  return { kind: "found", state: raw };
 }
 
 /** The state to decide with: a corrupt file counts as empty. */

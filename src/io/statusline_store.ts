@@ -3,43 +3,17 @@
  * kept per session in the state folder so the hook can prefer it while it is fresh.
  */
 import { join } from "../core/path.ts";
-import * as z from "zod/mini";
 import type { Reading } from "../core/decide.ts";
 import { figuresOf } from "../core/context_window.ts";
 import { percentOf } from "../core/window.ts";
-import { ContextWindowSchema } from "../schemas/payload.ts";
+import { isContextWindow, isStatuslineInput, isStatuslineRecord } from "../schemas/guards.ts";
+import type { StatuslineRecord } from "../schemas/statusline.ts";
 import { hexDigest, writeJsonAtomically } from "./state_store.ts";
 import { STATUSLINE_MAX_AGE_MS } from "../core/claude_code.ts";
 
+export type { StatuslineRecord } from "../schemas/statusline.ts";
+
 const MAX_RECORD_BYTES = 16 * 1024;
-
-/** What is written to `lessons-<sha256(session)[:16]>-statusline.json`. */
-export const StatuslineRecordSchema = z.lazy(() =>
-  z.looseObject({
-    sessionId: z.string(),
-    /** When the statusline command ran (ms since the epoch). */
-    recordedAt: z.number(),
-    percent: z.number(),
-    tokens: z.optional(z.number()),
-    window: z.optional(z.number()),
-    model: z.optional(z.string()),
-    transcriptPath: z.optional(z.string()),
-    /** The transcript's size when recorded: entries starting before it were already written. */
-    transcriptSize: z.optional(z.number()),
-  })
-);
-
-export type StatuslineRecord = z.infer<typeof StatuslineRecordSchema>;
-
-/** The statusLine stdin, as far as the bridge reads it (loose: new fields never break it). */
-export const StatuslineInputSchema = z.lazy(() =>
-  z.looseObject({
-    session_id: z.string().check(z.minLength(1)),
-    transcript_path: z.optional(z.nullable(z.string())),
-    model: z.optional(z.nullable(z.looseObject({ id: z.optional(z.nullable(z.string())) }))),
-    context_window: z.optional(z.nullable(z.unknown())),
-  })
-);
 
 /**
  * The record for a statusLine stdin, or why there is none (no session, no reading yet: Claude
@@ -50,21 +24,23 @@ export function recordFromStatusline(
   recordedAt: number,
   transcriptSize: number | undefined,
 ): { record: StatuslineRecord } | { error: string } {
-  const parsed = StatuslineInputSchema.safeParse(input);
-  if (!parsed.success) return { error: "stdin is not a statusLine payload with a session_id" };
-  const cw = ContextWindowSchema.safeParse(parsed.data.context_window);
-  if (!cw.success) return { error: "context_window is missing or not an object" };
-  const figures = figuresOf(cw.data);
+  // Guards proven equal to the schemas in src/schemas/statusline.ts: no schema built per call.
+  if (!isStatuslineInput(input)) {
+    return { error: "stdin is not a statusLine payload with a session_id" };
+  }
+  const cw = input.context_window;
+  if (!isContextWindow(cw)) return { error: "context_window is missing or not an object" };
+  const figures = figuresOf(cw);
   if (figures === undefined) {
     return { error: "no context reading yet (used_percentage is null)" };
   }
   const { percent, tokens, window } = figures;
-  const record: StatuslineRecord = { sessionId: parsed.data.session_id, recordedAt, percent };
+  const record: StatuslineRecord = { sessionId: input.session_id, recordedAt, percent };
   if (tokens !== undefined) record.tokens = tokens;
   if (window !== undefined) record.window = window;
-  const model = parsed.data.model?.id;
+  const model = input.model?.id;
   if (model) record.model = model;
-  if (parsed.data.transcript_path) record.transcriptPath = parsed.data.transcript_path;
+  if (input.transcript_path) record.transcriptPath = input.transcript_path;
   if (transcriptSize !== undefined) record.transcriptSize = transcriptSize;
   return { record };
 }
@@ -91,8 +67,8 @@ export async function loadStatusline(
     // Sync: this runs on every hook call, where an async op's thread hop costs more.
     const info = Deno.lstatSync(path);
     if (!info.isFile || info.size > MAX_RECORD_BYTES) return undefined;
-    const parsed = StatuslineRecordSchema.safeParse(JSON.parse(await Deno.readTextFile(path)));
-    return parsed.success && parsed.data.sessionId === sessionId ? parsed.data : undefined;
+    const record: unknown = JSON.parse(Deno.readTextFileSync(path));
+    return isStatuslineRecord(record) && record.sessionId === sessionId ? record : undefined;
   } catch {
     return undefined;
   }

@@ -1,26 +1,25 @@
 /**
  * The hook's stdin: the subset of Claude Code's hook payload this program reads.
- * Loose objects throughout, so fields a future Claude Code adds never break the hook.
+ * Loose objects throughout, so fields a future Claude Code adds never break the hook. The hook
+ * checks these shapes with the guards in ./guards.ts (proven equal by a test); this is the truth.
  */
 import * as z from "zod/mini";
 
 const nonEmpty = z.string().check(z.minLength(1));
 
 /** `context_window` as the statusLine stdin carries it (and PostToolUse might one day). */
-export const ContextWindowSchema = z.lazy(() =>
-  z.looseObject({
-    used_percentage: z.optional(z.nullable(z.number())),
-    context_window_size: z.optional(z.nullable(z.number())),
-    current_usage: z.optional(z.nullable(z.union([
-      z.number(),
-      z.looseObject({
-        input_tokens: z.optional(z.number()),
-        cache_creation_input_tokens: z.optional(z.number()),
-        cache_read_input_tokens: z.optional(z.number()),
-      }),
-    ]))),
-  })
-);
+export const ContextWindowSchema = z.looseObject({
+  used_percentage: z.optional(z.nullable(z.number())),
+  context_window_size: z.optional(z.nullable(z.number())),
+  current_usage: z.optional(z.nullable(z.union([
+    z.number(),
+    z.looseObject({
+      input_tokens: z.optional(z.number()),
+      cache_creation_input_tokens: z.optional(z.number()),
+      cache_read_input_tokens: z.optional(z.number()),
+    }),
+  ]))),
+});
 
 /** Every hook event shares these; only `session_id` and `hook_event_name` are required. */
 export const HookPayloadSchema = z.looseObject({

@@ -1,6 +1,7 @@
 /**
  * The per-context state file: the PRD's `{ "fired": [30], "toolCount": 7 }` plus bookkeeping
- * fields that let a reset, a compaction and a concurrent hook be told apart.
+ * fields that let a reset, a compaction and a concurrent hook be told apart. The hook checks it
+ * with `isState` (./guards.ts, proven equal by a test); this schema is the truth.
  */
 import * as z from "zod/mini";
 
@@ -26,6 +27,3 @@ export const StateSchema = z.looseObject({
 });
 
 export type State = z.infer<typeof StateSchema>;
-
-/** The state of a context nothing has happened in. */
-export const EMPTY_STATE: State = { fired: [], toolCount: 0, epoch: 0 };
