@@ -4,7 +4,7 @@
  */
 import { basename, dirname, join } from "../core/path.ts";
 import type { HookPayload } from "../schemas/payload.ts";
-import { refreshToken, type StatePaths, statePaths } from "../io/state_store.ts";
+import { type StatePaths, statePaths } from "../io/state_store.ts";
 
 /** A transcript to read, and whether every entry in it is a subagent's (sidechain) entry. */
 export interface TranscriptRef {
@@ -46,9 +46,7 @@ export function transcriptFor(payload: HookPayload): TranscriptRef | undefined {
 
 /** The context's files in `stateDir`. */
 export async function contextFiles(payload: HookPayload, stateDir: string): Promise<ContextFiles> {
-  const [paths, token] = await Promise.all([
-    statePaths(stateDir, payload.session_id, payload.agent_id),
-    refreshToken(payload.session_id, payload.agent_id),
-  ]);
-  return { transcript: transcriptFor(payload), paths, token };
+  // One digest per id names the files and makes the token (see statePaths).
+  const paths = await statePaths(stateDir, payload.session_id, payload.agent_id);
+  return { transcript: transcriptFor(payload), paths, token: paths.token };
 }

@@ -60,6 +60,8 @@ export async function measure(
   payload: HookPayload,
   transcript: TranscriptRef | undefined,
   settings: MeasureSettings,
+  /** The session's key from the context's files (`StatePaths.sessionKey`): names the record. */
+  sessionKey?: string,
 ): Promise<Measured> {
   const fromStdin = stdinReading(payload.context_window, settings.windowOverride);
   if (fromStdin) return { reading: fromStdin, facts: {}, size: undefined };
@@ -85,6 +87,8 @@ export async function measure(
     payload.agent_id,
     settings.windowOverride,
     usage,
+    Date.now(),
+    sessionKey,
   );
   if (bridged) return { reading: bridged, facts: {}, size: scan.size };
   if (!usage) {

@@ -64,7 +64,7 @@ export async function planCall(
   const measured = await timed(
     trace,
     "measure",
-    () => measure(payload, files.transcript, settings),
+    () => measure(payload, files.transcript, settings, files.paths.sessionKey),
   );
   let reading = measured.reading;
   const facts = { ...measured.facts };

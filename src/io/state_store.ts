@@ -11,38 +11,65 @@ const MAX_STATE_BYTES = 64 * 1024;
 const LOCK_TIMEOUT_MS = 2000;
 const isWindows = Deno.build.os === "windows";
 
-/** First `length` hex digits of SHA-256: how ids reach file names. */
-export async function hexDigest(text: string, length = 16): Promise<string> {
+/** SHA-256 of `text`, as lowercase hex. */
+async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("")
-    .slice(0, length);
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** Paths of one context's files; a subagent gets its own. */
+/** Paths of one context's files, and its refresh token; a subagent gets its own. */
 export interface StatePaths {
   dir: string;
   state: string;
   lock: string;
+  /** The refresh header's token for this context (see {@link refreshToken}). */
+  token: string;
+  /** The session's key in file names (see {@link contextDigest}); undefined for a subagent. */
+  sessionKey: string | undefined;
 }
 
-/** `lessons-<sha256(session)[:16]>[-<sha256(agent)[:16]>]-reinject.json` in `dir`. */
+/**
+ * The one SHA-256 a context needs: of `lessons-reinject refresh\0<session>[\0<agent>]`. Digits
+ * 0-7 are the refresh token (the same token earlier versions wrote, so their refreshes are still
+ * recognised); digits 8-23 (and 24-39 for a subagent) name the context's files.
+ */
+async function contextDigest(sessionId: string, agentId?: string): Promise<string> {
+  const key = agentId ? `${sessionId}\0${agentId}` : sessionId;
+  return await sha256Hex(`lessons-reinject refresh\0${key}`);
+}
+
+/** `lessons-<key>[-<agent key>]-reinject.json` in `dir`, and the token, from one digest. */
 export async function statePaths(
   dir: string,
   sessionId: string,
   agentId?: string,
 ): Promise<StatePaths> {
-  const agent = agentId ? `-${await hexDigest(agentId)}` : "";
-  const base = `lessons-${await hexDigest(sessionId)}${agent}-reinject`;
-  return { dir, state: join(dir, `${base}.json`), lock: join(dir, `${base}.lock`) };
+  const digest = await contextDigest(sessionId, agentId);
+  const sessionKey = agentId ? undefined : digest.slice(8, 24);
+  const base = agentId
+    ? `lessons-${digest.slice(8, 24)}-${digest.slice(24, 40)}-reinject`
+    : `lessons-${sessionKey}-reinject`;
+  return {
+    dir,
+    state: join(dir, `${base}.json`),
+    lock: join(dir, `${base}.lock`),
+    token: digest.slice(0, 8),
+    sessionKey,
+  };
 }
 
 /**
  * The per-session token every refresh header carries (src/core/header.ts), so recovery from a
- * transcript accepts only this hook's own refreshes for this session (or subagent).
+ * transcript accepts only this hook's own refreshes for this session (or subagent). The hook
+ * takes it from {@link statePaths}, which derives it from the digest it already computes.
  */
-export function refreshToken(sessionId: string, agentId?: string): Promise<string> {
-  const key = agentId ? `${sessionId}\0${agentId}` : sessionId;
-  return hexDigest(`lessons-reinject refresh\0${key}`, 8);
+export async function refreshToken(sessionId: string, agentId?: string): Promise<string> {
+  return (await statePaths("", sessionId, agentId)).token;
+}
+
+/** The session's key in file names: digits 8-23 of its context digest. */
+export async function sessionKeyOf(sessionId: string): Promise<string> {
+  return (await contextDigest(sessionId)).slice(8, 24);
 }
 
 /**
@@ -152,26 +179,35 @@ export async function writeJsonAtomically(path: string, value: unknown): Promise
 
 /**
  * Runs `critical` holding an exclusive lock on `lockPath` (released by the OS if the process
- * dies). Throws when the lock cannot be had within two seconds or the path is a symlink.
+ * dies). Throws when the lock cannot be had within two seconds or the path is a symlink. An
+ * uncontended lock is taken with one non-blocking try and no timer (a process's first timer costs
+ * 5-9 ms); only a busy lock starts the timeout.
  */
 export async function withLock<T>(lockPath: string, critical: () => Promise<T>): Promise<T> {
   const existing = await Deno.lstat(lockPath).catch(() => undefined);
   if (existing && !existing.isFile) throw new Error(`lock ${lockPath} is not a regular file`);
   const file = await Deno.open(lockPath, { read: true, write: true, create: true, mode: 0o600 });
-  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`lock ${lockPath} busy`)), LOCK_TIMEOUT_MS);
-    });
-    await Promise.race([file.lock(true), timeout]);
-    clearTimeout(timer);
+    if (!file.tryLockSync(true)) await waitForLock(file, lockPath);
     try {
       return await critical();
     } finally {
       await file.unlock().catch(() => {});
     }
   } finally {
-    clearTimeout(timer);
     file.close();
+  }
+}
+
+/** Waits for `file`'s lock (blocking, so the kernel queues waiters), or throws at the timeout. */
+async function waitForLock(file: Deno.FsFile, lockPath: string): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`lock ${lockPath} busy`)), LOCK_TIMEOUT_MS);
+  });
+  try {
+    await Promise.race([file.lock(true), timeout]);
+  } finally {
+    clearTimeout(timer);
   }
 }

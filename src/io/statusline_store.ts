@@ -8,7 +8,7 @@ import { figuresOf } from "../core/context_window.ts";
 import { percentOf } from "../core/window.ts";
 import { isContextWindow, isStatuslineInput, isStatuslineRecord } from "../schemas/guards.ts";
 import type { StatuslineRecord } from "../schemas/statusline.ts";
-import { hexDigest, writeJsonAtomically } from "./state_store.ts";
+import { sessionKeyOf, writeJsonAtomically } from "./state_store.ts";
 import { STATUSLINE_MAX_AGE_MS } from "../core/claude_code.ts";
 
 export type { StatuslineRecord } from "../schemas/statusline.ts";
@@ -47,7 +47,12 @@ export function recordFromStatusline(
 
 /** The record's path for a session. */
 export async function statuslinePath(dir: string, sessionId: string): Promise<string> {
-  return join(dir, `lessons-${await hexDigest(sessionId)}-statusline.json`);
+  return statuslinePathFor(dir, await sessionKeyOf(sessionId));
+}
+
+/** The record's path from the session's key (`StatePaths.sessionKey`). */
+export function statuslinePathFor(dir: string, sessionKey: string): string {
+  return join(dir, `lessons-${sessionKey}-statusline.json`);
 }
 
 /** Writes `record` atomically, like the state file. */
@@ -61,9 +66,13 @@ export async function saveStatusline(dir: string, record: StatuslineRecord): Pro
 export async function loadStatusline(
   dir: string,
   sessionId: string,
+  sessionKey?: string,
 ): Promise<StatuslineRecord | undefined> {
   try {
-    const path = await statuslinePath(dir, sessionId);
+    // `sessionKey` (from statePaths) saves hashing the session id again.
+    const path = sessionKey === undefined
+      ? await statuslinePath(dir, sessionId)
+      : statuslinePathFor(dir, sessionKey);
     // Sync: this runs on every hook call, where an async op's thread hop costs more.
     const info = Deno.lstatSync(path);
     if (!info.isFile || info.size > MAX_RECORD_BYTES) return undefined;
@@ -137,9 +146,10 @@ export async function bridgedReading(
   windowOverride: number | undefined,
   usage: UsageMark | undefined,
   now = Date.now(),
+  sessionKey?: string,
 ): Promise<Reading | undefined> {
   if (agentId) return undefined;
-  const record = await loadStatusline(dir, sessionId);
+  const record = await loadStatusline(dir, sessionId, sessionKey);
   if (!record || !isFresh(record, now, usage)) return undefined;
   return statuslineToReading(record, windowOverride);
 }

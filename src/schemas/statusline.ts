@@ -4,7 +4,7 @@
  */
 import * as z from "zod/mini";
 
-/** What is written to `lessons-<sha256(session)[:16]>-statusline.json`. */
+/** What is written to `lessons-<session key>-statusline.json` (see `statePaths`). */
 export const StatuslineRecordSchema = z.looseObject({
   sessionId: z.string(),
   /** When the statusline command ran (ms since the epoch). */
