@@ -29,6 +29,8 @@ export interface EntryUsage {
   messageId: string | undefined;
   toolUseIds: string[];
   timestamp: string | undefined;
+  /** `usage.output_tokens`, when a number (a split response's entries may count it partly). */
+  outputTokens?: number | undefined;
 }
 
 /**
@@ -64,6 +66,9 @@ export function usageOf(entry: unknown, sidechainFile: boolean): EntryUsage | un
     messageId: typeof id === "string" ? id : undefined,
     toolUseIds: toolUseIdsOf(message.content),
     timestamp: typeof timestamp === "string" ? timestamp : undefined,
+    outputTokens: typeof usage.output_tokens === "number" && Number.isFinite(usage.output_tokens)
+      ? usage.output_tokens
+      : undefined,
   };
 }
 

@@ -7,8 +7,9 @@ import type { ContextFacts } from "../core/context_facts.ts";
 import { figuresOf } from "../core/context_window.ts";
 import type { NoReading, Reading } from "../core/decide.ts";
 import { percentOf, resolveWindow } from "../core/window.ts";
+import { ceilingWindow, earlyCeiling } from "../core/ceiling.ts";
 import { bridgedReading } from "../io/statusline_store.ts";
-import { readUsageWaiting } from "../io/transcript.ts";
+import { readUsageWaiting, type UsageScan } from "../io/transcript.ts";
 import type { HookPayload } from "../schemas/payload.ts";
 import { isContextWindow } from "../schemas/guards.ts";
 import type { Settings } from "../settings/resolve.ts";
@@ -20,13 +21,43 @@ export interface Measured {
   facts: ContextFacts;
   /** Transcript size when read, if it was read. */
   size: number | undefined;
+  /**
+   * Set when the call did not wait for its own transcript entry: the ceiling (percent) on its
+   * reading, below every threshold not yet fired (src/core/ceiling.ts).
+   */
+  ceiling?: number;
 }
 
 /** What measuring needs from the settings. */
 export type MeasureSettings = Pick<
   Settings,
-  "windowOverride" | "disable1m" | "waitMs" | "stateDir"
+  "windowOverride" | "disable1m" | "waitMs" | "stateDir" | "thresholds"
 >;
+
+/**
+ * The ceiling on this call's reading when the newest usage in `scan` is not this call's and even
+ * the ceiling cannot cross a threshold outside `fired`; else undefined.
+ */
+function ceilingOf(
+  scan: UsageScan,
+  settings: MeasureSettings,
+  fired: readonly number[],
+): number | undefined {
+  const usage = scan.usage;
+  if (!usage || usage.matched || usage.window !== undefined) return undefined;
+  const window = ceilingWindow({
+    model: usage.model,
+    override: settings.windowOverride,
+    disable1m: settings.disable1m,
+  });
+  const input = {
+    tokens: usage.tokens,
+    outputTokens: usage.outputTokens,
+    bytesAfter: Math.max(0, scan.size - usage.end),
+    window,
+  };
+  return earlyCeiling(input, settings.thresholds, fired);
+}
 
 const none = (reason: string, countCalls: boolean): NoReading => ({
   kind: "none",
@@ -62,14 +93,21 @@ export async function measure(
   settings: MeasureSettings,
   /** The session's key from the context's files (`StatePaths.sessionKey`): names the record. */
   sessionKey?: string,
+  /** Thresholds already fired: given, the call stops waiting once a ceiling rules a crossing out. */
+  earlyFired?: readonly number[],
 ): Promise<Measured> {
   const fromStdin = stdinReading(payload.context_window, settings.windowOverride);
   if (fromStdin) return { reading: fromStdin, facts: {}, size: undefined };
   if (!transcript) return { reading: none("no transcript_path", true), facts: {}, size: undefined };
+  // Only a call that would wait for its own entry (it names its tool_use) can skip the wait.
+  const fired = payload.tool_use_id === undefined ? undefined : earlyFired;
   const scan = await readUsageWaiting(
     transcript.path,
     { toolUseId: payload.tool_use_id, sidechainFile: transcript.sidechainFile },
-    { waitMs: settings.waitMs },
+    {
+      waitMs: settings.waitMs,
+      ...(fired ? { enough: (s) => ceilingOf(s, settings, fired) !== undefined } : {}),
+    },
   );
   if ("error" in scan) return { reading: none(scan.error, true), facts: {}, size: undefined };
   if (scan.markerAfterUsage !== undefined) {
@@ -80,6 +118,8 @@ export async function measure(
     };
   }
   const usage = scan.usage;
+  const ceiling = fired ? ceilingOf(scan, settings, fired) : undefined;
+  const early = ceiling === undefined ? {} : { ceiling };
   // A fresh statusline reading is Claude Code's own figure and window: prefer it.
   const bridged = await bridgedReading(
     settings.stateDir,
@@ -90,7 +130,7 @@ export async function measure(
     Date.now(),
     sessionKey,
   );
-  if (bridged) return { reading: bridged, facts: {}, size: scan.size };
+  if (bridged) return { reading: bridged, facts: {}, size: scan.size, ...early };
   if (!usage) {
     return { reading: none("no usage in the transcript", true), facts: {}, size: scan.size };
   }
@@ -118,5 +158,6 @@ export async function measure(
     },
     facts: {},
     size: scan.size,
+    ...early,
   };
 }

@@ -6,13 +6,14 @@
 import { applyFacts, type ContextFacts } from "../core/context_facts.ts";
 import { afterCompaction, compactionFound } from "../core/compaction_refresh.ts";
 import { decide, type Decision, isReading, type NoReading, type Reading } from "../core/decide.ts";
+import { crossedThresholds } from "../core/thresholds.ts";
 import { type LoadedState, loadState, stateOf, untrustedDirReason } from "../io/state_store.ts";
 import type { HookPayload } from "../schemas/payload.ts";
 import type { State } from "../schemas/state.ts";
 import type { Settings } from "../settings/resolve.ts";
 import { type ContextFiles, contextFiles } from "./context_files.ts";
 import { lookBack } from "./look_back.ts";
-import { measure } from "./measure.ts";
+import { measure, type Measured } from "./measure.ts";
 import { buildRefresh, type BuiltRefresh } from "./refresh_text.ts";
 import { describeDecision, timed, type Trace } from "./trace.ts";
 
@@ -33,39 +34,15 @@ export interface Plan {
   refresh: BuiltRefresh | undefined;
 }
 
-/** How to plan: the hook's way, or a command's dry run. */
-export interface PlanOptions {
-  /** Render the refresh when the decision fires. */
-  render: boolean;
-}
-
-/**
- * Runs the read-only steps for a tool call: find the context's files, read its state, measure,
- * look back where the decision needs it, decide, and render when it fires. Fills `trace`.
- * Returns the reason instead when the state folder cannot be trusted.
- */
-export async function planCall(
-  payload: HookPayload,
+/** The reading, facts and state after looking back through the transcript where needed. */
+async function lookBackAsNeeded(
+  measured: Measured,
+  loaded: LoadedState,
+  files: ContextFiles,
   settings: Settings,
-  options: PlanOptions,
   trace: Trace,
-): Promise<Plan | { kind: "untrusted"; reason: string }> {
-  const untrusted = untrustedDirReason(settings.stateDir);
-  if (untrusted) return { kind: "untrusted", reason: untrusted };
-  const files = await timed(trace, "files", () => contextFiles(payload, settings.stateDir));
-  trace.transcript = files.transcript;
-  trace.statePath = files.paths.state;
-
-  const loaded = await timed(trace, "state", () => loadState(files.paths.state));
+): Promise<{ reading: Reading | NoReading; facts: ContextFacts; state: State }> {
   const found = loaded.kind === "found";
-  trace.stateFile = loaded.kind;
-  trace.stateBefore = stateOf(loaded);
-
-  const measured = await timed(
-    trace,
-    "measure",
-    () => measure(payload, files.transcript, settings, files.paths.sessionKey),
-  );
   let reading = measured.reading;
   const facts = { ...measured.facts };
   // A reset the transcript's facts cause (a compaction no event reported) leaves the rules to
@@ -101,6 +78,57 @@ export async function planCall(
       };
     }
   }
+  return { reading, facts, state };
+}
+
+/** How to plan: the hook's way, or a command's dry run. */
+export interface PlanOptions {
+  /** Render the refresh when the decision fires. */
+  render: boolean;
+}
+
+/**
+ * Runs the read-only steps for a tool call: find the context's files, read its state, measure,
+ * look back where the decision needs it, decide, and render when it fires. Fills `trace`.
+ * Returns the reason instead when the state folder cannot be trusted.
+ */
+export async function planCall(
+  payload: HookPayload,
+  settings: Settings,
+  options: PlanOptions,
+  trace: Trace,
+): Promise<Plan | { kind: "untrusted"; reason: string }> {
+  const untrusted = untrustedDirReason(settings.stateDir);
+  if (untrusted) return { kind: "untrusted", reason: untrusted };
+  const files = await timed(trace, "files", () => contextFiles(payload, settings.stateDir));
+  trace.transcript = files.transcript;
+  trace.statePath = files.paths.state;
+
+  const loaded = await timed(trace, "state", () => loadState(files.paths.state));
+  trace.stateFile = loaded.kind;
+  trace.stateBefore = stateOf(loaded);
+
+  // A call whose ceiling rules every crossing out answers without waiting for its own entry;
+  // should the look-back then unfire a threshold the ceiling reaches, it measures again, waiting.
+  let earlyFired: readonly number[] | undefined = stateOf(loaded).fired;
+  let measured: Measured;
+  let reading: Reading | NoReading;
+  let facts: ContextFacts;
+  let state: State;
+  while (true) {
+    const fired = earlyFired;
+    measured = await timed(
+      trace,
+      "measure",
+      () => measure(payload, files.transcript, settings, files.paths.sessionKey, fired),
+    );
+    ({ reading, facts, state } = await lookBackAsNeeded(measured, loaded, files, settings, trace));
+    const ceiling = measured.ceiling;
+    if (ceiling === undefined) break;
+    if (crossedThresholds(ceiling, settings.thresholds, state.fired).length === 0) break;
+    earlyFired = undefined;
+  }
+  trace.ceiling = measured.ceiling;
   trace.reading = reading;
   trace.transcriptSize = measured.size;
   trace.facts = facts;

@@ -53,6 +53,11 @@ export interface Trace {
   reading: Reading | NoReading | undefined;
   /** Transcript size when measured. */
   transcriptSize: number | undefined;
+  /**
+   * Set when the call did not wait for its own transcript entry: the ceiling (percent) on its
+   * reading, below every threshold not yet fired (src/core/ceiling.ts).
+   */
+  ceiling: number | undefined;
   /** What looking back through the transcript found: markers, recovered refreshes. */
   facts: ContextFacts | undefined;
   /** The state decided with: the state file updated with `facts`. */
@@ -85,6 +90,7 @@ export function emptyTrace(): Trace {
     stateBefore: undefined,
     reading: undefined,
     transcriptSize: undefined,
+    ceiling: undefined,
     facts: undefined,
     state: undefined,
     planned: undefined,
@@ -133,10 +139,17 @@ export function debugLine(trace: Trace): string {
     ? ""
     : `${trace.event}${trace.tool ? ` ${trace.tool}` : ""}${trace.agentId ? " (subagent)" : ""}: `;
   if (trace.outcome === "reset") return `${who}${trace.reason}`;
-  if (trace.outcome === "silent") return `${who}nothing: ${trace.reason}`;
+  const early = trace.ceiling === undefined
+    ? ""
+    : Number.isFinite(trace.ceiling)
+    ? ` (not waited for: this call's reading is at most ${Math.ceil(trace.ceiling)}%)`
+    : " (not waited for: every threshold has fired)";
+  if (trace.outcome === "silent") return `${who}nothing: ${trace.reason}${early}`;
   const refresh = trace.refresh;
   const account = refresh === undefined ? "" : `; ${accountOf(refresh)}`;
-  return `${who}fired: ${trace.reason}${account}${trace.rearm ? `; ${rearmOf(trace.rearm)}` : ""}`;
+  return `${who}fired: ${trace.reason}${early}${account}${
+    trace.rearm ? `; ${rearmOf(trace.rearm)}` : ""
+  }`;
 }
 
 /** `812 chars, 3 whole, 1 summarized, 0 left out`. */

@@ -24,6 +24,8 @@ export interface TranscriptUsage extends EntryUsage {
   matched: boolean;
   /** Byte offset of the entry. */
   offset: number;
+  /** Byte offset just past the entry's line (its newline included). */
+  end: number;
   /** A window stated by the transcript itself (a `Token usage: X/Y` warning). */
   window?: number;
 }
@@ -93,7 +95,7 @@ export async function scanUsage(
     if (found === undefined) continue;
     const matched = query.toolUseId !== undefined && found.toolUseIds.includes(query.toolUseId);
     if (!newest) {
-      newest = { ...found, matched, offset: line.start };
+      newest = { ...found, matched, offset: line.start, end: line.start + line.bytes.length + 1 };
       if (matched || query.toolUseId === undefined || found.window !== undefined) break;
       continue;
     }
@@ -223,6 +225,8 @@ export interface WaitOptions {
   waitMs?: number;
   /** Pause between reads while waiting. Default 20 ms. */
   pollMs?: number;
+  /** True when this scan already decides the call, so its own entry need not be waited for. */
+  enough?: (scan: UsageScan) => boolean;
 }
 
 /**
@@ -241,7 +245,7 @@ export async function readUsageWaiting(
     const scan = await withTranscript(path, (source, size) => scanUsage(source, size, query));
     const settled = "error" in scan || scan.markerAfterUsage !== undefined ||
       scan.usage?.matched === true || scan.usage?.window !== undefined ||
-      query.toolUseId === undefined;
+      query.toolUseId === undefined || options.enough?.(scan) === true;
     if (settled || performance.now() + pollMs > deadline) return scan;
     await new Promise((resolve) => setTimeout(resolve, pollMs));
   }

@@ -1,0 +1,88 @@
+/**
+ * The hook answers at once when a ceiling rules a crossing out, and waits for this call's own
+ * transcript entry when it does not: the real entry point as a subprocess, with the entry written
+ * late as Claude Code writes it.
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import {
+  appendTranscript,
+  entries,
+  MAIN_COMMAND,
+  payload,
+  sandbox,
+  spawnWithStdin,
+  writeTranscript,
+} from "../_helpers.ts";
+
+const WINDOW = 1_000_000;
+
+/** A session whose newest entry is the previous response's, at `tokens`. */
+function setup(tokens: number) {
+  const box = sandbox();
+  writeTranscript(box.transcript, [
+    entries.assistant(tokens, ["toolu_prev"]),
+    entries.toolResult("toolu_prev"),
+  ]);
+  const env = {
+    ...box.env,
+    LESSONS_CONTEXT_WINDOW: String(WINDOW),
+    LESSONS_DEBUG: "1",
+    // Long enough that a wait shows in the time taken.
+    LESSONS_REINJECT_WAIT_MS: "1500",
+  };
+  const call = payload("PostToolUse.Bash", {
+    transcript_path: box.transcript,
+    tool_use_id: "toolu_now",
+  });
+  return { box, env, call };
+}
+
+async function run(call: unknown, env: Record<string, string>) {
+  const [program, ...args] = MAIN_COMMAND;
+  const started = performance.now();
+  const out = await spawnWithStdin(program!, args, call, env);
+  return { ...out, ms: performance.now() - started };
+}
+
+Deno.test("far below the next threshold the hook answers without waiting for its entry", async () => {
+  const { env, call } = setup(20_000); // 2 % of 1M: at most 27 % with the margin
+  const result = await run(call, env);
+  assertEquals([result.code, result.stdout], [0, ""]);
+  ok(result.stderr.includes("not waited for: this call's reading is at most"), result.stderr);
+  ok(result.stderr.includes("below the next threshold, 30%"), result.stderr);
+  ok(result.ms < 1500, `took ${result.ms.toFixed(0)} ms: it waited`);
+});
+
+Deno.test("near a threshold the hook waits for its entry and fires on this call", async () => {
+  const { box, env, call } = setup(290_000); // 29 %: this call's response may cross 30
+  const late = new Promise<void>((resolve) =>
+    setTimeout(() => {
+      // Claude Code writes this call's assistant entry after the hook has started.
+      appendTranscript(box.transcript, [entries.assistant(310_000, ["toolu_now"])]);
+      resolve();
+    }, 300)
+  );
+  const result = await run(call, env);
+  await late;
+  assertEquals(result.code, 0, result.stderr);
+  ok(result.stdout.includes("[lessons-reinject refresh 30 "), result.stderr);
+  ok(result.stderr.includes("from transcript tool_use match"), result.stderr);
+  ok(!result.stderr.includes("not waited for"), result.stderr);
+});
+
+Deno.test("every threshold fired: no wait at all", async () => {
+  const { box, env, call } = setup(800_000);
+  Deno.mkdirSync(box.stateDir, { recursive: true, mode: 0o700 });
+  // Fire 30, 52 and 70 on a first call whose entry is there, then time a later call.
+  appendTranscript(box.transcript, [entries.assistant(800_000, ["toolu_first"])]);
+  const first = payload("PostToolUse.Bash", {
+    transcript_path: box.transcript,
+    tool_use_id: "toolu_first",
+  });
+  const fired = await run(first, env);
+  ok(fired.stdout.includes("refresh 30,52,70 "), fired.stderr);
+  const result = await run(call, env);
+  assertEquals([result.code, result.stdout], [0, ""]);
+  ok(result.stderr.includes("every threshold has fired"), result.stderr);
+  ok(result.ms < 1500, `took ${result.ms.toFixed(0)} ms: it waited`);
+});
