@@ -1,30 +1,15 @@
 /**
  * The optional JSONC config file: where it is, and its settings validated with zod. The hook
- * reads it on every call, so a missing file costs one stat and the JSONC parser is only
- * imported when a file exists. Problems name the path, line and column and what was expected.
+ * reads it on every call, so a missing file costs one stat and the JSONC parser and zod are
+ * only loaded when a file exists. Problems name the path, line and column and what was expected.
  */
 import { dirname, isAbsolute, join, resolve } from "../core/path.ts";
-import * as z from "zod/mini";
 import { messageOf } from "../core/errors.ts";
 import { type FileSettings, isSettingKey, type SettingKey, SETTINGS } from "./table.ts";
 import { type ConfigFileOutcome, type Env, expandHome } from "./resolve.ts";
 
 /** Config files larger than this are refused (a real one is a few hundred bytes). */
 const MAX_CONFIG_BYTES = 256 * 1024;
-
-/**
- * The file's shape, derived from the settings table: every key optional, each checked by its
- * row's own rule (the environment's rule too), unknown keys refused so typos are caught.
- */
-function configFileSchema() {
-  const shape: Record<string, z.ZodMiniOptional<z.ZodMiniType>> = {
-    $schema: z.optional(z.string()),
-  };
-  for (const [key, row] of Object.entries(SETTINGS)) {
-    shape[key] = z.optional(z.custom((value) => row.parse(value).kind === "valid"));
-  }
-  return z.strictObject(shape);
-}
 
 /** Where the config file is looked for, and how it was chosen. */
 export interface ConfigLocation {
@@ -125,7 +110,11 @@ export async function parseConfigText(
     unusable: string;
   }
 > {
-  const jsonc = await import("jsonc-parser");
+  // Most calls find no file: the parser and the schema (zod) load only for one that exists.
+  const [jsonc, { configFileSchema }] = await Promise.all([
+    import("jsonc-parser"),
+    import("../schemas/config_file.ts"),
+  ]);
   const errors: { error: number; offset: number; length: number }[] = [];
   const tree = jsonc.parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
   const where = (offset: number) => {
