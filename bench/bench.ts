@@ -1,7 +1,8 @@
 /**
  * `deno task bench`: times the hook as Claude Code runs it (a fresh process, payload on stdin,
  * answer on stdout) on 1 MiB, 100 MiB and 1 GiB transcripts, paired run by run with the floor
- * (`deno run` of an empty script fed the same stdin), and writes the table to docs/benchmarks.md.
+ * (`deno run --no-config` of a script that reads its stdin), and writes the table to
+ * docs/benchmarks.md. `--compare REF` runs an earlier commit's bundle in the same rounds.
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -17,7 +18,7 @@ const USAGE = `deno task bench [--runs N] [--sizes 1MiB,100MiB,1GiB] [--source F
   --runs N       timed runs per case and size (default 20, at least 15 for the report)
   --sizes LIST   transcript sizes (KiB, MiB, GiB suffixes)
   --source FILE  the real transcript to repeat (default: the recorded 2.1.328 one)
-  --compare REF  also time the bundle of git commit REF, non-firing (repeatable)
+  --compare REF  also time the bundle of git commit REF in the same rounds (repeatable)
   --no-write     print the table, leave docs/benchmarks.md alone`;
 
 const encoder = new TextEncoder();
@@ -27,6 +28,12 @@ const say = (text: string) => Deno.stderr.writeSync(encoder.encode(`${text}\n`))
 const print = (text: string) => Deno.stdout.writeSync(encoder.encode(`${text}\n`));
 
 const TOOL_USE_ID = "toolu_01BenchThisCallXXXXXXXXXX";
+/** A tool call whose assistant entry is not in the transcript yet. */
+const LAG_TOOL_USE_ID = "toolu_01BenchNotWrittenYetXXXXX";
+/** The lag case's window: its reading is 11 %, its only threshold 70 %. */
+const LAG_WINDOW = 1_000_000;
+/** Lessons in the firing cases' manifest (the issue's firing target is for 100). */
+const MANIFEST_LESSONS = 100;
 const WINDOW = 200_000;
 /** The reading of the benchmark's call: 55 % of the window, between thresholds 52 and 70. */
 const TOKENS = 110_000;
@@ -84,8 +91,8 @@ interface Case {
   spec: RunSpec;
   /** Why the run is not what this case measures, or undefined when it is. */
   check: (sample: Sample) => string | undefined;
-  /** Part of the targets (non-firing calls). */
-  target?: boolean;
+  /** Held to a target: the steady non-firing call, or the firing call. */
+  target?: "steady" | "firing";
 }
 
 async function buildBundle(out: string, root = ROOT): Promise<void> {
@@ -125,13 +132,45 @@ async function writeState(path: string, state: unknown): Promise<void> {
   await Deno.writeTextFile(path, JSON.stringify(state), { mode: 0o600 });
 }
 
+/** The state file's name before one digest named it (`lessons-<sha256(session)[:16]>`). */
+async function legacyStatePath(dir: string, sessionId: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(sessionId));
+  const hex = Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+  return join(dir, `lessons-${hex.slice(0, 16)}-reinject.json`);
+}
+
+/**
+ * A manifest of `count` enabled directives and protocols made from the sample's lessons, with new
+ * ids, slugs, priorities and tags: more than 10,000 characters whole, so the layout summarizes.
+ */
+async function writeManifest(path: string, count: number): Promise<void> {
+  const sample = JSON.parse(await Deno.readTextFile(SAMPLE_MANIFEST));
+  const base = Object.values(sample.lessons) as Record<string, unknown>[];
+  const lessons: Record<string, unknown> = {};
+  for (let i = 0; i < count; i++) {
+    const from = base[i % base.length]!;
+    lessons[`01JBENCH${String(i).padStart(18, "0")}`] = {
+      ...from,
+      slug: `${from.slug}-${i}`,
+      type: i % 3 === 2 ? "protocol" : "directive",
+      priority: 1 + (i * 7) % 10,
+      tags: [`topic:t${i % 6}`],
+      disabled: null,
+      scope: null,
+      summary: `${from.summary} (variant ${i})`,
+    };
+  }
+  await Deno.writeTextFile(path, JSON.stringify({ ...sample, lessons }));
+}
+
 async function benchSize(
   targetBytes: number,
   runs: number,
   tmp: string,
   source: string,
   bundle: string,
-  empty: string,
+  floor: string,
+  manifest: string,
   compared: ReadonlyMap<string, string>,
 ): Promise<SizeResult> {
   const sourceText = await Deno.readTextFile(source);
@@ -154,43 +193,35 @@ async function benchSize(
   const stateDir = join(tmp, "state");
   const env = baseEnv({
     LESSONS_STATE_DIR: stateDir,
-    LESSONS_MANIFEST_PATH: SAMPLE_MANIFEST,
+    LESSONS_MANIFEST_PATH: manifest,
     LESSONS_CONTEXT_WINDOW: String(WINDOW),
     TMPDIR: tmp,
   });
-  const payloadFor = (kind: string) => {
+  // The call whose own entry is not written yet, far below the next threshold: 110,000 tokens
+  // of 1,000,000 with 70 % the only threshold (what a waiting hook polls 250 ms for).
+  const lagEnv = {
+    ...env,
+    LESSONS_CONTEXT_WINDOW: String(LAG_WINDOW),
+    LESSONS_REINJECT_THRESHOLDS: "70",
+  };
+  const payloadFor = (kind: string, toolUseId = TOOL_USE_ID) => {
     const payload = JSON.parse(
       Deno.readTextFileSync(join(ROOT, "tests", "fixtures", "payloads", "PostToolUse.Bash.json")),
     );
     Object.assign(payload, {
       session_id: session(kind),
       transcript_path: transcript,
-      tool_use_id: TOOL_USE_ID,
+      tool_use_id: toolUseId,
       tool_input: { command: "echo bench", description: "bench" },
     });
     return new TextEncoder().encode(JSON.stringify(payload));
   };
   const deno = [Deno.execPath(), "run", "--quiet", "--no-prompt", ...HOOK_PERMISSIONS];
+  // The bundle and the floor run without a config file, as the compiled binary does.
+  const denoBare = [...deno, "--no-config"];
   const quiet = payloadFor("quiet");
-  const fire = payloadFor("fire");
   const first = payloadFor("first");
-  const firePaths = await statePaths(stateDir, session("fire"));
   const firstPaths = await statePaths(stateDir, session("first"));
-
-  // Prime the steady state: the first call fires 30 and 52; every later one at 55 % is silent.
-  const primed = await measure({ cmd: [...deno, bundle], stdin: quiet, env });
-  if (!answerOf(primed.stdout)) {
-    throw new Error(`priming call did not fire: ${primed.stdout} ${primed.stderr}`);
-  }
-  const debug = await measure({
-    cmd: [...deno, bundle],
-    stdin: quiet,
-    env: { ...env, LESSONS_DEBUG: "1" },
-  });
-  const debugLine = debug.stderr.trim();
-  if (!debugLine.includes("tool_use match")) {
-    throw new Error(`the hook did not find this call's entry: ${debugLine}`);
-  }
 
   const silent = (s: Sample) =>
     s.code !== 0 ? `exit ${s.code}` : s.stdout !== "" ? "answered (expected silence)" : undefined;
@@ -200,66 +231,97 @@ async function benchSize(
       : answerOf(s.stdout)?.startsWith(`[lessons-reinject refresh ${expect} `)
       ? undefined
       : `no refresh ${expect}: ${s.stdout.slice(0, 80)}`;
-  const resetFire = () =>
-    writeState(firePaths.state, {
+  const dropState = () => Deno.remove(firstPaths.state).catch(() => {});
+
+  // The bundle under test and each compared commit's: own sessions, each primed on its own (the
+  // state file's name may differ between versions).
+  const variants = [
+    { label: "hook bundle", file: bundle, target: true },
+    ...[...compared].map(([ref, file]) => ({ label: `bundle of ${ref}`, file, target: false })),
+  ];
+  let debugLine = "";
+  let lagLine = "";
+  const cases: Case[] = [
+    { name: "floor", spec: { cmd: [...denoBare, floor], stdin: quiet, env }, check: floorCheck },
+    {
+      name: "hook src, non-firing",
+      spec: { cmd: [...deno, join(ROOT, "src", "main.ts")], stdin: quiet, env },
+      check: silent,
+    },
+  ];
+  for (const [i, variant] of variants.entries()) {
+    const tag = `v${i}`;
+    const steady = payloadFor(`quiet-${tag}`);
+    const lag = payloadFor(`lag-${tag}`, LAG_TOOL_USE_ID);
+    const fire = payloadFor(`fire-${tag}`);
+    const cmd = [...denoBare, variant.file];
+    // Prime the steady state: the first call fires 30 and 52; every later one at 55 % is silent.
+    const primed = await measure({ cmd, stdin: steady, env });
+    if (!answerOf(primed.stdout)) {
+      throw new Error(`${variant.label}: priming did not fire: ${primed.stdout} ${primed.stderr}`);
+    }
+    await measure({ cmd, stdin: lag, env: lagEnv }); // writes the lag session's state file
+    if (variant.target) {
+      const debug = await measure({ cmd, stdin: steady, env: { ...env, LESSONS_DEBUG: "1" } });
+      debugLine = debug.stderr.trim();
+      if (!debugLine.includes("tool_use match")) {
+        throw new Error(`the hook did not find this call's entry: ${debugLine}`);
+      }
+      const lagged = await measure({ cmd, stdin: lag, env: { ...lagEnv, LESSONS_DEBUG: "1" } });
+      lagLine = lagged.stderr.trim();
+    }
+    // The firing call: 30 has fired, the reading of 55 % crosses 52.
+    const fireState = {
       fired: [30],
       toolCount: 0,
       epoch: 0,
       firedPercent: 31,
       firedAt: generated.bytes - 1,
-    });
-  const dropState = () => Deno.remove(firstPaths.state).catch(() => {});
-
-  const cases: Case[] = [
-    { name: "floor", spec: { cmd: [...deno, empty], stdin: quiet, env }, check: floorCheck },
-    {
-      name: "hook src, non-firing",
-      spec: { cmd: [...deno, join(ROOT, "src", "main.ts")], stdin: quiet, env },
-      check: silent,
-      target: true,
-    },
-    {
-      name: "hook bundle, non-firing",
-      spec: { cmd: [...deno, bundle], stdin: quiet, env },
-      check: silent,
-      target: true,
-    },
-    ...[...compared].map(([ref, file]): Case => ({
-      name: `bundle of ${ref}, non-firing`,
-      spec: { cmd: [...deno, file], stdin: quiet, env },
-      check: silent,
-    })),
-    {
-      name: "hook src, firing",
-      prepare: resetFire,
-      spec: { cmd: [...deno, join(ROOT, "src", "main.ts")], stdin: fire, env },
-      check: fired("52"),
-    },
-    {
-      name: "hook bundle, firing",
-      prepare: resetFire,
-      spec: { cmd: [...deno, bundle], stdin: fire, env },
-      check: fired("52"),
-    },
+    };
+    const firePaths = [
+      (await statePaths(stateDir, session(`fire-${tag}`))).state,
+      await legacyStatePath(stateDir, session(`fire-${tag}`)),
+    ];
+    const resetFire = async () => {
+      for (const path of firePaths) await writeState(path, fireState);
+    };
+    cases.push(
+      {
+        name: `${variant.label}, non-firing`,
+        spec: { cmd, stdin: steady, env },
+        check: silent,
+        ...(variant.target ? { target: "steady" as const } : {}),
+      },
+      {
+        name: `${variant.label}, non-firing, own entry not written yet (far below 70 %)`,
+        spec: { cmd, stdin: lag, env: lagEnv },
+        check: silent,
+      },
+      {
+        name: `${variant.label}, firing (${MANIFEST_LESSONS} lessons)`,
+        prepare: resetFire,
+        spec: { cmd, stdin: fire, env },
+        check: fired("52"),
+        ...(variant.target ? { target: "firing" as const } : {}),
+      },
+    );
+  }
+  cases.push(
     {
       name: "hook bundle, firing with the state file lost (recovery scan)",
       prepare: dropState,
-      spec: { cmd: [...deno, bundle], stdin: first, env },
+      spec: { cmd: [...denoBare, bundle], stdin: first, env },
       check: fired("30,52"),
     },
     {
       name: "PRD baseline (whole file)",
-      spec: {
-        cmd: [...deno, "--no-config", join(ROOT, "bench", "prd_baseline.ts")],
-        stdin: quiet,
-        env,
-      },
+      spec: { cmd: [...denoBare, join(ROOT, "bench", "prd_baseline.ts")], stdin: quiet, env },
       check: (s) =>
         s.stderr.includes(`baseline tokens=${TOKENS}`)
           ? undefined
           : `failed: ${lastErrorLine(s.stderr)}`,
     },
-  ];
+  );
 
   // Warm-up: one untimed run of each case (compile caches, page cache).
   for (const c of cases) {
@@ -294,7 +356,7 @@ async function benchSize(
     const problems = list.map(c.check).filter((p): p is string => p !== undefined);
     return {
       name: c.name,
-      target: c.target ?? false,
+      target: c.target,
       samples: list,
       problems: [...new Set(problems)],
       failedRuns: problems.length,
@@ -305,6 +367,7 @@ async function benchSize(
     bytes: generated.bytes,
     lines: generated.lines,
     debugLine,
+    lagLine,
     usageBytesRead: "error" in usageScan ? undefined : usageScan.bytesRead,
     historyBytesRead: "error" in historyScan ? undefined : historyScan.bytesRead,
     cases: results,
@@ -388,14 +451,22 @@ async function main(): Promise<number> {
     await buildBundle(bundle);
     const compared = new Map<string, string>();
     for (const ref of values.compare) compared.set(ref, await buildBundleAt(ref, tmp));
-    const empty = join(tmp, "empty.ts");
-    await Deno.writeTextFile(empty, "");
+    // The floor: an empty hook that reads its stdin to the end, as any hook must.
+    const floor = join(tmp, "floor.ts");
+    await Deno.writeTextFile(
+      floor,
+      "const b = new Uint8Array(65536);\nwhile ((await Deno.stdin.read(b)) !== null);\n",
+    );
+    const manifest = join(tmp, "manifest.json");
+    await writeManifest(manifest, MANIFEST_LESSONS);
     const loadBefore = Deno.loadavg();
     const startedAt = new Date();
     const results: SizeResult[] = [];
     for (const size of sizes) {
       say(`${sizeLabel(size)}:`);
-      results.push(await benchSize(size, runs, tmp, values.source, bundle, empty, compared));
+      results.push(
+        await benchSize(size, runs, tmp, values.source, bundle, floor, manifest, compared),
+      );
     }
     const report = renderReport({
       date: startedAt.toISOString().replace(/\.\d+Z$/, "Z"),

@@ -6,8 +6,8 @@ import type { Sample } from "./measure.ts";
 
 export interface CaseResult {
   name: string;
-  /** A non-firing call, held to the targets. */
-  target: boolean;
+  /** Held to a target: the steady non-firing call, or the firing call; undefined: shown only. */
+  target: "steady" | "firing" | undefined;
   /** One per round, in round order (index i of every case ran in the same round). */
   samples: Sample[];
   problems: string[];
@@ -19,6 +19,8 @@ export interface SizeResult {
   bytes: number;
   lines: number;
   debugLine: string;
+  /** The debug line of the call whose own entry was not written yet. */
+  lagLine: string;
   usageBytesRead: number | undefined;
   historyBytesRead: number | undefined;
   cases: CaseResult[];
@@ -40,8 +42,12 @@ export interface ReportInput {
   sizes: SizeResult[];
 }
 
-/** Wall and RSS may grow this much over the floor (the issue's targets). */
-export const TARGET_RATIO = 1.5;
+/** Wall of a steady non-firing call over the floor's (issue 12's target). */
+const STEADY_RATIO = 1.3;
+/** Peak RSS over the floor's. */
+const RSS_RATIO = 1.5;
+/** Wall of a firing call (100 lessons) over the floor's. */
+const FIRING_RATIO = 2;
 /** Peak RSS counts as flat when the largest size's median is within this of the smallest's. */
 const FLAT_RSS = 1.05;
 
@@ -121,40 +127,44 @@ function table(input: ReportInput): string[] {
 
 function targets(input: ReportInput): string[] {
   const out: string[] = [];
-  const names = [...new Set(input.sizes.flatMap((s) => s.cases.filter((c) => c.target)))]
-    .map((c) => c.name).filter((n, i, all) => all.indexOf(n) === i);
+  const held = input.sizes.flatMap((s) => s.cases.filter((c) => c.target !== undefined));
+  const names = [...new Set(held.map((c) => c.name))];
   for (const name of names) {
+    const kind = held.find((c) => c.name === name)!.target;
+    const limit = kind === "firing" ? FIRING_RATIO : STEADY_RATIO;
     const rows = input.sizes.map((size) => {
       const c = size.cases.find((x) => x.name === name)!;
       const floor = floorOf(size);
+      const ratios = pairedRatios(c, floor, wall).filter(Number.isFinite);
       return {
         label: size.label,
-        wallRatio: median(pairedRatios(c, floor, wall)),
-        wallMedianRatio: median(c.samples.map(wall)) / median(floor.samples.map(wall)),
+        wallRatio: median(ratios),
+        low: quantile(ratios, 0.25),
+        high: quantile(ratios, 0.75),
         rssRatio: median(c.samples.map(rss)) / median(floor.samples.map(rss)),
         rss: median(c.samples.map(rss)),
         failed: c.failedRuns,
       };
     });
-    const wallOk = rows.every((r) => r.wallRatio <= TARGET_RATIO);
-    const rssOk = rows.every((r) => r.rssRatio <= TARGET_RATIO);
-    const rssValues = rows.map((r) => r.rss);
-    const flat = Math.max(...rssValues) / Math.min(...rssValues);
-    out.push(
-      `- **${name}**: wall ÷ floor ${
-        rows.map((r) =>
-          `${r.label} ${r.wallRatio.toFixed(2)}× (ratio of medians ${
-            r.wallMedianRatio.toFixed(2)
-          }×)`
-        ).join(", ")
-      }: ${wallOk ? "met" : "**not met**"} (≤ ${TARGET_RATIO}×). Peak RSS ÷ floor ${
+    const wallOk = rows.every((r) => r.wallRatio <= limit);
+    let line = `- **${name}**: wall ÷ floor (paired, median [IQR]) ${
+      rows.map((r) =>
+        `${r.label} ${r.wallRatio.toFixed(2)}× [${r.low.toFixed(2)}–${r.high.toFixed(2)}]`
+      ).join(", ")
+    }: ${wallOk ? "met" : "**not met**"} (≤ ${limit}×).`;
+    if (kind === "steady") {
+      const rssOk = rows.every((r) => r.rssRatio <= RSS_RATIO);
+      const rssValues = rows.map((r) => r.rss);
+      const flat = Math.max(...rssValues) / Math.min(...rssValues);
+      line += ` Peak RSS ÷ floor ${
         rows.map((r) => `${r.label} ${r.rssRatio.toFixed(2)}×`).join(", ")
-      }: ${rssOk ? "met" : "**not met**"}; RSS from the smallest to the largest transcript varies ${
-        ((flat - 1) * 100).toFixed(1)
-      } %: ${flat <= FLAT_RSS ? "flat" : "**grows**"}.${
-        rows.some((r) => r.failed > 0) ? " Some runs failed their check (see the table)." : ""
-      }`,
-    );
+      }: ${rssOk ? "met" : "**not met**"} (≤ ${RSS_RATIO}×); RSS from the smallest to the ` +
+        `largest transcript varies ${((flat - 1) * 100).toFixed(1)} %: ${
+          flat <= FLAT_RSS ? "flat" : "**grows**"
+        }.`;
+    }
+    if (rows.some((r) => r.failed > 0)) line += " Some runs failed their check (see the table).";
+    out.push(line);
   }
   return out;
 }
@@ -168,11 +178,15 @@ export function renderReport(input: ReportInput): string {
     `- Machine: ${input.machine.join("; ")}.`,
     `- Load average (1, 5, 15 min) at start ${load(input.load[0])}, at end ${load(input.load[1])}.`,
     `- ${input.runs} timed runs per case and size, after one untimed warm-up run of each; every round runs every case once, in an order rotated each round. ${input.method}; wall = spawn to exit with stdout and stderr drained, measured by the bench.`,
+    `- Floor: \`deno run --no-config\` of a script that reads stdin to the end, with the hook's permissions; the bundles run with \`--no-config\` too, as the compiled binary reads no config file.`,
     `- Transcripts: the real \`${input.source}\` repeated with fresh uuids, message ids and tool ids, ending with the assistant entry holding the benchmark's \`tool_use_id\` at ${input.tokens} of ${input.window} tokens (55 %). The hook's own debug line confirms the source: ${
       input.sizes.map((s) =>
         `\`${s.debugLine.replace(/^lessons-reinject: /, "")}\` (${s.label})`
       )[0] ?? ""
     }.`,
+    `- The "own entry not written yet" case names a tool_use id the transcript does not hold (as on most real calls, where the entry lands 40-60 ms after the hook starts), at 11 % of a 1,000,000-token window with 70 % the only threshold: ${
+      input.sizes.map((s) => `\`${s.lagLine.replace(/^lessons-reinject: /, "")}\``)[0] ?? ""
+    }. A hook that waits for the entry polls its full 250 ms there.`,
     `- Bundle: \`deno bundle --quiet src/main.ts\` (the \`bundle\` task), ${
       (input.bundleBytes / 1024).toFixed(0)
     } KiB, built by the bench.`,
@@ -193,7 +207,7 @@ export function renderReport(input: ReportInput): string {
     "",
     ...failures(input),
     "",
-    "Targets (non-firing calls, the steady state):",
+    `Targets (issue 12): the steady non-firing call ≤ ${STEADY_RATIO}× the floor and peak RSS ≤ ${RSS_RATIO}×, flat; a firing call with a 100-lesson manifest ≤ ${FIRING_RATIO}×. The machine is shared (2 cores): ratios are paired per round; see the load averages above.`,
     "",
     ...targets(input),
   ];
