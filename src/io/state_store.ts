@@ -95,10 +95,12 @@ export function untrustedDirReason(dir: string): string | undefined {
 /**
  * Creates the folder (mode 0700) when missing and checks that this user owns it: a probe file
  * written inside must have the folder's owner. Returns why it cannot be used, or undefined.
+ * Sync, like the rest of a call's file operations: an async op's thread hop costs more here.
  */
+// deno-lint-ignore require-await
 export async function preparePrivateDir(dir: string): Promise<string | undefined> {
   try {
-    await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+    Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch (error) {
     if (!(error instanceof Deno.errors.AlreadyExists)) {
       return `cannot create state folder ${dir}: ${messageOf(error)}`;
@@ -108,9 +110,10 @@ export async function preparePrivateDir(dir: string): Promise<string | undefined
   if (reason || isWindows) return reason;
   const probe = join(dir, `.probe-${crypto.randomUUID()}`);
   try {
-    const file = await Deno.open(probe, { write: true, createNew: true, mode: 0o600 });
-    const [mine, folder] = await Promise.all([file.stat(), Deno.lstat(dir)]);
+    const file = Deno.openSync(probe, { write: true, createNew: true, mode: 0o600 });
+    const mine = file.statSync();
     file.close();
+    const folder = Deno.lstatSync(dir);
     if (mine.uid !== null && folder.uid !== null && mine.uid !== folder.uid) {
       return `state folder ${dir} belongs to another user`;
     }
@@ -118,7 +121,15 @@ export async function preparePrivateDir(dir: string): Promise<string | undefined
   } catch (error) {
     return `state folder ${dir} is not writable: ${messageOf(error)}`;
   } finally {
-    await Deno.remove(probe).catch(() => {});
+    removeQuietly(probe);
+  }
+}
+
+function removeQuietly(path: string): void {
+  try {
+    Deno.removeSync(path);
+  } catch {
+    // Already gone, or never made.
   }
 }
 
@@ -155,24 +166,25 @@ export function stateOf(loaded: LoadedState): State {
 }
 
 /** Writes `state` atomically (see {@link writeJsonAtomically}). */
+// deno-lint-ignore require-await
 export async function saveState(path: string, state: State): Promise<void> {
-  await writeJsonAtomically(path, state);
+  writeJsonAtomically(path, state);
 }
 
 /**
  * Writes `value` as JSON atomically: a fresh temp file (O_EXCL, mode 0600, so a planted symlink
  * cannot redirect it) renamed over the target (rename replaces a symlink, never follows it).
  */
-export async function writeJsonAtomically(path: string, value: unknown): Promise<void> {
+export function writeJsonAtomically(path: string, value: unknown): void {
   const temp = `${path}.${crypto.randomUUID()}.tmp`;
   try {
-    await Deno.writeFile(temp, new TextEncoder().encode(JSON.stringify(value)), {
+    Deno.writeFileSync(temp, new TextEncoder().encode(JSON.stringify(value)), {
       createNew: true,
       mode: 0o600,
     });
-    await Deno.rename(temp, path);
+    Deno.renameSync(temp, path);
   } catch (error) {
-    await Deno.remove(temp).catch(() => {});
+    removeQuietly(temp);
     throw error;
   }
 }
@@ -184,15 +196,24 @@ export async function writeJsonAtomically(path: string, value: unknown): Promise
  * 5-9 ms); only a busy lock starts the timeout.
  */
 export async function withLock<T>(lockPath: string, critical: () => Promise<T>): Promise<T> {
-  const existing = await Deno.lstat(lockPath).catch(() => undefined);
+  let existing: Deno.FileInfo | undefined;
+  try {
+    existing = Deno.lstatSync(lockPath);
+  } catch {
+    existing = undefined;
+  }
   if (existing && !existing.isFile) throw new Error(`lock ${lockPath} is not a regular file`);
-  const file = await Deno.open(lockPath, { read: true, write: true, create: true, mode: 0o600 });
+  const file = Deno.openSync(lockPath, { read: true, write: true, create: true, mode: 0o600 });
   try {
     if (!file.tryLockSync(true)) await waitForLock(file, lockPath);
     try {
       return await critical();
     } finally {
-      await file.unlock().catch(() => {});
+      try {
+        file.unlockSync();
+      } catch {
+        // Closing the file below releases it anyway.
+      }
     }
   } finally {
     file.close();

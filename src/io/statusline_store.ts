@@ -58,7 +58,7 @@ export function statuslinePathFor(dir: string, sessionKey: string): string {
 /** Writes `record` atomically, like the state file. */
 export async function saveStatusline(dir: string, record: StatuslineRecord): Promise<string> {
   const path = await statuslinePath(dir, record.sessionId);
-  await writeJsonAtomically(path, record);
+  writeJsonAtomically(path, record);
   return path;
 }
 
