@@ -3,6 +3,7 @@
  * writes that never follow a planted symlink, and an exclusive lock around every change.
  */
 import { join } from "../core/path.ts";
+import { sha256Hex } from "../core/sha256.ts";
 import type { State } from "../schemas/state.ts";
 import { EMPTY_STATE, isState } from "../schemas/guards.ts";
 import { messageOf } from "../core/errors.ts";
@@ -10,12 +11,6 @@ import { messageOf } from "../core/errors.ts";
 const MAX_STATE_BYTES = 64 * 1024;
 const LOCK_TIMEOUT_MS = 2000;
 const isWindows = Deno.build.os === "windows";
-
-/** SHA-256 of `text`, as lowercase hex. */
-async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
-}
 
 /** Paths of one context's files, and its refresh token; a subagent gets its own. */
 export interface StatePaths {
@@ -33,18 +28,19 @@ export interface StatePaths {
  * 0-7 are the refresh token (the same token earlier versions wrote, so their refreshes are still
  * recognised); digits 8-23 (and 24-39 for a subagent) name the context's files.
  */
-async function contextDigest(sessionId: string, agentId?: string): Promise<string> {
+function contextDigest(sessionId: string, agentId?: string): string {
   const key = agentId ? `${sessionId}\0${agentId}` : sessionId;
-  return await sha256Hex(`lessons-reinject refresh\0${key}`);
+  return sha256Hex(`lessons-reinject refresh\0${key}`);
 }
 
 /** `lessons-<key>[-<agent key>]-reinject.json` in `dir`, and the token, from one digest. */
+// deno-lint-ignore require-await
 export async function statePaths(
   dir: string,
   sessionId: string,
   agentId?: string,
 ): Promise<StatePaths> {
-  const digest = await contextDigest(sessionId, agentId);
+  const digest = contextDigest(sessionId, agentId);
   const sessionKey = agentId ? undefined : digest.slice(8, 24);
   const base = agentId
     ? `lessons-${digest.slice(8, 24)}-${digest.slice(24, 40)}-reinject`
@@ -68,8 +64,8 @@ export async function refreshToken(sessionId: string, agentId?: string): Promise
 }
 
 /** The session's key in file names: digits 8-23 of its context digest. */
-export async function sessionKeyOf(sessionId: string): Promise<string> {
-  return (await contextDigest(sessionId)).slice(8, 24);
+export function sessionKeyOf(sessionId: string): string {
+  return contextDigest(sessionId).slice(8, 24);
 }
 
 /**

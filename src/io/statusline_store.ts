@@ -46,8 +46,9 @@ export function recordFromStatusline(
 }
 
 /** The record's path for a session. */
+// deno-lint-ignore require-await
 export async function statuslinePath(dir: string, sessionId: string): Promise<string> {
-  return statuslinePathFor(dir, await sessionKeyOf(sessionId));
+  return statuslinePathFor(dir, sessionKeyOf(sessionId));
 }
 
 /** The record's path from the session's key (`StatePaths.sessionKey`). */
