@@ -141,9 +141,11 @@ Deno.test({
       const firing = await runHook(call, { ...env, LESSONS_REINJECT_THRESHOLDS: "40" });
       const firingBytes = readSoFar() - before;
       assert(firing.context?.startsWith("[lessons-reinject refresh 40 "), firing.stdout);
-      // The manifest (a few KB) and the state file are the only extra reads.
+      // The manifest (a few KB), the state file and the code only a firing call loads (zod: in a
+      // source run about 1.3 MB of Deno's npm cache) are the only extra reads; scanning back
+      // would read 64 MiB here.
       assert(
-        firingBytes < silentBytes + MiB,
+        firingBytes < silentBytes + 4 * MiB,
         `first refresh read ${firingBytes} bytes, a silent call ${silentBytes}`,
       );
     } finally {
