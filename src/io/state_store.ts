@@ -12,6 +12,12 @@ const MAX_STATE_BYTES = 64 * 1024;
 const LOCK_TIMEOUT_MS = 2000;
 const isWindows = Deno.build.os === "windows";
 
+/** First `length` hex digits of SHA-256 (the lessons-learned plugin keys its files this way). */
+// deno-lint-ignore require-await
+export async function hexDigest(text: string, length = 16): Promise<string> {
+  return sha256Hex(text).slice(0, length);
+}
+
 /** Paths of one context's files, and its refresh token; a subagent gets its own. */
 export interface StatePaths {
   dir: string;
