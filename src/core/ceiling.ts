@@ -1,24 +1,12 @@
 /**
  * A proven upper bound on this call's reading before its own transcript entry is written, so a
  * call that cannot cross a threshold answers at once instead of waiting for the entry. Pure; the
- * constants are derived from real transcripts and pinned by tests/unit/core/ceiling_test.ts.
+ * constants (TOKENS_PER_BYTE and UNSEEN_TOKENS are Claude Code facts, in claude_code.ts) are derived
+ * from real transcripts and pinned by tests/unit/core/ceiling_test.ts.
  */
+import { TOKENS_PER_BYTE, UNSEEN_TOKENS } from "./claude_code.ts";
 import { crossedThresholds } from "./thresholds.ts";
 import { percentOf, resolveWindow, type WindowInputs } from "./window.ts";
-
-/**
- * Tokens per byte of transcript written after the previous reading. Real consecutive readings
- * grow by under 0.7 tokens per byte on all but small gaps (claude-code-facts.md, "Timing inside a
- * real session"); small gaps are the margin's.
- */
-export const TOKENS_PER_BYTE = 1;
-
-/**
- * Tokens a request can carry that the transcript does not show (system reminders, tool schemas
- * loaded on demand): up to about 16,000 measured over ~130 real transcripts; at most 6,635 above
- * {@link TOKENS_PER_BYTE} per byte over the consecutive readings of the shared fixtures.
- */
-export const UNSEEN_TOKENS = 20_000;
 
 /**
  * A share of the window added to the margin: the scripted sessions of the e2e suite (and the

@@ -6,13 +6,8 @@
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
-import {
-  ceilingTokens,
-  ceilingWindow,
-  earlyCeiling,
-  TOKENS_PER_BYTE,
-  UNSEEN_TOKENS,
-} from "../../../src/core/ceiling.ts";
+import { ceilingTokens, ceilingWindow, earlyCeiling } from "../../../src/core/ceiling.ts";
+import { TOKENS_PER_BYTE, UNSEEN_TOKENS } from "../../../src/core/claude_code.ts";
 import { isCompactionMarker, usageOf } from "../../../src/core/transcript_entry.ts";
 import { DEFAULT_THRESHOLDS } from "../../../src/core/thresholds.ts";
 import { ROOT, SHARED_TRANSCRIPTS } from "../../_helpers.ts";
