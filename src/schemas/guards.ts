@@ -55,7 +55,8 @@ export function isHookPayload(value: unknown): value is HookPayload {
     optionalString(value.transcript_path) && optionalString(value.cwd) &&
     optionalString(value.tool_name) && optionalString(value.tool_use_id) &&
     optionalString(value.agent_id) && optionalString(value.agent_type) &&
-    optionalString(value.agent_transcript_path) && optionalString(value.source);
+    optionalString(value.agent_transcript_path) && optionalString(value.source) &&
+    optionalString(value.prompt_id);
 }
 
 /** Same as `ContextWindowSchema.safeParse(value).success` (src/schemas/payload.ts). */
@@ -78,7 +79,10 @@ export function isState(value: unknown): value is State {
     (value.epoch === undefined || isCount(value.epoch)) &&
     (value.firedAt === undefined || isCount(value.firedAt)) &&
     optionalNumber(value.firedPercent) &&
-    (value.checkedTo === undefined || isCount(value.checkedTo));
+    (value.checkedTo === undefined || isCount(value.checkedTo)) &&
+    (value.afterCompact === undefined || value.afterCompact === "pending" ||
+      value.afterCompact === "delivered") &&
+    optionalString(value.compactPrompt);
 }
 
 /** Same as `StatuslineRecordSchema.safeParse(value).success` (src/schemas/statusline.ts). */

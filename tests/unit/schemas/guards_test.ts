@@ -41,6 +41,7 @@ type Kind =
   | "numbers"
   | "unknown"
   | { nullable: Kind }
+  | { oneOf: readonly string[] }
   | { union: Kind[] }
   | { object: Fields };
 interface Field {
@@ -70,11 +71,24 @@ const EDGE_NUMBERS = [
   -Infinity,
   NaN,
 ];
-const STRINGS = ["", "a", "session-1", "toolu_01X", "0", "null", "\u00e9\u{1F600}", " ", "\0"];
+const STRINGS = [
+  "",
+  "a",
+  "session-1",
+  "toolu_01X",
+  "0",
+  "null",
+  "\u00e9\u{1F600}",
+  " ",
+  "\0",
+  "pending",
+  "Delivered",
+];
 
 function validOf(rand: Rand, kind: Kind, depth: number): unknown {
   if (typeof kind === "object") {
     if ("nullable" in kind) return rand() < 0.3 ? null : validOf(rand, kind.nullable, depth);
+    if ("oneOf" in kind) return pick(rand, kind.oneOf);
     if ("union" in kind) return validOf(rand, pick(rand, kind.union), depth);
     return validObject(rand, kind.object, depth + 1);
   }
@@ -202,6 +216,7 @@ const SHAPES: Shape[] = [
       agent_type: { kind: "string" },
       agent_transcript_path: { kind: "string" },
       source: { kind: "string" },
+      prompt_id: { kind: "string" },
       model: { kind: "unknown" },
       context_window: { kind: "unknown" },
     },
@@ -227,6 +242,8 @@ const SHAPES: Shape[] = [
       firedAt: { kind: "count" },
       firedPercent: { kind: "number" },
       checkedTo: { kind: "count" },
+      afterCompact: { kind: { oneOf: ["pending", "delivered"] } },
+      compactPrompt: { kind: "string" },
     },
   },
   {
