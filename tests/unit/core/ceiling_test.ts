@@ -223,6 +223,9 @@ const E2E_CROSSINGS: [string, number, number, number[], readonly number[]][] = [
   ["subagent main m02 → m03", 30_000, 200_000, [], DEFAULT_THRESHOLDS],
   ["subagent main m03 → m04", 64_000, 200_000, [30], DEFAULT_THRESHOLDS],
   ["subagent a01 → a02", 80_000, 200_000, [30], DEFAULT_THRESHOLDS],
+  ["own rules w01 → w02", 20_000, 200_000, [], DEFAULT_THRESHOLDS],
+  ["own rules w03 → w04", 90_000, 200_000, [30], DEFAULT_THRESHOLDS],
+  ["own rules w04 → w05", 105_000, 200_000, [30, 52], DEFAULT_THRESHOLDS],
   ["exact e01 → e02", 57_998, 200_000, [], [29, 57]],
   ["exact e03 → e04", 113_998, 200_000, [29], [29, 57]],
 ];
