@@ -22,6 +22,8 @@ export const BASE_TOOLS = [
   "chmod",
   "mv",
   "find",
+  "tail",
+  "mktemp",
 ];
 
 /** The launcher tests need a POSIX system: symlinked tool folders, fake `uname`, exec bits. */

@@ -291,3 +291,37 @@ Deno.test("install.ts refuses an unknown target", async () => {
   assert.equal(ran.code, 1);
   assert.match(ran.stderr, /no release binary for riscv64-linux/);
 });
+
+Deno.test({
+  name: "hooks/install names a binary that runs here in dist/.entry, for hooks/run's common path",
+  ignore: !POSIX || !has(...BASE_TOOLS, "curl", "sha256sum"),
+}, async () => {
+  const { dir, root, dist, env } = shSetup(["curl", "sha256sum"]);
+  const runs = new TextEncoder().encode(`#!/bin/sh\necho "lessons-reinject 0.1.0"\n`);
+  const release = fakeRelease({ [ASSET]: runs });
+  try {
+    const ran = await run(["sh", join(root, "hooks", "install")], {
+      ...env,
+      LESSONS_REINJECT_RELEASE_URL: release.base,
+    });
+    assert.equal(ran.code, 0, ran.stderr);
+    assert.deepEqual(listing(dist), [".entry", ASSET]);
+    assert.equal(Deno.readTextFileSync(join(dist, ".entry")), `${ASSET}\n`);
+    // One that does not run here (the 300 KB of noise) is installed but not named.
+    const noise = fakeRelease({ [ASSET]: BINARY });
+    try {
+      const again = await run(["sh", join(root, "hooks", "install")], {
+        ...env,
+        LESSONS_REINJECT_RELEASE_URL: noise.base,
+      });
+      assert.equal(again.code, 0, again.stderr);
+      assert.match(again.stdout, /does not run here/);
+      assert.deepEqual(listing(dist), [ASSET]);
+    } finally {
+      await noise.close();
+    }
+  } finally {
+    await release.close();
+    Deno.removeSync(dir, { recursive: true });
+  }
+});

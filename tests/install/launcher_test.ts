@@ -1,7 +1,9 @@
 /**
  * hooks/run, the launcher Claude Code calls: with a fake `uname` for each platform name and fake
- * binaries in dist/, it must pick the right one; else `deno run` with the binary's permissions;
- * else exit 0 with one stderr line, stdin drained, and the binary fetched once in the background.
+ * binaries in dist/, it must pick the right one, and from then on exec it with no fork; in a
+ * checkout, the source; else `deno run` with the binary's permissions while the binary is fetched
+ * once in the background; else exit 0 with one stderr line, stdin drained. On SessionStart
+ * startup it tells the user, in one systemMessage, while the binary is missing or downloading.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -19,6 +21,7 @@ import {
   run,
   toolbox,
   waitFor,
+  which,
 } from "./_support.ts";
 
 /** `uname -s`, `uname -m` as each platform prints them, and the binary the launcher must run. */
@@ -39,10 +42,23 @@ function fakeBinary(name: string, exitCode = 0): string {
   return `#!/bin/sh\necho "${name} args:$* stdin:$(wc -c | tr -d ' ')"\nexit ${exitCode}\n`;
 }
 
+/** A fake binary that needs no program at all (shell builtins only), for a PATH with nothing. */
+function builtinBinary(name: string, exitCode = 0): string {
+  return `#!/bin/sh\nn=0\nwhile IFS= read -r _; do n=$((n + 1)); done\n` +
+    `echo "${name} builtins args:$* lines:$n"\nexit ${exitCode}\n`;
+}
+
 /** POSIX only (Windows runs the launcher for real in the release workflow's smoke test). */
 const IGNORE = !POSIX || !has(...BASE_TOOLS, "wc", "curl", "sha256sum");
+const SH = IGNORE ? "sh" : which("sh");
 
 const MB = new Uint8Array(1024 * 1024).fill(0x41);
+const PAYLOAD = new TextEncoder().encode("{}");
+const STARTUP = Deno.readFileSync(
+  join(ROOT, "tests", "fixtures", "payloads", "SessionStart.startup.json"),
+);
+/** Release URL of nothing: a download tried here fails at once, without network. */
+const NOWHERE = "http://127.0.0.1:9/rel";
 
 function setup(
   system: string,
@@ -68,6 +84,33 @@ function installAll(dist: string, exitCode = 0): void {
   }
 }
 
+/** A deno that prints its arguments, one a line, and how much stdin it read. */
+const ECHO_DENO = `#!/bin/sh\nprintf '%s\\n' "$@"\necho "update-check:$DENO_NO_UPDATE_CHECK"\n` +
+  `echo "stdin:$(wc -c | tr -d ' ')"\n`;
+
+/** What ECHO_DENO prints for the hook run from source with the binary's permissions. */
+function fromSource(root: string, extra: string[] = []): string[] {
+  return [
+    "run",
+    "--quiet",
+    "--no-prompt",
+    ...extra,
+    ...HOOK_PERMISSIONS,
+    join(root, "src", "main.ts"),
+    "update-check:1",
+    "stdin:2",
+  ];
+}
+
+/** The systemMessage of a startup notice, or undefined when stdout is empty. */
+function noticeOf(stdout: string): string | undefined {
+  if (stdout === "") return undefined;
+  const parsed = JSON.parse(stdout);
+  assert.deepEqual(Object.keys(parsed), ["systemMessage"], stdout);
+  assert.equal(stdout.trim().split("\n").length, 1, "one line");
+  return parsed.systemMessage;
+}
+
 for (const [system, machine, target] of PLATFORMS) {
   Deno.test(
     { name: `hooks/run on ${system} ${machine} runs ${assetName(target)}`, ignore: IGNORE },
@@ -75,18 +118,96 @@ for (const [system, machine, target] of PLATFORMS) {
       const { dir, dist, launcher, env } = setup(system, machine);
       try {
         installAll(dist);
-        const ran = await run(["sh", launcher], env, new TextEncoder().encode("{}"));
+        const ran = await run(["sh", launcher], env, PAYLOAD);
         assert.equal(ran.code, 0, ran.stderr);
         assert.equal(ran.stdout, `${assetName(target)} args: stdin:2\n`);
         assert.equal(ran.stderr, "");
         const withArgs = await run(["sh", launcher, "--version"], env);
         assert.equal(withArgs.stdout, `${assetName(target)} args:--version stdin:0\n`);
+        // The hook call proved the binary runs here: it is named in dist/.entry.
+        assert.equal(Deno.readTextFileSync(join(dist, ".entry")), `${assetName(target)}\n`);
       } finally {
         Deno.removeSync(dir, { recursive: true });
       }
     },
   );
 }
+
+Deno.test({
+  name:
+    "hooks/run's common path runs no program: a PATH with nothing on it still reaches the binary",
+  ignore: IGNORE,
+}, async () => {
+  const { dir, root, dist, launcher, env } = setup("Linux", "x86_64");
+  const name = assetName("x86_64-unknown-linux-gnu");
+  try {
+    installAll(dist);
+    assert.equal((await run(["sh", launcher], env, PAYLOAD)).code, 0);
+    Deno.writeTextFileSync(join(dist, name), builtinBinary(name), { mode: 0o755 });
+    // No uname, dirname or anything else: the slow path could not even name the platform.
+    const empty = join(dir, "empty");
+    Deno.mkdirSync(empty);
+    const bare = { PATH: empty };
+    const hook = await run([SH, launcher], bare, new TextEncoder().encode("a\nb\n"));
+    assert.deepEqual([hook.code, hook.stdout, hook.stderr], [
+      0,
+      `${name} builtins args: lines:2\n`,
+      "",
+    ]);
+    const command = await run([SH, launcher, "--version"], bare);
+    assert.equal(command.stdout, `${name} builtins args:--version lines:0\n`);
+    // Claude Code's own call: `"${CLAUDE_PLUGIN_ROOT}/hooks/run"`, the launcher executed directly.
+    const direct = await run([launcher], bare, PAYLOAD);
+    assert.equal(direct.stdout, `${name} builtins args: lines:0\n`);
+    // exec: a command's status is the binary's.
+    Deno.writeTextFileSync(join(dist, name), builtinBinary(name, 3), { mode: 0o755 });
+    assert.equal((await run([SH, launcher, "--version"], bare)).code, 3);
+    // A checkout never takes it (its source wins); nor does a name that leaves dist/.
+    Deno.mkdirSync(join(root, ".git"));
+    assert.match((await run([SH, launcher], bare, PAYLOAD)).stderr, /no binary for \//);
+    Deno.removeSync(join(root, ".git"));
+    Deno.writeTextFileSync(join(dist, ".entry"), "lessons-reinject-x/../../../bin/sh\n");
+    assert.match((await run([SH, launcher], bare, PAYLOAD)).stderr, /no binary for \//);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test({
+  name: "hooks/run's common path forks nothing: exec of the binary is the only other process",
+  ignore: IGNORE || !has("strace"),
+}, async () => {
+  const { dir, dist, launcher, env } = setup("Linux", "x86_64");
+  const name = assetName("x86_64-unknown-linux-gnu");
+  try {
+    installAll(dist);
+    await run(["sh", launcher], env, PAYLOAD);
+    Deno.writeTextFileSync(join(dist, name), builtinBinary(name), { mode: 0o755 });
+    const trace = join(dir, "trace");
+    const ran = await run(
+      [
+        which("strace"),
+        "-f",
+        "-qq",
+        "-o",
+        trace,
+        "-e",
+        "trace=fork,vfork,clone,clone3,execve",
+        launcher,
+      ],
+      env,
+      PAYLOAD,
+    );
+    assert.equal(ran.stdout, `${name} builtins args: lines:0\n`, ran.stderr);
+    const calls = Deno.readTextFileSync(trace).trim().split("\n");
+    assert.equal(calls.filter((l) => /\b(v?fork|clone3?)\(/.test(l)).length, 0, calls.join("\n"));
+    const execs = calls.filter((l) => /\bexecve\(/.test(l));
+    assert.equal(execs.length, 2, execs.join("\n"));
+    assert.ok(execs[1]?.includes(join(dist, name)), execs.join("\n"));
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
 
 Deno.test({
   name: "hooks/run: the hook exits 0 even if the binary fails; a command keeps its status",
@@ -97,6 +218,7 @@ Deno.test({
     installAll(dist, 3);
     assert.equal((await run(["sh", launcher], env)).code, 0);
     assert.equal((await run(["sh", launcher, "--version"], env)).code, 3);
+    assert.ok(!listing(dist).includes(".entry"), "a failing binary is never made the common path");
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }
@@ -115,36 +237,100 @@ Deno.test({
       "#!/nonexistent/ld-linux\n",
       { mode: 0o755 },
     );
-    const ran = await run(["sh", launcher], env, new TextEncoder().encode("payload"));
+    const ran = await run(
+      ["sh", launcher],
+      { ...env, LESSONS_REINJECT_NO_AUTO_INSTALL: "1" },
+      new TextEncoder().encode("payload"),
+    );
     assert.equal(ran.code, 0);
     assert.equal(ran.stdout, "deno stdin:7\n");
     assert.match(ran.stderr, /could not be executed \(status 127\)/);
+    assert.ok(!listing(dist).includes(".entry"));
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }
 });
 
 Deno.test({
-  name: "hooks/run falls back to deno run with exactly the binary's permissions",
+  name: "hooks/run in a checkout runs the source with exactly the binary's permissions",
   ignore: IGNORE,
 }, async () => {
-  const deno = `#!/bin/sh\nprintf '%s\\n' "$@"\necho "update-check:$DENO_NO_UPDATE_CHECK"\n` +
-    `echo "stdin:$(wc -c | tr -d ' ')"\n`;
-  const { dir, root, dist, launcher, env } = setup("Darwin", "arm64", { deno });
+  const { dir, root, dist, launcher, env } = setup("Darwin", "arm64", { deno: ECHO_DENO });
+  try {
+    Deno.writeTextFileSync(join(root, ".git"), "gitdir: /elsewhere\n"); // a worktree's .git file
+    // Even this platform's binary does not shadow the source in a checkout.
+    installAll(dist);
+    const ran = await run(["sh", launcher], env, PAYLOAD);
+    assert.equal(ran.code, 0);
+    assert.deepEqual(ran.stdout.trim().split("\n"), fromSource(root));
+    assert.equal(ran.stderr, "");
+    assert.ok(!listing(dist).includes(".install-lock"), "no download in a checkout with deno");
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test({
+  name: "hooks/run installed with deno and no binary: downloads it, runs the source meanwhile",
+  ignore: IGNORE,
+}, async () => {
+  const { dir, root, dist, launcher, env } = setup("Darwin", "arm64", { deno: ECHO_DENO }, [
+    "curl",
+    "sha256sum",
+  ]);
   try {
     // A binary for another platform does not count.
     Deno.writeTextFileSync(join(dist, assetName("x86_64-apple-darwin")), "x", { mode: 0o755 });
-    const ran = await run(["sh", launcher], env, new TextEncoder().encode("{}"));
+    const ran = await run(
+      ["sh", launcher],
+      { ...env, LESSONS_REINJECT_RELEASE_URL: NOWHERE },
+      PAYLOAD,
+    );
     assert.equal(ran.code, 0);
-    assert.deepEqual(ran.stdout.trim().split("\n"), [
-      "run",
-      "--quiet",
-      "--no-prompt",
-      ...HOOK_PERMISSIONS,
-      join(root, "src", "main.ts"),
-      "update-check:1",
-      "stdin:2",
-    ]);
+    assert.deepEqual(ran.stdout.trim().split("\n"), fromSource(root));
+    assert.equal(ran.stderr, "");
+    await waitFor(
+      () => /nothing installed/.test(Deno.readTextFileSync(join(dist, "install.log"))),
+      10_000,
+      "the background download to fail",
+    );
+    assert.ok(listing(dist).includes(".install-lock"), "a download was started");
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test({
+  name:
+    "hooks/run with a cold Deno cache and no registry: one line, no stack trace, no wait next time",
+  ignore: IGNORE,
+}, async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "lessons-run-" });
+  try {
+    const root = pluginRoot(dir);
+    for (const name of ["src", "deno.json", "deno.lock"]) {
+      Deno.symlinkSync(join(ROOT, name), join(root, name));
+    }
+    const cold = join(dir, "deno-dir");
+    const env = {
+      PATH: Deno.env.get("PATH") ?? "",
+      HOME: dir,
+      DENO_DIR: cold,
+      NPM_CONFIG_REGISTRY: "http://127.0.0.1:9/",
+      LESSONS_REINJECT_NO_AUTO_INSTALL: "1",
+    };
+    const first = await run([SH, join(root, "hooks", "run")], env, PAYLOAD);
+    assert.equal(first.code, 0);
+    assert.equal(first.stdout, "");
+    assert.equal(first.stderr.trim().split("\n").length, 1, first.stderr);
+    assert.match(first.stderr, /^lessons-reinject: cannot run from source with deno: error: /);
+    assert.doesNotMatch(first.stderr, /backtrace/i);
+    assert.ok(!first.stderr.includes("\u001b["), "no colour codes");
+    // It failed once: for an hour the source runs only from Deno's cache, never the registry.
+    assert.ok(listing(join(root, "dist")).includes(".source-failed"));
+    const second = await run([SH, join(root, "hooks", "run")], env, PAYLOAD);
+    assert.equal(second.stderr.trim().split("\n").length, 1, second.stderr);
+    assert.match(second.stderr, /--cached-only/);
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }
@@ -198,7 +384,7 @@ Deno.test({
 });
 
 Deno.test({
-  name: "hooks/run fetches the binary once in the background, then runs it",
+  name: "hooks/run fetches the binary once in the background, then execs it",
   ignore: IGNORE,
 }, async () => {
   const name = assetName("x86_64-unknown-linux-gnu");
@@ -220,9 +406,10 @@ Deno.test({
       10_000,
       "the background install to finish",
     );
-    assert.deepEqual(listing(dist), ["install.log", name]);
+    // hooks/install ran the binary (--version) and named it as the common path.
+    assert.deepEqual(listing(dist), [".entry", "install.log", name]);
     assert.match(Deno.readTextFileSync(join(dist, "install.log")), /installed /);
-    const second = await run(["sh", launcher], env, new TextEncoder().encode("{}"));
+    const second = await run(["sh", launcher], env, PAYLOAD);
     assert.equal(second.stdout, `${name} args: stdin:2\n`);
   } finally {
     await release.close();
@@ -261,13 +448,148 @@ Deno.test(
   },
 );
 
+interface NoticeCase {
+  name: string;
+  /** Prepares the plugin root and dist/. */
+  arrange?: (root: string, dist: string) => void;
+  fakes?: Record<string, string>;
+  env?: Record<string, string>;
+  /** The systemMessage expected (a pattern), or undefined for silence. */
+  says: RegExp | undefined;
+  /** Whether a background download must have been started. */
+  downloads: boolean;
+}
+
+const NOTICES: NoticeCase[] = [
+  {
+    name: "binary verified (dist/.entry): silent",
+    arrange: (_root, dist) => {
+      const name = assetName("x86_64-unknown-linux-gnu");
+      Deno.writeTextFileSync(join(dist, name), builtinBinary(name), { mode: 0o755 });
+      Deno.writeTextFileSync(join(dist, ".entry"), `${name}\n`);
+    },
+    says: undefined,
+    downloads: false,
+  },
+  {
+    name: "binary present, not yet verified: runs --version, silent, names it in dist/.entry",
+    arrange: (_root, dist) => installAll(dist),
+    says: undefined,
+    downloads: false,
+  },
+  {
+    name: "no binary, no deno: download started, says refreshes start when it arrives",
+    says:
+      /^lessons-reinject: downloading its binary in the background \(log: .*install\.log\); context refreshes start when it arrives\.$/,
+    downloads: true,
+  },
+  {
+    name: "no binary, deno on PATH: download started, says the source runs meanwhile",
+    fakes: { deno: ECHO_DENO },
+    says:
+      /^lessons-reinject: downloading its binary .*; until it arrives, refreshes run from source with deno\.$/,
+    downloads: true,
+  },
+  {
+    name: "a download failed within the hour: says why and what to run",
+    arrange: (_root, dist) => {
+      Deno.mkdirSync(join(dist, ".install-lock"));
+      Deno.writeTextFileSync(
+        join(dist, "install.log"),
+        "curl: (7) Failed to connect\nlessons-reinject install: cannot download x; nothing installed\n",
+      );
+    },
+    says:
+      /^lessons-reinject: the download of its binary failed \(cannot download x; nothing installed\); it is retried after an hour, or run: sh .*\/hooks\/install$/,
+    downloads: false,
+  },
+  {
+    name: "downloads turned off, no deno: says refreshes are off and what to run",
+    env: { LESSONS_REINJECT_NO_AUTO_INSTALL: "1" },
+    says:
+      /^lessons-reinject: no binary in .*\/dist, and background downloads are off: refreshes are off until you run: sh .*\/hooks\/install$/,
+    downloads: false,
+  },
+  {
+    name: "a checkout with deno: silent (the source is the point)",
+    arrange: (root) => Deno.mkdirSync(join(root, ".git")),
+    fakes: { deno: ECHO_DENO },
+    says: undefined,
+    downloads: false,
+  },
+];
+
+Deno.test(
+  { name: "hooks/run --startup-notice (SessionStart startup)", ignore: IGNORE },
+  async (t) => {
+    for (const c of NOTICES) {
+      await t.step(c.name, async () => {
+        const { dir, root, dist, launcher, env } = setup("Linux", "x86_64", c.fakes, [
+          "curl",
+          "sha256sum",
+        ]);
+        try {
+          c.arrange?.(root, dist);
+          const ran = await run(
+            ["sh", launcher, "--startup-notice"],
+            { ...env, LESSONS_REINJECT_RELEASE_URL: NOWHERE, ...c.env },
+            STARTUP,
+          );
+          assert.equal(ran.code, 0, ran.stderr);
+          assert.ok(ran.stdinTaken, "stdin drained");
+          assert.equal(ran.stderr, "");
+          const said = noticeOf(ran.stdout);
+          if (c.says === undefined) assert.equal(said, undefined);
+          else assert.match(said ?? "", c.says);
+          if (said) assert.ok(said.includes(root), "names the folder the hook really runs from");
+          if (c.downloads) {
+            await waitFor(
+              () => /nothing installed/.test(Deno.readTextFileSync(join(dist, "install.log"))),
+              10_000,
+              "the background download to fail",
+            );
+          } else if (c.name.startsWith("binary present")) {
+            assert.equal(
+              Deno.readTextFileSync(join(dist, ".entry")),
+              `${assetName("x86_64-unknown-linux-gnu")}\n`,
+            );
+          }
+          assert.equal(listing(dist).includes("install.log"), c.downloads || /failed/.test(c.name));
+        } finally {
+          Deno.removeSync(dir, { recursive: true });
+        }
+      });
+    }
+  },
+);
+
 Deno.test({
-  name: "hooks/run with the real deno, from source, passes the release smoke test",
+  name: "hooks/run --startup-notice: a folder name with quotes and backslashes stays valid JSON",
+  ignore: IGNORE,
+}, async () => {
+  const { dir, env } = setup("Linux", "x86_64");
+  try {
+    const odd = join(dir, 'pl"ug\\in');
+    Deno.renameSync(join(dir, "plugin"), odd);
+    const ran = await run(
+      ["sh", join(odd, "hooks", "run"), "--startup-notice"],
+      { ...env, LESSONS_REINJECT_NO_AUTO_INSTALL: "1" },
+      STARTUP,
+    );
+    assert.ok(noticeOf(ran.stdout)?.includes(`sh ${odd}/hooks/install`), ran.stdout);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test({
+  name: "hooks/run with the real deno, from a checkout, passes the release smoke test",
   ignore: IGNORE,
 }, async () => {
   const dir = Deno.makeTempDirSync({ prefix: "lessons-run-" });
   try {
     const root = pluginRoot(dir);
+    Deno.mkdirSync(join(root, ".git"));
     for (const name of ["src", "deno.json", "deno.lock"]) {
       Deno.symlinkSync(join(ROOT, name), join(root, name));
     }
