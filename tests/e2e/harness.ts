@@ -5,7 +5,12 @@
  */
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type ApiStub, type RecordedRequest, type Script, startApiStub } from "./api_stub.ts";
+import {
+  type ApiStub,
+  type RecordedRequest,
+  type Script,
+  startApiStub,
+} from "../../scripts/loopback/api_stub.ts";
 import { denoDir } from "../_helpers.ts";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");

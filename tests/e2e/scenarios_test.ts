@@ -5,8 +5,8 @@
  */
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
-import type { Step, StepUsage } from "./api_stub.ts";
-import { locateClaude } from "./claude_cli.ts";
+import type { Step, StepUsage } from "../../scripts/loopback/api_stub.ts";
+import { locateClaude } from "../../scripts/loopback/claude_cli.ts";
 import {
   attachmentOf,
   deliveredAfter,

@@ -1,6 +1,7 @@
 /**
- * Finds the real Claude Code CLI for the end-to-end suite: `CLAUDE_BIN` when set, else the pinned
- * npm release installed once into a cache folder outside the repository and reused afterwards.
+ * Finds the real Claude Code CLI for the end-to-end suite and the in-session benchmark:
+ * `CLAUDE_BIN` when set, else the pinned npm release installed once into a cache folder outside
+ * the repository and reused afterwards.
  */
 import { join } from "node:path";
 

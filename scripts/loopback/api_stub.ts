@@ -1,7 +1,8 @@
 /**
  * A loopback stand-in for the Anthropic Messages API: answers Claude Code's streamed requests
  * from a script of steps, each with the `usage` that sets the context percentage, and records
- * every request body so tests can see what the model received.
+ * every request body so tests can see what the model received. Shared by the end-to-end suite
+ * (tests/e2e) and the in-session benchmark (bench/in_session.ts).
  */
 
 /** Usage as the API reports it; what lands in the transcript. */
