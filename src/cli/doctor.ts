@@ -11,6 +11,8 @@ import { findManifest } from "../io/manifest_load.ts";
 import { loadStandingRules } from "../io/standing_rules.ts";
 import { checkOwnRules } from "./doctor_rules.ts";
 import { newestInstalledFile } from "../io/plugin_cache.ts";
+import { localPluginRoot } from "../io/local_marketplace.ts";
+import { launcherVerdict, readLauncherState } from "../io/launcher_state.ts";
 import { preparePrivateDir, untrustedDirReason } from "../io/state_store.ts";
 import type { Settings } from "../settings/resolve.ts";
 import { isReading } from "../core/decide.ts";
@@ -60,7 +62,9 @@ const fail = (name: string, detail: string, fix: string): Check => ({
 });
 
 /**
- * The plugin folder to check: `--plugin-root`, else `CLAUDE_PLUGIN_ROOT`, else the newest install
+ * The plugin folder to check: `--plugin-root`, else `CLAUDE_PLUGIN_ROOT`, else the folder of a
+ * marketplace added from a local folder (Claude Code runs the hook there, not from its cache copy),
+ * else the newest install
  * under `~/.claude/plugins/cache/<marketplace>/lessons-reinject/<version>`, else the current folder
  * when it is a checkout of this plugin. (Not the executable's own location: a compiled binary's
  * modules have none, so the program never looks beside itself.)
@@ -74,6 +78,8 @@ async function pluginRootFor(
   if (settings.pluginRoot) return { root: settings.pluginRoot, via: "CLAUDE_PLUGIN_ROOT" };
   const claude = settings.claudeDir;
   if (claude) {
+    const local = await localPluginRoot(join(claude, "plugins"), "lessons-reinject");
+    if (local) return { root: local, via: "marketplace added from a local folder" };
     const best = await newestInstalledFile(join(claude, "plugins"), "lessons-reinject", [
       "hooks",
       "hooks.json",
@@ -218,33 +224,17 @@ function matches(matcher: unknown, value: string): boolean {
   }
 }
 
-/** `dist/lessons-reinject-<target>[.exe]`, or `deno` on PATH for the launcher's fallback. */
+/** What hooks/run does with `dist/lessons-reinject-<target>[.exe]`, deno, and the download. */
 async function checkBinary(root: string, searchPath: readonly string[]): Promise<Check> {
   const windows = Deno.build.os === "windows";
   const name = `lessons-reinject-${Deno.build.target}${windows ? ".exe" : ""}`;
-  const path = join(root, "dist", name);
-  const install = `run ${join(root, "hooks", "install")} to fetch the release binary for ` +
-    `${Deno.build.target} (or \`deno task compile\` in a checkout)`;
-  const info = await Deno.stat(path).catch(() => undefined);
-  if (info?.isFile) {
-    if (!windows && info.mode !== null && (info.mode & 0o111) === 0) {
-      return fail("binary", `${path} is not executable`, `chmod +x ${path}`);
-    }
-    return ok("binary", `${path}`);
-  }
   const deno = await findOnPath(windows ? "deno.exe" : "deno", searchPath);
-  if (deno) {
-    return warn(
-      "binary",
-      `no ${path}: hooks/run falls back to \`deno run\` from source (${deno}), which starts slower`,
-      install,
-    );
-  }
-  return fail(
-    "binary",
-    `no ${path} and no deno on PATH: hooks/run cannot start the hook (it exits 0 and does nothing)`,
-    install,
-  );
+  const verdict = launcherVerdict(await readLauncherState(root, name), deno);
+  if (verdict.status === "ok") return ok("binary", verdict.detail);
+  const fix = verdict.fix ?? `run ${join(root, "hooks", "install")}`;
+  return verdict.status === "warn"
+    ? warn("binary", verdict.detail, fix)
+    : fail("binary", verdict.detail, fix);
 }
 
 async function findOnPath(

@@ -6,6 +6,7 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { join } from "node:path";
 import { localPluginRoot } from "../../../src/io/local_marketplace.ts";
+import { cli } from "../../cli/_cli.ts";
 import { ROOT } from "../../_helpers.ts";
 
 const FIXTURE = join(ROOT, "tests", "fixtures", "plugins-local-marketplace");
@@ -60,4 +61,19 @@ Deno.test("localPluginRoot() finds the folder a local marketplace runs the plugi
 
 Deno.test("localPluginRoot() with no records at all: none", async () => {
   assertEquals(await localPluginRoot("/nonexistent/plugins", "lessons-reinject"), undefined);
+});
+
+Deno.test("doctor checks the local folder a hook runs from, not Claude Code's cache copy", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "lessons-localmkt-" });
+  try {
+    const { plugins, folder } = arrange(dir);
+    const copy = join(plugins, "cache", "lessons-reinject", "lessons-reinject", "0.1.0", "hooks");
+    Deno.mkdirSync(copy, { recursive: true });
+    Deno.copyFileSync(join(ROOT, "hooks", "hooks.json"), join(copy, "hooks.json"));
+    const ran = await cli(["doctor", "--json"], { HOME: join(dir, "home") }, "", dir);
+    const plugin = JSON.parse(ran.stdout).checks.find((c: { name: string }) => c.name === "plugin");
+    assertEquals(plugin.detail, `${folder} (marketplace added from a local folder)`);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
 });
