@@ -19,7 +19,10 @@ const USAGE = `deno task bench [--runs N] [--sizes 1MiB,100MiB,1GiB] [--source F
   --sizes LIST   transcript sizes (KiB, MiB, GiB suffixes)
   --source FILE  the real transcript to repeat (default: the recorded 2.1.328 one)
   --compare REF  also time the bundle of git commit REF in the same rounds (repeatable)
-  --no-write     print the table, leave docs/benchmarks.md alone`;
+  --no-write     print the table, leave docs/benchmarks.md alone
+
+deno task bench --in-session [--runs N] [--launcher REF] [--no-write] [--keep]
+  real Claude Code, a scripted 20-call session, against an empty hook (bench/in_session.ts)`;
 
 const encoder = new TextEncoder();
 /** A progress line on stderr. */
@@ -413,6 +416,10 @@ async function machine(): Promise<string[]> {
 }
 
 async function main(): Promise<number> {
+  if (Deno.args[0] === "--in-session") {
+    const { inSessionMain } = await import("./in_session.ts");
+    return await inSessionMain(Deno.args.slice(1));
+  }
   const { values } = parseArgs({
     args: Deno.args,
     options: {

@@ -42,6 +42,8 @@ export interface RecordedRequest {
   body: Record<string, unknown>;
   /** Which queue answered: "main", an agent marker, "compact", "side" or "count_tokens". */
   route: string;
+  /** When the request arrived (`performance.now()`, ms). */
+  at: number;
 }
 
 export interface ApiStub {
@@ -148,6 +150,7 @@ export function startApiStub(script: Script): ApiStub {
   const served: Record<string, number> = {};
 
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+    const at = performance.now();
     const url = new URL(req.url);
     let body: Record<string, unknown> = {};
     try {
@@ -156,7 +159,7 @@ export function startApiStub(script: Script): ApiStub {
       // GETs and empty bodies.
     }
     if (url.pathname.endsWith("/count_tokens")) {
-      requests.push({ path: url.pathname, body, route: "count_tokens" });
+      requests.push({ path: url.pathname, body, route: "count_tokens", at });
       return Response.json({ input_tokens: 1000 });
     }
     if (!url.pathname.endsWith("/v1/messages")) {
@@ -180,7 +183,7 @@ export function startApiStub(script: Script): ApiStub {
     } else {
       step = { usage: { input_tokens: 10 }, text: "Scripted session" };
     }
-    requests.push({ path: url.pathname, body, route });
+    requests.push({ path: url.pathname, body, route, at });
     if (body.stream !== true) {
       return Response.json({
         id: `msg_stub${++idCounter}`,

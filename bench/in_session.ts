@@ -1,0 +1,479 @@
+/**
+ * `deno task bench --in-session`: the hook's cost where users feel it. Real Claude Code runs a
+ * scripted session of 20 Bash calls (context climbing from 10 % to 77 % of a 200k window: three
+ * refreshes) against the loopback API stand-in, through hooks/run with a stand-in binary in dist/,
+ * interleaved run by run with an empty Deno script behind the same launcher. Durations are Claude
+ * Code's own (`--debug-file`); every run of ours must deliver all three refreshes to the model.
+ */
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { type RecordedRequest, startApiStub, type Step } from "../scripts/loopback/api_stub.ts";
+import { locateClaude } from "../scripts/loopback/claude_cli.ts";
+import { assetName, BINARY_PERMISSIONS, targetFor } from "../scripts/release_files.ts";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+const SAMPLE_MANIFEST = join(ROOT, "src", "data", "sample_manifest.json");
+const MODEL = "claude-sonnet-4-6";
+const WINDOW = 200_000;
+const CALLS = 20;
+const FIRST_PERCENT = 10;
+const LAST_PERCENT = 77;
+const THRESHOLDS = [30, 52, 70];
+
+export const IN_SESSION_USAGE = `deno task bench --in-session [--runs N] [--no-write] [--keep]
+
+  --runs N     sessions per variant, interleaved (default 10)
+  --no-write   print the table, leave the benchmarks file alone
+  --keep       keep the temporary folder (debug logs, transcripts)`;
+
+const encoder = new TextEncoder();
+const say = (text: string) => Deno.stderr.writeSync(encoder.encode(`${text}\n`));
+const print = (text: string) => Deno.stdout.writeSync(encoder.encode(`${text}\n`));
+
+/** Context tokens of call `i` (0-based): a straight climb from 10 % to 77 %. */
+export function tokensAt(i: number): number {
+  const first = (FIRST_PERCENT / 100) * WINDOW;
+  const last = (LAST_PERCENT / 100) * WINDOW;
+  return Math.round(first + (i * (last - first)) / (CALLS - 1));
+}
+
+/** The 0-based calls whose reading first reaches each threshold: where a refresh must land. */
+export function crossingCalls(): number[] {
+  return THRESHOLDS.map((t) => {
+    for (let i = 0; i < CALLS; i++) if ((tokensAt(i) / WINDOW) * 100 >= t) return i;
+    throw new Error(`the climb never reaches ${t} %`);
+  });
+}
+
+const toolId = (i: number) => `toolu_bench${String(i + 1).padStart(2, "0")}`;
+
+function script(): Step[] {
+  const usage = (tokens: number) => ({
+    input_tokens: 3,
+    cache_creation_input_tokens: 997,
+    cache_read_input_tokens: tokens - 1000,
+  });
+  const steps: Step[] = [];
+  for (let i = 0; i < CALLS; i++) {
+    steps.push({
+      usage: usage(tokensAt(i)),
+      tools: [{ name: "Bash", input: { command: `echo call ${i + 1}` }, id: toolId(i) }],
+    });
+  }
+  steps.push({ usage: usage(tokensAt(CALLS - 1) + 500), text: "Finished." });
+  return steps;
+}
+
+/** One hook run as Claude Code timed it. */
+export interface HookTiming {
+  event: string;
+  status: number;
+  ms: number;
+}
+
+/** Claude Code's `Hooks: <event>:<matcher> [cmd] (plugin ...) finished with status S (N ms)`. */
+export function hookTimings(debugLog: string, event = "PostToolUse:Bash"): HookTiming[] {
+  const found: HookTiming[] = [];
+  const pattern = /Hooks: (\S+) \[.*\] \(plugin [^)]*\) finished with status (-?\d+) \((\d+)ms\)/;
+  for (const line of debugLog.split("\n")) {
+    const match = pattern.exec(line);
+    if (match?.[1] === event) {
+      found.push({ event: match[1], status: Number(match[2]), ms: Number(match[3]) });
+    }
+  }
+  return found;
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content.map((block) => {
+    if (typeof block !== "object" || block === null) return "";
+    const b = block as Record<string, unknown>;
+    if (typeof b.text === "string") return b.text;
+    if (b.content !== undefined) return textOf(b.content);
+    return "";
+  }).join("\n");
+}
+
+/**
+ * Which refresh (its threshold list, e.g. "30") reached the model right after each tool call:
+ * the text from the user message holding the call's tool_result up to the next assistant turn,
+ * in the first request that carries it.
+ */
+export function refreshesDelivered(requests: RecordedRequest[]): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const request of requests) {
+    const messages = Array.isArray(request.body.messages)
+      ? request.body.messages as Record<string, unknown>[]
+      : [];
+    messages.forEach((message, index) => {
+      if (message.role !== "user" || !Array.isArray(message.content)) return;
+      for (const block of message.content as Record<string, unknown>[]) {
+        const id = block.type === "tool_result" ? String(block.tool_use_id) : undefined;
+        if (!id || found.has(id)) continue;
+        let text = "";
+        for (let i = index; i < messages.length; i++) {
+          if (i > index && messages[i]?.role === "assistant") break;
+          text += textOf(messages[i]?.content) + "\n";
+        }
+        found.set(id, /\[lessons-reinject refresh ([0-9,]+) /.exec(text)?.[1] ?? "");
+      }
+    });
+  }
+  return found;
+}
+
+/** Sorted-copy percentile by nearest rank. */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank]!;
+}
+
+const median = (values: readonly number[]) => {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+interface Variant {
+  name: "ours" | "floor";
+  root: string;
+  home: string;
+  tmp: string;
+}
+
+interface RunResult {
+  variant: Variant["name"];
+  hooks: HookTiming[];
+  /** Arrival-to-arrival of consecutive main-conversation requests, ms. */
+  gaps: number[];
+  /** Problems that make the run not what it should measure. */
+  problems: string[];
+  sessionMs: number;
+}
+
+/** A plugin folder as an install leaves it, plus a stand-in binary in dist/ that runs `script`. */
+async function pluginWith(dir: string, script: string, binary: string): Promise<string> {
+  const root = join(dir, "plugin");
+  await Deno.mkdir(join(root, "hooks"), { recursive: true });
+  await Deno.mkdir(join(root, ".claude-plugin"), { recursive: true });
+  await Deno.mkdir(join(root, "dist"), { recursive: true });
+  for (
+    const file of ["hooks/run", "hooks/install", "hooks/hooks.json", ".claude-plugin/plugin.json"]
+  ) {
+    await Deno.copyFile(join(ROOT, file), join(root, file));
+  }
+  await Deno.chmod(join(root, "hooks", "run"), 0o755);
+  // Exactly what the compiled binary would run: the bundle (or the empty script), no config
+  // file, the binary's permissions.
+  const standIn = `#!/bin/sh\nexec '${Deno.execPath()}' run --no-config --quiet --no-prompt ` +
+    `${BINARY_PERMISSIONS.join(" ")} '${script}' "$@"\n`;
+  await Deno.writeTextFile(join(root, "dist", binary), standIn, { mode: 0o755 });
+  return root;
+}
+
+async function oneSession(bin: string, variant: Variant, run: number): Promise<RunResult> {
+  const stub = startApiStub({ main: script() });
+  const debugFile = join(variant.tmp, `debug-${variant.name}-${run}.log`);
+  const started = performance.now();
+  try {
+    const out = await new Deno.Command(bin, {
+      args: [
+        "-p",
+        "Run the scripted commands.",
+        "--output-format",
+        "json",
+        "--allowedTools",
+        "Bash",
+        "--plugin-dir",
+        variant.root,
+        "--model",
+        MODEL,
+        "--debug-file",
+        debugFile,
+      ],
+      cwd: variant.tmp,
+      clearEnv: true,
+      env: {
+        PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+        HOME: variant.home,
+        TMPDIR: variant.tmp,
+        ANTHROPIC_BASE_URL: stub.url,
+        ANTHROPIC_API_KEY: "sk-ant-test",
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+        DISABLE_AUTOUPDATER: "1",
+        DENO_NO_UPDATE_CHECK: "1",
+        LESSONS_MANIFEST_PATH: SAMPLE_MANIFEST,
+        ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR")! } : {}),
+      },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const sessionMs = performance.now() - started;
+    const problems: string[] = [];
+    if (out.code !== 0) {
+      problems.push(
+        `claude exited ${out.code}: ${new TextDecoder().decode(out.stderr).slice(0, 200)}`,
+      );
+    }
+    const hooks = hookTimings(await Deno.readTextFile(debugFile).catch(() => ""));
+    if (hooks.length !== CALLS) {
+      problems.push(`${hooks.length} PostToolUse:Bash hook runs, not ${CALLS}`);
+    }
+    if (hooks.some((h) => h.status !== 0)) problems.push("a hook exited non-zero");
+    const main = stub.requests.filter((r) => r.route === "main");
+    if (main.length !== CALLS + 1) problems.push(`${main.length} model requests, not ${CALLS + 1}`);
+    const gaps = main.slice(1).map((r, i) => r.at - main[i]!.at);
+    const delivered = refreshesDelivered(main);
+    const crossings = new Map(
+      crossingCalls().map((call, k) => [toolId(call), String(THRESHOLDS[k])]),
+    );
+    for (let i = 0; i < CALLS; i++) {
+      const got = delivered.get(toolId(i));
+      const want = variant.name === "ours" ? crossings.get(toolId(i)) ?? "" : "";
+      if (got === undefined) problems.push(`no request carried the result of call ${i + 1}`);
+      else if (got !== want) {
+        problems.push(`call ${i + 1}: refresh "${got}" reached the model, expected "${want}"`);
+      }
+    }
+    return { variant: variant.name, hooks, gaps, problems, sessionMs };
+  } finally {
+    await stub.close();
+  }
+}
+
+interface Summary {
+  name: string;
+  runs: number;
+  calls: number;
+  median: number;
+  p90: number;
+  firing: number;
+  quiet: number;
+  gap: number;
+  session: number;
+}
+
+function summarize(name: string, results: RunResult[]): Summary {
+  const all = results.flatMap((r) => r.hooks.map((h) => h.ms));
+  const firingCalls = new Set(crossingCalls());
+  const firing = results.flatMap((r) =>
+    r.hooks.filter((_, i) => firingCalls.has(i)).map((h) => h.ms)
+  );
+  const quiet = results.flatMap((r) =>
+    r.hooks.filter((_, i) => !firingCalls.has(i)).map((h) => h.ms)
+  );
+  return {
+    name,
+    runs: results.length,
+    calls: all.length,
+    median: median(all),
+    p90: percentile(all, 90),
+    firing: median(firing),
+    quiet: median(quiet),
+    gap: median(results.flatMap((r) => r.gaps)),
+    session: median(results.map((r) => r.sessionMs)),
+  };
+}
+
+async function git(...args: string[]): Promise<string | undefined> {
+  const out = await new Deno.Command("git", { args: ["-C", ROOT, ...args], stderr: "null" })
+    .output().catch(() => undefined);
+  return out?.success ? new TextDecoder().decode(out.stdout).trim() : undefined;
+}
+
+function renderReport(info: {
+  date: string;
+  tree: string;
+  claude: string;
+  machine: string;
+  load: number[][];
+  runs: number;
+  ours: Summary;
+  floor: Summary;
+  delivered: number;
+  excluded: string[];
+}): string {
+  const { ours, floor } = info;
+  const f = (n: number) => Number.isFinite(n) ? (Math.round(n * 10) / 10).toFixed(1) : "n/a";
+  const ratio = (a: number, b: number) => Number.isFinite(a / b) ? `${(a / b).toFixed(2)}x` : "n/a";
+  const calls = crossingCalls().map((c, k) => `${THRESHOLDS[k]} % on call ${c + 1}`).join(", ");
+  const rows = [ours, floor].map((s) =>
+    `| ${s.name} | ${s.runs} | ${s.calls} | ${f(s.median)} | ${f(s.p90)} | ${f(s.quiet)} | ${
+      f(s.firing)
+    } | ${f(s.gap)} | ${f(s.session / 1000)} |`
+  );
+  return [
+    `### In a real session (\`deno task bench --in-session\`)`,
+    "",
+    `${info.date}, ${info.tree}, Claude Code ${info.claude} (\`${MODEL}\`), ${info.machine}; ` +
+    `load average ${info.load.map((l) => l.map((x) => x.toFixed(2)).join(" ")).join(" → ")}.`,
+    "",
+    `Each run is a fresh \`claude -p\` session: ${CALLS} instant Bash calls, the context climbing ` +
+    `from ${FIRST_PERCENT} % to ${LAST_PERCENT} % of a 200k window (refreshes due: ${calls}), ` +
+    `against the loopback API stand-in. **ours**: hooks/run → dist/.entry → a stand-in binary ` +
+    `that execs \`deno run --no-config ${BINARY_PERMISSIONS.join(" ")}\` of the bundle; ` +
+    `**floor**: the same launcher and stand-in running an empty script that reads stdin. The two ` +
+    `alternate run by run (${info.runs} each, order swapped every run). Hook ms are Claude ` +
+    `Code's own (\`--debug-file\`: \`Hooks: PostToolUse:Bash ... finished with status 0 (N ms)\`); ` +
+    `the gap is arrival to arrival of consecutive model requests at the stand-in.`,
+    "",
+    "| variant | runs | hook runs | median ms | p90 ms | median, non-firing calls | median, firing calls | median gap between requests, ms | median session, s |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ...rows,
+    "",
+    `Median hook: **${ratio(ours.median, floor.median)} the floor** (${f(ours.median)} vs ${
+      f(floor.median)
+    } ms; target 1.3x); non-firing calls ${ratio(ours.quiet, floor.quiet)}; inter-request gap ${
+      f(ours.gap)
+    } vs ${f(floor.gap)} ms. All three refreshes reached the model, each on the call that ` +
+    `crossed, in ${info.delivered} of ${ours.runs} runs of ours.` +
+    (info.excluded.length ? ` Left out: ${info.excluded.join("; ")}.` : ""),
+  ].join("\n");
+}
+
+const BEGIN = "<!-- bench-in-session:begin (written by deno task bench --in-session) -->";
+const END = "<!-- bench-in-session:end -->";
+
+/** The benchmarks document: docs/benchmarks.md once it has moved there, else BENCHMARKS.md. */
+async function benchmarksFile(): Promise<string> {
+  const moved = join(ROOT, "docs", "benchmarks.md");
+  return await Deno.stat(moved).then(() => moved, () => join(ROOT, "BENCHMARKS.md"));
+}
+
+async function writeReport(report: string): Promise<string> {
+  const path = await benchmarksFile();
+  const current = await Deno.readTextFile(path).catch(() => "# Benchmarks\n");
+  const block = `${BEGIN}\n\n${report}\n\n${END}`;
+  const next = current.includes(BEGIN) && current.includes(END)
+    ? current.slice(0, current.indexOf(BEGIN)) + block +
+      current.slice(current.indexOf(END) + END.length)
+    : `${current.trimEnd()}\n\n${block}\n`;
+  await Deno.writeTextFile(path, next);
+  await new Deno.Command(Deno.execPath(), { args: ["fmt", "--quiet", path], cwd: ROOT }).output();
+  return path;
+}
+
+/** Runs the in-session benchmark with the arguments after `--in-session`. */
+export async function inSessionMain(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      runs: { type: "string", default: "10" },
+      "no-write": { type: "boolean", default: false },
+      keep: { type: "boolean", default: false },
+      help: { type: "boolean", default: false },
+    },
+  });
+  if (values.help) {
+    print(IN_SESSION_USAGE);
+    return 0;
+  }
+  const runs = Number(values.runs);
+  if (!Number.isInteger(runs) || runs < 1) throw new TypeError(`Cannot use --runs ${values.runs}`);
+  const target = targetFor(Deno.build.os, Deno.build.arch);
+  if (!target || Deno.build.os === "windows") {
+    say("the in-session benchmark runs on Linux and macOS (hooks/run with a shell stand-in)");
+    return 1;
+  }
+  const cli = await locateClaude();
+  if ("problem" in cli) {
+    say(`cannot get Claude Code: ${cli.problem}`);
+    return 1;
+  }
+  const tmp = await Deno.realPath(await Deno.makeTempDir({ prefix: "lessons-bench-session-" }));
+  try {
+    const bundle = join(tmp, "lessons-reinject.js");
+    const built = await new Deno.Command(Deno.execPath(), {
+      args: ["bundle", "--quiet", join(ROOT, "src", "main.ts"), "-o", bundle],
+      cwd: ROOT,
+      stdout: "inherit",
+      stderr: "inherit",
+    }).output();
+    if (!built.success) throw new Error("deno bundle failed");
+    const empty = join(tmp, "empty.js");
+    await Deno.writeTextFile(empty, "await new Response(Deno.stdin.readable).arrayBuffer();\n");
+
+    const variants: Variant[] = [];
+    for (const [name, script] of [["ours", bundle], ["floor", empty]] as const) {
+      const dir = join(tmp, name);
+      const home = join(dir, "home");
+      const work = join(dir, "tmp");
+      await Deno.mkdir(home, { recursive: true });
+      await Deno.mkdir(work, { recursive: true });
+      variants.push({
+        name,
+        root: await pluginWith(dir, script, assetName(target)),
+        home,
+        tmp: work,
+      });
+    }
+    // Warm-up, untimed: Deno's code cache, the page cache, and the launcher's first call, which
+    // checks the stand-in and names it in dist/.entry.
+    for (const v of variants) {
+      const warm = await oneSession(cli.bin, v, -1);
+      if (warm.problems.length) say(`warm-up ${v.name}: ${warm.problems.join("; ")}`);
+      const entry = await Deno.readTextFile(join(v.root, "dist", ".entry")).catch(() => "");
+      if (entry.trim() !== assetName(target)) {
+        throw new Error(
+          `${v.name}: hooks/run did not take its common path (dist/.entry: "${entry}")`,
+        );
+      }
+    }
+    const loadBefore = Deno.loadavg();
+    const startedAt = new Date();
+    const results: RunResult[] = [];
+    for (let run = 0; run < runs; run++) {
+      const order = run % 2 === 0 ? variants : [...variants].reverse();
+      for (const v of order) results.push(await oneSession(cli.bin, v, run));
+      Deno.stderr.writeSync(encoder.encode(`\r  run ${run + 1}/${runs}`));
+    }
+    say("");
+    const good = (name: string) => results.filter((r) => r.variant === name && !r.problems.length);
+    const excluded = results.filter((r) => r.problems.length).map((r) =>
+      `a ${r.variant} run (${r.problems.slice(0, 2).join("; ")})`
+    );
+    const cpu = /model name\s*:\s*(.+)/.exec(
+      await Deno.readTextFile("/proc/cpuinfo").catch(() => ""),
+    )
+      ?.[1];
+    const commit = await git("rev-parse", "--short", "HEAD");
+    const dirty = await git(
+      "status",
+      "--porcelain",
+      "--",
+      "src",
+      "hooks",
+      "deno.json",
+      "deno.lock",
+    );
+    const report = renderReport({
+      date: startedAt.toISOString().replace(/\.\d+Z$/, "Z"),
+      tree: commit ? `commit ${commit}${dirty ? " with uncommitted changes" : ""}` : "no git",
+      claude: cli.version,
+      machine: `${navigator.hardwareConcurrency} CPUs${
+        cpu ? ` (${cpu})` : ""
+      }, Deno ${Deno.version.deno}`,
+      load: [loadBefore, Deno.loadavg()],
+      runs,
+      ours: summarize("ours", good("ours")),
+      floor: summarize("floor", good("floor")),
+      delivered: good("ours").length,
+      excluded,
+    });
+    print(report);
+    if (!values["no-write"]) say(`wrote ${await writeReport(report)}`);
+    return excluded.some((e) => e.includes("ours")) ? 1 : 0;
+  } finally {
+    if (values.keep) say(`kept ${tmp}`);
+    else await Deno.remove(tmp, { recursive: true }).catch(() => {});
+  }
+}
+
+if (import.meta.main) Deno.exit(await inSessionMain(Deno.args));
