@@ -491,6 +491,17 @@ const NOTICES: NoticeCase[] = [
     downloads: true,
   },
   {
+    name: "no binary, deno on PATH but unable to fetch the source's packages: says so",
+    arrange: (_root, dist) => {
+      Deno.mkdirSync(join(dist, ".install-lock"));
+      Deno.writeTextFileSync(join(dist, ".source-failed"), "");
+    },
+    fakes: { deno: ECHO_DENO },
+    says:
+      /^lessons-reinject: downloading its binary .*; context refreshes start when it arrives \(deno could not fetch the packages to run the source\)\.$/,
+    downloads: false,
+  },
+  {
     name: "a download failed within the hour: says why and what to run",
     arrange: (_root, dist) => {
       Deno.mkdirSync(join(dist, ".install-lock"));
