@@ -21,11 +21,14 @@ const FIRST_PERCENT = 10;
 const LAST_PERCENT = 77;
 const THRESHOLDS = [30, 52, 70];
 
-export const IN_SESSION_USAGE = `deno task bench --in-session [--runs N] [--no-write] [--keep]
+export const IN_SESSION_USAGE =
+  `deno task bench --in-session [--runs N] [--launcher REF] [--no-write] [--keep]
 
-  --runs N     sessions per variant, interleaved (default 10)
-  --no-write   print the table, leave the benchmarks file alone
-  --keep       keep the temporary folder (debug logs, transcripts)`;
+  --runs N        sessions per variant, interleaved (default 10)
+  --launcher REF  also time hooks/run alone, as of git commit REF and now, in front of /bin/true
+                  (run as Claude Code runs a hook command: bash -c), against /bin/true alone
+  --no-write      print the table, leave the benchmarks file alone
+  --keep          keep the temporary folder (debug logs, transcripts)`;
 
 const encoder = new TextEncoder();
 const say = (text: string) => Deno.stderr.writeSync(encoder.encode(`${text}\n`));
@@ -360,6 +363,59 @@ async function writeReport(report: string): Promise<string> {
   return path;
 }
 
+/**
+ * hooks/run's own cost: `bash -c '"<root>/hooks/run"'` in front of /bin/true as the binary, for
+ * the launcher at git commit `ref` and the working tree's, against `bash -c /bin/true`, alternating
+ * call by call. Returns a Markdown paragraph with the medians and 10th percentiles.
+ */
+async function launcherOverhead(ref: string, tmp: string, calls = 400): Promise<string> {
+  const target = targetFor(Deno.build.os, Deno.build.arch);
+  if (!target) throw new Error("no release target for this platform");
+  const roots: [string, string][] = [];
+  for (
+    const [name, text] of [
+      [`hooks/run at ${ref}`, await git("show", `${ref}:hooks/run`)],
+      ["hooks/run now", await Deno.readTextFile(join(ROOT, "hooks", "run"))],
+    ] as const
+  ) {
+    if (text === undefined) throw new Error(`no hooks/run at ${ref}`);
+    const root = join(tmp, `launcher-${roots.length}`);
+    await Deno.mkdir(join(root, "hooks"), { recursive: true });
+    await Deno.mkdir(join(root, "dist"), { recursive: true });
+    await Deno.writeTextFile(join(root, "hooks", "run"), text.endsWith("\n") ? text : `${text}\n`, {
+      mode: 0o755,
+    });
+    await Deno.copyFile("/bin/true", join(root, "dist", assetName(target)));
+    await Deno.chmod(join(root, "dist", assetName(target)), 0o755);
+    roots.push([name, `"${join(root, "hooks", "run")}"`]);
+  }
+  const cases: [string, string][] = [...roots, ["/bin/true alone", "/bin/true"]];
+  const times = new Map<string, number[]>(cases.map(([name]) => [name, []]));
+  const once = async (command: string) => {
+    const started = performance.now();
+    await new Deno.Command("bash", { args: ["-c", command], stdin: "null", stdout: "null" })
+      .output();
+    return performance.now() - started;
+  };
+  for (const [, command] of cases) await once(command); // the first call writes dist/.entry
+  for (let i = 0; i < calls; i++) {
+    for (const [name, command] of i % 2 ? cases : [...cases].reverse()) {
+      times.get(name)!.push(await once(command));
+    }
+  }
+  const f = (n: number) => n.toFixed(2);
+  const parts = cases.map(([name]) => {
+    const list = times.get(name)!;
+    return `${name} ${f(median(list))} ms (10th percentile ${f(percentile(list, 10))})`;
+  });
+  const base = median(times.get("/bin/true alone")!);
+  const over = roots.map(([name]) => `${name} ${f(median(times.get(name)!) - base)} ms`);
+  return `**The launcher alone** (\`--launcher ${ref}\`, ${calls} calls each, alternating; ` +
+    `\`bash -c\` as Claude Code runs a hook command, /bin/true as the binary, load average ` +
+    `${Deno.loadavg().map((x) => x.toFixed(2)).join(" ")}): median ${parts.join(", ")}. Above ` +
+    `/bin/true alone: ${over.join(", ")}.`;
+}
+
 /** Runs the in-session benchmark with the arguments after `--in-session`. */
 export async function inSessionMain(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -368,6 +424,7 @@ export async function inSessionMain(argv: string[]): Promise<number> {
       runs: { type: "string", default: "10" },
       "no-write": { type: "boolean", default: false },
       keep: { type: "boolean", default: false },
+      launcher: { type: "string" },
       help: { type: "boolean", default: false },
     },
   });
@@ -453,7 +510,8 @@ export async function inSessionMain(argv: string[]): Promise<number> {
       "deno.json",
       "deno.lock",
     );
-    const report = renderReport({
+    const launcher = values.launcher ? await launcherOverhead(values.launcher, tmp) : undefined;
+    const sessions = renderReport({
       date: startedAt.toISOString().replace(/\.\d+Z$/, "Z"),
       tree: commit ? `commit ${commit}${dirty ? " with uncommitted changes" : ""}` : "no git",
       claude: cli.version,
@@ -467,6 +525,7 @@ export async function inSessionMain(argv: string[]): Promise<number> {
       delivered: good("ours").length,
       excluded,
     });
+    const report = launcher ? `${sessions}\n\n${launcher}` : sessions;
     print(report);
     if (!values["no-write"]) say(`wrote ${await writeReport(report)}`);
     return excluded.some((e) => e.includes("ours")) ? 1 : 0;
