@@ -166,8 +166,17 @@ Deno.test({
     Deno.mkdirSync(join(root, ".git"));
     assert.match((await run([SH, launcher], bare, PAYLOAD)).stderr, /no binary for \//);
     Deno.removeSync(join(root, ".git"));
-    Deno.writeTextFileSync(join(dist, ".entry"), "lessons-reinject-x/../../../bin/sh\n");
-    assert.match((await run([SH, launcher], bare, PAYLOAD)).stderr, /no binary for \//);
+    // Both names lead to a file that would run: the launcher must refuse the names themselves.
+    Deno.mkdirSync(join(dist, "lessons-reinject-x"));
+    Deno.writeTextFileSync(join(root, "evil"), builtinBinary("evil"), { mode: 0o755 });
+    const backslashed = "lessons-reinject-x\\..\\evil";
+    Deno.writeTextFileSync(join(dist, backslashed), builtinBinary("evil"), { mode: 0o755 });
+    for (const outside of ["lessons-reinject-x/../../evil", backslashed]) {
+      Deno.writeTextFileSync(join(dist, ".entry"), `${outside}\n`);
+      const ran = await run([SH, launcher], bare, PAYLOAD);
+      assert.equal(ran.stdout, "", outside);
+      assert.match(ran.stderr, /no binary for \//);
+    }
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }
