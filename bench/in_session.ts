@@ -344,14 +344,11 @@ function renderReport(info: {
 const BEGIN = "<!-- bench-in-session:begin (written by deno task bench --in-session) -->";
 const END = "<!-- bench-in-session:end -->";
 
-/** The benchmarks document: docs/benchmarks.md once it has moved there, else BENCHMARKS.md. */
-async function benchmarksFile(): Promise<string> {
-  const moved = join(ROOT, "docs", "benchmarks.md");
-  return await Deno.stat(moved).then(() => moved, () => join(ROOT, "BENCHMARKS.md"));
-}
+/** The benchmarks document, where the standalone benchmark writes too. */
+const BENCHMARKS_FILE = join(ROOT, "docs", "benchmarks.md");
 
 async function writeReport(report: string): Promise<string> {
-  const path = await benchmarksFile();
+  const path = BENCHMARKS_FILE;
   const current = await Deno.readTextFile(path).catch(() => "# Benchmarks\n");
   const block = `${BEGIN}\n\n${report}\n\n${END}`;
   const next = current.includes(BEGIN) && current.includes(END)
