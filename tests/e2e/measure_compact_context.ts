@@ -5,7 +5,7 @@
  * A stand-in plugin answers both events with a known text; the loopback API records the requests.
  */
 import { join } from "node:path";
-import { locateClaude } from "./claude_cli.ts";
+import { locateClaude } from "../../scripts/loopback/claude_cli.ts";
 import { type Json, Scenario, textOf } from "./harness.ts";
 
 const cli = await locateClaude();

@@ -3,7 +3,7 @@
  * model after a real `/compact`. Run with a checkout of that plugin (its hooks need `node`):
  * `deno run -A tests/e2e/measure_lessons_learned.ts <lessons-learned folder>`; prints JSON.
  */
-import { locateClaude } from "./claude_cli.ts";
+import { locateClaude } from "../../scripts/loopback/claude_cli.ts";
 import { type Json, Scenario, textOf } from "./harness.ts";
 
 const cli = await locateClaude();
