@@ -369,9 +369,11 @@ async function launcherOverhead(ref: string, tmp: string, calls = 400): Promise<
   const target = targetFor(Deno.build.os, Deno.build.arch);
   if (!target) throw new Error("no release target for this platform");
   const roots: [string, string][] = [];
+  // A branch name moves: the report names the commit.
+  const commit = await git("rev-parse", "--short", ref) ?? ref;
   for (
     const [name, text] of [
-      [`hooks/run at ${ref}`, await git("show", `${ref}:hooks/run`)],
+      [`hooks/run at ${commit}`, await git("show", `${ref}:hooks/run`)],
       ["hooks/run now", await Deno.readTextFile(join(ROOT, "hooks", "run"))],
     ] as const
   ) {
@@ -407,7 +409,7 @@ async function launcherOverhead(ref: string, tmp: string, calls = 400): Promise<
   });
   const base = median(times.get("/bin/true alone")!);
   const over = roots.map(([name]) => `${name} ${f(median(times.get(name)!) - base)} ms`);
-  return `**The launcher alone** (\`--launcher ${ref}\`, ${calls} calls each, alternating; ` +
+  return `**The launcher alone** (\`--launcher ${commit}\`, ${calls} calls each, alternating; ` +
     `\`bash -c\` as Claude Code runs a hook command, /bin/true as the binary, load average ` +
     `${Deno.loadavg().map((x) => x.toFixed(2)).join(" ")}): median ${parts.join(", ")}. Above ` +
     `/bin/true alone: ${over.join(", ")}.`;
