@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { HOOK_PERMISSIONS, RECORDED, ROOT, SAMPLE_MANIFEST } from "../tests/_helpers.ts";
+import { baseEnv, HOOK_PERMISSIONS, RECORDED, ROOT, SAMPLE_MANIFEST } from "../scripts/project.ts";
 import { statePaths } from "../src/io/state_store.ts";
 import { scanHistory, scanUsage, withTranscript } from "../src/io/transcript.ts";
 import { measure, measurementNote, type RunSpec, type Sample } from "./measure.ts";
@@ -76,15 +76,6 @@ function lastLine(sourceText: string, sessionId: string): string {
     cache_read_input_tokens: TOKENS - 1000,
   });
   return JSON.stringify(entry);
-}
-
-function baseEnv(extra: Record<string, string>): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const name of ["PATH", "HOME", "DENO_DIR"]) {
-    const value = Deno.env.get(name);
-    if (value !== undefined) env[name] = value;
-  }
-  return { ...env, DENO_NO_UPDATE_CHECK: "1", ...extra };
 }
 
 interface Case {

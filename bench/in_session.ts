@@ -5,15 +5,13 @@
  * interleaved run by run with an empty Deno script behind the same launcher. Durations are Claude
  * Code's own (`--debug-file`); every run of ours must deliver all three refreshes to the model.
  */
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { ROOT, SAMPLE_MANIFEST } from "../scripts/project.ts";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { type RecordedRequest, startApiStub, type Step } from "../scripts/loopback/api_stub.ts";
 import { locateClaude } from "../scripts/loopback/claude_cli.ts";
 import { assetName, BINARY_PERMISSIONS, targetFor } from "../scripts/release_files.ts";
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
-const SAMPLE_MANIFEST = join(ROOT, "src", "data", "sample_manifest.json");
 const MODEL = "claude-sonnet-4-6";
 const WINDOW = 200_000;
 const CALLS = 20;

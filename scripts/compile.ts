@@ -8,9 +8,9 @@
  *   deno task compile --sums-only          only write dist/SHA256SUMS, from all five binaries there
  *                                          (the release job, after gathering every build)
  */
+import { ROOT } from "./project.ts";
 import { parseArgs } from "node:util";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import {
   assetName,
   BINARY_PERMISSIONS,
@@ -20,7 +20,7 @@ import {
   writeSums,
 } from "./release_files.ts";
 
-export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+export { ROOT };
 export const DIST = join(ROOT, "dist");
 export const BUNDLE = join(DIST, "lessons-reinject.js");
 

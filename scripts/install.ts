@@ -6,9 +6,9 @@
  *   deno task install [--target <target>] [--dist <dir>]
  *   LESSONS_REINJECT_RELEASE_URL=<base URL> deno task install    a mirror (or a test server)
  */
+import { ROOT } from "./project.ts";
 import { createHash } from "node:crypto";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import {
   assetName,
@@ -20,8 +20,6 @@ import {
   targetFor,
   TARGETS,
 } from "./release_files.ts";
-
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 /** Why an install failed, in one line for the user. */
 export class InstallError extends Error {

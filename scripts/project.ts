@@ -1,0 +1,79 @@
+/**
+ * What the tests, the benchmark and the scripts share about this checkout: where it is, the
+ * files they run and read, the hook's permissions, and the environment a Deno subprocess needs.
+ */
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { BINARY_PERMISSIONS } from "./release_files.ts";
+
+/** The checkout's root folder. */
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+export const MAIN = join(ROOT, "src", "main.ts");
+export const SHARED = join(ROOT, "..", "shared");
+export const SHARED_TRANSCRIPTS = join(SHARED, "fixtures", "transcripts");
+export const SAMPLE_MANIFEST = join(ROOT, "src", "data", "sample_manifest.json");
+/** A real Claude Code 2.1.328 session recorded for this project (tests/fixtures/transcripts). */
+export const RECORDED = join(
+  ROOT,
+  "tests",
+  "fixtures",
+  "transcripts",
+  "recorded-2.1.328-sonnet-climb.jsonl",
+);
+
+/** The permissions the compiled binary gets; deno.json, hooks/run and compile use the same. */
+export const HOOK_PERMISSIONS = BINARY_PERMISSIONS;
+
+/**
+ * What a subprocess needs to reach the npm registry the way this machine does: a TLS-inspecting
+ * proxy's CA bundle and the proxy itself. `deno bundle` fetches esbuild on a first run.
+ */
+const NETWORK_ENV = [
+  "NODE_EXTRA_CA_CERTS",
+  "DENO_CERT",
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
+  "HTTPS_PROXY",
+  "https_proxy",
+  "HTTP_PROXY",
+  "http_proxy",
+  "NO_PROXY",
+  "no_proxy",
+];
+
+/**
+ * The environment a hook subprocess gets: only what the test names, plus Deno's essentials.
+ * DENO_DIR is always set, so a test that gives the subprocess its own HOME does not make Deno look
+ * for its npm packages (and the network) elsewhere.
+ */
+export function baseEnv(env: Record<string, string>): Record<string, string> {
+  const keep: Record<string, string> = {};
+  for (const name of ["PATH", "HOME", "SYSTEMROOT", "USERPROFILE", ...NETWORK_ENV]) {
+    const value = Deno.env.get(name);
+    if (value !== undefined) keep[name] = value;
+  }
+  keep.DENO_DIR = denoDir();
+  keep.DENO_NO_UPDATE_CHECK = "1";
+  return { ...keep, ...env };
+}
+
+let cachedDenoDir: string | undefined;
+
+/**
+ * Deno's cache folder as this Deno reports it (`deno info --json`), or DENO_DIR when set. Asked
+ * once, not guessed: the default differs by OS and by XDG settings.
+ */
+export function denoDir(): string {
+  if (cachedDenoDir) return cachedDenoDir;
+  const fromEnv = Deno.env.get("DENO_DIR");
+  if (fromEnv) return cachedDenoDir = fromEnv;
+  const out = new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json"],
+    stdout: "piped",
+    stderr: "null",
+    env: { DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" },
+  }).outputSync();
+  const info = JSON.parse(new TextDecoder().decode(out.stdout));
+  if (typeof info.denoDir !== "string") throw new Error("deno info --json gave no denoDir");
+  return cachedDenoDir = info.denoDir;
+}
