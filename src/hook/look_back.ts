@@ -6,7 +6,8 @@
 import type { ContextFacts } from "../core/context_facts.ts";
 import { compactionCheckFrom, type Reading } from "../core/decide.ts";
 import { crossedThresholds } from "../core/thresholds.ts";
-import { scanHistory, withTranscript } from "../io/transcript.ts";
+import { provesWindow, resolveWindow } from "../core/window.ts";
+import { type HistoryScan, scanHistory, withTranscript } from "../io/transcript.ts";
 import type { State } from "../schemas/state.ts";
 
 /** What looking back needs to know about the call. */
@@ -19,6 +20,8 @@ export interface LookBackInput {
   /** The token of this context's refresh headers. */
   token: string;
   thresholds: readonly number[];
+  /** `CLAUDE_CODE_DISABLE_1M_CONTEXT`: a compaction's size then proves nothing larger. */
+  disable1m?: boolean;
 }
 
 /** Reads back through the transcript as far as this call's decision needs. Never throws. */
@@ -34,6 +37,7 @@ export async function lookBack(input: LookBackInput): Promise<ContextFacts> {
     if (!("error" in scan)) {
       if (scan.marker !== undefined) facts.marker = scan.marker;
       else if (!scan.truncated) facts.checkedTo = sizeOf(path) ?? from;
+      Object.assign(facts, compactionFacts(scan.compaction, state.provenWindow, input.disable1m));
     }
   }
   const recovering = !input.stateFound &&
@@ -49,6 +53,20 @@ export async function lookBack(input: LookBackInput): Promise<ContextFacts> {
     }
   }
   return facts;
+}
+
+/**
+ * What a compaction's recorded size proves about the window (auto-compaction near 167k: 200k;
+ * above 200k: 1M), as a fact the state keeps across the compaction.
+ */
+export function compactionFacts(
+  compaction: HistoryScan["compaction"],
+  proven: number | undefined,
+  disable1m = false,
+): ContextFacts {
+  if (compaction === undefined) return {};
+  const choice = resolveWindow({ compaction, disable1m, proven });
+  return provesWindow(choice, proven) ? { provenWindow: choice.window } : {};
 }
 
 function sizeOf(path: string): number | undefined {

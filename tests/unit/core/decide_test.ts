@@ -95,10 +95,11 @@ Deno.test("markerEndsContext() only for a marker written after the last fire", (
   assertEquals(markerEndsContext(state([]), 600), false);
 });
 
-Deno.test("compactionCheckFrom() looks back only for a dropped reading held back by a fired threshold", async (t) => {
+Deno.test("compactionCheckFrom() looks back whenever a fired threshold holds the reading back", async (t) => {
   const s = state([30, 52], 0, { firedAt: 800, firedPercent: 55, checkedTo: 900 });
   const cases: [string, State, number, number | undefined][] = [
-    ["still climbing: no look", s, 60, undefined],
+    // Issue 11: fell (unreported compaction) and climbed back above the last fire: must look.
+    ["above the reading that last fired, held back by 30 and 52: look from checkedTo", s, 60, 900],
     ["dropped below every fired threshold: no look (nothing is held back)", s, 20, undefined],
     ["dropped to 35%, held back by 30: look from checkedTo", s, 35, 900],
     ["never fired: no look", state([]), 35, undefined],
