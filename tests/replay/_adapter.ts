@@ -9,6 +9,8 @@ import { loadSettings } from "../../src/settings/load.ts";
 export interface HookDecision {
   kind: "thresholds" | "count" | "none";
   thresholds: number[];
+  /** The refresh's first line (`... Context refresh at 31% of the 200k-token ...`), or "". */
+  header: string;
   /** The hook's debug line (LESSONS_DEBUG=1), to explain a disagreement. */
   debug: string;
 }
@@ -23,12 +25,13 @@ export async function callHook(
   const settings = await loadSettings((name) => env[name]);
   const outcome = await runHook(JSON.stringify(payload), settings);
   const debug = outcome.stderr.join(" | ");
-  if (outcome.stdout === undefined) return { kind: "none", thresholds: [], debug };
+  if (outcome.stdout === undefined) return { kind: "none", thresholds: [], header: "", debug };
   const context = JSON.parse(outcome.stdout)?.hookSpecificOutput?.additionalContext;
   const match = typeof context === "string" ? HEADER.exec(context) : null;
   if (!match || match[1] === undefined) {
     throw new Error(`unexpected hook answer: ${outcome.stdout}`);
   }
-  if (match[1].startsWith("calls:")) return { kind: "count", thresholds: [], debug };
-  return { kind: "thresholds", thresholds: match[1].split(",").map(Number), debug };
+  const header = String(context).split("\n")[0] ?? "";
+  if (match[1].startsWith("calls:")) return { kind: "count", thresholds: [], header, debug };
+  return { kind: "thresholds", thresholds: match[1].split(",").map(Number), header, debug };
 }

@@ -140,3 +140,39 @@ Deno.test("applyFacts() resets on a newer marker, keeps recovered refreshes from
     );
   });
 });
+
+Deno.test("decide() records the window each threshold fired under; a larger one re-arms it", async (t) => {
+  const at = (percent: number, window: number): Reading => ({
+    ...reading(percent),
+    tokens: (percent * window) / 100,
+    window,
+  });
+  await t.step("a fire under 200k records 200k", () => {
+    const d = decide(input(at(31, 200_000), state([])));
+    assertEquals(d.next?.firedWindow, { "30": 200_000 });
+  });
+  await t.step("once 1M is proven, refreshes under 200k stop counting", () => {
+    const s = state([30, 52], 0, { firedWindow: { "30": 200_000, "52": 200_000 } });
+    const silent = decide(input(at(25, 1_000_000), s));
+    assertEquals(silent.cause, undefined);
+    const d = decide(input(at(31, 1_000_000), s));
+    assertEquals(d.cause?.kind === "thresholds" ? d.cause.thresholds : undefined, [30]);
+    assertEquals(d.next?.fired, [30]);
+    assertEquals(d.next?.firedWindow, { "30": 1_000_000 });
+  });
+  await t.step("a refresh under the same window still counts", () => {
+    const s = state([30], 0, { firedWindow: { "30": 1_000_000 } });
+    assertEquals(decide(input(at(31, 1_000_000), s)).cause, undefined);
+  });
+});
+
+Deno.test("resetState() keeps what the session proved: its window and a subagent's file", () => {
+  const s = state([30], 3, { epoch: 1, provenWindow: 1_000_000, agentTranscript: "/p/a.jsonl" });
+  assertEquals(resetState(s), {
+    fired: [],
+    toolCount: 0,
+    epoch: 2,
+    provenWindow: 1_000_000,
+    agentTranscript: "/p/a.jsonl",
+  });
+});
