@@ -41,21 +41,21 @@ export const MODEL_ROWS: readonly ModelRow[] = [
   // opus-4-7: 2.1.112 and 2.1.116 return 1M only for [1m] or the beta; 2.1.117 adds
   // `model === "claude-opus-4-7"` to the 1M branch.
   { family: "claude-opus-4-7", kind: "native", nativeFrom: "2.1.117", notNativeUntil: "2.1.116" },
-  // opus-4-8: absent from 2.1.150's native check, present in 2.1.167's.
-  { family: "claude-opus-4-8", kind: "native", nativeFrom: "2.1.167", notNativeUntil: "2.1.150" },
+  // opus-4-8: absent from 2.1.150's native check, present in 2.1.160's.
+  { family: "claude-opus-4-8", kind: "native", nativeFrom: "2.1.160", notNativeUntil: "2.1.150" },
   // fable-5 and mythos-5: absent from 2.1.167's native check, present in 2.1.185's.
   { family: "claude-fable-5-2", kind: "native", nativeFrom: "2.1.328", notNativeUntil: "2.1.300" },
-  { family: "claude-fable-5-1", kind: "native", nativeFrom: "2.1.300", notNativeUntil: "2.1.250" },
+  { family: "claude-fable-5-1", kind: "native", nativeFrom: "2.1.260", notNativeUntil: "2.1.250" },
   { family: "claude-fable-5", kind: "native", nativeFrom: "2.1.185", notNativeUntil: "2.1.167" },
   { family: "claude-mythos-5-2", kind: "native", nativeFrom: "2.1.328", notNativeUntil: "2.1.300" },
-  { family: "claude-mythos-5-1", kind: "native", nativeFrom: "2.1.300", notNativeUntil: "2.1.250" },
+  { family: "claude-mythos-5-1", kind: "native", nativeFrom: "2.1.260", notNativeUntil: "2.1.250" },
   { family: "claude-mythos-5", kind: "native", nativeFrom: "2.1.185", notNativeUntil: "2.1.167" },
-  // The model catalog (first seen in 2.1.212) lists these with `native_1m: true`.
-  { family: "claude-sonnet-5-5", kind: "native", nativeFrom: "2.1.300", notNativeUntil: "2.1.250" },
-  { family: "claude-sonnet-5", kind: "native", nativeFrom: "2.1.212", notNativeUntil: "2.1.185" },
-  { family: "claude-opus-5-5", kind: "native", nativeFrom: "2.1.300", notNativeUntil: "2.1.250" },
+  // The model catalog (first seen in 2.1.200) lists these with `native_1m: true`.
+  { family: "claude-sonnet-5-5", kind: "native", nativeFrom: "2.1.287", notNativeUntil: "2.1.275" },
+  { family: "claude-sonnet-5", kind: "native", nativeFrom: "2.1.200", notNativeUntil: "2.1.185" },
+  { family: "claude-opus-5-5", kind: "native", nativeFrom: "2.1.287", notNativeUntil: "2.1.275" },
   { family: "claude-opus-5", kind: "native", nativeFrom: "2.1.250", notNativeUntil: "2.1.212" },
-  { family: "claude-haiku-5-5", kind: "native", nativeFrom: "2.1.300", notNativeUntil: "2.1.250" },
+  { family: "claude-haiku-5-5", kind: "native", nativeFrom: "2.1.300", notNativeUntil: "2.1.287" },
   // 200k with a 1M beta (`maximum_window: 1e6` / `supports_1m_beta` in the catalog; the
   // `claude-sonnet-4` and `opus-4-6` branches of the 1M-beta check before it).
   { family: "claude-opus-4-6", kind: "optIn" },
@@ -78,16 +78,17 @@ export const MODEL_ROWS: readonly ModelRow[] = [
 /**
  * Versions in which a natively-1M model is 1M only on the first-party API (no
  * `ANTHROPIC_BASE_URL`, or `api.anthropic.com`) or Claude Platform on AWS: through a gateway,
- * Bedrock, Vertex or Foundry it is 200k. Read: 2.1.136 has no such check, 2.1.150 has it;
- * 2.1.275 has it, 2.1.300 no longer (the catalog window alone decides).
+ * Bedrock, Vertex or Foundry it is 200k (from 2.1.200 a catalog row may allow some providers,
+ * `native_1m_3p`). Read: 2.1.143 has no such check, 2.1.150 has it; 2.1.275 has it, 2.1.287 no
+ * longer (the catalog's `native_1m` alone decides).
  */
 export const FIRST_PARTY_GATE = {
   /** First version read that has the check, and the last read that has none before it. */
   from: "2.1.150",
-  lastWithout: "2.1.136",
+  lastWithout: "2.1.143",
   /** Last version read that has the check, and the first read that has none after it. */
   until: "2.1.275",
-  firstWithoutAfter: "2.1.300",
+  firstWithoutAfter: "2.1.287",
 } as const;
 
 /**
