@@ -7,7 +7,7 @@ import { loadSettings } from "../../src/settings/load.ts";
 
 /** What one hook call did: the thresholds it refreshed for, a counter refresh, or nothing. */
 export interface HookDecision {
-  kind: "thresholds" | "count" | "none";
+  kind: "thresholds" | "count" | "compact" | "none";
   thresholds: number[];
   /** The refresh's first line (`... Context refresh at 31% of the 200k-token ...`), or "". */
   header: string;
@@ -15,7 +15,8 @@ export interface HookDecision {
   debug: string;
 }
 
-const HEADER = /^\[lessons-reinject refresh ([0-9]+(?:,[0-9]+)*|calls:[0-9]+) ref=[0-9a-f]{8}\]/;
+const HEADER =
+  /^\[lessons-reinject refresh ([0-9]+(?:,[0-9]+)*|calls:[0-9]+|compact) ref=[0-9a-f]{8}\]/;
 
 /** Runs the hook in this process on `payload`, with exactly `env` as its environment. */
 export async function callHook(
@@ -33,5 +34,6 @@ export async function callHook(
   }
   const header = String(context).split("\n")[0] ?? "";
   if (match[1].startsWith("calls:")) return { kind: "count", thresholds: [], header, debug };
+  if (match[1] === "compact") return { kind: "compact", thresholds: [], header, debug };
   return { kind: "thresholds", thresholds: match[1].split(",").map(Number), header, debug };
 }

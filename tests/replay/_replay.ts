@@ -5,7 +5,7 @@
 import { join } from "node:path";
 import { ROOT, SHARED_TRANSCRIPTS } from "../_helpers.ts";
 import { callHook, type HookDecision } from "./_adapter.ts";
-import { expectCalls, type OracleCall, parseLines, TRUTH } from "./oracle.ts";
+import { expectCalls, type Expected, type OracleCall, parseLines, TRUTH } from "./oracle.ts";
 
 const SHARED_PAYLOADS = join(ROOT, "..", "shared", "fixtures", "payloads");
 const LOCAL_PAYLOADS = join(ROOT, "tests", "fixtures", "payloads");
@@ -69,13 +69,16 @@ function sessionIdOf(lines: ReturnType<typeof parseLines>, fallback: string): st
 export interface Row {
   call: OracleCall;
   hook: HookDecision;
+  /** SessionStart(compact)'s answer, when the events were sent just before this call. */
+  event?: HookDecision;
   agree: boolean;
 }
 
-function sameDecision(call: OracleCall, hook: HookDecision): boolean {
-  if (call.expected.kind !== hook.kind) return false;
-  return call.expected.kind !== "thresholds" ||
-    call.expected.thresholds.join() === hook.thresholds.join();
+function same(expected: Expected | undefined, hook: HookDecision | undefined): boolean {
+  const kind = expected?.kind ?? "none";
+  if (kind !== (hook?.kind ?? "none")) return false;
+  return expected?.kind !== "thresholds" ||
+    expected.thresholds.join() === hook?.thresholds.join();
 }
 
 /** Replays `file` call by call; undefined when the transcript is absent. */
@@ -86,12 +89,13 @@ export async function replay(file: string, withEvents: boolean): Promise<Row[] |
   const bytes = Deno.readFileSync(path);
   const lines = parseLines(new TextDecoder().decode(bytes));
   const ends = lineEnds(bytes);
-  const calls = expectCalls(lines, truth);
+  const isAgent = file === SUBAGENT.file;
+  // No compaction events reach a subagent's context.
+  const calls = expectCalls(lines, truth, withEvents && !isAgent);
 
   const dir = Deno.makeTempDirSync({ prefix: "lessons-replay-" });
   try {
     const project = join(dir, "projects", "-home-dev-project");
-    const isAgent = file === SUBAGENT.file;
     const sessionId = sessionIdOf(lines, "replay-session");
     const mainPath = join(project, `${sessionId}.jsonl`);
     let target = mainPath;
@@ -130,12 +134,20 @@ export async function replay(file: string, withEvents: boolean): Promise<Row[] |
     const rows: Row[] = [];
     for (const call of calls) {
       const lastMarker = call.markersBefore.at(-1);
+      let event: HookDecision | undefined;
       if (withEvents && lastMarker !== undefined && !isAgent) {
-        // Claude Code writes the boundary and the summary, then sends both events.
+        // Claude Code writes the boundary and the summary, then sends SessionStart(compact) and
+        // PostCompact (in that order, with the compaction's prompt_id).
         writeTo(lastMarker + 1);
-        for (const name of ["SessionStart.compact", "PostCompact"]) {
-          await callHook({ ...payloadFrom(LOCAL_PAYLOADS, name), ...base }, env);
-        }
+        event = await callHook(
+          { ...payloadFrom(LOCAL_PAYLOADS, "SessionStart.compact"), ...base },
+          env,
+        );
+        const post = await callHook(
+          { ...payloadFrom(LOCAL_PAYLOADS, "PostCompact"), ...base },
+          env,
+        );
+        if (post.kind !== "none") throw new Error(`PostCompact answered: ${post.header}`);
       }
       writeTo(call.line);
       const payload = {
@@ -146,7 +158,8 @@ export async function replay(file: string, withEvents: boolean): Promise<Row[] |
         ...(isAgent ? { agent_id: SUBAGENT.agentId, agent_type: "workflow" } : {}),
       };
       const hook = await callHook(payload, env);
-      rows.push({ call, hook, agree: sameDecision(call, hook) });
+      const agree = same(call.expected, hook) && (event === undefined || same(call.event, event));
+      rows.push({ call, hook, ...(event ? { event } : {}), agree });
     }
     out.close();
     return rows;

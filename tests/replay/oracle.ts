@@ -15,15 +15,19 @@ export interface Call {
 }
 
 /** What should happen at a call: thresholds refreshed, the n-th call of the counter, nothing. */
-export type Expected = { kind: "thresholds"; thresholds: number[] } | { kind: "count" } | {
-  kind: "none";
-};
+export type Expected =
+  | { kind: "thresholds"; thresholds: number[] }
+  | { kind: "count" }
+  | { kind: "compact" }
+  | { kind: "none" };
 
 export interface OracleCall extends Call {
   expected: Expected;
   /** The reading the oracle saw, for the report. */
   tokens: number | undefined;
   percent: number | undefined;
+  /** With events: what SessionStart(compact), sent just before this call, should answer. */
+  event?: Expected;
 }
 
 export interface Truth {
@@ -173,18 +177,41 @@ export function callsOf(lines: (Json | undefined)[], sidechainFile: boolean): Ca
 /**
  * The expected decision at every call: the newest usable reading up to the cut, unless a
  * compaction came after it; every threshold it reaches that has not fired in this context fires;
- * a compaction starts a new context; without a reading, every 20th call refreshes (calls right
- * after a compaction, before its first reading, are not counted).
+ * without a reading, every 20th call refreshes (calls right after a compaction, before its first
+ * reading, are not counted).
+ *
+ * A compaction starts a new context, and the rules are restated once in it (on by default;
+ * docs/own-rules.md): with events, SessionStart(compact) answers with the restatement, and the new
+ * context's first reading takes what it has already reached as fired, silently. Without events
+ * the hook learns of the compaction only from the transcript, and only when it has a reason to
+ * look (issue 11): this call has no reading since the marker, or a threshold fired before the
+ * compaction holds this reading back. That call restates (naming what it crossed); a context in
+ * which nothing had fired keeps its counter and thresholds, since nothing there needs a reset.
  */
-export function expectCalls(lines: (Json | undefined)[], truth: Truth): OracleCall[] {
+export function expectCalls(
+  lines: (Json | undefined)[],
+  truth: Truth,
+  withEvents = true,
+): OracleCall[] {
   const calls = callsOf(lines, truth.sidechainFile);
   const out: OracleCall[] = [];
   let fired = new Set<number>();
   let counter = 0;
+  /** SessionStart restated: the first reading absorbs what it reached. */
+  let delivered = false;
+  /** A compaction the hook has not learned of yet (no events). */
+  let unnoticed = false;
   for (const call of calls) {
+    let event: Expected | undefined;
     if (call.markersBefore.length > 0) {
-      fired = new Set();
-      counter = 0;
+      if (withEvents) {
+        fired = new Set();
+        counter = 0;
+        delivered = true;
+        event = { kind: "compact" };
+      } else if (fired.size > 0) {
+        unnoticed = true;
+      }
     }
     let tokens: number | undefined;
     let compactedSinceReading = false;
@@ -201,20 +228,34 @@ export function expectCalls(lines: (Json | undefined)[], truth: Truth): OracleCa
         break;
       }
     }
+    const percent = tokens === undefined ? undefined : (tokens * 100) / truth.window;
+    let restate = false;
+    if (unnoticed) {
+      const heldBack = percent !== undefined && [...fired].some((t) => t <= percent);
+      if (tokens === undefined || heldBack) {
+        unnoticed = false;
+        fired = new Set();
+        counter = 0;
+        restate = true;
+      }
+    }
     let expected: Expected = { kind: "none" };
-    let percent: number | undefined;
-    if (tokens !== undefined) {
-      percent = (tokens * 100) / truth.window;
-      const crossed = THRESHOLDS.filter((t) => t <= percent! && !fired.has(t));
-      if (crossed.length > 0) {
-        crossed.forEach((t) => fired.add(t));
+    if (percent !== undefined) {
+      const crossed = THRESHOLDS.filter((t) => t <= percent && !fired.has(t));
+      crossed.forEach((t) => fired.add(t));
+      if (restate) expected = { kind: "compact" };
+      else if (crossed.length > 0 && !delivered) {
         expected = { kind: "thresholds", thresholds: crossed };
       }
+      delivered = false;
+    } else if (restate) {
+      expected = { kind: "compact" };
+      delivered = true;
     } else if (!compactedSinceReading) {
       counter++;
       if (counter % COUNT_INTERVAL === 0) expected = { kind: "count" };
     }
-    out.push({ ...call, expected, tokens, percent });
+    out.push({ ...call, expected, tokens, percent, ...(event ? { event } : {}) });
   }
   return out;
 }
@@ -222,5 +263,5 @@ export function expectCalls(lines: (Json | undefined)[], truth: Truth): OracleCa
 /** `30,52` / `count` / `-`: one word for a decision, for the report. */
 export function expectedText(expected: Expected): string {
   if (expected.kind === "thresholds") return expected.thresholds.join(",");
-  return expected.kind === "count" ? "count" : "-";
+  return expected.kind === "none" ? "-" : expected.kind;
 }
