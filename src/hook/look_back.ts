@@ -24,6 +24,9 @@ export interface LookBackInput {
   disable1m?: boolean;
 }
 
+/** Unchecked bytes worth recording as checked (a state write); below it, re-reading is cheaper. */
+const CHECKPOINT_BYTES = 256 * 1024;
+
 /** Reads back through the transcript as far as this call's decision needs. Never throws. */
 export async function lookBack(input: LookBackInput): Promise<ContextFacts> {
   const { state, reading, transcriptPath: path } = input;
@@ -36,7 +39,12 @@ export async function lookBack(input: LookBackInput): Promise<ContextFacts> {
     );
     if (!("error" in scan)) {
       if (scan.marker !== undefined) facts.marker = scan.marker;
-      else if (!scan.truncated) facts.checkedTo = sizeOf(path) ?? from;
+      else if (!scan.truncated) {
+        // Looked at on every call a fired threshold holds back: the checked span is recorded only
+        // once it is large, so such a call reads a bounded tail and does not write its state.
+        const size = sizeOf(path) ?? from;
+        if (size - from >= CHECKPOINT_BYTES) facts.checkedTo = size;
+      }
       Object.assign(facts, compactionFacts(scan.compaction, state.provenWindow, input.disable1m));
     }
   }
