@@ -21,6 +21,7 @@ import { readPayload } from "./hook/read_payload.ts";
 import { buildRefresh } from "./hook/refresh_text.ts";
 import { rearmAfterRefresh } from "./hook/rearm.ts";
 import { resetContext } from "./hook/reset.ts";
+import { recordCompactionWindow } from "./hook/compaction_window.ts";
 import { debugLine, describeDecision, emptyTrace, timed, type Trace } from "./hook/trace.ts";
 
 /** What the hook prints (stdout: one JSON object or nothing; stderr lines) and its trace. */
@@ -113,9 +114,13 @@ async function onReset(
         restate: settings.refreshAfterCompact && built?.kind !== "error",
       },
     ));
-  trace.reason = built?.kind === "error"
-    ? `${done.reason}; cannot restate: ${built.error}`
-    : done.reason;
+  const learned = await recordCompactionWindow(
+    files.paths,
+    payload.transcript_path,
+    settings.disable1m,
+  );
+  const reason = learned === undefined ? done.reason : `${done.reason}; ${learned}`;
+  trace.reason = built?.kind === "error" ? `${reason}; cannot restate: ${built.error}` : reason;
   if (!done.restateNow || built?.kind !== "text") return undefined;
   trace.refresh = built.account;
   trace.reason = `${trace.reason}; ${built.account.chars} chars; sources: ${

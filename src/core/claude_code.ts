@@ -64,32 +64,12 @@ export const COMPACTION_MARKER_TEXTS: readonly string[] = ["compact_boundary", "
 /** The `system` entry subtype 2.x writes where a compaction ends a context. */
 export const COMPACT_BOUNDARY_SUBTYPE = "compact_boundary";
 
-/** The window every model has unless the table below or a `[1m]` suffix says otherwise. */
-export const DEFAULT_WINDOW = 200_000;
-
-/** The window of natively-1M models, `[1m]` ids and sessions whose usage outgrew 200k. */
-export const LARGE_WINDOW = 1_000_000;
-
 /**
- * Model families Claude Code 2.1.328's model table treats as natively 1M. An id matches a family
- * when it equals it or continues it after `-`, `@` or `:` (dated ids, Bedrock/Vertex suffixes).
- * Older releases gave some of these 200k by default (docs/claude-code-facts.md).
+ * Context windows by model and Claude Code version (which model is natively 1M since which
+ * release, when 1M needs the first-party API, where auto-compaction fires): the table is
+ * data/window_table.ts, the evidence docs/context-windows.md.
  */
-export const NATIVE_1M_MODELS: readonly string[] = [
-  "claude-opus-4-7",
-  "claude-opus-4-8",
-  "claude-opus-5",
-  "claude-opus-5-5",
-  "claude-sonnet-5",
-  "claude-sonnet-5-5",
-  "claude-haiku-5-5",
-  "claude-fable-5",
-  "claude-fable-5-1",
-  "claude-fable-5-2",
-  "claude-mythos-5",
-  "claude-mythos-5-1",
-  "claude-mythos-5-2",
-];
+export { AUTOCOMPACT_MARGIN, LARGE_WINDOW, SMALL_WINDOW } from "../data/window_table.ts";
 
 /**
  * The JSON a hook prints so that `text` reaches the model: plain stdout never does (measured,

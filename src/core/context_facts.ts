@@ -13,6 +13,10 @@ export interface ContextFacts {
   checkedTo?: number;
   /** Thresholds this hook's own refreshes in the transcript show as fired (state file lost). */
   recovered?: number[];
+  /** A window the transcript proved (a reading or a compaction too large for 200k, ...). */
+  provenWindow?: number;
+  /** Where this subagent's transcript was found by searching. */
+  agentTranscript?: string;
 }
 
 /**
@@ -29,6 +33,12 @@ export function applyFacts(base: State, facts: ContextFacts, stateFound: boolean
       fired: [...new Set([...state.fired, ...facts.recovered])].sort((a, b) => a - b),
       firedAt: Math.max(state.firedAt ?? 0, (facts.marker ?? -1) + 1),
     };
+  }
+  if (facts.agentTranscript !== undefined && facts.agentTranscript !== state.agentTranscript) {
+    state = { ...state, agentTranscript: facts.agentTranscript };
+  }
+  if (facts.provenWindow !== undefined && facts.provenWindow !== state.provenWindow) {
+    state = { ...state, provenWindow: facts.provenWindow };
   }
   if (facts.marker !== undefined && markerEndsContext(state, facts.marker)) {
     state = resetState(state, facts.marker);

@@ -5,6 +5,7 @@
 import type { State } from "../schemas/state.ts";
 import type { RefreshCause } from "./header.ts";
 import { crossedThresholds } from "./thresholds.ts";
+import { firedUnder } from "./window.ts";
 
 /** Where a reading came from, best first. */
 export type ReadingSource =
@@ -97,9 +98,11 @@ export function decide(input: DecideInput): Decision {
       }`,
     };
   }
-  const crossed = crossedThresholds(reading.percent, input.thresholds, state.fired);
+  // Refreshes made under a smaller window than this reading's no longer count (never miss).
+  const counting = firedUnder(state.fired, state.firedWindow, reading.window);
+  const crossed = crossedThresholds(reading.percent, input.thresholds, counting);
   if (crossed.length === 0) {
-    const next = input.thresholds.find((t) => !state.fired.includes(t));
+    const next = input.thresholds.find((t) => !counting.includes(t));
     return {
       cause: undefined,
       next: undefined,
@@ -108,7 +111,14 @@ export function decide(input: DecideInput): Decision {
         : `${percentText(reading.percent)} is below the next threshold, ${next}%`,
     };
   }
-  const fired = [...new Set([...state.fired, ...crossed])].sort((a, b) => a - b);
+  const fired = [...new Set([...counting, ...crossed])].sort((a, b) => a - b);
+  const window = reading.window;
+  const firedWindow = window === undefined ? state.firedWindow : {
+    ...Object.fromEntries(
+      Object.entries(state.firedWindow ?? {}).filter(([t]) => fired.includes(Number(t))),
+    ),
+    ...Object.fromEntries(crossed.map((t) => [String(t), window])),
+  };
   return {
     cause: {
       kind: "thresholds",
@@ -119,6 +129,7 @@ export function decide(input: DecideInput): Decision {
     next: {
       ...state,
       fired,
+      ...(firedWindow !== undefined ? { firedWindow } : {}),
       firedPercent: reading.percent,
       ...(input.transcriptSize !== undefined ? { firedAt: input.transcriptSize } : {}),
     },
@@ -139,6 +150,9 @@ export function resetState(state: State, transcriptSize?: number): State {
     fired: [],
     toolCount: 0,
     epoch: (state.epoch ?? 0) + 1,
+    // What the session proved about its window outlives the context that proved it.
+    ...(state.provenWindow !== undefined ? { provenWindow: state.provenWindow } : {}),
+    ...(state.agentTranscript !== undefined ? { agentTranscript: state.agentTranscript } : {}),
     ...(transcriptSize !== undefined ? { checkedTo: transcriptSize } : {}),
   };
 }
@@ -158,9 +172,9 @@ export function markerEndsContext(state: State, markerOffset: number): boolean {
 }
 
 /**
- * Where to look back for an unreported compaction, or undefined when no look is needed. Only a
- * reading that has dropped below the one that last fired, yet is held back by a fired threshold,
- * can be the victim of a compaction no event reported.
+ * Where to look back for an unreported compaction, or undefined when no look is needed. Any
+ * reading that a fired threshold holds back may be the victim of a compaction no event reported
+ * (it may have fallen and climbed again since); the look covers only bytes not yet checked.
  *
  * @example
  * ```ts
@@ -170,8 +184,7 @@ export function markerEndsContext(state: State, markerOffset: number): boolean {
  * ```
  */
 export function compactionCheckFrom(state: State, reading: Reading): number | undefined {
-  if (state.fired.length === 0 || state.firedPercent === undefined) return undefined;
-  if (reading.percent >= state.firedPercent) return undefined;
+  if (state.fired.length === 0) return undefined;
   if (!state.fired.some((t) => t <= reading.percent)) return undefined;
   return Math.max(state.firedAt ?? 0, state.checkedTo ?? 0);
 }

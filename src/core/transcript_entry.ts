@@ -31,6 +31,8 @@ export interface EntryUsage {
   timestamp: string | undefined;
   /** `usage.output_tokens`, when a number (a split response's entries may count it partly). */
   outputTokens?: number | undefined;
+  /** Claude Code version that wrote the entry (its window rules depend on it). */
+  version?: string | undefined;
 }
 
 /**
@@ -40,7 +42,7 @@ export interface EntryUsage {
  */
 export function usageOf(entry: unknown, sidechainFile: boolean): EntryUsage | undefined {
   if (!isRecord(entry) || entry.type !== "assistant") return undefined;
-  const { isSidechain, isApiErrorMessage, message, timestamp } = entry;
+  const { isSidechain, isApiErrorMessage, message, timestamp, version } = entry;
   if (!optional(isSidechain, "boolean", true) || !optional(isApiErrorMessage, "boolean", true)) {
     return undefined;
   }
@@ -69,6 +71,37 @@ export function usageOf(entry: unknown, sidechainFile: boolean): EntryUsage | un
     outputTokens: typeof usage.output_tokens === "number" && Number.isFinite(usage.output_tokens)
       ? usage.output_tokens
       : undefined,
+    version: typeof version === "string" ? version : undefined,
+  };
+}
+
+/**
+ * True when `entry` is an assistant entry holding the `tool_use` block `toolUseId`, whatever its
+ * usage says: a gateway writes every usage field as 0, and this call's entry is then present
+ * although it gives no reading.
+ */
+export function holdsToolUse(entry: unknown, toolUseId: string): boolean {
+  if (!isRecord(entry) || entry.type !== "assistant" || !isRecord(entry.message)) return false;
+  return toolUseIdsOf(entry.message.content).includes(toolUseId);
+}
+
+/**
+ * What a `compact_boundary` says about the compaction: its trigger and the context size it
+ * compacted (`compactMetadata.preTokens`), or undefined for other entries and 1.0.x markers.
+ */
+export function compactionOf(
+  entry: unknown,
+): { trigger: string | undefined; preTokens: number } | undefined {
+  if (!isRecord(entry) || entry.type !== "system" || entry.subtype !== "compact_boundary") {
+    return undefined;
+  }
+  const meta = entry.compactMetadata;
+  if (!isRecord(meta) || typeof meta.preTokens !== "number" || !(meta.preTokens > 0)) {
+    return undefined;
+  }
+  return {
+    trigger: typeof meta.trigger === "string" ? meta.trigger : undefined,
+    preTokens: meta.preTokens,
   };
 }
 

@@ -6,7 +6,8 @@
 import type { ContextFacts } from "../core/context_facts.ts";
 import { compactionCheckFrom, type Reading } from "../core/decide.ts";
 import { crossedThresholds } from "../core/thresholds.ts";
-import { scanHistory, withTranscript } from "../io/transcript.ts";
+import { provesWindow, resolveWindow } from "../core/window.ts";
+import { type HistoryScan, scanHistory, withTranscript } from "../io/transcript.ts";
 import type { State } from "../schemas/state.ts";
 
 /** What looking back needs to know about the call. */
@@ -19,7 +20,12 @@ export interface LookBackInput {
   /** The token of this context's refresh headers. */
   token: string;
   thresholds: readonly number[];
+  /** `CLAUDE_CODE_DISABLE_1M_CONTEXT`: a compaction's size then proves nothing larger. */
+  disable1m?: boolean;
 }
+
+/** Unchecked bytes worth recording as checked (a state write); below it, re-reading is cheaper. */
+const CHECKPOINT_BYTES = 256 * 1024;
 
 /** Reads back through the transcript as far as this call's decision needs. Never throws. */
 export async function lookBack(input: LookBackInput): Promise<ContextFacts> {
@@ -33,7 +39,13 @@ export async function lookBack(input: LookBackInput): Promise<ContextFacts> {
     );
     if (!("error" in scan)) {
       if (scan.marker !== undefined) facts.marker = scan.marker;
-      else if (!scan.truncated) facts.checkedTo = sizeOf(path) ?? from;
+      else if (!scan.truncated) {
+        // Looked at on every call a fired threshold holds back: the checked span is recorded only
+        // once it is large, so such a call reads a bounded tail and does not write its state.
+        const size = sizeOf(path) ?? from;
+        if (size - from >= CHECKPOINT_BYTES) facts.checkedTo = size;
+      }
+      Object.assign(facts, compactionFacts(scan.compaction, state.provenWindow, input.disable1m));
     }
   }
   const recovering = !input.stateFound &&
@@ -49,6 +61,20 @@ export async function lookBack(input: LookBackInput): Promise<ContextFacts> {
     }
   }
   return facts;
+}
+
+/**
+ * What a compaction's recorded size proves about the window (auto-compaction near 167k: 200k;
+ * above 200k: 1M), as a fact the state keeps across the compaction.
+ */
+export function compactionFacts(
+  compaction: HistoryScan["compaction"],
+  proven: number | undefined,
+  disable1m = false,
+): ContextFacts {
+  if (compaction === undefined) return {};
+  const choice = resolveWindow({ compaction, disable1m, proven });
+  return provesWindow(choice, proven) ? { provenWindow: choice.window } : {};
 }
 
 function sizeOf(path: string): number | undefined {

@@ -6,8 +6,15 @@
 import type { ContextFacts } from "../core/context_facts.ts";
 import { figuresOf } from "../core/context_window.ts";
 import type { NoReading, Reading } from "../core/decide.ts";
-import { percentOf, resolveWindow } from "../core/window.ts";
 import { ceilingWindow, earlyCeiling } from "../core/ceiling.ts";
+import {
+  firedUnder,
+  percentOf,
+  provesWindow,
+  resolveWindow,
+  type WindowChoice,
+  windowText,
+} from "../core/window.ts";
 import { bridgedReading } from "../io/statusline_store.ts";
 import { readUsageWaiting, type UsageScan } from "../io/transcript.ts";
 import type { HookPayload } from "../schemas/payload.ts";
@@ -31,7 +38,7 @@ export interface Measured {
 /** What measuring needs from the settings. */
 export type MeasureSettings = Pick<
   Settings,
-  "windowOverride" | "disable1m" | "waitMs" | "stateDir" | "thresholds"
+  "windowOverride" | "disable1m" | "firstParty" | "waitMs" | "stateDir" | "thresholds"
 >;
 
 /**
@@ -42,13 +49,23 @@ function ceilingOf(
   scan: UsageScan,
   settings: MeasureSettings,
   fired: readonly number[],
+  known: {
+    provenWindow?: number | undefined;
+    firedWindow?: Readonly<Record<string, number>> | undefined;
+  },
 ): number | undefined {
   const usage = scan.usage;
   if (!usage || usage.matched || usage.window !== undefined) return undefined;
+  // Every piece of evidence the reading's window gets, but its token count (which only widens
+  // it): the ceiling's window is never wider than the reading's.
   const window = ceilingWindow({
     model: usage.model,
+    version: usage.version,
     override: settings.windowOverride,
     disable1m: settings.disable1m,
+    firstParty: settings.firstParty,
+    compaction: scan.compaction,
+    proven: known.provenWindow,
   });
   const input = {
     tokens: usage.tokens,
@@ -56,7 +73,7 @@ function ceilingOf(
     bytesAfter: Math.max(0, scan.size - usage.end),
     window,
   };
-  return earlyCeiling(input, settings.thresholds, fired);
+  return earlyCeiling(input, settings.thresholds, firedUnder(fired, known.firedWindow, window));
 }
 
 const none = (reason: string, countCalls: boolean): NoReading => ({
@@ -86,7 +103,10 @@ export function stdinReading(
   };
 }
 
-/** Measures this call's context. Never throws: a missing transcript is a reason, not an error. */
+/**
+ * Measures this call's context. Never throws: a missing transcript is a reason, not an error.
+ * `known` is what this context's state already proved about the window.
+ */
 export async function measure(
   payload: HookPayload,
   transcript: TranscriptRef | undefined,
@@ -95,6 +115,11 @@ export async function measure(
   sessionKey?: string,
   /** Thresholds already fired: given, the call stops waiting once a ceiling rules a crossing out. */
   earlyFired?: readonly number[],
+  /** What this context's state already proved about the window. */
+  known: {
+    provenWindow?: number | undefined;
+    firedWindow?: Readonly<Record<string, number>> | undefined;
+  } = {},
 ): Promise<Measured> {
   const fromStdin = stdinReading(payload.context_window, settings.windowOverride);
   if (fromStdin) return { reading: fromStdin, facts: {}, size: undefined };
@@ -106,19 +131,26 @@ export async function measure(
     { toolUseId: payload.tool_use_id, sidechainFile: transcript.sidechainFile },
     {
       waitMs: settings.waitMs,
-      ...(fired ? { enough: (s) => ceilingOf(s, settings, fired) !== undefined } : {}),
+      ...(fired ? { enough: (s) => ceilingOf(s, settings, fired, known) !== undefined } : {}),
     },
   );
   if ("error" in scan) return { reading: none(scan.error, true), facts: {}, size: undefined };
+  const windowFacts = (choice: WindowChoice | undefined): ContextFacts =>
+    choice !== undefined && provesWindow(choice, known.provenWindow)
+      ? { provenWindow: choice.window }
+      : {};
   if (scan.markerAfterUsage !== undefined) {
+    const compacted = scan.compaction
+      ? resolveWindow({ compaction: scan.compaction, disable1m: settings.disable1m })
+      : undefined;
     return {
       reading: none("compacted since the last usage: no reading yet", false),
-      facts: { marker: scan.markerAfterUsage },
+      facts: { marker: scan.markerAfterUsage, ...windowFacts(compacted) },
       size: scan.size,
     };
   }
   const usage = scan.usage;
-  const ceiling = fired ? ceilingOf(scan, settings, fired) : undefined;
+  const ceiling = fired ? ceilingOf(scan, settings, fired, known) : undefined;
   const early = ceiling === undefined ? {} : { ceiling };
   // A fresh statusline reading is Claude Code's own figure and window: prefer it.
   const bridged = await bridgedReading(
@@ -134,14 +166,18 @@ export async function measure(
   if (!usage) {
     return { reading: none("no usage in the transcript", true), facts: {}, size: scan.size };
   }
-  const choice = usage.window !== undefined
-    ? { window: usage.window, source: "stated in the transcript" }
-    : resolveWindow({
-      model: usage.model,
-      tokens: usage.tokens,
-      override: settings.windowOverride,
-      disable1m: settings.disable1m,
-    });
+  // The version that wrote the entry decides the model's window (data/window_table.ts).
+  const choice: WindowChoice | undefined = usage.window !== undefined ? undefined : resolveWindow({
+    model: usage.model,
+    version: usage.version,
+    tokens: usage.tokens,
+    override: settings.windowOverride,
+    disable1m: settings.disable1m,
+    firstParty: settings.firstParty,
+    compaction: scan.compaction,
+    proven: known.provenWindow,
+  });
+  const window = usage.window ?? choice?.window ?? 0;
   return {
     reading: {
       kind: "reading",
@@ -150,13 +186,13 @@ export async function measure(
         : usage.matched
         ? "transcript tool_use match"
         : "transcript latest",
-      percent: percentOf(usage.tokens, choice.window),
+      percent: percentOf(usage.tokens, window),
       tokens: usage.tokens,
-      window: choice.window,
-      windowSource: choice.source,
+      window,
+      windowSource: choice ? windowText(choice) : "stated in the transcript",
       model: usage.model,
     },
-    facts: {},
+    facts: windowFacts(choice),
     size: scan.size,
     ...early,
   };

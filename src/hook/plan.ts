@@ -11,7 +11,8 @@ import { type LoadedState, loadState, stateOf, untrustedDirReason } from "../io/
 import type { HookPayload } from "../schemas/payload.ts";
 import type { State } from "../schemas/state.ts";
 import type { Settings } from "../settings/resolve.ts";
-import { type ContextFiles, contextFiles } from "./context_files.ts";
+import { type ContextFiles, contextFiles, locateTranscript } from "./context_files.ts";
+import { firedUnder } from "../core/window.ts";
 import { lookBack } from "./look_back.ts";
 import { measure, type Measured } from "./measure.ts";
 import { buildRefresh, type BuiltRefresh } from "./refresh_text.ts";
@@ -66,6 +67,7 @@ async function lookBackAsNeeded(
         transcriptPath: transcript.path,
         token: files.token,
         thresholds: settings.thresholds,
+        disable1m: settings.disable1m,
       }));
     Object.assign(facts, extra);
     state = withFacts();
@@ -100,13 +102,19 @@ export async function planCall(
 ): Promise<Plan | { kind: "untrusted"; reason: string }> {
   const untrusted = untrustedDirReason(settings.stateDir);
   if (untrusted) return { kind: "untrusted", reason: untrusted };
-  const files = await timed(trace, "files", () => contextFiles(payload, settings.stateDir));
-  trace.transcript = files.transcript;
-  trace.statePath = files.paths.state;
+  const named = await timed(trace, "files", () => contextFiles(payload, settings.stateDir));
+  trace.statePath = named.paths.state;
 
-  const loaded = await timed(trace, "state", () => loadState(files.paths.state));
+  const loaded = await timed(trace, "state", () => loadState(named.paths.state));
   trace.stateFile = loaded.kind;
   trace.stateBefore = stateOf(loaded);
+  // A subagent's file may be nested (2.1.167): found once, then remembered in its state.
+  const located = named.transcript
+    ? locateTranscript(named.transcript, stateOf(loaded).agentTranscript)
+    : undefined;
+  const files: ContextFiles = { ...named, transcript: located?.ref };
+  const remembered = located?.remember ? { agentTranscript: located.remember } : {};
+  trace.transcript = files.transcript;
 
   // A call whose ceiling rules every crossing out answers without waiting for its own entry;
   // should the look-back then unfire a threshold the ceiling reaches, it measures again, waiting.
@@ -117,15 +125,24 @@ export async function planCall(
   let state: State;
   while (true) {
     const fired = earlyFired;
-    measured = await timed(
+    const once = await timed(
       trace,
       "measure",
-      () => measure(payload, files.transcript, settings, files.paths.sessionKey, fired),
+      () =>
+        measure(payload, files.transcript, settings, files.paths.sessionKey, fired, {
+          provenWindow: stateOf(loaded).provenWindow,
+          firedWindow: stateOf(loaded).firedWindow,
+        }),
     );
+    measured = { ...once, facts: { ...once.facts, ...remembered } };
     ({ reading, facts, state } = await lookBackAsNeeded(measured, loaded, files, settings, trace));
     const ceiling = measured.ceiling;
     if (ceiling === undefined) break;
-    if (crossedThresholds(ceiling, settings.thresholds, state.fired).length === 0) break;
+    // Refreshes made under a smaller window than the reading's no longer count (never miss).
+    const counting = isReading(reading)
+      ? firedUnder(state.fired, state.firedWindow, reading.window)
+      : state.fired;
+    if (crossedThresholds(ceiling, settings.thresholds, counting).length === 0) break;
     earlyFired = undefined;
   }
   trace.ceiling = measured.ceiling;

@@ -3,7 +3,9 @@
  * backwards from its end so that a call costs the same on a 1 MB and a 1 GB file.
  */
 import {
+  compactionOf,
   type EntryUsage,
+  holdsToolUse,
   isCompactionMarker,
   refreshRecordedIn,
   tokenUsageIn,
@@ -36,6 +38,13 @@ export interface UsageScan {
   usage?: TranscriptUsage;
   /** Offset of a compaction marker newer than any usage: the new context has no reading yet. */
   markerAfterUsage?: number;
+  /** The compaction the scan stopped at, when it records its size (window evidence). */
+  compaction?: { trigger: string | undefined; preTokens: number };
+  /**
+   * The entry holding this call's `tool_use` is in the file, even if its usage is all zero (a
+   * gateway): waiting longer cannot give a better reading.
+   */
+  callPresent?: boolean;
   bytesRead: number;
 }
 
@@ -84,19 +93,31 @@ export async function scanUsage(
 ): Promise<UsageScan> {
   const counted = countingSource(source);
   const maxBytes = query.maxBytes ?? DEFAULT_MAX_BYTES;
+  const toolUseId = query.toolUseId;
   let newest: TranscriptUsage | undefined;
+  let callPresent = false;
+  const done = (marker?: { start: number; entry: unknown }): UsageScan => {
+    const scan: UsageScan = { size, bytesRead: counted.bytesRead };
+    if (newest) scan.usage = newest;
+    else if (marker) scan.markerAfterUsage = marker.start;
+    const compaction = marker ? compactionOf(marker.entry) : undefined;
+    if (compaction) scan.compaction = compaction;
+    if (callPresent || newest?.matched) scan.callPresent = true;
+    return scan;
+  };
   for await (const line of readLinesBackward(counted, size, { maxBytes })) {
-    const found = interpretForUsage(line, query.sidechainFile ?? false);
-    if (found === "marker") {
-      return newest
-        ? { size, usage: newest, bytesRead: counted.bytesRead }
-        : { size, markerAfterUsage: line.start, bytesRead: counted.bytesRead };
-    }
+    const found = interpretForUsage(line, query.sidechainFile ?? false, toolUseId);
     if (found === undefined) continue;
-    const matched = query.toolUseId !== undefined && found.toolUseIds.includes(query.toolUseId);
+    if ("marker" in found) return done({ start: line.start, entry: found.marker });
+    if ("zeroCall" in found) {
+      // This call's entry, with no usable usage: keep looking back for a reading, never wait.
+      if (!newest) callPresent = true;
+      continue;
+    }
+    const matched = toolUseId !== undefined && found.toolUseIds.includes(toolUseId);
     if (!newest) {
       newest = { ...found, matched, offset: line.start, end: line.start + line.bytes.length + 1 };
-      if (matched || query.toolUseId === undefined || found.window !== undefined) break;
+      if (matched || toolUseId === undefined || found.window !== undefined) break;
       continue;
     }
     // One response is split over entries sharing its message id: look through all of them.
@@ -106,15 +127,14 @@ export async function scanUsage(
       break;
     }
   }
-  return newest
-    ? { size, usage: newest, bytesRead: counted.bytesRead }
-    : { size, bytesRead: counted.bytesRead };
+  return done();
 }
 
 function interpretForUsage(
   line: BackwardLine,
   sidechainFile: boolean,
-): "marker" | (EntryUsage & { window?: number }) | undefined {
+  toolUseId: string | undefined,
+): { marker: unknown } | { zeroCall: true } | (EntryUsage & { window?: number }) | undefined {
   if (line.oversized) return undefined;
   const text = decoder.decode(line.bytes);
   const mayBeMarker = COMPACTION_MARKER_TEXTS.some((marker) => text.includes(marker));
@@ -122,7 +142,7 @@ function interpretForUsage(
   const warning = text.includes("Token usage:") ? tokenUsageIn(text) : undefined;
   if (!mayBeMarker && !mayBeUsage && !warning) return undefined;
   const entry = parseLine(text);
-  if (mayBeMarker && isCompactionMarker(entry)) return "marker";
+  if (mayBeMarker && isCompactionMarker(entry)) return { marker: entry };
   if (warning) {
     return {
       tokens: warning.used,
@@ -133,12 +153,19 @@ function interpretForUsage(
       timestamp: undefined,
     };
   }
-  return mayBeUsage ? usageOf(entry, sidechainFile) : undefined;
+  if (!mayBeUsage) return undefined;
+  const usage = usageOf(entry, sidechainFile);
+  if (usage) return usage;
+  return toolUseId !== undefined && text.includes(toolUseId) && holdsToolUse(entry, toolUseId)
+    ? { zeroCall: true }
+    : undefined;
 }
 
 export interface HistoryScan {
   /** Offset of the newest compaction marker at or after `stopBelow`, if one was found. */
   marker?: number;
+  /** That marker's trigger and size, when it records them (window evidence). */
+  compaction?: { trigger: string | undefined; preTokens: number };
   /** Thresholds named by this hook's own refreshes since that marker (or `stopBelow`). */
   refreshed: number[];
   /** The scan ran out of byte budget before reaching a marker or `stopBelow`. */
@@ -178,8 +205,10 @@ export async function scanHistory(
     if (!mayBeMarker && !mayBeRefresh) continue;
     const entry = parseLine(text);
     if (mayBeMarker && isCompactionMarker(entry)) {
+      const compaction = compactionOf(entry);
       return {
         marker: line.start,
+        ...(compaction ? { compaction } : {}),
         refreshed: sorted(refreshed),
         truncated: false,
         bytesRead: counted.bytesRead,
@@ -243,9 +272,12 @@ export async function readUsageWaiting(
   const pollMs = options.pollMs ?? 20;
   while (true) {
     const scan = await withTranscript(path, (source, size) => scanUsage(source, size, query));
-    const settled = "error" in scan || scan.markerAfterUsage !== undefined ||
-      scan.usage?.matched === true || scan.usage?.window !== undefined ||
-      query.toolUseId === undefined || options.enough?.(scan) === true;
+    // A marker newer than any usage does not settle it: this call's own entry, written after the
+    // boundary, may still be on its way (seen in the e2e /compact scenario under load: the call
+    // read "no reading", and the new context's first reading came one call late).
+    const settled = "error" in scan || scan.usage?.matched === true || scan.callPresent === true ||
+      scan.usage?.window !== undefined || query.toolUseId === undefined ||
+      options.enough?.(scan) === true;
     if (settled || performance.now() + pollMs > deadline) return scan;
     await new Promise((resolve) => setTimeout(resolve, pollMs));
   }

@@ -82,7 +82,15 @@ export function isState(value: unknown): value is State {
     (value.checkedTo === undefined || isCount(value.checkedTo)) &&
     (value.afterCompact === undefined || value.afterCompact === "pending" ||
       value.afterCompact === "delivered") &&
-    optionalString(value.compactPrompt);
+    optionalString(value.compactPrompt) &&
+    (value.firedWindow === undefined || isNumberRecord(value.firedWindow)) &&
+    (value.provenWindow === undefined || isCount(value.provenWindow)) &&
+    optionalString(value.agentTranscript);
+}
+
+/** A plain object whose every own value is a number (`z.record(z.string(), z.number())`). */
+function isNumberRecord(value: unknown): boolean {
+  return isObject(value) && Object.values(value).every((v) => isNumber(v));
 }
 
 /** Same as `StatuslineRecordSchema.safeParse(value).success` (src/schemas/statusline.ts). */

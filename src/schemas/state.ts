@@ -24,6 +24,15 @@ export const StateSchema = z.looseObject({
   afterCompact: z.optional(z.enum(["pending", "delivered"])),
   /** The `prompt_id` of the compaction that set `afterCompact`. */
   compactPrompt: z.optional(z.string()),
+  /**
+   * The window each fired threshold was measured against (threshold -> tokens). A refresh made
+   * under a smaller window than the one now proven no longer counts (core/window.ts firedUnder).
+   */
+  firedWindow: z.optional(z.record(z.string(), z.number())),
+  /** A window this session has proven (a reading or a compaction above 200k); kept by resets. */
+  provenWindow: z.optional(count),
+  /** Where a subagent's own transcript was found (nested folders), so it is searched once. */
+  agentTranscript: z.optional(z.string()),
 });
 
 export type State = z.infer<typeof StateSchema>;

@@ -48,6 +48,12 @@ export interface Settings {
   windowOverride: number | undefined;
   /** `CLAUDE_CODE_DISABLE_1M_CONTEXT` is set to a true value. */
   disable1m: boolean;
+  /**
+   * Claude Code talks to the first-party API: no `ANTHROPIC_BASE_URL` other than
+   * api.anthropic.com, no `CLAUDE_CODE_USE_BEDROCK`/`_VERTEX`/`_FOUNDRY`. Some versions give
+   * natively-1M models 1M only then (data/window_table.ts).
+   */
+  firstParty: boolean;
   manifestPath: string | undefined;
   /** The state folder: configured, else private to this user under the temp folder. */
   stateDir: string;
@@ -145,6 +151,7 @@ export function resolveSettings(env: Env, file: ConfigFileOutcome = NO_FILE): Se
     maxChars: setting("maxChars", 9_500),
     windowOverride: lookup("contextWindow", undefined),
     disable1m: isOn(env("CLAUDE_CODE_DISABLE_1M_CONTEXT")),
+    firstParty: isFirstParty(env),
     manifestPath: expandHome(lookup("manifestPath", undefined), home),
     stateDir: expandHome(lookup("stateDir", undefined), home) ?? defaultStateDir(env),
     debug: setting("debug", false),
@@ -238,4 +245,21 @@ function fnv1a(text: string): string {
     hash = Math.imul(hash, 0x01000193) >>> 0;
   }
   return hash.toString(16).padStart(8, "0");
+}
+
+/** True unless a gateway base URL or a cloud provider is configured for Claude Code. */
+function isFirstParty(env: (name: string) => string | undefined): boolean {
+  const providers = [
+    "CLAUDE_CODE_USE_BEDROCK",
+    "CLAUDE_CODE_USE_VERTEX",
+    "CLAUDE_CODE_USE_FOUNDRY",
+  ];
+  if (providers.some((name) => isOn(env(name)))) return false;
+  const base = nonEmpty(env("ANTHROPIC_BASE_URL"));
+  if (base === undefined) return true;
+  try {
+    return new URL(base).host === "api.anthropic.com";
+  } catch {
+    return false;
+  }
 }

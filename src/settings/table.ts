@@ -323,6 +323,12 @@ export const ENVIRONMENT_INPUTS: readonly { env: string; doc: string }[] = [
     doc: "Claude Code's: read to scale the thresholds (above).",
   },
   {
+    env:
+      "ANTHROPIC_BASE_URL, CLAUDE_CODE_USE_BEDROCK, CLAUDE_CODE_USE_VERTEX, CLAUDE_CODE_USE_FOUNDRY",
+    doc: "Claude Code's: a gateway or cloud provider. Claude Code 2.1.150 to 2.1.275 give " +
+      "natively-1M models 1M only on the first-party API, so then the window is not certain.",
+  },
+  {
     env: "CLAUDE_CONFIG_DIR",
     doc: "Claude Code's folder (default `~/.claude`): projects, plugins, settings.",
   },

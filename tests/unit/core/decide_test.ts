@@ -95,10 +95,11 @@ Deno.test("markerEndsContext() only for a marker written after the last fire", (
   assertEquals(markerEndsContext(state([]), 600), false);
 });
 
-Deno.test("compactionCheckFrom() looks back only for a dropped reading held back by a fired threshold", async (t) => {
+Deno.test("compactionCheckFrom() looks back whenever a fired threshold holds the reading back", async (t) => {
   const s = state([30, 52], 0, { firedAt: 800, firedPercent: 55, checkedTo: 900 });
   const cases: [string, State, number, number | undefined][] = [
-    ["still climbing: no look", s, 60, undefined],
+    // Issue 11: fell (unreported compaction) and climbed back above the last fire: must look.
+    ["above the reading that last fired, held back by 30 and 52: look from checkedTo", s, 60, 900],
     ["dropped below every fired threshold: no look (nothing is held back)", s, 20, undefined],
     ["dropped to 35%, held back by 30: look from checkedTo", s, 35, 900],
     ["never fired: no look", state([]), 35, undefined],
@@ -137,5 +138,41 @@ Deno.test("applyFacts() resets on a newer marker, keeps recovered refreshes from
       applyFacts(state([30], 0, { checkedTo: 50 }), { checkedTo: 90 }, true).checkedTo,
       90,
     );
+  });
+});
+
+Deno.test("decide() records the window each threshold fired under; a larger one re-arms it", async (t) => {
+  const at = (percent: number, window: number): Reading => ({
+    ...reading(percent),
+    tokens: (percent * window) / 100,
+    window,
+  });
+  await t.step("a fire under 200k records 200k", () => {
+    const d = decide(input(at(31, 200_000), state([])));
+    assertEquals(d.next?.firedWindow, { "30": 200_000 });
+  });
+  await t.step("once 1M is proven, refreshes under 200k stop counting", () => {
+    const s = state([30, 52], 0, { firedWindow: { "30": 200_000, "52": 200_000 } });
+    const silent = decide(input(at(25, 1_000_000), s));
+    assertEquals(silent.cause, undefined);
+    const d = decide(input(at(31, 1_000_000), s));
+    assertEquals(d.cause?.kind === "thresholds" ? d.cause.thresholds : undefined, [30]);
+    assertEquals(d.next?.fired, [30]);
+    assertEquals(d.next?.firedWindow, { "30": 1_000_000 });
+  });
+  await t.step("a refresh under the same window still counts", () => {
+    const s = state([30], 0, { firedWindow: { "30": 1_000_000 } });
+    assertEquals(decide(input(at(31, 1_000_000), s)).cause, undefined);
+  });
+});
+
+Deno.test("resetState() keeps what the session proved: its window and a subagent's file", () => {
+  const s = state([30], 3, { epoch: 1, provenWindow: 1_000_000, agentTranscript: "/p/a.jsonl" });
+  assertEquals(resetState(s), {
+    fired: [],
+    toolCount: 0,
+    epoch: 2,
+    provenWindow: 1_000_000,
+    agentTranscript: "/p/a.jsonl",
   });
 });

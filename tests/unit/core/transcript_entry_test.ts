@@ -1,5 +1,7 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import {
+  compactionOf,
+  holdsToolUse,
   isCompactionMarker,
   refreshRecordedIn,
   usageOf,
@@ -65,4 +67,38 @@ Deno.test("refreshRecordedIn() reads only hook_additional_context attachments", 
   const other = entries.refresh(header, "t") as { attachment: { type: string } };
   other.attachment.type = "hook_success";
   assertEquals(refreshRecordedIn(other, "0badc0de"), undefined);
+});
+
+Deno.test("usageOf() keeps the version that wrote the entry", () => {
+  assertEquals(usageOf(edit((e) => (e.version = "2.1.112")), false)?.version, "2.1.112");
+});
+
+Deno.test("holdsToolUse() finds this call's entry even when its usage is all zero", () => {
+  const zero = edit((e) => (e.message.usage.cache_read_input_tokens = 0));
+  assertEquals(usageOf(zero, false), undefined); // no reading (a gateway's zeros)
+  assertEquals(holdsToolUse(zero, "toolu_a"), true); // but the entry is there: no waiting
+  assertEquals(holdsToolUse(zero, "toolu_b"), false);
+  assertEquals(holdsToolUse({ type: "user", message: { content: [] } }, "toolu_a"), false);
+});
+
+Deno.test("compactionOf() reads a boundary's trigger and preTokens", async (t) => {
+  // Shaped as line 831 of v2.1.112-compact-boundary.jsonl.
+  const boundary = (meta: unknown) => ({
+    type: "system",
+    subtype: "compact_boundary",
+    compactMetadata: meta,
+  });
+  const cases: [string, unknown, ReturnType<typeof compactionOf>][] = [
+    ["auto", boundary({ trigger: "auto", preTokens: 167766, postTokens: 6977 }), {
+      trigger: "auto",
+      preTokens: 167766,
+    }],
+    ["no trigger", boundary({ preTokens: 5 }), { trigger: undefined, preTokens: 5 }],
+    ["no preTokens", boundary({ trigger: "manual" }), undefined],
+    ["no metadata", boundary(undefined), undefined],
+    ["a 1.0.x summary marker", { type: "user", isCompactSummary: true }, undefined],
+  ];
+  for (const [name, entry, expected] of cases) {
+    await t.step(name, () => assertEquals(compactionOf(entry), expected));
+  }
 });

@@ -1,71 +1,280 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { isNative1m, resolveWindow, type WindowInputs } from "../../../src/core/window.ts";
+import {
+  compareVersions,
+  firedUnder,
+  isNative1m,
+  resolveWindow,
+  type WindowInputs,
+} from "../../../src/core/window.ts";
 
-Deno.test("resolveWindow() follows the documented order", async (t) => {
-  const cases: [string, WindowInputs, number, string][] = [
-    [
-      "default model is 200k",
-      { model: "claude-sonnet-4-6", tokens: 50_000 },
-      200_000,
-      "default 200k",
-    ],
-    ["native 1M model", { model: "claude-opus-5-5" }, 1_000_000, "native 1M model"],
-    [
-      "dated id of a 1M family",
-      { model: "claude-opus-4-7-20260101" },
-      1_000_000,
-      "native 1M model",
-    ],
-    [
-      "Bedrock-style id",
-      { model: "us.anthropic.claude-opus-4-8-v1:0" },
-      1_000_000,
-      "native 1M model",
-    ],
-    ["fable and mythos families", { model: "claude-mythos-5-2" }, 1_000_000, "native 1M model"],
-    ["[1m] suffix", { model: "claude-sonnet-4-6[1m]" }, 1_000_000, "[1m] model id"],
-    [
-      "1M disabled wins over the table",
-      { model: "claude-opus-5-5", disable1m: true },
-      200_000,
-      "CLAUDE_CODE_DISABLE_1M_CONTEXT",
-    ],
-    [
-      "1M disabled wins over [1m]",
-      { model: "claude-sonnet-4-6[1m]", disable1m: true },
-      200_000,
-      "CLAUDE_CODE_DISABLE_1M_CONTEXT",
-    ],
+type Case = [string, WindowInputs, number, string, boolean];
+
+Deno.test("resolveWindow() takes the best evidence first", async (t) => {
+  const cases: Case[] = [
     [
       "override wins",
       { model: "claude-opus-5-5", override: 300_000 },
       300_000,
       "env LESSONS_CONTEXT_WINDOW",
+      true,
     ],
     [
       "override is trusted even when exceeded",
       { override: 100_000, tokens: 150_000 },
       100_000,
       "env LESSONS_CONTEXT_WINDOW",
+      true,
     ],
+    [
+      "1M disabled wins over the table",
+      { model: "claude-opus-5-5", version: "2.1.328", disable1m: true },
+      200_000,
+      "CLAUDE_CODE_DISABLE_1M_CONTEXT",
+      true,
+    ],
+    [
+      "1M disabled wins over [1m]",
+      { model: "claude-sonnet-4-6[1m]", disable1m: true },
+      200_000,
+      "CLAUDE_CODE_DISABLE_1M_CONTEXT",
+      true,
+    ],
+    ["[1m] suffix", { model: "claude-sonnet-4-6[1m]" }, 1_000_000, "[1m] model id", true],
     [
       "usage above 200k proves 1M",
       { model: "claude-sonnet-4-6", tokens: 250_000 },
       1_000_000,
       "usage above 200k",
+      true,
     ],
-    ["unknown model", { model: "some-gateway-model" }, 200_000, "default 200k"],
-    ["no model at all", {}, 200_000, "default 200k"],
-    ["older opus is 200k", { model: "claude-opus-4-6" }, 200_000, "default 200k"],
-    ["a longer number is another model", { model: "claude-opus-4-70" }, 200_000, "default 200k"],
+    [
+      "a window proven earlier outlives a compaction",
+      { model: "claude-sonnet-4-6", tokens: 30_000, proven: 1_000_000 },
+      1_000_000,
+      "proven earlier in this session",
+      true,
+    ],
+    // v2.1.112-compact-boundary.jsonl: auto-compacted at 167,766 tokens.
+    [
+      "an auto-compaction near 83.5 % of 200k proves 200k",
+      {
+        model: "claude-opus-4-7",
+        version: "2.1.112",
+        compaction: { trigger: "auto", preTokens: 167_766 },
+      },
+      200_000,
+      "auto-compaction point",
+      true,
+    ],
+    [
+      "a compaction above 200k proves 1M",
+      { model: "claude-sonnet-4-6", compaction: { trigger: "manual", preTokens: 420_000 } },
+      1_000_000,
+      "auto-compaction point",
+      true,
+    ],
+    [
+      "a small manual compaction proves nothing",
+      {
+        model: "claude-sonnet-4-6",
+        version: "2.1.185",
+        compaction: { trigger: "manual", preTokens: 40_000 },
+      },
+      200_000,
+      "model and version",
+      false,
+    ],
   ];
-  for (const [name, inputs, window, source] of cases) {
-    await t.step(name, () => assertEquals(resolveWindow(inputs), { window, source }));
+  for (const [name, inputs, window, source, certain] of cases) {
+    await t.step(name, () => {
+      const got = resolveWindow(inputs);
+      assertEquals([got.window, got.source, got.certain], [window, source, certain]);
+    });
   }
 });
 
-Deno.test("isNative1m() matches families, not prefixes of other numbers", () => {
+Deno.test("resolveWindow() reads the model against the version that wrote the transcript", async (t) => {
+  const cases: Case[] = [
+    // Read in 2.1.112's cli.js: 1M only for [1m], the beta, or an experiment on sonnet-4-6.
+    [
+      "opus-4-7 in 2.1.112 is 200k, 1M possible",
+      { model: "claude-opus-4-7", version: "2.1.112" },
+      200_000,
+      "model and version",
+      false,
+    ],
+    [
+      "opus-4-7 in 2.1.116 is 200k, 1M possible",
+      { model: "claude-opus-4-7", version: "2.1.116" },
+      200_000,
+      "model and version",
+      false,
+    ],
+    [
+      "opus-4-7 in 2.1.117 is natively 1M",
+      { model: "claude-opus-4-7", version: "2.1.117" },
+      1_000_000,
+      "model and version",
+      true,
+    ],
+    [
+      "opus-4-7 in 2.1.328 is natively 1M",
+      { model: "claude-opus-4-7", version: "2.1.328" },
+      1_000_000,
+      "model and version",
+      true,
+    ],
+    [
+      "dated id of a 1M family",
+      { model: "claude-opus-4-7-20260101", version: "2.1.328" },
+      1_000_000,
+      "model and version",
+      true,
+    ],
+    [
+      "Bedrock-style id",
+      { model: "us.anthropic.claude-opus-4-8-v1:0", version: "2.1.328" },
+      1_000_000,
+      "model and version",
+      true,
+    ],
+    [
+      "the default model of 2.1.328",
+      { model: "claude-opus-5-5", version: "2.1.328" },
+      1_000_000,
+      "model and version",
+      true,
+    ],
+    [
+      "mythos-5-2 in 2.1.328",
+      { model: "claude-mythos-5-2", version: "2.1.328" },
+      1_000_000,
+      "model and version",
+      true,
+    ],
+    [
+      "a version between the ones read is uncertain",
+      { model: "claude-fable-5", version: "2.1.170" },
+      200_000,
+      "model and version",
+      false,
+    ],
+    [
+      "no version recorded: the smaller window",
+      { model: "claude-opus-5-5" },
+      200_000,
+      "model and version",
+      false,
+    ],
+    // 2.1.150 to 2.1.275: native 1M only on the first-party API.
+    [
+      "opus-4-8 in 2.1.167, first party",
+      { model: "claude-opus-4-8", version: "2.1.167", firstParty: true },
+      1_000_000,
+      "model and version",
+      true,
+    ],
+    [
+      "opus-4-8 in 2.1.167 through a gateway",
+      { model: "claude-opus-4-8", version: "2.1.167", firstParty: false },
+      200_000,
+      "model and version",
+      false,
+    ],
+    [
+      "fable-5 in 2.1.212, API not known",
+      { model: "claude-fable-5", version: "2.1.212" },
+      200_000,
+      "model and version",
+      false,
+    ],
+    [
+      "opus-5-5 in 2.1.328 through a gateway: no gate any more",
+      { model: "claude-opus-5-5", version: "2.1.328", firstParty: false },
+      1_000_000,
+      "model and version",
+      true,
+    ],
+    [
+      "sonnet-4-6 may have opted in to 1M",
+      { model: "claude-sonnet-4-6", version: "2.1.328" },
+      200_000,
+      "model and version",
+      false,
+    ],
+    [
+      "opus-4-5 is 200k in every version",
+      { model: "claude-opus-4-5-20251101", version: "2.0.76" },
+      200_000,
+      "model and version",
+      true,
+    ],
+    ["haiku-4-5 is 200k", { model: "claude-haiku-4-5" }, 200_000, "model and version", true],
+    [
+      "a gateway model is unknown",
+      { model: "glm-4.7", version: "2.1.328" },
+      200_000,
+      "unknown model",
+      false,
+    ],
+    [
+      "a longer number is another model",
+      { model: "claude-opus-4-70", version: "2.1.328" },
+      200_000,
+      "unknown model",
+      false,
+    ],
+    ["no model at all", {}, 200_000, "no model", false],
+  ];
+  for (const [name, inputs, window, source, certain] of cases) {
+    await t.step(name, () => {
+      const got = resolveWindow(inputs);
+      assertEquals([got.window, got.source, got.certain], [window, source, certain]);
+    });
+  }
+});
+
+Deno.test("isNative1m() matches families and versions, not prefixes of other numbers", () => {
   assertEquals(isNative1m("claude-opus-5"), true);
   assertEquals(isNative1m("claude-haiku-4-5"), false);
   assertEquals(isNative1m("CLAUDE-FABLE-5"), true);
+  assertEquals(isNative1m("claude-opus-4-7", "2.1.112"), false);
+  assertEquals(isNative1m("claude-opus-4-7", "2.1.121"), true);
+});
+
+Deno.test("compareVersions() orders Claude Code versions numerically", () => {
+  assertEquals(compareVersions("2.1.112", "2.1.117") < 0, true);
+  assertEquals(compareVersions("2.1.1000", "2.1.999") > 0, true);
+  assertEquals(compareVersions("2.1.117", "2.1.117"), 0);
+  assertEquals(compareVersions("1.0.90", "2.0.0") < 0, true);
+});
+
+Deno.test("firedUnder() drops refreshes made under a smaller window than the one proven", async (t) => {
+  const cases: [
+    string,
+    number[],
+    Record<string, number> | undefined,
+    number | undefined,
+    number[],
+  ][] = [
+    ["no record: all count", [30, 52], undefined, 1_000_000, [30, 52]],
+    ["same window: all count", [30, 52], { "30": 200_000, "52": 200_000 }, 200_000, [30, 52]],
+    [
+      "larger window proven: those under 200k stop counting",
+      [30, 52, 70],
+      { "30": 200_000, "52": 200_000, "70": 1_000_000 },
+      1_000_000,
+      [70],
+    ],
+    [
+      "a smaller window later: refreshes under the larger still count",
+      [30],
+      { "30": 1_000_000 },
+      200_000,
+      [30],
+    ],
+  ];
+  for (const [name, fired, windows, window, expected] of cases) {
+    await t.step(name, () => assertEquals(firedUnder(fired, windows, window), expected));
+  }
 });

@@ -18,6 +18,9 @@ Deno.test("transcriptFor() finds a subagent's own file beside the main transcrip
     path: "/home/dev/.claude/projects/-home-dev-project/d82993bb-5608-420b-9592-346df209b201/" +
       "subagents/agent-a40a044a563825531.jsonl",
     sidechainFile: true,
+    searchUnder:
+      "/home/dev/.claude/projects/-home-dev-project/d82993bb-5608-420b-9592-346df209b201/" +
+      "subagents",
   });
 });
 
@@ -42,6 +45,8 @@ Deno.test("transcriptFor() handles every shape of payload", async (t) => {
       {
         path: "/home/dev/.claude/projects/-home-dev-project/s1/subagents/agent-a1.jsonl",
         sidechainFile: true,
+        // Not there? 2.1.167 nests workflow agents: searched for under this folder.
+        searchUnder: "/home/dev/.claude/projects/-home-dev-project/s1/subagents",
       },
     ],
     ["subagent without any path", { agent_id: "a1" }, undefined],

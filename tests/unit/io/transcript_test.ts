@@ -48,7 +48,7 @@ const SHARED_CASES: {
     file: "v2.1.112-compact-boundary.jsonl",
     tokens: 89199,
     model: "claude-opus-4-7",
-    window: 1_000_000,
+    window: 200_000,
   },
   {
     file: "v2.1.121-pasted-images-833KB-line.jsonl",
@@ -96,7 +96,14 @@ Deno.test("scanUsage() matches the README figures of every shared transcript", a
         }
         assertEquals(scan.usage?.tokens, c.tokens);
         assertEquals(scan.usage?.model, c.model);
-        assertEquals(resolveWindow({ model: c.model, tokens: c.tokens }).window, c.window);
+        // The version that wrote the entry decides (opus-4-7 was 200k by default in 2.1.112).
+        const choice = resolveWindow({
+          model: c.model,
+          version: scan.usage?.version,
+          tokens: c.tokens,
+          firstParty: true,
+        });
+        assertEquals(choice.window, c.window);
         // The tail is all it takes: far less than the file.
         ok(scan.bytesRead <= Math.max(256 * 1024, 900_000), `read ${scan.bytesRead} bytes`);
       },

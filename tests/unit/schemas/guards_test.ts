@@ -244,6 +244,8 @@ const SHAPES: Shape[] = [
       checkedTo: { kind: "count" },
       afterCompact: { kind: { oneOf: ["pending", "delivered"] } },
       compactPrompt: { kind: "string" },
+      provenWindow: { kind: "count" },
+      agentTranscript: { kind: "string" },
     },
   },
   {
@@ -338,4 +340,22 @@ Deno.test("the guards take every captured real payload the way the schemas do", 
     }
   }
   assert(seen >= 8, `only ${seen} payloads found`);
+});
+
+Deno.test("isState() agrees with StateSchema on firedWindow, the window each threshold fired under", () => {
+  const base = { fired: [30], toolCount: 0 };
+  const values: unknown[] = [
+    { "30": 200_000 },
+    {},
+    { "30": "200000" },
+    { "30": null },
+    [200_000],
+    "200000",
+    null,
+    { "30": 200_000, "52": Infinity },
+  ];
+  for (const firedWindow of values) {
+    const state = { ...base, firedWindow };
+    assertEquals(isState(state), StateSchema.safeParse(state).success, JSON.stringify(firedWindow));
+  }
 });

@@ -1,0 +1,169 @@
+/**
+ * Replays one real transcript tool call by tool call through the hook (tests/replay/_adapter.ts),
+ * the way Claude Code would have run it, and pairs each decision with the oracle's.
+ */
+import { join } from "node:path";
+import { ROOT, SHARED_TRANSCRIPTS } from "../_helpers.ts";
+import { callHook, type HookDecision } from "./_adapter.ts";
+import { expectCalls, type Expected, type OracleCall, parseLines, TRUTH } from "./oracle.ts";
+
+const SHARED_PAYLOADS = join(ROOT, "..", "shared", "fixtures", "payloads");
+const LOCAL_PAYLOADS = join(ROOT, "tests", "fixtures", "payloads");
+const LOCAL_TRANSCRIPTS = join(ROOT, "tests", "fixtures", "transcripts");
+const MANIFEST = join(ROOT, "src", "data", "sample_manifest.json");
+
+/** Sessions that ran through a gateway (their provenance: the shared README). */
+const GATEWAY = new Set([
+  "v2.1.167-main-with-workflow-subagents.jsonl",
+  "v2.1.167-subagent-file-agent-ab9eaae030fe399d0.jsonl",
+  "v2.1.212-newest.jsonl",
+]);
+
+/** The workflow agent's file, and where 2.1.167 wrote it under its session's folder. */
+const SUBAGENT = {
+  file: "v2.1.167-subagent-file-agent-ab9eaae030fe399d0.jsonl",
+  main: "v2.1.167-main-with-workflow-subagents.jsonl",
+  agentId: "ab9eaae030fe399d0",
+  nested: join("subagents", "workflows", "wf_f5b3cd7b-844"),
+};
+
+/** A captured payload by name: shared/fixtures/payloads first, then `dir`. */
+export function payloadFrom(dir: string, name: string): Record<string, unknown> {
+  for (const base of [SHARED_PAYLOADS, dir]) {
+    try {
+      return JSON.parse(Deno.readTextFileSync(join(base, `${name}.json`)));
+    } catch {
+      // Try the next folder.
+    }
+  }
+  throw new Error(`no captured payload ${name}`);
+}
+
+function locate(file: string): string | undefined {
+  for (const dir of [SHARED_TRANSCRIPTS, LOCAL_TRANSCRIPTS]) {
+    try {
+      Deno.statSync(join(dir, file));
+      return join(dir, file);
+    } catch {
+      // Not here.
+    }
+  }
+  return undefined;
+}
+
+/** Byte offsets where each line ends (just after its newline). */
+function lineEnds(bytes: Uint8Array): number[] {
+  const ends: number[] = [];
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] === 10) ends.push(i + 1);
+  if (ends.at(-1) !== bytes.length) ends.push(bytes.length);
+  return ends;
+}
+
+function sessionIdOf(lines: ReturnType<typeof parseLines>, fallback: string): string {
+  for (const entry of lines) {
+    if (typeof entry?.sessionId === "string") return entry.sessionId;
+  }
+  return fallback;
+}
+
+export interface Row {
+  call: OracleCall;
+  hook: HookDecision;
+  /** SessionStart(compact)'s answer, when the events were sent just before this call. */
+  event?: HookDecision;
+  agree: boolean;
+}
+
+function same(expected: Expected | undefined, hook: HookDecision | undefined): boolean {
+  const kind = expected?.kind ?? "none";
+  if (kind !== (hook?.kind ?? "none")) return false;
+  return expected?.kind !== "thresholds" ||
+    expected.thresholds.join() === hook?.thresholds.join();
+}
+
+/** Replays `file` call by call; undefined when the transcript is absent. */
+export async function replay(file: string, withEvents: boolean): Promise<Row[] | undefined> {
+  const path = locate(file);
+  const truth = TRUTH[file];
+  if (!path || !truth) return undefined;
+  const bytes = Deno.readFileSync(path);
+  const lines = parseLines(new TextDecoder().decode(bytes));
+  const ends = lineEnds(bytes);
+  const isAgent = file === SUBAGENT.file;
+  // No compaction events reach a subagent's context.
+  const calls = expectCalls(lines, truth, withEvents && !isAgent);
+
+  const dir = Deno.makeTempDirSync({ prefix: "lessons-replay-" });
+  try {
+    const project = join(dir, "projects", "-home-dev-project");
+    const sessionId = sessionIdOf(lines, "replay-session");
+    const mainPath = join(project, `${sessionId}.jsonl`);
+    let target = mainPath;
+    Deno.mkdirSync(project, { recursive: true });
+    if (isAgent) {
+      // The parent's transcript exists whole; the agent's own file grows call by call.
+      Deno.copyFileSync(locate(SUBAGENT.main)!, mainPath);
+      const nested = join(project, sessionId, SUBAGENT.nested);
+      Deno.mkdirSync(nested, { recursive: true });
+      target = join(nested, `agent-${SUBAGENT.agentId}.jsonl`);
+    }
+    const out = Deno.openSync(target, { write: true, create: true, truncate: true });
+    let written = 0;
+    const writeTo = (line: number) => {
+      const end = ends[line] ?? bytes.length;
+      if (end > written) {
+        let chunk = bytes.subarray(written, end);
+        while (chunk.length > 0) chunk = chunk.subarray(out.writeSync(chunk));
+        written = end;
+      }
+    };
+    const env: Record<string, string> = {
+      LESSONS_STATE_DIR: join(dir, "state"),
+      LESSONS_MANIFEST_PATH: MANIFEST,
+      LESSONS_REINJECT_WAIT_MS: "1",
+      LESSONS_DEBUG: "1",
+      TMPDIR: dir,
+      HOME: dir,
+      ...(GATEWAY.has(file) ? { ANTHROPIC_BASE_URL: "https://gateway.example.invalid" } : {}),
+    };
+    const base = {
+      session_id: sessionId,
+      transcript_path: mainPath,
+      cwd: "/home/dev/project",
+    };
+    const rows: Row[] = [];
+    for (const call of calls) {
+      const lastMarker = call.markersBefore.at(-1);
+      let event: HookDecision | undefined;
+      if (withEvents && lastMarker !== undefined && !isAgent) {
+        // Claude Code writes the boundary and the summary, then sends SessionStart(compact) and
+        // PostCompact (in that order, with the compaction's prompt_id).
+        writeTo(lastMarker + 1);
+        event = await callHook(
+          { ...payloadFrom(LOCAL_PAYLOADS, "SessionStart.compact"), ...base },
+          env,
+        );
+        const post = await callHook(
+          { ...payloadFrom(LOCAL_PAYLOADS, "PostCompact"), ...base },
+          env,
+        );
+        if (post.kind !== "none") throw new Error(`PostCompact answered: ${post.header}`);
+      }
+      writeTo(call.line);
+      const payload = {
+        ...payloadFrom(LOCAL_PAYLOADS, "PostToolUse.Bash"),
+        ...base,
+        tool_name: call.toolName,
+        tool_use_id: call.toolUseId,
+        ...(isAgent ? { agent_id: SUBAGENT.agentId, agent_type: "workflow" } : {}),
+      };
+      const hook = await callHook(payload, env);
+      const agree = same(call.expected, hook) && (event === undefined || same(call.event, event));
+      rows.push({ call, hook, ...(event ? { event } : {}), agree });
+    }
+    out.close();
+    return rows;
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+}
