@@ -5,10 +5,16 @@
  * interleaved run by run with an empty Deno script behind the same launcher. Durations are Claude
  * Code's own (`--debug-file`); every run of ours must deliver all three refreshes to the model.
  */
+import { bundleArgs } from "../scripts/compile.ts";
 import { ROOT, SAMPLE_MANIFEST } from "../scripts/project.ts";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { type RecordedRequest, startApiStub, type Step } from "../scripts/loopback/api_stub.ts";
+import {
+  type RecordedRequest,
+  startApiStub,
+  type Step,
+  textOf,
+} from "../scripts/loopback/api_stub.ts";
 import { locateClaude } from "../scripts/loopback/claude_cli.ts";
 import { assetName, BINARY_PERMISSIONS, targetFor } from "../scripts/release_files.ts";
 
@@ -84,18 +90,6 @@ export function hookTimings(debugLog: string, event = "PostToolUse:Bash"): HookT
     }
   }
   return found;
-}
-
-function textOf(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  return content.map((block) => {
-    if (typeof block !== "object" || block === null) return "";
-    const b = block as Record<string, unknown>;
-    if (typeof b.text === "string") return b.text;
-    if (b.content !== undefined) return textOf(b.content);
-    return "";
-  }).join("\n");
 }
 
 /**
@@ -445,7 +439,7 @@ export async function inSessionMain(argv: string[]): Promise<number> {
   try {
     const bundle = join(tmp, "lessons-reinject.js");
     const built = await new Deno.Command(Deno.execPath(), {
-      args: ["bundle", "--quiet", join(ROOT, "src", "main.ts"), "-o", bundle],
+      args: bundleArgs(bundle),
       cwd: ROOT,
       stdout: "inherit",
       stderr: "inherit",

@@ -57,7 +57,8 @@ export interface ApiStub {
 const COMPACT_PROMPT = "detailed summary of the conversation";
 let idCounter = 0;
 
-function textOf(content: unknown): string {
+/** The text of a message content: a string, or its blocks' text and nested content. */
+export function textOf(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   return content.map((block) => {

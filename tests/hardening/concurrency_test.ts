@@ -4,7 +4,7 @@
  * racing the crossing must never let one threshold fire twice in a context, nor be lost.
  */
 import { join } from "node:path";
-import { appendTranscript, entries, payload, sandbox } from "../_helpers.ts";
+import { appendTranscript, entries, payload, sandbox, seededRandom } from "../_helpers.ts";
 import { saveState, statePaths } from "../../src/io/state_store.ts";
 import {
   assert,
@@ -14,7 +14,6 @@ import {
   headerThresholds,
   HookServers,
   readJson,
-  seededRandom,
   sessionToken,
   startTogether,
   WINDOW,

@@ -10,17 +10,11 @@ import {
   RECORDED,
   runHook as spawnHook,
   SAMPLE_MANIFEST,
+  seededRandom,
 } from "../_helpers.ts";
 import { runHook } from "../../src/hook.ts";
 import { resolveSettings } from "../../src/settings/resolve.ts";
-import {
-  assert,
-  assertEquals,
-  assertSane,
-  envCount,
-  seededRandom,
-  sessionToken,
-} from "./_harden.ts";
+import { assert, assertEquals, assertSane, envCount, sessionToken } from "./_harden.ts";
 
 const SEED = envCount("HARDEN_FUZZ_SEED", 424242);
 const CASES = envCount("HARDEN_FUZZ_CASES", 10_000);

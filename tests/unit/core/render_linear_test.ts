@@ -6,6 +6,7 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import type { RefreshLesson } from "../../../src/core/lessons.ts";
 import { renderRefresh } from "../../../src/core/render.ts";
+import { seededRandom } from "../../_helpers.ts";
 import { INLINE_LIMIT } from "../../../src/core/claude_code.ts";
 
 type Form = "whole" | "summary" | "omitted";
@@ -77,21 +78,10 @@ function reference(header: string, lessons: readonly RefreshLesson[], maxChars: 
   };
 }
 
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const TAGS = [undefined, "tool:git", "Tool:git", "workflow:editing", "(untagged)", "ä", "Z", "a"];
 
 Deno.test("renderRefresh() gives what re-laying out after every change gave", () => {
-  const rand = random(12);
+  const rand = seededRandom(12);
   const pick = <T>(items: readonly T[]) => items[Math.floor(rand() * items.length)]!;
   let omittedSome = 0, summarizedSome = 0;
   for (let round = 0; round < 1500; round++) {

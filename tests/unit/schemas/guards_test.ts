@@ -15,19 +15,7 @@ import {
 import { ContextWindowSchema, HookPayloadSchema } from "../../../src/schemas/payload.ts";
 import { StateSchema } from "../../../src/schemas/state.ts";
 import { StatuslineInputSchema, StatuslineRecordSchema } from "../../../src/schemas/statusline.ts";
-import { ROOT, SHARED } from "../../_helpers.ts";
-
-/** mulberry32: small, seeded, good enough to spread a corpus. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { ROOT, seededRandom, SHARED } from "../../_helpers.ts";
 
 type Rand = () => number;
 const pick = <T>(rand: Rand, items: readonly T[]): T => items[Math.floor(rand() * items.length)]!;
@@ -280,7 +268,7 @@ const CASES_PER_SHAPE = 30_000;
 
 for (const shape of SHAPES) {
   Deno.test(`${shape.guard.name}() accepts exactly what ${shape.name} accepts`, () => {
-    const rand = random(0x5eed ^ shape.name.length);
+    const rand = seededRandom(0x5eed ^ shape.name.length);
     const accepted = { valid: 0, mutated: 0, hostile: 0 };
     let rejected = 0;
     for (let i = 0; i < CASES_PER_SHAPE; i++) {
