@@ -4,6 +4,7 @@
  * (`deno run --no-config` of a script that reads its stdin), and writes the table to
  * docs/benchmarks.md. `--compare REF` runs an earlier commit's bundle in the same rounds.
  */
+import { bundleArgs } from "../scripts/compile.ts";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { baseEnv, HOOK_PERMISSIONS, RECORDED, ROOT, SAMPLE_MANIFEST } from "../scripts/project.ts";
@@ -90,9 +91,10 @@ interface Case {
 }
 
 async function buildBundle(out: string, root = ROOT): Promise<void> {
-  // The same command as `deno task bundle`, written to the bench's temp folder.
+  // The release's bundle command (scripts/compile.ts), written to the bench's temp folder. An
+  // earlier commit's bundle is built the same way, so the comparison is of the code alone.
   const built = await new Deno.Command(Deno.execPath(), {
-    args: ["bundle", "--quiet", join(root, "src", "main.ts"), "-o", out],
+    args: bundleArgs(out, root),
     cwd: root,
     stdout: "inherit",
     stderr: "inherit",

