@@ -234,7 +234,7 @@ function sorted(values: Set<number>): number[] {
 export async function withTranscript<T>(
   path: string,
   scan: (source: ByteSource, size: number) => Promise<T>,
-): Promise<T | { error: string }> {
+): Promise<T | { error: string; missing?: boolean }> {
   let file: Deno.FsFile | undefined;
   try {
     // Sync: each async op hops to a worker thread, which a 20 ms process feels.
@@ -243,7 +243,8 @@ export async function withTranscript<T>(
     if (!info.isFile) return { error: `transcript ${path} is not a file` };
     return await scan(fileSource(file), info.size);
   } catch (error) {
-    return { error: `transcript ${path}: ${messageOf(error)}` };
+    const missing = error instanceof Deno.errors.NotFound;
+    return { error: `transcript ${path}: ${messageOf(error)}`, ...(missing ? { missing } : {}) };
   } finally {
     file?.close();
   }
@@ -275,9 +276,13 @@ export async function readUsageWaiting(
     // A marker newer than any usage does not settle it: this call's own entry, written after the
     // boundary, may still be on its way (seen in the e2e /compact scenario under load: the call
     // read "no reading", and the new context's first reading came one call late).
-    const settled = "error" in scan || scan.usage?.matched === true || scan.callPresent === true ||
-      scan.usage?.window !== undefined || query.toolUseId === undefined ||
-      options.enough?.(scan) === true;
+    // A subagent's own file is created asynchronously too: its first call may start before it
+    // exists (seen in the e2e subagent scenario), so a missing one is waited for like an entry.
+    const settled = "error" in scan
+      ? !(scan.missing === true && query.sidechainFile === true)
+      : scan.usage?.matched === true || scan.callPresent === true ||
+        scan.usage?.window !== undefined || query.toolUseId === undefined ||
+        options.enough?.(scan) === true;
     if (settled || performance.now() + pollMs > deadline) return scan;
     await new Promise((resolve) => setTimeout(resolve, pollMs));
   }

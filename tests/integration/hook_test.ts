@@ -296,6 +296,27 @@ Deno.test("a subagent's calls keep their own state and never read the main trans
   assertEquals(names().length, 2);
 });
 
+Deno.test("a subagent's first call waits for its own transcript, which Claude Code creates late", async () => {
+  // Claude Code creates a subagent's file asynchronously: its first PostToolUse can start before
+  // the file exists (seen in the e2e subagent scenario). The call waits for it, as for an entry.
+  const { box, env, call } = setup(10);
+  const file = join(box.transcript.replace(/\.jsonl$/, ""), "subagents", "agent-a1late.jsonl");
+  const pending = runHook(
+    call("toolu_sub1", { agent_id: "a1late", agent_type: "general-purpose" }),
+    {
+      ...env,
+      LESSONS_REINJECT_WAIT_MS: "2000",
+      LESSONS_DEBUG: "1",
+    },
+  );
+  await new Promise((r) => setTimeout(r, 300));
+  Deno.mkdirSync(join(file, ".."), { recursive: true });
+  writeTranscript(file, [entries.assistant(40_000, ["toolu_sub1"], { isSidechain: true })]);
+  const run = await pending;
+  ok(run.context?.includes("refresh 30 ref="), run.stderr);
+  ok(run.stderr.includes("(subagent)") && run.stderr.includes("tool_use match"), run.stderr);
+});
+
 Deno.test("waits briefly for this call's entry, which Claude Code writes asynchronously", async () => {
   const { box, env, call } = setup(20, "toolu_prev");
   const pending = runHook(call("toolu_late"), {
