@@ -22,6 +22,9 @@ Deno.test("--help lists every command", async () => {
   assertEquals(run.code, 0);
   for (const command of COMMANDS) assertMatch(run.stdout, new RegExp(`^  ${command} `, "m"));
   assertStringIncludes(run.stdout, "run as the hook");
+  // Every sentence ends: how to get one command's help is said whole.
+  assertStringIncludes(run.stdout, "(`lessons-reinject <command> --help` explains one command)");
+  for (const line of run.stdout.split("\n")) assert(!/ for a command's$/.test(line), line);
 });
 
 Deno.test("each command has --help", async (t) => {

@@ -8,18 +8,10 @@
 import { equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { startApiStub, type Step } from "../../scripts/loopback/api_stub.ts";
-import { locateClaude } from "../../scripts/loopback/claude_cli.ts";
 import { denoDir, ROOT } from "../_helpers.ts";
+import { claudeForSuite } from "./harness.ts";
 
-const CI = ["1", "true"].includes((Deno.env.get("CI") ?? "").toLowerCase());
-const cli = await locateClaude();
-if ("problem" in cli) {
-  if (CI) throw new Error(`e2e: cannot get Claude Code: ${cli.problem}`);
-  Deno.stderr.writeSync(
-    new TextEncoder().encode(`e2e: SKIPPING, cannot get Claude Code: ${cli.problem}\n`),
-  );
-}
-const bin = "bin" in cli ? cli.bin : "";
+const bin = await claudeForSuite();
 const ignore = bin === "" || Deno.build.os === "windows";
 
 /** What a marketplace install copies: the plugin without .git and without dist/. */

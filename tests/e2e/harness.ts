@@ -11,6 +11,7 @@ import {
   type Script,
   startApiStub,
 } from "../../scripts/loopback/api_stub.ts";
+import { locateClaude } from "../../scripts/loopback/claude_cli.ts";
 import { denoDir } from "../_helpers.ts";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -244,15 +245,19 @@ export class Scenario {
       );
     }
     lines.push(`requests: ${this.stub.requests.map((r) => r.route).join(" ")}`);
-    try {
-      for (const line of await readJsonl(await this.transcriptPath())) {
-        const a = attachmentOf(line);
-        if (a?.type === "hook_success" || String(a?.type).includes("error")) {
-          lines.push(`${a?.hookName} ${a?.toolUseID}: ${String(a?.stderr ?? "").trim()}`);
+    const transcripts = [await this.transcriptPath(), ...await this.subagentTranscripts()];
+    for (const [i, path] of transcripts.entries()) {
+      try {
+        for (const line of await readJsonl(path)) {
+          const a = attachmentOf(line);
+          if (a?.type === "hook_success" || String(a?.type).includes("error")) {
+            const who = i === 0 ? "" : "(subagent) ";
+            lines.push(`${who}${a?.hookName} ${a?.toolUseID}: ${String(a?.stderr ?? "").trim()}`);
+          }
         }
+      } catch (error) {
+        lines.push(`transcript ${path}: ${error}`);
       }
-    } catch (error) {
-      lines.push(`transcript: ${error}`);
     }
     return lines.join("\n");
   }
@@ -379,4 +384,20 @@ export function toolResultText(request: RecordedRequest, toolUseId: string): str
     }
   }
   return undefined;
+}
+
+/**
+ * The Claude Code binary the suites drive, or "" when it cannot be had (the suite then skips,
+ * saying so). Under CI=true it must be had: a missing CLI fails the suite loudly instead.
+ */
+export async function claudeForSuite(): Promise<string> {
+  const cli = await locateClaude();
+  if ("bin" in cli) return cli.bin;
+  if (["1", "true"].includes((Deno.env.get("CI") ?? "").toLowerCase())) {
+    throw new Error(`e2e: cannot get Claude Code: ${cli.problem}`);
+  }
+  Deno.stderr.writeSync(
+    new TextEncoder().encode(`e2e: SKIPPING, cannot get Claude Code: ${cli.problem}\n`),
+  );
+  return "";
 }

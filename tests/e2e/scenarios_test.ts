@@ -6,9 +6,9 @@
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
 import type { Step, StepUsage } from "../../scripts/loopback/api_stub.ts";
-import { locateClaude } from "../../scripts/loopback/claude_cli.ts";
 import {
   attachmentOf,
+  claudeForSuite,
   deliveredAfter,
   HEADER_TAG,
   hookErrorsIn,
@@ -25,17 +25,8 @@ import {
 } from "./harness.ts";
 
 const INLINE_LIMIT = 10_000;
-const CI = ["1", "true"].includes((Deno.env.get("CI") ?? "").toLowerCase());
 
-const cli = await locateClaude();
-if ("problem" in cli) {
-  // In CI the suite must run: a missing CLI fails it loudly instead of skipping.
-  if (CI) throw new Error(`e2e: cannot get Claude Code: ${cli.problem}`);
-  Deno.stderr.writeSync(
-    new TextEncoder().encode(`e2e: SKIPPING, cannot get Claude Code: ${cli.problem}\n`),
-  );
-}
-const bin = "bin" in cli ? cli.bin : "";
+const bin = await claudeForSuite();
 
 /** Context usage of `tokens`, spread over the three input fields Claude Code adds up. */
 function usage(tokens: number): StepUsage {

@@ -95,3 +95,15 @@ Deno.test({
     ok(doctor.stdout.includes("state folder /proc/nope: a system path"), doctor.stdout);
   },
 });
+
+Deno.test("the debug line says a reason once: no 'X → X' when there is no reading", async () => {
+  const box = sandbox();
+  writeTranscript(box.transcript, [{ type: "user", message: { role: "user", content: "hi" } }]);
+  const run = await runHook(
+    payload("PostToolUse.Bash", { transcript_path: box.transcript, tool_use_id: "toolu_none" }),
+    { ...box.env, LESSONS_DEBUG: "1", LESSONS_REINJECT_WAIT_MS: "1" },
+  );
+  const line = run.stderr.trim();
+  ok(line.includes("nothing: no usage in the transcript; tool call 1"), line);
+  ok(!line.includes("→"), line);
+});
