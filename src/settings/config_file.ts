@@ -6,7 +6,7 @@
 import { dirname, isAbsolute, join, resolve } from "../core/path.ts";
 import { messageOf } from "../core/errors.ts";
 import { type FileSettings, isSettingKey, type SettingKey, SETTINGS } from "./table.ts";
-import { type ConfigFileOutcome, type Env, expandHome } from "./resolve.ts";
+import { type ConfigFileOutcome, type Env, expandHome, homeFrom } from "./resolve.ts";
 
 /** Config files larger than this are refused (a real one is a few hundred bytes). */
 const MAX_CONFIG_BYTES = 256 * 1024;
@@ -24,14 +24,14 @@ export interface ConfigLocation {
 export function configCandidates(env: Env): ConfigLocation[] {
   const named = env("LESSONS_CONFIG");
   if (named !== undefined && named.trim() !== "") {
-    return [{ path: expandHome(named, homeOf(env)) ?? named, via: "LESSONS_CONFIG" }];
+    return [{ path: expandHome(named, homeFrom(env)) ?? named, via: "LESSONS_CONFIG" }];
   }
   const candidates: ConfigLocation[] = [];
   const data = env("CLAUDE_PLUGIN_DATA");
   if (data) {
     candidates.push({ path: join(data, "lessons-reinject.jsonc"), via: "CLAUDE_PLUGIN_DATA" });
   }
-  const home = homeOf(env);
+  const home = homeFrom(env);
   if (home) {
     candidates.push({
       path: join(home, ".config", "lessons-reinject", "config.jsonc"),
@@ -73,7 +73,7 @@ export async function loadConfigFile(env: Env): Promise<ConfigFileOutcome> {
     return {
       path: candidate.path,
       via: candidate.via,
-      settings: resolvePaths(parsed.settings, dirname(candidate.path), homeOf(env)),
+      settings: resolvePaths(parsed.settings, dirname(candidate.path), homeFrom(env)),
       problems: parsed.problems.map((p) => `config ${p}`),
     };
   }
@@ -227,8 +227,4 @@ function resolvePaths(
   if (settings.stateDir !== undefined) out.stateDir = fix(settings.stateDir);
   if (settings.rulesFiles !== undefined) out.rulesFiles = settings.rulesFiles.map(fix);
   return out;
-}
-
-function homeOf(env: Env): string | undefined {
-  return env("HOME") || env("USERPROFILE") || undefined;
 }

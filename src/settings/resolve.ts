@@ -130,7 +130,7 @@ export function resolveSettings(env: Env, file: ConfigFileOutcome = NO_FILE): Se
   const setting = <K extends SettingKey>(key: K, fallback: SettingValue<K>): SettingValue<K> =>
     lookup(key, fallback) ?? fallback;
 
-  const home = nonEmpty(env("HOME")) ?? nonEmpty(env("USERPROFILE"));
+  const home = homeFrom(env);
   const configuredThresholds = setting("thresholds", [...DEFAULT_THRESHOLDS]);
   const scale = setting("scaleForAutocompact", true);
   const autocompactPct = autocompactPercent(env("CLAUDE_AUTOCOMPACT_PCT_OVERRIDE"));
@@ -202,6 +202,11 @@ function isOn(raw: string | undefined): boolean {
 
 function shown(value: unknown): string {
   return Array.isArray(value) ? value.join(",") : String(value);
+}
+
+/** The home folder: `HOME`, else `USERPROFILE` (Windows); an empty value is no value. */
+export function homeFrom(env: Env): string | undefined {
+  return nonEmpty(env("HOME")) ?? nonEmpty(env("USERPROFILE"));
 }
 
 function nonEmpty(raw: string | undefined): string | undefined {
