@@ -3,6 +3,7 @@
  * for this platform, the manifest, thresholds against auto-compaction, the state folder, the
  * statusline bridge) and names a fix for each problem. Exit 0 when nothing failed, 1 otherwise.
  */
+import { fieldOf } from "../core/field.ts";
 import { join } from "../core/path.ts";
 import { refreshHeader } from "../core/header.ts";
 import { renderRefresh } from "../core/render.ts";
@@ -90,7 +91,9 @@ async function pluginRootFor(
     const manifest = JSON.parse(
       await Deno.readTextFile(join(cwd, ".claude-plugin", "plugin.json")),
     );
-    if (field(manifest, "name") === "lessons-reinject") return { root: cwd, via: "this checkout" };
+    if (fieldOf(manifest, "name") === "lessons-reinject") {
+      return { root: cwd, via: "this checkout" };
+    }
   } catch {
     // Not a checkout.
   }
@@ -176,25 +179,25 @@ async function checkHooks(root: string): Promise<Check> {
   } catch (error) {
     return fail("hooks wiring", `${path}: ${messageOf(error)}`, fix);
   }
-  const hooks = field(raw, "hooks");
+  const hooks = fieldOf(raw, "hooks");
   const missing: string[] = [];
   for (const { event, needs } of HOOK_EVENTS) {
-    const groups = field(hooks, event);
+    const groups = fieldOf(hooks, event);
     if (!Array.isArray(groups)) {
       missing.push(`${event} is not registered`);
       continue;
     }
     const calling = groups.filter((g) => {
-      const list = field(g, "hooks");
+      const list = fieldOf(g, "hooks");
       return Array.isArray(list) &&
-        list.some((h) => /hooks\/run|lessons-reinject/.test(String(field(h, "command") ?? "")));
+        list.some((h) => /hooks\/run|lessons-reinject/.test(String(fieldOf(h, "command") ?? "")));
     });
     if (calling.length === 0) {
       missing.push(`${event} does not call hooks/run`);
       continue;
     }
     for (const need of needs) {
-      if (!calling.some((g) => matches(field(g, "matcher"), need))) {
+      if (!calling.some((g) => matches(fieldOf(g, "matcher"), need))) {
         missing.push(`${event}'s matcher does not let "${need}" through`);
       }
     }
@@ -207,11 +210,6 @@ async function checkHooks(root: string): Promise<Check> {
   }
   if (missing.length > 0) return fail("hooks wiring", `${path}: ${missing.join("; ")}`, fix);
   return ok("hooks wiring", `${path}: every event registered, calling hooks/run`);
-}
-
-function field(value: unknown, key: string): unknown {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
-  return Object.entries(value).find(([k]) => k === key)?.[1];
 }
 
 /** Claude Code's matcher semantics: absent, empty or `*` match all; else a regex. */
@@ -389,7 +387,7 @@ async function checkStatusline(root: string | undefined): Promise<Check> {
   if (path) {
     try {
       command = String(
-        field(field(JSON.parse(await Deno.readTextFile(path)), "statusLine"), "command") ?? "",
+        fieldOf(fieldOf(JSON.parse(await Deno.readTextFile(path)), "statusLine"), "command") ?? "",
       );
     } catch {
       // No settings: not set up.

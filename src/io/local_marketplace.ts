@@ -3,6 +3,7 @@
  * marketplace add ./dir`): from that folder, not from the cache copy `/plugin install` also makes
  * (measured with 2.1.328: `CLAUDE_PLUGIN_ROOT` is the folder). Read from Claude Code's own records.
  */
+import { fieldOf } from "../core/field.ts";
 import { join } from "../core/path.ts";
 
 /**
@@ -19,21 +20,21 @@ export async function localPluginRoot(
   pluginsDir: string,
   plugin: string,
 ): Promise<string | undefined> {
-  const installed = field(await readJson(join(pluginsDir, "installed_plugins.json")), "plugins");
+  const installed = fieldOf(await readJson(join(pluginsDir, "installed_plugins.json")), "plugins");
   const known = await readJson(join(pluginsDir, "known_marketplaces.json"));
   if (typeof installed !== "object" || installed === null) return undefined;
   for (const key of Object.keys(installed)) {
     const at = key.lastIndexOf("@");
     if (at < 0 || key.slice(0, at) !== plugin) continue;
-    const source = field(field(known, key.slice(at + 1)), "source");
-    const folder = field(source, "path");
-    if (field(source, "source") !== "directory" || typeof folder !== "string") continue;
-    const entries = field(
+    const source = fieldOf(fieldOf(known, key.slice(at + 1)), "source");
+    const folder = fieldOf(source, "path");
+    if (fieldOf(source, "source") !== "directory" || typeof folder !== "string") continue;
+    const entries = fieldOf(
       await readJson(join(folder, ".claude-plugin", "marketplace.json")),
       "plugins",
     );
     if (!Array.isArray(entries)) continue;
-    const sub = field(entries.find((e) => field(e, "name") === plugin), "source");
+    const sub = fieldOf(entries.find((e) => fieldOf(e, "name") === plugin), "source");
     // A plugin of a local marketplace lives at a relative path inside it ("./" for this one).
     if (typeof sub !== "string" || sub.startsWith("/") || /^[a-z]+:/i.test(sub)) continue;
     const root = join(folder, sub).replace(/[\\/]+\.?$/, "");
@@ -50,9 +51,4 @@ async function readJson(path: string): Promise<unknown> {
   } catch {
     return undefined;
   }
-}
-
-function field(value: unknown, key: string): unknown {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
-  return Object.entries(value).find(([k]) => k === key)?.[1];
 }
