@@ -164,7 +164,7 @@ function accountOf(refresh: RefreshAccount): string {
 }
 
 /** `re-armed lessons-learned: 2 lessons can fire again` (and what could not be done). */
-export function rearmOf(rearm: RearmResult): string {
+function rearmOf(rearm: RearmResult): string {
   const problems = rearm.problems.length > 0 ? ` (${rearm.problems.join(" | ")})` : "";
   const n = rearm.forgotten.length;
   return `re-armed lessons-learned: ${n} ${n === 1 ? "lesson" : "lessons"} can fire again` +

@@ -57,7 +57,7 @@ async function isFile(path: string): Promise<boolean> {
  * Reads and validates the manifest at `path`. Throws `Error` with a one-line reason when it is
  * missing, too large, not JSON, or not a lessons-learned manifest.
  */
-export async function loadManifest(
+async function loadManifest(
   path: string,
   projectIds: readonly string[],
 ): Promise<LessonSelection> {

@@ -22,7 +22,7 @@ export interface StandingRules {
 }
 
 /** The manifest's line in a trace. */
-export function describeManifest(manifest: StandingRules["manifest"]): string {
+function describeManifest(manifest: StandingRules["manifest"]): string {
   switch (manifest.kind) {
     case "off":
       return "manifest: turned off";
