@@ -2,13 +2,7 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { resolveSettings } from "../../../src/settings/resolve.ts";
 import { SETTINGS } from "../../../src/settings/table.ts";
 
-const envOf = (vars: Record<string, string>) => (name: string) => vars[name];
-const withFile = (settings: Record<string, unknown>) => ({
-  path: "/c.jsonc",
-  via: "LESSONS_CONFIG" as const,
-  settings,
-  problems: [],
-});
+import { envOf, withFile } from "./_settings.ts";
 
 Deno.test("resolveSettings() defaults", () => {
   const s = resolveSettings(envOf({}));

@@ -2,13 +2,7 @@ import { deepStrictEqual as assertEquals, equal, ok } from "node:assert/strict";
 import { resolveSettings } from "../../../src/settings/resolve.ts";
 import { parseConfigText } from "../../../src/settings/config_file.ts";
 
-const envOf = (vars: Record<string, string>) => (name: string) => vars[name];
-const withFile = (settings: Record<string, unknown>) => ({
-  path: "/c.jsonc",
-  via: "LESSONS_CONFIG" as const,
-  settings,
-  problems: [],
-});
+import { envOf, withFile } from "./_settings.ts";
 const SEP = Deno.build.os === "windows" ? ";" : ":";
 
 Deno.test("resolveSettings() reads the rule-source settings", async (t) => {
