@@ -117,7 +117,8 @@ async function onReset(
   const learned = await recordCompactionWindow(
     files.paths,
     payload.transcript_path,
-    settings.disable1m,
+    settings,
+    payload.cwd,
   );
   const reason = learned === undefined ? done.reason : `${done.reason}; ${learned}`;
   trace.reason = built?.kind === "error" ? `${reason}; cannot restate: ${built.error}` : reason;

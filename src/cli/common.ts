@@ -57,8 +57,51 @@ export const COMMON_OPTIONS = {
 type Parsed<T> = { kind: "flags"; values: T } | { kind: "error"; error: string };
 
 /**
+ * `args` with every value a string option takes written as `--name=value`, so a value that starts
+ * with a dash (`--threshold -5`) reaches the option's own check, which says what is wrong with it
+ * in this program's words, instead of the parser's "argument is ambiguous".
+ */
+function joinValues(args: readonly string[], options: Options): string[] {
+  const takesValue = (arg: string): boolean => {
+    if (!arg.startsWith("--") || arg.includes("=")) return false;
+    return options[arg.slice(2)]?.type === "string";
+  };
+  const known = (arg: string): boolean =>
+    arg.startsWith("--")
+      ? Object.hasOwn(options, arg.slice(2).split("=")[0] ?? "")
+      : Object.values(options).some((o) => o.short !== undefined && `-${o.short}` === arg);
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? "";
+    const value = args[i + 1];
+    if (takesValue(arg) && value !== undefined && value.startsWith("-") && !known(value)) {
+      out.push(`${arg}=${value}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
+}
+
+/** The parser's error in this program's words, from its `code` and the option it names. */
+function parseErrorText(error: unknown): string {
+  const code = error instanceof Error && "code" in error ? String(error.code) : "";
+  const text = error instanceof Error ? error.message : String(error);
+  const named = /'(-[^' ]*)/.exec(text)?.[1] ?? "";
+  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return `unknown option ${named}`;
+  if (code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL") {
+    return `unexpected argument ${JSON.stringify(/'([^']*)'/.exec(text)?.[1] ?? "")}: ` +
+      "this command takes only options";
+  }
+  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
+    if (text.includes("does not take an argument")) return `${named} takes no value`;
+    return `${named} needs a value`;
+  }
+  return messageOf(error);
+}
+
+/**
  * Parses `args` strictly against `options` (no positionals). An unknown flag or a missing value
- * comes back as an error line instead of a thrown exception.
+ * comes back as an error line in this program's words instead of a thrown exception.
  */
 async function parseCommand<const O extends Options>(
   args: string[],
@@ -66,10 +109,15 @@ async function parseCommand<const O extends Options>(
 ): Promise<Parsed<ReturnType<typeof parseArgs<{ options: O; strict: true }>>["values"]>> {
   const util = await import("node:util");
   try {
-    const { values } = util.parseArgs({ args, options, strict: true, allowPositionals: false });
+    const { values } = util.parseArgs({
+      args: joinValues(args, options),
+      options,
+      strict: true,
+      allowPositionals: false,
+    });
     return { kind: "flags", values };
   } catch (error) {
-    return { kind: "error", error: messageOf(error) };
+    return { kind: "error", error: parseErrorText(error) };
   }
 }
 
@@ -119,7 +167,4 @@ export async function printJson(io: CliIo, value: unknown): Promise<void> {
   await io.stdout(JSON.stringify(value, null, 2) + "\n");
 }
 
-/** `12345` as `12,345`. */
-export function groupDigits(value: number): string {
-  return Math.round(value).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-}
+export { groupDigits } from "../core/numbers.ts";

@@ -7,7 +7,23 @@ import { fieldOf } from "../core/field.ts";
 import { join } from "../core/path.ts";
 import { refreshHeader } from "../core/header.ts";
 import { renderRefresh } from "../core/render.ts";
-import { AUTO_COMPACT_PCT, HOOK_EVENTS, INLINE_LIMIT } from "../core/claude_code.ts";
+import {
+  BLOCKING_BUFFER,
+  HOOK_EVENTS,
+  INLINE_LIMIT,
+  SUMMARY_OUTPUT_BUFFER,
+} from "../core/claude_code.ts";
+import {
+  compactionPoint,
+  type CompactSettings,
+  mergeCompactSettings,
+  thresholdSpan,
+} from "../core/compaction_point.ts";
+import { groupDigits, isTokenThreshold, type Threshold, thresholdText } from "../core/numbers.ts";
+import { pointOf } from "../core/thresholds.ts";
+import { LARGE_WINDOW, SMALL_WINDOW } from "../core/claude_code.ts";
+import { readCompactSources } from "../io/claude_settings.ts";
+import { compactionText } from "../hook/trace.ts";
 import { findManifest } from "../io/manifest_load.ts";
 import { loadStandingRules } from "../io/standing_rules.ts";
 import { checkOwnRules } from "./doctor_rules.ts";
@@ -16,9 +32,9 @@ import { localPluginRoot } from "../io/local_marketplace.ts";
 import { launcherVerdict, readLauncherState } from "../io/launcher_state.ts";
 import { preparePrivateDir, untrustedDirReason } from "../io/state_store.ts";
 import type { Settings } from "../settings/resolve.ts";
-import { isReading } from "../core/decide.ts";
+import { isReading, percentText } from "../core/decide.ts";
 import { formatTokens } from "../core/header.ts";
-import { dryRun } from "./dry_run.ts";
+import { type DryRun, dryRun } from "./dry_run.ts";
 import { locateTranscript } from "./locate.ts";
 import {
   type CliIo,
@@ -113,17 +129,44 @@ async function diagnose(
       "install under ~/.claude/plugins/cache, and this folder is not a checkout)",
     "install the plugin (/plugin install lessons-reinject), or pass --plugin-root DIR",
   );
+  const session = await newestSession(settings, io.cwd());
+  // Claude Code's own settings, read now (the hook keeps what a context's first call read).
+  const files = mergeCompactSettings(readCompactSources({
+    claudeDir: settings.claudeDir,
+    projectDir: settings.projectDir ?? io.cwd(),
+    os: Deno.build.os,
+  }));
+  const reading = session?.dry.plan?.reading;
+  const learned = session?.dry.trace.state?.compactedAt;
+  const cases: WindowCase[] = reading && isReading(reading) && reading.window !== undefined
+    ? [{ window: reading.window, model: reading.model, learned, whose: "this session's" }]
+    : [SMALL_WINDOW, LARGE_WINDOW].map((window) => ({
+      window,
+      model: undefined,
+      learned,
+      whose: "a",
+    }));
   const checks: Check[] = [
     checkConfigFile(settings),
     checkEnvironment(settings),
     ...(plugin ? await checkPlugin(plugin, settings) : [notFound]),
     ...await checkRules(settings, io.cwd()),
-    checkThresholds(settings),
+    checkThresholds(settings, files, cases),
     await checkStateDir(settings.stateDir),
     await checkStatusline(settings.claudeDir),
-    await checkSession(settings, io.cwd()),
+    checkSession(session),
   ];
   return { ok: checks.every((c) => c.status !== "fail"), checks };
+}
+
+/** The newest session of this folder and the hook's read-only steps on it, if there is one. */
+async function newestSession(
+  settings: Settings,
+  cwd: string,
+): Promise<{ path: string; dry: DryRun } | undefined> {
+  const target = await locateTranscript({}, settings.claudeDir, cwd);
+  if (target.kind === "error") return undefined;
+  return { path: target.path, dry: await dryRun(target, settings, cwd, false) };
 }
 
 /** The plugin folder exists and is one; then its wiring and its binary. */
@@ -326,44 +369,79 @@ async function checkManifest(settings: Settings, cwd: string): Promise<Check> {
   return ok("manifest", `${counts}; ${fit}`);
 }
 
-/** Thresholds in effect, and settings that would keep them from ever firing. */
+/** A window the thresholds check looks at, and the model and learned point that go with it. */
+interface WindowCase {
+  window: number;
+  model: string | undefined;
+  learned: number | undefined;
+  /** How the detail names it: "this session's" or "a". */
+  whose: string;
+}
+
+/**
+ * Where each threshold falls on each window that matters (the newest session's, else 200k and
+ * 1M), against Claude Code's compaction point read afresh from its environment and settings
+ * files; and the thresholds that never fire there: a token count at or past the compaction
+ * point (or, with auto-compaction off, past where Claude Code stops the context), a percentage
+ * past it when the thresholds are not measured against it (`LESSONS_SCALE_FOR_AUTOCOMPACT=0`).
+ */
 function checkThresholds(
-  config: Pick<
-    Settings,
-    "thresholds" | "configuredThresholds" | "autocompactPct" | "scaleForAutocompact"
-  >,
+  config: Pick<Settings, "thresholds" | "compactEnv" | "scaleForAutocompact">,
+  files: CompactSettings,
+  cases: readonly WindowCase[],
 ): Check {
-  const effective = config.thresholds.join(", ");
-  const configured = config.configuredThresholds;
-  const highest = configured.at(-1) ?? 0;
-  const compactAt = config.autocompactPct;
-  if (compactAt !== undefined && compactAt <= highest) {
-    if (config.scaleForAutocompact) {
-      return ok(
-        "thresholds",
-        `${effective} % (configured ${configured.join(", ")}; scaled because ` +
-          `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE=${compactAt} compacts at or before ${highest} %)`,
-      );
-    }
-    const never = configured.filter((t) => t >= compactAt);
+  const details: string[] = [];
+  const never = new Set<Threshold>();
+  let scalingOff = false;
+  for (const at of cases) {
+    const point = compactionPoint({
+      window: at.window,
+      model: at.model,
+      env: config.compactEnv,
+      files,
+      learned: at.learned,
+    });
+    const span = thresholdSpan(point, at.window, config.thresholds, config.scaleForAutocompact);
+    // Where the context ends: the compaction point, or Claude Code's blocking limit without it.
+    const end = point.kind === "point"
+      ? point.tokens
+      : at.window - SUMMARY_OUTPUT_BUFFER - BLOCKING_BUFFER;
+    const late = config.thresholds.filter((t) => pointOf(t, span) >= end);
+    late.forEach((t) => never.add(t));
+    if (late.some((t) => !isTokenThreshold(t)) && point.kind === "point") scalingOff = true;
+    const points = config.thresholds.map((t) => groupDigits(pointOf(t, span))).join(", ");
+    const measured = span === at.window
+      ? `of ${at.whose} ${formatTokens(at.window)} window`
+      : `of the ${groupDigits(span)} tokens before auto-compaction on ${at.whose} ` +
+        `${formatTokens(at.window)} window`;
+    const compaction = point.kind === "point"
+      ? `auto-compaction at ${groupDigits(point.tokens)} (${point.evidence})`
+      : `no auto-compaction (${point.evidence}): the context stops at ${groupDigits(end)}`;
+    const lost = late.length > 0
+      ? `; ${late.map((t) => thresholdText(t)).join(", ")} never ${
+        late.length === 1 ? "fires" : "fire"
+      } there`
+      : "";
+    details.push(`${measured}: at ${points} tokens; ${compaction}${lost}`);
+  }
+  const list = config.thresholds.map((t) => thresholdText(t)).join(", ");
+  const detail = [`${list}`, ...details].join("\n");
+  if (never.size === 0) return ok("thresholds", detail);
+  const lost = [...never].map((t) => thresholdText(t)).join(", ");
+  if (scalingOff && !config.scaleForAutocompact) {
     return fail(
       "thresholds",
-      `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE=${compactAt} compacts the context at or before ` +
-        `${never.join(", ")} %: ${never.length === 1 ? "that refresh" : "those refreshes"} ` +
-        `would never fire (scaling is off)`,
-      "unset LESSONS_SCALE_FOR_AUTOCOMPACT=0 (scaling is on by default), lower the thresholds " +
-        `below ${compactAt}, or raise CLAUDE_AUTOCOMPACT_PCT_OVERRIDE`,
+      detail,
+      "unset LESSONS_SCALE_FOR_AUTOCOMPACT=0 (on by default, it measures the percentages " +
+        `against the compaction point), or lower ${lost}`,
     );
   }
-  if (compactAt === undefined && highest >= AUTO_COMPACT_PCT) {
-    return warn(
-      "thresholds",
-      `${effective} %: auto-compaction near ${AUTO_COMPACT_PCT} % of a 200k window comes ` +
-        `before ${highest} %, which may never fire`,
-      `keep every threshold below ${Math.floor(AUTO_COMPACT_PCT)} (LESSONS_REINJECT_THRESHOLDS)`,
-    );
-  }
-  return ok("thresholds", `${effective} %`);
+  return warn(
+    "thresholds",
+    detail,
+    `lower ${lost} below the compaction point (LESSONS_REINJECT_THRESHOLDS), or drop ` +
+      `${never.size === 1 ? "it" : "them"}`,
+  );
 }
 
 /** The state folder exists (or can be made) with mode 0700, owned by this user, writable. */
@@ -405,16 +483,16 @@ async function checkStatusline(root: string | undefined): Promise<Check> {
 
 /**
  * The newest session of this folder, as the hook's next tool call would see it (the hook's own
- * read-only steps): its reading, the window and the evidence for it, and what it would do.
+ * read-only steps): its reading, the window and the evidence for it, where Claude Code will
+ * compact it and why, and what the next call would do.
  */
-async function checkSession(settings: Settings, cwd: string): Promise<Check> {
-  const target = await locateTranscript({}, settings.claudeDir, cwd);
-  if (target.kind === "error") {
+function checkSession(session: { path: string; dry: DryRun } | undefined): Check {
+  if (session === undefined) {
     return ok("this session", "no transcript for this folder yet: nothing to check");
   }
-  const { plan, problem, trace } = await dryRun(target, settings, cwd, false);
+  const { plan, problem, trace } = session.dry;
   if (!plan) {
-    return fail("this session", `${target.path}: ${problem}`, "see the state folder check");
+    return fail("this session", `${session.path}: ${problem}`, "see the state folder check");
   }
   const reading = plan.reading;
   const next = plan.decision.cause
@@ -423,7 +501,7 @@ async function checkSession(settings: Settings, cwd: string): Promise<Check> {
   if (!isReading(reading)) {
     return warn(
       "this session",
-      `${target.path}: no reading (${reading.reason}); ${next}: ${trace.reason}`,
+      `${session.path}: no reading (${reading.reason}); ${next}: ${trace.reason}`,
       "nothing to do if the session just started or compacted; otherwise run " +
         "`lessons-reinject status` to see why",
     );
@@ -433,8 +511,8 @@ async function checkSession(settings: Settings, cwd: string): Promise<Check> {
     : `a ${formatTokens(reading.window)} window (${reading.windowSource})`;
   return ok(
     "this session",
-    `${target.path}: ${Math.floor(reading.percent)}% of ${window}, from ${reading.source}; ` +
-      `${next}: ${trace.reason}`,
+    `${session.path}: ${percentText(reading.percent)} of ${window}, from ${reading.source}` +
+      `${compactionText(reading)}; ${next}: ${trace.reason}`,
   );
 }
 

@@ -3,10 +3,13 @@
  * `status`, `demo` and `statusline`.
  */
 import { formatTokens } from "../core/header.ts";
+import { percentText, type Threshold } from "../core/numbers.ts";
+import { pointOf } from "../core/thresholds.ts";
 
 /**
- * A bar of `width` cells, `#` up to `percent`, `.` beyond, a `|` before the cell where each
- * threshold starts, then the percentage and the window.
+ * A bar of `width` cells, `#` up to `percent` (of the window), `.` beyond, a `|` before the cell
+ * where each threshold starts (a percentage of `span`, the window unless given; a token count
+ * where it falls in the window), then the percentage and the window.
  *
  * @example
  * ```ts
@@ -16,20 +19,25 @@ import { formatTokens } from "../core/header.ts";
  */
 export function gauge(
   percent: number | undefined,
-  thresholds: readonly number[],
+  thresholds: readonly Threshold[],
   window: number | undefined,
   width = 40,
+  span?: number,
 ): string {
   const filled = percent === undefined
     ? 0
     : Math.min(width, Math.max(0, Math.round((percent / 100) * width)));
-  const marks = new Set(thresholds.map((t) => Math.round((t / 100) * width)));
+  const at = (t: Threshold) =>
+    window === undefined ? (t < 100 ? t : Infinity) : (pointOf(t, span ?? window) * 100) / window;
+  const marks = new Set(
+    thresholds.map(at).filter((p) => p < 100).map((p) => Math.round((p / 100) * width)),
+  );
   let bar = "";
   for (let cell = 0; cell < width; cell++) {
     if (marks.has(cell) && cell > 0) bar += "|";
     bar += cell < filled ? "#" : ".";
   }
-  const amount = percent === undefined ? "?%" : `${Math.floor(percent)}%`;
+  const amount = percent === undefined ? "?%" : percentText(percent);
   const of = window === undefined ? "" : ` of ${formatTokens(window)}`;
   return `[${bar}] ${amount}${of}`;
 }

@@ -3,6 +3,13 @@
  * budget, and which lessons went in whole, as a summary, or were left out.
  */
 import type { RefreshCause } from "../core/header.ts";
+import {
+  isTokenThreshold,
+  type Threshold,
+  THRESHOLD_EXPECTED,
+  thresholdOf,
+  thresholdText,
+} from "../core/numbers.ts";
 import { isReading } from "../core/decide.ts";
 import { refreshToken } from "../io/state_store.ts";
 import { buildRefresh } from "../hook/refresh_text.ts";
@@ -29,7 +36,8 @@ name, at the real percentage), or that nothing is due; then its size against the
 With no session found, the text of a refresh at the first threshold.
 
 Options:
-  --threshold N      the text a refresh for threshold N would inject, due or not
+  --threshold N      the text a refresh for threshold N would inject, due or not: a
+                     percentage (30 or 30%) or a token count (60k, 120000)
   --transcript PATH  the session to preview for (its window and unfired thresholds)
   --session ID       the same, by session id (default: the newest session of this folder)
   --json             print the text and the accounting as JSON
@@ -76,12 +84,18 @@ export async function runPreview(args: string[], io: CliIo, settings: Settings):
   const parsed = await readFlags(args, OPTIONS, PREVIEW_HELP, io);
   if (parsed.kind === "done") return parsed.exit;
   const flags = parsed.values;
-  let threshold: number | undefined;
+  let threshold: Threshold | undefined;
   if (flags.threshold !== undefined) {
-    threshold = Number(flags.threshold);
-    if (!Number.isFinite(threshold) || threshold < 1 || threshold > 99) {
-      return await usageError(io, `--threshold ${flags.threshold}: expected 1 to 99`, PREVIEW_HELP);
+    // The same rule as the thresholds setting (core/numbers.ts).
+    const parsed = thresholdOf(flags.threshold);
+    if (parsed.kind === "invalid") {
+      return await usageError(
+        io,
+        `--threshold ${flags.threshold}: expected ${THRESHOLD_EXPECTED} (${parsed.problem})`,
+        PREVIEW_HELP,
+      );
     }
+    threshold = parsed.value;
   }
   for (const problem of settings.problems) await io.stderr(`lessons-reinject: ${problem}\n`);
 
@@ -102,10 +116,14 @@ export async function runPreview(args: string[], io: CliIo, settings: Settings):
   if (target.kind === "error") {
     // No session: a sample at the first threshold (or the one asked for).
     const chosen = threshold ?? settings.thresholds[0] ?? 30;
-    cause = { kind: "thresholds", thresholds: [chosen], percent: chosen };
+    cause = isTokenThreshold(chosen)
+      ? { kind: "thresholds", thresholds: [chosen], percent: 0, tokens: chosen }
+      : { kind: "thresholds", thresholds: [chosen], percent: chosen };
     token = await refreshToken("preview");
     due = false;
-    reason = `no session found (${target.error}); a refresh at ${chosen} % reads like this`;
+    reason = `no session found (${target.error}); a refresh at ${
+      thresholdText(chosen)
+    } reads like this`;
   } else {
     // The hook's own steps, read-only: its decision and, when it fires, its exact text.
     const { plan, problem, trace } = await dryRun(target, settings, io.cwd(), false);
@@ -116,11 +134,20 @@ export async function runPreview(args: string[], io: CliIo, settings: Settings):
     if (threshold !== undefined) {
       const reading = plan?.reading;
       const measured = reading && isReading(reading) ? reading : undefined;
+      // The text states this session's reading, whatever the threshold asked for.
       cause = {
         kind: "thresholds",
         thresholds: [threshold],
-        percent: measured?.percent ?? threshold,
+        percent: measured?.percent ?? (isTokenThreshold(threshold) ? 0 : threshold),
         ...(measured?.window !== undefined ? { window: measured.window } : {}),
+        ...(measured?.span !== undefined && measured.span !== measured.window
+          ? { span: measured.span }
+          : {}),
+        ...(measured?.tokens !== undefined
+          ? { tokens: measured.tokens }
+          : isTokenThreshold(threshold) && measured === undefined
+          ? { tokens: threshold }
+          : {}),
       };
     } else if (planned !== undefined) {
       cause = planned;

@@ -30,9 +30,26 @@ export const StatusJsonSchema = z.object({
   /** Why there is no reading (null when there is one). */
   reason: nullableString,
   model: nullableString,
-  /** Thresholds in effect (after scaling for an early auto-compaction). */
+  /** The thresholds: percentages (below 100) and token counts (1,000 or more). */
   thresholds: z.array(z.number()),
-  configuredThresholds: z.array(z.number()),
+  /**
+   * Tokens the percentages are measured against for this reading: the window, or less when
+   * Claude Code compacts before the window's usual point (null without a reading).
+   */
+  span: nullableNumber,
+  /** Where each threshold falls for this reading, in tokens (empty without a reading). */
+  thresholdTokens: z.array(z.number()),
+  /** Where Claude Code auto-compacts this context, and from what (null without a reading). */
+  compaction: z.nullable(z.object({
+    /** Tokens at which it compacts; null when auto-compaction is off. */
+    tokens: nullableNumber,
+    /** The auto-compact window the point comes from. */
+    window: nullableNumber,
+    /** What decided it ("off" when auto-compaction is off). */
+    source: z.string(),
+    evidence: z.string(),
+  })),
+  /** `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE` as Claude Code reads it, when usable. */
   autocompactPct: nullableNumber,
   /** Fired in this context: the state file's, or what the hook recovers without one. */
   fired: z.array(z.number()),

@@ -5,9 +5,10 @@
 import { loadStandingRules } from "../io/standing_rules.ts";
 import { renderCombined } from "../core/render_rules.ts";
 import { refreshHeader } from "../core/header.ts";
-import { isReading } from "../core/decide.ts";
+import { fillOf, isReading, type Reading } from "../core/decide.ts";
 import { formatTokens } from "../core/header.ts";
-import { nextThreshold } from "../core/thresholds.ts";
+import { percentText, thresholdText } from "../core/numbers.ts";
+import { nextThreshold, pointOf } from "../core/thresholds.ts";
 import { percentOf, resolveWindow } from "../core/window.ts";
 import { statePaths } from "../io/state_store.ts";
 import { scanUsage, withTranscript } from "../io/transcript.ts";
@@ -64,16 +65,20 @@ async function inspectSession(
   const state = trace.state ?? { fired: [], toolCount: 0 };
   const decision = trace.planned;
   const cause = decision?.cause;
+  const measured = plan?.reading && isReading(plan.reading) ? plan.reading : undefined;
+  const span = measured ? fillOf(measured).span : undefined;
   const base = {
     transcript: target.path,
     sessionId: target.sessionId,
     agentId: target.agentId ?? null,
     thresholds: settings.thresholds,
-    configuredThresholds: settings.configuredThresholds,
+    span: span ?? null,
+    thresholdTokens: span === undefined ? [] : settings.thresholds.map((t) => pointOf(t, span)),
+    compaction: compactionJson(measured),
     autocompactPct: settings.autocompactPct ?? null,
     fired: state.fired,
     recovered: trace.facts?.recovered ?? [],
-    next: nextThreshold(settings.thresholds, state.fired) ?? null,
+    next: nextThreshold(settings.thresholds, state.fired, span ?? 100) ?? null,
     toolCount: state.toolCount,
     toolCountInterval: settings.toolCountInterval,
     statePath: trace.statePath ?? (await statePaths(settings.stateDir, target.sessionId)).state,
@@ -142,11 +147,27 @@ async function inspectSession(
   };
 }
 
+/** The compaction point of `reading` as `status --json` gives it. */
+function compactionJson(reading: Reading | undefined): StatusJson["compaction"] {
+  const point = reading?.compaction;
+  if (point === undefined) return null;
+  return point.kind === "off"
+    ? { tokens: null, window: null, source: "off", evidence: point.evidence }
+    : {
+      tokens: point.tokens,
+      window: point.window,
+      source: point.source,
+      evidence: point.evidence,
+    };
+}
+
 /** The one-screen report. Pure. */
 function renderStatus(report: StatusJson): string {
   const lines: string[] = [];
   const window = report.window ?? undefined;
-  lines.push(gauge(report.percent ?? undefined, report.thresholds, window));
+  lines.push(
+    gauge(report.percent ?? undefined, report.thresholds, window, 40, report.span ?? undefined),
+  );
   lines.push("");
   lines.push(`transcript   ${report.transcript ?? "(none)"}`);
   lines.push(
@@ -156,7 +177,7 @@ function renderStatus(report: StatusJson): string {
   );
   if (report.percent !== null) {
     const tokens = report.tokens === null ? "?" : groupDigits(report.tokens);
-    lines.push(`context      ${report.percent.toFixed(1)}%: ${tokens} tokens`);
+    lines.push(`context      ${percentText(report.percent)}: ${tokens} tokens`);
     lines.push(
       `window       ${window === undefined ? "?" : groupDigits(window)} tokens (${
         report.windowSource ?? "unknown"
@@ -181,22 +202,32 @@ function renderStatus(report: StatusJson): string {
       );
     }
   }
-  const scaled = report.thresholds.join() !== report.configuredThresholds.join()
-    ? ` (configured ${report.configuredThresholds.join(", ")}, scaled for ` +
-      `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE=${report.autocompactPct})`
+  const names = (list: readonly number[]) =>
+    list.length > 0 ? list.map((t) => thresholdText(t)).join(", ") : "none";
+  const points = report.thresholdTokens.length > 0
+    ? ` (at ${report.thresholdTokens.map((t) => groupDigits(t)).join(", ")} tokens)`
     : "";
-  lines.push(`thresholds   ${report.thresholds.map((t) => `${t}%`).join(", ")}${scaled}`);
-  lines.push(
-    `fired        ${report.fired.length ? report.fired.join(", ") : "none"} in this context`,
-  );
+  const against = report.span !== null && report.span !== report.window
+    ? `, percentages of the ${groupDigits(report.span)} tokens before auto-compaction`
+    : "";
+  lines.push(`thresholds   ${names(report.thresholds)}${against}${points}`);
+  const point = report.compaction;
+  if (point) {
+    lines.push(
+      point.tokens === null
+        ? `compaction   never automatic: ${point.evidence}`
+        : `compaction   at ${groupDigits(point.tokens)} tokens: ${point.evidence}`,
+    );
+  }
+  lines.push(`fired        ${names(report.fired)} in this context`);
   if (report.recovered.length > 0) {
     lines.push(
-      `recovered    ${report.recovered.join(", ")} from this hook's refreshes in the transcript ` +
+      `recovered    ${names(report.recovered)} from this hook's refreshes in the transcript ` +
         `(no state file)`,
     );
   }
   if (report.pending.length > 0) {
-    lines.push(`pending      ${report.pending.join(", ")}: the next tool call refreshes`);
+    lines.push(`pending      ${names(report.pending)}: the next tool call refreshes`);
   }
   lines.push(
     `next call    ${
@@ -204,7 +235,9 @@ function renderStatus(report: StatusJson): string {
     }: ${report.decision}`,
   );
   lines.push(
-    `next         ${report.next === null ? "none: every threshold has fired" : `${report.next}%`}`,
+    `next         ${
+      report.next === null ? "none: every threshold has fired" : thresholdText(report.next)
+    }`,
   );
   lines.push(
     `tool count   ${report.toolCount} (fallback refresh every ${report.toolCountInterval} calls)`,

@@ -4,8 +4,17 @@
  * so the hook can prefer it, and prints a compact gauge, or with `--pass` its stdin unchanged.
  */
 import { crossedThresholds, nextThreshold } from "../core/thresholds.ts";
+import { fillOf } from "../core/decide.ts";
+import { thresholdText } from "../core/numbers.ts";
+import { firedUnder } from "../core/window.ts";
+import { compactSettingsFrom } from "../io/claude_settings.ts";
 import { loadState, preparePrivateDir, stateOf, statePaths } from "../io/state_store.ts";
-import { recordFromStatusline, saveStatusline } from "../io/statusline_store.ts";
+import {
+  recordFromStatusline,
+  saveStatusline,
+  statuslineToReading,
+} from "../io/statusline_store.ts";
+import { withSpan } from "../hook/measure.ts";
 import { type CliIo, COMMON_OPTIONS, EXIT_OK, messageOf, printJson, readFlags } from "./common.ts";
 import { gauge } from "./gauge.ts";
 import type { StatuslineJson } from "./schemas.ts";
@@ -63,15 +72,25 @@ async function bridgeStatusline(
   const { record } = made;
   const { stateDir } = settings;
   const paths = await statePaths(stateDir, record.sessionId);
-  const fired = stateOf(loadState(paths.state)).fired;
-  const due = crossedThresholds(record.percent, settings.thresholds, fired);
-  const next = nextThreshold(settings.thresholds, fired);
-  const line = `${gauge(record.percent, settings.thresholds, record.window, 20)}${
+  const state = stateOf(loadState(paths.state));
+  // Measured as the hook measures it: the span before an early auto-compaction, token counts.
+  const reading = withSpan(statuslineToReading(record, settings.windowOverride), settings, {
+    compactedAt: state.compactedAt,
+    compactFiles: state.claudeSettings === undefined
+      ? undefined
+      : compactSettingsFrom(state.claudeSettings),
+  });
+  const fill = fillOf(reading);
+  const fired = firedUnder(state.fired, state.firedWindow, fill.span);
+  const due = crossedThresholds(fill, settings.thresholds, fired);
+  const next = nextThreshold(settings.thresholds, fired, fill.span);
+  const names = (list: readonly number[]) => list.map((t) => thresholdText(t)).join(", ");
+  const line = `${gauge(reading.percent, settings.thresholds, reading.window, 20, fill.span)}${
     due.length > 0
-      ? ` · refresh due (${due.join(", ")}%)`
+      ? ` · refresh due (${names(due)})`
       : next === undefined
       ? " · all refreshed"
-      : ` · next refresh ${next}%`
+      : ` · next refresh ${thresholdText(next)}`
   }`;
   const shown = {
     percent: record.percent,

@@ -5,6 +5,7 @@
  * from real transcripts and pinned by tests/unit/core/ceiling_test.ts.
  */
 import { TOKENS_PER_BYTE, UNSEEN_TOKENS } from "./claude_code.ts";
+import type { Threshold } from "./numbers.ts";
 import { crossedThresholds } from "./thresholds.ts";
 import { percentOf, resolveWindow, type WindowInputs } from "./window.ts";
 
@@ -26,6 +27,11 @@ export interface CeilingInput {
   bytesAfter: number;
   /** The window this call's reading will be measured against (see {@link ceilingWindow}). */
   window: number;
+  /**
+   * The span the percentage thresholds are measured against under that window (the window, or
+   * less before an early auto-compaction; core/compaction_point.ts). Undefined: the window.
+   */
+  span?: number;
 }
 
 /**
@@ -57,8 +63,8 @@ export function ceilingWindow(inputs: Omit<WindowInputs, "tokens">): number {
 }
 
 /**
- * The ceiling's percent when no reading up to it can cross a threshold that has not fired (the
- * call may answer without waiting), else undefined (wait for this call's own entry).
+ * The ceiling's percent of the span when no reading up to it can cross a threshold that has not
+ * fired (the call may answer without waiting), else undefined (wait for this call's own entry).
  *
  * @example
  * ```ts
@@ -68,10 +74,12 @@ export function ceilingWindow(inputs: Omit<WindowInputs, "tokens">): number {
  */
 export function earlyCeiling(
   input: CeilingInput,
-  thresholds: readonly number[],
-  fired: readonly number[],
+  thresholds: readonly Threshold[],
+  fired: readonly Threshold[],
 ): number | undefined {
-  if (!(input.window > 0) || !(input.tokens >= 0)) return undefined;
-  const percent = percentOf(ceilingTokens(input), input.window);
-  return crossedThresholds(percent, thresholds, fired).length === 0 ? percent : undefined;
+  const span = input.span ?? input.window;
+  if (!(input.window > 0) || !(span > 0) || !(input.tokens >= 0)) return undefined;
+  const tokens = ceilingTokens(input);
+  const crossed = crossedThresholds({ tokens, span }, thresholds, fired);
+  return crossed.length === 0 ? percentOf(tokens, span) : undefined;
 }

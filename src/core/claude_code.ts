@@ -15,6 +15,30 @@ export const INLINE_LIMIT = 10_000;
 export const AUTO_COMPACT_PCT = 83.5;
 
 /**
+ * Auto-compaction (2.1.328, read from its code: `jQ`, `s4`, `Ey`; docs/context-windows.md): the
+ * effective window is the auto-compact window less `min(maxOutputTokens, 20000)` (every current
+ * model's output limit is above 20,000), and compaction fires {@link AUTOCOMPACT_BUFFER} below
+ * it, or at `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE` percent of the effective window when that is lower.
+ * The two buffers make data/window_table.ts's `AUTOCOMPACT_MARGIN`.
+ */
+export const SUMMARY_OUTPUT_BUFFER = 20_000;
+
+/** Tokens below the effective window at which auto-compaction fires (2.1.328, `s4`). */
+export const AUTOCOMPACT_BUFFER = 13_000;
+
+/**
+ * The smallest auto-compact window 2.1.328 takes: `CLAUDE_CODE_AUTO_COMPACT_WINDOW` below it
+ * counts as it; an `autoCompactWindow` setting below it is dropped (`eH = 1e5`).
+ */
+export const MIN_AUTO_COMPACT_WINDOW = 100_000;
+
+/**
+ * With auto-compaction off, 2.1.328 refuses a request at the effective window less this many
+ * tokens (`bkt`: `blocked` at `window - min(maxOutput, 20000) - 3000`): the context ends there.
+ */
+export const BLOCKING_BUFFER = 3_000;
+
+/**
  * A statusLine reading is trusted for this long: the statusLine runs ~380 ms after an assistant
  * message and merges close runs, so an older record no longer describes the context.
  */

@@ -17,6 +17,10 @@ export interface ContextFacts {
   provenWindow?: number;
   /** Where this subagent's transcript was found by searching. */
   agentTranscript?: string;
+  /** `preTokens` of the newest auto-compaction seen: where Claude Code really compacts. */
+  compactedAt?: number;
+  /** Claude Code's auto-compaction settings, read for this context (kept until a reset). */
+  claudeSettings?: string;
 }
 
 /**
@@ -40,10 +44,17 @@ export function applyFacts(base: State, facts: ContextFacts, stateFound: boolean
   if (facts.provenWindow !== undefined && facts.provenWindow !== state.provenWindow) {
     state = { ...state, provenWindow: facts.provenWindow };
   }
+  if (facts.compactedAt !== undefined && facts.compactedAt !== state.compactedAt) {
+    state = { ...state, compactedAt: facts.compactedAt };
+  }
   if (facts.marker !== undefined && markerEndsContext(state, facts.marker)) {
     state = resetState(state, facts.marker);
   } else if (facts.checkedTo !== undefined && facts.checkedTo > (state.checkedTo ?? 0)) {
     state = { ...state, checkedTo: facts.checkedTo };
+  }
+  // After a reset the settings just read still describe the new context: keep them.
+  if (facts.claudeSettings !== undefined && facts.claudeSettings !== state.claudeSettings) {
+    state = { ...state, claudeSettings: facts.claudeSettings };
   }
   return state;
 }

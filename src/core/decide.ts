@@ -3,9 +3,13 @@
  * context's state, whether to refresh now and what state to keep. Pure, and most of the tests.
  */
 import type { State } from "../schemas/state.ts";
+import type { CompactionPoint } from "./compaction_point.ts";
 import type { RefreshCause } from "./header.ts";
-import { crossedThresholds } from "./thresholds.ts";
+import { isTokenThreshold, percentText, type Threshold, thresholdText } from "./numbers.ts";
+import { crossedThresholds, type Fill, nextThreshold } from "./thresholds.ts";
 import { firedUnder } from "./window.ts";
+
+export { percentText };
 
 /** Where a reading came from, best first. */
 export type ReadingSource =
@@ -24,6 +28,13 @@ export interface Reading {
   window: number | undefined;
   windowSource: string | undefined;
   model: string | undefined;
+  /**
+   * Tokens the percentage thresholds are measured against: the window, or less when Claude Code
+   * compacts before the window's usual point (core/compaction_point.ts). Undefined: the window.
+   */
+  span?: number | undefined;
+  /** Where Claude Code will auto-compact this context, as far as the hook can tell. */
+  compaction?: CompactionPoint | undefined;
 }
 
 /** Why there is no reading, and whether the fallback counter should count this call. */
@@ -36,7 +47,7 @@ export interface NoReading {
 
 export interface DecideInput {
   reading: Reading | NoReading;
-  thresholds: readonly number[];
+  thresholds: readonly Threshold[];
   state: State;
   toolCountInterval: number;
   /** Transcript size now, recorded with a fire so later compactions can be placed after it. */
@@ -98,26 +109,28 @@ export function decide(input: DecideInput): Decision {
       }`,
     };
   }
-  // Refreshes made under a smaller window than this reading's no longer count (never miss).
-  const counting = firedUnder(state.fired, state.firedWindow, reading.window);
-  const crossed = crossedThresholds(reading.percent, input.thresholds, counting);
+  // Refreshes made under a smaller span than this reading's no longer count (never miss).
+  const fill = fillOf(reading);
+  const counting = firedUnder(state.fired, state.firedWindow, fill.span);
+  const crossed = crossedThresholds(fill, input.thresholds, counting);
   if (crossed.length === 0) {
-    const next = input.thresholds.find((t) => !counting.includes(t));
+    const next = nextThreshold(input.thresholds, counting, fill.span);
     return {
       cause: undefined,
       next: undefined,
       reason: next === undefined
         ? "every threshold has fired in this context"
-        : `${percentText(reading.percent)} is below the next threshold, ${next}%`,
+        : `${fillText(reading)} is below the next threshold, ${thresholdText(next)}`,
     };
   }
   const fired = [...new Set([...counting, ...crossed])].sort((a, b) => a - b);
-  const window = reading.window;
-  const firedWindow = window === undefined ? state.firedWindow : {
+  // The span each percentage fired under (token thresholds do not move with it).
+  const spans = crossed.filter((t) => !isTokenThreshold(t)).map((t) => [String(t), fill.span]);
+  const firedWindow = reading.window === undefined ? state.firedWindow : {
     ...Object.fromEntries(
       Object.entries(state.firedWindow ?? {}).filter(([t]) => fired.includes(Number(t))),
     ),
-    ...Object.fromEntries(crossed.map((t) => [String(t), window])),
+    ...Object.fromEntries(spans),
   };
   return {
     cause: {
@@ -125,6 +138,10 @@ export function decide(input: DecideInput): Decision {
       thresholds: crossed,
       percent: reading.percent,
       ...(reading.window !== undefined ? { window: reading.window } : {}),
+      ...(reading.span !== undefined && reading.span !== reading.window
+        ? { span: reading.span }
+        : {}),
+      ...(reading.tokens !== undefined ? { tokens: reading.tokens } : {}),
     },
     next: {
       ...state,
@@ -133,8 +150,41 @@ export function decide(input: DecideInput): Decision {
       firedPercent: reading.percent,
       ...(input.transcriptSize !== undefined ? { firedAt: input.transcriptSize } : {}),
     },
-    reason: `${percentText(reading.percent)} crossed ${crossed.join(", ")}`,
+    reason: `${fillText(reading)} crossed ${crossed.map((t) => thresholdText(t)).join(", ")}`,
   };
+}
+
+/**
+ * The reading as thresholds see it: tokens used, and the span percentages are measured against.
+ * A reading with only a percentage (a statusline record without a window) counts as that many
+ * hundredths of a span of 100: percentage thresholds work, token thresholds wait for tokens.
+ *
+ * @example
+ * ```ts
+ * fillOf({ kind: "reading", source: "transcript latest", percent: 12.5, tokens: 125_000,
+ *   window: 1_000_000, windowSource: "x", model: undefined, span: 400_000 });
+ * // { tokens: 125_000, span: 400_000 }
+ * ```
+ */
+export function fillOf(reading: Reading): Fill {
+  const window = reading.window;
+  const span = reading.span ?? window;
+  const tokens = reading.tokens ??
+    (window !== undefined ? (reading.percent * window) / 100 : undefined);
+  if (span === undefined || tokens === undefined) return { tokens: reading.percent, span: 100 };
+  return { tokens, span };
+}
+
+/**
+ * The reading's share of its span, as every output shows it: `31%`, or with the span when it is
+ * not the window: `31% of the 400000 before auto-compaction`.
+ */
+export function fillText(reading: Reading): string {
+  const fill = fillOf(reading);
+  const percent = percentText((fill.tokens * 100) / fill.span);
+  return reading.span !== undefined && reading.span !== reading.window
+    ? `${percent} of ${reading.span} (the span before auto-compaction)`
+    : percent;
 }
 
 /**
@@ -152,6 +202,7 @@ export function resetState(state: State, transcriptSize?: number): State {
     epoch: (state.epoch ?? 0) + 1,
     // What the session proved about its window outlives the context that proved it.
     ...(state.provenWindow !== undefined ? { provenWindow: state.provenWindow } : {}),
+    ...(state.compactedAt !== undefined ? { compactedAt: state.compactedAt } : {}),
     ...(state.agentTranscript !== undefined ? { agentTranscript: state.agentTranscript } : {}),
     ...(transcriptSize !== undefined ? { checkedTo: transcriptSize } : {}),
   };
@@ -185,18 +236,7 @@ export function markerEndsContext(state: State, markerOffset: number): boolean {
  */
 export function compactionCheckFrom(state: State, reading: Reading): number | undefined {
   if (state.fired.length === 0) return undefined;
-  if (!state.fired.some((t) => t <= reading.percent)) return undefined;
+  const fill = fillOf(reading);
+  if (crossedThresholds(fill, state.fired, []).length === 0) return undefined;
   return Math.max(state.firedAt ?? 0, state.checkedTo ?? 0);
-}
-
-/**
- * A percentage as the debug line shows it: rounded down, so a refresh never claims more.
- *
- * @example
- * ```ts
- * percentText(31.9); // "31%"
- * ```
- */
-export function percentText(percent: number): string {
-  return `${Math.floor(percent)}%`;
 }

@@ -3,18 +3,39 @@
  * token so that only text this hook wrote is recognised when state is rebuilt from a transcript.
  */
 
+import {
+  groupDigits,
+  isTokenThreshold,
+  percentText,
+  type Threshold,
+  thresholdOf,
+  thresholdText,
+} from "./numbers.ts";
+
 /**
- * What a refresh answers: thresholds crossed, the n-th tool call of the fallback counter, or a
- * compaction that ended the last context (with any thresholds its first reading also crossed).
+ * What a refresh answers: thresholds crossed (with the reading: its percent of the window, and
+ * its tokens and span when known), the n-th tool call of the fallback counter, or a compaction
+ * that ended the last context (with any thresholds its first reading also crossed).
  */
 export type RefreshCause =
-  | { kind: "thresholds"; thresholds: readonly number[]; percent: number; window?: number }
+  | {
+    kind: "thresholds";
+    thresholds: readonly Threshold[];
+    percent: number;
+    window?: number;
+    /** The span percentages were measured against, when it is less than the window. */
+    span?: number;
+    tokens?: number;
+  }
   | { kind: "toolCount"; calls: number }
-  | { kind: "compaction"; thresholds: readonly number[] };
+  | { kind: "compaction"; thresholds: readonly Threshold[] };
 
 const TAG = "lessons-reinject refresh";
-const HEADER_PATTERN =
-  /^\[lessons-reinject refresh ([0-9]+(?:,[0-9]+)*|calls:[0-9]+) ref=([0-9a-f]{8})\]/;
+/** A threshold in the header: a percentage's digits, or a token count (`60k`, `1M`, digits). */
+const NAMED = "[0-9]+[kM]?";
+const HEADER_PATTERN = new RegExp(
+  `^\\[lessons-reinject refresh (${NAMED}(?:,${NAMED})*|calls:[0-9]+) ref=([0-9a-f]{8})\\]`,
+);
 
 /**
  * The header line for a refresh.
@@ -36,10 +57,31 @@ export function refreshHeader(cause: RefreshCause, token: string): string {
       `calls (the context use could not be measured): your standing directives and protocols, ` +
       `restated. They still apply.`;
   }
-  const window = cause.window ? ` of the ${formatTokens(cause.window)}-token context window` : "";
-  return `[${TAG} ${cause.thresholds.join(",")} ref=${token}] Context refresh at ` +
-    `${Math.floor(cause.percent)}%${window}: your standing directives and protocols from session ` +
-    `start, restated because attention to them fades as the context fills. They still apply.`;
+  const names = cause.thresholds.map((t) => thresholdText(t, { bare: true })).join(",");
+  return `[${TAG} ${names} ref=${token}] Context refresh at ${readingText(cause)}: your ` +
+    `standing directives and protocols from session start, restated because attention to them ` +
+    `fades as the context fills. They still apply.`;
+}
+
+/**
+ * The reading a threshold refresh states, in the terms of what it crossed: its share of the span
+ * the percentages are measured against (never less than a percentage it names), and its tokens
+ * when a token count was crossed or the span is not the whole window.
+ */
+function readingText(cause: Extract<RefreshCause, { kind: "thresholds" }>): string {
+  const { window, span, tokens } = cause;
+  const share = span !== undefined && tokens !== undefined
+    ? percentText((tokens * 100) / span)
+    : percentText(cause.percent);
+  const whole = window ? `the ${formatTokens(window)}-token context window` : undefined;
+  if (span !== undefined && tokens !== undefined) {
+    return `${share} of the ${formatTokens(span)} tokens measured before auto-compaction ` +
+      `(${groupDigits(tokens)} tokens${whole ? ` of ${whole}` : ""})`;
+  }
+  if (tokens !== undefined && cause.thresholds.some(isTokenThreshold)) {
+    return `${groupDigits(tokens)} tokens${whole ? ` (${share} of ${whole})` : ""}`;
+  }
+  return whole ? `${share} of ${whole}` : share;
 }
 
 /**
@@ -48,15 +90,16 @@ export function refreshHeader(cause: RefreshCause, token: string): string {
  *
  * @example
  * ```ts
- * parseRefreshHeader("[lessons-reinject refresh 30,52 ref=0a1b2c3d] Context ...", "0a1b2c3d");
- * // [30, 52]
+ * parseRefreshHeader("[lessons-reinject refresh 30,60k ref=0a1b2c3d] Context ...", "0a1b2c3d");
+ * // [30, 60000]
  * ```
  */
-export function parseRefreshHeader(text: string, token: string): number[] | undefined {
+export function parseRefreshHeader(text: string, token: string): Threshold[] | undefined {
   const match = HEADER_PATTERN.exec(text);
   if (!match || match[2] !== token || match[1] === undefined) return undefined;
   if (match[1].startsWith("calls:")) return [];
-  return match[1].split(",").map(Number);
+  const named = match[1].split(",").map((name) => thresholdOf(name));
+  return named.flatMap((t) => t.kind === "valid" ? [t.value] : []);
 }
 
 /**

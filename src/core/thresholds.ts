@@ -1,57 +1,98 @@
 /**
- * Threshold lists: which thresholds a reading crosses, which comes next, and how they scale for
- * an early auto-compaction. Pure. (The setting itself is parsed in src/settings/table.ts.)
+ * Threshold lists: which thresholds a reading crosses and which comes next. A threshold is a
+ * percentage of the span the thresholds are measured against (core/compaction_point.ts) or a
+ * number of tokens (core/numbers.ts says which). Pure. (The setting is parsed in
+ * src/settings/table.ts.)
  */
+import { isTokenThreshold, type Threshold } from "./numbers.ts";
 
 /** The PRD's thresholds, calibrated to the context-degradation curve. */
-export const DEFAULT_THRESHOLDS: readonly number[] = [30, 52, 70];
+export const DEFAULT_THRESHOLDS: readonly Threshold[] = [30, 52, 70];
+
+/** How full the context is: tokens used, and the span percentage thresholds are measured against. */
+export interface Fill {
+  tokens: number;
+  span: number;
+}
 
 /**
- * The thresholds a reading has reached that have not fired yet in this context, ascending.
+ * The tokens at which `threshold` is reached over `span`.
  *
  * @example
  * ```ts
- * crossedThresholds(60, [30, 52, 70], [30]); // [52]
+ * pointOf(30, 200_000); // 60_000
+ * pointOf(60_000, 1_000_000); // 60_000
+ * ```
+ */
+export function pointOf(threshold: Threshold, span: number): number {
+  return isTokenThreshold(threshold) ? threshold : (threshold * span) / 100;
+}
+
+/**
+ * True when `fill` has reached `threshold`. Multiplies instead of dividing, so 58,000 of 200,000
+ * reaches 29 (`58000 / 200000 * 100` is 28.999...).
+ */
+export function reaches(fill: Fill, threshold: Threshold): boolean {
+  return isTokenThreshold(threshold)
+    ? fill.tokens >= threshold
+    : fill.tokens * 100 >= threshold * fill.span;
+}
+
+/**
+ * `thresholds` in the order a filling context reaches them over `span` (a percentage before a
+ * token count at the same point).
+ *
+ * @example
+ * ```ts
+ * inReachOrder([30, 52, 20_000], 200_000); // [20_000, 30, 52]
+ * ```
+ */
+export function inReachOrder(thresholds: readonly Threshold[], span: number): Threshold[] {
+  return [...thresholds].sort((a, b) =>
+    pointOf(a, span) - pointOf(b, span) || Number(isTokenThreshold(a)) - Number(isTokenThreshold(b))
+  );
+}
+
+/**
+ * A list as the settings keep it: percentages ascending, then token counts ascending, each once.
+ *
+ * @example
+ * ```ts
+ * canonicalThresholds([60_000, 52, 30, 52]); // [30, 52, 60_000]
+ * ```
+ */
+export function canonicalThresholds(thresholds: readonly Threshold[]): Threshold[] {
+  return [...new Set(thresholds)].sort((a, b) => a - b);
+}
+
+/**
+ * The thresholds `fill` has reached that have not fired yet in this context, in reach order.
+ *
+ * @example
+ * ```ts
+ * crossedThresholds({ tokens: 120_000, span: 200_000 }, [30, 52, 70], [30]); // [52]
  * ```
  */
 export function crossedThresholds(
-  percent: number,
-  thresholds: readonly number[],
-  fired: readonly number[],
-): number[] {
-  return thresholds.filter((t) => percent >= t && !fired.includes(t));
+  fill: Fill,
+  thresholds: readonly Threshold[],
+  fired: readonly Threshold[],
+): Threshold[] {
+  return inReachOrder(thresholds, fill.span).filter((t) => reaches(fill, t) && !fired.includes(t));
 }
 
 /**
- * The lowest threshold not yet fired, or undefined when all have fired.
+ * The first threshold not yet fired, in reach order over `span`, or undefined when all have fired.
  *
  * @example
  * ```ts
- * nextThreshold([30, 52, 70], [30]); // 52
+ * nextThreshold([30, 52, 70], [30], 200_000); // 52
  * ```
  */
 export function nextThreshold(
-  thresholds: readonly number[],
-  fired: readonly number[],
-): number | undefined {
-  return thresholds.find((t) => !fired.includes(t));
-}
-
-/**
- * Scales thresholds down so the last one still lands before an auto-compaction that fires at
- * `compactAt` percent (`CLAUDE_AUTOCOMPACT_PCT_OVERRIDE`). Unchanged when the highest threshold is
- * already below it.
- *
- * @example
- * ```ts
- * scaleForAutocompact([30, 52, 70], 50); // [20, 34, 47]
- * ```
- */
-export function scaleForAutocompact(thresholds: readonly number[], compactAt: number): number[] {
-  const highest = thresholds.at(-1);
-  if (highest === undefined || compactAt > highest) return [...thresholds];
-  // Keep the last refresh a few points before compaction, and the spacing proportional.
-  const target = Math.max(1, compactAt - 3);
-  const scaled = thresholds.map((t) => Math.max(1, Math.floor((t * target) / highest)));
-  return [...new Set(scaled)].sort((a, b) => a - b);
+  thresholds: readonly Threshold[],
+  fired: readonly Threshold[],
+  span: number,
+): Threshold | undefined {
+  return inReachOrder(thresholds, span).find((t) => !fired.includes(t));
 }

@@ -64,6 +64,11 @@ export interface WindowInputs {
   compaction?: CompactionEvidence | undefined;
   /** A window proven earlier in this session (kept in the state file across compactions). */
   proven?: number | undefined;
+  /**
+   * An auto-compact window or percentage is set (core/compaction_point.ts `compactsEarly`): an
+   * auto-compaction below 200k then says nothing about the model's window.
+   */
+  compactsEarly?: boolean | undefined;
 }
 
 /**
@@ -166,7 +171,10 @@ export function resolveWindow(inputs: WindowInputs): WindowChoice {
         `a compaction at ${compaction.preTokens} tokens does not fit 200k`,
       );
     }
-    if (compaction.trigger === "auto" && compaction.preTokens >= SMALL_WINDOW / 2) {
+    if (
+      compaction.trigger === "auto" && compaction.preTokens >= SMALL_WINDOW / 2 &&
+      !inputs.compactsEarly
+    ) {
       return choice(
         SMALL_WINDOW,
         "auto-compaction point",
@@ -274,19 +282,20 @@ export function usedTokens(usage: UsageCounts): number {
 }
 
 /**
- * The thresholds of `fired` that still count under `window`: a refresh made under a smaller,
- * uncertain window lies below that threshold of a larger one once the larger one is proven, so it
- * stops counting and the threshold fires again at its share of the larger window.
+ * The thresholds of `fired` that still count under `span` (the window, or the span before an
+ * early auto-compaction): a refresh made under a smaller, uncertain span lies below that
+ * percentage of a larger one once the larger one is proven, so it stops counting and the
+ * threshold fires again at its share of the larger span. Token thresholds never move.
  */
 export function firedUnder(
   fired: readonly number[],
   firedWindow: Readonly<Record<string, number>> | undefined,
-  window: number | undefined,
+  span: number | undefined,
 ): number[] {
-  if (firedWindow === undefined || window === undefined) return [...fired];
+  if (firedWindow === undefined || span === undefined) return [...fired];
   return fired.filter((t) => {
     const under = firedWindow[String(t)];
-    return under === undefined || under >= window;
+    return under === undefined || under >= span;
   });
 }
 

@@ -1,8 +1,12 @@
 /**
  * After a compaction event: what the boundary Claude Code just wrote proves about the window
- * (`preTokens` near 167k on auto: 200k; above 200k: 1M), kept in the context's state so the next
- * context is measured against it (core/window.ts `proven`).
+ * (`preTokens` near 167k on auto: 200k; above 200k: 1M) and, for an auto-compaction, where this
+ * session compacts, kept in the context's state so the next context is measured against them
+ * (core/window.ts `proven`, core/compaction_point.ts `learned`).
  */
+import { compactsEarly } from "../core/compaction_point.ts";
+import type { Settings } from "../settings/resolve.ts";
+import { compactSettingsFor } from "./compaction_settings.ts";
 import { loadState, saveState, stateOf, withLock } from "../io/state_store.ts";
 import type { StatePaths } from "../io/state_store.ts";
 import { scanHistory, withTranscript } from "../io/transcript.ts";
@@ -12,13 +16,18 @@ import { compactionFacts } from "./look_back.ts";
 const SCAN_BYTES = 1024 * 1024;
 
 /**
- * Records the window the newest compaction in `transcriptPath` proves, if any; returns a phrase
- * for the trace, or undefined when nothing was learned. Never throws.
+ * Records the window the newest compaction in `transcriptPath` proves and the point it shows, if
+ * any, and Claude Code's auto-compaction settings read afresh for the new context; returns a
+ * phrase for the trace, or undefined when nothing was learned. Never throws.
  */
 export async function recordCompactionWindow(
   paths: StatePaths,
   transcriptPath: string | undefined,
-  disable1m: boolean,
+  settings: Pick<
+    Settings,
+    "disable1m" | "compactEnv" | "scaleForAutocompact" | "claudeDir" | "projectDir"
+  >,
+  cwd: string | undefined,
 ): Promise<string | undefined> {
   if (transcriptPath === undefined) return undefined;
   const tail = await withTranscript(
@@ -30,10 +39,24 @@ export async function recordCompactionWindow(
   try {
     return await withLock(paths.lock, async () => {
       const current = stateOf(loadState(paths.state));
-      const proven = compactionFacts(compaction, current.provenWindow, disable1m).provenWindow;
-      if (proven === undefined) return undefined;
-      await saveState(paths.state, { ...current, provenWindow: proven });
-      return `the compaction at ${compaction.preTokens} tokens proves a ${proven}-token window`;
+      // A reset is where the settings are read again (a call then opens none of them).
+      const read = compactSettingsFor({ fired: [], toolCount: 0 }, settings, cwd);
+      const early = compactsEarly(settings.compactEnv, read.files);
+      const facts = compactionFacts(compaction, current, settings.disable1m, early);
+      await saveState(paths.state, {
+        ...current,
+        ...facts,
+        ...(read.remember !== undefined ? { claudeSettings: read.remember } : {}),
+      });
+      if (facts.provenWindow === undefined && facts.compactedAt === undefined) return undefined;
+      return [
+        facts.provenWindow === undefined
+          ? undefined
+          : `the compaction at ${compaction.preTokens} tokens proves a ${facts.provenWindow}-token window`,
+        facts.compactedAt === undefined
+          ? undefined
+          : `this session auto-compacts at ${facts.compactedAt} tokens`,
+      ].filter((p) => p !== undefined).join("; ");
     });
   } catch {
     return undefined; // A busy lock or a full disk: the next compaction or reading tells again.

@@ -4,10 +4,11 @@
  * the state file is gone, the refreshes this hook already made in this context.
  */
 import type { ContextFacts } from "../core/context_facts.ts";
-import { compactionCheckFrom, type Reading } from "../core/decide.ts";
+import { compactionCheckFrom, fillOf, type Reading } from "../core/decide.ts";
 import { crossedThresholds } from "../core/thresholds.ts";
 import { provesWindow, resolveWindow } from "../core/window.ts";
 import { type HistoryScan, scanHistory, withTranscript } from "../io/transcript.ts";
+import { learnedCompaction } from "./measure.ts";
 import type { State } from "../schemas/state.ts";
 
 /** What looking back needs to know about the call. */
@@ -22,6 +23,8 @@ export interface LookBackInput {
   thresholds: readonly number[];
   /** `CLAUDE_CODE_DISABLE_1M_CONTEXT`: a compaction's size then proves nothing larger. */
   disable1m?: boolean;
+  /** An early compaction point is configured: a compaction below 200k proves no window. */
+  compactsEarly?: boolean;
 }
 
 /** Unchecked bytes worth recording as checked (a state write); below it, re-reading is cheaper. */
@@ -45,11 +48,14 @@ export async function lookBack(input: LookBackInput): Promise<ContextFacts> {
         const size = sizeOf(path) ?? from;
         if (size - from >= CHECKPOINT_BYTES) facts.checkedTo = size;
       }
-      Object.assign(facts, compactionFacts(scan.compaction, state.provenWindow, input.disable1m));
+      Object.assign(
+        facts,
+        compactionFacts(scan.compaction, state, input.disable1m, input.compactsEarly),
+      );
     }
   }
   const recovering = !input.stateFound &&
-    crossedThresholds(reading.percent, input.thresholds, state.fired).length > 0;
+    crossedThresholds(fillOf(reading), input.thresholds, state.fired).length > 0;
   if (recovering) {
     const scan = await withTranscript(
       path,
@@ -65,16 +71,22 @@ export async function lookBack(input: LookBackInput): Promise<ContextFacts> {
 
 /**
  * What a compaction's recorded size proves about the window (auto-compaction near 167k: 200k;
- * above 200k: 1M), as a fact the state keeps across the compaction.
+ * above 200k: 1M) and, for an auto-compaction, where this session compacts, as facts the state
+ * keeps across the compaction.
  */
 export function compactionFacts(
   compaction: HistoryScan["compaction"],
-  proven: number | undefined,
+  known: { provenWindow?: number | undefined; compactedAt?: number | undefined },
   disable1m = false,
+  compactsEarly = false,
 ): ContextFacts {
   if (compaction === undefined) return {};
-  const choice = resolveWindow({ compaction, disable1m, proven });
-  return provesWindow(choice, proven) ? { provenWindow: choice.window } : {};
+  const proven = known.provenWindow;
+  const choice = resolveWindow({ compaction, disable1m, proven, compactsEarly });
+  return {
+    ...(provesWindow(choice, proven) ? { provenWindow: choice.window } : {}),
+    ...learnedCompaction(compaction, known.compactedAt),
+  };
 }
 
 function sizeOf(path: string): number | undefined {

@@ -4,9 +4,16 @@
  * usage for this call; with the window it is measured against and why.
  */
 import type { ContextFacts } from "../core/context_facts.ts";
+import {
+  compactsEarly,
+  type CompactSettings,
+  measuredAgainst,
+  type SpanContext,
+} from "../core/compaction_point.ts";
 import { figuresOf } from "../core/context_window.ts";
 import type { NoReading, Reading } from "../core/decide.ts";
-import { ceilingWindow, earlyCeiling } from "../core/ceiling.ts";
+import { ceilingTokens, ceilingWindow, earlyCeiling } from "../core/ceiling.ts";
+import type { Fill } from "../core/thresholds.ts";
 import {
   firedUnder,
   percentOf,
@@ -29,17 +36,62 @@ export interface Measured {
   /** Transcript size when read, if it was read. */
   size: number | undefined;
   /**
-   * Set when the call did not wait for its own transcript entry: the ceiling (percent) on its
-   * reading, below every threshold not yet fired (src/core/ceiling.ts).
+   * Set when the call did not wait for its own transcript entry: the ceiling on its reading (tokens,
+   * over the span its thresholds are measured against), below every threshold not yet fired
+   * (src/core/ceiling.ts).
    */
-  ceiling?: number;
+  ceiling?: Fill;
 }
 
 /** What measuring needs from the settings. */
 export type MeasureSettings = Pick<
   Settings,
-  "windowOverride" | "disable1m" | "firstParty" | "waitMs" | "stateDir" | "thresholds"
+  | "windowOverride"
+  | "disable1m"
+  | "firstParty"
+  | "waitMs"
+  | "stateDir"
+  | "thresholds"
+  | "compactEnv"
+  | "scaleForAutocompact"
 >;
+
+/** What this context's state already knows that the reading's window and span depend on. */
+export interface Known {
+  provenWindow?: number | undefined;
+  firedWindow?: Readonly<Record<string, number>> | undefined;
+  /** `preTokens` of the session's newest auto-compaction. */
+  compactedAt?: number | undefined;
+  /** Claude Code's auto-compaction settings for this context (step 3a). */
+  compactFiles?: CompactSettings | undefined;
+}
+
+/** The span context of a call: settings, Claude Code's files and what the session learned. */
+function spanContext(settings: MeasureSettings, known: Known): SpanContext {
+  return {
+    env: settings.compactEnv,
+    files: known.compactFiles,
+    learned: known.compactedAt,
+    thresholds: settings.thresholds,
+    scale: settings.scaleForAutocompact,
+  };
+}
+
+/** `reading` with the span its thresholds are measured against, when its window is known. */
+export function withSpan(
+  reading: Reading,
+  settings: MeasureSettings,
+  known: Known,
+): Reading {
+  if (reading.window === undefined || !(reading.window > 0)) return reading;
+  const { compaction, span } = measuredAgainst(
+    reading.window,
+    reading.model,
+    spanContext(settings, known),
+  );
+  const { span: _before, ...rest } = reading;
+  return { ...rest, compaction, ...(span !== reading.window ? { span } : {}) };
+}
 
 /**
  * The ceiling on this call's reading when the newest usage in `scan` is not this call's and even
@@ -49,15 +101,12 @@ function ceilingOf(
   scan: UsageScan,
   settings: MeasureSettings,
   fired: readonly number[],
-  known: {
-    provenWindow?: number | undefined;
-    firedWindow?: Readonly<Record<string, number>> | undefined;
-  },
-): number | undefined {
+  known: Known,
+): Fill | undefined {
   const usage = scan.usage;
   if (!usage || usage.matched || usage.window !== undefined) return undefined;
   // Every piece of evidence the reading's window gets, but its token count (which only widens
-  // it): the ceiling's window is never wider than the reading's.
+  // it): the ceiling's window is never wider than the reading's, nor its span.
   const window = ceilingWindow({
     model: usage.model,
     version: usage.version,
@@ -66,14 +115,19 @@ function ceilingOf(
     firstParty: settings.firstParty,
     compaction: scan.compaction,
     proven: known.provenWindow,
+    compactsEarly: compactsEarly(settings.compactEnv, known.compactFiles),
   });
+  const { span } = measuredAgainst(window, usage.model, spanContext(settings, known));
   const input = {
     tokens: usage.tokens,
     outputTokens: usage.outputTokens,
     bytesAfter: Math.max(0, scan.size - usage.end),
     window,
+    span,
   };
-  return earlyCeiling(input, settings.thresholds, firedUnder(fired, known.firedWindow, window));
+  const counting = firedUnder(fired, known.firedWindow, span);
+  if (earlyCeiling(input, settings.thresholds, counting) === undefined) return undefined;
+  return { tokens: ceilingTokens(input), span };
 }
 
 const none = (reason: string, countCalls: boolean): NoReading => ({
@@ -115,14 +169,13 @@ export async function measure(
   sessionKey?: string,
   /** Thresholds already fired: given, the call stops waiting once a ceiling rules a crossing out. */
   earlyFired?: readonly number[],
-  /** What this context's state already proved about the window. */
-  known: {
-    provenWindow?: number | undefined;
-    firedWindow?: Readonly<Record<string, number>> | undefined;
-  } = {},
+  /** What this context's state already knows about the window and the compaction point. */
+  known: Known = {},
 ): Promise<Measured> {
   const fromStdin = stdinReading(payload.context_window, settings.windowOverride);
-  if (fromStdin) return { reading: fromStdin, facts: {}, size: undefined };
+  if (fromStdin) {
+    return { reading: withSpan(fromStdin, settings, known), facts: {}, size: undefined };
+  }
   if (!transcript) return { reading: none("no transcript_path", true), facts: {}, size: undefined };
   // Only a call that would wait for its own entry (it names its tool_use) can skip the wait.
   const fired = payload.tool_use_id === undefined ? undefined : earlyFired;
@@ -135,13 +188,21 @@ export async function measure(
     },
   );
   if ("error" in scan) return { reading: none(scan.error, true), facts: {}, size: undefined };
-  const windowFacts = (choice: WindowChoice | undefined): ContextFacts =>
-    choice !== undefined && provesWindow(choice, known.provenWindow)
+  const early = compactsEarly(settings.compactEnv, known.compactFiles);
+  const learned = learnedCompaction(scan.compaction, known.compactedAt);
+  const windowFacts = (choice: WindowChoice | undefined): ContextFacts => ({
+    ...(choice !== undefined && provesWindow(choice, known.provenWindow)
       ? { provenWindow: choice.window }
-      : {};
+      : {}),
+    ...learned,
+  });
   if (scan.markerAfterUsage !== undefined) {
     const compacted = scan.compaction
-      ? resolveWindow({ compaction: scan.compaction, disable1m: settings.disable1m })
+      ? resolveWindow({
+        compaction: scan.compaction,
+        disable1m: settings.disable1m,
+        compactsEarly: early,
+      })
       : undefined;
     return {
       reading: none("compacted since the last usage: no reading yet", false),
@@ -151,7 +212,7 @@ export async function measure(
   }
   const usage = scan.usage;
   const ceiling = fired ? ceilingOf(scan, settings, fired, known) : undefined;
-  const early = ceiling === undefined ? {} : { ceiling };
+  const atOnce = ceiling === undefined ? {} : { ceiling };
   // A fresh statusline reading is Claude Code's own figure and window: prefer it.
   const bridged = await bridgedReading(
     settings.stateDir,
@@ -162,9 +223,16 @@ export async function measure(
     Date.now(),
     sessionKey,
   );
-  if (bridged) return { reading: bridged, facts: {}, size: scan.size, ...early };
+  if (bridged) {
+    return {
+      reading: withSpan(bridged, settings, known),
+      facts: learned,
+      size: scan.size,
+      ...atOnce,
+    };
+  }
   if (!usage) {
-    return { reading: none("no usage in the transcript", true), facts: {}, size: scan.size };
+    return { reading: none("no usage in the transcript", true), facts: learned, size: scan.size };
   }
   // The version that wrote the entry decides the model's window (data/window_table.ts).
   const choice: WindowChoice | undefined = usage.window !== undefined ? undefined : resolveWindow({
@@ -176,24 +244,38 @@ export async function measure(
     firstParty: settings.firstParty,
     compaction: scan.compaction,
     proven: known.provenWindow,
+    compactsEarly: early,
   });
   const window = usage.window ?? choice?.window ?? 0;
+  const reading: Reading = {
+    kind: "reading",
+    source: usage.window !== undefined
+      ? "transcript Token usage"
+      : usage.matched
+      ? "transcript tool_use match"
+      : "transcript latest",
+    percent: percentOf(usage.tokens, window),
+    tokens: usage.tokens,
+    window,
+    windowSource: choice ? windowText(choice) : "stated in the transcript",
+    model: usage.model,
+  };
   return {
-    reading: {
-      kind: "reading",
-      source: usage.window !== undefined
-        ? "transcript Token usage"
-        : usage.matched
-        ? "transcript tool_use match"
-        : "transcript latest",
-      percent: percentOf(usage.tokens, window),
-      tokens: usage.tokens,
-      window,
-      windowSource: choice ? windowText(choice) : "stated in the transcript",
-      model: usage.model,
-    },
+    reading: withSpan(reading, settings, known),
     facts: windowFacts(choice),
     size: scan.size,
-    ...early,
+    ...atOnce,
   };
+}
+
+/**
+ * The compaction point an auto-compaction in the transcript shows (its `preTokens`), as a fact
+ * the state keeps, when it is new.
+ */
+export function learnedCompaction(
+  compaction: UsageScan["compaction"],
+  known: number | undefined,
+): ContextFacts {
+  if (compaction?.trigger !== "auto" || !(compaction.preTokens > 0)) return {};
+  return compaction.preTokens === known ? {} : { compactedAt: compaction.preTokens };
 }

@@ -5,8 +5,16 @@
  */
 import { applyFacts, type ContextFacts } from "../core/context_facts.ts";
 import { afterCompaction, compactionFound } from "../core/compaction_refresh.ts";
-import { decide, type Decision, isReading, type NoReading, type Reading } from "../core/decide.ts";
+import {
+  decide,
+  type Decision,
+  fillOf,
+  isReading,
+  type NoReading,
+  type Reading,
+} from "../core/decide.ts";
 import { crossedThresholds } from "../core/thresholds.ts";
+import { compactSettingsFor } from "./compaction_settings.ts";
 import { type LoadedState, loadState, stateOf, untrustedDirReason } from "../io/state_store.ts";
 import type { HookPayload } from "../schemas/payload.ts";
 import type { State } from "../schemas/state.ts";
@@ -14,7 +22,8 @@ import type { Settings } from "../settings/resolve.ts";
 import { type ContextFiles, contextFiles, locateTranscript } from "./context_files.ts";
 import { firedUnder } from "../core/window.ts";
 import { lookBack } from "./look_back.ts";
-import { measure, type Measured } from "./measure.ts";
+import { measure, type Measured, withSpan } from "./measure.ts";
+import { compactsEarly } from "../core/compaction_point.ts";
 import { buildRefresh, type BuiltRefresh } from "./refresh_text.ts";
 import { describeDecision, timed, type Trace } from "./trace.ts";
 
@@ -41,6 +50,7 @@ async function lookBackAsNeeded(
   loaded: LoadedState,
   files: ContextFiles,
   settings: Settings,
+  compactsEarly: boolean,
   trace: Trace,
 ): Promise<{ reading: Reading | NoReading; facts: ContextFacts; state: State }> {
   const found = loaded.kind === "found";
@@ -68,6 +78,7 @@ async function lookBackAsNeeded(
         token: files.token,
         thresholds: settings.thresholds,
         disable1m: settings.disable1m,
+        compactsEarly,
       }));
     Object.assign(facts, extra);
     state = withFacts();
@@ -113,7 +124,12 @@ export async function planCall(
     ? locateTranscript(named.transcript, stateOf(loaded).agentTranscript)
     : undefined;
   const files: ContextFiles = { ...named, transcript: located?.ref };
-  const remembered = located?.remember ? { agentTranscript: located.remember } : {};
+  // Claude Code's auto-compaction settings: read on a context's first call, then kept.
+  const compactRead = compactSettingsFor(stateOf(loaded), settings, payload.cwd);
+  const remembered = {
+    ...(located?.remember ? { agentTranscript: located.remember } : {}),
+    ...(compactRead.remember !== undefined ? { claudeSettings: compactRead.remember } : {}),
+  };
   trace.transcript = files.transcript;
 
   // A call whose ceiling rules every crossing out answers without waiting for its own entry;
@@ -132,20 +148,37 @@ export async function planCall(
         measure(payload, files.transcript, settings, files.paths.sessionKey, fired, {
           provenWindow: stateOf(loaded).provenWindow,
           firedWindow: stateOf(loaded).firedWindow,
+          compactedAt: stateOf(loaded).compactedAt,
+          compactFiles: compactRead.files,
         }),
     );
     measured = { ...once, facts: { ...once.facts, ...remembered } };
-    ({ reading, facts, state } = await lookBackAsNeeded(measured, loaded, files, settings, trace));
+    ({ reading, facts, state } = await lookBackAsNeeded(
+      measured,
+      loaded,
+      files,
+      settings,
+      compactsEarly(settings.compactEnv, compactRead.files),
+      trace,
+    ));
+    // What this call learned (a compaction point) measures its own reading too.
+    if (isReading(reading)) {
+      reading = withSpan(reading, settings, {
+        compactedAt: state.compactedAt,
+        compactFiles: compactRead.files,
+      });
+    }
     const ceiling = measured.ceiling;
     if (ceiling === undefined) break;
-    // Refreshes made under a smaller window than the reading's no longer count (never miss).
+    // Refreshes made under a smaller span than the reading's no longer count (never miss).
     const counting = isReading(reading)
-      ? firedUnder(state.fired, state.firedWindow, reading.window)
+      ? firedUnder(state.fired, state.firedWindow, fillOf(reading).span)
       : state.fired;
     if (crossedThresholds(ceiling, settings.thresholds, counting).length === 0) break;
     earlyFired = undefined;
   }
-  trace.ceiling = measured.ceiling;
+  const ceiling = measured.ceiling;
+  trace.ceiling = ceiling === undefined ? undefined : (ceiling.tokens * 100) / ceiling.span;
   trace.reading = reading;
   trace.transcriptSize = measured.size;
   trace.facts = facts;

@@ -114,14 +114,30 @@ export async function timed<T>(trace: Trace, name: string, step: () => T | Promi
   }
 }
 
-/** The reading in a few words: `31% of 200000 (default 200k), 62000 tokens from ...`. */
+/**
+ * The reading in a few words: `31% of 200000 (default 200k), 62000 tokens from ...; compaction
+ * at 167000 (the 200,000-token window)`, and the span when thresholds are measured against less
+ * than the window.
+ */
 function describeReading(reading: Reading | NoReading): string {
   if (!isReading(reading)) return reading.reason;
   const tokens = reading.tokens === undefined ? "" : `, ${reading.tokens} tokens`;
   const window = reading.window === undefined
     ? ""
     : ` of ${reading.window} (${reading.windowSource})`;
-  return `${percentText(reading.percent)}${window}${tokens} from ${reading.source}`;
+  return `${percentText(reading.percent)}${window}${tokens} from ${reading.source}` +
+    compactionText(reading);
+}
+
+/** `; compaction at 367000 (why)[, thresholds measured against 400000]`, or nothing. */
+export function compactionText(reading: Reading): string {
+  const point = reading.compaction;
+  if (point === undefined) return "";
+  if (point.kind === "off") return `; no auto-compaction (${point.evidence})`;
+  const span = reading.span === undefined
+    ? ""
+    : `; percentages measured against ${reading.span} tokens`;
+  return `; compaction at ${point.tokens} (${point.evidence})${span}`;
 }
 
 /** The decision with the reading it was made on, without saying the same reason twice. */

@@ -4,7 +4,7 @@
  */
 import { join } from "../core/path.ts";
 import type { Reading } from "../core/decide.ts";
-import { figuresOf } from "../core/context_window.ts";
+import { absurdFigure, figuresOf } from "../core/context_window.ts";
 import { percentOf } from "../core/window.ts";
 import { isContextWindow, isStatuslineInput, isStatuslineRecord } from "../schemas/guards.ts";
 import type { StatuslineRecord } from "../schemas/statusline.ts";
@@ -30,6 +30,8 @@ export function recordFromStatusline(
   }
   const cw = input.context_window;
   if (!isContextWindow(cw)) return { error: "context_window is missing or not an object" };
+  const absurd = absurdFigure(cw);
+  if (absurd !== undefined) return { error: `not a reading Claude Code sends: ${absurd}` };
   const figures = figuresOf(cw);
   if (figures === undefined) {
     return { error: "no context reading yet (used_percentage is null)" };

@@ -85,6 +85,8 @@ export function isState(value: unknown): value is State {
     optionalString(value.compactPrompt) &&
     (value.firedWindow === undefined || isNumberRecord(value.firedWindow)) &&
     (value.provenWindow === undefined || isCount(value.provenWindow)) &&
+    (value.compactedAt === undefined || isCount(value.compactedAt)) &&
+    optionalString(value.claudeSettings) &&
     optionalString(value.agentTranscript);
 }
 

@@ -31,6 +31,16 @@ export const StateSchema = z.looseObject({
   firedWindow: z.optional(z.record(z.string(), z.number())),
   /** A window this session has proven (a reading or a compaction above 200k); kept by resets. */
   provenWindow: z.optional(count),
+  /**
+   * `preTokens` of this session's newest auto-compaction: where Claude Code really compacts (a
+   * server experiment, `--settings`: what the hook cannot read); kept by resets.
+   */
+  compactedAt: z.optional(count),
+  /**
+   * Claude Code's auto-compaction settings as this context's first call read them from its
+   * settings files (JSON of core/compaction_point.ts `CompactSettings`); dropped by a reset.
+   */
+  claudeSettings: z.optional(z.string()),
   /** Where a subagent's own transcript was found (nested folders), so it is searched once. */
   agentTranscript: z.optional(z.string()),
 });

@@ -4,7 +4,13 @@
  * values already read. Nothing below this layer reads the environment.
  */
 import { join } from "../core/path.ts";
-import { DEFAULT_THRESHOLDS, scaleForAutocompact } from "../core/thresholds.ts";
+import { DEFAULT_THRESHOLDS } from "../core/thresholds.ts";
+import {
+  autocompactPctOf,
+  autoCompactWindowOf,
+  type CompactEnv,
+} from "../core/compaction_point.ts";
+import type { Threshold } from "../core/numbers.ts";
 import { nodeTmpdir } from "./node_tmpdir.ts";
 import { SOURCE_NAMES, type SourceName } from "../core/rule_source_names.ts";
 import {
@@ -31,15 +37,13 @@ export interface ConfigFileOutcome {
 
 /** Every setting the hook and the commands use, resolved. */
 export interface Settings {
-  /** Thresholds in effect (after scaling for an early auto-compaction). */
-  thresholds: number[];
-  /** Thresholds as configured, before scaling. */
-  configuredThresholds: number[];
   /**
-   * Thresholds in effect (scaled like `thresholds`) whose refresh re-arms lessons-learned's
-   * PreToolUse dedup; empty: never (the default).
+   * The thresholds (core/numbers.ts: percentages below 100, token counts from 1,000), percentages
+   * first. Each reading measures the percentages against its span (core/compaction_point.ts).
    */
-  rearmDedupAt: number[];
+  thresholds: Threshold[];
+  /** Thresholds whose refresh re-arms lessons-learned's PreToolUse dedup; empty: never. */
+  rearmDedupAt: Threshold[];
   /** The temp folder the lessons-learned hooks (Node's `os.tmpdir()`) use. */
   lessonsLearnedTmp: string;
   toolCountInterval: number;
@@ -60,6 +64,13 @@ export interface Settings {
   debug: boolean;
   /** `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE`, when set to a usable percentage. */
   autocompactPct: number | undefined;
+  /**
+   * Claude Code's auto-compaction variables, read as Claude Code reads them:
+   * `CLAUDE_CODE_AUTO_COMPACT_WINDOW`, `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE`, `DISABLE_COMPACT`,
+   * `DISABLE_AUTO_COMPACT` (its settings files are read by the hook, io/claude_settings.ts).
+   */
+  compactEnv: CompactEnv;
+  /** Measure percentage thresholds against an early compaction point (off: the whole window). */
   scaleForAutocompact: boolean;
   /** How long to wait for this call's transcript entry. */
   waitMs: number;
@@ -131,21 +142,11 @@ export function resolveSettings(env: Env, file: ConfigFileOutcome = NO_FILE): Se
     lookup(key, fallback) ?? fallback;
 
   const home = homeFrom(env);
-  const configuredThresholds = setting("thresholds", [...DEFAULT_THRESHOLDS]);
-  const scale = setting("scaleForAutocompact", true);
-  const autocompactPct = autocompactPercent(env("CLAUDE_AUTOCOMPACT_PCT_OVERRIDE"));
-  const scaled = (list: readonly number[]) =>
-    scale && autocompactPct !== undefined ? scaleForAutocompact(list, autocompactPct) : [...list];
-  const thresholds = scaled(configuredThresholds);
+  const thresholds = setting("thresholds", [...DEFAULT_THRESHOLDS]);
+  const compactEnv = compactEnvOf(env);
   return {
     thresholds,
-    configuredThresholds,
-    rearmDedupAt: rearmAt(
-      lookup("rearmDedupAt", undefined) ?? [],
-      configuredThresholds,
-      scaled,
-      problems,
-    ),
+    rearmDedupAt: rearmAt(lookup("rearmDedupAt", undefined) ?? [], thresholds, problems),
     lessonsLearnedTmp: nodeTmpdir(env, Deno.build.os),
     toolCountInterval: setting("toolCountInterval", 20),
     maxChars: setting("maxChars", 9_500),
@@ -155,8 +156,9 @@ export function resolveSettings(env: Env, file: ConfigFileOutcome = NO_FILE): Se
     manifestPath: expandHome(lookup("manifestPath", undefined), home),
     stateDir: expandHome(lookup("stateDir", undefined), home) ?? defaultStateDir(env),
     debug: setting("debug", false),
-    autocompactPct,
-    scaleForAutocompact: scale,
+    autocompactPct: compactEnv.pct,
+    compactEnv,
+    scaleForAutocompact: setting("scaleForAutocompact", true),
     waitMs: setting("waitMs", 250),
     sources: setting("sources", [...SOURCE_NAMES]),
     rulesFiles: setting("rulesFiles", []).map((p) => expandHome(p, home) ?? p),
@@ -174,25 +176,40 @@ export function resolveSettings(env: Env, file: ConfigFileOutcome = NO_FILE): Se
 }
 
 /**
- * The re-arm thresholds in effect: those among the configured thresholds (another is named in
- * `problems` and dropped: no refresh happens there), scaled the way the thresholds were.
+ * The re-arm thresholds in effect: those among the thresholds (another is named in `problems`
+ * and dropped: no refresh happens there).
  */
 function rearmAt(
-  wanted: readonly number[],
-  configured: readonly number[],
-  scale: (thresholds: readonly number[]) => number[],
+  wanted: readonly Threshold[],
+  thresholds: readonly Threshold[],
   problems: string[],
-): number[] {
-  const stray = wanted.filter((t) => !configured.includes(t));
+): Threshold[] {
+  const stray = wanted.filter((t) => !thresholds.includes(t));
   if (stray.length > 0) {
     problems.push(
       `${SETTINGS.rearmDedupAt.env}: ${stray.join(",")} ${stray.length === 1 ? "is" : "are"} ` +
-        `not among the thresholds (${configured.join(",")}); ignored`,
+        `not among the thresholds (${thresholds.join(",")}); ignored`,
     );
   }
-  const highest = configured.at(-1) ?? 0;
-  // Scaled with the highest threshold, exactly as the thresholds were.
-  return wanted.filter((t) => configured.includes(t)).map((t) => scale([t, highest])[0] ?? t);
+  return wanted.filter((t) => thresholds.includes(t));
+}
+
+/** Claude Code's auto-compaction variables, read the way Claude Code 2.1.328 reads them. */
+function compactEnvOf(env: Env): CompactEnv {
+  const raw = env("CLAUDE_CODE_AUTO_COMPACT_WINDOW");
+  const tokens = autoCompactWindowOf(raw);
+  const pct = autocompactPctOf(env("CLAUDE_AUTOCOMPACT_PCT_OVERRIDE"));
+  // `DISABLE_COMPACT` (also no /compact) is checked first, then `DISABLE_AUTO_COMPACT`.
+  const off = isOn(env("DISABLE_COMPACT"))
+    ? "DISABLE_COMPACT" as const
+    : isOn(env("DISABLE_AUTO_COMPACT"))
+    ? "DISABLE_AUTO_COMPACT" as const
+    : undefined;
+  return {
+    ...(tokens !== undefined && raw !== undefined ? { window: { tokens, raw: raw.trim() } } : {}),
+    ...(pct !== undefined ? { pct } : {}),
+    ...(off ? { off } : {}),
+  };
 }
 
 function isOn(raw: string | undefined): boolean {
@@ -222,12 +239,6 @@ export function expandHome(path: string | undefined, home: string | undefined): 
   if (path === undefined || !home) return path;
   if (path === "~" || path.startsWith("~/")) return join(home, path.slice(1));
   return path;
-}
-
-function autocompactPercent(raw: string | undefined): number | undefined {
-  if (raw === undefined || raw.trim() === "") return undefined;
-  const value = Number(raw);
-  return Number.isFinite(value) && value > 0 && value < 100 ? value : undefined;
 }
 
 /**

@@ -5,12 +5,22 @@
  */
 
 import { SOURCE_NAMES, type SourceName } from "../core/rule_source_names.ts";
+import {
+  type Parsed,
+  parseTokens,
+  parseWhole,
+  shownValue,
+  type Threshold,
+  THRESHOLD_EXPECTED,
+  thresholdOf,
+  TOKENS_EXPECTED,
+} from "../core/numbers.ts";
+import { canonicalThresholds } from "../core/thresholds.ts";
 
 /** A value as it arrives: a string from the environment, any JSON value from the config file. */
 type Parse<T> = (raw: unknown) => Parsed<T>;
 
-/** A value that follows its row's rule, or what is wrong with it. */
-export type Parsed<T> = { kind: "valid"; value: T } | { kind: "invalid"; problem: string };
+export type { Parsed };
 
 /** One setting. `T` is its resolved type. */
 export interface SettingRow<T> {
@@ -18,11 +28,11 @@ export interface SettingRow<T> {
   key: string;
   /** Environment variable. */
   env: string;
-  /** What a valid value is, as messages and docs/configuration.md say it. */
+  /** What a valid value is, as messages and the README say it. */
   expected: string;
-  /** The default, as docs/configuration.md shows it. */
+  /** The default, as the README shows it. */
   shownDefault: string;
-  /** What it does, for docs/configuration.md. */
+  /** What it does, for the README. */
   doc: string;
   /** The same rules for the environment's string and the file's JSON value. */
   parse: Parse<T>;
@@ -32,17 +42,9 @@ export interface SettingRow<T> {
   absent?: string;
 }
 
-const MAX_INT = Number.MAX_SAFE_INTEGER;
-
-/** A whole number from `min` to `max`, given as a number or (environment) a string of digits. */
+/** A whole number from `min` to `max` (core/numbers.ts's rule), as `expected` describes it. */
 function wholeNumber(min: number, max: number, expected: string): Parse<number> {
-  return (raw) => {
-    const value = typeof raw === "string" && /^\s*-?\d+\s*$/.test(raw) ? Number(raw) : raw;
-    if (typeof value === "number" && Number.isInteger(value) && value >= min && value <= max) {
-      return { kind: "valid", value };
-    }
-    return { kind: "invalid", problem: `expected ${expected}` };
-  };
+  return (raw) => parseWhole(raw, min, max, expected);
 }
 
 const TRUE_WORDS = ["1", "true", "yes", "on"];
@@ -65,10 +67,11 @@ const path: Parse<string> = (raw) =>
     ? { kind: "valid", value: raw }
     : { kind: "invalid", problem: "expected a path (a non-empty string)" };
 
-const REARM_EXPECTED = "a list of percentages from 1 to 99, e.g. 52,70, or off (an empty list)";
+const REARM_EXPECTED = "a list of thresholds from the thresholds setting, e.g. 52,70, or off " +
+  "(an empty list)";
 
 /** Like the threshold list, but may be empty (off, the default); `off` and `none` mean empty. */
-const rearmList: Parse<number[]> = (raw) => {
+const rearmList: Parse<Threshold[]> = (raw) => {
   if (typeof raw === "string" && ["off", "none"].includes(raw.trim().toLowerCase())) {
     return { kind: "valid", value: [] };
   }
@@ -76,33 +79,37 @@ const rearmList: Parse<number[]> = (raw) => {
   const parsed = thresholdList(raw);
   return parsed.kind === "valid"
     ? parsed
-    : { kind: "invalid", problem: `expected ${REARM_EXPECTED}` };
+    : { kind: "invalid", problem: parsed.problem.replace(THRESHOLDS_EXPECTED, REARM_EXPECTED) };
 };
 
-const THRESHOLDS_EXPECTED = "a non-empty list of percentages from 1 to 99, e.g. 30,52,70";
+const THRESHOLDS_EXPECTED = `a non-empty list of thresholds, each ${THRESHOLD_EXPECTED}, ` +
+  "e.g. 30,52,70 or 20k,60k,52";
 
 /**
- * A list of percentages, as a JSON array or a comma-separated string; sorted, duplicates
- * dropped. Any entry out of range or not a number makes the whole value invalid.
+ * A list of thresholds (core/numbers.ts's grammar: percentages and token counts, mixed), as a
+ * JSON array or a comma-separated string; percentages first, duplicates dropped. Any entry that
+ * is not a threshold makes the whole value invalid, and each is named with why.
  */
-const thresholdList: Parse<number[]> = (raw) => {
+const thresholdList: Parse<Threshold[]> = (raw) => {
   const given: unknown[] = typeof raw === "string"
     ? raw.split(",").map((p) => p.trim())
     : Array.isArray(raw)
     ? raw
-    : [];
-  const parts = given.map((p) => (typeof p === "string" && p !== "" ? Number(p) : p));
-  const isPercentage = (p: unknown): p is number =>
-    typeof p === "number" && Number.isFinite(p) && p >= 1 && p <= 99;
-  const percentages = parts.filter(isPercentage);
-  if (parts.length === 0 || percentages.length !== parts.length) {
-    const wrong = given.filter((_, i) => !isPercentage(parts[i])).map((p) => JSON.stringify(p));
-    const detail = wrong.length > 0
-      ? ` (${wrong.join(", ")} ${wrong.length === 1 ? "is" : "are"} not)`
-      : "";
-    return { kind: "invalid", problem: `expected ${THRESHOLDS_EXPECTED}${detail}` };
+    : [raw];
+  const parsed = given.map((p) => thresholdOf(p));
+  const wrong = parsed.flatMap((p, i) =>
+    p.kind === "invalid" ? [`${shownValue(given[i])}: ${p.problem}`] : []
+  );
+  if (given.length === 0 || (typeof raw === "string" && raw.trim() === "")) {
+    return { kind: "invalid", problem: `expected ${THRESHOLDS_EXPECTED} (the list is empty)` };
   }
-  return { kind: "valid", value: [...new Set(percentages)].sort((a, b) => a - b) };
+  if (wrong.length > 0) {
+    return { kind: "invalid", problem: `expected ${THRESHOLDS_EXPECTED} (${wrong.join("; ")})` };
+  }
+  return {
+    kind: "valid",
+    value: canonicalThresholds(parsed.flatMap((p) => p.kind === "valid" ? [p.value] : [])),
+  };
 };
 
 const SOURCES_EXPECTED = `a list of rule sources from ${
@@ -145,7 +152,7 @@ const pathList: Parse<string[]> = (raw) => {
 
 /** Each user setting's resolved type. */
 interface SettingTypes {
-  thresholds: number[];
+  thresholds: Threshold[];
   toolCountInterval: number;
   maxChars: number;
   contextWindow: number;
@@ -154,7 +161,7 @@ interface SettingTypes {
   debug: boolean;
   waitMs: number;
   scaleForAutocompact: boolean;
-  rearmDedupAt: number[];
+  rearmDedupAt: Threshold[];
   sources: SourceName[];
   rulesFiles: string[];
   refreshAfterCompact: boolean;
@@ -167,16 +174,18 @@ export const SETTINGS: { readonly [K in keyof SettingTypes]: SettingRow<SettingT
     env: "LESSONS_REINJECT_THRESHOLDS",
     expected: THRESHOLDS_EXPECTED,
     shownDefault: "`30,52,70`",
-    doc: "Percentages of the context window at which to refresh; sorted, duplicates dropped.",
+    doc: "When to refresh: percentages of the context window (of the auto-compact window when " +
+      "Claude Code compacts earlier) and token counts, mixed; duplicates dropped. See " +
+      "docs/thresholds.md.",
     parse: thresholdList,
   },
   toolCountInterval: {
     key: "toolCountInterval",
     env: "LESSONS_REINJECT_TOOL_COUNT",
-    expected: "a whole number of tool calls, 1 or more",
+    expected: "a whole number of tool calls from 1 to 1,000,000",
     shownDefault: "`20`",
     doc: "Without any context reading, refresh every N tool calls.",
-    parse: wholeNumber(1, MAX_INT, "a whole number of tool calls, 1 or more"),
+    parse: wholeNumber(1, 1_000_000, "a whole number of tool calls from 1 to 1,000,000"),
   },
   maxChars: {
     key: "maxChars",
@@ -193,10 +202,10 @@ export const SETTINGS: { readonly [K in keyof SettingTypes]: SettingRow<SettingT
   contextWindow: {
     key: "contextWindow",
     env: "LESSONS_CONTEXT_WINDOW",
-    expected: "a whole number of tokens, 1 or more",
+    expected: TOKENS_EXPECTED,
     shownDefault: "from the evidence",
     doc: "Context window in tokens, when you know it better than the hook can tell.",
-    parse: wholeNumber(1, MAX_INT, "a whole number of tokens, 1 or more"),
+    parse: (raw) => parseTokens(raw),
     absent: "the window the evidence gives",
   },
   manifestPath: {
@@ -242,8 +251,10 @@ export const SETTINGS: { readonly [K in keyof SettingTypes]: SettingRow<SettingT
     env: "LESSONS_SCALE_FOR_AUTOCOMPACT",
     expected: ON_OFF,
     shownDefault: "on",
-    doc: "Scale the thresholds down when `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE` makes " +
-      "auto-compaction fire before the highest one.",
+    doc: "Measure the percentage thresholds against the auto-compaction point when Claude Code " +
+      "compacts before the window's usual point (`CLAUDE_CODE_AUTO_COMPACT_WINDOW`, " +
+      "`autoCompactWindow`, `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE`, an earlier auto-compaction); " +
+      "off: always against the whole window.",
     parse: parseOnOff,
   },
   rearmDedupAt: {

@@ -1,44 +1,67 @@
-import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import {
+  canonicalThresholds,
   crossedThresholds,
+  inReachOrder,
   nextThreshold,
-  scaleForAutocompact,
+  pointOf,
 } from "../../../src/core/thresholds.ts";
 
 Deno.test("crossedThresholds() returns every unfired threshold a reading reached", async (t) => {
+  // Readings of a 200k span: tokens.
   const cases: [string, number, number[], number[]][] = [
-    ["below all", 25, [], []],
-    ["exactly at", 30, [], [30]],
-    ["just below", 29.99, [], []],
-    ["jump over several", 75, [], [30, 52, 70]],
-    ["some fired", 60, [30], [52]],
-    ["all fired", 90, [30, 52, 70], []],
+    ["below all", 50_000, [], []],
+    ["exactly at", 60_000, [], [30]],
+    ["just below", 59_999, [], []],
+    ["jump over several", 150_000, [], [30, 52, 70]],
+    ["some fired", 120_000, [30], [52]],
+    ["all fired", 180_000, [30, 52, 70], []],
   ];
-  for (const [name, percent, fired, expected] of cases) {
-    await t.step(
-      name,
-      () => assertEquals(crossedThresholds(percent, [30, 52, 70], fired), expected),
-    );
-  }
-});
-
-Deno.test("nextThreshold() is the lowest unfired one", () => {
-  assertEquals(nextThreshold([30, 52, 70], [30]), 52);
-  assertEquals(nextThreshold([30, 52, 70], [30, 52, 70]), undefined);
-});
-
-Deno.test("scaleForAutocompact() keeps the last refresh before an early auto-compaction", async (t) => {
-  const cases: [string, number, number[]][] = [
-    ["compaction after the highest: unchanged", 80, [30, 52, 70]],
-    ["compaction at 50", 50, [20, 34, 47]],
-    ["compaction at the highest", 70, [28, 49, 67]],
-    ["very early compaction stays at least 1", 3, [1]],
-  ];
-  for (const [name, at, expected] of cases) {
+  for (const [name, tokens, fired, expected] of cases) {
     await t.step(name, () => {
-      const scaled = scaleForAutocompact([30, 52, 70], at);
-      assertEquals(scaled, expected);
-      ok(scaled.every((t) => t < at || at <= 3));
+      assertEquals(crossedThresholds({ tokens, span: 200_000 }, [30, 52, 70], fired), expected);
     });
   }
+});
+
+Deno.test("crossedThresholds() takes token counts and percentages together, in reach order", async (t) => {
+  const list = [30, 52, 20_000, 60_000];
+  const cases: [string, number, number, number[], number[]][] = [
+    ["a token count first on a 1M window", 25_000, 1_000_000, [], [20_000]],
+    ["both token counts, no percentage yet", 61_000, 1_000_000, [20_000], [60_000]],
+    ["on a 200k window 30% and 60k meet: the percentage first", 61_000, 200_000, [], [
+      20_000,
+      30,
+      60_000,
+    ]],
+    ["30% of a 400k span, with both counts fired", 120_000, 400_000, [20_000, 60_000], [30]],
+  ];
+  for (const [name, tokens, span, fired, expected] of cases) {
+    await t.step(name, () => {
+      assertEquals(crossedThresholds({ tokens, span }, list, fired), expected);
+    });
+  }
+});
+
+Deno.test("percentages are reached exactly at their share: no rounding miss", () => {
+  for (let p = 1; p < 100; p++) {
+    assertEquals(crossedThresholds({ tokens: p * 2000, span: 200_000 }, [p], []), [p]);
+    assertEquals(crossedThresholds({ tokens: p * 2000 - 1, span: 200_000 }, [p], []), []);
+  }
+});
+
+Deno.test("nextThreshold() is the first unfired one in reach order", () => {
+  assertEquals(nextThreshold([30, 52, 70], [30], 200_000), 52);
+  assertEquals(nextThreshold([30, 52, 70], [30, 52, 70], 200_000), undefined);
+  assertEquals(nextThreshold([30, 52, 100_000], [30], 1_000_000), 100_000);
+  assertEquals(nextThreshold([30, 52, 100_000], [30], 150_000), 52);
+});
+
+Deno.test("pointOf(), inReachOrder() and canonicalThresholds()", () => {
+  assertEquals(pointOf(30, 400_000), 120_000);
+  assertEquals(pointOf(60_000, 400_000), 60_000);
+  assertEquals(inReachOrder([70, 30, 60_000], 1_000_000), [60_000, 30, 70]);
+  // At the same point the percentage comes first: one order everywhere.
+  assertEquals(inReachOrder([60_000, 30], 200_000), [30, 60_000]);
+  assertEquals(canonicalThresholds([60_000, 52, 30, 52, 20_000]), [30, 52, 20_000, 60_000]);
 });

@@ -1,4 +1,4 @@
-/** `LESSONS_REINJECT_REARM_DEDUP` / `rearmDedupAt`: off by default, among the thresholds, scaled. */
+/** `LESSONS_REINJECT_REARM_DEDUP` / `rearmDedupAt`: off by default, among the thresholds. */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { resolveSettings } from "../../../src/settings/resolve.ts";
 
@@ -11,16 +11,21 @@ Deno.test("rearmDedupAt is off unless asked for, and takes the thresholds' own r
     [{ LESSONS_REINJECT_REARM_DEDUP: "off" }, [], []],
     [{ LESSONS_REINJECT_REARM_DEDUP: "70,52" }, [52, 70], []],
     [{ LESSONS_REINJECT_REARM_DEDUP: "52,x" }, [], [
-      'LESSONS_REINJECT_REARM_DEDUP="52,x": expected a list of percentages from 1 to 99, e.g. ' +
-      "52,70, or off (an empty list); using off",
+      'LESSONS_REINJECT_REARM_DEDUP="52,x": expected a list of thresholds from the thresholds ' +
+      'setting, e.g. 52,70, or off (an empty list) ("x": not a number); using off',
     ]],
     [{ LESSONS_REINJECT_REARM_DEDUP: "50,70" }, [70], [
       "LESSONS_REINJECT_REARM_DEDUP: 50 is not among the thresholds (30,52,70); ignored",
     ]],
-    // Scaled with the thresholds when auto-compaction comes early: 30,52,70 become 21,37,50.
+    // Named as configured, whatever span they are measured against.
     [
       { LESSONS_REINJECT_REARM_DEDUP: "52,70", CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: "53" },
-      [37, 50],
+      [52, 70],
+      [],
+    ],
+    [
+      { LESSONS_REINJECT_THRESHOLDS: "30,60k", LESSONS_REINJECT_REARM_DEDUP: "60k" },
+      [60_000],
       [],
     ],
   ];
@@ -29,7 +34,6 @@ Deno.test("rearmDedupAt is off unless asked for, and takes the thresholds' own r
       const settings = resolveSettings(envOf(vars));
       assertEquals(settings.rearmDedupAt, expected);
       assertEquals(settings.problems, problems);
-      if (vars.CLAUDE_AUTOCOMPACT_PCT_OVERRIDE) assertEquals(settings.thresholds, [21, 37, 50]);
     });
   }
 });

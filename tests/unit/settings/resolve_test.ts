@@ -41,29 +41,48 @@ Deno.test("resolveSettings() names an invalid value once and uses the next sourc
     [
       "tool count not a number",
       { LESSONS_REINJECT_TOOL_COUNT: "many" },
-      'LESSONS_REINJECT_TOOL_COUNT="many": expected a whole number of tool calls, 1 or more; ' +
-      "using the default, 20",
+      'LESSONS_REINJECT_TOOL_COUNT="many": expected a whole number of tool calls from 1 to ' +
+      '1,000,000 ("many": not a number); using the default, 20',
       20,
     ],
     [
       "max chars over the inline limit",
       { LESSONS_REINJECT_MAX_CHARS: "20000" },
       'LESSONS_REINJECT_MAX_CHARS="20000": expected a whole number of characters from 1 to ' +
-      "10000 (Claude Code's inline limit); using the default, 9500",
+      `10000 (Claude Code's inline limit) ("20000": above 10,000); using the default, 9500`,
       9500,
     ],
     [
       "thresholds with a bad entry",
       { LESSONS_REINJECT_THRESHOLDS: "20,abc,150" },
-      'LESSONS_REINJECT_THRESHOLDS="20,abc,150": expected a non-empty list of percentages from ' +
-      '1 to 99, e.g. 30,52,70 ("abc", "150" are not); using the default, 30,52,70',
+      'LESSONS_REINJECT_THRESHOLDS="20,abc,150": expected a non-empty list of thresholds, each ' +
+      "a percentage from 1 to 99 (30 or 30%) or a token count from 1,000 to 100,000,000 (60k, " +
+      '1.5M or 120000), e.g. 30,52,70 or 20k,60k,52 ("abc": not a number; "150": ambiguous: as ' +
+      "a percentage it is over 99, as tokens under 1,000; write 99% or less, or 150k tokens); " +
+      "using the default, 30,52,70",
       [30, 52, 70],
     ],
     [
       "a negative window",
       { LESSONS_CONTEXT_WINDOW: "-5" },
-      'LESSONS_CONTEXT_WINDOW="-5": expected a whole number of tokens, 1 or more; using the ' +
-      "window the evidence gives",
+      'LESSONS_CONTEXT_WINDOW="-5": expected a whole number of tokens from 1,000 to ' +
+      '100,000,000 (200000, 200k or 1M) ("-5": a sign is not allowed); using the window the ' +
+      "evidence gives",
+      undefined,
+    ],
+    [
+      "a window of one token",
+      { LESSONS_CONTEXT_WINDOW: "1" },
+      'LESSONS_CONTEXT_WINDOW="1": expected a whole number of tokens from 1,000 to ' +
+      '100,000,000 (200000, 200k or 1M) ("1": below 1,000); using the window the evidence gives',
+      undefined,
+    ],
+    [
+      "a 23-digit window",
+      { LESSONS_CONTEXT_WINDOW: "12345678901234567890123" },
+      'LESSONS_CONTEXT_WINDOW="12345678901234567890123": expected a whole number of tokens from ' +
+      '1,000 to 100,000,000 (200000, 200k or 1M) ("12345678901234567890123": above ' +
+      "100,000,000); using the window the evidence gives",
       undefined,
     ],
     [
@@ -118,14 +137,34 @@ Deno.test("every setting takes the same values from the environment and the file
   }
 });
 
-Deno.test("resolveSettings() scales thresholds for an early auto-compaction unless told not to", () => {
-  const early = resolveSettings(envOf({ CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: "50" }));
-  assertEquals([early.thresholds, early.configuredThresholds], [[20, 34, 47], [30, 52, 70]]);
-  const off = resolveSettings(
-    envOf({ CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: "50", LESSONS_SCALE_FOR_AUTOCOMPACT: "0" }),
+Deno.test("resolveSettings() reads Claude Code's auto-compaction variables as Claude Code does", () => {
+  const none = resolveSettings(envOf({}));
+  assertEquals([none.compactEnv, none.scaleForAutocompact], [{}, true]);
+  const set = resolveSettings(
+    envOf({
+      CLAUDE_CODE_AUTO_COMPACT_WINDOW: " 400k ",
+      CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: "50",
+      DISABLE_AUTO_COMPACT: "1",
+    }),
   );
-  assertEquals(off.thresholds, [30, 52, 70]);
-  assertEquals(resolveSettings(envOf({ CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: "90" })).thresholds, [
+  assertEquals(set.compactEnv, {
+    window: { tokens: 400_000, raw: "400k" },
+    pct: 50,
+    off: "DISABLE_AUTO_COMPACT",
+  });
+  assertEquals(set.autocompactPct, 50);
+  // DISABLE_COMPACT is checked first; an unusable window is Claude Code's to ignore, not ours.
+  const both = resolveSettings(
+    envOf({
+      DISABLE_COMPACT: "true",
+      DISABLE_AUTO_COMPACT: "1",
+      CLAUDE_CODE_AUTO_COMPACT_WINDOW: "x",
+    }),
+  );
+  assertEquals(both.compactEnv, { off: "DISABLE_COMPACT" });
+  assertEquals(both.problems, []);
+  // The thresholds stay as configured: each reading measures them against its own span.
+  assertEquals(resolveSettings(envOf({ CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: "50" })).thresholds, [
     30,
     52,
     70,
@@ -145,13 +184,20 @@ Deno.test("resolveSettings() finds the home, Claude's folder and the state folde
 });
 
 Deno.test("the thresholds setting parses, sorts, dedupes, and refuses a list with a bad entry", async (t) => {
-  const cases: [string, string, number[] | undefined][] = [
+  const cases: [string, unknown, number[] | undefined][] = [
     ["custom list", "20,40", [20, 40]],
     ["sorted and deduplicated", "70, 30,30 ,52", [30, 52, 70]],
-    ["decimals allowed", "33.5", [33.5]],
+    ["percent signs", "30%,52%", [30, 52]],
+    ["token counts, mixed with percentages", "60k,30,120000,20K", [30, 20_000, 60_000, 120_000]],
+    ["a JSON array of both", [30, "60k", 120_000], [30, 60_000, 120_000]],
+    ["a fraction is refused", "33.5", undefined],
     ["not a number", "abc", undefined],
-    ["out of range", "0,40,100", undefined],
+    ["out of range", "0,40", undefined],
+    ["ambiguous", "30,150", undefined],
+    ["hex", "0x10", undefined],
+    ["an exponent", "1e2", undefined],
     ["empty entry", "30,,70", undefined],
+    ["empty list", [], undefined],
   ];
   for (const [name, raw, values] of cases) {
     await t.step(name, () => {
@@ -160,4 +206,13 @@ Deno.test("the thresholds setting parses, sorts, dedupes, and refuses a list wit
       if (parsed.kind === "invalid") ok(!parsed.problem.includes("\n"), "one line");
     });
   }
+});
+
+Deno.test("one message for a bad threshold, in the environment and the file alike", () => {
+  const fromEnv = SETTINGS.thresholds.parse("30,250");
+  const fromFile = SETTINGS.thresholds.parse([30, 250]);
+  ok(fromEnv.kind === "invalid" && fromFile.kind === "invalid");
+  // The same words; only the value is shown as it was written (a string, or a JSON number).
+  assertEquals(fromEnv.problem.replace('"250"', "250"), fromFile.problem);
+  ok(fromFile.problem.includes("250: ambiguous: as a percentage it is over 99, as tokens under"));
 });

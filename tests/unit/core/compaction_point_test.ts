@@ -1,0 +1,311 @@
+/**
+ * Where Claude Code 2.1.328 auto-compacts, as read from its code (docs/context-windows.md), and
+ * the span the percentage thresholds are measured against.
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import {
+  autocompactPctOf,
+  autoCompactWindowOf,
+  type CompactEnv,
+  compactionPoint,
+  type CompactSettings,
+  mergeCompactSettings,
+  settingsKeyOf,
+  thresholdSpan,
+} from "../../../src/core/compaction_point.ts";
+import { pointOf } from "../../../src/core/thresholds.ts";
+
+Deno.test("autoCompactWindowOf() reads CLAUDE_CODE_AUTO_COMPACT_WINDOW as Claude Code does", () => {
+  const cases: [string | undefined, number | undefined][] = [
+    [undefined, undefined],
+    ["400000", 400_000],
+    ["400k", 400_000],
+    ["400K", 400_000],
+    ["0.4m", 400_000],
+    ["1M", 1_000_000],
+    ["1e6", 1_000_000],
+    ["1,000,000", 1_000_000],
+    [" 300000 ", 300_000],
+    // parseInt's leniency, as in Claude Code.
+    ["250000tokens", 250_000],
+    // Below the minimum counts as the minimum; unusable values are ignored.
+    ["50000", 100_000],
+    ["50k", 100_000],
+    ["0", undefined],
+    ["lots", undefined],
+    ["", undefined],
+  ];
+  for (const [raw, expected] of cases) assertEquals(autoCompactWindowOf(raw), expected, raw);
+});
+
+Deno.test("autocompactPctOf() reads CLAUDE_AUTOCOMPACT_PCT_OVERRIDE as Claude Code does", () => {
+  assertEquals(
+    ["50", "12.5", "100", "0", "101", "-3", "abc", "", undefined].map(autocompactPctOf),
+    [50, 12.5, 100, undefined, undefined, undefined, undefined, undefined, undefined],
+  );
+});
+
+Deno.test("settingsKeyOf() keys a model as per-model settings do", () => {
+  assertEquals(settingsKeyOf("claude-sonnet-4-5-20250929"), "claude-sonnet-4-5");
+  assertEquals(settingsKeyOf("claude-opus-5-5[1m]"), "claude-opus-5-5");
+  assertEquals(settingsKeyOf("us.anthropic.claude-opus-4-7-v1"), "claude-opus-4-7");
+  assertEquals(settingsKeyOf("glm-4.7"), "glm-4.7");
+});
+
+Deno.test("mergeCompactSettings(): precedence of user, project, local and managed files", async (t) => {
+  await t.step("the highest file with a top-level window replaces what is below it", () => {
+    const merged = mergeCompactSettings([
+      { file: "user", window: 300_000, byModel: { "claude-opus-5-5": 500_000 } },
+      { file: "project", byModel: { "claude-sonnet-4-6": 150_000 } },
+      { file: "local", window: 250_000 },
+    ]);
+    assertEquals(merged.window, { value: 250_000, file: "local" });
+    assertEquals(merged.byModel, {});
+  });
+  await t.step("per-model entries without a top-level window add up", () => {
+    const merged = mergeCompactSettings([
+      { file: "user", window: 300_000, byModel: { "claude-opus-5-5": 500_000 } },
+      { file: "project", byModel: { "claude-sonnet-4-6": "auto" } },
+    ]);
+    assertEquals(merged.window, { value: 300_000, file: "user" });
+    assertEquals(Object.keys(merged.byModel).sort(), ["claude-opus-5-5", "claude-sonnet-4-6"]);
+  });
+  await t.step("autoCompactEnabled from the highest file that sets it", () => {
+    const merged = mergeCompactSettings([
+      { file: "user", enabled: false },
+      { file: "managed", enabled: true },
+    ]);
+    assertEquals(merged.enabled, { value: true, file: "managed" });
+  });
+  await t.step("the canonical spelling wins over a dated one in the same file", () => {
+    const merged = mergeCompactSettings([
+      {
+        file: "user",
+        byModel: { "claude-sonnet-4-5-20250929": 120_000, "claude-sonnet-4-5": 140_000 },
+      },
+    ]);
+    assertEquals(merged.byModel["claude-sonnet-4-5"]?.value, 140_000);
+  });
+});
+
+const none: CompactEnv = {};
+const filesWith = (files: Partial<CompactSettings>): CompactSettings => ({ byModel: {}, ...files });
+
+Deno.test("compactionPoint(): Claude Code 2.1.328's threshold, from each source", async (t) => {
+  const cases: [string, Parameters<typeof compactionPoint>[0], number | "off", string][] = [
+    ["a 200k window: 167,000", { window: 200_000, env: none }, 167_000, "the model's window"],
+    ["a 1M window: 967,000", { window: 1_000_000, env: none }, 967_000, "the model's window"],
+    [
+      "CLAUDE_CODE_AUTO_COMPACT_WINDOW=400k on 1M",
+      { window: 1_000_000, env: { window: { tokens: 400_000, raw: "400k" } } },
+      367_000,
+      "CLAUDE_CODE_AUTO_COMPACT_WINDOW",
+    ],
+    [
+      "an auto-compact window above the model's is capped to it",
+      { window: 200_000, env: { window: { tokens: 500_000, raw: "500k" } } },
+      167_000,
+      "CLAUDE_CODE_AUTO_COMPACT_WINDOW",
+    ],
+    [
+      "the environment beats the settings",
+      {
+        window: 1_000_000,
+        env: { window: { tokens: 400_000, raw: "400000" } },
+        files: filesWith({ window: { value: 300_000, file: "s" } }),
+      },
+      367_000,
+      "CLAUDE_CODE_AUTO_COMPACT_WINDOW",
+    ],
+    [
+      "the top-level setting",
+      { window: 1_000_000, env: none, files: filesWith({ window: { value: 300_000, file: "s" } }) },
+      267_000,
+      "autoCompactWindow setting",
+    ],
+    [
+      "a per-model setting for this model beats the top-level one",
+      {
+        window: 1_000_000,
+        model: "claude-opus-5-5",
+        env: none,
+        files: filesWith({
+          window: { value: 300_000, file: "s" },
+          byModel: { "claude-opus-5-5": { value: 500_000, file: "s" } },
+        }),
+      },
+      467_000,
+      "autoCompactWindow setting",
+    ],
+    [
+      'a per-model "auto" means the model\'s own window',
+      {
+        window: 1_000_000,
+        model: "claude-opus-5-5",
+        env: none,
+        files: filesWith({
+          window: { value: 300_000, file: "s" },
+          byModel: { "claude-opus-5-5": { value: "auto", file: "s" } },
+        }),
+      },
+      967_000,
+      "the model's window",
+    ],
+    [
+      "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE=50 on 200k: half of 180,000",
+      { window: 200_000, env: { pct: 50 } },
+      90_000,
+      "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE",
+    ],
+    [
+      "the override never raises the point",
+      { window: 200_000, env: { pct: 95 } },
+      167_000,
+      "the model's window",
+    ],
+    [
+      "an earlier auto-compaction below the point wins",
+      { window: 1_000_000, env: none, learned: 380_000 },
+      380_000,
+      "an earlier auto-compaction",
+    ],
+    [
+      "one above the point does not",
+      { window: 200_000, env: none, learned: 169_486 },
+      167_000,
+      "the model's window",
+    ],
+    ["DISABLE_AUTO_COMPACT", { window: 200_000, env: { off: "DISABLE_AUTO_COMPACT" } }, "off", ""],
+    ["DISABLE_COMPACT", { window: 200_000, env: { off: "DISABLE_COMPACT" } }, "off", ""],
+    [
+      "autoCompactEnabled: false",
+      { window: 200_000, env: none, files: filesWith({ enabled: { value: false, file: "u" } }) },
+      "off",
+      "",
+    ],
+  ];
+  for (const [name, inputs, tokens, source] of cases) {
+    await t.step(name, () => {
+      const point = compactionPoint(inputs);
+      if (tokens === "off") {
+        assertEquals(point.kind, "off");
+        return;
+      }
+      ok(point.kind === "point");
+      assertEquals([point.tokens, point.source], [tokens, source]);
+      ok(point.evidence.length > 0);
+    });
+  }
+});
+
+Deno.test("thresholdSpan(): the window, unless Claude Code compacts before its usual point", async (t) => {
+  const at = (window: number, env: CompactEnv, learned?: number) =>
+    compactionPoint({ window, env, learned });
+  const cases: [string, number, CompactEnv, number | undefined, number[], boolean, number][] = [
+    ["200k, nothing set: the window", 200_000, none, undefined, [30, 52, 70], true, 200_000],
+    ["1M, nothing set: the window", 1_000_000, none, undefined, [30, 52, 70], true, 1_000_000],
+    [
+      "1M with a 400k auto-compact window: 400k",
+      1_000_000,
+      { window: { tokens: 400_000, raw: "400k" } },
+      undefined,
+      [30, 52, 70],
+      true,
+      400_000,
+    ],
+    [
+      "the 100k minimum: narrowed so 70% lands before 67,000",
+      200_000,
+      { window: { tokens: 100_000, raw: "100000" } },
+      undefined,
+      [30, 52, 70],
+      true,
+      91_428,
+    ],
+    [
+      "override 50 on 200k: 70% lands before the 90,000 compaction",
+      200_000,
+      { pct: 50 },
+      undefined,
+      [30, 52, 70],
+      true,
+      123_000,
+    ],
+    [
+      "a learned point: the window that compacts there",
+      1_000_000,
+      none,
+      380_000,
+      [30, 52, 70],
+      true,
+      413_000,
+    ],
+    [
+      "scaling off: the window",
+      1_000_000,
+      { window: { tokens: 400_000, raw: "400k" } },
+      undefined,
+      [30, 52, 70],
+      false,
+      1_000_000,
+    ],
+    [
+      "auto-compaction off: the window",
+      200_000,
+      { off: "DISABLE_AUTO_COMPACT" },
+      undefined,
+      [30, 52, 70],
+      true,
+      200_000,
+    ],
+    [
+      "token thresholds only: the window that compacts there",
+      1_000_000,
+      { window: { tokens: 400_000, raw: "400k" } },
+      undefined,
+      [20_000, 60_000],
+      true,
+      400_000,
+    ],
+  ];
+  for (const [name, window, env, learned, thresholds, scale, expected] of cases) {
+    await t.step(name, () => {
+      const point = at(window, env, learned);
+      const span = thresholdSpan(point, window, thresholds, scale);
+      assertEquals(span, expected);
+      // Every percentage lands before the compaction when measured against it.
+      if (scale && point.kind === "point") {
+        for (const t of thresholds.filter((t) => t < 100)) ok(pointOf(t, span) < point.tokens);
+      }
+    });
+  }
+});
+
+Deno.test("thresholdSpan() never shrinks as the window grows (the ceiling relies on it)", () => {
+  const envs: CompactEnv[] = [
+    none,
+    { pct: 50 },
+    { pct: 10 },
+    { window: { tokens: 100_000, raw: "" } },
+    { window: { tokens: 400_000, raw: "" } },
+    { window: { tokens: 400_000, raw: "" }, pct: 70 },
+  ];
+  const lists = [[30, 52, 70], [95], [10], [5, 60_000], [80, 90, 99]];
+  for (const env of envs) {
+    for (const learned of [undefined, 120_000, 380_000]) {
+      for (const thresholds of lists) {
+        let previous = 0;
+        for (let window = 100_000; window <= 2_000_000; window += 50_000) {
+          const span = thresholdSpan(
+            compactionPoint({ window, env, learned }),
+            window,
+            thresholds,
+            true,
+          );
+          ok(span >= previous, `${JSON.stringify({ env, learned, thresholds, window })}`);
+          previous = span;
+        }
+      }
+    }
+  }
+});
