@@ -283,8 +283,9 @@ export const LEAD_SHARE = 0.03;
  * Claude Code compacts before that window's usual point: then the window that compacts there
  * (the compaction point plus Claude Code's 33,000-token buffer, which is the auto-compact window
  * itself), narrowed further if the highest percentage would still land within 3 % of the span of
- * the compaction (today's scaling for the percentage override, generalised). With auto-compaction
- * off, or `scale` off, the model's window. Token thresholds do not move.
+ * the compaction (the scaling once done for the percentage override alone, generalised). At the
+ * usual point, with auto-compaction off, or with `scale` off: the model's window (a percentage
+ * past the usual point is `doctor`'s to point out). Token thresholds do not move.
  *
  * @example
  * ```ts
@@ -301,6 +302,8 @@ export function thresholdSpan(
 ): number {
   if (!scale || point === undefined || point.kind === "off") return window;
   const base = Math.min(window, point.tokens + AUTOCOMPACT_BUFFER + SUMMARY_OUTPUT_BUFFER);
+  // At the window's usual point nothing moves: 30/52/70 % of 200k is what the defaults mean.
+  if (base >= window) return window;
   const percents = thresholds.filter((t) => !isTokenThreshold(t));
   if (percents.length === 0) return base;
   const highest = Math.max(...percents);

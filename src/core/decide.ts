@@ -150,7 +150,10 @@ export function decide(input: DecideInput): Decision {
       firedPercent: reading.percent,
       ...(input.transcriptSize !== undefined ? { firedAt: input.transcriptSize } : {}),
     },
-    reason: `${fillText(reading)} crossed ${crossed.map((t) => thresholdText(t)).join(", ")}`,
+    // Named as the refresh header names them: `30`, `60k`.
+    reason: `${fillText(reading)} crossed ${
+      crossed.map((t) => thresholdText(t, { bare: true })).join(", ")
+    }`,
   };
 }
 

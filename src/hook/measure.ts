@@ -14,6 +14,7 @@ import { figuresOf } from "../core/context_window.ts";
 import type { NoReading, Reading } from "../core/decide.ts";
 import { ceilingTokens, ceilingWindow, earlyCeiling } from "../core/ceiling.ts";
 import type { Fill } from "../core/thresholds.ts";
+import { MAX_TOKENS } from "../core/numbers.ts";
 import {
   firedUnder,
   percentOf,
@@ -117,7 +118,13 @@ function ceilingOf(
     proven: known.provenWindow,
     compactsEarly: compactsEarly(settings.compactEnv, known.compactFiles),
   });
-  const { span } = measuredAgainst(window, usage.model, spanContext(settings, known));
+  // The reading's window may be larger, and a larger window's span smaller (an early point set
+  // for the larger window): the smaller of this window's and the largest window's is safe.
+  const context = spanContext(settings, known);
+  const span = Math.min(
+    measuredAgainst(window, usage.model, context).span,
+    measuredAgainst(MAX_TOKENS, usage.model, context).span,
+  );
   const input = {
     tokens: usage.tokens,
     outputTokens: usage.outputTokens,

@@ -330,8 +330,15 @@ export const ENVIRONMENT_INPUTS: readonly { env: string; doc: string }[] = [
     doc: "Claude Code's: `1` means a 200,000-token window for every model.",
   },
   {
-    env: "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE",
-    doc: "Claude Code's: read to scale the thresholds (above).",
+    env: "CLAUDE_CODE_AUTO_COMPACT_WINDOW, CLAUDE_AUTOCOMPACT_PCT_OVERRIDE",
+    doc: "Claude Code's: where it auto-compacts (with the `autoCompactWindow` settings in its " +
+      "settings files); the percentage thresholds are measured against that point when it comes " +
+      "early (`scaleForAutocompact`).",
+  },
+  {
+    env: "DISABLE_AUTO_COMPACT, DISABLE_COMPACT",
+    doc: "Claude Code's: no auto-compaction (also `autoCompactEnabled: false`); the thresholds " +
+      "are then percentages of the whole window.",
   },
   {
     env:

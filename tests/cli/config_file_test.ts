@@ -27,7 +27,7 @@ Deno.test("parseConfigText() errors name line, column and what was expected", as
   // A bad setting is named and left out, the valid ones kept; a syntax error makes the file
   // unusable and only its first error is named (the rest follow from it).
   const cases: [string, string, string, "ignored" | "unusable"][] = [
-    ['{\n  "thresholds": [30, 120]\n}', "c.jsonc:2:17:", "percentages from 1 to 99", "ignored"],
+    ['{\n  "thresholds": [30, 120]\n}', "c.jsonc:2:17:", "a percentage from 1 to 99", "ignored"],
     ['{\n  "maxChars": 20000\n}', "c.jsonc:2:15:", "from 1 to 10000 (Claude Code's", "ignored"],
     ['{\n  "debug": "maybe"\n}', "c.jsonc:2:12:", "expected true or false", "ignored"],
     ['{\n  "toolCountInterval": 2.5\n}', "c.jsonc:2:24:", "whole number of tool calls", "ignored"],

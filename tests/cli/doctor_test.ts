@@ -67,7 +67,7 @@ Deno.test("doctor catches each problem, with its fix, and exits 1", async (t) =>
       setup: (_box, env) => {
         env.LESSONS_REINJECT_THRESHOLDS = "30,abc";
       },
-      says: 'LESSONS_REINJECT_THRESHOLDS="30,abc": expected a non-empty list of percentages',
+      says: 'LESSONS_REINJECT_THRESHOLDS="30,abc": expected a non-empty list of thresholds',
     },
     {
       name: "hooks.json missing an event",
@@ -124,7 +124,7 @@ Deno.test("doctor catches each problem, with its fix, and exits 1", async (t) =>
         env.CLAUDE_AUTOCOMPACT_PCT_OVERRIDE = "60";
         env.LESSONS_SCALE_FOR_AUTOCOMPACT = "0";
       },
-      says: "would never fire",
+      says: "70% never fires there",
     },
     {
       name: "a plugin root that does not exist",
@@ -190,11 +190,11 @@ Deno.test("doctor reports this folder's session as the hook's next call sees it"
   await Deno.remove(box.dir, { recursive: true });
 });
 
-Deno.test("doctor: scaled thresholds and a missing binary are not failures", async () => {
+Deno.test("doctor: thresholds measured before an early compaction and a missing binary are not failures", async () => {
   const box = sandbox();
   const { code, report } = await doctor({ ...healthy(box), CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: "60" });
   assertEquals(code, 0);
-  assertIncludes(check(report, "thresholds").detail, "scaled");
+  assertIncludes(check(report, "thresholds").detail, "tokens before auto-compaction");
   // A checkout with deno runs its source: no binary is needed there.
   assertEquals(check(report, "binary").status, "ok");
   assertIncludes(check(report, "binary").detail, "is a checkout");

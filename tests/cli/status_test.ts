@@ -89,14 +89,14 @@ Deno.test("status shows the gauge, source, thresholds, what fired and the state 
   const lines = run.stdout.split("\n");
   assert(lines[0]?.startsWith("[") && lines[0].endsWith("] 31% of 200k"), lines[0]);
   assertEquals((lines[0]?.match(/\|/g) ?? []).length, 3);
-  assertIncludes(run.stdout, "context      31.0%: 62,000 tokens");
+  assertIncludes(run.stdout, "context      31%: 62,000 tokens");
   assertIncludes(
     run.stdout,
     "window       200,000 tokens (model and version, uncertain: the smaller window: claude-sonnet-4-6 has 200k unless [1m] or the 1M beta was chosen (not recorded)), model claude-sonnet-4-6",
   );
   assertIncludes(run.stdout, "source       transcript latest");
   assertIncludes(run.stdout, "thresholds   30%, 52%, 70%");
-  assertIncludes(run.stdout, "fired        30 in this context");
+  assertIncludes(run.stdout, "fired        30% in this context");
   assertIncludes(run.stdout, "next         52%");
   assertIncludes(run.stdout, "(found)");
 
@@ -145,18 +145,34 @@ Deno.test("status finds the newest transcript of this folder's project, or by --
   await Deno.remove(box.dir, { recursive: true });
 });
 
-Deno.test("status shows thresholds scaled for CLAUDE_AUTOCOMPACT_PCT_OVERRIDE", async () => {
+Deno.test("status names the compaction point, where it came from, and the span it measures against", async () => {
   const box = sandbox();
+  // The recording is claude-sonnet-4-6 on 200k: half of its 180,000 effective tokens is 90,000.
   const env = { ...box.env, HOME: box.dir, CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: "50" };
   const run = await cli(["status", "--transcript", RECORDED], env);
-  assertIncludes(run.stdout, "thresholds   20%, 34%, 47% (configured 30, 52, 70, scaled for");
+  assertIncludes(run.stdout, "compaction   at 90,000 tokens: CLAUDE_AUTOCOMPACT_PCT_OVERRIDE=50");
+  assertIncludes(
+    run.stdout,
+    "thresholds   30%, 52%, 70%, percentages of the 123,000 tokens before auto-compaction " +
+      "(at 36,900, 63,960, 86,100 tokens)",
+  );
   const json = parsedAs(
     StatusJsonSchema,
     (await cli(["status", "--json", "--transcript", RECORDED], env)).stdout,
   );
-  assertEquals(json.thresholds, [20, 34, 47]);
-  assertEquals(json.configuredThresholds, [30, 52, 70]);
+  assertEquals(json.thresholds, [30, 52, 70]);
+  assertEquals([json.span, json.thresholdTokens], [123_000, [36_900, 63_960, 86_100]]);
+  assertEquals(json.compaction?.tokens, 90_000);
+  assertEquals(json.compaction?.source, "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE");
   assertEquals(json.autocompactPct, 50);
+  // With nothing set, the window is the span and the usual point is named.
+  const plain = parsedAs(
+    StatusJsonSchema,
+    (await cli(["status", "--json", "--transcript", RECORDED], { ...box.env, HOME: box.dir }))
+      .stdout,
+  );
+  assertEquals([plain.span, plain.compaction?.tokens], [200_000, 167_000]);
+  assertEquals(plain.compaction?.source, "the model's window");
   await Deno.remove(box.dir, { recursive: true });
 });
 

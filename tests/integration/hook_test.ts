@@ -338,8 +338,11 @@ Deno.test("invalid thresholds: one stderr line naming the problem and the values
   assertEquals(run.stderr.trim().split("\n").length, 1, run.stderr);
   ok(
     run.stderr.includes(
-      'LESSONS_REINJECT_THRESHOLDS="20,abc,150": expected a non-empty list of percentages from ' +
-        '1 to 99, e.g. 30,52,70 ("abc", "150" are not); using the default, 30,52,70',
+      'LESSONS_REINJECT_THRESHOLDS="20,abc,150": expected a non-empty list of thresholds, ' +
+        "each a percentage from 1 to 99 (30 or 30%) or a token count from 1,000 to 100,000,000 " +
+        '(60k, 1.5M or 120000), e.g. 30,52,70 or 20k,60k,52 ("abc": not a number; "150": ' +
+        "ambiguous: as a percentage it is over 99, as tokens under 1,000; write 99% or less, " +
+        "or 150k tokens); using the default, 30,52,70",
     ),
     run.stderr,
   );
@@ -352,7 +355,7 @@ Deno.test("LESSONS_DEBUG=1 prints one decision line per call", async () => {
   const lines = run.stderr.trim().split("\n");
   assertEquals(lines.length, 1);
   ok(
-    /PostToolUse Bash: fired: 31% of 100000 .* from transcript tool_use match → 31% crossed 30; \d+ chars/
+    /PostToolUse Bash: fired: 31% of 100000 .* from transcript tool_use match; compaction at 67000 \(the 100,000-token window\) → 31% crossed 30; \d+ chars/
       .test(lines[0]!),
     lines[0],
   );

@@ -16,7 +16,13 @@ export interface HookDecision {
 }
 
 const HEADER =
-  /^\[lessons-reinject refresh ([0-9]+(?:,[0-9]+)*|calls:[0-9]+|compact) ref=[0-9a-f]{8}\]/;
+  /^\[lessons-reinject refresh ([0-9]+[kM]?(?:,[0-9]+[kM]?)*|calls:[0-9]+|compact) ref=[0-9a-f]{8}\]/;
+
+/** A threshold as the header names it: `30` (a percentage), `60k`, `1M` or digits (tokens). */
+function named(name: string): number {
+  const unit = name.endsWith("k") ? 1_000 : name.endsWith("M") ? 1_000_000 : 1;
+  return Number(unit === 1 ? name : name.slice(0, -1)) * unit;
+}
 
 /** Runs the hook in this process on `payload`, with exactly `env` as its environment. */
 export async function callHook(
@@ -35,5 +41,5 @@ export async function callHook(
   const header = String(context).split("\n")[0] ?? "";
   if (match[1].startsWith("calls:")) return { kind: "count", thresholds: [], header, debug };
   if (match[1] === "compact") return { kind: "compact", thresholds: [], header, debug };
-  return { kind: "thresholds", thresholds: match[1].split(",").map(Number), header, debug };
+  return { kind: "thresholds", thresholds: match[1].split(",").map(named), header, debug };
 }

@@ -5,7 +5,24 @@
 import { join } from "node:path";
 import { PAYLOADS, RECORDINGS, SAMPLE_MANIFEST, SKELETONS } from "../_helpers.ts";
 import { callHook, type HookDecision } from "./_adapter.ts";
-import { expectCalls, type Expected, type OracleCall, parseLines, TRUTH } from "./oracle.ts";
+import {
+  type Config,
+  DEFAULT_CONFIG,
+  expectCalls,
+  type Expected,
+  type OracleCall,
+  parseLines,
+  TRUTH,
+} from "./oracle.ts";
+
+/** What a replay sets beyond the defaults: the hook's environment, and the oracle's reading of it. */
+export interface ReplayConfig {
+  env: Record<string, string>;
+  oracle: Config;
+}
+
+/** The defaults: nothing set. */
+export const DEFAULTS: ReplayConfig = { env: {}, oracle: DEFAULT_CONFIG };
 
 /** Sessions that ran through a gateway (their provenance: the skeletons' README). */
 const GATEWAY = new Set([
@@ -73,7 +90,12 @@ function same(expected: Expected | undefined, hook: HookDecision | undefined): b
  * Replays `file` (a name the oracle's TRUTH knows) call by call, read from `from` when given (with
  * its parent session beside it, for a subagent's file), else from the committed fixtures.
  */
-export async function replay(file: string, withEvents: boolean, from?: string): Promise<Row[]> {
+export async function replay(
+  file: string,
+  withEvents: boolean,
+  from?: string,
+  config: ReplayConfig = DEFAULTS,
+): Promise<Row[]> {
   const path = locate(file, from);
   const truth = TRUTH[file];
   if (!truth) throw new Error(`the oracle knows nothing of ${file}`);
@@ -82,7 +104,7 @@ export async function replay(file: string, withEvents: boolean, from?: string): 
   const ends = lineEnds(bytes);
   const isAgent = file === SUBAGENT.file;
   // No compaction events reach a subagent's context.
-  const calls = expectCalls(lines, truth, withEvents && !isAgent);
+  const calls = expectCalls(lines, truth, withEvents && !isAgent, config.oracle);
 
   const dir = Deno.makeTempDirSync({ prefix: "lessons-replay-" });
   try {
@@ -116,6 +138,7 @@ export async function replay(file: string, withEvents: boolean, from?: string): 
       TMPDIR: dir,
       HOME: dir,
       ...(GATEWAY.has(file) ? { ANTHROPIC_BASE_URL: "https://gateway.example.invalid" } : {}),
+      ...config.env,
     };
     const base = {
       session_id: sessionId,

@@ -102,6 +102,51 @@ export const TRUTH: Record<string, Truth & { why: string }> = {
 export const THRESHOLDS = [30, 52, 70];
 export const COUNT_INTERVAL = 20;
 
+/**
+ * What the replay sets for the hook, as the oracle reads it: thresholds (a number below 100 is a
+ * percentage, one of 1,000 or more a token count: docs/thresholds.md), Claude Code's auto-compact
+ * window (`CLAUDE_CODE_AUTO_COMPACT_WINDOW`) and percentage override.
+ */
+export interface Config {
+  thresholds: number[];
+  autoCompactWindow?: number;
+  pct?: number;
+}
+
+export const DEFAULT_CONFIG: Config = { thresholds: THRESHOLDS };
+
+/** Claude Code 2.1.328's buffers (docs/context-windows.md): output 20,000, then 13,000 more. */
+const OUTPUT_BUFFER = 20_000;
+const COMPACT_BUFFER = 13_000;
+
+/**
+ * The tokens percentage thresholds are measured against on a session of `window` tokens, from
+ * docs/thresholds.md: Claude Code compacts at its auto-compact window (never above the model's)
+ * less 33,000 tokens, or at the override's share of the window less 20,000 when lower, or where
+ * it did compact earlier (`learned`); when that comes before the window's own point, percentages
+ * are of the window that compacts there, narrowed until the highest sits 3 % of it before.
+ */
+export function spanOf(config: Config, window: number, learned?: number): number {
+  const own = Math.min(window, config.autoCompactWindow ?? window);
+  let compactAt = own - OUTPUT_BUFFER - COMPACT_BUFFER;
+  if (config.pct !== undefined) {
+    compactAt = Math.min(compactAt, Math.floor((own - OUTPUT_BUFFER) * config.pct / 100));
+  }
+  if (learned !== undefined && learned < compactAt) compactAt = learned;
+  let span = window;
+  const early = compactAt + OUTPUT_BUFFER + COMPACT_BUFFER;
+  if (early < window) {
+    span = early;
+    const percents = config.thresholds.filter((t) => t < 100);
+    const highest = percents.length > 0 ? Math.max(...percents) : undefined;
+    const lead = compactAt - 0.03 * early;
+    if (highest !== undefined && highest * early / 100 > lead) {
+      span = Math.max(1, Math.floor(Math.max(lead, 1) * 100 / highest));
+    }
+  }
+  return span;
+}
+
 type Json = Record<string, unknown>;
 
 function isJson(value: unknown): value is Json {
@@ -192,6 +237,7 @@ export function expectCalls(
   lines: (Json | undefined)[],
   truth: Truth,
   withEvents = true,
+  config: Config = DEFAULT_CONFIG,
 ): OracleCall[] {
   const calls = callsOf(lines, truth.sidechainFile);
   const out: OracleCall[] = [];
@@ -229,9 +275,14 @@ export function expectCalls(
       }
     }
     const percent = tokens === undefined ? undefined : (tokens * 100) / truth.window;
+    const span = spanOf(config, truth.window);
+    const pointOf = (t: number) => (t < 100 ? t * span / 100 : t);
+    // Reached at its point or past it (percentages multiplied out: no rounding miss).
+    const reached = (t: number) =>
+      tokens !== undefined && (t < 100 ? tokens * 100 >= t * span : tokens >= t);
     let restate = false;
     if (unnoticed) {
-      const heldBack = percent !== undefined && [...fired].some((t) => t <= percent);
+      const heldBack = percent !== undefined && [...fired].some(reached);
       if (tokens === undefined || heldBack) {
         unnoticed = false;
         fired = new Set();
@@ -241,7 +292,10 @@ export function expectCalls(
     }
     let expected: Expected = { kind: "none" };
     if (percent !== undefined) {
-      const crossed = THRESHOLDS.filter((t) => t <= percent && !fired.has(t));
+      // In the order a filling context reaches them; a percentage first at the same point.
+      const crossed = config.thresholds.filter((t) => reached(t) && !fired.has(t)).sort((a, b) =>
+        pointOf(a) - pointOf(b) || Number(a >= 1000) - Number(b >= 1000)
+      );
       crossed.forEach((t) => fired.add(t));
       if (restate) expected = { kind: "compact" };
       else if (crossed.length > 0 && !delivered) {

@@ -5,8 +5,8 @@
  * oracle's. Prints how many calls agree; every disagreement must be listed, with its reason, in
  * EXPLAINED.
  */
-import { deepStrictEqual } from "node:assert/strict";
-import { replay } from "./_replay.ts";
+import { deepStrictEqual, ok } from "node:assert/strict";
+import { replay, type ReplayConfig } from "./_replay.ts";
 import { expectedText, TRUTH } from "./oracle.ts";
 
 /**
@@ -52,3 +52,58 @@ Deno.test("replay: every real transcript, call by call, agrees with the oracle",
   // and two recordings, 1,678 calls over both modes. Fewer means one was skipped or cut short.
   deepStrictEqual(total, 1678);
 });
+
+/**
+ * The same replay with settings most sessions never change, each read by the oracle on its own:
+ * token thresholds mixed with percentages, and an auto-compact window (Claude Code's
+ * `CLAUDE_CODE_AUTO_COMPACT_WINDOW`) that compacts long before the window's usual point, alone
+ * and with the percentage override.
+ */
+const CONFIGS: Record<string, ReplayConfig> = {
+  "thresholds 20k,30,52,100k": {
+    env: { LESSONS_REINJECT_THRESHOLDS: "20k,30,52,100k" },
+    oracle: { thresholds: [30, 52, 20_000, 100_000] },
+  },
+  "CLAUDE_CODE_AUTO_COMPACT_WINDOW=120000": {
+    env: { CLAUDE_CODE_AUTO_COMPACT_WINDOW: "120000" },
+    oracle: { thresholds: [30, 52, 70], autoCompactWindow: 120_000 },
+  },
+  "auto-compact window 150k, override 80, thresholds 40k,30,70": {
+    env: {
+      CLAUDE_CODE_AUTO_COMPACT_WINDOW: "150k",
+      CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: "80",
+      LESSONS_REINJECT_THRESHOLDS: "40k,30,70",
+    },
+    oracle: { thresholds: [30, 70, 40_000], autoCompactWindow: 150_000, pct: 80 },
+  },
+};
+
+for (const [name, config] of Object.entries(CONFIGS)) {
+  Deno.test(`replay with ${name}: every call agrees with the oracle`, async (t) => {
+    const disagreements: string[] = [];
+    let total = 0;
+    let refreshes = 0;
+    for (const file of Object.keys(TRUTH)) {
+      for (const withEvents of [true, false]) {
+        await t.step(`${file} (${withEvents ? "events" : "no-events"})`, async () => {
+          const rows = await replay(file, withEvents, undefined, config);
+          total += rows.length;
+          refreshes += rows.filter((r) => r.hook.kind === "thresholds").length;
+          for (const row of rows.filter((r) => !r.agree)) {
+            disagreements.push(
+              `${file} ${withEvents} ${row.call.toolUseId}: oracle ${
+                expectedText(row.call.expected)
+              } at ${row.call.tokens ?? "no"} tokens, hook ${row.hook.kind} ${
+                row.hook.thresholds.join(",")
+              }: ${row.hook.debug}`,
+            );
+          }
+        });
+      }
+    }
+    deepStrictEqual(disagreements, []);
+    deepStrictEqual(total, 1678);
+    // A replay in which nothing fired would prove nothing about where the thresholds fall.
+    ok(refreshes > 20, `${refreshes} threshold refreshes`);
+  });
+}
