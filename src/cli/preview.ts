@@ -5,6 +5,7 @@
 import type { RefreshCause } from "../core/header.ts";
 import {
   isTokenThreshold,
+  shownValue,
   type Threshold,
   THRESHOLD_EXPECTED,
   thresholdOf,
@@ -91,7 +92,8 @@ export async function runPreview(args: string[], io: CliIo, settings: Settings):
     if (parsed.kind === "invalid") {
       return await usageError(
         io,
-        `--threshold ${flags.threshold}: expected ${THRESHOLD_EXPECTED} (${parsed.problem})`,
+        `--threshold ${flags.threshold}: expected ${THRESHOLD_EXPECTED} ` +
+          `(${shownValue(flags.threshold)}: ${parsed.problem})`,
         PREVIEW_HELP,
       );
     }

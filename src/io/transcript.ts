@@ -96,19 +96,34 @@ export async function scanUsage(
   const toolUseId = query.toolUseId;
   let newest: TranscriptUsage | undefined;
   let callPresent = false;
-  const done = (marker?: { start: number; entry: unknown }): UsageScan => {
+  const done = (
+    marker?: { start: number; entry: unknown },
+    paired?: Compaction,
+  ): UsageScan => {
     const scan: UsageScan = { size, bytesRead: counted.bytesRead };
     if (newest) scan.usage = newest;
     else if (marker) scan.markerAfterUsage = marker.start;
-    const compaction = marker ? compactionOf(marker.entry) : undefined;
+    const compaction = paired ?? (marker ? compactionOf(marker.entry) : undefined);
     if (compaction) scan.compaction = compaction;
     if (callPresent || newest?.matched) scan.callPresent = true;
     return scan;
   };
+  /** A summary entry found: the marker, while its boundary is looked for (a few lines back). */
+  let summary: { start: number; entry: unknown; lines: number } | undefined;
   for await (const line of readLinesBackward(counted, size, { maxBytes })) {
+    if (summary) {
+      const paired = boundaryIn(line);
+      if (paired || ++summary.lines >= PAIR_LINES) return done(summary, paired);
+      continue;
+    }
     const found = interpretForUsage(line, query.sidechainFile ?? false, toolUseId);
     if (found === undefined) continue;
-    if ("marker" in found) return done({ start: line.start, entry: found.marker });
+    if ("marker" in found) {
+      const marker = { start: line.start, entry: found.marker };
+      if (compactionOf(found.marker) !== undefined) return done(marker);
+      summary = { ...marker, lines: 0 };
+      continue;
+    }
     if ("zeroCall" in found) {
       // This call's entry, with no usable usage: keep looking back for a reading, never wait.
       if (!newest) callPresent = true;
@@ -127,7 +142,24 @@ export async function scanUsage(
       break;
     }
   }
-  return done();
+  return done(summary);
+}
+
+/** What a compaction records about its size. */
+type Compaction = { trigger: string | undefined; preTokens: number };
+
+/**
+ * 2.x writes a compaction as a `compact_boundary` system entry (with `preTokens`) and, a few lines
+ * later, the `isCompactSummary` user entry; reading backwards the summary comes first. Its
+ * boundary is looked for this many lines further back (at most 3 apart in every transcript read).
+ */
+const PAIR_LINES = 8;
+
+/** The figures of a `compact_boundary` on `line`, if it holds one. */
+function boundaryIn(line: BackwardLine): Compaction | undefined {
+  if (line.oversized) return undefined;
+  const text = decoder.decode(line.bytes);
+  return text.includes("compact_boundary") ? compactionOf(parseLine(text)) : undefined;
 }
 
 function interpretForUsage(
@@ -195,7 +227,8 @@ export async function scanHistory(
   const maxBytes = query.maxBytes ?? DEFAULT_MAX_BYTES;
   const stopBelow = query.stopBelow ?? 0;
   const refreshed = new Set<number>();
-  for await (const line of readLinesBackward(counted, size, { maxBytes })) {
+  const lines = readLinesBackward(counted, size, { maxBytes });
+  for await (const line of lines) {
     if (line.start < stopBelow) break;
     if (line.oversized) continue;
     const text = decoder.decode(line.bytes);
@@ -205,7 +238,7 @@ export async function scanHistory(
     if (!mayBeMarker && !mayBeRefresh) continue;
     const entry = parseLine(text);
     if (mayBeMarker && isCompactionMarker(entry)) {
-      const compaction = compactionOf(entry);
+      const compaction = compactionOf(entry) ?? await pairedBoundary(lines);
       return {
         marker: line.start,
         ...(compaction ? { compaction } : {}),
@@ -221,6 +254,17 @@ export async function scanHistory(
   // Stopped by the byte budget before the start of the file (or of the range asked for)?
   const truncated = counted.bytesRead >= maxBytes && size - counted.bytesRead > stopBelow;
   return { refreshed: sorted(refreshed), truncated, bytesRead: counted.bytesRead };
+}
+
+/** The boundary a summary entry (just read from `lines`) pairs with, read from the lines before. */
+async function pairedBoundary(lines: AsyncIterator<BackwardLine>): Promise<Compaction | undefined> {
+  for (let i = 0; i < PAIR_LINES; i++) {
+    const next = await lines.next();
+    if (next.done) return undefined;
+    const paired = boundaryIn(next.value);
+    if (paired) return paired;
+  }
+  return undefined;
 }
 
 function sorted(values: Set<number>): number[] {

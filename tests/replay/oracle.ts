@@ -97,6 +97,13 @@ export const TRUTH: Record<string, Truth & { why: string }> = {
     sidechainFile: false,
     why: "recorded with claude-sonnet-4-6 and no [1m]",
   },
+  "recorded-2.1.328-auto-compact-window.jsonl": {
+    window: 200_000,
+    sidechainFile: false,
+    why: "recorded with claude-sonnet-4-6 and no [1m]; auto-compacted at preTokens 67,044 " +
+      "because CLAUDE_CODE_AUTO_COMPACT_WINDOW=100000 was set (the replay leaves it unset: the " +
+      "hook learns the point from the boundary)",
+  },
 };
 
 export const THRESHOLDS = [30, 52, 70];
@@ -247,14 +254,26 @@ export function expectCalls(
   let delivered = false;
   /** A compaction the hook has not learned of yet (no events). */
   let unnoticed = false;
+  /** `preTokens` of the newest auto-compaction the hook has read: where it compacts. */
+  let learned: number | undefined;
+  /** The newest compaction written so far, auto or not (what the hook reads when it looks). */
+  let newest: Json | undefined;
+  const learn = () => {
+    const meta = record(newest?.compactMetadata);
+    if (meta?.trigger === "auto" && typeof meta.preTokens === "number") learned = meta.preTokens;
+  };
   for (const call of calls) {
     let event: Expected | undefined;
     if (call.markersBefore.length > 0) {
+      // 2.x writes a boundary (with its size) and then a summary entry: the hook reads both.
+      const boundaries = call.markersBefore.filter((i) => lines[i]?.type === "system");
+      newest = lines[(boundaries.at(-1) ?? call.markersBefore.at(-1))!];
       if (withEvents) {
         fired = new Set();
         counter = 0;
         delivered = true;
         event = { kind: "compact" };
+        learn(); // SessionStart(compact) reads the boundary just written.
       } else if (fired.size > 0) {
         unnoticed = true;
       }
@@ -275,21 +294,25 @@ export function expectCalls(
       }
     }
     const percent = tokens === undefined ? undefined : (tokens * 100) / truth.window;
-    const span = spanOf(config, truth.window);
-    const pointOf = (t: number) => (t < 100 ? t * span / 100 : t);
     // Reached at its point or past it (percentages multiplied out: no rounding miss).
-    const reached = (t: number) =>
+    const reachedOver = (span: number) => (t: number) =>
       tokens !== undefined && (t < 100 ? tokens * 100 >= t * span : tokens >= t);
+    // No reading since a marker: the hook's reading stops at it, and learns from it.
+    if (compactedSinceReading && !withEvents) learn();
     let restate = false;
     if (unnoticed) {
-      const heldBack = percent !== undefined && [...fired].some(reached);
+      const heldBack = [...fired].some(reachedOver(spanOf(config, truth.window, learned)));
       if (tokens === undefined || heldBack) {
         unnoticed = false;
         fired = new Set();
         counter = 0;
         restate = true;
+        learn(); // Looking back found the marker.
       }
     }
+    const span = spanOf(config, truth.window, learned);
+    const pointOf = (t: number) => (t < 100 ? t * span / 100 : t);
+    const reached = reachedOver(span);
     let expected: Expected = { kind: "none" };
     if (percent !== undefined) {
       // In the order a filling context reaches them; a percentage first at the same point.

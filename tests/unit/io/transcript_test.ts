@@ -7,7 +7,8 @@ import {
   withTranscript,
 } from "../../../src/io/transcript.ts";
 import { resolveWindow } from "../../../src/core/window.ts";
-import { entries, RECORDED, skeletonTranscript } from "../../_helpers.ts";
+import { join } from "node:path";
+import { entries, RECORDED, RECORDINGS, skeletonTranscript } from "../../_helpers.ts";
 
 const scanFile = (path: string, query: UsageQuery = {}) =>
   withTranscript(path, (source, size) => scanUsage(source, size, query));
@@ -268,4 +269,25 @@ Deno.test("scanHistory() stops at stopBelow and reports a truncated scan past it
   // The budget is checked between 64 KiB reads: one read, then it stops short of the marker.
   const budget = await scanHistory(source, size, { maxBytes: 1000 });
   assertEquals([budget.marker, budget.truncated, budget.bytesRead], [undefined, true, 64 * 1024]);
+});
+
+Deno.test("a compaction's size is read through the summary entry 2.x writes after its boundary", async (t) => {
+  // Recorded from real 2.1.328: the auto boundary (preTokens 67,044) at line 85, its
+  // isCompactSummary entry at line 88; reading backwards the summary comes first.
+  const text = Deno.readTextFileSync(
+    join(RECORDINGS, "recorded-2.1.328-auto-compact-window.jsonl"),
+  );
+  const lines = text.split("\n");
+  const upTo = (n: number) => memory(lines.slice(0, n + 1).join("\n") + "\n");
+  await t.step("scanHistory()", async () => {
+    const { source, size } = upTo(100);
+    const scan = await scanHistory(source, size);
+    assertEquals(scan.compaction, { trigger: "auto", preTokens: 67_044 });
+  });
+  await t.step("scanUsage() with no reading since the compaction", async () => {
+    const { source, size } = upTo(100);
+    const scan = await scanUsage(source, size, { toolUseId: "toolu_wa0" });
+    ok(scan.markerAfterUsage !== undefined);
+    assertEquals(scan.compaction, { trigger: "auto", preTokens: 67_044 });
+  });
 });

@@ -1,0 +1,102 @@
+/**
+ * Numbers a person types, in the project's own words: every flag and setting follows one rule
+ * (src/core/numbers.ts), and absurd figures are refused with the bounds named.
+ */
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { PreviewJsonSchema, StatusJsonSchema } from "../../src/cli/schemas.ts";
+import { entries, writeTranscript } from "../_helpers.ts";
+import { assertIncludes, cli, parsedAs, sandbox, statuslineInput } from "./_cli.ts";
+
+Deno.test("preview --threshold: one rule, in the project's words, never the parser's", async (t) => {
+  const box = sandbox();
+  const env = { ...box.env, HOME: box.dir };
+  const cases: [string[], string][] = [
+    [["--threshold", "-5"], '"-5": a sign is not allowed'],
+    [["--threshold", "0x10"], '"0x10": write it in decimal digits'],
+    [["--threshold", "52.5"], '"52.5": a whole percentage or a whole number of tokens'],
+    [["--threshold", "1e2"], '"1e2": write it out in digits, without an exponent'],
+    [["--threshold", "250"], '"250": ambiguous: as a percentage it is over 99, as tokens under'],
+    [["--threshold"], "--threshold needs a value"],
+    [["--thresold", "30"], "unknown option --thresold"],
+    [["--json=yes"], "--json takes no value"],
+    [["30"], 'unexpected argument "30": this command takes only options'],
+  ];
+  for (const [args, says] of cases) {
+    await t.step(args.join(" "), async () => {
+      const run = await cli(["preview", ...args], env);
+      assertEquals(run.code, 2, run.stderr);
+      assertIncludes(run.stderr, says);
+      assert(!/ambiguous\.|--threshold=-XYZ|Did you forget|Unknown option/.test(run.stderr));
+      assert(run.stderr.startsWith("lessons-reinject: "), run.stderr);
+    });
+  }
+  await Deno.remove(box.dir, { recursive: true });
+});
+
+Deno.test("preview --threshold takes what the thresholds setting takes, and the text agrees", async () => {
+  const box = sandbox();
+  const env = { ...box.env, HOME: box.dir };
+  // 61,000 tokens of a 200k window.
+  writeTranscript(box.transcript, [
+    entries.assistant(61_000, ["toolu_n"], { model: "claude-sonnet-4-6" }),
+  ]);
+  const at = async (threshold: string) =>
+    parsedAs(
+      PreviewJsonSchema,
+      (await cli(
+        ["preview", "--json", "--threshold", threshold, "--transcript", box.transcript],
+        env,
+      ))
+        .stdout,
+    );
+  const percent = await at("30%");
+  assertEquals(percent.thresholds, [30]);
+  assert(percent.text?.startsWith("[lessons-reinject refresh 30 ref="), percent.text ?? "");
+  assertIncludes(percent.text ?? "", "Context refresh at 30% of the 200k-token context window");
+  const tokens = await at("60k");
+  assertEquals(tokens.thresholds, [60_000]);
+  assert(tokens.text?.startsWith("[lessons-reinject refresh 60k ref="), tokens.text ?? "");
+  assertIncludes(
+    tokens.text ?? "",
+    "Context refresh at 61,000 tokens (30% of the 200k-token context window)",
+  );
+  await Deno.remove(box.dir, { recursive: true });
+});
+
+Deno.test("absurd figures are refused with the bounds named, never shown", async (t) => {
+  const box = sandbox();
+  await t.step("statusline: used_percentage 1e308", async () => {
+    const input = statuslineInput({
+      context_window: { used_percentage: 1e308, context_window_size: null, current_usage: null },
+    });
+    const run = await cli(["statusline"], box.env, input);
+    assertEquals(run.code, 0);
+    assert(!run.stdout.includes("e+308%"), run.stdout);
+    assertIncludes(run.stdout, "used_percentage 1e+308 is not a percentage from 0 to 100");
+  });
+  await t.step("statusline: a window of 1 token", async () => {
+    const input = statuslineInput({
+      context_window: { used_percentage: 30, context_window_size: 1, current_usage: 60_000 },
+    });
+    const run = await cli(["statusline"], box.env, input);
+    assertIncludes(run.stdout, "context_window_size 1 is not a window from 1,000 to 100,000,000");
+  });
+  await t.step("LESSONS_CONTEXT_WINDOW=1: refused, the evidence's window used", async () => {
+    writeTranscript(box.transcript, [
+      entries.assistant(123_792, ["toolu_a"], { model: "claude-sonnet-4-6" }),
+    ]);
+    const env = { ...box.env, HOME: box.dir, LESSONS_CONTEXT_WINDOW: "1" };
+    const run = await cli(["status", "--json", "--transcript", box.transcript], env);
+    const json = parsedAs(StatusJsonSchema, run.stdout);
+    assertEquals(json.window, 200_000);
+    assert((json.percent ?? 0) < 100, String(json.percent));
+    assertIncludes(json.problems.join("\n"), "from 1,000 to 100,000,000");
+  });
+  await t.step("a 23-digit window is described as too large, not as not a number", async () => {
+    const env = { ...box.env, HOME: box.dir, LESSONS_CONTEXT_WINDOW: "12345678901234567890123" };
+    const run = await cli(["status", "--json", "--transcript", box.transcript], env);
+    const json = parsedAs(StatusJsonSchema, run.stdout);
+    assertIncludes(json.problems.join("\n"), '"12345678901234567890123": above 100,000,000');
+  });
+  await Deno.remove(box.dir, { recursive: true });
+});
