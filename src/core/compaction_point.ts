@@ -58,6 +58,22 @@ export type CompactionPoint =
   }
   | { kind: "off"; evidence: string };
 
+/**
+ * The point of a window nothing moves: its own, 33,000 below it. The evidence is written only
+ * when something reads it, so a hook call that only compares numbers builds no text.
+ */
+export function usualPoint(window: number): CompactionPoint {
+  return {
+    kind: "point",
+    tokens: window - SUMMARY_OUTPUT_BUFFER - AUTOCOMPACT_BUFFER,
+    window,
+    source: "the model's window",
+    get evidence() {
+      return `the ${groupDigits(window)}-token window`;
+    },
+  };
+}
+
 /** What decided the compaction point. */
 export type CompactionSource =
   | "the model's window"
@@ -199,6 +215,9 @@ export function compactionPoint(inputs: CompactionInputs): CompactionPoint {
     return { kind: "off", evidence: `autoCompactEnabled is false in ${files.enabled.file}` };
   }
   const configured = configuredWindow(env, files, model);
+  if (configured === undefined && env.pct === undefined && inputs.learned === undefined) {
+    return usualPoint(inputs.window);
+  }
   const window = Math.min(inputs.window, configured?.tokens ?? inputs.window);
   const effective = window - SUMMARY_OUTPUT_BUFFER;
   const usual = effective - AUTOCOMPACT_BUFFER;
@@ -271,8 +290,10 @@ function configuredWindow(
  * the model's window below 200k.
  */
 export function compactsEarly(env: CompactEnv, files: CompactSettings | undefined): boolean {
-  return env.window !== undefined || env.pct !== undefined || files?.window !== undefined ||
-    Object.values(files?.byModel ?? {}).some((v) => v.value !== "auto");
+  if (env.window !== undefined || env.pct !== undefined) return true;
+  if (files === undefined || saysNothing(files)) return false;
+  return files.window !== undefined ||
+    Object.values(files.byModel).some((v) => v.value !== "auto");
 }
 
 /** Share of the span by which the highest percentage threshold stays below the compaction. */
@@ -340,15 +361,25 @@ export function measuredAgainst(
   model: string | undefined,
   context: SpanContext,
 ): { compaction: CompactionPoint; span: number } {
-  const compaction = compactionPoint({
-    window,
-    model,
-    env: context.env,
-    files: context.files,
-    learned: context.learned,
-  });
+  const { env, files, learned } = context;
+  // Nothing set and nothing learned (the usual case): the window's own point, the whole window.
+  if (
+    env.window === undefined && env.pct === undefined && env.off === undefined &&
+    learned === undefined && saysNothing(files)
+  ) {
+    return { compaction: usualPoint(window), span: window };
+  }
+  const compaction = compactionPoint({ window, model, env, files, learned });
   return {
     compaction,
     span: thresholdSpan(compaction, window, context.thresholds, context.scale),
   };
+}
+
+/** True when Claude Code's settings files set nothing about auto-compaction (or were not read). */
+export function saysNothing(files: CompactSettings | undefined): boolean {
+  if (files === undefined) return true;
+  if (files.window !== undefined || files.enabled?.value === false) return false;
+  for (const _ in files.byModel) return false;
+  return true;
 }

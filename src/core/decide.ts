@@ -5,8 +5,14 @@
 import type { State } from "../schemas/state.ts";
 import type { CompactionPoint } from "./compaction_point.ts";
 import type { RefreshCause } from "./header.ts";
-import { isTokenThreshold, percentText, type Threshold, thresholdText } from "./numbers.ts";
-import { crossedThresholds, type Fill, nextThreshold } from "./thresholds.ts";
+import {
+  isTokenThreshold,
+  MIN_TOKENS,
+  percentText,
+  type Threshold,
+  thresholdText,
+} from "./numbers.ts";
+import { crossedThresholds, type Fill, nextThreshold, reaches } from "./thresholds.ts";
 import { firedUnder } from "./window.ts";
 
 export { percentText };
@@ -113,6 +119,12 @@ export function decide(input: DecideInput): Decision {
   const fill = fillOf(reading);
   const counting = firedUnder(state.fired, state.firedWindow, fill.span);
   const crossed = crossedThresholds(fill, input.thresholds, counting);
+  // The reading's share of its span, and the span when it is not the window: `31%`, or
+  // `31% of 400000 (the span before auto-compaction)`.
+  const shown = percentText((fill.tokens * 100) / fill.span) +
+    (reading.span !== undefined && reading.span !== reading.window
+      ? ` of ${reading.span} (the span before auto-compaction)`
+      : "");
   if (crossed.length === 0) {
     const next = nextThreshold(input.thresholds, counting, fill.span);
     return {
@@ -120,7 +132,9 @@ export function decide(input: DecideInput): Decision {
       next: undefined,
       reason: next === undefined
         ? "every threshold has fired in this context"
-        : `${fillText(reading)} is below the next threshold, ${thresholdText(next)}`,
+        : `${shown} is below the next threshold, ${
+          next < MIN_TOKENS ? `${next}%` : thresholdText(next)
+        }`,
     };
   }
   const fired = [...new Set([...counting, ...crossed])].sort((a, b) => a - b);
@@ -151,9 +165,7 @@ export function decide(input: DecideInput): Decision {
       ...(input.transcriptSize !== undefined ? { firedAt: input.transcriptSize } : {}),
     },
     // Named as the refresh header names them: `30`, `60k`.
-    reason: `${fillText(reading)} crossed ${
-      crossed.map((t) => thresholdText(t, { bare: true })).join(", ")
-    }`,
+    reason: `${shown} crossed ${crossed.map((t) => thresholdText(t, { bare: true })).join(", ")}`,
   };
 }
 
@@ -176,18 +188,6 @@ export function fillOf(reading: Reading): Fill {
     (window !== undefined ? (reading.percent * window) / 100 : undefined);
   if (span === undefined || tokens === undefined) return { tokens: reading.percent, span: 100 };
   return { tokens, span };
-}
-
-/**
- * The reading's share of its span, as every output shows it: `31%`, or with the span when it is
- * not the window: `31% of the 400000 before auto-compaction`.
- */
-export function fillText(reading: Reading): string {
-  const fill = fillOf(reading);
-  const percent = percentText((fill.tokens * 100) / fill.span);
-  return reading.span !== undefined && reading.span !== reading.window
-    ? `${percent} of ${reading.span} (the span before auto-compaction)`
-    : percent;
 }
 
 /**
@@ -240,6 +240,6 @@ export function markerEndsContext(state: State, markerOffset: number): boolean {
 export function compactionCheckFrom(state: State, reading: Reading): number | undefined {
   if (state.fired.length === 0) return undefined;
   const fill = fillOf(reading);
-  if (crossedThresholds(fill, state.fired, []).length === 0) return undefined;
+  if (!state.fired.some((t) => reaches(fill, t))) return undefined;
   return Math.max(state.firedAt ?? 0, state.checkedTo ?? 0);
 }

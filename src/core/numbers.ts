@@ -74,9 +74,9 @@ export function parseWhole(
   let value: number;
   if (typeof raw === "number") value = raw;
   else if (typeof raw === "string") {
-    const why = notDigits(raw.trim());
-    if (why !== undefined) return bad(why);
-    value = Number(raw.trim());
+    const text = raw.trim();
+    if (!DIGITS.test(text)) return bad(notDigits(text) ?? "not a number");
+    value = Number(text);
   } else return bad("not a number");
   if (!Number.isFinite(value)) return bad("not a number");
   if (!Number.isInteger(value)) return bad("a whole number is expected");
@@ -109,8 +109,8 @@ export function tokenCount(text: string): number | undefined {
 }
 
 /** The valid token counts, as messages name them. */
-export const TOKENS_EXPECTED = `a whole number of tokens from ${groupDigits(MIN_TOKENS)} to ` +
-  `${groupDigits(MAX_TOKENS)} (200000, 200k or 1M)`;
+export const TOKENS_EXPECTED =
+  "a whole number of tokens from 1,000 to 100,000,000 (200000, 200k or 1M)";
 
 /**
  * A token count from {@link MIN_TOKENS} to {@link MAX_TOKENS}: a JSON number, digits, or `k`/`M`.
@@ -152,10 +152,8 @@ export function isTokenThreshold(threshold: Threshold): boolean {
 }
 
 /** One threshold's valid forms, as messages name them. */
-export const THRESHOLD_EXPECTED =
-  `a percentage from ${MIN_PERCENT} to ${MAX_PERCENT} (30 or 30%) ` +
-  `or a token count from ${groupDigits(MIN_TOKENS)} to ${groupDigits(MAX_TOKENS)} ` +
-  "(60k, 1.5M or 120000)";
+export const THRESHOLD_EXPECTED = "a percentage from 1 to 99 (30 or 30%) or a token count " +
+  "from 1,000 to 100,000,000 (60k, 1.5M or 120000)";
 
 /**
  * A threshold's value, or why `raw` is not one (a phrase, without the list of valid forms). A bare number up to 99 or one with `%` is a

@@ -4,7 +4,7 @@
  * number of tokens (core/numbers.ts says which). Pure. (The setting is parsed in
  * src/settings/table.ts.)
  */
-import { isTokenThreshold, type Threshold } from "./numbers.ts";
+import { isTokenThreshold, MIN_TOKENS, type Threshold } from "./numbers.ts";
 
 /** The PRD's thresholds, calibrated to the context-degradation curve. */
 export const DEFAULT_THRESHOLDS: readonly Threshold[] = [30, 52, 70];
@@ -33,7 +33,7 @@ export function pointOf(threshold: Threshold, span: number): number {
  * reaches 29 (`58000 / 200000 * 100` is 28.999...).
  */
 export function reaches(fill: Fill, threshold: Threshold): boolean {
-  return isTokenThreshold(threshold)
+  return threshold >= MIN_TOKENS
     ? fill.tokens >= threshold
     : fill.tokens * 100 >= threshold * fill.span;
 }
@@ -78,7 +78,11 @@ export function crossedThresholds(
   thresholds: readonly Threshold[],
   fired: readonly Threshold[],
 ): Threshold[] {
-  return inReachOrder(thresholds, fill.span).filter((t) => reaches(fill, t) && !fired.includes(t));
+  const { tokens, span } = fill;
+  const crossed = thresholds.filter((t) =>
+    (t >= MIN_TOKENS ? tokens >= t : tokens * 100 >= t * span) && !fired.includes(t)
+  );
+  return crossed.length > 1 ? inReachOrder(crossed, span) : crossed;
 }
 
 /**
@@ -94,5 +98,8 @@ export function nextThreshold(
   fired: readonly Threshold[],
   span: number,
 ): Threshold | undefined {
-  return inReachOrder(thresholds, span).find((t) => !fired.includes(t));
+  // A list of one kind, as the settings keep it, is already in reach order.
+  const mixed = thresholds.some((t) => t >= MIN_TOKENS) && thresholds.some((t) => t < MIN_TOKENS);
+  const ordered = mixed ? inReachOrder(thresholds, span) : thresholds;
+  return ordered.find((t) => !fired.includes(t));
 }

@@ -8,6 +8,9 @@ import { compactSettingsFrom, readCompactSources } from "../io/claude_settings.t
 import type { State } from "../schemas/state.ts";
 import type { Settings } from "../settings/resolve.ts";
 
+/** How the state keeps settings files that set nothing about auto-compaction. */
+const NOTHING = '{"byModel":{}}';
+
 /** The settings, and the text to keep in the state when they were read on this call. */
 export interface CompactSettingsRead {
   files: CompactSettings | undefined;
@@ -20,15 +23,19 @@ export interface CompactSettingsRead {
  * turned off by the environment, or the thresholds never measured against the compaction
  * point), the state's copy, or the files read now.
  */
-export function compactSettingsFor(
+export async function compactSettingsFor(
   state: State,
   settings: Pick<
     Settings,
     "compactEnv" | "scaleForAutocompact" | "claudeDir" | "projectDir"
   >,
   cwd: string | undefined,
-): CompactSettingsRead {
+): Promise<CompactSettingsRead> {
   if (!settings.scaleForAutocompact || settings.compactEnv.off) return { files: undefined };
+  // The usual case, files that set nothing, is kept as this text: nothing to parse per call.
+  if (state.claudeSettings === NOTHING) return { files: { byModel: {} } };
+  // Loaded on first use: a call that keeps the usual settings never loads the reader.
+  const { compactSettingsFrom, readCompactSources } = await import("../io/claude_settings.ts");
   const kept = state.claudeSettings === undefined
     ? undefined
     : compactSettingsFrom(state.claudeSettings);

@@ -40,7 +40,7 @@ export async function recordCompactionWindow(
     return await withLock(paths.lock, async () => {
       const current = stateOf(loadState(paths.state));
       // A reset is where the settings are read again (a call then opens none of them).
-      const read = compactSettingsFor({ fired: [], toolCount: 0 }, settings, cwd);
+      const read = await compactSettingsFor({ fired: [], toolCount: 0 }, settings, cwd);
       const early = compactsEarly(settings.compactEnv, read.files);
       const facts = compactionFacts(compaction, current, settings.disable1m, early);
       await saveState(paths.state, {

@@ -9,6 +9,7 @@ import { crossedThresholds } from "../core/thresholds.ts";
 import { provesWindow, resolveWindow } from "../core/window.ts";
 import { type HistoryScan, scanHistory, withTranscript } from "../io/transcript.ts";
 import { learnedCompaction } from "./measure.ts";
+import { type CompactEnv, compactsEarly, type CompactSettings } from "../core/compaction_point.ts";
 import type { State } from "../schemas/state.ts";
 
 /** What looking back needs to know about the call. */
@@ -23,8 +24,9 @@ export interface LookBackInput {
   thresholds: readonly number[];
   /** `CLAUDE_CODE_DISABLE_1M_CONTEXT`: a compaction's size then proves nothing larger. */
   disable1m?: boolean;
-  /** An early compaction point is configured: a compaction below 200k proves no window. */
-  compactsEarly?: boolean;
+  /** Claude Code's auto-compaction variables and settings: an early point set means a compaction below 200k proves no window. */
+  compactEnv?: CompactEnv;
+  compactFiles?: CompactSettings | undefined;
 }
 
 /** Unchecked bytes worth recording as checked (a state write); below it, re-reading is cheaper. */
@@ -50,7 +52,13 @@ export async function lookBack(input: LookBackInput): Promise<ContextFacts> {
       }
       Object.assign(
         facts,
-        compactionFacts(scan.compaction, state, input.disable1m, input.compactsEarly),
+        compactionFacts(
+          scan.compaction,
+          state,
+          input.disable1m,
+          scan.compaction !== undefined &&
+            compactsEarly(input.compactEnv ?? {}, input.compactFiles),
+        ),
       );
     }
   }

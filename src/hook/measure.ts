@@ -85,11 +85,13 @@ export function withSpan(
   known: Known,
 ): Reading {
   if (reading.window === undefined || !(reading.window > 0)) return reading;
-  const { compaction, span } = measuredAgainst(
-    reading.window,
-    reading.model,
-    spanContext(settings, known),
-  );
+  const { compaction, span } = measuredAgainst(reading.window, reading.model, {
+    env: settings.compactEnv,
+    files: known.compactFiles,
+    learned: known.compactedAt,
+    thresholds: settings.thresholds,
+    scale: settings.scaleForAutocompact,
+  });
   const { span: _before, ...rest } = reading;
   return { ...rest, compaction, ...(span !== reading.window ? { span } : {}) };
 }
@@ -116,7 +118,8 @@ function ceilingOf(
     firstParty: settings.firstParty,
     compaction: scan.compaction,
     proven: known.provenWindow,
-    compactsEarly: compactsEarly(settings.compactEnv, known.compactFiles),
+    compactsEarly: scan.compaction !== undefined &&
+      compactsEarly(settings.compactEnv, known.compactFiles),
   });
   // The reading's window may be larger, and a larger window's span smaller (an early point set
   // for the larger window): the smaller of this window's and the largest window's is safe.
@@ -195,8 +198,10 @@ export async function measure(
     },
   );
   if ("error" in scan) return { reading: none(scan.error, true), facts: {}, size: undefined };
-  const early = compactsEarly(settings.compactEnv, known.compactFiles);
-  const learned = learnedCompaction(scan.compaction, known.compactedAt);
+  // Only a compaction in the scan makes it matter (window evidence): computed only then.
+  const early = scan.compaction !== undefined &&
+    compactsEarly(settings.compactEnv, known.compactFiles);
+  const learned = scan.compaction ? learnedCompaction(scan.compaction, known.compactedAt) : {};
   const windowFacts = (choice: WindowChoice | undefined): ContextFacts => ({
     ...(choice !== undefined && provesWindow(choice, known.provenWindow)
       ? { provenWindow: choice.window }

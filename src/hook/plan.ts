@@ -23,7 +23,7 @@ import { type ContextFiles, contextFiles, locateTranscript } from "./context_fil
 import { firedUnder } from "../core/window.ts";
 import { lookBack } from "./look_back.ts";
 import { measure, type Measured, withSpan } from "./measure.ts";
-import { compactsEarly } from "../core/compaction_point.ts";
+import type { CompactSettings } from "../core/compaction_point.ts";
 import { buildRefresh, type BuiltRefresh } from "./refresh_text.ts";
 import { describeDecision, timed, type Trace } from "./trace.ts";
 
@@ -50,7 +50,7 @@ async function lookBackAsNeeded(
   loaded: LoadedState,
   files: ContextFiles,
   settings: Settings,
-  compactsEarly: boolean,
+  compactFiles: CompactSettings | undefined,
   trace: Trace,
 ): Promise<{ reading: Reading | NoReading; facts: ContextFacts; state: State }> {
   const found = loaded.kind === "found";
@@ -78,7 +78,8 @@ async function lookBackAsNeeded(
         token: files.token,
         thresholds: settings.thresholds,
         disable1m: settings.disable1m,
-        compactsEarly,
+        compactEnv: settings.compactEnv,
+        compactFiles,
       }));
     Object.assign(facts, extra);
     state = withFacts();
@@ -125,7 +126,7 @@ export async function planCall(
     : undefined;
   const files: ContextFiles = { ...named, transcript: located?.ref };
   // Claude Code's auto-compaction settings: read on a context's first call, then kept.
-  const compactRead = compactSettingsFor(stateOf(loaded), settings, payload.cwd);
+  const compactRead = await compactSettingsFor(stateOf(loaded), settings, payload.cwd);
   const remembered = {
     ...(located?.remember ? { agentTranscript: located.remember } : {}),
     ...(compactRead.remember !== undefined ? { claudeSettings: compactRead.remember } : {}),
@@ -158,7 +159,7 @@ export async function planCall(
       loaded,
       files,
       settings,
-      compactsEarly(settings.compactEnv, compactRead.files),
+      compactRead.files,
       trace,
     ));
     // What this call learned (a compaction point) measures its own reading too.

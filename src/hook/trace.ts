@@ -114,19 +114,14 @@ export async function timed<T>(trace: Trace, name: string, step: () => T | Promi
   }
 }
 
-/**
- * The reading in a few words: `31% of 200000 (default 200k), 62000 tokens from ...; compaction
- * at 167000 (the 200,000-token window)`, and the span when thresholds are measured against less
- * than the window.
- */
+/** The reading in a few words: `31% of 200000 (default 200k), 62000 tokens from ...`. */
 function describeReading(reading: Reading | NoReading): string {
   if (!isReading(reading)) return reading.reason;
   const tokens = reading.tokens === undefined ? "" : `, ${reading.tokens} tokens`;
   const window = reading.window === undefined
     ? ""
     : ` of ${reading.window} (${reading.windowSource})`;
-  return `${percentText(reading.percent)}${window}${tokens} from ${reading.source}` +
-    compactionText(reading);
+  return `${percentText(reading.percent)}${window}${tokens} from ${reading.source}`;
 }
 
 /** `; compaction at 367000 (why)[, thresholds measured against 400000]`, or nothing. */
@@ -160,10 +155,13 @@ export function debugLine(trace: Trace): string {
     : Number.isFinite(trace.ceiling)
     ? ` (not waited for: this call's reading is at most ${Math.ceil(trace.ceiling)}%)`
     : " (not waited for: every threshold has fired)";
-  if (trace.outcome === "silent") return `${who}nothing: ${trace.reason}${early}`;
+  // Where Claude Code will compact, and why: written only here, for the debug line.
+  const reading = trace.reading;
+  const compaction = reading && isReading(reading) ? compactionText(reading) : "";
+  if (trace.outcome === "silent") return `${who}nothing: ${trace.reason}${early}${compaction}`;
   const refresh = trace.refresh;
   const account = refresh === undefined ? "" : `; ${accountOf(refresh)}`;
-  return `${who}fired: ${trace.reason}${early}${account}${
+  return `${who}fired: ${trace.reason}${early}${compaction}${account}${
     trace.rearm ? `; ${rearmOf(trace.rearm)}` : ""
   }`;
 }

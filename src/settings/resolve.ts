@@ -197,8 +197,9 @@ function rearmAt(
 /** Claude Code's auto-compaction variables, read the way Claude Code 2.1.328 reads them. */
 function compactEnvOf(env: Env): CompactEnv {
   const raw = env("CLAUDE_CODE_AUTO_COMPACT_WINDOW");
-  const tokens = autoCompactWindowOf(raw);
-  const pct = autocompactPctOf(env("CLAUDE_AUTOCOMPACT_PCT_OVERRIDE"));
+  const tokens = raw === undefined ? undefined : autoCompactWindowOf(raw);
+  const rawPct = env("CLAUDE_AUTOCOMPACT_PCT_OVERRIDE");
+  const pct = rawPct === undefined ? undefined : autocompactPctOf(rawPct);
   // `DISABLE_COMPACT` (also no /compact) is checked first, then `DISABLE_AUTO_COMPACT`.
   const off = isOn(env("DISABLE_COMPACT"))
     ? "DISABLE_COMPACT" as const

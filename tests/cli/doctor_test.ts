@@ -187,6 +187,8 @@ Deno.test("doctor reports this folder's session as the hook's next call sees it"
   // Doctor names the window and its evidence; sonnet-4-6 may have opted in to 1M (uncertain).
   assertIncludes(session.detail, "31% of a 200k window (model and version, uncertain");
   assertIncludes(session.detail, "the next tool call refreshes: 31%");
+  // And where Claude Code will compact it, and why.
+  assertIncludes(session.detail, "; compaction at 167000 (the 200,000-token window)");
   await Deno.remove(box.dir, { recursive: true });
 });
 
@@ -213,4 +215,58 @@ Deno.test("doctor finds the plugin: this checkout by default; none elsewhere is 
   assertEquals(check(report, "plugin").status, "fail");
   assertIncludes(check(report, "plugin").fix ?? "", "--plugin-root");
   await Deno.remove(box.dir, { recursive: true });
+});
+
+Deno.test("doctor: where each threshold falls against Claude Code's compaction point", async (t) => {
+  await t.step("a token threshold past the compaction point never fires: a warning", async () => {
+    const box = sandbox();
+    const env = { ...healthy(box), LESSONS_REINJECT_THRESHOLDS: "30,52,300k" };
+    const { code, report } = await doctor(env);
+    assertEquals(code, 0);
+    const found = check(report, "thresholds");
+    assertEquals(found.status, "warn", JSON.stringify(found));
+    // On a 200k window it comes after the compaction at 167,000; on 1M it fires.
+    assertIncludes(
+      found.detail,
+      "auto-compaction at 167,000 (the 200,000-token window); 300k never",
+    );
+    assertIncludes(found.detail, "of a 1M window: at 300,000, 520,000, 300,000 tokens");
+    assertIncludes(found.fix ?? "", "lower 300k below the compaction point");
+    await Deno.remove(box.dir, { recursive: true });
+  });
+  await t.step("the project's autoCompactWindow, read afresh", async () => {
+    const box = sandbox();
+    const cwd = join(box.dir, "project");
+    Deno.mkdirSync(join(cwd, ".claude"), { recursive: true });
+    Deno.writeTextFileSync(join(cwd, ".claude", "settings.json"), '{"autoCompactWindow": 400000}');
+    const run = await cli(["doctor", "--json", "--plugin-root", ROOT], healthy(box), "", cwd);
+    const found = check(parsedAs(DoctorJsonSchema, run.stdout), "thresholds");
+    assertEquals(found.status, "ok", JSON.stringify(found));
+    assertIncludes(
+      found.detail,
+      "of the 400,000 tokens before auto-compaction on a 1M window: at 120,000, 208,000, " +
+        "280,000 tokens; auto-compaction at 367,000 (autoCompactWindow 400000 in",
+    );
+    await Deno.remove(box.dir, { recursive: true });
+  });
+  await t.step(
+    "auto-compaction off: percentages of the whole window, and where it stops",
+    async () => {
+      const box = sandbox();
+      const env = {
+        ...healthy(box),
+        DISABLE_AUTO_COMPACT: "1",
+        LESSONS_REINJECT_THRESHOLDS: "30,90",
+      };
+      const { report } = await doctor(env);
+      const found = check(report, "thresholds");
+      assertEquals(found.status, "warn", JSON.stringify(found));
+      assertIncludes(
+        found.detail,
+        "no auto-compaction (DISABLE_AUTO_COMPACT is set): the context " +
+          "stops at 177,000; 90% never fires there",
+      );
+      await Deno.remove(box.dir, { recursive: true });
+    },
+  );
 });

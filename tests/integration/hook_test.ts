@@ -355,7 +355,7 @@ Deno.test("LESSONS_DEBUG=1 prints one decision line per call", async () => {
   const lines = run.stderr.trim().split("\n");
   assertEquals(lines.length, 1);
   ok(
-    /PostToolUse Bash: fired: 31% of 100000 .* from transcript tool_use match; compaction at 67000 \(the 100,000-token window\) → 31% crossed 30; \d+ chars/
+    /PostToolUse Bash: fired: 31% of 100000 .* from transcript tool_use match → 31% crossed 30; compaction at 67000 \(the 100,000-token window\); \d+ chars/
       .test(lines[0]!),
     lines[0],
   );

@@ -176,3 +176,63 @@ Deno.test("resetState() keeps what the session proved: its window and a subagent
     agentTranscript: "/p/a.jsonl",
   });
 });
+
+Deno.test("decide() with token thresholds and a span before an early compaction", async (t) => {
+  // A 1M window whose auto-compact window is 400k: percentages of 400k, tokens as they are.
+  const at = (tokens: number): Reading => ({
+    kind: "reading",
+    source: "transcript tool_use match",
+    percent: tokens / 10_000,
+    tokens,
+    window: 1_000_000,
+    windowSource: "model and version",
+    model: "claude-opus-5-5",
+    span: 400_000,
+  });
+  const list = { thresholds: [30, 52, 70, 60_000] };
+  await t.step("60k at 61,000 tokens, 30 % of 400k not yet", () => {
+    const d = decide({ ...input(at(61_000), state([])), ...list });
+    assertEquals(d.cause?.kind === "thresholds" ? [...d.cause.thresholds] : [], [60_000]);
+    assertEquals(d.reason, "15% of 400000 (the span before auto-compaction) crossed 60k");
+    // Token thresholds do not move with the span: nothing recorded for them.
+    assertEquals(d.next?.firedWindow, {});
+  });
+  await t.step("30 % of 400k at 120,000 tokens, its span recorded", () => {
+    const d = decide({ ...input(at(120_000), state([60_000])), ...list });
+    assertEquals(d.cause?.kind === "thresholds" ? [...d.cause.thresholds] : [], [30]);
+    assertEquals(d.next?.fired, [30, 60_000]);
+    assertEquals(d.next?.firedWindow, { "30": 400_000 });
+    assertEquals(d.cause?.kind === "thresholds" ? d.cause.span : undefined, 400_000);
+  });
+  await t.step("a percentage fired under a smaller span fires again at the larger one", () => {
+    const s = state([30], 0, { firedWindow: { "30": 200_000 } });
+    const d = decide({ ...input(at(125_000), s), ...list });
+    // In reach order: 60k comes before 30 % of 400k.
+    assertEquals(d.cause?.kind === "thresholds" ? [...d.cause.thresholds] : [], [60_000, 30]);
+  });
+  await t.step("the next threshold is named in reach order", () => {
+    const d = decide({ ...input(at(50_000), state([])), ...list });
+    assertEquals(
+      d.reason,
+      "12% of 400000 (the span before auto-compaction) is below the next " +
+        "threshold, 60k",
+    );
+  });
+});
+
+Deno.test("a reset keeps where the session compacts, and drops the settings read for the context", () => {
+  const s = state([30], 0, { compactedAt: 67_044, claudeSettings: '{"byModel":{}}' });
+  const reset = resetState(s);
+  assertEquals([reset.compactedAt, reset.claudeSettings], [67_044, undefined]);
+  // Facts learned on a call that also finds the compaction outlive its reset.
+  const after = applyFacts(
+    state([30], 0, { firedAt: 100 }),
+    { marker: 500, compactedAt: 67_044, claudeSettings: '{"byModel":{}}' },
+    true,
+  );
+  assertEquals([after.fired, after.compactedAt, after.claudeSettings], [
+    [],
+    67_044,
+    '{"byModel":{}}',
+  ]);
+});

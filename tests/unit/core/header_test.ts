@@ -52,3 +52,60 @@ Deno.test("formatTokens() is short", () => {
     "900",
   ]);
 });
+
+Deno.test("refreshHeader() names token counts and the span, and the text agrees with the names", async (t) => {
+  const token = "0a1b2c3d";
+  const cases: [string, Parameters<typeof refreshHeader>[0], string][] = [
+    [
+      "a token count on a 200k window: the tokens first",
+      { kind: "thresholds", thresholds: [60_000], percent: 30.5, window: 200_000, tokens: 61_000 },
+      "[lessons-reinject refresh 60k ref=0a1b2c3d] Context refresh at 61,000 tokens (30% of the " +
+      "200k-token context window)",
+    ],
+    [
+      "a percentage and a token count together",
+      {
+        kind: "thresholds",
+        thresholds: [30, 60_000],
+        percent: 30.5,
+        window: 200_000,
+        tokens: 61_000,
+      },
+      "[lessons-reinject refresh 30,60k ref=0a1b2c3d] Context refresh at 61,000 tokens (30% of",
+    ],
+    [
+      "percentages of the span before an early compaction",
+      {
+        kind: "thresholds",
+        thresholds: [30],
+        percent: 12.5,
+        window: 1_000_000,
+        span: 400_000,
+        tokens: 125_000,
+      },
+      "[lessons-reinject refresh 30 ref=0a1b2c3d] Context refresh at 31% of the 400k tokens " +
+      "measured before auto-compaction (125,000 tokens of the 1M-token context window)",
+    ],
+  ];
+  for (const [name, cause, starts] of cases) {
+    await t.step(name, () => {
+      const header = refreshHeader(cause, token);
+      ok(header.startsWith(starts), header);
+      assertEquals(
+        parseRefreshHeader(header, token),
+        cause.kind === "thresholds" ? [...cause.thresholds] : [],
+      );
+    });
+  }
+  await t.step("a whole percentage crossed is never stated as less than its name", () => {
+    for (let tokens = 59_000; tokens <= 61_000; tokens += 7) {
+      const percent = (tokens * 100) / 200_000;
+      if (percent < 30) continue;
+      const header = refreshHeader(
+        { kind: "thresholds", thresholds: [30], percent, window: 200_000 },
+        token,
+      );
+      ok(/at 30% of/.test(header), header);
+    }
+  });
+});

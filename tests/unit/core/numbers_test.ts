@@ -1,12 +1,19 @@
 /** The one number rule (src/core/numbers.ts): every flag and setting parses numbers with it. */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import {
+  groupDigits,
+  MAX_PERCENT,
+  MAX_TOKENS,
+  MIN_PERCENT,
+  MIN_TOKENS,
   parseTokens,
   parseWhole,
   percentText,
+  THRESHOLD_EXPECTED,
   thresholdOf,
   thresholdText,
   tokenCount,
+  TOKENS_EXPECTED,
 } from "../../../src/core/numbers.ts";
 
 const valueOf = (parsed: { kind: string; value?: unknown }) =>
@@ -95,4 +102,10 @@ Deno.test("parseTokens(): 1,000 to 100,000,000, with k and M, named in the messa
 
 Deno.test("percentText() rounds down: a refresh never claims more than was read", () => {
   assertEquals([percentText(31.9), percentText(52), percentText(0.4)], ["31%", "52%", "0%"]);
+});
+
+Deno.test("the messages' bounds are the constants' (written out so loading builds no text)", () => {
+  ok(THRESHOLD_EXPECTED.includes(`from ${MIN_PERCENT} to ${MAX_PERCENT} `));
+  ok(THRESHOLD_EXPECTED.includes(`from ${groupDigits(MIN_TOKENS)} to ${groupDigits(MAX_TOKENS)} `));
+  ok(TOKENS_EXPECTED.includes(`from ${groupDigits(MIN_TOKENS)} to ${groupDigits(MAX_TOKENS)} `));
 });

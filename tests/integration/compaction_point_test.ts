@@ -1,0 +1,113 @@
+/**
+ * The real entry point with Claude Code's auto-compaction settings: where the thresholds fall
+ * when it compacts early, token thresholds, the settings files read once per context and again
+ * after a compaction, and the debug line naming the compaction point and where it came from.
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { join } from "node:path";
+import {
+  appendTranscript,
+  entries,
+  payload,
+  runHook,
+  sandbox,
+  writeTranscript,
+} from "../_helpers.ts";
+
+/** A sandbox whose project folder holds `.claude/settings.json` with `settings`. */
+function project(settings: Record<string, unknown>) {
+  const box = sandbox();
+  const dir = join(box.dir, "project");
+  Deno.mkdirSync(join(dir, ".claude"), { recursive: true });
+  const file = join(dir, ".claude", "settings.json");
+  Deno.writeTextFileSync(file, JSON.stringify(settings));
+  const env = { ...box.env, HOME: box.dir, CLAUDE_PROJECT_DIR: dir, LESSONS_DEBUG: "1" };
+  const at = (tokens: number, id: string) => {
+    appendTranscript(box.transcript, [
+      entries.assistant(tokens, [id], { model: "claude-sonnet-4-6" }),
+    ]);
+    return payload("PostToolUse.Bash", {
+      transcript_path: box.transcript,
+      tool_use_id: id,
+      cwd: dir,
+    });
+  };
+  writeTranscript(box.transcript, []);
+  return { box, dir, file, env, at };
+}
+
+Deno.test("the project's autoCompactWindow: percentages before its compaction, read once per context", async () => {
+  const { box, file, env, at } = project({ autoCompactWindow: 120_000 });
+  // 120,000 compacts at 87,000: 30/52/70 % of 119,142 tokens (70 % lands at 83,400).
+  const first = await runHook(at(38_000, "toolu_1"), env);
+  ok(first.context?.startsWith("[lessons-reinject refresh 30 ref="), first.stderr);
+  ok(
+    first.context?.includes(
+      "Context refresh at 31% of the 119k tokens measured before auto-compaction (38,000 tokens " +
+        "of the 200k-token context window)",
+    ),
+    first.context,
+  );
+  ok(first.stderr.includes("compaction at 87000 (autoCompactWindow 120000 in "), first.stderr);
+  ok(first.stderr.includes("percentages measured against 119142 tokens"), first.stderr);
+
+  // A change to the file mid-context is not read again: 52 % of 119,142 is still 61,954.
+  Deno.writeTextFileSync(file, JSON.stringify({ autoCompactWindow: 400_000 }));
+  const second = await runHook(at(63_000, "toolu_2"), env);
+  ok(second.context?.startsWith("[lessons-reinject refresh 52 ref="), second.stderr);
+
+  // A compaction ends the context: the files are read again for the next one.
+  appendTranscript(box.transcript, [entries.compactBoundary()]);
+  const reset = await runHook(
+    payload("SessionStart.compact", {
+      transcript_path: box.transcript,
+      cwd: env.CLAUDE_PROJECT_DIR,
+    }),
+    env,
+  );
+  ok(reset.context?.includes("refresh compact"), reset.stderr);
+  const third = await runHook(at(38_000, "toolu_3"), env);
+  ok(third.stderr.includes("compaction at 167000 (autoCompactWindow 400000 in "), third.stderr);
+  ok(third.stderr.includes("(capped to the model's 200,000)"), third.stderr);
+  assertEquals(third.context, undefined);
+});
+
+Deno.test("CLAUDE_CODE_AUTO_COMPACT_WINDOW beats the settings; auto-compaction off is the whole window", async (t) => {
+  await t.step("the environment first", async () => {
+    const { env, at } = project({ autoCompactWindow: 120_000 });
+    const run = await runHook(at(20_000, "toolu_e"), {
+      ...env,
+      CLAUDE_CODE_AUTO_COMPACT_WINDOW: "100k",
+    });
+    ok(
+      run.stderr.includes("compaction at 67000 (CLAUDE_CODE_AUTO_COMPACT_WINDOW=100k"),
+      run.stderr,
+    );
+  });
+  await t.step("DISABLE_AUTO_COMPACT: no compaction point, percentages of 200k", async () => {
+    const { env, at } = project({ autoCompactWindow: 120_000 });
+    const run = await runHook(at(38_000, "toolu_d"), { ...env, DISABLE_AUTO_COMPACT: "1" });
+    ok(run.stderr.includes("no auto-compaction (DISABLE_AUTO_COMPACT is set)"), run.stderr);
+    assertEquals(run.context, undefined);
+  });
+  await t.step("autoCompactEnabled: false in the user's settings", async () => {
+    const { box, env, at } = project({});
+    Deno.mkdirSync(join(box.dir, ".claude"), { recursive: true });
+    Deno.writeTextFileSync(
+      join(box.dir, ".claude", "settings.json"),
+      JSON.stringify({ autoCompactEnabled: false }),
+    );
+    const run = await runHook(at(38_000, "toolu_u"), env);
+    ok(run.stderr.includes("no auto-compaction (autoCompactEnabled is false in "), run.stderr);
+  });
+});
+
+Deno.test("token thresholds fire at their count on any window, named as written", async () => {
+  const { env, at } = project({});
+  const big = { ...env, LESSONS_CONTEXT_WINDOW: "1M", LESSONS_REINJECT_THRESHOLDS: "20k,30" };
+  assertEquals((await runHook(at(19_999, "toolu_a"), big)).context, undefined);
+  const run = await runHook(at(25_000, "toolu_b"), big);
+  ok(run.context?.startsWith("[lessons-reinject refresh 20k ref="), run.stderr);
+  ok(run.context?.includes("Context refresh at 25,000 tokens (2% of the 1M-token context window)"));
+  ok(run.stderr.includes("crossed 20k"), run.stderr);
+});
