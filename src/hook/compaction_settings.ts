@@ -4,7 +4,6 @@
  * call that does not fire opens no settings file (docs/benchmarks.md has the measurement).
  */
 import { type CompactSettings, mergeCompactSettings } from "../core/compaction_point.ts";
-import { compactSettingsFrom, readCompactSources } from "../io/claude_settings.ts";
 import type { State } from "../schemas/state.ts";
 import type { Settings } from "../settings/resolve.ts";
 
