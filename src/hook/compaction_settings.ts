@@ -10,6 +10,9 @@ import type { Settings } from "../settings/resolve.ts";
 /** How the state keeps settings files that set nothing about auto-compaction. */
 const NOTHING = '{"byModel":{}}';
 
+/** Settings files that set nothing, as every call of a context that read them sees them. */
+export const NO_SETTINGS: CompactSettings = Object.freeze({ byModel: Object.freeze({}) });
+
 /** The settings, and the text to keep in the state when they were read on this call. */
 export interface CompactSettingsRead {
   files: CompactSettings | undefined;
@@ -32,7 +35,7 @@ export async function compactSettingsFor(
 ): Promise<CompactSettingsRead> {
   if (!settings.scaleForAutocompact || settings.compactEnv.off) return { files: undefined };
   // The usual case, files that set nothing, is kept as this text: nothing to parse per call.
-  if (state.claudeSettings === NOTHING) return { files: { byModel: {} } };
+  if (state.claudeSettings === NOTHING) return { files: NO_SETTINGS };
   // Loaded on first use: a call that keeps the usual settings never loads the reader.
   const { compactSettingsFrom, readCompactSources } = await import("../io/claude_settings.ts");
   const kept = state.claudeSettings === undefined

@@ -5,11 +5,15 @@
  */
 import type { ContextFacts } from "../core/context_facts.ts";
 import {
+  type CompactionPoint,
   compactsEarly,
   type CompactSettings,
   measuredAgainst,
-  type SpanContext,
+  saysNothing,
+  usualPoint,
 } from "../core/compaction_point.ts";
+import { AUTOCOMPACT_MARGIN } from "../core/claude_code.ts";
+import { NO_SETTINGS } from "./compaction_settings.ts";
 import { figuresOf } from "../core/context_window.ts";
 import type { NoReading, Reading } from "../core/decide.ts";
 import { ceilingTokens, ceilingWindow, earlyCeiling } from "../core/ceiling.ts";
@@ -67,15 +71,46 @@ export interface Known {
   compactFiles?: CompactSettings | undefined;
 }
 
-/** The span context of a call: settings, Claude Code's files and what the session learned. */
-function spanContext(settings: MeasureSettings, known: Known): SpanContext {
-  return {
-    env: settings.compactEnv,
-    files: known.compactFiles,
+/**
+ * Where `model` on `window` is auto-compacted and the span its percentages are measured against.
+ * The usual case (nothing set, nothing learned) is answered here without calling into
+ * core/compaction_point.ts: a hook call compiles each function it runs, and most calls need none
+ * of that module's.
+ */
+function spanOf(
+  window: number,
+  model: string | undefined,
+  settings: MeasureSettings,
+  known: Known,
+): { compaction: CompactionPoint; span: number } {
+  const env = settings.compactEnv;
+  const files = known.compactFiles;
+  if (
+    env.window === undefined && env.pct === undefined && env.off === undefined &&
+    known.compactedAt === undefined &&
+    (files === undefined || files === NO_SETTINGS || saysNothing(files))
+  ) {
+    return {
+      compaction: {
+        kind: "point",
+        tokens: window - AUTOCOMPACT_MARGIN,
+        window,
+        source: "the model's window",
+        // Written only when read (status, doctor, the debug line): the same as usualPoint's.
+        get evidence() {
+          return usualPoint(window).evidence;
+        },
+      },
+      span: window,
+    };
+  }
+  return measuredAgainst(window, model, {
+    env,
+    files,
     learned: known.compactedAt,
     thresholds: settings.thresholds,
     scale: settings.scaleForAutocompact,
-  };
+  });
 }
 
 /** `reading` with the span its thresholds are measured against, when its window is known. */
@@ -85,13 +120,7 @@ export function withSpan(
   known: Known,
 ): Reading {
   if (reading.window === undefined || !(reading.window > 0)) return reading;
-  const { compaction, span } = measuredAgainst(reading.window, reading.model, {
-    env: settings.compactEnv,
-    files: known.compactFiles,
-    learned: known.compactedAt,
-    thresholds: settings.thresholds,
-    scale: settings.scaleForAutocompact,
-  });
+  const { compaction, span } = spanOf(reading.window, reading.model, settings, known);
   const { span: _before, ...rest } = reading;
   return { ...rest, compaction, ...(span !== reading.window ? { span } : {}) };
 }
@@ -123,10 +152,9 @@ function ceilingOf(
   });
   // The reading's window may be larger, and a larger window's span smaller (an early point set
   // for the larger window): the smaller of this window's and the largest window's is safe.
-  const context = spanContext(settings, known);
   const span = Math.min(
-    measuredAgainst(window, usage.model, context).span,
-    measuredAgainst(MAX_TOKENS, usage.model, context).span,
+    spanOf(window, usage.model, settings, known).span,
+    spanOf(MAX_TOKENS, usage.model, settings, known).span,
   );
   const input = {
     tokens: usage.tokens,

@@ -241,3 +241,14 @@ Deno.test("no crossing step of the e2e scenarios is answered without waiting", a
     });
   }
 });
+
+Deno.test("earlyCeiling() measures against the span and the token thresholds the hook uses", () => {
+  // 10,000 tokens on a 1M window: the ceiling is 10,000 + 250,000 (a quarter of the window).
+  const input = { tokens: 10_000, outputTokens: 0, bytesAfter: 0, window: 1_000_000 };
+  assertEquals(earlyCeiling(input, [30], []), 26);
+  // Before an early compaction 30 % is of 400,000 (120,000): the ceiling may reach it, so wait.
+  assertEquals(earlyCeiling({ ...input, span: 400_000 }, [30], []), undefined);
+  // A token threshold the ceiling may reach, and one it cannot.
+  assertEquals(earlyCeiling(input, [30, 200_000], []), undefined);
+  assertEquals(earlyCeiling(input, [30, 300_000], []), 26);
+});

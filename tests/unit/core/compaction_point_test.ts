@@ -14,6 +14,11 @@ import {
   thresholdSpan,
 } from "../../../src/core/compaction_point.ts";
 import { pointOf } from "../../../src/core/thresholds.ts";
+import {
+  AUTOCOMPACT_BUFFER,
+  AUTOCOMPACT_MARGIN,
+  SUMMARY_OUTPUT_BUFFER,
+} from "../../../src/core/claude_code.ts";
 
 Deno.test("autoCompactWindowOf() reads CLAUDE_CODE_AUTO_COMPACT_WINDOW as Claude Code does", () => {
   const cases: [string | undefined, number | undefined][] = [
@@ -320,4 +325,8 @@ Deno.test("no window at least W has a span below the smaller of W's and the larg
       }
     }
   }
+});
+
+Deno.test("the two buffers make the margin the window table uses", () => {
+  assertEquals(SUMMARY_OUTPUT_BUFFER + AUTOCOMPACT_BUFFER, AUTOCOMPACT_MARGIN);
 });
