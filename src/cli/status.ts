@@ -116,9 +116,11 @@ async function inspectSession(
     if (!("error" in scan) && scan.usage) {
       const choice = resolveWindow({
         model: scan.usage.model,
+        version: scan.usage.version,
         tokens: scan.usage.tokens,
         override: settings.windowOverride,
         disable1m: settings.disable1m,
+        firstParty: settings.firstParty,
       });
       beforeCompaction = {
         tokens: scan.usage.tokens,

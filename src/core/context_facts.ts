@@ -5,6 +5,7 @@
  */
 import type { State } from "../schemas/state.ts";
 import { markerEndsContext, resetState } from "./decide.ts";
+import type { WindowProof } from "./window.ts";
 
 export interface ContextFacts {
   /** Offset of the newest compaction marker seen, if any. */
@@ -14,9 +15,26 @@ export interface ContextFacts {
   /** Thresholds this hook's own refreshes in the transcript show as fired (state file lost). */
   recovered?: number[];
   /** A window the transcript proved (a reading or a compaction too large for 200k, ...). */
-  provenWindow?: number;
+  proven?: WindowProof;
   /** Where this subagent's transcript was found by searching. */
   agentTranscript?: string;
+}
+
+/** The window `state` keeps as proven, with the model and version it was proven for. */
+export function proofOf(state: State): WindowProof | undefined {
+  if (state.provenWindow === undefined) return undefined;
+  return { window: state.provenWindow, model: state.provenModel, version: state.provenVersion };
+}
+
+/** `state` keeping `proof` as its proven window (model and version replaced, not merged). */
+function withProof(state: State, proof: WindowProof): State {
+  const { provenModel: _model, provenVersion: _version, ...rest } = state;
+  return {
+    ...rest,
+    provenWindow: proof.window,
+    ...(proof.model !== undefined ? { provenModel: proof.model } : {}),
+    ...(proof.version !== undefined ? { provenVersion: proof.version } : {}),
+  };
 }
 
 /**
@@ -37,9 +55,7 @@ export function applyFacts(base: State, facts: ContextFacts, stateFound: boolean
   if (facts.agentTranscript !== undefined && facts.agentTranscript !== state.agentTranscript) {
     state = { ...state, agentTranscript: facts.agentTranscript };
   }
-  if (facts.provenWindow !== undefined && facts.provenWindow !== state.provenWindow) {
-    state = { ...state, provenWindow: facts.provenWindow };
-  }
+  if (facts.proven !== undefined) state = withProof(state, facts.proven);
   if (facts.marker !== undefined && markerEndsContext(state, facts.marker)) {
     state = resetState(state, facts.marker);
   } else if (facts.checkedTo !== undefined && facts.checkedTo > (state.checkedTo ?? 0)) {

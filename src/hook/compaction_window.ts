@@ -6,6 +6,7 @@
 import { loadState, saveState, stateOf, withLock } from "../io/state_store.ts";
 import type { StatePaths } from "../io/state_store.ts";
 import { scanHistory, withTranscript } from "../io/transcript.ts";
+import { applyFacts, proofOf } from "../core/context_facts.ts";
 import { compactionFacts } from "./look_back.ts";
 
 /** How far back to look for the boundary just written. */
@@ -30,10 +31,11 @@ export async function recordCompactionWindow(
   try {
     return await withLock(paths.lock, async () => {
       const current = stateOf(loadState(paths.state));
-      const proven = compactionFacts(compaction, current.provenWindow, disable1m).provenWindow;
-      if (proven === undefined) return undefined;
-      await saveState(paths.state, { ...current, provenWindow: proven });
-      return `the compaction at ${compaction.preTokens} tokens proves a ${proven}-token window`;
+      const facts = compactionFacts(compaction, proofOf(current), disable1m);
+      if (facts.proven === undefined) return undefined;
+      await saveState(paths.state, applyFacts(current, facts, true));
+      const model = facts.proven.model === undefined ? "" : ` for ${facts.proven.model}`;
+      return `the compaction at ${compaction.preTokens} tokens proves a ${facts.proven.window}-token window${model}`;
     });
   } catch {
     return undefined; // A busy lock or a full disk: the next compaction or reading tells again.

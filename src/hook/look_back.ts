@@ -3,10 +3,10 @@
  * a compaction no event reported (a fired threshold holds a dropped reading back), and, when
  * the state file is gone, the refreshes this hook already made in this context.
  */
-import type { ContextFacts } from "../core/context_facts.ts";
+import { type ContextFacts, proofOf } from "../core/context_facts.ts";
 import { compactionCheckFrom, type Reading } from "../core/decide.ts";
 import { crossedThresholds } from "../core/thresholds.ts";
-import { provesWindow, resolveWindow } from "../core/window.ts";
+import { newProof, resolveWindow, type WindowProof } from "../core/window.ts";
 import { type HistoryScan, scanHistory, withTranscript } from "../io/transcript.ts";
 import type { State } from "../schemas/state.ts";
 
@@ -45,7 +45,7 @@ export async function lookBack(input: LookBackInput): Promise<ContextFacts> {
         const size = sizeOf(path) ?? from;
         if (size - from >= CHECKPOINT_BYTES) facts.checkedTo = size;
       }
-      Object.assign(facts, compactionFacts(scan.compaction, state.provenWindow, input.disable1m));
+      Object.assign(facts, compactionFacts(scan.compaction, proofOf(state), input.disable1m));
     }
   }
   const recovering = !input.stateFound &&
@@ -69,12 +69,21 @@ export async function lookBack(input: LookBackInput): Promise<ContextFacts> {
  */
 export function compactionFacts(
   compaction: HistoryScan["compaction"],
-  proven: number | undefined,
+  proven: WindowProof | undefined,
   disable1m = false,
 ): ContextFacts {
   if (compaction === undefined) return {};
-  const choice = resolveWindow({ compaction, disable1m, proven });
-  return provesWindow(choice, proven) ? { provenWindow: choice.window } : {};
+  // Measured as the compacted context's own model would be: a proof for another model does not
+  // hide what this compaction proves.
+  const choice = resolveWindow({
+    compaction,
+    disable1m,
+    proven,
+    model: compaction.model,
+    version: compaction.version,
+  });
+  const proof = newProof(choice, proven);
+  return proof === undefined ? {} : { proven: proof };
 }
 
 function sizeOf(path: string): number | undefined {

@@ -9,10 +9,11 @@ import type { NoReading, Reading } from "../core/decide.ts";
 import { ceilingWindow, earlyCeiling } from "../core/ceiling.ts";
 import {
   firedUnder,
+  newProof,
   percentOf,
-  provesWindow,
   resolveWindow,
   type WindowChoice,
+  type WindowProof,
   windowText,
 } from "../core/window.ts";
 import { bridgedReading } from "../io/statusline_store.ts";
@@ -35,6 +36,12 @@ export interface Measured {
   ceiling?: number;
 }
 
+/** What this context's state already proved about the window. */
+export interface KnownWindow {
+  proven?: WindowProof | undefined;
+  firedWindow?: Readonly<Record<string, number>> | undefined;
+}
+
 /** What measuring needs from the settings. */
 export type MeasureSettings = Pick<
   Settings,
@@ -49,10 +56,7 @@ function ceilingOf(
   scan: UsageScan,
   settings: MeasureSettings,
   fired: readonly number[],
-  known: {
-    provenWindow?: number | undefined;
-    firedWindow?: Readonly<Record<string, number>> | undefined;
-  },
+  known: KnownWindow,
 ): number | undefined {
   const usage = scan.usage;
   if (!usage || usage.matched || usage.window !== undefined) return undefined;
@@ -65,7 +69,7 @@ function ceilingOf(
     disable1m: settings.disable1m,
     firstParty: settings.firstParty,
     compaction: scan.compaction,
-    proven: known.provenWindow,
+    proven: known.proven,
   });
   const input = {
     tokens: usage.tokens,
@@ -116,10 +120,7 @@ export async function measure(
   /** Thresholds already fired: given, the call stops waiting once a ceiling rules a crossing out. */
   earlyFired?: readonly number[],
   /** What this context's state already proved about the window. */
-  known: {
-    provenWindow?: number | undefined;
-    firedWindow?: Readonly<Record<string, number>> | undefined;
-  } = {},
+  known: KnownWindow = {},
 ): Promise<Measured> {
   const fromStdin = stdinReading(payload.context_window, settings.windowOverride);
   if (fromStdin) return { reading: fromStdin, facts: {}, size: undefined };
@@ -135,10 +136,10 @@ export async function measure(
     },
   );
   if ("error" in scan) return { reading: none(scan.error, true), facts: {}, size: undefined };
-  const windowFacts = (choice: WindowChoice | undefined): ContextFacts =>
-    choice !== undefined && provesWindow(choice, known.provenWindow)
-      ? { provenWindow: choice.window }
-      : {};
+  const windowFacts = (choice: WindowChoice | undefined): ContextFacts => {
+    const proven = choice === undefined ? undefined : newProof(choice, known.proven);
+    return proven === undefined ? {} : { proven };
+  };
   if (scan.markerAfterUsage !== undefined) {
     const compacted = scan.compaction
       ? resolveWindow({ compaction: scan.compaction, disable1m: settings.disable1m })
@@ -175,7 +176,7 @@ export async function measure(
     disable1m: settings.disable1m,
     firstParty: settings.firstParty,
     compaction: scan.compaction,
-    proven: known.provenWindow,
+    proven: known.proven,
   });
   const window = usage.window ?? choice?.window ?? 0;
   return {

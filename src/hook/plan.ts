@@ -3,7 +3,7 @@
  * `status` and `preview` run exactly this (a dry run); the hook then claims the decision under
  * the lock (claim.ts).
  */
-import { applyFacts, type ContextFacts } from "../core/context_facts.ts";
+import { applyFacts, type ContextFacts, proofOf } from "../core/context_facts.ts";
 import { afterCompaction, compactionFound } from "../core/compaction_refresh.ts";
 import { decide, type Decision, isReading, type NoReading, type Reading } from "../core/decide.ts";
 import { crossedThresholds } from "../core/thresholds.ts";
@@ -130,7 +130,7 @@ export async function planCall(
       "measure",
       () =>
         measure(payload, files.transcript, settings, files.paths.sessionKey, fired, {
-          provenWindow: stateOf(loaded).provenWindow,
+          proven: proofOf(stateOf(loaded)),
           firedWindow: stateOf(loaded).firedWindow,
         }),
     );

@@ -18,7 +18,8 @@ import {
   readLinesBackward,
 } from "./reverse_lines.ts";
 import { messageOf } from "../core/errors.ts";
-import { COMPACTION_MARKER_TEXTS } from "../core/claude_code.ts";
+import { COMPACT_BOUNDARY_SUBTYPE, COMPACTION_MARKER_TEXTS } from "../core/claude_code.ts";
+import type { CompactionEvidence } from "../core/window.ts";
 
 /** The usage found for this call. */
 export interface TranscriptUsage extends EntryUsage {
@@ -39,7 +40,7 @@ export interface UsageScan {
   /** Offset of a compaction marker newer than any usage: the new context has no reading yet. */
   markerAfterUsage?: number;
   /** The compaction the scan stopped at, when it records its size (window evidence). */
-  compaction?: { trigger: string | undefined; preTokens: number };
+  compaction?: CompactionEvidence;
   /**
    * The entry holding this call's `tool_use` is in the file, even if its usage is all zero (a
    * gateway): waiting longer cannot give a better reading.
@@ -96,11 +97,11 @@ export async function scanUsage(
   const toolUseId = query.toolUseId;
   let newest: TranscriptUsage | undefined;
   let callPresent = false;
-  const done = (marker?: { start: number; entry: unknown }): UsageScan => {
+  const done = async (marker?: { start: number; entry: unknown }): Promise<UsageScan> => {
+    const compaction = marker ? await compactionEvidence(counted, marker) : undefined;
     const scan: UsageScan = { size, bytesRead: counted.bytesRead };
     if (newest) scan.usage = newest;
     else if (marker) scan.markerAfterUsage = marker.start;
-    const compaction = marker ? compactionOf(marker.entry) : undefined;
     if (compaction) scan.compaction = compaction;
     if (callPresent || newest?.matched) scan.callPresent = true;
     return scan;
@@ -108,7 +109,7 @@ export async function scanUsage(
   for await (const line of readLinesBackward(counted, size, { maxBytes })) {
     const found = interpretForUsage(line, query.sidechainFile ?? false, toolUseId);
     if (found === undefined) continue;
-    if ("marker" in found) return done({ start: line.start, entry: found.marker });
+    if ("marker" in found) return await done({ start: line.start, entry: found.marker });
     if ("zeroCall" in found) {
       // This call's entry, with no usable usage: keep looking back for a reading, never wait.
       if (!newest) callPresent = true;
@@ -128,6 +129,48 @@ export async function scanUsage(
     }
   }
   return done();
+}
+
+/** How far before a compaction marker to look for its boundary and the last usage it compacted. */
+const LOOK_BEHIND_BYTES = 1024 * 1024;
+
+/**
+ * What the compaction whose marker sits at `marker` proves: its boundary's trigger and size (2.x
+ * writes the `compact_boundary` and then the summary entry, so a scan walking back meets the
+ * summary first and finds the boundary on the line before it), and the model and version of the
+ * compacted context's last usage, which that size speaks for. Undefined for a marker with no
+ * boundary (1.0.x writes only the summary).
+ */
+async function compactionEvidence(
+  source: ByteSource,
+  marker: { start: number; entry: unknown },
+): Promise<CompactionEvidence | undefined> {
+  let boundary = compactionOf(marker.entry);
+  let first = true;
+  for await (
+    const line of readLinesBackward(source, marker.start, { maxBytes: LOOK_BEHIND_BYTES })
+  ) {
+    const atSummary = first && boundary === undefined;
+    first = false;
+    if (line.oversized) {
+      if (atSummary) return undefined;
+      continue;
+    }
+    const text = decoder.decode(line.bytes);
+    if (atSummary) {
+      boundary = text.includes(COMPACT_BOUNDARY_SUBTYPE)
+        ? compactionOf(parseLine(text))
+        : undefined;
+      if (boundary === undefined) return undefined;
+      continue;
+    }
+    if (!text.includes('"assistant"') || !text.includes('"usage"')) continue;
+    // Sidechain entries too: a subagent's own file is all sidechain, and a main transcript of 2.x
+    // has none.
+    const usage = usageOf(parseLine(text), true);
+    if (usage) return { ...boundary!, model: usage.model, version: usage.version };
+  }
+  return boundary;
 }
 
 function interpretForUsage(
@@ -165,7 +208,7 @@ export interface HistoryScan {
   /** Offset of the newest compaction marker at or after `stopBelow`, if one was found. */
   marker?: number;
   /** That marker's trigger and size, when it records them (window evidence). */
-  compaction?: { trigger: string | undefined; preTokens: number };
+  compaction?: CompactionEvidence;
   /** Thresholds named by this hook's own refreshes since that marker (or `stopBelow`). */
   refreshed: number[];
   /** The scan ran out of byte budget before reaching a marker or `stopBelow`. */
@@ -205,7 +248,7 @@ export async function scanHistory(
     if (!mayBeMarker && !mayBeRefresh) continue;
     const entry = parseLine(text);
     if (mayBeMarker && isCompactionMarker(entry)) {
-      const compaction = compactionOf(entry);
+      const compaction = await compactionEvidence(counted, { start: line.start, entry });
       return {
         marker: line.start,
         ...(compaction ? { compaction } : {}),

@@ -85,6 +85,7 @@ export function isState(value: unknown): value is State {
     optionalString(value.compactPrompt) &&
     (value.firedWindow === undefined || isNumberRecord(value.firedWindow)) &&
     (value.provenWindow === undefined || isCount(value.provenWindow)) &&
+    optionalString(value.provenModel) && optionalString(value.provenVersion) &&
     optionalString(value.agentTranscript);
 }
 

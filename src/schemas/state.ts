@@ -31,6 +31,10 @@ export const StateSchema = z.looseObject({
   firedWindow: z.optional(z.record(z.string(), z.number())),
   /** A window this session has proven (a reading or a compaction above 200k); kept by resets. */
   provenWindow: z.optional(count),
+  /** The model whose reading or compaction proved `provenWindow`: it speaks for that model only. */
+  provenModel: z.optional(z.string()),
+  /** The Claude Code version that wrote that evidence: it speaks for that release only. */
+  provenVersion: z.optional(z.string()),
   /** Where a subagent's own transcript was found (nested folders), so it is searched once. */
   agentTranscript: z.optional(z.string()),
 });

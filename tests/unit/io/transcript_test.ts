@@ -275,3 +275,48 @@ Deno.test("scanHistory() stops at stopBelow and reports a truncated scan past it
   const budget = await scanHistory(source, size, { maxBytes: 1000 });
   assertEquals([budget.marker, budget.truncated, budget.bytesRead], [undefined, true, 64 * 1024]);
 });
+
+Deno.test("scanUsage() and scanHistory() read the boundary behind the summary entry, and the model it compacted", async (t) => {
+  // 2.x writes the compact_boundary and then the isCompactSummary entry: walking back, a scan
+  // meets the summary first. Cut the recorded 2.1.328 session just after its summary.
+  const lines = Deno.readTextFileSync(
+    RECORDED.replace("sonnet-climb", "compact"),
+  ).split("\n").filter((l) => l !== "");
+  const summary = lines.findIndex((l) => l.includes('"isCompactSummary":true'));
+  ok(lines[summary - 1]!.includes('"subtype":"compact_boundary"'), "the boundary comes first");
+  const cut = memory(lines.slice(0, summary + 1).join("\n") + "\n");
+  const expected = {
+    trigger: "manual",
+    preTokens: 107020,
+    model: "claude-sonnet-4-6",
+    version: "2.1.328",
+  };
+  await t.step("scanUsage(): no reading since, and the compaction's evidence", async () => {
+    const scan = await scanUsage(cut.source, cut.size);
+    ok(scan.markerAfterUsage !== undefined);
+    assertEquals(scan.compaction, expected);
+  });
+  await t.step("scanHistory()", async () => {
+    const scan = await scanHistory(cut.source, cut.size);
+    assertEquals(scan.compaction, expected);
+  });
+  await t.step("a summary with no boundary before it (1.0.x) proves nothing", async () => {
+    const summaryOnly = memory(
+      jsonl([entries.assistant(150_000, ["a"]), JSON.parse(lines[summary]!)]),
+    );
+    const scan = await scanUsage(summaryOnly.source, summaryOnly.size);
+    ok(scan.markerAfterUsage !== undefined);
+    assertEquals(scan.compaction, undefined);
+  });
+  await t.step("a boundary read directly still names the model before it", async () => {
+    const boundaryLast = memory(
+      jsonl([
+        entries.assistant(150_000, ["a"], { model: "claude-opus-5" }),
+        entries.compactBoundary(),
+      ]),
+    );
+    const scan = await scanHistory(boundaryLast.source, boundaryLast.size);
+    assertEquals(scan.compaction?.model, "claude-opus-5");
+    assertEquals(scan.compaction?.preTokens, 150000);
+  });
+});

@@ -233,6 +233,8 @@ const SHAPES: Shape[] = [
       afterCompact: { kind: { oneOf: ["pending", "delivered"] } },
       compactPrompt: { kind: "string" },
       provenWindow: { kind: "count" },
+      provenModel: { kind: "string" },
+      provenVersion: { kind: "string" },
       agentTranscript: { kind: "string" },
     },
   },
