@@ -3,6 +3,8 @@
  * of the current folder's project under `~/.claude/projects/` (as Claude Code names its folders).
  */
 import { basename, dirname, join } from "../core/path.ts";
+import { COMPACTION_SUMMARISER_PREFIX, SUBAGENT_FILE_PREFIX } from "../core/claude_code.ts";
+import { parentTranscriptOf } from "../io/fork_reference.ts";
 
 /** A transcript to inspect, with the ids its hook calls would carry. */
 export interface TranscriptTarget {
@@ -44,6 +46,9 @@ export async function locateTranscript(
     if (!info.isFile) {
       return { kind: "error", error: `${options.transcript} is not a regular file` };
     }
+    if (basename(options.transcript).startsWith(COMPACTION_SUMMARISER_PREFIX)) {
+      return await summarisedSession(options.transcript);
+    }
     return {
       kind: "transcript",
       ...(await idsOf(options.transcript)),
@@ -80,6 +85,8 @@ export async function locateTranscript(
   let newest: { path: string; mtime: number } | undefined;
   for await (const entry of readDirSafe(here)) {
     if (!entry.isFile || !entry.name.endsWith(".jsonl")) continue;
+    // A subagent's or the compaction summariser's file (2.0.x keeps them here) is no session.
+    if (entry.name.startsWith(SUBAGENT_FILE_PREFIX)) continue;
     const path = join(here, entry.name);
     const mtime = (await Deno.stat(path).catch(() => undefined))?.mtime?.getTime() ?? 0;
     if (!newest || mtime > newest.mtime) newest = { path, mtime };
@@ -95,6 +102,33 @@ export async function locateTranscript(
     ...(await idsOf(newest.path)),
     path: newest.path,
     via: "newest in this project",
+  };
+}
+
+/**
+ * The session a compaction summariser's file belongs to: its own reading is the conversation it
+ * summarised, which is no context anyone works in, so commands read the session's instead.
+ */
+async function summarisedSession(
+  path: string,
+): Promise<TranscriptTarget | { kind: "error"; error: string }> {
+  const { sessionId } = await idsOf(path);
+  const session = parentTranscriptOf(path, undefined, sessionId);
+  const found = session !== undefined &&
+    (await Deno.stat(session).catch(() => undefined))?.isFile === true;
+  if (!found) {
+    return {
+      kind: "error",
+      error: `${path} is the compaction summariser's transcript, not a session's, and its ` +
+        `session's transcript was not found beside it: pass that one with --transcript`,
+    };
+  }
+  return {
+    kind: "transcript",
+    path: session,
+    sessionId,
+    agentId: undefined,
+    via: "--transcript named the compaction summariser's file: its session's transcript",
   };
 }
 

@@ -38,6 +38,8 @@ export const StatusJsonSchema = z.object({
   fired: z.array(z.number()),
   /** Fired thresholds recovered from the hook's own refreshes in the transcript (no state file). */
   recovered: z.array(z.number()),
+  /** A fork subagent's first call: fired thresholds its parent's refreshes left in its context. */
+  inherited: z.array(z.number()),
   /** Reached by this reading but not fired yet: the next tool call would refresh for these. */
   pending: z.array(z.number()),
   /** The lowest threshold not fired yet. */

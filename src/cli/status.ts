@@ -73,6 +73,7 @@ async function inspectSession(
     autocompactPct: settings.autocompactPct ?? null,
     fired: state.fired,
     recovered: trace.facts?.recovered ?? [],
+    inherited: trace.facts?.inherited ?? [],
     next: nextThreshold(settings.thresholds, state.fired) ?? null,
     toolCount: state.toolCount,
     toolCountInterval: settings.toolCountInterval,
@@ -191,6 +192,12 @@ function renderStatus(report: StatusJson): string {
   lines.push(
     `fired        ${report.fired.length ? report.fired.join(", ") : "none"} in this context`,
   );
+  if (report.inherited.length > 0) {
+    lines.push(
+      `inherited    ${report.inherited.join(", ")} from the parent's refreshes (a fork starts ` +
+        `with its parent's context)`,
+    );
+  }
   if (report.recovered.length > 0) {
     lines.push(
       `recovered    ${report.recovered.join(", ")} from this hook's refreshes in the transcript ` +

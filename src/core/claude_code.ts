@@ -65,6 +65,35 @@ export const COMPACTION_MARKER_TEXTS: readonly string[] = ["compact_boundary", "
 export const COMPACT_BOUNDARY_SUBTYPE = "compact_boundary";
 
 /**
+ * The first line of a fork subagent's own transcript (2.1.328, the Agent tool's `subagent_type:
+ * "fork"` with `CLAUDE_CODE_FORK_SUBAGENT=1`): `{"type":"fork-context-ref","agentId",
+ * "parentSessionId","parentLastUuid","contextLength"}`. The fork starts with its parent's
+ * conversation up to the entry `parentLastUuid` (not copied into its file), then a copy of the
+ * parent's Agent call with the parent's usage, then its directive. Forks start only from the main
+ * thread. Measured: tests/e2e/measure_fork_agent.ts, tests/fixtures/transcripts/recorded-2.1.328-
+ * fork-*.jsonl.
+ */
+export const FORK_CONTEXT_REF_TYPE = "fork-context-ref";
+
+/**
+ * Subagents' own transcripts are `agent-<agent id>.jsonl`: under `<session>/subagents/` from
+ * 2.1.x (2.1.167 nests workflow agents deeper), beside the session transcripts in the project
+ * folder in 2.0.x (2.0.76 read). None is a session's transcript.
+ */
+export const SUBAGENT_FILE_PREFIX = "agent-";
+
+/**
+ * The compaction summariser's own transcript, `agent-acompact-<16 hex>.jsonl` under
+ * `<session>/subagents/`: its agent id is `a` + the fork label `compact` + `-` + 16 hex digits.
+ * It holds a copy of the whole conversation being compacted and the summariser's answer, whose
+ * usage is the size of that conversation. Read in the code: 2.1.30 and 2.1.80 record it (their
+ * forked-agent runner writes a transcript unless told to skip it, and compaction does not);
+ * 2.1.14 has no compaction fork; 2.1.112 and 2.1.328 pass `skipTranscript` (no such file: the
+ * e2e measurement tests/e2e/measure_fork_agent.ts compacts and finds none).
+ */
+export const COMPACTION_SUMMARISER_PREFIX = "agent-acompact-";
+
+/**
  * Context windows by model and Claude Code version (which model is natively 1M since which
  * release, when 1M needs the first-party API, where auto-compaction fires): the table is
  * data/window_table.ts, the evidence docs/context-windows.md.

@@ -14,6 +14,11 @@ export interface ContextFacts {
   checkedTo?: number;
   /** Thresholds this hook's own refreshes in the transcript show as fired (state file lost). */
   recovered?: number[];
+  /**
+   * A fork subagent's first call: thresholds its parent's refreshes named in the context the fork
+   * started with (the parent's transcript up to the fork point, since its last compaction).
+   */
+  inherited?: number[];
   /** A window the transcript proved (a reading or a compaction too large for 200k, ...). */
   proven?: WindowProof;
   /** Where this subagent's transcript was found by searching. */
@@ -38,17 +43,19 @@ function withProof(state: State, proof: WindowProof): State {
 }
 
 /**
- * `base` updated with `facts`. `recovered` only applies when `stateFound` is false: a state file
- * that exists is the record, the transcript only a backup.
+ * `base` updated with `facts`. `recovered` and `inherited` only apply when `stateFound` is false:
+ * a state file that exists is the record, the transcript only a backup.
  */
 export function applyFacts(base: State, facts: ContextFacts, stateFound: boolean): State {
   let state = base;
-  if (!stateFound && facts.recovered && facts.recovered.length > 0) {
+  const found = [...(facts.recovered ?? []), ...(facts.inherited ?? [])];
+  if (!stateFound && found.length > 0) {
     // The recovered refreshes were found after the marker (the scan stops there), so they belong
-    // to this context: place them after it.
+    // to this context: place them after it. Inherited ones count under any window, like
+    // recovered ones: the parent measured them against the same model.
     state = {
       ...state,
-      fired: [...new Set([...state.fired, ...facts.recovered])].sort((a, b) => a - b),
+      fired: [...new Set([...state.fired, ...found])].sort((a, b) => a - b),
       firedAt: Math.max(state.firedAt ?? 0, (facts.marker ?? -1) + 1),
     };
   }

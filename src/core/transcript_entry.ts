@@ -4,7 +4,7 @@
  * claude-code-facts.md (top-level assistant entries only, no API errors, no all-zero usage).
  */
 import { parseRefreshHeader } from "./header.ts";
-import { COMPACT_BOUNDARY_SUBTYPE } from "./claude_code.ts";
+import { COMPACT_BOUNDARY_SUBTYPE, FORK_CONTEXT_REF_TYPE } from "./claude_code.ts";
 
 // Transcript lines are checked by hand, not with zod: a few lines are examined on every tool call
 // and zod's schema set-up is most of a call's cost (see docs/benchmarks.md). The hook's boundaries
@@ -103,6 +103,30 @@ export function compactionOf(
     trigger: typeof meta.trigger === "string" ? meta.trigger : undefined,
     preTokens: meta.preTokens,
   };
+}
+
+/** Where a fork subagent's context came from: its parent session and the last entry it took. */
+export interface ForkReference {
+  parentSessionId: string;
+  parentLastUuid: string;
+}
+
+/**
+ * The parent a fork subagent's transcript names in its first line (`fork-context-ref`), or
+ * undefined for any other entry.
+ *
+ * @example
+ * ```ts
+ * forkReferenceOf({ type: "fork-context-ref", agentId: "a1", parentSessionId: "s",
+ *   parentLastUuid: "u", contextLength: 22 }); // { parentSessionId: "s", parentLastUuid: "u" }
+ * ```
+ */
+export function forkReferenceOf(entry: unknown): ForkReference | undefined {
+  if (!isRecord(entry) || entry.type !== FORK_CONTEXT_REF_TYPE) return undefined;
+  const { parentSessionId, parentLastUuid } = entry;
+  if (typeof parentSessionId !== "string" || parentSessionId === "") return undefined;
+  if (typeof parentLastUuid !== "string" || parentLastUuid === "") return undefined;
+  return { parentSessionId, parentLastUuid };
 }
 
 function toolUseIdsOf(content: unknown): string[] {

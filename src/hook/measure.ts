@@ -60,6 +60,8 @@ function ceilingOf(
 ): number | undefined {
   const usage = scan.usage;
   if (!usage || usage.matched || usage.window !== undefined) return undefined;
+  // A new turn may run another model (`/model`): the newest usage's window is not this call's.
+  if (scan.promptAfterUsage) return undefined;
   // Every piece of evidence the reading's window gets, but its token count (which only widens
   // it): the ceiling's window is never wider than the reading's.
   const window = ceilingWindow({

@@ -42,6 +42,7 @@ async function lookBackAsNeeded(
   files: ContextFiles,
   settings: Settings,
   trace: Trace,
+  mainPath: string | undefined,
 ): Promise<{ reading: Reading | NoReading; facts: ContextFacts; state: State }> {
   const found = loaded.kind === "found";
   let reading = measured.reading;
@@ -68,6 +69,7 @@ async function lookBackAsNeeded(
         token: files.token,
         thresholds: settings.thresholds,
         disable1m: settings.disable1m,
+        ...(transcript.sidechainFile ? { subagent: { mainPath } } : {}),
       }));
     Object.assign(facts, extra);
     state = withFacts();
@@ -135,7 +137,14 @@ export async function planCall(
         }),
     );
     measured = { ...once, facts: { ...once.facts, ...remembered } };
-    ({ reading, facts, state } = await lookBackAsNeeded(measured, loaded, files, settings, trace));
+    ({ reading, facts, state } = await lookBackAsNeeded(
+      measured,
+      loaded,
+      files,
+      settings,
+      trace,
+      payload.transcript_path,
+    ));
     const ceiling = measured.ceiling;
     if (ceiling === undefined) break;
     // Refreshes made under a smaller window than the reading's no longer count (never miss).

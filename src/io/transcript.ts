@@ -46,6 +46,11 @@ export interface UsageScan {
    * gateway): waiting longer cannot give a better reading.
    */
   callPresent?: boolean;
+  /**
+   * A user's prompt was written after the newest usage: a new turn, which may have switched the
+   * model (`/model`), so that usage's window says nothing about this call's.
+   */
+  promptAfterUsage?: boolean;
   bytesRead: number;
 }
 
@@ -97,6 +102,7 @@ export async function scanUsage(
   const toolUseId = query.toolUseId;
   let newest: TranscriptUsage | undefined;
   let callPresent = false;
+  let promptAfterUsage = false;
   const done = async (marker?: { start: number; entry: unknown }): Promise<UsageScan> => {
     const compaction = marker ? await compactionEvidence(counted, marker) : undefined;
     const scan: UsageScan = { size, bytesRead: counted.bytesRead };
@@ -104,12 +110,17 @@ export async function scanUsage(
     else if (marker) scan.markerAfterUsage = marker.start;
     if (compaction) scan.compaction = compaction;
     if (callPresent || newest?.matched) scan.callPresent = true;
+    if (promptAfterUsage && !newest?.matched) scan.promptAfterUsage = true;
     return scan;
   };
   for await (const line of readLinesBackward(counted, size, { maxBytes })) {
     const found = interpretForUsage(line, query.sidechainFile ?? false, toolUseId);
     if (found === undefined) continue;
     if ("marker" in found) return await done({ start: line.start, entry: found.marker });
+    if ("prompt" in found) {
+      if (!newest) promptAfterUsage = true;
+      continue;
+    }
     if ("zeroCall" in found) {
       // This call's entry, with no usable usage: keep looking back for a reading, never wait.
       if (!newest) callPresent = true;
@@ -177,13 +188,24 @@ function interpretForUsage(
   line: BackwardLine,
   sidechainFile: boolean,
   toolUseId: string | undefined,
-): { marker: unknown } | { zeroCall: true } | (EntryUsage & { window?: number }) | undefined {
+):
+  | { marker: unknown }
+  | { zeroCall: true }
+  | { prompt: true }
+  | (EntryUsage & { window?: number })
+  | undefined {
   if (line.oversized) return undefined;
   const text = decoder.decode(line.bytes);
   const mayBeMarker = COMPACTION_MARKER_TEXTS.some((marker) => text.includes(marker));
   const mayBeUsage = text.includes('"assistant"') && text.includes('"usage"');
   const warning = text.includes("Token usage:") ? tokenUsageIn(text) : undefined;
-  if (!mayBeMarker && !mayBeUsage && !warning) return undefined;
+  if (!mayBeMarker && !mayBeUsage && !warning) {
+    // A user entry that is not a tool's result: a prompt, a new turn. Judged on the text alone
+    // (a rare false one only makes the call wait for its entry).
+    return text.includes('"type":"user"') && !text.includes('"tool_result"')
+      ? { prompt: true }
+      : undefined;
+  }
   const entry = parseLine(text);
   if (mayBeMarker && isCompactionMarker(entry)) return { marker: entry };
   if (warning) {
@@ -221,6 +243,12 @@ export interface HistoryQuery {
   stopBelow?: number;
   /** When set, collect the thresholds of refreshes whose header carries this token. */
   token?: string;
+  /**
+   * Look only at the entry with this `uuid` and what precedes it (a fork's parent up to the fork
+   * point): later lines, compaction markers included, are passed over. When no entry has it,
+   * nothing is collected.
+   */
+  upToUuid?: string;
   maxBytes?: number;
 }
 
@@ -238,10 +266,19 @@ export async function scanHistory(
   const maxBytes = query.maxBytes ?? DEFAULT_MAX_BYTES;
   const stopBelow = query.stopBelow ?? 0;
   const refreshed = new Set<number>();
+  const upTo = query.upToUuid;
+  let reached = upTo === undefined;
   for await (const line of readLinesBackward(counted, size, { maxBytes })) {
     if (line.start < stopBelow) break;
     if (line.oversized) continue;
     const text = decoder.decode(line.bytes);
+    if (!reached) {
+      if (!text.includes(upTo!)) continue;
+      const entry = parseLine(text);
+      if (typeof entry !== "object" || entry === null || !("uuid" in entry)) continue;
+      if (entry.uuid !== upTo) continue;
+      reached = true;
+    }
     const mayBeMarker = COMPACTION_MARKER_TEXTS.some((marker) => text.includes(marker));
     const mayBeRefresh = query.token !== undefined && text.includes("hook_additional_context") &&
       text.includes(query.token);
@@ -263,6 +300,7 @@ export async function scanHistory(
   }
   // Stopped by the byte budget before the start of the file (or of the range asked for)?
   const truncated = counted.bytesRead >= maxBytes && size - counted.bytesRead > stopBelow;
+  if (!reached) return { refreshed: [], truncated, bytesRead: counted.bytesRead };
   return { refreshed: sorted(refreshed), truncated, bytesRead: counted.bytesRead };
 }
 

@@ -3,6 +3,7 @@ import { dirname, join } from "node:path";
 import { type DoctorJson, DoctorJsonSchema } from "../../src/cli/schemas.ts";
 import { entries, SAMPLE_MANIFEST, writeTranscript } from "../_helpers.ts";
 import { assertIncludes, cli, parsedAs, ROOT, sandbox } from "./_cli.ts";
+import { compactionSummariser, SUMMARISER_ID } from "../replay/shapes.ts";
 
 /** An environment in which every check passes (the binary's absence is only a warning). */
 function healthy(box: ReturnType<typeof sandbox>): Record<string, string> {
@@ -187,6 +188,24 @@ Deno.test("doctor reports this folder's session as the hook's next call sees it"
   // Doctor names the window and its evidence; sonnet-4-6 may have opted in to 1M (uncertain).
   assertIncludes(session.detail, "31% of a 200k window (model and version, uncertain");
   assertIncludes(session.detail, "the next tool call refreshes: 31%");
+  await Deno.remove(box.dir, { recursive: true });
+});
+
+Deno.test("doctor's session is the newest session, never a newer subagent's or summariser's file", async () => {
+  const box = sandbox();
+  const cwd = join(box.dir, "project");
+  Deno.mkdirSync(cwd);
+  const projects = join(box.dir, ".claude", "projects", cwd.replace(/[^a-zA-Z0-9]/g, "-"));
+  Deno.mkdirSync(projects, { recursive: true });
+  const shape = compactionSummariser();
+  const session = join(projects, `${shape.sessionId}.jsonl`);
+  Deno.writeTextFileSync(session, shape.session.text);
+  Deno.utimeSync(session, new Date(2026, 0, 1), new Date(2026, 0, 1));
+  // 2.0.x kept agents' files beside the sessions: newer, and at 83 %.
+  Deno.writeTextFileSync(join(projects, `agent-${SUMMARISER_ID}.jsonl`), shape.summariser.text);
+  const run = await cli(["doctor", "--json", "--plugin-root", ROOT], healthy(box), "", cwd);
+  const detail = check(parsedAs(DoctorJsonSchema, run.stdout), "this session").detail;
+  assertIncludes(detail, `${session}: 20% of a 200k window`);
   await Deno.remove(box.dir, { recursive: true });
 });
 

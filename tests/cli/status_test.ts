@@ -4,6 +4,7 @@ import { projectFolderName } from "../../src/cli/locate.ts";
 import { StatusJsonSchema } from "../../src/cli/schemas.ts";
 import { entries, RECORDED, sharedTranscript, writeTranscript } from "../_helpers.ts";
 import { assertIncludes, cli, parsedAs, ROOT, sandbox } from "./_cli.ts";
+import { compactionSummariser, FORK, shapes, SUMMARISER_ID } from "../replay/shapes.ts";
 
 /**
  * The figures in ../shared/fixtures/transcripts/README.md: the last main-chain usage (tokens), and
@@ -173,5 +174,63 @@ Deno.test("status without a transcript to read exits 1", async () => {
   const folder = await cli(["status", "--transcript", box.dir], box.env);
   assertEquals(folder.code, 1);
   assertIncludes(folder.stderr, `${box.dir} is a folder, not a transcript`);
+  await Deno.remove(box.dir, { recursive: true });
+});
+
+Deno.test("status never takes a subagent's or the compaction summariser's file for the session", async (t) => {
+  const box = sandbox();
+  const env = { ...box.env, HOME: box.dir };
+  const project = join(box.dir, ".claude", "projects", projectFolderName(ROOT));
+  Deno.mkdirSync(project, { recursive: true });
+  const shape = compactionSummariser();
+  const session = join(project, `${shape.sessionId}.jsonl`);
+  Deno.writeTextFileSync(session, shape.session.text);
+  Deno.utimeSync(session, new Date(2026, 0, 1), new Date(2026, 0, 1));
+  await t.step("newest in the project: 2.0.x keeps agents' files beside the sessions", async () => {
+    // Written after the session, each with a reading of its own.
+    Deno.writeTextFileSync(join(project, `agent-${SUMMARISER_ID}.jsonl`), shape.summariser.text);
+    writeTranscript(join(project, "agent-a1b2c3d4.jsonl"), [
+      entries.assistant(150_000, [], { isSidechain: true }),
+    ]);
+    const report = parsedAs(StatusJsonSchema, (await cli(["status", "--json"], env)).stdout);
+    assertEquals([report.transcript, report.tokens], [session, 40_000]);
+  });
+  await t.step("--transcript naming the summariser's file reads its session's", async () => {
+    const subagents = join(project, shape.sessionId, "subagents");
+    Deno.mkdirSync(subagents, { recursive: true });
+    const summariser = join(subagents, `agent-${SUMMARISER_ID}.jsonl`);
+    Deno.writeTextFileSync(summariser, shape.summariser.text);
+    const run = await cli(["status", "--json", "--transcript", summariser], env);
+    const report = parsedAs(StatusJsonSchema, run.stdout);
+    assertEquals([report.transcript, report.agentId, report.tokens], [session, null, 40_000]);
+    // Its session's transcript gone: say so, and read nothing else.
+    Deno.removeSync(session);
+    const orphan = await cli(["status", "--transcript", summariser], env);
+    assertEquals(orphan.code, 1);
+    assertIncludes(orphan.stderr, "is the compaction summariser's transcript, not a session's");
+  });
+  await Deno.remove(box.dir, { recursive: true });
+});
+
+Deno.test("status on a fork subagent's file names what it inherited from its parent", async () => {
+  const box = sandbox();
+  const env = { ...box.env, HOME: box.dir };
+  const project = join(box.dir, ".claude", "projects", projectFolderName(ROOT));
+  const subagents = join(project, FORK.sessionId, "subagents");
+  Deno.mkdirSync(subagents, { recursive: true });
+  const generated = shapes();
+  Deno.writeTextFileSync(join(project, `${FORK.sessionId}.jsonl`), generated[FORK.parent]!.text);
+  const file = join(subagents, `agent-${FORK.agentId}.jsonl`);
+  Deno.writeTextFileSync(file, generated[FORK.agent]!.text);
+  const run = await cli(["status", "--json", "--transcript", file], env);
+  const report = parsedAs(StatusJsonSchema, run.stdout);
+  assertEquals(
+    [report.agentId, report.tokens, report.inherited, report.fired, report.pending],
+    [FORK.agentId, 146_000, [30, 52], [30, 52], [70]],
+  );
+  assertIncludes(
+    (await cli(["status", "--transcript", file], env)).stdout,
+    "inherited    30, 52 from the parent's refreshes",
+  );
   await Deno.remove(box.dir, { recursive: true });
 });

@@ -320,3 +320,66 @@ Deno.test("scanUsage() and scanHistory() read the boundary behind the summary en
     assertEquals(scan.compaction?.preTokens, 150000);
   });
 });
+
+Deno.test("scanHistory() with upToUuid passes over what came after that entry, markers included", async (t) => {
+  const token = "0badc0de";
+  const header = (th: string) => `[lessons-reinject refresh ${th} ref=${token}] Context refresh`;
+  const forkPoint = entries.refresh(header("52"), "b");
+  const lines = [
+    entries.refresh(header("30"), "z"),
+    entries.compactBoundary(),
+    entries.assistant(60_000, ["a"]),
+    entries.refresh(header("30"), "a"),
+    entries.assistant(104_000, ["b"]),
+    forkPoint,
+    entries.assistant(142_000, ["c"]),
+    entries.refresh(header("70"), "c"),
+    entries.compactBoundary(),
+  ];
+  const { source, size } = memory(jsonl(lines));
+  await t.step("up to the entry, back to the compaction before it", async () => {
+    const scan = await scanHistory(source, size, { token, upToUuid: String(forkPoint.uuid) });
+    assertEquals(scan.refreshed, [30, 52]);
+    ok(scan.marker !== undefined);
+  });
+  await t.step("an entry that is not there: nothing", async () => {
+    const scan = await scanHistory(source, size, { token, upToUuid: "no-such-uuid" });
+    assertEquals([scan.refreshed, scan.marker], [[], undefined]);
+  });
+  await t.step("a uuid quoted in another line does not count as the entry", async () => {
+    const quoted = memory(jsonl([
+      entries.refresh(header("30"), "a"),
+      entries.refresh(`${header("52")} mentions ${String(forkPoint.uuid)}`, "b"),
+    ]));
+    const scan = await scanHistory(quoted.source, quoted.size, {
+      token,
+      upToUuid: String(forkPoint.uuid),
+    });
+    assertEquals(scan.refreshed, []);
+  });
+});
+
+Deno.test("scanUsage() notes a user's prompt after the newest usage: a new turn, maybe another model", async (t) => {
+  const prompt = JSON.parse(
+    Deno.readTextFileSync(RECORDED.replace("sonnet-climb", "compact")).split("\n").find((l) =>
+      l.includes('"type":"user"') && !l.includes("tool_result") && !l.includes("isCompactSummary")
+    )!,
+  );
+  const cases: [string, unknown[], boolean | undefined][] = [
+    ["a prompt after the newest usage", [entries.assistant(40_000, ["a"]), prompt], true],
+    [
+      "only the tool's result after it",
+      [entries.assistant(40_000, ["a"]), entries.toolResult("a")],
+      undefined,
+    ],
+    ["a prompt before the newest usage", [prompt, entries.assistant(40_000, ["a"])], undefined],
+    ["this call's own entry is there", [prompt, entries.assistant(40_000, ["now"])], undefined],
+  ];
+  for (const [name, lines, expected] of cases) {
+    await t.step(name, async () => {
+      const { source, size } = memory(jsonl(lines));
+      const scan = await scanUsage(source, size, { toolUseId: "now" });
+      assertEquals(scan.promptAfterUsage, expected);
+    });
+  }
+});
