@@ -5,26 +5,58 @@
 import { join } from "node:path";
 import { ROOT, SHARED_TRANSCRIPTS } from "../_helpers.ts";
 import { callHook, type HookDecision } from "./_adapter.ts";
-import { expectCalls, type Expected, type OracleCall, parseLines, TRUTH } from "./oracle.ts";
+import {
+  expectCalls,
+  type Expected,
+  inheritedThresholds,
+  type OracleCall,
+  parseLines,
+  TRUTH,
+} from "./oracle.ts";
+import { FORK, shapes } from "./shapes.ts";
 
 const SHARED_PAYLOADS = join(ROOT, "..", "shared", "fixtures", "payloads");
 const LOCAL_PAYLOADS = join(ROOT, "tests", "fixtures", "payloads");
 const LOCAL_TRANSCRIPTS = join(ROOT, "tests", "fixtures", "transcripts");
 const MANIFEST = join(ROOT, "src", "data", "sample_manifest.json");
 
-/** Sessions that ran through a gateway (their provenance: the shared README). */
+/** Sessions that ran through a gateway (their provenance: the shared README, shapes.ts). */
 const GATEWAY = new Set([
   "v2.1.167-main-with-workflow-subagents.jsonl",
   "v2.1.167-subagent-file-agent-ab9eaae030fe399d0.jsonl",
   "v2.1.212-newest.jsonl",
+  "shape-gateway-gen-ids.jsonl",
 ]);
 
-/** The workflow agent's file, and where 2.1.167 wrote it under its session's folder. */
-const SUBAGENT = {
-  file: "v2.1.167-subagent-file-agent-ab9eaae030fe399d0.jsonl",
-  main: "v2.1.167-main-with-workflow-subagents.jsonl",
-  agentId: "ab9eaae030fe399d0",
-  nested: join("subagents", "workflows", "wf_f5b3cd7b-844"),
+/** A subagent's own file: its parent session's file, its id and where it sits in the session. */
+interface AgentFile {
+  main: string;
+  agentId: string;
+  agentType: string;
+  /** The folder under `<session>/` Claude Code wrote it to. */
+  folder: string;
+}
+
+const AGENTS: Record<string, AgentFile> = {
+  // 2.1.167 nests workflow agents.
+  "v2.1.167-subagent-file-agent-ab9eaae030fe399d0.jsonl": {
+    main: "v2.1.167-main-with-workflow-subagents.jsonl",
+    agentId: "ab9eaae030fe399d0",
+    agentType: "workflow",
+    folder: join("subagents", "workflows", "wf_f5b3cd7b-844"),
+  },
+  "recorded-2.1.328-fork-agent-ae76d425a14d91e5a.jsonl": {
+    main: "recorded-2.1.328-fork-main.jsonl",
+    agentId: "ae76d425a14d91e5a",
+    agentType: "fork",
+    folder: "subagents",
+  },
+  [FORK.agent]: {
+    main: FORK.parent,
+    agentId: FORK.agentId,
+    agentType: "fork",
+    folder: "subagents",
+  },
 };
 
 /** A captured payload by name: shared/fixtures/payloads first, then `dir`. */
@@ -39,8 +71,23 @@ export function payloadFrom(dir: string, name: string): Record<string, unknown> 
   throw new Error(`no captured payload ${name}`);
 }
 
+let generated: string | undefined;
+
+/** The generated shapes, written once per process to a folder removed when it ends. */
+function shapeFolder(): string {
+  if (generated) return generated;
+  const dir = Deno.makeTempDirSync({ prefix: "lessons-replay-shapes-" });
+  globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
+  for (const [name, shape] of Object.entries(shapes())) {
+    Deno.writeTextFileSync(join(dir, name), shape.text);
+  }
+  return generated = dir;
+}
+
 function locate(file: string): string | undefined {
-  for (const dir of [SHARED_TRANSCRIPTS, LOCAL_TRANSCRIPTS]) {
+  const dirs = [SHARED_TRANSCRIPTS, LOCAL_TRANSCRIPTS];
+  if (file.startsWith("shape-")) dirs.push(shapeFolder());
+  for (const dir of dirs) {
     try {
       Deno.statSync(join(dir, file));
       return join(dir, file);
@@ -89,9 +136,15 @@ export async function replay(file: string, withEvents: boolean): Promise<Row[] |
   const bytes = Deno.readFileSync(path);
   const lines = parseLines(new TextDecoder().decode(bytes));
   const ends = lineEnds(bytes);
-  const isAgent = file === SUBAGENT.file;
+  const agent = AGENTS[file];
+  const mainFile = agent ? locate(agent.main) : undefined;
+  if (agent && !mainFile) return undefined;
+  const parentLines = truth.forkOf && mainFile
+    ? parseLines(Deno.readTextFileSync(mainFile))
+    : undefined;
+  const inherited = parentLines ? inheritedThresholds(lines, parentLines) : [];
   // No compaction events reach a subagent's context.
-  const calls = expectCalls(lines, truth, withEvents && !isAgent);
+  const calls = expectCalls(lines, truth, withEvents && !agent, inherited);
 
   const dir = Deno.makeTempDirSync({ prefix: "lessons-replay-" });
   try {
@@ -100,12 +153,12 @@ export async function replay(file: string, withEvents: boolean): Promise<Row[] |
     const mainPath = join(project, `${sessionId}.jsonl`);
     let target = mainPath;
     Deno.mkdirSync(project, { recursive: true });
-    if (isAgent) {
+    if (agent && mainFile) {
       // The parent's transcript exists whole; the agent's own file grows call by call.
-      Deno.copyFileSync(locate(SUBAGENT.main)!, mainPath);
-      const nested = join(project, sessionId, SUBAGENT.nested);
-      Deno.mkdirSync(nested, { recursive: true });
-      target = join(nested, `agent-${SUBAGENT.agentId}.jsonl`);
+      Deno.copyFileSync(mainFile, mainPath);
+      const folder = join(project, sessionId, agent.folder);
+      Deno.mkdirSync(folder, { recursive: true });
+      target = join(folder, `agent-${agent.agentId}.jsonl`);
     }
     const out = Deno.openSync(target, { write: true, create: true, truncate: true });
     let written = 0;
@@ -135,7 +188,7 @@ export async function replay(file: string, withEvents: boolean): Promise<Row[] |
     for (const call of calls) {
       const lastMarker = call.markersBefore.at(-1);
       let event: HookDecision | undefined;
-      if (withEvents && lastMarker !== undefined && !isAgent) {
+      if (withEvents && lastMarker !== undefined && !agent) {
         // Claude Code writes the boundary and the summary, then sends SessionStart(compact) and
         // PostCompact (in that order, with the compaction's prompt_id).
         writeTo(lastMarker + 1);
@@ -155,7 +208,7 @@ export async function replay(file: string, withEvents: boolean): Promise<Row[] |
         ...base,
         tool_name: call.toolName,
         tool_use_id: call.toolUseId,
-        ...(isAgent ? { agent_id: SUBAGENT.agentId, agent_type: "workflow" } : {}),
+        ...(agent ? { agent_id: agent.agentId, agent_type: agent.agentType } : {}),
       };
       const hook = await callHook(payload, env);
       const agree = same(call.expected, hook) && (event === undefined || same(call.event, event));
