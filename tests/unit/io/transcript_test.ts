@@ -383,3 +383,33 @@ Deno.test("scanUsage() notes a user's prompt after the newest usage: a new turn,
     });
   }
 });
+
+Deno.test("scanUsage() reads a gateway's response: a gen- id, input_tokens only, no request id", async () => {
+  // OpenRouter's Anthropic endpoint: `message_start` with `id: gen-...` and usage
+  // `{input_tokens, output_tokens}`; split over two entries as Claude Code splits every response.
+  const gateway = (tokens: number, ids: string[], id: string) => {
+    const line = entries.assistant(tokens, ids, {
+      messageId: id,
+      model: "anthropic/claude-sonnet-4.5",
+    });
+    const message = line.message as Record<string, unknown>;
+    message.usage = { input_tokens: tokens, output_tokens: 120 };
+    delete line.requestId;
+    delete line.requestRef;
+    return line;
+  };
+  const lines = [
+    gateway(60_000, ["older"], "gen-1764000001-aaaa"),
+    entries.toolResult("older"),
+    gateway(64_000, [], "gen-1764000002-bbbb"),
+    gateway(64_000, ["now"], "gen-1764000002-bbbb"),
+  ];
+  const { source, size } = memory(jsonl(lines));
+  const scan = await scanUsage(source, size, { toolUseId: "now" });
+  assertEquals(
+    [scan.usage?.tokens, scan.usage?.matched, scan.usage?.messageId, scan.usage?.outputTokens],
+    [64_000, true, "gen-1764000002-bbbb", 120],
+  );
+  const resolved = resolveWindow({ model: scan.usage?.model, tokens: scan.usage?.tokens });
+  assertEquals([resolved.window, resolved.certain], [200_000, false]);
+});
