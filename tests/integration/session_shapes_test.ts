@@ -6,10 +6,9 @@
  */
 import { deepStrictEqual as assertEquals, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { payload, ROOT, runHook, sandbox } from "../_helpers.ts";
+import { payload, RECORDINGS, runHook, sandbox } from "../_helpers.ts";
 import { compactionSummariser, FORK, shapes, SUMMARISER_ID, switchTurn } from "../replay/shapes.ts";
 
-const RECORDED = join(ROOT, "tests", "fixtures", "transcripts");
 const FORK_SESSION = "4b72c920-445c-453e-b371-aed56fd2d55f";
 const FORK_AGENT = "ae76d425a14d91e5a";
 
@@ -35,9 +34,9 @@ const callOf = (id: string) => `"type":"tool_use","id":"${id}"`;
 Deno.test("a fork recorded from 2.1.328 starts with the 30 % refresh its parent's context holds", async () => {
   const box = sandbox();
   const { main, subagents } = project(box, FORK_SESSION);
-  Deno.copyFileSync(join(RECORDED, "recorded-2.1.328-fork-main.jsonl"), main);
+  Deno.copyFileSync(join(RECORDINGS, "recorded-2.1.328-fork-main.jsonl"), main);
   const fork = Deno.readTextFileSync(
-    join(RECORDED, `recorded-2.1.328-fork-agent-${FORK_AGENT}.jsonl`),
+    join(RECORDINGS, `recorded-2.1.328-fork-agent-${FORK_AGENT}.jsonl`),
   );
   const file = join(subagents, `agent-${FORK_AGENT}.jsonl`);
   const env = { ...box.env, LESSONS_DEBUG: "1" };

@@ -3,7 +3,7 @@
  * the way Claude Code would have run it, and pairs each decision with the oracle's.
  */
 import { join } from "node:path";
-import { ROOT, SHARED_TRANSCRIPTS } from "../_helpers.ts";
+import { PAYLOADS, RECORDINGS, SAMPLE_MANIFEST, SKELETONS } from "../_helpers.ts";
 import { callHook, type HookDecision } from "./_adapter.ts";
 import {
   expectCalls,
@@ -15,12 +15,7 @@ import {
 } from "./oracle.ts";
 import { FORK, shapes } from "./shapes.ts";
 
-const SHARED_PAYLOADS = join(ROOT, "..", "shared", "fixtures", "payloads");
-const LOCAL_PAYLOADS = join(ROOT, "tests", "fixtures", "payloads");
-const LOCAL_TRANSCRIPTS = join(ROOT, "tests", "fixtures", "transcripts");
-const MANIFEST = join(ROOT, "src", "data", "sample_manifest.json");
-
-/** Sessions that ran through a gateway (their provenance: the shared README, shapes.ts). */
+/** Sessions that ran through a gateway (their provenance: the skeletons' README, shapes.ts). */
 const GATEWAY = new Set([
   "v2.1.167-main-with-workflow-subagents.jsonl",
   "v2.1.167-subagent-file-agent-ab9eaae030fe399d0.jsonl",
@@ -59,21 +54,14 @@ const AGENTS: Record<string, AgentFile> = {
   },
 };
 
-/** A captured payload by name: shared/fixtures/payloads first, then `dir`. */
-export function payloadFrom(dir: string, name: string): Record<string, unknown> {
-  for (const base of [SHARED_PAYLOADS, dir]) {
-    try {
-      return JSON.parse(Deno.readTextFileSync(join(base, `${name}.json`)));
-    } catch {
-      // Try the next folder.
-    }
-  }
-  throw new Error(`no captured payload ${name}`);
+/** A payload captured from real Claude Code (tests/fixtures/payloads), by name. */
+function captured(name: string): Record<string, unknown> {
+  return JSON.parse(Deno.readTextFileSync(join(PAYLOADS, `${name}.json`)));
 }
 
 let generated: string | undefined;
 
-/** The generated shapes, written once per process to a folder removed when it ends. */
+/** The generated shapes (tests/replay/shapes.ts), written once per process, removed at its end. */
 function shapeFolder(): string {
   if (generated) return generated;
   const dir = Deno.makeTempDirSync({ prefix: "lessons-replay-shapes-" });
@@ -84,18 +72,24 @@ function shapeFolder(): string {
   return generated = dir;
 }
 
-function locate(file: string): string | undefined {
-  const dirs = [SHARED_TRANSCRIPTS, LOCAL_TRANSCRIPTS];
-  if (file.startsWith("shape-")) dirs.push(shapeFolder());
-  for (const dir of dirs) {
+/**
+ * Where `file` is: in `dir` when given, else among the skeletons, our own recordings or the
+ * generated shapes.
+ */
+function locate(file: string, dir?: string): string {
+  const folders = dir !== undefined
+    ? [dir]
+    : file.startsWith("shape-")
+    ? [shapeFolder()]
+    : [SKELETONS, RECORDINGS];
+  for (const folder of folders) {
     try {
-      Deno.statSync(join(dir, file));
-      return join(dir, file);
+      if (Deno.statSync(join(folder, file)).isFile) return join(folder, file);
     } catch {
       // Not here.
     }
   }
-  return undefined;
+  throw new Error(`no transcript ${file} in ${dir ?? `${SKELETONS} or ${RECORDINGS}`}`);
 }
 
 /** Byte offsets where each line ends (just after its newline). */
@@ -128,17 +122,19 @@ function same(expected: Expected | undefined, hook: HookDecision | undefined): b
     expected.thresholds.join() === hook?.thresholds.join();
 }
 
-/** Replays `file` call by call; undefined when the transcript is absent. */
-export async function replay(file: string, withEvents: boolean): Promise<Row[] | undefined> {
-  const path = locate(file);
+/**
+ * Replays `file` (a name the oracle's TRUTH knows) call by call, read from `from` when given (with
+ * its parent session beside it, for a subagent's file), else from the committed fixtures.
+ */
+export async function replay(file: string, withEvents: boolean, from?: string): Promise<Row[]> {
+  const path = locate(file, from);
   const truth = TRUTH[file];
-  if (!path || !truth) return undefined;
+  if (!truth) throw new Error(`the oracle knows nothing of ${file}`);
   const bytes = Deno.readFileSync(path);
   const lines = parseLines(new TextDecoder().decode(bytes));
   const ends = lineEnds(bytes);
   const agent = AGENTS[file];
-  const mainFile = agent ? locate(agent.main) : undefined;
-  if (agent && !mainFile) return undefined;
+  const mainFile = agent ? locate(agent.main, from) : undefined;
   const parentLines = truth.forkOf && mainFile
     ? parseLines(Deno.readTextFileSync(mainFile))
     : undefined;
@@ -172,7 +168,7 @@ export async function replay(file: string, withEvents: boolean): Promise<Row[] |
     };
     const env: Record<string, string> = {
       LESSONS_STATE_DIR: join(dir, "state"),
-      LESSONS_MANIFEST_PATH: MANIFEST,
+      LESSONS_MANIFEST_PATH: SAMPLE_MANIFEST,
       LESSONS_REINJECT_WAIT_MS: "1",
       LESSONS_DEBUG: "1",
       TMPDIR: dir,
@@ -193,18 +189,18 @@ export async function replay(file: string, withEvents: boolean): Promise<Row[] |
         // PostCompact (in that order, with the compaction's prompt_id).
         writeTo(lastMarker + 1);
         event = await callHook(
-          { ...payloadFrom(LOCAL_PAYLOADS, "SessionStart.compact"), ...base },
+          { ...captured("SessionStart.compact"), ...base },
           env,
         );
         const post = await callHook(
-          { ...payloadFrom(LOCAL_PAYLOADS, "PostCompact"), ...base },
+          { ...captured("PostCompact"), ...base },
           env,
         );
         if (post.kind !== "none") throw new Error(`PostCompact answered: ${post.header}`);
       }
       writeTo(call.line);
       const payload = {
-        ...payloadFrom(LOCAL_PAYLOADS, "PostToolUse.Bash"),
+        ...captured("PostToolUse.Bash"),
         ...base,
         tool_name: call.toolName,
         tool_use_id: call.toolUseId,

@@ -5,14 +5,12 @@
  */
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { ROOT } from "../_helpers.ts";
+import { RECORDINGS } from "../_helpers.ts";
 
 type Json = Record<string, unknown>;
 
-const RECORDED = join(ROOT, "tests", "fixtures", "transcripts");
-
 function linesOf(file: string): Json[] {
-  return Deno.readTextFileSync(join(RECORDED, file)).split("\n").filter((l) => l.trim() !== "")
+  return Deno.readTextFileSync(join(RECORDINGS, file)).split("\n").filter((l) => l.trim() !== "")
     .map((l) => JSON.parse(l));
 }
 

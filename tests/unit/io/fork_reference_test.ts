@@ -1,9 +1,7 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { join } from "node:path";
 import { parentTranscriptOf, readForkReference } from "../../../src/io/fork_reference.ts";
-import { ROOT } from "../../_helpers.ts";
-
-const FIXTURES = join(ROOT, "tests", "fixtures", "transcripts");
+import { RECORDINGS as FIXTURES } from "../../_helpers.ts";
 
 Deno.test("readForkReference() reads a fork's first line, and only a fork's", async (t) => {
   await t.step("the fork recorded from 2.1.328", () => {
