@@ -79,6 +79,8 @@ export interface Settings {
   projectDir: string | undefined;
   /** `NO_COLOR` is set to anything but "" (no-color.org): commands print no colour. */
   noColor: boolean;
+  /** `COLUMNS`, as given: the terminal's width when the terminal itself cannot tell. */
+  columns: string | undefined;
   /** `PATH`, split. */
   searchPath: string[];
   configFile: ConfigFileOutcome;
@@ -167,6 +169,7 @@ export function resolveSettings(env: Env, file: ConfigFileOutcome = NO_FILE): Se
     pluginData: nonEmpty(env("CLAUDE_PLUGIN_DATA")),
     projectDir: nonEmpty(env("CLAUDE_PROJECT_DIR")),
     noColor: (env("NO_COLOR") ?? "") !== "",
+    columns: nonEmpty(env("COLUMNS")),
     searchPath: (env("PATH") ?? "").split(isWindows() ? ";" : ":").filter((d) => d !== ""),
     configFile: file,
     problems,

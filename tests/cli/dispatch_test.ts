@@ -5,7 +5,8 @@ import {
 } from "node:assert/strict";
 import denoJson from "../../deno.json" with { type: "json" };
 import { VersionJsonSchema } from "../../src/cli/schemas.ts";
-import { assertIncludes as assertStringIncludes, cli, parsedAs } from "./_cli.ts";
+import { baseEnv, MAIN_COMMAND } from "../_helpers.ts";
+import { assertIncludes as assertStringIncludes, cli, parsedAs, ROOT } from "./_cli.ts";
 
 const COMMANDS = ["status", "preview", "demo", "doctor", "statusline"];
 
@@ -49,4 +50,24 @@ Deno.test("an unknown command or flag is a usage error (exit 2)", async () => {
   assertEquals(flag.code, 2);
   assertStringIncludes(flag.stderr, "--bogus");
   assertStringIncludes(flag.stderr, "Usage: lessons-reinject status");
+});
+
+Deno.test({
+  name: "run by hand on a terminal, the hook names commands that work from a checkout",
+  ignore: Deno.build.os !== "linux", // util-linux script(1) gives it a terminal as stdin
+  async fn() {
+    const quote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`;
+    const out = await new Deno.Command("script", {
+      args: ["-qec", MAIN_COMMAND.map(quote).join(" "), "/dev/null"],
+      env: baseEnv({}),
+      clearEnv: true,
+      cwd: ROOT,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const text = new TextDecoder().decode(out.stdout);
+    assertStringIncludes(text, "it reads a hook payload on stdin");
+    assertStringIncludes(text, "Try `deno task hook --help` or `deno task hook demo`.");
+  },
 });
