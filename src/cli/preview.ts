@@ -31,7 +31,8 @@ With no session found, the text of a refresh at the first threshold.
 Options:
   --threshold N      the text a refresh for threshold N would inject, due or not
   --transcript PATH  the session to preview for (its window and unfired thresholds)
-  --session ID       the same, by session id (default: the newest session of this folder)
+  --session ID       the same, by session id or its start (default: the newest session of
+                     this folder)
   --json             print the text and the accounting as JSON
   -h, --help         this help
 `;

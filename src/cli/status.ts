@@ -35,7 +35,8 @@ which fired, the next one, the tool count and the state file. Reads, never write
 
 Options:
   --transcript PATH  the transcript to read
-  --session ID       the session's transcript under ~/.claude/projects/
+  --session ID       the session's transcript under ~/.claude/projects/ (its id, or the
+                     start of one that no other session shares)
                      (default: the newest transcript of this folder's project)
   --json             print the report as JSON (see docs/commands.md: "status --json")
   -h, --help         this help
