@@ -29,6 +29,10 @@ export interface CliIo {
   program?: () => Program;
 }
 
+/** The commands that install the plugin in Claude Code, exactly as the README gives them. */
+export const MARKETPLACE_ADD = "/plugin marketplace add lessons-reinject/lessons-reinject";
+export const PLUGIN_INSTALL = "/plugin install lessons-reinject@lessons-reinject";
+
 /** Exit codes: 0 all well, 1 a problem was found, 2 the command line was wrong. */
 export const EXIT_OK = 0;
 export const EXIT_PROBLEM = 1;

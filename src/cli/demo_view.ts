@@ -3,7 +3,7 @@
  * width it is given, one number style (grouped digits, whole percents), colour only when asked
  * for. Pure: the replay that produces the rows lives in demo.ts.
  */
-import { groupDigits } from "./common.ts";
+import { groupDigits, MARKETPLACE_ADD, PLUGIN_INSTALL } from "./common.ts";
 import { gauge } from "./gauge.ts";
 
 /** The demo's width when it cannot tell the terminal's (piped, say). */
@@ -248,10 +248,7 @@ function gaugeCells(room: number, thresholds: readonly number[]): number {
  */
 function nextSteps(program: string, readme: string | undefined, width: number): string[] {
   const steps: [string, string[]][] = [
-    ["In Claude Code", [
-      "/plugin marketplace add lessons-reinject/lessons-reinject",
-      "/plugin install lessons-reinject@lessons-reinject",
-    ]],
+    ["In Claude Code", [MARKETPLACE_ADD, PLUGIN_INSTALL]],
     ["Check it", [`${program} doctor`]],
     ["Read more", [`${program} --help`, ...(readme === undefined ? [] : [readme])]],
   ];

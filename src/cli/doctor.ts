@@ -4,6 +4,8 @@
  * statusline bridge) and names a fix for each problem. Exit 0 when nothing failed, 1 otherwise.
  */
 import { fieldOf } from "../core/field.ts";
+import { fileReason } from "../core/errors.ts";
+import { whyNotJson } from "../core/json_syntax.ts";
 import { join } from "../core/path.ts";
 import { refreshHeader } from "../core/header.ts";
 import { renderRefresh } from "../core/render.ts";
@@ -20,12 +22,13 @@ import { isReading } from "../core/decide.ts";
 import { formatTokens } from "../core/header.ts";
 import { dryRun } from "./dry_run.ts";
 import { locateTranscript } from "./locate.ts";
+import { manifestFix } from "./manifest_advice.ts";
 import {
   type CliIo,
   COMMON_OPTIONS,
   EXIT_OK,
   EXIT_PROBLEM,
-  messageOf,
+  PLUGIN_INSTALL,
   printJson,
   readFlags,
 } from "./common.ts";
@@ -111,7 +114,7 @@ async function diagnose(
     "plugin",
     "the lessons-reinject plugin was not found (no --plugin-root, no CLAUDE_PLUGIN_ROOT, no " +
       "install under ~/.claude/plugins/cache, and this folder is not a checkout)",
-    "install the plugin (/plugin install lessons-reinject), or pass --plugin-root DIR",
+    `install the plugin (${PLUGIN_INSTALL}), or pass --plugin-root DIR`,
   );
   const checks: Check[] = [
     checkConfigFile(settings),
@@ -133,10 +136,26 @@ async function checkPlugin(
 ): Promise<Check[]> {
   const info = await Deno.stat(plugin.root).catch(() => undefined);
   const fix = "pass --plugin-root the folder holding the plugin's hooks/ and dist/, or reinstall " +
-    "it (/plugin install lessons-reinject)";
+    `it (${PLUGIN_INSTALL})`;
   if (!info) return [fail("plugin", `${plugin.root} (${plugin.via}) does not exist`, fix)];
   if (!info.isDirectory) {
     return [fail("plugin", `${plugin.root} (${plugin.via}) is not a folder`, fix)];
+  }
+  // A folder with none of the plugin's files is another folder, not a broken plugin: one line
+  // says so, instead of a wiring error and a download that would not apply.
+  const marks = [[".claude-plugin", "plugin.json"], ["hooks", "hooks.json"], ["hooks", "run"]];
+  const present = await Promise.all(
+    marks.map((parts) => Deno.stat(join(plugin.root, ...parts)).then(() => true, () => false)),
+  );
+  if (!present.some((p) => p)) {
+    return [
+      fail(
+        "plugin",
+        `${plugin.root} (${plugin.via}) is not the lessons-reinject plugin: it has no ` +
+          ".claude-plugin/plugin.json, hooks/hooks.json or hooks/run",
+        fix,
+      ),
+    ];
   }
   return [
     ok("plugin", `${plugin.root} (${plugin.via})`),
@@ -173,11 +192,17 @@ async function checkHooks(root: string): Promise<Check> {
   const path = join(root, "hooks", "hooks.json");
   const fix = `restore ${path} from the plugin (it registers PostToolUse and PostToolUseFailure ` +
     `with matcher ".+", SessionStart with "clear|compact", and PostCompact, calling hooks/run)`;
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (error) {
+    return fail("hooks wiring", `${path}: ${fileReason(error)}`, fix);
+  }
   let raw: unknown;
   try {
-    raw = JSON.parse(await Deno.readTextFile(path));
-  } catch (error) {
-    return fail("hooks wiring", `${path}: ${messageOf(error)}`, fix);
+    raw = JSON.parse(text);
+  } catch {
+    return fail("hooks wiring", `${path}: ${await whyNotJson(text)}`, fix);
   }
   const hooks = fieldOf(raw, "hooks");
   const missing: string[] = [];
@@ -273,17 +298,10 @@ async function checkManifest(settings: Settings, cwd: string): Promise<Check> {
       "manifest",
       "no manifest found (no LESSONS_MANIFEST_PATH, no manifestPath in the config file, no " +
         "CLAUDE_PLUGIN_ROOT/data/lesson-manifest.json, no lessons-learned plugin installed)",
-      "install the lessons-learned plugin, or set LESSONS_MANIFEST_PATH to its " +
-        "data/lesson-manifest.json",
+      manifestFix(found),
     );
   }
-  if (found.kind === "invalid") {
-    return fail(
-      "manifest",
-      found.error,
-      `point LESSONS_MANIFEST_PATH at a valid lessons-learned manifest`,
-    );
-  }
+  if (found.kind === "invalid") return fail("manifest", found.error, manifestFix(found));
   const { location, selection } = found;
   const directives = selection.lessons.filter((l) => l.kind === "directive").length;
   const protocols = selection.lessons.length - directives;

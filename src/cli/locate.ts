@@ -117,7 +117,10 @@ async function findSession(
     return { kind: "transcript", path, sessionId: session, agentId: undefined, via: "--session" };
   }
   if (matches.size === 0) {
-    return { kind: "error", error: `no transcript for session ${id} under ${projects}: check the id` };
+    return {
+      kind: "error",
+      error: `no transcript for session ${id} under ${projects}: check the id`,
+    };
   }
   const ids = [...matches.keys()].sort();
   const shown = ids.slice(0, 3).join(", ") + (ids.length > 3 ? `, and ${ids.length - 3} more` : "");

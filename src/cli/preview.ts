@@ -6,6 +6,8 @@ import type { RefreshCause } from "../core/header.ts";
 import { isReading } from "../core/decide.ts";
 import { refreshToken } from "../io/state_store.ts";
 import { buildRefresh } from "../hook/refresh_text.ts";
+import type { StandingRules } from "../io/standing_rules.ts";
+import { CLAUDE_MD_ROUTE, manifestFix } from "./manifest_advice.ts";
 import type { Settings } from "../settings/resolve.ts";
 import {
   type CliIo,
@@ -67,6 +69,26 @@ function renderPreview(preview: PreviewJson): string {
   ];
   if (preview.invalid.length > 0) lines.push(`invalid      ${preview.invalid.join(" | ")}`);
   return lines.join("\n") + "\n";
+}
+
+/**
+ * Why there is nothing to restate, and what to do, in one line: the manifest's problem and its
+ * fix when it is the one source, else that no source gave a rule.
+ */
+function nothingToRestate(manifest: StandingRules["manifest"]): string {
+  switch (manifest.kind) {
+    case "off":
+      return "nothing to restate: the manifest is turned off (sources setting) and no rules are " +
+        `marked in CLAUDE.md; ${CLAUDE_MD_ROUTE}`;
+    case "none":
+      return "nothing to restate: no manifest found and no rules are marked in CLAUDE.md; " +
+        manifestFix(manifest);
+    case "invalid":
+      return `nothing to restate: ${manifest.error}; ${manifestFix(manifest)}`;
+    case "ok":
+      return `nothing to restate: ${manifest.location.path} has no active directives or ` +
+        `protocols, and no rules are marked in CLAUDE.md; add lessons, or ${CLAUDE_MD_ROUTE}`;
+  }
 }
 
 /**
@@ -147,10 +169,7 @@ export async function runPreview(args: string[], io: CliIo, settings: Settings):
   }
   const built = await buildRefresh(cause, token, io.cwd(), settings);
   if (built.kind === "error") {
-    const hint = built.error.startsWith("no rules")
-      ? ": set LESSONS_MANIFEST_PATH or manifestPath in the config file (run `lessons-reinject doctor`)"
-      : "";
-    await io.stderr(`lessons-reinject: ${built.error}${hint}\n`);
+    await io.stderr(`lessons-reinject: ${nothingToRestate(built.manifest)}\n`);
     return EXIT_PROBLEM;
   }
   const { account } = built;

@@ -19,3 +19,38 @@ export function messageOf(error: unknown): string {
   if (error instanceof Deno.errors.NotCapable) return NOT_CAPABLE;
   return error instanceof Error ? error.message : String(error);
 }
+
+/**
+ * Why a file could not be stat'ed or read, in words (Deno's errors say "No such file or
+ * directory (os error 2): stat '/x'"): no OS codes, no repeated path, one line.
+ *
+ * @example
+ * ```ts
+ * fileReason(new Deno.errors.NotFound("No such file or directory (os error 2): stat '/x'"));
+ * // "there is no such file"
+ * ```
+ */
+export function fileReason(error: unknown): string {
+  if (error instanceof Deno.errors.NotFound) return "there is no such file";
+  if (error instanceof Deno.errors.PermissionDenied) return "it cannot be read (permission denied)";
+  if (error instanceof Deno.errors.IsADirectory) return "it is a folder, not a file";
+  if (error instanceof Deno.errors.NotCapable) return `it is ${NOT_CAPABLE}`;
+  if (error instanceof Deno.errors.InvalidData) return "it is not text (invalid UTF-8)";
+  const message = oneLine(messageOf(error)).replace(/\s*\(os error \d+\).*$/, "");
+  return `it cannot be read (${message.charAt(0).toLowerCase()}${message.slice(1)})`;
+}
+
+/**
+ * `text` on one line: line breaks and other control characters become spaces, runs of spaces
+ * one, so a message never breaks a column or a terminal.
+ *
+ * @example
+ * ```ts
+ * oneLine("Unexpected token\n  at line 2"); // "Unexpected token at line 2"
+ * ```
+ */
+export function oneLine(text: string): string {
+  // deno-lint-ignore no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\ufffd]+/g, " ")
+    .replace(/ {2,}/g, " ").trim();
+}

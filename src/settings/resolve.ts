@@ -55,6 +55,11 @@ export interface Settings {
    */
   firstParty: boolean;
   manifestPath: string | undefined;
+  /**
+   * Where `manifestPath` came from: `LESSONS_MANIFEST_PATH`, or `manifestPath in <config file>`;
+   * undefined when neither gave one.
+   */
+  manifestPathFrom: string | undefined;
   /** The state folder: configured, else private to this user under the temp folder. */
   stateDir: string;
   debug: boolean;
@@ -155,6 +160,7 @@ export function resolveSettings(env: Env, file: ConfigFileOutcome = NO_FILE): Se
     disable1m: isOn(env("CLAUDE_CODE_DISABLE_1M_CONTEXT")),
     firstParty: isFirstParty(env),
     manifestPath: expandHome(lookup("manifestPath", undefined), home),
+    manifestPathFrom: manifestPathFrom(env, file),
     stateDir: expandHome(lookup("stateDir", undefined), home) ?? defaultStateDir(env),
     debug: setting("debug", false),
     autocompactPct,
@@ -196,6 +202,16 @@ function rearmAt(
   const highest = configured.at(-1) ?? 0;
   // Scaled with the highest threshold, exactly as the thresholds were.
   return wanted.filter((t) => configured.includes(t)).map((t) => scale([t, highest])[0] ?? t);
+}
+
+/** Which source gives the manifest's path: the environment when valid there, else the file. */
+function manifestPathFrom(env: Env, file: ConfigFileOutcome): string | undefined {
+  const row = SETTINGS.manifestPath;
+  const raw = env(row.env);
+  if (raw !== undefined && row.parse(raw).kind === "valid") return row.env;
+  return file.settings.manifestPath !== undefined
+    ? `${row.key} in ${file.path ?? "the config file"}`
+    : undefined;
 }
 
 function isOn(raw: string | undefined): boolean {
