@@ -33,6 +33,19 @@ export interface CliIo {
 export const MARKETPLACE_ADD = "/plugin marketplace add lessons-reinject/lessons-reinject";
 export const PLUGIN_INSTALL = "/plugin install lessons-reinject@lessons-reinject";
 
+/**
+ * `n` and a noun, plural unless `n` is 1.
+ *
+ * @example
+ * ```ts
+ * count(1, "section"); // "1 section"
+ * count(0, "invalid lesson"); // "0 invalid lessons"
+ * ```
+ */
+export function count(n: number, noun: string): string {
+  return `${groupDigits(n)} ${n === 1 ? noun : `${noun}s`}`;
+}
+
 /** Exit codes: 0 all well, 1 a problem was found, 2 the command line was wrong. */
 export const EXIT_OK = 0;
 export const EXIT_PROBLEM = 1;

@@ -7,10 +7,10 @@ import { fieldOf } from "../core/field.ts";
 import { fileReason } from "../core/errors.ts";
 import { whyNotJson } from "../core/json_syntax.ts";
 import { join } from "../core/path.ts";
-import { refreshHeader } from "../core/header.ts";
-import { renderRefresh } from "../core/render.ts";
+import type { CombinedRefresh } from "../core/render_rules.ts";
 import { AUTO_COMPACT_PCT, HOOK_EVENTS, INLINE_LIMIT } from "../core/claude_code.ts";
-import { findManifest } from "../io/manifest_load.ts";
+import type { FoundManifest } from "../io/manifest_load.ts";
+import { sampleRefresh } from "./sample_refresh.ts";
 import { loadStandingRules } from "../io/standing_rules.ts";
 import { checkOwnRules } from "./doctor_rules.ts";
 import { newestInstalledFile } from "../io/plugin_cache.ts";
@@ -26,8 +26,10 @@ import { manifestFix } from "./manifest_advice.ts";
 import {
   type CliIo,
   COMMON_OPTIONS,
+  count,
   EXIT_OK,
   EXIT_PROBLEM,
+  groupDigits,
   PLUGIN_INSTALL,
   printJson,
   readFlags,
@@ -271,15 +273,18 @@ async function findOnPath(
   return undefined;
 }
 
-/** Found, valid, how many directives and protocols, and how a refresh fits the budget. */
-/** The manifest's check and the own rules' check: either source may be the only one. */
+/**
+ * The manifest's check and the own rules' check: either source may be the only one. Both quote
+ * one measure, the refresh `preview` shows (sample_refresh.ts).
+ */
 async function checkRules(settings: Settings, cwd: string): Promise<Check[]> {
   const rules = await loadStandingRules(settings, cwd);
-  const own = await checkOwnRules(settings, cwd, rules);
+  const rendered = sampleRefresh(rules, settings.thresholds, settings.maxChars);
+  const own = checkOwnRules(settings, rules, rendered);
   if (rules.manifest.kind === "off") {
     return [ok("manifest", "turned off (sources setting)"), own];
   }
-  const manifest = await checkManifest(settings, cwd);
+  const manifest = checkManifest(rules.manifest, rendered, settings.maxChars);
   // Without a manifest, own rules are enough: a warning, not a failure.
   if (manifest.status === "fail" && rules.manifest.kind === "none" && rules.blocks.length > 0) {
     return [{ ...manifest, status: "warn" }, own];
@@ -291,8 +296,12 @@ async function checkRules(settings: Settings, cwd: string): Promise<Check[]> {
   return [manifest, own];
 }
 
-async function checkManifest(settings: Settings, cwd: string): Promise<Check> {
-  const found = await findManifest(settings, cwd);
+/** Found, valid, how many directives and protocols, and how its lessons fit the refresh. */
+function checkManifest(
+  found: FoundManifest,
+  rendered: CombinedRefresh,
+  maxChars: number,
+): Check {
   if (found.kind === "none") {
     return fail(
       "manifest",
@@ -306,10 +315,12 @@ async function checkManifest(settings: Settings, cwd: string): Promise<Check> {
   const directives = selection.lessons.filter((l) => l.kind === "directive").length;
   const protocols = selection.lessons.length - directives;
   const invalid = selection.invalid.length > 0
-    ? `; ${selection.invalid.length} invalid lessons skipped (${selection.invalid.join(" | ")})`
+    ? `; ${count(selection.invalid.length, "invalid lesson")} skipped (${
+      selection.invalid.join(" | ")
+    })`
     : "";
-  const counts = `${location.path} (${location.via}): ${directives} directives, ${protocols} ` +
-    `protocols${invalid}`;
+  const counts = `${location.path} (${location.via}): ${count(directives, "directive")}, ` +
+    `${count(protocols, "protocol")}${invalid}`;
   if (selection.lessons.length === 0) {
     return fail(
       "manifest",
@@ -317,26 +328,25 @@ async function checkManifest(settings: Settings, cwd: string): Promise<Check> {
       "add directive or protocol lessons (or check their scope)",
     );
   }
-  const header = refreshHeader(
-    { kind: "thresholds", thresholds: [70], percent: 70, window: 200_000 },
-    "00000000",
-  );
-  const rendered = renderRefresh(header, selection.lessons, settings.maxChars);
-  const fit = `a refresh is ${rendered.text.length} of ${settings.maxChars} characters: ` +
-    `${rendered.whole.length} whole, ${rendered.summarized.length} as a summary, ` +
-    `${rendered.omitted.length} left out`;
-  if (rendered.whole.length + rendered.summarized.length === 0) {
+  // Its lessons' share of the one refresh; the rules check gives the refresh's size.
+  const ids = new Set(selection.lessons.map((l) => l.slug));
+  const mine = (names: string[]) => names.filter((name) => ids.has(name)).length;
+  const [whole, summarized, omitted] = [rendered.whole, rendered.summarized, rendered.omitted]
+    .map(mine) as [number, number, number];
+  const fit = `in a refresh of ${groupDigits(rendered.text.length)} of ${groupDigits(maxChars)} ` +
+    `characters: ${whole} whole, ${summarized} as a summary, ${omitted} left out`;
+  if (whole + summarized === 0) {
     return fail(
       "manifest",
       `${counts}; ${fit}`,
       `raise LESSONS_REINJECT_MAX_CHARS (up to ${INLINE_LIMIT})`,
     );
   }
-  if (rendered.omitted.length > 0 || invalid) {
+  if (omitted > 0 || invalid) {
     return warn(
       "manifest",
       `${counts}; ${fit}`,
-      rendered.omitted.length > 0
+      omitted > 0
         ? `raise LESSONS_REINJECT_MAX_CHARS (up to ${INLINE_LIMIT}) or shorten the lessons' summaries`
         : "fix the invalid lessons in the manifest",
     );

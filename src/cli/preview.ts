@@ -14,12 +14,14 @@ import {
   COMMON_OPTIONS,
   EXIT_OK,
   EXIT_PROBLEM,
+  groupDigits,
   printJson,
   readFlags,
   usageError,
 } from "./common.ts";
 import { dryRun } from "./dry_run.ts";
 import { locateTranscript } from "./locate.ts";
+import { sampleCause } from "./sample_refresh.ts";
 import type { PreviewJson } from "./schemas.ts";
 
 const PREVIEW_HELP =
@@ -58,10 +60,10 @@ function renderPreview(preview: PreviewJson): string {
     "",
     "-".repeat(72),
     `due          ${preview.due ? "yes" : "no"}: ${preview.reason}`,
-    `size         ${preview.chars} of ${preview.budget} characters (${
+    `size         ${groupDigits(preview.chars)} of ${groupDigits(preview.budget)} characters (${
       preview.chars <= preview.budget ? "within" : "OVER"
     } the budget)`,
-    `manifest     ${preview.manifest}`,
+    `manifest     ${preview.manifest ?? "none"}`,
     `whole        ${list(preview.whole)}`,
     `summarized   ${list(preview.summarized)}`,
     `left out     ${list(preview.omitted)}`,
@@ -124,8 +126,9 @@ export async function runPreview(args: string[], io: CliIo, settings: Settings):
   let reason: string;
   if (target.kind === "error") {
     // No session: a sample at the first threshold (or the one asked for).
-    const chosen = threshold ?? settings.thresholds[0] ?? 30;
-    cause = { kind: "thresholds", thresholds: [chosen], percent: chosen };
+    const sample = sampleCause(settings.thresholds, threshold);
+    cause = sample;
+    const chosen = sample.percent;
     token = await refreshToken("preview");
     due = false;
     reason = `no session found (${target.error}); a refresh at ${chosen} % reads like this`;

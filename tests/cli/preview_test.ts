@@ -15,7 +15,7 @@ Deno.test("preview prints the exact text the hook's next call would inject, and 
   assert(run.stdout.startsWith("[lessons-reinject refresh 30,52,70 ref="), run.stdout);
   assertIncludes(run.stdout, "Context refresh at 90% of the 200k-token context window");
   assertIncludes(run.stdout, "## Non-Negotiable Directives");
-  assertIncludes(run.stdout, "of 9500 characters (within the budget)");
+  assertIncludes(run.stdout, "of 9,500 characters (within the budget)");
   assertIncludes(run.stdout, "whole        ");
   assertIncludes(run.stdout, "left out     none");
 

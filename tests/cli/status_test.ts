@@ -242,3 +242,47 @@ Deno.test("status --transcript on a file that is not a transcript says so and ex
   });
   await Deno.remove(box.dir, { recursive: true });
 });
+
+Deno.test("status reads at a glance: next, the next call, and the columns", async (t) => {
+  const box = sandbox();
+  const env = { ...box.env, HOME: box.dir };
+  /** Every label is padded to one column: the values start at character 13. */
+  const assertColumns = (stdout: string) => {
+    const body = stdout.split("\n").slice(2).filter((l) => l !== "");
+    for (const line of body) assert(/^[a-z ]{12} \S/.test(line), `out of column: ${line}`);
+  };
+  await t.step("at 90 % with every threshold pending", async () => {
+    const transcript = join(box.dir, "ninety.jsonl");
+    writeTranscript(transcript, [entries.assistant(180_437, [], { model: "claude-opus-4-5" })]);
+    const run = await cli(["status", "--transcript", transcript], env);
+    assertEquals(run.code, 0, run.stderr);
+    assertIncludes(run.stdout, "pending      30, 52, 70: the next tool call refreshes\n");
+    // Not "next 30%": the next call fires 30, 52 and 70 at once.
+    assertIncludes(
+      run.stdout,
+      "next         none after the pending ones: the context is past every threshold\n",
+    );
+    // The decision in its own words, not the reading again with bare numbers.
+    assertIncludes(run.stdout, "next call    refreshes: 90% crossed 30, 52, 70\n");
+    assert(!/\b180437\b|\b200000\b/.test(run.stdout), run.stdout);
+    assertColumns(run.stdout);
+    const json = parsedAs(
+      StatusJsonSchema,
+      (await cli(["status", "--json", "--transcript", transcript], env)).stdout,
+    );
+    assertEquals([json.next, json.pending, json.decision], [
+      null,
+      [30, 52, 70],
+      "90% crossed 30, 52, 70",
+    ]);
+  });
+  await t.step("compacted since the last usage", async () => {
+    const transcript = join(box.dir, "compacted.jsonl");
+    writeTranscript(transcript, [entries.assistant(156_089), entries.compactBoundary()]);
+    const run = await cli(["status", "--transcript", transcript], env);
+    assertEquals(run.code, 0, run.stderr);
+    assertIncludes(run.stdout, "compacted    from 156,089 tokens of 200k (78.0%");
+    assertColumns(run.stdout);
+  });
+  await Deno.remove(box.dir, { recursive: true });
+});
