@@ -17,7 +17,30 @@ const NOT_CAPABLE = "a system path (under /proc, /dev or /sys) that the hook is 
  */
 export function messageOf(error: unknown): string {
   if (error instanceof Deno.errors.NotCapable) return NOT_CAPABLE;
-  return error instanceof Error ? error.message : String(error);
+  const message = error instanceof Error ? error.message : String(error);
+  const missing = missingPackage(message);
+  if (missing !== undefined) {
+    return `its package ${missing} is not in Deno's cache yet (hooks/run fetches it in the ` +
+      "background; the release binary needs none)";
+  }
+  // Deno's module errors end with the importing file's location (`at file:///…/src/x.ts:5:20`),
+  // in colour on a terminal: the program's insides, not the user's business.
+  return oneLine(
+    // deno-lint-ignore no-control-regex
+    message.replace(/\x1b\[[0-9;]*m/g, "").replace(/\n\s*at (?:file|https?|ext|node|npm):\S*/g, ""),
+  );
+}
+
+/**
+ * The npm package a Deno module error says is not in its cache (a source run with
+ * `--cached-only` before its packages were fetched), or undefined for any other message.
+ * Shapes: tests/fixtures/deno-errors.
+ */
+function missingPackage(message: string): string | undefined {
+  if (!/not found in cache|--cached-only/.test(message)) return undefined;
+  const named = message.match(/npm package '([^']+)'/) ?? message.match(/package "([^"]+)"/) ??
+    message.match(/not found in cache: "([^"]+)"/);
+  return named?.[1] ?? "an npm package";
 }
 
 /**
