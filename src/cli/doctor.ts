@@ -23,6 +23,7 @@ import { formatTokens } from "../core/header.ts";
 import { dryRun } from "./dry_run.ts";
 import { locateTranscript } from "./locate.ts";
 import { manifestFix } from "./manifest_advice.ts";
+import { stateDirFix } from "../hook/startup_notice.ts";
 import {
   type CliIo,
   COMMON_OPTIONS,
@@ -397,14 +398,15 @@ function checkThresholds(
 /** The state folder exists (or can be made) with mode 0700, owned by this user, writable. */
 async function checkStateDir(dir: string): Promise<Check> {
   const untrusted = untrustedDirReason(dir);
-  const elsewhere = "point LESSONS_STATE_DIR (or stateDir in the config file) at a private folder";
-  // chmod only mends a folder that is too open; anything else needs another folder.
-  const fix = untrusted?.includes("writable by others")
-    ? `chmod 700 ${dir} if it is yours, or ${elsewhere}`
-    : elsewhere;
-  if (untrusted) return fail("state folder", `${untrusted}: the hook will not use it`, fix);
+  if (untrusted) {
+    return fail(
+      "state folder",
+      `${untrusted}: the hook will not use it`,
+      stateDirFix(dir, untrusted),
+    );
+  }
   const problem = await preparePrivateDir(dir);
-  if (problem) return fail("state folder", problem, elsewhere);
+  if (problem) return fail("state folder", problem, stateDirFix(dir, problem));
   return ok("state folder", `${dir} (private, writable)`);
 }
 
