@@ -1,7 +1,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { join } from "node:path";
 import { projectFolderName } from "../../src/cli/locate.ts";
-import { StatusJsonSchema } from "../../src/cli/schemas.ts";
+import { ErrorJsonSchema, StatusJsonSchema } from "../../src/cli/schemas.ts";
 import { entries, RECORDED, sharedTranscript, writeTranscript } from "../_helpers.ts";
 import { assertIncludes, cli, parsedAs, ROOT, sandbox } from "./_cli.ts";
 
@@ -227,7 +227,10 @@ Deno.test("status --transcript on a file that is not a transcript says so and ex
       );
       const json = await cli(["status", "--transcript", path, "--json"], box.env);
       assertEquals(json.code, 1);
-      assertIncludes(JSON.parse(json.stdout).error, "is not a Claude Code transcript");
+      assertIncludes(
+        parsedAs(ErrorJsonSchema, json.stdout).error,
+        "is not a Claude Code transcript",
+      );
     });
   }
   // A real transcript whose first line is longer than the head read (a pasted image) still is one.
