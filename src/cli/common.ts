@@ -46,6 +46,11 @@ export function count(n: number, noun: string): string {
   return `${groupDigits(n)} ${n === 1 ? noun : `${noun}s`}`;
 }
 
+/** The command that runs this program from where the user is (see program.ts). */
+export function programName(io: CliIo): string {
+  return io.program?.().command ?? "lessons-reinject";
+}
+
 /** Exit codes: 0 all well, 1 a problem was found, 2 the command line was wrong. */
 export const EXIT_OK = 0;
 export const EXIT_PROBLEM = 1;

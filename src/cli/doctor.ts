@@ -33,6 +33,7 @@ import {
   groupDigits,
   PLUGIN_INSTALL,
   printJson,
+  programName,
   readFlags,
 } from "./common.ts";
 import type { Check, DoctorJson } from "./schemas.ts";
@@ -127,7 +128,7 @@ async function diagnose(
     checkThresholds(settings),
     await checkStateDir(settings.stateDir),
     await checkStatusline(settings.claudeDir),
-    await checkSession(settings, io.cwd()),
+    await checkSession(settings, io.cwd(), programName(io)),
   ];
   return { ok: checks.every((c) => c.status !== "fail"), checks };
 }
@@ -437,7 +438,7 @@ async function checkStatusline(root: string | undefined): Promise<Check> {
  * The newest session of this folder, as the hook's next tool call would see it (the hook's own
  * read-only steps): its reading, the window and the evidence for it, and what it would do.
  */
-async function checkSession(settings: Settings, cwd: string): Promise<Check> {
+async function checkSession(settings: Settings, cwd: string, program: string): Promise<Check> {
   const target = await locateTranscript({}, settings.claudeDir, cwd);
   if (target.kind === "error") {
     return ok("this session", "no transcript for this folder yet: nothing to check");
@@ -455,7 +456,7 @@ async function checkSession(settings: Settings, cwd: string): Promise<Check> {
       "this session",
       `${target.path}: no reading (${reading.reason}); ${next}: ${trace.reason}`,
       "nothing to do if the session just started or compacted; otherwise run " +
-        "`lessons-reinject status` to see why",
+        `\`${program} status\` to see why`,
     );
   }
   const window = reading.window === undefined

@@ -16,6 +16,7 @@ import {
   EXIT_PROBLEM,
   groupDigits,
   printJson,
+  programName,
   readFlags,
   usageError,
 } from "./common.ts";
@@ -49,10 +50,10 @@ const OPTIONS = {
 } as const;
 
 /** The human report: the text, a rule, then the accounting; or why nothing is due. Pure. */
-function renderPreview(preview: PreviewJson): string {
+function renderPreview(preview: PreviewJson, program: string): string {
   if (preview.text === null) {
     return `nothing is due in this context: ${preview.reason}\n` +
-      "(`lessons-reinject preview --threshold N` shows the text a refresh for N would inject)\n";
+      `(\`${program} preview --threshold N\` shows the text a refresh for N would inject)\n`;
   }
   const list = (names: string[]) => (names.length > 0 ? names.join(", ") : "none");
   const lines = [
@@ -166,7 +167,7 @@ export async function runPreview(args: string[], io: CliIo, settings: Settings):
         sources: [],
       };
       if (flags.json) await printJson(io, preview);
-      else await io.stdout(renderPreview(preview));
+      else await io.stdout(renderPreview(preview, programName(io)));
       return EXIT_OK;
     }
   }
@@ -191,6 +192,6 @@ export async function runPreview(args: string[], io: CliIo, settings: Settings):
     sources: account.sources,
   };
   if (flags.json) await printJson(io, preview);
-  else await io.stdout(renderPreview(preview));
+  else await io.stdout(renderPreview(preview, programName(io)));
   return EXIT_OK;
 }

@@ -101,6 +101,9 @@ Deno.test("preview agrees with the hook when the state file is gone: nothing is 
   assertEquals(run.code, 0, run.stderr);
   const json = parsedAs(PreviewJsonSchema, run.stdout);
   assertEquals([json.due, json.text], [false, null]);
+  // Its hint names a command that works here, in a checkout.
+  const human = await cli(["preview", "--transcript", RECORDED], { ...box.env, HOME: box.dir });
+  assertIncludes(human.stdout, "(`deno task hook preview --threshold N` shows the text");
   await Deno.remove(box.dir, { recursive: true });
 });
 
