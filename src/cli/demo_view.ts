@@ -261,7 +261,8 @@ function nextSteps(program: string, readme: string | undefined, width: number): 
       )
     );
   }
-  return steps.flatMap(([name, lines]) => [`  ${name}:`, ...lines.map((line) => `  ${line}`)]);
+  // Narrow: labels flush left, so a command keeps the most room (the longest fits 60 columns).
+  return steps.flatMap(([name, lines]) => [`${name}:`, ...lines.map((line) => `  ${line}`)]);
 }
 
 /** An injected text as a quote: its first lines (or all), wrapped to the demo's width. */
