@@ -3,7 +3,7 @@
  * the way Claude Code would have run it, and pairs each decision with the oracle's.
  */
 import { join } from "node:path";
-import { ROOT, SHARED_TRANSCRIPTS } from "../_helpers.ts";
+import { entries, ROOT, SHARED_TRANSCRIPTS } from "../_helpers.ts";
 import { callHook, type HookDecision } from "./_adapter.ts";
 import { expectCalls, type Expected, type OracleCall, parseLines, TRUTH } from "./oracle.ts";
 
@@ -109,6 +109,15 @@ export async function replay(file: string, withEvents: boolean): Promise<Row[] |
     }
     const out = Deno.openSync(target, { write: true, create: true, truncate: true });
     let written = 0;
+    // What Claude Code writes once a hook's answer is delivered (tests/_helpers.ts entries), so
+    // the hook's next call finds the receipt as in the real session.
+    const record = (answer: HookDecision, toolUseId: string, event = "PostToolUse") => {
+      if (answer.kind === "none") return;
+      let line = new TextEncoder().encode(
+        JSON.stringify(entries.refresh(answer.text, toolUseId, event)) + "\n",
+      );
+      while (line.length > 0) line = line.subarray(out.writeSync(line));
+    };
     const writeTo = (line: number) => {
       const end = ends[line] ?? bytes.length;
       if (end > written) {
@@ -143,6 +152,7 @@ export async function replay(file: string, withEvents: boolean): Promise<Row[] |
           { ...payloadFrom(LOCAL_PAYLOADS, "SessionStart.compact"), ...base },
           env,
         );
+        record(event, "SessionStart", "SessionStart");
         const post = await callHook(
           { ...payloadFrom(LOCAL_PAYLOADS, "PostCompact"), ...base },
           env,
@@ -158,6 +168,7 @@ export async function replay(file: string, withEvents: boolean): Promise<Row[] |
         ...(isAgent ? { agent_id: SUBAGENT.agentId, agent_type: "workflow" } : {}),
       };
       const hook = await callHook(payload, env);
+      record(hook, call.toolUseId);
       const agree = same(call.expected, hook) && (event === undefined || same(call.event, event));
       rows.push({ call, hook, ...(event ? { event } : {}), agree });
     }
