@@ -22,6 +22,7 @@ import {
   readFlags,
   usageError,
 } from "./common.ts";
+import { deliveryLines } from "./delivery_lines.ts";
 import { dryRun } from "./dry_run.ts";
 import { gauge } from "./gauge.ts";
 import { locateTranscript, type TranscriptTarget } from "./locate.ts";
@@ -82,6 +83,7 @@ async function inspectSession(
     decision: problem ?? trace.reason,
     sources: rules.trace,
     afterCompact: state.afterCompact ?? null,
+    deliveries: (trace.deliveries ?? []).map((d) => ({ ...d, reason: d.reason ?? null })),
     leftOut: renderCombined(
       refreshHeader({ kind: "thresholds", thresholds: [70], percent: 70 }, "00000000"),
       rules.blocks,
@@ -212,6 +214,9 @@ function renderStatus(report: StatusJson): string {
   lines.push(`state file   ${report.statePath} (${report.stateFile})`);
   if (report.afterCompact === "pending") {
     lines.push("compaction   the next tool call restates the rules for the new context");
+  }
+  for (const [i, line] of deliveryLines(report.deliveries).entries()) {
+    lines.push(`${i === 0 ? "deliveries  " : "            "} ${line}`);
   }
   for (const [i, source] of report.sources.entries()) {
     lines.push(`${i === 0 ? "sources     " : "            "} ${source}`);
