@@ -124,6 +124,7 @@ export const TOKENS_PER_BYTE = 1;
 /**
  * Tokens a request can carry that the transcript does not show (system reminders, tool schemas
  * loaded on demand): up to about 16,000 measured over ~130 real transcripts; at most 6,635 above
- * {@link TOKENS_PER_BYTE} per byte over the consecutive readings of the shared fixtures.
+ * {@link TOKENS_PER_BYTE} per byte over the consecutive readings of the public transcripts in
+ * tests/fixtures/transcripts.
  */
 export const UNSEEN_TOKENS = 20_000;
