@@ -14,6 +14,7 @@ import {
 } from "./core/claude_code.ts";
 import { messageOf } from "./core/errors.ts";
 import type { RefreshCause } from "./core/header.ts";
+import { reportOf } from "./core/receipts.ts";
 import type { HookPayload } from "./schemas/payload.ts";
 import type { Settings } from "./settings/resolve.ts";
 import { claim } from "./hook/claim.ts";
@@ -24,6 +25,7 @@ import { buildRefresh } from "./hook/refresh_text.ts";
 import { rearmAfterRefresh } from "./hook/rearm.ts";
 import { resetContext } from "./hook/reset.ts";
 import { recordCompactionWindow } from "./hook/compaction_window.ts";
+import { transcriptSize } from "./io/transcript.ts";
 import { debugLine, describeDecision, emptyTrace, timed, type Trace } from "./hook/trace.ts";
 
 /** What the hook prints (stdout: one JSON object or nothing; stderr lines) and its trace. */
@@ -123,6 +125,7 @@ async function onReset(
         event,
         promptId: payload.prompt_id,
         restate: settings.refreshAfterCompact && built?.kind !== "error",
+        answerAt: built?.kind === "text" ? transcriptSize(payload.transcript_path) : undefined,
       },
     ));
   const learned = await recordCompactionWindow(
@@ -178,6 +181,9 @@ async function onToolCall(
   const { decision } = claimed;
   trace.decision = decision;
   trace.stateAfter = claimed.state;
+  // The receipts as judged under the lock, on the freshest state.
+  trace.receipts = claimed.receipts;
+  trace.deliveries = reportOf(claimed.state.deliveries);
   const final = describeDecision(plan.reading, decision);
   const planned = plan.decision.cause;
   if (!decision.cause) {

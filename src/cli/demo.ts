@@ -5,6 +5,7 @@
  */
 import { join } from "../core/path.ts";
 import { isReading } from "../core/decide.ts";
+import { DELIVERED_ATTACHMENT } from "../core/claude_code.ts";
 import { DEMO_TRANSCRIPT_LINES } from "../data/demo_session.ts";
 import sampleManifest from "../data/sample_manifest.json" with { type: "json" };
 import { runHook } from "../hook.ts";
@@ -123,6 +124,12 @@ export async function replayDemo(dir: string): Promise<Replay> {
         duration_ms: 12,
       };
       const { trace } = await runHook(JSON.stringify(payload), settings);
+      if (trace.outcome === "fired" && trace.refresh) {
+        // As Claude Code does once the hook has answered: record the delivery.
+        const hook = { name: `${event}:${use.name}`, event, call: block.tool_use_id };
+        const record = deliveryRecord(entry, hook, trace.refresh.text);
+        await Deno.writeTextFile(transcript, `${JSON.stringify(record)}\n`, { append: true });
+      }
       // The hook's own reading and decision, from its trace.
       const reading = trace.reading && isReading(trace.reading) ? trace.reading : undefined;
       window = reading?.window ?? window;
@@ -154,6 +161,35 @@ export async function replayDemo(dir: string): Promise<Replay> {
     injections: steps.filter((s) => s.injected).length,
   };
   return { demo, rows };
+}
+
+/**
+ * The `hook_additional_context` attachment Claude Code 2.1.328 writes after the tool result
+ * `result` when a hook's answer is delivered (the shape it records, docs/claude-code-facts.md),
+ * so that the hook's next call finds its receipt.
+ */
+function deliveryRecord(
+  result: Entry,
+  hook: { name: string; event: string; call: string },
+  text: string,
+): Entry {
+  return {
+    parentUuid: result.uuid ?? null,
+    isSidechain: false,
+    type: "attachment",
+    attachment: {
+      type: DELIVERED_ATTACHMENT,
+      content: [text],
+      hookName: hook.name,
+      toolUseID: hook.call,
+      hookEvent: hook.event,
+    },
+    uuid: crypto.randomUUID(),
+    timestamp: result.timestamp,
+    sessionId: result.sessionId,
+    cwd: result.cwd,
+    version: result.version,
+  };
 }
 
 /**

@@ -20,7 +20,9 @@ import { preparePrivateDir, untrustedDirReason } from "../io/state_store.ts";
 import type { Settings } from "../settings/resolve.ts";
 import { isReading } from "../core/decide.ts";
 import { formatTokens } from "../core/header.ts";
-import { dryRun } from "./dry_run.ts";
+import { type DryRun, dryRun } from "./dry_run.ts";
+import type { Plan } from "../hook/plan.ts";
+import { deliveryLines } from "./delivery_lines.ts";
 import { locateTranscript } from "./locate.ts";
 import { manifestFix } from "./manifest_advice.ts";
 import { stateDirFix } from "../hook/startup_notice.ts";
@@ -128,7 +130,7 @@ async function diagnose(
     checkThresholds(settings),
     await checkStateDir(settings.stateDir),
     await checkStatusline(settings.claudeDir),
-    await checkSession(settings, io.cwd(), programName(io)),
+    ...await checkSession(settings, io.cwd(), programName(io)),
   ];
   return { ok: checks.every((c) => c.status !== "fail"), checks };
 }
@@ -438,15 +440,45 @@ async function checkStatusline(root: string | undefined): Promise<Check> {
  * The newest session of this folder, as the hook's next tool call would see it (the hook's own
  * read-only steps): its reading, the window and the evidence for it, and what it would do.
  */
-async function checkSession(settings: Settings, cwd: string, program: string): Promise<Check> {
+async function checkSession(
+  settings: Settings,
+  cwd: string,
+  program: string,
+): Promise<Check[]> {
   const target = await locateTranscript({}, settings.claudeDir, cwd);
   if (target.kind === "error") {
-    return ok("this session", "no transcript for this folder yet: nothing to check");
+    return [ok("this session", "no transcript for this folder yet: nothing to check")];
   }
   const { plan, problem, trace } = await dryRun(target, settings, cwd, false);
   if (!plan) {
-    return fail("this session", `${target.path}: ${problem}`, "see the state folder check");
+    return [fail("this session", `${target.path}: ${problem}`, "see the state folder check")];
   }
+  return [readingCheck(target.path, plan, trace, program), checkDeliveries(trace)];
+}
+
+/**
+ * The last session's deliveries in its current context: each refresh and whether Claude Code
+ * recorded it (src/core/receipts.ts). A refresh given up on is a warning.
+ */
+function checkDeliveries(trace: DryRun["trace"]): Check {
+  const deliveries = (trace.deliveries ?? []).map((d) => ({ ...d, reason: d.reason ?? null }));
+  if (deliveries.length === 0) {
+    return ok("deliveries", "no refresh in this session's current context yet");
+  }
+  const detail = deliveryLines(deliveries).join("\n");
+  if (deliveries.some((d) => d.status === "given up")) {
+    return warn(
+      "deliveries",
+      detail,
+      "Claude Code did not deliver a refresh even when it was sent again: look for hook " +
+        "timeouts or errors in `claude --debug`, and see docs/reliability.md (delivery receipts)",
+    );
+  }
+  return ok("deliveries", detail);
+}
+
+/** The session's reading, its window and evidence, and what the next call would do. */
+function readingCheck(path: string, plan: Plan, trace: DryRun["trace"], program: string): Check {
   const reading = plan.reading;
   const next = plan.decision.cause
     ? "the next tool call refreshes"
@@ -454,7 +486,7 @@ async function checkSession(settings: Settings, cwd: string, program: string): P
   if (!isReading(reading)) {
     return warn(
       "this session",
-      `${target.path}: no reading (${reading.reason}); ${next}: ${trace.reason}`,
+      `${path}: no reading (${reading.reason}); ${next}: ${trace.reason}`,
       "nothing to do if the session just started or compacted; otherwise run " +
         `\`${program} status\` to see why`,
     );
@@ -464,7 +496,7 @@ async function checkSession(settings: Settings, cwd: string, program: string): P
     : `a ${formatTokens(reading.window)} window (${reading.windowSource})`;
   return ok(
     "this session",
-    `${target.path}: ${Math.floor(reading.percent)}% of ${window}, from ${reading.source}; ` +
+    `${path}: ${Math.floor(reading.percent)}% of ${window}, from ${reading.source}; ` +
       `${next}: ${trace.reason}`,
   );
 }

@@ -17,6 +17,28 @@ export const SourceSchema = z.nullable(z.enum([
   "tool count",
 ]));
 
+/**
+ * One delivery of `status --json` and `doctor`: a threshold (`"30"`) or the restatement after a
+ * compaction (`"compact"`), and what the transcript shows of it (src/core/receipts.ts).
+ */
+const DeliveryJsonSchema = z.object({
+  /** A threshold as the refresh header names it, or "compact". */
+  refresh: z.string(),
+  /**
+   * "delivered": Claude Code recorded it (a `hook_additional_context` attachment); "pending":
+   * not recorded yet, the session has not moved past its call; "owed": not delivered, the next
+   * tool call sends it again; "re-sent": sent again, not recorded yet; "given up": not delivered
+   * after the re-send (or not checkable), see `reason`.
+   */
+  status: z.enum(["delivered", "pending", "owed", "re-sent", "given up"]),
+  /** The tool call (`tool_use_id`) whose answer carried it last, or "SessionStart". */
+  call: z.string(),
+  /** Times sent: 1, or 2 once re-sent. */
+  sent: z.number(),
+  /** Why it was re-sent or given up; null otherwise. */
+  reason: nullableString,
+});
+
 /** `lessons-reinject status --json`. */
 export const StatusJsonSchema = z.object({
   transcript: nullableString,
@@ -64,6 +86,8 @@ export const StatusJsonSchema = z.object({
   sources: z.array(z.string()),
   /** After a compaction: the rules still to restate ("pending") or restated ("delivered"). */
   afterCompact: z.nullable(z.enum(["pending", "delivered"])),
+  /** Each refresh of this context and whether Claude Code recorded its delivery. */
+  deliveries: z.array(DeliveryJsonSchema),
   /** What a refresh of every source would leave out of the budget (rule ids, lesson slugs). */
   leftOut: z.array(z.string()),
   configFile: nullableString,

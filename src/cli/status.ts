@@ -20,6 +20,7 @@ import {
   readFlags,
   usageError,
 } from "./common.ts";
+import { deliveryLines } from "./delivery_lines.ts";
 import { dryRun } from "./dry_run.ts";
 import { gauge } from "./gauge.ts";
 import { sampleRefresh } from "./sample_refresh.ts";
@@ -86,6 +87,7 @@ async function inspectSession(
     decision: problem ?? decision?.reason ?? trace.reason,
     sources: rules.trace,
     afterCompact: state.afterCompact ?? null,
+    deliveries: (trace.deliveries ?? []).map((d) => ({ ...d, reason: d.reason ?? null })),
     leftOut: sampleRefresh(rules, settings.thresholds, settings.maxChars).omitted,
     configFile: settings.configFile.path ?? null,
     problems: settings.problems,
@@ -220,6 +222,9 @@ function renderStatus(report: StatusJson): string {
   lines.push(`state file   ${report.statePath} (${report.stateFile})`);
   if (report.afterCompact === "pending") {
     lines.push("compaction   the next tool call restates the rules for the new context");
+  }
+  for (const [i, line] of deliveryLines(report.deliveries).entries()) {
+    lines.push(`${i === 0 ? "deliveries  " : "            "} ${line}`);
   }
   for (const [i, source] of report.sources.entries()) {
     lines.push(`${i === 0 ? "sources     " : "            "} ${source}`);

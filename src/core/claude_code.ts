@@ -50,6 +50,34 @@ export const POST_COMPACT_EVENT = "PostCompact";
 export const COMPACT_ANSWER_EVENT = "SessionStart";
 
 /**
+ * The `toolUseID` Claude Code records for a SessionStart answer's `hook_additional_context`
+ * attachment (a tool call's answer carries the call's `tool_use_id`). Measured on 2.1.328 after
+ * `/compact`: `{"type":"hook_additional_context","hookName":"SessionStart","toolUseID":
+ * "SessionStart","hookEvent":"SessionStart","content":["[lessons-reinject refresh compact ..."]}`.
+ */
+export const SESSION_START_CALL = "SessionStart";
+
+/**
+ * Transcript attachment types around a hook's answer (measured on 2.1.328): every
+ * `additionalContext` Claude Code delivers is recorded as a `hook_additional_context` attachment
+ * (`toolUseID`, `hookEvent`, `content: [text]`); `hook_success` records only the hook's stdout,
+ * delivered or not; a hook killed at its `timeout` leaves `hook_cancelled` (`toolUseID`,
+ * `hookEvent`) and its answer reaches no request.
+ *
+ * The order they are written in (every e2e recording, parallel and Agent calls included): the
+ * assistant entry holding the `tool_use`; then, after the PostToolUse hooks ran, the `tool_result`
+ * user entry and its hooks' attachments; then, after the next request, the next assistant entry.
+ * A tool call's hook starts when the file ends just past its assistant entry. So an answer not
+ * recorded between the call's `tool_result` and the next main-chain assistant entry was never
+ * delivered, and before that assistant entry it may still be on its way. A SessionStart(compact)
+ * hook starts before the `compact_boundary` is written; its answer is recorded before the new
+ * context's first response.
+ */
+export const DELIVERED_ATTACHMENT = "hook_additional_context";
+/** See {@link DELIVERED_ATTACHMENT}. */
+export const CANCELLED_ATTACHMENT = "hook_cancelled";
+
+/**
  * Every event the hook is registered for, with values its matcher must let through; doctor
  * checks `hooks/hooks.json` against this list.
  */

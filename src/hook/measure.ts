@@ -17,7 +17,8 @@ import {
   windowText,
 } from "../core/window.ts";
 import { bridgedReading } from "../io/statusline_store.ts";
-import { readUsageWaiting, type UsageScan } from "../io/transcript.ts";
+import { readUsageWaiting, type ReceiptQuery, type UsageScan } from "../io/transcript.ts";
+import type { ReceiptEvidence } from "../core/receipts.ts";
 import type { HookPayload } from "../schemas/payload.ts";
 import { isContextWindow } from "../schemas/guards.ts";
 import type { Settings } from "../settings/resolve.ts";
@@ -34,6 +35,15 @@ export interface Measured {
    * reading, below every threshold not yet fired (src/core/ceiling.ts).
    */
   ceiling?: number;
+  /** What the transcript shows about outstanding deliveries, when asked. */
+  receipts?: ReceiptEvidence;
+}
+
+/** The deliveries to check (core/receipts.ts), and when the evidence settles all of them. */
+export interface ReceiptCheck {
+  query: ReceiptQuery;
+  /** True when `evidence` tells every outstanding delivery: waiting longer cannot tell more. */
+  settledBy: (evidence: ReceiptEvidence | undefined) => boolean;
 }
 
 /** What this context's state already proved about the window. */
@@ -123,21 +133,33 @@ export async function measure(
   earlyFired?: readonly number[],
   /** What this context's state already proved about the window. */
   known: KnownWindow = {},
+  /** Outstanding deliveries: their receipts are read from the same bytes, in the same wait. */
+  receipts?: ReceiptCheck,
 ): Promise<Measured> {
   const fromStdin = stdinReading(payload.context_window, settings.windowOverride);
   if (fromStdin) return { reading: fromStdin, facts: {}, size: undefined };
   if (!transcript) return { reading: none("no transcript_path", true), facts: {}, size: undefined };
   // Only a call that would wait for its own entry (it names its tool_use) can skip the wait.
   const fired = payload.tool_use_id === undefined ? undefined : earlyFired;
+  // While a delivery awaits its receipt, the call waits for its own entry unless the receipts
+  // are already told: that entry is the response that settles them.
+  const told = (s: UsageScan) => receipts === undefined || receipts.settledBy(s.receipts);
   const scan = await readUsageWaiting(
     transcript.path,
-    { toolUseId: payload.tool_use_id, sidechainFile: transcript.sidechainFile },
+    {
+      toolUseId: payload.tool_use_id,
+      sidechainFile: transcript.sidechainFile,
+      receipts: receipts?.query,
+    },
     {
       waitMs: settings.waitMs,
-      ...(fired ? { enough: (s) => ceilingOf(s, settings, fired, known) !== undefined } : {}),
+      ...(fired
+        ? { enough: (s) => ceilingOf(s, settings, fired, known) !== undefined && told(s) }
+        : {}),
     },
   );
   if ("error" in scan) return { reading: none(scan.error, true), facts: {}, size: undefined };
+  const evidence = scan.receipts ? { receipts: scan.receipts } : {};
   const windowFacts = (choice: WindowChoice | undefined): ContextFacts => {
     const proven = choice === undefined ? undefined : newProof(choice, known.proven);
     return proven === undefined ? {} : { proven };
@@ -150,6 +172,7 @@ export async function measure(
       reading: none("compacted since the last usage: no reading yet", false),
       facts: { marker: scan.markerAfterUsage, ...windowFacts(compacted) },
       size: scan.size,
+      ...evidence,
     };
   }
   const usage = scan.usage;
@@ -165,9 +188,14 @@ export async function measure(
     Date.now(),
     sessionKey,
   );
-  if (bridged) return { reading: bridged, facts: {}, size: scan.size, ...early };
+  if (bridged) return { reading: bridged, facts: {}, size: scan.size, ...early, ...evidence };
   if (!usage) {
-    return { reading: none("no usage in the transcript", true), facts: {}, size: scan.size };
+    return {
+      reading: none("no usage in the transcript", true),
+      facts: {},
+      size: scan.size,
+      ...evidence,
+    };
   }
   // The version that wrote the entry decides the model's window (data/window_table.ts).
   const choice: WindowChoice | undefined = usage.window !== undefined ? undefined : resolveWindow({
@@ -198,5 +226,6 @@ export async function measure(
     facts: windowFacts(choice),
     size: scan.size,
     ...early,
+    ...evidence,
   };
 }

@@ -5,6 +5,13 @@
  */
 import { applyFacts, type ContextFacts, proofOf } from "../core/context_facts.ts";
 import { afterCompaction, compactionFound } from "../core/compaction_refresh.ts";
+import {
+  type ReceiptEvidence,
+  receiptQuery,
+  receiptsSettled,
+  settleDeliveries,
+  withReceipts,
+} from "../core/receipts.ts";
 import { decide, type Decision, isReading, type NoReading, type Reading } from "../core/decide.ts";
 import { crossedThresholds } from "../core/thresholds.ts";
 import { type LoadedState, loadState, stateOf, untrustedDirReason } from "../io/state_store.ts";
@@ -33,6 +40,8 @@ export interface Plan {
   needsWrite: boolean;
   /** The refresh text, when the decision fires and rendering was asked for. */
   refresh: BuiltRefresh | undefined;
+  /** What the transcript showed about outstanding deliveries (judged again under the lock). */
+  receipts: ReceiptEvidence | undefined;
 }
 
 /** The reading, facts and state after looking back through the transcript where needed. */
@@ -121,6 +130,13 @@ export async function planCall(
   // A call whose ceiling rules every crossing out answers without waiting for its own entry;
   // should the look-back then unfire a threshold the ceiling reaches, it measures again, waiting.
   let earlyFired: readonly number[] | undefined = stateOf(loaded).fired;
+  // Refreshes still awaiting their receipt: read from the bytes since their claim, nothing else.
+  const query = files.transcript ? receiptQuery(stateOf(loaded)) : undefined;
+  const receiptCheck = query && {
+    query: { ...query, token: files.token },
+    settledBy: (evidence: ReceiptEvidence | undefined) =>
+      receiptsSettled(stateOf(loaded), evidence),
+  };
   let measured: Measured;
   let reading: Reading | NoReading;
   let facts: ContextFacts;
@@ -134,7 +150,7 @@ export async function planCall(
         measure(payload, files.transcript, settings, files.paths.sessionKey, fired, {
           proven: proofOf(stateOf(loaded)),
           firedWindow: stateOf(loaded).firedWindow,
-        }),
+        }, receiptCheck),
     );
     measured = { ...once, facts: { ...once.facts, ...remembered } };
     ({ reading, facts, state } = await lookBackAsNeeded(
@@ -158,18 +174,28 @@ export async function planCall(
   trace.reading = reading;
   trace.transcriptSize = measured.size;
   trace.facts = facts;
+  // The receipts of earlier refreshes: what is owed is sent again with this call's decision.
+  const receipts = settleDeliveries(state, measured.receipts);
+  state = receipts.state;
   trace.state = state;
+  trace.receipts = receipts.notes;
+  trace.deliveries = receipts.report;
 
-  const decision = afterCompaction(
-    decide({
-      reading,
-      thresholds: settings.thresholds,
+  const decision = withReceipts(
+    afterCompaction(
+      decide({
+        reading,
+        thresholds: settings.thresholds,
+        state,
+        toolCountInterval: settings.toolCountInterval,
+        transcriptSize: measured.size,
+      }),
       state,
-      toolCountInterval: settings.toolCountInterval,
-      transcriptSize: measured.size,
-    }),
-    state,
+      reading,
+    ),
+    receipts,
     reading,
+    { call: payload.tool_use_id, at: measured.size },
   );
   trace.planned = decision;
   trace.reason = describeDecision(reading, decision);
@@ -200,5 +226,6 @@ export async function planCall(
     decision,
     needsWrite,
     refresh,
+    receipts: measured.receipts,
   };
 }

@@ -7,10 +7,12 @@ import {
   type EntryUsage,
   holdsToolUse,
   isCompactionMarker,
+  receiptLineOf,
   refreshRecordedIn,
   tokenUsageIn,
   usageOf,
 } from "../core/transcript_entry.ts";
+import type { ReceiptEvidence } from "../core/receipts.ts";
 import {
   type BackwardLine,
   type ByteSource,
@@ -18,7 +20,12 @@ import {
   readLinesBackward,
 } from "./reverse_lines.ts";
 import { messageOf } from "../core/errors.ts";
-import { COMPACT_BOUNDARY_SUBTYPE, COMPACTION_MARKER_TEXTS } from "../core/claude_code.ts";
+import {
+  CANCELLED_ATTACHMENT,
+  COMPACT_BOUNDARY_SUBTYPE,
+  COMPACTION_MARKER_TEXTS,
+  DELIVERED_ATTACHMENT,
+} from "../core/claude_code.ts";
 import type { CompactionEvidence } from "../core/window.ts";
 
 /** The usage found for this call. */
@@ -51,6 +58,8 @@ export interface UsageScan {
    * model (`/model`), so that usage's window says nothing about this call's.
    */
   promptAfterUsage?: boolean;
+  /** What the transcript shows about outstanding deliveries, when asked (`UsageQuery.receipts`). */
+  receipts?: ReceiptEvidence;
   bytesRead: number;
 }
 
@@ -60,7 +69,27 @@ export interface UsageQuery {
   sidechainFile?: boolean;
   /** Give up after reading this many bytes. Default 64 MiB. */
   maxBytes?: number;
+  /** Also read the receipts of these outstanding deliveries, from the same bytes where it can. */
+  receipts?: ReceiptQuery | undefined;
 }
+
+/** The deliveries to look for (core/receipts.ts receiptQuery), and how their answers are told. */
+export interface ReceiptQuery {
+  /** Read back to this offset: the oldest outstanding claim. */
+  from: number;
+  /** The calls whose answers are awaited (`tool_use_id`s, or `SessionStart`). */
+  calls: readonly string[];
+  /** The token of this context's refresh headers. */
+  token: string;
+  /** Read at most this many bytes. Default {@link RECEIPT_MAX_BYTES}. */
+  maxBytes?: number;
+}
+
+/**
+ * A receipt check reads at most this much: the bytes written since the oldest outstanding claim,
+ * usually a few kilobytes (one call's result, its hooks' records, the next response).
+ */
+export const RECEIPT_MAX_BYTES = 8 * 1024 * 1024;
 
 const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 const decoder = new TextDecoder();
@@ -98,22 +127,31 @@ export async function scanUsage(
   query: UsageQuery = {},
 ): Promise<UsageScan> {
   const counted = countingSource(source);
+  // The receipt check walks back over the same last chunks: read from disk once.
+  const cached = cachingSource(counted);
   const maxBytes = query.maxBytes ?? DEFAULT_MAX_BYTES;
   const toolUseId = query.toolUseId;
   let newest: TranscriptUsage | undefined;
   let callPresent = false;
   let promptAfterUsage = false;
   const done = async (marker?: { start: number; entry: unknown }): Promise<UsageScan> => {
-    const compaction = marker ? await compactionEvidence(counted, marker) : undefined;
-    const scan: UsageScan = { size, bytesRead: counted.bytesRead };
+    const compaction = marker ? await compactionEvidence(cached, marker) : undefined;
+    const scan: UsageScan = { size, bytesRead: 0 };
     if (newest) scan.usage = newest;
     else if (marker) scan.markerAfterUsage = marker.start;
     if (compaction) scan.compaction = compaction;
     if (callPresent || newest?.matched) scan.callPresent = true;
     if (promptAfterUsage && !newest?.matched) scan.promptAfterUsage = true;
+    if (query.receipts) {
+      scan.receipts = await scanReceipts(cached, size, {
+        ...query.receipts,
+        sidechainFile: query.sidechainFile ?? false,
+      });
+    }
+    scan.bytesRead = counted.bytesRead;
     return scan;
   };
-  for await (const line of readLinesBackward(counted, size, { maxBytes })) {
+  for await (const line of readLinesBackward(cached, size, { maxBytes })) {
     const found = interpretForUsage(line, query.sidechainFile ?? false, toolUseId);
     if (found === undefined) continue;
     if ("marker" in found) return await done({ start: line.start, entry: found.marker });
@@ -139,7 +177,76 @@ export async function scanUsage(
       break;
     }
   }
-  return done();
+  return await done();
+}
+
+/** Remembers the chunks handed out, so a second backward walk from the same end reads none. */
+function cachingSource(inner: ByteSource): ByteSource {
+  const chunks = new Map<string, Uint8Array>();
+  return {
+    async readAt(offset: number, length: number) {
+      const key = `${offset}:${length}`;
+      const known = chunks.get(key);
+      if (known) return known;
+      const bytes = await inner.readAt(offset, length);
+      chunks.set(key, bytes);
+      return bytes;
+    },
+  };
+}
+
+/**
+ * Reads back from the end to `query.from` for what tells whether this hook's answers to
+ * `query.calls` were delivered (core/receipts.ts judges it): their `tool_result` entries, Claude
+ * Code's records of the answers, cancelled hooks, and the newest responses. Parses only lines
+ * that can hold one of those.
+ */
+export async function scanReceipts(
+  source: ByteSource,
+  size: number,
+  query: ReceiptQuery & { sidechainFile?: boolean },
+): Promise<ReceiptEvidence> {
+  const results: Record<string, number> = {};
+  const answers: Record<string, number[]> = {};
+  const cancelled: string[] = [];
+  const responses: number[] = [];
+  let lastMessage: string | undefined;
+  let from = size;
+  const maxBytes = query.maxBytes ?? RECEIPT_MAX_BYTES;
+  const awaited = (call: string) => query.calls.includes(call);
+  for await (const line of readLinesBackward(source, size, { maxBytes })) {
+    if (line.start < query.from) {
+      from = query.from;
+      break;
+    }
+    from = line.start;
+    if (line.oversized) continue;
+    const text = decoder.decode(line.bytes);
+    const mayAnswer = text.includes(DELIVERED_ATTACHMENT) && text.includes(query.token);
+    const mayCancel = text.includes(CANCELLED_ATTACHMENT);
+    const mayResult = text.includes('"tool_result"') && query.calls.some((c) => text.includes(c));
+    const mayRespond = responses.length < 2 && text.includes('"assistant"') &&
+      text.includes('"usage"');
+    if (!mayAnswer && !mayCancel && !mayResult && !mayRespond) continue;
+    const found = receiptLineOf(parseLine(text), query.token, query.sidechainFile ?? false);
+    if (found === undefined) continue;
+    if (found.kind === "answer" && awaited(found.call)) {
+      (answers[found.call] ??= []).push(line.start);
+    } else if (found.kind === "cancelled" && awaited(found.call)) {
+      cancelled.push(found.call);
+    } else if (found.kind === "result") {
+      for (const call of found.calls) if (awaited(call)) results[call] ??= line.start;
+    } else if (found.kind === "response" && responses.length < 2) {
+      // One response may be split over entries sharing its message id: count it once.
+      if (
+        responses.length === 0 || found.messageId === undefined || found.messageId !== lastMessage
+      ) {
+        responses.push(line.start);
+        lastMessage = found.messageId;
+      }
+    }
+  }
+  return { from, results, answers, cancelled, responses };
 }
 
 /** How far before a compaction marker to look for its boundary and the last usage it compacted. */
@@ -328,6 +435,16 @@ export async function withTranscript<T>(
     return { error: `transcript ${path}: ${messageOf(error)}`, ...(missing ? { missing } : {}) };
   } finally {
     file?.close();
+  }
+}
+
+/** The size of the transcript at `path`, or undefined when it cannot be read. */
+export function transcriptSize(path: string | undefined): number | undefined {
+  if (path === undefined) return undefined;
+  try {
+    return Deno.statSync(path).size;
+  } catch {
+    return undefined;
   }
 }
 

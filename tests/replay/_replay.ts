@@ -3,7 +3,7 @@
  * the way Claude Code would have run it, and pairs each decision with the oracle's.
  */
 import { join } from "node:path";
-import { PAYLOADS, RECORDINGS, SAMPLE_MANIFEST, SKELETONS } from "../_helpers.ts";
+import { entries, PAYLOADS, RECORDINGS, SAMPLE_MANIFEST, SKELETONS } from "../_helpers.ts";
 import { callHook, type HookDecision } from "./_adapter.ts";
 import {
   expectCalls,
@@ -158,6 +158,15 @@ export async function replay(file: string, withEvents: boolean, from?: string): 
     }
     const out = Deno.openSync(target, { write: true, create: true, truncate: true });
     let written = 0;
+    // What Claude Code writes once a hook's answer is delivered (tests/_helpers.ts entries), so
+    // the hook's next call finds the receipt as in the real session.
+    const record = (answer: HookDecision, toolUseId: string, event = "PostToolUse") => {
+      if (answer.kind === "none") return;
+      let line = new TextEncoder().encode(
+        JSON.stringify(entries.refresh(answer.text, toolUseId, event)) + "\n",
+      );
+      while (line.length > 0) line = line.subarray(out.writeSync(line));
+    };
     const writeTo = (line: number) => {
       const end = ends[line] ?? bytes.length;
       if (end > written) {
@@ -192,6 +201,7 @@ export async function replay(file: string, withEvents: boolean, from?: string): 
           { ...captured("SessionStart.compact"), ...base },
           env,
         );
+        record(event, "SessionStart", "SessionStart");
         const post = await callHook(
           { ...captured("PostCompact"), ...base },
           env,
@@ -207,6 +217,7 @@ export async function replay(file: string, withEvents: boolean, from?: string): 
         ...(agent ? { agent_id: agent.agentId, agent_type: agent.agentType } : {}),
       };
       const hook = await callHook(payload, env);
+      record(hook, call.toolUseId);
       const agree = same(call.expected, hook) && (event === undefined || same(call.event, event));
       rows.push({ call, hook, ...(event ? { event } : {}), agree });
     }
