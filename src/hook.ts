@@ -8,10 +8,13 @@ import {
   hookAnswer,
   POST_COMPACT_EVENT,
   RESET_SOURCES,
+  STARTUP_SOURCE,
   TOOL_CALL_EVENTS,
+  userNotice,
 } from "./core/claude_code.ts";
 import { messageOf } from "./core/errors.ts";
 import type { RefreshCause } from "./core/header.ts";
+import { reportOf } from "./core/receipts.ts";
 import type { HookPayload } from "./schemas/payload.ts";
 import type { Settings } from "./settings/resolve.ts";
 import { claim } from "./hook/claim.ts";
@@ -22,6 +25,7 @@ import { buildRefresh } from "./hook/refresh_text.ts";
 import { rearmAfterRefresh } from "./hook/rearm.ts";
 import { resetContext } from "./hook/reset.ts";
 import { recordCompactionWindow } from "./hook/compaction_window.ts";
+import { transcriptSize } from "./io/transcript.ts";
 import { debugLine, describeDecision, emptyTrace, timed, type Trace } from "./hook/trace.ts";
 
 /** What the hook prints (stdout: one JSON object or nothing; stderr lines) and its trace. */
@@ -59,6 +63,15 @@ export async function runHook(
       text === undefined ? undefined : hookAnswer(COMPACT_ANSWER_EVENT, text),
       settings,
     );
+  }
+  if (payload.hook_event_name === "SessionStart" && payload.source === STARTUP_SOURCE) {
+    // A state folder it cannot use would make every call of the session silent: say so, once.
+    const { startupNotice } = await import("./hook/startup_notice.ts");
+    const notice = await startupNotice(settings.stateDir);
+    trace.event = `SessionStart (${STARTUP_SOURCE})`;
+    trace.outcome = "silent";
+    trace.reason = notice === undefined ? "the state folder is usable" : "told the user: " + notice;
+    return finish(trace, notice === undefined ? undefined : userNotice(notice), settings);
   }
   if (!TOOL_CALL_EVENTS.includes(payload.hook_event_name)) {
     const source = payload.source ? ` (${payload.source})` : "";
@@ -112,6 +125,7 @@ async function onReset(
         event,
         promptId: payload.prompt_id,
         restate: settings.refreshAfterCompact && built?.kind !== "error",
+        answerAt: built?.kind === "text" ? transcriptSize(payload.transcript_path) : undefined,
       },
     ));
   const learned = await recordCompactionWindow(
@@ -168,6 +182,9 @@ async function onToolCall(
   const { decision } = claimed;
   trace.decision = decision;
   trace.stateAfter = claimed.state;
+  // The receipts as judged under the lock, on the freshest state.
+  trace.receipts = claimed.receipts;
+  trace.deliveries = reportOf(claimed.state.deliveries);
   const final = describeDecision(plan.reading, decision);
   const planned = plan.decision.cause;
   if (!decision.cause) {

@@ -98,6 +98,43 @@ export async function runHook(
   return { ...run, context: contextOf(run.stdout) };
 }
 
+/**
+ * Runs the hook on `stdin` (a payload with `transcript_path`), then appends to the transcript what
+ * Claude Code 2.1.328 writes once the hook has answered (measured, docs/claude-code-facts.md):
+ * after a tool call, its `tool_result` entry and, when the hook answered, the
+ * `hook_additional_context` attachment recording the delivery; after SessionStart's answer, that
+ * attachment under the toolUseID `SessionStart`. A later call then finds the delivery recorded,
+ * as in a real session.
+ */
+export async function runRecorded(
+  stdin: Record<string, unknown>,
+  env: Record<string, string> = {},
+): Promise<HookRun> {
+  const run = await runHook(stdin, env);
+  recordAnswer(stdin, run.context);
+  return run;
+}
+
+/** Appends what Claude Code writes once a hook has answered `stdin` (see runRecorded). */
+export function recordAnswer(stdin: Record<string, unknown>, context: string | undefined): void {
+  const path = stdin.transcript_path;
+  // A subagent's records go to its own file, which the payload does not name: tests of
+  // subagents write that file themselves.
+  if (typeof path !== "string" || stdin.agent_id !== undefined) return;
+  const id = stdin.tool_use_id;
+  if (stdin.hook_event_name === "SessionStart") {
+    if (context !== undefined) {
+      appendTranscript(path, [entries.refresh(context, "SessionStart", "SessionStart")]);
+    }
+    return;
+  }
+  if (typeof id !== "string") return;
+  appendTranscript(path, [
+    entries.toolResult(id),
+    ...(context === undefined ? [] : [entries.refresh(context, id)]),
+  ]);
+}
+
 /** `hookSpecificOutput.additionalContext` of a hook's stdout, if it is the hook's answer. */
 export function contextOf(stdout: string): string | undefined {
   if (stdout.trim() === "") return undefined;
@@ -190,13 +227,36 @@ export const entries = {
     t.message.content = [{ tool_use_id: toolUseId, type: "tool_result", content: text }];
     return t;
   },
-  /** The attachment Claude Code records for a hook's additionalContext. */
-  refresh(text: string, toolUseId: string): Record<string, unknown> {
+  /**
+   * The attachment Claude Code records for a hook's additionalContext: a tool call's, or with
+   * `event` "SessionStart" that event's (hookName, toolUseID and hookEvent all "SessionStart", as
+   * 2.1.328 writes it after a compaction).
+   */
+  refresh(text: string, toolUseId: string, event = "PostToolUse"): Record<string, unknown> {
     // deno-lint-ignore no-explicit-any
     const t = structuredClone(template().refresh) as Record<string, any>;
     t.uuid = crypto.randomUUID();
     t.attachment.content = [text];
     t.attachment.toolUseID = toolUseId;
+    if (event === "SessionStart") {
+      t.attachment.hookName = "SessionStart";
+      t.attachment.hookEvent = "SessionStart";
+    }
+    return t;
+  },
+  /** The attachment Claude Code records for a hook it killed at its timeout (2.1.328). */
+  cancelled(toolUseId: string): Record<string, unknown> {
+    // deno-lint-ignore no-explicit-any
+    const t = structuredClone(template().refresh) as Record<string, any>;
+    t.uuid = crypto.randomUUID();
+    delete t.rendered;
+    delete t.renderedRole;
+    t.attachment = {
+      type: "hook_cancelled",
+      hookName: "PostToolUse:Bash",
+      toolUseID: toolUseId,
+      hookEvent: "PostToolUse",
+    };
     return t;
   },
   /** A 2.x compaction boundary, shaped as in the shared v2.1.112 transcript. */

@@ -35,6 +35,12 @@ export interface Script {
    * the marker is answered from that queue.
    */
   agents?: Record<string, Step[]>;
+  /**
+   * Turns of fork subagents, keyed by a marker string: a fork's request starts with its parent's
+   * whole conversation, so it is told apart by any user message containing the marker (the fork
+   * directive), checked before the first-message markers.
+   */
+  forks?: Record<string, Step[]>;
 }
 
 export interface RecordedRequest {
@@ -147,6 +153,8 @@ export function streamReply(model: string, step: Step): string {
 export function startApiStub(script: Script): ApiStub {
   const queues: Record<string, Step[]> = { main: [...script.main] };
   for (const [marker, steps] of Object.entries(script.agents ?? {})) queues[marker] = [...steps];
+  for (const [marker, steps] of Object.entries(script.forks ?? {})) queues[marker] = [...steps];
+  const forkMarkers = Object.keys(script.forks ?? {});
   const requests: RecordedRequest[] = [];
   const served: Record<string, number> = {};
 
@@ -177,7 +185,12 @@ export function startApiStub(script: Script): ApiStub {
       route = "compact";
       step = { usage: { input_tokens: 5000 }, text: "Summary: the user ran a scripted session." };
     } else if (Array.isArray(body.tools) && body.tools.length > 0) {
-      const agent = Object.keys(queues).find((k) => k !== "main" && firstUser.includes(k));
+      const userTexts = messages
+        .filter((m) => (m as Record<string, unknown>)?.role === "user")
+        .map((m) => textOf((m as Record<string, unknown>).content));
+      const fork = forkMarkers.find((k) => userTexts.some((text) => text.includes(k)));
+      const agent = fork ??
+        Object.keys(queues).find((k) => k !== "main" && firstUser.includes(k));
       route = agent ?? "main";
       step = queues[route]?.shift() ?? { usage: { input_tokens: 100 }, text: "Done." };
       served[route] = (served[route] ?? 0) + 1;

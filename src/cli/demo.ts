@@ -5,6 +5,7 @@
  */
 import { join } from "../core/path.ts";
 import { isReading } from "../core/decide.ts";
+import { DELIVERED_ATTACHMENT } from "../core/claude_code.ts";
 import { DEMO_TRANSCRIPT_LINES } from "../data/demo_session.ts";
 import sampleManifest from "../data/sample_manifest.json" with { type: "json" };
 import { runHook } from "../hook.ts";
@@ -18,7 +19,7 @@ import {
   printJson,
   readFlags,
 } from "./common.ts";
-import { demoLines, type DemoRow, type DemoViewOptions, useColor } from "./demo_view.ts";
+import { demoLines, type DemoRow, type DemoViewOptions, demoWidth, useColor } from "./demo_view.ts";
 import { gauge } from "./gauge.ts";
 import type { DemoJson } from "./schemas.ts";
 
@@ -29,7 +30,8 @@ sample lessons. Its transcript lines are ones Claude Code 2.1.328 wrote (claude-
 200,000-token window); their token counts were rewritten so that the context climbs past 30%, 52%
 and 70%. Each call is shown with its gauge and the hook's decision, each refresh with what it
 injected: exactly three refreshes. Runs in a temporary folder it removes; ignores your settings; no
-network, no Claude Code needed. Colour on a terminal, unless NO_COLOR is set.
+network, no Claude Code needed. Colour on a terminal, unless NO_COLOR is set. Laid out to the
+terminal's width (piped: COLUMNS when set, else 100; never under 60).
 
 Options:
   --full      print each injected text whole (default: its first lines)
@@ -122,6 +124,12 @@ export async function replayDemo(dir: string): Promise<Replay> {
         duration_ms: 12,
       };
       const { trace } = await runHook(JSON.stringify(payload), settings);
+      if (trace.outcome === "fired" && trace.refresh) {
+        // As Claude Code does once the hook has answered: record the delivery.
+        const hook = { name: `${event}:${use.name}`, event, call: block.tool_use_id };
+        const record = deliveryRecord(entry, hook, trace.refresh.text);
+        await Deno.writeTextFile(transcript, `${JSON.stringify(record)}\n`, { append: true });
+      }
       // The hook's own reading and decision, from its trace.
       const reading = trace.reading && isReading(trace.reading) ? trace.reading : undefined;
       window = reading?.window ?? window;
@@ -153,6 +161,35 @@ export async function replayDemo(dir: string): Promise<Replay> {
     injections: steps.filter((s) => s.injected).length,
   };
   return { demo, rows };
+}
+
+/**
+ * The `hook_additional_context` attachment Claude Code 2.1.328 writes after the tool result
+ * `result` when a hook's answer is delivered (the shape it records, docs/claude-code-facts.md),
+ * so that the hook's next call finds its receipt.
+ */
+function deliveryRecord(
+  result: Entry,
+  hook: { name: string; event: string; call: string },
+  text: string,
+): Entry {
+  return {
+    parentUuid: result.uuid ?? null,
+    isSidechain: false,
+    type: "attachment",
+    attachment: {
+      type: DELIVERED_ATTACHMENT,
+      content: [text],
+      hookName: hook.name,
+      toolUseID: hook.call,
+      hookEvent: hook.event,
+    },
+    uuid: crypto.randomUUID(),
+    timestamp: result.timestamp,
+    sessionId: result.sessionId,
+    cwd: result.cwd,
+    version: result.version,
+  };
 }
 
 /**
@@ -212,7 +249,14 @@ export async function runDemo(args: string[], io: CliIo, settings: Settings): Pr
   if (flags.json) await printJson(io, replay.demo);
   else {
     const color = useColor(io.isTerminal?.() ?? false, settings.noColor);
-    await io.stdout(renderDemo(replay, { full: flags.full ?? false, color }));
+    const program = io.program?.() ?? { command: "lessons-reinject", readme: undefined };
+    await io.stdout(renderDemo(replay, {
+      full: flags.full ?? false,
+      color,
+      width: demoWidth(io.columns?.(), settings.columns),
+      program: program.command,
+      readme: program.readme,
+    }));
   }
   return replay.demo.injections === 3 ? EXIT_OK : EXIT_PROBLEM;
 }

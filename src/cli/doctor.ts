@@ -4,13 +4,16 @@
  * statusline bridge) and names a fix for each problem. Exit 0 when nothing failed, 1 otherwise.
  */
 import { fieldOf } from "../core/field.ts";
+import { fileReason } from "../core/errors.ts";
+import { whyNotJson } from "../core/json_syntax.ts";
 import { join } from "../core/path.ts";
-import { refreshHeader } from "../core/header.ts";
-import { renderRefresh } from "../core/render.ts";
+import type { CombinedRefresh } from "../core/render_rules.ts";
 import {
   BLOCKING_BUFFER,
   HOOK_EVENTS,
   INLINE_LIMIT,
+  LARGE_WINDOW,
+  SMALL_WINDOW,
   SUMMARY_OUTPUT_BUFFER,
 } from "../core/claude_code.ts";
 import {
@@ -19,12 +22,12 @@ import {
   mergeCompactSettings,
   thresholdSpan,
 } from "../core/compaction_point.ts";
-import { groupDigits, isTokenThreshold, type Threshold, thresholdText } from "../core/numbers.ts";
+import { isTokenThreshold, type Threshold, thresholdText } from "../core/numbers.ts";
 import { pointOf } from "../core/thresholds.ts";
-import { LARGE_WINDOW, SMALL_WINDOW } from "../core/claude_code.ts";
 import { readCompactSources } from "../io/claude_settings.ts";
 import { compactionText } from "../hook/trace.ts";
-import { findManifest } from "../io/manifest_load.ts";
+import type { FoundManifest } from "../io/manifest_load.ts";
+import { sampleRefresh } from "./sample_refresh.ts";
 import { loadStandingRules } from "../io/standing_rules.ts";
 import { checkOwnRules } from "./doctor_rules.ts";
 import { newestInstalledFile } from "../io/plugin_cache.ts";
@@ -35,14 +38,21 @@ import type { Settings } from "../settings/resolve.ts";
 import { isReading, percentText } from "../core/decide.ts";
 import { formatTokens } from "../core/header.ts";
 import { type DryRun, dryRun } from "./dry_run.ts";
+import type { Plan } from "../hook/plan.ts";
+import { deliveryLines } from "./delivery_lines.ts";
 import { locateTranscript } from "./locate.ts";
+import { manifestFix } from "./manifest_advice.ts";
+import { stateDirFix } from "../hook/startup_notice.ts";
 import {
   type CliIo,
   COMMON_OPTIONS,
+  count,
   EXIT_OK,
   EXIT_PROBLEM,
-  messageOf,
+  groupDigits,
+  PLUGIN_INSTALL,
   printJson,
+  programName,
   readFlags,
 } from "./common.ts";
 import type { Check, DoctorJson } from "./schemas.ts";
@@ -127,7 +137,7 @@ async function diagnose(
     "plugin",
     "the lessons-reinject plugin was not found (no --plugin-root, no CLAUDE_PLUGIN_ROOT, no " +
       "install under ~/.claude/plugins/cache, and this folder is not a checkout)",
-    "install the plugin (/plugin install lessons-reinject), or pass --plugin-root DIR",
+    `install the plugin (${PLUGIN_INSTALL}), or pass --plugin-root DIR`,
   );
   const session = await newestSession(settings, io.cwd());
   // Claude Code's own settings, read now (the hook keeps what a context's first call read).
@@ -154,19 +164,9 @@ async function diagnose(
     checkThresholds(settings, files, cases),
     await checkStateDir(settings.stateDir),
     await checkStatusline(settings.claudeDir),
-    checkSession(session),
+    ...checkSession(session, programName(io)),
   ];
   return { ok: checks.every((c) => c.status !== "fail"), checks };
-}
-
-/** The newest session of this folder and the hook's read-only steps on it, if there is one. */
-async function newestSession(
-  settings: Settings,
-  cwd: string,
-): Promise<{ path: string; dry: DryRun } | undefined> {
-  const target = await locateTranscript({}, settings.claudeDir, cwd);
-  if (target.kind === "error") return undefined;
-  return { path: target.path, dry: await dryRun(target, settings, cwd, false) };
 }
 
 /** The plugin folder exists and is one; then its wiring and its binary. */
@@ -176,10 +176,26 @@ async function checkPlugin(
 ): Promise<Check[]> {
   const info = await Deno.stat(plugin.root).catch(() => undefined);
   const fix = "pass --plugin-root the folder holding the plugin's hooks/ and dist/, or reinstall " +
-    "it (/plugin install lessons-reinject)";
+    `it (${PLUGIN_INSTALL})`;
   if (!info) return [fail("plugin", `${plugin.root} (${plugin.via}) does not exist`, fix)];
   if (!info.isDirectory) {
     return [fail("plugin", `${plugin.root} (${plugin.via}) is not a folder`, fix)];
+  }
+  // A folder with none of the plugin's files is another folder, not a broken plugin: one line
+  // says so, instead of a wiring error and a download that would not apply.
+  const marks = [[".claude-plugin", "plugin.json"], ["hooks", "hooks.json"], ["hooks", "run"]];
+  const present = await Promise.all(
+    marks.map((parts) => Deno.stat(join(plugin.root, ...parts)).then(() => true, () => false)),
+  );
+  if (!present.some((p) => p)) {
+    return [
+      fail(
+        "plugin",
+        `${plugin.root} (${plugin.via}) is not the lessons-reinject plugin: it has no ` +
+          ".claude-plugin/plugin.json, hooks/hooks.json or hooks/run",
+        fix,
+      ),
+    ];
   }
   return [
     ok("plugin", `${plugin.root} (${plugin.via})`),
@@ -216,11 +232,17 @@ async function checkHooks(root: string): Promise<Check> {
   const path = join(root, "hooks", "hooks.json");
   const fix = `restore ${path} from the plugin (it registers PostToolUse and PostToolUseFailure ` +
     `with matcher ".+", SessionStart with "clear|compact", and PostCompact, calling hooks/run)`;
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (error) {
+    return fail("hooks wiring", `${path}: ${fileReason(error)}`, fix);
+  }
   let raw: unknown;
   try {
-    raw = JSON.parse(await Deno.readTextFile(path));
-  } catch (error) {
-    return fail("hooks wiring", `${path}: ${messageOf(error)}`, fix);
+    raw = JSON.parse(text);
+  } catch {
+    return fail("hooks wiring", `${path}: ${await whyNotJson(text)}`, fix);
   }
   const hooks = fieldOf(raw, "hooks");
   const missing: string[] = [];
@@ -289,15 +311,18 @@ async function findOnPath(
   return undefined;
 }
 
-/** Found, valid, how many directives and protocols, and how a refresh fits the budget. */
-/** The manifest's check and the own rules' check: either source may be the only one. */
+/**
+ * The manifest's check and the own rules' check: either source may be the only one. Both quote
+ * one measure, the refresh `preview` shows (sample_refresh.ts).
+ */
 async function checkRules(settings: Settings, cwd: string): Promise<Check[]> {
   const rules = await loadStandingRules(settings, cwd);
-  const own = await checkOwnRules(settings, cwd, rules);
+  const rendered = sampleRefresh(rules, settings.thresholds, settings.maxChars);
+  const own = checkOwnRules(settings, rules, rendered);
   if (rules.manifest.kind === "off") {
     return [ok("manifest", "turned off (sources setting)"), own];
   }
-  const manifest = await checkManifest(settings, cwd);
+  const manifest = checkManifest(rules.manifest, rendered, settings.maxChars);
   // Without a manifest, own rules are enough: a warning, not a failure.
   if (manifest.status === "fail" && rules.manifest.kind === "none" && rules.blocks.length > 0) {
     return [{ ...manifest, status: "warn" }, own];
@@ -309,32 +334,31 @@ async function checkRules(settings: Settings, cwd: string): Promise<Check[]> {
   return [manifest, own];
 }
 
-async function checkManifest(settings: Settings, cwd: string): Promise<Check> {
-  const found = await findManifest(settings, cwd);
+/** Found, valid, how many directives and protocols, and how its lessons fit the refresh. */
+function checkManifest(
+  found: FoundManifest,
+  rendered: CombinedRefresh,
+  maxChars: number,
+): Check {
   if (found.kind === "none") {
     return fail(
       "manifest",
       "no manifest found (no LESSONS_MANIFEST_PATH, no manifestPath in the config file, no " +
         "CLAUDE_PLUGIN_ROOT/data/lesson-manifest.json, no lessons-learned plugin installed)",
-      "install the lessons-learned plugin, or set LESSONS_MANIFEST_PATH to its " +
-        "data/lesson-manifest.json",
+      manifestFix(found),
     );
   }
-  if (found.kind === "invalid") {
-    return fail(
-      "manifest",
-      found.error,
-      `point LESSONS_MANIFEST_PATH at a valid lessons-learned manifest`,
-    );
-  }
+  if (found.kind === "invalid") return fail("manifest", found.error, manifestFix(found));
   const { location, selection } = found;
   const directives = selection.lessons.filter((l) => l.kind === "directive").length;
   const protocols = selection.lessons.length - directives;
   const invalid = selection.invalid.length > 0
-    ? `; ${selection.invalid.length} invalid lessons skipped (${selection.invalid.join(" | ")})`
+    ? `; ${count(selection.invalid.length, "invalid lesson")} skipped (${
+      selection.invalid.join(" | ")
+    })`
     : "";
-  const counts = `${location.path} (${location.via}): ${directives} directives, ${protocols} ` +
-    `protocols${invalid}`;
+  const counts = `${location.path} (${location.via}): ${count(directives, "directive")}, ` +
+    `${count(protocols, "protocol")}${invalid}`;
   if (selection.lessons.length === 0) {
     return fail(
       "manifest",
@@ -342,26 +366,25 @@ async function checkManifest(settings: Settings, cwd: string): Promise<Check> {
       "add directive or protocol lessons (or check their scope)",
     );
   }
-  const header = refreshHeader(
-    { kind: "thresholds", thresholds: [70], percent: 70, window: 200_000 },
-    "00000000",
-  );
-  const rendered = renderRefresh(header, selection.lessons, settings.maxChars);
-  const fit = `a refresh is ${rendered.text.length} of ${settings.maxChars} characters: ` +
-    `${rendered.whole.length} whole, ${rendered.summarized.length} as a summary, ` +
-    `${rendered.omitted.length} left out`;
-  if (rendered.whole.length + rendered.summarized.length === 0) {
+  // Its lessons' share of the one refresh; the rules check gives the refresh's size.
+  const ids = new Set(selection.lessons.map((l) => l.slug));
+  const mine = (names: string[]) => names.filter((name) => ids.has(name)).length;
+  const [whole, summarized, omitted] = [rendered.whole, rendered.summarized, rendered.omitted]
+    .map(mine) as [number, number, number];
+  const fit = `in a refresh of ${groupDigits(rendered.text.length)} of ${groupDigits(maxChars)} ` +
+    `characters: ${whole} whole, ${summarized} as a summary, ${omitted} left out`;
+  if (whole + summarized === 0) {
     return fail(
       "manifest",
       `${counts}; ${fit}`,
       `raise LESSONS_REINJECT_MAX_CHARS (up to ${INLINE_LIMIT})`,
     );
   }
-  if (rendered.omitted.length > 0 || invalid) {
+  if (omitted > 0 || invalid) {
     return warn(
       "manifest",
       `${counts}; ${fit}`,
-      rendered.omitted.length > 0
+      omitted > 0
         ? `raise LESSONS_REINJECT_MAX_CHARS (up to ${INLINE_LIMIT}) or shorten the lessons' summaries`
         : "fix the invalid lessons in the manifest",
     );
@@ -447,14 +470,15 @@ function checkThresholds(
 /** The state folder exists (or can be made) with mode 0700, owned by this user, writable. */
 async function checkStateDir(dir: string): Promise<Check> {
   const untrusted = untrustedDirReason(dir);
-  const elsewhere = "point LESSONS_STATE_DIR (or stateDir in the config file) at a private folder";
-  // chmod only mends a folder that is too open; anything else needs another folder.
-  const fix = untrusted?.includes("writable by others")
-    ? `chmod 700 ${dir} if it is yours, or ${elsewhere}`
-    : elsewhere;
-  if (untrusted) return fail("state folder", `${untrusted}: the hook will not use it`, fix);
+  if (untrusted) {
+    return fail(
+      "state folder",
+      `${untrusted}: the hook will not use it`,
+      stateDirFix(dir, untrusted),
+    );
+  }
   const problem = await preparePrivateDir(dir);
-  if (problem) return fail("state folder", problem, elsewhere);
+  if (problem) return fail("state folder", problem, stateDirFix(dir, problem));
   return ok("state folder", `${dir} (private, writable)`);
 }
 
@@ -483,17 +507,55 @@ async function checkStatusline(root: string | undefined): Promise<Check> {
 
 /**
  * The newest session of this folder, as the hook's next tool call would see it (the hook's own
- * read-only steps): its reading, the window and the evidence for it, where Claude Code will
- * compact it and why, and what the next call would do.
+ * read-only steps): its reading, the window and the evidence for it, and what it would do.
  */
-function checkSession(session: { path: string; dry: DryRun } | undefined): Check {
+function checkSession(
+  session: { path: string; dry: DryRun } | undefined,
+  program: string,
+): Check[] {
   if (session === undefined) {
-    return ok("this session", "no transcript for this folder yet: nothing to check");
+    return [ok("this session", "no transcript for this folder yet: nothing to check")];
   }
   const { plan, problem, trace } = session.dry;
   if (!plan) {
-    return fail("this session", `${session.path}: ${problem}`, "see the state folder check");
+    return [fail("this session", `${session.path}: ${problem}`, "see the state folder check")];
   }
+  return [readingCheck(session.path, plan, trace, program), checkDeliveries(trace)];
+}
+
+/** The newest session of this folder and the hook's read-only steps on it, if there is one. */
+async function newestSession(
+  settings: Settings,
+  cwd: string,
+): Promise<{ path: string; dry: DryRun } | undefined> {
+  const target = await locateTranscript({}, settings.claudeDir, cwd);
+  if (target.kind === "error") return undefined;
+  return { path: target.path, dry: await dryRun(target, settings, cwd, false) };
+}
+
+/**
+ * The last session's deliveries in its current context: each refresh and whether Claude Code
+ * recorded it (src/core/receipts.ts). A refresh given up on is a warning.
+ */
+function checkDeliveries(trace: DryRun["trace"]): Check {
+  const deliveries = (trace.deliveries ?? []).map((d) => ({ ...d, reason: d.reason ?? null }));
+  if (deliveries.length === 0) {
+    return ok("deliveries", "no refresh in this session's current context yet");
+  }
+  const detail = deliveryLines(deliveries).join("\n");
+  if (deliveries.some((d) => d.status === "given up")) {
+    return warn(
+      "deliveries",
+      detail,
+      "Claude Code did not deliver a refresh even when it was sent again: look for hook " +
+        "timeouts or errors in `claude --debug`, and see docs/reliability.md (delivery receipts)",
+    );
+  }
+  return ok("deliveries", detail);
+}
+
+/** The session's reading, its window and evidence, and what the next call would do. */
+function readingCheck(path: string, plan: Plan, trace: DryRun["trace"], program: string): Check {
   const reading = plan.reading;
   const next = plan.decision.cause
     ? "the next tool call refreshes"
@@ -501,9 +563,9 @@ function checkSession(session: { path: string; dry: DryRun } | undefined): Check
   if (!isReading(reading)) {
     return warn(
       "this session",
-      `${session.path}: no reading (${reading.reason}); ${next}: ${trace.reason}`,
+      `${path}: no reading (${reading.reason}); ${next}: ${trace.reason}`,
       "nothing to do if the session just started or compacted; otherwise run " +
-        "`lessons-reinject status` to see why",
+        `\`${program} status\` to see why`,
     );
   }
   const window = reading.window === undefined
@@ -511,7 +573,7 @@ function checkSession(session: { path: string; dry: DryRun } | undefined): Check
     : `a ${formatTokens(reading.window)} window (${reading.windowSource})`;
   return ok(
     "this session",
-    `${session.path}: ${percentText(reading.percent)} of ${window}, from ${reading.source}` +
+    `${path}: ${percentText(reading.percent)} of ${window}, from ${reading.source}` +
       `${compactionText(reading)}; ${next}: ${trace.reason}`,
   );
 }

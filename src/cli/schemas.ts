@@ -17,6 +17,28 @@ export const SourceSchema = z.nullable(z.enum([
   "tool count",
 ]));
 
+/**
+ * One delivery of `status --json` and `doctor`: a threshold (`"30"`) or the restatement after a
+ * compaction (`"compact"`), and what the transcript shows of it (src/core/receipts.ts).
+ */
+const DeliveryJsonSchema = z.object({
+  /** A threshold as the refresh header names it, or "compact". */
+  refresh: z.string(),
+  /**
+   * "delivered": Claude Code recorded it (a `hook_additional_context` attachment); "pending":
+   * not recorded yet, the session has not moved past its call; "owed": not delivered, the next
+   * tool call sends it again; "re-sent": sent again, not recorded yet; "given up": not delivered
+   * after the re-send (or not checkable), see `reason`.
+   */
+  status: z.enum(["delivered", "pending", "owed", "re-sent", "given up"]),
+  /** The tool call (`tool_use_id`) whose answer carried it last, or "SessionStart". */
+  call: z.string(),
+  /** Times sent: 1, or 2 once re-sent. */
+  sent: z.number(),
+  /** Why it was re-sent or given up; null otherwise. */
+  reason: nullableString,
+});
+
 /** `lessons-reinject status --json`. */
 export const StatusJsonSchema = z.object({
   transcript: nullableString,
@@ -55,9 +77,11 @@ export const StatusJsonSchema = z.object({
   fired: z.array(z.number()),
   /** Fired thresholds recovered from the hook's own refreshes in the transcript (no state file). */
   recovered: z.array(z.number()),
+  /** A fork subagent's first call: fired thresholds its parent's refreshes left in its context. */
+  inherited: z.array(z.number()),
   /** Reached by this reading but not fired yet: the next tool call would refresh for these. */
   pending: z.array(z.number()),
-  /** The lowest threshold not fired yet. */
+  /** The lowest threshold still ahead: neither fired nor pending. */
   next: nullableNumber,
   toolCount: z.number(),
   toolCountInterval: z.number(),
@@ -66,7 +90,7 @@ export const StatusJsonSchema = z.object({
   stateFile: z.enum(["found", "missing", "corrupt"]),
   /** What the hook's next tool call would do at this reading. */
   action: z.enum(["refresh", "nothing"]),
-  /** The hook's own reason for it (its debug line's decision). */
+  /** The hook's own reason for it, as its decision words it ("90% crossed 30, 52, 70"). */
   decision: z.string(),
   /** The last usage before a compaction with no reading since (the pre-compaction figure). */
   beforeCompaction: z.nullable(z.object({
@@ -79,6 +103,8 @@ export const StatusJsonSchema = z.object({
   sources: z.array(z.string()),
   /** After a compaction: the rules still to restate ("pending") or restated ("delivered"). */
   afterCompact: z.nullable(z.enum(["pending", "delivered"])),
+  /** Each refresh of this context and whether Claude Code recorded its delivery. */
+  deliveries: z.array(DeliveryJsonSchema),
   /** What a refresh of every source would leave out of the budget (rule ids, lesson slugs). */
   leftOut: z.array(z.string()),
   configFile: nullableString,
@@ -167,6 +193,9 @@ export const StatuslineJsonSchema = z.object({
   error: nullableString,
 });
 export type StatuslineJson = z.infer<typeof StatuslineJsonSchema>;
+
+/** What `status --json` prints instead of a report when it has no transcript to read. */
+export const ErrorJsonSchema = z.object({ error: z.string() });
 
 /** `lessons-reinject --version --json`. */
 export const VersionJsonSchema = z.object({ name: z.string(), version: z.string() });

@@ -3,8 +3,6 @@
  * the thresholds, what fired, what comes next). It reads; it never writes.
  */
 import { loadStandingRules } from "../io/standing_rules.ts";
-import { renderCombined } from "../core/render_rules.ts";
-import { refreshHeader } from "../core/header.ts";
 import { fillOf, isReading, type Reading } from "../core/decide.ts";
 import { formatTokens } from "../core/header.ts";
 import { percentText, thresholdText } from "../core/numbers.ts";
@@ -23,8 +21,10 @@ import {
   readFlags,
   usageError,
 } from "./common.ts";
+import { deliveryLines } from "./delivery_lines.ts";
 import { dryRun } from "./dry_run.ts";
 import { gauge } from "./gauge.ts";
+import { sampleRefresh } from "./sample_refresh.ts";
 import { locateTranscript, type TranscriptTarget } from "./locate.ts";
 import type { StatusJson } from "./schemas.ts";
 
@@ -36,7 +36,8 @@ which fired, the next one, the tool count and the state file. Reads, never write
 
 Options:
   --transcript PATH  the transcript to read
-  --session ID       the session's transcript under ~/.claude/projects/
+  --session ID       the session's transcript under ~/.claude/projects/ (its id, or the
+                     start of one that no other session shares)
                      (default: the newest transcript of this folder's project)
   --json             print the report as JSON (see docs/commands.md: "status --json")
   -h, --help         this help
@@ -65,6 +66,7 @@ async function inspectSession(
   const state = trace.state ?? { fired: [], toolCount: 0 };
   const decision = trace.planned;
   const cause = decision?.cause;
+  const pending = cause?.kind === "thresholds" ? [...cause.thresholds] : [];
   const measured = plan?.reading && isReading(plan.reading) ? plan.reading : undefined;
   const span = measured ? fillOf(measured).span : undefined;
   const base = {
@@ -78,21 +80,20 @@ async function inspectSession(
     autocompactPct: settings.autocompactPct ?? null,
     fired: state.fired,
     recovered: trace.facts?.recovered ?? [],
-    next: nextThreshold(settings.thresholds, state.fired, span ?? 100) ?? null,
+    inherited: trace.facts?.inherited ?? [],
+    // The next threshold still ahead: the pending ones fire at the next call, so not those.
+    next: nextThreshold(settings.thresholds, [...state.fired, ...pending], span ?? 100) ?? null,
     toolCount: state.toolCount,
     toolCountInterval: settings.toolCountInterval,
     statePath: trace.statePath ?? (await statePaths(settings.stateDir, target.sessionId)).state,
     stateFile: trace.stateFile ?? "missing",
     action: cause ? "refresh" as const : "nothing" as const,
-    decision: problem ?? trace.reason,
+    // The decision's own phrase: the reading it rests on has fields of its own.
+    decision: problem ?? decision?.reason ?? trace.reason,
     sources: rules.trace,
     afterCompact: state.afterCompact ?? null,
-    leftOut: renderCombined(
-      refreshHeader({ kind: "thresholds", thresholds: [70], percent: 70 }, "00000000"),
-      rules.blocks,
-      rules.lessons,
-      settings.maxChars,
-    ).omitted,
+    deliveries: (trace.deliveries ?? []).map((d) => ({ ...d, reason: d.reason ?? null })),
+    leftOut: sampleRefresh(rules, settings.thresholds, settings.maxChars).omitted,
     configFile: settings.configFile.path ?? null,
     problems: settings.problems,
   };
@@ -106,7 +107,7 @@ async function inspectSession(
       source: reading.source,
       reason: null,
       model: reading.model ?? null,
-      pending: cause?.kind === "thresholds" ? [...cause.thresholds] : [],
+      pending,
       beforeCompaction: null,
       ...base,
     };
@@ -121,9 +122,11 @@ async function inspectSession(
     if (!("error" in scan) && scan.usage) {
       const choice = resolveWindow({
         model: scan.usage.model,
+        version: scan.usage.version,
         tokens: scan.usage.tokens,
         override: settings.windowOverride,
         disable1m: settings.disable1m,
+        firstParty: settings.firstParty,
       });
       beforeCompaction = {
         tokens: scan.usage.tokens,
@@ -196,9 +199,9 @@ function renderStatus(report: StatusJson): string {
     if (report.beforeCompaction) {
       const b = report.beforeCompaction;
       lines.push(
-        `before compaction  ${groupDigits(b.tokens)} tokens of ${formatTokens(b.window)} (${
-          b.percent.toFixed(1)
-        }%${b.model ? `, ${b.model}` : ""}): no longer the context`,
+        `compacted    from ${groupDigits(b.tokens)} tokens of ${formatTokens(b.window)} (${
+          percentText(b.percent)
+        }${b.model ? `, ${b.model}` : ""}): no longer the context`,
       );
     }
   }
@@ -220,6 +223,12 @@ function renderStatus(report: StatusJson): string {
     );
   }
   lines.push(`fired        ${names(report.fired)} in this context`);
+  if (report.inherited.length > 0) {
+    lines.push(
+      `inherited    ${names(report.inherited)} from the parent's refreshes (a fork starts ` +
+        `with its parent's context)`,
+    );
+  }
   if (report.recovered.length > 0) {
     lines.push(
       `recovered    ${names(report.recovered)} from this hook's refreshes in the transcript ` +
@@ -234,17 +243,19 @@ function renderStatus(report: StatusJson): string {
       report.action === "refresh" ? "refreshes" : "does nothing"
     }: ${report.decision}`,
   );
-  lines.push(
-    `next         ${
-      report.next === null ? "none: every threshold has fired" : thresholdText(report.next)
-    }`,
-  );
+  const none = report.pending.length > 0
+    ? "none after the pending ones: the context is past every threshold"
+    : "none: every threshold has fired";
+  lines.push(`next         ${report.next === null ? none : thresholdText(report.next)}`);
   lines.push(
     `tool count   ${report.toolCount} (fallback refresh every ${report.toolCountInterval} calls)`,
   );
   lines.push(`state file   ${report.statePath} (${report.stateFile})`);
   if (report.afterCompact === "pending") {
     lines.push("compaction   the next tool call restates the rules for the new context");
+  }
+  for (const [i, line] of deliveryLines(report.deliveries).entries()) {
+    lines.push(`${i === 0 ? "deliveries  " : "            "} ${line}`);
   }
   for (const [i, source] of report.sources.entries()) {
     lines.push(`${i === 0 ? "sources     " : "            "} ${source}`);

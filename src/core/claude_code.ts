@@ -53,6 +53,12 @@ export const TOOL_CALL_EVENTS: readonly string[] = ["PostToolUse", "PostToolUseF
  */
 export const RESET_SOURCES: readonly string[] = ["clear", "compact"];
 
+/**
+ * The SessionStart `source` of a new session: its hook's `systemMessage` is shown to the user
+ * under the banner and sent to no model (measured on 2.1.328, docs/claude-code-facts.md).
+ */
+export const STARTUP_SOURCE = "startup";
+
 /** The event that ends a context after a compaction (manual or auto), besides SessionStart. */
 export const POST_COMPACT_EVENT = "PostCompact";
 
@@ -66,6 +72,34 @@ export const POST_COMPACT_EVENT = "PostCompact";
  * 2.1.328 with `/compact` (tests/e2e/measure_compact_context.ts).
  */
 export const COMPACT_ANSWER_EVENT = "SessionStart";
+
+/**
+ * The `toolUseID` Claude Code records for a SessionStart answer's `hook_additional_context`
+ * attachment (a tool call's answer carries the call's `tool_use_id`). Measured on 2.1.328 after
+ * `/compact`: `{"type":"hook_additional_context","hookName":"SessionStart","toolUseID":
+ * "SessionStart","hookEvent":"SessionStart","content":["[lessons-reinject refresh compact ..."]}`.
+ */
+export const SESSION_START_CALL = "SessionStart";
+
+/**
+ * Transcript attachment types around a hook's answer (measured on 2.1.328): every
+ * `additionalContext` Claude Code delivers is recorded as a `hook_additional_context` attachment
+ * (`toolUseID`, `hookEvent`, `content: [text]`); `hook_success` records only the hook's stdout,
+ * delivered or not; a hook killed at its `timeout` leaves `hook_cancelled` (`toolUseID`,
+ * `hookEvent`) and its answer reaches no request.
+ *
+ * The order they are written in (every e2e recording, parallel and Agent calls included): the
+ * assistant entry holding the `tool_use`; then, after the PostToolUse hooks ran, the `tool_result`
+ * user entry and its hooks' attachments; then, after the next request, the next assistant entry.
+ * A tool call's hook starts when the file ends just past its assistant entry. So an answer not
+ * recorded between the call's `tool_result` and the next main-chain assistant entry was never
+ * delivered, and before that assistant entry it may still be on its way. A SessionStart(compact)
+ * hook starts before the `compact_boundary` is written; its answer is recorded before the new
+ * context's first response.
+ */
+export const DELIVERED_ATTACHMENT = "hook_additional_context";
+/** See {@link DELIVERED_ATTACHMENT}. */
+export const CANCELLED_ATTACHMENT = "hook_cancelled";
 
 /**
  * Every event the hook is registered for, with values its matcher must let through; doctor
@@ -89,6 +123,35 @@ export const COMPACTION_MARKER_TEXTS: readonly string[] = ["compact_boundary", "
 export const COMPACT_BOUNDARY_SUBTYPE = "compact_boundary";
 
 /**
+ * The first line of a fork subagent's own transcript (2.1.328, the Agent tool's `subagent_type:
+ * "fork"` with `CLAUDE_CODE_FORK_SUBAGENT=1`): `{"type":"fork-context-ref","agentId",
+ * "parentSessionId","parentLastUuid","contextLength"}`. The fork starts with its parent's
+ * conversation up to the entry `parentLastUuid` (not copied into its file), then a copy of the
+ * parent's Agent call with the parent's usage, then its directive. Forks start only from the main
+ * thread. Measured: tests/e2e/measure_fork_agent.ts, tests/fixtures/transcripts/recorded-2.1.328-
+ * fork-*.jsonl.
+ */
+export const FORK_CONTEXT_REF_TYPE = "fork-context-ref";
+
+/**
+ * Subagents' own transcripts are `agent-<agent id>.jsonl`: under `<session>/subagents/` from
+ * 2.1.x (2.1.167 nests workflow agents deeper), beside the session transcripts in the project
+ * folder in 2.0.x (2.0.76 read). None is a session's transcript.
+ */
+export const SUBAGENT_FILE_PREFIX = "agent-";
+
+/**
+ * The compaction summariser's own transcript, `agent-acompact-<16 hex>.jsonl` under
+ * `<session>/subagents/`: its agent id is `a` + the fork label `compact` + `-` + 16 hex digits.
+ * It holds a copy of the whole conversation being compacted and the summariser's answer, whose
+ * usage is the size of that conversation. Read in the code: 2.1.30 and 2.1.80 record it (their
+ * forked-agent runner writes a transcript unless told to skip it, and compaction does not);
+ * 2.1.14 has no compaction fork; 2.1.112 and 2.1.328 pass `skipTranscript` (no such file: the
+ * e2e measurement tests/e2e/measure_fork_agent.ts compacts and finds none).
+ */
+export const COMPACTION_SUMMARISER_PREFIX = "agent-acompact-";
+
+/**
  * Context windows by model and Claude Code version (which model is natively 1M since which
  * release, when 1M needs the first-party API, where auto-compaction fires): the table is
  * data/window_table.ts, the evidence docs/context-windows.md.
@@ -107,6 +170,18 @@ export { AUTOCOMPACT_MARGIN, LARGE_WINDOW, SMALL_WINDOW } from "../data/window_t
  */
 export function hookAnswer(event: string, text: string): string {
   return JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext: text } });
+}
+
+/**
+ * The JSON a hook prints so that `text` reaches the user, not the model: a `systemMessage`.
+ *
+ * @example
+ * ```ts
+ * userNotice("hello"); // '{"systemMessage":"hello"}'
+ * ```
+ */
+export function userNotice(text: string): string {
+  return JSON.stringify({ systemMessage: text });
 }
 
 /**

@@ -4,8 +4,10 @@
  * back. Pure: state in, state and decision out; the hook does the reading and writing.
  */
 import type { State } from "../schemas/state.ts";
+import { SESSION_START_CALL } from "./claude_code.ts";
 import type { Decision, NoReading, Reading } from "./decide.ts";
 import { isReading } from "./decide.ts";
+import { answerAwaitingReceipt, COMPACT_LABEL } from "./receipts.ts";
 
 /**
  * The compaction bookkeeping a state carries (fields of schemas/state.ts):
@@ -44,6 +46,8 @@ export function compactionEvent(
   reset: State,
   promptId: string | undefined,
   enabled: boolean,
+  /** Transcript size when SessionStart answers: its receipt is looked for after it. */
+  answerAt?: number,
 ): CompactionStep {
   if (!enabled) {
     return { next: reset, restateNow: false, reason: "reset (refresh after compaction is off)" };
@@ -62,8 +66,11 @@ export function compactionEvent(
         reason: "already reset and restated in this context by a tool call that found the marker",
       };
     }
+    const receipt = answerAt === undefined
+      ? {}
+      : { deliveries: [answerAwaitingReceipt(COMPACT_LABEL, SESSION_START_CALL, answerAt)] };
     return {
-      next: { ...reset, afterCompact: "delivered", ...prompt },
+      next: { ...reset, afterCompact: "delivered", ...prompt, ...receipt },
       restateNow: true,
       reason: "reset; restating the rules in the new context",
     };

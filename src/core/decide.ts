@@ -206,6 +206,8 @@ export function resetState(state: State, transcriptSize?: number): State {
     // What the session proved about its window outlives the context that proved it.
     ...(state.provenWindow !== undefined ? { provenWindow: state.provenWindow } : {}),
     ...(state.compactedAt !== undefined ? { compactedAt: state.compactedAt } : {}),
+    ...(state.provenModel !== undefined ? { provenModel: state.provenModel } : {}),
+    ...(state.provenVersion !== undefined ? { provenVersion: state.provenVersion } : {}),
     ...(state.agentTranscript !== undefined ? { agentTranscript: state.agentTranscript } : {}),
     ...(transcriptSize !== undefined ? { checkedTo: transcriptSize } : {}),
   };

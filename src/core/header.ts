@@ -102,6 +102,24 @@ export function parseRefreshHeader(text: string, token: string): Threshold[] | u
   return named.flatMap((t) => t.kind === "valid" ? [t.value] : []);
 }
 
+const ANY_HEADER_PATTERN = /^\[lessons-reinject refresh ([^\s\]]+) ref=([0-9a-f]{8})\]/;
+
+/**
+ * What a refresh written with `token` answers, as its header says it (`30,52`, `calls:20`,
+ * `compact`), or undefined when `text` does not start with such a header. Delivery receipts
+ * (core/receipts.ts) recognise this hook's answers by it, whatever they answered.
+ *
+ * @example
+ * ```ts
+ * refreshLabelOf("[lessons-reinject refresh compact ref=0a1b2c3d] The context ...", "0a1b2c3d");
+ * // "compact"
+ * ```
+ */
+export function refreshLabelOf(text: string, token: string): string | undefined {
+  const match = ANY_HEADER_PATTERN.exec(text);
+  return match && match[2] === token ? match[1] : undefined;
+}
+
 /**
  * A window size as people say it.
  *

@@ -3,8 +3,13 @@
  * marker, or a refresh this hook injected earlier. Pure; the rules are the measured ones in
  * claude-code-facts.md (top-level assistant entries only, no API errors, no all-zero usage).
  */
-import { parseRefreshHeader } from "./header.ts";
-import { COMPACT_BOUNDARY_SUBTYPE } from "./claude_code.ts";
+import { parseRefreshHeader, refreshLabelOf } from "./header.ts";
+import {
+  CANCELLED_ATTACHMENT,
+  COMPACT_BOUNDARY_SUBTYPE,
+  DELIVERED_ATTACHMENT,
+  FORK_CONTEXT_REF_TYPE,
+} from "./claude_code.ts";
 
 // Transcript lines are checked by hand, not with zod: a few lines are examined on every tool call
 // and zod's schema set-up is most of a call's cost (see docs/benchmarks.md). The hook's boundaries
@@ -105,6 +110,30 @@ export function compactionOf(
   };
 }
 
+/** Where a fork subagent's context came from: its parent session and the last entry it took. */
+export interface ForkReference {
+  parentSessionId: string;
+  parentLastUuid: string;
+}
+
+/**
+ * The parent a fork subagent's transcript names in its first line (`fork-context-ref`), or
+ * undefined for any other entry.
+ *
+ * @example
+ * ```ts
+ * forkReferenceOf({ type: "fork-context-ref", agentId: "a1", parentSessionId: "s",
+ *   parentLastUuid: "u", contextLength: 22 }); // { parentSessionId: "s", parentLastUuid: "u" }
+ * ```
+ */
+export function forkReferenceOf(entry: unknown): ForkReference | undefined {
+  if (!isRecord(entry) || entry.type !== FORK_CONTEXT_REF_TYPE) return undefined;
+  const { parentSessionId, parentLastUuid } = entry;
+  if (typeof parentSessionId !== "string" || parentSessionId === "") return undefined;
+  if (typeof parentLastUuid !== "string" || parentLastUuid === "") return undefined;
+  return { parentSessionId, parentLastUuid };
+}
+
 function toolUseIdsOf(content: unknown): string[] {
   if (!Array.isArray(content)) return [];
   const ids: string[] = [];
@@ -140,6 +169,57 @@ export function refreshRecordedIn(entry: unknown, token: string): number[] | und
     if (thresholds) return thresholds;
   }
   return undefined;
+}
+
+/** What one transcript line says about the delivery of this hook's answers (core/receipts.ts). */
+export type ReceiptLine =
+  /** Claude Code delivered this hook's answer to `call` (a refresh header with the token). */
+  | { kind: "answer"; call: string; label: string }
+  /** Claude Code killed the hook of `call` (its timeout): its answer was not delivered. */
+  | { kind: "cancelled"; call: string }
+  /** The results of these tool calls: their hooks have finished. */
+  | { kind: "result"; calls: string[] }
+  /** A response of the model (an entry whose usage counts): a request was made before it. */
+  | { kind: "response"; messageId: string | undefined };
+
+/**
+ * What `entry` says about deliveries, for the refreshes whose header carries `token`; undefined
+ * for every other line. Sidechain entries count only in a subagent's own file, as for usage.
+ */
+export function receiptLineOf(
+  entry: unknown,
+  token: string,
+  sidechainFile: boolean,
+): ReceiptLine | undefined {
+  if (!isRecord(entry) || (entry.isSidechain === true && !sidechainFile)) return undefined;
+  if (entry.type === "attachment") {
+    const attachment = entry.attachment;
+    if (!isRecord(attachment) || typeof attachment.toolUseID !== "string") return undefined;
+    if (attachment.type === CANCELLED_ATTACHMENT) {
+      return { kind: "cancelled", call: attachment.toolUseID };
+    }
+    if (attachment.type !== DELIVERED_ATTACHMENT) return undefined;
+    for (const text of stringsIn(attachment.content, 1)) {
+      const label = refreshLabelOf(text, token);
+      if (label !== undefined) return { kind: "answer", call: attachment.toolUseID, label };
+    }
+    return undefined;
+  }
+  if (entry.type === "user") {
+    const message = entry.message;
+    if (!isRecord(message) || !Array.isArray(message.content)) return undefined;
+    const calls: string[] = [];
+    for (const block of message.content) {
+      if (
+        isRecord(block) && block.type === "tool_result" && typeof block.tool_use_id === "string"
+      ) {
+        calls.push(block.tool_use_id);
+      }
+    }
+    return calls.length > 0 ? { kind: "result", calls } : undefined;
+  }
+  const usage = usageOf(entry, sidechainFile);
+  return usage ? { kind: "response", messageId: usage.messageId } : undefined;
 }
 
 function* stringsIn(value: unknown, depth: number): Generator<string> {

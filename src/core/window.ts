@@ -36,12 +36,31 @@ export interface WindowChoice {
   certain: boolean;
   /** One phrase: the evidence, for humans. */
   evidence: string;
+  /** The window this evidence proves for the rest of the session, and for which model. */
+  proves?: WindowProof;
 }
 
 /** A compaction the transcript records (`compact_boundary.compactMetadata`). */
 export interface CompactionEvidence {
   trigger: string | undefined;
   preTokens: number;
+  /** Model of the compacted context's last usage, when it was read: the size speaks for it. */
+  model?: string | undefined;
+  /** Claude Code version that wrote that usage. */
+  version?: string | undefined;
+}
+
+/**
+ * A window this session proved, with the model and the Claude Code version of the evidence: a
+ * window is the model's in that release (docs/context-windows.md), so after a `/model` switch or
+ * a resume in another release the proof no longer speaks for the entries measured. Undefined
+ * model or version: not known, the proof speaks for every entry (state files of earlier
+ * releases of this hook).
+ */
+export interface WindowProof {
+  window: number;
+  model?: string | undefined;
+  version?: string | undefined;
 }
 
 export interface WindowInputs {
@@ -63,7 +82,7 @@ export interface WindowInputs {
   /** The newest compaction this session's transcript records, if read. */
   compaction?: CompactionEvidence | undefined;
   /** A window proven earlier in this session (kept in the state file across compactions). */
-  proven?: number | undefined;
+  proven?: WindowProof | undefined;
   /**
    * An auto-compact window or percentage is set (core/compaction_point.ts `compactsEarly`): an
    * auto-compaction below 200k then says nothing about the model's window.
@@ -97,6 +116,32 @@ export function rowOf(model: string): ModelRow | undefined {
     // `claude-opus-4-70` or `claude-sonnet-4-7` is another model, not a dated `claude-opus-4`.
     return !/^-\d{1,2}(?:$|[-@:])/.test(id.slice(family.length));
   });
+}
+
+/**
+ * True when evidence about `evidence.model` in `evidence.version` speaks for an entry of `model`
+ * written by `version`: the same model family (or id, for a model the table does not know) and
+ * the same release. What either side does not know does not tell them apart.
+ *
+ * @example
+ * ```ts
+ * speaksFor({ model: "claude-opus-5", version: "2.1.328" }, "claude-sonnet-4-6", "2.1.328"); // false
+ * speaksFor({ model: "claude-opus-4-7", version: "2.1.112" }, "claude-opus-4-7", "2.1.328"); // false
+ * speaksFor({}, "claude-sonnet-4-6", "2.1.328"); // true
+ * ```
+ */
+export function speaksFor(
+  evidence: { model?: string | undefined; version?: string | undefined },
+  model: string | undefined,
+  version: string | undefined,
+): boolean {
+  if (evidence.version !== undefined && version !== undefined && evidence.version !== version) {
+    return false;
+  }
+  if (evidence.model === undefined || model === undefined) return true;
+  const a = rowOf(evidence.model)?.family ?? normalizeModelId(evidence.model);
+  const b = rowOf(model)?.family ?? normalizeModelId(model);
+  return a === b;
 }
 
 /** Lower-cased id from its `claude-` part on, without a `[1m]` suffix. */
@@ -136,7 +181,15 @@ function choice(
  * possible the answer is the smaller one, marked not `certain`.
  */
 export function resolveWindow(inputs: WindowInputs): WindowChoice {
-  const { override, model, version, tokens, compaction, proven } = inputs;
+  const { override, model, version, tokens } = inputs;
+  // Evidence about another model, or the same model in another release, says nothing here.
+  const proven = inputs.proven !== undefined && speaksFor(inputs.proven, model, version)
+    ? inputs.proven.window
+    : undefined;
+  const compaction = inputs.compaction !== undefined &&
+      speaksFor(inputs.compaction, model, version)
+    ? inputs.compaction
+    : undefined;
   if (override !== undefined) {
     return choice(override, "env LESSONS_CONTEXT_WINDOW", true, "set by LESSONS_CONTEXT_WINDOW");
   }
@@ -152,37 +205,48 @@ export function resolveWindow(inputs: WindowInputs): WindowChoice {
     return choice(LARGE_WINDOW, "[1m] model id", true, `${model} asks for the 1M window`);
   }
   if (tokens !== undefined && tokens > SMALL_WINDOW) {
-    return choice(
-      LARGE_WINDOW,
-      "usage above 200k",
-      true,
-      `a reading of ${tokens} tokens does not fit 200k`,
-    );
+    return {
+      ...choice(
+        LARGE_WINDOW,
+        "usage above 200k",
+        true,
+        `a reading of ${tokens} tokens does not fit 200k`,
+      ),
+      proves: { window: LARGE_WINDOW, model, version },
+    };
   }
   if (proven !== undefined && proven > SMALL_WINDOW) {
     return choice(proven, "proven earlier in this session", true, "a reading above 200k earlier");
   }
   if (compaction !== undefined) {
+    // The compacted context's model, when read; else the one measured now.
+    const by = { model: compaction.model ?? model, version: compaction.version ?? version };
     if (compaction.preTokens > SMALL_WINDOW) {
-      return choice(
-        LARGE_WINDOW,
-        "auto-compaction point",
-        true,
-        `a compaction at ${compaction.preTokens} tokens does not fit 200k`,
-      );
+      return {
+        ...choice(
+          LARGE_WINDOW,
+          "auto-compaction point",
+          true,
+          `a compaction at ${compaction.preTokens} tokens does not fit 200k`,
+        ),
+        proves: { window: LARGE_WINDOW, ...by },
+      };
     }
     if (
       compaction.trigger === "auto" && compaction.preTokens >= SMALL_WINDOW / 2 &&
       !inputs.compactsEarly
     ) {
-      return choice(
-        SMALL_WINDOW,
-        "auto-compaction point",
-        true,
-        `auto-compaction at ${compaction.preTokens} tokens (a 200k window compacts at ${
-          SMALL_WINDOW - AUTOCOMPACT_MARGIN
-        })`,
-      );
+      return {
+        ...choice(
+          SMALL_WINDOW,
+          "auto-compaction point",
+          true,
+          `auto-compaction at ${compaction.preTokens} tokens (a 200k window compacts at ${
+            SMALL_WINDOW - AUTOCOMPACT_MARGIN
+          })`,
+        ),
+        proves: { window: SMALL_WINDOW, ...by },
+      };
     }
   }
   if (proven !== undefined) {
@@ -310,10 +374,16 @@ export function windowText(choice: WindowChoice): string {
 }
 
 /**
- * True when `choice` proves a window worth keeping for the rest of the session (a reading or a
- * compaction that shows its size), and it differs from the one already `proven`.
+ * The proof `choice` makes, when it proves a window worth keeping for the rest of the session (a
+ * reading or a compaction that shows its size) and differs from the one already `proven`.
  */
-export function provesWindow(choice: WindowChoice, proven: number | undefined): boolean {
-  const proving = choice.source === "usage above 200k" || choice.source === "auto-compaction point";
-  return proving && choice.window !== proven;
+export function newProof(
+  choice: WindowChoice,
+  proven: WindowProof | undefined,
+): WindowProof | undefined {
+  const proof = choice.proves;
+  if (proof === undefined) return undefined;
+  const same = proven !== undefined && proof.window === proven.window &&
+    proof.model === proven.model && proof.version === proven.version;
+  return same ? undefined : proof;
 }

@@ -5,6 +5,7 @@
  */
 import { applyFacts } from "../core/context_facts.ts";
 import { afterCompaction, compactionFound } from "../core/compaction_refresh.ts";
+import { settleDeliveries, withReceipts } from "../core/receipts.ts";
 import { decide, type Decision } from "../core/decide.ts";
 import { loadState, preparePrivateDir, saveState, stateOf, withLock } from "../io/state_store.ts";
 import type { LoadedState } from "../io/state_store.ts";
@@ -14,7 +15,7 @@ import type { Plan } from "./plan.ts";
 
 /** What the lock holder decided, or why it could not. */
 export type Claim =
-  | { kind: "decided"; decision: Decision; state: State }
+  | { kind: "decided"; decision: Decision; state: State; receipts: string[] }
   | { kind: "raced" }
   | { kind: "failed"; reason: string };
 
@@ -38,26 +39,37 @@ export async function claim(
     // A reset since the plan was made: its reading belongs to the context that just ended.
     if (epochOf(fresh) !== epochOf(plan.loaded)) return { kind: "raced" };
     const base = stateOf(fresh);
-    const state = compactionFound(
-      base,
-      applyFacts(base, plan.facts, fresh.kind === "found"),
-      settings.refreshAfterCompact,
+    // Receipts are judged again on the fresh state: a re-send another process already claimed
+    // names another call, which this call's evidence does not settle.
+    const receipts = settleDeliveries(
+      compactionFound(
+        base,
+        applyFacts(base, plan.facts, fresh.kind === "found"),
+        settings.refreshAfterCompact,
+      ),
+      plan.receipts,
     );
-    const decision = afterCompaction(
-      decide({
-        reading: plan.reading,
-        thresholds: settings.thresholds,
+    const state = receipts.state;
+    const decision = withReceipts(
+      afterCompaction(
+        decide({
+          reading: plan.reading,
+          thresholds: settings.thresholds,
+          state,
+          toolCountInterval: settings.toolCountInterval,
+          transcriptSize: plan.size,
+        }),
         state,
-        toolCountInterval: settings.toolCountInterval,
-        transcriptSize: plan.size,
-      }),
-      state,
+        plan.reading,
+      ),
+      receipts,
       plan.reading,
+      { call: plan.payload.tool_use_id, at: plan.size },
     );
     const next = decision.next ?? state;
     if (fresh.kind !== "found" || JSON.stringify(next) !== JSON.stringify(base)) {
       await saveState(paths.state, next);
     }
-    return { kind: "decided", decision, state: next };
+    return { kind: "decided", decision, state: next, receipts: receipts.notes };
   });
 }

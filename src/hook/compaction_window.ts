@@ -10,6 +10,7 @@ import { compactSettingsFor } from "./compaction_settings.ts";
 import { loadState, saveState, stateOf, withLock } from "../io/state_store.ts";
 import type { StatePaths } from "../io/state_store.ts";
 import { scanHistory, withTranscript } from "../io/transcript.ts";
+import { applyFacts } from "../core/context_facts.ts";
 import { compactionFacts } from "./look_back.ts";
 
 /** How far back to look for the boundary just written. */
@@ -44,19 +45,20 @@ export async function recordCompactionWindow(
       const early = compactsEarly(settings.compactEnv, read.files);
       const facts = compactionFacts(compaction, current, settings.disable1m, early);
       await saveState(paths.state, {
-        ...current,
-        ...facts,
+        ...applyFacts(current, facts, true),
         ...(read.remember !== undefined ? { claudeSettings: read.remember } : {}),
       });
-      if (facts.provenWindow === undefined && facts.compactedAt === undefined) return undefined;
-      return [
-        facts.provenWindow === undefined
+      const proven = facts.proven;
+      const model = proven?.model === undefined ? "" : ` for ${proven.model}`;
+      const said = [
+        proven === undefined
           ? undefined
-          : `the compaction at ${compaction.preTokens} tokens proves a ${facts.provenWindow}-token window`,
+          : `the compaction at ${compaction.preTokens} tokens proves a ${proven.window}-token window${model}`,
         facts.compactedAt === undefined
           ? undefined
           : `this session auto-compacts at ${facts.compactedAt} tokens`,
-      ].filter((p) => p !== undefined).join("; ");
+      ].filter((p) => p !== undefined);
+      return said.length === 0 ? undefined : said.join("; ");
     });
   } catch {
     return undefined; // A busy lock or a full disk: the next compaction or reading tells again.

@@ -21,14 +21,16 @@ import type { Fill } from "../core/thresholds.ts";
 import { MAX_TOKENS } from "../core/numbers.ts";
 import {
   firedUnder,
+  newProof,
   percentOf,
-  provesWindow,
   resolveWindow,
   type WindowChoice,
+  type WindowProof,
   windowText,
 } from "../core/window.ts";
 import { bridgedReading } from "../io/statusline_store.ts";
-import { readUsageWaiting, type UsageScan } from "../io/transcript.ts";
+import { readUsageWaiting, type ReceiptQuery, type UsageScan } from "../io/transcript.ts";
+import type { ReceiptEvidence } from "../core/receipts.ts";
 import type { HookPayload } from "../schemas/payload.ts";
 import { isContextWindow } from "../schemas/guards.ts";
 import type { Settings } from "../settings/resolve.ts";
@@ -46,6 +48,25 @@ export interface Measured {
    * (src/core/ceiling.ts).
    */
   ceiling?: Fill;
+  /** What the transcript shows about outstanding deliveries, when asked. */
+  receipts?: ReceiptEvidence;
+}
+
+/** The deliveries to check (core/receipts.ts), and when the evidence settles all of them. */
+export interface ReceiptCheck {
+  query: ReceiptQuery;
+  /** True when `evidence` tells every outstanding delivery: waiting longer cannot tell more. */
+  settledBy: (evidence: ReceiptEvidence | undefined) => boolean;
+}
+
+/** What this context's state already knows that the reading's window and span depend on. */
+export interface KnownWindow {
+  proven?: WindowProof | undefined;
+  firedWindow?: Readonly<Record<string, number>> | undefined;
+  /** `preTokens` of the session's newest auto-compaction. */
+  compactedAt?: number | undefined;
+  /** Claude Code's auto-compaction settings for this context (step 3a). */
+  compactFiles?: CompactSettings | undefined;
 }
 
 /** What measuring needs from the settings. */
@@ -61,16 +82,6 @@ export type MeasureSettings = Pick<
   | "scaleForAutocompact"
 >;
 
-/** What this context's state already knows that the reading's window and span depend on. */
-export interface Known {
-  provenWindow?: number | undefined;
-  firedWindow?: Readonly<Record<string, number>> | undefined;
-  /** `preTokens` of the session's newest auto-compaction. */
-  compactedAt?: number | undefined;
-  /** Claude Code's auto-compaction settings for this context (step 3a). */
-  compactFiles?: CompactSettings | undefined;
-}
-
 /**
  * Where `model` on `window` is auto-compacted and the span its percentages are measured against.
  * The usual case (nothing set, nothing learned) is answered here without calling into
@@ -81,7 +92,7 @@ function spanOf(
   window: number,
   model: string | undefined,
   settings: MeasureSettings,
-  known: Known,
+  known: KnownWindow,
 ): { compaction: CompactionPoint; span: number } {
   const env = settings.compactEnv;
   const files = known.compactFiles;
@@ -117,12 +128,24 @@ function spanOf(
 export function withSpan(
   reading: Reading,
   settings: MeasureSettings,
-  known: Known,
+  known: KnownWindow,
 ): Reading {
   if (reading.window === undefined || !(reading.window > 0)) return reading;
   const { compaction, span } = spanOf(reading.window, reading.model, settings, known);
   const { span: _before, ...rest } = reading;
   return { ...rest, compaction, ...(span !== reading.window ? { span } : {}) };
+}
+
+/**
+ * The compaction point an auto-compaction in the transcript shows (its `preTokens`), as a fact
+ * the state keeps, when it is new.
+ */
+export function learnedCompaction(
+  compaction: UsageScan["compaction"],
+  known: number | undefined,
+): ContextFacts {
+  if (compaction?.trigger !== "auto" || !(compaction.preTokens > 0)) return {};
+  return compaction.preTokens === known ? {} : { compactedAt: compaction.preTokens };
 }
 
 /**
@@ -133,12 +156,14 @@ function ceilingOf(
   scan: UsageScan,
   settings: MeasureSettings,
   fired: readonly number[],
-  known: Known,
+  known: KnownWindow,
 ): Fill | undefined {
   const usage = scan.usage;
   if (!usage || usage.matched || usage.window !== undefined) return undefined;
+  // A new turn may run another model (`/model`): the newest usage's window is not this call's.
+  if (scan.promptAfterUsage) return undefined;
   // Every piece of evidence the reading's window gets, but its token count (which only widens
-  // it): the ceiling's window is never wider than the reading's, nor its span.
+  // it): the ceiling's window is never wider than the reading's.
   const window = ceilingWindow({
     model: usage.model,
     version: usage.version,
@@ -146,7 +171,7 @@ function ceilingOf(
     disable1m: settings.disable1m,
     firstParty: settings.firstParty,
     compaction: scan.compaction,
-    proven: known.provenWindow,
+    proven: known.proven,
     compactsEarly: scan.compaction !== undefined &&
       compactsEarly(settings.compactEnv, known.compactFiles),
   });
@@ -207,8 +232,10 @@ export async function measure(
   sessionKey?: string,
   /** Thresholds already fired: given, the call stops waiting once a ceiling rules a crossing out. */
   earlyFired?: readonly number[],
-  /** What this context's state already knows about the window and the compaction point. */
-  known: Known = {},
+  /** What this context's state already proved about the window. */
+  known: KnownWindow = {},
+  /** Outstanding deliveries: their receipts are read from the same bytes, in the same wait. */
+  receipts?: ReceiptCheck,
 ): Promise<Measured> {
   const fromStdin = stdinReading(payload.context_window, settings.windowOverride);
   if (fromStdin) {
@@ -217,25 +244,33 @@ export async function measure(
   if (!transcript) return { reading: none("no transcript_path", true), facts: {}, size: undefined };
   // Only a call that would wait for its own entry (it names its tool_use) can skip the wait.
   const fired = payload.tool_use_id === undefined ? undefined : earlyFired;
+  // While a delivery awaits its receipt, the call waits for its own entry unless the receipts
+  // are already told: that entry is the response that settles them.
+  const told = (s: UsageScan) => receipts === undefined || receipts.settledBy(s.receipts);
   const scan = await readUsageWaiting(
     transcript.path,
-    { toolUseId: payload.tool_use_id, sidechainFile: transcript.sidechainFile },
+    {
+      toolUseId: payload.tool_use_id,
+      sidechainFile: transcript.sidechainFile,
+      receipts: receipts?.query,
+    },
     {
       waitMs: settings.waitMs,
-      ...(fired ? { enough: (s) => ceilingOf(s, settings, fired, known) !== undefined } : {}),
+      ...(fired
+        ? { enough: (s) => ceilingOf(s, settings, fired, known) !== undefined && told(s) }
+        : {}),
     },
   );
   if ("error" in scan) return { reading: none(scan.error, true), facts: {}, size: undefined };
-  // Only a compaction in the scan makes it matter (window evidence): computed only then.
+  const evidence = scan.receipts ? { receipts: scan.receipts } : {};
+  // Only a compaction in the scan makes these matter (window evidence, the point it shows).
   const early = scan.compaction !== undefined &&
     compactsEarly(settings.compactEnv, known.compactFiles);
   const learned = scan.compaction ? learnedCompaction(scan.compaction, known.compactedAt) : {};
-  const windowFacts = (choice: WindowChoice | undefined): ContextFacts => ({
-    ...(choice !== undefined && provesWindow(choice, known.provenWindow)
-      ? { provenWindow: choice.window }
-      : {}),
-    ...learned,
-  });
+  const windowFacts = (choice: WindowChoice | undefined): ContextFacts => {
+    const proven = choice === undefined ? undefined : newProof(choice, known.proven);
+    return proven === undefined ? learned : { proven, ...learned };
+  };
   if (scan.markerAfterUsage !== undefined) {
     const compacted = scan.compaction
       ? resolveWindow({
@@ -248,6 +283,7 @@ export async function measure(
       reading: none("compacted since the last usage: no reading yet", false),
       facts: { marker: scan.markerAfterUsage, ...windowFacts(compacted) },
       size: scan.size,
+      ...evidence,
     };
   }
   const usage = scan.usage;
@@ -269,10 +305,16 @@ export async function measure(
       facts: learned,
       size: scan.size,
       ...atOnce,
+      ...evidence,
     };
   }
   if (!usage) {
-    return { reading: none("no usage in the transcript", true), facts: learned, size: scan.size };
+    return {
+      reading: none("no usage in the transcript", true),
+      facts: learned,
+      size: scan.size,
+      ...evidence,
+    };
   }
   // The version that wrote the entry decides the model's window (data/window_table.ts).
   const choice: WindowChoice | undefined = usage.window !== undefined ? undefined : resolveWindow({
@@ -283,7 +325,7 @@ export async function measure(
     disable1m: settings.disable1m,
     firstParty: settings.firstParty,
     compaction: scan.compaction,
-    proven: known.provenWindow,
+    proven: known.proven,
     compactsEarly: early,
   });
   const window = usage.window ?? choice?.window ?? 0;
@@ -305,17 +347,6 @@ export async function measure(
     facts: windowFacts(choice),
     size: scan.size,
     ...atOnce,
+    ...evidence,
   };
-}
-
-/**
- * The compaction point an auto-compaction in the transcript shows (its `preTokens`), as a fact
- * the state keeps, when it is new.
- */
-export function learnedCompaction(
-  compaction: UsageScan["compaction"],
-  known: number | undefined,
-): ContextFacts {
-  if (compaction?.trigger !== "auto" || !(compaction.preTokens > 0)) return {};
-  return compaction.preTokens === known ? {} : { compactedAt: compaction.preTokens };
 }

@@ -3,8 +3,15 @@
  * `status` and `preview` run exactly this (a dry run); the hook then claims the decision under
  * the lock (claim.ts).
  */
-import { applyFacts, type ContextFacts } from "../core/context_facts.ts";
+import { applyFacts, type ContextFacts, proofOf } from "../core/context_facts.ts";
 import { afterCompaction, compactionFound } from "../core/compaction_refresh.ts";
+import {
+  type ReceiptEvidence,
+  receiptQuery,
+  receiptsSettled,
+  settleDeliveries,
+  withReceipts,
+} from "../core/receipts.ts";
 import {
   decide,
   type Decision,
@@ -13,8 +20,9 @@ import {
   type NoReading,
   type Reading,
 } from "../core/decide.ts";
-import { crossedThresholds } from "../core/thresholds.ts";
+import type { CompactSettings } from "../core/compaction_point.ts";
 import { compactSettingsFor } from "./compaction_settings.ts";
+import { crossedThresholds } from "../core/thresholds.ts";
 import { type LoadedState, loadState, stateOf, untrustedDirReason } from "../io/state_store.ts";
 import type { HookPayload } from "../schemas/payload.ts";
 import type { State } from "../schemas/state.ts";
@@ -23,7 +31,6 @@ import { type ContextFiles, contextFiles, locateTranscript } from "./context_fil
 import { firedUnder } from "../core/window.ts";
 import { lookBack } from "./look_back.ts";
 import { measure, type Measured, withSpan } from "./measure.ts";
-import type { CompactSettings } from "../core/compaction_point.ts";
 import { buildRefresh, type BuiltRefresh } from "./refresh_text.ts";
 import { describeDecision, timed, type Trace } from "./trace.ts";
 
@@ -42,6 +49,8 @@ export interface Plan {
   needsWrite: boolean;
   /** The refresh text, when the decision fires and rendering was asked for. */
   refresh: BuiltRefresh | undefined;
+  /** What the transcript showed about outstanding deliveries (judged again under the lock). */
+  receipts: ReceiptEvidence | undefined;
 }
 
 /** The reading, facts and state after looking back through the transcript where needed. */
@@ -52,6 +61,7 @@ async function lookBackAsNeeded(
   settings: Settings,
   compactFiles: CompactSettings | undefined,
   trace: Trace,
+  mainPath: string | undefined,
 ): Promise<{ reading: Reading | NoReading; facts: ContextFacts; state: State }> {
   const found = loaded.kind === "found";
   let reading = measured.reading;
@@ -80,6 +90,7 @@ async function lookBackAsNeeded(
         disable1m: settings.disable1m,
         compactEnv: settings.compactEnv,
         compactFiles,
+        ...(transcript.sidechainFile ? { subagent: { mainPath } } : {}),
       }));
     Object.assign(facts, extra);
     state = withFacts();
@@ -136,6 +147,13 @@ export async function planCall(
   // A call whose ceiling rules every crossing out answers without waiting for its own entry;
   // should the look-back then unfire a threshold the ceiling reaches, it measures again, waiting.
   let earlyFired: readonly number[] | undefined = stateOf(loaded).fired;
+  // Refreshes still awaiting their receipt: read from the bytes since their claim, nothing else.
+  const query = files.transcript ? receiptQuery(stateOf(loaded)) : undefined;
+  const receiptCheck = query && {
+    query: { ...query, token: files.token },
+    settledBy: (evidence: ReceiptEvidence | undefined) =>
+      receiptsSettled(stateOf(loaded), evidence),
+  };
   let measured: Measured;
   let reading: Reading | NoReading;
   let facts: ContextFacts;
@@ -147,11 +165,11 @@ export async function planCall(
       "measure",
       () =>
         measure(payload, files.transcript, settings, files.paths.sessionKey, fired, {
-          provenWindow: stateOf(loaded).provenWindow,
+          proven: proofOf(stateOf(loaded)),
           firedWindow: stateOf(loaded).firedWindow,
           compactedAt: stateOf(loaded).compactedAt,
           compactFiles: compactRead.files,
-        }),
+        }, receiptCheck),
     );
     measured = { ...once, facts: { ...once.facts, ...remembered } };
     ({ reading, facts, state } = await lookBackAsNeeded(
@@ -161,6 +179,7 @@ export async function planCall(
       settings,
       compactRead.files,
       trace,
+      payload.transcript_path,
     ));
     // What this call learned (a compaction point) measures its own reading too.
     if (isReading(reading)) {
@@ -183,18 +202,28 @@ export async function planCall(
   trace.reading = reading;
   trace.transcriptSize = measured.size;
   trace.facts = facts;
+  // The receipts of earlier refreshes: what is owed is sent again with this call's decision.
+  const receipts = settleDeliveries(state, measured.receipts);
+  state = receipts.state;
   trace.state = state;
+  trace.receipts = receipts.notes;
+  trace.deliveries = receipts.report;
 
-  const decision = afterCompaction(
-    decide({
-      reading,
-      thresholds: settings.thresholds,
+  const decision = withReceipts(
+    afterCompaction(
+      decide({
+        reading,
+        thresholds: settings.thresholds,
+        state,
+        toolCountInterval: settings.toolCountInterval,
+        transcriptSize: measured.size,
+      }),
       state,
-      toolCountInterval: settings.toolCountInterval,
-      transcriptSize: measured.size,
-    }),
-    state,
+      reading,
+    ),
+    receipts,
     reading,
+    { call: payload.tool_use_id, at: measured.size },
   );
   trace.planned = decision;
   trace.reason = describeDecision(reading, decision);
@@ -225,5 +254,6 @@ export async function planCall(
     decision,
     needsWrite,
     refresh,
+    receipts: measured.receipts,
   };
 }

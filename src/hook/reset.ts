@@ -14,6 +14,8 @@ export interface CompactionReset {
   promptId: string | undefined;
   /** The refresh after compaction is on, and (for SessionStart) its text could be built. */
   restate: boolean;
+  /** Transcript size when SessionStart answers, so its receipt can be looked for later. */
+  answerAt?: number | undefined;
 }
 
 /** What the reset did, and whether this event's answer should restate the rules. */
@@ -43,6 +45,7 @@ export async function resetContext(
       reset,
       compaction.promptId,
       compaction.restate,
+      compaction.answerAt,
     );
     if (step.next) await saveState(paths.state, step.next);
     return { reason: step.reason, restateNow: step.restateNow };

@@ -10,6 +10,7 @@ import {
   type Reading,
 } from "../core/decide.ts";
 import type { ContextFacts } from "../core/context_facts.ts";
+import type { DeliveryReport } from "../core/receipts.ts";
 import type { State } from "../schemas/state.ts";
 import type { RearmResult } from "../io/lessons_learned_dedup.ts";
 
@@ -60,8 +61,15 @@ export interface Trace {
   ceiling: number | undefined;
   /** What looking back through the transcript found: markers, recovered refreshes. */
   facts: ContextFacts | undefined;
-  /** The state decided with: the state file updated with `facts`. */
+  /** The state decided with: the state file updated with `facts` and the receipts. */
   state: State | undefined;
+  /**
+   * What the receipts of earlier refreshes showed, one phrase per delivery awaiting one
+   * (core/receipts.ts): delivered, not recorded yet, sent again, given up.
+   */
+  receipts: string[] | undefined;
+  /** Every delivery of this context and how it stands (after the claim, when one was made). */
+  deliveries: DeliveryReport[] | undefined;
   /** The decision on the state as read (before the lock). */
   planned: Decision | undefined;
   /** The decision under the lock, on the freshest state. */
@@ -93,6 +101,8 @@ export function emptyTrace(): Trace {
     ceiling: undefined,
     facts: undefined,
     state: undefined,
+    receipts: undefined,
+    deliveries: undefined,
     planned: undefined,
     decision: undefined,
     stateAfter: undefined,
@@ -158,12 +168,15 @@ export function debugLine(trace: Trace): string {
   // Where Claude Code will compact, and why: written only here, for the debug line.
   const reading = trace.reading;
   const compaction = reading && isReading(reading) ? compactionText(reading) : "";
-  if (trace.outcome === "silent") return `${who}nothing: ${trace.reason}${early}${compaction}`;
+  const receipts = trace.receipts?.length ? `; receipts: ${trace.receipts.join("; ")}` : "";
+  if (trace.outcome === "silent") {
+    return `${who}nothing: ${trace.reason}${early}${compaction}${receipts}`;
+  }
   const refresh = trace.refresh;
   const account = refresh === undefined ? "" : `; ${accountOf(refresh)}`;
   return `${who}fired: ${trace.reason}${early}${compaction}${account}${
     trace.rearm ? `; ${rearmOf(trace.rearm)}` : ""
-  }`;
+  }${receipts}`;
 }
 
 /** `812 chars, 3 whole, 1 summarized, 0 left out`. */

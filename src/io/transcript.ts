@@ -7,10 +7,12 @@ import {
   type EntryUsage,
   holdsToolUse,
   isCompactionMarker,
+  receiptLineOf,
   refreshRecordedIn,
   tokenUsageIn,
   usageOf,
 } from "../core/transcript_entry.ts";
+import type { ReceiptEvidence } from "../core/receipts.ts";
 import {
   type BackwardLine,
   type ByteSource,
@@ -18,7 +20,13 @@ import {
   readLinesBackward,
 } from "./reverse_lines.ts";
 import { messageOf } from "../core/errors.ts";
-import { COMPACTION_MARKER_TEXTS } from "../core/claude_code.ts";
+import {
+  CANCELLED_ATTACHMENT,
+  COMPACT_BOUNDARY_SUBTYPE,
+  COMPACTION_MARKER_TEXTS,
+  DELIVERED_ATTACHMENT,
+} from "../core/claude_code.ts";
+import type { CompactionEvidence } from "../core/window.ts";
 
 /** The usage found for this call. */
 export interface TranscriptUsage extends EntryUsage {
@@ -39,12 +47,19 @@ export interface UsageScan {
   /** Offset of a compaction marker newer than any usage: the new context has no reading yet. */
   markerAfterUsage?: number;
   /** The compaction the scan stopped at, when it records its size (window evidence). */
-  compaction?: { trigger: string | undefined; preTokens: number };
+  compaction?: CompactionEvidence;
   /**
    * The entry holding this call's `tool_use` is in the file, even if its usage is all zero (a
    * gateway): waiting longer cannot give a better reading.
    */
   callPresent?: boolean;
+  /**
+   * A user's prompt was written after the newest usage: a new turn, which may have switched the
+   * model (`/model`), so that usage's window says nothing about this call's.
+   */
+  promptAfterUsage?: boolean;
+  /** What the transcript shows about outstanding deliveries, when asked (`UsageQuery.receipts`). */
+  receipts?: ReceiptEvidence;
   bytesRead: number;
 }
 
@@ -54,7 +69,27 @@ export interface UsageQuery {
   sidechainFile?: boolean;
   /** Give up after reading this many bytes. Default 64 MiB. */
   maxBytes?: number;
+  /** Also read the receipts of these outstanding deliveries, from the same bytes where it can. */
+  receipts?: ReceiptQuery | undefined;
 }
+
+/** The deliveries to look for (core/receipts.ts receiptQuery), and how their answers are told. */
+export interface ReceiptQuery {
+  /** Read back to this offset: the oldest outstanding claim. */
+  from: number;
+  /** The calls whose answers are awaited (`tool_use_id`s, or `SessionStart`). */
+  calls: readonly string[];
+  /** The token of this context's refresh headers. */
+  token: string;
+  /** Read at most this many bytes. Default {@link RECEIPT_MAX_BYTES}. */
+  maxBytes?: number;
+}
+
+/**
+ * A receipt check reads at most this much: the bytes written since the oldest outstanding claim,
+ * usually a few kilobytes (one call's result, its hooks' records, the next response).
+ */
+export const RECEIPT_MAX_BYTES = 8 * 1024 * 1024;
 
 const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 const decoder = new TextDecoder();
@@ -92,36 +127,36 @@ export async function scanUsage(
   query: UsageQuery = {},
 ): Promise<UsageScan> {
   const counted = countingSource(source);
+  // The receipt check walks back over the same last chunks: read from disk once.
+  const cached = cachingSource(counted);
   const maxBytes = query.maxBytes ?? DEFAULT_MAX_BYTES;
   const toolUseId = query.toolUseId;
   let newest: TranscriptUsage | undefined;
   let callPresent = false;
-  const done = (
-    marker?: { start: number; entry: unknown },
-    paired?: Compaction,
-  ): UsageScan => {
-    const scan: UsageScan = { size, bytesRead: counted.bytesRead };
+  let promptAfterUsage = false;
+  const done = async (marker?: { start: number; entry: unknown }): Promise<UsageScan> => {
+    const compaction = marker ? await compactionEvidence(cached, marker) : undefined;
+    const scan: UsageScan = { size, bytesRead: 0 };
     if (newest) scan.usage = newest;
     else if (marker) scan.markerAfterUsage = marker.start;
-    const compaction = paired ?? (marker ? compactionOf(marker.entry) : undefined);
     if (compaction) scan.compaction = compaction;
     if (callPresent || newest?.matched) scan.callPresent = true;
+    if (promptAfterUsage && !newest?.matched) scan.promptAfterUsage = true;
+    if (query.receipts) {
+      scan.receipts = await scanReceipts(cached, size, {
+        ...query.receipts,
+        sidechainFile: query.sidechainFile ?? false,
+      });
+    }
+    scan.bytesRead = counted.bytesRead;
     return scan;
   };
-  /** A summary entry found: the marker, while its boundary is looked for (a few lines back). */
-  let summary: { start: number; entry: unknown; lines: number } | undefined;
-  for await (const line of readLinesBackward(counted, size, { maxBytes })) {
-    if (summary) {
-      const paired = boundaryIn(line);
-      if (paired || ++summary.lines >= PAIR_LINES) return done(summary, paired);
-      continue;
-    }
+  for await (const line of readLinesBackward(cached, size, { maxBytes })) {
     const found = interpretForUsage(line, query.sidechainFile ?? false, toolUseId);
     if (found === undefined) continue;
-    if ("marker" in found) {
-      const marker = { start: line.start, entry: found.marker };
-      if (compactionOf(found.marker) !== undefined) return done(marker);
-      summary = { ...marker, lines: 0 };
+    if ("marker" in found) return await done({ start: line.start, entry: found.marker });
+    if ("prompt" in found) {
+      if (!newest) promptAfterUsage = true;
       continue;
     }
     if ("zeroCall" in found) {
@@ -142,37 +177,145 @@ export async function scanUsage(
       break;
     }
   }
-  return done(summary);
+  return await done();
 }
 
-/** What a compaction records about its size. */
-type Compaction = { trigger: string | undefined; preTokens: number };
+/** Remembers the chunks handed out, so a second backward walk from the same end reads none. */
+function cachingSource(inner: ByteSource): ByteSource {
+  const chunks = new Map<string, Uint8Array>();
+  return {
+    async readAt(offset: number, length: number) {
+      const key = `${offset}:${length}`;
+      const known = chunks.get(key);
+      if (known) return known;
+      const bytes = await inner.readAt(offset, length);
+      chunks.set(key, bytes);
+      return bytes;
+    },
+  };
+}
 
 /**
- * 2.x writes a compaction as a `compact_boundary` system entry (with `preTokens`) and, a few lines
- * later, the `isCompactSummary` user entry; reading backwards the summary comes first. Its
- * boundary is looked for this many lines further back (at most 3 apart in every transcript read).
+ * Reads back from the end to `query.from` for what tells whether this hook's answers to
+ * `query.calls` were delivered (core/receipts.ts judges it): their `tool_result` entries, Claude
+ * Code's records of the answers, cancelled hooks, and the newest responses. Parses only lines
+ * that can hold one of those.
+ */
+export async function scanReceipts(
+  source: ByteSource,
+  size: number,
+  query: ReceiptQuery & { sidechainFile?: boolean },
+): Promise<ReceiptEvidence> {
+  const results: Record<string, number> = {};
+  const answers: Record<string, number[]> = {};
+  const cancelled: string[] = [];
+  const responses: number[] = [];
+  let lastMessage: string | undefined;
+  let from = size;
+  const maxBytes = query.maxBytes ?? RECEIPT_MAX_BYTES;
+  const awaited = (call: string) => query.calls.includes(call);
+  for await (const line of readLinesBackward(source, size, { maxBytes })) {
+    if (line.start < query.from) {
+      from = query.from;
+      break;
+    }
+    from = line.start;
+    if (line.oversized) continue;
+    const text = decoder.decode(line.bytes);
+    const mayAnswer = text.includes(DELIVERED_ATTACHMENT) && text.includes(query.token);
+    const mayCancel = text.includes(CANCELLED_ATTACHMENT);
+    const mayResult = text.includes('"tool_result"') && query.calls.some((c) => text.includes(c));
+    const mayRespond = responses.length < 2 && text.includes('"assistant"') &&
+      text.includes('"usage"');
+    if (!mayAnswer && !mayCancel && !mayResult && !mayRespond) continue;
+    const found = receiptLineOf(parseLine(text), query.token, query.sidechainFile ?? false);
+    if (found === undefined) continue;
+    if (found.kind === "answer" && awaited(found.call)) {
+      (answers[found.call] ??= []).push(line.start);
+    } else if (found.kind === "cancelled" && awaited(found.call)) {
+      cancelled.push(found.call);
+    } else if (found.kind === "result") {
+      for (const call of found.calls) if (awaited(call)) results[call] ??= line.start;
+    } else if (found.kind === "response" && responses.length < 2) {
+      // One response may be split over entries sharing its message id: count it once.
+      if (
+        responses.length === 0 || found.messageId === undefined || found.messageId !== lastMessage
+      ) {
+        responses.push(line.start);
+        lastMessage = found.messageId;
+      }
+    }
+  }
+  return { from, results, answers, cancelled, responses };
+}
+
+/**
+ * Lines before a summary entry in which its `compact_boundary` is looked for: 1 to 3 apart in every
+ * transcript read (2.1.112, 2.1.185: the line before; 2.1.328: 3 before an auto-compaction's).
  */
 const PAIR_LINES = 8;
 
-/** The figures of a `compact_boundary` on `line`, if it holds one. */
-function boundaryIn(line: BackwardLine): Compaction | undefined {
-  if (line.oversized) return undefined;
-  const text = decoder.decode(line.bytes);
-  return text.includes("compact_boundary") ? compactionOf(parseLine(text)) : undefined;
+/** How far before a compaction marker to look for its boundary and the last usage it compacted. */
+const LOOK_BEHIND_BYTES = 1024 * 1024;
+
+/**
+ * What the compaction whose marker sits at `marker` proves: its boundary's trigger and size (2.x
+ * writes the `compact_boundary` and then the summary entry, so a scan walking back meets the
+ * summary first and finds the boundary on the line before it), and the model and version of the
+ * compacted context's last usage, which that size speaks for. Undefined for a marker with no
+ * boundary (1.0.x writes only the summary).
+ */
+async function compactionEvidence(
+  source: ByteSource,
+  marker: { start: number; entry: unknown },
+): Promise<CompactionEvidence | undefined> {
+  let boundary = compactionOf(marker.entry);
+  let looked = 0;
+  for await (
+    const line of readLinesBackward(source, marker.start, { maxBytes: LOOK_BEHIND_BYTES })
+  ) {
+    if (boundary === undefined) {
+      // 2.1.328 writes attachments between the two (an auto-compaction's boundary sat 3 lines
+      // before its summary): look a few lines back, then give up.
+      if (++looked > PAIR_LINES) return undefined;
+      if (line.oversized) continue;
+      const text = decoder.decode(line.bytes);
+      if (text.includes(COMPACT_BOUNDARY_SUBTYPE)) boundary = compactionOf(parseLine(text));
+      continue;
+    }
+    if (line.oversized) continue;
+    const text = decoder.decode(line.bytes);
+    if (!text.includes('"assistant"') || !text.includes('"usage"')) continue;
+    // Sidechain entries too: a subagent's own file is all sidechain, and a main transcript of 2.x
+    // has none.
+    const usage = usageOf(parseLine(text), true);
+    if (usage) return { ...boundary!, model: usage.model, version: usage.version };
+  }
+  return boundary;
 }
 
 function interpretForUsage(
   line: BackwardLine,
   sidechainFile: boolean,
   toolUseId: string | undefined,
-): { marker: unknown } | { zeroCall: true } | (EntryUsage & { window?: number }) | undefined {
+):
+  | { marker: unknown }
+  | { zeroCall: true }
+  | { prompt: true }
+  | (EntryUsage & { window?: number })
+  | undefined {
   if (line.oversized) return undefined;
   const text = decoder.decode(line.bytes);
   const mayBeMarker = COMPACTION_MARKER_TEXTS.some((marker) => text.includes(marker));
   const mayBeUsage = text.includes('"assistant"') && text.includes('"usage"');
   const warning = text.includes("Token usage:") ? tokenUsageIn(text) : undefined;
-  if (!mayBeMarker && !mayBeUsage && !warning) return undefined;
+  if (!mayBeMarker && !mayBeUsage && !warning) {
+    // A user entry that is not a tool's result: a prompt, a new turn. Judged on the text alone
+    // (a rare false one only makes the call wait for its entry).
+    return text.includes('"type":"user"') && !text.includes('"tool_result"')
+      ? { prompt: true }
+      : undefined;
+  }
   const entry = parseLine(text);
   if (mayBeMarker && isCompactionMarker(entry)) return { marker: entry };
   if (warning) {
@@ -197,7 +340,7 @@ export interface HistoryScan {
   /** Offset of the newest compaction marker at or after `stopBelow`, if one was found. */
   marker?: number;
   /** That marker's trigger and size, when it records them (window evidence). */
-  compaction?: { trigger: string | undefined; preTokens: number };
+  compaction?: CompactionEvidence;
   /** Thresholds named by this hook's own refreshes since that marker (or `stopBelow`). */
   refreshed: number[];
   /** The scan ran out of byte budget before reaching a marker or `stopBelow`. */
@@ -210,6 +353,12 @@ export interface HistoryQuery {
   stopBelow?: number;
   /** When set, collect the thresholds of refreshes whose header carries this token. */
   token?: string;
+  /**
+   * Look only at the entry with this `uuid` and what precedes it (a fork's parent up to the fork
+   * point): later lines, compaction markers included, are passed over. When no entry has it,
+   * nothing is collected.
+   */
+  upToUuid?: string;
   maxBytes?: number;
 }
 
@@ -227,18 +376,26 @@ export async function scanHistory(
   const maxBytes = query.maxBytes ?? DEFAULT_MAX_BYTES;
   const stopBelow = query.stopBelow ?? 0;
   const refreshed = new Set<number>();
-  const lines = readLinesBackward(counted, size, { maxBytes });
-  for await (const line of lines) {
+  const upTo = query.upToUuid;
+  let reached = upTo === undefined;
+  for await (const line of readLinesBackward(counted, size, { maxBytes })) {
     if (line.start < stopBelow) break;
     if (line.oversized) continue;
     const text = decoder.decode(line.bytes);
+    if (!reached) {
+      if (!text.includes(upTo!)) continue;
+      const entry = parseLine(text);
+      if (typeof entry !== "object" || entry === null || !("uuid" in entry)) continue;
+      if (entry.uuid !== upTo) continue;
+      reached = true;
+    }
     const mayBeMarker = COMPACTION_MARKER_TEXTS.some((marker) => text.includes(marker));
     const mayBeRefresh = query.token !== undefined && text.includes("hook_additional_context") &&
       text.includes(query.token);
     if (!mayBeMarker && !mayBeRefresh) continue;
     const entry = parseLine(text);
     if (mayBeMarker && isCompactionMarker(entry)) {
-      const compaction = compactionOf(entry) ?? await pairedBoundary(lines);
+      const compaction = await compactionEvidence(counted, { start: line.start, entry });
       return {
         marker: line.start,
         ...(compaction ? { compaction } : {}),
@@ -253,18 +410,8 @@ export async function scanHistory(
   }
   // Stopped by the byte budget before the start of the file (or of the range asked for)?
   const truncated = counted.bytesRead >= maxBytes && size - counted.bytesRead > stopBelow;
+  if (!reached) return { refreshed: [], truncated, bytesRead: counted.bytesRead };
   return { refreshed: sorted(refreshed), truncated, bytesRead: counted.bytesRead };
-}
-
-/** The boundary a summary entry (just read from `lines`) pairs with, read from the lines before. */
-async function pairedBoundary(lines: AsyncIterator<BackwardLine>): Promise<Compaction | undefined> {
-  for (let i = 0; i < PAIR_LINES; i++) {
-    const next = await lines.next();
-    if (next.done) return undefined;
-    const paired = boundaryIn(next.value);
-    if (paired) return paired;
-  }
-  return undefined;
 }
 
 function sorted(values: Set<number>): number[] {
@@ -291,6 +438,16 @@ export async function withTranscript<T>(
     return { error: `transcript ${path}: ${messageOf(error)}`, ...(missing ? { missing } : {}) };
   } finally {
     file?.close();
+  }
+}
+
+/** The size of the transcript at `path`, or undefined when it cannot be read. */
+export function transcriptSize(path: string | undefined): number | undefined {
+  if (path === undefined) return undefined;
+  try {
+    return Deno.statSync(path).size;
+  } catch {
+    return undefined;
   }
 }
 

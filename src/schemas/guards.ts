@@ -87,7 +87,25 @@ export function isState(value: unknown): value is State {
     (value.provenWindow === undefined || isCount(value.provenWindow)) &&
     (value.compactedAt === undefined || isCount(value.compactedAt)) &&
     optionalString(value.claudeSettings) &&
-    optionalString(value.agentTranscript);
+    optionalString(value.provenModel) && optionalString(value.provenVersion) &&
+    optionalString(value.agentTranscript) &&
+    (value.deliveries === undefined || isDeliveryArray(value.deliveries));
+}
+
+const DELIVERY_STATUSES: readonly unknown[] = ["pending", "delivered", "given up"];
+
+/** Same as `z.array(DeliverySchema)` (src/schemas/state.ts), holes rejected as zod does. */
+function isDeliveryArray(value: unknown): boolean {
+  if (!Array.isArray(value)) return false;
+  for (let i = 0; i < value.length; i++) {
+    const d: unknown = value[i];
+    if (
+      !isObject(d) || typeof d.refresh !== "string" || typeof d.call !== "string" ||
+      !isCount(d.at) || !isCount(d.sent) || !DELIVERY_STATUSES.includes(d.status) ||
+      !optionalString(d.reason)
+    ) return false;
+  }
+  return true;
 }
 
 /** A plain object whose every own value is a number (`z.record(z.string(), z.number())`). */

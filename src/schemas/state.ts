@@ -7,6 +7,24 @@ import * as z from "zod/mini";
 
 const count = z.number().check(z.int(), z.nonnegative());
 
+/** One thing a refresh delivered, and its receipt (core/receipts.ts). */
+export const DeliverySchema = z.looseObject({
+  /** A threshold as its refresh header names it (`"30"`), or `"compact"` for the restatement. */
+  refresh: z.string(),
+  /** The `tool_use_id` whose answer carried it (`"SessionStart"` for that event's answer). */
+  call: z.string(),
+  /** Transcript size when it was claimed: Claude Code's record of it can only come later. */
+  at: count,
+  /** Times sent: 1, or 2 once re-sent. */
+  sent: count,
+  /** `pending` until the transcript shows it delivered, or it is given up. */
+  status: z.enum(["pending", "delivered", "given up"]),
+  /** Why it was re-sent or given up. */
+  reason: z.optional(z.string()),
+});
+
+export type Delivery = z.infer<typeof DeliverySchema>;
+
 export const StateSchema = z.looseObject({
   /** Thresholds already injected in this context. */
   fired: z.array(z.number()),
@@ -41,8 +59,17 @@ export const StateSchema = z.looseObject({
    * settings files (JSON of core/compaction_point.ts `CompactSettings`); dropped by a reset.
    */
   claudeSettings: z.optional(z.string()),
+  /** The model whose reading or compaction proved `provenWindow`: it speaks for that model only. */
+  provenModel: z.optional(z.string()),
+  /** The Claude Code version that wrote that evidence: it speaks for that release only. */
+  provenVersion: z.optional(z.string()),
   /** Where a subagent's own transcript was found (nested folders), so it is searched once. */
   agentTranscript: z.optional(z.string()),
+  /**
+   * What each refresh of this context delivered and whether Claude Code recorded it
+   * (core/receipts.ts): one entry per threshold, and one for the restatement after a compaction.
+   */
+  deliveries: z.optional(z.array(DeliverySchema)),
 });
 
 export type State = z.infer<typeof StateSchema>;

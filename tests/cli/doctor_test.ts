@@ -3,6 +3,7 @@ import { dirname, join } from "node:path";
 import { type DoctorJson, DoctorJsonSchema } from "../../src/cli/schemas.ts";
 import { entries, SAMPLE_MANIFEST, writeTranscript } from "../_helpers.ts";
 import { assertIncludes, cli, parsedAs, ROOT, sandbox } from "./_cli.ts";
+import { compactionSummariser, SUMMARISER_ID } from "../replay/shapes.ts";
 
 /** An environment in which every check passes (the binary's absence is only a warning). */
 function healthy(box: ReturnType<typeof sandbox>): Record<string, string> {
@@ -107,7 +108,7 @@ Deno.test("doctor catches each problem, with its fix, and exits 1", async (t) =>
         env.LESSONS_MANIFEST_PATH = join(box.dir, "m.json");
         Deno.writeTextFileSync(env.LESSONS_MANIFEST_PATH, '{"type":"other"}');
       },
-      says: "Cannot read manifest",
+      says: "it is not a lessons-learned manifest",
     },
     {
       name: "a budget too small for even the summaries",
@@ -192,6 +193,24 @@ Deno.test("doctor reports this folder's session as the hook's next call sees it"
   await Deno.remove(box.dir, { recursive: true });
 });
 
+Deno.test("doctor's session is the newest session, never a newer subagent's or summariser's file", async () => {
+  const box = sandbox();
+  const cwd = join(box.dir, "project");
+  Deno.mkdirSync(cwd);
+  const projects = join(box.dir, ".claude", "projects", cwd.replace(/[^a-zA-Z0-9]/g, "-"));
+  Deno.mkdirSync(projects, { recursive: true });
+  const shape = compactionSummariser();
+  const session = join(projects, `${shape.sessionId}.jsonl`);
+  Deno.writeTextFileSync(session, shape.session.text);
+  Deno.utimeSync(session, new Date(2026, 0, 1), new Date(2026, 0, 1));
+  // 2.0.x kept agents' files beside the sessions: newer, and at 83 %.
+  Deno.writeTextFileSync(join(projects, `agent-${SUMMARISER_ID}.jsonl`), shape.summariser.text);
+  const run = await cli(["doctor", "--json", "--plugin-root", ROOT], healthy(box), "", cwd);
+  const detail = check(parsedAs(DoctorJsonSchema, run.stdout), "this session").detail;
+  assertIncludes(detail, `${session}: 20% of a 200k window`);
+  await Deno.remove(box.dir, { recursive: true });
+});
+
 Deno.test("doctor: thresholds measured before an early compaction and a missing binary are not failures", async () => {
   const box = sandbox();
   const { code, report } = await doctor({ ...healthy(box), CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: "60" });
@@ -269,4 +288,48 @@ Deno.test("doctor: where each threshold falls against Claude Code's compaction p
       await Deno.remove(box.dir, { recursive: true });
     },
   );
+});
+
+Deno.test("doctor --plugin-root on a folder that is not the plugin says so, once", async () => {
+  const box = sandbox();
+  const empty = join(box.dir, "empty");
+  Deno.mkdirSync(empty);
+  const { code, report } = await doctor(healthy(box), ["--plugin-root", empty]);
+  assertEquals(code, 1);
+  const plugin = check(report, "plugin");
+  assertEquals(plugin.status, "fail");
+  assertEquals(
+    plugin.detail,
+    `${empty} (--plugin-root) is not the lessons-reinject plugin: it has no ` +
+      ".claude-plugin/plugin.json, hooks/hooks.json or hooks/run",
+  );
+  assertIncludes(plugin.fix ?? "", "/plugin install lessons-reinject@lessons-reinject");
+  // No raw error about its hooks.json, no download advice for a folder that is not the plugin.
+  assertEquals(report.checks.filter((c) => ["hooks wiring", "binary"].includes(c.name)), []);
+  await Deno.remove(box.dir, { recursive: true });
+});
+
+Deno.test("doctor reads a broken hooks.json in the project's words, on one line", async () => {
+  const box = sandbox();
+  const root = join(box.dir, "plugin");
+  Deno.mkdirSync(join(root, "hooks"), { recursive: true });
+  Deno.writeTextFileSync(join(root, "hooks", "hooks.json"), '{\n  "hooks": {\n    "x" 1\n');
+  const { report } = await doctor(healthy(box), ["--plugin-root", root]);
+  const wiring = check(report, "hooks wiring");
+  assertEquals(wiring.status, "fail");
+  assertEquals(
+    wiring.detail,
+    `${join(root, "hooks", "hooks.json")}: it is not valid JSON (line 3, column 9: expected ':')`,
+  );
+  await Deno.remove(box.dir, { recursive: true });
+});
+
+Deno.test("doctor's install advice is the README's command", async () => {
+  const readme = Deno.readTextFileSync(join(ROOT, "README.md"));
+  const box = sandbox();
+  const { report } = await doctor(healthy(box), ["--plugin-root", join(box.dir, "absent")]);
+  const fix = check(report, "plugin").fix ?? "";
+  const command = fix.match(/\/plugin install \S+?(?=\))/)?.[0];
+  assert(command !== undefined && readme.includes(command), `${command} is not in the README`);
+  await Deno.remove(box.dir, { recursive: true });
 });

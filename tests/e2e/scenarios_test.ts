@@ -472,6 +472,51 @@ scenario("a subagent's tool calls never consume or advance the main thresholds",
   if (recording) await Deno.writeTextFile(recording, JSON.stringify({ root: s.root, subCall }));
 });
 
+const FORK_MARKER = "E2E-FORK-TASK-3b9c";
+
+scenario("a fork subagent starts with the refresh its parent's context holds", {
+  env: { CLAUDE_CODE_FORK_SUBAGENT: "1" },
+  script: {
+    main: [
+      bash("toolu_p01", 60_000), // 30 %: the parent's 30, before the fork
+      {
+        usage: usage(64_000),
+        tools: [{
+          name: "Agent",
+          id: "toolu_p02",
+          input: {
+            description: "scripted fork",
+            prompt: `Do the scripted fork task. ${FORK_MARKER}`,
+            subagent_type: "fork",
+          },
+        }],
+      },
+      bash("toolu_p03", 70_000),
+      finish(72_000),
+      finish(73_000), // answering the fork's completion notice
+    ],
+    forks: {
+      [FORK_MARKER]: [
+        bash("toolu_f01", 66_000), // 33 %: its context holds the parent's 30 already
+        bash("toolu_f02", 106_000), // 53 %: its own 52
+        finish(107_000),
+      ],
+    },
+  },
+}, async (s) => {
+  await runTurn(s, "Fork a task.", { model: "claude-sonnet-4-6", allowTools: ["Agent"] });
+  equal(s.stub.served[FORK_MARKER], 3, "the fork did not run its script");
+  const main = refreshesIn(await mainLines(s));
+  deepStrictEqual(main.map((r) => [r.toolUseID, thresholdsOf(r)]), [["toolu_p01", [30]]]);
+  const files = await s.subagentTranscripts();
+  equal(files.length, 1, `subagent transcripts: ${files}`);
+  const forkLines = await readJsonl(files[0]!);
+  equal(forkLines[0]?.type, "fork-context-ref", "the fork's first line");
+  const fork = refreshesIn(forkLines);
+  deepStrictEqual(fork.map((r) => [r.toolUseID, thresholdsOf(r)]), [["toolu_f02", [52]]]);
+  assertDelivered(s, [...main, ...fork]);
+});
+
 scenario("a threshold is met by a reading exactly at it (29 % is 58,000 of 200,000 tokens)", {
   env: { LESSONS_REINJECT_THRESHOLDS: "29,57" },
   script: {

@@ -1,10 +1,18 @@
 /**
  * Concurrency: parallel tool calls run their hooks at the same instant. 50 separate processes at
- * one threshold crossing must produce exactly one refresh, 200 times over; a compaction reset
- * racing the crossing must never let one threshold fire twice in a context, nor be lost.
+ * one threshold crossing, or all finding an earlier refresh owed (its hook killed before it
+ * answered), must produce exactly one refresh, 200 times over; a compaction reset racing the
+ * crossing must never let one threshold fire twice in a context, nor be lost.
  */
 import { join } from "node:path";
-import { appendTranscript, entries, payload, sandbox, seededRandom } from "../_helpers.ts";
+import {
+  appendTranscript,
+  entries,
+  payload,
+  recordAnswer,
+  sandbox,
+  seededRandom,
+} from "../_helpers.ts";
 import { saveState, statePaths } from "../../src/io/state_store.ts";
 import {
   assert,
@@ -33,6 +41,12 @@ interface Scenario {
   firedInState?: number[];
   /** Thresholds already fired, recorded only in the transcript (state file lost). */
   firedInTranscript?: number[];
+  /**
+   * Thresholds fired on the previous call whose hook Claude Code killed before it answered: the
+   * state claims them, the transcript shows `hook_cancelled` and moves on. Every process finds
+   * them owed; exactly one may send them again.
+   */
+  owed?: number[];
   expect: string;
 }
 
@@ -46,6 +60,20 @@ const SCENARIOS: Scenario[] = [
     now: 55,
     firedInTranscript: [30],
     expect: "52",
+  },
+  {
+    name: "31% → 33%, 30 owed (its hook was killed)",
+    before: 31,
+    now: 33,
+    owed: [30],
+    expect: "30",
+  },
+  {
+    name: "31% → 55%, 30 owed and 52 crossed",
+    before: 31,
+    now: 55,
+    owed: [30],
+    expect: "30,52",
   },
 ];
 
@@ -66,6 +94,30 @@ async function prepare(
       epoch: 0,
       firedAt: 0,
       firedPercent: scenario.before,
+    });
+  }
+  if (scenario.owed) {
+    // The previous call's hook claimed them; Claude Code killed it (hook_cancelled, as 2.1.328
+    // writes it) and went on to the response holding this round's parallel calls.
+    const lines = Deno.readTextFileSync(transcript).trimEnd().split("\n");
+    const claimedAt = new TextEncoder().encode(`${lines[0]}\n`).length;
+    lines.splice(2, 0, JSON.stringify(entries.cancelled("toolu_prev")));
+    Deno.writeTextFileSync(transcript, lines.join("\n") + "\n");
+    await Deno.mkdir(stateDir, { recursive: true, mode: 0o700 });
+    const paths = await statePaths(stateDir, sessionId);
+    await saveState(paths.state, {
+      fired: scenario.owed,
+      toolCount: 0,
+      epoch: 0,
+      firedAt: claimedAt,
+      firedPercent: scenario.before,
+      deliveries: scenario.owed.map((t) => ({
+        refresh: String(t),
+        call: "toolu_prev",
+        at: claimedAt,
+        sent: 1,
+        status: "pending" as const,
+      })),
     });
   }
   if (scenario.firedInTranscript) {
@@ -146,6 +198,14 @@ Deno.test(
             scenario.expect.split(",").every((t) => (state.fired as number[]).includes(Number(t))),
           `round ${round}: state ${JSON.stringify(state)}`,
         );
+        if (scenario.owed) {
+          // The re-send is claimed once: sent twice, on the one call that answered.
+          const deliveries = state?.deliveries as { refresh: string; call: string; sent: number }[];
+          const resent = deliveries.filter((d) => scenario.owed!.includes(Number(d.refresh)));
+          assertEquals(resent.map((d) => d.sent), scenario.owed.map(() => 2), `round ${round}`);
+          const answered = ids.filter((_, i) => results[i]!.stdout);
+          assertEquals([...new Set(resent.map((d) => d.call))], answered, `round ${round}`);
+        }
         counts[scenario.name] = (counts[scenario.name] ?? 0) + 1;
       }
     } finally {
@@ -262,6 +322,19 @@ Deno.test(
           `round ${round}: the reset was lost: ${JSON.stringify(state)}`,
         );
 
+        // Then Claude Code records what was delivered (tests/_helpers.ts recordAnswer): each
+        // call's result and answer, and SessionStart's answer.
+        results.slice(0, ids.length).forEach((r, i) =>
+          recordAnswer(
+            { transcript_path: transcript, tool_use_id: ids[i] },
+            tally([r.stdout]).refreshes[0],
+          )
+        );
+        recordAnswer(
+          { transcript_path: transcript, hook_event_name: "SessionStart" },
+          tally([results.at(-1)!.stdout]).refreshes[0],
+        );
+
         // The new context climbs past 30 %: it fires once, and only once.
         const probe = async (id: string) => {
           appendTranscript(transcript, [entries.assistant(31_000, [id])]);
@@ -273,7 +346,9 @@ Deno.test(
             })),
             env,
           }]);
-          return tally([result!.stdout]).refreshes;
+          const refreshes = tally([result!.stdout]).refreshes;
+          recordAnswer({ transcript_path: transcript, tool_use_id: id }, refreshes[0]);
+          return refreshes;
         };
         // The new context reaches 31 %: 30 is covered by the one restatement (made here when
         // nothing made it yet), never by a second refresh back to back.

@@ -10,6 +10,7 @@ import {
   largeManifest,
   payload,
   runHook,
+  runRecorded,
   sandbox,
   writeTranscript,
 } from "../_helpers.ts";
@@ -34,7 +35,7 @@ function nextCall(box: ReturnType<typeof sandbox>, percent: number, id: string) 
 
 Deno.test("PRD 1: at 31% the refresh holds the directives and the protocols", async () => {
   const { env, call } = setup(31);
-  const run = await runHook(call(), env);
+  const run = await runRecorded(call(), env);
   assertEquals([run.code, run.stderr], [0, ""]);
   const parsed = JSON.parse(run.stdout);
   assertEquals(parsed.hookSpecificOutput.hookEventName, "PostToolUse");
@@ -49,27 +50,27 @@ Deno.test("PRD 1: at 31% the refresh holds the directives and the protocols", as
 
 Deno.test("PRD 2: at 25% nothing is printed", async () => {
   const { env, call } = setup(25);
-  const run = await runHook(call(), env);
+  const run = await runRecorded(call(), env);
   assertEquals([run.code, run.stdout, run.stderr], [0, "", ""]);
 });
 
 Deno.test("PRD 3: 31% twice refreshes only the first time", async () => {
   const { box, env, call } = setup(31);
-  ok((await runHook(call(), env)).context);
-  const second = await runHook(nextCall(box, 31.5, "toolu_2"), env);
+  ok((await runRecorded(call(), env)).context);
+  const second = await runRecorded(nextCall(box, 31.5, "toolu_2"), env);
   assertEquals([second.code, second.stdout], [0, ""]);
 });
 
 Deno.test("a jump from 25% to 75% refreshes once, naming every threshold, then never again", async () => {
   const { box, env, call } = setup(25);
-  assertEquals((await runHook(call(), env)).stdout, "");
-  const jump = await runHook(nextCall(box, 75, "toolu_2"), env);
+  assertEquals((await runRecorded(call(), env)).stdout, "");
+  const jump = await runRecorded(nextCall(box, 75, "toolu_2"), env);
   ok(
     jump.context?.startsWith("[lessons-reinject refresh 30,52,70 ref="),
     jump.context?.slice(0, 60),
   );
   for (const [i, pct] of [79, 82].entries()) {
-    assertEquals((await runHook(nextCall(box, pct, `toolu_${3 + i}`), env)).stdout, "");
+    assertEquals((await runRecorded(nextCall(box, pct, `toolu_${3 + i}`), env)).stdout, "");
   }
 });
 
@@ -79,7 +80,7 @@ Deno.test("each threshold fires once as the context climbs", async () => {
   const climb = [10, 29, 30, 40, 51.9, 52, 60, 69, 71, 80];
   for (const [i, pct] of climb.entries()) {
     const p = i === 0 ? call() : nextCall(box, pct, `toolu_c${i}`);
-    const run = await runHook(p, env);
+    const run = await runRecorded(p, env);
     if (run.context) fired.push(`${pct}:${/refresh ([0-9,]+)/.exec(run.context)?.[1]}`);
   }
   assertEquals(fired, ["30:30", "52:52", "71:70"]);
@@ -89,7 +90,7 @@ Deno.test("PostToolUseFailure answers under its own event name", async () => {
   const box = sandbox();
   const failure = payload("PostToolUseFailure.Bash", { transcript_path: box.transcript });
   writeTranscript(box.transcript, [entries.assistant(40_000, [failure.tool_use_id as string])]);
-  const run = await runHook(failure, { ...box.env, ...WINDOW });
+  const run = await runRecorded(failure, { ...box.env, ...WINDOW });
   assertEquals(JSON.parse(run.stdout).hookSpecificOutput.hookEventName, "PostToolUseFailure");
 });
 
@@ -100,11 +101,11 @@ Deno.test("a compaction resets: by the SessionStart(compact) and PostCompact eve
         const { box, env: base, call } = setup(35);
         const env = { ...base, LESSONS_REINJECT_AFTER_COMPACT: after === "on" ? "1" : "0" };
         const sessionId = call().session_id;
-        ok((await runHook(call(), env)).context);
+        ok((await runRecorded(call(), env)).context);
         appendTranscript(box.transcript, [entries.compactBoundary()]);
         const restated: string[] = [];
         if (reset !== "marker only") {
-          const event = await runHook(
+          const event = await runRecorded(
             payload(reset, { session_id: sessionId, transcript_path: box.transcript }),
             env,
           );
@@ -120,7 +121,7 @@ Deno.test("a compaction resets: by the SessionStart(compact) and PostCompact eve
           transcript_path: box.transcript,
           tool_use_id: "toolu_x",
         });
-        const first = await runHook(fresh, env);
+        const first = await runRecorded(fresh, env);
         if (first.context) {
           ok(first.context.startsWith("[lessons-reinject refresh compact ref="), first.context);
           ok(first.context.includes("## Non-Negotiable Directives"));
@@ -132,8 +133,8 @@ Deno.test("a compaction resets: by the SessionStart(compact) and PostCompact eve
             ? []
             : [reset === "SessionStart.compact" ? "SessionStart.compact" : "first tool call"],
         );
-        assertEquals((await runHook(nextCall(box, 8, "toolu_low"), env)).stdout, "");
-        const again = await runHook(nextCall(box, 33, "toolu_again"), env);
+        assertEquals((await runRecorded(nextCall(box, 8, "toolu_low"), env)).stdout, "");
+        const again = await runRecorded(nextCall(box, 33, "toolu_again"), env);
         ok(
           again.context?.startsWith("[lessons-reinject refresh 30 ref="),
           `${reset}: ${again.stdout}`,
@@ -145,42 +146,42 @@ Deno.test("a compaction resets: by the SessionStart(compact) and PostCompact eve
 
 Deno.test("after SessionStart(compact) restated, PostCompact of the same compaction adds nothing", async () => {
   const { box, env, call } = setup(35);
-  ok((await runHook(call(), env)).context);
+  ok((await runRecorded(call(), env)).context);
   appendTranscript(box.transcript, [entries.compactBoundary()]);
   const ids = { session_id: call().session_id, transcript_path: box.transcript };
   // The order real Claude Code 2.1.328 uses: SessionStart first, then PostCompact (measured).
-  ok((await runHook(payload("SessionStart.compact", ids), env)).context);
-  assertEquals((await runHook(payload("PostCompact", ids), env)).stdout, "");
+  ok((await runRecorded(payload("SessionStart.compact", ids), env)).context);
+  assertEquals((await runRecorded(payload("PostCompact", ids), env)).stdout, "");
   const fresh = payload("PostToolUse.Bash", {
     transcript_path: box.transcript,
     tool_use_id: "toolu_x",
   });
-  assertEquals((await runHook(fresh, env)).stdout, "", "no second restatement back to back");
+  assertEquals((await runRecorded(fresh, env)).stdout, "", "no second restatement back to back");
 });
 
 Deno.test("a first reading after SessionStart(compact) restated takes the thresholds it reached as fired", async () => {
   const { box, env, call } = setup(35);
-  ok((await runHook(call(), env)).context);
+  ok((await runRecorded(call(), env)).context);
   appendTranscript(box.transcript, [entries.compactBoundary()]);
   const ids = { session_id: call().session_id, transcript_path: box.transcript };
-  ok((await runHook(payload("SessionStart.compact", ids), env)).context);
+  ok((await runRecorded(payload("SessionStart.compact", ids), env)).context);
   // The new context starts at 34 %: the 30 % refresh would repeat what SessionStart just said.
-  assertEquals((await runHook(nextCall(box, 34, "toolu_n1"), env)).stdout, "");
-  ok((await runHook(nextCall(box, 53, "toolu_n2"), env)).context?.includes("refresh 52 ref="));
+  assertEquals((await runRecorded(nextCall(box, 34, "toolu_n1"), env)).stdout, "");
+  ok((await runRecorded(nextCall(box, 53, "toolu_n2"), env)).context?.includes("refresh 52 ref="));
 });
 
 Deno.test("a lost state file does not fire twice: what fired is recovered from the transcript", async () => {
   const { box, env, call } = setup(35);
-  const first = await runHook(call(), env);
+  const first = await runRecorded(call(), env);
   ok(first.context);
   // Claude Code records the refresh in the transcript; then the temp folder is cleaned.
   appendTranscript(box.transcript, [entries.refresh(first.context!, "toolu_1")]);
   for (const entry of Deno.readDirSync(box.stateDir)) {
     Deno.removeSync(join(box.stateDir, entry.name));
   }
-  assertEquals((await runHook(nextCall(box, 40, "toolu_2"), env)).stdout, "");
+  assertEquals((await runRecorded(nextCall(box, 40, "toolu_2"), env)).stdout, "");
   // The next threshold still fires.
-  ok((await runHook(nextCall(box, 53, "toolu_3"), env)).context?.includes("refresh 52 ref="));
+  ok((await runRecorded(nextCall(box, 53, "toolu_3"), env)).context?.includes("refresh 52 ref="));
 });
 
 Deno.test("a refresh header copied from another session or quoted in a lesson is not believed", async () => {
@@ -188,7 +189,7 @@ Deno.test("a refresh header copied from another session or quoted in a lesson is
   appendTranscript(box.transcript, [
     entries.refresh("[lessons-reinject refresh 30,52,70 ref=deadbeef] forged", "toolu_0"),
   ]);
-  ok((await runHook(call(), env)).context?.includes("refresh 30 ref="));
+  ok((await runRecorded(call(), env)).context?.includes("refresh 30 ref="));
 });
 
 Deno.test("20 concurrent hook processes at 31% give exactly one refresh", async () => {
@@ -199,7 +200,7 @@ Deno.test("20 concurrent hook processes at 31% give exactly one refresh", async 
   ]);
   const runs = await Promise.all(
     ids.map((id) =>
-      runHook(
+      runRecorded(
         payload("PostToolUse.Read", { transcript_path: box.transcript, tool_use_id: id }),
         env,
       )
@@ -215,7 +216,7 @@ Deno.test("a 40 KB manifest gives at most 10,000 characters, every directive at 
   const manifest = largeManifest(40_000);
   Deno.writeTextFileSync(manifestPath, JSON.stringify(manifest));
   ok(Deno.statSync(manifestPath).size >= 40_000);
-  const run = await runHook(call(), {
+  const run = await runRecorded(call(), {
     ...env,
     LESSONS_MANIFEST_PATH: manifestPath,
     LESSONS_REINJECT_MAX_CHARS: "10000",
@@ -235,7 +236,8 @@ Deno.test("the budget defaults to 9,500 characters", async () => {
   const { box, env, call } = setup(31);
   const manifestPath = join(box.dir, "big.json");
   Deno.writeTextFileSync(manifestPath, JSON.stringify(largeManifest(40_000)));
-  const text = (await runHook(call(), { ...env, LESSONS_MANIFEST_PATH: manifestPath })).context!;
+  const text = (await runRecorded(call(), { ...env, LESSONS_MANIFEST_PATH: manifestPath }))
+    .context!;
   ok(text.length <= 9_500 && text.length > 8_000, `${text.length}`);
 });
 
@@ -282,7 +284,7 @@ Deno.test("a subagent's calls keep their own state and never read the main trans
   const { box, env, call } = setup(35);
   // The main transcript is at 35%; the subagent has no transcript of its own here.
   const sub = call("toolu_sub", { agent_id: "a1b2c3", agent_type: "general-purpose" });
-  const subRun = await runHook(sub, { ...env, LESSONS_DEBUG: "1" });
+  const subRun = await runRecorded(sub, { ...env, LESSONS_DEBUG: "1" });
   assertEquals(subRun.stdout, "");
   ok(subRun.stderr.includes("(subagent)"), subRun.stderr);
   // Only the subagent's own state file exists: lessons-<session hash>-<agent hash>-reinject.json.
@@ -292,7 +294,7 @@ Deno.test("a subagent's calls keep their own state and never read the main trans
     true,
   ]);
   // The main thread still gets its 30% refresh.
-  ok((await runHook(call(), env)).context?.includes("refresh 30 ref="));
+  ok((await runRecorded(call(), env)).context?.includes("refresh 30 ref="));
   assertEquals(names().length, 2);
 });
 
@@ -301,7 +303,7 @@ Deno.test("a subagent's first call waits for its own transcript, which Claude Co
   // the file exists (seen in the e2e subagent scenario). The call waits for it, as for an entry.
   const { box, env, call } = setup(10);
   const file = join(box.transcript.replace(/\.jsonl$/, ""), "subagents", "agent-a1late.jsonl");
-  const pending = runHook(
+  const pending = runRecorded(
     call("toolu_sub1", { agent_id: "a1late", agent_type: "general-purpose" }),
     {
       ...env,
@@ -319,7 +321,7 @@ Deno.test("a subagent's first call waits for its own transcript, which Claude Co
 
 Deno.test("waits briefly for this call's entry, which Claude Code writes asynchronously", async () => {
   const { box, env, call } = setup(20, "toolu_prev");
-  const pending = runHook(call("toolu_late"), {
+  const pending = runRecorded(call("toolu_late"), {
     ...env,
     LESSONS_REINJECT_WAIT_MS: "2000",
     LESSONS_DEBUG: "1",
@@ -334,7 +336,7 @@ Deno.test("waits briefly for this call's entry, which Claude Code writes asynchr
 Deno.test("invalid thresholds: one stderr line naming the problem and the values used", async () => {
   // The same rule as in the config file: a list with a bad entry is not used at all.
   const { env, call } = setup(31);
-  const run = await runHook(call(), { ...env, LESSONS_REINJECT_THRESHOLDS: "20,abc,150" });
+  const run = await runRecorded(call(), { ...env, LESSONS_REINJECT_THRESHOLDS: "20,abc,150" });
   assertEquals(run.stderr.trim().split("\n").length, 1, run.stderr);
   ok(
     run.stderr.includes(
@@ -351,7 +353,7 @@ Deno.test("invalid thresholds: one stderr line naming the problem and the values
 
 Deno.test("LESSONS_DEBUG=1 prints one decision line per call", async () => {
   const { env, call } = setup(31);
-  const run = await runHook(call(), { ...env, LESSONS_DEBUG: "1" });
+  const run = await runRecorded(call(), { ...env, LESSONS_DEBUG: "1" });
   const lines = run.stderr.trim().split("\n");
   assertEquals(lines.length, 1);
   ok(
@@ -359,13 +361,13 @@ Deno.test("LESSONS_DEBUG=1 prints one decision line per call", async () => {
       .test(lines[0]!),
     lines[0],
   );
-  const quiet = await runHook(call(), { ...env, LESSONS_DEBUG: "1" });
+  const quiet = await runRecorded(call(), { ...env, LESSONS_DEBUG: "1" });
   ok(quiet.stderr.includes("nothing: 31%"), quiet.stderr);
 });
 
 Deno.test("a missing or broken manifest: silent, and the threshold stays unclaimed", async () => {
   const { box, env, call } = setup(31);
-  const missing = await runHook(call(), {
+  const missing = await runRecorded(call(), {
     ...env,
     LESSONS_MANIFEST_PATH: join(box.dir, "nope.json"),
     LESSONS_DEBUG: "1",
@@ -373,7 +375,7 @@ Deno.test("a missing or broken manifest: silent, and the threshold stays unclaim
   assertEquals(missing.stdout, "");
   ok(missing.stderr.includes("nope.json"), missing.stderr);
   // Once the manifest is back, the threshold still fires.
-  ok((await runHook(call(), env)).context?.includes("refresh 30 ref="));
+  ok((await runRecorded(call(), env)).context?.includes("refresh 30 ref="));
 });
 
 Deno.test("the window follows the model of the entry used", async () => {
@@ -382,20 +384,23 @@ Deno.test("the window follows the model of the entry used", async () => {
     entries.assistant(310_000, ["toolu_1"], { model: "claude-opus-5-5" }),
   ]);
   const env = { ...box.env, LESSONS_DEBUG: "1" };
-  const run = await runHook(payload("PostToolUse.Bash", { transcript_path: box.transcript }), env);
+  const run = await runRecorded(
+    payload("PostToolUse.Bash", { transcript_path: box.transcript }),
+    env,
+  );
   ok(run.context?.includes("at 31% of the 1M-token context window"), run.stderr);
 });
 
 Deno.test("10 concurrent first calls after PostCompact restate the rules exactly once", async () => {
   const { box, env, call } = setup(35);
-  ok((await runHook(call(), env)).context);
+  ok((await runRecorded(call(), env)).context);
   appendTranscript(box.transcript, [entries.compactBoundary()]);
   const ids = { session_id: call().session_id, transcript_path: box.transcript };
   // PostCompact alone (SessionStart(compact) dropped): the next tool call restates.
-  assertEquals((await runHook(payload("PostCompact", ids), env)).stdout, "");
+  assertEquals((await runRecorded(payload("PostCompact", ids), env)).stdout, "");
   const calls = Array.from({ length: 10 }, (_, i) => `toolu_after${i}`);
   appendTranscript(box.transcript, [entries.assistant(12_000, calls, { messageId: "msg_after" })]);
-  const runs = await Promise.all(calls.map((id) => runHook(nextCallPayload(box, id), env)));
+  const runs = await Promise.all(calls.map((id) => runRecorded(nextCallPayload(box, id), env)));
   const restated = runs.filter((r) => r.context?.startsWith("[lessons-reinject refresh compact"));
   assertEquals([restated.length, runs.filter((r) => r.context).length], [1, 1]);
 });
@@ -406,13 +411,13 @@ function nextCallPayload(box: ReturnType<typeof sandbox>, id: string) {
 
 Deno.test("restated on a call without a reading, the next reading past 30 does not restate again", async () => {
   const { box, env, call } = setup(35);
-  ok((await runHook(call(), env)).context);
+  ok((await runRecorded(call(), env)).context);
   appendTranscript(box.transcript, [entries.compactBoundary()]);
   const ids = { session_id: call().session_id, transcript_path: box.transcript };
-  assertEquals((await runHook(payload("PostCompact", ids), env)).stdout, "");
+  assertEquals((await runRecorded(payload("PostCompact", ids), env)).stdout, "");
   // The call's own entry is not written yet: no reading, but the rules are restated here.
-  const first = await runHook(nextCallPayload(box, "toolu_unwritten"), env);
+  const first = await runRecorded(nextCallPayload(box, "toolu_unwritten"), env);
   ok(first.context?.startsWith("[lessons-reinject refresh compact ref="), first.stdout);
-  assertEquals((await runHook(nextCall(box, 34, "toolu_r1"), env)).stdout, "");
-  ok((await runHook(nextCall(box, 53, "toolu_r2"), env)).context?.includes("refresh 52 ref="));
+  assertEquals((await runRecorded(nextCall(box, 34, "toolu_r1"), env)).stdout, "");
+  ok((await runRecorded(nextCall(box, 53, "toolu_r2"), env)).context?.includes("refresh 52 ref="));
 });

@@ -9,6 +9,7 @@ import {
   entries,
   payload,
   runHook,
+  runRecorded,
   SAMPLE_MANIFEST,
   sandbox,
   writeTranscript,
@@ -110,9 +111,9 @@ Deno.test("an unreadable source is skipped with its reason; the others still arr
 Deno.test("SessionStart(compact) answers with the own rules; the first tool call after it does not", async () => {
   const p = project(35);
   Deno.writeTextFileSync(join(p.root, "CLAUDE.md"), CLAUDE_MD);
-  ok((await runHook(p.call(), p.env)).context);
+  ok((await runRecorded(p.call(), p.env)).context);
   appendTranscript(p.box.transcript, [entries.compactBoundary()]);
-  const start = await runHook(
+  const start = await runRecorded(
     payload("SessionStart.compact", {
       session_id: p.call().session_id,
       transcript_path: p.box.transcript,
@@ -125,5 +126,5 @@ Deno.test("SessionStart(compact) answers with the own rules; the first tool call
   ok(answer.additionalContext.startsWith("[lessons-reinject refresh compact ref="));
   ok(answer.additionalContext.endsWith(`${MARKED}\n`));
   appendTranscript(p.box.transcript, [entries.assistant(10_000, ["toolu_2"])]);
-  equal((await runHook(p.call("toolu_2"), p.env)).stdout, "");
+  equal((await runRecorded(p.call("toolu_2"), p.env)).stdout, "");
 });

@@ -11,6 +11,8 @@ export interface HookDecision {
   thresholds: number[];
   /** The refresh's first line (`... Context refresh at 31% of the 200k-token ...`), or "". */
   header: string;
+  /** The whole refresh, or "". */
+  text: string;
   /** The hook's debug line (LESSONS_DEBUG=1), to explain a disagreement. */
   debug: string;
 }
@@ -32,14 +34,18 @@ export async function callHook(
   const settings = await loadSettings((name) => env[name]);
   const outcome = await runHook(JSON.stringify(payload), settings);
   const debug = outcome.stderr.join(" | ");
-  if (outcome.stdout === undefined) return { kind: "none", thresholds: [], header: "", debug };
+  if (outcome.stdout === undefined) {
+    return { kind: "none", thresholds: [], header: "", text: "", debug };
+  }
   const context = JSON.parse(outcome.stdout)?.hookSpecificOutput?.additionalContext;
   const match = typeof context === "string" ? HEADER.exec(context) : null;
   if (!match || match[1] === undefined) {
     throw new Error(`unexpected hook answer: ${outcome.stdout}`);
   }
-  const header = String(context).split("\n")[0] ?? "";
-  if (match[1].startsWith("calls:")) return { kind: "count", thresholds: [], header, debug };
-  if (match[1] === "compact") return { kind: "compact", thresholds: [], header, debug };
-  return { kind: "thresholds", thresholds: match[1].split(",").map(named), header, debug };
+  const text = String(context);
+  const header = text.split("\n")[0] ?? "";
+  if (match[1].startsWith("calls:")) return { kind: "count", thresholds: [], header, text, debug };
+  if (match[1] === "compact") return { kind: "compact", thresholds: [], header, text, debug };
+  const thresholds = match[1].split(",").map(named);
+  return { kind: "thresholds", thresholds, header, text, debug };
 }

@@ -3,13 +3,14 @@
  * the way Claude Code would have run it, and pairs each decision with the oracle's.
  */
 import { join } from "node:path";
-import { PAYLOADS, RECORDINGS, SAMPLE_MANIFEST, SKELETONS } from "../_helpers.ts";
+import { entries, PAYLOADS, RECORDINGS, SAMPLE_MANIFEST, SKELETONS } from "../_helpers.ts";
 import { callHook, type HookDecision } from "./_adapter.ts";
 import {
   type Config,
   DEFAULT_CONFIG,
   expectCalls,
   type Expected,
+  inheritedThresholds,
   type OracleCall,
   parseLines,
   TRUTH,
@@ -23,20 +24,45 @@ export interface ReplayConfig {
 
 /** The defaults: nothing set. */
 export const DEFAULTS: ReplayConfig = { env: {}, oracle: DEFAULT_CONFIG };
+import { FORK, shapes } from "./shapes.ts";
 
-/** Sessions that ran through a gateway (their provenance: the skeletons' README). */
+/** Sessions that ran through a gateway (their provenance: the skeletons' README, shapes.ts). */
 const GATEWAY = new Set([
   "v2.1.167-main-with-workflow-subagents.jsonl",
   "v2.1.167-subagent-file-agent-ab9eaae030fe399d0.jsonl",
   "v2.1.212-newest.jsonl",
+  "shape-gateway-gen-ids.jsonl",
 ]);
 
-/** The workflow agent's file, and where 2.1.167 wrote it under its session's folder. */
-const SUBAGENT = {
-  file: "v2.1.167-subagent-file-agent-ab9eaae030fe399d0.jsonl",
-  main: "v2.1.167-main-with-workflow-subagents.jsonl",
-  agentId: "ab9eaae030fe399d0",
-  nested: join("subagents", "workflows", "wf_f5b3cd7b-844"),
+/** A subagent's own file: its parent session's file, its id and where it sits in the session. */
+interface AgentFile {
+  main: string;
+  agentId: string;
+  agentType: string;
+  /** The folder under `<session>/` Claude Code wrote it to. */
+  folder: string;
+}
+
+const AGENTS: Record<string, AgentFile> = {
+  // 2.1.167 nests workflow agents.
+  "v2.1.167-subagent-file-agent-ab9eaae030fe399d0.jsonl": {
+    main: "v2.1.167-main-with-workflow-subagents.jsonl",
+    agentId: "ab9eaae030fe399d0",
+    agentType: "workflow",
+    folder: join("subagents", "workflows", "wf_f5b3cd7b-844"),
+  },
+  "recorded-2.1.328-fork-agent-ae76d425a14d91e5a.jsonl": {
+    main: "recorded-2.1.328-fork-main.jsonl",
+    agentId: "ae76d425a14d91e5a",
+    agentType: "fork",
+    folder: "subagents",
+  },
+  [FORK.agent]: {
+    main: FORK.parent,
+    agentId: FORK.agentId,
+    agentType: "fork",
+    folder: "subagents",
+  },
 };
 
 /** A payload captured from real Claude Code (tests/fixtures/payloads), by name. */
@@ -44,9 +70,30 @@ function captured(name: string): Record<string, unknown> {
   return JSON.parse(Deno.readTextFileSync(join(PAYLOADS, `${name}.json`)));
 }
 
-/** Where `file` is: in `dir` when given, else among the skeletons or our own recordings. */
+let generated: string | undefined;
+
+/** The generated shapes (tests/replay/shapes.ts), written once per process, removed at its end. */
+function shapeFolder(): string {
+  if (generated) return generated;
+  const dir = Deno.makeTempDirSync({ prefix: "lessons-replay-shapes-" });
+  globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
+  for (const [name, shape] of Object.entries(shapes())) {
+    Deno.writeTextFileSync(join(dir, name), shape.text);
+  }
+  return generated = dir;
+}
+
+/**
+ * Where `file` is: in `dir` when given, else among the skeletons, our own recordings or the
+ * generated shapes.
+ */
 function locate(file: string, dir?: string): string {
-  for (const folder of dir === undefined ? [SKELETONS, RECORDINGS] : [dir]) {
+  const folders = dir !== undefined
+    ? [dir]
+    : file.startsWith("shape-")
+    ? [shapeFolder()]
+    : [SKELETONS, RECORDINGS];
+  for (const folder of folders) {
     try {
       if (Deno.statSync(join(folder, file)).isFile) return join(folder, file);
     } catch {
@@ -102,9 +149,14 @@ export async function replay(
   const bytes = Deno.readFileSync(path);
   const lines = parseLines(new TextDecoder().decode(bytes));
   const ends = lineEnds(bytes);
-  const isAgent = file === SUBAGENT.file;
+  const agent = AGENTS[file];
+  const mainFile = agent ? locate(agent.main, from) : undefined;
+  const parentLines = truth.forkOf && mainFile
+    ? parseLines(Deno.readTextFileSync(mainFile))
+    : undefined;
+  const inherited = parentLines ? inheritedThresholds(lines, parentLines) : [];
   // No compaction events reach a subagent's context.
-  const calls = expectCalls(lines, truth, withEvents && !isAgent, config.oracle);
+  const calls = expectCalls(lines, truth, withEvents && !agent, inherited, config.oracle);
 
   const dir = Deno.makeTempDirSync({ prefix: "lessons-replay-" });
   try {
@@ -113,15 +165,24 @@ export async function replay(
     const mainPath = join(project, `${sessionId}.jsonl`);
     let target = mainPath;
     Deno.mkdirSync(project, { recursive: true });
-    if (isAgent) {
+    if (agent && mainFile) {
       // The parent's transcript exists whole; the agent's own file grows call by call.
-      Deno.copyFileSync(locate(SUBAGENT.main, from), mainPath);
-      const nested = join(project, sessionId, SUBAGENT.nested);
-      Deno.mkdirSync(nested, { recursive: true });
-      target = join(nested, `agent-${SUBAGENT.agentId}.jsonl`);
+      Deno.copyFileSync(mainFile, mainPath);
+      const folder = join(project, sessionId, agent.folder);
+      Deno.mkdirSync(folder, { recursive: true });
+      target = join(folder, `agent-${agent.agentId}.jsonl`);
     }
     const out = Deno.openSync(target, { write: true, create: true, truncate: true });
     let written = 0;
+    // What Claude Code writes once a hook's answer is delivered (tests/_helpers.ts entries), so
+    // the hook's next call finds the receipt as in the real session.
+    const record = (answer: HookDecision, toolUseId: string, event = "PostToolUse") => {
+      if (answer.kind === "none") return;
+      let line = new TextEncoder().encode(
+        JSON.stringify(entries.refresh(answer.text, toolUseId, event)) + "\n",
+      );
+      while (line.length > 0) line = line.subarray(out.writeSync(line));
+    };
     const writeTo = (line: number) => {
       const end = ends[line] ?? bytes.length;
       if (end > written) {
@@ -149,7 +210,7 @@ export async function replay(
     for (const call of calls) {
       const lastMarker = call.markersBefore.at(-1);
       let event: HookDecision | undefined;
-      if (withEvents && lastMarker !== undefined && !isAgent) {
+      if (withEvents && lastMarker !== undefined && !agent) {
         // Claude Code writes the boundary and the summary, then sends SessionStart(compact) and
         // PostCompact (in that order, with the compaction's prompt_id).
         writeTo(lastMarker + 1);
@@ -157,6 +218,7 @@ export async function replay(
           { ...captured("SessionStart.compact"), ...base },
           env,
         );
+        record(event, "SessionStart", "SessionStart");
         const post = await callHook(
           { ...captured("PostCompact"), ...base },
           env,
@@ -169,9 +231,10 @@ export async function replay(
         ...base,
         tool_name: call.toolName,
         tool_use_id: call.toolUseId,
-        ...(isAgent ? { agent_id: SUBAGENT.agentId, agent_type: "workflow" } : {}),
+        ...(agent ? { agent_id: agent.agentId, agent_type: agent.agentType } : {}),
       };
       const hook = await callHook(payload, env);
+      record(hook, call.toolUseId);
       const agree = same(call.expected, hook) && (event === undefined || same(call.event, event));
       rows.push({ call, hook, ...(event ? { event } : {}), agree });
     }

@@ -10,6 +10,7 @@ import {
   appendTranscript,
   entries,
   payload,
+  recordAnswer,
   sandbox,
   skeletonTranscript,
   writeTranscript,
@@ -82,15 +83,19 @@ function session(model: string) {
     const id = `toolu_i11_${++n}`;
     appendTranscript(box.transcript, [entries.assistant(tokens, [id], { model })]);
     const started = performance.now();
+    const stdin = payload("PostToolUse.Bash", {
+      session_id: "issue-11",
+      transcript_path: box.transcript,
+      tool_use_id: id,
+    });
     const decision = await callHook(
-      payload("PostToolUse.Bash", {
-        session_id: "issue-11",
-        transcript_path: box.transcript,
-        tool_use_id: id,
-      }),
+      stdin,
       extra.wait ? { ...env, LESSONS_REINJECT_WAIT_MS: extra.wait } : env,
     );
-    return { decision, ms: performance.now() - started };
+    const ms = performance.now() - started;
+    // What Claude Code then writes: the call's result and the record of the delivery.
+    recordAnswer(stdin, decision.kind === "none" ? undefined : decision.text);
+    return { decision, ms };
   };
   return { box, call };
 }

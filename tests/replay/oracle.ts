@@ -3,6 +3,7 @@
  * written from the measured facts (docs/claude-code-facts.md, docs/context-windows.md)
  * and from hindsight over the whole file, independently of src/ (it imports nothing from there).
  */
+import { createHash } from "node:crypto";
 
 /** One tool call of a transcript, at the position Claude Code runs PostToolUse for it. */
 export interface Call {
@@ -35,6 +36,33 @@ export interface Truth {
   window: number;
   /** The file is a subagent's own transcript: every line counts although it is a sidechain. */
   sidechainFile: boolean;
+  /**
+   * The real window of each entry, when the session changed model or Claude Code version (known
+   * by construction for the generated shapes); else {@link window} for every entry.
+   */
+  windowOf?: (model: string | undefined, version: string | undefined) => number;
+  /**
+   * The file is a fork subagent's: it started with its parent's context, so the refreshes the
+   * parent's transcript records before the fork point count as made in it. Names the parent's file.
+   */
+  forkOf?: string;
+}
+
+/** The real window of each model of the generated shapes, by Claude Code version. */
+function shapeWindow(model: string | undefined, version: string | undefined): number {
+  const v = (version ?? "0.0.0").split(".").map(Number);
+  const atLeast = (minor: number, patch: number) =>
+    (v[0] ?? 0) > 2 || ((v[0] ?? 0) === 2 && ((v[1] ?? 0) > minor ||
+      ((v[1] ?? 0) === minor && (v[2] ?? 0) >= patch)));
+  switch (model) {
+    case "claude-opus-5":
+    case "claude-opus-4-8":
+      return 1_000_000; // natively 1M in 2.1.328, the only version these shapes use for them
+    case "claude-opus-4-7":
+      return atLeast(1, 117) ? 1_000_000 : 200_000; // natively 1M from 2.1.117
+    default:
+      return 200_000; // claude-sonnet-4-6 without [1m]; the gateway's sonnet-4.5
+  }
 }
 
 /**
@@ -103,6 +131,58 @@ export const TRUTH: Record<string, Truth & { why: string }> = {
     why: "recorded with claude-sonnet-4-6 and no [1m]; auto-compacted at preTokens 67,044 " +
       "because CLAUDE_CODE_AUTO_COMPACT_WINDOW=100000 was set (the replay leaves it unset: the " +
       "hook learns the point from the boundary)",
+  },
+  "recorded-2.1.328-fork-main.jsonl": {
+    window: 200_000,
+    sidechainFile: false,
+    why: "recorded with claude-sonnet-4-6 and no [1m]",
+  },
+  "recorded-2.1.328-fork-agent-ae76d425a14d91e5a.jsonl": {
+    window: 200_000,
+    sidechainFile: true,
+    forkOf: "recorded-2.1.328-fork-main.jsonl",
+    why: "the same session's fork, model inherited",
+  },
+  // Generated shapes (tests/replay/shapes.ts): windows known by construction.
+  "shape-model-switch-1m-200k-1m.jsonl": {
+    window: 200_000,
+    windowOf: shapeWindow,
+    sidechainFile: false,
+    why: "claude-opus-5 (1M) and claude-sonnet-4-6 (200k) in 2.1.328",
+  },
+  "shape-model-switch-opus-4-8-opus-5.jsonl": {
+    window: 1_000_000,
+    windowOf: shapeWindow,
+    sidechainFile: false,
+    why: "both natively 1M in 2.1.328",
+  },
+  "shape-model-switch-200k-1m-200k.jsonl": {
+    window: 200_000,
+    windowOf: shapeWindow,
+    sidechainFile: false,
+    why: "claude-sonnet-4-6 (200k) and claude-opus-5 (1M) in 2.1.328",
+  },
+  "shape-resumed-after-upgrade.jsonl": {
+    window: 200_000,
+    windowOf: shapeWindow,
+    sidechainFile: false,
+    why: "claude-opus-4-7: 200k in 2.1.112 (its auto-compaction at 167,766 says so), 1M in 2.1.328",
+  },
+  "shape-gateway-gen-ids.jsonl": {
+    window: 200_000,
+    sidechainFile: false,
+    why: "a gateway's claude-sonnet-4.5: 200k",
+  },
+  "shape-fork-parent.jsonl": {
+    window: 200_000,
+    sidechainFile: false,
+    why: "claude-sonnet-4-6 without [1m]",
+  },
+  "shape-fork-agent.jsonl": {
+    window: 200_000,
+    sidechainFile: true,
+    forkOf: "shape-fork-parent.jsonl",
+    why: "its fork, model inherited",
   },
 };
 
@@ -200,14 +280,24 @@ function tokensOf(entry: Json): number | undefined {
   return sum > 0 ? sum : undefined;
 }
 
-/** The tool calls of a transcript, in the order Claude Code ran their hooks. */
-export function callsOf(lines: (Json | undefined)[], sidechainFile: boolean): Call[] {
+/**
+ * The tool calls of a transcript, in the order Claude Code ran their hooks. A fork's file starts
+ * with a copy of its parent's Agent call, before the fork's first user entry: that call was the
+ * parent's.
+ */
+export function callsOf(
+  lines: (Json | undefined)[],
+  sidechainFile: boolean,
+  forkFile = false,
+): Call[] {
   const calls: Call[] = [];
   let pendingMarkers: number[] = [];
   const seen = new Set<string>();
+  let ownTurns = !forkFile;
   lines.forEach((entry, index) => {
     if (isMarker(entry)) pendingMarkers.push(index);
-    if (!counts(entry, sidechainFile)) return;
+    if (entry?.type === "user") ownTurns = true;
+    if (!ownTurns || !counts(entry, sidechainFile)) return;
     const content = record(entry!.message)?.content;
     if (!Array.isArray(content)) return;
     for (const block of content) {
@@ -226,11 +316,47 @@ export function callsOf(lines: (Json | undefined)[], sidechainFile: boolean): Ca
   return calls;
 }
 
+const REFRESH_HEADER = /^\[lessons-reinject refresh ([0-9]+(?:,[0-9]+)*) ref=([0-9a-f]{8})\]/;
+
+/**
+ * The thresholds a fork inherited: those the parent's refreshes (headers carrying the parent's
+ * token) named after the parent's last compaction before the fork point, `parentLastUuid` of
+ * the fork's `fork-context-ref` line, up to that point. None when the point is not found.
+ */
+export function inheritedThresholds(
+  forkLines: (Json | undefined)[],
+  parentLines: (Json | undefined)[],
+): number[] {
+  const ref = forkLines.find((l) => l?.type === "fork-context-ref");
+  const parentSession = ref?.parentSessionId;
+  const point = parentLines.findIndex((l) => l?.uuid === ref?.parentLastUuid);
+  if (typeof parentSession !== "string" || point < 0) return [];
+  const token = createHash("sha256").update(`lessons-reinject refresh\0${parentSession}`)
+    .digest("hex").slice(0, 8);
+  const found = new Set<number>();
+  for (let i = point; i >= 0; i--) {
+    const entry = parentLines[i];
+    if (isMarker(entry)) break;
+    const attachment = record(entry?.attachment);
+    if (entry?.type !== "attachment" || attachment?.type !== "hook_additional_context") continue;
+    const content = attachment.content;
+    for (const text of Array.isArray(content) ? content : [content]) {
+      const match = typeof text === "string" ? REFRESH_HEADER.exec(text) : null;
+      if (match?.[2] === token) match[1]!.split(",").forEach((t) => found.add(Number(t)));
+    }
+  }
+  return [...found].sort((a, b) => a - b);
+}
+
 /**
  * The expected decision at every call: the newest usable reading up to the cut, unless a
  * compaction came after it; every threshold it reaches that has not fired in this context fires;
  * without a reading, every 20th call refreshes (calls right after a compaction, before its first
  * reading, are not counted).
+ *
+ * Each reading is measured against its own entry's window (a session may change model or Claude
+ * Code version). A threshold fired under a smaller window than the reading's no longer counts: it
+ * was made at a smaller share of the larger window (the never-miss rule of docs/context-windows.md).
  *
  * A compaction starts a new context, and the rules are restated once in it (on by default;
  * docs/own-rules.md): with events, SessionStart(compact) answers with the restatement, and the new
@@ -239,16 +365,25 @@ export function callsOf(lines: (Json | undefined)[], sidechainFile: boolean): Ca
  * look (issue 11): this call has no reading since the marker, or a threshold fired before the
  * compaction holds this reading back. That call restates (naming what it crossed); a context in
  * which nothing had fired keeps its counter and thresholds, since nothing there needs a reset.
+ *
+ * A fork's file starts with its parent's context: the thresholds `inherited` from the parent's
+ * refreshes count as fired from its first call ({@link inheritedThresholds}).
  */
 export function expectCalls(
   lines: (Json | undefined)[],
   truth: Truth,
   withEvents = true,
+  inherited: readonly number[] = [],
   config: Config = DEFAULT_CONFIG,
 ): OracleCall[] {
-  const calls = callsOf(lines, truth.sidechainFile);
+  const calls = callsOf(lines, truth.sidechainFile, truth.forkOf !== undefined);
   const out: OracleCall[] = [];
-  let fired = new Set<number>();
+  /**
+   * Fired threshold -> the span it fired under (inherited ones and token counts count under any).
+   */
+  let fired = new Map<number, number>(inherited.map((t) => [t, Infinity]));
+  const counting = (window: number) =>
+    new Set([...fired].filter(([, under]) => under >= window).map(([t]) => t));
   let counter = 0;
   /** SessionStart restated: the first reading absorbs what it reached. */
   let delivered = false;
@@ -269,7 +404,7 @@ export function expectCalls(
       const boundaries = call.markersBefore.filter((i) => lines[i]?.type === "system");
       newest = lines[(boundaries.at(-1) ?? call.markersBefore.at(-1))!];
       if (withEvents) {
-        fired = new Set();
+        fired = new Map();
         counter = 0;
         delivered = true;
         event = { kind: "compact" };
@@ -279,6 +414,7 @@ export function expectCalls(
       }
     }
     let tokens: number | undefined;
+    let window = truth.window;
     let compactedSinceReading = false;
     for (let i = call.line; i >= 0; i--) {
       const entry = lines[i];
@@ -290,10 +426,16 @@ export function expectCalls(
       const t = tokensOf(entry!);
       if (t !== undefined) {
         tokens = t;
+        const model = record(entry!.message)?.model;
+        const version = entry!.version;
+        window = truth.windowOf?.(
+          typeof model === "string" ? model : undefined,
+          typeof version === "string" ? version : undefined,
+        ) ?? truth.window;
         break;
       }
     }
-    const percent = tokens === undefined ? undefined : (tokens * 100) / truth.window;
+    const percent = tokens === undefined ? undefined : (tokens * 100) / window;
     // Reached at its point or past it (percentages multiplied out: no rounding miss).
     const reachedOver = (span: number) => (t: number) =>
       tokens !== undefined && (t < 100 ? tokens * 100 >= t * span : tokens >= t);
@@ -301,25 +443,26 @@ export function expectCalls(
     if (compactedSinceReading && !withEvents) learn();
     let restate = false;
     if (unnoticed) {
-      const heldBack = [...fired].some(reachedOver(spanOf(config, truth.window, learned)));
+      const heldBack = [...fired.keys()].some(reachedOver(spanOf(config, window, learned)));
       if (tokens === undefined || heldBack) {
         unnoticed = false;
-        fired = new Set();
+        fired = new Map();
         counter = 0;
         restate = true;
         learn(); // Looking back found the marker.
       }
     }
-    const span = spanOf(config, truth.window, learned);
+    const span = spanOf(config, window, learned);
     const pointOf = (t: number) => (t < 100 ? t * span / 100 : t);
     const reached = reachedOver(span);
     let expected: Expected = { kind: "none" };
     if (percent !== undefined) {
+      const already = counting(span);
       // In the order a filling context reaches them; a percentage first at the same point.
-      const crossed = config.thresholds.filter((t) => reached(t) && !fired.has(t)).sort((a, b) =>
+      const crossed = config.thresholds.filter((t) => reached(t) && !already.has(t)).sort((a, b) =>
         pointOf(a) - pointOf(b) || Number(a >= 1000) - Number(b >= 1000)
       );
-      crossed.forEach((t) => fired.add(t));
+      crossed.forEach((t) => fired.set(t, t >= 1000 ? Infinity : span));
       if (restate) expected = { kind: "compact" };
       else if (crossed.length > 0 && !delivered) {
         expected = { kind: "thresholds", thresholds: crossed };

@@ -8,7 +8,7 @@ import {
   type Reading,
   resetState,
 } from "../../../src/core/decide.ts";
-import { applyFacts } from "../../../src/core/context_facts.ts";
+import { applyFacts, proofOf } from "../../../src/core/context_facts.ts";
 import type { State } from "../../../src/schemas/state.ts";
 
 const reading = (percent: number): Reading => ({
@@ -167,12 +167,20 @@ Deno.test("decide() records the window each threshold fired under; a larger one 
 });
 
 Deno.test("resetState() keeps what the session proved: its window and a subagent's file", () => {
-  const s = state([30], 3, { epoch: 1, provenWindow: 1_000_000, agentTranscript: "/p/a.jsonl" });
+  const s = state([30], 3, {
+    epoch: 1,
+    provenWindow: 1_000_000,
+    provenModel: "claude-opus-5",
+    provenVersion: "2.1.328",
+    agentTranscript: "/p/a.jsonl",
+  });
   assertEquals(resetState(s), {
     fired: [],
     toolCount: 0,
     epoch: 2,
     provenWindow: 1_000_000,
+    provenModel: "claude-opus-5",
+    provenVersion: "2.1.328",
     agentTranscript: "/p/a.jsonl",
   });
 });
@@ -235,4 +243,16 @@ Deno.test("a reset keeps where the session compacts, and drops the settings read
     67_044,
     '{"byModel":{}}',
   ]);
+});
+
+Deno.test("applyFacts() replaces a proof whole: a new model's proof does not keep the old one's release", () => {
+  const s = state([], 0, {
+    provenWindow: 1_000_000,
+    provenModel: "claude-opus-5",
+    provenVersion: "2.1.328",
+  });
+  const next = applyFacts(s, { proven: { window: 200_000, model: "glm-4.7" } }, true);
+  assertEquals(proofOf(next), { window: 200_000, model: "glm-4.7", version: undefined });
+  assertEquals("provenVersion" in next, false);
+  assertEquals(proofOf(state([], 0)), undefined);
 });

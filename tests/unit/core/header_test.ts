@@ -1,5 +1,10 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { formatTokens, parseRefreshHeader, refreshHeader } from "../../../src/core/header.ts";
+import {
+  formatTokens,
+  parseRefreshHeader,
+  refreshHeader,
+  refreshLabelOf,
+} from "../../../src/core/header.ts";
 
 Deno.test("refreshHeader() and parseRefreshHeader() round-trip with the session token only", async (t) => {
   const token = "0a1b2c3d";
@@ -108,4 +113,18 @@ Deno.test("refreshHeader() names token counts and the span, and the text agrees 
       ok(/at 30% of/.test(header), header);
     }
   });
+});
+
+Deno.test("refreshLabelOf() names what any of this session's refreshes answers", () => {
+  const token = "0a1b2c3d";
+  const cases: [Parameters<typeof refreshHeader>[0], string][] = [
+    [{ kind: "thresholds", thresholds: [30, 52], percent: 53 }, "30,52"],
+    [{ kind: "toolCount", calls: 20 }, "calls:20"],
+    [{ kind: "compaction", thresholds: [30] }, "compact"],
+  ];
+  for (const [cause, label] of cases) {
+    assertEquals(refreshLabelOf(refreshHeader(cause, token), token), label);
+    assertEquals(refreshLabelOf(refreshHeader(cause, token), "ffffffff"), undefined);
+  }
+  assertEquals(refreshLabelOf(`quoted: ${refreshHeader(cases[0]![0], token)}`, token), undefined);
 });

@@ -1,6 +1,7 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import {
   compactionOf,
+  forkReferenceOf,
   holdsToolUse,
   isCompactionMarker,
   refreshRecordedIn,
@@ -101,4 +102,24 @@ Deno.test("compactionOf() reads a boundary's trigger and preTokens", async (t) =
   for (const [name, entry, expected] of cases) {
     await t.step(name, () => assertEquals(compactionOf(entry), expected));
   }
+});
+
+Deno.test("forkReferenceOf() reads a fork's first line as recorded by 2.1.328, and nothing else", () => {
+  const recorded = JSON.parse(
+    Deno.readTextFileSync(
+      new URL(
+        "../../fixtures/transcripts/recorded-2.1.328-fork-agent-ae76d425a14d91e5a.jsonl",
+        import.meta.url,
+      ),
+    ).split("\n")[0]!,
+  );
+  assertEquals(forkReferenceOf(recorded), {
+    parentSessionId: "4b72c920-445c-453e-b371-aed56fd2d55f",
+    parentLastUuid: "b35d6677-5e33-4108-9049-6ac1bae9a8c8",
+  });
+  assertEquals(forkReferenceOf({ ...recorded, parentLastUuid: undefined }), undefined);
+  assertEquals(forkReferenceOf({ ...recorded, parentSessionId: "" }), undefined);
+  assertEquals(forkReferenceOf({ ...recorded, type: "observer-ref" }), undefined);
+  assertEquals(forkReferenceOf(base()), undefined);
+  assertEquals(forkReferenceOf("fork-context-ref"), undefined);
 });

@@ -4,6 +4,7 @@ import {
   firedUnder,
   isNative1m,
   resolveWindow,
+  speaksFor,
   type WindowInputs,
 } from "../../../src/core/window.ts";
 
@@ -49,7 +50,7 @@ Deno.test("resolveWindow() takes the best evidence first", async (t) => {
     ],
     [
       "a window proven earlier outlives a compaction",
-      { model: "claude-sonnet-4-6", tokens: 30_000, proven: 1_000_000 },
+      { model: "claude-sonnet-4-6", tokens: 30_000, proven: { window: 1_000_000 } },
       1_000_000,
       "proven earlier in this session",
       true,
@@ -276,5 +277,120 @@ Deno.test("firedUnder() drops refreshes made under a smaller window than the one
   ];
   for (const [name, fired, windows, window, expected] of cases) {
     await t.step(name, () => assertEquals(firedUnder(fired, windows, window), expected));
+  }
+});
+
+Deno.test("resolveWindow() takes a proof or a compaction only for the model and release it was made in", async (t) => {
+  const opus5 = { window: 1_000_000, model: "claude-opus-5", version: "2.1.328" };
+  const cases: [string, WindowInputs, number, string, boolean][] = [
+    [
+      "1M proven by claude-opus-5 says nothing about claude-sonnet-4-6 after /model",
+      { model: "claude-sonnet-4-6", version: "2.1.328", tokens: 70_000, proven: opus5 },
+      200_000,
+      "model and version",
+      false,
+    ],
+    [
+      "it still speaks for claude-opus-5, dated ids included",
+      { model: "claude-opus-5-20260301", version: "2.1.328", tokens: 70_000, proven: opus5 },
+      1_000_000,
+      "proven earlier in this session",
+      true,
+    ],
+    [
+      "200k proven by 2.1.112's auto-compaction says nothing about the same model in 2.1.328",
+      {
+        model: "claude-opus-4-7",
+        version: "2.1.328",
+        tokens: 62_000,
+        proven: { window: 200_000, model: "claude-opus-4-7", version: "2.1.112" },
+      },
+      1_000_000,
+      "model and version",
+      true,
+    ],
+    [
+      "a proof of an earlier release of this hook (no model, no version) speaks for every entry",
+      {
+        model: "claude-sonnet-4-6",
+        version: "2.1.328",
+        tokens: 70_000,
+        proven: { window: 1_000_000 },
+      },
+      1_000_000,
+      "proven earlier in this session",
+      true,
+    ],
+    [
+      "a compaction of claude-opus-5 at 350k says nothing about claude-sonnet-4-6 after it",
+      {
+        model: "claude-sonnet-4-6",
+        version: "2.1.328",
+        tokens: 20_000,
+        compaction: {
+          trigger: "manual",
+          preTokens: 350_000,
+          model: "claude-opus-5",
+          version: "2.1.328",
+        },
+      },
+      200_000,
+      "model and version",
+      false,
+    ],
+    [
+      "a compaction whose model was not read speaks for the model measured",
+      {
+        model: "claude-sonnet-4-6",
+        version: "2.1.328",
+        tokens: 20_000,
+        compaction: { trigger: "manual", preTokens: 350_000 },
+      },
+      1_000_000,
+      "auto-compaction point",
+      true,
+    ],
+  ];
+  for (const [name, inputs, window, source, certain] of cases) {
+    await t.step(name, () => {
+      const got = resolveWindow(inputs);
+      assertEquals([got.window, got.source, got.certain], [window, source, certain]);
+    });
+  }
+  await t.step("the proof names the evidence's model and release", () => {
+    assertEquals(
+      resolveWindow({ model: "claude-sonnet-4-6", version: "2.1.328", tokens: 250_000 }).proves,
+      { window: 1_000_000, model: "claude-sonnet-4-6", version: "2.1.328" },
+    );
+    assertEquals(
+      resolveWindow({
+        model: "claude-opus-4-7",
+        version: "2.1.112",
+        compaction: {
+          trigger: "auto",
+          preTokens: 167_766,
+          model: "claude-opus-4-7",
+          version: "2.1.112",
+        },
+      }).proves,
+      { window: 200_000, model: "claude-opus-4-7", version: "2.1.112" },
+    );
+  });
+});
+
+Deno.test("speaksFor() tells models and releases apart, and lets unknowns through", () => {
+  const cases: [Parameters<typeof speaksFor>, boolean][] = [
+    [[{ model: "claude-opus-5", version: "2.1.328" }, "claude-opus-5", "2.1.328"], true],
+    [[{ model: "claude-opus-5", version: "2.1.328" }, "claude-opus-5-20260301", "2.1.328"], true],
+    [[{ model: "claude-opus-5", version: "2.1.328" }, "claude-opus-5-5", "2.1.328"], false],
+    [[{ model: "claude-opus-4-8", version: "2.1.328" }, "claude-opus-5", "2.1.328"], false],
+    [[{ model: "claude-opus-4-7", version: "2.1.112" }, "claude-opus-4-7", "2.1.117"], false],
+    [[{ model: "glm-4.7" }, "GLM-4.7", undefined], true],
+    [[{ model: "glm-4.7" }, "glm-4.6", undefined], false],
+    [[{}, "claude-sonnet-4-6", "2.1.328"], true],
+    [[{ model: "claude-opus-5" }, undefined, undefined], true],
+  ];
+  for (const [args, expected] of cases) {
+    assertEquals(speaksFor(...args), expected, JSON.stringify(args));
   }
 });

@@ -68,3 +68,32 @@ Deno.test("locateTranscript() searches once, then uses the path the state rememb
     Deno.removeSync(root, { recursive: true });
   }
 });
+
+Deno.test("findFileUnder() finds agents whose ids are not hex, by their exact name only", () => {
+  const root = Deno.makeTempDirSync({ prefix: "lessons-subagents-" });
+  try {
+    // Ids as 2.1.328 makes them: a + label + - + 16 hex, and agent hooks' hook-agent-<uuid>.
+    const ids = [
+      "acommentd41d8cd9-8f00b204e9800998",
+      "acompact-3d346a6bf6f19caa",
+      "hook-agent-5c1d2e3f-4a5b-4c6d-8e7f-8091a2b3c4d5",
+    ];
+    Deno.mkdirSync(join(root, "workflows", "wf_1"), { recursive: true });
+    for (const id of ids) Deno.writeTextFileSync(join(root, `agent-${id}.jsonl`), "");
+    Deno.writeTextFileSync(
+      join(root, "workflows", "wf_1", "agent-afork-x-0123456789abcdef.jsonl"),
+      "",
+    );
+    for (const id of ids) {
+      assertEquals(findFileUnder(root, `agent-${id}.jsonl`), join(root, `agent-${id}.jsonl`));
+    }
+    assertEquals(
+      findFileUnder(root, "agent-afork-x-0123456789abcdef.jsonl"),
+      join(root, "workflows", "wf_1", "agent-afork-x-0123456789abcdef.jsonl"),
+    );
+    // A prefix of a real id is another agent: never the summariser's file for "acompact".
+    assertEquals(findFileUnder(root, "agent-acompact.jsonl"), undefined);
+  } finally {
+    Deno.removeSync(root, { recursive: true });
+  }
+});

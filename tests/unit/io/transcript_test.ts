@@ -271,9 +271,9 @@ Deno.test("scanHistory() stops at stopBelow and reports a truncated scan past it
   assertEquals([budget.marker, budget.truncated, budget.bytesRead], [undefined, true, 64 * 1024]);
 });
 
-Deno.test("a compaction's size is read through the summary entry 2.x writes after its boundary", async (t) => {
-  // Recorded from real 2.1.328: the auto boundary (preTokens 67,044) at line 85, its
-  // isCompactSummary entry at line 88; reading backwards the summary comes first.
+Deno.test("an auto-compaction's boundary is read through the summary three lines after it", async (t) => {
+  // Recorded from real 2.1.328: the auto boundary (preTokens 67,044) at line 85, two attachments,
+  // its isCompactSummary entry at line 88; reading backwards the summary comes first.
   const text = Deno.readTextFileSync(
     join(RECORDINGS, "recorded-2.1.328-auto-compact-window.jsonl"),
   );
@@ -282,12 +282,160 @@ Deno.test("a compaction's size is read through the summary entry 2.x writes afte
   await t.step("scanHistory()", async () => {
     const { source, size } = upTo(100);
     const scan = await scanHistory(source, size);
-    assertEquals(scan.compaction, { trigger: "auto", preTokens: 67_044 });
+    assertEquals(scan.compaction, {
+      trigger: "auto",
+      preTokens: 67_044,
+      model: "claude-sonnet-4-6",
+      version: "2.1.328",
+    });
   });
   await t.step("scanUsage() with no reading since the compaction", async () => {
     const { source, size } = upTo(100);
     const scan = await scanUsage(source, size, { toolUseId: "toolu_wa0" });
     ok(scan.markerAfterUsage !== undefined);
-    assertEquals(scan.compaction, { trigger: "auto", preTokens: 67_044 });
+    assertEquals(scan.compaction, {
+      trigger: "auto",
+      preTokens: 67_044,
+      model: "claude-sonnet-4-6",
+      version: "2.1.328",
+    });
   });
+});
+
+Deno.test("scanUsage() and scanHistory() read the boundary behind the summary entry, and the model it compacted", async (t) => {
+  // 2.x writes the compact_boundary and then the isCompactSummary entry: walking back, a scan
+  // meets the summary first. Cut the recorded 2.1.328 session just after its summary.
+  const lines = Deno.readTextFileSync(
+    RECORDED.replace("sonnet-climb", "compact"),
+  ).split("\n").filter((l) => l !== "");
+  const summary = lines.findIndex((l) => l.includes('"isCompactSummary":true'));
+  ok(lines[summary - 1]!.includes('"subtype":"compact_boundary"'), "the boundary comes first");
+  const cut = memory(lines.slice(0, summary + 1).join("\n") + "\n");
+  const expected = {
+    trigger: "manual",
+    preTokens: 107020,
+    model: "claude-sonnet-4-6",
+    version: "2.1.328",
+  };
+  await t.step("scanUsage(): no reading since, and the compaction's evidence", async () => {
+    const scan = await scanUsage(cut.source, cut.size);
+    ok(scan.markerAfterUsage !== undefined);
+    assertEquals(scan.compaction, expected);
+  });
+  await t.step("scanHistory()", async () => {
+    const scan = await scanHistory(cut.source, cut.size);
+    assertEquals(scan.compaction, expected);
+  });
+  await t.step("a summary with no boundary before it (1.0.x) proves nothing", async () => {
+    const summaryOnly = memory(
+      jsonl([entries.assistant(150_000, ["a"]), JSON.parse(lines[summary]!)]),
+    );
+    const scan = await scanUsage(summaryOnly.source, summaryOnly.size);
+    ok(scan.markerAfterUsage !== undefined);
+    assertEquals(scan.compaction, undefined);
+  });
+  await t.step("a boundary read directly still names the model before it", async () => {
+    const boundaryLast = memory(
+      jsonl([
+        entries.assistant(150_000, ["a"], { model: "claude-opus-5" }),
+        entries.compactBoundary(),
+      ]),
+    );
+    const scan = await scanHistory(boundaryLast.source, boundaryLast.size);
+    assertEquals(scan.compaction?.model, "claude-opus-5");
+    assertEquals(scan.compaction?.preTokens, 150000);
+  });
+});
+
+Deno.test("scanHistory() with upToUuid passes over what came after that entry, markers included", async (t) => {
+  const token = "0badc0de";
+  const header = (th: string) => `[lessons-reinject refresh ${th} ref=${token}] Context refresh`;
+  const forkPoint = entries.refresh(header("52"), "b");
+  const lines = [
+    entries.refresh(header("30"), "z"),
+    entries.compactBoundary(),
+    entries.assistant(60_000, ["a"]),
+    entries.refresh(header("30"), "a"),
+    entries.assistant(104_000, ["b"]),
+    forkPoint,
+    entries.assistant(142_000, ["c"]),
+    entries.refresh(header("70"), "c"),
+    entries.compactBoundary(),
+  ];
+  const { source, size } = memory(jsonl(lines));
+  await t.step("up to the entry, back to the compaction before it", async () => {
+    const scan = await scanHistory(source, size, { token, upToUuid: String(forkPoint.uuid) });
+    assertEquals(scan.refreshed, [30, 52]);
+    ok(scan.marker !== undefined);
+  });
+  await t.step("an entry that is not there: nothing", async () => {
+    const scan = await scanHistory(source, size, { token, upToUuid: "no-such-uuid" });
+    assertEquals([scan.refreshed, scan.marker], [[], undefined]);
+  });
+  await t.step("a uuid quoted in another line does not count as the entry", async () => {
+    const quoted = memory(jsonl([
+      entries.refresh(header("30"), "a"),
+      entries.refresh(`${header("52")} mentions ${String(forkPoint.uuid)}`, "b"),
+    ]));
+    const scan = await scanHistory(quoted.source, quoted.size, {
+      token,
+      upToUuid: String(forkPoint.uuid),
+    });
+    assertEquals(scan.refreshed, []);
+  });
+});
+
+Deno.test("scanUsage() notes a user's prompt after the newest usage: a new turn, maybe another model", async (t) => {
+  const prompt = JSON.parse(
+    Deno.readTextFileSync(RECORDED.replace("sonnet-climb", "compact")).split("\n").find((l) =>
+      l.includes('"type":"user"') && !l.includes("tool_result") && !l.includes("isCompactSummary")
+    )!,
+  );
+  const cases: [string, unknown[], boolean | undefined][] = [
+    ["a prompt after the newest usage", [entries.assistant(40_000, ["a"]), prompt], true],
+    [
+      "only the tool's result after it",
+      [entries.assistant(40_000, ["a"]), entries.toolResult("a")],
+      undefined,
+    ],
+    ["a prompt before the newest usage", [prompt, entries.assistant(40_000, ["a"])], undefined],
+    ["this call's own entry is there", [prompt, entries.assistant(40_000, ["now"])], undefined],
+  ];
+  for (const [name, lines, expected] of cases) {
+    await t.step(name, async () => {
+      const { source, size } = memory(jsonl(lines));
+      const scan = await scanUsage(source, size, { toolUseId: "now" });
+      assertEquals(scan.promptAfterUsage, expected);
+    });
+  }
+});
+
+Deno.test("scanUsage() reads a gateway's response: a gen- id, input_tokens only, no request id", async () => {
+  // OpenRouter's Anthropic endpoint: `message_start` with `id: gen-...` and usage
+  // `{input_tokens, output_tokens}`; split over two entries as Claude Code splits every response.
+  const gateway = (tokens: number, ids: string[], id: string) => {
+    const line = entries.assistant(tokens, ids, {
+      messageId: id,
+      model: "anthropic/claude-sonnet-4.5",
+    });
+    const message = line.message as Record<string, unknown>;
+    message.usage = { input_tokens: tokens, output_tokens: 120 };
+    delete line.requestId;
+    delete line.requestRef;
+    return line;
+  };
+  const lines = [
+    gateway(60_000, ["older"], "gen-1764000001-aaaa"),
+    entries.toolResult("older"),
+    gateway(64_000, [], "gen-1764000002-bbbb"),
+    gateway(64_000, ["now"], "gen-1764000002-bbbb"),
+  ];
+  const { source, size } = memory(jsonl(lines));
+  const scan = await scanUsage(source, size, { toolUseId: "now" });
+  assertEquals(
+    [scan.usage?.tokens, scan.usage?.matched, scan.usage?.messageId, scan.usage?.outputTokens],
+    [64_000, true, "gen-1764000002-bbbb", 120],
+  );
+  const resolved = resolveWindow({ model: scan.usage?.model, tokens: scan.usage?.tokens });
+  assertEquals([resolved.window, resolved.certain], [200_000, false]);
 });

@@ -31,7 +31,8 @@ type Kind =
   | { nullable: Kind }
   | { oneOf: readonly string[] }
   | { union: Kind[] }
-  | { object: Fields };
+  | { object: Fields }
+  | { arrayOf: Fields };
 interface Field {
   kind: Kind;
   required?: boolean;
@@ -78,6 +79,10 @@ function validOf(rand: Rand, kind: Kind, depth: number): unknown {
     if ("nullable" in kind) return rand() < 0.3 ? null : validOf(rand, kind.nullable, depth);
     if ("oneOf" in kind) return pick(rand, kind.oneOf);
     if ("union" in kind) return validOf(rand, pick(rand, kind.union), depth);
+    if ("arrayOf" in kind) {
+      const fields = kind.arrayOf;
+      return Array.from({ length: Math.floor(rand() * 3) }, () => validObject(rand, fields, depth));
+    }
     return validObject(rand, kind.object, depth + 1);
   }
   switch (kind) {
@@ -142,6 +147,8 @@ function mutated(rand: Rand, fields: Fields, depth = 0): unknown {
     else if (roll < 0.35) value[name] = null;
     else if (roll < 0.5 && typeof kind === "object" && "object" in kind) {
       value[name] = mutated(rand, kind.object, depth + 1);
+    } else if (roll < 0.5 && typeof kind === "object" && "arrayOf" in kind) {
+      value[name] = [validObject(rand, kind.arrayOf, depth + 1), mutated(rand, kind.arrayOf)];
     } else if (roll < 0.6 && kind === "numbers") {
       value[name] = [30, anyValue(rand, depth + 1)];
     } else value[name] = anyValue(rand, depth + 1);
@@ -235,7 +242,21 @@ const SHAPES: Shape[] = [
       provenWindow: { kind: "count" },
       compactedAt: { kind: "count" },
       claudeSettings: { kind: "string" },
+      provenModel: { kind: "string" },
+      provenVersion: { kind: "string" },
       agentTranscript: { kind: "string" },
+      deliveries: {
+        kind: {
+          arrayOf: {
+            refresh: { kind: "string", required: true },
+            call: { kind: "string", required: true },
+            at: { kind: "count", required: true },
+            sent: { kind: "count", required: true },
+            status: { kind: { oneOf: ["pending", "delivered", "given up"] }, required: true },
+            reason: { kind: "string" },
+          },
+        },
+      },
     },
   },
   {

@@ -1,0 +1,238 @@
+/**
+ * Delivery receipts through the real entry point, on transcripts built from lines real Claude
+ * Code 2.1.328 wrote (tests/_helpers.ts entries): a refresh whose delivery is never recorded is
+ * sent again once, then given up; one not recorded yet is not; a dropped SessionStart(compact)
+ * answer is restated by the first tool call; `status` and `doctor` say how each delivery stands.
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { join } from "node:path";
+import { DoctorJsonSchema, StatusJsonSchema } from "../../src/cli/schemas.ts";
+import {
+  appendTranscript,
+  entries,
+  payload,
+  ROOT,
+  runHook,
+  runRecorded,
+  sandbox,
+  writeTranscript,
+} from "../_helpers.ts";
+import { cli, parsedAs } from "../cli/_cli.ts";
+
+/** A window of 100,000 tokens makes tokens/1000 the percentage. */
+const WINDOW = { LESSONS_CONTEXT_WINDOW: "100000", LESSONS_DEBUG: "1" };
+
+function session() {
+  const box = sandbox();
+  writeTranscript(box.transcript, []);
+  const env = { ...box.env, ...WINDOW };
+  // The session the recorded lines belong to, as `status` finds it from the transcript.
+  const sessionId = String(entries.assistant(0).sessionId);
+  /** The payload of tool call `id`. */
+  const payloadOf = (id: string) =>
+    payload("PostToolUse.Bash", {
+      session_id: sessionId,
+      transcript_path: box.transcript,
+      tool_use_id: id,
+    });
+  /** Claude Code writes the response holding tool call `id` at `percent`; its payload. */
+  const call = (id: string, percent: number) => {
+    appendTranscript(box.transcript, [entries.assistant(percent * 1000, [id])]);
+    return payloadOf(id);
+  };
+  const event = (name: string) =>
+    payload(name, { session_id: sessionId, transcript_path: box.transcript });
+  return { box, env, call, event, payloadOf };
+}
+
+/** What Claude Code writes after a hook it killed: the result, and `hook_cancelled`. */
+function killed(box: { transcript: string }, id: string): void {
+  appendTranscript(box.transcript, [entries.toolResult(id), entries.cancelled(id)]);
+}
+
+Deno.test("a refresh never recorded is sent again on the next call, once, then given up", async () => {
+  const { box, env, call } = session();
+  const first = await runHook(call("toolu_1", 31), env);
+  ok(first.context?.startsWith("[lessons-reinject refresh 30 ref="), first.stdout);
+  killed(box, "toolu_1");
+  const again = await runHook(call("toolu_2", 32), env);
+  ok(again.context?.startsWith("[lessons-reinject refresh 30 ref="), again.stderr);
+  ok(again.context?.includes("Context refresh at 32%"), again.context?.slice(0, 120));
+  ok(
+    again.stderr.includes(
+      "receipts: 30 not recorded for toolu_1 (Claude Code cancelled the hook), and the session " +
+        "moved past it: sending it again",
+    ),
+    again.stderr,
+  );
+  killed(box, "toolu_2");
+  const third = await runHook(call("toolu_3", 33), env);
+  assertEquals(third.stdout, "", "sent a third time");
+  ok(
+    third.stderr.includes(
+      "30 (re-sent) given up: sent 2 times, not recorded for toolu_2 (Claude Code cancelled " +
+        "the hook), and the session moved past it",
+    ),
+    third.stderr,
+  );
+  // Settled: later calls read nothing for it.
+  appendTranscript(box.transcript, [entries.toolResult("toolu_3")]);
+  const later = await runHook(call("toolu_4", 34), env);
+  ok(!later.stderr.includes("receipts:"), later.stderr);
+  const status = await cli(["status", "--json", "--transcript", box.transcript], {
+    ...box.env,
+    ...WINDOW,
+    HOME: box.dir,
+  });
+  const report = parsedAs(StatusJsonSchema, status.stdout);
+  assertEquals(report.deliveries.map((d) => [d.refresh, d.status, d.call, d.sent]), [
+    ["30", "given up", "toolu_2", 2],
+  ]);
+  const text = await cli(["status", "--transcript", box.transcript], {
+    ...box.env,
+    ...WINDOW,
+    HOME: box.dir,
+  });
+  ok(
+    text.stdout.includes(
+      "deliveries   30%: given up: sent 2 times, not recorded for toolu_2 (Claude Code " +
+        "cancelled the hook), and the session moved past it\n",
+    ),
+    text.stdout,
+  );
+});
+
+Deno.test("a refresh not recorded yet is not sent again; its record, written late, is found", async () => {
+  const { box, env, call, payloadOf } = session();
+  const first = await runHook(call("toolu_1", 31), env);
+  ok(first.context);
+  // The next call's hook starts before Claude Code has written anything of the last call.
+  const early = await runHook(
+    payloadOf("toolu_2"),
+    { ...env, LESSONS_REINJECT_WAIT_MS: "1" },
+  );
+  assertEquals(early.stdout, "");
+  ok(early.stderr.includes("receipts: 30 not recorded yet for toolu_1"), early.stderr);
+  // Then it all arrives: the result, the record of the refresh, the next responses.
+  appendTranscript(box.transcript, [
+    entries.toolResult("toolu_1"),
+    entries.refresh(first.context!, "toolu_1"),
+    entries.assistant(32_000, ["toolu_2"]),
+    entries.toolResult("toolu_2"),
+  ]);
+  const later = await runHook(call("toolu_3", 33), env);
+  assertEquals(later.stdout, "");
+  ok(later.stderr.includes("receipts: 30 delivered on toolu_1"), later.stderr);
+});
+
+Deno.test("the next call waits for its own entry while a receipt is outstanding, and finds it", async () => {
+  const { box, env, call, payloadOf } = session();
+  const first = await runHook(call("toolu_1", 10), env);
+  assertEquals(first.stdout, "");
+  appendTranscript(box.transcript, [entries.toolResult("toolu_1")]);
+  const fired = await runHook(call("toolu_2", 31), env);
+  ok(fired.context);
+  // Far below 52 %: without a receipt to read, this call would not wait for its entry.
+  const pending = runHook(
+    payloadOf("toolu_3"),
+    { ...env, LESSONS_REINJECT_WAIT_MS: "3000" },
+  );
+  await new Promise((resolve) => setTimeout(resolve, 400));
+  appendTranscript(box.transcript, [
+    entries.toolResult("toolu_2"),
+    entries.refresh(fired.context!, "toolu_2"),
+    entries.assistant(31_500, ["toolu_3"]),
+  ]);
+  const run = await pending;
+  assertEquals(run.stdout, "");
+  ok(run.stderr.includes("receipts: 30 delivered on toolu_2"), run.stderr);
+  ok(run.stderr.includes("tool_use match"), run.stderr);
+});
+
+Deno.test("a dropped SessionStart(compact) answer: the first tool call restates, once", async () => {
+  const { box, env, call, event } = session();
+  ok((await runRecorded(call("toolu_1", 35), env)).context);
+  appendTranscript(box.transcript, [entries.compactBoundary()]);
+  // SessionStart(compact) answers, but Claude Code records nothing: the answer was dropped.
+  const start = await runHook(event("SessionStart.compact"), env);
+  ok(start.context?.startsWith("[lessons-reinject refresh compact ref="), start.stdout);
+  assertEquals((await runHook(event("PostCompact"), env)).stdout, "");
+  const first = await runRecorded(call("toolu_2", 8), env);
+  ok(first.context?.startsWith("[lessons-reinject refresh compact ref="), first.stderr);
+  ok(
+    first.stderr.includes("compact not recorded for SessionStart, and the session moved past it"),
+    first.stderr,
+  );
+  const next = await runRecorded(call("toolu_3", 9), env);
+  assertEquals(next.stdout, "", "restated twice");
+  ok(next.stderr.includes("compact (re-sent) delivered on toolu_2"), next.stderr);
+  // The thresholds of the new context work as before.
+  ok((await runRecorded(call("toolu_4", 31), env)).context?.includes("refresh 30 ref="));
+});
+
+Deno.test("a recorded SessionStart(compact) answer: the first tool call stays silent", async () => {
+  const { box, env, call, event } = session();
+  ok((await runRecorded(call("toolu_1", 35), env)).context);
+  appendTranscript(box.transcript, [entries.compactBoundary()]);
+  ok((await runRecorded(event("SessionStart.compact"), env)).context);
+  assertEquals((await runHook(event("PostCompact"), env)).stdout, "");
+  const first = await runRecorded(call("toolu_2", 8), env);
+  assertEquals(first.stdout, "", first.stderr);
+  ok(first.stderr.includes("receipts: compact delivered on SessionStart"), first.stderr);
+});
+
+Deno.test("parallel calls that all find a refresh owed send it again exactly once", async () => {
+  const { box, env, call, payloadOf } = session();
+  ok((await runHook(call("toolu_1", 31), env)).context);
+  killed(box, "toolu_1");
+  const ids = Array.from({ length: 12 }, (_, i) => `toolu_p${i}`);
+  appendTranscript(box.transcript, [
+    ...ids.map((id) => entries.assistant(33_000, [id], { messageId: "msg_parallel" })),
+  ]);
+  const runs = await Promise.all(
+    ids.map((id) =>
+      runHook(
+        payloadOf(id),
+        env,
+      )
+    ),
+  );
+  const refreshes = runs.filter((r) => r.context !== undefined);
+  assertEquals(refreshes.length, 1, runs.map((r) => r.stderr).join("\n"));
+  ok(refreshes[0]!.context!.startsWith("[lessons-reinject refresh 30 ref="));
+});
+
+Deno.test("doctor reports the last session's deliveries", async () => {
+  const box = sandbox();
+  const cwd = join(box.dir, "project");
+  Deno.mkdirSync(cwd);
+  const projects = join(box.dir, ".claude", "projects", cwd.replace(/[^a-zA-Z0-9]/g, "-"));
+  Deno.mkdirSync(projects, { recursive: true });
+  const sessionId = String(entries.assistant(0).sessionId);
+  const transcript = join(projects, `${sessionId}.jsonl`);
+  writeTranscript(transcript, []);
+  const env = { ...box.env, ...WINDOW, HOME: box.dir, CLAUDE_CONFIG_DIR: join(box.dir, ".claude") };
+  const at = (id: string, percent: number) => {
+    appendTranscript(transcript, [entries.assistant(percent * 1000, [id])]);
+    return payload("PostToolUse.Bash", {
+      session_id: sessionId,
+      transcript_path: transcript,
+      tool_use_id: id,
+      cwd,
+    });
+  };
+  ok((await runRecorded(at("toolu_1", 31), env)).context);
+  const fired = await runHook(at("toolu_2", 53), env);
+  ok(fired.context);
+  killed({ transcript }, "toolu_2");
+  appendTranscript(transcript, [entries.assistant(54_000, ["toolu_3"])]);
+  const run = await cli(["doctor", "--json", "--plugin-root", ROOT], env, "", cwd);
+  const report = parsedAs(DoctorJsonSchema, run.stdout);
+  const deliveries = report.checks.find((c) => c.name === "deliveries");
+  ok(deliveries, JSON.stringify(report.checks.map((c) => c.name)));
+  assertEquals(deliveries.detail.split("\n"), [
+    "30%: delivered (seen in the transcript, on toolu_1)",
+    "52%: not delivered (not recorded for toolu_2 (Claude Code cancelled the hook), and the " +
+    "session moved past it); the next tool call sends it again",
+  ]);
+});

@@ -1,0 +1,164 @@
+/**
+ * The real entry point as a subprocess on session shapes real Claude Code writes: a fork
+ * subagent (recorded from 2.1.328, and generated with a labelled agent id), and the compaction
+ * summariser's own file of 2.1.30-2.1.80 beside a session. Transcripts are the recorded ones or
+ * built from their lines by tests/replay/shapes.ts.
+ */
+import { deepStrictEqual as assertEquals, equal, ok } from "node:assert/strict";
+import { join } from "node:path";
+import { payload, RECORDINGS, runHook, sandbox } from "../_helpers.ts";
+import { compactionSummariser, FORK, shapes, SUMMARISER_ID, switchTurn } from "../replay/shapes.ts";
+
+const FORK_SESSION = "4b72c920-445c-453e-b371-aed56fd2d55f";
+const FORK_AGENT = "ae76d425a14d91e5a";
+
+/** A project folder laid out as Claude Code lays it out: `<session>.jsonl`, `<session>/subagents/`. */
+function project(box: ReturnType<typeof sandbox>, sessionId: string) {
+  const dir = join(box.dir, "projects", "-home-dev-project");
+  const subagents = join(dir, sessionId, "subagents");
+  Deno.mkdirSync(subagents, { recursive: true });
+  return { main: join(dir, `${sessionId}.jsonl`), subagents };
+}
+
+/** The lines of `text` up to and including the first one holding `needle`. */
+function upTo(text: string, needle: string): string {
+  const lines = text.split("\n");
+  const at = lines.findIndex((l) => l.includes(needle));
+  if (at < 0) throw new Error(`no line holds ${needle}`);
+  return lines.slice(0, at + 1).join("\n") + "\n";
+}
+
+/** The assistant entry holding tool call `id` (its `"id":"<id>"` in a tool_use block). */
+const callOf = (id: string) => `"type":"tool_use","id":"${id}"`;
+
+Deno.test("a fork recorded from 2.1.328 starts with the 30 % refresh its parent's context holds", async () => {
+  const box = sandbox();
+  const { main, subagents } = project(box, FORK_SESSION);
+  Deno.copyFileSync(join(RECORDINGS, "recorded-2.1.328-fork-main.jsonl"), main);
+  const fork = Deno.readTextFileSync(
+    join(RECORDINGS, `recorded-2.1.328-fork-agent-${FORK_AGENT}.jsonl`),
+  );
+  const file = join(subagents, `agent-${FORK_AGENT}.jsonl`);
+  const env = { ...box.env, LESSONS_DEBUG: "1" };
+  const call = (id: string) =>
+    payload("PostToolUse.fork", { transcript_path: main, tool_use_id: id });
+
+  // Its first call, at 33 %: the parent refreshed at 30 % before forking (toolu_f01).
+  Deno.writeTextFileSync(file, upTo(fork, callOf("toolu_k01")));
+  const first = await runHook(call("toolu_k01"), env);
+  equal(first.stdout, "", first.stderr);
+  ok(first.stderr.includes("33% of 200000"), first.stderr);
+  // Its second, at 53 %: 52 is its own.
+  Deno.writeTextFileSync(file, upTo(fork, callOf("toolu_k02")));
+  const second = await runHook(call("toolu_k02"), env);
+  ok(second.context?.startsWith("[lessons-reinject refresh 52 ref="), second.stderr);
+});
+
+Deno.test("a fork with a labelled agent id inherits what its parent refreshed before the fork, not after", async (t) => {
+  const generated = shapes();
+  const parent = generated[FORK.parent]!.text;
+  const agent = generated[FORK.agent]!.text;
+  const run = async (agentText: string, id: string) => {
+    const box = sandbox();
+    const { main, subagents } = project(box, FORK.sessionId);
+    Deno.writeTextFileSync(main, parent);
+    Deno.writeTextFileSync(
+      join(subagents, `agent-${FORK.agentId}.jsonl`),
+      upTo(agentText, callOf(id)),
+    );
+    return await runHook(
+      payload("PostToolUse.fork", {
+        session_id: FORK.sessionId,
+        transcript_path: main,
+        agent_id: FORK.agentId,
+        tool_use_id: id,
+      }),
+      { ...box.env, LESSONS_DEBUG: "1" },
+    );
+  };
+  await t.step("56 % on its first call: 30 and 52 are in its context already", async () => {
+    const first = await run(agent, "toolu_fa01");
+    equal(first.stdout, "", first.stderr);
+    ok(first.stderr.includes("56% of 200000"), first.stderr);
+  });
+  await t.step(
+    "73 % on a first call: only 70, which the parent refreshed after the fork",
+    async () => {
+      const later = await run(agent, "toolu_fa03");
+      ok(later.context?.startsWith("[lessons-reinject refresh 70 ref="), later.stderr);
+    },
+  );
+  await t.step(
+    "a fork point the parent's transcript lacks: the fork refreshes on its own",
+    async () => {
+      const lost = agent.replace(/"parentLastUuid":"[^"]+"/, '"parentLastUuid":"gone"');
+      const first = await run(lost, "toolu_fa01");
+      ok(first.context?.startsWith("[lessons-reinject refresh 30,52 ref="), first.stderr);
+    },
+  );
+});
+
+Deno.test("the compaction summariser's file (2.1.30-2.1.80) is never read as the session", async (t) => {
+  const shape = compactionSummariser();
+  const box = sandbox();
+  const { main, subagents } = project(box, shape.sessionId);
+  Deno.writeTextFileSync(main, shape.session.text);
+  // Written last (newest), and its reading is the compacted conversation's: 167k, 83 %.
+  const summariser = join(subagents, `agent-${SUMMARISER_ID}.jsonl`);
+  Deno.utimeSync(main, new Date(2026, 0, 1), new Date(2026, 0, 1));
+  Deno.writeTextFileSync(summariser, shape.summariser.text);
+  const env = { ...box.env, LESSONS_DEBUG: "1", LESSONS_REINJECT_WAIT_MS: "1" };
+  await t.step("the session's call reads the session: 20 %", async () => {
+    const run = await runHook(
+      payload("PostToolUse.Bash", {
+        session_id: shape.sessionId,
+        transcript_path: main,
+        tool_use_id: "toolu_cs04",
+      }),
+      env,
+    );
+    equal(run.stdout, "", run.stderr);
+    ok(run.stderr.includes("20% of 200000"), run.stderr);
+  });
+  await t.step("a subagent whose file is missing is not given the summariser's", async () => {
+    const run = await runHook(
+      payload("PostToolUse.subagent", {
+        session_id: shape.sessionId,
+        transcript_path: main,
+        agent_id: "a0123456789abcdef",
+        tool_use_id: "toolu_x",
+      }),
+      env,
+    );
+    equal(run.stdout, "", run.stderr);
+    ok(!run.stderr.includes("83%") && run.stderr.includes("agent-a0123456789abcdef"), run.stderr);
+  });
+  assertEquals(Deno.statSync(summariser).isFile, true);
+});
+
+Deno.test("the first call after /model to a smaller window waits for its own entry", async () => {
+  // The ceiling on this call's reading takes the previous reading's window (1M here): a new turn
+  // may have switched the model, so it does not decide whether to wait.
+  const turn = switchTurn();
+  const box = sandbox();
+  const { main } = project(box, turn.sessionId);
+  Deno.writeTextFileSync(main, turn.before);
+  const late = new Promise<void>((resolve) =>
+    setTimeout(() => {
+      Deno.writeTextFileSync(main, turn.entry, { append: true });
+      resolve();
+    }, 1500)
+  );
+  const run = await runHook(
+    payload("PostToolUse.Bash", {
+      session_id: turn.sessionId,
+      transcript_path: main,
+      tool_use_id: "toolu_st02",
+    }),
+    // The entry comes late enough that the hook has started; the wait outlasts it.
+    { ...box.env, LESSONS_DEBUG: "1", LESSONS_REINJECT_WAIT_MS: "4000" },
+  );
+  await late;
+  ok(run.context?.startsWith("[lessons-reinject refresh 30 ref="), run.stderr);
+  ok(run.stderr.includes("35% of 200000"), run.stderr);
+});

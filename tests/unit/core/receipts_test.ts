@@ -1,0 +1,422 @@
+/**
+ * Delivery receipts (src/core/receipts.ts), table-driven: how one delivery is judged on what the
+ * transcript showed, how a context's deliveries are settled, and how a decision sends again what
+ * is owed and records what it delivers.
+ */
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import type { Decision, NoReading, Reading } from "../../../src/core/decide.ts";
+import {
+  answerAwaitingReceipt,
+  judge,
+  labelsOf,
+  type ReceiptEvidence,
+  receiptQuery,
+  receiptsSettled,
+  settleDeliveries,
+  type Verdict,
+  withReceipts,
+} from "../../../src/core/receipts.ts";
+import type { Delivery, State } from "../../../src/schemas/state.ts";
+
+/** Evidence read from offset 1000 on, with nothing found unless given. */
+function seen(found: Partial<ReceiptEvidence> = {}): ReceiptEvidence {
+  return { from: 1000, results: {}, answers: {}, cancelled: [], responses: [], ...found };
+}
+
+const THIRTY = answerAwaitingReceipt("30", "toolu_a", 1000);
+const RESTATED = answerAwaitingReceipt("compact", "SessionStart", 1000);
+const MOVED = "not recorded for toolu_a, and the session moved past it";
+
+Deno.test("judge() tells a delivery from the transcript's records", async (t) => {
+  const cases: { name: string; delivery?: Delivery; evidence: ReceiptEvidence; want: Verdict }[] = [
+    {
+      name: "recorded after its claim: delivered",
+      evidence: seen({ answers: { toolu_a: [1500] }, results: { toolu_a: 1100 } }),
+      want: { kind: "delivered" },
+    },
+    {
+      name: "nothing written since the claim: pending",
+      evidence: seen(),
+      want: { kind: "pending" },
+    },
+    {
+      name: "its result is written, the next request not answered yet: pending",
+      evidence: seen({ results: { toolu_a: 1100 } }),
+      want: { kind: "pending" },
+    },
+    {
+      name: "a response before its result (a sibling of the same message): pending",
+      evidence: seen({ results: { toolu_a: 1100 }, responses: [1050] }),
+      want: { kind: "pending" },
+    },
+    {
+      name: "a response after its result, no record: missed",
+      evidence: seen({ results: { toolu_a: 1100 }, responses: [1300] }),
+      want: { kind: "missed", why: MOVED },
+    },
+    {
+      name: "a record older than the claim does not count",
+      evidence: seen({
+        answers: { toolu_a: [900] },
+        results: { toolu_a: 1100 },
+        responses: [1300],
+      }),
+      want: { kind: "missed", why: MOVED },
+    },
+    {
+      name: "the hook was cancelled: missed, and the reason says so",
+      evidence: seen({ results: { toolu_a: 1100 }, responses: [1300], cancelled: ["toolu_a"] }),
+      want: {
+        kind: "missed",
+        why:
+          "not recorded for toolu_a (Claude Code cancelled the hook), and the session moved past it",
+      },
+    },
+    {
+      name: "no result ever, two responses since the claim: missed",
+      evidence: seen({ responses: [1400, 1200] }),
+      want: {
+        kind: "missed",
+        why: "no result of toolu_a was recorded, and the session went on",
+      },
+    },
+    {
+      name: "no result, one response since the claim: pending",
+      evidence: seen({ responses: [1400, 900] }),
+      want: { kind: "pending" },
+    },
+    {
+      name: "the check did not read back to the claim: unread",
+      evidence: seen({ from: 1200, responses: [1400] }),
+      want: { kind: "unread" },
+    },
+    {
+      name: "a recorded answer is believed even past the reading budget",
+      evidence: seen({ from: 1200, answers: { toolu_a: [1300] } }),
+      want: { kind: "delivered" },
+    },
+    {
+      name: "SessionStart's answer recorded: delivered",
+      delivery: RESTATED,
+      evidence: seen({ answers: { SessionStart: [1100] }, responses: [1300] }),
+      want: { kind: "delivered" },
+    },
+    {
+      name: "SessionStart's answer, the new context answered without it: missed",
+      delivery: RESTATED,
+      evidence: seen({ responses: [1300] }),
+      want: { kind: "missed", why: "not recorded for SessionStart, and the session moved past it" },
+    },
+    {
+      name: "SessionStart's answer of an earlier compaction does not count",
+      delivery: RESTATED,
+      evidence: seen({ answers: { SessionStart: [500] }, responses: [1300] }),
+      want: { kind: "missed", why: "not recorded for SessionStart, and the session moved past it" },
+    },
+    {
+      name: "SessionStart's answer, no response in the new context yet: pending",
+      delivery: RESTATED,
+      evidence: seen({ responses: [800] }),
+      want: { kind: "pending" },
+    },
+  ];
+  for (const c of cases) {
+    await t.step(c.name, () => assertEquals(judge(c.delivery ?? THIRTY, c.evidence), c.want));
+  }
+});
+
+const BASE: State = { fired: [30], toolCount: 0, epoch: 1 };
+const MISSED = seen({ results: { toolu_a: 1100 }, responses: [1300] });
+
+Deno.test("settleDeliveries() updates each outstanding delivery and says what is owed", async (t) => {
+  const cases: {
+    name: string;
+    state: State;
+    evidence: ReceiptEvidence | undefined;
+    want: { deliveries?: Delivery[]; owed: string[]; afterCompact?: string; statuses: string[] };
+  }[] = [
+    {
+      name: "nothing outstanding: nothing changes",
+      state: BASE,
+      evidence: undefined,
+      want: { owed: [], statuses: [] },
+    },
+    {
+      name: "recorded: delivered",
+      state: { ...BASE, deliveries: [THIRTY] },
+      evidence: seen({ answers: { toolu_a: [1200] } }),
+      want: {
+        deliveries: [{ ...THIRTY, status: "delivered" }],
+        owed: [],
+        statuses: ["delivered"],
+      },
+    },
+    {
+      name: "not read (no transcript this call): still pending",
+      state: { ...BASE, deliveries: [THIRTY] },
+      evidence: undefined,
+      want: { deliveries: [THIRTY], owed: [], statuses: ["pending"] },
+    },
+    {
+      name: "missed once: owed, kept pending until the re-send is recorded",
+      state: { ...BASE, deliveries: [THIRTY] },
+      evidence: MISSED,
+      want: { deliveries: [{ ...THIRTY, reason: MOVED }], owed: ["30"], statuses: ["owed"] },
+    },
+    {
+      name: "missed after the re-send: given up, with why",
+      state: { ...BASE, deliveries: [{ ...THIRTY, sent: 2 }] },
+      evidence: MISSED,
+      want: {
+        deliveries: [{ ...THIRTY, sent: 2, status: "given up", reason: `sent 2 times, ${MOVED}` }],
+        owed: [],
+        statuses: ["given up"],
+      },
+    },
+    {
+      name: "a re-send not recorded yet: re-sent",
+      state: { ...BASE, deliveries: [{ ...THIRTY, sent: 2 }] },
+      evidence: seen(),
+      want: { deliveries: [{ ...THIRTY, sent: 2 }], owed: [], statuses: ["re-sent"] },
+    },
+    {
+      name: "the restatement missed: owed, and afterCompact pending again",
+      state: {
+        fired: [],
+        toolCount: 0,
+        epoch: 2,
+        afterCompact: "delivered",
+        deliveries: [RESTATED],
+      },
+      evidence: seen({ responses: [1300] }),
+      want: {
+        deliveries: [{
+          ...RESTATED,
+          reason: "not recorded for SessionStart, and the session moved past it",
+        }],
+        owed: ["compact"],
+        afterCompact: "pending",
+        statuses: ["owed"],
+      },
+    },
+    {
+      name: "settled deliveries are not judged again",
+      state: {
+        ...BASE,
+        deliveries: [
+          { ...THIRTY, status: "delivered" },
+          { ...THIRTY, refresh: "52", status: "given up", reason: "earlier" },
+        ],
+      },
+      evidence: MISSED,
+      want: {
+        deliveries: [
+          { ...THIRTY, status: "delivered" },
+          { ...THIRTY, refresh: "52", status: "given up", reason: "earlier" },
+        ],
+        owed: [],
+        statuses: ["delivered", "given up"],
+      },
+    },
+    {
+      name: "claimed beyond what was read: given up, not checked",
+      state: { ...BASE, deliveries: [THIRTY] },
+      evidence: seen({ from: 5000 }),
+      want: {
+        deliveries: [{
+          ...THIRTY,
+          status: "given up",
+          reason: "its claim lies beyond what one check reads: not checked",
+        }],
+        owed: [],
+        statuses: ["given up"],
+      },
+    },
+  ];
+  for (const c of cases) {
+    await t.step(c.name, () => {
+      const settled = settleDeliveries(c.state, c.evidence);
+      assertEquals(settled.owed, c.want.owed);
+      assertEquals(settled.state.deliveries, c.want.deliveries ?? c.state.deliveries);
+      assertEquals(settled.state.afterCompact, c.want.afterCompact ?? c.state.afterCompact);
+      assertEquals(settled.report.map((r) => r.status), c.want.statuses);
+    });
+  }
+});
+
+const READING: Reading = {
+  kind: "reading",
+  source: "transcript tool_use match",
+  percent: 35,
+  tokens: 70_000,
+  window: 200_000,
+  windowSource: "default 200k",
+  model: undefined,
+};
+const NO_READING: NoReading = { kind: "none", reason: "no transcript_path", countCalls: true };
+const CLAIM = { call: "toolu_b", at: 2000 };
+
+Deno.test("withReceipts() sends owed refreshes again and records what a decision delivers", async (t) => {
+  const owedThirty = settleDeliveries({ ...BASE, deliveries: [THIRTY] }, MISSED);
+  const nothingOwed = settleDeliveries({ ...BASE, deliveries: [] }, undefined);
+  const quiet: Decision = { cause: undefined, next: undefined, reason: "35% is below 52%" };
+  const fiftyTwo: Decision = {
+    cause: { kind: "thresholds", thresholds: [52], percent: 53, window: 200_000 },
+    next: { ...BASE, fired: [30, 52] },
+    reason: "53% crossed 52",
+  };
+  const sent = (refresh: string, times: number, reason?: string): Delivery => ({
+    refresh,
+    call: "toolu_b",
+    at: 2000,
+    sent: times,
+    status: "pending",
+    ...(reason ? { reason } : {}),
+  });
+  const cases: {
+    name: string;
+    decision: Decision;
+    settled: ReturnType<typeof settleDeliveries>;
+    reading?: Reading | NoReading;
+    claim?: { call: string | undefined; at: number | undefined };
+    want: { thresholds: readonly number[] | undefined; deliveries: Delivery[] | undefined };
+  }[] = [
+    {
+      name: "a fresh refresh is recorded as pending, sent once",
+      decision: fiftyTwo,
+      settled: nothingOwed,
+      want: { thresholds: [52], deliveries: [sent("52", 1)] },
+    },
+    {
+      name: "an owed threshold makes a refresh of its own, at this reading",
+      decision: quiet,
+      settled: owedThirty,
+      want: { thresholds: [30], deliveries: [sent("30", 2, MOVED)] },
+    },
+    {
+      name: "an owed threshold joins the refresh that fires anyway",
+      decision: fiftyTwo,
+      settled: owedThirty,
+      want: { thresholds: [30, 52], deliveries: [sent("30", 2, MOVED), sent("52", 1)] },
+    },
+    {
+      name: "without a reading, an owed threshold replaces the periodic refresh",
+      decision: {
+        cause: { kind: "toolCount", calls: 20 },
+        next: { ...BASE, toolCount: 20 },
+        reason: "tool call 20",
+      },
+      settled: owedThirty,
+      reading: NO_READING,
+      want: { thresholds: [30], deliveries: [sent("30", 2, MOVED)] },
+    },
+    {
+      name: "a periodic refresh is not receipted",
+      decision: {
+        cause: { kind: "toolCount", calls: 20 },
+        next: { ...BASE, toolCount: 20 },
+        reason: "tool call 20",
+      },
+      settled: nothingOwed,
+      reading: NO_READING,
+      want: { thresholds: undefined, deliveries: undefined },
+    },
+    {
+      name: "nothing to deliver: nothing recorded",
+      decision: quiet,
+      settled: nothingOwed,
+      want: { thresholds: undefined, deliveries: [] },
+    },
+    {
+      name: "a call that cannot be checked later: the owed one is sent, then given up",
+      decision: quiet,
+      settled: owedThirty,
+      claim: { call: undefined, at: 2000 },
+      want: {
+        thresholds: [30],
+        deliveries: [{
+          ...THIRTY,
+          sent: 2,
+          status: "given up",
+          reason: "sent again on a call whose delivery cannot be checked",
+        }],
+      },
+    },
+  ];
+  for (const c of cases) {
+    await t.step(c.name, () => {
+      const decided = withReceipts(c.decision, c.settled, c.reading ?? READING, c.claim ?? CLAIM);
+      const cause = decided.cause;
+      assertEquals(
+        cause?.kind === "thresholds" || cause?.kind === "compaction" ? cause.thresholds : undefined,
+        c.want.thresholds,
+      );
+      assertEquals((decided.next ?? c.settled.state).deliveries, c.want.deliveries);
+    });
+  }
+  await t.step("the owed threshold's refresh is stated at this reading", () => {
+    const decided = withReceipts(quiet, owedThirty, READING, CLAIM);
+    assertEquals(decided.cause, {
+      kind: "thresholds",
+      thresholds: [30],
+      percent: 35,
+      window: 200_000,
+    });
+    assertEquals(decided.reason, "35% is below 52%; sending 30 again (not delivered)");
+  });
+  await t.step("an owed restatement is recorded under compact and the thresholds it names", () => {
+    const settled = settleDeliveries(
+      { fired: [], toolCount: 0, afterCompact: "delivered", deliveries: [RESTATED] },
+      seen({ responses: [1300] }),
+    );
+    const decided = withReceipts(
+      {
+        cause: { kind: "compaction", thresholds: [30] },
+        next: { fired: [30], toolCount: 0, deliveries: settled.state.deliveries! },
+        reason: "restating",
+      },
+      settled,
+      READING,
+      CLAIM,
+    );
+    assertEquals(
+      decided.next?.deliveries?.map((d) => [d.refresh, d.call, d.sent]),
+      [["compact", "toolu_b", 2], ["30", "toolu_b", 1]],
+    );
+  });
+});
+
+Deno.test("labelsOf() names one delivery per threshold, and compact for a restatement", () => {
+  assertEquals(labelsOf({ kind: "thresholds", thresholds: [30, 52], percent: 55 }), ["30", "52"]);
+  assertEquals(labelsOf({ kind: "compaction", thresholds: [30] }), ["compact", "30"]);
+  assertEquals(labelsOf({ kind: "compaction", thresholds: [] }), ["compact"]);
+  assertEquals(labelsOf({ kind: "toolCount", calls: 20 }), []);
+});
+
+Deno.test("receiptQuery() reads back to the oldest outstanding claim, and only while one is", () => {
+  assertEquals(receiptQuery(BASE), undefined);
+  assertEquals(
+    receiptQuery({ ...BASE, deliveries: [{ ...THIRTY, status: "delivered" }] }),
+    undefined,
+  );
+  assertEquals(
+    receiptQuery({
+      ...BASE,
+      deliveries: [
+        { ...THIRTY, at: 3000, call: "toolu_c" },
+        { ...THIRTY, refresh: "52", at: 3000, call: "toolu_c" },
+        RESTATED,
+      ],
+    }),
+    { from: 1000, calls: ["toolu_c", "SessionStart"] },
+  );
+});
+
+Deno.test("receiptsSettled() is true once no outstanding delivery could still be on its way", () => {
+  const state = { ...BASE, deliveries: [THIRTY] };
+  assertEquals(receiptsSettled(BASE, undefined), true);
+  assertEquals(receiptsSettled(state, undefined), false);
+  assertEquals(receiptsSettled(state, seen()), false);
+  assertEquals(receiptsSettled(state, MISSED), true);
+  assertEquals(receiptsSettled(state, seen({ answers: { toolu_a: [1200] } })), true);
+});

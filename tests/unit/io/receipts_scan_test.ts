@@ -1,0 +1,180 @@
+/**
+ * Reading delivery receipts (src/io/transcript.ts scanReceipts) from transcripts real Claude Code
+ * 2.1.328 wrote (tests/fixtures/transcripts/recorded-2.1.328-*.jsonl), cut where each hook ran,
+ * and judged by src/core/receipts.ts: a killed hook, a dropped and a recorded SessionStart answer,
+ * an Agent call's refresh. Also: the check costs no bytes beyond the usage scan's own.
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { join } from "node:path";
+import { answerAwaitingReceipt, judge, type ReceiptEvidence } from "../../../src/core/receipts.ts";
+import {
+  countingSource,
+  scanReceipts,
+  scanUsage,
+  withTranscript,
+} from "../../../src/io/transcript.ts";
+import { ROOT } from "../../_helpers.ts";
+
+const FIXTURES = join(ROOT, "tests", "fixtures", "transcripts");
+
+interface Line {
+  start: number;
+  end: number;
+  entry: Record<string, unknown>;
+}
+
+/** A recorded transcript's lines with their byte offsets. */
+function recording(name: string): { bytes: Uint8Array; lines: Line[] } {
+  const bytes = Deno.readFileSync(join(FIXTURES, `recorded-2.1.328-${name}.jsonl`));
+  const lines: Line[] = [];
+  let start = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    if (bytes[i] !== 10) continue;
+    const text = new TextDecoder().decode(bytes.subarray(start, i));
+    lines.push({ start, end: i + 1, entry: JSON.parse(text) });
+    start = i + 1;
+  }
+  return { bytes, lines };
+}
+
+/** Where the first line matching `test` starts (and ends). */
+function find(lines: Line[], test: (entry: Record<string, unknown>) => boolean): Line {
+  const found = lines.find((l) => test(l.entry));
+  if (!found) throw new Error("the recording lacks the line looked for");
+  return found;
+}
+
+const holds = (id: string) => (e: Record<string, unknown>) =>
+  e.type === "assistant" && JSON.stringify(e.message).includes(`"id":"${id}"`);
+const resultOf = (id: string) => (e: Record<string, unknown>) =>
+  e.type === "user" && JSON.stringify(e.message).includes(`"tool_use_id":"${id}"`);
+
+/** This session's refresh token, read from a recorded refresh header. */
+function tokenIn(lines: Line[]): string {
+  for (const { entry } of lines) {
+    const match = /\[lessons-reinject refresh [^\]]* ref=([0-9a-f]{8})\]/.exec(
+      JSON.stringify(entry),
+    );
+    if (match) return match[1]!;
+  }
+  throw new Error("no refresh header in the recording");
+}
+
+/** The file as it stood when it was `size` bytes long, read as the hook reads it. */
+async function evidenceAt(
+  bytes: Uint8Array,
+  size: number,
+  query: { from: number; calls: string[]; token: string },
+): Promise<ReceiptEvidence> {
+  const source = {
+    readAt: (offset: number, length: number) =>
+      Promise.resolve(bytes.slice(offset, Math.min(size, offset + length))),
+  };
+  return await scanReceipts(source, size, query);
+}
+
+Deno.test("a hook Claude Code killed at its timeout: missed once the next response is written", async () => {
+  const { bytes, lines } = recording("hook-cancelled");
+  const token = tokenIn(lines);
+  // The hook of toolu_k02 started when the file ended just past its assistant entry.
+  const claim = find(lines, holds("toolu_k02")).end;
+  const delivery = answerAwaitingReceipt("30", "toolu_k02", claim);
+  const query = { from: claim, calls: ["toolu_k02"], token };
+  // Its result and the hook_cancelled record are written; the next response is not yet.
+  const cancelled = find(lines, (e) => JSON.stringify(e).includes('"hook_cancelled"'));
+  const early = await evidenceAt(bytes, cancelled.end, query);
+  assertEquals(early.cancelled, ["toolu_k02"]);
+  assertEquals(judge(delivery, early), { kind: "pending" });
+  // The next call's hook starts just past its own assistant entry.
+  const next = find(lines, holds("toolu_k03")).end;
+  const evidence = await evidenceAt(bytes, next, query);
+  assertEquals(evidence.results, { toolu_k02: find(lines, resultOf("toolu_k02")).start });
+  assertEquals(evidence.answers, {});
+  assertEquals(judge(delivery, evidence), {
+    kind: "missed",
+    why:
+      "not recorded for toolu_k02 (Claude Code cancelled the hook), and the session moved past it",
+  });
+  // The re-send on toolu_k03 is recorded before toolu_k04's entry.
+  const resent = { ...answerAwaitingReceipt("30", "toolu_k03", next), sent: 2 };
+  const later = await evidenceAt(bytes, find(lines, holds("toolu_k04")).end, {
+    from: next,
+    calls: ["toolu_k03"],
+    token,
+  });
+  assertEquals(judge(resent, later), { kind: "delivered" });
+});
+
+Deno.test("SessionStart(compact)'s answer: recorded under toolUseID SessionStart, or dropped", async (t) => {
+  for (const [name, want] of [["answered", "delivered"], ["dropped", "missed"]] as const) {
+    await t.step(name, async () => {
+      const { bytes, lines } = recording(`sessionstart-${name}`);
+      const token = tokenIn(lines);
+      // SessionStart runs before the boundary is written (measured): the claim is there.
+      const boundary = find(lines, (e) => e.subtype === "compact_boundary").start;
+      const delivery = answerAwaitingReceipt("compact", "SessionStart", boundary);
+      const query = { from: boundary, calls: ["SessionStart"], token };
+      // Before the new context's first response, the answer may still come.
+      const second = find(lines, (e) =>
+        e.type === "user" && e.message !== undefined &&
+        JSON.stringify(e.message).includes("After compaction."));
+      assertEquals(
+        judge(delivery, await evidenceAt(bytes, second.end, query)).kind,
+        name === "answered" ? "delivered" : "pending",
+      );
+      // The first tool call of the new context starts past its own assistant entry.
+      const first = find(lines, holds("toolu_s02")).end;
+      assertEquals(judge(delivery, await evidenceAt(bytes, first, query)).kind, want);
+    });
+  }
+});
+
+Deno.test("a refresh answered on an Agent call is recorded in the main transcript", async () => {
+  const { bytes, lines } = recording("agent-call");
+  const token = tokenIn(lines);
+  const claim = find(lines, holds("toolu_g02")).end;
+  const evidence = await evidenceAt(bytes, find(lines, holds("toolu_g03")).end, {
+    from: claim,
+    calls: ["toolu_g02"],
+    token,
+  });
+  assertEquals(Object.keys(evidence.answers), ["toolu_g02"]);
+  assertEquals(judge(answerAwaitingReceipt("30", "toolu_g02", claim), evidence), {
+    kind: "delivered",
+  });
+});
+
+Deno.test("another session's token is not this hook's answer", async () => {
+  const { bytes, lines } = recording("agent-call");
+  const claim = find(lines, holds("toolu_g02")).end;
+  const evidence = await evidenceAt(bytes, find(lines, holds("toolu_g03")).end, {
+    from: claim,
+    calls: ["toolu_g02"],
+    token: "00000000",
+  });
+  assertEquals(evidence.answers, {});
+});
+
+Deno.test("the receipt check reads no bytes beyond the usage scan's own", async () => {
+  const { lines } = recording("hook-cancelled");
+  const path = join(FIXTURES, "recorded-2.1.328-hook-cancelled.jsonl");
+  const claim = find(lines, holds("toolu_k02")).end;
+  const token = tokenIn(lines);
+  const bytesFor = async (receipts: boolean) => {
+    const out = await withTranscript(path, async (source, size) => {
+      const counted = countingSource(source);
+      const scan = await scanUsage(counted, size, {
+        toolUseId: "toolu_k04",
+        ...(receipts ? { receipts: { from: claim, calls: ["toolu_k02"], token } } : {}),
+      });
+      return { scan, bytes: counted.bytesRead };
+    });
+    if ("error" in out) throw new Error(out.error);
+    return out;
+  };
+  const plain = await bytesFor(false);
+  const checked = await bytesFor(true);
+  ok(checked.scan.receipts, "no receipt evidence");
+  assertEquals(checked.bytes, plain.bytes);
+  ok(plain.bytes <= 64 * 1024, `${plain.bytes} bytes`);
+});
