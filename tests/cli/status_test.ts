@@ -267,7 +267,7 @@ Deno.test("status on a fork subagent's file names what it inherited from its par
   );
   assertIncludes(
     (await cli(["status", "--transcript", file], env)).stdout,
-    "inherited    30, 52 from the parent's refreshes",
+    "inherited    30%, 52% from the parent's refreshes",
   );
   await Deno.remove(box.dir, { recursive: true });
 });
@@ -330,7 +330,7 @@ Deno.test("status reads at a glance: next, the next call, and the columns", asyn
     writeTranscript(transcript, [entries.assistant(180_437, [], { model: "claude-opus-4-5" })]);
     const run = await cli(["status", "--transcript", transcript], env);
     assertEquals(run.code, 0, run.stderr);
-    assertIncludes(run.stdout, "pending      30, 52, 70: the next tool call refreshes\n");
+    assertIncludes(run.stdout, "pending      30%, 52%, 70%: the next tool call refreshes\n");
     // Not "next 30%": the next call fires 30, 52 and 70 at once.
     assertIncludes(
       run.stdout,
@@ -355,7 +355,7 @@ Deno.test("status reads at a glance: next, the next call, and the columns", asyn
     writeTranscript(transcript, [entries.assistant(156_089), entries.compactBoundary()]);
     const run = await cli(["status", "--transcript", transcript], env);
     assertEquals(run.code, 0, run.stderr);
-    assertIncludes(run.stdout, "compacted    from 156,089 tokens of 200k (78.0%");
+    assertIncludes(run.stdout, "compacted    from 156,089 tokens of 200k (78%");
     assertColumns(run.stdout);
   });
   await Deno.remove(box.dir, { recursive: true });
