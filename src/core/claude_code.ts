@@ -33,6 +33,16 @@ export const AUTOCOMPACT_BUFFER = 13_000;
 export const MIN_AUTO_COMPACT_WINDOW = 100_000;
 
 /**
+ * Where 2.1.328 reads managed settings (`qS`): `managed-settings.json` and the
+ * `managed-settings.d/*.json` drop-ins in this folder; any other system is Linux's.
+ */
+export const MANAGED_SETTINGS_DIRS: Readonly<Record<string, string>> = {
+  darwin: "/Library/Application Support/ClaudeCode",
+  windows: "C:\\Program Files\\ClaudeCode",
+  linux: "/etc/claude-code",
+};
+
+/**
  * With auto-compaction off, 2.1.328 refuses a request at the effective window less this many
  * tokens (`bkt`: `blocked` at `window - min(maxOutput, 20000) - 3000`): the context ends there.
  */

@@ -4,6 +4,7 @@
  * when one did not: sent again once, on the next call, then given up. Pure: the hook reads the
  * transcript (io/transcript.ts scanReceipts) and writes the state.
  */
+import { thresholdOf, thresholdText } from "./numbers.ts";
 import type { Delivery, State } from "../schemas/state.ts";
 import { SESSION_START_CALL } from "./claude_code.ts";
 import { type Decision, isReading, type NoReading, type Reading } from "./decide.ts";
@@ -203,7 +204,8 @@ export function reportOf(
 /** The labels a refresh answers, one delivery each: its thresholds, and `compact` for a restatement. */
 export function labelsOf(cause: RefreshCause): string[] {
   if (cause.kind === "toolCount") return [];
-  const thresholds = cause.thresholds.map(String);
+  // Named as the refresh header names them: `30`, `60k`.
+  const thresholds = cause.thresholds.map((t) => thresholdText(t, { bare: true }));
   return cause.kind === "compaction" ? [COMPACT_LABEL, ...thresholds] : thresholds;
 }
 
@@ -224,7 +226,10 @@ export function withReceipts(
   const state = decision.next ?? settled.state;
   // The deliveries as settled: the decision's state was derived from them.
   const current = settled.state.deliveries ?? [];
-  const owedThresholds = settled.owed.filter((l) => l !== COMPACT_LABEL).map(Number);
+  const owedThresholds = settled.owed.filter((l) => l !== COMPACT_LABEL).flatMap((l) => {
+    const parsed = thresholdOf(l);
+    return parsed.kind === "valid" ? [parsed.value] : [];
+  });
   let cause = decision.cause;
   if (owedThresholds.length > 0) {
     if (cause?.kind === "thresholds" || cause?.kind === "compaction") {

@@ -5,7 +5,7 @@
  */
 import { fieldOf } from "../core/field.ts";
 import { join } from "../core/path.ts";
-import { MIN_AUTO_COMPACT_WINDOW } from "../core/claude_code.ts";
+import { MANAGED_SETTINGS_DIRS, MIN_AUTO_COMPACT_WINDOW } from "../core/claude_code.ts";
 import type { CompactSettings, CompactSettingsSource } from "../core/compaction_point.ts";
 
 /** Where the settings files are. */
@@ -18,11 +18,9 @@ export interface SettingsPlaces {
   os: string;
 }
 
-/** The managed-settings folder of 2.1.328 (`qS`), by platform. */
+/** The managed-settings folder of 2.1.328, by platform (core/claude_code.ts). */
 export function managedSettingsDir(os: string): string {
-  if (os === "darwin") return "/Library/Application Support/ClaudeCode";
-  if (os === "windows") return "C:\\Program Files\\ClaudeCode";
-  return "/etc/claude-code";
+  return MANAGED_SETTINGS_DIRS[os] ?? MANAGED_SETTINGS_DIRS.linux ?? "/etc/claude-code";
 }
 
 /**

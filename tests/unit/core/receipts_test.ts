@@ -294,6 +294,15 @@ Deno.test("withReceipts() sends owed refreshes again and records what a decision
       want: { thresholds: [30], deliveries: [sent("30", 2, MOVED)] },
     },
     {
+      name: "an owed token threshold is sent again as the header names it",
+      decision: quiet,
+      settled: settleDeliveries(
+        { ...BASE, deliveries: [answerAwaitingReceipt("60k", "toolu_a", 1000)] },
+        MISSED,
+      ),
+      want: { thresholds: [60_000], deliveries: [sent("60k", 2, MOVED)] },
+    },
+    {
       name: "an owed threshold joins the refresh that fires anyway",
       decision: fiftyTwo,
       settled: owedThirty,
@@ -391,6 +400,11 @@ Deno.test("labelsOf() names one delivery per threshold, and compact for a restat
   assertEquals(labelsOf({ kind: "compaction", thresholds: [30] }), ["compact", "30"]);
   assertEquals(labelsOf({ kind: "compaction", thresholds: [] }), ["compact"]);
   assertEquals(labelsOf({ kind: "toolCount", calls: 20 }), []);
+  // A token threshold as its header names it, and read back when it is owed.
+  assertEquals(
+    labelsOf({ kind: "thresholds", thresholds: [30, 60_000], percent: 31, tokens: 62_000 }),
+    ["30", "60k"],
+  );
 });
 
 Deno.test("receiptQuery() reads back to the oldest outstanding claim, and only while one is", () => {
