@@ -55,7 +55,10 @@ function ceilingOf(
   },
 ): number | undefined {
   const usage = scan.usage;
-  if (!usage || usage.matched || usage.window !== undefined) return undefined;
+  // Without the start of the previous response, bytes written inside it may be missed: no bound.
+  if (!usage || usage.matched || usage.window !== undefined || usage.firstEnd === undefined) {
+    return undefined;
+  }
   // Every piece of evidence the reading's window gets, but its token count (which only widens
   // it): the ceiling's window is never wider than the reading's.
   const window = ceilingWindow({
@@ -70,7 +73,7 @@ function ceilingOf(
   const input = {
     tokens: usage.tokens,
     outputTokens: usage.outputTokens,
-    bytesAfter: Math.max(0, scan.size - usage.end),
+    bytesAfter: Math.max(0, scan.size - usage.firstEnd),
     window,
   };
   return earlyCeiling(input, settings.thresholds, firedUnder(fired, known.firedWindow, window));
