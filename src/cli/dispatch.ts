@@ -33,7 +33,7 @@ Options:
 
 Configuration: environment variables, then a JSONC file (lessons-reinject.jsonc in
 $CLAUDE_PLUGIN_DATA, or ~/.config/lessons-reinject/config.jsonc; LESSONS_CONFIG names another),
-then defaults. See the README.
+then defaults. Every setting: docs/configuration.md.
 `;
 
 /** A command: its arguments, the world it may touch, and the settings resolved once for it. */

@@ -164,7 +164,7 @@ function checkEnvironment(settings: Settings): Check {
   return fail(
     "environment",
     warnings.join("\n"),
-    "correct or unset the variables named (see README: Configuration)",
+    "correct or unset the variables named (docs/configuration.md lists every setting)",
   );
 }
 

@@ -90,8 +90,8 @@ export function hookAnswer(event: string, text: string): string {
  * previous response began (the ceiling on a call's reading, src/core/ceiling.ts). The densest
  * content real transcripts show: over consecutive main-chain readings whose gap holds at least
  * 8 KB of text (tool results and prompts, no images), at most 0.59 tokens per byte of that text
- * (a 2.1.212 session behind a gateway reading C++ source; first-party sessions at most 0.53,
- * median 0.39). Every byte a request gains that the transcript shows is at least one transcript
+ * (0.56 per byte as the transcript holds it, JSON-escaped; a 2.1.212 session behind a gateway
+ * reading C++ source; first-party sessions at most 0.53, median 0.39). Every byte a request gains that the transcript shows is at least one transcript
  * byte: the same JSON, often twice or three times (docs/claude-code-facts.md, "Unseen growth").
  * The e2e suite and the in-session benchmark back each scripted step with output at this rate.
  */

@@ -2,11 +2,12 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import { join } from "node:path";
 import { projectFolderName } from "../../src/cli/locate.ts";
 import { StatusJsonSchema } from "../../src/cli/schemas.ts";
-import { entries, RECORDED, sharedTranscript, writeTranscript } from "../_helpers.ts";
+import { entries, RECORDED, skeletonTranscript, writeTranscript } from "../_helpers.ts";
 import { assertIncludes, cli, parsedAs, ROOT, sandbox } from "./_cli.ts";
 
 /**
- * The figures in ../shared/fixtures/transcripts/README.md: the last main-chain usage (tokens), and
+ * The figures in tests/fixtures/transcripts/skeletons/README.md (measured on the originals, kept by
+ * their skeletons): the last main-chain usage (tokens), and
  * the window its model has in the version of Claude Code that wrote it (data/window_table.ts).
  */
 const EXPECTED: { file: string; tokens: number; window: number; compacted?: boolean }[] = [
@@ -33,16 +34,11 @@ const EXPECTED: { file: string; tokens: number; window: number; compacted?: bool
   { file: "v2.1.212-newest.jsonl", tokens: 186830, window: 1_000_000 },
 ];
 
-Deno.test("status --json on every shared transcript gives the expected tokens and window", async (t) => {
+Deno.test("status --json on every public transcript gives the expected tokens and window", async (t) => {
   const box = sandbox();
   for (const expected of EXPECTED) {
     await t.step(expected.file, async () => {
-      const path = sharedTranscript(expected.file);
-      if (!path) {
-        // deno-lint-ignore no-console -- a skip must be visible in the test output
-        console.log(`skipped: ../shared/fixtures/transcripts/${expected.file} is absent`);
-        return;
-      }
+      const path = skeletonTranscript(expected.file);
       const run = await cli(["status", "--json", "--transcript", path], {
         ...box.env,
         HOME: box.dir,

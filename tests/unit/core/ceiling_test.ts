@@ -16,7 +16,7 @@ import {
 } from "../../../src/core/ceiling.ts";
 import { LARGEST_UNSEEN_TOKENS, TOKENS_PER_BYTE } from "../../../src/core/claude_code.ts";
 import { isCompactionMarker, usageOf } from "../../../src/core/transcript_entry.ts";
-import { ROOT, SHARED_TRANSCRIPTS } from "../../_helpers.ts";
+import { ROOT, SKELETONS } from "../../_helpers.ts";
 import {
   type GrowthPair,
   growthTable,
@@ -139,18 +139,21 @@ interface Response {
 
 const encoder = new TextEncoder();
 
-/** Bytes of text a user entry adds (tool result contents, prompts), and whether it has images. */
+/**
+ * Bytes of text a user entry adds (tool result contents, prompts), counted as the transcript
+ * holds them (JSON-escaped: what the skeletons keep), and whether it has images.
+ */
 function contentOf(entry: unknown): { text: number; image: boolean } {
   const out = { text: 0, image: false };
   const e = entry as { type?: string; message?: { content?: unknown } } | undefined;
   if (e?.type !== "user") return out;
   const walk = (value: unknown): void => {
-    if (typeof value === "string") out.text += encoder.encode(value).length;
+    if (typeof value === "string") out.text += encoder.encode(JSON.stringify(value)).length - 2;
     else if (Array.isArray(value)) value.forEach(walk);
     else if (typeof value === "object" && value !== null) {
       const v = value as Record<string, unknown>;
       if (v.type === "image") out.image = true;
-      else if (typeof v.text === "string") out.text += encoder.encode(v.text).length;
+      else if (typeof v.text === "string") walk(v.text);
       else if (v.content !== undefined) walk(v.content);
     }
   };
@@ -236,13 +239,15 @@ function pairsIn(folder: string): Pair[] {
 }
 
 /**
- * Real transcripts: usage the Messages API reported. The repo's own recordings
+ * Real transcripts: usage the Messages API reported, in the skeletons of the nine public ones
+ * (tests/fixtures/transcripts/skeletons: every line as many bytes long, every usage figure kept,
+ * free text replaced by filler of the same JSON length). The repo's own recordings
  * (tests/fixtures/transcripts) are not among them: their stand-in's usage was scripted before
  * e2e steps were backed (a 44,000-token jump on an `echo`), so it says nothing of what a
  * session can do. Real 2.1.328 is covered by the unseen-growth pairs below, whose usage is each
  * request's own size.
  */
-const shared = () => pairsIn(SHARED_TRANSCRIPTS);
+const shared = () => pairsIn(SKELETONS);
 
 function describe(p: Pair): string {
   return `${p.file}:${p.line}: ${p.previous.tokens} + ${p.previous.outputTokens} out + ` +
@@ -298,7 +303,9 @@ Deno.test("TOKENS_PER_BYTE is the densest text real transcripts show", () => {
     if (rate > densest) [densest, at] = [rate, describe(pair)];
   }
   ok(count >= 20, `only ${count} pairs with 8 KB of text`);
-  ok(densest <= TOKENS_PER_BYTE && densest > TOKENS_PER_BYTE - 0.02, `${densest} at ${at}`);
+  // Measured: 0.556 (v2.1.212 behind a gateway, C++ source read with line numbers; 0.591 per byte
+  // of the decoded text of the original, which the skeleton's filler does not keep).
+  ok(densest <= TOKENS_PER_BYTE && densest > 0.55, `${densest} at ${at}`);
 });
 
 function recordedGrowth(): GrowthPair[] {
