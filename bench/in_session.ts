@@ -9,6 +9,8 @@
 import { bundleArgs } from "../scripts/compile.ts";
 import { ROOT, SAMPLE_MANIFEST } from "../scripts/project.ts";
 import { TOKENS_PER_BYTE } from "../src/core/claude_code.ts";
+import { earlyCeiling } from "../src/core/ceiling.ts";
+import { scanUsage } from "../src/io/transcript.ts";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { type RecordedRequest, startApiStub, textOf } from "../scripts/loopback/api_stub.ts";
@@ -117,6 +119,74 @@ export function benchCalls(): { ids: string[]; crossing: Map<string, string> } {
   return { ids, crossing };
 }
 
+/**
+ * How many of a session's calls the ceiling lets answer without waiting even if their own entry
+ * were written after the hook started: the hook's own reading and ceiling (src/io/transcript.ts,
+ * src/core/ceiling.ts) on the transcript cut just before each call's entry. Unlike the timings,
+ * this does not depend on how loaded the machine is.
+ */
+export async function callsAnsweredEarly(transcript: Uint8Array, ids: string[]): Promise<number> {
+  const source = { readAt: (o: number, l: number) => Promise.resolve(transcript.slice(o, o + l)) };
+  const encoder = new TextEncoder();
+  const fired: number[] = [];
+  let early = 0;
+  for (const id of ids) {
+    const at = indexOfBytes(transcript, encoder.encode(`"id":"${id}"`));
+    if (at < 0) continue;
+    const lineStart = transcript.lastIndexOf(10, at) + 1;
+    const before = (await scanUsage(source, lineStart, { toolUseId: id })).usage;
+    if (before?.firstEnd !== undefined) {
+      const ceiling = earlyCeiling(
+        {
+          tokens: before.tokens,
+          outputTokens: before.outputTokens,
+          bytesAfter: lineStart - before.firstEnd,
+          window: WINDOW,
+        },
+        THRESHOLDS,
+        fired,
+      );
+      if (ceiling !== undefined) early++;
+    }
+    const lineEnd = transcript.indexOf(10, at) + 1;
+    const own = (await scanUsage(source, lineEnd, { toolUseId: id })).usage;
+    if (own?.matched) {
+      for (const t of THRESHOLDS) {
+        if (own.tokens / WINDOW * 100 >= t && !fired.includes(t)) fired.push(t);
+      }
+    }
+  }
+  return early;
+}
+
+function indexOfBytes(haystack: Uint8Array, needle: Uint8Array): number {
+  outer: for (
+    let i = haystack.indexOf(needle[0]!);
+    i >= 0;
+    i = haystack.indexOf(needle[0]!, i + 1)
+  ) {
+    for (let j = 1; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue outer;
+    return i;
+  }
+  return -1;
+}
+
+/** The newest transcript under `home`'s Claude Code projects folder. */
+async function newestTranscript(home: string): Promise<Uint8Array | undefined> {
+  let newest: { path: string; mtime: number } | undefined;
+  const projects = join(home, ".claude", "projects");
+  const folders = await Array.fromAsync(Deno.readDir(projects)).catch(() => []);
+  for (const project of folders) {
+    for await (const entry of Deno.readDir(join(projects, project.name))) {
+      if (!entry.isFile || !entry.name.endsWith(".jsonl")) continue;
+      const path = join(projects, project.name, entry.name);
+      const mtime = (await Deno.stat(path)).mtime?.getTime() ?? 0;
+      if (!newest || mtime > newest.mtime) newest = { path, mtime };
+    }
+  }
+  return newest ? await Deno.readFile(newest.path) : undefined;
+}
+
 /** One hook run as Claude Code timed it. */
 export interface HookTiming {
   event: string;
@@ -195,6 +265,8 @@ interface RunResult {
   /** Problems that make the run not what it should measure. */
   problems: string[];
   sessionMs: number;
+  /** Calls the ceiling lets answer without waiting for their own entry (see callsAnsweredEarly). */
+  early?: number;
 }
 
 /** A plugin folder as an install leaves it, plus a stand-in binary in dist/ that runs `script`. */
@@ -285,7 +357,16 @@ async function oneSession(bin: string, variant: Variant, run: number): Promise<R
         problems.push(`${id}: refresh "${got}" reached the model, expected "${want}"`);
       }
     }
-    return { variant: variant.name, hooks, gaps, problems, sessionMs };
+    const transcript = variant.name === "ours" ? await newestTranscript(variant.home) : undefined;
+    const early = transcript ? await callsAnsweredEarly(transcript, ids) : undefined;
+    return {
+      variant: variant.name,
+      hooks,
+      gaps,
+      problems,
+      sessionMs,
+      ...(early === undefined ? {} : { early }),
+    };
   } finally {
     await stub.close();
   }
@@ -343,6 +424,8 @@ function renderReport(info: {
   ours: Summary;
   floor: Summary;
   delivered: number;
+  /** Per run of ours, the calls the ceiling lets answer without waiting. */
+  early: number[];
   excluded: string[];
 }): string {
   const { ours, floor } = info;
@@ -388,6 +471,18 @@ function renderReport(info: {
     `crossed, in ${info.delivered} of ${ours.runs} runs of ours.` +
     (info.excluded.length ? ` Left out: ${info.excluded.join("; ")}.` : ""),
   ].join("\n");
+}
+
+/** "The ceiling let N of M calls answer without waiting ..." over the runs of ours. */
+function earlyText(early: number[]): string {
+  if (early.length === 0) return "";
+  const calls = benchCalls().ids.length;
+  const low = Math.min(...early);
+  const high = Math.max(...early);
+  const range = low === high ? `${low}` : `${low}-${high}`;
+  return `The ceiling let ${range} of the ${calls} calls of a session answer without waiting for ` +
+    `their own transcript entry, even had it come late (the hook's own reading and ceiling on ` +
+    `each transcript cut before the call's entry); the others wait for it when it is late.`;
 }
 
 const BEGIN = "<!-- bench-in-session:begin (written by deno task bench --in-session) -->";
@@ -571,6 +666,7 @@ export async function inSessionMain(argv: string[]): Promise<number> {
       ours: summarize("ours", good("ours")),
       floor: summarize("floor", good("floor")),
       delivered: good("ours").length,
+      early: good("ours").flatMap((r) => r.early === undefined ? [] : [r.early]),
       excluded,
     });
     const report = launcher ? `${sessions}\n\n${launcher}` : sessions;

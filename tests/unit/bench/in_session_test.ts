@@ -8,6 +8,7 @@ import { join } from "node:path";
 import {
   benchCalls,
   benchSteps,
+  callsAnsweredEarly,
   crossingCalls,
   hookTimings,
   percentile,
@@ -16,7 +17,7 @@ import {
 } from "../../../bench/in_session.ts";
 import { backedSteps, MAX_BACKED_TOKENS } from "../../../scripts/loopback/backed_steps.ts";
 import type { RecordedRequest } from "../../../scripts/loopback/api_stub.ts";
-import { ROOT } from "../../_helpers.ts";
+import { entries, ROOT } from "../../_helpers.ts";
 
 Deno.test("the replayed climb runs from 15 % to 82 % and crosses 30, 52 and 70 once each", () => {
   assertEquals([READINGS[0], READINGS.at(-1), READINGS.length], [29_842, 164_096, 37]);
@@ -92,4 +93,16 @@ Deno.test("percentile() is the nearest rank", () => {
   assertEquals(percentile([5, 1, 4, 2, 3], 90), 5);
   assertEquals(percentile([5, 1, 4, 2, 3], 50), 3);
   assertEquals(Number.isNaN(percentile([], 50)), true);
+});
+
+Deno.test("callsAnsweredEarly() counts the calls whose ceiling rules every crossing out", async () => {
+  // Built from real 2.1.328 lines: readings 20k, 30k, 50k, 62k of a 200k window.
+  const lines = [["a", 20_000], ["b", 30_000], ["c", 50_000], ["d", 62_000]].flatMap((
+    [id, tokens],
+  ) => [entries.assistant(tokens as number, [id as string]), entries.toolResult(id as string)]);
+  const transcript = new TextEncoder().encode(
+    lines.map((l) => JSON.stringify(l)).join("\n") + "\n",
+  );
+  // a: no reading before it; b and c: far below 30 %; d: 50,000 + margin reaches 30 %.
+  assertEquals(await callsAnsweredEarly(transcript, ["a", "b", "c", "d"]), 2);
 });
