@@ -91,8 +91,9 @@ export function hookAnswer(event: string, text: string): string {
  * content real transcripts show: over consecutive main-chain readings whose gap holds at least
  * 8 KB of text (tool results and prompts, no images), at most 0.59 tokens per byte of that text
  * (0.56 per byte as the transcript holds it, JSON-escaped; a 2.1.212 session behind a gateway
- * reading C++ source; first-party sessions at most 0.53, median 0.39). Every byte a request gains that the transcript shows is at least one transcript
- * byte: the same JSON, often twice or three times (docs/claude-code-facts.md, "Unseen growth").
+ * reading C++ source; first-party sessions at most 0.53, median 0.39). Every byte a request gains
+ * that the transcript shows is at least one transcript byte: the same JSON, often twice or three
+ * times (docs/claude-code-facts.md, "Unseen growth").
  * The e2e suite and the in-session benchmark back each scripted step with output at this rate.
  */
 export const TOKENS_PER_BYTE = 0.6;
@@ -103,7 +104,7 @@ export const TOKENS_PER_BYTE = 0.6;
  * (2.1.167 behind a gateway: six background-task notifications, which the transcript keeps only
  * as truncated queue entries). Real 2.1.328 driven through every source of growth a user meets
  * showed no request that grew more than its transcript bytes carry; the largest content missing
- * from its transcript was one MCP tool schema of 1,580 bytes (948 tokens), with the request
+ * from its transcript was one MCP tool schema of 1,609 bytes (966 tokens), with the request
  * records (`api-request-*` lines) turned off (tests/fixtures/unseen-growth/, measured by
  * tests/e2e/measure_unseen_growth.ts; table in docs/claude-code-facts.md).
  */
