@@ -40,7 +40,8 @@ export interface ScenarioSetup {
   files?: Record<string, string>;
   /**
    * Why this scenario's script may grow past what its requests carry (an impossible jump, on
-   * purpose); absent, every step must be backed (`unbackedSteps`, scripts/loopback/backed_steps.ts).
+   * purpose); absent, every step must be backed (`unbackedSteps` in
+   * scripts/loopback/backed_steps.ts).
    */
   unbacked?: string;
 }
