@@ -468,7 +468,7 @@ function renderReport(info: {
     } ms; target 1.3x); non-firing calls ${ratio(ours.quiet, floor.quiet)}; inter-request gap ${
       f(ours.gap)
     } vs ${f(floor.gap)} ms. All three refreshes reached the model, each on the call that ` +
-    `crossed, in ${info.delivered} of ${ours.runs} runs of ours.` +
+    `crossed, in ${info.delivered} of ${ours.runs} runs of ours. ${earlyText(info.early)}` +
     (info.excluded.length ? ` Left out: ${info.excluded.join("; ")}.` : ""),
   ].join("\n");
 }
