@@ -29,6 +29,12 @@ export const TOOL_CALL_EVENTS: readonly string[] = ["PostToolUse", "PostToolUseF
  */
 export const RESET_SOURCES: readonly string[] = ["clear", "compact"];
 
+/**
+ * The SessionStart `source` of a new session: its hook's `systemMessage` is shown to the user
+ * under the banner and sent to no model (measured on 2.1.328, docs/claude-code-facts.md).
+ */
+export const STARTUP_SOURCE = "startup";
+
 /** The event that ends a context after a compaction (manual or auto), besides SessionStart. */
 export const POST_COMPACT_EVENT = "PostCompact";
 
@@ -83,6 +89,18 @@ export { AUTOCOMPACT_MARGIN, LARGE_WINDOW, SMALL_WINDOW } from "../data/window_t
  */
 export function hookAnswer(event: string, text: string): string {
   return JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext: text } });
+}
+
+/**
+ * The JSON a hook prints so that `text` reaches the user, not the model: a `systemMessage`.
+ *
+ * @example
+ * ```ts
+ * userNotice("hello"); // '{"systemMessage":"hello"}'
+ * ```
+ */
+export function userNotice(text: string): string {
+  return JSON.stringify({ systemMessage: text });
 }
 
 /**

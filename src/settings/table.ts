@@ -336,4 +336,12 @@ export const ENVIRONMENT_INPUTS: readonly { env: string; doc: string }[] = [
     env: "CLAUDE_PLUGIN_ROOT, CLAUDE_PLUGIN_DATA, CLAUDE_PROJECT_DIR",
     doc: "Set by Claude Code for a plugin's hooks: where the plugin, its data and the project are.",
   },
+  {
+    env: "NO_COLOR",
+    doc: "Set to anything but empty: commands print no colour (no-color.org).",
+  },
+  {
+    env: "COLUMNS",
+    doc: "The terminal's width, when the terminal cannot tell: `demo` lays itself out to it.",
+  },
 ];
