@@ -4,7 +4,7 @@
  * (`deno run --no-config` of a script that reads its stdin), and writes the table to
  * docs/benchmarks.md. `--compare REF` runs an earlier commit's bundle in the same rounds.
  */
-import { bundleArgs } from "../scripts/compile.ts";
+import { buildBundle } from "../scripts/bundle.ts";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { baseEnv, HOOK_PERMISSIONS, RECORDED, ROOT, SAMPLE_MANIFEST } from "../scripts/project.ts";
@@ -90,19 +90,10 @@ interface Case {
   target?: "steady" | "firing";
 }
 
-async function buildBundle(out: string, root = ROOT): Promise<void> {
-  // The release's bundle command (scripts/compile.ts), written to the bench's temp folder. An
-  // earlier commit's bundle is built the same way, so the comparison is of the code alone.
-  const built = await new Deno.Command(Deno.execPath(), {
-    args: bundleArgs(out, root),
-    cwd: root,
-    stdout: "inherit",
-    stderr: "inherit",
-  }).output();
-  if (!built.success) throw new Error("deno bundle failed");
-}
-
-/** The bundle of an earlier commit, for before/after comparisons: `git archive` into `tmp`. */
+/**
+ * The bundle of an earlier commit, built the way that commit builds its release bundle (its own
+ * `deno task bundle`), so a comparison is of what each commit ships: `git archive` into `tmp`.
+ */
 async function buildBundleAt(ref: string, tmp: string): Promise<string> {
   const tree = join(tmp, `tree-${ref.replace(/[^A-Za-z0-9._-]/g, "_")}`);
   await Deno.mkdir(tree, { recursive: true });
@@ -111,8 +102,15 @@ async function buildBundleAt(ref: string, tmp: string): Promise<string> {
     stderr: "inherit",
   }).output();
   if (!archive.success) throw new Error(`cannot export ${ref}`);
+  const built = await new Deno.Command(Deno.execPath(), {
+    args: ["task", "--quiet", "bundle"],
+    cwd: tree,
+    stdout: "inherit",
+    stderr: "inherit",
+  }).output();
+  if (!built.success) throw new Error(`deno task bundle failed at ${ref}`);
   const out = join(tmp, `bundle-${ref.replace(/[^A-Za-z0-9._-]/g, "_")}.js`);
-  await buildBundle(out, tree);
+  await Deno.rename(join(tree, "dist", "lessons-reinject.js"), out);
   return out;
 }
 
@@ -448,7 +446,7 @@ async function main(): Promise<number> {
   Deno.addSignalListener("SIGTERM", onSignal);
   try {
     const bundle = join(tmp, "lessons-reinject.js");
-    await buildBundle(bundle);
+    await buildBundle(bundle, ROOT);
     const compared = new Map<string, string>();
     for (const ref of values.compare) compared.set(ref, await buildBundleAt(ref, tmp));
     // The floor: an empty hook that reads its stdin to the end, as any hook must.

@@ -5,7 +5,7 @@
  * interleaved run by run with an empty Deno script behind the same launcher. Durations are Claude
  * Code's own (`--debug-file`); every run of ours must deliver all three refreshes to the model.
  */
-import { bundleArgs } from "../scripts/compile.ts";
+import { buildBundle } from "../scripts/bundle.ts";
 import { ROOT, SAMPLE_MANIFEST } from "../scripts/project.ts";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -438,15 +438,14 @@ export async function inSessionMain(argv: string[]): Promise<number> {
   const tmp = await Deno.realPath(await Deno.makeTempDir({ prefix: "lessons-bench-session-" }));
   try {
     const bundle = join(tmp, "lessons-reinject.js");
-    const built = await new Deno.Command(Deno.execPath(), {
-      args: bundleArgs(bundle),
-      cwd: ROOT,
-      stdout: "inherit",
-      stderr: "inherit",
-    }).output();
-    if (!built.success) throw new Error("deno bundle failed");
+    await buildBundle(bundle, ROOT);
     const empty = join(tmp, "empty.js");
-    await Deno.writeTextFile(empty, "await new Response(Deno.stdin.readable).arrayBuffer();\n");
+    // The same empty hook as the standalone benchmark's floor: it reads stdin with read(), as the
+    // hook does (web streams would load Deno's streams code, about 5 ms, and flatter the ratio).
+    await Deno.writeTextFile(
+      empty,
+      "const b = new Uint8Array(65536);\nwhile ((await Deno.stdin.read(b)) !== null);\n",
+    );
 
     const variants: Variant[] = [];
     for (const [name, script] of [["ours", bundle], ["floor", empty]] as const) {
