@@ -39,7 +39,7 @@ export async function locateManifest(
   if (manifestPath) return { path: manifestPath, via: "LESSONS_MANIFEST_PATH or config file" };
   if (pluginRoot) {
     const path = join(pluginRoot, "data", "lesson-manifest.json");
-    if (await isFile(path)) return { path, via: "CLAUDE_PLUGIN_ROOT/data" };
+    if (isFile(path)) return { path, via: "CLAUDE_PLUGIN_ROOT/data" };
   }
   if (!claudeDir) return undefined;
   const installed = await newestInstalledFile(join(claudeDir, "plugins"), "lessons-learned", [
@@ -49,26 +49,29 @@ export async function locateManifest(
   return installed ? { path: installed.path, via: "installed lessons-learned plugin" } : undefined;
 }
 
-async function isFile(path: string): Promise<boolean> {
-  return (await Deno.stat(path).catch(() => undefined))?.isFile ?? false;
+function isFile(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
 }
 
 /**
  * Reads and validates the manifest at `path`. Throws `Error` with a one-line reason when it is
  * missing, too large, not JSON, or not a lessons-learned manifest.
  */
-async function loadManifest(
-  path: string,
-  projectIds: readonly string[],
-): Promise<LessonSelection> {
+function loadManifest(path: string, projectIds: readonly string[]): LessonSelection {
   let text: string;
   try {
-    const info = await Deno.stat(path);
+    // Sync: a firing call is one short process, where an async op's hop to a worker thread (and
+    // that thread's start) costs more than the read.
+    const info = Deno.statSync(path);
     if (!info.isFile) throw new Error("not a file");
     if (info.size > MAX_MANIFEST_BYTES) {
       throw new Error(`${info.size} bytes is over the ${MAX_MANIFEST_BYTES}-byte limit`);
     }
-    text = await Deno.readTextFile(path);
+    text = Deno.readTextFileSync(path);
   } catch (error) {
     throw new Error(`manifest ${path}: ${messageOf(error)}`);
   }
@@ -105,7 +108,7 @@ export async function findManifest(
   if (!location) return { kind: "none" };
   try {
     const projectIds = projectIdsFor(search.projectDir ?? cwd);
-    return { kind: "ok", location, selection: await loadManifest(location.path, projectIds) };
+    return { kind: "ok", location, selection: loadManifest(location.path, projectIds) };
   } catch (error) {
     return { kind: "invalid", location, error: messageOf(error) };
   }
