@@ -42,7 +42,7 @@ export interface ReportInput {
   sizes: SizeResult[];
 }
 
-/** Wall of a steady non-firing call over the floor's (issue 12's target). */
+/** Wall of a steady non-firing call over the floor's (the project's target). */
 const STEADY_RATIO = 1.3;
 /** Peak RSS over the floor's. */
 const RSS_RATIO = 1.5;
@@ -207,7 +207,7 @@ export function renderReport(input: ReportInput): string {
     "",
     ...failures(input),
     "",
-    `Targets (issue 12): the steady non-firing call ≤ ${STEADY_RATIO}× the floor and peak RSS ≤ ${RSS_RATIO}×, flat; a firing call with a 100-lesson manifest ≤ ${FIRING_RATIO}×. The machine is shared (2 cores): ratios are paired per round; see the load averages above.`,
+    `Targets: the steady non-firing call ≤ ${STEADY_RATIO}× the floor and peak RSS ≤ ${RSS_RATIO}×, flat; a firing call with a 100-lesson manifest ≤ ${FIRING_RATIO}×. The machine is shared (2 cores): ratios are paired per round; see the load averages above.`,
     "",
     ...targets(input),
   ];

@@ -9,17 +9,19 @@ import { BINARY_PERMISSIONS } from "./release_files.ts";
 /** The checkout's root folder. */
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const MAIN = join(ROOT, "src", "main.ts");
-export const SHARED = join(ROOT, "..", "shared");
-export const SHARED_TRANSCRIPTS = join(SHARED, "fixtures", "transcripts");
 export const SAMPLE_MANIFEST = join(ROOT, "src", "data", "sample_manifest.json");
-/** A real Claude Code 2.1.328 session recorded for this project (tests/fixtures/transcripts). */
-export const RECORDED = join(
-  ROOT,
-  "tests",
-  "fixtures",
-  "transcripts",
-  "recorded-2.1.328-sonnet-climb.jsonl",
-);
+/** Hook payloads captured from real Claude Code 2.1.328, committed whole. */
+export const PAYLOADS = join(ROOT, "tests", "fixtures", "payloads");
+/** Transcripts real Claude Code 2.1.328 wrote for this project, committed whole. */
+export const RECORDINGS = join(ROOT, "tests", "fixtures", "transcripts");
+/**
+ * Skeletons of strangers' public transcripts (Claude Code 1.0.90 to 2.1.212): every entry, id,
+ * usage figure and marker of the original, its free text replaced by filler of the same length
+ * (scripts/skeleton.ts; sources and expected figures in the README there).
+ */
+export const SKELETONS = join(RECORDINGS, "skeletons");
+/** A real Claude Code 2.1.328 session recorded for this project. */
+export const RECORDED = join(RECORDINGS, "recorded-2.1.328-sonnet-climb.jsonl");
 
 /** The permissions the compiled binary gets; deno.json, hooks/run and compile use the same. */
 export const HOOK_PERMISSIONS = BINARY_PERMISSIONS;

@@ -1,13 +1,27 @@
 /**
- * The README's configuration table, generated from the settings table (src/settings/table.ts):
- * `deno run --allow-read --allow-write scripts/settings_table.ts` rewrites it between the
- * `<!-- settings-table:start -->` and `<!-- settings-table:end -->` markers; a test checks that
- * it is current.
+ * The configuration docs, generated from the settings table (src/settings/table.ts): the full
+ * table in docs/configuration.md and the README's short list of the settings people change.
+ * `deno run --allow-read --allow-write scripts/settings_table.ts` rewrites both between their
+ * markers; a test checks that they are current.
  */
-import { ENVIRONMENT_INPUTS, SETTINGS } from "../src/settings/table.ts";
+import { ENVIRONMENT_INPUTS, type SettingKey, SETTINGS } from "../src/settings/table.ts";
 
-const START = "<!-- settings-table:start -->";
-const END = "<!-- settings-table:end -->";
+/** Markers around the full table in docs/configuration.md. */
+export const TABLE_MARKERS = ["<!-- settings-table:start -->", "<!-- settings-table:end -->"];
+/** Markers around the short list in the README. */
+export const LIST_MARKERS = ["<!-- settings-list:start -->", "<!-- settings-list:end -->"];
+
+/** The settings people change, in the README's order; the rest are in docs/configuration.md. */
+export const README_SETTINGS: readonly SettingKey[] = [
+  "thresholds",
+  "contextWindow",
+  "maxChars",
+  "manifestPath",
+  "debug",
+];
+
+/** The README's line limit, which the generated list keeps to. */
+const LINE_WIDTH = 100;
 
 /** The markdown table: one row per setting, then the variables read but not owned. */
 export function renderSettingsTable(): string {
@@ -27,21 +41,52 @@ export function renderSettingsTable(): string {
   return rows.join("\n");
 }
 
-/** `text` with the table between the markers replaced, or undefined when a marker is missing. */
-export function withSettingsTable(text: string): string | undefined {
-  const start = text.indexOf(START);
-  const end = text.indexOf(END);
+/** The README's list: one bullet per setting people change, wrapped to the README's width. */
+export function renderSettingsList(): string {
+  return README_SETTINGS.map((key) => {
+    const row = SETTINGS[key];
+    // "see below" points at the manifest's search order, which is in docs/configuration.md.
+    const shown = row.shownDefault.includes("see below") ? row.absent : row.shownDefault;
+    return wrap(`- \`${row.env}\` (key \`${row.key}\`; default: ${shown}): ${row.doc}`);
+  }).join("\n");
+}
+
+/** Words onto lines of at most LINE_WIDTH characters, continuation lines indented for a bullet. */
+function wrap(text: string): string {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    const next = line === "" ? word : `${line} ${word}`;
+    if (next.length > LINE_WIDTH && line.trim() !== "") {
+      lines.push(line);
+      line = `  ${word}`;
+    } else line = next;
+  }
+  return [...lines, line].join("\n");
+}
+
+/** `text` with `body` between `markers` replaced, or undefined when a marker is missing. */
+export function between(text: string, markers: string[], body: string): string | undefined {
+  const [startMarker = "", endMarker = ""] = markers;
+  const start = text.indexOf(startMarker);
+  const end = text.indexOf(endMarker);
   if (start < 0 || end < start) return undefined;
-  return `${text.slice(0, start + START.length)}\n${renderSettingsTable()}\n${text.slice(end)}`;
+  return `${text.slice(0, start + startMarker.length)}\n${body}\n${text.slice(end)}`;
 }
 
 if (import.meta.main) {
-  const path = new URL("../README.md", import.meta.url);
-  const updated = withSettingsTable(Deno.readTextFileSync(path));
-  if (updated === undefined) {
-    // deno-lint-ignore no-console -- a script's error
-    console.error(`README.md has no ${START} ... ${END} markers`);
-    Deno.exit(1);
+  const targets = [
+    { file: "../docs/configuration.md", markers: TABLE_MARKERS, body: renderSettingsTable() },
+    { file: "../README.md", markers: LIST_MARKERS, body: renderSettingsList() },
+  ];
+  for (const { file, markers, body } of targets) {
+    const path = new URL(file, import.meta.url);
+    const updated = between(Deno.readTextFileSync(path), markers, body);
+    if (updated === undefined) {
+      // deno-lint-ignore no-console -- a script's error
+      console.error(`${file.slice(3)} has no ${markers.join(" ... ")} markers`);
+      Deno.exit(1);
+    }
+    Deno.writeTextFileSync(path, updated);
   }
-  Deno.writeTextFileSync(path, updated);
 }

@@ -8,7 +8,9 @@ import {
   hookAnswer,
   POST_COMPACT_EVENT,
   RESET_SOURCES,
+  STARTUP_SOURCE,
   TOOL_CALL_EVENTS,
+  userNotice,
 } from "./core/claude_code.ts";
 import { messageOf } from "./core/errors.ts";
 import type { RefreshCause } from "./core/header.ts";
@@ -59,6 +61,15 @@ export async function runHook(
       text === undefined ? undefined : hookAnswer(COMPACT_ANSWER_EVENT, text),
       settings,
     );
+  }
+  if (payload.hook_event_name === "SessionStart" && payload.source === STARTUP_SOURCE) {
+    // A state folder it cannot use would make every call of the session silent: say so, once.
+    const { startupNotice } = await import("./hook/startup_notice.ts");
+    const notice = await startupNotice(settings.stateDir);
+    trace.event = `SessionStart (${STARTUP_SOURCE})`;
+    trace.outcome = "silent";
+    trace.reason = notice === undefined ? "the state folder is usable" : "told the user: " + notice;
+    return finish(trace, notice === undefined ? undefined : userNotice(notice), settings);
   }
   if (!TOOL_CALL_EVENTS.includes(payload.hook_event_name)) {
     const source = payload.source ? ` (${payload.source})` : "";

@@ -11,10 +11,11 @@ async function hookMain(): Promise<void> {
   try {
     if (Deno.stdin.isTerminal()) {
       // Run by hand with no payload: say what this is instead of waiting for end of input.
+      const { command } = (await import("./cli/program.ts")).thisProgram();
       await writeAll(
         Deno.stderr,
         "lessons-reinject: a Claude Code hook; it reads a hook payload on stdin. " +
-          "Try `lessons-reinject --help` or `lessons-reinject demo`.\n",
+          `Try \`${command} --help\` or \`${command} demo\`.\n`,
       );
       return;
     }

@@ -7,10 +7,10 @@ import {
   baseEnv,
   HOOK_PERMISSIONS,
   MAIN,
+  PAYLOADS,
   RECORDED,
-  ROOT,
   SAMPLE_MANIFEST,
-  SHARED_TRANSCRIPTS,
+  SKELETONS,
 } from "../scripts/project.ts";
 
 export * from "../scripts/project.ts";
@@ -110,19 +110,18 @@ export function payload(
   name: string,
   overrides: Record<string, unknown> = {},
 ): Record<string, unknown> {
-  const text = Deno.readTextFileSync(join(ROOT, "tests", "fixtures", "payloads", `${name}.json`));
+  const text = Deno.readTextFileSync(join(PAYLOADS, `${name}.json`));
   return { ...JSON.parse(text), ...overrides };
 }
 
-/** A public transcript from ../shared, or undefined when ../shared is absent (tests then skip). */
-export function sharedTranscript(name: string): string | undefined {
-  const path = join(SHARED_TRANSCRIPTS, name);
-  try {
-    Deno.statSync(path);
-    return path;
-  } catch {
-    return undefined;
-  }
+/**
+ * The path of a committed skeleton of a public transcript (tests/fixtures/transcripts/skeletons),
+ * named as its original. Throws when it is not there: a test never skips for a missing fixture.
+ */
+export function skeletonTranscript(name: string): string {
+  const path = join(SKELETONS, name);
+  if (!Deno.statSync(path).isFile) throw new Error(`${path} is not a file`);
+  return path;
 }
 
 /** Lines of the recorded real transcript, parsed, used as templates. */

@@ -9,6 +9,7 @@ import { messageOf } from "../core/errors.ts";
 export { messageOf };
 import { writeAll } from "../io/write_all.ts";
 import type { Env } from "../settings/resolve.ts";
+import { type Program, thisProgram } from "./program.ts";
 
 /** The world a command sees. `main.ts` passes the real one; tests may pass their own. */
 export interface CliIo {
@@ -22,6 +23,32 @@ export interface CliIo {
   readStdin: () => Promise<string | undefined>;
   /** Whether stdout is a terminal (colour is for terminals only); absent: it is not. */
   isTerminal?: () => boolean;
+  /** The terminal's columns when stdout is one and it can tell; absent: unknown. */
+  columns?: () => number | undefined;
+  /** How the user runs this program from here (see program.ts); absent: by its name. */
+  program?: () => Program;
+}
+
+/** The commands that install the plugin in Claude Code, exactly as the README gives them. */
+export const MARKETPLACE_ADD = "/plugin marketplace add lessons-reinject/lessons-reinject";
+export const PLUGIN_INSTALL = "/plugin install lessons-reinject@lessons-reinject";
+
+/**
+ * `n` and a noun, plural unless `n` is 1.
+ *
+ * @example
+ * ```ts
+ * count(1, "section"); // "1 section"
+ * count(0, "invalid lesson"); // "0 invalid lessons"
+ * ```
+ */
+export function count(n: number, noun: string): string {
+  return `${groupDigits(n)} ${n === 1 ? noun : `${noun}s`}`;
+}
+
+/** The command that runs this program from where the user is (see program.ts). */
+export function programName(io: CliIo): string {
+  return io.program?.().command ?? "lessons-reinject";
 }
 
 /** Exit codes: 0 all well, 1 a problem was found, 2 the command line was wrong. */
@@ -38,6 +65,15 @@ export function realIo(): CliIo {
     stdout: (text) => writeAll(Deno.stdout, text),
     stderr: (text) => writeAll(Deno.stderr, text),
     isTerminal: () => Deno.stdout.isTerminal(),
+    columns: () => {
+      if (!Deno.stdout.isTerminal()) return undefined;
+      try {
+        return Deno.consoleSize().columns;
+      } catch {
+        return undefined; // a terminal that does not say its size
+      }
+    },
+    program: thisProgram,
     readStdin: async () => {
       const { readStdinCapped } = await import("../io/stdin.ts");
       return await readStdinCapped();

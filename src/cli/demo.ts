@@ -18,7 +18,7 @@ import {
   printJson,
   readFlags,
 } from "./common.ts";
-import { demoLines, type DemoRow, type DemoViewOptions, useColor } from "./demo_view.ts";
+import { demoLines, type DemoRow, type DemoViewOptions, demoWidth, useColor } from "./demo_view.ts";
 import { gauge } from "./gauge.ts";
 import type { DemoJson } from "./schemas.ts";
 
@@ -29,7 +29,8 @@ sample lessons. Its transcript lines are ones Claude Code 2.1.328 wrote (claude-
 200,000-token window); their token counts were rewritten so that the context climbs past 30%, 52%
 and 70%. Each call is shown with its gauge and the hook's decision, each refresh with what it
 injected: exactly three refreshes. Runs in a temporary folder it removes; ignores your settings; no
-network, no Claude Code needed. Colour on a terminal, unless NO_COLOR is set.
+network, no Claude Code needed. Colour on a terminal, unless NO_COLOR is set. Laid out to the
+terminal's width (piped: COLUMNS when set, else 100; never under 60).
 
 Options:
   --full      print each injected text whole (default: its first lines)
@@ -212,7 +213,14 @@ export async function runDemo(args: string[], io: CliIo, settings: Settings): Pr
   if (flags.json) await printJson(io, replay.demo);
   else {
     const color = useColor(io.isTerminal?.() ?? false, settings.noColor);
-    await io.stdout(renderDemo(replay, { full: flags.full ?? false, color }));
+    const program = io.program?.() ?? { command: "lessons-reinject", readme: undefined };
+    await io.stdout(renderDemo(replay, {
+      full: flags.full ?? false,
+      color,
+      width: demoWidth(io.columns?.(), settings.columns),
+      program: program.command,
+      readme: program.readme,
+    }));
   }
   return replay.demo.injections === 3 ? EXIT_OK : EXIT_PROBLEM;
 }

@@ -1,13 +1,15 @@
 /**
- * What `lessons-reinject demo` shows: rows in (one per tool call), lines out, at most 100 columns,
- * one number style (grouped digits, whole percents), colour only when asked for. Pure: the
- * replay that produces the rows lives in demo.ts.
+ * What `lessons-reinject demo` shows: rows in (one per tool call), lines out, laid out to the
+ * width it is given, one number style (grouped digits, whole percents), colour only when asked
+ * for. Pure: the replay that produces the rows lives in demo.ts.
  */
-import { groupDigits } from "./common.ts";
+import { groupDigits, MARKETPLACE_ADD, PLUGIN_INSTALL } from "./common.ts";
 import { gauge } from "./gauge.ts";
 
-/** The widest line the demo prints, colour codes not counted. */
+/** The demo's width when it cannot tell the terminal's (piped, say). */
 export const DEMO_WIDTH = 100;
+/** The narrowest width the demo lays itself out to; a narrower terminal wraps it. */
+export const MIN_DEMO_WIDTH = 60;
 
 /** One tool call of the replay, as the demo shows it. */
 export interface DemoRow {
@@ -41,12 +43,23 @@ export interface DemoViewOptions {
   full: boolean;
   /** ANSI colour and bold. */
   color: boolean;
+  /** The widest line, colour codes not counted (see {@link demoWidth}). */
+  width: number;
+  /**
+   * The command that runs this program from where the user is (`deno task hook` in a checkout,
+   * the binary's path when installed): the closing hint names it.
+   */
+  program: string;
+  /** Where the README is, from where the user is; undefined: not beside this program. */
+  readme: string | undefined;
 }
 
 /** How many lines of an injected text the demo shows without --full. */
 export const PREVIEW_LINES = 6;
 
+/** The gauge's cells at most, and the fewest it may shrink to beside a call's figures. */
 const GAUGE_CELLS = 40;
+const MIN_GAUGE_CELLS = 20;
 /** The widest "event tool" column that still leaves the gauge room on the same line. */
 const CALL_COLUMN = 24;
 const INDENT = "    ";
@@ -72,6 +85,25 @@ const CODES: Record<Style, string> = {
  */
 export function useColor(isTerminal: boolean, noColor: boolean): boolean {
   return isTerminal && !noColor;
+}
+
+/**
+ * The width to lay the demo out to: the terminal's columns, else `COLUMNS`, else
+ * {@link DEMO_WIDTH}; never under {@link MIN_DEMO_WIDTH}. Piped output has no terminal, so it
+ * gets `COLUMNS` when set, else 100.
+ *
+ * @example
+ * ```ts
+ * demoWidth(80, undefined); // 80
+ * demoWidth(undefined, "132"); // 132
+ * demoWidth(40, undefined); // 60
+ * demoWidth(undefined, "wide"); // 100
+ * ```
+ */
+export function demoWidth(terminalColumns: number | undefined, columnsEnv: string | undefined) {
+  const fromEnv = /^\s*\d+\s*$/.test(columnsEnv ?? "") ? Number(columnsEnv) : undefined;
+  const columns = [terminalColumns, fromEnv].find((c) => c !== undefined && c > 0) ?? DEMO_WIDTH;
+  return Math.max(MIN_DEMO_WIDTH, columns);
 }
 
 /**
@@ -119,14 +151,16 @@ export function wrap(text: string, width: number): string[] {
   return lines;
 }
 
-/** The demo's text: one string per line, none wider than {@link DEMO_WIDTH} columns. */
+/** The demo's text: one string per line, none wider than `options.width` columns. */
 export function demoLines(view: DemoView, options: DemoViewOptions): string[] {
+  const width = options.width;
   const paint = (style: Style, text: string) =>
     options.color && text !== "" ? `${CODES[style]}${text}\x1b[0m` : text;
-  const paragraph = (text: string) => wrap(text, DEMO_WIDTH);
+  const paragraph = (text: string) => wrap(text, width);
   const calls = view.rows.length;
   const out: string[] = [
-    paint("bold", "lessons-reinject demo: the hook in a session that keeps growing"),
+    ...paragraph("lessons-reinject demo: the hook in a session that keeps growing")
+      .map((line) => paint("bold", line)),
     "",
     ...paragraph(
       `${calls} tool calls of a Claude Code session on ${view.model} ` +
@@ -144,22 +178,29 @@ export function demoLines(view: DemoView, options: DemoViewOptions): string[] {
     Math.max(0, ...view.rows.map((r) => `${r.event} ${r.tool}`.length)),
     CALL_COLUMN,
   );
+  const headWidth = stepWidth + 1 + 2 + callWidth + 2 + tokenWidth + " tokens  ".length;
+  // The gauge beside the figures when it fits there with enough cells, else on its own line;
+  // either way whole, never wrapped mid-bar.
+  const besideCells = gaugeCells(width - headWidth, view.thresholds);
+  const ownLineCells = gaugeCells(width - INDENT.length, view.thresholds);
   for (const row of view.rows) {
-    const bar = gauge(row.percent, view.thresholds, undefined, GAUGE_CELLS)
-      .replace(/#+/g, (filled) => paint("cyan", filled));
     const call = `${row.event} ${row.tool}`;
-    const head = `${String(row.step).padStart(stepWidth + 1)}  ${call.padEnd(callWidth)}  ` +
-      `${groupDigits(row.tokens).padStart(tokenWidth)} tokens  `;
-    const plainBar = gauge(row.percent, view.thresholds, undefined, GAUGE_CELLS);
     const step = paint("bold", String(row.step).padStart(stepWidth + 1));
-    if ([...head].length + plainBar.length <= DEMO_WIDTH) {
-      out.push(step + head.slice(stepWidth + 1) + bar);
+    const tokens = groupDigits(row.tokens);
+    const bar = (cells: number) =>
+      gauge(row.percent, view.thresholds, undefined, cells)
+        .replace(/#+/g, (filled) => paint("cyan", filled));
+    if (besideCells >= MIN_GAUGE_CELLS && call.length <= callWidth) {
+      out.push(
+        `${step}  ${call.padEnd(callWidth)}  ${tokens.padStart(tokenWidth)} tokens  ` +
+          bar(besideCells),
+      );
     } else {
-      // A long tool name (an MCP tool's, say): the gauge goes on a line of its own.
-      out.push(`${step}  ${call}  ${groupDigits(row.tokens)} tokens`, INDENT + bar);
+      // A narrow terminal, or a long tool name (an MCP tool's, say).
+      out.push(...wrap(`${step}  ${call}  ${tokens} tokens`, width), INDENT + bar(ownLineCells));
     }
     if (row.text === null) {
-      for (const line of wrap(`quiet: ${row.reason}`, DEMO_WIDTH - INDENT.length)) {
+      for (const line of wrap(`quiet: ${row.reason}`, width - INDENT.length)) {
         out.push(INDENT + paint("dim", line));
       }
     } else {
@@ -169,10 +210,10 @@ export function demoLines(view: DemoView, options: DemoViewOptions): string[] {
       const said = `${why}, so ` +
         `${groupDigits(row.text.length)} characters went into the model's context ` +
         "(additionalContext):";
-      const [first = "", ...more] = wrap(`refresh: ${said}`, DEMO_WIDTH - INDENT.length);
+      const [first = "", ...more] = wrap(`refresh: ${said}`, width - INDENT.length);
       out.push(INDENT + paint("green", paint("bold", "refresh:")) + first.slice("refresh:".length));
       for (const line of more) out.push(INDENT + line);
-      out.push(...quoted(row.text, options.full, paint));
+      out.push(...quoted(row.text, options.full, width, paint));
     }
     out.push("");
   }
@@ -186,18 +227,49 @@ export function demoLines(view: DemoView, options: DemoViewOptions): string[] {
     ),
     "",
     paint("bold", "Next"),
-    "  Install it:  in Claude Code, /plugin marketplace add lessons-reinject/lessons-reinject",
-    "               then /plugin install lessons-reinject@lessons-reinject",
-    "  Check it:    hooks/run doctor in the plugin's folder (in this checkout: deno task hook doctor)",
-    "  Read more:   README.md; lessons-reinject --help",
+    ...nextSteps(options.program, options.readme, width),
   );
   return out;
+}
+
+/**
+ * How many cells a gauge gets in `room` columns: as many as fit beside its marks, brackets and
+ * "100%", at most {@link GAUGE_CELLS}.
+ */
+function gaugeCells(room: number, thresholds: readonly number[]): number {
+  const frame = "[] 100%".length;
+  return Math.min(GAUGE_CELLS, room - frame - thresholds.length);
+}
+
+/**
+ * What to do next, each command whole on a line so it can be copied: beside its label when the
+ * width allows, else under it. A command longer than the width (a deep install path) is the one
+ * line left longer than the width: cut, it could not be pasted.
+ */
+function nextSteps(program: string, readme: string | undefined, width: number): string[] {
+  const steps: [string, string[]][] = [
+    ["In Claude Code", [MARKETPLACE_ADD, PLUGIN_INSTALL]],
+    ["Check it", [`${program} doctor`]],
+    ["Read more", [`${program} --help`, ...(readme === undefined ? [] : [readme])]],
+  ];
+  const labelWidth = Math.max(...steps.map(([name]) => name.length)) + "  : ".length;
+  const widest = Math.max(...steps.flatMap(([, lines]) => lines.map((l) => [...l].length)));
+  if (labelWidth + widest <= width) {
+    return steps.flatMap(([name, lines]) =>
+      lines.map((line, i) =>
+        (i === 0 ? `  ${name}:`.padEnd(labelWidth) : " ".repeat(labelWidth)) + line
+      )
+    );
+  }
+  // Narrow: labels flush left, so a command keeps the most room (the longest fits 60 columns).
+  return steps.flatMap(([name, lines]) => [`${name}:`, ...lines.map((line) => `  ${line}`)]);
 }
 
 /** An injected text as a quote: its first lines (or all), wrapped to the demo's width. */
 function quoted(
   text: string,
   full: boolean,
+  width: number,
   paint: (style: Style, text: string) => string,
 ): string[] {
   const lines = text.trimEnd().split("\n");
@@ -205,7 +277,7 @@ function quoted(
   const bar = INDENT + paint("green", QUOTE);
   const out: string[] = [];
   for (const line of shown) {
-    for (const piece of wrap(line, DEMO_WIDTH - INDENT.length - QUOTE.length)) {
+    for (const piece of wrap(line, width - INDENT.length - QUOTE.length)) {
       out.push((bar + piece).trimEnd());
     }
   }

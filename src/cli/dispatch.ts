@@ -12,8 +12,10 @@ export const VERSION: string = denoJson.version;
 
 const MAIN_HELP = `lessons-reinject ${VERSION}
 
-A Claude Code hook that restates your lessons-learned directives and protocols as the context
-window fills (at 30, 52 and 70 % by default), so they are not forgotten in long sessions.
+A Claude Code hook that restates your standing rules as the context window fills (at 30, 52 and
+70 % by default, and after each compaction), so they are not forgotten in long sessions: the
+lessons-learned plugin's directives and protocols, and the lines of CLAUDE.md you mark between
+<!-- reinject --> and <!-- /reinject --> (or a .claude/reinject.md file, restated whole).
 
 Usage:
   lessons-reinject                 run as the hook: a hook payload on stdin, the answer on stdout
@@ -33,7 +35,7 @@ Options:
 
 Configuration: environment variables, then a JSONC file (lessons-reinject.jsonc in
 $CLAUDE_PLUGIN_DATA, or ~/.config/lessons-reinject/config.jsonc; LESSONS_CONFIG names another),
-then defaults. See the README.
+then defaults. Every setting: docs/configuration.md.
 `;
 
 /** A command: its arguments, the world it may touch, and the settings resolved once for it. */

@@ -4,11 +4,13 @@
  * statusline bridge) and names a fix for each problem. Exit 0 when nothing failed, 1 otherwise.
  */
 import { fieldOf } from "../core/field.ts";
+import { fileReason } from "../core/errors.ts";
+import { whyNotJson } from "../core/json_syntax.ts";
 import { join } from "../core/path.ts";
-import { refreshHeader } from "../core/header.ts";
-import { renderRefresh } from "../core/render.ts";
+import type { CombinedRefresh } from "../core/render_rules.ts";
 import { AUTO_COMPACT_PCT, HOOK_EVENTS, INLINE_LIMIT } from "../core/claude_code.ts";
-import { findManifest } from "../io/manifest_load.ts";
+import type { FoundManifest } from "../io/manifest_load.ts";
+import { sampleRefresh } from "./sample_refresh.ts";
 import { loadStandingRules } from "../io/standing_rules.ts";
 import { checkOwnRules } from "./doctor_rules.ts";
 import { newestInstalledFile } from "../io/plugin_cache.ts";
@@ -20,13 +22,18 @@ import { isReading } from "../core/decide.ts";
 import { formatTokens } from "../core/header.ts";
 import { dryRun } from "./dry_run.ts";
 import { locateTranscript } from "./locate.ts";
+import { manifestFix } from "./manifest_advice.ts";
+import { stateDirFix } from "../hook/startup_notice.ts";
 import {
   type CliIo,
   COMMON_OPTIONS,
+  count,
   EXIT_OK,
   EXIT_PROBLEM,
-  messageOf,
+  groupDigits,
+  PLUGIN_INSTALL,
   printJson,
+  programName,
   readFlags,
 } from "./common.ts";
 import type { Check, DoctorJson } from "./schemas.ts";
@@ -111,7 +118,7 @@ async function diagnose(
     "plugin",
     "the lessons-reinject plugin was not found (no --plugin-root, no CLAUDE_PLUGIN_ROOT, no " +
       "install under ~/.claude/plugins/cache, and this folder is not a checkout)",
-    "install the plugin (/plugin install lessons-reinject), or pass --plugin-root DIR",
+    `install the plugin (${PLUGIN_INSTALL}), or pass --plugin-root DIR`,
   );
   const checks: Check[] = [
     checkConfigFile(settings),
@@ -121,7 +128,7 @@ async function diagnose(
     checkThresholds(settings),
     await checkStateDir(settings.stateDir),
     await checkStatusline(settings.claudeDir),
-    await checkSession(settings, io.cwd()),
+    await checkSession(settings, io.cwd(), programName(io)),
   ];
   return { ok: checks.every((c) => c.status !== "fail"), checks };
 }
@@ -133,10 +140,26 @@ async function checkPlugin(
 ): Promise<Check[]> {
   const info = await Deno.stat(plugin.root).catch(() => undefined);
   const fix = "pass --plugin-root the folder holding the plugin's hooks/ and dist/, or reinstall " +
-    "it (/plugin install lessons-reinject)";
+    `it (${PLUGIN_INSTALL})`;
   if (!info) return [fail("plugin", `${plugin.root} (${plugin.via}) does not exist`, fix)];
   if (!info.isDirectory) {
     return [fail("plugin", `${plugin.root} (${plugin.via}) is not a folder`, fix)];
+  }
+  // A folder with none of the plugin's files is another folder, not a broken plugin: one line
+  // says so, instead of a wiring error and a download that would not apply.
+  const marks = [[".claude-plugin", "plugin.json"], ["hooks", "hooks.json"], ["hooks", "run"]];
+  const present = await Promise.all(
+    marks.map((parts) => Deno.stat(join(plugin.root, ...parts)).then(() => true, () => false)),
+  );
+  if (!present.some((p) => p)) {
+    return [
+      fail(
+        "plugin",
+        `${plugin.root} (${plugin.via}) is not the lessons-reinject plugin: it has no ` +
+          ".claude-plugin/plugin.json, hooks/hooks.json or hooks/run",
+        fix,
+      ),
+    ];
   }
   return [
     ok("plugin", `${plugin.root} (${plugin.via})`),
@@ -164,7 +187,7 @@ function checkEnvironment(settings: Settings): Check {
   return fail(
     "environment",
     warnings.join("\n"),
-    "correct or unset the variables named (see README: Configuration)",
+    "correct or unset the variables named (docs/configuration.md lists every setting)",
   );
 }
 
@@ -173,11 +196,17 @@ async function checkHooks(root: string): Promise<Check> {
   const path = join(root, "hooks", "hooks.json");
   const fix = `restore ${path} from the plugin (it registers PostToolUse and PostToolUseFailure ` +
     `with matcher ".+", SessionStart with "clear|compact", and PostCompact, calling hooks/run)`;
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (error) {
+    return fail("hooks wiring", `${path}: ${fileReason(error)}`, fix);
+  }
   let raw: unknown;
   try {
-    raw = JSON.parse(await Deno.readTextFile(path));
-  } catch (error) {
-    return fail("hooks wiring", `${path}: ${messageOf(error)}`, fix);
+    raw = JSON.parse(text);
+  } catch {
+    return fail("hooks wiring", `${path}: ${await whyNotJson(text)}`, fix);
   }
   const hooks = fieldOf(raw, "hooks");
   const missing: string[] = [];
@@ -246,15 +275,18 @@ async function findOnPath(
   return undefined;
 }
 
-/** Found, valid, how many directives and protocols, and how a refresh fits the budget. */
-/** The manifest's check and the own rules' check: either source may be the only one. */
+/**
+ * The manifest's check and the own rules' check: either source may be the only one. Both quote
+ * one measure, the refresh `preview` shows (sample_refresh.ts).
+ */
 async function checkRules(settings: Settings, cwd: string): Promise<Check[]> {
   const rules = await loadStandingRules(settings, cwd);
-  const own = await checkOwnRules(settings, cwd, rules);
+  const rendered = sampleRefresh(rules, settings.thresholds, settings.maxChars);
+  const own = checkOwnRules(settings, rules, rendered);
   if (rules.manifest.kind === "off") {
     return [ok("manifest", "turned off (sources setting)"), own];
   }
-  const manifest = await checkManifest(settings, cwd);
+  const manifest = checkManifest(rules.manifest, rendered, settings.maxChars);
   // Without a manifest, own rules are enough: a warning, not a failure.
   if (manifest.status === "fail" && rules.manifest.kind === "none" && rules.blocks.length > 0) {
     return [{ ...manifest, status: "warn" }, own];
@@ -266,32 +298,31 @@ async function checkRules(settings: Settings, cwd: string): Promise<Check[]> {
   return [manifest, own];
 }
 
-async function checkManifest(settings: Settings, cwd: string): Promise<Check> {
-  const found = await findManifest(settings, cwd);
+/** Found, valid, how many directives and protocols, and how its lessons fit the refresh. */
+function checkManifest(
+  found: FoundManifest,
+  rendered: CombinedRefresh,
+  maxChars: number,
+): Check {
   if (found.kind === "none") {
     return fail(
       "manifest",
       "no manifest found (no LESSONS_MANIFEST_PATH, no manifestPath in the config file, no " +
         "CLAUDE_PLUGIN_ROOT/data/lesson-manifest.json, no lessons-learned plugin installed)",
-      "install the lessons-learned plugin, or set LESSONS_MANIFEST_PATH to its " +
-        "data/lesson-manifest.json",
+      manifestFix(found),
     );
   }
-  if (found.kind === "invalid") {
-    return fail(
-      "manifest",
-      found.error,
-      `point LESSONS_MANIFEST_PATH at a valid lessons-learned manifest`,
-    );
-  }
+  if (found.kind === "invalid") return fail("manifest", found.error, manifestFix(found));
   const { location, selection } = found;
   const directives = selection.lessons.filter((l) => l.kind === "directive").length;
   const protocols = selection.lessons.length - directives;
   const invalid = selection.invalid.length > 0
-    ? `; ${selection.invalid.length} invalid lessons skipped (${selection.invalid.join(" | ")})`
+    ? `; ${count(selection.invalid.length, "invalid lesson")} skipped (${
+      selection.invalid.join(" | ")
+    })`
     : "";
-  const counts = `${location.path} (${location.via}): ${directives} directives, ${protocols} ` +
-    `protocols${invalid}`;
+  const counts = `${location.path} (${location.via}): ${count(directives, "directive")}, ` +
+    `${count(protocols, "protocol")}${invalid}`;
   if (selection.lessons.length === 0) {
     return fail(
       "manifest",
@@ -299,26 +330,25 @@ async function checkManifest(settings: Settings, cwd: string): Promise<Check> {
       "add directive or protocol lessons (or check their scope)",
     );
   }
-  const header = refreshHeader(
-    { kind: "thresholds", thresholds: [70], percent: 70, window: 200_000 },
-    "00000000",
-  );
-  const rendered = renderRefresh(header, selection.lessons, settings.maxChars);
-  const fit = `a refresh is ${rendered.text.length} of ${settings.maxChars} characters: ` +
-    `${rendered.whole.length} whole, ${rendered.summarized.length} as a summary, ` +
-    `${rendered.omitted.length} left out`;
-  if (rendered.whole.length + rendered.summarized.length === 0) {
+  // Its lessons' share of the one refresh; the rules check gives the refresh's size.
+  const ids = new Set(selection.lessons.map((l) => l.slug));
+  const mine = (names: string[]) => names.filter((name) => ids.has(name)).length;
+  const [whole, summarized, omitted] = [rendered.whole, rendered.summarized, rendered.omitted]
+    .map(mine) as [number, number, number];
+  const fit = `in a refresh of ${groupDigits(rendered.text.length)} of ${groupDigits(maxChars)} ` +
+    `characters: ${whole} whole, ${summarized} as a summary, ${omitted} left out`;
+  if (whole + summarized === 0) {
     return fail(
       "manifest",
       `${counts}; ${fit}`,
       `raise LESSONS_REINJECT_MAX_CHARS (up to ${INLINE_LIMIT})`,
     );
   }
-  if (rendered.omitted.length > 0 || invalid) {
+  if (omitted > 0 || invalid) {
     return warn(
       "manifest",
       `${counts}; ${fit}`,
-      rendered.omitted.length > 0
+      omitted > 0
         ? `raise LESSONS_REINJECT_MAX_CHARS (up to ${INLINE_LIMIT}) or shorten the lessons' summaries`
         : "fix the invalid lessons in the manifest",
     );
@@ -369,14 +399,15 @@ function checkThresholds(
 /** The state folder exists (or can be made) with mode 0700, owned by this user, writable. */
 async function checkStateDir(dir: string): Promise<Check> {
   const untrusted = untrustedDirReason(dir);
-  const elsewhere = "point LESSONS_STATE_DIR (or stateDir in the config file) at a private folder";
-  // chmod only mends a folder that is too open; anything else needs another folder.
-  const fix = untrusted?.includes("writable by others")
-    ? `chmod 700 ${dir} if it is yours, or ${elsewhere}`
-    : elsewhere;
-  if (untrusted) return fail("state folder", `${untrusted}: the hook will not use it`, fix);
+  if (untrusted) {
+    return fail(
+      "state folder",
+      `${untrusted}: the hook will not use it`,
+      stateDirFix(dir, untrusted),
+    );
+  }
   const problem = await preparePrivateDir(dir);
-  if (problem) return fail("state folder", problem, elsewhere);
+  if (problem) return fail("state folder", problem, stateDirFix(dir, problem));
   return ok("state folder", `${dir} (private, writable)`);
 }
 
@@ -407,7 +438,7 @@ async function checkStatusline(root: string | undefined): Promise<Check> {
  * The newest session of this folder, as the hook's next tool call would see it (the hook's own
  * read-only steps): its reading, the window and the evidence for it, and what it would do.
  */
-async function checkSession(settings: Settings, cwd: string): Promise<Check> {
+async function checkSession(settings: Settings, cwd: string, program: string): Promise<Check> {
   const target = await locateTranscript({}, settings.claudeDir, cwd);
   if (target.kind === "error") {
     return ok("this session", "no transcript for this folder yet: nothing to check");
@@ -425,7 +456,7 @@ async function checkSession(settings: Settings, cwd: string): Promise<Check> {
       "this session",
       `${target.path}: no reading (${reading.reason}); ${next}: ${trace.reason}`,
       "nothing to do if the session just started or compacted; otherwise run " +
-        "`lessons-reinject status` to see why",
+        `\`${program} status\` to see why`,
     );
   }
   const window = reading.window === undefined

@@ -3,26 +3,26 @@
  * and what it gave, and what a refresh of everything at once would leave out of the budget.
  */
 import { INLINE_LIMIT } from "../core/claude_code.ts";
-import { refreshHeader } from "../core/header.ts";
-import { renderCombined } from "../core/render_rules.ts";
-import { loadStandingRules, type StandingRules } from "../io/standing_rules.ts";
+import type { CombinedRefresh } from "../core/render_rules.ts";
+import type { StandingRules } from "../io/standing_rules.ts";
+import { count, groupDigits } from "./common.ts";
 import type { Settings } from "../settings/resolve.ts";
 import type { Check } from "./schemas.ts";
 
 /**
  * The "rules" check: fails only when no source at all gives anything to restate; warns when a
- * source has odd markers or cannot be read, or when the budget leaves something out.
+ * source has odd markers or cannot be read, or when the budget leaves something out of
+ * `rendered`, the one refresh every command measures (sample_refresh.ts).
  */
-export async function checkOwnRules(
-  settings: Settings,
-  cwd: string,
-  loaded?: StandingRules,
-): Promise<Check> {
-  const rules = loaded ?? await loadStandingRules(settings, cwd);
+export function checkOwnRules(
+  settings: Pick<Settings, "maxChars">,
+  rules: StandingRules,
+  rendered: CombinedRefresh,
+): Check {
   const lines = rules.trace.slice(1); // the manifest has its own check
   const detail = (more: string) =>
-    [`${rules.blocks.length} sections of your own rules`, ...lines, more].filter((l) => l !== "")
-      .join("\n");
+    [`${count(rules.blocks.length, "section")} of your own rules`, ...lines, more]
+      .filter((l) => l !== "").join("\n");
   if (rules.blocks.length === 0 && rules.lessons.length === 0) {
     return {
       name: "rules",
@@ -32,15 +32,10 @@ export async function checkOwnRules(
         "write .claude/reinject.md, or install lessons-learned (see docs/own-rules.md)",
     };
   }
-  const header = refreshHeader(
-    { kind: "thresholds", thresholds: [70], percent: 70, window: 200_000 },
-    "00000000",
-  );
-  const rendered = renderCombined(header, rules.blocks, rules.lessons, settings.maxChars);
-  const fit = `a refresh of every source is ${rendered.text.length} of ${settings.maxChars} ` +
-    `characters: ${rendered.whole.length} whole, ${rendered.summarized.length} first line or ` +
-    `summary only, ${rendered.omitted.length} left out` +
-    (rendered.omitted.length > 0 ? ` (${rendered.omitted.join(", ")})` : "");
+  const fit = `a refresh of every source is ${groupDigits(rendered.text.length)} of ` +
+    `${groupDigits(settings.maxChars)} characters: ${rendered.whole.length} whole, ` +
+    `${rendered.summarized.length} first line or summary only, ${rendered.omitted.length} left ` +
+    "out" + (rendered.omitted.length > 0 ? ` (${rendered.omitted.join(", ")})` : "");
   const odd = rules.sources.filter((s) =>
     s.status === "skipped" || (s.kind === "claude-md" && s.notes.some((n) => n.startsWith("line ")))
   );

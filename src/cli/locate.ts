@@ -44,9 +44,18 @@ export async function locateTranscript(
     if (!info.isFile) {
       return { kind: "error", error: `${options.transcript} is not a regular file` };
     }
+    const head = await headOf(options.transcript);
+    const notOne = notATranscript(head);
+    if (notOne !== undefined) {
+      return {
+        kind: "error",
+        error: `${options.transcript} is not a Claude Code transcript (${notOne}); pass a ` +
+          "session's .jsonl file from ~/.claude/projects/, or --session ID",
+      };
+    }
     return {
       kind: "transcript",
-      ...(await idsOf(options.transcript)),
+      ...idsOf(options.transcript, head),
       path: options.transcript,
       via: "--transcript",
     };
@@ -55,28 +64,7 @@ export async function locateTranscript(
   if (!root) return { kind: "error", error: "no home folder: pass --transcript PATH" };
   const projects = join(root, "projects");
   const here = join(projects, projectFolderName(cwd));
-  if (options.session) {
-    const name = `${options.session}.jsonl`;
-    const candidates = [join(here, name)];
-    for await (const entry of readDirSafe(projects)) {
-      if (entry.isDirectory) candidates.push(join(projects, entry.name, name));
-    }
-    for (const path of candidates) {
-      if ((await Deno.stat(path).catch(() => undefined))?.isFile) {
-        return {
-          kind: "transcript",
-          path,
-          sessionId: options.session,
-          agentId: undefined,
-          via: "--session",
-        };
-      }
-    }
-    return {
-      kind: "error",
-      error: `no transcript for session ${options.session} under ${projects}`,
-    };
-  }
+  if (options.session) return await findSession(options.session, projects, here);
   let newest: { path: string; mtime: number } | undefined;
   for await (const entry of readDirSafe(here)) {
     if (!entry.isFile || !entry.name.endsWith(".jsonl")) continue;
@@ -92,9 +80,53 @@ export async function locateTranscript(
   }
   return {
     kind: "transcript",
-    ...(await idsOf(newest.path)),
+    ...idsOf(newest.path, await headOf(newest.path)),
     path: newest.path,
     via: "newest in this project",
+  };
+}
+
+/**
+ * The transcript of the session whose id is `id`, or starts with it when only one does: this
+ * project's folder first, then every other project's. Unknown and ambiguous ids are errors that
+ * say which.
+ */
+async function findSession(
+  id: string,
+  projects: string,
+  here: string,
+): Promise<TranscriptTarget | { kind: "error"; error: string }> {
+  const folders = [here];
+  for await (const entry of readDirSafe(projects)) {
+    const folder = join(projects, entry.name);
+    if (entry.isDirectory && folder !== here) folders.push(folder);
+  }
+  /** Matching session ids, each with its first path (this project's when it has one). */
+  const matches = new Map<string, string>();
+  for (const folder of folders) {
+    for await (const entry of readDirSafe(folder)) {
+      if (!entry.isFile || !entry.name.endsWith(".jsonl") || !entry.name.startsWith(id)) continue;
+      const session = entry.name.slice(0, -".jsonl".length);
+      if (!matches.has(session)) matches.set(session, join(folder, entry.name));
+    }
+  }
+  const exact = matches.get(id);
+  const only = matches.size === 1 ? [...matches][0] : undefined;
+  const [session, path] = exact !== undefined ? [id, exact] : only ?? [];
+  if (session !== undefined && path !== undefined) {
+    return { kind: "transcript", path, sessionId: session, agentId: undefined, via: "--session" };
+  }
+  if (matches.size === 0) {
+    return {
+      kind: "error",
+      error: `no transcript for session ${id} under ${projects}: check the id`,
+    };
+  }
+  const ids = [...matches.keys()].sort();
+  const shown = ids.slice(0, 3).join(", ") + (ids.length > 3 ? `, and ${ids.length - 3} more` : "");
+  return {
+    kind: "error",
+    error: `${ids.length} sessions start with ${id} (${shown}): give more of the id`,
   };
 }
 
@@ -108,37 +140,76 @@ async function* readDirSafe(dir: string): AsyncGenerator<Deno.DirEntry> {
 
 const HEAD_BYTES = 256 * 1024;
 
-/**
- * The session (and agent) id a transcript's hook calls carry: its entries' `sessionId` and, in a
- * subagent file, `agentId`; else the file name (`<session>.jsonl`).
- */
-async function idsOf(
-  path: string,
-): Promise<{ sessionId: string; agentId: string | undefined }> {
-  const name = basename(path).replace(/\.jsonl$/, "");
-  const subagentFile = name.startsWith("agent-");
-  let sessionId: string | undefined;
-  let agentId: string | undefined;
+/** The first bytes of a file, as text (empty when unreadable). */
+async function headOf(path: string): Promise<string> {
   try {
     const file = await Deno.open(path, { read: true });
     try {
       const buffer = new Uint8Array(HEAD_BYTES);
       const read = (await file.read(buffer)) ?? 0;
-      const lines = new TextDecoder().decode(buffer.subarray(0, read)).split("\n");
-      for (const line of lines.slice(0, -1)) {
-        const entry = parse(line);
-        if (typeof entry?.sessionId === "string") sessionId ??= entry.sessionId;
-        // Only a subagent's own file has sidechain entries carrying its agentId at the top.
-        if (typeof entry?.agentId === "string" && entry.isSidechain === true) {
-          agentId ??= entry.agentId;
-        }
-        if (sessionId && agentId) break;
-      }
+      return new TextDecoder().decode(buffer.subarray(0, read));
     } finally {
       file.close();
     }
   } catch {
-    // Unreadable: fall back to names.
+    return "";
+  }
+}
+
+/**
+ * Keys every line Claude Code writes to a transcript carries at least one of (each entry's own
+ * id, its parent's, its session's; a summary's leaf; a file-history snapshot's message): the
+ * transcripts under tests/fixtures/transcripts, and those of releases 1.0.90 to 2.1.328.
+ */
+const ENTRY_KEYS = ["sessionId", "uuid", "parentUuid", "leafUuid", "messageId"];
+
+/** True for a line as Claude Code writes them: a JSON object with a `type` and an id. */
+function isTranscriptEntry(entry: Record<string, unknown> | undefined): boolean {
+  return entry !== undefined && typeof entry.type === "string" &&
+    ENTRY_KEYS.some((key) => key in entry);
+}
+
+/**
+ * Why a file's first bytes are not a Claude Code transcript, or undefined when they are: one of
+ * its first complete lines is an entry (or, when the first line is longer than the head, the head
+ * opens like one).
+ *
+ * @example
+ * ```ts
+ * notATranscript('{"name":"x"}\n'); // "none of its lines is a transcript entry"
+ * ```
+ */
+export function notATranscript(head: string): string | undefined {
+  if (head === "") return "it is empty";
+  const lines = head.split("\n");
+  const complete = lines.slice(0, -1).filter((line) => line.trim() !== "");
+  if (complete.length === 0) {
+    // One line longer than the head (a pasted image, say): judge by how it opens.
+    return /^\{"(type|parentUuid|sessionId|uuid)":/.test(head) ? undefined : "it is not JSON lines";
+  }
+  if (complete.slice(0, 50).some((line) => isTranscriptEntry(parse(line)))) return undefined;
+  return complete.some((line) => parse(line) !== undefined)
+    ? "none of its lines is a transcript entry"
+    : "it is not JSON lines";
+}
+
+/**
+ * The session (and agent) id a transcript's hook calls carry: its entries' `sessionId` and, in a
+ * subagent file, `agentId`; else the file name (`<session>.jsonl`).
+ */
+function idsOf(path: string, head: string): { sessionId: string; agentId: string | undefined } {
+  const name = basename(path).replace(/\.jsonl$/, "");
+  const subagentFile = name.startsWith("agent-");
+  let sessionId: string | undefined;
+  let agentId: string | undefined;
+  for (const line of head.split("\n").slice(0, -1)) {
+    const entry = parse(line);
+    if (typeof entry?.sessionId === "string") sessionId ??= entry.sessionId;
+    // Only a subagent's own file has sidechain entries carrying its agentId at the top.
+    if (typeof entry?.agentId === "string" && entry.isSidechain === true) {
+      agentId ??= entry.agentId;
+    }
+    if (sessionId && agentId) break;
   }
   if (subagentFile) {
     agentId ??= name.slice("agent-".length);

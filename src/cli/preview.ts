@@ -6,18 +6,23 @@ import type { RefreshCause } from "../core/header.ts";
 import { isReading } from "../core/decide.ts";
 import { refreshToken } from "../io/state_store.ts";
 import { buildRefresh } from "../hook/refresh_text.ts";
+import type { StandingRules } from "../io/standing_rules.ts";
+import { CLAUDE_MD_ROUTE, manifestFix } from "./manifest_advice.ts";
 import type { Settings } from "../settings/resolve.ts";
 import {
   type CliIo,
   COMMON_OPTIONS,
   EXIT_OK,
   EXIT_PROBLEM,
+  groupDigits,
   printJson,
+  programName,
   readFlags,
   usageError,
 } from "./common.ts";
 import { dryRun } from "./dry_run.ts";
 import { locateTranscript } from "./locate.ts";
+import { sampleCause } from "./sample_refresh.ts";
 import type { PreviewJson } from "./schemas.ts";
 
 const PREVIEW_HELP =
@@ -31,7 +36,8 @@ With no session found, the text of a refresh at the first threshold.
 Options:
   --threshold N      the text a refresh for threshold N would inject, due or not
   --transcript PATH  the session to preview for (its window and unfired thresholds)
-  --session ID       the same, by session id (default: the newest session of this folder)
+  --session ID       the same, by session id or its start (default: the newest session of
+                     this folder)
   --json             print the text and the accounting as JSON
   -h, --help         this help
 `;
@@ -44,10 +50,10 @@ const OPTIONS = {
 } as const;
 
 /** The human report: the text, a rule, then the accounting; or why nothing is due. Pure. */
-function renderPreview(preview: PreviewJson): string {
+function renderPreview(preview: PreviewJson, program: string): string {
   if (preview.text === null) {
     return `nothing is due in this context: ${preview.reason}\n` +
-      "(`lessons-reinject preview --threshold N` shows the text a refresh for N would inject)\n";
+      `(\`${program} preview --threshold N\` shows the text a refresh for N would inject)\n`;
   }
   const list = (names: string[]) => (names.length > 0 ? names.join(", ") : "none");
   const lines = [
@@ -55,10 +61,10 @@ function renderPreview(preview: PreviewJson): string {
     "",
     "-".repeat(72),
     `due          ${preview.due ? "yes" : "no"}: ${preview.reason}`,
-    `size         ${preview.chars} of ${preview.budget} characters (${
+    `size         ${groupDigits(preview.chars)} of ${groupDigits(preview.budget)} characters (${
       preview.chars <= preview.budget ? "within" : "OVER"
     } the budget)`,
-    `manifest     ${preview.manifest}`,
+    `manifest     ${preview.manifest ?? "none"}`,
     `whole        ${list(preview.whole)}`,
     `summarized   ${list(preview.summarized)}`,
     `left out     ${list(preview.omitted)}`,
@@ -66,6 +72,26 @@ function renderPreview(preview: PreviewJson): string {
   ];
   if (preview.invalid.length > 0) lines.push(`invalid      ${preview.invalid.join(" | ")}`);
   return lines.join("\n") + "\n";
+}
+
+/**
+ * Why there is nothing to restate, and what to do, in one line: the manifest's problem and its
+ * fix when it is the one source, else that no source gave a rule.
+ */
+function nothingToRestate(manifest: StandingRules["manifest"]): string {
+  switch (manifest.kind) {
+    case "off":
+      return "nothing to restate: the manifest is turned off (sources setting) and no rules are " +
+        `marked in CLAUDE.md; ${CLAUDE_MD_ROUTE}`;
+    case "none":
+      return "nothing to restate: no manifest found and no rules are marked in CLAUDE.md; " +
+        manifestFix(manifest);
+    case "invalid":
+      return `nothing to restate: ${manifest.error}; ${manifestFix(manifest)}`;
+    case "ok":
+      return `nothing to restate: ${manifest.location.path} has no active directives or ` +
+        `protocols, and no rules are marked in CLAUDE.md; add lessons, or ${CLAUDE_MD_ROUTE}`;
+  }
 }
 
 /**
@@ -101,8 +127,9 @@ export async function runPreview(args: string[], io: CliIo, settings: Settings):
   let reason: string;
   if (target.kind === "error") {
     // No session: a sample at the first threshold (or the one asked for).
-    const chosen = threshold ?? settings.thresholds[0] ?? 30;
-    cause = { kind: "thresholds", thresholds: [chosen], percent: chosen };
+    const sample = sampleCause(settings.thresholds, threshold);
+    cause = sample;
+    const chosen = sample.percent;
     token = await refreshToken("preview");
     due = false;
     reason = `no session found (${target.error}); a refresh at ${chosen} % reads like this`;
@@ -140,16 +167,13 @@ export async function runPreview(args: string[], io: CliIo, settings: Settings):
         sources: [],
       };
       if (flags.json) await printJson(io, preview);
-      else await io.stdout(renderPreview(preview));
+      else await io.stdout(renderPreview(preview, programName(io)));
       return EXIT_OK;
     }
   }
   const built = await buildRefresh(cause, token, io.cwd(), settings);
   if (built.kind === "error") {
-    const hint = built.error.startsWith("no rules")
-      ? ": set LESSONS_MANIFEST_PATH or manifestPath in the config file (run `lessons-reinject doctor`)"
-      : "";
-    await io.stderr(`lessons-reinject: ${built.error}${hint}\n`);
+    await io.stderr(`lessons-reinject: ${nothingToRestate(built.manifest)}\n`);
     return EXIT_PROBLEM;
   }
   const { account } = built;
@@ -168,6 +192,6 @@ export async function runPreview(args: string[], io: CliIo, settings: Settings):
     sources: account.sources,
   };
   if (flags.json) await printJson(io, preview);
-  else await io.stdout(renderPreview(preview));
+  else await io.stdout(renderPreview(preview, programName(io)));
   return EXIT_OK;
 }

@@ -40,7 +40,7 @@ export const StatusJsonSchema = z.object({
   recovered: z.array(z.number()),
   /** Reached by this reading but not fired yet: the next tool call would refresh for these. */
   pending: z.array(z.number()),
-  /** The lowest threshold not fired yet. */
+  /** The lowest threshold still ahead: neither fired nor pending. */
   next: nullableNumber,
   toolCount: z.number(),
   toolCountInterval: z.number(),
@@ -49,7 +49,7 @@ export const StatusJsonSchema = z.object({
   stateFile: z.enum(["found", "missing", "corrupt"]),
   /** What the hook's next tool call would do at this reading. */
   action: z.enum(["refresh", "nothing"]),
-  /** The hook's own reason for it (its debug line's decision). */
+  /** The hook's own reason for it, as its decision words it ("90% crossed 30, 52, 70"). */
   decision: z.string(),
   /** The last usage before a compaction with no reading since (the pre-compaction figure). */
   beforeCompaction: z.nullable(z.object({
@@ -150,6 +150,9 @@ export const StatuslineJsonSchema = z.object({
   error: nullableString,
 });
 export type StatuslineJson = z.infer<typeof StatuslineJsonSchema>;
+
+/** What `status --json` prints instead of a report when it has no transcript to read. */
+export const ErrorJsonSchema = z.object({ error: z.string() });
 
 /** `lessons-reinject --version --json`. */
 export const VersionJsonSchema = z.object({ name: z.string(), version: z.string() });

@@ -3,8 +3,6 @@
  * the thresholds, what fired, what comes next). It reads; it never writes.
  */
 import { loadStandingRules } from "../io/standing_rules.ts";
-import { renderCombined } from "../core/render_rules.ts";
-import { refreshHeader } from "../core/header.ts";
 import { isReading } from "../core/decide.ts";
 import { formatTokens } from "../core/header.ts";
 import { nextThreshold } from "../core/thresholds.ts";
@@ -24,6 +22,7 @@ import {
 } from "./common.ts";
 import { dryRun } from "./dry_run.ts";
 import { gauge } from "./gauge.ts";
+import { sampleRefresh } from "./sample_refresh.ts";
 import { locateTranscript, type TranscriptTarget } from "./locate.ts";
 import type { StatusJson } from "./schemas.ts";
 
@@ -35,7 +34,8 @@ which fired, the next one, the tool count and the state file. Reads, never write
 
 Options:
   --transcript PATH  the transcript to read
-  --session ID       the session's transcript under ~/.claude/projects/
+  --session ID       the session's transcript under ~/.claude/projects/ (its id, or the
+                     start of one that no other session shares)
                      (default: the newest transcript of this folder's project)
   --json             print the report as JSON (see docs/commands.md: "status --json")
   -h, --help         this help
@@ -64,6 +64,7 @@ async function inspectSession(
   const state = trace.state ?? { fired: [], toolCount: 0 };
   const decision = trace.planned;
   const cause = decision?.cause;
+  const pending = cause?.kind === "thresholds" ? [...cause.thresholds] : [];
   const base = {
     transcript: target.path,
     sessionId: target.sessionId,
@@ -73,21 +74,18 @@ async function inspectSession(
     autocompactPct: settings.autocompactPct ?? null,
     fired: state.fired,
     recovered: trace.facts?.recovered ?? [],
-    next: nextThreshold(settings.thresholds, state.fired) ?? null,
+    // The next threshold still ahead: the pending ones fire at the next call, so not those.
+    next: nextThreshold(settings.thresholds, [...state.fired, ...pending]) ?? null,
     toolCount: state.toolCount,
     toolCountInterval: settings.toolCountInterval,
     statePath: trace.statePath ?? (await statePaths(settings.stateDir, target.sessionId)).state,
     stateFile: trace.stateFile ?? "missing",
     action: cause ? "refresh" as const : "nothing" as const,
-    decision: problem ?? trace.reason,
+    // The decision's own phrase: the reading it rests on has fields of its own.
+    decision: problem ?? decision?.reason ?? trace.reason,
     sources: rules.trace,
     afterCompact: state.afterCompact ?? null,
-    leftOut: renderCombined(
-      refreshHeader({ kind: "thresholds", thresholds: [70], percent: 70 }, "00000000"),
-      rules.blocks,
-      rules.lessons,
-      settings.maxChars,
-    ).omitted,
+    leftOut: sampleRefresh(rules, settings.thresholds, settings.maxChars).omitted,
     configFile: settings.configFile.path ?? null,
     problems: settings.problems,
   };
@@ -101,7 +99,7 @@ async function inspectSession(
       source: reading.source,
       reason: null,
       model: reading.model ?? null,
-      pending: cause?.kind === "thresholds" ? [...cause.thresholds] : [],
+      pending,
       beforeCompaction: null,
       ...base,
     };
@@ -175,7 +173,7 @@ function renderStatus(report: StatusJson): string {
     if (report.beforeCompaction) {
       const b = report.beforeCompaction;
       lines.push(
-        `before compaction  ${groupDigits(b.tokens)} tokens of ${formatTokens(b.window)} (${
+        `compacted    from ${groupDigits(b.tokens)} tokens of ${formatTokens(b.window)} (${
           b.percent.toFixed(1)
         }%${b.model ? `, ${b.model}` : ""}): no longer the context`,
       );
@@ -203,9 +201,10 @@ function renderStatus(report: StatusJson): string {
       report.action === "refresh" ? "refreshes" : "does nothing"
     }: ${report.decision}`,
   );
-  lines.push(
-    `next         ${report.next === null ? "none: every threshold has fired" : `${report.next}%`}`,
-  );
+  const none = report.pending.length > 0
+    ? "none after the pending ones: the context is past every threshold"
+    : "none: every threshold has fired";
+  lines.push(`next         ${report.next === null ? none : `${report.next}%`}`);
   lines.push(
     `tool count   ${report.toolCount} (fallback refresh every ${report.toolCountInterval} calls)`,
   );

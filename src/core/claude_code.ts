@@ -29,6 +29,12 @@ export const TOOL_CALL_EVENTS: readonly string[] = ["PostToolUse", "PostToolUseF
  */
 export const RESET_SOURCES: readonly string[] = ["clear", "compact"];
 
+/**
+ * The SessionStart `source` of a new session: its hook's `systemMessage` is shown to the user
+ * under the banner and sent to no model (measured on 2.1.328, docs/claude-code-facts.md).
+ */
+export const STARTUP_SOURCE = "startup";
+
 /** The event that ends a context after a compaction (manual or auto), besides SessionStart. */
 export const POST_COMPACT_EVENT = "PostCompact";
 
@@ -86,6 +92,18 @@ export function hookAnswer(event: string, text: string): string {
 }
 
 /**
+ * The JSON a hook prints so that `text` reaches the user, not the model: a `systemMessage`.
+ *
+ * @example
+ * ```ts
+ * userNotice("hello"); // '{"systemMessage":"hello"}'
+ * ```
+ */
+export function userNotice(text: string): string {
+  return JSON.stringify({ systemMessage: text });
+}
+
+/**
  * At most this many tokens per byte of transcript written after a reading reach the next request
  * (the ceiling on a call's reading, src/core/ceiling.ts). Over consecutive main-chain readings of
  * real transcripts (versions 1.0.90 to 2.1.212) growth is under 0.7 tokens per byte on all but
@@ -96,6 +114,7 @@ export const TOKENS_PER_BYTE = 1;
 /**
  * Tokens a request can carry that the transcript does not show (system reminders, tool schemas
  * loaded on demand): up to about 16,000 measured over ~130 real transcripts; at most 6,635 above
- * {@link TOKENS_PER_BYTE} per byte over the consecutive readings of the shared fixtures.
+ * {@link TOKENS_PER_BYTE} per byte over the consecutive readings of the public transcripts in
+ * tests/fixtures/transcripts.
  */
 export const UNSEEN_TOKENS = 20_000;

@@ -2,7 +2,13 @@
  * Picks the lessons a refresh restates: directives and protocols that are enabled and in scope,
  * validated one by one from a parsed manifest.
  */
-import { type Lesson, LessonSchema, ManifestSchema } from "../schemas/manifest.ts";
+import {
+  type Lesson,
+  LessonSchema,
+  MANIFEST_TYPE,
+  MANIFEST_VERSION,
+  ManifestSchema,
+} from "../schemas/manifest.ts";
 
 /** A lesson ready to render. */
 export interface RefreshLesson {
@@ -42,9 +48,7 @@ export function projectIdsFor(folder: string | undefined): string[] {
 export function selectLessons(raw: unknown, projectIds: readonly string[]): LessonSelection {
   const envelope = ManifestSchema.safeParse(raw);
   if (!envelope.success) {
-    throw new TypeError(
-      `Cannot read manifest: ${envelope.error.issues.map(describeIssue).join("; ")}`,
-    );
+    throw new TypeError(`not a lessons-learned manifest (${envelopeProblem(raw)})`);
   }
   const lessons: RefreshLesson[] = [];
   const invalid: string[] = [];
@@ -85,6 +89,30 @@ function toRefreshLesson(id: string, lesson: Lesson, kind: RefreshLesson["kind"]
 function firstLine(text: string): string {
   const line = text.split("\n").find((l) => l.trim() !== "")?.trim() ?? "";
   return line.length > SUMMARY_LIMIT ? `${line.slice(0, SUMMARY_LIMIT - 1)}…` : line;
+}
+
+/** What the manifest's envelope lacks, in the manifest's own terms (zod says "Invalid input"). */
+function envelopeProblem(raw: unknown): string {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    return `${Array.isArray(raw) ? "a list" : raw === null ? "null" : `a ${typeof raw}`}, ` +
+      "not an object";
+  }
+  const has = (key: string) => Object.hasOwn(raw, key);
+  const value = (key: string): unknown => Object.getOwnPropertyDescriptor(raw, key)?.value;
+  const wrong: string[] = [];
+  const expect = (key: string, ok: boolean, shape: string) => {
+    if (!has(key)) wrong.push(`no "${key}"`);
+    else if (!ok) wrong.push(`"${key}" is not ${shape}`);
+  };
+  expect("type", value("type") === MANIFEST_TYPE, `"${MANIFEST_TYPE}"`);
+  expect("version", value("version") === MANIFEST_VERSION, String(MANIFEST_VERSION));
+  const lessons = value("lessons");
+  expect(
+    "lessons",
+    typeof lessons === "object" && lessons !== null && !Array.isArray(lessons),
+    "an object of lessons by id",
+  );
+  return wrong.join("; ");
 }
 
 function describeIssue(issue: { path: PropertyKey[]; message: string }): string {

@@ -8,6 +8,7 @@ import type { RefreshCause } from "../core/header.ts";
 import { refreshHeader } from "../core/header.ts";
 import type { Settings } from "../settings/resolve.ts";
 import type { RefreshAccount } from "./trace.ts";
+import type { StandingRules } from "../io/standing_rules.ts";
 
 /** What rendering needs from the settings. */
 export type RefreshSettings =
@@ -20,7 +21,7 @@ export type RefreshSettings =
 /** The text, or why there is none. */
 export type BuiltRefresh =
   | { kind: "text"; account: RefreshAccount }
-  | { kind: "error"; error: string };
+  | { kind: "error"; error: string; manifest: StandingRules["manifest"] };
 
 /**
  * Builds the refresh for `cause`, for the project at `cwd`, headed with `token`: the manifest's
@@ -38,7 +39,11 @@ export async function buildRefresh(
   ]);
   const rules = await loadStandingRules(settings, cwd);
   if (rules.lessons.length === 0 && rules.blocks.length === 0) {
-    return { kind: "error", error: `no rules to restate (${rules.trace.join("; ")})` };
+    return {
+      kind: "error",
+      error: `no rules to restate (${rules.trace.join("; ")})`,
+      manifest: rules.manifest,
+    };
   }
   const rendered = renderCombined(
     refreshHeader(cause, token),

@@ -5,7 +5,8 @@
 import { join } from "../core/path.ts";
 import { newestInstalledFile } from "./plugin_cache.ts";
 import { type LessonSelection, projectIdsFor, selectLessons } from "../core/lessons.ts";
-import { messageOf } from "../core/errors.ts";
+import { fileReason, messageOf } from "../core/errors.ts";
+import { whyNotJson } from "../core/json_syntax.ts";
 
 /** Manifests larger than this are refused (the largest real ones are well under 1 MB). */
 export const MAX_MANIFEST_BYTES = 8 * 1024 * 1024;
@@ -20,6 +21,8 @@ export interface ManifestLocation {
 export interface ManifestSearch {
   /** `LESSONS_MANIFEST_PATH` or the config file's `manifestPath`. */
   manifestPath: string | undefined;
+  /** Which of the two gave `manifestPath` (see `Settings.manifestPathFrom`), for messages. */
+  manifestPathFrom?: string | undefined;
   /** `CLAUDE_PLUGIN_ROOT`. */
   pluginRoot: string | undefined;
   /** Claude Code's folder (`CLAUDE_CONFIG_DIR` or `~/.claude`), whose `plugins/` is searched. */
@@ -36,7 +39,9 @@ export async function locateManifest(
   search: ManifestSearch,
 ): Promise<ManifestLocation | undefined> {
   const { manifestPath, pluginRoot, claudeDir } = search;
-  if (manifestPath) return { path: manifestPath, via: "LESSONS_MANIFEST_PATH or config file" };
+  if (manifestPath) {
+    return { path: manifestPath, via: search.manifestPathFrom ?? "LESSONS_MANIFEST_PATH" };
+  }
   if (pluginRoot) {
     const path = join(pluginRoot, "data", "lesson-manifest.json");
     if (isFile(path)) return { path, via: "CLAUDE_PLUGIN_ROOT/data" };
@@ -58,35 +63,38 @@ function isFile(path: string): boolean {
 }
 
 /**
- * Reads and validates the manifest at `path`. Throws `Error` with a one-line reason when it is
- * missing, too large, not JSON, or not a lessons-learned manifest.
+ * Reads and validates the manifest at `path`. Throws `Error` with one line saying what is wrong
+ * with the file (`manifest PATH: it is not valid JSON (line 2, column 3: expected ',')`) when it
+ * is missing, unreadable, too large, not JSON, or not a lessons-learned manifest.
  */
 function loadManifest(path: string, projectIds: readonly string[]): LessonSelection {
+  const wrong = (why: string) => new Error(`manifest ${path}: ${why}`);
   let text: string;
   try {
     // Sync: a firing call is one short process, where an async op's hop to a worker thread (and
     // that thread's start) costs more than the read.
     const info = Deno.statSync(path);
-    if (!info.isFile) throw new Error("not a file");
+    if (info.isDirectory) throw wrong("it is a folder, not a file");
+    if (!info.isFile) throw wrong("it is not a regular file");
     if (info.size > MAX_MANIFEST_BYTES) {
-      throw new Error(`${info.size} bytes is over the ${MAX_MANIFEST_BYTES}-byte limit`);
+      throw wrong(`it is ${info.size} bytes, over the ${MAX_MANIFEST_BYTES}-byte limit`);
     }
     text = Deno.readTextFileSync(path);
   } catch (error) {
-    throw new Error(`manifest ${path}: ${messageOf(error)}`);
+    throw error instanceof Error && error.message.startsWith("manifest ")
+      ? error
+      : wrong(fileReason(error));
   }
   let raw: unknown;
   try {
     raw = JSON.parse(text);
-  } catch (error) {
-    throw new Error(
-      `manifest ${path} is not JSON: ${messageOf(error)}`,
-    );
+  } catch {
+    throw wrong(await whyNotJson(text));
   }
   try {
     return selectLessons(raw, projectIds);
   } catch (error) {
-    throw new Error(`manifest ${path}: ${messageOf(error)}`);
+    throw wrong(`it is ${messageOf(error)}`);
   }
 }
 

@@ -16,10 +16,14 @@ export const LessonSchema = z.looseObject({
   disabled: z.optional(z.nullable(z.boolean())),
 });
 
+/** The manifest's `type` tag and the one `version` this hook reads. */
+export const MANIFEST_TYPE = "lessons-learned-manifest";
+export const MANIFEST_VERSION = 1;
+
 /** The envelope; `lessons` is checked loosely here and per lesson by {@link LessonSchema}. */
 export const ManifestSchema = z.looseObject({
-  type: z.literal("lessons-learned-manifest"),
-  version: z.literal(1),
+  type: z.literal(MANIFEST_TYPE),
+  version: z.literal(MANIFEST_VERSION),
   lessons: z.record(z.string(), z.unknown()),
 });
 

@@ -5,6 +5,7 @@
  */
 import { dirname, isAbsolute, join, resolve } from "../core/path.ts";
 import { messageOf } from "../core/errors.ts";
+import { lineColumn, syntaxMessage } from "../core/json_syntax.ts";
 import { type FileSettings, isSettingKey, type SettingKey, SETTINGS } from "./table.ts";
 import { type ConfigFileOutcome, type Env, expandHome, homeFrom } from "./resolve.ts";
 
@@ -127,7 +128,7 @@ export async function parseConfigText(
       kind: "unusable",
       unusable: `${where(first.offset)}: ${
         syntaxMessage(jsonc.printParseErrorCode(first.error as never))
-      }`,
+      } (not valid JSONC)`,
     };
   }
   if (tree === undefined) return { kind: "unusable", unusable: `${where(0)}: the file is empty` };
@@ -174,42 +175,6 @@ function settingsFrom(value: Record<string, unknown>): FileSettings {
   };
   for (const key of Object.keys(value)) if (isSettingKey(key)) take(key);
   return settings;
-}
-
-/** 1-based line and column of a character offset. */
-function lineColumn(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let start = 0;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      start = i + 1;
-    }
-  }
-  return { line, column: offset - start + 1 };
-}
-
-const SYNTAX_MESSAGES: Readonly<Record<string, string>> = {
-  InvalidSymbol: "unexpected character",
-  InvalidNumberFormat: "invalid number",
-  PropertyNameExpected: "expected a property name in double quotes",
-  ValueExpected: "expected a value",
-  ColonExpected: "expected ':'",
-  CommaExpected: "expected ','",
-  CloseBraceExpected: "expected '}'",
-  CloseBracketExpected: "expected ']'",
-  EndOfFileExpected: "expected the end of the file",
-  InvalidCommentToken: "invalid comment",
-  UnexpectedEndOfComment: "unterminated comment",
-  UnexpectedEndOfString: "unterminated string",
-  UnexpectedEndOfNumber: "unterminated number",
-  InvalidUnicode: "invalid unicode escape",
-  InvalidEscapeCharacter: "invalid escape character",
-  InvalidCharacter: "invalid character",
-};
-
-function syntaxMessage(code: string): string {
-  return `${SYNTAX_MESSAGES[code] ?? code} (not valid JSONC)`;
 }
 
 /** Relative paths in the file are relative to the file's folder; `~/` is the home folder. */

@@ -55,6 +55,11 @@ export interface Settings {
    */
   firstParty: boolean;
   manifestPath: string | undefined;
+  /**
+   * Where `manifestPath` came from: `LESSONS_MANIFEST_PATH`, or `manifestPath in <config file>`;
+   * undefined when neither gave one.
+   */
+  manifestPathFrom: string | undefined;
   /** The state folder: configured, else private to this user under the temp folder. */
   stateDir: string;
   debug: boolean;
@@ -79,6 +84,8 @@ export interface Settings {
   projectDir: string | undefined;
   /** `NO_COLOR` is set to anything but "" (no-color.org): commands print no colour. */
   noColor: boolean;
+  /** `COLUMNS`, as given: the terminal's width when the terminal itself cannot tell. */
+  columns: string | undefined;
   /** `PATH`, split. */
   searchPath: string[];
   configFile: ConfigFileOutcome;
@@ -153,6 +160,7 @@ export function resolveSettings(env: Env, file: ConfigFileOutcome = NO_FILE): Se
     disable1m: isOn(env("CLAUDE_CODE_DISABLE_1M_CONTEXT")),
     firstParty: isFirstParty(env),
     manifestPath: expandHome(lookup("manifestPath", undefined), home),
+    manifestPathFrom: manifestPathFrom(env, file),
     stateDir: expandHome(lookup("stateDir", undefined), home) ?? defaultStateDir(env),
     debug: setting("debug", false),
     autocompactPct,
@@ -167,6 +175,7 @@ export function resolveSettings(env: Env, file: ConfigFileOutcome = NO_FILE): Se
     pluginData: nonEmpty(env("CLAUDE_PLUGIN_DATA")),
     projectDir: nonEmpty(env("CLAUDE_PROJECT_DIR")),
     noColor: (env("NO_COLOR") ?? "") !== "",
+    columns: nonEmpty(env("COLUMNS")),
     searchPath: (env("PATH") ?? "").split(isWindows() ? ";" : ":").filter((d) => d !== ""),
     configFile: file,
     problems,
@@ -193,6 +202,16 @@ function rearmAt(
   const highest = configured.at(-1) ?? 0;
   // Scaled with the highest threshold, exactly as the thresholds were.
   return wanted.filter((t) => configured.includes(t)).map((t) => scale([t, highest])[0] ?? t);
+}
+
+/** Which source gives the manifest's path: the environment when valid there, else the file. */
+function manifestPathFrom(env: Env, file: ConfigFileOutcome): string | undefined {
+  const row = SETTINGS.manifestPath;
+  const raw = env(row.env);
+  if (raw !== undefined && row.parse(raw).kind === "valid") return row.env;
+  return file.settings.manifestPath !== undefined
+    ? `${row.key} in ${file.path ?? "the config file"}`
+    : undefined;
 }
 
 function isOn(raw: string | undefined): boolean {

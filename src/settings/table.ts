@@ -1,7 +1,7 @@
 /**
  * Every setting, declared once: its config-file key, its environment variable, what it must be,
  * its default and what it does. The config file's schema, the environment's parsing, every
- * "expected ..." message and the README's table all follow from these rows.
+ * "expected ..." message and the table in docs/configuration.md all follow from these rows.
  */
 
 import { SOURCE_NAMES, type SourceName } from "../core/rule_source_names.ts";
@@ -18,11 +18,11 @@ export interface SettingRow<T> {
   key: string;
   /** Environment variable. */
   env: string;
-  /** What a valid value is, as messages and the README say it. */
+  /** What a valid value is, as messages and docs/configuration.md say it. */
   expected: string;
-  /** The default, as the README shows it. */
+  /** The default, as docs/configuration.md shows it. */
   shownDefault: string;
-  /** What it does, for the README. */
+  /** What it does, for docs/configuration.md. */
   doc: string;
   /** The same rules for the environment's string and the file's JSON value. */
   parse: Parse<T>;
@@ -335,5 +335,13 @@ export const ENVIRONMENT_INPUTS: readonly { env: string; doc: string }[] = [
   {
     env: "CLAUDE_PLUGIN_ROOT, CLAUDE_PLUGIN_DATA, CLAUDE_PROJECT_DIR",
     doc: "Set by Claude Code for a plugin's hooks: where the plugin, its data and the project are.",
+  },
+  {
+    env: "NO_COLOR",
+    doc: "Set to anything but empty: commands print no colour (no-color.org).",
+  },
+  {
+    env: "COLUMNS",
+    doc: "The terminal's width, when the terminal cannot tell: `demo` lays itself out to it.",
   },
 ];

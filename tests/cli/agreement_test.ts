@@ -1,24 +1,19 @@
 /**
- * `status` and `preview` are dry runs of the hook's own steps: on every shared real transcript
+ * `status` and `preview` are dry runs of the hook's own steps: on every real transcript
  * they must name exactly what the hook then does on its next call at that reading, with no state
  * file (the hook recovers its earlier refreshes from the transcript) and with one.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { readdirSync } from "node:fs";
 import { PreviewJsonSchema, StatusJsonSchema } from "../../src/cli/schemas.ts";
-import { payload, RECORDED, runHook, SHARED_TRANSCRIPTS } from "../_helpers.ts";
+import { payload, RECORDED, runHook, SKELETONS } from "../_helpers.ts";
 import { cli, parsedAs, ROOT, sandbox } from "./_cli.ts";
 
 function transcripts(): string[] {
-  let shared: string[] = [];
-  try {
-    shared = readdirSync(SHARED_TRANSCRIPTS).filter((f) => f.endsWith(".jsonl")).sort()
-      .map((f) => `${SHARED_TRANSCRIPTS}/${f}`);
-  } catch {
-    // deno-lint-ignore no-console -- a skip must be visible in the test output
-    console.warn("../shared/fixtures/transcripts is absent: only the recorded session is checked");
-  }
-  return [RECORDED, ...shared];
+  const skeletons = readdirSync(SKELETONS).filter((f) => f.endsWith(".jsonl")).sort()
+    .map((f) => `${SKELETONS}/${f}`);
+  if (skeletons.length !== 9) throw new Error(`${skeletons.length} skeletons in ${SKELETONS}`);
+  return [RECORDED, ...skeletons];
 }
 
 /** The thresholds a refresh's header names, or [] for a periodic one. */

@@ -2,7 +2,8 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import { DemoJsonSchema } from "../../src/cli/schemas.ts";
 import { DEMO_TRANSCRIPT_LINES } from "../../src/data/demo_session.ts";
 import { baseEnv, MAIN_COMMAND } from "../_helpers.ts";
-import { assertIncludes, cli, parsedAs, sandbox } from "./_cli.ts";
+import { join } from "node:path";
+import { assertIncludes, cli, parsedAs, ROOT, sandbox } from "./_cli.ts";
 import { buildDemoLines, RECORDED } from "./make_demo_session.ts";
 
 Deno.test("demo injects exactly three times, at 30, 52 and 70 %", async () => {
@@ -72,11 +73,19 @@ Deno.test("demo piped, or with NO_COLOR, prints no colour codes", async () => {
   assert(!piped.stdout.includes("\x1b["), "piped output has colour codes");
 });
 
-/** `demo` on a terminal: util-linux `script` gives it a pseudo-terminal as stdout. */
-async function demoOnTerminal(env: Record<string, string>): Promise<string> {
+/**
+ * `demo` on a terminal: util-linux `script` gives it a pseudo-terminal as stdout, `columns`
+ * wide when given.
+ */
+async function demoOnTerminal(env: Record<string, string>, columns?: number): Promise<string> {
   const quote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`;
+  const command = [...MAIN_COMMAND, "demo"].map(quote).join(" ");
   const out = await new Deno.Command("script", {
-    args: ["-qec", [...MAIN_COMMAND, "demo"].map(quote).join(" "), "/dev/null"],
+    args: [
+      "-qec",
+      columns === undefined ? command : `stty cols ${columns} rows 50; ${command}`,
+      "/dev/null",
+    ],
     env: baseEnv(env),
     clearEnv: true,
     stdin: "null",
@@ -101,6 +110,50 @@ Deno.test({
     // NO_COLOR set but empty does not count (no-color.org).
     assertIncludes(await demoOnTerminal({ NO_COLOR: "" }), "\x1b[32m");
   },
+});
+
+/** The widest line of `text`, in characters, terminal line ends and colour codes not counted. */
+function widest(text: string): number {
+  // deno-lint-ignore no-control-regex
+  const lines = text.replace(/\x1b\[[0-9;]*m/g, "").split(/\r?\n/);
+  return Math.max(...lines.map((l) => [...l].length));
+}
+
+Deno.test("demo lays itself out to COLUMNS when piped, else to 100; never under 60", async () => {
+  for (const [columns, width] of [["80", 80], ["140", 140], ["30", 60], ["", 100]] as const) {
+    const run = await cli(["demo", "--full"], columns === "" ? {} : { COLUMNS: columns });
+    assertEquals(run.code, 0, run.stderr);
+    const max = widest(run.stdout);
+    assert(max <= width && max > width - 10, `COLUMNS=${columns}: widest line ${max}`);
+  }
+});
+
+Deno.test({
+  name: "demo on a terminal lays itself out to the terminal's width, gauges whole",
+  ignore: Deno.build.os !== "linux", // util-linux script(1)
+  async fn() {
+    // The terminal's own width wins over a stale COLUMNS.
+    const text = await demoOnTerminal({ NO_COLOR: "1", COLUMNS: "200" }, 72);
+    const max = widest(text);
+    assert(max <= 72 && max > 62, `widest line ${max}`);
+    const bars = text.split(/\r?\n/).filter((l) => /\[[#.|]{20,}/.test(l));
+    assertEquals(bars.length, 10);
+    assert(bars.every((l) => /\[[#.|]+\] \d+%$/.test(l)), bars.join("\n"));
+  },
+});
+
+Deno.test("demo's closing hint names a command that works from where it ran", async () => {
+  const here = await cli(["demo"]);
+  const next = here.stdout.slice(here.stdout.indexOf("\nNext\n"));
+  assertIncludes(next, "deno task hook doctor");
+  assertIncludes(next, "deno task hook --help");
+  assert(!next.includes("lessons-reinject --help"), next);
+  // Outside the checkout `deno task hook` finds no deno.json: the checkout's hooks/run works.
+  const box = sandbox();
+  const away = await cli(["demo"], {}, "", box.dir);
+  await Deno.remove(box.dir, { recursive: true });
+  assertIncludes(away.stdout, `${join(ROOT, "hooks", "run")} doctor`);
+  assert(!away.stdout.includes("deno task hook"), away.stdout);
 });
 
 Deno.test("demo ignores the user's own settings", async () => {

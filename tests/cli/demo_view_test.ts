@@ -1,9 +1,10 @@
-/** The demo's presentation: rows in, lines out, within 100 columns, colour only when asked. */
+/** The demo's presentation: rows in, lines out, within the width given, colour only when asked. */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import {
-  DEMO_WIDTH,
   demoLines,
   type DemoView,
+  type DemoViewOptions,
+  demoWidth,
   listPercents,
   useColor,
   wrap,
@@ -61,23 +62,82 @@ const view: DemoView = {
   ],
 };
 
-Deno.test("demoLines() keeps long reasons, tool names and injected lines within 100 columns", () => {
-  for (const full of [false, true]) {
-    for (const color of [false, true]) {
-      const lines = demoLines(view, { full, color });
-      // deno-lint-ignore no-control-regex
-      const visible = lines.map((l) => l.replace(/\x1b\[[0-9;]*m/g, ""));
-      assertEquals(visible.filter((l) => [...l].length > DEMO_WIDTH), [], `full ${full}`);
-      assertEquals(lines.some((l) => l.includes("\x1b[")), color);
+/** Options for a checkout at `width` columns. */
+const at = (width: number, more: Partial<DemoViewOptions> = {}): DemoViewOptions => ({
+  full: false,
+  color: false,
+  width,
+  program: "deno task hook",
+  readme: "README.md",
+  ...more,
+});
+// deno-lint-ignore no-control-regex
+const visible = (lines: string[]) => lines.map((l) => l.replace(/\x1b\[[0-9;]*m/g, ""));
+const WIDTHS = [60, 80, 100, 140];
+
+Deno.test("demoWidth() takes the terminal's, then COLUMNS, then 100; never under 60", () => {
+  assertEquals(demoWidth(80, "132"), 80);
+  assertEquals(demoWidth(undefined, "132"), 132);
+  assertEquals(demoWidth(undefined, " 90 "), 90);
+  assertEquals(demoWidth(undefined, undefined), 100);
+  assertEquals(demoWidth(undefined, "wide"), 100);
+  assertEquals(demoWidth(undefined, "0"), 100);
+  assertEquals(demoWidth(0, undefined), 100, "a terminal that reports 0 columns");
+  assertEquals(demoWidth(40, undefined), 60);
+  assertEquals(demoWidth(undefined, "20"), 60);
+});
+
+Deno.test("demoLines() keeps long reasons, tool names and injected lines within the width", () => {
+  for (const width of WIDTHS) {
+    for (const full of [false, true]) {
+      for (const color of [false, true]) {
+        const lines = demoLines(view, at(width, { full, color }));
+        const wide = visible(lines).filter((l) => [...l].length > width);
+        assertEquals(wide, [], `width ${width}, full ${full}, color ${color}`);
+        assertEquals(lines.some((l) => l.includes("\x1b[")), color);
+      }
     }
   }
 });
 
+Deno.test("demoLines() never wraps a gauge: each bar whole on one line, at every width", () => {
+  for (const width of WIDTHS) {
+    const lines = visible(demoLines(view, at(width, { color: true })));
+    const bars = lines.filter((l) => l.includes("[") && /[#.]{3}/.test(l));
+    assertEquals(bars.length, view.rows.length, `width ${width}: one gauge per call`);
+    for (const line of bars) {
+      assert(/\[[#.|]+\] \d+%$/.test(line), `width ${width}: a broken gauge: ${line}`);
+    }
+  }
+  // Room beside the figures: the gauge stays on the call's line; at 60 it gets a line of its own.
+  const oneCall: DemoView = { ...view, rows: [view.rows[0]!] };
+  assert(/tokens {2}\[/.test(demoLines(oneCall, at(80)).join("\n")));
+  assert(!/tokens {2}\[/.test(demoLines(oneCall, at(60)).join("\n")));
+});
+
+Deno.test("demoLines() ends with commands that work from where the user is, whole", () => {
+  for (const width of WIDTHS) {
+    const next = demoLines(view, at(width)).join("\n").split("\nNext\n")[1] ?? "";
+    assert(next.includes("deno task hook doctor"), next);
+    assert(next.includes("deno task hook --help"), next);
+    assert(next.includes("README.md"), next);
+    assert(next.includes("/plugin marketplace add lessons-reinject/lessons-reinject\n"), next);
+    assert(next.includes("/plugin install lessons-reinject@lessons-reinject\n"), next);
+    assert(!next.includes("lessons-reinject --help"), "no such command on a checkout's PATH");
+  }
+  // An installed binary's path may be longer than the terminal: it stays whole, to be pasted.
+  const binary = "/home/someone/.claude/plugins/cache/lessons-reinject/lessons-reinject/0.1.0/" +
+    "dist/lessons-reinject-x86_64-unknown-linux-gnu";
+  const lines = demoLines(view, at(80, { program: binary, readme: undefined }));
+  assert(lines.includes(`  ${binary} --help`), lines.slice(-8).join("\n"));
+  assert(!lines.includes("README.md"));
+});
+
 Deno.test("demoLines() names what a refresh crossed and how much went in", () => {
-  const text = demoLines(view, { full: false, color: false }).join("\n");
+  const text = demoLines(view, at(100)).join("\n");
   assert(text.includes("refresh: 71% crossed 30%, 52% and 70%, so "), text);
   assert(text.includes("1 refresh over 2 tool calls, at 71%"), text);
   assert(text.includes("quiet: word word"), text);
   assert(text.includes("... 2 more lines (--full shows them)"), text);
-  assert(!demoLines(view, { full: true, color: false }).join("\n").includes("more lines"));
+  assert(!demoLines(view, at(100, { full: true })).join("\n").includes("more lines"));
 });

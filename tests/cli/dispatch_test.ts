@@ -5,7 +5,8 @@ import {
 } from "node:assert/strict";
 import denoJson from "../../deno.json" with { type: "json" };
 import { VersionJsonSchema } from "../../src/cli/schemas.ts";
-import { assertIncludes as assertStringIncludes, cli, parsedAs } from "./_cli.ts";
+import { baseEnv, MAIN_COMMAND } from "../_helpers.ts";
+import { assertIncludes as assertStringIncludes, cli, parsedAs, ROOT } from "./_cli.ts";
 
 const COMMANDS = ["status", "preview", "demo", "doctor", "statusline"];
 
@@ -22,6 +23,12 @@ Deno.test("--help lists every command", async () => {
   assertEquals(run.code, 0);
   for (const command of COMMANDS) assertMatch(run.stdout, new RegExp(`^  ${command} `, "m"));
   assertStringIncludes(run.stdout, "run as the hook");
+  // Both kinds of rules it restates, not only lessons-learned's.
+  assertStringIncludes(run.stdout, "lessons-learned plugin's directives and protocols");
+  assertStringIncludes(
+    run.stdout,
+    "CLAUDE.md you mark between\n<!-- reinject --> and <!-- /reinject -->",
+  );
   // Every sentence ends: how to get one command's help is said whole.
   assertStringIncludes(run.stdout, "(`lessons-reinject <command> --help` explains one command)");
   for (const line of run.stdout.split("\n")) assert(!/ for a command's$/.test(line), line);
@@ -49,4 +56,24 @@ Deno.test("an unknown command or flag is a usage error (exit 2)", async () => {
   assertEquals(flag.code, 2);
   assertStringIncludes(flag.stderr, "--bogus");
   assertStringIncludes(flag.stderr, "Usage: lessons-reinject status");
+});
+
+Deno.test({
+  name: "run by hand on a terminal, the hook names commands that work from a checkout",
+  ignore: Deno.build.os !== "linux", // util-linux script(1) gives it a terminal as stdin
+  async fn() {
+    const quote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`;
+    const out = await new Deno.Command("script", {
+      args: ["-qec", MAIN_COMMAND.map(quote).join(" "), "/dev/null"],
+      env: baseEnv({}),
+      clearEnv: true,
+      cwd: ROOT,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const text = new TextDecoder().decode(out.stdout);
+    assertStringIncludes(text, "it reads a hook payload on stdin");
+    assertStringIncludes(text, "Try `deno task hook --help` or `deno task hook demo`.");
+  },
 });

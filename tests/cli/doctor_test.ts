@@ -107,7 +107,7 @@ Deno.test("doctor catches each problem, with its fix, and exits 1", async (t) =>
         env.LESSONS_MANIFEST_PATH = join(box.dir, "m.json");
         Deno.writeTextFileSync(env.LESSONS_MANIFEST_PATH, '{"type":"other"}');
       },
-      says: "Cannot read manifest",
+      says: "it is not a lessons-learned manifest",
     },
     {
       name: "a budget too small for even the summaries",
@@ -212,5 +212,49 @@ Deno.test("doctor finds the plugin: this checkout by default; none elsewhere is 
   const report = parsedAs(DoctorJsonSchema, elsewhere.stdout);
   assertEquals(check(report, "plugin").status, "fail");
   assertIncludes(check(report, "plugin").fix ?? "", "--plugin-root");
+  await Deno.remove(box.dir, { recursive: true });
+});
+
+Deno.test("doctor --plugin-root on a folder that is not the plugin says so, once", async () => {
+  const box = sandbox();
+  const empty = join(box.dir, "empty");
+  Deno.mkdirSync(empty);
+  const { code, report } = await doctor(healthy(box), ["--plugin-root", empty]);
+  assertEquals(code, 1);
+  const plugin = check(report, "plugin");
+  assertEquals(plugin.status, "fail");
+  assertEquals(
+    plugin.detail,
+    `${empty} (--plugin-root) is not the lessons-reinject plugin: it has no ` +
+      ".claude-plugin/plugin.json, hooks/hooks.json or hooks/run",
+  );
+  assertIncludes(plugin.fix ?? "", "/plugin install lessons-reinject@lessons-reinject");
+  // No raw error about its hooks.json, no download advice for a folder that is not the plugin.
+  assertEquals(report.checks.filter((c) => ["hooks wiring", "binary"].includes(c.name)), []);
+  await Deno.remove(box.dir, { recursive: true });
+});
+
+Deno.test("doctor reads a broken hooks.json in the project's words, on one line", async () => {
+  const box = sandbox();
+  const root = join(box.dir, "plugin");
+  Deno.mkdirSync(join(root, "hooks"), { recursive: true });
+  Deno.writeTextFileSync(join(root, "hooks", "hooks.json"), '{\n  "hooks": {\n    "x" 1\n');
+  const { report } = await doctor(healthy(box), ["--plugin-root", root]);
+  const wiring = check(report, "hooks wiring");
+  assertEquals(wiring.status, "fail");
+  assertEquals(
+    wiring.detail,
+    `${join(root, "hooks", "hooks.json")}: it is not valid JSON (line 3, column 9: expected ':')`,
+  );
+  await Deno.remove(box.dir, { recursive: true });
+});
+
+Deno.test("doctor's install advice is the README's command", async () => {
+  const readme = Deno.readTextFileSync(join(ROOT, "README.md"));
+  const box = sandbox();
+  const { report } = await doctor(healthy(box), ["--plugin-root", join(box.dir, "absent")]);
+  const fix = check(report, "plugin").fix ?? "";
+  const command = fix.match(/\/plugin install \S+?(?=\))/)?.[0];
+  assert(command !== undefined && readme.includes(command), `${command} is not in the README`);
   await Deno.remove(box.dir, { recursive: true });
 });

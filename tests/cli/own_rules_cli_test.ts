@@ -132,3 +132,38 @@ Deno.test("doctor: a budget that leaves rules out says which", async () => {
   assertIncludes(rules.detail, "1 left out (CLAUDE.md:4)");
   assertIncludes(rules.fix ?? "", "LESSONS_REINJECT_MAX_CHARS");
 });
+
+Deno.test("preview and doctor measure the same rules with one measure, in plain words", async () => {
+  const { work, env } = project();
+  const preview = parsedAs(
+    PreviewJsonSchema,
+    (await cli(["preview", "--json"], env, "", work)).stdout,
+  );
+  const human = await cli(["preview"], env, "", work);
+  assertIncludes(human.stdout, "manifest     none\n"); // not "null"
+  const doctor = parsedAs(
+    DoctorJsonSchema,
+    (await cli(["doctor", "--json", "--plugin-root", ROOT], env, "", work)).stdout,
+  );
+  const rules = doctor.checks.find((c) => c.name === "rules");
+  assertIncludes(rules?.detail ?? "", "1 section of your own rules"); // not "1 sections"
+  const size = `a refresh of every source is ${preview.chars} of 9,500 characters`;
+  assertIncludes(rules?.detail ?? "", size);
+  assertIncludes(human.stdout, `size         ${preview.chars} of 9,500 characters`);
+  // With the sample manifest too: the manifest's check quotes the same refresh.
+  const both = { ...env, LESSONS_MANIFEST_PATH: join(ROOT, "src", "data", "sample_manifest.json") };
+  const full = parsedAs(
+    PreviewJsonSchema,
+    (await cli(["preview", "--json"], both, "", work)).stdout,
+  );
+  const checks = parsedAs(
+    DoctorJsonSchema,
+    (await cli(["doctor", "--json", "--plugin-root", ROOT], both, "", work)).stdout,
+  ).checks;
+  const chars = full.chars.toLocaleString("en-US");
+  assertIncludes(
+    checks.find((c) => c.name === "manifest")?.detail ?? "",
+    `in a refresh of ${chars} of 9,500`,
+  );
+  assertIncludes(checks.find((c) => c.name === "rules")?.detail ?? "", `is ${chars} of 9,500`);
+});

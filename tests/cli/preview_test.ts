@@ -15,7 +15,7 @@ Deno.test("preview prints the exact text the hook's next call would inject, and 
   assert(run.stdout.startsWith("[lessons-reinject refresh 30,52,70 ref="), run.stdout);
   assertIncludes(run.stdout, "Context refresh at 90% of the 200k-token context window");
   assertIncludes(run.stdout, "## Non-Negotiable Directives");
-  assertIncludes(run.stdout, "of 9500 characters (within the budget)");
+  assertIncludes(run.stdout, "of 9,500 characters (within the budget)");
   assertIncludes(run.stdout, "whole        ");
   assertIncludes(run.stdout, "left out     none");
 
@@ -101,6 +101,9 @@ Deno.test("preview agrees with the hook when the state file is gone: nothing is 
   assertEquals(run.code, 0, run.stderr);
   const json = parsedAs(PreviewJsonSchema, run.stdout);
   assertEquals([json.due, json.text], [false, null]);
+  // Its hint names a command that works here, in a checkout.
+  const human = await cli(["preview", "--transcript", RECORDED], { ...box.env, HOME: box.dir });
+  assertIncludes(human.stdout, "(`deno task hook preview --threshold N` shows the text");
   await Deno.remove(box.dir, { recursive: true });
 });
 

@@ -1,12 +1,13 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { join } from "node:path";
 import { projectFolderName } from "../../src/cli/locate.ts";
-import { StatusJsonSchema } from "../../src/cli/schemas.ts";
-import { entries, RECORDED, sharedTranscript, writeTranscript } from "../_helpers.ts";
+import { ErrorJsonSchema, StatusJsonSchema } from "../../src/cli/schemas.ts";
+import { entries, RECORDED, skeletonTranscript, writeTranscript } from "../_helpers.ts";
 import { assertIncludes, cli, parsedAs, ROOT, sandbox } from "./_cli.ts";
 
 /**
- * The figures in ../shared/fixtures/transcripts/README.md: the last main-chain usage (tokens), and
+ * The figures in tests/fixtures/transcripts/skeletons/README.md (measured on the originals, kept by
+ * their skeletons): the last main-chain usage (tokens), and
  * the window its model has in the version of Claude Code that wrote it (data/window_table.ts).
  */
 const EXPECTED: { file: string; tokens: number; window: number; compacted?: boolean }[] = [
@@ -33,16 +34,11 @@ const EXPECTED: { file: string; tokens: number; window: number; compacted?: bool
   { file: "v2.1.212-newest.jsonl", tokens: 186830, window: 1_000_000 },
 ];
 
-Deno.test("status --json on every shared transcript gives the expected tokens and window", async (t) => {
+Deno.test("status --json on every public transcript gives the expected tokens and window", async (t) => {
   const box = sandbox();
   for (const expected of EXPECTED) {
     await t.step(expected.file, async () => {
-      const path = sharedTranscript(expected.file);
-      if (!path) {
-        // deno-lint-ignore no-console -- a skip must be visible in the test output
-        console.log(`skipped: ../shared/fixtures/transcripts/${expected.file} is absent`);
-        return;
-      }
+      const path = skeletonTranscript(expected.file);
       const run = await cli(["status", "--json", "--transcript", path], {
         ...box.env,
         HOME: box.dir,
@@ -146,6 +142,31 @@ Deno.test("status finds the newest transcript of this folder's project, or by --
   const missing = await cli(["status", "--session", "nope"], env);
   assertEquals(missing.code, 1);
   assertIncludes(missing.stderr, "no transcript for session nope");
+  // The start of an id no other session shares is enough, here or in another project.
+  const byPrefix = await cli(["status", "--json", "--session", "1111"], env);
+  assertEquals(byPrefix.code, 0, byPrefix.stderr);
+  const prefixed = parsedAs(StatusJsonSchema, byPrefix.stdout);
+  assertEquals([prefixed.tokens, prefixed.sessionId], [
+    20_000,
+    "11111111-1111-4111-8111-111111111111",
+  ]);
+  const elsewhere = join(box.dir, ".claude", "projects", "-some-other-project");
+  Deno.mkdirSync(elsewhere);
+  writeTranscript(join(elsewhere, "1111aaaa-0000-4000-8000-000000000000.jsonl"), [
+    entries.assistant(30_000),
+  ]);
+  const ambiguous = await cli(["status", "--session", "1111"], env);
+  assertEquals(ambiguous.code, 1);
+  assertEquals(
+    ambiguous.stderr,
+    "lessons-reinject: 2 sessions start with 1111 (11111111-1111-4111-8111-111111111111, " +
+      "1111aaaa-0000-4000-8000-000000000000): give more of the id\n",
+  );
+  const longer = parsedAs(
+    StatusJsonSchema,
+    (await cli(["status", "--json", "--session", "1111a"], env)).stdout,
+  );
+  assertEquals(longer.tokens, 30_000);
   await Deno.remove(box.dir, { recursive: true });
 });
 
@@ -173,5 +194,94 @@ Deno.test("status without a transcript to read exits 1", async () => {
   const folder = await cli(["status", "--transcript", box.dir], box.env);
   assertEquals(folder.code, 1);
   assertIncludes(folder.stderr, `${box.dir} is a folder, not a transcript`);
+  await Deno.remove(box.dir, { recursive: true });
+});
+
+Deno.test("status --transcript on a file that is not a transcript says so and exits 1", async (t) => {
+  const box = sandbox();
+  const random = new Uint8Array(4096);
+  crypto.getRandomValues(random);
+  const files: [string, string | Uint8Array, string][] = [
+    ["deno.json", Deno.readTextFileSync(join(ROOT, "deno.json")), "it is not JSON lines"],
+    ["random.bin", random, "it is not JSON lines"],
+    ["notes.txt", "hello\nthis is plain text\n", "it is not JSON lines"],
+    ["other.jsonl", '{"name":"a"}\n{"name":"b"}\n', "none of its lines is a transcript entry"],
+    ["empty.jsonl", "", "it is empty"],
+  ];
+  for (const [name, content, why] of files) {
+    await t.step(name, async () => {
+      const path = join(box.dir, name);
+      if (typeof content === "string") Deno.writeTextFileSync(path, content);
+      else Deno.writeFileSync(path, content);
+      const run = await cli(["status", "--transcript", path], box.env);
+      assertEquals(run.code, 1, run.stdout);
+      assertEquals(run.stdout, "");
+      assertEquals(
+        run.stderr,
+        `lessons-reinject: ${path} is not a Claude Code transcript (${why}); pass a session's ` +
+          ".jsonl file from ~/.claude/projects/, or --session ID\n",
+      );
+      const json = await cli(["status", "--transcript", path, "--json"], box.env);
+      assertEquals(json.code, 1);
+      assertIncludes(
+        parsedAs(ErrorJsonSchema, json.stdout).error,
+        "is not a Claude Code transcript",
+      );
+    });
+  }
+  // A real transcript whose first line is longer than the head read (a pasted image) still is one.
+  await t.step("a first line longer than the head", async () => {
+    const path = join(box.dir, "long-first-line.jsonl");
+    const lines = Deno.readTextFileSync(RECORDED).split("\n").filter((l) => l !== "");
+    const first = JSON.parse(lines[0]!);
+    first.content = "x".repeat(300 * 1024);
+    Deno.writeTextFileSync(path, [JSON.stringify(first), ...lines.slice(1)].join("\n") + "\n");
+    const run = await cli(["status", "--transcript", path], box.env);
+    assertEquals(run.code, 0, run.stderr);
+  });
+  await Deno.remove(box.dir, { recursive: true });
+});
+
+Deno.test("status reads at a glance: next, the next call, and the columns", async (t) => {
+  const box = sandbox();
+  const env = { ...box.env, HOME: box.dir };
+  /** Every label is padded to one column: the values start at character 13. */
+  const assertColumns = (stdout: string) => {
+    const body = stdout.split("\n").slice(2).filter((l) => l !== "");
+    for (const line of body) assert(/^[a-z ]{12} \S/.test(line), `out of column: ${line}`);
+  };
+  await t.step("at 90 % with every threshold pending", async () => {
+    const transcript = join(box.dir, "ninety.jsonl");
+    writeTranscript(transcript, [entries.assistant(180_437, [], { model: "claude-opus-4-5" })]);
+    const run = await cli(["status", "--transcript", transcript], env);
+    assertEquals(run.code, 0, run.stderr);
+    assertIncludes(run.stdout, "pending      30, 52, 70: the next tool call refreshes\n");
+    // Not "next 30%": the next call fires 30, 52 and 70 at once.
+    assertIncludes(
+      run.stdout,
+      "next         none after the pending ones: the context is past every threshold\n",
+    );
+    // The decision in its own words, not the reading again with bare numbers.
+    assertIncludes(run.stdout, "next call    refreshes: 90% crossed 30, 52, 70\n");
+    assert(!/\b180437\b|\b200000\b/.test(run.stdout), run.stdout);
+    assertColumns(run.stdout);
+    const json = parsedAs(
+      StatusJsonSchema,
+      (await cli(["status", "--json", "--transcript", transcript], env)).stdout,
+    );
+    assertEquals([json.next, json.pending, json.decision], [
+      null,
+      [30, 52, 70],
+      "90% crossed 30, 52, 70",
+    ]);
+  });
+  await t.step("compacted since the last usage", async () => {
+    const transcript = join(box.dir, "compacted.jsonl");
+    writeTranscript(transcript, [entries.assistant(156_089), entries.compactBoundary()]);
+    const run = await cli(["status", "--transcript", transcript], env);
+    assertEquals(run.code, 0, run.stderr);
+    assertIncludes(run.stdout, "compacted    from 156,089 tokens of 200k (78.0%");
+    assertColumns(run.stdout);
+  });
   await Deno.remove(box.dir, { recursive: true });
 });

@@ -107,3 +107,36 @@ Deno.test("the debug line says a reason once: no 'X → X' when there is no read
   ok(line.includes("nothing: no usage in the transcript; tool call 1"), line);
   ok(!line.includes("→"), line);
 });
+
+Deno.test({
+  name: "a state folder it will not use is told to the user once, at SessionStart startup",
+  ignore: !posix, // POSIX modes
+  async fn() {
+    const box = sandbox();
+    Deno.mkdirSync(box.stateDir, { recursive: true });
+    Deno.chmodSync(box.stateDir, 0o777);
+    const startup = payload("SessionStart.startup", { transcript_path: box.transcript });
+    const open = await runHook(startup, box.env);
+    assertEquals(open.code, 0, open.stderr);
+    assertEquals(
+      JSON.parse(open.stdout),
+      {
+        systemMessage: `lessons-reinject: state folder ${box.stateDir} is writable by others ` +
+          "(mode 777): it will not use it, so no context refresh is given; chmod 700 " +
+          `${box.stateDir} if it is yours, or point LESSONS_STATE_DIR (or stateDir in the ` +
+          "config file) at a private folder",
+      },
+    );
+    // A tool call in that session stays silent, as before: the notice was the one word.
+    writeTranscript(box.transcript, [entries.assistant(120_000, ["toolu_1"])]);
+    const call = await runHook(
+      payload("PostToolUse.Bash", { transcript_path: box.transcript, tool_use_id: "toolu_1" }),
+      box.env,
+    );
+    assertEquals([call.code, call.stdout, call.stderr], [0, "", ""]);
+    // A private folder: nothing to say.
+    Deno.chmodSync(box.stateDir, 0o700);
+    const quiet = await runHook(startup, box.env);
+    assertEquals([quiet.code, quiet.stdout, quiet.stderr], [0, "", ""]);
+  },
+});

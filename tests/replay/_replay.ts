@@ -3,16 +3,11 @@
  * the way Claude Code would have run it, and pairs each decision with the oracle's.
  */
 import { join } from "node:path";
-import { ROOT, SHARED_TRANSCRIPTS } from "../_helpers.ts";
+import { PAYLOADS, RECORDINGS, SAMPLE_MANIFEST, SKELETONS } from "../_helpers.ts";
 import { callHook, type HookDecision } from "./_adapter.ts";
 import { expectCalls, type Expected, type OracleCall, parseLines, TRUTH } from "./oracle.ts";
 
-const SHARED_PAYLOADS = join(ROOT, "..", "shared", "fixtures", "payloads");
-const LOCAL_PAYLOADS = join(ROOT, "tests", "fixtures", "payloads");
-const LOCAL_TRANSCRIPTS = join(ROOT, "tests", "fixtures", "transcripts");
-const MANIFEST = join(ROOT, "src", "data", "sample_manifest.json");
-
-/** Sessions that ran through a gateway (their provenance: the shared README). */
+/** Sessions that ran through a gateway (their provenance: the skeletons' README). */
 const GATEWAY = new Set([
   "v2.1.167-main-with-workflow-subagents.jsonl",
   "v2.1.167-subagent-file-agent-ab9eaae030fe399d0.jsonl",
@@ -27,28 +22,21 @@ const SUBAGENT = {
   nested: join("subagents", "workflows", "wf_f5b3cd7b-844"),
 };
 
-/** A captured payload by name: shared/fixtures/payloads first, then `dir`. */
-export function payloadFrom(dir: string, name: string): Record<string, unknown> {
-  for (const base of [SHARED_PAYLOADS, dir]) {
-    try {
-      return JSON.parse(Deno.readTextFileSync(join(base, `${name}.json`)));
-    } catch {
-      // Try the next folder.
-    }
-  }
-  throw new Error(`no captured payload ${name}`);
+/** A payload captured from real Claude Code (tests/fixtures/payloads), by name. */
+function captured(name: string): Record<string, unknown> {
+  return JSON.parse(Deno.readTextFileSync(join(PAYLOADS, `${name}.json`)));
 }
 
-function locate(file: string): string | undefined {
-  for (const dir of [SHARED_TRANSCRIPTS, LOCAL_TRANSCRIPTS]) {
+/** Where `file` is: in `dir` when given, else among the skeletons or our own recordings. */
+function locate(file: string, dir?: string): string {
+  for (const folder of dir === undefined ? [SKELETONS, RECORDINGS] : [dir]) {
     try {
-      Deno.statSync(join(dir, file));
-      return join(dir, file);
+      if (Deno.statSync(join(folder, file)).isFile) return join(folder, file);
     } catch {
       // Not here.
     }
   }
-  return undefined;
+  throw new Error(`no transcript ${file} in ${dir ?? `${SKELETONS} or ${RECORDINGS}`}`);
 }
 
 /** Byte offsets where each line ends (just after its newline). */
@@ -81,11 +69,14 @@ function same(expected: Expected | undefined, hook: HookDecision | undefined): b
     expected.thresholds.join() === hook?.thresholds.join();
 }
 
-/** Replays `file` call by call; undefined when the transcript is absent. */
-export async function replay(file: string, withEvents: boolean): Promise<Row[] | undefined> {
-  const path = locate(file);
+/**
+ * Replays `file` (a name the oracle's TRUTH knows) call by call, read from `from` when given (with
+ * its parent session beside it, for a subagent's file), else from the committed fixtures.
+ */
+export async function replay(file: string, withEvents: boolean, from?: string): Promise<Row[]> {
+  const path = locate(file, from);
   const truth = TRUTH[file];
-  if (!path || !truth) return undefined;
+  if (!truth) throw new Error(`the oracle knows nothing of ${file}`);
   const bytes = Deno.readFileSync(path);
   const lines = parseLines(new TextDecoder().decode(bytes));
   const ends = lineEnds(bytes);
@@ -102,7 +93,7 @@ export async function replay(file: string, withEvents: boolean): Promise<Row[] |
     Deno.mkdirSync(project, { recursive: true });
     if (isAgent) {
       // The parent's transcript exists whole; the agent's own file grows call by call.
-      Deno.copyFileSync(locate(SUBAGENT.main)!, mainPath);
+      Deno.copyFileSync(locate(SUBAGENT.main, from), mainPath);
       const nested = join(project, sessionId, SUBAGENT.nested);
       Deno.mkdirSync(nested, { recursive: true });
       target = join(nested, `agent-${SUBAGENT.agentId}.jsonl`);
@@ -119,7 +110,7 @@ export async function replay(file: string, withEvents: boolean): Promise<Row[] |
     };
     const env: Record<string, string> = {
       LESSONS_STATE_DIR: join(dir, "state"),
-      LESSONS_MANIFEST_PATH: MANIFEST,
+      LESSONS_MANIFEST_PATH: SAMPLE_MANIFEST,
       LESSONS_REINJECT_WAIT_MS: "1",
       LESSONS_DEBUG: "1",
       TMPDIR: dir,
@@ -140,18 +131,18 @@ export async function replay(file: string, withEvents: boolean): Promise<Row[] |
         // PostCompact (in that order, with the compaction's prompt_id).
         writeTo(lastMarker + 1);
         event = await callHook(
-          { ...payloadFrom(LOCAL_PAYLOADS, "SessionStart.compact"), ...base },
+          { ...captured("SessionStart.compact"), ...base },
           env,
         );
         const post = await callHook(
-          { ...payloadFrom(LOCAL_PAYLOADS, "PostCompact"), ...base },
+          { ...captured("PostCompact"), ...base },
           env,
         );
         if (post.kind !== "none") throw new Error(`PostCompact answered: ${post.header}`);
       }
       writeTo(call.line);
       const payload = {
-        ...payloadFrom(LOCAL_PAYLOADS, "PostToolUse.Bash"),
+        ...captured("PostToolUse.Bash"),
         ...base,
         tool_name: call.toolName,
         tool_use_id: call.toolUseId,

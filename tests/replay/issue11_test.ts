@@ -11,7 +11,7 @@ import {
   entries,
   payload,
   sandbox,
-  sharedTranscript,
+  skeletonTranscript,
   writeTranscript,
 } from "../_helpers.ts";
 import { callHook, type HookDecision } from "./_adapter.ts";
@@ -32,9 +32,8 @@ for (const withEvents of [true, false]) {
   Deno.test({
     name:
       `v2.1.112 (opus-4-7, 2.1.112) refreshes at 30, 52, 70 % of 200k before its compaction, ${mode} compaction events`,
-    ignore: sharedTranscript("v2.1.112-compact-boundary.jsonl") === undefined,
     fn: async () => {
-      const rows = (await replay("v2.1.112-compact-boundary.jsonl", withEvents))!;
+      const rows = await replay("v2.1.112-compact-boundary.jsonl", withEvents);
       const fired = rows.filter((r) => r.hook.kind !== "none");
       const before = fired.filter((r) => r.call.line < BOUNDARY_LINE);
       deepStrictEqual(before.map((r) => r.hook.thresholds), [[30], [52], [70]]);
@@ -63,9 +62,8 @@ for (const withEvents of [true, false]) {
 
 Deno.test({
   name: "v2.1.212 (a gateway, usage only in input_tokens) reads input_tokens as the context",
-  ignore: sharedTranscript("v2.1.212-newest.jsonl") === undefined,
   fn: async () => {
-    const rows = (await replay("v2.1.212-newest.jsonl", true))!;
+    const rows = await replay("v2.1.212-newest.jsonl", true);
     const fired = rows.filter((r) => r.hook.kind === "thresholds");
     deepStrictEqual(fired.map((r) => r.hook.thresholds), [[30], [52], [70]]);
     ok(fired.every((r) => stated(r.hook)?.[1] === "200k"));
@@ -149,17 +147,16 @@ Deno.test("a gateway's own entry with all-zero usage ends the wait: the counter,
 
 Deno.test({
   name: "a 2.1.167 workflow agent's nested file is found and its path kept in the agent's state",
-  ignore: sharedTranscript("v2.1.167-subagent-file-agent-ab9eaae030fe399d0.jsonl") === undefined,
   fn: async () => {
     const box = sandbox();
     const session = "3e89eb15-32e7-43f8-8734-8d47310263ea";
     const main = join(box.dir, `${session}.jsonl`);
-    Deno.copyFileSync(sharedTranscript("v2.1.167-main-with-workflow-subagents.jsonl")!, main);
+    Deno.copyFileSync(skeletonTranscript("v2.1.167-main-with-workflow-subagents.jsonl"), main);
     const nested = join(box.dir, session, "subagents", "workflows", "wf_f5b3cd7b-844");
     Deno.mkdirSync(nested, { recursive: true });
     const agentFile = join(nested, "agent-ab9eaae030fe399d0.jsonl");
     Deno.copyFileSync(
-      sharedTranscript("v2.1.167-subagent-file-agent-ab9eaae030fe399d0.jsonl")!,
+      skeletonTranscript("v2.1.167-subagent-file-agent-ab9eaae030fe399d0.jsonl"),
       agentFile,
     );
     const env = { ...box.env, LESSONS_DEBUG: "1" };

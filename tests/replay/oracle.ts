@@ -1,6 +1,6 @@
 /**
  * The replay suite's oracle: what the hook should decide at each tool call of a real transcript,
- * written from the measured facts (shared/docs/claude-code-facts.md, docs/context-windows.md)
+ * written from the measured facts (docs/claude-code-facts.md, docs/context-windows.md)
  * and from hindsight over the whole file, independently of src/ (it imports nothing from there).
  */
 

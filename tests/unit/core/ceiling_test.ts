@@ -10,7 +10,7 @@ import { ceilingTokens, ceilingWindow, earlyCeiling } from "../../../src/core/ce
 import { TOKENS_PER_BYTE, UNSEEN_TOKENS } from "../../../src/core/claude_code.ts";
 import { isCompactionMarker, usageOf } from "../../../src/core/transcript_entry.ts";
 import { DEFAULT_THRESHOLDS } from "../../../src/core/thresholds.ts";
-import { ROOT, SHARED_TRANSCRIPTS } from "../../_helpers.ts";
+import { RECORDINGS, SKELETONS } from "../../_helpers.ts";
 
 Deno.test("ceilingTokens() adds output, bytes and the larger margin", async (t) => {
   const cases: [string, Parameters<typeof ceilingTokens>[0], number][] = [
@@ -166,8 +166,9 @@ function pairsIn(folder: string, real: boolean): Pair[] {
   return pairs;
 }
 
-const shared = () => pairsIn(SHARED_TRANSCRIPTS, true);
-const recorded = () => pairsIn(join(ROOT, "tests", "fixtures", "transcripts"), false);
+// The skeletons keep every line's byte length and every usage figure: the same pairs as the originals.
+const shared = () => pairsIn(SKELETONS, true);
+const recorded = () => pairsIn(RECORDINGS, false);
 
 function describe(p: Pair): string {
   return `${p.file}:${p.line}: ${p.previous.tokens} + ${p.previous.outputTokens} out + ` +
@@ -202,7 +203,7 @@ Deno.test("real sessions need no window share: bytes and UNSEEN_TOKENS bound the
     if (excess > worst) [worst, at] = [excess, describe(pair)];
   }
   ok(worst <= UNSEEN_TOKENS, `${worst} at ${at}`);
-  // Measured on the shared fixtures: 6,635 tokens (v2.1.112, 1,932 bytes between the readings).
+  // Measured on the public transcripts: 6,635 tokens (v2.1.112, 1,932 bytes between the readings).
   ok(worst > 5_000, `the worst real pair changed: ${worst} at ${at}`);
 });
 

@@ -33,16 +33,36 @@ Deno.test("selectLessons() names invalid lessons and keeps the valid ones", () =
   ok(invalid[0]!.includes("priority"), invalid[0]);
 });
 
-Deno.test("selectLessons() throws TypeError for something that is not a manifest", async (t) => {
-  const cases: [string, unknown][] = [
-    ["null", null],
-    ["array", []],
-    ["wrong type tag", { type: "other", version: 1, lessons: {} }],
-    ["wrong version", { type: "lessons-learned-manifest", version: 2, lessons: {} }],
-    ["lessons not an object", { type: "lessons-learned-manifest", version: 1, lessons: [] }],
+Deno.test("selectLessons() throws TypeError saying what a non-manifest lacks", async (t) => {
+  const cases: [string, unknown, string][] = [
+    ["null", null, "null, not an object"],
+    ["array", [], "a list, not an object"],
+    ["a string", "x", "a string, not an object"],
+    [
+      "wrong type tag",
+      { type: "other", version: 1, lessons: {} },
+      '"type" is not ' +
+      '"lessons-learned-manifest"',
+    ],
+    [
+      "wrong version",
+      { type: "lessons-learned-manifest", version: 2, lessons: {} },
+      '"version" ' +
+      "is not 1",
+    ],
+    [
+      "lessons not an object",
+      { type: "lessons-learned-manifest", version: 1, lessons: [] },
+      '"lessons" is not an object of lessons by id',
+    ],
+    ["an empty object", {}, 'no "type"; no "version"; no "lessons"'],
   ];
-  for (const [name, raw] of cases) {
-    await t.step(name, () => throws(() => selectLessons(raw, []), TypeError));
+  for (const [name, raw, says] of cases) {
+    await t.step(name, () =>
+      throws(() => selectLessons(raw, []), {
+        name: "TypeError",
+        message: `not a lessons-learned manifest (${says})`,
+      }));
   }
 });
 

@@ -7,7 +7,7 @@ import {
   withTranscript,
 } from "../../../src/io/transcript.ts";
 import { resolveWindow } from "../../../src/core/window.ts";
-import { entries, RECORDED, sharedTranscript } from "../../_helpers.ts";
+import { entries, RECORDED, skeletonTranscript } from "../../_helpers.ts";
 
 const scanFile = (path: string, query: UsageQuery = {}) =>
   withTranscript(path, (source, size) => scanUsage(source, size, query));
@@ -22,8 +22,9 @@ function memory(text: string): { source: ByteSource; size: number } {
 
 const jsonl = (lines: unknown[]) => lines.map((l) => JSON.stringify(l)).join("\n") + "\n";
 
-// Expected figures: ../shared/fixtures/transcripts/README.md ("last main-chain assistant usage").
-const SHARED_CASES: {
+// Expected figures: tests/fixtures/transcripts/skeletons/README.md ("last main-chain usage"),
+// measured on the originals; the skeletons keep every usage figure.
+const PUBLIC_CASES: {
   file: string;
   tokens?: number;
   model?: string;
@@ -78,14 +79,13 @@ const SHARED_CASES: {
   { file: "v2.1.212-newest.jsonl", tokens: 186830, model: "claude-fable-5", window: 1_000_000 },
 ];
 
-Deno.test("scanUsage() matches the README figures of every shared transcript", async (t) => {
-  for (const c of SHARED_CASES) {
-    const path = sharedTranscript(c.file);
+Deno.test("scanUsage() matches the README figures of every public transcript", async (t) => {
+  for (const c of PUBLIC_CASES) {
+    const path = skeletonTranscript(c.file);
     await t.step({
       name: c.file,
-      ignore: path === undefined,
       fn: async () => {
-        const scan = await scanFile(path!, { sidechainFile: c.sidechainFile ?? false });
+        const scan = await scanFile(path, { sidechainFile: c.sidechainFile ?? false });
         if ("error" in scan) throw new Error(scan.error);
         if (c.compactedAfterUsage) {
           // 1.0.x compaction (isCompactSummary, no boundary) after the last real usage: the
@@ -109,19 +109,14 @@ Deno.test("scanUsage() matches the README figures of every shared transcript", a
       },
     });
   }
-  if (!sharedTranscript(SHARED_CASES[0]!.file)) {
-    // deno-lint-ignore no-console -- a skip must be visible in the test output
-    console.warn("../shared/fixtures/transcripts is absent: shared-transcript steps skipped");
-  }
 });
 
 Deno.test("scanUsage() ignores a subagent file's entries when reading it as a main transcript", async (t) => {
-  const path = sharedTranscript("v2.1.167-subagent-file-agent-ab9eaae030fe399d0.jsonl");
+  const path = skeletonTranscript("v2.1.167-subagent-file-agent-ab9eaae030fe399d0.jsonl");
   await t.step({
     name: "every line is a sidechain",
-    ignore: path === undefined,
     fn: async () => {
-      const scan = await scanFile(path!);
+      const scan = await scanFile(path);
       if ("error" in scan) throw new Error(scan.error);
       assertEquals(scan.usage, undefined);
     },
@@ -129,19 +124,18 @@ Deno.test("scanUsage() ignores a subagent file's entries when reading it as a ma
 });
 
 Deno.test("scanUsage() sees no reading between a 2.1.185 boundary and the first real usage after it", async (t) => {
-  const path = sharedTranscript("v2.1.185-three-compact-boundaries.jsonl");
+  const path = skeletonTranscript("v2.1.185-three-compact-boundaries.jsonl");
   await t.step({
     name: "zero-usage in-flight entries after the first boundary do not count",
-    ignore: path === undefined,
     fn: async () => {
       // Lines 1..346: the first boundary is line 330, lines 332-334 carry all-zero usage, and the
       // first non-zero usage after the boundary is line 347.
-      const lines = Deno.readTextFileSync(path!).split("\n").slice(0, 346);
+      const lines = Deno.readTextFileSync(path).split("\n").slice(0, 346);
       const { source, size } = memory(lines.join("\n") + "\n");
       const scan = await scanUsage(source, size);
       assertEquals(scan.usage, undefined);
       ok(scan.markerAfterUsage !== undefined);
-      const withNext = Deno.readTextFileSync(path!).split("\n").slice(0, 347);
+      const withNext = Deno.readTextFileSync(path).split("\n").slice(0, 347);
       const next = memory(withNext.join("\n") + "\n");
       assertEquals((await scanUsage(next.source, next.size)).usage?.tokens, 45540);
     },

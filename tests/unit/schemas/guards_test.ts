@@ -15,7 +15,7 @@ import {
 import { ContextWindowSchema, HookPayloadSchema } from "../../../src/schemas/payload.ts";
 import { StateSchema } from "../../../src/schemas/state.ts";
 import { StatuslineInputSchema, StatuslineRecordSchema } from "../../../src/schemas/statusline.ts";
-import { ROOT, seededRandom, SHARED } from "../../_helpers.ts";
+import { PAYLOADS, seededRandom } from "../../_helpers.ts";
 
 type Rand = () => number;
 const pick = <T>(rand: Rand, items: readonly T[]): T => items[Math.floor(rand() * items.length)]!;
@@ -300,34 +300,28 @@ for (const shape of SHAPES) {
 }
 
 Deno.test("the guards take every captured real payload the way the schemas do", () => {
-  const folders = [
-    join(ROOT, "tests", "fixtures", "payloads"),
-    join(SHARED, "fixtures", "payloads"),
-  ];
-  let seen = 0;
-  for (const folder of folders) {
-    let names: string[];
-    try {
-      names = [...Deno.readDirSync(folder)].map((e) => e.name).filter((n) => n.endsWith(".json"));
-    } catch {
-      continue;
-    }
-    for (const name of names) {
-      const value: unknown = JSON.parse(Deno.readTextFileSync(join(folder, name)));
-      const statusline = name.startsWith("statusline.");
-      const shape = SHAPES.find((s) =>
-        s.name === (statusline ? "StatuslineInputSchema" : "HookPayloadSchema")
-      )!;
-      assertEquals(shape.guard(value), true, name);
-      assertEquals(shape.schema.safeParse(value).success, true, name);
-      if (statusline && typeof value === "object" && value !== null && "context_window" in value) {
-        assertEquals(isContextWindow(value.context_window), true, name);
-        assertEquals(ContextWindowSchema.safeParse(value.context_window).success, true, name);
-      }
-      seen++;
+  const names = [...Deno.readDirSync(PAYLOADS)].map((e) => e.name).filter((n) =>
+    n.endsWith(".json")
+  );
+  for (const name of names) {
+    const value: unknown = JSON.parse(Deno.readTextFileSync(join(PAYLOADS, name)));
+    const statusline = name.startsWith("statusline.");
+    const shape = SHAPES.find((s) =>
+      s.name === (statusline ? "StatuslineInputSchema" : "HookPayloadSchema")
+    )!;
+    assertEquals(shape.guard(value), true, name);
+    assertEquals(shape.schema.safeParse(value).success, true, name);
+    if (statusline && typeof value === "object" && value !== null && "context_window" in value) {
+      assertEquals(isContextWindow(value.context_window), true, name);
+      assertEquals(ContextWindowSchema.safeParse(value.context_window).success, true, name);
     }
   }
-  assert(seen >= 8, `only ${seen} payloads found`);
+  // Eight hook payloads and three statusline inputs, all captured from 2.1.328.
+  const statuslines = names.filter((n) => n.startsWith("statusline.")).length;
+  assert(
+    names.length >= 11 && statuslines >= 3,
+    `${names.length} payloads, ${statuslines} statusline`,
+  );
 });
 
 Deno.test("isState() agrees with StateSchema on firedWindow, the window each threshold fired under", () => {

@@ -1,0 +1,81 @@
+/**
+ * Where a JSON or JSONC text goes wrong, in words: the line and column of an offset, and
+ * jsonc-parser's error codes as a reader would say them. Shared by the config file and the
+ * manifest, which both point at the place to correct.
+ */
+import type { ParseError } from "jsonc-parser";
+
+/**
+ * 1-based line and column of a character offset.
+ *
+ * @example
+ * ```ts
+ * lineColumn('{\n  "a" 1', 8); // { line: 2, column: 7 }
+ * ```
+ */
+export function lineColumn(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let start = 0;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      start = i + 1;
+    }
+  }
+  return { line, column: offset - start + 1 };
+}
+
+const SYNTAX_MESSAGES: Readonly<Record<string, string>> = {
+  InvalidSymbol: "unexpected character",
+  InvalidNumberFormat: "invalid number",
+  PropertyNameExpected: "expected a property name in double quotes",
+  ValueExpected: "expected a value",
+  ColonExpected: "expected ':'",
+  CommaExpected: "expected ','",
+  CloseBraceExpected: "expected '}'",
+  CloseBracketExpected: "expected ']'",
+  EndOfFileExpected: "expected the end of the file",
+  InvalidCommentToken: "invalid comment",
+  UnexpectedEndOfComment: "unterminated comment",
+  UnexpectedEndOfString: "unterminated string",
+  UnexpectedEndOfNumber: "unterminated number",
+  InvalidUnicode: "invalid unicode escape",
+  InvalidEscapeCharacter: "invalid escape character",
+  InvalidCharacter: "invalid character",
+};
+
+/**
+ * A jsonc-parser error code (`printParseErrorCode`) in words.
+ *
+ * @example
+ * ```ts
+ * syntaxMessage("CommaExpected"); // "expected ','"
+ * ```
+ */
+export function syntaxMessage(code: string): string {
+  return SYNTAX_MESSAGES[code] ?? code;
+}
+
+/**
+ * Why `text`, which `JSON.parse` refused, is not JSON: binary, empty, or the line and column
+ * where it goes wrong. One line, whatever the text holds (JSON.parse's own message quotes it).
+ *
+ * @example
+ * ```ts
+ * await whyNotJson('{\n  "a" 1\n}'); // "it is not valid JSON (line 2, column 7: expected ':')"
+ * ```
+ */
+export async function whyNotJson(text: string): Promise<string> {
+  // Decoding replaced invalid UTF-8 with U+FFFD; NUL never appears in JSON text.
+  if (text.includes("\u0000") || text.includes("\ufffd")) return "it is binary data, not JSON text";
+  if (text.trim() === "") return "it is empty";
+  const jsonc = await import("jsonc-parser");
+  const errors: ParseError[] = [];
+  jsonc.parse(text, errors, { disallowComments: true, allowTrailingComma: false });
+  const first = errors[0];
+  if (first === undefined) return "it is not valid JSON";
+  const { line, column } = lineColumn(text, first.offset);
+  return `it is not valid JSON (line ${line}, column ${column}: ${
+    syntaxMessage(jsonc.printParseErrorCode(first.error as never))
+  })`;
+}

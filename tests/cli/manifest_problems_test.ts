@@ -1,0 +1,137 @@
+/**
+ * A manifest that cannot be used, as `doctor` and `preview` tell it: one line saying what is
+ * wrong with the file, in the project's words (never an OS code, a parser's quote of the file or
+ * zod's "Invalid input"), and what to do: mend the setting that named it, or restate CLAUDE.md
+ * rules instead.
+ */
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { dirname, join } from "node:path";
+import { DoctorJsonSchema } from "../../src/cli/schemas.ts";
+import { assertIncludes, cli, parsedAs, ROOT, sandbox } from "./_cli.ts";
+
+type Box = ReturnType<typeof sandbox>;
+
+/** Each broken manifest: how to make it, and what the one line says is wrong. */
+const BROKEN: { name: string; make: (path: string) => void; says: string }[] = [
+  { name: "no file", make: () => {}, says: "there is no such file" },
+  { name: "a folder", make: (path) => Deno.mkdirSync(path), says: "it is a folder, not a file" },
+  {
+    name: "JSON cut short, with line breaks",
+    make: (path) =>
+      Deno.writeTextFileSync(path, '{\n  "type": "lessons-learned-manifest",\n  "x" 1\n'),
+    says: "it is not valid JSON (line 3, column 7: expected ':')",
+  },
+  {
+    name: "binary garbage",
+    make: (path) => Deno.writeFileSync(path, new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 10, 255])),
+    says: "it is binary data, not JSON text",
+  },
+  { name: "empty", make: (path) => Deno.writeTextFileSync(path, "\n"), says: "it is empty" },
+  {
+    name: "JSON, not a manifest",
+    make: (path) => Deno.writeTextFileSync(path, '{"version": 1, "lessons": "x"}'),
+    says: 'it is not a lessons-learned manifest (no "type"; "lessons" is not an object of ' +
+      "lessons by id)",
+  },
+  {
+    name: "a list",
+    make: (path) => Deno.writeTextFileSync(path, "[1, 2]"),
+    says: "it is not a lessons-learned manifest (a list, not an object)",
+  },
+];
+
+/** No rules of the user's own, no installed plugins: the manifest is the only source. */
+function setUp(box: Box, make: (path: string) => void): Record<string, string> {
+  const manifest = join(box.dir, "lesson-manifest.json");
+  make(manifest);
+  return {
+    ...box.env,
+    HOME: box.dir,
+    PATH: dirname(Deno.execPath()),
+    LESSONS_MANIFEST_PATH: manifest,
+  };
+}
+
+/** What every message must never hold. */
+function assertInOurWords(text: string): void {
+  for (const foreign of ["os error", "Invalid input", "Unexpected token", "is not valid JSON:"]) {
+    assert(!text.includes(foreign), `"${foreign}" in: ${text}`);
+  }
+  assert(!text.includes("\ufffd") && !text.includes("\u0000"), `garbage in: ${text}`);
+}
+
+Deno.test("doctor says in one line what is wrong with the manifest, and what to do", async (t) => {
+  for (const broken of BROKEN) {
+    await t.step(broken.name, async () => {
+      const box = sandbox();
+      const env = setUp(box, broken.make);
+      const path = env.LESSONS_MANIFEST_PATH;
+      const run = await cli(["doctor", "--json", "--plugin-root", ROOT], env);
+      assertEquals(run.code, 1);
+      const check = parsedAs(DoctorJsonSchema, run.stdout).checks.find((c) =>
+        c.name === "manifest"
+      );
+      assertEquals(check?.status, "fail");
+      assertEquals(check?.detail, `manifest ${path}: ${broken.says}`);
+      assertInOurWords(check?.detail ?? "");
+      // The variable is set already: mend it, never "set" it; or take the CLAUDE.md route.
+      assertIncludes(check?.fix ?? "", "correct LESSONS_MANIFEST_PATH");
+      assertIncludes(check?.fix ?? "", "<!-- reinject -->");
+      // The human report keeps its columns: the detail is one line, the fix the next.
+      const human = await cli(["doctor", "--plugin-root", ROOT], env);
+      const lines = human.stdout.split("\n");
+      const at = lines.findIndex((l) => l.startsWith("  FAIL  manifest "));
+      assert(at >= 0, human.stdout);
+      assert(lines[at + 1]?.startsWith(`${" ".repeat(27)}fix: correct`), human.stdout);
+      await Deno.remove(box.dir, { recursive: true });
+    });
+  }
+});
+
+Deno.test("preview says in one line what is wrong with the manifest, and what to do", async (t) => {
+  for (const broken of BROKEN) {
+    await t.step(broken.name, async () => {
+      const box = sandbox();
+      const env = setUp(box, broken.make);
+      const path = env.LESSONS_MANIFEST_PATH;
+      const run = await cli(["preview"], env);
+      assertEquals(run.code, 1);
+      assertEquals(run.stdout, "");
+      assertEquals(run.stderr.split("\n").length, 2, run.stderr); // one line, then the newline
+      assertIncludes(run.stderr, `lessons-reinject: nothing to restate: manifest ${path}: `);
+      assertIncludes(run.stderr, broken.says);
+      assertInOurWords(run.stderr);
+      assert(!run.stderr.includes("set LESSONS_MANIFEST_PATH"), run.stderr);
+      assertIncludes(run.stderr, "correct LESSONS_MANIFEST_PATH");
+      assertIncludes(run.stderr, "mark rules in CLAUDE.md between <!-- reinject --> and");
+      await Deno.remove(box.dir, { recursive: true });
+    });
+  }
+});
+
+Deno.test("a manifest named in the config file is mended there", async () => {
+  const box = sandbox();
+  const env = setUp(box, () => {});
+  const config = join(box.dir, "config.jsonc");
+  Deno.writeTextFileSync(config, JSON.stringify({ manifestPath: env.LESSONS_MANIFEST_PATH }));
+  const { LESSONS_MANIFEST_PATH: _, ...rest } = env;
+  const run = await cli(["preview"], { ...rest, LESSONS_CONFIG: config });
+  assertEquals(run.code, 1);
+  assertIncludes(run.stderr, `correct manifestPath in ${config}, or remove it`);
+  await Deno.remove(box.dir, { recursive: true });
+});
+
+Deno.test("without any manifest, preview and doctor name both routes", async () => {
+  const box = sandbox();
+  const { LESSONS_MANIFEST_PATH: _, ...env } = setUp(box, () => {});
+  const run = await cli(["preview"], env);
+  assertEquals(run.code, 1);
+  assertEquals(
+    run.stderr,
+    "lessons-reinject: nothing to restate: no manifest found and no rules are marked in " +
+      "CLAUDE.md; install the lessons-learned plugin, or set LESSONS_MANIFEST_PATH to its " +
+      "data/lesson-manifest.json; or mark rules in CLAUDE.md between <!-- reinject --> and " +
+      "<!-- /reinject --> lines (docs/own-rules.md)\n",
+  );
+  await Deno.remove(box.dir, { recursive: true });
+});
