@@ -67,7 +67,10 @@ function isFile(path: string): boolean {
  * with the file (`manifest PATH: it is not valid JSON (line 2, column 3: expected ',')`) when it
  * is missing, unreadable, too large, not JSON, or not a lessons-learned manifest.
  */
-function loadManifest(path: string, projectIds: readonly string[]): LessonSelection {
+async function loadManifest(
+  path: string,
+  projectIds: readonly string[],
+): Promise<LessonSelection> {
   const wrong = (why: string) => new Error(`manifest ${path}: ${why}`);
   let text: string;
   try {
@@ -116,7 +119,7 @@ export async function findManifest(
   if (!location) return { kind: "none" };
   try {
     const projectIds = projectIdsFor(search.projectDir ?? cwd);
-    return { kind: "ok", location, selection: loadManifest(location.path, projectIds) };
+    return { kind: "ok", location, selection: await loadManifest(location.path, projectIds) };
   } catch (error) {
     return { kind: "invalid", location, error: messageOf(error) };
   }
