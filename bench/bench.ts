@@ -157,6 +157,29 @@ async function writeManifest(path: string, count: number): Promise<void> {
   await Deno.writeTextFile(path, JSON.stringify({ ...sample, lessons }));
 }
 
+/**
+ * A project as the firing case reads it: `cwd` a folder inside a git checkout whose CLAUDE.md has
+ * a marked section and whose `.claude/reinject.md` holds rules, and a user folder whose CLAUDE.md
+ * has one too (docs/own-rules.md): every own-rules source a firing call looks at, found or not.
+ */
+async function writeProject(tmp: string) {
+  const root = join(tmp, "project");
+  const cwd = join(root, "pkg");
+  const home = join(tmp, "home");
+  const claudeDir = join(home, ".claude");
+  for (const dir of [join(root, ".git"), join(root, ".claude"), cwd, claudeDir]) {
+    await Deno.mkdir(dir, { recursive: true });
+  }
+  const claudeMd = (who: string) =>
+    `# Notes for ${who}\n\nText the hook leaves alone.\n\n<!-- reinject -->\n` +
+    `- Run the tests before every commit (${who}).\n- Never edit the main checkout.\n` +
+    `<!-- /reinject -->\n\n${"More notes the hook leaves alone. ".repeat(100)}\n`;
+  await Deno.writeTextFile(join(root, "CLAUDE.md"), claudeMd("the project"));
+  await Deno.writeTextFile(join(claudeDir, "CLAUDE.md"), claudeMd("the user"));
+  await Deno.writeTextFile(join(root, ".claude", "reinject.md"), "- Name files in snake_case.\n");
+  return { cwd, home, claudeDir };
+}
+
 async function benchSize(
   targetBytes: number,
   runs: number,
@@ -185,11 +208,15 @@ async function benchSize(
   );
 
   const stateDir = join(tmp, "state");
+  const project = await writeProject(tmp);
   const env = baseEnv({
     LESSONS_STATE_DIR: stateDir,
     LESSONS_MANIFEST_PATH: manifest,
     LESSONS_CONTEXT_WINDOW: String(WINDOW),
     TMPDIR: tmp,
+    // The user's folder is the bench's own: never the developer's real CLAUDE.md.
+    HOME: project.home,
+    CLAUDE_CONFIG_DIR: project.claudeDir,
   });
   // The call whose own entry is not written yet, far below the next threshold: 110,000 tokens
   // of 1,000,000 with 70 % the only threshold (what a waiting hook polls 250 ms for).
@@ -207,6 +234,7 @@ async function benchSize(
       transcript_path: transcript,
       tool_use_id: toolUseId,
       tool_input: { command: "echo bench", description: "bench" },
+      cwd: project.cwd,
     });
     return new TextEncoder().encode(JSON.stringify(payload));
   };
