@@ -6,7 +6,7 @@
  * empty Deno script behind the same launcher. Durations are Claude Code's own (`--debug-file`);
  * every run of ours must deliver all three refreshes to the model, each on the call that crossed.
  */
-import { bundleArgs } from "../scripts/compile.ts";
+import { buildBundle } from "../scripts/bundle.ts";
 import { ROOT, SAMPLE_MANIFEST } from "../scripts/project.ts";
 import { TOKENS_PER_BYTE } from "../src/core/claude_code.ts";
 import { earlyCeiling } from "../src/core/ceiling.ts";
@@ -590,15 +590,14 @@ export async function inSessionMain(argv: string[]): Promise<number> {
   const tmp = await Deno.realPath(await Deno.makeTempDir({ prefix: "lessons-bench-session-" }));
   try {
     const bundle = join(tmp, "lessons-reinject.js");
-    const built = await new Deno.Command(Deno.execPath(), {
-      args: bundleArgs(bundle),
-      cwd: ROOT,
-      stdout: "inherit",
-      stderr: "inherit",
-    }).output();
-    if (!built.success) throw new Error("deno bundle failed");
+    await buildBundle(bundle, ROOT);
     const empty = join(tmp, "empty.js");
-    await Deno.writeTextFile(empty, "await new Response(Deno.stdin.readable).arrayBuffer();\n");
+    // The same empty hook as the standalone benchmark's floor: it reads stdin with read(), as the
+    // hook does (web streams would load Deno's streams code, about 5 ms, and flatter the ratio).
+    await Deno.writeTextFile(
+      empty,
+      "const b = new Uint8Array(65536);\nwhile ((await Deno.stdin.read(b)) !== null);\n",
+    );
 
     const variants: Variant[] = [];
     for (const [name, script] of [["ours", bundle], ["floor", empty]] as const) {
