@@ -146,7 +146,8 @@ export async function scanUsage(
   let firstEnd: number | undefined;
   let sawStart = false;
   let lowest = size;
-  const done = async (marker?: { start: number; entry: unknown }): Promise<UsageScan> => {
+  // A declaration, not an async arrow, so that the release bundle compiles it eagerly.
+  async function done(marker?: { start: number; entry: unknown }): Promise<UsageScan> {
     const compaction = marker ? await compactionEvidence(cached, marker) : undefined;
     const scan: UsageScan = { size, bytesRead: 0 };
     if (newest) {
@@ -164,7 +165,7 @@ export async function scanUsage(
     }
     scan.bytesRead = counted.bytesRead;
     return scan;
-  };
+  }
   for await (const line of readLinesBackward(cached, size, { maxBytes })) {
     lowest = line.start;
     const found = interpretForUsage(line, query.sidechainFile ?? false, toolUseId);
@@ -205,13 +206,15 @@ export async function scanUsage(
 function cachingSource(inner: ByteSource): ByteSource {
   const chunks = new Map<string, Uint8Array>();
   return {
-    async readAt(offset: number, length: number) {
+    // A plain arrow, so that the release bundle compiles it eagerly (fileSource's note).
+    readAt: (offset: number, length: number) => {
       const key = `${offset}:${length}`;
       const known = chunks.get(key);
-      if (known) return known;
-      const bytes = await inner.readAt(offset, length);
-      chunks.set(key, bytes);
-      return bytes;
+      if (known) return Promise.resolve(known);
+      return inner.readAt(offset, length).then((bytes) => {
+        chunks.set(key, bytes);
+        return bytes;
+      });
     },
   };
 }
