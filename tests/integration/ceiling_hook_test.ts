@@ -17,7 +17,7 @@ import {
 } from "../_helpers.ts";
 
 const WINDOW = 1_000_000;
-const WAIT_MS = 5_000;
+const WAIT_MS = 4_000; // the most waitMs takes
 
 /** A session whose newest entry is the previous response's, at `tokens`. */
 function setup(tokens: number) {
@@ -30,8 +30,8 @@ function setup(tokens: number) {
     ...box.env,
     LESSONS_CONTEXT_WINDOW: String(WINDOW),
     LESSONS_DEBUG: "1",
-    // Long enough that a wait shows in the time taken, even beside a start-up slowed by a loaded
-    // machine (1.6 s seen at a load average of 190).
+    // Long enough that the entry written 300 ms late is waited for even on a loaded machine.
+    // Whether a call waited is read from its debug line ("not waited for"), never from a clock.
     LESSONS_REINJECT_WAIT_MS: String(WAIT_MS),
   };
   const call = payload("PostToolUse.Bash", {
@@ -43,9 +43,10 @@ function setup(tokens: number) {
 
 async function run(call: unknown, env: Record<string, string>) {
   const [program, ...args] = MAIN_COMMAND;
-  const started = performance.now();
   const out = await spawnWithStdin(program!, args, call, env);
-  return { ...out, ms: performance.now() - started };
+  // A setting the hook refused would test its default instead.
+  ok(!out.stderr.includes("using the default"), out.stderr);
+  return out;
 }
 
 Deno.test("far below the next threshold the hook answers without waiting for its entry", async () => {
@@ -54,7 +55,6 @@ Deno.test("far below the next threshold the hook answers without waiting for its
   assertEquals([result.code, result.stdout], [0, ""]);
   ok(result.stderr.includes("not waited for: this call's reading is at most"), result.stderr);
   ok(result.stderr.includes("below the next threshold, 30%"), result.stderr);
-  ok(result.ms < WAIT_MS, `took ${result.ms.toFixed(0)} ms: it waited`);
 });
 
 Deno.test("near a threshold the hook waits for its entry and fires on this call", async () => {
@@ -90,7 +90,7 @@ Deno.test("every threshold fired: no wait at all", async () => {
   const result = await run(call, env);
   assertEquals([result.code, result.stdout], [0, ""]);
   ok(result.stderr.includes("every threshold has fired"), result.stderr);
-  ok(result.ms < WAIT_MS, `took ${result.ms.toFixed(0)} ms: it waited`);
+  ok(result.stderr.includes("(not waited for: "), result.stderr);
 });
 
 Deno.test("results written between the previous response's entries count: the hook waits", async () => {
