@@ -4,7 +4,7 @@
  * (`deno run --no-config` of a script that reads its stdin), and writes the table to
  * docs/benchmarks.md. `--compare REF` runs an earlier commit's bundle in the same rounds.
  */
-import { bundleArgs } from "../scripts/compile.ts";
+import { buildBundle } from "../scripts/bundle.ts";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { baseEnv, HOOK_PERMISSIONS, RECORDED, ROOT, SAMPLE_MANIFEST } from "../scripts/project.ts";
@@ -90,19 +90,10 @@ interface Case {
   target?: "steady" | "firing";
 }
 
-async function buildBundle(out: string, root = ROOT): Promise<void> {
-  // The release's bundle command (scripts/compile.ts), written to the bench's temp folder. An
-  // earlier commit's bundle is built the same way, so the comparison is of the code alone.
-  const built = await new Deno.Command(Deno.execPath(), {
-    args: bundleArgs(out, root),
-    cwd: root,
-    stdout: "inherit",
-    stderr: "inherit",
-  }).output();
-  if (!built.success) throw new Error("deno bundle failed");
-}
-
-/** The bundle of an earlier commit, for before/after comparisons: `git archive` into `tmp`. */
+/**
+ * The bundle of an earlier commit, built the way that commit builds its release bundle (its own
+ * `deno task bundle`), so a comparison is of what each commit ships: `git archive` into `tmp`.
+ */
 async function buildBundleAt(ref: string, tmp: string): Promise<string> {
   const tree = join(tmp, `tree-${ref.replace(/[^A-Za-z0-9._-]/g, "_")}`);
   await Deno.mkdir(tree, { recursive: true });
@@ -111,8 +102,15 @@ async function buildBundleAt(ref: string, tmp: string): Promise<string> {
     stderr: "inherit",
   }).output();
   if (!archive.success) throw new Error(`cannot export ${ref}`);
+  const built = await new Deno.Command(Deno.execPath(), {
+    args: ["task", "--quiet", "bundle"],
+    cwd: tree,
+    stdout: "inherit",
+    stderr: "inherit",
+  }).output();
+  if (!built.success) throw new Error(`deno task bundle failed at ${ref}`);
   const out = join(tmp, `bundle-${ref.replace(/[^A-Za-z0-9._-]/g, "_")}.js`);
-  await buildBundle(out, tree);
+  await Deno.rename(join(tree, "dist", "lessons-reinject.js"), out);
   return out;
 }
 
@@ -159,6 +157,29 @@ async function writeManifest(path: string, count: number): Promise<void> {
   await Deno.writeTextFile(path, JSON.stringify({ ...sample, lessons }));
 }
 
+/**
+ * A project as the firing case reads it: `cwd` a folder inside a git checkout whose CLAUDE.md has
+ * a marked section and whose `.claude/reinject.md` holds rules, and a user folder whose CLAUDE.md
+ * has one too (docs/own-rules.md): every own-rules source a firing call looks at, found or not.
+ */
+async function writeProject(tmp: string) {
+  const root = join(tmp, "project");
+  const cwd = join(root, "pkg");
+  const home = join(tmp, "home");
+  const claudeDir = join(home, ".claude");
+  for (const dir of [join(root, ".git"), join(root, ".claude"), cwd, claudeDir]) {
+    await Deno.mkdir(dir, { recursive: true });
+  }
+  const claudeMd = (who: string) =>
+    `# Notes for ${who}\n\nText the hook leaves alone.\n\n<!-- reinject -->\n` +
+    `- Run the tests before every commit (${who}).\n- Never edit the main checkout.\n` +
+    `<!-- /reinject -->\n\n${"More notes the hook leaves alone. ".repeat(100)}\n`;
+  await Deno.writeTextFile(join(root, "CLAUDE.md"), claudeMd("the project"));
+  await Deno.writeTextFile(join(claudeDir, "CLAUDE.md"), claudeMd("the user"));
+  await Deno.writeTextFile(join(root, ".claude", "reinject.md"), "- Name files in snake_case.\n");
+  return { cwd, home, claudeDir };
+}
+
 async function benchSize(
   targetBytes: number,
   runs: number,
@@ -187,11 +208,15 @@ async function benchSize(
   );
 
   const stateDir = join(tmp, "state");
+  const project = await writeProject(tmp);
   const env = baseEnv({
     LESSONS_STATE_DIR: stateDir,
     LESSONS_MANIFEST_PATH: manifest,
     LESSONS_CONTEXT_WINDOW: String(WINDOW),
     TMPDIR: tmp,
+    // The user's folder is the bench's own: never the developer's real CLAUDE.md.
+    HOME: project.home,
+    CLAUDE_CONFIG_DIR: project.claudeDir,
   });
   // The call whose own entry is not written yet, far below the next threshold: 110,000 tokens
   // of 1,000,000 with 70 % the only threshold (what a waiting hook polls 250 ms for).
@@ -209,6 +234,7 @@ async function benchSize(
       transcript_path: transcript,
       tool_use_id: toolUseId,
       tool_input: { command: "echo bench", description: "bench" },
+      cwd: project.cwd,
     });
     return new TextEncoder().encode(JSON.stringify(payload));
   };
@@ -448,7 +474,7 @@ async function main(): Promise<number> {
   Deno.addSignalListener("SIGTERM", onSignal);
   try {
     const bundle = join(tmp, "lessons-reinject.js");
-    await buildBundle(bundle);
+    await buildBundle(bundle, ROOT);
     const compared = new Map<string, string>();
     for (const ref of values.compare) compared.set(ref, await buildBundleAt(ref, tmp));
     // The floor: an empty hook that reads its stdin to the end, as any hook must.

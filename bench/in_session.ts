@@ -1,28 +1,75 @@
 /**
- * `deno task bench --in-session`: the hook's cost where users feel it. Real Claude Code runs a
- * scripted session of 20 Bash calls (context climbing from 10 % to 77 % of a 200k window: three
- * refreshes) against the loopback API stand-in, through hooks/run with a stand-in binary in dist/,
- * interleaved run by run with an empty Deno script behind the same launcher. Durations are Claude
- * Code's own (`--debug-file`); every run of ours must deliver all three refreshes to the model.
+ * `deno task bench --in-session`: the hook's cost where users feel it. Real Claude Code replays a
+ * real session's climb (37 responses from 15 % to 82 % of a 200k window: three refreshes), each
+ * Bash call printing the output that carries the growth to the next reading, against the loopback
+ * API stand-in, through hooks/run with a stand-in binary in dist/, interleaved run by run with an
+ * empty Deno script behind the same launcher. Durations are Claude Code's own (`--debug-file`);
+ * every run of ours must deliver all three refreshes to the model, each on the call that crossed.
  */
-import { bundleArgs } from "../scripts/compile.ts";
+import { buildBundle } from "../scripts/bundle.ts";
 import { ROOT, SAMPLE_MANIFEST } from "../scripts/project.ts";
+import { TOKENS_PER_BYTE } from "../src/core/claude_code.ts";
+import { earlyCeiling } from "../src/core/ceiling.ts";
+import { scanUsage } from "../src/io/transcript.ts";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { type RecordedRequest, startApiStub, textOf } from "../scripts/loopback/api_stub.ts";
 import {
-  type RecordedRequest,
-  startApiStub,
-  type Step,
-  textOf,
-} from "../scripts/loopback/api_stub.ts";
+  type BackedStep,
+  backedSteps,
+  MAX_BACKED_TOKENS,
+  unbackedSteps,
+} from "../scripts/loopback/backed_steps.ts";
 import { locateClaude } from "../scripts/loopback/claude_cli.ts";
 import { assetName, BINARY_PERMISSIONS, targetFor } from "../scripts/release_files.ts";
 
 const MODEL = "claude-sonnet-4-6";
 const WINDOW = 200_000;
-const CALLS = 20;
-const FIRST_PERCENT = 10;
-const LAST_PERCENT = 77;
+/**
+ * The context of each response, in tokens: the first context of a real session, the public
+ * v2.1.185 transcript of the shared test data (`v2.1.185-three-compact-boundaries.jsonl`, a
+ * first-party claude-sonnet-4-6 session), one main-chain reading per response up to its first
+ * auto-compaction: from 15 % to 82 % of the 200k window, steps of 188 to 22,669 tokens.
+ */
+export const READINGS: readonly number[] = [
+  29_842,
+  44_980,
+  57_390,
+  60_323,
+  61_106,
+  61_507,
+  64_897,
+  66_636,
+  69_631,
+  72_804,
+  73_826,
+  74_325,
+  75_525,
+  76_839,
+  92_046,
+  92_233,
+  93_301,
+  103_277,
+  125_946,
+  126_916,
+  127_319,
+  128_174,
+  128_837,
+  131_328,
+  133_590,
+  143_745,
+  144_880,
+  145_094,
+  145_417,
+  146_528,
+  148_441,
+  150_255,
+  151_506,
+  160_639,
+  162_373,
+  162_561,
+  164_096,
+];
 const THRESHOLDS = [30, 52, 70];
 
 export const IN_SESSION_USAGE =
@@ -38,38 +85,106 @@ const encoder = new TextEncoder();
 const say = (text: string) => Deno.stderr.writeSync(encoder.encode(`${text}\n`));
 const print = (text: string) => Deno.stdout.writeSync(encoder.encode(`${text}\n`));
 
-/** Context tokens of call `i` (0-based): a straight climb from 10 % to 77 %. */
-export function tokensAt(i: number): number {
-  const first = (FIRST_PERCENT / 100) * WINDOW;
-  const last = (LAST_PERCENT / 100) * WINDOW;
-  return Math.round(first + (i * (last - first)) / (CALLS - 1));
-}
-
-/** The 0-based calls whose reading first reaches each threshold: where a refresh must land. */
+/** The responses that first reach each threshold (0-based): where a refresh must land. */
 export function crossingCalls(): number[] {
   return THRESHOLDS.map((t) => {
-    for (let i = 0; i < CALLS; i++) if ((tokensAt(i) / WINDOW) * 100 >= t) return i;
-    throw new Error(`the climb never reaches ${t} %`);
+    const at = READINGS.findIndex((tokens) => (tokens / WINDOW) * 100 >= t);
+    if (at < 0) throw new Error(`the climb never reaches ${t} %`);
+    return at;
   });
 }
 
-const toolId = (i: number) => `toolu_bench${String(i + 1).padStart(2, "0")}`;
-
-function script(): Step[] {
-  const usage = (tokens: number) => ({
-    input_tokens: 3,
-    cache_creation_input_tokens: 997,
-    cache_read_input_tokens: tokens - 1000,
+/**
+ * The session's responses as Bash steps: each prints what carries the growth to the next reading;
+ * one whose growth is more than a Bash result passes inline makes two parallel calls.
+ */
+export function benchSteps(): BackedStep[] {
+  return READINGS.map((tokens, i) => {
+    const id = `toolu_bench${String(i + 1).padStart(2, "0")}`;
+    const growth = (READINGS[i + 1] ?? tokens + 500) - tokens;
+    return { id: growth > MAX_BACKED_TOKENS ? [`${id}a`, `${id}b`] : id, tokens };
   });
-  const steps: Step[] = [];
-  for (let i = 0; i < CALLS; i++) {
-    steps.push({
-      usage: usage(tokensAt(i)),
-      tools: [{ name: "Bash", input: { command: `echo call ${i + 1}` }, id: toolId(i) }],
-    });
+}
+
+/** Every tool call id of the session, in order, and the threshold each crossing call names. */
+export function benchCalls(): { ids: string[]; crossing: Map<string, string> } {
+  const steps = benchSteps();
+  const ids = steps.flatMap((step) => Array.isArray(step.id) ? step.id : [step.id]);
+  const crossing = new Map<string, string>();
+  crossingCalls().forEach((at, k) => {
+    const id = steps[at]!.id;
+    if (Array.isArray(id)) throw new Error(`the crossing response ${at + 1} has parallel calls`);
+    crossing.set(id, String(THRESHOLDS[k]));
+  });
+  return { ids, crossing };
+}
+
+/**
+ * How many of a session's calls the ceiling lets answer without waiting even if their own entry
+ * were written after the hook started: the hook's own reading and ceiling (src/io/transcript.ts,
+ * src/core/ceiling.ts) on the transcript cut just before each call's entry. Unlike the timings,
+ * this does not depend on how loaded the machine is.
+ */
+export async function callsAnsweredEarly(transcript: Uint8Array, ids: string[]): Promise<number> {
+  const source = { readAt: (o: number, l: number) => Promise.resolve(transcript.slice(o, o + l)) };
+  const encoder = new TextEncoder();
+  const fired: number[] = [];
+  let early = 0;
+  for (const id of ids) {
+    const at = indexOfBytes(transcript, encoder.encode(`"id":"${id}"`));
+    if (at < 0) continue;
+    const lineStart = transcript.lastIndexOf(10, at) + 1;
+    const before = (await scanUsage(source, lineStart, { toolUseId: id })).usage;
+    if (before?.firstEnd !== undefined) {
+      const ceiling = earlyCeiling(
+        {
+          tokens: before.tokens,
+          outputTokens: before.outputTokens,
+          bytesAfter: lineStart - before.firstEnd,
+          window: WINDOW,
+        },
+        THRESHOLDS,
+        fired,
+      );
+      if (ceiling !== undefined) early++;
+    }
+    const lineEnd = transcript.indexOf(10, at) + 1;
+    const own = (await scanUsage(source, lineEnd, { toolUseId: id })).usage;
+    if (own?.matched) {
+      for (const t of THRESHOLDS) {
+        if (own.tokens / WINDOW * 100 >= t && !fired.includes(t)) fired.push(t);
+      }
+    }
   }
-  steps.push({ usage: usage(tokensAt(CALLS - 1) + 500), text: "Finished." });
-  return steps;
+  return early;
+}
+
+function indexOfBytes(haystack: Uint8Array, needle: Uint8Array): number {
+  outer: for (
+    let i = haystack.indexOf(needle[0]!);
+    i >= 0;
+    i = haystack.indexOf(needle[0]!, i + 1)
+  ) {
+    for (let j = 1; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue outer;
+    return i;
+  }
+  return -1;
+}
+
+/** The newest transcript under `home`'s Claude Code projects folder. */
+async function newestTranscript(home: string): Promise<Uint8Array | undefined> {
+  let newest: { path: string; mtime: number } | undefined;
+  const projects = join(home, ".claude", "projects");
+  const folders = await Array.fromAsync(Deno.readDir(projects)).catch(() => []);
+  for (const project of folders) {
+    for await (const entry of Deno.readDir(join(projects, project.name))) {
+      if (!entry.isFile || !entry.name.endsWith(".jsonl")) continue;
+      const path = join(projects, project.name, entry.name);
+      const mtime = (await Deno.stat(path)).mtime?.getTime() ?? 0;
+      if (!newest || mtime > newest.mtime) newest = { path, mtime };
+    }
+  }
+  return newest ? await Deno.readFile(newest.path) : undefined;
 }
 
 /** One hook run as Claude Code timed it. */
@@ -150,6 +265,8 @@ interface RunResult {
   /** Problems that make the run not what it should measure. */
   problems: string[];
   sessionMs: number;
+  /** Calls the ceiling lets answer without waiting for their own entry (see callsAnsweredEarly). */
+  early?: number;
 }
 
 /** A plugin folder as an install leaves it, plus a stand-in binary in dist/ that runs `script`. */
@@ -173,7 +290,7 @@ async function pluginWith(dir: string, script: string, binary: string): Promise<
 }
 
 async function oneSession(bin: string, variant: Variant, run: number): Promise<RunResult> {
-  const stub = startApiStub({ main: script() });
+  const stub = startApiStub({ main: backedSteps(benchSteps(), READINGS.at(-1)! + 500) });
   const debugFile = join(variant.tmp, `debug-${variant.name}-${run}.log`);
   const started = performance.now();
   try {
@@ -218,26 +335,38 @@ async function oneSession(bin: string, variant: Variant, run: number): Promise<R
       );
     }
     const hooks = hookTimings(await Deno.readTextFile(debugFile).catch(() => ""));
-    if (hooks.length !== CALLS) {
-      problems.push(`${hooks.length} PostToolUse:Bash hook runs, not ${CALLS}`);
+    const { ids, crossing } = benchCalls();
+    if (hooks.length !== ids.length) {
+      problems.push(`${hooks.length} PostToolUse:Bash hook runs, not ${ids.length}`);
     }
     if (hooks.some((h) => h.status !== 0)) problems.push("a hook exited non-zero");
     const main = stub.requests.filter((r) => r.route === "main");
-    if (main.length !== CALLS + 1) problems.push(`${main.length} model requests, not ${CALLS + 1}`);
+    const responses = READINGS.length + 1;
+    if (main.length !== responses) problems.push(`${main.length} model requests, not ${responses}`);
+    const unbacked = unbackedSteps(stub.requests);
+    if (unbacked.length) {
+      problems.push(`steps not backed by their bytes: ${JSON.stringify(unbacked)}`);
+    }
     const gaps = main.slice(1).map((r, i) => r.at - main[i]!.at);
     const delivered = refreshesDelivered(main);
-    const crossings = new Map(
-      crossingCalls().map((call, k) => [toolId(call), String(THRESHOLDS[k])]),
-    );
-    for (let i = 0; i < CALLS; i++) {
-      const got = delivered.get(toolId(i));
-      const want = variant.name === "ours" ? crossings.get(toolId(i)) ?? "" : "";
-      if (got === undefined) problems.push(`no request carried the result of call ${i + 1}`);
+    for (const id of ids) {
+      const got = delivered.get(id);
+      const want = variant.name === "ours" ? crossing.get(id) ?? "" : "";
+      if (got === undefined) problems.push(`no request carried the result of ${id}`);
       else if (got !== want) {
-        problems.push(`call ${i + 1}: refresh "${got}" reached the model, expected "${want}"`);
+        problems.push(`${id}: refresh "${got}" reached the model, expected "${want}"`);
       }
     }
-    return { variant: variant.name, hooks, gaps, problems, sessionMs };
+    const transcript = variant.name === "ours" ? await newestTranscript(variant.home) : undefined;
+    const early = transcript ? await callsAnsweredEarly(transcript, ids) : undefined;
+    return {
+      variant: variant.name,
+      hooks,
+      gaps,
+      problems,
+      sessionMs,
+      ...(early === undefined ? {} : { early }),
+    };
   } finally {
     await stub.close();
   }
@@ -257,7 +386,9 @@ interface Summary {
 
 function summarize(name: string, results: RunResult[]): Summary {
   const all = results.flatMap((r) => r.hooks.map((h) => h.ms));
-  const firingCalls = new Set(crossingCalls());
+  // Hook runs come in call order (a parallel pair's two may swap; neither fires).
+  const { ids, crossing } = benchCalls();
+  const firingCalls = new Set([...crossing.keys()].map((id) => ids.indexOf(id)));
   const firing = results.flatMap((r) =>
     r.hooks.filter((_, i) => firingCalls.has(i)).map((h) => h.ms)
   );
@@ -293,12 +424,17 @@ function renderReport(info: {
   ours: Summary;
   floor: Summary;
   delivered: number;
+  /** Per run of ours, the calls the ceiling lets answer without waiting. */
+  early: number[];
   excluded: string[];
 }): string {
   const { ours, floor } = info;
   const f = (n: number) => Number.isFinite(n) ? (Math.round(n * 10) / 10).toFixed(1) : "n/a";
   const ratio = (a: number, b: number) => Number.isFinite(a / b) ? `${(a / b).toFixed(2)}x` : "n/a";
-  const calls = crossingCalls().map((c, k) => `${THRESHOLDS[k]} % on call ${c + 1}`).join(", ");
+  const calls = crossingCalls().map((c, k) => `${THRESHOLDS[k]} % on response ${c + 1}`).join(
+    ", ",
+  );
+  const percentText = (tokens: number) => `${Math.round((tokens / WINDOW) * 100)} %`;
   const rows = [ours, floor].map((s) =>
     `| ${s.name} | ${s.runs} | ${s.calls} | ${f(s.median)} | ${f(s.p90)} | ${f(s.quiet)} | ${
       f(s.firing)
@@ -310,9 +446,13 @@ function renderReport(info: {
     `${info.date}, ${info.tree}, Claude Code ${info.claude} (\`${MODEL}\`), ${info.machine}; ` +
     `load average ${info.load.map((l) => l.map((x) => x.toFixed(2)).join(" ")).join(" → ")}.`,
     "",
-    `Each run is a fresh \`claude -p\` session: ${CALLS} instant Bash calls, the context climbing ` +
-    `from ${FIRST_PERCENT} % to ${LAST_PERCENT} % of a 200k window (refreshes due: ${calls}), ` +
-    `against the loopback API stand-in. **ours**: hooks/run → dist/.entry → a stand-in binary ` +
+    `Each run is a fresh \`claude -p\` session replaying the climb of a real one (the first ` +
+    `context of the public v2.1.185 transcript, first-party \`claude-sonnet-4-6\`): ` +
+    `${READINGS.length} responses from ${percentText(READINGS[0]!)} to ` +
+    `${percentText(READINGS.at(-1)!)} of a 200k window (refreshes due: ${calls}), each with a ` +
+    `Bash call printing what carries the growth to the next reading at ${TOKENS_PER_BYTE} tokens ` +
+    `per byte (${benchCalls().ids.length} calls: one step of 22,669 tokens takes two), against ` +
+    `the loopback API stand-in. **ours**: hooks/run → dist/.entry → a stand-in binary ` +
     `that execs \`deno run --no-config ${BINARY_PERMISSIONS.join(" ")}\` of the bundle; ` +
     `**floor**: the same launcher and stand-in running an empty script that reads stdin. The two ` +
     `alternate run by run (${info.runs} each, order swapped every run). Hook ms are Claude ` +
@@ -328,9 +468,21 @@ function renderReport(info: {
     } ms; target 1.3x); non-firing calls ${ratio(ours.quiet, floor.quiet)}; inter-request gap ${
       f(ours.gap)
     } vs ${f(floor.gap)} ms. All three refreshes reached the model, each on the call that ` +
-    `crossed, in ${info.delivered} of ${ours.runs} runs of ours.` +
+    `crossed, in ${info.delivered} of ${ours.runs} runs of ours. ${earlyText(info.early)}` +
     (info.excluded.length ? ` Left out: ${info.excluded.join("; ")}.` : ""),
   ].join("\n");
+}
+
+/** "The ceiling let N of M calls answer without waiting ..." over the runs of ours. */
+function earlyText(early: number[]): string {
+  if (early.length === 0) return "";
+  const calls = benchCalls().ids.length;
+  const low = Math.min(...early);
+  const high = Math.max(...early);
+  const range = low === high ? `${low}` : `${low}-${high}`;
+  return `The ceiling let ${range} of the ${calls} calls of a session answer without waiting for ` +
+    `their own transcript entry, even had it come late (the hook's own reading and ceiling on ` +
+    `each transcript cut before the call's entry); the others wait for it when it is late.`;
 }
 
 const BEGIN = "<!-- bench-in-session:begin (written by deno task bench --in-session) -->";
@@ -438,15 +590,14 @@ export async function inSessionMain(argv: string[]): Promise<number> {
   const tmp = await Deno.realPath(await Deno.makeTempDir({ prefix: "lessons-bench-session-" }));
   try {
     const bundle = join(tmp, "lessons-reinject.js");
-    const built = await new Deno.Command(Deno.execPath(), {
-      args: bundleArgs(bundle),
-      cwd: ROOT,
-      stdout: "inherit",
-      stderr: "inherit",
-    }).output();
-    if (!built.success) throw new Error("deno bundle failed");
+    await buildBundle(bundle, ROOT);
     const empty = join(tmp, "empty.js");
-    await Deno.writeTextFile(empty, "await new Response(Deno.stdin.readable).arrayBuffer();\n");
+    // The same empty hook as the standalone benchmark's floor: it reads stdin with read(), as the
+    // hook does (web streams would load Deno's streams code, about 5 ms, and flatter the ratio).
+    await Deno.writeTextFile(
+      empty,
+      "const b = new Uint8Array(65536);\nwhile ((await Deno.stdin.read(b)) !== null);\n",
+    );
 
     const variants: Variant[] = [];
     for (const [name, script] of [["ours", bundle], ["floor", empty]] as const) {
@@ -514,6 +665,7 @@ export async function inSessionMain(argv: string[]): Promise<number> {
       ours: summarize("ours", good("ours")),
       floor: summarize("floor", good("floor")),
       delivered: good("ours").length,
+      early: good("ours").flatMap((r) => r.early === undefined ? [] : [r.early]),
       excluded,
     });
     const report = launcher ? `${sessions}\n\n${launcher}` : sessions;

@@ -187,7 +187,7 @@ export function renderReport(input: ReportInput): string {
     `- The "own entry not written yet" case names a tool_use id the transcript does not hold (as on most real calls, where the entry lands 40-60 ms after the hook starts), at 11 % of a 1,000,000-token window with 70 % the only threshold: ${
       input.sizes.map((s) => `\`${s.lagLine.replace(/^lessons-reinject: /, "")}\``)[0] ?? ""
     }. A hook that waits for the entry polls its full 250 ms there.`,
-    `- Bundle: \`deno bundle --quiet --minify src/main.ts\` (the \`bundle\` task), ${
+    `- Bundle: \`deno task bundle\` (scripts/bundle.ts: \`deno bundle --minify\`, then the hook's functions made eager), ${
       (input.bundleBytes / 1024).toFixed(0)
     } KiB, built by the bench.`,
     "",

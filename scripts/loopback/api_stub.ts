@@ -4,6 +4,8 @@
  * every request body so tests can see what the model received. Shared by the end-to-end suite
  * (tests/e2e) and the in-session benchmark (bench/in_session.ts).
  */
+import { TOKENS_PER_BYTE } from "../../src/core/claude_code.ts";
+import { requestTokens } from "./request_size.ts";
 
 /** Usage as the API reports it; what lands in the transcript. */
 export interface StepUsage {
@@ -20,11 +22,20 @@ export interface ToolCall {
   id?: string;
 }
 
-/** One model turn: tool calls, or final text. */
+/**
+ * One model turn: tool calls, or final text. `usage: "request"` reports the request's own size
+ * at the measured rate (`requestTokens`, request_size.ts) and the reply's size as output: a
+ * session whose usage follows what Claude Code really sent.
+ */
 export interface Step {
-  usage: StepUsage;
+  usage: StepUsage | "request";
   tools?: ToolCall[];
   text?: string;
+  /**
+   * Milliseconds between the reply's content blocks, as a model streams: Claude Code starts a
+   * tool call as soon as its block is complete, before the next block arrives.
+   */
+  blockDelayMs?: number;
 }
 
 export interface Script {
@@ -41,6 +52,12 @@ export interface Script {
    * directive), checked before the first-message markers.
    */
   forks?: Record<string, Step[]>;
+  /**
+   * With `usage: "request"` steps: the context the first request of each queue reports; later
+   * requests add how much their own size grew since (the session's growth, exactly as sent).
+   * Absent, such steps report the request's size itself.
+   */
+  requestBase?: number;
 }
 
 export interface RecordedRequest {
@@ -50,6 +67,10 @@ export interface RecordedRequest {
   route: string;
   /** When the request arrived (`performance.now()`, ms). */
   at: number;
+  /** The `id` of the message that answered it (what the transcript's assistant entries carry). */
+  messageId?: string;
+  /** The usage reported for it (input side and output), for main and agent routes. */
+  usage?: { tokens: number; outputTokens: number };
 }
 
 export interface ApiStub {
@@ -88,13 +109,74 @@ function sse(event: string, data: unknown): string {
   return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
-/** The SSE body of one streamed reply. */
-export function streamReply(model: string, step: Step): string {
-  const id = `msg_stub${++idCounter}`;
+/** The content blocks of a step's reply, tool ids assigned. */
+function replyContent(step: Step): Record<string, unknown>[] {
+  const blocks: Record<string, unknown>[] = [];
+  if (step.text !== undefined || !step.tools?.length) {
+    blocks.push({ type: "text", text: step.text ?? "Done." });
+  }
+  for (const tool of step.tools ?? []) {
+    blocks.push({
+      type: "tool_use",
+      id: tool.id ?? `toolu_stub${++idCounter}`,
+      name: tool.name,
+      input: tool.input,
+    });
+  }
+  return blocks;
+}
+
+/**
+ * The usage a step reports for a request: its script's, or the request's own size (`base`: the
+ * tokens its queue's first request reports, and that request's own size).
+ */
+export function usageFor(
+  step: Step,
+  body: Record<string, unknown>,
+  reply: unknown[],
+  base?: { tokens: number; first: number },
+): StepUsage {
+  if (step.usage !== "request") return step.usage;
+  const size = requestTokens(body);
+  const tokens = base ? base.tokens + size - base.first : size;
+  return {
+    input_tokens: 3,
+    cache_creation_input_tokens: Math.min(997, Math.max(0, tokens - 3)),
+    cache_read_input_tokens: Math.max(0, tokens - 1000),
+    output_tokens: Math.max(1, Math.round(JSON.stringify(reply).length * TOKENS_PER_BYTE)),
+  };
+}
+
+/** Context tokens of a usage: what Claude Code's statusline and the hook add up. */
+export function usedTokens(usage: StepUsage): number {
+  return usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) +
+    (usage.cache_read_input_tokens ?? 0);
+}
+
+/** The SSE body of one streamed reply; `id` names the message. */
+export function streamReply(
+  model: string,
+  step: Step,
+  id = `msg_stub${++idCounter}`,
+  stepUsage: StepUsage = step.usage === "request" ? { input_tokens: 0 } : step.usage,
+  blocks: Record<string, unknown>[] = replyContent(step),
+): string {
+  return streamParts(model, step, id, stepUsage, blocks).join("");
+}
+
+/** The SSE events of one streamed reply: the start, each content block's, and the end. */
+function streamParts(
+  model: string,
+  step: Step,
+  id = `msg_stub${++idCounter}`,
+  stepUsage: StepUsage = step.usage === "request" ? { input_tokens: 0 } : step.usage,
+  blocks: Record<string, unknown>[] = replyContent(step),
+): string[] {
+  const parts: string[] = [];
   const usage = {
-    input_tokens: step.usage.input_tokens,
-    cache_creation_input_tokens: step.usage.cache_creation_input_tokens ?? 0,
-    cache_read_input_tokens: step.usage.cache_read_input_tokens ?? 0,
+    input_tokens: stepUsage.input_tokens,
+    cache_creation_input_tokens: stepUsage.cache_creation_input_tokens ?? 0,
+    cache_read_input_tokens: stepUsage.cache_read_input_tokens ?? 0,
     output_tokens: 1,
   };
   let out = sse("message_start", {
@@ -110,43 +192,43 @@ export function streamReply(model: string, step: Step): string {
       usage,
     },
   });
-  let index = 0;
-  if (step.text !== undefined || !step.tools?.length) {
-    out += sse("content_block_start", {
-      type: "content_block_start",
-      index,
-      content_block: { type: "text", text: "" },
-    });
-    out += sse("content_block_delta", {
-      type: "content_block_delta",
-      index,
-      delta: { type: "text_delta", text: step.text ?? "Done." },
-    });
+  parts.push(out);
+  blocks.forEach((block, index) => {
+    out = "";
+    if (block.type === "text") {
+      out += sse("content_block_start", {
+        type: "content_block_start",
+        index,
+        content_block: { type: "text", text: "" },
+      });
+      out += sse("content_block_delta", {
+        type: "content_block_delta",
+        index,
+        delta: { type: "text_delta", text: block.text },
+      });
+    } else {
+      out += sse("content_block_start", {
+        type: "content_block_start",
+        index,
+        content_block: { type: "tool_use", id: block.id, name: block.name, input: {} },
+      });
+      out += sse("content_block_delta", {
+        type: "content_block_delta",
+        index,
+        delta: { type: "input_json_delta", partial_json: JSON.stringify(block.input) },
+      });
+    }
     out += sse("content_block_stop", { type: "content_block_stop", index });
-    index++;
-  }
-  for (const tool of step.tools ?? []) {
-    const toolId = tool.id ?? `toolu_stub${++idCounter}`;
-    out += sse("content_block_start", {
-      type: "content_block_start",
-      index,
-      content_block: { type: "tool_use", id: toolId, name: tool.name, input: {} },
-    });
-    out += sse("content_block_delta", {
-      type: "content_block_delta",
-      index,
-      delta: { type: "input_json_delta", partial_json: JSON.stringify(tool.input) },
-    });
-    out += sse("content_block_stop", { type: "content_block_stop", index });
-    index++;
-  }
-  out += sse("message_delta", {
+    parts.push(out);
+  });
+  out = sse("message_delta", {
     type: "message_delta",
     delta: { stop_reason: step.tools?.length ? "tool_use" : "end_turn", stop_sequence: null },
-    usage: { output_tokens: step.usage.output_tokens ?? 20 },
+    usage: { output_tokens: stepUsage.output_tokens ?? 20 },
   });
   out += sse("message_stop", { type: "message_stop" });
-  return out;
+  parts.push(out);
+  return parts;
 }
 
 /** Starts the stand-in on 127.0.0.1 at a free port. */
@@ -157,6 +239,8 @@ export function startApiStub(script: Script): ApiStub {
   const forkMarkers = Object.keys(script.forks ?? {});
   const requests: RecordedRequest[] = [];
   const served: Record<string, number> = {};
+  // Each queue's first request size, for `requestBase`.
+  const firstSize: Record<string, number> = {};
 
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
     const at = performance.now();
@@ -197,20 +281,42 @@ export function startApiStub(script: Script): ApiStub {
     } else {
       step = { usage: { input_tokens: 10 }, text: "Scripted session" };
     }
-    requests.push({ path: url.pathname, body, route, at });
+    const id = `msg_stub${++idCounter}`;
+    const blocks = replyContent(step);
+    let base: { tokens: number; first: number } | undefined;
+    if (script.requestBase !== undefined && step.usage === "request") {
+      const first = firstSize[route] ?? requestTokens(body);
+      firstSize[route] = first;
+      base = { tokens: script.requestBase, first };
+    }
+    const stepUsage = usageFor(step, body, blocks, base);
+    const usage = { tokens: usedTokens(stepUsage), outputTokens: stepUsage.output_tokens ?? 20 };
+    requests.push({ path: url.pathname, body, route, at, messageId: id, usage });
     if (body.stream !== true) {
       return Response.json({
-        id: `msg_stub${++idCounter}`,
+        id,
         type: "message",
         role: "assistant",
         model,
-        content: [{ type: "text", text: step.text ?? "Done." }],
-        stop_reason: "end_turn",
+        content: blocks,
+        stop_reason: step.tools?.length ? "tool_use" : "end_turn",
         stop_sequence: null,
-        usage: { ...step.usage, output_tokens: 5 },
+        usage: { ...stepUsage, output_tokens: 5 },
       });
     }
-    return new Response(streamReply(model, step), {
+    const parts = streamParts(model, step, id, stepUsage, blocks);
+    const delay = step.blockDelayMs ?? 0;
+    const stream = delay <= 0 ? parts.join("") : new ReadableStream<Uint8Array>({
+      async start(controller) {
+        const encoder = new TextEncoder();
+        for (const [i, part] of parts.entries()) {
+          if (i > 1) await new Promise((resolve) => setTimeout(resolve, delay));
+          controller.enqueue(encoder.encode(part));
+        }
+        controller.close();
+      },
+    });
+    return new Response(stream, {
       headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
     });
   });

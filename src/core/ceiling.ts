@@ -1,21 +1,24 @@
 /**
- * A proven upper bound on this call's reading before its own transcript entry is written, so a
- * call that cannot cross a threshold answers at once instead of waiting for the entry. Pure; the
- * constants (TOKENS_PER_BYTE and UNSEEN_TOKENS are Claude Code facts, in claude_code.ts) are derived
- * from real transcripts and pinned by tests/unit/core/ceiling_test.ts.
+ * An upper bound on this call's reading before its own transcript entry is written, so a call that
+ * cannot cross a threshold answers at once instead of waiting for the entry. Pure; the facts it
+ * rests on (TOKENS_PER_BYTE, LARGEST_UNSEEN_TOKENS, in claude_code.ts) are measured and pinned by
+ * tests/unit/core/ceiling_test.ts.
  */
-import { TOKENS_PER_BYTE, UNSEEN_TOKENS } from "./claude_code.ts";
+import { LARGEST_UNSEEN_TOKENS, TOKENS_PER_BYTE } from "./claude_code.ts";
 import type { Threshold } from "./numbers.ts";
 import { crossedThresholds } from "./thresholds.ts";
 import { percentOf, resolveWindow, type WindowInputs } from "./window.ts";
 
 /**
- * A share of the window added to the margin: the scripted sessions of the e2e suite (and the
- * transcripts recorded from them in tests/fixtures) jump by up to 22 % of the window in one step
- * with almost no bytes written (e.g. 310,000 to 530,000 of 1,000,000 tokens), which no real
- * session was seen to do. A bound that let those steps through would break the e2e scenarios.
+ * How many times the largest measured unseen growth the margin allows: room for a tokenizer
+ * denser than any measured, and for sources no measurement could drive (file-changed reminders
+ * appear only in interactive sessions). A growth past the margin costs one call: the refresh
+ * arrives on the next call, whose ceiling starts from the reading that crossed.
  */
-export const WINDOW_SHARE = 0.25;
+export const SAFETY_FACTOR = 3;
+
+/** Tokens a request may carry beyond what the bytes written since the previous response hold. */
+export const MARGIN_TOKENS = Math.ceil(SAFETY_FACTOR * LARGEST_UNSEEN_TOKENS);
 
 /** What the transcript shows at the start of a call whose own entry is not written yet. */
 export interface CeilingInput {
@@ -23,7 +26,10 @@ export interface CeilingInput {
   tokens: number;
   /** That response's `output_tokens`; undefined gives no ceiling. */
   outputTokens: number | undefined;
-  /** Bytes of transcript after that entry. */
+  /**
+   * Bytes of transcript after that response's first entry: a streamed response is written as
+   * several entries, with the results of its first tool calls between them.
+   */
   bytesAfter: number;
   /** The window this call's reading will be measured against (see {@link ceilingWindow}). */
   window: number;
@@ -42,14 +48,13 @@ export interface CeilingInput {
  * @example
  * ```ts
  * ceilingTokens({ tokens: 100_000, outputTokens: 500, bytesAfter: 4_000, window: 1_000_000 });
- * // 100_000 + 500 + 4_000 + max(20_000, 250_000) = 354_500
+ * // 100_000 + 500 + 0.6 × 4_000 + 10_038 = 112_938
  * ```
  */
 export function ceilingTokens(input: CeilingInput): number {
-  const { tokens, outputTokens, bytesAfter, window } = input;
+  const { tokens, outputTokens, bytesAfter } = input;
   if (outputTokens === undefined || !(outputTokens >= 0) || !(bytesAfter >= 0)) return Infinity;
-  return tokens + outputTokens + TOKENS_PER_BYTE * bytesAfter +
-    Math.max(UNSEEN_TOKENS, WINDOW_SHARE * window);
+  return tokens + outputTokens + Math.ceil(TOKENS_PER_BYTE * bytesAfter) + MARGIN_TOKENS;
 }
 
 /**
@@ -68,8 +73,8 @@ export function ceilingWindow(inputs: Omit<WindowInputs, "tokens">): number {
  *
  * @example
  * ```ts
- * earlyCeiling({ tokens: 100_000, outputTokens: 500, bytesAfter: 4_000, window: 1_000_000 },
- *   [30, 52, 70], []); // undefined: 35.45 % reaches 30
+ * earlyCeiling({ tokens: 100_000, outputTokens: 500, bytesAfter: 4_000, window: 200_000 },
+ *   [30, 52, 70], []); // undefined: 56.5 % reaches 30 and 52
  * ```
  */
 export function earlyCeiling(

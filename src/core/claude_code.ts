@@ -195,17 +195,26 @@ export function userNotice(text: string): string {
 }
 
 /**
- * At most this many tokens per byte of transcript written after a reading reach the next request
- * (the ceiling on a call's reading, src/core/ceiling.ts). Over consecutive main-chain readings of
- * real transcripts (versions 1.0.90 to 2.1.212) growth is under 0.7 tokens per byte on all but
- * small gaps; small gaps are {@link UNSEEN_TOKENS}'s.
+ * At most this many tokens per byte reach a request for each byte of transcript written since the
+ * previous response began (the ceiling on a call's reading, src/core/ceiling.ts). The densest
+ * content real transcripts show: over consecutive main-chain readings whose gap holds at least
+ * 8 KB of text (tool results and prompts, no images), at most 0.59 tokens per byte of that text
+ * (0.56 per byte as the transcript holds it, JSON-escaped; a 2.1.212 session behind a gateway
+ * reading C++ source; first-party sessions at most 0.53, median 0.39). Every byte a request gains
+ * that the transcript shows is at least one transcript byte: the same JSON, often twice or three
+ * times (docs/claude-code-facts.md, "Unseen growth").
+ * The e2e suite and the in-session benchmark back each scripted step with output at this rate.
  */
-export const TOKENS_PER_BYTE = 1;
+export const TOKENS_PER_BYTE = 0.6;
 
 /**
- * Tokens a request can carry that the transcript does not show (system reminders, tool schemas
- * loaded on demand): up to about 16,000 measured over ~130 real transcripts; at most 6,635 above
- * {@link TOKENS_PER_BYTE} per byte over the consecutive readings of the public transcripts in
- * tests/fixtures/transcripts.
+ * The most tokens a request was seen to gain beyond {@link TOKENS_PER_BYTE} per byte written to
+ * the transcript since the previous response began. Real transcripts of 1.0.90 to 2.1.212: 3,346
+ * (2.1.167 behind a gateway: six background-task notifications, which the transcript keeps only
+ * as truncated queue entries). Real 2.1.328 driven through every source of growth a user meets
+ * showed no request that grew more than its transcript bytes carry; the largest content missing
+ * from its transcript was one MCP tool schema of 1,609 bytes (966 tokens), with the request
+ * records (`api-request-*` lines) turned off (tests/fixtures/unseen-growth/, measured by
+ * tests/e2e/measure_unseen_growth.ts; table in docs/claude-code-facts.md).
  */
-export const UNSEEN_TOKENS = 20_000;
+export const LARGEST_UNSEEN_TOKENS = 3_346;

@@ -159,7 +159,10 @@ function ceilingOf(
   known: KnownWindow,
 ): Fill | undefined {
   const usage = scan.usage;
-  if (!usage || usage.matched || usage.window !== undefined) return undefined;
+  // Without the start of the previous response, bytes written inside it may be missed: no bound.
+  if (!usage || usage.matched || usage.window !== undefined || usage.firstEnd === undefined) {
+    return undefined;
+  }
   // A new turn may run another model (`/model`): the newest usage's window is not this call's.
   if (scan.promptAfterUsage) return undefined;
   // Every piece of evidence the reading's window gets, but its token count (which only widens
@@ -184,7 +187,7 @@ function ceilingOf(
   const input = {
     tokens: usage.tokens,
     outputTokens: usage.outputTokens,
-    bytesAfter: Math.max(0, scan.size - usage.end),
+    bytesAfter: Math.max(0, scan.size - usage.firstEnd),
     window,
     span,
   };

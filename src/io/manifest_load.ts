@@ -44,7 +44,7 @@ export async function locateManifest(
   }
   if (pluginRoot) {
     const path = join(pluginRoot, "data", "lesson-manifest.json");
-    if (await isFile(path)) return { path, via: "CLAUDE_PLUGIN_ROOT/data" };
+    if (isFile(path)) return { path, via: "CLAUDE_PLUGIN_ROOT/data" };
   }
   if (!claudeDir) return undefined;
   const installed = await newestInstalledFile(join(claudeDir, "plugins"), "lessons-learned", [
@@ -54,8 +54,12 @@ export async function locateManifest(
   return installed ? { path: installed.path, via: "installed lessons-learned plugin" } : undefined;
 }
 
-async function isFile(path: string): Promise<boolean> {
-  return (await Deno.stat(path).catch(() => undefined))?.isFile ?? false;
+function isFile(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -70,13 +74,15 @@ async function loadManifest(
   const wrong = (why: string) => new Error(`manifest ${path}: ${why}`);
   let text: string;
   try {
-    const info = await Deno.stat(path);
+    // Sync: a firing call is one short process, where an async op's hop to a worker thread (and
+    // that thread's start) costs more than the read.
+    const info = Deno.statSync(path);
     if (info.isDirectory) throw wrong("it is a folder, not a file");
     if (!info.isFile) throw wrong("it is not a regular file");
     if (info.size > MAX_MANIFEST_BYTES) {
       throw wrong(`it is ${info.size} bytes, over the ${MAX_MANIFEST_BYTES}-byte limit`);
     }
-    text = await Deno.readTextFile(path);
+    text = Deno.readTextFileSync(path);
   } catch (error) {
     throw error instanceof Error && error.message.startsWith("manifest ")
       ? error

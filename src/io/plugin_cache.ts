@@ -14,6 +14,7 @@ export interface InstalledFile {
  * The install of `plugin` whose `relativePath` file was modified last, or undefined when no
  * install has that file.
  */
+// deno-lint-ignore require-await
 export async function newestInstalledFile(
   pluginsDir: string,
   plugin: string,
@@ -21,22 +22,31 @@ export async function newestInstalledFile(
 ): Promise<InstalledFile | undefined> {
   const cache = join(pluginsDir, "cache");
   let best: (InstalledFile & { mtime: number }) | undefined;
-  for (const marketplace of await listDirs(cache)) {
+  for (const marketplace of listDirs(cache)) {
     const base = join(cache, marketplace, plugin);
-    for (const version of await listDirs(base)) {
+    for (const version of listDirs(base)) {
       const root = join(base, version);
       const path = join(root, ...relativePath);
-      const mtime = (await Deno.stat(path).catch(() => undefined))?.mtime?.getTime();
+      const mtime = mtimeOf(path);
       if (mtime !== undefined && (!best || mtime > best.mtime)) best = { root, path, mtime };
     }
   }
   return best && { root: best.root, path: best.path };
 }
 
-async function listDirs(dir: string): Promise<string[]> {
+/** Sync, like every file op a firing hook call makes: an async op hops to a worker thread. */
+function mtimeOf(path: string): number | undefined {
+  try {
+    return Deno.statSync(path).mtime?.getTime();
+  } catch {
+    return undefined;
+  }
+}
+
+function listDirs(dir: string): string[] {
   const names: string[] = [];
   try {
-    for await (const entry of Deno.readDir(dir)) if (entry.isDirectory) names.push(entry.name);
+    for (const entry of Deno.readDirSync(dir)) if (entry.isDirectory) names.push(entry.name);
   } catch {
     // An absent folder has no installs.
   }

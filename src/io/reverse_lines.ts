@@ -112,8 +112,9 @@ function join(pieces: readonly Uint8Array[], length: number): Uint8Array {
 export function fileSource(file: Deno.FsFile): ByteSource {
   return {
     // Sync reads: a hook process reads a few chunks, and an async op's thread hop costs more.
-    // deno-lint-ignore require-await
-    async readAt(offset, length) {
+    // A plain arrow, not a method or an async arrow: the release bundle can make only those
+    // eager (scripts/eager_functions.ts), and every hook call runs this one.
+    readAt: (offset, length) => {
       file.seekSync(offset, Deno.SeekMode.Start);
       const buffer = new Uint8Array(length);
       let filled = 0;
@@ -122,7 +123,7 @@ export function fileSource(file: Deno.FsFile): ByteSource {
         if (n === null) break;
         filled += n;
       }
-      return filled === length ? buffer : buffer.subarray(0, filled);
+      return Promise.resolve(filled === length ? buffer : buffer.subarray(0, filled));
     },
   };
 }

@@ -127,7 +127,11 @@ export function findGitRoot(cwd: string | undefined): string | undefined {
   return undefined;
 }
 
-/** Reads one source: its blocks, or why it gave none. Never throws. */
+/**
+ * Reads one source: its blocks, or why it gave none. Never throws. Sync: a firing call is one
+ * short process, where each async file op hops to a worker thread (started on first use).
+ */
+// deno-lint-ignore require-await
 export async function readRuleSource(spec: RuleSourceSpec): Promise<LoadedRuleSource> {
   const done = (
     status: LoadedRuleSource["status"],
@@ -137,7 +141,7 @@ export async function readRuleSource(spec: RuleSourceSpec): Promise<LoadedRuleSo
   ): LoadedRuleSource => ({ ...spec, status, notes, bytes, blocks });
   let info: Deno.FileInfo;
   try {
-    info = await Deno.stat(spec.path);
+    info = Deno.statSync(spec.path);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
       return done("missing", [], undefined);
@@ -154,7 +158,7 @@ export async function readRuleSource(spec: RuleSourceSpec): Promise<LoadedRuleSo
   }
   let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(await Deno.readFile(spec.path));
+    text = new TextDecoder("utf-8", { fatal: true }).decode(Deno.readFileSync(spec.path));
   } catch (error) {
     const why = error instanceof TypeError ? "not UTF-8 text" : `cannot read: ${messageOf(error)}`;
     return done("skipped", [why], info.size);

@@ -36,6 +36,13 @@ export interface TranscriptUsage extends EntryUsage {
   offset: number;
   /** Byte offset just past the entry's line (its newline included). */
   end: number;
+  /**
+   * Byte offset just past the first entry of the same response (entries sharing its message
+   * id), when the scan saw where that response began. A streamed response is written as several
+   * entries, and the results of its first tool calls are written between them: everything the
+   * next request adds is after this offset, not after `end`.
+   */
+  firstEnd?: number;
   /** A window stated by the transcript itself (a `Token usage: X/Y` warning). */
   window?: number;
 }
@@ -98,11 +105,12 @@ const decoder = new TextDecoder();
 export function countingSource(inner: ByteSource): ByteSource & { bytesRead: number } {
   const counted = {
     bytesRead: 0,
-    async readAt(offset: number, length: number) {
-      const bytes = await inner.readAt(offset, length);
-      counted.bytesRead += bytes.length;
-      return bytes;
-    },
+    // A plain arrow, so that the release bundle compiles it eagerly (fileSource's note).
+    readAt: (offset: number, length: number) =>
+      inner.readAt(offset, length).then((bytes) => {
+        counted.bytesRead += bytes.length;
+        return bytes;
+      }),
   };
   return counted;
 }
@@ -134,11 +142,18 @@ export async function scanUsage(
   let newest: TranscriptUsage | undefined;
   let callPresent = false;
   let promptAfterUsage = false;
-  const done = async (marker?: { start: number; entry: unknown }): Promise<UsageScan> => {
+  // Where the newest response's first entry ends, and whether the scan saw past its start.
+  let firstEnd: number | undefined;
+  let sawStart = false;
+  let lowest = size;
+  // A declaration, not an async arrow, so that the release bundle compiles it eagerly.
+  async function done(marker?: { start: number; entry: unknown }): Promise<UsageScan> {
     const compaction = marker ? await compactionEvidence(cached, marker) : undefined;
     const scan: UsageScan = { size, bytesRead: 0 };
-    if (newest) scan.usage = newest;
-    else if (marker) scan.markerAfterUsage = marker.start;
+    if (newest) {
+      const known = sawStart || marker !== undefined || lowest === 0;
+      scan.usage = known && firstEnd !== undefined ? { ...newest, firstEnd } : newest;
+    } else if (marker) scan.markerAfterUsage = marker.start;
     if (compaction) scan.compaction = compaction;
     if (callPresent || newest?.matched) scan.callPresent = true;
     if (promptAfterUsage && !newest?.matched) scan.promptAfterUsage = true;
@@ -150,8 +165,9 @@ export async function scanUsage(
     }
     scan.bytesRead = counted.bytesRead;
     return scan;
-  };
+  }
   for await (const line of readLinesBackward(cached, size, { maxBytes })) {
+    lowest = line.start;
     const found = interpretForUsage(line, query.sidechainFile ?? false, toolUseId);
     if (found === undefined) continue;
     if ("marker" in found) return await done({ start: line.start, entry: found.marker });
@@ -165,13 +181,19 @@ export async function scanUsage(
       continue;
     }
     const matched = toolUseId !== undefined && found.toolUseIds.includes(toolUseId);
+    const end = line.start + line.bytes.length + 1;
     if (!newest) {
-      newest = { ...found, matched, offset: line.start, end: line.start + line.bytes.length + 1 };
+      newest = { ...found, matched, offset: line.start, end };
+      firstEnd = end;
       if (matched || toolUseId === undefined || found.window !== undefined) break;
       continue;
     }
     // One response is split over entries sharing its message id: look through all of them.
-    if (found.messageId === undefined || found.messageId !== newest.messageId) break;
+    if (found.messageId === undefined || found.messageId !== newest.messageId) {
+      sawStart = true;
+      break;
+    }
+    firstEnd = end;
     if (matched) {
       newest = { ...newest, matched: true };
       break;
@@ -184,13 +206,15 @@ export async function scanUsage(
 function cachingSource(inner: ByteSource): ByteSource {
   const chunks = new Map<string, Uint8Array>();
   return {
-    async readAt(offset: number, length: number) {
+    // A plain arrow, so that the release bundle compiles it eagerly (fileSource's note).
+    readAt: (offset: number, length: number) => {
       const key = `${offset}:${length}`;
       const known = chunks.get(key);
-      if (known) return known;
-      const bytes = await inner.readAt(offset, length);
-      chunks.set(key, bytes);
-      return bytes;
+      if (known) return Promise.resolve(known);
+      return inner.readAt(offset, length).then((bytes) => {
+        chunks.set(key, bytes);
+        return bytes;
+      });
     },
   };
 }

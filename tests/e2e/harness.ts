@@ -38,6 +38,12 @@ export interface ScenarioSetup {
   pluginDirs?: string[];
   /** Files to write before the first turn, by path relative to the scenario's root folder. */
   files?: Record<string, string>;
+  /**
+   * Why this scenario's script may grow past what its requests carry (an impossible jump, on
+   * purpose); absent, every step must be backed (`unbackedSteps` in
+   * scripts/loopback/backed_steps.ts).
+   */
+  unbacked?: string;
 }
 
 export interface TurnOptions {
@@ -47,6 +53,8 @@ export interface TurnOptions {
   resume?: boolean;
   /** More tools to allow beside Bash, Read and Glob. */
   allowTools?: string[];
+  /** More arguments for `claude`, e.g. `--mcp-config <file>`. */
+  extraArgs?: string[];
 }
 
 export interface TurnResult {
@@ -172,6 +180,7 @@ export class Scenario {
       ...this.#pluginDirs.flatMap((dir) => ["--plugin-dir", dir]),
       ...(options.model ? ["--model", options.model] : []),
       ...(options.resume ? ["--resume", this.sessionId] : ["--session-id", this.sessionId]),
+      ...(options.extraArgs ?? []),
     ];
     const started = performance.now();
     const out = await new Deno.Command(this.#bin, {

@@ -200,8 +200,12 @@ Deno.test("the bundle alone, run by deno, passes the release smoke test", async 
   const dir = Deno.makeTempDirSync({ prefix: "lessons-bundle-" });
   try {
     const bundle = join(dir, "lessons-reinject.js");
-    // baseEnv keeps the proxy and CA variables: a first `deno bundle` downloads esbuild.
-    const built = await run([Deno.execPath(), ...bundleArgs(bundle)], baseEnv({}));
+    // The release build (deno bundle, then eager functions). baseEnv keeps the proxy and CA
+    // variables: a first `deno bundle` downloads esbuild.
+    const built = await run(
+      [Deno.execPath(), "run", "--allow-all", join(ROOT, "scripts", "bundle.ts"), bundle],
+      baseEnv({}),
+    );
     assert.equal(built.code, 0, built.stderr);
     // Only node: built-ins may be left to load: everything else is inlined in the one file.
     const imports = [...Deno.readTextFileSync(bundle).matchAll(/^import .* from "([^"]+)";$/gm)]

@@ -1,29 +1,53 @@
 /**
- * The in-session benchmark's pure parts: the scripted climb crosses each threshold on one call,
+ * The in-session benchmark's pure parts: the replayed climb crosses each threshold on one call,
  * Claude Code's debug lines (captured from 2.1.328) give the hook durations, and a refresh is
  * attributed to the tool call whose result carried it.
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { join } from "node:path";
 import {
+  benchCalls,
+  benchSteps,
+  callsAnsweredEarly,
   crossingCalls,
   hookTimings,
   percentile,
+  READINGS,
   refreshesDelivered,
-  tokensAt,
 } from "../../../bench/in_session.ts";
+import { backedSteps, MAX_BACKED_TOKENS } from "../../../scripts/loopback/backed_steps.ts";
 import type { RecordedRequest } from "../../../scripts/loopback/api_stub.ts";
-import { ROOT } from "../../_helpers.ts";
+import { entries, ROOT } from "../../_helpers.ts";
 
-Deno.test("the scripted climb runs from 10 % to 77 % and crosses 30, 52 and 70 on calls 7, 13, 19", () => {
-  assertEquals([tokensAt(0), tokensAt(19)], [20_000, 154_000]);
-  assertEquals(crossingCalls(), [6, 12, 18]);
+Deno.test("the replayed climb runs from 15 % to 82 % and crosses 30, 52 and 70 once each", () => {
+  assertEquals([READINGS[0], READINGS.at(-1), READINGS.length], [29_842, 164_096, 37]);
+  assertEquals(crossingCalls(), [3, 18, 25]);
   for (const call of crossingCalls()) {
-    // One threshold per crossing call: the call before it is below the same threshold.
-    const before = (tokensAt(call - 1) / 200_000) * 100;
-    const at = (tokensAt(call) / 200_000) * 100;
+    // One threshold per crossing response: the one before it is below the same threshold.
+    const before = (READINGS[call - 1]! / 200_000) * 100;
+    const at = (READINGS[call]! / 200_000) * 100;
     assertEquals([30, 52, 70].filter((t) => before < t && at >= t).length, 1);
   }
+});
+
+Deno.test("every step prints what carries the next reading; the largest takes two calls", () => {
+  const steps = benchSteps();
+  // 103,277 → 125,946: 22,669 tokens, more than one Bash result passes inline.
+  assertEquals(steps.filter((s) => Array.isArray(s.id)).map((s) => s.id), [[
+    "toolu_bench18a",
+    "toolu_bench18b",
+  ]]);
+  // backedSteps throws when one call would print more than Claude Code passes inline.
+  const script = backedSteps(steps, READINGS.at(-1)! + 500);
+  assertEquals(script.length, READINGS.length + 1);
+  const { ids, crossing } = benchCalls();
+  assertEquals(ids.length, 38);
+  assertEquals([...crossing], [
+    ["toolu_bench04", "30"],
+    ["toolu_bench19", "52"],
+    ["toolu_bench26", "70"],
+  ]);
+  assertEquals(READINGS.slice(1).every((t, i) => t - READINGS[i]! <= 2 * MAX_BACKED_TOKENS), true);
 });
 
 Deno.test("hookTimings() reads Claude Code's own hook durations from --debug-file", () => {
@@ -69,4 +93,16 @@ Deno.test("percentile() is the nearest rank", () => {
   assertEquals(percentile([5, 1, 4, 2, 3], 90), 5);
   assertEquals(percentile([5, 1, 4, 2, 3], 50), 3);
   assertEquals(Number.isNaN(percentile([], 50)), true);
+});
+
+Deno.test("callsAnsweredEarly() counts the calls whose ceiling rules every crossing out", async () => {
+  // Built from real 2.1.328 lines: readings 20k, 30k, 50k, 62k of a 200k window.
+  const lines = [["a", 20_000], ["b", 30_000], ["c", 50_000], ["d", 62_000]].flatMap((
+    [id, tokens],
+  ) => [entries.assistant(tokens as number, [id as string]), entries.toolResult(id as string)]);
+  const transcript = new TextEncoder().encode(
+    lines.map((l) => JSON.stringify(l)).join("\n") + "\n",
+  );
+  // a: no reading before it; b and c: far below 30 %; d: 50,000 + margin reaches 30 %.
+  assertEquals(await callsAnsweredEarly(transcript, ["a", "b", "c", "d"]), 2);
 });

@@ -184,6 +184,46 @@ Deno.test("scanUsage() looks through every entry of a split response, then stops
   });
 });
 
+Deno.test("scanUsage() knows where the newest response began, results between its entries included", async (t) => {
+  // As real 2.1.112 wrote four parallel Reads (shared v2.1.112, lines 6-16): each tool_use entry
+  // of one streamed response, then its result, before the next entry.
+  const streamed = [
+    entries.assistant(30_000, ["older"], { messageId: "msg_old" }),
+    entries.toolResult("older"),
+    entries.assistant(50_000, ["a"], { messageId: "msg_new" }),
+    entries.toolResult("a", "x".repeat(5_000)),
+    entries.assistant(50_000, ["b"], { messageId: "msg_new" }),
+    entries.toolResult("b", "y".repeat(5_000)),
+    entries.assistant(50_000, ["c"], { messageId: "msg_new" }),
+    entries.toolResult("c"),
+  ];
+  const text = jsonl(streamed);
+  const lineEnd = (i: number) =>
+    new TextEncoder().encode(text.split("\n").slice(0, i + 1).join("\n") + "\n").length;
+  await t.step("a call whose own entry is not written yet", async () => {
+    const { source, size } = memory(text);
+    const scan = await scanUsage(source, size, { toolUseId: "next" });
+    assertEquals(
+      { tokens: scan.usage?.tokens, end: scan.usage?.end, firstEnd: scan.usage?.firstEnd },
+      { tokens: 50_000, end: lineEnd(6), firstEnd: lineEnd(2) },
+    );
+  });
+  await t.step("the response is the file's first: its start is the file's", async () => {
+    const { source, size } = memory(jsonl(streamed.slice(2)));
+    const scan = await scanUsage(source, size, { toolUseId: "next" });
+    ok(scan.usage?.firstEnd !== undefined && scan.usage.firstEnd < scan.usage.end);
+  });
+  await t.step("a byte budget that stops inside the response: start unknown", async () => {
+    // One 64 KiB chunk holds the last entry but not the results before it.
+    const big = streamed.map((line, i) =>
+      i === 5 ? entries.toolResult("b", "y".repeat(70_000)) : line
+    );
+    const { source, size } = memory(jsonl(big));
+    const scan = await scanUsage(source, size, { toolUseId: "next", maxBytes: 64 * 1024 });
+    assertEquals([scan.usage?.tokens, scan.usage?.firstEnd], [50_000, undefined]);
+  });
+});
+
 Deno.test("scanUsage() skips what must not count", async (t) => {
   const base = entries.assistant(40_000, ["x"]);
   const cases: { name: string; line: unknown }[] = [
