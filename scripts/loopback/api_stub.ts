@@ -65,6 +65,8 @@ export interface RecordedRequest {
   body: Record<string, unknown>;
   /** Which queue answered: "main", an agent marker, "compact", "side" or "count_tokens". */
   route: string;
+  /** For a "compact" request: the queue whose conversation it summarises. */
+  compacted?: string;
   /** When the request arrived (`performance.now()`, ms). */
   at: number;
   /** The `id` of the message that answered it (what the transcript's assistant entries carry). */
@@ -263,19 +265,21 @@ export function startApiStub(script: Script): ApiStub {
     const messages = Array.isArray(body.messages) ? body.messages : [];
     const model = typeof body.model === "string" ? body.model : "claude-sonnet-4-6";
     const firstUser = textOf((messages[0] as Record<string, unknown> | undefined)?.content);
+    const userTexts = messages
+      .filter((m) => (m as Record<string, unknown>)?.role === "user")
+      .map((m) => textOf((m as Record<string, unknown>).content));
+    const fork = forkMarkers.find((k) => userTexts.some((text) => text.includes(k)));
+    const queue = fork ?? Object.keys(queues).find((k) => k !== "main" && firstUser.includes(k)) ??
+      "main";
     let route = "side";
+    let compacted: string | undefined;
     let step: Step | undefined;
     if (lastUserText(messages).includes(COMPACT_PROMPT)) {
       route = "compact";
+      compacted = queue;
       step = { usage: { input_tokens: 5000 }, text: "Summary: the user ran a scripted session." };
     } else if (Array.isArray(body.tools) && body.tools.length > 0) {
-      const userTexts = messages
-        .filter((m) => (m as Record<string, unknown>)?.role === "user")
-        .map((m) => textOf((m as Record<string, unknown>).content));
-      const fork = forkMarkers.find((k) => userTexts.some((text) => text.includes(k)));
-      const agent = fork ??
-        Object.keys(queues).find((k) => k !== "main" && firstUser.includes(k));
-      route = agent ?? "main";
+      route = queue;
       step = queues[route]?.shift() ?? { usage: { input_tokens: 100 }, text: "Done." };
       served[route] = (served[route] ?? 0) + 1;
     } else {
@@ -291,7 +295,15 @@ export function startApiStub(script: Script): ApiStub {
     }
     const stepUsage = usageFor(step, body, blocks, base);
     const usage = { tokens: usedTokens(stepUsage), outputTokens: stepUsage.output_tokens ?? 20 };
-    requests.push({ path: url.pathname, body, route, at, messageId: id, usage });
+    requests.push({
+      path: url.pathname,
+      body,
+      route,
+      at,
+      messageId: id,
+      usage,
+      ...(compacted ? { compacted } : {}),
+    });
     if (body.stream !== true) {
       return Response.json({
         id,

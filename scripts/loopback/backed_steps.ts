@@ -1,10 +1,11 @@
 /**
  * Scripted sessions that could happen: each step's growth in tokens is carried by what the step
- * before it wrote (Bash output), at the densest rate real transcripts show (TOKENS_PER_BYTE), and
- * `unbackedSteps` finds any request whose scripted growth its own bytes do not carry.
+ * before it wrote (Bash output, or a subagent's report), at the densest rate real transcripts
+ * show (TOKENS_PER_BYTE), and `unbackedSteps` finds any request whose scripted growth its own
+ * bytes do not carry.
  */
 import { TOKENS_PER_BYTE } from "../../src/core/claude_code.ts";
-import type { RecordedRequest, Step, StepUsage } from "./api_stub.ts";
+import type { RecordedRequest, Step, StepUsage, ToolCall } from "./api_stub.ts";
 import { bytesForTokens, requestTokens } from "./request_size.ts";
 
 /**
@@ -33,6 +34,16 @@ export function printing(bytes: number, then = ""): string {
   return then ? `${print}; ${then}` : print;
 }
 
+/**
+ * A model's closing text that carries `tokens` at the measured rate: a subagent's report, which
+ * its Agent call returns as its result.
+ */
+export function reportCarrying(tokens: number): string {
+  const line = "The scripted sub task is done: every file it read is as it was.\n";
+  const bytes = Math.max(1, bytesForTokens(tokens));
+  return line.repeat(Math.ceil(bytes / line.length)).slice(0, bytes);
+}
+
 /** One scripted model turn of a backed session: Bash calls, and the context it reports. */
 export interface BackedStep {
   /** The tool call id, or several: parallel calls that share the output. */
@@ -41,17 +52,30 @@ export interface BackedStep {
   tokens: number;
   /** Run after the printing (e.g. `exit 3` for a failing call). */
   then?: string;
+  /**
+   * A call of another tool instead of Bash (one id), which prints nothing: its own result must
+   * carry the growth to the next step (an Agent call returns its subagent's report, see
+   * {@link reportCarrying}); `unbackedSteps` checks that it did.
+   */
+  call?: Omit<ToolCall, "id">;
 }
 
 /**
  * Bash steps whose outputs back each next step's growth (the last step's output backs
- * `finish`), then a final text turn at `finish` tokens. Throws when one call would have to print
- * more than Claude Code passes inline: split the step, or give it parallel calls.
+ * `finish`), then a final text turn at `finish` tokens whose text is `report`. Throws when one
+ * call would have to print more than Claude Code passes inline: split the step, or give it
+ * parallel calls.
  */
-export function backedSteps(steps: BackedStep[], finish: number): Step[] {
+export function backedSteps(steps: BackedStep[], finish: number, report = "Finished."): Step[] {
   const out: Step[] = steps.map((step, i) => {
     const next = steps[i + 1]?.tokens ?? finish;
     const ids = Array.isArray(step.id) ? step.id : [step.id];
+    if (step.call) {
+      if (ids.length !== 1) {
+        throw new Error(`${ids.join(",")}: a ${step.call.name} step has one id`);
+      }
+      return { usage: usage(step.tokens), tools: [{ ...step.call, id: ids[0]! }] };
+    }
     const growth = Math.max(0, next - step.tokens);
     const bytes = Math.ceil(bytesForTokens(growth) / ids.length);
     if (bytes > BASH_INLINE_BYTES) {
@@ -69,7 +93,7 @@ export function backedSteps(steps: BackedStep[], finish: number): Step[] {
       })),
     };
   });
-  out.push({ usage: usage(finish), text: "Finished." });
+  out.push({ usage: usage(finish), text: report });
   return out;
 }
 
@@ -84,7 +108,8 @@ export interface Unbacked {
 /**
  * Requests whose scripted usage grew more than the request itself did at the measured rate,
  * each compared with the previous request of the same queue (main, or one subagent's). The first
- * request of a queue is free: a session may resume with any context.
+ * request of a queue is free: a session may resume with any context; so is the first after a
+ * compaction of that queue, which starts a new context from the summary.
  */
 export function unbackedSteps(requests: RecordedRequest[]): Unbacked[] {
   const found: Unbacked[] = [];
@@ -92,7 +117,11 @@ export function unbackedSteps(requests: RecordedRequest[]): Unbacked[] {
   const index = new Map<string, number>();
   for (const request of requests) {
     if (request.route === "count_tokens" || request.route === "side") continue;
-    if (request.route === "compact" || !request.usage) continue;
+    if (request.route === "compact") {
+      if (request.compacted) last.delete(request.compacted);
+      continue;
+    }
+    if (!request.usage) continue;
     const scripted = request.usage.tokens;
     const physical = requestTokens(request.body);
     const before = last.get(request.route);

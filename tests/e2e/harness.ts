@@ -3,6 +3,7 @@
  * loopback API stand-in, and a private HOME, TMPDIR and working folder; plus readers for what
  * both sides recorded (the transcript's attachments, the requests the model received).
  */
+import { deepStrictEqual } from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
@@ -11,6 +12,7 @@ import {
   type Script,
   startApiStub,
 } from "../../scripts/loopback/api_stub.ts";
+import { unbackedSteps } from "../../scripts/loopback/backed_steps.ts";
 import { locateClaude } from "../../scripts/loopback/claude_cli.ts";
 import { denoDir } from "../_helpers.ts";
 
@@ -87,6 +89,7 @@ export class Scenario {
   #env: Record<string, string>;
   #bin: string;
   #pluginDirs: string[] = [ROOT];
+  #unbacked: string | undefined;
 
   private constructor(bin: string, root: string, stub: ApiStub, env: Record<string, string>) {
     this.#bin = bin;
@@ -133,6 +136,7 @@ export class Scenario {
     };
     const scenario = new Scenario(bin, root, stub, env);
     if (setup.pluginDirs) scenario.#pluginDirs = setup.pluginDirs;
+    scenario.#unbacked = setup.unbacked;
     for (const dir of [scenario.home, scenario.tmp, scenario.work, scenario.payloadDir]) {
       await Deno.mkdir(dir, { recursive: true });
     }
@@ -203,6 +207,22 @@ export class Scenario {
     const turn = { code: out.code, result, stderr: new TextDecoder().decode(out.stderr), ms };
     this.turns.push(turn);
     return turn;
+  }
+
+  /**
+   * Fails unless every request grew by no more than its own bytes carry at the measured rate
+   * (`unbackedSteps`): a session that could happen. Every suite calls it after a scenario's
+   * assertions; a scenario that sets `unbacked` has said why it may not hold.
+   */
+  assertBacked(): void {
+    if (this.#unbacked !== undefined) return;
+    const found = unbackedSteps(this.stub.requests);
+    deepStrictEqual(
+      found,
+      [],
+      `requests that grew more than their own bytes carry (scripted and physical growth, in ` +
+        `tokens): ${JSON.stringify(found)}`,
+    );
   }
 
   /** The main transcript's path, found under `$HOME/.claude/projects`. */

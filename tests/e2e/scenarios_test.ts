@@ -6,7 +6,7 @@
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
 import type { Step, ToolCall } from "../../scripts/loopback/api_stub.ts";
-import { backedSteps, unbackedSteps, usage } from "../../scripts/loopback/backed_steps.ts";
+import { backedSteps, usage } from "../../scripts/loopback/backed_steps.ts";
 import {
   attachmentOf,
   claudeForSuite,
@@ -50,8 +50,7 @@ function scenario(
       const s = await Scenario.start(bin, { name: short, ...setup });
       try {
         await body(s);
-        // Every step grew by no more than what its request carries: a session that could happen.
-        if (setup.unbacked === undefined) deepStrictEqual(unbackedSteps(s.stub.requests), []);
+        s.assertBacked();
       } catch (error) {
         const why = await s.diagnosis();
         throw new Error(
