@@ -7,7 +7,7 @@
  */
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
-import type { Step, StepUsage } from "../../scripts/loopback/api_stub.ts";
+import { backedSteps, reportCarrying } from "../../scripts/loopback/backed_steps.ts";
 import {
   attachmentOf,
   claudeForSuite,
@@ -25,22 +25,6 @@ import {
 const bin = await claudeForSuite();
 
 const COMPACT_TAG = "[lessons-reinject refresh compact ref=";
-
-function usage(tokens: number): StepUsage {
-  return {
-    input_tokens: 3,
-    cache_creation_input_tokens: 997,
-    cache_read_input_tokens: tokens - 1000,
-  };
-}
-
-function bash(id: string, tokens: number): Step {
-  return { usage: usage(tokens), tools: [{ name: "Bash", input: { command: `echo ${id}` }, id }] };
-}
-
-function finish(tokens: number): Step {
-  return { usage: usage(tokens), text: "Finished." };
-}
 
 /** How each event's hook command runs in a test build of the plugin. */
 interface Wiring {
@@ -109,6 +93,7 @@ function scenario(
       });
       try {
         await body(s);
+        s.assertBacked();
         const recording = Deno.env.get("LESSONS_E2E_RECORD_DELIVERY");
         if (recording) {
           const file = join(recording, `${short}.jsonl`);
@@ -158,31 +143,39 @@ function requestsWithRefresh(s: Scenario): number[] {
 }
 
 const AGENT_TASK = "E2E-DELIVERY-AGENT-7f3a";
+/** What the subagent's report (the Agent call's result) carries to the main session. */
+const AGENT_REPORT_TOKENS = 1_000;
 
 scenario(
   "a refresh answered on an Agent call reaches the model, and its receipt is seen",
   {
     script: {
-      main: [
-        bash("toolu_g01", 20_000), // 10 %
+      main: backedSteps([
+        { id: "toolu_g01", tokens: 45_000 }, // 22.5 %
         {
-          usage: usage(62_000), // 31 %: the Agent call's own hook crosses 30
-          tools: [{
+          id: "toolu_g02",
+          tokens: 62_000, // 31 %: the Agent call's own hook crosses 30
+          call: {
             name: "Agent",
-            id: "toolu_g02",
             input: {
               description: "scripted sub task",
               prompt: `Do the scripted sub task. ${AGENT_TASK}`,
               subagent_type: "general-purpose",
               run_in_background: false,
             },
-          }],
+          },
         },
-        bash("toolu_g03", 64_000),
-        bash("toolu_g04", 66_000),
-        finish(67_000),
-      ],
-      agents: { [AGENT_TASK]: [bash("toolu_ga1", 10_000), finish(11_000)] },
+        // Carried by the Agent call's result: the subagent's report (and the refresh).
+        { id: "toolu_g03", tokens: 62_000 + AGENT_REPORT_TOKENS },
+        { id: "toolu_g04", tokens: 65_000 },
+      ], 66_000),
+      agents: {
+        [AGENT_TASK]: backedSteps(
+          [{ id: "toolu_ga1", tokens: 10_000 }],
+          11_000,
+          reportCarrying(AGENT_REPORT_TOKENS),
+        ),
+      },
     },
   },
   () => Promise.resolve(undefined),
@@ -221,13 +214,12 @@ printf '%s' "$out"
 
 scenario("a hook killed between claim and answer: the next call delivers the refresh", {
   script: {
-    main: [
-      bash("toolu_k01", 20_000), // 10 %
-      bash("toolu_k02", 62_000), // 31 %: claims 30, killed before answering
-      bash("toolu_k03", 64_000), // sends 30 again
-      bash("toolu_k04", 66_000),
-      finish(67_000),
-    ],
+    main: backedSteps([
+      { id: "toolu_k01", tokens: 45_000 }, // 22.5 %
+      { id: "toolu_k02", tokens: 62_000 }, // 31 %: claims 30, killed before answering
+      { id: "toolu_k03", tokens: 64_000 }, // sends 30 again
+      { id: "toolu_k04", tokens: 66_000 },
+    ], 67_000),
   },
 }, async () => {
   const dir = await testPlugin({ timeout: 8 }, { "kill-once": KILL_ONCE });
@@ -269,12 +261,12 @@ scenario("a hook killed between claim and answer: the next call delivers the ref
 /** Two turns around a real `/compact`. */
 const COMPACT_SCRIPT = {
   main: [
-    bash("toolu_s01", 62_000), // 31 %: 30
-    finish(63_000),
+    ...backedSteps([{ id: "toolu_s01", tokens: 62_000 }], 63_000), // 31 %: 30
     // After /compact.
-    bash("toolu_s02", 20_000), // 10 %: the first tool call of the new context
-    bash("toolu_s03", 22_000),
-    finish(23_000),
+    ...backedSteps([
+      { id: "toolu_s02", tokens: 20_000 }, // 10 %: the first tool call of the new context
+      { id: "toolu_s03", tokens: 22_000 },
+    ], 23_000),
   ],
 };
 
