@@ -5,7 +5,8 @@
  * counts and percentages, reached the model before that compaction.
  */
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
-import type { Step, StepUsage } from "../../scripts/loopback/api_stub.ts";
+import type { Step } from "../../scripts/loopback/api_stub.ts";
+import { backedSteps } from "../../scripts/loopback/backed_steps.ts";
 import {
   claudeForSuite,
   deliveredAfter,
@@ -17,20 +18,6 @@ import {
 } from "./harness.ts";
 
 const bin = await claudeForSuite();
-
-/** Context usage of `tokens`, spread over the three input fields Claude Code adds up. */
-function usage(tokens: number): StepUsage {
-  return {
-    input_tokens: 3,
-    cache_creation_input_tokens: 997,
-    cache_read_input_tokens: tokens - 1000,
-  };
-}
-
-/** A model turn that runs one Bash command as tool call `id`. */
-function bash(id: string, tokens: number): Step {
-  return { usage: usage(tokens), tools: [{ name: "Bash", input: { command: `echo ${id}` }, id }] };
-}
 
 /** The thresholds a refresh header names: `30` is a percentage, `15k` a token count. */
 function named(content: string): number[] {
@@ -54,16 +41,21 @@ function autoBoundaries(lines: Json[]): { line: number; preTokens: number }[] {
 
 /**
  * One turn climbing through `readings` (tokens; the last one past the compaction point, so
- * Claude Code compacts before its next request), then `after` in the new context. The stand-in
- * answers the compaction request itself.
+ * Claude Code compacts before its next request), then `after` in the new context. Each call
+ * prints what carries the next reading (`backedSteps`), so the call just below the point prints
+ * little (Claude Code adds its estimate of those bytes to the reading) and the one at the point,
+ * whose next reading is the new context's, prints nothing. The stand-in answers the compaction
+ * request itself.
  */
 function climb(prefix: string, readings: number[], after: number[]): { main: Step[] } {
   return {
-    main: [
-      ...readings.map((tokens, i) => bash(`${prefix}${i}`, tokens)),
-      ...after.map((tokens, i) => bash(`${prefix}a${i}`, tokens)),
-      { usage: usage((after.at(-1) ?? 9_000) + 500), text: "Finished." },
-    ],
+    main: backedSteps(
+      [
+        ...readings.map((tokens, i) => ({ id: `${prefix}${i}`, tokens })),
+        ...after.map((tokens, i) => ({ id: `${prefix}a${i}`, tokens })),
+      ],
+      (after.at(-1) ?? 9_000) + 500,
+    ),
   };
 }
 
@@ -102,8 +94,10 @@ function compactionScenario(
           `${name}: Claude Code 2.1.328 auto-compacted at preTokens ${boundary.preTokens} ` +
             `(its rule gives ${expected.point})`,
         );
-        // The climb's last two readings straddle the point by 100 tokens (plus the ~44 tokens
-        // Claude Code estimates for a tool result): it compacted after the upper one only.
+        // The climb's last two readings straddle the point by 100 tokens. Claude Code counts a
+        // reading, its 20 output tokens and the text after it at four characters a token: below
+        // the point, the output that carries the next 100 tokens (167 bytes: 42) and the token
+        // reminder (about 22) make 66,984; at the point, no output, 67,050 (measured).
         ok(
           boundary.preTokens >= expected.point && boundary.preTokens < expected.point + 200,
           `compacted at ${boundary.preTokens}`,
@@ -136,6 +130,7 @@ function compactionScenario(
           decisions.some((d) => d.includes(`compaction at ${expected.point} (`)),
           decisions.join("\n"),
         );
+        s.assertBacked();
         const recording = expected.record && Deno.env.get(expected.record);
         if (recording) await Deno.copyFile(await s.transcriptPath(), recording);
       } catch (error) {
