@@ -311,6 +311,56 @@ Deno.test("scanHistory() stops at stopBelow and reports a truncated scan past it
   assertEquals([budget.marker, budget.truncated, budget.bytesRead], [undefined, true, 64 * 1024]);
 });
 
+Deno.test("scanHistory() looking only for a marker reads its range once, and answers as the walk does", async (t) => {
+  const filler = Array.from({ length: 300 }, () => entries.assistant(1000));
+  const cases: {
+    name: string;
+    lines: unknown[];
+    /** Where the range starts: at the second line, or one byte into the first. */
+    from: "second line" | "one byte in";
+    /** The most reads it may take (the walk reads 64 KiB at a time: 6 for this file). */
+    reads: number;
+  }[] = [
+    // The usual call after a threshold fired: 300 entries written since, no marker among them.
+    {
+      name: "no marker in the range",
+      lines: [entries.compactBoundary(), ...filler],
+      from: "second line",
+      reads: 1,
+    },
+    {
+      name: "a marker in the range",
+      lines: [...filler, entries.compactBoundary()],
+      from: "second line",
+      reads: 6,
+    },
+    // The marker's line starts one byte before the range: the search sees its text and hands
+    // over to the walk, which passes that line over.
+    {
+      name: "a marker just before the range",
+      lines: [entries.compactBoundary(), ...filler],
+      from: "one byte in",
+      reads: 7,
+    },
+  ];
+  for (const c of cases) {
+    await t.step(c.name, async () => {
+      const text = jsonl(c.lines);
+      const { source, size } = memory(text);
+      const stopBelow = c.from === "second line" ? text.indexOf("\n") + 1 : 1;
+      let reads = 0;
+      const counting = {
+        readAt: (offset: number, length: number) => (reads++, source.readAt(offset, length)),
+      };
+      const scan = await scanHistory(counting, size, { stopBelow });
+      // A token makes it walk line by line: the answer to compare with.
+      const walked = await scanHistory(source, size, { stopBelow, token: "none" });
+      assertEquals([scan.marker, scan.truncated], [walked.marker, walked.truncated]);
+      ok(reads <= c.reads, `${reads} reads`);
+    });
+  }
+});
+
 Deno.test("an auto-compaction's boundary is read through the summary three lines after it", async (t) => {
   // Recorded from real 2.1.328: the auto boundary (preTokens 67,044) at line 85, two attachments,
   // its isCompactSummary entry at line 88; reading backwards the summary comes first.
