@@ -120,16 +120,19 @@ export function benchCalls(): { ids: string[]; crossing: Map<string, string> } {
 }
 
 /**
- * How many of a session's calls the ceiling lets answer without waiting even if their own entry
- * were written after the hook started: the hook's own reading and ceiling (src/io/transcript.ts,
+ * The calls of a session the ceiling lets answer without waiting even if their own entry were
+ * written after the hook started: the hook's own reading and ceiling (src/io/transcript.ts,
  * src/core/ceiling.ts) on the transcript cut just before each call's entry. Unlike the timings,
  * this does not depend on how loaded the machine is.
  */
-export async function callsAnsweredEarly(transcript: Uint8Array, ids: string[]): Promise<number> {
+export async function callsAnsweredEarly(
+  transcript: Uint8Array,
+  ids: string[],
+): Promise<string[]> {
   const source = { readAt: (o: number, l: number) => Promise.resolve(transcript.slice(o, o + l)) };
   const encoder = new TextEncoder();
   const fired: number[] = [];
-  let early = 0;
+  const early: string[] = [];
   for (const id of ids) {
     const at = indexOfBytes(transcript, encoder.encode(`"id":"${id}"`));
     if (at < 0) continue;
@@ -146,7 +149,7 @@ export async function callsAnsweredEarly(transcript: Uint8Array, ids: string[]):
         THRESHOLDS,
         fired,
       );
-      if (ceiling !== undefined) early++;
+      if (ceiling !== undefined) early.push(id);
     }
     const lineEnd = transcript.indexOf(10, at) + 1;
     const own = (await scanUsage(source, lineEnd, { toolUseId: id })).usage;
@@ -266,7 +269,7 @@ interface RunResult {
   problems: string[];
   sessionMs: number;
   /** Calls the ceiling lets answer without waiting for their own entry (see callsAnsweredEarly). */
-  early?: number;
+  early?: string[];
 }
 
 /** A plugin folder as an install leaves it, plus a stand-in binary in dist/ that runs `script`. */
@@ -377,14 +380,17 @@ interface Summary {
   runs: number;
   calls: number;
   median: number;
-  p90: number;
+  p95: number;
   firing: number;
   quiet: number;
+  /** Non-firing calls the ceiling lets answer at once, and the others (which wait when late). */
+  atOnce: number;
+  mayWait: number;
   gap: number;
   session: number;
 }
 
-function summarize(name: string, results: RunResult[]): Summary {
+function summarize(name: string, results: RunResult[], early: ReadonlySet<string>): Summary {
   const all = results.flatMap((r) => r.hooks.map((h) => h.ms));
   // Hook runs come in call order (a parallel pair's two may swap; neither fires).
   const { ids, crossing } = benchCalls();
@@ -395,14 +401,22 @@ function summarize(name: string, results: RunResult[]): Summary {
   const quiet = results.flatMap((r) =>
     r.hooks.filter((_, i) => !firingCalls.has(i)).map((h) => h.ms)
   );
+  const earlyCalls = new Set([...early].map((id) => ids.indexOf(id)));
+  const quietWhere = (atOnce: boolean) =>
+    results.flatMap((r) =>
+      r.hooks.filter((_, i) => !firingCalls.has(i) && earlyCalls.has(i) === atOnce)
+        .map((h) => h.ms)
+    );
   return {
     name,
     runs: results.length,
     calls: all.length,
     median: median(all),
-    p90: percentile(all, 90),
+    p95: percentile(all, 95),
     firing: median(firing),
     quiet: median(quiet),
+    atOnce: median(quietWhere(true)),
+    mayWait: median(quietWhere(false)),
     gap: median(results.flatMap((r) => r.gaps)),
     session: median(results.map((r) => r.sessionMs)),
   };
@@ -425,7 +439,7 @@ function renderReport(info: {
   floor: Summary;
   delivered: number;
   /** Per run of ours, the calls the ceiling lets answer without waiting. */
-  early: number[];
+  early: string[][];
   excluded: string[];
 }): string {
   const { ours, floor } = info;
@@ -436,9 +450,9 @@ function renderReport(info: {
   );
   const percentText = (tokens: number) => `${Math.round((tokens / WINDOW) * 100)} %`;
   const rows = [ours, floor].map((s) =>
-    `| ${s.name} | ${s.runs} | ${s.calls} | ${f(s.median)} | ${f(s.p90)} | ${f(s.quiet)} | ${
-      f(s.firing)
-    } | ${f(s.gap)} | ${f(s.session / 1000)} |`
+    `| ${s.name} | ${s.runs} | ${s.calls} | ${f(s.median)} | ${f(s.p95)} | ${f(s.quiet)} | ${
+      f(s.atOnce)
+    } | ${f(s.mayWait)} | ${f(s.firing)} | ${f(s.gap)} | ${f(s.session / 1000)} |`
   );
   return [
     `### In a real session (\`deno task bench --in-session\`)`,
@@ -459,23 +473,29 @@ function renderReport(info: {
     `Code's own (\`--debug-file\`: \`Hooks: PostToolUse:Bash ... finished with status 0 (N ms)\`); ` +
     `the gap is arrival to arrival of consecutive model requests at the stand-in.`,
     "",
-    "| variant | runs | hook runs | median ms | p90 ms | median, non-firing calls | median, firing calls | median gap between requests, ms | median session, s |",
-    "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    "| variant | runs | hook runs | median ms | p95 ms | median, non-firing calls | of which answered at once | of which may wait | median, firing calls | median gap between requests, ms | median session, s |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ...rows,
     "",
     `Median hook: **${ratio(ours.median, floor.median)} the floor** (${f(ours.median)} vs ${
       f(floor.median)
-    } ms; target 1.3x); non-firing calls ${ratio(ours.quiet, floor.quiet)}; inter-request gap ${
-      f(ours.gap)
-    } vs ${f(floor.gap)} ms. All three refreshes reached the model, each on the call that ` +
+    } ms; target 1.3x); p95 ${ratio(ours.p95, floor.p95)} (${f(ours.p95)} vs ${
+      f(floor.p95)
+    } ms); non-firing calls ${ratio(ours.quiet, floor.quiet)}: those the ceiling lets answer at ` +
+    `once ${ratio(ours.atOnce, floor.atOnce)}, those that wait for their entry when it is late ${
+      ratio(ours.mayWait, floor.mayWait)
+    }; firing calls ${ratio(ours.firing, floor.firing)}; inter-request gap ${f(ours.gap)} vs ${
+      f(floor.gap)
+    } ms. All three refreshes reached the model, each on the call that ` +
     `crossed, in ${info.delivered} of ${ours.runs} runs of ours. ${earlyText(info.early)}` +
     (info.excluded.length ? ` Left out: ${info.excluded.join("; ")}.` : ""),
   ].join("\n");
 }
 
 /** "The ceiling let N of M calls answer without waiting ..." over the runs of ours. */
-function earlyText(early: number[]): string {
-  if (early.length === 0) return "";
+function earlyText(runs: string[][]): string {
+  if (runs.length === 0) return "";
+  const early = runs.map((r) => r.length);
   const calls = benchCalls().ids.length;
   const low = Math.min(...early);
   const high = Math.max(...early);
@@ -653,6 +673,12 @@ export async function inSessionMain(argv: string[]): Promise<number> {
       "deno.lock",
     );
     const launcher = values.launcher ? await launcherOverhead(values.launcher, tmp) : undefined;
+    // The same calls of each variant's sessions, split by what ours could do on them: the ceiling's
+    // verdict is the transcript's, the same in every run (kept only where every run agrees).
+    const earlyRuns = good("ours").flatMap((r) => r.early === undefined ? [] : [r.early]);
+    const earlyIds = new Set(
+      earlyRuns[0]?.filter((id) => earlyRuns.every((run) => run.includes(id))) ?? [],
+    );
     const sessions = renderReport({
       date: startedAt.toISOString().replace(/\.\d+Z$/, "Z"),
       tree: commit ? `commit ${commit}${dirty ? " with uncommitted changes" : ""}` : "no git",
@@ -662,10 +688,10 @@ export async function inSessionMain(argv: string[]): Promise<number> {
       }, Deno ${Deno.version.deno}`,
       load: [loadBefore, Deno.loadavg()],
       runs,
-      ours: summarize("ours", good("ours")),
-      floor: summarize("floor", good("floor")),
+      ours: summarize("ours", good("ours"), earlyIds),
+      floor: summarize("floor", good("floor"), earlyIds),
       delivered: good("ours").length,
-      early: good("ours").flatMap((r) => r.early === undefined ? [] : [r.early]),
+      early: earlyRuns,
       excluded,
     });
     const report = launcher ? `${sessions}\n\n${launcher}` : sessions;
