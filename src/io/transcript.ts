@@ -402,7 +402,7 @@ export async function scanHistory(
   if (query.token === undefined && query.upToUuid === undefined && size - stopBelow <= maxBytes) {
     // Looking only for a marker, as every call after a threshold fired does: one search of the
     // whole range in native code, where walking it line by line runs as cold script in every
-    // process (about 60 M instructions for 256 KiB). Nothing there, nothing to walk.
+    // process (35 M instructions on a measured call of a real session). Nothing there, nothing to walk.
     const range = decoder.decode(await counted.readAt(stopBelow, size - stopBelow));
     if (!COMPACTION_MARKER_TEXTS.some((marker) => range.includes(marker))) {
       return { refreshed: [], truncated: false, bytesRead: counted.bytesRead };
