@@ -27,6 +27,7 @@ import {
   DELIVERED_ATTACHMENT,
 } from "../core/claude_code.ts";
 import type { CompactionEvidence } from "../core/window.ts";
+import { pauseSync } from "./pause.ts";
 
 /** The usage found for this call. */
 export interface TranscriptUsage extends EntryUsage {
@@ -487,7 +488,7 @@ export function transcriptSize(path: string | undefined): number | undefined {
 export interface WaitOptions {
   /** How long to wait for this call's entry to appear. Default 250 ms. */
   waitMs?: number;
-  /** Pause between reads while waiting. Default 20 ms. */
+  /** Pause between reads while waiting. Default 10 ms. */
   pollMs?: number;
   /** True when this scan already decides the call, so its own entry need not be waited for. */
   enough?: (scan: UsageScan) => boolean;
@@ -504,7 +505,7 @@ export async function readUsageWaiting(
   options: WaitOptions = {},
 ): Promise<UsageScan | { error: string }> {
   const deadline = performance.now() + (options.waitMs ?? 250);
-  const pollMs = options.pollMs ?? 20;
+  const pollMs = options.pollMs ?? 10;
   while (true) {
     const scan = await withTranscript(path, (source, size) => scanUsage(source, size, query));
     // A marker newer than any usage does not settle it: this call's own entry, written after the
@@ -518,6 +519,6 @@ export async function readUsageWaiting(
         scan.usage?.window !== undefined || query.toolUseId === undefined ||
         options.enough?.(scan) === true;
     if (settled || performance.now() + pollMs > deadline) return scan;
-    await new Promise((resolve) => setTimeout(resolve, pollMs));
+    pauseSync(pollMs);
   }
 }
