@@ -288,7 +288,8 @@ async function benchSize(
     await measure({ cmd, stdin: lag, env: lagEnv }); // writes the lag session's state file
     // As between two thresholds of a real session: 192 KiB written since the last refresh, which
     // every later call looks through for a compaction no event reported (the look is recorded
-    // as done only past 256 KiB). Priming alone would leave nothing to look through.
+    // as done only past 256 KiB), and the refresh's receipt seen (Claude Code records it before
+    // the next call). Priming alone would leave nothing to look through and a receipt pending.
     for (
       const path of [
         (await statePaths(stateDir, session(`quiet-${tag}`))).state,
@@ -296,7 +297,11 @@ async function benchSize(
       ]
     ) {
       const state = await Deno.readTextFile(path).then(JSON.parse).catch(() => undefined);
-      if (state) await writeState(path, { ...state, firedAt: generated.bytes - SINCE_REFRESH });
+      if (!state) continue;
+      const delivered = Array.isArray(state.deliveries)
+        ? { deliveries: state.deliveries.map((d: object) => ({ ...d, status: "delivered" })) }
+        : {};
+      await writeState(path, { ...state, firedAt: generated.bytes - SINCE_REFRESH, ...delivered });
     }
     if (variant.target) {
       const debug = await measure({ cmd, stdin: steady, env: { ...env, LESSONS_DEBUG: "1" } });
