@@ -401,11 +401,10 @@ export async function scanHistory(
   const maxBytes = query.maxBytes ?? DEFAULT_MAX_BYTES;
   const stopBelow = query.stopBelow ?? 0;
   if (query.token === undefined && query.upToUuid === undefined && size - stopBelow <= maxBytes) {
-    // Looking only for a marker, as every call after a threshold fired does: one search of the
-    // whole range in native code, where walking it line by line runs as cold script in every
-    // process (35 M instructions on a measured call of a real session). Nothing there, nothing to walk.
-    const range = decoder.decode(await counted.readAt(stopBelow, size - stopBelow));
-    if (!COMPACTION_MARKER_TEXTS.some((marker) => range.includes(marker))) {
+    // Looking only for a marker, as every call after a threshold fired does: a search of the
+    // range in native code, where walking it line by line runs as cold script in every process
+    // (35 M instructions on a measured call of a real session). Nothing there, nothing to walk.
+    if (!await mayHoldMarker(counted, stopBelow, size)) {
       return { refreshed: [], truncated: false, bytesRead: counted.bytesRead };
     }
   }
@@ -446,6 +445,27 @@ export async function scanHistory(
   const truncated = counted.bytesRead >= maxBytes && size - counted.bytesRead > stopBelow;
   if (!reached) return { refreshed: [], truncated, bytesRead: counted.bytesRead };
   return { refreshed: sorted(refreshed), truncated, bytesRead: counted.bytesRead };
+}
+
+/** Bytes searched at a time for a marker's text, so a long range never sits in memory whole. */
+export const MARKER_SEARCH_CHUNK = 1024 * 1024;
+
+/** The longest marker text less one: the overlap that finds a text split between two pieces. */
+const MARKER_OVERLAP = Math.max(...COMPACTION_MARKER_TEXTS.map((text) => text.length)) - 1;
+
+/**
+ * True when a compaction marker's text occurs in bytes `from` to `to`: a line there may be a
+ * marker. Decoded a piece at a time (the texts are ASCII, so a character split between pieces
+ * cannot hide one), each piece overlapping the one before by the longest text less one.
+ */
+async function mayHoldMarker(source: ByteSource, from: number, to: number): Promise<boolean> {
+  for (let at = from; at < to; at += MARKER_SEARCH_CHUNK) {
+    const start = Math.max(from, at - MARKER_OVERLAP);
+    const end = Math.min(to, at + MARKER_SEARCH_CHUNK);
+    const text = decoder.decode(await source.readAt(start, end - start));
+    if (COMPACTION_MARKER_TEXTS.some((marker) => text.includes(marker))) return true;
+  }
+  return false;
 }
 
 function sorted(values: Set<number>): number[] {

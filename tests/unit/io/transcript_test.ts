@@ -1,6 +1,7 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import type { ByteSource } from "../../../src/io/reverse_lines.ts";
 import {
+  MARKER_SEARCH_CHUNK,
   scanHistory,
   scanUsage,
   type UsageQuery,
@@ -357,6 +358,30 @@ Deno.test("scanHistory() looking only for a marker reads its range once, and ans
       const walked = await scanHistory(source, size, { stopBelow, token: "none" });
       assertEquals([scan.marker, scan.truncated], [walked.marker, walked.truncated]);
       ok(reads <= c.reads, `${reads} reads`);
+    });
+  }
+});
+
+Deno.test("scanHistory() finds a marker in a range longer than one search piece, even split between two", async (t) => {
+  const boundary = JSON.stringify(entries.compactBoundary());
+  const at = boundary.indexOf("compact_boundary");
+  // Filler lines, then the boundary placed so that its marker text starts `shift` bytes before
+  // the end of the first piece (the range starts after the first line).
+  const head = JSON.stringify(entries.assistant(1000)) + "\n";
+  const range = (shift: number) => {
+    const before = MARKER_SEARCH_CHUNK - shift - at - 1;
+    const pad = JSON.stringify({ type: "user", message: { content: "" } });
+    const filler = pad.replace('""', JSON.stringify("x".repeat(before - pad.length)));
+    return head + filler + "\n" + boundary + "\n" + JSON.stringify(entries.assistant(1000)) + "\n";
+  };
+  for (const shift of [0, 5, 15, 40]) {
+    await t.step(`marker text ${shift} bytes before the piece's end`, async () => {
+      const text = range(shift);
+      const { source, size } = memory(text);
+      const start = head.length;
+      assertEquals(text.indexOf("compact_boundary"), start + MARKER_SEARCH_CHUNK - shift);
+      const scan = await scanHistory(source, size, { stopBelow: start });
+      assertEquals(scan.marker, text.indexOf(boundary));
     });
   }
 });
