@@ -13,8 +13,8 @@ import {
   type Json,
   readJsonl,
   refreshesIn,
-  Scenario,
   type ScenarioSetup,
+  scenarioTest,
 } from "./harness.ts";
 
 const bin = await claudeForSuite();
@@ -69,78 +69,62 @@ function compactionScenario(
   setup: Omit<ScenarioSetup, "name" | "script"> & { script: { main: Step[] } },
   expected: { point: number; thresholds: number[]; record?: string },
 ): void {
-  Deno.test({
+  scenarioTest(bin, {
     name: `e2e: ${name}`,
-    ignore: bin === "",
-    sanitizeResources: false,
-    sanitizeOps: false,
-    fn: async () => {
-      const s = await Scenario.start(bin, {
-        name: name.slice(0, 20).replace(/\W+/g, "-"),
-        ...setup,
+    setup: () => ({ name: name.slice(0, 20).replace(/\W+/g, "-"), ...setup }),
+    body: async (s) => {
+      const turn = await s.turn("Climb until Claude Code compacts.", {
+        model: "claude-sonnet-4-6",
       });
-      try {
-        const turn = await s.turn("Climb until Claude Code compacts.", {
-          model: "claude-sonnet-4-6",
-        });
-        equal(turn.code, 0, `claude exited ${turn.code}: ${turn.stderr}`);
-        const lines = await readJsonl(await s.transcriptPath());
-        const boundaries = autoBoundaries(lines);
-        equal(boundaries.length, 1, "one auto-compaction");
-        const boundary = boundaries[0]!;
-        // The measurement the issue asks for: where real Claude Code compacted.
-        // deno-lint-ignore no-console
-        console.log(
-          `${name}: Claude Code 2.1.328 auto-compacted at preTokens ${boundary.preTokens} ` +
-            `(its rule gives ${expected.point})`,
-        );
-        // The climb's last two readings straddle the point by 100 tokens. Claude Code counts a
-        // reading, its 20 output tokens and the text after it at four characters a token: below
-        // the point, the output that carries the next 100 tokens (167 bytes: 42) and the token
-        // reminder (about 22) make 66,984; at the point, no output, 67,050 (measured).
-        ok(
-          boundary.preTokens >= expected.point && boundary.preTokens < expected.point + 200,
-          `compacted at ${boundary.preTokens}`,
-        );
-        const compactRequest = s.stub.requests.findIndex((r) => r.route === "compact");
-        ok(compactRequest >= 0, "the compaction request reached the stand-in");
+      equal(turn.code, 0, `claude exited ${turn.code}: ${turn.stderr}`);
+      const lines = await readJsonl(await s.transcriptPath());
+      const boundaries = autoBoundaries(lines);
+      equal(boundaries.length, 1, "one auto-compaction");
+      const boundary = boundaries[0]!;
+      // The measurement the issue asks for: where real Claude Code compacted.
+      // deno-lint-ignore no-console
+      console.log(
+        `${name}: Claude Code 2.1.328 auto-compacted at preTokens ${boundary.preTokens} ` +
+          `(its rule gives ${expected.point})`,
+      );
+      // The climb's last two readings straddle the point by 100 tokens. Claude Code counts a
+      // reading, its 20 output tokens and the text after it at four characters a token: below
+      // the point, the output that carries the next 100 tokens (167 bytes: 42) and the token
+      // reminder (about 22) make 66,984; at the point, no output, 67,050 (measured).
+      ok(
+        boundary.preTokens >= expected.point && boundary.preTokens < expected.point + 200,
+        `compacted at ${boundary.preTokens}`,
+      );
+      const compactRequest = s.stub.requests.findIndex((r) => r.route === "compact");
+      ok(compactRequest >= 0, "the compaction request reached the stand-in");
 
-        const before = refreshesIn(lines).filter((r) => r.line < boundary.line);
-        deepStrictEqual(
-          before.flatMap((r) => named(r.content)).sort((a, b) => a - b),
-          [
-            ...expected.thresholds,
-          ].sort((a, b) => a - b),
-        );
-        for (const refresh of before) {
-          const delivered = deliveredAfter(s.modelRequests(), refresh.toolUseID);
-          ok(delivered, `no request carried the result of ${refresh.toolUseID}`);
-          ok(delivered.text.includes(refresh.content), `${refresh.toolUseID} reached the model`);
-          ok(
-            s.stub.requests.indexOf(delivered.request) < compactRequest,
-            `the refresh for ${refresh.toolUseID} reached the model before the compaction`,
-          );
-        }
-        // The hook names the compaction point and where it came from (its debug line).
-        const decisions = lines.flatMap((l) => {
-          const a = l.attachment as Json | undefined;
-          return l.type === "attachment" && a?.type === "hook_success" ? [String(a.stderr)] : [];
-        });
+      const before = refreshesIn(lines).filter((r) => r.line < boundary.line);
+      deepStrictEqual(
+        before.flatMap((r) => named(r.content)).sort((a, b) => a - b),
+        [
+          ...expected.thresholds,
+        ].sort((a, b) => a - b),
+      );
+      for (const refresh of before) {
+        const delivered = deliveredAfter(s.modelRequests(), refresh.toolUseID);
+        ok(delivered, `no request carried the result of ${refresh.toolUseID}`);
+        ok(delivered.text.includes(refresh.content), `${refresh.toolUseID} reached the model`);
         ok(
-          decisions.some((d) => d.includes(`compaction at ${expected.point} (`)),
-          decisions.join("\n"),
+          s.stub.requests.indexOf(delivered.request) < compactRequest,
+          `the refresh for ${refresh.toolUseID} reached the model before the compaction`,
         );
-        s.assertBacked();
-        const recording = expected.record && Deno.env.get(expected.record);
-        if (recording) await Deno.copyFile(await s.transcriptPath(), recording);
-      } catch (error) {
-        const why = await s.diagnosis();
-        throw new Error(`${error instanceof Error ? error.message : error}\n--- ${why}`, {
-          cause: error,
-        });
-      } finally {
-        await s.close();
       }
+      // The hook names the compaction point and where it came from (its debug line).
+      const decisions = lines.flatMap((l) => {
+        const a = l.attachment as Json | undefined;
+        return l.type === "attachment" && a?.type === "hook_success" ? [String(a.stderr)] : [];
+      });
+      ok(
+        decisions.some((d) => d.includes(`compaction at ${expected.point} (`)),
+        decisions.join("\n"),
+      );
+      const recording = expected.record && Deno.env.get(expected.record);
+      if (recording) await Deno.copyFile(await s.transcriptPath(), recording);
     },
   });
 }

@@ -17,8 +17,10 @@ import {
   readJsonl,
   refreshesIn,
   ROOT,
-  Scenario,
+  runTurn,
+  type Scenario,
   type ScenarioSetup,
+  scenarioTest,
   thresholdsOf,
 } from "./harness.ts";
 
@@ -71,54 +73,35 @@ async function testPlugin(wiring: Wiring, scripts: Record<string, string> = {}):
   return dir;
 }
 
-/** Runs `body` on a fresh scenario, explaining the scenario's state when an assertion fails. */
+/**
+ * Runs `body` on a fresh scenario (see {@link scenarioTest}) whose plugin folder `plugin` makes (the
+ * repository itself when it makes none), and removes that folder afterwards.
+ */
 function scenario(
   name: string,
   setup: Omit<ScenarioSetup, "name" | "pluginDirs">,
   plugin: () => Promise<string | undefined>,
   body: (s: Scenario) => Promise<void>,
 ): void {
-  Deno.test({
+  const short = name.replace(/[^a-z0-9]+/gi, "-").slice(0, 24);
+  let dir: string | undefined;
+  scenarioTest(bin, {
     name: `e2e delivery: ${name}`,
-    ignore: bin === "",
-    sanitizeResources: false,
-    sanitizeOps: false,
-    fn: async () => {
-      const dir = await plugin();
-      const short = name.replace(/[^a-z0-9]+/gi, "-").slice(0, 24);
-      const s = await Scenario.start(bin, {
-        name: short,
-        ...setup,
-        ...(dir ? { pluginDirs: [dir] } : {}),
-      });
-      try {
-        await body(s);
-        s.assertBacked();
-        const recording = Deno.env.get("LESSONS_E2E_RECORD_DELIVERY");
-        if (recording) {
-          const file = join(recording, `${short}.jsonl`);
-          await Deno.copyFile(await s.transcriptPath(), file);
-        }
-      } catch (error) {
-        const why = await s.diagnosis();
-        throw new Error(
-          `${error instanceof Error ? error.message : error}\n--- diagnosis\n${why}`,
-          {
-            cause: error,
-          },
-        );
-      } finally {
-        await s.close();
-        if (dir) await Deno.remove(dir, { recursive: true });
+    setup: async () => {
+      dir = await plugin();
+      return { name: short, ...setup, ...(dir ? { pluginDirs: [dir] } : {}) };
+    },
+    body: async (s) => {
+      await body(s);
+      const recording = Deno.env.get("LESSONS_E2E_RECORD_DELIVERY");
+      if (recording) {
+        await Deno.copyFile(await s.transcriptPath(), join(recording, `${short}.jsonl`));
       }
     },
+    cleanup: async () => {
+      if (dir) await Deno.remove(dir, { recursive: true });
+    },
   });
-}
-
-async function runTurn(s: Scenario, prompt: string, options: Parameters<Scenario["turn"]>[1]) {
-  const turn = await s.turn(prompt, options);
-  equal(turn.code, 0, `claude exited ${turn.code}: ${turn.stderr}`);
-  equal(turn.result.is_error, false, `claude reported an error: ${JSON.stringify(turn.result)}`);
 }
 
 /** The hook's own decision line (LESSONS_DEBUG) for tool call `id`, from its hook_success. */

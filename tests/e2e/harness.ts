@@ -3,7 +3,7 @@
  * loopback API stand-in, and a private HOME, TMPDIR and working folder; plus readers for what
  * both sides recorded (the transcript's attachments, the requests the model received).
  */
-import { deepStrictEqual } from "node:assert/strict";
+import { deepStrictEqual, equal } from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
@@ -295,6 +295,63 @@ export class Scenario {
     await this.stub.close();
     if (!Deno.env.get("LESSONS_E2E_KEEP")) await Deno.remove(this.root, { recursive: true });
   }
+}
+
+/** One end-to-end test: a fresh scenario, what to check in it, and anything to remove after. */
+export interface ScenarioTest {
+  /** The test's name, as `deno test` prints it. */
+  name: string;
+  /** The scenario to start, made when the test runs (it may build files first). */
+  setup: () => ScenarioSetup | Promise<ScenarioSetup>;
+  /** The test's own assertions. */
+  body: (s: Scenario) => Promise<void>;
+  /** Removes what `setup` made outside the scenario's own folder. */
+  cleanup?: () => Promise<void>;
+}
+
+/**
+ * Registers `test` with `deno test` (ignored when no Claude Code is installed, `bin` empty): starts
+ * its scenario, runs its assertions, checks that every step was backed by what its requests carry
+ * ({@link Scenario.assertBacked}), explains the scenario's state in a failure's message, and always
+ * closes it.
+ */
+export function scenarioTest(bin: string, test: ScenarioTest): void {
+  Deno.test({
+    name: test.name,
+    ignore: bin === "",
+    sanitizeResources: false,
+    sanitizeOps: false,
+    fn: async () => {
+      try {
+        const s = await Scenario.start(bin, await test.setup());
+        try {
+          await test.body(s);
+          s.assertBacked();
+        } catch (error) {
+          const why = await s.diagnosis();
+          throw new Error(
+            `${error instanceof Error ? error.message : error}\n--- diagnosis\n${why}`,
+            { cause: error },
+          );
+        } finally {
+          await s.close();
+        }
+      } finally {
+        await test.cleanup?.();
+      }
+    },
+  });
+}
+
+/** One `claude -p` turn that must end normally, with no error reported. */
+export async function runTurn(
+  s: Scenario,
+  prompt: string,
+  options: TurnOptions = {},
+): Promise<void> {
+  const turn = await s.turn(prompt, options);
+  equal(turn.code, 0, `claude exited ${turn.code}: ${turn.stderr}`);
+  equal(turn.result.is_error, false, `claude reported an error: ${JSON.stringify(turn.result)}`);
 }
 
 /** Parsed lines of a JSONL file, skipping any that are not JSON objects. */

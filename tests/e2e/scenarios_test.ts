@@ -18,8 +18,10 @@ import {
   type Refresh,
   refreshesIn,
   ROOT,
-  Scenario,
+  runTurn,
+  type Scenario,
   type ScenarioSetup,
+  scenarioTest,
   statedPercent,
   thresholdsOf,
   TOO_LARGE,
@@ -34,47 +36,14 @@ const bin = await claudeForSuite();
 const parallel = (prefix: string, count: number) =>
   Array.from({ length: count }, (_, i) => `${prefix}${String.fromCharCode(97 + i)}`);
 
-/** Runs `body` on a fresh scenario, explaining the scenario's state when an assertion fails. */
+/** Runs `body` on a fresh scenario (see {@link scenarioTest}). */
 function scenario(
   name: string,
   setup: Omit<ScenarioSetup, "name">,
   body: (s: Scenario) => Promise<void>,
 ): void {
-  Deno.test({
-    name: `e2e: ${name}`,
-    ignore: bin === "",
-    sanitizeResources: false,
-    sanitizeOps: false,
-    fn: async () => {
-      const short = name.replace(/[^a-z0-9]+/gi, "-").slice(0, 24);
-      const s = await Scenario.start(bin, { name: short, ...setup });
-      try {
-        await body(s);
-        s.assertBacked();
-      } catch (error) {
-        const why = await s.diagnosis();
-        throw new Error(
-          `${error instanceof Error ? error.message : error}\n--- diagnosis\n${why}`,
-          {
-            cause: error,
-          },
-        );
-      } finally {
-        await s.close();
-      }
-    },
-  });
-}
-
-/** One `claude -p` turn that must end normally, having served the whole main script. */
-async function runTurn(
-  s: Scenario,
-  prompt: string,
-  options: Parameters<Scenario["turn"]>[1] = {},
-): Promise<void> {
-  const turn = await s.turn(prompt, options);
-  equal(turn.code, 0, `claude exited ${turn.code}: ${turn.stderr}`);
-  equal(turn.result.is_error, false, `claude reported an error: ${JSON.stringify(turn.result)}`);
+  const short = name.replace(/[^a-z0-9]+/gi, "-").slice(0, 24);
+  scenarioTest(bin, { name: `e2e: ${name}`, setup: () => ({ name: short, ...setup }), body });
 }
 
 async function mainLines(s: Scenario): Promise<Json[]> {
