@@ -15,6 +15,17 @@ import {
 
 export * from "../scripts/project.ts";
 
+/** The bytes of `parts`, one after another. */
+export function concatBytes(...parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
 /** A small seeded generator (mulberry32): the same seed gives the same run. */
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;

@@ -4,6 +4,7 @@
  * so its bytes say nothing of the tokens its pixels cost.
  */
 import { deflateSync } from "node:zlib";
+import { concatBytes } from "../_helpers.ts";
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
   let c = n;
@@ -50,11 +51,5 @@ export function pngOf(width: number, height: number, kind: "noise" | "flat"): Ui
     chunk("IDAT", new Uint8Array(deflateSync(raw))),
     chunk("IEND", new Uint8Array()),
   ];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
+  return concatBytes(...parts);
 }

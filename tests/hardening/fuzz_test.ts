@@ -6,6 +6,7 @@
  */
 import { join } from "node:path";
 import {
+  concatBytes as concat,
   payload as capturedPayload,
   RECORDED,
   runHook as spawnHook,
@@ -135,16 +136,6 @@ function mutateBytes(r: Random, text: string): Uint8Array {
     }
   }
   return bytes;
-}
-
-function concat(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }
 
 interface FuzzCase {
