@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { baseEnv, HOOK_PERMISSIONS, RECORDED, ROOT, SAMPLE_MANIFEST } from "../scripts/project.ts";
 import { statePaths } from "../src/io/state_store.ts";
-import { scanHistory, scanUsage, withTranscript } from "../src/io/transcript.ts";
+import { historyOf, viewOf, withTranscript } from "../src/io/transcript.ts";
 import { measure, measurementNote, type RunSpec, type Sample } from "./measure.ts";
 import { generateTranscript } from "./transcript_gen.ts";
 import { type CaseResult, renderReport, type SizeResult } from "./report.ts";
@@ -246,7 +246,7 @@ async function benchSize(
   const denoBare = [...deno, "--no-config"];
   const quiet = payloadFor("quiet");
   const first = payloadFor("first");
-  const firstPaths = await statePaths(stateDir, session("first"));
+  const firstPaths = statePaths(stateDir, session("first"));
 
   const silent = (s: Sample) =>
     s.code !== 0 ? `exit ${s.code}` : s.stdout !== "" ? "answered (expected silence)" : undefined;
@@ -292,7 +292,7 @@ async function benchSize(
     // the next call). Priming alone would leave nothing to look through and a receipt pending.
     for (
       const path of [
-        (await statePaths(stateDir, session(`quiet-${tag}`))).state,
+        (statePaths(stateDir, session(`quiet-${tag}`))).state,
         await legacyStatePath(stateDir, session(`quiet-${tag}`)),
       ]
     ) {
@@ -321,7 +321,7 @@ async function benchSize(
       firedAt: generated.bytes - 1,
     };
     const firePaths = [
-      (await statePaths(stateDir, session(`fire-${tag}`))).state,
+      (statePaths(stateDir, session(`fire-${tag}`))).state,
       await legacyStatePath(stateDir, session(`fire-${tag}`)),
     ];
     const resetFire = async () => {
@@ -382,14 +382,14 @@ async function benchSize(
   }
   say("");
 
-  const usageScan = await withTranscript(
+  const usageScan = withTranscript(
     transcript,
-    (s, size) => scanUsage(s, size, { toolUseId: TOOL_USE_ID }),
+    (s, size) => viewOf(s, size, { toolUseId: TOOL_USE_ID, sidechainFile: false }),
   );
   const firstToken = "00000000"; // no refresh carries it: the recovery scan reads to its limit
-  const historyScan = await withTranscript(
+  const historyScan = withTranscript(
     transcript,
-    (s, size) => scanHistory(s, size, { token: firstToken }),
+    (s, size) => historyOf(s, size, firstToken),
   );
   await Deno.remove(transcript);
 

@@ -9,8 +9,8 @@
 import { buildBundle } from "../scripts/bundle.ts";
 import { ROOT, SAMPLE_MANIFEST } from "../scripts/project.ts";
 import { TOKENS_PER_BYTE } from "../src/core/claude_code.ts";
-import { earlyCeiling } from "../src/core/ceiling.ts";
-import { scanUsage } from "../src/io/transcript.ts";
+import { ceilingOf } from "../src/core/ceiling.ts";
+import { viewOf } from "../src/io/transcript.ts";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { type RecordedRequest, startApiStub, textOf } from "../scripts/loopback/api_stub.ts";
@@ -125,11 +125,16 @@ export function benchCalls(): { ids: string[]; crossing: Map<string, string> } {
  * src/core/ceiling.ts) on the transcript cut just before each call's entry. Unlike the timings,
  * this does not depend on how loaded the machine is.
  */
-export async function callsAnsweredEarly(
-  transcript: Uint8Array,
-  ids: string[],
-): Promise<string[]> {
-  const source = { readAt: (o: number, l: number) => Promise.resolve(transcript.slice(o, o + l)) };
+export function callsAnsweredEarly(transcript: Uint8Array, ids: string[]): string[] {
+  const source = { readAt: (o: number, l: number) => transcript.slice(o, o + l) };
+  const settings = {
+    thresholds: THRESHOLDS,
+    windowOverride: WINDOW,
+    disable1m: false,
+    firstParty: true,
+    compactEnv: {},
+    scaleForAutocompact: true,
+  };
   const encoder = new TextEncoder();
   const fired: number[] = [];
   const early: string[] = [];
@@ -137,22 +142,11 @@ export async function callsAnsweredEarly(
     const at = indexOfBytes(transcript, encoder.encode(`"id":"${id}"`));
     if (at < 0) continue;
     const lineStart = transcript.lastIndexOf(10, at) + 1;
-    const before = (await scanUsage(source, lineStart, { toolUseId: id })).usage;
-    if (before?.firstEnd !== undefined) {
-      const ceiling = earlyCeiling(
-        {
-          tokens: before.tokens,
-          outputTokens: before.outputTokens,
-          bytesAfter: lineStart - before.firstEnd,
-          window: WINDOW,
-        },
-        THRESHOLDS,
-        fired,
-      );
-      if (ceiling !== undefined) early.push(id);
-    }
+    const before = viewOf(source, lineStart, { toolUseId: id, sidechainFile: false });
+    const state = { fired: [...fired], toolCount: 0 };
+    if (ceilingOf(before, state, settings, undefined) !== undefined) early.push(id);
     const lineEnd = transcript.indexOf(10, at) + 1;
-    const own = (await scanUsage(source, lineEnd, { toolUseId: id })).usage;
+    const own = viewOf(source, lineEnd, { toolUseId: id, sidechainFile: false }).usage;
     if (own?.matched) {
       for (const t of THRESHOLDS) {
         if (own.tokens / WINDOW * 100 >= t && !fired.includes(t)) fired.push(t);
@@ -361,7 +355,7 @@ async function oneSession(bin: string, variant: Variant, run: number): Promise<R
       }
     }
     const transcript = variant.name === "ours" ? await newestTranscript(variant.home) : undefined;
-    const early = transcript ? await callsAnsweredEarly(transcript, ids) : undefined;
+    const early = transcript ? callsAnsweredEarly(transcript, ids) : undefined;
     return {
       variant: variant.name,
       hooks,

@@ -1,32 +1,43 @@
 /**
  * The hook: one Claude Code payload in, at most one JSON answer out, and the trace of how it
- * decided. Read one call top to bottom: read the payload, reset or plan, claim, answer. It never
- * throws (main.ts also catches) and never blocks a session.
+ * decided. A tool call runs five steps, in this order: read the payload (hook/payload.ts), find
+ * the context's files and state (io/state_store.ts, io/session_files.ts), observe the transcript
+ * (hook/observe.ts) and measure it (core/measure.ts), recover a lost history (hook/history.ts),
+ * then claim (hook/claim.ts): under the lock, decide once (core/decide.ts), render the refresh
+ * (hook/refresh.ts), save. Commands run the same steps as a dry run (`dryRun`). It never throws
+ * and never blocks a session.
  */
 import {
-  COMPACT_ANSWER_EVENT,
   hookAnswer,
   POST_COMPACT_EVENT,
   RESET_SOURCES,
+  SESSION_START,
   STARTUP_SOURCE,
   TOOL_CALL_EVENTS,
   userNotice,
 } from "./core/claude_code.ts";
+import type { CompactSettings } from "./core/compaction_point.ts";
+import { decide } from "./core/decide.ts";
 import { messageOf } from "./core/errors.ts";
-import type { RefreshCause } from "./core/header.ts";
-import { reportOf } from "./core/receipts.ts";
+import { compactionFacts } from "./core/measure.ts";
+import { isReading } from "./core/reading.ts";
 import type { HookPayload } from "./schemas/payload.ts";
 import type { Settings } from "./settings/resolve.ts";
+import { compactSettingsFor } from "./io/claude_settings.ts";
+import { transcriptOf } from "./io/session_files.ts";
+import { loadState, preparePrivateDir, statePaths, untrustedDirReason } from "./io/state_store.ts";
+import { readView, transcriptSize } from "./io/transcript.ts";
+import { rearmAfterRefresh } from "./io/lessons_learned_dedup.ts";
+import { EMPTY_STATE } from "./schemas/guards.ts";
 import { claim } from "./hook/claim.ts";
-import { contextFiles } from "./hook/context_files.ts";
-import { planCall } from "./hook/plan.ts";
-import { readPayload } from "./hook/read_payload.ts";
-import { buildRefresh } from "./hook/refresh_text.ts";
-import { rearmAfterRefresh } from "./hook/rearm.ts";
-import { resetContext } from "./hook/reset.ts";
-import { recordCompactionWindow } from "./hook/compaction_window.ts";
-import { transcriptSize } from "./io/transcript.ts";
-import { debugLine, describeDecision, emptyTrace, timed, type Trace } from "./hook/trace.ts";
+import { observe } from "./hook/observe.ts";
+import { readPayload } from "./hook/payload.ts";
+import { buildRefresh } from "./hook/refresh.ts";
+import { debugLine, describeReading, emptyTrace, timed, type Trace } from "./hook/trace.ts";
+
+export type { Trace };
+export { compactionText, debugLine } from "./hook/trace.ts";
+export { buildRefresh } from "./hook/refresh.ts";
 
 /** What the hook prints (stdout: one JSON object or nothing; stderr lines) and its trace. */
 export interface HookOutcome {
@@ -42,101 +53,214 @@ export async function runHook(
 ): Promise<HookOutcome> {
   const trace = emptyTrace();
   const read = readPayload(stdinText);
-  if (read.kind === "invalid") return silent(trace, read.reason, settings);
+  if (read.kind === "invalid") return finish(silent(trace, read.reason), undefined, settings);
   const payload = read.payload;
-  trace.event = payload.hook_event_name;
-  trace.tool = payload.tool_name;
-  trace.sessionId = payload.session_id;
-  trace.agentId = payload.agent_id;
-
-  if (endsContext(payload)) {
-    trace.outcome = "reset";
-    const source = payload.source ? ` (${payload.source})` : "";
-    const text = await onReset(payload, settings, trace).catch((error) => {
-      trace.reason = `cannot reset: ${messageOf(error)}`;
-      return undefined;
-    });
-    trace.event = `${payload.hook_event_name}${source}`;
-    // Only SessionStart's answer reaches the model; PostCompact's is refused (measured).
-    return finish(
-      trace,
-      text === undefined ? undefined : hookAnswer(COMPACT_ANSWER_EVENT, text),
-      settings,
-    );
-  }
-  if (payload.hook_event_name === "SessionStart" && payload.source === STARTUP_SOURCE) {
-    // A state folder it cannot use would make every call of the session silent: say so, once.
-    const { startupNotice } = await import("./hook/startup_notice.ts");
-    const notice = await startupNotice(settings.stateDir);
-    trace.event = `SessionStart (${STARTUP_SOURCE})`;
-    trace.outcome = "silent";
-    trace.reason = notice === undefined ? "the state folder is usable" : "told the user: " + notice;
-    return finish(trace, notice === undefined ? undefined : userNotice(notice), settings);
-  }
-  if (!TOOL_CALL_EVENTS.includes(payload.hook_event_name)) {
-    const source = payload.source ? ` (${payload.source})` : "";
-    trace.event = undefined;
-    return silent(trace, `${payload.hook_event_name}${source} needs no action`, settings);
-  }
-  // A state folder that fills up or a lock that stays busy ends this call quietly; the next
-  // call tries again.
-  const text = await onToolCall(payload, settings, trace).catch((error) => {
-    trace.outcome = "silent";
-    trace.reason = `cannot record the decision: ${messageOf(error)}`;
-    return undefined;
+  Object.assign(trace, {
+    event: payload.hook_event_name,
+    tool: payload.tool_name,
+    sessionId: payload.session_id,
+    agentId: payload.agent_id,
   });
-  return finish(
-    trace,
-    text === undefined ? undefined : hookAnswer(payload.hook_event_name, text),
-    settings,
-  );
+  const source = payload.source ? ` (${payload.source})` : "";
+  let answer: string | undefined;
+  try {
+    if (endsContext(payload)) {
+      trace.event = `${payload.hook_event_name}${source}`;
+      const text = await onReset(payload, settings, trace);
+      answer = text === undefined ? undefined : hookAnswer(SESSION_START, text);
+    } else if (payload.hook_event_name === SESSION_START && payload.source === STARTUP_SOURCE) {
+      trace.event = `${SESSION_START}${source}`;
+      const problem = preparePrivateDir(settings.stateDir);
+      answer = problem === undefined
+        ? undefined
+        : userNotice(startupNotice(settings.stateDir, problem));
+      trace.reason = problem === undefined
+        ? "the state folder is usable"
+        : `told the user: ${problem}`;
+    } else if (TOOL_CALL_EVENTS.includes(payload.hook_event_name)) {
+      const text = await onToolCall(payload, settings, trace, { dry: false, render: true });
+      answer = text === undefined ? undefined : hookAnswer(payload.hook_event_name, text);
+    } else {
+      trace.event = undefined;
+      silent(trace, `${payload.hook_event_name}${source} needs no action`);
+    }
+  } catch (error) {
+    // A state folder that fills up or a lock that stays busy ends this call quietly.
+    const reset = trace.result === "reset";
+    silent(trace, `${reset ? "cannot reset" : "cannot record the decision"}: ${messageOf(error)}`);
+    if (reset) trace.result = "reset";
+    answer = undefined;
+  }
+  return finish(trace, answer, settings);
+}
+
+/**
+ * The hook's steps for a tool call of `payload`'s context, without the lock, without waiting and
+ * without writing: what the next tool call would see and decide. Commands render its trace.
+ */
+export async function dryRun(
+  payload: HookPayload,
+  settings: Settings,
+  options: { render: boolean },
+): Promise<Trace> {
+  const trace = emptyTrace();
+  Object.assign(trace, {
+    event: payload.hook_event_name,
+    sessionId: payload.session_id,
+    agentId: payload.agent_id,
+  });
+  try {
+    await onToolCall(payload, { ...settings, waitMs: 0 }, trace, {
+      dry: true,
+      render: options.render,
+    });
+  } catch (error) {
+    silent(trace, messageOf(error));
+  }
+  return trace;
 }
 
 /** True for the events after which the context starts afresh. */
 function endsContext(payload: HookPayload): boolean {
   return payload.hook_event_name === POST_COMPACT_EVENT ||
-    (payload.hook_event_name === "SessionStart" && RESET_SOURCES.includes(payload.source ?? ""));
+    (payload.hook_event_name === SESSION_START && RESET_SOURCES.includes(payload.source ?? ""));
+}
+
+/** A tool call: observe, measure, claim; the refresh text when it fires. */
+async function onToolCall(
+  payload: HookPayload,
+  settings: Settings,
+  trace: Trace,
+  mode: { dry: boolean; render: boolean },
+): Promise<string | undefined> {
+  const untrusted = untrustedDirReason(settings.stateDir);
+  if (untrusted) return void silent(trace, untrusted);
+  const paths = statePaths(settings.stateDir, payload.session_id, payload.agent_id);
+  trace.statePath = paths.state;
+  const loaded = timed(trace, "state", () => loadState(paths.state));
+  const state = loaded.kind === "found" ? loaded.state : EMPTY_STATE;
+  Object.assign(trace, { stateFile: loaded.kind, stateBefore: state });
+  const transcript = transcriptOf(payload, state.agentTranscript);
+  trace.transcript = transcript &&
+    { path: transcript.path, sidechainFile: transcript.sidechainFile };
+  const compact = claudeSettingsFor(state.claudeSettings, settings, payload.cwd);
+  const { view, reading, facts, ceiling, reads } = timed(trace, "observe", () =>
+    observe(payload, {
+      state,
+      stateFound: loaded.kind === "found",
+      transcript,
+      token: paths.token,
+      stateDir: settings.stateDir,
+      settings,
+      files: compact.files,
+    }));
+  if (compact.remember) facts.claudeSettings = compact.remember;
+  Object.assign(trace, { reading, facts, reads, transcriptSize: view?.size });
+  if (ceiling) trace.ceiling = (ceiling.tokens * 100) / ceiling.span;
+  const claimed = await claim({
+    paths,
+    stateDir: settings.stateDir,
+    dry: mode.dry,
+    epoch: state.epoch ?? 0,
+    decide: (fresh, found) =>
+      decide({
+        event: "tool call",
+        state: fresh,
+        stateFound: found,
+        reading,
+        facts,
+        receipts: view?.receipts,
+        claim: { call: payload.tool_use_id, at: view?.size },
+        settings,
+      }),
+    render: mode.render
+      ? (cause) => buildRefresh(cause, paths.token, payload.cwd, settings)
+      : undefined,
+  });
+  if (claimed.kind === "failed") return void silent(trace, claimed.reason);
+  if (claimed.kind === "raced") return void silent(trace, "a reset arrived meanwhile");
+  const { decision, refresh } = claimed;
+  trace.decision = decision;
+  trace.reason = isReading(reading)
+    ? `${describeReading(reading)} → ${decision.reason}`
+    : decision.reason;
+  if (!decision.cause) return void (trace.result = "silent");
+  if (refresh?.kind === "error") {
+    // Nothing is sent, and nothing is recorded as sent.
+    trace.refused = refresh.error;
+    trace.reason = `${trace.reason}, but ${refresh.error}`;
+    return void (trace.result = "silent");
+  }
+  trace.result = "fired";
+  if (!refresh) return undefined;
+  trace.refresh = refresh.account;
+  const cause = decision.cause;
+  if (!mode.dry && cause.kind === "thresholds" && refresh.account.manifest !== undefined) {
+    trace.rearm = rearmAfterRefresh(
+      cause.thresholds,
+      { sessionId: payload.session_id, subagent: payload.agent_id !== undefined },
+      refresh.account.manifest,
+      settings,
+    );
+  }
+  return refresh.account.text;
 }
 
 /**
- * Resets the context; after a compaction, SessionStart's answer restates the rules, rendered
- * before the state is written so that a refresh that cannot be built is not recorded as given.
+ * SessionStart (clear, compact) or PostCompact: the context starts afresh. After a compaction
+ * SessionStart's answer restates the rules (rendered first: a restatement that cannot be built is
+ * not recorded as given), and what the compaction's size proves is kept.
  */
 async function onReset(
   payload: HookPayload,
   settings: Settings,
   trace: Trace,
 ): Promise<string | undefined> {
-  const files = await contextFiles(payload, settings.stateDir);
-  const event = compactionEventOf(payload);
+  trace.result = "reset";
+  const paths = statePaths(settings.stateDir, payload.session_id, payload.agent_id);
+  const event = payload.hook_event_name === POST_COMPACT_EVENT
+    ? "PostCompact" as const
+    : payload.source === "compact"
+    ? "SessionStart" as const
+    : "clear" as const;
   const built = event === "SessionStart" && settings.refreshAfterCompact
-    ? await timed(
-      trace,
-      "render",
-      () =>
-        buildRefresh({ kind: "compaction", thresholds: [] }, files.token, payload.cwd, settings),
-    )
+    ? await buildRefresh({ kind: "compaction", thresholds: [] }, paths.token, payload.cwd, settings)
     : undefined;
-  const done = await timed(trace, "reset", () =>
-    resetContext(
-      settings.stateDir,
-      files.paths,
-      event === undefined ? undefined : {
+  const path = payload.transcript_path || undefined;
+  const size = transcriptSize(path);
+  const tail = path && event !== "clear" && size !== undefined
+    ? readView(path, { sidechainFile: false, markersFrom: Math.max(0, size - 1024 * 1024) })
+    : undefined;
+  const compaction = tail && !("error" in tail) ? tail.compaction : undefined;
+  // A reset is where Claude Code's settings are read afresh for the new context.
+  const compact = claudeSettingsFor(undefined, settings, payload.cwd);
+  const claimed = await claim({
+    paths,
+    stateDir: settings.stateDir,
+    dry: false,
+    decide: (state) => {
+      const facts = compactionFacts(compaction, state, settings, compact.files);
+      if (compaction && compact.remember) facts.claudeSettings = compact.remember;
+      return decide({
         event,
+        state,
+        facts,
         promptId: payload.prompt_id,
-        restate: settings.refreshAfterCompact && built?.kind !== "error",
-        answerAt: built?.kind === "text" ? transcriptSize(payload.transcript_path) : undefined,
-      },
-    ));
-  const learned = await recordCompactionWindow(
-    files.paths,
-    payload.transcript_path,
-    settings,
-    payload.cwd,
-  );
-  const reason = learned === undefined ? done.reason : `${done.reason}; ${learned}`;
-  trace.reason = built?.kind === "error" ? `${reason}; cannot restate: ${built.error}` : reason;
-  if (!done.restateNow || built?.kind !== "text") return undefined;
+        restate: settings.refreshAfterCompact &&
+          (event !== "SessionStart" || built?.kind === "text"),
+        answerAt: built?.kind === "text" ? size : undefined,
+      });
+    },
+  });
+  if (claimed.kind !== "decided") {
+    trace.reason = claimed.kind === "failed" ? `cannot reset: ${claimed.reason}` : "raced";
+    return undefined;
+  }
+  trace.decision = claimed.decision;
+  trace.reason = built?.kind === "error"
+    ? `${claimed.decision.reason}; cannot restate: ${built.error}`
+    : claimed.decision.reason;
+  if (!claimed.decision.cause || built?.kind !== "text") return undefined;
   trace.refresh = built.account;
   trace.reason = `${trace.reason}; ${built.account.chars} chars; sources: ${
     built.account.sources.join("; ")
@@ -144,95 +268,38 @@ async function onReset(
   return built.account.text;
 }
 
-/** Which compaction event `payload` is, if it is one. */
-function compactionEventOf(payload: HookPayload): "SessionStart" | "PostCompact" | undefined {
-  if (payload.hook_event_name === POST_COMPACT_EVENT) return "PostCompact";
-  return payload.hook_event_name === COMPACT_ANSWER_EVENT && payload.source === "compact"
-    ? "SessionStart"
-    : undefined;
-}
-
-/** Plans the call, claims it under the lock, and returns the text to inject, if any. */
-async function onToolCall(
-  payload: HookPayload,
+/** Claude Code's auto-compaction settings, unless they cannot matter (off, or not scaling). */
+function claudeSettingsFor(
+  kept: string | undefined,
   settings: Settings,
-  trace: Trace,
-): Promise<string | undefined> {
-  const plan = await planCall(payload, settings, { render: true }, trace);
-  if (plan.kind === "untrusted") {
-    trace.reason = plan.reason;
-    return undefined;
-  }
-  if (!plan.decision.cause && !plan.needsWrite) return undefined;
-  if (plan.refresh?.kind === "error") {
-    // A refresh that cannot be rendered must not be marked as delivered.
-    trace.reason = `${trace.reason}, but ${plan.refresh.error}`;
-    return undefined;
-  }
-
-  const claimed = await timed(trace, "claim", () => claim(plan, settings));
-  if (claimed.kind === "failed") {
-    trace.reason = claimed.reason;
-    return undefined;
-  }
-  if (claimed.kind === "raced") {
-    trace.reason = `a reset arrived meanwhile (${trace.reason})`;
-    return undefined;
-  }
-  const { decision } = claimed;
-  trace.decision = decision;
-  trace.stateAfter = claimed.state;
-  // The receipts as judged under the lock, on the freshest state.
-  trace.receipts = claimed.receipts;
-  trace.deliveries = reportOf(claimed.state.deliveries);
-  const final = describeDecision(plan.reading, decision);
-  const planned = plan.decision.cause;
-  if (!decision.cause) {
-    trace.reason = final;
-    trace.refresh = undefined;
-    return undefined;
-  }
-  // Another process may have fired part of what this one saw (name only what is left), or the
-  // state under the lock asks for something else (a compaction found meanwhile): the claim is
-  // written, so this process delivers what it claimed.
-  if (planned === undefined || describeCause(planned) !== describeCause(decision.cause)) {
-    const cause = decision.cause;
-    const rebuilt = await timed(
-      trace,
-      "render",
-      () => buildRefresh(cause, plan.files.token, payload.cwd, settings),
-    );
-    if (rebuilt.kind === "error") {
-      trace.reason = rebuilt.error;
-      trace.refresh = undefined;
-      return undefined;
-    }
-    trace.refresh = rebuilt.account;
-  }
-  trace.outcome = "fired";
-  trace.reason = final;
-  const manifest = trace.refresh?.manifest;
-  if (settings.rearmDedupAt.length > 0 && manifest !== undefined) {
-    const { cause } = decision;
-    const session = { sessionId: payload.session_id, agentId: payload.agent_id };
-    trace.rearm = await timed(
-      trace,
-      "rearm",
-      () => rearmAfterRefresh(cause, session, manifest, settings),
-    );
-  }
-  return trace.refresh?.text;
+  cwd: string | undefined,
+): { files: CompactSettings | undefined; remember?: string } {
+  if (!settings.scaleForAutocompact || settings.compactEnv.off) return { files: undefined };
+  return compactSettingsFor(kept, {
+    claudeDir: settings.claudeDir,
+    projectDir: settings.projectDir ?? cwd,
+    os: Deno.build.os,
+  });
 }
 
-/** What a refresh's text depends on: its kind and what it names. */
-function describeCause(cause: RefreshCause): string {
-  return cause.kind === "toolCount" ? `calls:${cause.calls}` : `${cause.kind}:${cause.thresholds}`;
+/** The line shown under the banner when the state folder cannot be used. */
+export function startupNotice(dir: string, problem: string): string {
+  return `lessons-reinject: ${problem}: it will not use it, so no context refresh is given; ` +
+    stateDirFix(dir, problem);
 }
 
-function silent(trace: Trace, reason: string, settings: Settings): HookOutcome {
-  trace.outcome = "silent";
+/** What to do about a state folder the hook will not use. */
+export function stateDirFix(dir: string, reason: string): string {
+  const elsewhere = "point LESSONS_STATE_DIR (or stateDir in the config file) at a private folder";
+  return reason.includes("writable by others")
+    ? `chmod 700 ${dir} if it is yours, or ${elsewhere}`
+    : elsewhere;
+}
+
+function silent(trace: Trace, reason: string): Trace {
+  trace.result = "silent";
   trace.reason = reason;
-  return finish(trace, undefined, settings);
+  return trace;
 }
 
 /** The outcome: settings problems first, then the debug line when asked for. */

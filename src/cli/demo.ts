@@ -4,12 +4,11 @@
  * a temporary folder it removes; demo_view.ts turns the result into what the user sees.
  */
 import { join } from "../core/path.ts";
-import { isReading } from "../core/decide.ts";
+import { isReading } from "../core/reading.ts";
 import { DELIVERED_ATTACHMENT } from "../core/claude_code.ts";
 import { DEMO_TRANSCRIPT_LINES } from "../data/demo_session.ts";
 import sampleManifest from "../data/sample_manifest.json" with { type: "json" };
-import { runHook } from "../hook.ts";
-import { debugLine, type Trace } from "../hook/trace.ts";
+import { debugLine, runHook, type Trace } from "../hook.ts";
 import { resolveSettings, type Settings } from "../settings/resolve.ts";
 import {
   type CliIo,
@@ -124,7 +123,7 @@ export async function replayDemo(dir: string): Promise<Replay> {
         duration_ms: 12,
       };
       const { trace } = await runHook(JSON.stringify(payload), settings);
-      if (trace.outcome === "fired" && trace.refresh) {
+      if (trace.result === "fired" && trace.refresh) {
         // As Claude Code does once the hook has answered: record the delivery.
         const hook = { name: `${event}:${use.name}`, event, call: block.tool_use_id };
         const record = deliveryRecord(entry, hook, trace.refresh.text);
@@ -134,7 +133,7 @@ export async function replayDemo(dir: string): Promise<Replay> {
       const reading = trace.reading && isReading(trace.reading) ? trace.reading : undefined;
       window = reading?.window ?? window;
       const percent = reading?.percent ?? 0;
-      const text = trace.outcome === "fired" ? trace.refresh?.text ?? null : null;
+      const text = trace.result === "fired" ? trace.refresh?.text ?? null : null;
       steps.push({
         step: steps.length + 1,
         event,
@@ -204,9 +203,9 @@ export function rowOf(
   trace: Trace,
 ): DemoRow {
   const reading = trace.reading && isReading(trace.reading) ? trace.reading : undefined;
-  const decision = trace.decision ?? trace.planned;
+  const decision = trace.decision;
   const cause = decision?.cause;
-  const fired = trace.outcome === "fired";
+  const fired = trace.result === "fired";
   const text = fired ? trace.refresh?.text ?? null : null;
   // The decision's own phrase, unless the call ended for another reason (a race, a write).
   let reason = decision && trace.reason.endsWith(decision.reason) ? decision.reason : trace.reason;

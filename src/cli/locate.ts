@@ -4,7 +4,8 @@
  */
 import { basename, dirname, join } from "../core/path.ts";
 import { COMPACTION_SUMMARISER_PREFIX, SUBAGENT_FILE_PREFIX } from "../core/claude_code.ts";
-import { parentTranscriptOf } from "../io/fork_reference.ts";
+import { parentTranscriptOf } from "../io/session_files.ts";
+import type { HookPayload } from "../schemas/payload.ts";
 
 /** A transcript to inspect, with the ids its hook calls would carry. */
 export interface TranscriptTarget {
@@ -15,6 +16,17 @@ export interface TranscriptTarget {
   agentId: string | undefined;
   /** How it was chosen. */
   via: string;
+}
+
+/** The payload the hook's next tool call in `target` would carry, less the tool's own fields. */
+export function nextCallPayload(target: TranscriptTarget, cwd: string): HookPayload {
+  return {
+    session_id: target.sessionId,
+    hook_event_name: "PostToolUse",
+    transcript_path: target.path,
+    cwd,
+    ...(target.agentId ? { agent_id: target.agentId, agent_transcript_path: target.path } : {}),
+  };
 }
 
 /**

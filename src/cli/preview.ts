@@ -11,11 +11,11 @@ import {
   thresholdOf,
   thresholdText,
 } from "../core/numbers.ts";
-import { isReading } from "../core/decide.ts";
+import { isReading } from "../core/reading.ts";
 import { refreshToken } from "../io/state_store.ts";
-import { buildRefresh } from "../hook/refresh_text.ts";
+import { buildRefresh, dryRun } from "../hook.ts";
 import type { StandingRules } from "../io/standing_rules.ts";
-import { CLAUDE_MD_ROUTE, manifestFix } from "./manifest_advice.ts";
+import { CLAUDE_MD_ROUTE, manifestFix } from "./doctor_rules.ts";
 import type { Settings } from "../settings/resolve.ts";
 import {
   type CliIo,
@@ -28,8 +28,7 @@ import {
   readFlags,
   usageError,
 } from "./common.ts";
-import { dryRun } from "./dry_run.ts";
-import { locateTranscript } from "./locate.ts";
+import { locateTranscript, nextCallPayload } from "./locate.ts";
 import { sampleCause } from "./sample_refresh.ts";
 import type { PreviewJson } from "./schemas.ts";
 
@@ -141,25 +140,26 @@ export async function runPreview(args: string[], io: CliIo, settings: Settings):
   let token: string;
   let due: boolean;
   let reason: string;
+  let text: Awaited<ReturnType<typeof buildRefresh>> | undefined;
   if (target.kind === "error") {
     // No session: a sample at the first threshold (or the one asked for).
-    const sample = sampleCause(settings.thresholds, threshold);
-    cause = sample;
-    const chosen = sample.thresholds[0] ?? 30;
-    token = await refreshToken("preview");
+    cause = sampleCause(settings.thresholds, threshold);
+    token = refreshToken("preview");
     due = false;
     reason = `no session found (${target.error}); a refresh at ${
-      thresholdText(chosen)
+      thresholdText(cause.thresholds[0] ?? 30)
     } reads like this`;
   } else {
-    // The hook's own steps, read-only: its decision and, when it fires, its exact text.
-    const { plan, problem, trace } = await dryRun(target, settings, io.cwd(), false);
-    token = plan?.files.token ?? await refreshToken(target.sessionId, target.agentId);
-    const planned = plan?.decision.cause;
-    due = planned !== undefined;
-    reason = problem ?? trace.reason;
+    // The hook's own steps, run dry: its decision and, when it fires, its exact text.
+    const trace = await dryRun(nextCallPayload(target, io.cwd()), settings, {
+      render: threshold === undefined,
+    });
+    token = refreshToken(target.sessionId, target.agentId);
+    const planned = trace.decision?.cause;
+    due = trace.result === "fired";
+    reason = trace.reason;
     if (threshold !== undefined) {
-      const reading = plan?.reading;
+      const reading = trace.reading;
       const measured = reading && isReading(reading) ? reading : undefined;
       // The text states this session's reading, whatever the threshold asked for.
       cause = {
@@ -178,6 +178,7 @@ export async function runPreview(args: string[], io: CliIo, settings: Settings):
       };
     } else if (planned !== undefined) {
       cause = planned;
+      if (trace.refresh) text = { kind: "text", account: trace.refresh };
     } else {
       const preview: PreviewJson = {
         text: null,
@@ -198,7 +199,7 @@ export async function runPreview(args: string[], io: CliIo, settings: Settings):
       return EXIT_OK;
     }
   }
-  const built = await buildRefresh(cause, token, io.cwd(), settings);
+  const built = text ?? await buildRefresh(cause, token, io.cwd(), settings);
   if (built.kind === "error") {
     await io.stderr(`lessons-reinject: ${nothingToRestate(built.manifest)}\n`);
     return EXIT_PROBLEM;

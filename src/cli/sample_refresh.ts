@@ -36,6 +36,6 @@ export function sampleRefresh(
   thresholds: readonly number[],
   maxChars: number,
 ): ReturnType<typeof renderCombined> {
-  const header = refreshHeader(sampleCause(thresholds), SAMPLE_TOKEN);
+  const header = refreshHeader(sampleCause(thresholds), SAMPLE_TOKEN, rules);
   return renderCombined(header, rules.blocks, rules.lessons, maxChars);
 }

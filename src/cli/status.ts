@@ -1,15 +1,16 @@
 /**
- * `lessons-reinject status`: what the hook sees for a session right now (the reading, its source,
- * the thresholds, what fired, what comes next). It reads; it never writes.
+ * `lessons-reinject status`: what the hook sees for a session now. It runs the hook's own steps
+ * as a dry run (`dryRun` in src/hook.ts) and renders their trace: the reading, its window, the
+ * thresholds, what fired, what the next tool call would do. It reads; it never writes.
  */
-import { loadStandingRules } from "../io/standing_rules.ts";
-import { fillOf, isReading, type Reading } from "../core/decide.ts";
 import { formatTokens } from "../core/header.ts";
 import { percentText, thresholdText } from "../core/numbers.ts";
-import { nextThreshold, pointOf } from "../core/thresholds.ts";
-import { percentOf, resolveWindow } from "../core/window.ts";
+import { fillOf, isReading, type Reading } from "../core/reading.ts";
+import { pointOf } from "../core/thresholds.ts";
+import { percentOf } from "../core/window.ts";
+import { dryRun, type Trace } from "../hook.ts";
+import { loadStandingRules } from "../io/standing_rules.ts";
 import { statePaths } from "../io/state_store.ts";
-import { scanUsage, withTranscript } from "../io/transcript.ts";
 import type { Settings } from "../settings/resolve.ts";
 import {
   type CliIo,
@@ -22,10 +23,9 @@ import {
   usageError,
 } from "./common.ts";
 import { deliveryLines } from "./delivery_lines.ts";
-import { dryRun } from "./dry_run.ts";
 import { gauge } from "./gauge.ts";
 import { sampleRefresh } from "./sample_refresh.ts";
-import { locateTranscript, type TranscriptTarget } from "./locate.ts";
+import { locateTranscript, nextCallPayload, type TranscriptTarget } from "./locate.ts";
 import type { StatusJson } from "./schemas.ts";
 
 const STATUS_HELP = `Usage: lessons-reinject status [--transcript PATH | --session ID] [--json]
@@ -49,108 +49,76 @@ const OPTIONS = {
   session: { type: "string" },
 } as const;
 
-/**
- * Builds the report for `target`: the hook's own read-only steps (dry-run.ts), so it says what
- * the next tool call would do at this reading, including the refreshes it would recover from the
- * transcript when the state file is gone. Writes nothing.
- */
-async function inspectSession(
+/** The report: the trace of the hook's next tool call in `target`, run dry. */
+export async function inspectSession(
   target: TranscriptTarget,
   settings: Settings,
   cwd: string,
 ): Promise<StatusJson> {
-  const [{ plan, problem, trace }, rules] = await Promise.all([
-    dryRun(target, settings, cwd, false),
-    loadStandingRules(settings, cwd),
-  ]);
-  const state = trace.state ?? { fired: [], toolCount: 0 };
-  const decision = trace.planned;
+  const trace = await dryRun(nextCallPayload(target, cwd), settings, { render: true });
+  const rules = await loadStandingRules(settings, cwd);
+  return statusOf(trace, target, settings, {
+    sources: rules.trace,
+    leftOut: sampleRefresh(rules, settings.thresholds, settings.maxChars).omitted,
+  });
+}
+
+/** `status --json` from a dry run's trace. Pure. */
+export function statusOf(
+  trace: Trace,
+  target: TranscriptTarget,
+  settings: Settings,
+  rules: { sources: string[]; leftOut: string[] },
+): StatusJson {
+  const decision = trace.decision;
+  const known = decision?.known ?? trace.stateBefore ?? { fired: [], toolCount: 0 };
   const cause = decision?.cause;
-  const pending = cause?.kind === "thresholds" ? [...cause.thresholds] : [];
-  const measured = plan?.reading && isReading(plan.reading) ? plan.reading : undefined;
+  const reading = trace.reading;
+  const measured = reading && isReading(reading) ? reading : undefined;
   const span = measured ? fillOf(measured).span : undefined;
-  const base = {
+  const noReading = reading && !isReading(reading) ? reading : undefined;
+  const before = noReading?.before;
+  return {
     transcript: target.path,
     sessionId: target.sessionId,
     agentId: target.agentId ?? null,
+    percent: measured?.percent ?? null,
+    tokens: measured?.tokens ?? null,
+    window: measured?.window ?? null,
+    windowSource: measured?.windowSource ?? null,
+    source: measured?.source ?? (noReading?.countCalls ? "tool count" : null),
+    reason: measured ? null : noReading?.reason ?? trace.reason,
+    model: measured?.model ?? null,
     thresholds: settings.thresholds,
     span: span ?? null,
     thresholdTokens: span === undefined ? [] : settings.thresholds.map((t) => pointOf(t, span)),
     compaction: compactionJson(measured),
-    autocompactPct: settings.autocompactPct ?? null,
-    fired: state.fired,
+    autocompactPct: settings.compactEnv.pct ?? null,
+    fired: decision?.fired ?? known.fired,
     recovered: trace.facts?.recovered ?? [],
     inherited: trace.facts?.inherited ?? [],
-    // The next threshold still ahead: the pending ones fire at the next call, so not those.
-    next: nextThreshold(settings.thresholds, [...state.fired, ...pending], span ?? 100) ?? null,
-    toolCount: state.toolCount,
+    pending: cause?.kind === "thresholds" && trace.result === "fired" ? [...cause.thresholds] : [],
+    next: decision?.upcoming ?? null,
+    toolCount: known.toolCount,
     toolCountInterval: settings.toolCountInterval,
-    statePath: trace.statePath ?? (await statePaths(settings.stateDir, target.sessionId)).state,
+    statePath: trace.statePath ?? statePaths(settings.stateDir, target.sessionId).state,
     stateFile: trace.stateFile ?? "missing",
-    action: cause ? "refresh" as const : "nothing" as const,
-    // The decision's own phrase: the reading it rests on has fields of its own.
-    decision: problem ?? decision?.reason ?? trace.reason,
-    sources: rules.trace,
-    afterCompact: state.afterCompact ?? null,
-    deliveries: (trace.deliveries ?? []).map((d) => ({ ...d, reason: d.reason ?? null })),
-    leftOut: sampleRefresh(rules, settings.thresholds, settings.maxChars).omitted,
+    action: trace.result === "fired" ? "refresh" : "nothing",
+    decision: decision
+      ? decision.reason + (trace.refused ? `, but ${trace.refused}` : "")
+      : trace.reason,
+    beforeCompaction: before
+      ? { ...before, model: before.model ?? null, percent: percentOf(before.tokens, before.window) }
+      : null,
+    sources: rules.sources,
+    afterCompact: known.afterCompact ?? null,
+    deliveries: (decision?.deliveries ?? []).map((d) => ({ ...d, reason: d.reason ?? null })),
+    leftOut: rules.leftOut,
     configFile: settings.configFile.path ?? null,
     problems: settings.problems,
   };
-  const reading = plan?.reading;
-  if (reading && isReading(reading)) {
-    return {
-      percent: reading.percent,
-      tokens: reading.tokens ?? null,
-      window: reading.window ?? null,
-      windowSource: reading.windowSource ?? null,
-      source: reading.source,
-      reason: null,
-      model: reading.model ?? null,
-      pending,
-      beforeCompaction: null,
-      ...base,
-    };
-  }
-  let beforeCompaction: StatusJson["beforeCompaction"] = null;
-  const marker = trace.facts?.marker;
-  if (marker !== undefined) {
-    const scan = await withTranscript(
-      target.path,
-      (source) => scanUsage(source, marker, { sidechainFile: target.agentId !== undefined }),
-    );
-    if (!("error" in scan) && scan.usage) {
-      const choice = resolveWindow({
-        model: scan.usage.model,
-        version: scan.usage.version,
-        tokens: scan.usage.tokens,
-        override: settings.windowOverride,
-        disable1m: settings.disable1m,
-        firstParty: settings.firstParty,
-      });
-      beforeCompaction = {
-        tokens: scan.usage.tokens,
-        window: choice.window,
-        percent: percentOf(scan.usage.tokens, choice.window),
-        model: scan.usage.model ?? null,
-      };
-    }
-  }
-  return {
-    percent: null,
-    tokens: null,
-    window: null,
-    windowSource: null,
-    source: reading?.countCalls ? "tool count" : null,
-    reason: reading?.reason ?? problem ?? null,
-    model: null,
-    pending: [],
-    beforeCompaction,
-    ...base,
-  };
 }
 
-/** The compaction point of `reading` as `status --json` gives it. */
 function compactionJson(reading: Reading | undefined): StatusJson["compaction"] {
   const point = reading?.compaction;
   if (point === undefined) return null;
@@ -166,18 +134,17 @@ function compactionJson(reading: Reading | undefined): StatusJson["compaction"] 
 
 /** The one-screen report. Pure. */
 function renderStatus(report: StatusJson): string {
-  const lines: string[] = [];
   const window = report.window ?? undefined;
-  lines.push(
+  const names = (list: readonly number[]) =>
+    list.length > 0 ? list.map((t) => thresholdText(t)).join(", ") : "none";
+  const lines = [
     gauge(report.percent ?? undefined, report.thresholds, window, 40, report.span ?? undefined),
-  );
-  lines.push("");
-  lines.push(`transcript   ${report.transcript ?? "(none)"}`);
-  lines.push(
+    "",
+    `transcript   ${report.transcript ?? "(none)"}`,
     `session      ${report.sessionId ?? "?"}${
       report.agentId ? ` (subagent ${report.agentId})` : ""
     }`,
-  );
+  ];
   if (report.percent !== null) {
     const tokens = report.tokens === null ? "?" : groupDigits(report.tokens);
     lines.push(`context      ${percentText(report.percent)}: ${tokens} tokens`);
@@ -196,8 +163,8 @@ function renderStatus(report: StatusJson): string {
           : "none yet"
       }`,
     );
-    if (report.beforeCompaction) {
-      const b = report.beforeCompaction;
+    const b = report.beforeCompaction;
+    if (b) {
       lines.push(
         `compacted    from ${groupDigits(b.tokens)} tokens of ${formatTokens(b.window)} (${
           percentText(b.percent)
@@ -205,8 +172,6 @@ function renderStatus(report: StatusJson): string {
       );
     }
   }
-  const names = (list: readonly number[]) =>
-    list.length > 0 ? list.map((t) => thresholdText(t)).join(", ") : "none";
   const points = report.thresholdTokens.length > 0
     ? ` (at ${report.thresholdTokens.map((t) => groupDigits(t)).join(", ")} tokens)`
     : "";
@@ -225,14 +190,16 @@ function renderStatus(report: StatusJson): string {
   lines.push(`fired        ${names(report.fired)} in this context`);
   if (report.inherited.length > 0) {
     lines.push(
-      `inherited    ${names(report.inherited)} from the parent's refreshes (a fork starts ` +
-        `with its parent's context)`,
+      `inherited    ${
+        names(report.inherited)
+      } from the parent's refreshes (a fork starts with its parent's context)`,
     );
   }
   if (report.recovered.length > 0) {
     lines.push(
-      `recovered    ${names(report.recovered)} from this hook's refreshes in the transcript ` +
-        `(no state file)`,
+      `recovered    ${
+        names(report.recovered)
+      } from this hook's refreshes in the transcript (no state file)`,
     );
   }
   if (report.pending.length > 0) {
@@ -254,12 +221,12 @@ function renderStatus(report: StatusJson): string {
   if (report.afterCompact === "pending") {
     lines.push("compaction   the next tool call restates the rules for the new context");
   }
-  for (const [i, line] of deliveryLines(report.deliveries).entries()) {
-    lines.push(`${i === 0 ? "deliveries  " : "            "} ${line}`);
-  }
-  for (const [i, source] of report.sources.entries()) {
-    lines.push(`${i === 0 ? "sources     " : "            "} ${source}`);
-  }
+  deliveryLines(report.deliveries).forEach((line, i) =>
+    lines.push(`${i === 0 ? "deliveries  " : "            "} ${line}`)
+  );
+  report.sources.forEach((line, i) =>
+    lines.push(`${i === 0 ? "sources     " : "            "} ${line}`)
+  );
   if (report.leftOut.length > 0) {
     lines.push(`left out     ${report.leftOut.join(", ")} (over the refresh budget)`);
   }

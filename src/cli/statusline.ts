@@ -3,18 +3,11 @@
  * carries `context_window`. Records that reading for the session (atomically, in the state folder)
  * so the hook can prefer it, and prints a compact gauge, or with `--pass` its stdin unchanged.
  */
-import { crossedThresholds, nextThreshold } from "../core/thresholds.ts";
-import { fillOf } from "../core/decide.ts";
 import { thresholdText } from "../core/numbers.ts";
-import { firedUnder } from "../core/window.ts";
-import { compactSettingsFrom } from "../io/claude_settings.ts";
-import { loadState, preparePrivateDir, stateOf, statePaths } from "../io/state_store.ts";
-import {
-  recordFromStatusline,
-  saveStatusline,
-  statuslineToReading,
-} from "../io/statusline_store.ts";
-import { withSpan } from "../hook/measure.ts";
+import { fillOf, isReading } from "../core/reading.ts";
+import { dryRun } from "../hook.ts";
+import { preparePrivateDir } from "../io/state_store.ts";
+import { recordFromStatusline, saveStatusline } from "../io/statusline_store.ts";
 import { type CliIo, COMMON_OPTIONS, EXIT_OK, messageOf, printJson, readFlags } from "./common.ts";
 import { gauge } from "./gauge.ts";
 import type { StatuslineJson } from "./schemas.ts";
@@ -71,21 +64,29 @@ async function bridgeStatusline(
   if ("error" in made) return nothing(made.error);
   const { record } = made;
   const { stateDir } = settings;
-  const paths = await statePaths(stateDir, record.sessionId);
-  const state = stateOf(loadState(paths.state));
-  // Measured as the hook measures it: the span before an early auto-compaction, token counts.
-  const reading = withSpan(statuslineToReading(record, settings.windowOverride), settings, {
-    compactedAt: state.compactedAt,
-    compactFiles: state.claudeSettings === undefined
-      ? undefined
-      : compactSettingsFrom(state.claudeSettings),
-  });
-  const fill = fillOf(reading);
-  const fired = firedUnder(state.fired, state.firedWindow, fill.span);
-  const due = crossedThresholds(fill, settings.thresholds, fired);
-  const next = nextThreshold(settings.thresholds, fired, fill.span);
+  // The hook's own steps on Claude Code's figures, run dry: what is due, what comes next.
+  const trace = await dryRun(
+    {
+      session_id: record.sessionId,
+      hook_event_name: "PostToolUse",
+      ...(typeof transcriptPath === "string" ? { transcript_path: transcriptPath } : {}),
+      context_window: {
+        used_percentage: record.percent,
+        context_window_size: record.window ?? null,
+        current_usage: record.tokens ?? null,
+      },
+    },
+    settings,
+    { render: false },
+  );
+  const reading = trace.reading && isReading(trace.reading) ? trace.reading : undefined;
+  const span = reading ? fillOf(reading).span : undefined;
+  const due = trace.decision?.cause?.kind === "thresholds" ? trace.decision.cause.thresholds : [];
+  const next = trace.decision?.upcoming;
   const names = (list: readonly number[]) => list.map((t) => thresholdText(t)).join(", ");
-  const line = `${gauge(reading.percent, settings.thresholds, reading.window, 20, fill.span)}${
+  const line = `${
+    gauge(record.percent, settings.thresholds, reading?.window ?? record.window, 20, span)
+  }${
     due.length > 0
       ? ` · refresh due (${names(due)})`
       : next === undefined
@@ -98,10 +99,10 @@ async function bridgeStatusline(
     window: record.window ?? null,
     line,
   };
-  const problem = await preparePrivateDir(stateDir);
+  const problem = preparePrivateDir(stateDir);
   if (problem) return { ...shown, recorded: false, path: null, error: problem };
   try {
-    const path = await saveStatusline(stateDir, record);
+    const path = saveStatusline(stateDir, record);
     return { ...shown, recorded: true, path, error: null };
   } catch (error) {
     return { ...shown, recorded: false, path: null, error: messageOf(error) };

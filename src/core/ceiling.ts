@@ -1,90 +1,88 @@
 /**
- * An upper bound on this call's reading before its own transcript entry is written, so a call that
- * cannot cross a threshold answers at once instead of waiting for the entry. Pure; the facts it
- * rests on (TOKENS_PER_BYTE, LARGEST_UNSEEN_TOKENS, in claude_code.ts) are measured and pinned by
- * tests/unit/core/ceiling_test.ts.
+ * An upper bound on this call's reading before its own transcript entry is written, so that a
+ * call that cannot cross a threshold answers at once instead of waiting for the entry. Pure; its
+ * figures (TOKENS_PER_BYTE, LARGEST_UNSEEN_TOKENS) are Claude Code facts.
  */
 import { LARGEST_UNSEEN_TOKENS, TOKENS_PER_BYTE } from "./claude_code.ts";
-import type { Threshold } from "./numbers.ts";
-import { crossedThresholds } from "./thresholds.ts";
-import { percentOf, resolveWindow, type WindowInputs } from "./window.ts";
+import { compactsEarly, type CompactSettings, spanFor } from "./compaction_point.ts";
+import { proofOf } from "./facts.ts";
+import type { MeasureSettings } from "./measure.ts";
+import { MAX_TOKENS } from "./numbers.ts";
+import { crossedThresholds, type Fill } from "./thresholds.ts";
+import { firedUnder, resolveWindow } from "./window.ts";
+import type { State } from "../schemas/state.ts";
+import type { TranscriptView } from "./view.ts";
 
 /**
- * How many times the largest measured unseen growth the margin allows: room for a tokenizer
- * denser than any measured, and for sources no measurement could drive (file-changed reminders
- * appear only in interactive sessions). A growth past the margin costs one call: the refresh
- * arrives on the next call, whose ceiling starts from the reading that crossed.
+ * How many times the largest measured unseen growth the margin allows: room for a denser
+ * tokenizer and for sources no measurement could drive. A growth past it costs one call.
  */
 export const SAFETY_FACTOR = 3;
 
 /** Tokens a request may carry beyond what the bytes written since the previous response hold. */
 export const MARGIN_TOKENS = Math.ceil(SAFETY_FACTOR * LARGEST_UNSEEN_TOKENS);
 
-/** What the transcript shows at the start of a call whose own entry is not written yet. */
-export interface CeilingInput {
-  /** The newest reading in the transcript (the previous response's input side). */
-  tokens: number;
-  /** That response's `output_tokens`; undefined gives no ceiling. */
-  outputTokens: number | undefined;
-  /**
-   * Bytes of transcript after that response's first entry: a streamed response is written as
-   * several entries, with the results of its first tool calls between them.
-   */
-  bytesAfter: number;
-  /** The window this call's reading will be measured against (see {@link ceilingWindow}). */
-  window: number;
-  /**
-   * The span the percentage thresholds are measured against under that window (the window, or
-   * less before an early auto-compaction; core/compaction_point.ts). Undefined: the window.
-   */
-  span?: number;
-}
-
 /**
- * The most tokens this call's request can hold: the previous reading, plus that response's
- * output, plus what the bytes written since can carry, plus the margin. Infinity when the output
- * is unknown.
+ * The most tokens this call's request can hold: the previous reading, its output, what the bytes
+ * written since that response began can carry, and the margin. Infinity when the output is
+ * unknown.
  *
  * @example
  * ```ts
- * ceilingTokens({ tokens: 100_000, outputTokens: 500, bytesAfter: 4_000, window: 1_000_000 });
- * // 100_000 + 500 + 0.6 × 4_000 + 10_038 = 112_938
+ * ceilingTokens(100_000, 500, 4_000); // 100_000 + 500 + 0.6 × 4_000 + 10_038 = 112_938
  * ```
  */
-export function ceilingTokens(input: CeilingInput): number {
-  const { tokens, outputTokens, bytesAfter } = input;
-  if (outputTokens === undefined || !(outputTokens >= 0) || !(bytesAfter >= 0)) return Infinity;
-  return tokens + outputTokens + Math.ceil(TOKENS_PER_BYTE * bytesAfter) + MARGIN_TOKENS;
+export function ceilingTokens(tokens: number, output: number | undefined, bytesAfter: number) {
+  if (output === undefined || !(output >= 0) || !(bytesAfter >= 0)) return Infinity;
+  return tokens + output + Math.ceil(TOKENS_PER_BYTE * bytesAfter) + MARGIN_TOKENS;
 }
 
 /**
- * The window to measure the ceiling against: the one chosen for the model without looking at
- * token counts. A count above 200k can only widen the window the reading gets (see
- * `resolveWindow`), so this is never wider than the reading's, and the ceiling's percent never
- * lower than the reading's.
+ * The ceiling on this call's reading, when even the ceiling crosses no threshold that counts in
+ * `state`: the call may answer without its own entry. Undefined (wait for the entry) when the
+ * newest usage is this call's, when the transcript has not caught up (a `tool_use` of the newest
+ * response without its `tool_result`: Claude Code writes entries in batches, after the hook
+ * starts), after a prompt (a new turn may switch model), or after a compaction.
  */
-export function ceilingWindow(inputs: Omit<WindowInputs, "tokens">): number {
-  return resolveWindow({ ...inputs, tokens: undefined }).window;
-}
-
-/**
- * The ceiling's percent of the span when no reading up to it can cross a threshold that has not
- * fired (the call may answer without waiting), else undefined (wait for this call's own entry).
- *
- * @example
- * ```ts
- * earlyCeiling({ tokens: 100_000, outputTokens: 500, bytesAfter: 4_000, window: 200_000 },
- *   [30, 52, 70], []); // undefined: 56.5 % reaches 30 and 52
- * ```
- */
-export function earlyCeiling(
-  input: CeilingInput,
-  thresholds: readonly Threshold[],
-  fired: readonly Threshold[],
-): number | undefined {
-  const span = input.span ?? input.window;
-  if (!(input.window > 0) || !(span > 0) || !(input.tokens >= 0)) return undefined;
-  const tokens = ceilingTokens(input);
-  const crossed = crossedThresholds({ tokens, span }, thresholds, fired);
-  return crossed.length === 0 ? percentOf(tokens, span) : undefined;
+export function ceilingOf(
+  view: TranscriptView,
+  state: State,
+  settings: MeasureSettings,
+  files: CompactSettings | undefined,
+): Fill | undefined {
+  const usage = view.usage;
+  if (!usage || usage.matched || usage.window !== undefined || usage.firstEnd === undefined) {
+    return undefined;
+  }
+  if (!usage.resultsIn || view.promptAfterUsage || view.markerSince !== undefined) return undefined;
+  // The window chosen without the token count, which can only widen it: never wider than the
+  // reading's, so the ceiling's share is never lower than the reading's.
+  const window = resolveWindow({
+    model: usage.model,
+    version: usage.version,
+    override: settings.windowOverride,
+    disable1m: settings.disable1m,
+    firstParty: settings.firstParty,
+    compaction: view.compaction,
+    proven: proofOf(state),
+    compactsEarly: view.compaction !== undefined && compactsEarly(settings.compactEnv, files),
+  }).window;
+  const context = {
+    env: settings.compactEnv,
+    files,
+    learned: state.compactedAt,
+    thresholds: settings.thresholds,
+    scale: settings.scaleForAutocompact,
+  };
+  // A larger window's span may be smaller (an early point set for it): take the smaller.
+  const span = Math.min(
+    spanFor(window, usage.model, context).span,
+    spanFor(MAX_TOKENS, usage.model, context).span,
+  );
+  if (!(window > 0) || !(span > 0) || !(usage.tokens >= 0)) return undefined;
+  const tokens = ceilingTokens(usage.tokens, usage.outputTokens, view.size - usage.firstEnd);
+  const counting = firedUnder(state.fired, state.firedWindow, span);
+  return crossedThresholds({ tokens, span }, settings.thresholds, counting).length === 0
+    ? { tokens, span }
+    : undefined;
 }

@@ -1,80 +1,44 @@
 /**
- * Where Claude Code will auto-compact this context, and from what: its auto-compact window
- * (`CLAUDE_CODE_AUTO_COMPACT_WINDOW`, the `autoCompactWindow` settings), the percentage override,
- * the switches that turn auto-compaction off, and what the session's own auto-compactions showed.
- * Then the span the thresholds are measured against. Pure; docs/context-windows.md has the code read.
+ * Where Claude Code will auto-compact a context, and from what: `CLAUDE_CODE_AUTO_COMPACT_WINDOW`,
+ * the `autoCompactWindow` settings, the percentage override, the switches that turn it off, and
+ * the session's own auto-compactions. Then the span the percentage thresholds are measured
+ * against. Pure.
  */
 import {
   AUTOCOMPACT_BUFFER,
+  AUTOCOMPACT_MARGIN,
   MIN_AUTO_COMPACT_WINDOW,
   SUMMARY_OUTPUT_BUFFER,
 } from "./claude_code.ts";
 import { groupDigits, isTokenThreshold, type Threshold } from "./numbers.ts";
-import { rowOf } from "./window.ts";
+import { modelKey } from "./window.ts";
 
-/** One settings file's say on auto-compaction, as Claude Code's settings schema keeps it. */
+/** One settings file's say on auto-compaction. */
 export interface CompactSettingsSource {
-  /** Where it was read, as `status` and `doctor` name it. */
   file: string;
-  /** `autoCompactEnabled`, when a boolean. */
   enabled?: boolean;
-  /** The top-level `autoCompactWindow`, when a whole number of at least 100,000. */
+  /** The top-level `autoCompactWindow` (a whole number of at least 100,000). */
   window?: number;
   /** `modelSettings.<model>.autoCompactWindow`: a window, or "auto" (the model's own). */
   byModel?: Record<string, number | "auto">;
 }
 
-/** The sources merged the way Claude Code merges them (lowest precedence first in the input). */
+/** The settings files merged the way Claude Code merges them. */
 export interface CompactSettings {
-  /** `autoCompactEnabled` of the highest-precedence file that sets it. */
   enabled?: { value: boolean; file: string };
-  /** The top-level window in effect: the highest-precedence file that sets one. */
   window?: { value: number; file: string };
-  /** Per-model windows in effect (canonical model id -> value and file). */
   byModel: Record<string, { value: number | "auto"; file: string }>;
 }
 
-/** Claude Code's environment, as far as auto-compaction goes (resolved in src/settings). */
+/** Claude Code's environment, as far as auto-compaction goes. */
 export interface CompactEnv {
-  /** `CLAUDE_CODE_AUTO_COMPACT_WINDOW` as Claude Code reads it (see {@link autoCompactWindowOf}). */
   window?: { tokens: number; raw: string };
   /** `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE` when usable (above 0, at most 100). */
   pct?: number;
-  /** The variable that turns auto-compaction off, when set: `DISABLE_COMPACT` first. */
+  /** The variable that turns auto-compaction off: `DISABLE_COMPACT` first. */
   off?: "DISABLE_COMPACT" | "DISABLE_AUTO_COMPACT";
 }
 
-/** Where auto-compaction fires, or that it never does. */
-export type CompactionPoint =
-  | {
-    kind: "point";
-    /** Tokens at which Claude Code compacts. */
-    tokens: number;
-    /** The auto-compact window it is computed from (the model's window when none is set). */
-    window: number;
-    source: CompactionSource;
-    /** One phrase for `status`, `doctor` and the debug line. */
-    evidence: string;
-  }
-  | { kind: "off"; evidence: string };
-
-/**
- * The point of a window nothing moves: its own, 33,000 below it. The evidence is written only
- * when something reads it, so a hook call that only compares numbers builds no text.
- */
-export function usualPoint(window: number): CompactionPoint {
-  return {
-    kind: "point",
-    tokens: window - SUMMARY_OUTPUT_BUFFER - AUTOCOMPACT_BUFFER,
-    window,
-    source: "the model's window",
-    get evidence() {
-      return `the ${groupDigits(window)}-token window`;
-    },
-  };
-}
-
-/** What decided the compaction point. */
 export type CompactionSource =
   | "the model's window"
   | "CLAUDE_CODE_AUTO_COMPACT_WINDOW"
@@ -82,16 +46,31 @@ export type CompactionSource =
   | "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE"
   | "an earlier auto-compaction";
 
+/** Where auto-compaction fires (`tokens`, from the auto-compact `window`), or that it never does. */
+export type CompactionPoint =
+  | { kind: "point"; tokens: number; window: number; source: CompactionSource; evidence: string }
+  | { kind: "off"; evidence: string };
+
+/** The point of a window nothing moves: 33,000 below it. */
+export function usualPoint(window: number): CompactionPoint {
+  return {
+    kind: "point",
+    tokens: window - AUTOCOMPACT_MARGIN,
+    window,
+    source: "the model's window",
+    evidence: `the ${groupDigits(window)}-token window`,
+  };
+}
+
 /**
- * `CLAUDE_CODE_AUTO_COMPACT_WINDOW` as Claude Code 2.1.328 reads it (`j0e` with bare thousands
- * off): a `k` or `m` suffix multiplies `parseFloat` of the rest, otherwise `parseInt` (with
- * `1e6` and `1,000,000` understood); a value under 1 is ignored, one under 100,000 counts as
- * 100,000. Undefined when unset or unusable (Claude Code then falls back to the settings).
+ * `CLAUDE_CODE_AUTO_COMPACT_WINDOW` as Claude Code 2.1.328 reads it: a `k` or `m` suffix
+ * multiplies the number before it, otherwise a whole number (`1e6` and `1,000,000` understood);
+ * under 1 it is ignored, under 100,000 it counts as 100,000.
  *
  * @example
  * ```ts
  * autoCompactWindowOf("400k"); // 400_000
- * autoCompactWindowOf("50000"); // 100_000 (the minimum)
+ * autoCompactWindowOf("50000"); // 100_000
  * autoCompactWindowOf("lots"); // undefined
  * ```
  */
@@ -100,13 +79,13 @@ export function autoCompactWindowOf(raw: string | undefined): number | undefined
   const text = raw.trim();
   const last = text.slice(-1).toLowerCase();
   const unit = last === "m" ? 1e6 : last === "k" ? 1000 : undefined;
-  const value = unit === undefined ? claudeInt(text) : parseFloat(text) * unit;
+  const value = unit === undefined ? integerOf(text) : parseFloat(text) * unit;
   if (!Number.isSafeInteger(Math.round(value)) || value < 1) return undefined;
-  return value < MIN_AUTO_COMPACT_WINDOW ? MIN_AUTO_COMPACT_WINDOW : Math.round(value);
+  return Math.max(MIN_AUTO_COMPACT_WINDOW, Math.round(value));
 }
 
-/** Claude Code's integer reading of an environment value (`Ym`): `1e6`, `1,000,000`, `parseInt`. */
-function claudeInt(text: string): number {
+/** An environment value as Claude Code reads a whole number: `1e6`, `1,000,000`, else digits. */
+function integerOf(text: string): number {
   if (text.length <= 32) {
     if (/^[+-]?(\d+(\.\d*)?|\.\d+)[eE][+-]?\d+$/.test(text)) {
       const n = Number(text);
@@ -119,16 +98,7 @@ function claudeInt(text: string): number {
   return parseInt(text, 10);
 }
 
-/**
- * `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE` as Claude Code reads it: `parseFloat`, used when above 0 and
- * at most 100.
- *
- * @example
- * ```ts
- * autocompactPctOf("50"); // 50
- * autocompactPctOf("0"); // undefined
- * ```
- */
+/** `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE` as Claude Code reads it: used when above 0, at most 100. */
 export function autocompactPctOf(raw: string | undefined): number | undefined {
   if (raw === undefined || raw === "") return undefined;
   const value = parseFloat(raw);
@@ -136,26 +106,7 @@ export function autocompactPctOf(raw: string | undefined): number | undefined {
 }
 
 /**
- * The model id a settings key or a transcript's model names, as Claude Code keys per-model
- * settings: lower case, without `[1m]`, a provider prefix or a date; a family the window table
- * knows is reduced to that family.
- *
- * @example
- * ```ts
- * settingsKeyOf("claude-sonnet-4-5-20250929"); // "claude-sonnet-4-5"
- * settingsKeyOf("claude-opus-5-5[1m]"); // "claude-opus-5-5"
- * ```
- */
-export function settingsKeyOf(model: string): string {
-  const row = rowOf(model);
-  if (row) return row.family;
-  const lower = model.toLowerCase().replace(/\[1m\]$/, "");
-  const at = lower.indexOf("claude-");
-  return (at > 0 ? lower.slice(at) : lower).replace(/[-@]\d{8}$/, "");
-}
-
-/**
- * Merges settings sources, lowest precedence first, as Claude Code 2.1.328 does (`gyn`, `ja`):
+ * Merges settings sources, lowest precedence first, as Claude Code 2.1.328 does:
  * `autoCompactEnabled` from the highest file that sets it; a file with a top-level
  * `autoCompactWindow` replaces everything below it (its own per-model entries kept); a file
  * without one adds its per-model entries over the ones below.
@@ -165,8 +116,7 @@ export function mergeCompactSettings(sources: readonly CompactSettingsSource[]):
   for (const source of sources) {
     const own: CompactSettings["byModel"] = {};
     for (const [key, value] of Object.entries(source.byModel ?? {})) {
-      const canonical = settingsKeyOf(key);
-      // The canonical spelling wins over another spelling of the same model in one file.
+      const canonical = modelKey(key);
       if (key === canonical || !Object.hasOwn(own, canonical)) {
         own[canonical] = { value, file: source.file };
       }
@@ -181,31 +131,34 @@ export function mergeCompactSettings(sources: readonly CompactSettingsSource[]):
   return merged;
 }
 
+/** True when the settings files set nothing about auto-compaction (or were not read). */
+export function saysNothing(files: CompactSettings | undefined): boolean {
+  return files === undefined ||
+    (files.window === undefined && files.enabled?.value !== false &&
+      Object.keys(files.byModel).length === 0);
+}
+
 /** What the compaction point is computed from. */
 export interface CompactionInputs {
-  /** The model's context window, as the reading is measured against it. */
+  /** The model's window. */
   window: number;
   model?: string | undefined;
   env: CompactEnv;
-  /** The settings files merged; undefined when not read. */
   files?: CompactSettings | undefined;
-  /** `preTokens` of this session's newest auto-compaction. */
+  /** The tightest point this session was seen to auto-compact at. */
   learned?: number | undefined;
 }
 
 /**
- * Where Claude Code 2.1.328 auto-compacts: `DISABLE_COMPACT`, `DISABLE_AUTO_COMPACT` or
- * `autoCompactEnabled: false` mean never; else the auto-compact window (the environment, then
- * the settings for this model, then the model's window; never above the model's window) less
- * the summary's output buffer (20,000) is the effective window, and compaction fires 13,000
- * below it, or at the override's share of it when that is lower. A learned point (an earlier
- * auto-compaction of this session) wins when it is lower: Claude Code compacted there for a
- * reason the hook cannot read (a server experiment, `--settings`).
+ * Where Claude Code 2.1.328 auto-compacts: never with `DISABLE_COMPACT`, `DISABLE_AUTO_COMPACT`
+ * or `autoCompactEnabled: false`; else 13,000 below the effective window (the auto-compact window
+ * less 20,000), or at the override's share of it when lower. A learned point wins when lower:
+ * Claude Code compacted there for a reason the hook cannot read.
  *
  * @example
  * ```ts
- * compactionPoint({ window: 1_000_000, env: { window: { tokens: 400_000, raw: "400k" } } });
- * // { kind: "point", tokens: 367_000, window: 400_000, source: "CLAUDE_CODE_AUTO_COMPACT_WINDOW", ... }
+ * compactionPoint({ window: 1_000_000, env: { window: { tokens: 400_000, raw: "400k" } } }).tokens;
+ * // 367_000
  * ```
  */
 export function compactionPoint(inputs: CompactionInputs): CompactionPoint {
@@ -241,7 +194,7 @@ export function compactionPoint(inputs: CompactionInputs): CompactionPoint {
     return {
       kind: "point",
       tokens: learned,
-      window: Math.min(window, learned + AUTOCOMPACT_BUFFER + SUMMARY_OUTPUT_BUFFER),
+      window: Math.min(window, learned + AUTOCOMPACT_MARGIN),
       source: "an earlier auto-compaction",
       evidence: `this session auto-compacted at ${groupDigits(learned)} tokens, before the ` +
         `${groupDigits(tokens)} its settings give (${evidence})`,
@@ -263,9 +216,8 @@ function configuredWindow(
       evidence: `CLAUDE_CODE_AUTO_COMPACT_WINDOW=${env.window.raw}`,
     };
   }
-  if (!files) return undefined;
-  const key = model === undefined ? undefined : settingsKeyOf(model);
-  const perModel = key === undefined ? undefined : files.byModel[key];
+  const key = model === undefined ? undefined : modelKey(model);
+  const perModel = key === undefined ? undefined : files?.byModel[key];
   if (perModel !== undefined) {
     if (perModel.value === "auto") return undefined;
     return {
@@ -274,7 +226,7 @@ function configuredWindow(
       evidence: `modelSettings.${key}.autoCompactWindow ${perModel.value} in ${perModel.file}`,
     };
   }
-  if (files.window) {
+  if (files?.window) {
     return {
       tokens: files.window.value,
       source: "autoCompactWindow setting",
@@ -285,28 +237,24 @@ function configuredWindow(
 }
 
 /**
- * True when something may make Claude Code compact before a window's usual point (an
- * auto-compact window or a percentage is set): an auto-compaction's size then says nothing about
- * the model's window below 200k.
+ * True when an auto-compact window or percentage is set: an auto-compaction's size then says
+ * nothing about the model's window below 200k.
  */
 export function compactsEarly(env: CompactEnv, files: CompactSettings | undefined): boolean {
   if (env.window !== undefined || env.pct !== undefined) return true;
-  if (files === undefined || saysNothing(files)) return false;
-  return files.window !== undefined ||
-    Object.values(files.byModel).some((v) => v.value !== "auto");
+  return files !== undefined &&
+    (files.window !== undefined || Object.values(files.byModel).some((v) => v.value !== "auto"));
 }
 
 /** Share of the span by which the highest percentage threshold stays below the compaction. */
 export const LEAD_SHARE = 0.03;
 
 /**
- * The span (tokens) the percentage thresholds are measured against. The model's window, unless
- * Claude Code compacts before that window's usual point: then the window that compacts there
- * (the compaction point plus Claude Code's 33,000-token buffer, which is the auto-compact window
- * itself), narrowed further if the highest percentage would still land within 3 % of the span of
- * the compaction (the scaling once done for the percentage override alone, generalised). At the
- * usual point, with auto-compaction off, or with `scale` off: the model's window (a percentage
- * past the usual point is `doctor`'s to point out). Token thresholds do not move.
+ * The span (tokens) the percentage thresholds are measured against: the model's window, unless
+ * Claude Code compacts before its usual point; then the window that compacts there (the point
+ * plus 33,000), narrowed further if the highest percentage would land within 3 % of the span of
+ * the compaction. With auto-compaction off or `scale` off: the window. Token thresholds do not
+ * move.
  *
  * @example
  * ```ts
@@ -322,8 +270,7 @@ export function thresholdSpan(
   scale: boolean,
 ): number {
   if (!scale || point === undefined || point.kind === "off") return window;
-  const base = Math.min(window, point.tokens + AUTOCOMPACT_BUFFER + SUMMARY_OUTPUT_BUFFER);
-  // At the window's usual point nothing moves: 30/52/70 % of 200k is what the defaults mean.
+  const base = Math.min(window, point.tokens + AUTOCOMPACT_MARGIN);
   if (base >= window) return window;
   const percents = thresholds.filter((t) => !isTokenThreshold(t));
   if (percents.length === 0) return base;
@@ -336,50 +283,22 @@ export function thresholdSpan(
 /** Everything the span of a reading depends on besides its window and model. */
 export interface SpanContext {
   env: CompactEnv;
-  /** Claude Code's settings files, merged; undefined when not read. */
   files: CompactSettings | undefined;
-  /** `preTokens` of this session's newest auto-compaction. */
   learned: number | undefined;
   thresholds: readonly Threshold[];
-  /** `scaleForAutocompact`. */
   scale: boolean;
 }
 
 /**
  * Where a reading of `model` on `window` will be auto-compacted, and the span its percentage
  * thresholds are measured against.
- *
- * @example
- * ```ts
- * measuredAgainst(200_000, "claude-sonnet-4-6",
- *   { env: {}, files: undefined, learned: undefined, thresholds: [30, 52, 70], scale: true }).span;
- * // 200_000
- * ```
  */
-export function measuredAgainst(
+export function spanFor(
   window: number,
   model: string | undefined,
   context: SpanContext,
 ): { compaction: CompactionPoint; span: number } {
   const { env, files, learned } = context;
-  // Nothing set and nothing learned (the usual case): the window's own point, the whole window.
-  if (
-    env.window === undefined && env.pct === undefined && env.off === undefined &&
-    learned === undefined && saysNothing(files)
-  ) {
-    return { compaction: usualPoint(window), span: window };
-  }
   const compaction = compactionPoint({ window, model, env, files, learned });
-  return {
-    compaction,
-    span: thresholdSpan(compaction, window, context.thresholds, context.scale),
-  };
-}
-
-/** True when Claude Code's settings files set nothing about auto-compaction (or were not read). */
-export function saysNothing(files: CompactSettings | undefined): boolean {
-  if (files === undefined) return true;
-  if (files.window !== undefined || files.enabled?.value === false) return false;
-  for (const _ in files.byModel) return false;
-  return true;
+  return { compaction, span: thresholdSpan(compaction, window, context.thresholds, context.scale) };
 }

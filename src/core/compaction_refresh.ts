@@ -4,9 +4,9 @@
  * back. Pure: state in, state and decision out; the hook does the reading and writing.
  */
 import type { State } from "../schemas/state.ts";
-import { SESSION_START_CALL } from "./claude_code.ts";
-import type { Decision, NoReading, Reading } from "./decide.ts";
-import { isReading } from "./decide.ts";
+import { SESSION_START } from "./claude_code.ts";
+import type { Step } from "./decide.ts";
+import { isReading, type NoReading, type Reading } from "./reading.ts";
 import { answerAwaitingReceipt, COMPACT_LABEL } from "./receipts.ts";
 
 /**
@@ -68,7 +68,7 @@ export function compactionEvent(
     }
     const receipt = answerAt === undefined
       ? {}
-      : { deliveries: [answerAwaitingReceipt(COMPACT_LABEL, SESSION_START_CALL, answerAt)] };
+      : { deliveries: [answerAwaitingReceipt(COMPACT_LABEL, SESSION_START, answerAt)] };
     return {
       next: { ...reset, afterCompact: "delivered", ...prompt, ...receipt },
       restateNow: true,
@@ -109,10 +109,10 @@ export function compactionFound(before: State, after: State, enabled: boolean): 
  * reached are taken as fired without a second refresh.
  */
 export function afterCompaction(
-  decision: Decision,
+  decision: Step,
   state: State,
   reading: Reading | NoReading,
-): Decision {
+): Step {
   if (state.afterCompact === "pending") {
     const thresholds = decision.cause?.kind === "thresholds" ? decision.cause.thresholds : [];
     const next = settled(decision.next ?? state);

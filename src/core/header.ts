@@ -37,6 +37,21 @@ const HEADER_PATTERN = new RegExp(
   `^\\[lessons-reinject refresh (${NAMED}(?:,${NAMED})*|calls:[0-9]+) ref=([0-9a-f]{8})\\]`,
 );
 
+/** What a refresh restates: the manifest's lessons, the user's own rules, or both. */
+export interface RefreshContents {
+  lessons: readonly unknown[];
+  blocks: readonly unknown[];
+}
+
+/** The rules a refresh names, as it names them. */
+function rulesText(contents: RefreshContents | undefined): string {
+  const lessons = "your standing directives and protocols from session start";
+  if (contents === undefined || contents.blocks.length === 0) return lessons;
+  return contents.lessons.length === 0
+    ? "your own standing rules"
+    : `${lessons}, and your own standing rules`;
+}
+
 /**
  * The header line for a refresh.
  *
@@ -46,7 +61,11 @@ const HEADER_PATTERN = new RegExp(
  * // "[lessons-reinject refresh 30 ref=0a1b2c3d] Context refresh at 31% of the 200k-token context window: ..."
  * ```
  */
-export function refreshHeader(cause: RefreshCause, token: string): string {
+export function refreshHeader(
+  cause: RefreshCause,
+  token: string,
+  contents?: RefreshContents,
+): string {
   if (cause.kind === "compaction") {
     // Its own tag: no threshold parser mistakes it for a fired threshold.
     return `[${TAG} compact ref=${token}] The context was just compacted: your standing rules, ` +
@@ -54,13 +73,13 @@ export function refreshHeader(cause: RefreshCause, token: string): string {
   }
   if (cause.kind === "toolCount") {
     return `[${TAG} calls:${cause.calls} ref=${token}] Periodic refresh after ${cause.calls} tool ` +
-      `calls (the context use could not be measured): your standing directives and protocols, ` +
-      `restated. They still apply.`;
+      `calls (the context use could not be measured): ${rulesText(contents)}, restated. They ` +
+      `still apply.`;
   }
   const names = cause.thresholds.map((t) => thresholdText(t, { bare: true })).join(",");
-  return `[${TAG} ${names} ref=${token}] Context refresh at ${readingText(cause)}: your ` +
-    `standing directives and protocols from session start, restated because attention to them ` +
-    `fades as the context fills. They still apply.`;
+  return `[${TAG} ${names} ref=${token}] Context refresh at ${readingText(cause)}: ` +
+    `${rulesText(contents)}, restated because attention to them fades as the context fills. ` +
+    `They still apply.`;
 }
 
 /**

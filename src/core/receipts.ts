@@ -1,13 +1,13 @@
 /**
  * Delivery receipts: whether each refresh this hook claimed reached the model, judged from what
- * Claude Code recorded in the transcript (claude_code.ts DELIVERED_ATTACHMENT), and what is owed
- * when one did not: sent again once, on the next call, then given up. Pure: the hook reads the
- * transcript (io/transcript.ts scanReceipts) and writes the state.
+ * Claude Code recorded in the transcript, and what is owed when one did not: sent again once, on
+ * the next call, then given up. Pure.
  */
 import { thresholdOf, thresholdText } from "./numbers.ts";
 import type { Delivery, State } from "../schemas/state.ts";
-import { SESSION_START_CALL } from "./claude_code.ts";
-import { type Decision, isReading, type NoReading, type Reading } from "./decide.ts";
+import { SESSION_START } from "./claude_code.ts";
+import type { Step } from "./decide.ts";
+import { isReading, type NoReading, type Reading } from "./reading.ts";
 import type { RefreshCause } from "./header.ts";
 
 /** The label of the restatement after a compaction, as its header writes it. */
@@ -16,10 +16,7 @@ export const COMPACT_LABEL = "compact";
 /** A delivery is sent at most this often: once, and once again when it was not recorded. */
 export const MAX_SENDS = 2;
 
-/**
- * What the transcript showed between the oldest outstanding claim and its end (read backwards by
- * io/transcript.ts scanReceipts; offsets are line starts).
- */
+/** What the transcript showed from the oldest outstanding claim to its end (line offsets). */
 export interface ReceiptEvidence {
   /** Everything from this offset to the end was read: a claim made before it was not seen whole. */
   from: number;
@@ -63,7 +60,7 @@ export function judge(delivery: Delivery, evidence: ReceiptEvidence): Verdict {
   const [newest, previous] = evidence.responses;
   const killed = evidence.cancelled.includes(call) ? " (Claude Code cancelled the hook)" : "";
   const moved = `not recorded for ${call}${killed}, and the session moved past it`;
-  if (call === SESSION_START_CALL) {
+  if (call === SESSION_START) {
     return newest !== undefined && newest >= at
       ? { kind: "missed", why: moved }
       : { kind: "pending" };
@@ -218,11 +215,11 @@ export function labelsOf(cause: RefreshCause): string[] {
  * reading) is not receipted: the next comes within the interval anyway.
  */
 export function withReceipts(
-  decision: Decision,
+  decision: Step,
   settled: Settled,
   reading: Reading | NoReading,
   claim: { call: string | undefined; at: number | undefined },
-): Decision {
+): Step {
   const state = decision.next ?? settled.state;
   // The deliveries as settled: the decision's state was derived from them.
   const current = settled.state.deliveries ?? [];

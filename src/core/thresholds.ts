@@ -1,15 +1,14 @@
 /**
- * Threshold lists: which thresholds a reading crosses and which comes next. A threshold is a
- * percentage of the span the thresholds are measured against (core/compaction_point.ts) or a
- * number of tokens (core/numbers.ts says which). Pure. (The setting is parsed in
- * src/settings/table.ts.)
+ * Threshold lists: which thresholds a reading has reached and which comes next. A threshold is a
+ * percentage of the span the percentages are measured against, or a number of tokens
+ * (core/numbers.ts says which). Pure.
  */
-import { isTokenThreshold, MIN_TOKENS, type Threshold } from "./numbers.ts";
+import { isTokenThreshold, type Threshold } from "./numbers.ts";
 
 /** The PRD's thresholds, calibrated to the context-degradation curve. */
 export const DEFAULT_THRESHOLDS: readonly Threshold[] = [30, 52, 70];
 
-/** How full the context is: tokens used, and the span percentage thresholds are measured against. */
+/** How full the context is: tokens used, and the span percentages are measured against. */
 export interface Fill {
   tokens: number;
   span: number;
@@ -30,10 +29,10 @@ export function pointOf(threshold: Threshold, span: number): number {
 
 /**
  * True when `fill` has reached `threshold`. Multiplies instead of dividing, so 58,000 of 200,000
- * reaches 29 (`58000 / 200000 * 100` is 28.999...).
+ * reaches 29.
  */
 export function reaches(fill: Fill, threshold: Threshold): boolean {
-  return threshold >= MIN_TOKENS
+  return isTokenThreshold(threshold)
     ? fill.tokens >= threshold
     : fill.tokens * 100 >= threshold * fill.span;
 }
@@ -54,19 +53,7 @@ export function inReachOrder(thresholds: readonly Threshold[], span: number): Th
 }
 
 /**
- * A list as the settings keep it: percentages ascending, then token counts ascending, each once.
- *
- * @example
- * ```ts
- * canonicalThresholds([60_000, 52, 30, 52]); // [30, 52, 60_000]
- * ```
- */
-export function canonicalThresholds(thresholds: readonly Threshold[]): Threshold[] {
-  return [...new Set(thresholds)].sort((a, b) => a - b);
-}
-
-/**
- * The thresholds `fill` has reached that have not fired yet in this context, in reach order.
+ * The thresholds `fill` has reached that are not in `fired`, in reach order.
  *
  * @example
  * ```ts
@@ -78,15 +65,12 @@ export function crossedThresholds(
   thresholds: readonly Threshold[],
   fired: readonly Threshold[],
 ): Threshold[] {
-  const { tokens, span } = fill;
-  const crossed = thresholds.filter((t) =>
-    (t >= MIN_TOKENS ? tokens >= t : tokens * 100 >= t * span) && !fired.includes(t)
-  );
-  return crossed.length > 1 ? inReachOrder(crossed, span) : crossed;
+  const crossed = thresholds.filter((t) => reaches(fill, t) && !fired.includes(t));
+  return crossed.length > 1 ? inReachOrder(crossed, fill.span) : crossed;
 }
 
 /**
- * The first threshold not yet fired, in reach order over `span`, or undefined when all have fired.
+ * The first threshold not in `fired`, in reach order over `span`, or undefined when all fired.
  *
  * @example
  * ```ts
@@ -98,8 +82,5 @@ export function nextThreshold(
   fired: readonly Threshold[],
   span: number,
 ): Threshold | undefined {
-  // A list of one kind, as the settings keep it, is already in reach order.
-  const mixed = thresholds.some((t) => t >= MIN_TOKENS) && thresholds.some((t) => t < MIN_TOKENS);
-  const ordered = mixed ? inReachOrder(thresholds, span) : thresholds;
-  return ordered.find((t) => !fired.includes(t));
+  return inReachOrder(thresholds, span).find((t) => !fired.includes(t));
 }

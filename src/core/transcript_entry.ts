@@ -1,19 +1,16 @@
 /**
  * What one parsed transcript line means to this hook: a context-size reading, a compaction
- * marker, or a refresh this hook injected earlier. Pure; the rules are the measured ones in
- * claude-code-facts.md (top-level assistant entries only, no API errors, no all-zero usage).
+ * marker, a fork's parent, or a record of this hook's answers. Pure; checked by hand rather than
+ * with zod, since a few lines are examined on every tool call.
  */
 import { parseRefreshHeader, refreshLabelOf } from "./header.ts";
 import {
   CANCELLED_ATTACHMENT,
-  COMPACT_BOUNDARY_SUBTYPE,
+  COMPACT_BOUNDARY,
   DELIVERED_ATTACHMENT,
-  FORK_CONTEXT_REF_TYPE,
+  FORK_CONTEXT_REF,
 } from "./claude_code.ts";
-
-// Transcript lines are checked by hand, not with zod: a few lines are examined on every tool call
-// and zod's schema set-up is most of a call's cost (see docs/benchmarks.md). The hook's boundaries
-// with its users (stdin payload, state file, manifest, settings) keep their zod schemas.
+import type { Threshold } from "./numbers.ts";
 
 type Fields = Record<string, unknown>;
 
@@ -34,16 +31,16 @@ export interface EntryUsage {
   messageId: string | undefined;
   toolUseIds: string[];
   timestamp: string | undefined;
-  /** `usage.output_tokens`, when a number (a split response's entries may count it partly). */
-  outputTokens?: number | undefined;
-  /** Claude Code version that wrote the entry (its window rules depend on it). */
-  version?: string | undefined;
+  /** `usage.output_tokens`, when a number. */
+  outputTokens: number | undefined;
+  /** The Claude Code release that wrote the entry. */
+  version: string | undefined;
 }
 
 /**
  * The usage an entry reports, or undefined when it must not count: not a top-level assistant
  * entry, a sidechain entry (unless `sidechainFile`, a subagent's own transcript), an API error,
- * the `<synthetic>` model, or all-zero usage (in-flight entries preserved across a compaction).
+ * the `<synthetic>` model, or all-zero usage (in-flight entries kept across a compaction).
  */
 export function usageOf(entry: unknown, sidechainFile: boolean): EntryUsage | undefined {
   if (!isRecord(entry) || entry.type !== "assistant") return undefined;
@@ -62,10 +59,7 @@ export function usageOf(entry: unknown, sidechainFile: boolean): EntryUsage | un
   if (!parts.every((part) => optional(part, "number", true))) return undefined;
   if (isSidechain === true && !sidechainFile) return undefined;
   if (isApiErrorMessage === true || model === "<synthetic>") return undefined;
-  const tokens = parts.reduce<number>(
-    (sum, part) => sum + (typeof part === "number" ? part : 0),
-    0,
-  );
+  const tokens = parts.reduce<number>((sum, p) => sum + (typeof p === "number" ? p : 0), 0);
   if (!(tokens > 0)) return undefined;
   return {
     tokens,
@@ -82,22 +76,25 @@ export function usageOf(entry: unknown, sidechainFile: boolean): EntryUsage | un
 
 /**
  * True when `entry` is an assistant entry holding the `tool_use` block `toolUseId`, whatever its
- * usage says: a gateway writes every usage field as 0, and this call's entry is then present
- * although it gives no reading.
+ * usage says (a gateway writes every usage field as 0).
  */
 export function holdsToolUse(entry: unknown, toolUseId: string): boolean {
   if (!isRecord(entry) || entry.type !== "assistant" || !isRecord(entry.message)) return false;
   return toolUseIdsOf(entry.message.content).includes(toolUseId);
 }
 
-/**
- * What a `compact_boundary` says about the compaction: its trigger and the context size it
- * compacted (`compactMetadata.preTokens`), or undefined for other entries and 1.0.x markers.
- */
+function toolUseIdsOf(content: unknown): string[] {
+  if (!Array.isArray(content)) return [];
+  return content.flatMap((block) =>
+    isRecord(block) && block.type === "tool_use" && typeof block.id === "string" ? [block.id] : []
+  );
+}
+
+/** A `compact_boundary`'s trigger and the context size it compacted, or undefined. */
 export function compactionOf(
   entry: unknown,
 ): { trigger: string | undefined; preTokens: number } | undefined {
-  if (!isRecord(entry) || entry.type !== "system" || entry.subtype !== "compact_boundary") {
+  if (!isRecord(entry) || entry.type !== "system" || entry.subtype !== COMPACT_BOUNDARY) {
     return undefined;
   }
   const meta = entry.compactMetadata;
@@ -110,60 +107,39 @@ export function compactionOf(
   };
 }
 
-/** Where a fork subagent's context came from: its parent session and the last entry it took. */
-export interface ForkReference {
-  parentSessionId: string;
-  parentLastUuid: string;
-}
-
-/**
- * The parent a fork subagent's transcript names in its first line (`fork-context-ref`), or
- * undefined for any other entry.
- *
- * @example
- * ```ts
- * forkReferenceOf({ type: "fork-context-ref", agentId: "a1", parentSessionId: "s",
- *   parentLastUuid: "u", contextLength: 22 }); // { parentSessionId: "s", parentLastUuid: "u" }
- * ```
- */
-export function forkReferenceOf(entry: unknown): ForkReference | undefined {
-  if (!isRecord(entry) || entry.type !== FORK_CONTEXT_REF_TYPE) return undefined;
-  const { parentSessionId, parentLastUuid } = entry;
-  if (typeof parentSessionId !== "string" || parentSessionId === "") return undefined;
-  if (typeof parentLastUuid !== "string" || parentLastUuid === "") return undefined;
-  return { parentSessionId, parentLastUuid };
-}
-
-function toolUseIdsOf(content: unknown): string[] {
-  if (!Array.isArray(content)) return [];
-  const ids: string[] = [];
-  for (const block of content) {
-    if (typeof block === "object" && block !== null && "type" in block && "id" in block) {
-      if (block.type === "tool_use" && typeof block.id === "string") ids.push(block.id);
-    }
-  }
-  return ids;
-}
-
 /**
  * True for a compaction marker: a `compact_boundary` system entry (2.x) or a compact-summary user
  * entry (the only marker 1.0.x writes). `summary` entries are session titles, not markers.
  */
 export function isCompactionMarker(entry: unknown): boolean {
   if (!isRecord(entry)) return false;
-  return (entry.type === "system" && entry.subtype === COMPACT_BOUNDARY_SUBTYPE) ||
+  return (entry.type === "system" && entry.subtype === COMPACT_BOUNDARY) ||
     (entry.type === "user" && entry.isCompactSummary === true);
 }
 
+/** Where a fork subagent's context came from: its parent session and the last entry it took. */
+export interface ForkReference {
+  parentSessionId: string;
+  parentLastUuid: string;
+}
+
+/** The parent a fork's first line (`fork-context-ref`) names, or undefined for other entries. */
+export function forkReferenceOf(entry: unknown): ForkReference | undefined {
+  if (!isRecord(entry) || entry.type !== FORK_CONTEXT_REF) return undefined;
+  const { parentSessionId, parentLastUuid } = entry;
+  if (typeof parentSessionId !== "string" || parentSessionId === "") return undefined;
+  if (typeof parentLastUuid !== "string" || parentLastUuid === "") return undefined;
+  return { parentSessionId, parentLastUuid };
+}
+
 /**
- * The thresholds named by a refresh this hook injected, when `entry` is the transcript's record
- * of it (a `hook_additional_context` attachment whose text starts with a header carrying
- * `token`); otherwise undefined.
+ * The thresholds named by a refresh this hook injected, when `entry` is Claude Code's record of
+ * it (a `hook_additional_context` attachment whose text starts with a header carrying `token`).
  */
-export function refreshRecordedIn(entry: unknown, token: string): number[] | undefined {
+export function refreshRecordedIn(entry: unknown, token: string): Threshold[] | undefined {
   if (!isRecord(entry) || entry.type !== "attachment") return undefined;
   const attachment = entry.attachment;
-  if (!isRecord(attachment) || attachment.type !== "hook_additional_context") return undefined;
+  if (!isRecord(attachment) || attachment.type !== DELIVERED_ATTACHMENT) return undefined;
   for (const text of stringsIn(attachment, 3)) {
     const thresholds = parseRefreshHeader(text, token);
     if (thresholds) return thresholds;
@@ -173,18 +149,18 @@ export function refreshRecordedIn(entry: unknown, token: string): number[] | und
 
 /** What one transcript line says about the delivery of this hook's answers (core/receipts.ts). */
 export type ReceiptLine =
-  /** Claude Code delivered this hook's answer to `call` (a refresh header with the token). */
+  /** Claude Code delivered this hook's answer to `call`. */
   | { kind: "answer"; call: string; label: string }
-  /** Claude Code killed the hook of `call` (its timeout): its answer was not delivered. */
+  /** Claude Code killed the hook of `call` at its timeout. */
   | { kind: "cancelled"; call: string }
   /** The results of these tool calls: their hooks have finished. */
   | { kind: "result"; calls: string[] }
-  /** A response of the model (an entry whose usage counts): a request was made before it. */
+  /** A model response (an entry whose usage counts). */
   | { kind: "response"; messageId: string | undefined };
 
 /**
- * What `entry` says about deliveries, for the refreshes whose header carries `token`; undefined
- * for every other line. Sidechain entries count only in a subagent's own file, as for usage.
+ * What `entry` says about deliveries of the answers headed with `token`; undefined for every
+ * other line. Sidechain entries count only in a subagent's own file.
  */
 export function receiptLineOf(
   entry: unknown,
@@ -208,14 +184,11 @@ export function receiptLineOf(
   if (entry.type === "user") {
     const message = entry.message;
     if (!isRecord(message) || !Array.isArray(message.content)) return undefined;
-    const calls: string[] = [];
-    for (const block of message.content) {
-      if (
-        isRecord(block) && block.type === "tool_result" && typeof block.tool_use_id === "string"
-      ) {
-        calls.push(block.tool_use_id);
-      }
-    }
+    const calls = message.content.flatMap((block) =>
+      isRecord(block) && block.type === "tool_result" && typeof block.tool_use_id === "string"
+        ? [block.tool_use_id]
+        : []
+    );
     return calls.length > 0 ? { kind: "result", calls } : undefined;
   }
   const usage = usageOf(entry, sidechainFile);
@@ -232,8 +205,8 @@ function* stringsIn(value: unknown, depth: number): Generator<string> {
 const TOKEN_USAGE = /<system_warning>Token usage: (\d+)\/(\d+)/;
 
 /**
- * A `Token usage: X/Y` warning in a line's raw text. Claude Code writes none to transcripts
- * today (measured), but a reading there would be exact, so it is honoured if one ever appears.
+ * A `Token usage: X/Y` warning in a line's raw text: the PRD's second source. Claude Code writes
+ * none to transcripts (no release measured does), but such a reading would be exact.
  */
 export function tokenUsageIn(line: string): { used: number; window: number } | undefined {
   const match = TOKEN_USAGE.exec(line);

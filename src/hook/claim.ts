@@ -1,75 +1,79 @@
 /**
- * Step 7: the decision made final under the context's lock. Another hook process (parallel tool
- * calls each run one) or a reset may have changed the state since it was read: the decision is
- * made again on the freshest state, and only what is still undelivered is claimed and written.
+ * Step 5: the decision, made once, on the freshest state. Parallel tool calls each run a hook
+ * process, and a reset may land meanwhile, so the hook takes the context's lock, loads the state,
+ * decides, renders the refresh at most once and saves. A dry run does the same without the lock
+ * and without saving.
  */
-import { applyFacts } from "../core/context_facts.ts";
-import { afterCompaction, compactionFound } from "../core/compaction_refresh.ts";
-import { settleDeliveries, withReceipts } from "../core/receipts.ts";
-import { decide, type Decision } from "../core/decide.ts";
-import { loadState, preparePrivateDir, saveState, stateOf, withLock } from "../io/state_store.ts";
-import type { LoadedState } from "../io/state_store.ts";
+import type { Decision } from "../core/decide.ts";
+import type { RefreshCause } from "../core/header.ts";
+import { EMPTY_STATE } from "../schemas/guards.ts";
 import type { State } from "../schemas/state.ts";
-import type { Settings } from "../settings/resolve.ts";
-import type { Plan } from "./plan.ts";
+import {
+  loadState,
+  preparePrivateDir,
+  saveState,
+  type StatePaths,
+  withLock,
+} from "../io/state_store.ts";
+import type { BuiltRefresh } from "./refresh.ts";
 
-/** What the lock holder decided, or why it could not. */
-export type Claim =
-  | { kind: "decided"; decision: Decision; state: State; receipts: string[] }
+/** What the claim came to. */
+export type Claimed =
+  | {
+    kind: "decided";
+    decision: Decision;
+    refresh: BuiltRefresh | undefined;
+    stateFile: "found" | "missing" | "corrupt";
+    before: State;
+  }
+  /** A reset landed after the reading was taken: it belongs to the context that ended. */
   | { kind: "raced" }
   | { kind: "failed"; reason: string };
 
-function epochOf(loaded: LoadedState): number {
-  return loaded.kind === "found" ? loaded.state.epoch ?? 0 : 0;
+export interface ClaimInput {
+  paths: StatePaths;
+  stateDir: string;
+  /** Without the lock and without saving. */
+  dry: boolean;
+  /** The epoch the reading was taken in, for a tool call. */
+  epoch?: number | undefined;
+  decide: (state: State, found: boolean) => Decision;
+  /** Renders the refresh a decision fires (undefined: not rendered here). */
+  render?: ((cause: RefreshCause) => Promise<BuiltRefresh>) | undefined;
 }
 
-/** Re-decides `plan` on the freshest state under the lock and writes the state that follows. */
-export async function claim(
-  plan: Plan,
-  settings: Pick<
-    Settings,
-    "stateDir" | "thresholds" | "toolCountInterval" | "refreshAfterCompact"
-  >,
-): Promise<Claim> {
-  const problem = await preparePrivateDir(settings.stateDir);
-  if (problem) return { kind: "failed", reason: problem };
-  const { paths } = plan.files;
-  return await withLock(paths.lock, async (): Promise<Claim> => {
-    const fresh = loadState(paths.state);
-    // A reset since the plan was made: its reading belongs to the context that just ended.
-    if (epochOf(fresh) !== epochOf(plan.loaded)) return { kind: "raced" };
-    const base = stateOf(fresh);
-    // Receipts are judged again on the fresh state: a re-send another process already claimed
-    // names another call, which this call's evidence does not settle.
-    const receipts = settleDeliveries(
-      compactionFound(
-        base,
-        applyFacts(base, plan.facts, fresh.kind === "found"),
-        settings.refreshAfterCompact,
-      ),
-      plan.receipts,
-    );
-    const state = receipts.state;
-    const decision = withReceipts(
-      afterCompaction(
-        decide({
-          reading: plan.reading,
-          thresholds: settings.thresholds,
-          state,
-          toolCountInterval: settings.toolCountInterval,
-          transcriptSize: plan.size,
-        }),
-        state,
-        plan.reading,
-      ),
-      receipts,
-      plan.reading,
-      { call: plan.payload.tool_use_id, at: plan.size },
-    );
-    const next = decision.next ?? state;
-    if (fresh.kind !== "found" || JSON.stringify(next) !== JSON.stringify(base)) {
-      await saveState(paths.state, next);
+/** Decides on the freshest state and, unless dry, saves what follows. */
+export async function claim(input: ClaimInput): Promise<Claimed> {
+  async function step(): Promise<Claimed> {
+    const loaded = loadState(input.paths.state);
+    const before = loaded.kind === "found" ? loaded.state : EMPTY_STATE;
+    if (input.epoch !== undefined && (before.epoch ?? 0) !== input.epoch) return { kind: "raced" };
+    const decision = input.decide(before, loaded.kind === "found");
+    const refresh = decision.cause && input.render ? await input.render(decision.cause) : undefined;
+    // A refresh that cannot be rendered is not recorded as given.
+    const changed = loaded.kind !== "found" || !sameState(decision.state, before);
+    if (!input.dry && refresh?.kind !== "error" && changed) {
+      saveState(input.paths.state, decision.state);
     }
-    return { kind: "decided", decision, state: next, receipts: receipts.notes };
-  });
+    return { kind: "decided", decision, refresh, stateFile: loaded.kind, before };
+  }
+  if (input.dry) return await step();
+  const problem = preparePrivateDir(input.stateDir);
+  if (problem) return { kind: "failed", reason: problem };
+  return await withLock(input.paths.lock, step);
+}
+
+/** The same state, whatever the order of its keys. */
+function sameState(a: State, b: State): boolean {
+  const canonical = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map(canonical)
+      : typeof value === "object" && value !== null
+      ? Object.fromEntries(
+        Object.entries(value).sort(([x], [y]) => (x < y ? -1 : 1)).map((
+          [k, v],
+        ) => [k, canonical(v)]),
+      )
+      : value;
+  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
 }

@@ -1,12 +1,18 @@
 /**
  * Reads what Claude Code's own settings files say about auto-compaction (`autoCompactEnabled`,
  * `autoCompactWindow`, `modelSettings.<model>.autoCompactWindow`), from the files 2.1.328 reads,
- * lowest precedence first: user, project, local, managed. The hook reads them once per context.
+ * lowest precedence first: user, project, local, managed. Claude Code re-reads them mid-session
+ * (2.1.329), so the hook keeps what it read with the files' sizes and times, and reads them
+ * again when a `stat` shows a change: a steady call opens none of them.
  */
 import { fieldOf } from "../core/field.ts";
 import { join } from "../core/path.ts";
 import { MANAGED_SETTINGS_DIRS, MIN_AUTO_COMPACT_WINDOW } from "../core/claude_code.ts";
-import type { CompactSettings, CompactSettingsSource } from "../core/compaction_point.ts";
+import {
+  type CompactSettings,
+  type CompactSettingsSource,
+  mergeCompactSettings,
+} from "../core/compaction_point.ts";
 
 /** Where the settings files are. */
 export interface SettingsPlaces {
@@ -18,15 +24,15 @@ export interface SettingsPlaces {
   os: string;
 }
 
-/** The managed-settings folder of 2.1.328, by platform (core/claude_code.ts). */
-export function managedSettingsDir(os: string): string {
+/** The managed-settings folder, by platform. */
+function managedSettingsDir(os: string): string {
   return MANAGED_SETTINGS_DIRS[os] ?? MANAGED_SETTINGS_DIRS.linux ?? "/etc/claude-code";
 }
 
 /**
- * The settings files, lowest precedence first, as 2.1.328 orders its sources (`Gs`: user,
- * project, local, flag, policy; `--settings` is not visible to a hook). The managed folder's
- * `managed-settings.d/*.json` drop-ins follow its `managed-settings.json`, in name order.
+ * The settings files, lowest precedence first, as 2.1.328 orders them: user, project, local,
+ * managed (`--settings` is not visible to a hook); the managed folder's `managed-settings.d/*.json`
+ * drop-ins follow its `managed-settings.json`, in name order.
  */
 export function settingsFiles(places: SettingsPlaces): string[] {
   const files: string[] = [];
@@ -100,13 +106,7 @@ export function readCompactSources(places: SettingsPlaces): CompactSettingsSourc
  * Settings kept in a state file (JSON written by this program) back as {@link CompactSettings},
  * or undefined when the text is not that shape (read them again).
  */
-export function compactSettingsFrom(text: string): CompactSettings | undefined {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+function compactSettingsFrom(json: unknown): CompactSettings | undefined {
   const entry = <T>(value: unknown, ok: (x: unknown) => T | undefined) => {
     const file = fieldOf(value, "file");
     const got = ok(fieldOf(value, "value"));
@@ -133,4 +133,56 @@ export function compactSettingsFrom(text: string): CompactSettings | undefined {
     settings.byModel[model] = got;
   }
   return settings;
+}
+
+/**
+ * A signature of the settings files: each one's size and modification time (and the drop-in
+ * folder's), from `stat` alone. A changed signature means the files must be read again.
+ */
+function signatureOf(places: SettingsPlaces): string {
+  const managed = managedSettingsDir(places.os);
+  const paths = [
+    ...(places.claudeDir ? [join(places.claudeDir, "settings.json")] : []),
+    ...(places.projectDir
+      ? [
+        join(places.projectDir, ".claude", "settings.json"),
+        join(places.projectDir, ".claude", "settings.local.json"),
+      ]
+      : []),
+    join(managed, "managed-settings.json"),
+    join(managed, "managed-settings.d"),
+  ];
+  return paths.map((path) => {
+    try {
+      const info = Deno.statSync(path);
+      return `${info.size}:${info.mtime?.getTime() ?? 0}`;
+    } catch {
+      return "-";
+    }
+  }).join(",");
+}
+
+/**
+ * The settings a context's decisions use: the ones kept in its state (`kept`, as written by this
+ * function) while their files' signature holds, else the files read now; `remember` is set when
+ * they were read, for the state to keep.
+ */
+export function compactSettingsFor(
+  kept: string | undefined,
+  places: SettingsPlaces,
+): { files: CompactSettings; remember?: string } {
+  const signature = signatureOf(places);
+  if (kept !== undefined) {
+    try {
+      const json: unknown = JSON.parse(kept);
+      const files = fieldOf(json, "sig") === signature
+        ? compactSettingsFrom(fieldOf(json, "files"))
+        : undefined;
+      if (files) return { files };
+    } catch {
+      // Not what this function writes: read the files again.
+    }
+  }
+  const files = mergeCompactSettings(readCompactSources(places));
+  return { files, remember: JSON.stringify({ sig: signature, files }) };
 }

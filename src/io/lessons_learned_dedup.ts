@@ -3,10 +3,11 @@
  * shows each tool-specific lesson once per session and records it in the temp folder; after a
  * refresh at a chosen threshold, forgetting those records lets a lesson seen early fire again.
  * Off by default (docs/prd-departures.md says why); the setting is `rearmDedupAt`
- * (`LESSONS_REINJECT_REARM_DEDUP`), the step that calls this is src/hook/rearm.ts.
+ * (`LESSONS_REINJECT_REARM_DEDUP`).
  */
 import { join } from "../core/path.ts";
 import { messageOf } from "../core/errors.ts";
+import { sha256Hex } from "../core/sha256.ts";
 
 /**
  * The slugs of every lesson in a lessons-learned manifest's text (its `lessons` record), any
@@ -86,16 +87,13 @@ export interface RearmResult {
  * `slugs` only (the manifest's): removes the seen file and those lessons' claim files. Never
  * removes anything else, never follows a symlinked claim folder, never throws.
  */
-export async function rearmDedup(
-  paths: DedupPaths,
-  slugs: readonly string[],
-): Promise<RearmResult> {
+export function rearmDedup(paths: DedupPaths, slugs: readonly string[]): RearmResult {
   const result: RearmResult = { forgotten: [], seenFileRemoved: false, problems: [] };
   // The seen file is one of the three layers the hook merges; unlink never follows a symlink.
   try {
-    const info = await Deno.lstat(paths.seenFile);
+    const info = Deno.lstatSync(paths.seenFile);
     if (info.isFile || info.isSymlink) {
-      await Deno.remove(paths.seenFile);
+      Deno.removeSync(paths.seenFile);
       result.seenFileRemoved = true;
     } else result.problems.push(`${paths.seenFile} is not a file; left alone`);
   } catch (error) {
@@ -105,7 +103,7 @@ export async function rearmDedup(
   }
   let dir: Deno.FileInfo;
   try {
-    dir = await Deno.lstat(paths.claimDir);
+    dir = Deno.lstatSync(paths.claimDir);
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) {
       result.problems.push(`${paths.claimDir}: ${messageOf(error)}`);
@@ -120,7 +118,7 @@ export async function rearmDedup(
     // A slug is a file name in that folder; anything that could leave it is not one.
     if (slug === "" || slug === "." || slug === ".." || /[/\\\0]/.test(slug)) continue;
     try {
-      await Deno.remove(join(paths.claimDir, slug));
+      Deno.removeSync(join(paths.claimDir, slug));
       result.forgotten.push(slug);
     } catch (error) {
       if (!(error instanceof Deno.errors.NotFound)) {
@@ -130,4 +128,30 @@ export async function rearmDedup(
   }
   result.forgotten.sort();
   return result;
+}
+
+/**
+ * After a refresh naming `fired`: re-arms when one of them is in `rearmAt` and the call is the
+ * main thread's, for the lessons of `manifest` (the file the refresh was built from). Undefined
+ * when not due. Never throws.
+ */
+export function rearmAfterRefresh(
+  fired: readonly number[],
+  session: { sessionId: string; subagent: boolean },
+  manifest: string,
+  settings: { rearmDedupAt: readonly number[]; lessonsLearnedTmp: string },
+): RearmResult | undefined {
+  if (!rearmDue(fired, settings.rearmDedupAt, session.subagent)) return undefined;
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(manifest);
+  } catch (error) {
+    return {
+      forgotten: [],
+      seenFileRemoved: false,
+      problems: [`${manifest}: ${messageOf(error)}`],
+    };
+  }
+  const digest = sha256Hex(session.sessionId).slice(0, 16);
+  return rearmDedup(dedupPaths(settings.lessonsLearnedTmp, digest), manifestSlugs(text));
 }

@@ -35,9 +35,7 @@ export interface ManifestSearch {
  * The manifest to read: the configured path; else `${CLAUDE_PLUGIN_ROOT}/data/lesson-manifest.json`
  * when it exists; else the newest lessons-learned plugin install under Claude Code's `plugins/`.
  */
-export async function locateManifest(
-  search: ManifestSearch,
-): Promise<ManifestLocation | undefined> {
+export function locateManifest(search: ManifestSearch): ManifestLocation | undefined {
   const { manifestPath, pluginRoot, claudeDir } = search;
   if (manifestPath) {
     return { path: manifestPath, via: search.manifestPathFrom ?? "LESSONS_MANIFEST_PATH" };
@@ -47,7 +45,7 @@ export async function locateManifest(
     if (isFile(path)) return { path, via: "CLAUDE_PLUGIN_ROOT/data" };
   }
   if (!claudeDir) return undefined;
-  const installed = await newestInstalledFile(join(claudeDir, "plugins"), "lessons-learned", [
+  const installed = newestInstalledFile(join(claudeDir, "plugins"), "lessons-learned", [
     "data",
     "lesson-manifest.json",
   ]);
@@ -115,7 +113,7 @@ export async function findManifest(
   search: ManifestSearch,
   cwd: string | undefined,
 ): Promise<FoundManifest> {
-  const location = await locateManifest(search);
+  const location = locateManifest(search);
   if (!location) return { kind: "none" };
   try {
     const projectIds = projectIdsFor(search.projectDir ?? cwd);

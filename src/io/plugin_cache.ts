@@ -14,12 +14,11 @@ export interface InstalledFile {
  * The install of `plugin` whose `relativePath` file was modified last, or undefined when no
  * install has that file.
  */
-// deno-lint-ignore require-await
-export async function newestInstalledFile(
+export function newestInstalledFile(
   pluginsDir: string,
   plugin: string,
   relativePath: string[],
-): Promise<InstalledFile | undefined> {
+): InstalledFile | undefined {
   const cache = join(pluginsDir, "cache");
   let best: (InstalledFile & { mtime: number }) | undefined;
   for (const marketplace of listDirs(cache)) {

@@ -3,10 +3,10 @@
  * cost of finding the last few entries does not grow with the file.
  */
 
-/** Random access to bytes; a file, or an instrumented stand-in in tests. */
+/** Random access to bytes: a file, or an instrumented stand-in in tests. */
 export interface ByteSource {
-  /** Reads up to `length` bytes at `offset`; fewer only at the end of the source. */
-  readAt(offset: number, length: number): Promise<Uint8Array>;
+  /** Up to `length` bytes at `offset`; fewer only at the end of the source. */
+  readAt(offset: number, length: number): Uint8Array;
 }
 
 /** One line, without its `\n`. */
@@ -15,18 +15,17 @@ export interface BackwardLine {
   start: number;
   /** The line's bytes, or an empty array when it was longer than `maxLineBytes`. */
   bytes: Uint8Array;
-  /** The line was longer than `maxLineBytes` and its bytes were dropped. */
   oversized: boolean;
 }
 
 export interface BackwardOptions {
   /** Bytes per read. Default 64 KiB. */
   chunkSize?: number;
-  /** Longer lines are reported with `oversized: true` and no bytes. Default 16 MiB. */
+  /** Longer lines come with `oversized: true` and no bytes. Default 16 MiB. */
   maxLineBytes?: number;
   /**
    * Stop, without yielding the line in progress, once this many bytes have been read: a region
-   * without newlines (a corrupt or hostile file) must not be read to its start. Default: no limit.
+   * without newlines must not be read to its start. Default: no limit.
    */
   maxBytes?: number;
 }
@@ -35,38 +34,37 @@ const NEWLINE = 0x0a;
 
 /**
  * Yields the non-empty lines of the first `size` bytes of `source`, last line first. A last line
- * without a trailing newline is yielded too (it may still be being written; parsing will tell).
+ * without a trailing newline is yielded too (it may still be being written).
  *
  * @example
  * ```ts
- * for await (const line of readLinesBackward(source, size)) {
- *   if (isWhatWeWant(line.bytes)) break; // stop early: only the chunks needed were read
+ * for (const line of readLinesBackward(source, size)) {
+ *   if (isWhatWeWant(line.bytes)) break; // only the chunks needed were read
  * }
  * ```
  */
-export async function* readLinesBackward(
+export function* readLinesBackward(
   source: ByteSource,
   size: number,
   options: BackwardOptions = {},
-): AsyncGenerator<BackwardLine> {
+): Generator<BackwardLine> {
   const chunkSize = Math.max(1, options.chunkSize ?? 64 * 1024);
   const maxLineBytes = options.maxLineBytes ?? 16 * 1024 * 1024;
-  // The line being assembled, as pieces from last to first, and the offset where it ends.
+  const maxBytes = options.maxBytes ?? Infinity;
+  // The line being assembled, as pieces from last to first.
   let pieces: Uint8Array[] = [];
   let pending = 0;
   let oversized = false;
-  let position = size;
-
   const take = (piece: Uint8Array) => {
     if (oversized || piece.length === 0) return;
     if (pending + piece.length > maxLineBytes) {
       oversized = true;
       pieces = [];
       pending = 0;
-      return;
+    } else {
+      pieces.push(piece);
+      pending += piece.length;
     }
-    pieces.push(piece);
-    pending += piece.length;
   };
   const finish = (start: number): BackwardLine => {
     const line = { start, bytes: oversized ? new Uint8Array() : join(pieces, pending), oversized };
@@ -75,19 +73,16 @@ export async function* readLinesBackward(
     oversized = false;
     return line;
   };
-
-  const maxBytes = options.maxBytes ?? Infinity;
-  while (position > 0) {
+  for (let position = size; position > 0;) {
     if (size - position >= maxBytes) return;
     const from = Math.max(0, position - chunkSize);
-    const chunk = await source.readAt(from, position - from);
+    const chunk = source.readAt(from, position - from);
     let end = chunk.length;
-    for (let i = chunk.length - 1; i >= 0; i--) {
-      if (chunk[i] !== NEWLINE) continue;
+    for (let i = chunk.lastIndexOf(NEWLINE); i >= 0; i = chunk.lastIndexOf(NEWLINE, i - 1)) {
       take(chunk.subarray(i + 1, end));
-      // Empty lines (the file's own trailing newline among them) carry nothing: skip them.
       if (pending > 0 || oversized) yield finish(from + i + 1);
       end = i;
+      if (i === 0) break;
     }
     take(chunk.subarray(0, end));
     position = from;
@@ -95,9 +90,8 @@ export async function* readLinesBackward(
   if (pending > 0 || oversized) yield finish(0);
 }
 
-/** Concatenates pieces collected last-first into one array in file order. */
+/** Pieces collected last-first, joined in file order. */
 function join(pieces: readonly Uint8Array[], length: number): Uint8Array {
-  // Chunks are never reused, so a line inside one chunk can be a view of it.
   if (pieces.length === 1 && pieces[0]) return pieces[0];
   const out = new Uint8Array(length);
   let at = length;
@@ -111,9 +105,6 @@ function join(pieces: readonly Uint8Array[], length: number): Uint8Array {
 /** A {@link ByteSource} over an open file. */
 export function fileSource(file: Deno.FsFile): ByteSource {
   return {
-    // Sync reads: a hook process reads a few chunks, and an async op's thread hop costs more.
-    // A plain arrow, not a method or an async arrow: the release bundle can make only those
-    // eager (scripts/eager_functions.ts), and every hook call runs this one.
     readAt: (offset, length) => {
       file.seekSync(offset, Deno.SeekMode.Start);
       const buffer = new Uint8Array(length);
@@ -123,7 +114,26 @@ export function fileSource(file: Deno.FsFile): ByteSource {
         if (n === null) break;
         filled += n;
       }
-      return Promise.resolve(filled === length ? buffer : buffer.subarray(0, filled));
+      return filled === length ? buffer : buffer.subarray(0, filled);
     },
   };
+}
+
+/** A {@link ByteSource} that counts what it hands out and reads each chunk from disk once. */
+export function cachedSource(inner: ByteSource): ByteSource & { bytesRead: number } {
+  const chunks = new Map<string, Uint8Array>();
+  const source = {
+    bytesRead: 0,
+    readAt: (offset: number, length: number) => {
+      const key = `${offset}:${length}`;
+      let bytes = chunks.get(key);
+      if (bytes === undefined) {
+        bytes = inner.readAt(offset, length);
+        source.bytesRead += bytes.length;
+        chunks.set(key, bytes);
+      }
+      return bytes;
+    },
+  };
+  return source;
 }

@@ -127,12 +127,8 @@ export function findGitRoot(cwd: string | undefined): string | undefined {
   return undefined;
 }
 
-/**
- * Reads one source: its blocks, or why it gave none. Never throws. Sync: a firing call is one
- * short process, where each async file op hops to a worker thread (started on first use).
- */
-// deno-lint-ignore require-await
-export async function readRuleSource(spec: RuleSourceSpec): Promise<LoadedRuleSource> {
+/** Reads one source: its blocks, or why it gave none. Never throws. */
+export function readRuleSource(spec: RuleSourceSpec): LoadedRuleSource {
   const done = (
     status: LoadedRuleSource["status"],
     notes: string[],
@@ -187,9 +183,9 @@ export async function readRuleSource(spec: RuleSourceSpec): Promise<LoadedRuleSo
 export type RuleSourceOptions = Omit<CandidateInput, "gitRoot">;
 
 /** Every candidate source for `cwd`, read, in rank order. Never throws. */
-export async function loadRuleSources(options: RuleSourceOptions): Promise<LoadedRuleSource[]> {
+export function loadRuleSources(options: RuleSourceOptions): LoadedRuleSource[] {
   const specs = ruleSourceCandidates({ ...options, gitRoot: findGitRoot(options.cwd) });
-  return await Promise.all(specs.map(readRuleSource));
+  return specs.map(readRuleSource);
 }
 
 /** One line per source for a debug line or a report: `CLAUDE.md: 2 sections, 812 bytes`. */

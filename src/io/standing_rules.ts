@@ -54,16 +54,16 @@ export async function loadStandingRules(
   cwd: string | undefined,
 ): Promise<StandingRules> {
   const on = new Set<SourceName>(settings.sources);
-  const [manifest, sources] = await Promise.all([
-    on.has("manifest") ? findManifest(settings, cwd) : Promise.resolve({ kind: "off" as const }),
-    loadRuleSources({
-      cwd,
-      userDir: settings.claudeDir,
-      home: settings.home,
-      sources: on,
-      extraFiles: settings.rulesFiles,
-    }),
-  ]);
+  const manifest = on.has("manifest")
+    ? await findManifest(settings, cwd)
+    : { kind: "off" as const };
+  const sources = loadRuleSources({
+    cwd,
+    userDir: settings.claudeDir,
+    home: settings.home,
+    sources: on,
+    extraFiles: settings.rulesFiles,
+  });
   const lessons = manifest.kind === "ok" ? manifest.selection.lessons : [];
   const blocks = sources.flatMap((s) => s.blocks);
   // Places with nothing there are left out of the trace unless named in the settings.

@@ -13,8 +13,7 @@ const LOCK_TIMEOUT_MS = 2000;
 const isWindows = Deno.build.os === "windows";
 
 /** First `length` hex digits of SHA-256 (the lessons-learned plugin keys its files this way). */
-// deno-lint-ignore require-await
-export async function hexDigest(text: string, length = 16): Promise<string> {
+export function hexDigest(text: string, length = 16): string {
   return sha256Hex(text).slice(0, length);
 }
 
@@ -31,8 +30,7 @@ export interface StatePaths {
 
 /**
  * The one SHA-256 a context needs: of `lessons-reinject refresh\0<session>[\0<agent>]`. Digits
- * 0-7 are the refresh token (the same token earlier versions wrote, so their refreshes are still
- * recognised); digits 8-23 (and 24-39 for a subagent) name the context's files.
+ * 0-7 are the refresh token; digits 8-23 (and 24-39 for a subagent) name the context's files.
  */
 function contextDigest(sessionId: string, agentId?: string): string {
   const key = agentId ? `${sessionId}\0${agentId}` : sessionId;
@@ -40,12 +38,7 @@ function contextDigest(sessionId: string, agentId?: string): string {
 }
 
 /** `lessons-<key>[-<agent key>]-reinject.json` in `dir`, and the token, from one digest. */
-// deno-lint-ignore require-await
-export async function statePaths(
-  dir: string,
-  sessionId: string,
-  agentId?: string,
-): Promise<StatePaths> {
+export function statePaths(dir: string, sessionId: string, agentId?: string): StatePaths {
   const digest = contextDigest(sessionId, agentId);
   const sessionKey = agentId ? undefined : digest.slice(8, 24);
   const base = agentId
@@ -61,12 +54,11 @@ export async function statePaths(
 }
 
 /**
- * The per-session token every refresh header carries (src/core/header.ts), so recovery from a
- * transcript accepts only this hook's own refreshes for this session (or subagent). The hook
- * takes it from {@link statePaths}, which derives it from the digest it already computes.
+ * The token every refresh header carries, so that only this hook's own refreshes for this
+ * session (or subagent) are recognised in a transcript.
  */
-export async function refreshToken(sessionId: string, agentId?: string): Promise<string> {
-  return (await statePaths("", sessionId, agentId)).token;
+export function refreshToken(sessionId: string, agentId?: string): string {
+  return statePaths("", sessionId, agentId).token;
 }
 
 /** The session's key in file names: digits 8-23 of its context digest. */
@@ -74,10 +66,7 @@ export function sessionKeyOf(sessionId: string): string {
   return contextDigest(sessionId).slice(8, 24);
 }
 
-/**
- * Why a folder cannot hold state, or undefined when it can be trusted for reading. Sync, like
- * {@link loadState}: on the every-call path an async op's thread hop costs more than the syscall.
- */
+/** Why a folder cannot hold state, or undefined when it can be trusted for reading. */
 export function untrustedDirReason(dir: string): string | undefined {
   let info: Deno.FileInfo;
   try {
@@ -97,10 +86,8 @@ export function untrustedDirReason(dir: string): string | undefined {
 /**
  * Creates the folder (mode 0700) when missing and checks that this user owns it: a probe file
  * written inside must have the folder's owner. Returns why it cannot be used, or undefined.
- * Sync, like the rest of a call's file operations: an async op's thread hop costs more here.
  */
-// deno-lint-ignore require-await
-export async function preparePrivateDir(dir: string): Promise<string | undefined> {
+export function preparePrivateDir(dir: string): string | undefined {
   try {
     Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch (error) {
@@ -168,8 +155,7 @@ export function stateOf(loaded: LoadedState): State {
 }
 
 /** Writes `state` atomically (see {@link writeJsonAtomically}). */
-// deno-lint-ignore require-await
-export async function saveState(path: string, state: State): Promise<void> {
+export function saveState(path: string, state: State): void {
   writeJsonAtomically(path, state);
 }
 

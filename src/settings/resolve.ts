@@ -67,8 +67,6 @@ export interface Settings {
   /** The state folder: configured, else private to this user under the temp folder. */
   stateDir: string;
   debug: boolean;
-  /** `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE`, when set to a usable percentage. */
-  autocompactPct: number | undefined;
   /**
    * Claude Code's auto-compaction variables, read as Claude Code reads them:
    * `CLAUDE_CODE_AUTO_COMPACT_WINDOW`, `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE`, `DISABLE_COMPACT`,
@@ -164,7 +162,6 @@ export function resolveSettings(env: Env, file: ConfigFileOutcome = NO_FILE): Se
     manifestPathFrom: manifestPathFrom(env, file),
     stateDir: expandHome(lookup("stateDir", undefined), home) ?? defaultStateDir(env),
     debug: setting("debug", false),
-    autocompactPct: compactEnv.pct,
     compactEnv,
     scaleForAutocompact: setting("scaleForAutocompact", true),
     waitMs: setting("waitMs", 250),

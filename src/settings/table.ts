@@ -15,7 +15,6 @@ import {
   thresholdOf,
   TOKENS_EXPECTED,
 } from "../core/numbers.ts";
-import { canonicalThresholds } from "../core/thresholds.ts";
 
 /** A value as it arrives: a string from the environment, any JSON value from the config file. */
 type Parse<T> = (raw: unknown) => Parsed<T>;
@@ -108,7 +107,9 @@ const thresholdList: Parse<Threshold[]> = (raw) => {
   }
   return {
     kind: "valid",
-    value: canonicalThresholds(parsed.flatMap((p) => p.kind === "valid" ? [p.value] : [])),
+    value: [...new Set(parsed.flatMap((p) => p.kind === "valid" ? [p.value] : []))].sort((a, b) =>
+      a - b
+    ),
   };
 };
 

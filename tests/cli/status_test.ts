@@ -93,7 +93,7 @@ Deno.test("status shows the gauge, source, thresholds, what fired and the state 
   assertIncludes(run.stdout, "context      31%: 62,000 tokens");
   assertIncludes(
     run.stdout,
-    "window       200,000 tokens (model and version, uncertain: the smaller window: claude-sonnet-4-6 has 200k unless [1m] or the 1M beta was chosen (not recorded)), model claude-sonnet-4-6",
+    "window       200,000 tokens (model and version (a larger window is possible): claude-sonnet-4-6: 1M only if chosen), model claude-sonnet-4-6",
   );
   assertIncludes(run.stdout, "source       transcript latest");
   assertIncludes(run.stdout, "thresholds   30%, 52%, 70%");

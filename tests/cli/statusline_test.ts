@@ -1,10 +1,8 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { StatusJsonSchema, StatuslineJsonSchema } from "../../src/cli/schemas.ts";
-import {
-  isFresh,
-  recordFromStatusline,
-  type StatuslineRecord,
-} from "../../src/io/statusline_store.ts";
+import { recordFromStatusline } from "../../src/io/statusline_store.ts";
+import { isFresh } from "../../src/core/reading.ts";
+import type { StatuslineRecord } from "../../src/schemas/statusline.ts";
 import { STATUSLINE_MAX_AGE_MS } from "../../src/core/claude_code.ts";
 import { appendTranscript, entries, payload, runHook, writeTranscript } from "../_helpers.ts";
 import { assertIncludes, cli, parsedAs, sandbox, statuslineInput } from "./_cli.ts";

@@ -91,7 +91,7 @@ export function changesOutside(
 }
 
 /** The per-session token refresh headers carry (see src/core/header.ts). */
-export function sessionToken(sessionId: string, agentId?: string): Promise<string> {
+export function sessionToken(sessionId: string, agentId?: string): string {
   return refreshToken(sessionId, agentId);
 }
 

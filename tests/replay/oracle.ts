@@ -361,10 +361,9 @@ export function inheritedThresholds(
  * A compaction starts a new context, and the rules are restated once in it (on by default;
  * docs/own-rules.md): with events, SessionStart(compact) answers with the restatement, and the new
  * context's first reading takes what it has already reached as fired, silently. Without events
- * the hook learns of the compaction only from the transcript, and only when it has a reason to
- * look (issue 11): this call has no reading since the marker, or a threshold fired before the
- * compaction holds this reading back. That call restates (naming what it crossed); a context in
- * which nothing had fired keeps its counter and thresholds, since nothing there needs a reset.
+ * (a subagent's own compaction, a build that drops them) the hook learns of the compaction from
+ * the transcript, on the first call after it: that call restates; a context in which nothing had
+ * fired keeps its counter and thresholds, since nothing there needs a reset.
  *
  * A fork's file starts with its parent's context: the thresholds `inherited` from the parent's
  * refreshes count as fired from its first call ({@link inheritedThresholds}).
@@ -443,14 +442,11 @@ export function expectCalls(
     if (compactedSinceReading && !withEvents) learn();
     let restate = false;
     if (unnoticed) {
-      const heldBack = [...fired.keys()].some(reachedOver(spanOf(config, window, learned)));
-      if (tokens === undefined || heldBack) {
-        unnoticed = false;
-        fired = new Map();
-        counter = 0;
-        restate = true;
-        learn(); // Looking back found the marker.
-      }
+      unnoticed = false;
+      fired = new Map();
+      counter = 0;
+      restate = true;
+      learn(); // Looking back found the marker.
     }
     const span = spanOf(config, window, learned);
     const pointOf = (t: number) => (t < 100 ? t * span / 100 : t);

@@ -95,7 +95,7 @@ Deno.test("percentile() is the nearest rank", () => {
   assertEquals(Number.isNaN(percentile([], 50)), true);
 });
 
-Deno.test("callsAnsweredEarly() names the calls whose ceiling rules every crossing out", async () => {
+Deno.test("callsAnsweredEarly() names the calls whose ceiling rules every crossing out", () => {
   // Built from real 2.1.328 lines: readings 20k, 30k, 50k, 62k of a 200k window.
   const lines = [["a", 20_000], ["b", 30_000], ["c", 50_000], ["d", 62_000]].flatMap((
     [id, tokens],
@@ -104,5 +104,5 @@ Deno.test("callsAnsweredEarly() names the calls whose ceiling rules every crossi
     lines.map((l) => JSON.stringify(l)).join("\n") + "\n",
   );
   // a: no reading before it; b and c: far below 30 %; d: 50,000 + margin reaches 30 %.
-  assertEquals(await callsAnsweredEarly(transcript, ["a", "b", "c", "d"]), ["b", "c"]);
+  assertEquals(callsAnsweredEarly(transcript, ["a", "b", "c", "d"]), ["b", "c"]);
 });

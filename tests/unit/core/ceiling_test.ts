@@ -7,15 +7,12 @@
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
-import {
-  ceilingTokens,
-  ceilingWindow,
-  earlyCeiling,
-  MARGIN_TOKENS,
-  SAFETY_FACTOR,
-} from "../../../src/core/ceiling.ts";
+import { ceilingOf, ceilingTokens, MARGIN_TOKENS } from "../../../src/core/ceiling.ts";
 import { LARGEST_UNSEEN_TOKENS, TOKENS_PER_BYTE } from "../../../src/core/claude_code.ts";
+import type { MeasureSettings } from "../../../src/core/measure.ts";
 import { isCompactionMarker, usageOf } from "../../../src/core/transcript_entry.ts";
+import type { TranscriptView } from "../../../src/core/view.ts";
+import type { State } from "../../../src/schemas/state.ts";
 import { ROOT, SKELETONS } from "../../_helpers.ts";
 import {
   type GrowthPair,
@@ -26,100 +23,149 @@ import {
 } from "../../e2e/unseen_growth.ts";
 import { SOURCES } from "../../e2e/measure_unseen_growth.ts";
 
-Deno.test("the margin is the largest measured unseen growth times the safety factor", () => {
-  assertEquals(MARGIN_TOKENS, Math.ceil(SAFETY_FACTOR * LARGEST_UNSEEN_TOKENS));
-  assertEquals(MARGIN_TOKENS, 10_038);
-});
-
 Deno.test("ceilingTokens() adds output, bytes at the measured rate and the margin", async (t) => {
-  const cases: [string, Parameters<typeof ceilingTokens>[0], number][] = [
-    [
-      "200k window",
-      { tokens: 40_000, outputTokens: 20, bytesAfter: 3_000, window: 200_000 },
-      40_000 + 20 + 1_800 + MARGIN_TOKENS,
-    ],
-    [
-      "1M window: the same margin, whatever the window",
-      { tokens: 100_000, outputTokens: 500, bytesAfter: 4_000, window: 1_000_000 },
-      112_938,
-    ],
-    [
-      "no bytes: the margin alone",
-      { tokens: 1_000, outputTokens: 0, bytesAfter: 0, window: 10_000 },
-      1_000 + MARGIN_TOKENS,
-    ],
-    [
-      "a byte's fraction of a token rounds up",
-      { tokens: 0, outputTokens: 0, bytesAfter: 1, window: 200_000 },
-      1 + MARGIN_TOKENS,
-    ],
-    [
-      "unknown output",
-      { tokens: 1_000, outputTokens: undefined, bytesAfter: 0, window: 200_000 },
-      Infinity,
-    ],
-    [
-      "negative bytes (cannot happen): no ceiling",
-      { tokens: 1_000, outputTokens: 1, bytesAfter: -1, window: 200_000 },
-      Infinity,
-    ],
+  const cases: [string, Parameters<typeof ceilingTokens>, number][] = [
+    ["a reading", [40_000, 20, 3_000], 40_000 + 20 + 1_800 + MARGIN_TOKENS],
+    ["no bytes: the margin alone", [1_000, 0, 0], 1_000 + MARGIN_TOKENS],
+    ["a byte's fraction of a token rounds up", [0, 0, 1], 1 + MARGIN_TOKENS],
+    ["unknown output", [1_000, undefined, 0], Infinity],
+    ["negative bytes (cannot happen): no ceiling", [1_000, 1, -1], Infinity],
   ];
-  for (const [name, input, expected] of cases) {
-    await t.step(name, () => assertEquals(ceilingTokens(input), expected));
+  for (const [name, args, expected] of cases) {
+    await t.step(name, () => assertEquals(ceilingTokens(...args), expected));
   }
 });
 
-Deno.test("earlyCeiling() answers early only below every unfired threshold", async (t) => {
-  const at = (tokens: number, window = 1_000_000) => ({
-    tokens,
-    outputTokens: 100,
-    bytesAfter: 2_000,
-    window,
-  });
-  const cases: [string, ReturnType<typeof at>, number[], number[], number | undefined][] = [
-    ["far below 30 % of 1M", at(20_000), [30, 52, 70], [], 3.13],
-    ["1 % below 30 % of 1M: the margin reaches it", at(290_000), [30, 52, 70], [], undefined],
-    ["2 % below 30 % of 1M", at(280_000), [30, 52, 70], [], 29.13],
-    ["30 fired, below 52", at(480_000), [30, 52, 70], [30], 49.13],
-    ["30 fired, reaches 52", at(510_000), [30, 52, 70], [30], undefined],
-    ["exactly at the threshold waits", at(288_662), [30], [], undefined],
-    ["every threshold fired", at(900_000), [30, 52, 70], [30, 52, 70], 91.13],
-    ["200k window, early in the session", at(20_000, 200_000), [30, 52, 70], [], 15.67],
-    ["200k window, 5 points below 30", at(50_000, 200_000), [30, 52, 70], [], undefined],
-    ["200k window, 30 fired, 10 points below 52", at(84_000, 200_000), [30, 52], [30], 47.67],
-    ["no window", at(1_000, 0), [30], [], undefined],
+const SETTINGS: MeasureSettings = {
+  thresholds: [30, 52, 70],
+  windowOverride: undefined,
+  disable1m: false,
+  firstParty: true,
+  compactEnv: {},
+  scaleForAutocompact: true,
+};
+/** 1M: claude-opus-5-5 written by 2.1.328; 200k: claude-sonnet-4-6. */
+const MODELS = {
+  1_000_000: { model: "claude-opus-5-5", version: "2.1.328" },
+  200_000: { model: "claude-sonnet-4-6", version: "2.1.328" },
+};
+
+/** What the transcript shows a call whose own entry is not written yet. */
+function view(tokens: number, window: 200_000 | 1_000_000, more: Partial<TranscriptView> = {}) {
+  const firstEnd = 10_000;
+  const v: TranscriptView = {
+    size: firstEnd + 2_000,
+    usage: {
+      tokens,
+      outputTokens: 100,
+      ...MODELS[window],
+      messageId: "msg_1",
+      toolUseIds: ["toolu_prev"],
+      timestamp: undefined,
+      matched: false,
+      offset: 9_000,
+      firstEnd,
+      resultsIn: true,
+    },
+    callPresent: false,
+    promptAfterUsage: false,
+    bytesRead: 0,
+    ...more,
+  };
+  return v;
+}
+const state = (fired: number[], extra: Partial<State> = {}): State => ({
+  fired,
+  toolCount: 0,
+  ...extra,
+});
+
+Deno.test("ceilingOf() answers at once only below every threshold that counts", async (t) => {
+  const cases: [string, TranscriptView, State, number | undefined][] = [
+    // name, view, state, the ceiling's share of the span (undefined: wait for the entry)
+    ["far below 30 % of 1M", view(20_000, 1_000_000), state([]), 3.13],
+    ["1 % below 30 % of 1M: the margin reaches it", view(290_000, 1_000_000), state([]), undefined],
+    ["2 % below 30 % of 1M", view(280_000, 1_000_000), state([]), 29.13],
+    ["30 fired, below 52", view(480_000, 1_000_000), state([30]), 49.13],
+    ["30 fired, reaches 52", view(510_000, 1_000_000), state([30]), undefined],
+    ["every threshold fired", view(900_000, 1_000_000), state([30, 52, 70]), 91.13],
+    ["200k window, early in the session", view(20_000, 200_000), state([]), 15.67],
+    ["200k window, 5 points below 30", view(50_000, 200_000), state([]), undefined],
+    [
+      "a fire under a smaller span no longer counts",
+      view(480_000, 1_000_000),
+      state([30], {
+        firedWindow: { "30": 200_000 },
+      }),
+      undefined,
+    ],
+    [
+      "the newest response's results are not all written yet: the transcript lags, wait",
+      view(20_000, 1_000_000, { usage: { ...view(20_000, 1_000_000).usage!, resultsIn: false } }),
+      state([]),
+      undefined,
+    ],
+    [
+      "a prompt since: a new turn may switch model, wait",
+      view(20_000, 1_000_000, {
+        promptAfterUsage: true,
+      }),
+      state([]),
+      undefined,
+    ],
+    [
+      "a marker since the last fire: a reset may unfire thresholds, wait",
+      view(20_000, 1_000_000, {
+        markerSince: 5_000,
+      }),
+      state([30]),
+      undefined,
+    ],
+    [
+      "this call's own entry: no ceiling needed",
+      view(20_000, 1_000_000, {
+        usage: { ...view(20_000, 1_000_000).usage!, matched: true },
+      }),
+      state([]),
+      undefined,
+    ],
   ];
-  for (const [name, input, thresholds, fired, expected] of cases) {
+  for (const [name, v, s, expected] of cases) {
     await t.step(name, () => {
-      const got = earlyCeiling(input, thresholds, fired);
-      assertEquals(got === undefined ? undefined : Math.round(got * 100) / 100, expected);
+      const got = ceilingOf(v, s, SETTINGS, undefined);
+      const share = got === undefined
+        ? undefined
+        : Math.round((got.tokens * 10_000) / got.span) / 100;
+      assertEquals(share, expected);
     });
   }
-  await t.step("unknown output: early only when every threshold has fired", () => {
-    const unknown = { tokens: 1, outputTokens: undefined, bytesAfter: 0, window: 1_000_000 };
-    assertEquals(earlyCeiling(unknown, [30], []), undefined);
-    assertEquals(earlyCeiling(unknown, [30], [30]), Infinity);
-  });
 });
 
-Deno.test("ceilingWindow() ignores token counts: never wider than the reading's window", () => {
-  assertEquals(ceilingWindow({ model: "claude-sonnet-4-6" }), 200_000);
-  // No version recorded: a natively-1M model's window is uncertain, so the smaller one.
-  assertEquals(ceilingWindow({ model: "claude-opus-5-5" }), 200_000);
-  assertEquals(ceilingWindow({ model: "claude-opus-5-5", version: "2.1.328" }), 1_000_000);
-  assertEquals(ceilingWindow({ model: "claude-opus-5-5", disable1m: true }), 200_000);
-  assertEquals(ceilingWindow({ model: "claude-opus-5-5", override: 50_000 }), 50_000);
+Deno.test("ceilingOf() measures against the span and the token thresholds the hook uses", () => {
+  // 110,000 tokens on a 1M window: the ceiling is past 120,000.
+  const v = view(110_000, 1_000_000, { size: 10_000 });
+  ok(ceilingOf(v, state([]), { ...SETTINGS, thresholds: [30] }, undefined));
+  // Before an early compaction at 400k, 30 % is of 400,000 (120,000): the ceiling may reach it.
+  const early = {
+    ...SETTINGS,
+    thresholds: [30],
+    compactEnv: { window: { tokens: 400_000, raw: "400k" } },
+  };
+  assertEquals(ceilingOf(v, state([]), early, undefined), undefined);
+  // A token threshold the ceiling may reach, and one it cannot.
+  assertEquals(
+    ceilingOf(v, state([]), { ...SETTINGS, thresholds: [30, 120_000] }, undefined),
+    undefined,
+  );
+  ok(ceilingOf(v, state([]), { ...SETTINGS, thresholds: [30, 130_000] }, undefined));
 });
 
 Deno.test("a switch to a smaller window between responses costs at most one call", () => {
-  // The ceiling is measured against the window of the previous response's model. A user who
+  // The ceiling is measured against the window of the previous response's model: a user who
   // switches from a 1M model to a 200k one between two calls can be answered early once; the
   // next call's ceiling starts from the switched model's reading and window, and waits.
-  const before = { tokens: 150_000, outputTokens: 100, bytesAfter: 2_000 };
-  const on1m = earlyCeiling({ ...before, window: 1_000_000 }, [30, 52, 70], []);
-  ok(on1m !== undefined && on1m < 30, "answered early against 1M");
-  const after = { tokens: 151_000, outputTokens: 100, bytesAfter: 2_000, window: 200_000 };
-  assertEquals(earlyCeiling(after, [30, 52, 70], []), undefined);
+  ok(ceilingOf(view(150_000, 1_000_000), state([]), SETTINGS, undefined), "early against 1M");
+  assertEquals(ceilingOf(view(151_000, 200_000), state([]), SETTINGS, undefined), undefined);
 });
 
 interface Response {
@@ -263,13 +309,7 @@ Deno.test("the ceiling is never below the next real reading (every consecutive p
   let checked = 0;
   let closest = Infinity;
   for (const pair of shared()) {
-    const window = ceilingWindow({ model: pair.previous.model });
-    const ceiling = ceilingTokens({
-      tokens: pair.previous.tokens,
-      outputTokens: pair.previous.outputTokens,
-      bytesAfter: pair.bytes,
-      window,
-    });
+    const ceiling = ceilingTokens(pair.previous.tokens, pair.previous.outputTokens, pair.bytes);
     ok(ceiling >= pair.next.tokens, `${describe(pair)}, ceiling ${ceiling}`);
     closest = Math.min(closest, ceiling - pair.next.tokens);
     checked++;
@@ -328,29 +368,12 @@ Deno.test("real 2.1.328, every source of growth: each next reading stays under t
     const bytesAfter = pair.hookBytes ?? pair.transcriptBytes;
     // The assumption the byte term rests on: the previous response had begun on disk.
     ok(bytesAfter >= 0, `${where}: the previous response was not on disk at hook start`);
-    const ceiling = ceilingTokens({
-      tokens: pair.tokensBefore,
-      outputTokens: pair.outputTokens,
-      bytesAfter,
-      window: 200_000,
-    });
+    const ceiling = ceilingTokens(pair.tokensBefore, pair.outputTokens, bytesAfter);
     ok(ceiling >= pair.tokensAfter, `${where}: ${pair.tokensAfter} above ceiling ${ceiling}`);
     ok(tokensOf(pair.unseenBytes) <= LARGEST_UNSEEN_TOKENS, `${where}: ${pair.unseenBytes} B`);
     // 2.1.328 needs no margin at all: the bytes it writes carry every request's growth.
     ok(roomOf(pair) >= 0, `${where}: room ${roomOf(pair)}`);
   }
-});
-
-Deno.test("earlyCeiling() measures against the span and the token thresholds the hook uses", () => {
-  // 110,000 tokens on a 1M window: the ceiling is 110,000 + the margin, just past 120,000.
-  const input = { tokens: 110_000, outputTokens: 0, bytesAfter: 0, window: 1_000_000 };
-  const past = (110_000 + MARGIN_TOKENS) / 10_000;
-  assertEquals(earlyCeiling(input, [30], []), past);
-  // Before an early compaction 30 % is of 400,000 (120,000): the ceiling may reach it, so wait.
-  assertEquals(earlyCeiling({ ...input, span: 400_000 }, [30], []), undefined);
-  // A token threshold the ceiling may reach, and one it cannot.
-  assertEquals(earlyCeiling(input, [30, 120_000], []), undefined);
-  assertEquals(earlyCeiling(input, [30, 130_000], []), past);
 });
 
 Deno.test("docs/claude-code-facts.md shows the table of the recorded pairs", () => {

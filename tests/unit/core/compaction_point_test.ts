@@ -10,9 +10,9 @@ import {
   compactionPoint,
   type CompactSettings,
   mergeCompactSettings,
-  settingsKeyOf,
   thresholdSpan,
 } from "../../../src/core/compaction_point.ts";
+import { modelKey } from "../../../src/core/window.ts";
 import { pointOf } from "../../../src/core/thresholds.ts";
 import {
   AUTOCOMPACT_BUFFER,
@@ -50,11 +50,11 @@ Deno.test("autocompactPctOf() reads CLAUDE_AUTOCOMPACT_PCT_OVERRIDE as Claude Co
   );
 });
 
-Deno.test("settingsKeyOf() keys a model as per-model settings do", () => {
-  assertEquals(settingsKeyOf("claude-sonnet-4-5-20250929"), "claude-sonnet-4-5");
-  assertEquals(settingsKeyOf("claude-opus-5-5[1m]"), "claude-opus-5-5");
-  assertEquals(settingsKeyOf("us.anthropic.claude-opus-4-7-v1"), "claude-opus-4-7");
-  assertEquals(settingsKeyOf("glm-4.7"), "glm-4.7");
+Deno.test("modelKey() keys a model as per-model settings do", () => {
+  assertEquals(modelKey("claude-sonnet-4-5-20250929"), "claude-sonnet-4-5");
+  assertEquals(modelKey("claude-opus-5-5[1m]"), "claude-opus-5-5");
+  assertEquals(modelKey("us.anthropic.claude-opus-4-7-v1"), "claude-opus-4-7");
+  assertEquals(modelKey("glm-4.7"), "glm-4.7");
 });
 
 Deno.test("mergeCompactSettings(): precedence of user, project, local and managed files", async (t) => {

@@ -1,28 +1,9 @@
 import { deepStrictEqual as assertEquals, equal, ok } from "node:assert/strict";
-import {
-  afterCompaction,
-  compactionEvent,
-  compactionFound,
-} from "../../../src/core/compaction_refresh.ts";
-import { decide, type NoReading, type Reading, resetState } from "../../../src/core/decide.ts";
+import { compactionEvent, compactionFound } from "../../../src/core/compaction_refresh.ts";
+import { resetState } from "../../../src/core/facts.ts";
 import { parseRefreshHeader, refreshHeader } from "../../../src/core/header.ts";
 import type { State } from "../../../src/schemas/state.ts";
 
-const reading = (percent: number): Reading => ({
-  kind: "reading",
-  source: "transcript tool_use match",
-  percent,
-  tokens: percent * 1000,
-  window: 100_000,
-  windowSource: "test",
-  model: undefined,
-});
-const noReading: NoReading = {
-  kind: "none",
-  reason: "compacted since the last usage: no reading yet",
-  countCalls: false,
-};
-const THRESHOLDS = [30, 52, 70];
 const fired = (fired: number[], extra: Partial<State> = {}): State => ({
   fired,
   toolCount: 0,
@@ -136,94 +117,6 @@ Deno.test("compactionEvent() decides what each compaction event does", async (t)
           equal(step.next.epoch, (c.current.epoch ?? 0) + 1, "a new epoch");
         }
       }
-    });
-  }
-});
-
-Deno.test("afterCompaction() restates once, then thresholds work as before", async (t) => {
-  const cases: {
-    name: string;
-    state: State;
-    reading: Reading | NoReading;
-    cause: string | undefined;
-    fired: number[];
-    afterCompact: State["afterCompact"];
-  }[] = [
-    {
-      name: "pending, no reading yet: restate now; the first reading still absorbs",
-      state: fired([], { afterCompact: "pending" }),
-      reading: noReading,
-      cause: "compaction:",
-      fired: [],
-      afterCompact: "delivered",
-    },
-    {
-      name: "pending, a reading below every threshold: restate now",
-      state: fired([], { afterCompact: "pending" }),
-      reading: reading(10),
-      cause: "compaction:",
-      fired: [],
-      afterCompact: undefined,
-    },
-    {
-      name: "pending, a reading past 30: one restatement, naming 30, which is then fired",
-      state: fired([], { afterCompact: "pending" }),
-      reading: reading(34),
-      cause: "compaction:30",
-      fired: [30],
-      afterCompact: undefined,
-    },
-    {
-      name: "delivered, a reading past 30: taken as fired, no second refresh",
-      state: fired([], { afterCompact: "delivered" }),
-      reading: reading(34),
-      cause: undefined,
-      fired: [30],
-      afterCompact: undefined,
-    },
-    {
-      name: "delivered, a reading below 30: the flag goes, 30 will fire as usual",
-      state: fired([], { afterCompact: "delivered" }),
-      reading: reading(12),
-      cause: undefined,
-      fired: [],
-      afterCompact: undefined,
-    },
-    {
-      name: "delivered, no reading yet: waits for the first reading",
-      state: fired([], { afterCompact: "delivered" }),
-      reading: noReading,
-      cause: undefined,
-      fired: [],
-      afterCompact: "delivered",
-    },
-    {
-      name: "no compaction: decide.ts's decision unchanged",
-      state: fired([]),
-      reading: reading(31),
-      cause: "thresholds:30",
-      fired: [30],
-      afterCompact: undefined,
-    },
-  ];
-  for (const c of cases) {
-    await t.step(c.name, () => {
-      const input = {
-        reading: c.reading,
-        thresholds: THRESHOLDS,
-        state: c.state,
-        toolCountInterval: 20,
-        transcriptSize: 100,
-      };
-      const got = afterCompaction(decide(input), c.state, c.reading);
-      const cause = got.cause === undefined
-        ? undefined
-        : `${got.cause.kind}:${"thresholds" in got.cause ? got.cause.thresholds.join(",") : ""}`;
-      equal(cause, c.cause);
-      const next = got.next ?? c.state;
-      assertEquals(next.fired, c.fired);
-      equal(next.afterCompact, c.afterCompact);
-      equal(next.compactPrompt, undefined);
     });
   }
 });

@@ -1,258 +1,340 @@
-import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import {
-  compactionCheckFrom,
-  decide,
-  type DecideInput,
-  markerEndsContext,
-  type NoReading,
-  type Reading,
-  resetState,
-} from "../../../src/core/decide.ts";
-import { applyFacts, proofOf } from "../../../src/core/context_facts.ts";
+import { deepStrictEqual as assertEquals, equal } from "node:assert/strict";
+import { decide, type DecideInput, type Decision } from "../../../src/core/decide.ts";
+import type { ContextFacts } from "../../../src/core/facts.ts";
+import type { NoReading, Reading } from "../../../src/core/reading.ts";
+import type { ReceiptEvidence } from "../../../src/core/receipts.ts";
 import type { State } from "../../../src/schemas/state.ts";
 
-const reading = (percent: number): Reading => ({
+const reading = (percent: number, window = 200_000, extra: Partial<Reading> = {}): Reading => ({
   kind: "reading",
   source: "transcript tool_use match",
   percent,
-  tokens: percent * 2000,
-  window: 200_000,
-  windowSource: "default 200k",
+  tokens: (percent * window) / 100,
+  window,
+  windowSource: "test",
   model: "claude-sonnet-4-6",
+  ...extra,
 });
 const none = (countCalls = true): NoReading => ({
   kind: "none",
-  reason: "no transcript_path",
+  reason: countCalls ? "no transcript_path" : "compacted since the last usage: no reading yet",
   countCalls,
 });
-const state = (fired: number[], toolCount = 0, extra: Partial<State> = {}): State => ({
+const state = (fired: number[], extra: Partial<State> = {}): State => ({
   fired,
-  toolCount,
+  toolCount: 0,
   epoch: 0,
   ...extra,
 });
-const input = (r: Reading | NoReading, s: State): DecideInput => ({
-  reading: r,
-  thresholds: [30, 52, 70],
-  state: s,
-  toolCountInterval: 20,
-  transcriptSize: 1000,
-});
 
-Deno.test("decide() with a reading", async (t) => {
-  const cases: [string, number, number[], number[] | undefined, number[]][] = [
-    // name, percent, fired before, thresholds in the refresh (undefined: silent), fired after
-    ["31% fires 30", 31, [], [30], [30]],
+/** A tool call's input, with the defaults of the PRD. */
+function call(
+  r: Reading | NoReading,
+  s: State,
+  more: {
+    found?: boolean;
+    facts?: ContextFacts;
+    receipts?: ReceiptEvidence;
+    thresholds?: number[];
+    toolUseId?: string;
+    after?: boolean;
+  } = {},
+): DecideInput {
+  return {
+    event: "tool call",
+    state: s,
+    stateFound: more.found ?? true,
+    reading: r,
+    facts: more.facts ?? {},
+    receipts: more.receipts,
+    claim: { call: more.toolUseId, at: 1000 },
+    settings: {
+      thresholds: more.thresholds ?? [30, 52, 70],
+      toolCountInterval: 20,
+      refreshAfterCompact: more.after ?? true,
+    },
+  };
+}
+
+/** `thresholds:30,52`, `compaction:30`, `toolCount:20` or undefined. */
+function causeOf(d: Decision): string | undefined {
+  const c = d.cause;
+  if (c === undefined) return undefined;
+  return c.kind === "toolCount" ? `toolCount:${c.calls}` : `${c.kind}:${c.thresholds.join(",")}`;
+}
+
+Deno.test("decide() with a reading: every threshold reached and not fired, once, together", async (t) => {
+  const cases: [string, number, number[], string | undefined, number[]][] = [
+    // name, percent, fired before, cause, fired after
+    ["31% fires 30", 31, [], "thresholds:30", [30]],
     ["25% is silent", 25, [], undefined, []],
     ["31% again is silent", 31, [30], undefined, [30]],
-    ["a jump to 75% fires all three at once", 75, [], [30, 52, 70], [30, 52, 70]],
-    ["a resumed session at 60% fires 30 and 52 once", 60, [], [30, 52], [30, 52]],
-    ["52 after 30", 53, [30], [52], [30, 52]],
+    ["a jump to 75% fires all three at once", 75, [], "thresholds:30,52,70", [30, 52, 70]],
+    ["52 after 30", 53, [30], "thresholds:52", [30, 52]],
     ["all fired is silent", 95, [30, 52, 70], undefined, [30, 52, 70]],
-    ["exactly on a threshold fires", 70, [30, 52], [70], [30, 52, 70]],
+    ["exactly on a threshold fires", 70, [30, 52], "thresholds:70", [30, 52, 70]],
   ];
-  for (const [name, percent, before, refreshed, after] of cases) {
+  for (const [name, percent, before, cause, after] of cases) {
     await t.step(name, () => {
-      const d = decide(input(reading(percent), state(before)));
-      assertEquals(d.cause?.kind === "thresholds" ? [...d.cause.thresholds] : undefined, refreshed);
-      assertEquals((d.next ?? state(before)).fired, after);
-      if (d.next) assertEquals([d.next.firedAt, d.next.firedPercent], [1000, percent]);
+      const d = decide(call(reading(percent), state(before)));
+      equal(causeOf(d), cause);
+      assertEquals(d.state.fired, after);
+      if (cause) assertEquals([d.state.firedAt, d.state.firedPercent], [1000, percent]);
     });
   }
 });
 
 Deno.test("decide() without a reading counts tool calls", async (t) => {
-  const cases: [string, number, boolean, boolean, number][] = [
-    // name, toolCount before, countCalls, refreshes, toolCount after
-    ["first call counts 1", 0, true, false, 1],
-    ["the 20th call refreshes", 19, true, true, 20],
-    ["the 21st is silent", 20, true, false, 21],
-    ["the 40th refreshes", 39, true, true, 40],
-    ["just compacted: nothing counted", 19, false, false, 19],
+  const cases: [string, number, boolean, string | undefined, number][] = [
+    // name, toolCount before, countCalls, cause, toolCount after
+    ["first call counts 1", 0, true, undefined, 1],
+    ["the 20th call refreshes", 19, true, "toolCount:20", 20],
+    ["the 21st is silent", 20, true, undefined, 21],
+    ["just compacted: nothing counted", 19, false, undefined, 19],
   ];
-  for (const [name, before, countCalls, refreshes, after] of cases) {
+  for (const [name, before, countCalls, cause, after] of cases) {
     await t.step(name, () => {
-      const d = decide(input(none(countCalls), state([], before)));
-      assertEquals(d.cause !== undefined, refreshes);
-      if (refreshes) assertEquals(d.cause, { kind: "toolCount", calls: after });
-      assertEquals((d.next ?? state([], before)).toolCount, after);
+      const d = decide(call(none(countCalls), state([], { toolCount: before })));
+      equal(causeOf(d), cause);
+      equal(d.state.toolCount, after);
     });
   }
 });
 
-Deno.test("resetState() forgets fired thresholds and the count, and moves the epoch", () => {
-  assertEquals(resetState(state([30, 52], 7, { epoch: 4, firedAt: 10 })), {
-    fired: [],
-    toolCount: 0,
-    epoch: 5,
-  });
-});
-
-Deno.test("markerEndsContext() only for a marker written after the last fire", () => {
-  const s = state([30], 0, { firedAt: 500 });
-  assertEquals(markerEndsContext(s, 600), true);
-  assertEquals(markerEndsContext(s, 400), false);
-  assertEquals(markerEndsContext(state([]), 600), false);
-});
-
-Deno.test("compactionCheckFrom() looks back whenever a fired threshold holds the reading back", async (t) => {
-  const s = state([30, 52], 0, { firedAt: 800, firedPercent: 55, checkedTo: 900 });
-  const cases: [string, State, number, number | undefined][] = [
-    // Issue 11: fell (unreported compaction) and climbed back above the last fire: must look.
-    ["above the reading that last fired, held back by 30 and 52: look from checkedTo", s, 60, 900],
-    ["dropped below every fired threshold: no look (nothing is held back)", s, 20, undefined],
-    ["dropped to 35%, held back by 30: look from checkedTo", s, 35, 900],
-    ["never fired: no look", state([]), 35, undefined],
-  ];
-  for (const [name, st, percent, from] of cases) {
-    await t.step(name, () => assertEquals(compactionCheckFrom(st, reading(percent)), from));
-  }
-});
-
-Deno.test("applyFacts() resets on a newer marker, keeps recovered refreshes from after it", async (t) => {
-  const fired = state([30], 3, { firedAt: 500, firedPercent: 31, epoch: 2 });
-  await t.step("marker after the last fire resets", () => {
-    assertEquals(applyFacts(fired, { marker: 700 }, true), {
-      fired: [],
-      toolCount: 0,
-      epoch: 3,
-      checkedTo: 700,
-    });
-  });
-  await t.step("marker before the last fire changes nothing", () => {
-    assertEquals(applyFacts(fired, { marker: 100 }, true), fired);
-  });
-  await t.step("recovered refreshes apply only when the state file is missing", () => {
-    assertEquals(applyFacts(state([]), { recovered: [30, 52], marker: 100 }, false).fired, [
-      30,
-      52,
-    ]);
-    assertEquals(applyFacts(state([]), { recovered: [30, 52], marker: 100 }, true).fired, []);
-  });
-  await t.step("checkedTo only moves forward", () => {
-    assertEquals(
-      applyFacts(state([30], 0, { checkedTo: 50 }), { checkedTo: 40 }, true).checkedTo,
-      50,
-    );
-    assertEquals(
-      applyFacts(state([30], 0, { checkedTo: 50 }), { checkedTo: 90 }, true).checkedTo,
-      90,
-    );
-  });
-});
-
-Deno.test("decide() records the window each threshold fired under; a larger one re-arms it", async (t) => {
-  const at = (percent: number, window: number): Reading => ({
-    ...reading(percent),
-    tokens: (percent * window) / 100,
-    window,
-  });
+Deno.test("decide() measures each threshold under the span it fired under", async (t) => {
   await t.step("a fire under 200k records 200k", () => {
-    const d = decide(input(at(31, 200_000), state([])));
-    assertEquals(d.next?.firedWindow, { "30": 200_000 });
+    assertEquals(decide(call(reading(31), state([]))).state.firedWindow, { "30": 200_000 });
   });
   await t.step("once 1M is proven, refreshes under 200k stop counting", () => {
-    const s = state([30, 52], 0, { firedWindow: { "30": 200_000, "52": 200_000 } });
-    const silent = decide(input(at(25, 1_000_000), s));
-    assertEquals(silent.cause, undefined);
-    const d = decide(input(at(31, 1_000_000), s));
-    assertEquals(d.cause?.kind === "thresholds" ? d.cause.thresholds : undefined, [30]);
-    assertEquals(d.next?.fired, [30]);
-    assertEquals(d.next?.firedWindow, { "30": 1_000_000 });
+    const s = state([30, 52], { firedWindow: { "30": 200_000, "52": 200_000 } });
+    const silent = decide(call(reading(25, 1_000_000), s));
+    equal(silent.cause, undefined);
+    assertEquals([silent.fired, silent.upcoming], [[], 30]);
+    const d = decide(call(reading(31, 1_000_000), s));
+    equal(causeOf(d), "thresholds:30");
+    assertEquals([d.state.fired, d.state.firedWindow], [[30], { "30": 1_000_000 }]);
   });
   await t.step("a refresh under the same window still counts", () => {
-    const s = state([30], 0, { firedWindow: { "30": 1_000_000 } });
-    assertEquals(decide(input(at(31, 1_000_000), s)).cause, undefined);
-  });
-});
-
-Deno.test("resetState() keeps what the session proved: its window and a subagent's file", () => {
-  const s = state([30], 3, {
-    epoch: 1,
-    provenWindow: 1_000_000,
-    provenModel: "claude-opus-5",
-    provenVersion: "2.1.328",
-    agentTranscript: "/p/a.jsonl",
-  });
-  assertEquals(resetState(s), {
-    fired: [],
-    toolCount: 0,
-    epoch: 2,
-    provenWindow: 1_000_000,
-    provenModel: "claude-opus-5",
-    provenVersion: "2.1.328",
-    agentTranscript: "/p/a.jsonl",
+    const s = state([30], { firedWindow: { "30": 1_000_000 } });
+    equal(decide(call(reading(31, 1_000_000), s)).cause, undefined);
   });
 });
 
 Deno.test("decide() with token thresholds and a span before an early compaction", async (t) => {
   // A 1M window whose auto-compact window is 400k: percentages of 400k, tokens as they are.
-  const at = (tokens: number): Reading => ({
-    kind: "reading",
-    source: "transcript tool_use match",
-    percent: tokens / 10_000,
-    tokens,
-    window: 1_000_000,
-    windowSource: "model and version",
-    model: "claude-opus-5-5",
-    span: 400_000,
-  });
-  const list = { thresholds: [30, 52, 70, 60_000] };
+  const at = (tokens: number) => reading(tokens / 10_000, 1_000_000, { tokens, span: 400_000 });
+  const thresholds = [30, 52, 70, 60_000];
   await t.step("60k at 61,000 tokens, 30 % of 400k not yet", () => {
-    const d = decide({ ...input(at(61_000), state([])), ...list });
-    assertEquals(d.cause?.kind === "thresholds" ? [...d.cause.thresholds] : [], [60_000]);
-    assertEquals(d.reason, "15% of 400000 (the span before auto-compaction) crossed 60k");
-    // Token thresholds do not move with the span: nothing recorded for them.
-    assertEquals(d.next?.firedWindow, {});
+    const d = decide(call(at(61_000), state([]), { thresholds }));
+    equal(causeOf(d), "thresholds:60000");
+    equal(d.reason, "15% of 400000 (the span before auto-compaction) crossed 60k");
+    assertEquals(d.state.firedWindow, {});
   });
   await t.step("30 % of 400k at 120,000 tokens, its span recorded", () => {
-    const d = decide({ ...input(at(120_000), state([60_000])), ...list });
-    assertEquals(d.cause?.kind === "thresholds" ? [...d.cause.thresholds] : [], [30]);
-    assertEquals(d.next?.fired, [30, 60_000]);
-    assertEquals(d.next?.firedWindow, { "30": 400_000 });
-    assertEquals(d.cause?.kind === "thresholds" ? d.cause.span : undefined, 400_000);
+    const d = decide(call(at(120_000), state([60_000]), { thresholds }));
+    equal(causeOf(d), "thresholds:30");
+    assertEquals([d.state.fired, d.state.firedWindow], [[30, 60_000], { "30": 400_000 }]);
+    equal(d.cause?.kind === "thresholds" ? d.cause.span : undefined, 400_000);
   });
-  await t.step("a percentage fired under a smaller span fires again at the larger one", () => {
-    const s = state([30], 0, { firedWindow: { "30": 200_000 } });
-    const d = decide({ ...input(at(125_000), s), ...list });
-    // In reach order: 60k comes before 30 % of 400k.
-    assertEquals(d.cause?.kind === "thresholds" ? [...d.cause.thresholds] : [], [60_000, 30]);
+  await t.step("in reach order: 60k before 30 % of 400k", () => {
+    const s = state([30], { firedWindow: { "30": 200_000 } });
+    equal(causeOf(decide(call(at(125_000), s, { thresholds }))), "thresholds:60000,30");
   });
   await t.step("the next threshold is named in reach order", () => {
-    const d = decide({ ...input(at(50_000), state([])), ...list });
-    assertEquals(
+    const d = decide(call(at(50_000), state([]), { thresholds }));
+    equal(
       d.reason,
-      "12% of 400000 (the span before auto-compaction) is below the next " +
-        "threshold, 60k",
+      "12% of 400000 (the span before auto-compaction) is below the next threshold, 60k",
     );
+    equal(d.upcoming, 60_000);
   });
 });
 
-Deno.test("a reset keeps where the session compacts, and drops the settings read for the context", () => {
-  const s = state([30], 0, { compactedAt: 67_044, claudeSettings: '{"byModel":{}}' });
-  const reset = resetState(s);
-  assertEquals([reset.compactedAt, reset.claudeSettings], [67_044, undefined]);
-  // Facts learned on a call that also finds the compaction outlive its reset.
-  const after = applyFacts(
-    state([30], 0, { firedAt: 100 }),
-    { marker: 500, compactedAt: 67_044, claudeSettings: '{"byModel":{}}' },
-    true,
+Deno.test("decide() after a compaction: the rules restated once, then thresholds as before", async (t) => {
+  const cases: {
+    name: string;
+    state: State;
+    reading: Reading | NoReading;
+    facts?: ContextFacts;
+    after?: boolean;
+    cause: string | undefined;
+    fired: number[];
+    afterCompact: State["afterCompact"];
+  }[] = [
+    {
+      name: "pending, no reading yet: restate now; the first reading still absorbs",
+      state: state([], { afterCompact: "pending" }),
+      reading: none(false),
+      cause: "compaction:",
+      fired: [],
+      afterCompact: "delivered",
+    },
+    {
+      name: "pending, a reading past 30: one restatement, naming 30, which is then fired",
+      state: state([], { afterCompact: "pending" }),
+      reading: reading(34),
+      cause: "compaction:30",
+      fired: [30],
+      afterCompact: undefined,
+    },
+    {
+      name: "delivered, a reading past 30: taken as fired, no second refresh",
+      state: state([], { afterCompact: "delivered" }),
+      reading: reading(34),
+      cause: undefined,
+      fired: [30],
+      afterCompact: undefined,
+    },
+    {
+      name: "delivered, no reading yet: waits for the first reading",
+      state: state([], { afterCompact: "delivered" }),
+      reading: none(false),
+      cause: undefined,
+      fired: [],
+      afterCompact: "delivered",
+    },
+    {
+      name: "a marker no event reported, after the last fire: a new context, restated now",
+      state: state([30, 52], { firedAt: 400 }),
+      reading: reading(12),
+      facts: { marker: 600 },
+      cause: "compaction:",
+      fired: [],
+      afterCompact: undefined,
+    },
+    {
+      name: "the same, with the refresh after compaction off: only the reset",
+      state: state([30, 52], { firedAt: 400 }),
+      reading: reading(12),
+      facts: { marker: 600 },
+      after: false,
+      cause: undefined,
+      fired: [],
+      afterCompact: undefined,
+    },
+    {
+      name: "a marker before the last fire changes nothing",
+      state: state([30], { firedAt: 400 }),
+      reading: reading(33),
+      facts: { marker: 100 },
+      cause: undefined,
+      fired: [30],
+      afterCompact: undefined,
+    },
+  ];
+  for (const c of cases) {
+    await t.step(c.name, () => {
+      const d = decide(call(c.reading, c.state, {
+        ...(c.facts ? { facts: c.facts } : {}),
+        ...(c.after === undefined ? {} : { after: c.after }),
+      }));
+      equal(causeOf(d), c.cause);
+      assertEquals(d.state.fired, c.fired);
+      equal(d.state.afterCompact, c.afterCompact);
+    });
+  }
+});
+
+Deno.test("decide() without a state file takes the refreshes the transcript shows as made", () => {
+  const recovered = { recovered: [30], marker: 50 };
+  equal(
+    causeOf(decide(call(reading(40), state([]), { found: false, facts: recovered }))),
+    undefined,
   );
-  assertEquals([after.fired, after.compactedAt, after.claudeSettings], [
-    [],
-    67_044,
-    '{"byModel":{}}',
-  ]);
+  // A state file that exists is the record: the transcript is only a backup.
+  equal(
+    causeOf(decide(call(reading(40), state([]), { found: true, facts: recovered }))),
+    "thresholds:30",
+  );
+  const fork = decide(call(reading(55), state([]), { found: false, facts: { inherited: [30] } }));
+  equal(causeOf(fork), "thresholds:52");
 });
 
-Deno.test("applyFacts() replaces a proof whole: a new model's proof does not keep the old one's release", () => {
-  const s = state([], 0, {
-    provenWindow: 1_000_000,
-    provenModel: "claude-opus-5",
-    provenVersion: "2.1.328",
+Deno.test("decide() sends a missed refresh again once, on a call that can be checked", () => {
+  const missed: State = state([30], {
+    firedAt: 100,
+    deliveries: [{ refresh: "30", call: "toolu_1", at: 100, sent: 1, status: "pending" }],
   });
-  const next = applyFacts(s, { proven: { window: 200_000, model: "glm-4.7" } }, true);
-  assertEquals(proofOf(next), { window: 200_000, model: "glm-4.7", version: undefined });
-  assertEquals("provenVersion" in next, false);
-  assertEquals(proofOf(state([], 0)), undefined);
+  const evidence: ReceiptEvidence = {
+    from: 100,
+    results: { toolu_1: 150 },
+    answers: {},
+    cancelled: [],
+    responses: [400],
+  };
+  const d = decide(call(reading(35), missed, { receipts: evidence, toolUseId: "toolu_2" }));
+  equal(causeOf(d), "thresholds:30");
+  assertEquals(d.deliveries.map((x) => x.status), ["owed"]);
+  assertEquals(d.state.deliveries?.map((x) => [x.call, x.sent]), [["toolu_2", 2]]);
+  equal(d.reason, "35% is below the next threshold, 52%; sending 30 again (not delivered)");
+});
+
+Deno.test("decide() for the events that end a context", async (t) => {
+  const before = state([30, 52], { toolCount: 4, epoch: 2, compactedAt: 90_000 });
+  const cases: {
+    name: string;
+    event: "clear" | "SessionStart" | "PostCompact";
+    state: State;
+    restate: boolean;
+    cause: string | undefined;
+    afterCompact: State["afterCompact"];
+  }[] = [
+    {
+      name: "clear forgets",
+      event: "clear",
+      state: before,
+      restate: true,
+      cause: undefined,
+      afterCompact: undefined,
+    },
+    {
+      name: "SessionStart(compact) restates in its own answer",
+      event: "SessionStart",
+      state: before,
+      restate: true,
+      cause: "compaction:",
+      afterCompact: "delivered",
+    },
+    {
+      name: "PostCompact leaves the restatement to the next tool call",
+      event: "PostCompact",
+      state: before,
+      restate: true,
+      cause: undefined,
+      afterCompact: "pending",
+    },
+    {
+      name: "PostCompact after SessionStart of the same compaction changes nothing",
+      event: "PostCompact",
+      state: state([], { epoch: 3, afterCompact: "delivered", compactPrompt: "p1" }),
+      restate: true,
+      cause: undefined,
+      afterCompact: "delivered",
+    },
+    {
+      name: "off: SessionStart only resets",
+      event: "SessionStart",
+      state: before,
+      restate: false,
+      cause: undefined,
+      afterCompact: undefined,
+    },
+  ];
+  for (const c of cases) {
+    await t.step(c.name, () => {
+      const d = decide({
+        event: c.event,
+        state: c.state,
+        facts: { compactedAt: 80_000 },
+        promptId: "p1",
+        restate: c.restate,
+        answerAt: 500,
+      });
+      equal(causeOf(d), c.cause);
+      assertEquals([d.state.fired, d.state.toolCount], [[], 0]);
+      equal(d.state.afterCompact, c.afterCompact);
+      // What the compaction showed outlives the context it ended.
+      equal(d.state.compactedAt, 80_000);
+    });
+  }
 });

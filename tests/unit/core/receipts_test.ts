@@ -4,7 +4,8 @@
  * is owed and records what it delivers.
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import type { Decision, NoReading, Reading } from "../../../src/core/decide.ts";
+import type { Step } from "../../../src/core/decide.ts";
+import type { NoReading, Reading } from "../../../src/core/reading.ts";
 import {
   answerAwaitingReceipt,
   judge,
@@ -259,8 +260,8 @@ const CLAIM = { call: "toolu_b", at: 2000 };
 Deno.test("withReceipts() sends owed refreshes again and records what a decision delivers", async (t) => {
   const owedThirty = settleDeliveries({ ...BASE, deliveries: [THIRTY] }, MISSED);
   const nothingOwed = settleDeliveries({ ...BASE, deliveries: [] }, undefined);
-  const quiet: Decision = { cause: undefined, next: undefined, reason: "35% is below 52%" };
-  const fiftyTwo: Decision = {
+  const quiet: Step = { cause: undefined, next: undefined, reason: "35% is below 52%" };
+  const fiftyTwo: Step = {
     cause: { kind: "thresholds", thresholds: [52], percent: 53, window: 200_000 },
     next: { ...BASE, fired: [30, 52] },
     reason: "53% crossed 52",
@@ -275,7 +276,7 @@ Deno.test("withReceipts() sends owed refreshes again and records what a decision
   });
   const cases: {
     name: string;
-    decision: Decision;
+    decision: Step;
     settled: ReturnType<typeof settleDeliveries>;
     reading?: Reading | NoReading;
     claim?: { call: string | undefined; at: number | undefined };

@@ -1,6 +1,5 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import {
-  canonicalThresholds,
   crossedThresholds,
   inReachOrder,
   nextThreshold,
@@ -57,11 +56,10 @@ Deno.test("nextThreshold() is the first unfired one in reach order", () => {
   assertEquals(nextThreshold([30, 52, 100_000], [30], 150_000), 52);
 });
 
-Deno.test("pointOf(), inReachOrder() and canonicalThresholds()", () => {
+Deno.test("pointOf() and inReachOrder()", () => {
   assertEquals(pointOf(30, 400_000), 120_000);
   assertEquals(pointOf(60_000, 400_000), 60_000);
   assertEquals(inReachOrder([70, 30, 60_000], 1_000_000), [60_000, 30, 70]);
   // At the same point the percentage comes first: one order everywhere.
   assertEquals(inReachOrder([60_000, 30], 200_000), [30, 60_000]);
-  assertEquals(canonicalThresholds([60_000, 52, 30, 52, 20_000]), [30, 52, 20_000, 60_000]);
 });

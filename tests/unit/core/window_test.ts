@@ -2,7 +2,7 @@ import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import {
   compareVersions,
   firedUnder,
-  isNative1m,
+  modelKey,
   resolveWindow,
   speaksFor,
   type WindowInputs,
@@ -16,14 +16,14 @@ Deno.test("resolveWindow() takes the best evidence first", async (t) => {
       "override wins",
       { model: "claude-opus-5-5", override: 300_000 },
       300_000,
-      "env LESSONS_CONTEXT_WINDOW",
+      "LESSONS_CONTEXT_WINDOW",
       true,
     ],
     [
       "override is trusted even when exceeded",
       { override: 100_000, tokens: 150_000 },
       100_000,
-      "env LESSONS_CONTEXT_WINDOW",
+      "LESSONS_CONTEXT_WINDOW",
       true,
     ],
     [
@@ -235,12 +235,15 @@ Deno.test("resolveWindow() reads the model against the version that wrote the tr
   }
 });
 
-Deno.test("isNative1m() matches families and versions, not prefixes of other numbers", () => {
-  assertEquals(isNative1m("claude-opus-5"), true);
-  assertEquals(isNative1m("claude-haiku-4-5"), false);
-  assertEquals(isNative1m("CLAUDE-FABLE-5"), true);
-  assertEquals(isNative1m("claude-opus-4-7", "2.1.112"), false);
-  assertEquals(isNative1m("claude-opus-4-7", "2.1.121"), true);
+Deno.test("the table matches families and versions, not prefixes of other numbers", () => {
+  const on = (model: string, version = "2.1.328") => resolveWindow({ model, version }).window;
+  assertEquals(on("claude-opus-5"), 1_000_000);
+  assertEquals(on("claude-haiku-4-5"), 200_000);
+  assertEquals(on("CLAUDE-FABLE-5"), 1_000_000);
+  assertEquals(on("claude-opus-4-7", "2.1.112"), 200_000);
+  assertEquals(on("claude-opus-4-7", "2.1.121"), 1_000_000);
+  assertEquals(on("claude-opus-4-70"), 200_000);
+  assertEquals(modelKey("claude-opus-4-7-20260101"), "claude-opus-4-7");
 });
 
 Deno.test("compareVersions() orders Claude Code versions numerically", () => {

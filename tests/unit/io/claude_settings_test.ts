@@ -5,12 +5,11 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import {
-  compactSettingsFrom,
+  compactSettingsFor,
   compactSourceOf,
   readCompactSources,
   settingsFiles,
 } from "../../../src/io/claude_settings.ts";
-import { compactSettingsFor } from "../../../src/hook/compaction_settings.ts";
 import { compactionPoint, mergeCompactSettings } from "../../../src/core/compaction_point.ts";
 
 Deno.test("compactSourceOf() keeps what the settings schema keeps", () => {
@@ -80,71 +79,33 @@ Deno.test("readCompactSources() reads what exists, and the local file wins over 
   }
 });
 
-Deno.test("compactSettingsFor(): read on a context's first call, then kept in its state", async () => {
+Deno.test("compactSettingsFor(): read once, kept in the state, read again when a file changes", () => {
   const dir = Deno.makeTempDirSync({ prefix: "lessons-cc-settings-" });
   try {
     const claude = join(dir, ".claude");
     Deno.mkdirSync(claude);
-    const settings = {
-      compactEnv: {},
-      scaleForAutocompact: true,
-      claudeDir: claude,
-      projectDir: undefined,
-    };
-    Deno.writeTextFileSync(join(claude, "settings.json"), '{"autoCompactWindow": 400000}');
-    const first = await compactSettingsFor({ fired: [], toolCount: 0 }, settings, dir);
-    assertEquals(first.files?.window?.value, 400_000);
+    const places = { claudeDir: claude, projectDir: dir, os: "linux" };
+    const file = join(claude, "settings.json");
+    Deno.writeTextFileSync(file, '{"autoCompactWindow": 400000}');
+    const first = compactSettingsFor(undefined, places);
+    assertEquals(first.files.window?.value, 400_000);
     ok(first.remember !== undefined);
-    // The file changes; a call of the same context keeps what its first call read.
-    Deno.writeTextFileSync(join(claude, "settings.json"), '{"autoCompactWindow": 200000}');
-    const kept = await compactSettingsFor(
-      { fired: [], toolCount: 0, claudeSettings: first.remember },
-      settings,
-      dir,
-    );
-    assertEquals([kept.files?.window?.value, kept.remember], [400_000, undefined]);
-    // A state without them (a new context, or one that was reset) reads them again.
-    assertEquals(
-      (await compactSettingsFor({ fired: [], toolCount: 0 }, settings, dir)).files?.window?.value,
-      200_000,
-    );
+    // Nothing changed: the kept copy is used, no file is read.
+    const kept = compactSettingsFor(first.remember, places);
+    assertEquals([kept.files.window?.value, kept.remember], [400_000, undefined]);
+    // Claude Code re-reads its settings mid-session (2.1.329): a changed file is read again.
+    Deno.writeTextFileSync(file, '{"autoCompactWindow": 3000000}');
+    const changed = compactSettingsFor(first.remember, places);
+    assertEquals(changed.files.window?.value, 3_000_000);
+    ok(changed.remember !== undefined);
+    // A file removed is a change too.
+    Deno.removeSync(file);
+    assertEquals(compactSettingsFor(changed.remember, places).files.window, undefined);
     // A kept copy that is not what this program wrote is read again, not trusted.
-    assertEquals(
-      (await compactSettingsFor(
-        { fired: [], toolCount: 0, claudeSettings: '{"window":5}' },
-        settings,
-        dir,
-      ))
-        .files?.window?.value,
-      200_000,
-    );
-    // Nothing is read when it cannot matter.
-    assertEquals(
-      await compactSettingsFor(
-        { fired: [], toolCount: 0 },
-        { ...settings, scaleForAutocompact: false },
-        dir,
-      ),
-      { files: undefined },
-    );
-    assertEquals(
-      await compactSettingsFor(
-        { fired: [], toolCount: 0 },
-        { ...settings, compactEnv: { off: "DISABLE_AUTO_COMPACT" } },
-        dir,
-      ),
-      { files: undefined },
-    );
+    Deno.writeTextFileSync(file, '{"autoCompactWindow": 200000}');
+    assertEquals(compactSettingsFor('{"window":5}', places).files.window?.value, 200_000);
+    assertEquals(compactSettingsFor("not json", places).files.window?.value, 200_000);
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }
-});
-
-Deno.test("compactSettingsFrom() round-trips what the state keeps", () => {
-  const merged = mergeCompactSettings([
-    { file: "a", enabled: true, window: 300_000, byModel: { "claude-opus-5-5": "auto" } },
-  ]);
-  assertEquals(compactSettingsFrom(JSON.stringify(merged)), merged);
-  assertEquals(compactSettingsFrom("not json"), undefined);
-  assertEquals(compactSettingsFrom('{"byModel":{"m":{"value":5,"file":"a"}}}'), undefined);
 });

@@ -1,5 +1,5 @@
 /**
- * Reading delivery receipts (src/io/transcript.ts scanReceipts) from transcripts real Claude Code
+ * Reading delivery receipts (src/io/transcript.ts, with the usage) from transcripts real Claude Code
  * 2.1.328 wrote (tests/fixtures/transcripts/recorded-2.1.328-*.jsonl), cut where each hook ran,
  * and judged by src/core/receipts.ts: a killed hook, a dropped and a recorded SessionStart answer,
  * an Agent call's refresh. Also: the check costs no bytes beyond the usage scan's own.
@@ -7,12 +7,8 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { answerAwaitingReceipt, judge, type ReceiptEvidence } from "../../../src/core/receipts.ts";
-import {
-  countingSource,
-  scanReceipts,
-  scanUsage,
-  withTranscript,
-} from "../../../src/io/transcript.ts";
+import { cachedSource } from "../../../src/io/reverse_lines.ts";
+import { viewOf, withTranscript } from "../../../src/io/transcript.ts";
 import { ROOT } from "../../_helpers.ts";
 
 const FIXTURES = join(ROOT, "tests", "fixtures", "transcripts");
@@ -61,19 +57,19 @@ function tokenIn(lines: Line[]): string {
 }
 
 /** The file as it stood when it was `size` bytes long, read as the hook reads it. */
-async function evidenceAt(
+function evidenceAt(
   bytes: Uint8Array,
   size: number,
   query: { from: number; calls: string[]; token: string },
-): Promise<ReceiptEvidence> {
+): ReceiptEvidence {
   const source = {
     readAt: (offset: number, length: number) =>
-      Promise.resolve(bytes.slice(offset, Math.min(size, offset + length))),
+      bytes.slice(offset, Math.min(size, offset + length)),
   };
-  return await scanReceipts(source, size, query);
+  return viewOf(source, size, { sidechainFile: false, receipts: query }).receipts!;
 }
 
-Deno.test("a hook Claude Code killed at its timeout: missed once the next response is written", async () => {
+Deno.test("a hook Claude Code killed at its timeout: missed once the next response is written", () => {
   const { bytes, lines } = recording("hook-cancelled");
   const token = tokenIn(lines);
   // The hook of toolu_k02 started when the file ended just past its assistant entry.
@@ -82,12 +78,12 @@ Deno.test("a hook Claude Code killed at its timeout: missed once the next respon
   const query = { from: claim, calls: ["toolu_k02"], token };
   // Its result and the hook_cancelled record are written; the next response is not yet.
   const cancelled = find(lines, (e) => JSON.stringify(e).includes('"hook_cancelled"'));
-  const early = await evidenceAt(bytes, cancelled.end, query);
+  const early = evidenceAt(bytes, cancelled.end, query);
   assertEquals(early.cancelled, ["toolu_k02"]);
   assertEquals(judge(delivery, early), { kind: "pending" });
   // The next call's hook starts just past its own assistant entry.
   const next = find(lines, holds("toolu_k03")).end;
-  const evidence = await evidenceAt(bytes, next, query);
+  const evidence = evidenceAt(bytes, next, query);
   assertEquals(evidence.results, { toolu_k02: find(lines, resultOf("toolu_k02")).start });
   assertEquals(evidence.answers, {});
   assertEquals(judge(delivery, evidence), {
@@ -97,7 +93,7 @@ Deno.test("a hook Claude Code killed at its timeout: missed once the next respon
   });
   // The re-send on toolu_k03 is recorded before toolu_k04's entry.
   const resent = { ...answerAwaitingReceipt("30", "toolu_k03", next), sent: 2 };
-  const later = await evidenceAt(bytes, find(lines, holds("toolu_k04")).end, {
+  const later = evidenceAt(bytes, find(lines, holds("toolu_k04")).end, {
     from: next,
     calls: ["toolu_k03"],
     token,
@@ -107,7 +103,7 @@ Deno.test("a hook Claude Code killed at its timeout: missed once the next respon
 
 Deno.test("SessionStart(compact)'s answer: recorded under toolUseID SessionStart, or dropped", async (t) => {
   for (const [name, want] of [["answered", "delivered"], ["dropped", "missed"]] as const) {
-    await t.step(name, async () => {
+    await t.step(name, () => {
       const { bytes, lines } = recording(`sessionstart-${name}`);
       const token = tokenIn(lines);
       // SessionStart runs before the boundary is written (measured): the claim is there.
@@ -119,21 +115,21 @@ Deno.test("SessionStart(compact)'s answer: recorded under toolUseID SessionStart
         e.type === "user" && e.message !== undefined &&
         JSON.stringify(e.message).includes("After compaction."));
       assertEquals(
-        judge(delivery, await evidenceAt(bytes, second.end, query)).kind,
+        judge(delivery, evidenceAt(bytes, second.end, query)).kind,
         name === "answered" ? "delivered" : "pending",
       );
       // The first tool call of the new context starts past its own assistant entry.
       const first = find(lines, holds("toolu_s02")).end;
-      assertEquals(judge(delivery, await evidenceAt(bytes, first, query)).kind, want);
+      assertEquals(judge(delivery, evidenceAt(bytes, first, query)).kind, want);
     });
   }
 });
 
-Deno.test("a refresh answered on an Agent call is recorded in the main transcript", async () => {
+Deno.test("a refresh answered on an Agent call is recorded in the main transcript", () => {
   const { bytes, lines } = recording("agent-call");
   const token = tokenIn(lines);
   const claim = find(lines, holds("toolu_g02")).end;
-  const evidence = await evidenceAt(bytes, find(lines, holds("toolu_g03")).end, {
+  const evidence = evidenceAt(bytes, find(lines, holds("toolu_g03")).end, {
     from: claim,
     calls: ["toolu_g02"],
     token,
@@ -144,10 +140,10 @@ Deno.test("a refresh answered on an Agent call is recorded in the main transcrip
   });
 });
 
-Deno.test("another session's token is not this hook's answer", async () => {
+Deno.test("another session's token is not this hook's answer", () => {
   const { bytes, lines } = recording("agent-call");
   const claim = find(lines, holds("toolu_g02")).end;
-  const evidence = await evidenceAt(bytes, find(lines, holds("toolu_g03")).end, {
+  const evidence = evidenceAt(bytes, find(lines, holds("toolu_g03")).end, {
     from: claim,
     calls: ["toolu_g02"],
     token: "00000000",
@@ -155,16 +151,17 @@ Deno.test("another session's token is not this hook's answer", async () => {
   assertEquals(evidence.answers, {});
 });
 
-Deno.test("the receipt check reads no bytes beyond the usage scan's own", async () => {
+Deno.test("the receipt check reads no bytes beyond the usage scan's own", () => {
   const { lines } = recording("hook-cancelled");
   const path = join(FIXTURES, "recorded-2.1.328-hook-cancelled.jsonl");
   const claim = find(lines, holds("toolu_k02")).end;
   const token = tokenIn(lines);
-  const bytesFor = async (receipts: boolean) => {
-    const out = await withTranscript(path, async (source, size) => {
-      const counted = countingSource(source);
-      const scan = await scanUsage(counted, size, {
+  const bytesFor = (receipts: boolean) => {
+    const out = withTranscript(path, (source, size) => {
+      const counted = cachedSource(source);
+      const scan = viewOf(counted, size, {
         toolUseId: "toolu_k04",
+        sidechainFile: false,
         ...(receipts ? { receipts: { from: claim, calls: ["toolu_k02"], token } } : {}),
       });
       return { scan, bytes: counted.bytesRead };
@@ -172,8 +169,8 @@ Deno.test("the receipt check reads no bytes beyond the usage scan's own", async 
     if ("error" in out) throw new Error(out.error);
     return out;
   };
-  const plain = await bytesFor(false);
-  const checked = await bytesFor(true);
+  const plain = bytesFor(false);
+  const checked = bytesFor(true);
   ok(checked.scan.receipts, "no receipt evidence");
   assertEquals(checked.bytes, plain.bytes);
   ok(plain.bytes <= 64 * 1024, `${plain.bytes} bytes`);

@@ -9,17 +9,17 @@ function memorySource(bytes: Uint8Array): ByteSource & { reads: number } {
     reads: 0,
     readAt(offset: number, length: number) {
       source.reads++;
-      return Promise.resolve(bytes.slice(offset, offset + length));
+      return bytes.slice(offset, offset + length);
     },
   };
   return source;
 }
 
-async function linesOf(text: string | Uint8Array, chunkSize: number, maxLineBytes?: number) {
+function linesOf(text: string | Uint8Array, chunkSize: number, maxLineBytes?: number) {
   const bytes = typeof text === "string" ? encoder.encode(text) : text;
   const out: { start: number; text: string; oversized: boolean }[] = [];
   const options = maxLineBytes === undefined ? { chunkSize } : { chunkSize, maxLineBytes };
-  for await (const line of readLinesBackward(memorySource(bytes), bytes.length, options)) {
+  for (const line of readLinesBackward(memorySource(bytes), bytes.length, options)) {
     out.push({ start: line.start, text: decoder.decode(line.bytes), oversized: line.oversized });
   }
   return out;
@@ -34,8 +34,8 @@ Deno.test("readLinesBackward() yields lines last first at every chunk size", asy
     { start: 0, text: "alpha", oversized: false },
   ];
   for (const chunkSize of [1, 2, 3, 5, 7, 11, 64, 65536]) {
-    await t.step(`chunk ${chunkSize}`, async () => {
-      assertEquals(await linesOf(text, chunkSize), expected);
+    await t.step(`chunk ${chunkSize}`, () => {
+      assertEquals(linesOf(text, chunkSize), expected);
     });
   }
 });
@@ -66,22 +66,22 @@ Deno.test("readLinesBackward() handles awkward boundaries", async (t) => {
     { name: "one line, no newline", text: "solo", chunk: 3, lines: ["solo"] },
   ];
   for (const c of cases) {
-    await t.step(c.name, async () => {
-      assertEquals((await linesOf(c.text, c.chunk)).map((l) => l.text), c.lines);
+    await t.step(c.name, () => {
+      assertEquals((linesOf(c.text, c.chunk)).map((l) => l.text), c.lines);
     });
   }
 });
 
-Deno.test("readLinesBackward() assembles a 1 MB line from 64 KiB chunks", async () => {
+Deno.test("readLinesBackward() assembles a 1 MB line from 64 KiB chunks", () => {
   const big = "x".repeat(1024 * 1024);
-  const lines = await linesOf(`head\n${big}\ntail\n`, 64 * 1024);
+  const lines = linesOf(`head\n${big}\ntail\n`, 64 * 1024);
   assertEquals(lines.map((l) => l.text.length), [4, big.length, 4]);
   assertEquals(lines[1]?.text, big);
   assertEquals(lines[1]?.start, 5);
 });
 
-Deno.test("readLinesBackward() reports a line over maxLineBytes as oversized, without its bytes", async () => {
-  const lines = await linesOf(`a\n${"y".repeat(100)}\nb\n`, 16, 50);
+Deno.test("readLinesBackward() reports a line over maxLineBytes as oversized, without its bytes", () => {
+  const lines = linesOf(`a\n${"y".repeat(100)}\nb\n`, 16, 50);
   assertEquals(lines, [
     { start: 103, text: "b", oversized: false },
     { start: 2, text: "", oversized: true },
@@ -89,25 +89,25 @@ Deno.test("readLinesBackward() reports a line over maxLineBytes as oversized, wi
   ]);
 });
 
-Deno.test("readLinesBackward() reads only the chunks it needs when stopped early", async () => {
+Deno.test("readLinesBackward() reads only the chunks it needs when stopped early", () => {
   const body = encoder.encode("line\n".repeat(100_000)); // 500 KB
   const source = memorySource(body);
-  for await (const _ of readLinesBackward(source, body.length, { chunkSize: 4096 })) break;
+  for (const _ of readLinesBackward(source, body.length, { chunkSize: 4096 })) break;
   assertEquals(source.reads, 1);
 });
 
-Deno.test("readLinesBackward() passes invalid UTF-8 through as bytes", async () => {
+Deno.test("readLinesBackward() passes invalid UTF-8 through as bytes", () => {
   const bytes = new Uint8Array([0x61, 0x0a, 0xff, 0xfe, 0x00, 0x0a]);
-  const lines = await linesOf(bytes, 3);
+  const lines = linesOf(bytes, 3);
   assertEquals(lines.length, 2);
   assertEquals(lines[1]?.text, "a");
 });
 
-Deno.test("readLinesBackward() stops at maxBytes, even inside a region without newlines", async () => {
+Deno.test("readLinesBackward() stops at maxBytes, even inside a region without newlines", () => {
   const body = new Uint8Array(1024 * 1024).fill(0x61); // 1 MiB, no newline at all
   const source = memorySource(body);
   const lines = [];
-  for await (
+  for (
     const line of readLinesBackward(source, body.length, { chunkSize: 4096, maxBytes: 16 * 1024 })
   ) {
     lines.push(line);

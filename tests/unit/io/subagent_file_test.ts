@@ -1,7 +1,6 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { join } from "node:path";
-import { findFileUnder } from "../../../src/io/subagent_file.ts";
-import { locateTranscript } from "../../../src/hook/context_files.ts";
+import { findFileUnder, transcriptOf } from "../../../src/io/session_files.ts";
 
 function tree(): string {
   const root = Deno.makeTempDirSync({ prefix: "lessons-subagents-" });
@@ -37,35 +36,34 @@ Deno.test("findFileUnder() finds an agent's file at any depth, within its limits
   }
 });
 
-Deno.test("locateTranscript() searches once, then uses the path the state remembered", async (t) => {
-  const root = tree();
+Deno.test("transcriptOf() searches once, then uses the path the state remembered", async (t) => {
+  const base = Deno.makeTempDirSync({ prefix: "lessons-session-" });
+  const root = join(base, "s1", "subagents");
+  Deno.mkdirSync(root, { recursive: true });
+  Deno.removeSync(root, { recursive: true });
+  Deno.renameSync(tree(), root);
+  const call = (agent: string) => ({
+    session_id: "s1",
+    hook_event_name: "PostToolUse",
+    transcript_path: join(base, "s1.jsonl"),
+    agent_id: agent,
+  });
   try {
     const nested = join(root, "workflows", "wf_f5b3cd7b-844", "agent-a1.jsonl");
-    const ref = { path: join(root, "agent-a1.jsonl"), sidechainFile: true, searchUnder: root };
     await t.step("not at the expected place: found and to be remembered", () => {
-      assertEquals(locateTranscript(ref, undefined), {
-        ref: { path: nested, sidechainFile: true },
-        remember: nested,
-      });
+      assertEquals(transcriptOf(call("a1")), { path: nested, sidechainFile: true, found: nested });
     });
     await t.step("remembered: used without a search", () => {
-      const noSearch = { ...ref, searchUnder: join(root, "missing") };
-      assertEquals(locateTranscript(noSearch, nested), {
-        ref: { path: nested, sidechainFile: true },
-      });
+      assertEquals(transcriptOf(call("a1"), nested), { path: nested, sidechainFile: true });
     });
     await t.step("at the expected place (2.1.328): no search", () => {
-      const plain = { path: join(root, "agent-a2.jsonl"), sidechainFile: true, searchUnder: root };
-      assertEquals(locateTranscript(plain, undefined), {
-        ref: { path: join(root, "agent-a2.jsonl"), sidechainFile: true },
+      assertEquals(transcriptOf(call("a2")), {
+        path: join(root, "agent-a2.jsonl"),
+        sidechainFile: true,
       });
     });
-    await t.step("a main-thread transcript is left alone", () => {
-      const main = { path: "/p/s.jsonl", sidechainFile: false };
-      assertEquals(locateTranscript(main, undefined), { ref: main });
-    });
   } finally {
-    Deno.removeSync(root, { recursive: true });
+    Deno.removeSync(base, { recursive: true });
   }
 });
 

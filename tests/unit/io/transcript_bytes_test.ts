@@ -1,17 +1,22 @@
 /**
  * The cost of a call is bounded by where the usage sits, not by the transcript's size: with an
  * instrumented reader, a 1 GiB transcript (sparse: its head is a hole) costs the same bytes as a
- * 1 MiB one with the same tail, and far less than 1 MiB when the usage is near the end.
+ * 1 MiB one with the same tail, and far less than 1 MiB when the usage is near the end; and the
+ * hook's own process, traced, reads no more of it when it fires.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { join } from "node:path";
+import { cachedSource } from "../../../src/io/reverse_lines.ts";
+import { viewOf, withTranscript } from "../../../src/io/transcript.ts";
 import {
-  countingSource,
-  scanUsage,
-  type UsageQuery,
-  withTranscript,
-} from "../../../src/io/transcript.ts";
-import { entries, payload, RECORDED, runHook, SAMPLE_MANIFEST } from "../../_helpers.ts";
+  entries,
+  MAIN_COMMAND,
+  payload,
+  RECORDED,
+  runHook,
+  SAMPLE_MANIFEST,
+  spawnWithStdin,
+} from "../../_helpers.ts";
 
 const MiB = 1024 * 1024;
 const GiB = 1024 * MiB;
@@ -38,18 +43,18 @@ async function sparseTranscript(path: string, size: number, tailBytes: Uint8Arra
   assertEquals((await Deno.stat(path)).size, size);
 }
 
-/** Scans `path` as the hook does (withTranscript opens it), counting the bytes handed out. */
-async function bytesFor(path: string, query: UsageQuery) {
-  const scan = await withTranscript(path, async (source, size) => {
-    const counted = countingSource(source);
-    const result = await scanUsage(counted, size, query);
+/** Reads `path` as the hook does (withTranscript opens it), counting the bytes handed out. */
+function bytesFor(path: string, query: { toolUseId: string }) {
+  const scan = withTranscript(path, (source, size) => {
+    const counted = cachedSource(source);
+    const result = viewOf(counted, size, { ...query, sidechainFile: false });
     return { result, bytesRead: counted.bytesRead };
   });
   if ("error" in scan) throw new Error(scan.error);
   return scan;
 }
 
-Deno.test("scanUsage() reads under 1 MiB of a 1 GiB transcript, the same bytes as of 1 MiB", async (t) => {
+Deno.test("viewOf() reads under 1 MiB of a 1 GiB transcript, the same bytes as of 1 MiB", async (t) => {
   const dir = await Deno.makeTempDir({ prefix: "lessons-bytes-" });
   try {
     const tailBytes = tail();
@@ -58,9 +63,9 @@ Deno.test("scanUsage() reads under 1 MiB of a 1 GiB transcript, the same bytes a
     await sparseTranscript(small, 1 * MiB, tailBytes);
     await sparseTranscript(large, 1 * GiB, tailBytes);
 
-    await t.step("this call's entry (tool_use_id match)", async () => {
-      const onSmall = await bytesFor(small, { toolUseId: TOOL_USE_ID });
-      const onLarge = await bytesFor(large, { toolUseId: TOOL_USE_ID });
+    await t.step("this call's entry (tool_use_id match)", () => {
+      const onSmall = bytesFor(small, { toolUseId: TOOL_USE_ID });
+      const onLarge = bytesFor(large, { toolUseId: TOOL_USE_ID });
       assertEquals(onLarge.result.usage?.tokens, TOKENS);
       assertEquals(onLarge.result.usage?.matched, true);
       assert(onLarge.bytesRead < MiB, `read ${onLarge.bytesRead} bytes of 1 GiB`);
@@ -68,10 +73,10 @@ Deno.test("scanUsage() reads under 1 MiB of a 1 GiB transcript, the same bytes a
       assertEquals(onLarge.result.bytesRead, onLarge.bytesRead);
     });
 
-    await t.step("the newest usage when this call's entry is not written yet", async () => {
+    await t.step("the newest usage when this call's entry is not written yet", () => {
       const query = { toolUseId: "toolu_01NotWrittenYetXXXXXXXXXX" };
-      const onSmall = await bytesFor(small, query);
-      const onLarge = await bytesFor(large, query);
+      const onSmall = bytesFor(small, query);
+      const onLarge = bytesFor(large, query);
       assertEquals(onLarge.result.usage?.tokens, TOKENS);
       assertEquals(onLarge.result.usage?.matched, false);
       assert(onLarge.bytesRead < MiB, `read ${onLarge.bytesRead} bytes of 1 GiB`);
@@ -106,16 +111,55 @@ Deno.test("the hook answers from the tail of a 1 GiB transcript", async () => {
   }
 });
 
-/** Bytes the calling process and its reaped children have read (Linux counts a child's reads in its parent once reaped). */
-function readSoFar(): number {
-  const match = /rchar: (\d+)/.exec(Deno.readTextFileSync("/proc/self/io"));
-  if (!match?.[1]) throw new Error("no rchar in /proc/self/io");
-  return Number(match[1]);
+/** Whether a program is on PATH. */
+function onPath(program: string): boolean {
+  return (Deno.env.get("PATH") ?? "").split(":").some((dir) => {
+    try {
+      return Deno.statSync(join(dir, program)).isFile;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * Runs the hook's real entry point under strace and returns what it printed and the bytes its
+ * process read from `transcript` (each read's result, the file named by strace's `-y`): the hook's
+ * own reads, whatever Deno's cache or the test process read.
+ */
+async function tracedReads(stdin: unknown, env: Record<string, string>, transcript: string) {
+  const log = join(await Deno.makeTempDir({ prefix: "lessons-strace-" }), "reads");
+  const run = await spawnWithStdin(
+    "strace",
+    [
+      "-f",
+      "-qq",
+      "-y",
+      "-s",
+      "0",
+      "-e",
+      "trace=read,pread64,readv,preadv",
+      "-o",
+      log,
+      ...MAIN_COMMAND,
+    ],
+    stdin,
+    env,
+  );
+  let bytes = 0;
+  for (const line of Deno.readTextFileSync(log).split("\n")) {
+    if (!line.includes(`<${transcript}>`)) continue;
+    const result = /\) = (\d+)$/.exec(line);
+    if (result) bytes += Number(result[1]);
+  }
+  Deno.removeSync(log);
+  return { run, bytes };
 }
 
 Deno.test({
   name: "a session's first refresh reads no more of a 1 GiB transcript than a silent call",
-  ignore: Deno.build.os !== "linux",
+  // CI installs strace (.ci/run) and fails a test that lacks it.
+  ignore: Deno.build.os !== "linux" || (!onPath("strace") && Deno.env.get("CI") !== "true"),
   async fn() {
     const dir = await Deno.makeTempDir({ prefix: "lessons-bytes-" });
     try {
@@ -132,22 +176,21 @@ Deno.test({
         LESSONS_CONTEXT_WINDOW: "200000", // 90,000 tokens: 45 %
         LESSONS_REINJECT_WAIT_MS: "1",
       };
-      let before = readSoFar();
-      const silent = await runHook(call, { ...env, LESSONS_REINJECT_THRESHOLDS: "50" });
-      const silentBytes = readSoFar() - before;
-      assertEquals(silent.stdout, "");
-
-      before = readSoFar();
-      const firing = await runHook(call, { ...env, LESSONS_REINJECT_THRESHOLDS: "40" });
-      const firingBytes = readSoFar() - before;
-      assert(firing.context?.startsWith("[lessons-reinject refresh 40 "), firing.stdout);
-      // The manifest (a few KB), the state file and the code only a firing call loads (zod: in a
-      // source run about 1.3 MB of Deno's npm cache) are the only extra reads; scanning back
-      // would read 64 MiB here.
-      assert(
-        firingBytes < silentBytes + 4 * MiB,
-        `first refresh read ${firingBytes} bytes, a silent call ${silentBytes}`,
+      const silent = await tracedReads(
+        call,
+        { ...env, LESSONS_REINJECT_THRESHOLDS: "50" },
+        transcript,
       );
+      assertEquals(silent.run.stdout, "", silent.run.stderr);
+      const firing = await tracedReads(
+        call,
+        { ...env, LESSONS_REINJECT_THRESHOLDS: "40" },
+        transcript,
+      );
+      assert(firing.run.stdout.includes("refresh 40 "), firing.run.stdout + firing.run.stderr);
+      // The tail holds the reading: a chunk or two, never the 64 MiB a scan back would read.
+      assert(silent.bytes > 0 && silent.bytes < MiB, `a silent call read ${silent.bytes} bytes`);
+      assert(firing.bytes <= silent.bytes, `first refresh ${firing.bytes}, silent ${silent.bytes}`);
     } finally {
       await Deno.remove(dir, { recursive: true });
     }

@@ -1,25 +1,30 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import type { ByteSource } from "../../../src/io/reverse_lines.ts";
-import {
-  MARKER_SEARCH_CHUNK,
-  scanHistory,
-  scanUsage,
-  type UsageQuery,
-  withTranscript,
-} from "../../../src/io/transcript.ts";
+import { historyOf, readView, viewOf } from "../../../src/io/transcript.ts";
 import { resolveWindow } from "../../../src/core/window.ts";
 import { join } from "node:path";
 import { entries, RECORDED, RECORDINGS, skeletonTranscript } from "../../_helpers.ts";
 
-const scanFile = (path: string, query: UsageQuery = {}) =>
-  withTranscript(path, (source, size) => scanUsage(source, size, query));
+/** The piece a marker's text is searched in, a megabyte at a time. */
+const MARKER_SEARCH_CHUNK = 1024 * 1024;
+
+/** The usage scan alone: what the hook reads for a call before anything has fired. */
+const scanUsage = (
+  source: ByteSource,
+  size: number,
+  query: { toolUseId?: string; sidechainFile?: boolean; maxBytes?: number } = {},
+) => viewOf(source, size, { sidechainFile: false, ...query });
+
+const scanFile = (path: string, query: { sidechainFile?: boolean } = {}) =>
+  readView(path, { sidechainFile: query.sidechainFile ?? false });
+
+/** The search for a marker since `stopBelow`, as every call after a fire makes it. */
+const markersSince = (source: ByteSource, size: number, stopBelow: number) =>
+  viewOf(source, size, { sidechainFile: false, markersFrom: stopBelow });
 
 function memory(text: string): { source: ByteSource; size: number } {
   const bytes = new TextEncoder().encode(text);
-  return {
-    source: { readAt: (o, l) => Promise.resolve(bytes.slice(o, o + l)) },
-    size: bytes.length,
-  };
+  return { source: { readAt: (o, l) => bytes.slice(o, o + l) }, size: bytes.length };
 }
 
 const jsonl = (lines: unknown[]) => lines.map((l) => JSON.stringify(l)).join("\n") + "\n";
@@ -86,8 +91,8 @@ Deno.test("scanUsage() matches the README figures of every public transcript", a
     const path = skeletonTranscript(c.file);
     await t.step({
       name: c.file,
-      fn: async () => {
-        const scan = await scanFile(path, { sidechainFile: c.sidechainFile ?? false });
+      fn: () => {
+        const scan = scanFile(path, { sidechainFile: c.sidechainFile ?? false });
         if ("error" in scan) throw new Error(scan.error);
         if (c.compactedAfterUsage) {
           // 1.0.x compaction (isCompactSummary, no boundary) after the last real usage: the
@@ -117,8 +122,8 @@ Deno.test("scanUsage() ignores a subagent file's entries when reading it as a ma
   const path = skeletonTranscript("v2.1.167-subagent-file-agent-ab9eaae030fe399d0.jsonl");
   await t.step({
     name: "every line is a sidechain",
-    fn: async () => {
-      const scan = await scanFile(path);
+    fn: () => {
+      const scan = scanFile(path);
       if ("error" in scan) throw new Error(scan.error);
       assertEquals(scan.usage, undefined);
     },
@@ -129,17 +134,17 @@ Deno.test("scanUsage() sees no reading between a 2.1.185 boundary and the first 
   const path = skeletonTranscript("v2.1.185-three-compact-boundaries.jsonl");
   await t.step({
     name: "zero-usage in-flight entries after the first boundary do not count",
-    fn: async () => {
+    fn: () => {
       // Lines 1..346: the first boundary is line 330, lines 332-334 carry all-zero usage, and the
       // first non-zero usage after the boundary is line 347.
       const lines = Deno.readTextFileSync(path).split("\n").slice(0, 346);
       const { source, size } = memory(lines.join("\n") + "\n");
-      const scan = await scanUsage(source, size);
+      const scan = scanUsage(source, size);
       assertEquals(scan.usage, undefined);
       ok(scan.markerAfterUsage !== undefined);
       const withNext = Deno.readTextFileSync(path).split("\n").slice(0, 347);
       const next = memory(withNext.join("\n") + "\n");
-      assertEquals((await scanUsage(next.source, next.size)).usage?.tokens, 45540);
+      assertEquals((scanUsage(next.source, next.size)).usage?.tokens, 45540);
     },
   });
 });
@@ -153,13 +158,13 @@ Deno.test("scanUsage() finds this call's tool_use entry in a recorded real trans
     { id: "toolu_unknown", tokens: 120000, matched: false }, // newest usage, not matched
   ];
   for (const c of cases) {
-    await t.step(c.id, async () => {
+    await t.step(c.id, () => {
       // Cut the transcript right after this call's entry, as the hook would see it.
       const lines = Deno.readTextFileSync(RECORDED).split("\n").filter((l) => l !== "");
       const at = lines.findIndex((l) => l.includes(`"id":"${c.id}"`) && l.includes('"assistant"'));
       const cut = at >= 0 ? lines.slice(0, at + 1) : lines;
       const { source, size } = memory(cut.join("\n") + "\n");
-      const scan = await scanUsage(source, size, { toolUseId: c.id });
+      const scan = scanUsage(source, size, { toolUseId: c.id });
       assertEquals(
         { tokens: scan.usage?.tokens, matched: scan.usage?.matched },
         { tokens: c.tokens, matched: c.matched },
@@ -168,7 +173,7 @@ Deno.test("scanUsage() finds this call's tool_use entry in a recorded real trans
   }
 });
 
-Deno.test("scanUsage() looks through every entry of a split response, then stops", async () => {
+Deno.test("scanUsage() looks through every entry of a split response, then stops", () => {
   const split = [
     entries.assistant(30_000, ["older"], { messageId: "msg_old" }),
     entries.assistant(50_000, ["a"], { messageId: "msg_new" }),
@@ -176,9 +181,9 @@ Deno.test("scanUsage() looks through every entry of a split response, then stops
     entries.assistant(50_000, ["b"], { messageId: "msg_new" }),
   ];
   const { source, size } = memory(jsonl(split));
-  assertEquals((await scanUsage(source, size, { toolUseId: "a" })).usage?.matched, true);
+  assertEquals((scanUsage(source, size, { toolUseId: "a" })).usage?.matched, true);
   // An id from an older response is not looked for beyond the newest one.
-  const older = await scanUsage(source, size, { toolUseId: "older" });
+  const older = scanUsage(source, size, { toolUseId: "older" });
   assertEquals({ tokens: older.usage?.tokens, matched: older.usage?.matched }, {
     tokens: 50_000,
     matched: false,
@@ -201,26 +206,26 @@ Deno.test("scanUsage() knows where the newest response began, results between it
   const text = jsonl(streamed);
   const lineEnd = (i: number) =>
     new TextEncoder().encode(text.split("\n").slice(0, i + 1).join("\n") + "\n").length;
-  await t.step("a call whose own entry is not written yet", async () => {
+  await t.step("a call whose own entry is not written yet", () => {
     const { source, size } = memory(text);
-    const scan = await scanUsage(source, size, { toolUseId: "next" });
+    const scan = scanUsage(source, size, { toolUseId: "next" });
     assertEquals(
-      { tokens: scan.usage?.tokens, end: scan.usage?.end, firstEnd: scan.usage?.firstEnd },
-      { tokens: 50_000, end: lineEnd(6), firstEnd: lineEnd(2) },
+      { tokens: scan.usage?.tokens, offset: scan.usage?.offset, firstEnd: scan.usage?.firstEnd },
+      { tokens: 50_000, offset: lineEnd(5), firstEnd: lineEnd(2) },
     );
   });
-  await t.step("the response is the file's first: its start is the file's", async () => {
+  await t.step("the response is the file's first: its start is the file's", () => {
     const { source, size } = memory(jsonl(streamed.slice(2)));
-    const scan = await scanUsage(source, size, { toolUseId: "next" });
-    ok(scan.usage?.firstEnd !== undefined && scan.usage.firstEnd < scan.usage.end);
+    const scan = scanUsage(source, size, { toolUseId: "next" });
+    ok(scan.usage?.firstEnd !== undefined && scan.usage.firstEnd <= scan.usage.offset);
   });
-  await t.step("a byte budget that stops inside the response: start unknown", async () => {
+  await t.step("a byte budget that stops inside the response: start unknown", () => {
     // One 64 KiB chunk holds the last entry but not the results before it.
     const big = streamed.map((line, i) =>
       i === 5 ? entries.toolResult("b", "y".repeat(70_000)) : line
     );
     const { source, size } = memory(jsonl(big));
-    const scan = await scanUsage(source, size, { toolUseId: "next", maxBytes: 64 * 1024 });
+    const scan = scanUsage(source, size, { toolUseId: "next", maxBytes: 64 * 1024 });
     assertEquals([scan.usage?.tokens, scan.usage?.firstEnd], [50_000, undefined]);
   });
 });
@@ -243,16 +248,16 @@ Deno.test("scanUsage() skips what must not count", async (t) => {
     { name: "invalid JSON", line: "{not json" },
   ];
   for (const c of cases) {
-    await t.step(c.name, async () => {
+    await t.step(c.name, () => {
       const text = jsonl([entries.assistant(20_000)]) +
         (typeof c.line === "string" ? c.line : JSON.stringify(c.line)) + "\n";
       const { source, size } = memory(text);
-      assertEquals((await scanUsage(source, size)).usage?.tokens, 20_000);
+      assertEquals((scanUsage(source, size)).usage?.tokens, 20_000);
     });
   }
 });
 
-Deno.test("scanUsage() honours a Token usage warning should one ever be written", async () => {
+Deno.test("scanUsage() honours a Token usage warning should one ever be written", () => {
   const warning = {
     type: "user",
     message: {
@@ -260,24 +265,24 @@ Deno.test("scanUsage() honours a Token usage warning should one ever be written"
     },
   };
   const { source, size } = memory(jsonl([entries.assistant(10_000), warning]));
-  const scan = await scanUsage(source, size);
+  const scan = scanUsage(source, size);
   assertEquals({ tokens: scan.usage?.tokens, window: scan.usage?.window }, {
     tokens: 62000,
     window: 200000,
   });
 });
 
-Deno.test("withTranscript() turns a missing, empty or non-file path into an error or no usage", async () => {
+Deno.test("readView() turns a missing, empty or non-file path into an error or no usage", () => {
   const dir = Deno.makeTempDirSync();
-  ok("error" in await scanFile(`${dir}/missing.jsonl`));
-  ok("error" in await scanFile(dir));
+  ok("error" in scanFile(`${dir}/missing.jsonl`));
+  ok("error" in scanFile(dir));
   Deno.writeTextFileSync(`${dir}/empty.jsonl`, "");
-  const empty = await scanFile(`${dir}/empty.jsonl`);
+  const empty = scanFile(`${dir}/empty.jsonl`);
   ok(!("error" in empty) && empty.usage === undefined);
   Deno.removeSync(dir, { recursive: true });
 });
 
-Deno.test("scanHistory() finds the newest compaction marker and this hook's refreshes after it", async () => {
+Deno.test("historyOf() finds the newest compaction marker and this hook's refreshes after it", () => {
   const token = "0badc0de";
   const header = (t: string) => `[lessons-reinject refresh ${t} ref=${token}] Context refresh`;
   const lines = [
@@ -290,36 +295,36 @@ Deno.test("scanHistory() finds the newest compaction marker and this hook's refr
     entries.refresh(`Quoted later: ${header("30")}`, "b"),
   ];
   const { source, size } = memory(jsonl(lines));
-  const scan = await scanHistory(source, size, { token });
+  const scan = historyOf(source, size, token);
   assertEquals(scan.refreshed, [52, 70]);
   ok(scan.marker !== undefined && scan.marker > 0);
   assertEquals(scan.truncated, false);
 });
 
-Deno.test("scanHistory() stops at stopBelow and reports a truncated scan past its byte budget", async () => {
+Deno.test("the history walk reports a truncated scan past its byte budget; the search stops at its start", () => {
   const lines = [
     entries.compactBoundary(),
     ...Array.from({ length: 300 }, () => entries.assistant(1000)),
   ];
   const { source, size } = memory(jsonl(lines));
   ok(size > 3 * 64 * 1024, "several chunks");
-  const full = await scanHistory(source, size);
+  const full = historyOf(source, size, "none");
   assertEquals([full.marker, full.truncated], [0, false]);
-  const above = await scanHistory(source, size, { stopBelow: 10 });
-  assertEquals([above.marker, above.truncated], [undefined, false]);
+  const above = markersSince(source, size, 10);
+  assertEquals([above.markerSince, above.markersChecked], [undefined, true]);
   // The budget is checked between 64 KiB reads: one read, then it stops short of the marker.
-  const budget = await scanHistory(source, size, { maxBytes: 1000 });
-  assertEquals([budget.marker, budget.truncated, budget.bytesRead], [undefined, true, 64 * 1024]);
+  const budget = historyOf(source, size, "none", undefined, 1000);
+  assertEquals([budget.marker, budget.truncated], [undefined, true]);
 });
 
-Deno.test("scanHistory() looking only for a marker reads its range once, and answers as the walk does", async (t) => {
+Deno.test("the search for a marker reads its range once, and answers as the walk does", async (t) => {
   const filler = Array.from({ length: 300 }, () => entries.assistant(1000));
   const cases: {
     name: string;
     lines: unknown[];
     /** Where the range starts: at the second line, or one byte into the first. */
     from: "second line" | "one byte in";
-    /** The most reads it may take (the walk reads 64 KiB at a time: 6 for this file). */
+    /** The most reads it may take: the usage scan's chunk, the search's piece, the walk's chunks. */
     reads: number;
   }[] = [
     // The usual call after a threshold fired: 300 entries written since, no marker among them.
@@ -327,13 +332,13 @@ Deno.test("scanHistory() looking only for a marker reads its range once, and ans
       name: "no marker in the range",
       lines: [entries.compactBoundary(), ...filler],
       from: "second line",
-      reads: 1,
+      reads: 2,
     },
     {
       name: "a marker in the range",
       lines: [...filler, entries.compactBoundary()],
       from: "second line",
-      reads: 6,
+      reads: 7,
     },
     // The marker's line starts one byte before the range: the search sees its text and hands
     // over to the walk, which passes that line over.
@@ -341,11 +346,11 @@ Deno.test("scanHistory() looking only for a marker reads its range once, and ans
       name: "a marker just before the range",
       lines: [entries.compactBoundary(), ...filler],
       from: "one byte in",
-      reads: 7,
+      reads: 8,
     },
   ];
   for (const c of cases) {
-    await t.step(c.name, async () => {
+    await t.step(c.name, () => {
       const text = jsonl(c.lines);
       const { source, size } = memory(text);
       const stopBelow = c.from === "second line" ? text.indexOf("\n") + 1 : 1;
@@ -353,16 +358,20 @@ Deno.test("scanHistory() looking only for a marker reads its range once, and ans
       const counting = {
         readAt: (offset: number, length: number) => (reads++, source.readAt(offset, length)),
       };
-      const scan = await scanHistory(counting, size, { stopBelow });
-      // A token makes it walk line by line: the answer to compare with.
-      const walked = await scanHistory(source, size, { stopBelow, token: "none" });
-      assertEquals([scan.marker, scan.truncated], [walked.marker, walked.truncated]);
+      const scan = markersSince(counting, size, stopBelow);
+      // The walk line by line back to the marker: the answer to compare with.
+      const walked = historyOf(source, size, "none");
+      const expected = walked.marker !== undefined && walked.marker >= stopBelow
+        ? walked.marker
+        : undefined;
+      // A marker newer than any usage is the usage scan's own find.
+      assertEquals(scan.markerSince ?? scan.markerAfterUsage, expected);
       ok(reads <= c.reads, `${reads} reads`);
     });
   }
 });
 
-Deno.test("scanHistory() finds a marker in a range longer than one search piece, even split between two", async (t) => {
+Deno.test("the search finds a marker in a range longer than one search piece, even split between two", async (t) => {
   const boundary = JSON.stringify(entries.compactBoundary());
   const at = boundary.indexOf("compact_boundary");
   // Filler lines, then the boundary placed so that its marker text starts `shift` bytes before
@@ -375,13 +384,13 @@ Deno.test("scanHistory() finds a marker in a range longer than one search piece,
     return head + filler + "\n" + boundary + "\n" + JSON.stringify(entries.assistant(1000)) + "\n";
   };
   for (const shift of [0, 5, 15, 40]) {
-    await t.step(`marker text ${shift} bytes before the piece's end`, async () => {
+    await t.step(`marker text ${shift} bytes before the piece's end`, () => {
       const text = range(shift);
       const { source, size } = memory(text);
       const start = head.length;
       assertEquals(text.indexOf("compact_boundary"), start + MARKER_SEARCH_CHUNK - shift);
-      const scan = await scanHistory(source, size, { stopBelow: start });
-      assertEquals(scan.marker, text.indexOf(boundary));
+      const scan = markersSince(source, size, start);
+      assertEquals(scan.markerSince, text.indexOf(boundary));
     });
   }
 });
@@ -394,9 +403,9 @@ Deno.test("an auto-compaction's boundary is read through the summary three lines
   );
   const lines = text.split("\n");
   const upTo = (n: number) => memory(lines.slice(0, n + 1).join("\n") + "\n");
-  await t.step("scanHistory()", async () => {
+  await t.step("historyOf()", () => {
     const { source, size } = upTo(100);
-    const scan = await scanHistory(source, size);
+    const scan = historyOf(source, size, "none");
     assertEquals(scan.compaction, {
       trigger: "auto",
       preTokens: 67_044,
@@ -404,9 +413,9 @@ Deno.test("an auto-compaction's boundary is read through the summary three lines
       version: "2.1.328",
     });
   });
-  await t.step("scanUsage() with no reading since the compaction", async () => {
+  await t.step("scanUsage() with no reading since the compaction", () => {
     const { source, size } = upTo(100);
-    const scan = await scanUsage(source, size, { toolUseId: "toolu_wa0" });
+    const scan = scanUsage(source, size, { toolUseId: "toolu_wa0" });
     ok(scan.markerAfterUsage !== undefined);
     assertEquals(scan.compaction, {
       trigger: "auto",
@@ -417,7 +426,7 @@ Deno.test("an auto-compaction's boundary is read through the summary three lines
   });
 });
 
-Deno.test("scanUsage() and scanHistory() read the boundary behind the summary entry, and the model it compacted", async (t) => {
+Deno.test("the usage scan and the history walk read the boundary behind the summary entry, and the model it compacted", async (t) => {
   // 2.x writes the compact_boundary and then the isCompactSummary entry: walking back, a scan
   // meets the summary first. Cut the recorded 2.1.328 session just after its summary.
   const lines = Deno.readTextFileSync(
@@ -432,37 +441,37 @@ Deno.test("scanUsage() and scanHistory() read the boundary behind the summary en
     model: "claude-sonnet-4-6",
     version: "2.1.328",
   };
-  await t.step("scanUsage(): no reading since, and the compaction's evidence", async () => {
-    const scan = await scanUsage(cut.source, cut.size);
+  await t.step("scanUsage(): no reading since, and the compaction's evidence", () => {
+    const scan = scanUsage(cut.source, cut.size);
     ok(scan.markerAfterUsage !== undefined);
     assertEquals(scan.compaction, expected);
   });
-  await t.step("scanHistory()", async () => {
-    const scan = await scanHistory(cut.source, cut.size);
+  await t.step("historyOf()", () => {
+    const scan = historyOf(cut.source, cut.size, "none");
     assertEquals(scan.compaction, expected);
   });
-  await t.step("a summary with no boundary before it (1.0.x) proves nothing", async () => {
+  await t.step("a summary with no boundary before it (1.0.x) proves nothing", () => {
     const summaryOnly = memory(
       jsonl([entries.assistant(150_000, ["a"]), JSON.parse(lines[summary]!)]),
     );
-    const scan = await scanUsage(summaryOnly.source, summaryOnly.size);
+    const scan = scanUsage(summaryOnly.source, summaryOnly.size);
     ok(scan.markerAfterUsage !== undefined);
     assertEquals(scan.compaction, undefined);
   });
-  await t.step("a boundary read directly still names the model before it", async () => {
+  await t.step("a boundary read directly still names the model before it", () => {
     const boundaryLast = memory(
       jsonl([
         entries.assistant(150_000, ["a"], { model: "claude-opus-5" }),
         entries.compactBoundary(),
       ]),
     );
-    const scan = await scanHistory(boundaryLast.source, boundaryLast.size);
+    const scan = historyOf(boundaryLast.source, boundaryLast.size, "none");
     assertEquals(scan.compaction?.model, "claude-opus-5");
     assertEquals(scan.compaction?.preTokens, 150000);
   });
 });
 
-Deno.test("scanHistory() with upToUuid passes over what came after that entry, markers included", async (t) => {
+Deno.test("historyOf() with upToUuid passes over what came after that entry, markers included", async (t) => {
   const token = "0badc0de";
   const header = (th: string) => `[lessons-reinject refresh ${th} ref=${token}] Context refresh`;
   const forkPoint = entries.refresh(header("52"), "b");
@@ -478,24 +487,21 @@ Deno.test("scanHistory() with upToUuid passes over what came after that entry, m
     entries.compactBoundary(),
   ];
   const { source, size } = memory(jsonl(lines));
-  await t.step("up to the entry, back to the compaction before it", async () => {
-    const scan = await scanHistory(source, size, { token, upToUuid: String(forkPoint.uuid) });
+  await t.step("up to the entry, back to the compaction before it", () => {
+    const scan = historyOf(source, size, token, String(forkPoint.uuid));
     assertEquals(scan.refreshed, [30, 52]);
     ok(scan.marker !== undefined);
   });
-  await t.step("an entry that is not there: nothing", async () => {
-    const scan = await scanHistory(source, size, { token, upToUuid: "no-such-uuid" });
+  await t.step("an entry that is not there: nothing", () => {
+    const scan = historyOf(source, size, token, "no-such-uuid");
     assertEquals([scan.refreshed, scan.marker], [[], undefined]);
   });
-  await t.step("a uuid quoted in another line does not count as the entry", async () => {
+  await t.step("a uuid quoted in another line does not count as the entry", () => {
     const quoted = memory(jsonl([
       entries.refresh(header("30"), "a"),
       entries.refresh(`${header("52")} mentions ${String(forkPoint.uuid)}`, "b"),
     ]));
-    const scan = await scanHistory(quoted.source, quoted.size, {
-      token,
-      upToUuid: String(forkPoint.uuid),
-    });
+    const scan = historyOf(quoted.source, quoted.size, token, String(forkPoint.uuid));
     assertEquals(scan.refreshed, []);
   });
 });
@@ -506,26 +512,26 @@ Deno.test("scanUsage() notes a user's prompt after the newest usage: a new turn,
       l.includes('"type":"user"') && !l.includes("tool_result") && !l.includes("isCompactSummary")
     )!,
   );
-  const cases: [string, unknown[], boolean | undefined][] = [
+  const cases: [string, unknown[], boolean][] = [
     ["a prompt after the newest usage", [entries.assistant(40_000, ["a"]), prompt], true],
     [
       "only the tool's result after it",
       [entries.assistant(40_000, ["a"]), entries.toolResult("a")],
-      undefined,
+      false,
     ],
-    ["a prompt before the newest usage", [prompt, entries.assistant(40_000, ["a"])], undefined],
-    ["this call's own entry is there", [prompt, entries.assistant(40_000, ["now"])], undefined],
+    ["a prompt before the newest usage", [prompt, entries.assistant(40_000, ["a"])], false],
+    ["this call's own entry is there", [prompt, entries.assistant(40_000, ["now"])], false],
   ];
   for (const [name, lines, expected] of cases) {
-    await t.step(name, async () => {
+    await t.step(name, () => {
       const { source, size } = memory(jsonl(lines));
-      const scan = await scanUsage(source, size, { toolUseId: "now" });
+      const scan = scanUsage(source, size, { toolUseId: "now" });
       assertEquals(scan.promptAfterUsage, expected);
     });
   }
 });
 
-Deno.test("scanUsage() reads a gateway's response: a gen- id, input_tokens only, no request id", async () => {
+Deno.test("scanUsage() reads a gateway's response: a gen- id, input_tokens only, no request id", () => {
   // OpenRouter's Anthropic endpoint: `message_start` with `id: gen-...` and usage
   // `{input_tokens, output_tokens}`; split over two entries as Claude Code splits every response.
   const gateway = (tokens: number, ids: string[], id: string) => {
@@ -546,11 +552,48 @@ Deno.test("scanUsage() reads a gateway's response: a gen- id, input_tokens only,
     gateway(64_000, ["now"], "gen-1764000002-bbbb"),
   ];
   const { source, size } = memory(jsonl(lines));
-  const scan = await scanUsage(source, size, { toolUseId: "now" });
+  const scan = scanUsage(source, size, { toolUseId: "now" });
   assertEquals(
     [scan.usage?.tokens, scan.usage?.matched, scan.usage?.messageId, scan.usage?.outputTokens],
     [64_000, true, "gen-1764000002-bbbb", 120],
   );
   const resolved = resolveWindow({ model: scan.usage?.model, tokens: scan.usage?.tokens });
   assertEquals([resolved.window, resolved.certain], [200_000, false]);
+});
+
+Deno.test("viewOf() tells whether every tool_use of the newest response has its result yet", async (t) => {
+  const cases: [string, unknown[], boolean][] = [
+    ["its result is written", [entries.assistant(40_000, ["a"]), entries.toolResult("a")], true],
+    [
+      "its result is not written yet: the transcript lags",
+      [entries.assistant(40_000, ["a"])],
+      false,
+    ],
+    [
+      "one of two parallel calls' results is missing",
+      [
+        entries.assistant(40_000, ["a"], { messageId: "m" }),
+        entries.toolResult("a"),
+        entries.assistant(40_000, ["b"], { messageId: "m" }),
+      ],
+      false,
+    ],
+    [
+      "both results are in, between and after the response's entries",
+      [
+        entries.assistant(40_000, ["a"], { messageId: "m" }),
+        entries.toolResult("a"),
+        entries.assistant(40_000, ["b"], { messageId: "m" }),
+        entries.toolResult("b"),
+      ],
+      true,
+    ],
+    ["a response without tool calls", [entries.assistant(40_000, [])], true],
+  ];
+  for (const [name, lines, expected] of cases) {
+    await t.step(name, () => {
+      const { source, size } = memory(jsonl(lines));
+      assertEquals(scanUsage(source, size, { toolUseId: "now" }).usage?.resultsIn, expected);
+    });
+  }
 });

@@ -1,37 +1,24 @@
 /**
- * Step 6 (firing calls only): the refresh text. Finds and reads every source of standing rules
- * (the manifest's lessons for this project, the user's own rules) and lays them out within the
- * budget. Its code and schemas are loaded here, on first use, so a call that does not fire never
- * pays for them.
+ * The refresh text, for a call that fires: every source of standing rules (the manifest's lessons
+ * for this project, the user's own rules) laid out within the budget. Loaded on first use, so a
+ * call that does not fire never pays for the rules' code and schemas.
  */
-import type { RefreshCause } from "../core/header.ts";
-import { refreshHeader } from "../core/header.ts";
+import { type RefreshCause, refreshHeader } from "../core/header.ts";
 import type { Settings } from "../settings/resolve.ts";
 import type { RefreshAccount } from "./trace.ts";
 import type { StandingRules } from "../io/standing_rules.ts";
-
-/** What rendering needs from the settings. */
-export type RefreshSettings =
-  & Pick<
-    Settings,
-    "manifestPath" | "pluginRoot" | "claudeDir" | "projectDir" | "maxChars" | "home"
-  >
-  & Pick<Settings, "sources" | "rulesFiles">;
 
 /** The text, or why there is none. */
 export type BuiltRefresh =
   | { kind: "text"; account: RefreshAccount }
   | { kind: "error"; error: string; manifest: StandingRules["manifest"] };
 
-/**
- * Builds the refresh for `cause`, for the project at `cwd`, headed with `token`: the manifest's
- * lessons and the user's own rules (docs/own-rules.md), in one budget.
- */
+/** Builds the refresh for `cause`, for the project at `cwd`, headed with `token`. */
 export async function buildRefresh(
   cause: RefreshCause,
   token: string,
   cwd: string | undefined,
-  settings: RefreshSettings,
+  settings: Settings,
 ): Promise<BuiltRefresh> {
   const [{ loadStandingRules }, { renderCombined }] = await Promise.all([
     import("../io/standing_rules.ts"),
@@ -45,27 +32,20 @@ export async function buildRefresh(
       manifest: rules.manifest,
     };
   }
-  const rendered = renderCombined(
-    refreshHeader(cause, token),
-    rules.blocks,
-    rules.lessons,
-    settings.maxChars,
-  );
-  const manifest = rules.manifest.kind === "ok" ? rules.manifest.location.path : undefined;
-  const own = [...new Set(rules.blocks.map((b) => b.id.replace(/:[0-9]+$/, "")))];
+  const header = refreshHeader(cause, token, rules);
+  const rendered = renderCombined(header, rules.blocks, rules.lessons, settings.maxChars);
   return {
     kind: "text",
     account: {
       text: rendered.text,
       chars: rendered.text.length,
       budget: settings.maxChars,
-      source: [...(manifest ? [manifest] : []), ...own].join(", "),
       whole: rendered.whole,
       summarized: rendered.summarized,
       omitted: rendered.omitted,
       invalid: rules.manifest.kind === "ok" ? rules.manifest.selection.invalid : [],
       sources: rules.trace,
-      manifest,
+      manifest: rules.manifest.kind === "ok" ? rules.manifest.location.path : undefined,
     },
   };
 }

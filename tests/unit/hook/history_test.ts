@@ -1,6 +1,7 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { join } from "node:path";
-import { parentTranscriptOf, readForkReference } from "../../../src/io/fork_reference.ts";
+import { readForkReference } from "../../../src/hook/history.ts";
+import { parentTranscriptOf } from "../../../src/io/session_files.ts";
 import { RECORDINGS as FIXTURES } from "../../_helpers.ts";
 
 Deno.test("readForkReference() reads a fork's first line, and only a fork's", async (t) => {

@@ -1,0 +1,111 @@
+/**
+ * What the transcript says about the context a state file describes, applied to that state: a
+ * compaction that ended it, a stretch checked free of markers, refreshes recovered after the
+ * state file was lost, a window proven, where the session compacts. Pure.
+ */
+import type { State } from "../schemas/state.ts";
+import type { WindowProof } from "./window.ts";
+
+export interface ContextFacts {
+  /** Offset of the newest compaction marker seen, if any. */
+  marker?: number;
+  /** No compaction marker after the last fire, up to this offset. */
+  checkedTo?: number;
+  /** Thresholds this hook's own refreshes in the transcript show as fired (state file lost). */
+  recovered?: number[];
+  /** A fork subagent's first call: thresholds its parent's refreshes named before the fork. */
+  inherited?: number[];
+  /** A window the transcript proved. */
+  proven?: WindowProof;
+  /** Where this subagent's transcript was found by searching. */
+  agentTranscript?: string;
+  /** The tightest point this session was seen to auto-compact at. */
+  compactedAt?: number;
+  /** Claude Code's auto-compaction settings read for this context, and their files' signature. */
+  claudeSettings?: string;
+}
+
+/** Unchecked bytes worth recording as checked (a state write); below it, re-reading is cheaper. */
+export const CHECKPOINT_BYTES = 256 * 1024;
+
+/**
+ * Where to look for an unreported compaction: after the last fire, past what was checked; none
+ * before anything fired (a compaction then changes nothing).
+ */
+export function markersFrom(state: State): number | undefined {
+  if (state.fired.length === 0) return undefined;
+  return Math.max(state.firedAt ?? 0, state.checkedTo ?? 0);
+}
+
+/** The window `state` keeps as proven, with the model and release it was proven for. */
+export function proofOf(state: State): WindowProof | undefined {
+  if (state.provenWindow === undefined) return undefined;
+  return { window: state.provenWindow, model: state.provenModel, version: state.provenVersion };
+}
+
+/**
+ * The state after a reset (clear, compaction): nothing fired, nothing counted, a new epoch; what
+ * the session proved about its window, where it compacts and where its files are, kept.
+ */
+export function resetState(state: State, checkedTo?: number): State {
+  const kept = (
+    key: "provenWindow" | "compactedAt" | "provenModel" | "provenVersion" | "agentTranscript",
+  ) => state[key] !== undefined ? { [key]: state[key] } : {};
+  return {
+    fired: [],
+    toolCount: 0,
+    epoch: (state.epoch ?? 0) + 1,
+    ...kept("provenWindow"),
+    ...kept("compactedAt"),
+    ...kept("provenModel"),
+    ...kept("provenVersion"),
+    ...kept("agentTranscript"),
+    ...(checkedTo !== undefined ? { checkedTo } : {}),
+  };
+}
+
+/** True when a compaction marker at `offset` ends the context `state` describes. */
+export function markerEndsContext(state: State, offset: number): boolean {
+  return state.fired.length > 0 && offset >= (state.firedAt ?? 0);
+}
+
+/**
+ * `base` updated with `facts`. `recovered` and `inherited` apply only without a state file: one
+ * that exists is the record, the transcript only a backup.
+ */
+export function applyFacts(base: State, facts: ContextFacts, stateFound: boolean): State {
+  let state = base;
+  const found = [...(facts.recovered ?? []), ...(facts.inherited ?? [])];
+  if (!stateFound && found.length > 0) {
+    // Found after the marker (the walk stops there): they belong to this context.
+    state = {
+      ...state,
+      fired: [...new Set([...state.fired, ...found])].sort((a, b) => a - b),
+      firedAt: Math.max(state.firedAt ?? 0, (facts.marker ?? -1) + 1),
+    };
+  }
+  if (facts.agentTranscript !== undefined) {
+    state = { ...state, agentTranscript: facts.agentTranscript };
+  }
+  if (facts.proven !== undefined) {
+    const { provenModel: _m, provenVersion: _v, ...rest } = state;
+    const proof = facts.proven;
+    state = {
+      ...rest,
+      provenWindow: proof.window,
+      ...(proof.model !== undefined ? { provenModel: proof.model } : {}),
+      ...(proof.version !== undefined ? { provenVersion: proof.version } : {}),
+    };
+  }
+  if (facts.compactedAt !== undefined) state = { ...state, compactedAt: facts.compactedAt };
+  if (facts.marker !== undefined && markerEndsContext(state, facts.marker)) {
+    state = resetState(state, facts.marker);
+  } else if (facts.checkedTo !== undefined && facts.checkedTo > (state.checkedTo ?? 0)) {
+    state = { ...state, checkedTo: facts.checkedTo };
+  }
+  // Settings just read still describe the new context after a reset: keep them.
+  if (facts.claudeSettings !== undefined) {
+    state = { ...state, claudeSettings: facts.claudeSettings };
+  }
+  return state;
+}

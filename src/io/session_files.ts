@@ -1,0 +1,118 @@
+/**
+ * Where Claude Code keeps a session's files: the session's transcript, a subagent's own
+ * (`<project>/<session>/subagents/agent-<id>.jsonl` in 2.1.328, nested deeper for 2.1.167's
+ * workflow agents), and a fork's parent.
+ */
+import { basename, dirname, join } from "../core/path.ts";
+import type { HookPayload } from "../schemas/payload.ts";
+
+/** A transcript to read, and whether every entry in it is a subagent's. */
+export interface TranscriptRef {
+  path: string;
+  sidechainFile: boolean;
+  /** Set when a search found it: the state remembers it. */
+  found?: string;
+}
+
+/**
+ * The transcript for `payload`; `remembered` is where the state says a search found it before.
+ *
+ * @example
+ * ```ts
+ * transcriptOf({ session_id: "s", hook_event_name: "PostToolUse", transcript_path: "/p/s.jsonl" });
+ * // { path: "/p/s.jsonl", sidechainFile: false }
+ * ```
+ */
+export function transcriptOf(payload: HookPayload, remembered?: string): TranscriptRef | undefined {
+  const main = payload.transcript_path || undefined;
+  if (!payload.agent_id) return main ? { path: main, sidechainFile: false } : undefined;
+  if (payload.agent_transcript_path) {
+    return { path: payload.agent_transcript_path, sidechainFile: true };
+  }
+  if (!main) return undefined;
+  if (basename(main).startsWith("agent-")) return { path: main, sidechainFile: true };
+  const subagents = join(dirname(main), basename(main).replace(/\.jsonl$/, ""), "subagents");
+  const expected = join(subagents, `agent-${payload.agent_id}.jsonl`);
+  if (remembered !== undefined && isFile(remembered)) {
+    return { path: remembered, sidechainFile: true };
+  }
+  if (isFile(expected)) return { path: expected, sidechainFile: true };
+  const found = findFileUnder(subagents, basename(expected));
+  return found === undefined
+    ? { path: expected, sidechainFile: true }
+    : { path: found, sidechainFile: true, found };
+}
+
+function isFile(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Where the parent's transcript is: the session's own `mainPath` when it is the parent's, else
+ * beside the session folder holding the fork's file (`<project>/<parent>/subagents/...`).
+ *
+ * @example
+ * ```ts
+ * parentTranscriptOf("/p/s1/subagents/agent-a1.jsonl", undefined, "s1"); // "/p/s1.jsonl"
+ * ```
+ */
+export function parentTranscriptOf(
+  agentPath: string,
+  mainPath: string | undefined,
+  parentSessionId: string,
+): string | undefined {
+  const name = `${parentSessionId}.jsonl`;
+  if (mainPath !== undefined && basename(mainPath) === name) return mainPath;
+  let dir = dirname(agentPath);
+  for (let depth = 0; depth < 4; depth++) {
+    const up = dirname(dir);
+    if (basename(dir) === parentSessionId) return join(up, name);
+    if (up === dir) break;
+    dir = up;
+  }
+  return undefined;
+}
+
+export interface SearchLimits {
+  /** Folder levels below `subagents/` to look into. Default 4. */
+  maxDepth?: number;
+  /** Directory entries to look at in all. Default 5,000. */
+  maxEntries?: number;
+}
+
+/**
+ * The path of `fileName` under `root`, breadth first (the shallowest match wins), or undefined
+ * when it is not there within the limits or `root` cannot be read. Never follows symlinked
+ * folders. Sync: a hook process feels every async hop.
+ */
+export function findFileUnder(
+  root: string,
+  fileName: string,
+  limits: SearchLimits = {},
+): string | undefined {
+  const maxDepth = limits.maxDepth ?? 4;
+  let budget = limits.maxEntries ?? 5_000;
+  let level = [root];
+  for (let depth = 0; depth <= maxDepth && level.length > 0; depth++) {
+    const next: string[] = [];
+    for (const dir of level) {
+      let entries: Iterable<Deno.DirEntry>;
+      try {
+        entries = Deno.readDirSync(dir);
+        for (const entry of entries) {
+          if (--budget < 0) return undefined;
+          if (entry.isFile && entry.name === fileName) return join(dir, entry.name);
+          if (entry.isDirectory && !entry.isSymlink) next.push(join(dir, entry.name));
+        }
+      } catch {
+        // An unreadable folder holds nothing we can use.
+      }
+    }
+    level = next;
+  }
+  return undefined;
+}
