@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { baseEnv, HOOK_PERMISSIONS, ROOT } from "../_helpers.ts";
+import { HOOK_PERMISSIONS, ROOT } from "../_helpers.ts";
 import { bundleArgs, compileArgs } from "../../scripts/compile.ts";
 import {
   assetName,
@@ -52,7 +52,7 @@ Deno.test("compile.ts --dry-run: bundle, then one deno compile per target into d
       join(ROOT, "scripts", "compile.ts"),
       "--dry-run",
     ],
-    { PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? "", NO_COLOR: "1" },
+    { NO_COLOR: "1" },
   );
   assert.equal(ran.code, 0, ran.stderr);
   const lines = ran.stdout.trim().split("\n");
@@ -77,7 +77,7 @@ Deno.test("compile.ts --dry-run: bundle, then one deno compile per target into d
       "--target",
       "aarch64-apple-darwin",
     ],
-    { PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? "" },
+    {},
   );
   assert.equal(one.stdout.trim().split("\n").length, 2);
   const bad = await run(
@@ -90,7 +90,7 @@ Deno.test("compile.ts --dry-run: bundle, then one deno compile per target into d
       "--target",
       "sparc",
     ],
-    { PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? "" },
+    {},
   );
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /unknown target sparc/);
@@ -200,11 +200,11 @@ Deno.test("the bundle alone, run by deno, passes the release smoke test", async 
   const dir = Deno.makeTempDirSync({ prefix: "lessons-bundle-" });
   try {
     const bundle = join(dir, "lessons-reinject.js");
-    // The release build (deno bundle, then eager functions). baseEnv keeps the proxy and CA
+    // The release build (deno bundle, then eager functions). run() passes on the proxy and CA
     // variables: a first `deno bundle` downloads esbuild.
     const built = await run(
       [Deno.execPath(), "run", "--allow-all", join(ROOT, "scripts", "bundle.ts"), bundle],
-      baseEnv({}),
+      {},
     );
     assert.equal(built.code, 0, built.stderr);
     // Only node: built-ins may be left to load: everything else is inlined in the one file.

@@ -83,7 +83,10 @@ function setup(
   });
   const dist = join(root, "dist");
   Deno.mkdirSync(dist);
-  return { dir, root, dist, launcher: join(root, "hooks", "run"), env: { PATH: bin } };
+  // run() sets DENO_NO_UPDATE_CHECK for every child; empty here, so that ECHO_DENO shows whether
+  // hooks/run sets it itself.
+  const env = { PATH: bin, DENO_NO_UPDATE_CHECK: "" };
+  return { dir, root, dist, launcher: join(root, "hooks", "run"), env };
 }
 
 function installAll(dist: string, exitCode = 0): void {
