@@ -32,7 +32,7 @@ import { loadStandingRules } from "../io/standing_rules.ts";
 import { checkOwnRules } from "./doctor_rules.ts";
 import { newestInstalledFile } from "../io/plugin_cache.ts";
 import { localPluginRoot } from "../io/local_marketplace.ts";
-import { launcherVerdict, readLauncherState } from "../io/launcher_state.ts";
+import { denoNpmCache, launcherVerdict, readLauncherState } from "../io/launcher_state.ts";
 import { preparePrivateDir, untrustedDirReason } from "../io/state_store.ts";
 import type { Settings } from "../settings/resolve.ts";
 import { isReading, percentText } from "../core/decide.ts";
@@ -287,12 +287,17 @@ function matches(matcher: unknown, value: string): boolean {
   }
 }
 
-/** What hooks/run does with `dist/lessons-reinject-<target>[.exe]`, deno, and the download. */
+/**
+ * What hooks/run does with `dist/lessons-reinject-<target>[.exe]`, deno and its cache, and the
+ * download. It only reads: a download is started by a hook call, never by doctor.
+ */
 async function checkBinary(root: string, searchPath: readonly string[]): Promise<Check> {
   const windows = Deno.build.os === "windows";
   const name = `lessons-reinject-${Deno.build.target}${windows ? ".exe" : ""}`;
   const deno = await findOnPath(windows ? "deno.exe" : "deno", searchPath);
-  const verdict = launcherVerdict(await readLauncherState(root, name), deno);
+  // Where Deno keeps npm packages: read here, as Deno reads it (not a setting of this program).
+  const cache = denoNpmCache((variable) => Deno.env.get(variable), Deno.build.os);
+  const verdict = launcherVerdict(await readLauncherState(root, name, cache), deno);
   if (verdict.status === "ok") return ok("binary", verdict.detail);
   const fix = verdict.fix ?? `run ${join(root, "hooks", "install")}`;
   return verdict.status === "warn"
