@@ -224,6 +224,31 @@ Deno.test("marketplace.json lists this plugin from the repository root", () => {
   assert.equal(plugin.version, VERSION, "plugin.json and deno.json name the same version");
 });
 
+Deno.test("plugin.json declares every host the plugin reaches; its icon is one the directory takes", () => {
+  const plugin = JSON.parse(read(".claude-plugin/plugin.json"));
+  const hosts: string[] = plugin.network?.hosts ?? [];
+  // hooks/install: the release host, and where GitHub redirects a release asset (today's host
+  // and the one it used before 2025); hooks/run's background `deno cache`: the npm registry.
+  const reached = [
+    new URL(releaseBaseUrl(() => undefined)).hostname,
+    "release-assets.githubusercontent.com",
+    "objects.githubusercontent.com",
+    "registry.npmjs.org",
+  ];
+  assert.deepEqual([...hosts].sort(), [...reached].sort());
+  assert.ok(read("hooks/install").includes("$repo"), "hooks/install downloads from the repository");
+  assert.ok(read("hooks/run").includes("deno cache"), "hooks/run fills Deno's cache");
+  // What `claude plugin validate` (2.1.328) accepts: a square PNG of 512 to 2048 px, under 2 MB,
+  // at .claude-plugin/icon.png.
+  const icon = Deno.readFileSync(join(ROOT, ".claude-plugin", "icon.png"));
+  assert.deepEqual([...icon.subarray(0, 8)], [137, 80, 78, 71, 13, 10, 26, 10], "a PNG");
+  const header = new DataView(icon.buffer, icon.byteOffset + 16, 8);
+  const [width, height] = [header.getUint32(0), header.getUint32(4)];
+  assert.equal(width, height, "square");
+  assert.ok(width >= 512 && width <= 2048, `${width} px`);
+  assert.ok(icon.length < 2 * 1024 * 1024);
+});
+
 Deno.test("release gate: tag v<version>, repository as marketplace.json names it", () => {
   const repo = repositoryUrl().replace("https://github.com/", "");
   assert.deepEqual(releaseProblems(`v${VERSION}`, repo), []);
