@@ -76,7 +76,10 @@ export function codeOnly(source: string): string {
   return out.join("");
 }
 
-/** The pieces of `text` between the commas that are not nested in brackets, with their offsets. */
+/**
+ * The pieces of `text` between the commas that are not nested in brackets, with their offsets;
+ * a blank piece is kept (an argument that was a string is blank in {@link codeOnly}'s text).
+ */
 function topLevel(text: string): { text: string; at: number }[] {
   const parts: { text: string; at: number }[] = [];
   let depth = 0;
@@ -84,7 +87,7 @@ function topLevel(text: string): { text: string; at: number }[] {
   const push = (to: number) => {
     const piece = text.slice(from, to);
     const lead = piece.length - piece.trimStart().length;
-    if (piece.trim() !== "") parts.push({ text: piece.trim(), at: from + lead });
+    parts.push({ text: piece.trim(), at: from + lead });
   };
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
@@ -139,7 +142,8 @@ export function childEnvProblems(source: string, file: string): string[] {
       continue;
     }
     const options = topLevel(code.slice(open + 1, close))[1];
-    if (options === undefined) continue; // no options: the child inherits everything
+    // No options: the child inherits everything.
+    if (options === undefined || options.text === "") continue;
     if (!options.text.startsWith("{")) {
       problems.push(`${where}: write the options inline, so that this check can see its env`);
       continue;
@@ -150,6 +154,7 @@ export function childEnvProblems(source: string, file: string): string[] {
     for (const property of topLevel(code.slice(start + 1, closing(code, start)))) {
       const at = start + 1 + property.at;
       const text = source.slice(at, at + property.text.length);
+      if (property.text === "") continue; // after a trailing comma
       if (property.text.startsWith("...")) {
         // `...(cwd ? { cwd } : {})` is fine; a spread that may carry an env is not.
         if (/\b(?:env|clearEnv)\b/.test(property.text) || /^\.\.\.\s*[\w.]+$/.test(property.text)) {
@@ -224,6 +229,17 @@ Deno.test("childEnvProblems() names each environment built by hand", async (t) =
       undefined,
     ],
     ["no options", `await new Deno.Command(bin).output();`, undefined],
+    ["no options, a string program", `await new Deno.Command("git").output();`, undefined],
+    [
+      "a string program, then an object literal",
+      `const archive = await new Deno.Command("sh", {\n  env: { PATH: "/usr/bin" },\n});`,
+      /^x\.ts:2: env built by hand \(`\{ PATH: "\/usr\/bin" \}`\)/,
+    ],
+    [
+      "a template-literal program and a clearEnv alone",
+      "new Deno.Command(`${dir}/sh`, { args, clearEnv: true, });",
+      /clearEnv without an env from baseEnv/,
+    ],
     [
       "an object literal",
       `new Deno.Command(Deno.execPath(), {\n  args,\n  env: { PATH: "/bin", NO_COLOR: "1" },\n});`,
