@@ -32,7 +32,7 @@ import { loadStandingRules } from "../io/standing_rules.ts";
 import { checkOwnRules } from "./doctor_rules.ts";
 import { newestInstalledFile } from "../io/plugin_cache.ts";
 import { localPluginRoot } from "../io/local_marketplace.ts";
-import { denoNpmCache, launcherVerdict, readLauncherState } from "../io/launcher_state.ts";
+import { launcherVerdict, readLauncherState } from "../io/launcher_state.ts";
 import { preparePrivateDir, untrustedDirReason } from "../io/state_store.ts";
 import type { Settings } from "../settings/resolve.ts";
 import { isReading, percentText } from "../core/decide.ts";
@@ -200,7 +200,7 @@ async function checkPlugin(
   return [
     ok("plugin", `${plugin.root} (${plugin.via})`),
     await checkHooks(plugin.root),
-    await checkBinary(plugin.root, settings.searchPath),
+    await checkBinary(plugin.root, settings),
   ];
 }
 
@@ -291,13 +291,15 @@ function matches(matcher: unknown, value: string): boolean {
  * What hooks/run does with `dist/lessons-reinject-<target>[.exe]`, deno and its cache, and the
  * download. It only reads: a download is started by a hook call, never by doctor.
  */
-async function checkBinary(root: string, searchPath: readonly string[]): Promise<Check> {
+async function checkBinary(
+  root: string,
+  settings: Pick<Settings, "searchPath" | "denoNpmCache">,
+): Promise<Check> {
   const windows = Deno.build.os === "windows";
   const name = `lessons-reinject-${Deno.build.target}${windows ? ".exe" : ""}`;
-  const deno = await findOnPath(windows ? "deno.exe" : "deno", searchPath);
-  // Where Deno keeps npm packages: read here, as Deno reads it (not a setting of this program).
-  const cache = denoNpmCache((variable) => Deno.env.get(variable), Deno.build.os);
-  const verdict = launcherVerdict(await readLauncherState(root, name, cache), deno);
+  const deno = await findOnPath(windows ? "deno.exe" : "deno", settings.searchPath);
+  const state = await readLauncherState(root, name, settings.denoNpmCache);
+  const verdict = launcherVerdict(state, deno);
   if (verdict.status === "ok") return ok("binary", verdict.detail);
   const fix = verdict.fix ?? `run ${join(root, "hooks", "install")}`;
   return verdict.status === "warn"

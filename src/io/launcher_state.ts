@@ -6,6 +6,7 @@
  * runs from that cache only, `--cached-only`).
  */
 import { join } from "../core/path.ts";
+import type { DenoNpmCache } from "../settings/deno_cache.ts";
 
 /** The npm packages the source needs, against Deno's cache. */
 export interface DenoCacheState {
@@ -36,41 +37,6 @@ export interface LauncherState {
   denoCache: DenoCacheState;
 }
 
-/** The registry Deno fetches npm packages from unless told otherwise. */
-const DEFAULT_REGISTRY = "https://registry.npmjs.org/";
-
-/**
- * Deno's npm cache folder for the registry in use, from the variables Deno 2 reads (`DENO_DIR`,
- * else the platform's cache folder: `$XDG_CACHE_HOME` or `~/.cache` on Linux,
- * `~/Library/Caches` on macOS, `%LOCALAPPDATA%` on Windows, each with `deno` appended;
- * `NPM_CONFIG_REGISTRY`), or why it cannot be told. Pure.
- *
- * @example
- * ```ts
- * const env = (name: string) => ({ HOME: "/home/me" })[name];
- * denoNpmCache(env, "linux"); // { dir: "/home/me/.cache/deno/npm/registry.npmjs.org" }
- * ```
- */
-export function denoNpmCache(
-  env: (name: string) => string | undefined,
-  os: typeof Deno.build.os,
-): { dir: string } | { unknown: string } {
-  const registry = env("NPM_CONFIG_REGISTRY") || env("npm_config_registry") || DEFAULT_REGISTRY;
-  if (registry.replace(/\/*$/, "/") !== DEFAULT_REGISTRY) {
-    return { unknown: `packages come from another npm registry (${registry})` };
-  }
-  const home = env("HOME") || env("USERPROFILE");
-  const denoDir = env("DENO_DIR") ||
-    (os === "windows"
-      ? env("LOCALAPPDATA") && join(env("LOCALAPPDATA")!, "deno")
-      : os === "darwin"
-      ? home && join(home, "Library", "Caches", "deno")
-      : (env("XDG_CACHE_HOME") && join(env("XDG_CACHE_HOME")!, "deno")) ||
-        (home && join(home, ".cache", "deno")));
-  if (!denoDir) return { unknown: "Deno's cache folder cannot be told (no DENO_DIR, no HOME)" };
-  return { dir: join(denoDir, "npm", "registry.npmjs.org") };
-}
-
 /** `name@version` of each npm package in a deno.lock's text; undefined when it is not one. */
 function lockedPackages(text: string): string[] | undefined {
   try {
@@ -86,7 +52,7 @@ function lockedPackages(text: string): string[] | undefined {
 /** Which of the plugin's npm packages are in Deno's npm cache at `cache`. */
 async function readDenoCache(
   root: string,
-  cache: { dir: string } | { unknown: string },
+  cache: DenoNpmCache,
 ): Promise<DenoCacheState> {
   const lock = join(root, "deno.lock");
   const packages = lockedPackages(await Deno.readTextFile(lock).catch(() => ""));
@@ -103,12 +69,12 @@ async function readDenoCache(
 
 /**
  * Reads the launcher's state in `root` for the binary named `binaryName`; `cache` is Deno's npm
- * cache ({@link denoNpmCache}).
+ * cache, as the settings found it.
  */
 export async function readLauncherState(
   root: string,
   binaryName: string,
-  cache: { dir: string } | { unknown: string },
+  cache: DenoNpmCache,
 ): Promise<LauncherState> {
   const dist = join(root, "dist");
   const binary = join(dist, binaryName);

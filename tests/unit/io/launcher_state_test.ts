@@ -5,11 +5,8 @@
  */
 import { deepStrictEqual as assertEquals, doesNotMatch, match } from "node:assert/strict";
 import { join } from "node:path";
-import {
-  denoNpmCache,
-  launcherVerdict,
-  readLauncherState,
-} from "../../../src/io/launcher_state.ts";
+import { launcherVerdict, readLauncherState } from "../../../src/io/launcher_state.ts";
+import { denoNpmCache } from "../../../src/settings/deno_cache.ts";
 import { ROOT } from "../../_helpers.ts";
 
 const NAME = "lessons-reinject-x86_64-unknown-linux-gnu";
