@@ -7,7 +7,7 @@
  * every run of ours must deliver all three refreshes to the model, each on the call that crossed.
  */
 import { buildBundle } from "../scripts/bundle.ts";
-import { ROOT, SAMPLE_MANIFEST } from "../scripts/project.ts";
+import { baseEnv, ROOT, SAMPLE_MANIFEST } from "../scripts/project.ts";
 import { TOKENS_PER_BYTE } from "../src/core/claude_code.ts";
 import { ceilingOf } from "../src/core/ceiling.ts";
 import { viewOf } from "../src/io/transcript.ts";
@@ -308,18 +308,15 @@ async function oneSession(bin: string, variant: Variant, run: number): Promise<R
       ],
       cwd: variant.tmp,
       clearEnv: true,
-      env: {
-        PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      env: baseEnv({
         HOME: variant.home,
         TMPDIR: variant.tmp,
         ANTHROPIC_BASE_URL: stub.url,
         ANTHROPIC_API_KEY: "sk-ant-test",
         CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
         DISABLE_AUTOUPDATER: "1",
-        DENO_NO_UPDATE_CHECK: "1",
         LESSONS_MANIFEST_PATH: SAMPLE_MANIFEST,
-        ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR")! } : {}),
-      },
+      }),
       stdin: "null",
       stdout: "piped",
       stderr: "piped",

@@ -3,6 +3,7 @@
  * and measures it: wall time around the whole spawn, CPU time (user + sys) from the kernel's
  * accounting of waited children, and peak RSS from GNU time.
  */
+import { baseEnv } from "../scripts/project.ts";
 
 /** One measured run. */
 export interface Sample {
@@ -105,7 +106,7 @@ export async function measure(spec: RunSpec): Promise<Sample> {
   const started = performance.now();
   const child = new Deno.Command(program, {
     args,
-    env: spec.env,
+    env: baseEnv(spec.env),
     clearEnv: true,
     ...(spec.cwd ? { cwd: spec.cwd } : {}),
     stdin: "piped",

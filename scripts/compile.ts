@@ -54,18 +54,57 @@ export function compileArgs(target: Target, bundle = BUNDLE, dist = DIST): strin
   ];
 }
 
-async function deno(args: string[]): Promise<void> {
-  const { code } = await new Deno.Command(Deno.execPath(), {
-    args,
-    stdout: "inherit",
-    stderr: "inherit",
-  }).output();
-  if (code !== 0) throw new Error(`deno ${args.join(" ")} exited with ${code}`);
+/** A build that failed: said in one line, exit status 1 (2 is a wrong command line). */
+class BuildError extends Error {
+  override name = "BuildError";
 }
 
-function fail(message: string): never {
+/**
+ * The one sentence for a `deno compile` that could not download its runtime (denort, fetched
+ * from dl.deno.land on first use for each target), or undefined for any other failure. Shape:
+ * tests/fixtures/deno-errors/compile-no-runtime-2.9.6.txt.
+ *
+ * @example
+ * ```ts
+ * runtimeDownloadFailure("error: boom", "x86_64-apple-darwin"); // undefined
+ * ```
+ */
+export function runtimeDownloadFailure(stderr: string, target: string): string | undefined {
+  // deno-lint-ignore no-control-regex
+  const plain = stderr.replace(/\x1b\[[0-9;]*m/g, "").replace(/\nStack backtrace:[\s\S]*$/, "");
+  const url = /error sending request for url \((\S+\/denort-[^)\s]+)\)/.exec(plain)?.[1];
+  if (url === undefined) return undefined;
+  // The innermost cause, the last of Deno's numbered lines: "4: Connection refused (os error 111)".
+  const cause = [...plain.matchAll(/^\s*\d+: (.+)$/gm)].at(-1)?.[1]?.trim() ?? "no reason given";
+  return `deno compile could not download its runtime for ${target} (${url}: ${cause}), so no ` +
+    "binary was built; run it where that host can be reached, or fetch that archive another " +
+    "way and set DENORT_BIN to the denort inside it";
+}
+
+/** `deno compile` for `target`; its stderr is held back to be read when it fails. */
+async function compile(target: Target, args: string[]): Promise<void> {
+  const { code, stderr } = await new Deno.Command(Deno.execPath(), {
+    args,
+    stdout: "inherit",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder().decode(stderr);
+  if (code === 0) {
+    if (text !== "") Deno.stderr.writeSync(stderr);
+    return;
+  }
+  const sentence = runtimeDownloadFailure(text, target);
+  if (sentence !== undefined) throw new BuildError(sentence);
+  // Anything else is Deno's to explain; its backtrace of Deno's own insides helps nobody here.
+  Deno.stderr.writeSync(
+    new TextEncoder().encode(text.replace(/\n*Stack backtrace:[\s\S]*$/, "\n")),
+  );
+  throw new BuildError(`deno ${args.join(" ")} exited with ${code}`);
+}
+
+function fail(message: string, status = 2): never {
   Deno.stderr.writeSync(new TextEncoder().encode(`compile: ${message}\n`));
-  Deno.exit(2);
+  Deno.exit(status);
 }
 
 function say(message: string): void {
@@ -107,15 +146,14 @@ targets: ${TARGETS.join(", ")}`);
     if (!isTarget(name)) fail(`unknown target ${name}; known: ${TARGETS.join(", ")}`);
     if (!targets.includes(name)) targets.push(name);
   }
-  const steps = targets.map((t) => compileArgs(t));
   if (values["dry-run"]) {
     say(`deno ${bundleArgs().join(" ")}, then eager functions (scripts/bundle.ts)`);
-    for (const args of steps) say(`deno ${args.join(" ")}`);
+    for (const target of targets) say(`deno ${compileArgs(target).join(" ")}`);
     return;
   }
   await Deno.mkdir(DIST, { recursive: true });
   await buildBundle(BUNDLE, ROOT);
-  for (const args of steps) await deno(args);
+  for (const target of targets) await compile(target, compileArgs(target));
   const sums = await writeSums(DIST);
   for (const [name, hex] of sums) say(`${hex}  ${name}`);
 }
@@ -124,6 +162,9 @@ if (import.meta.main) {
   try {
     await main(Deno.args);
   } catch (error) {
-    fail(error instanceof Error ? error.message : String(error));
+    fail(
+      error instanceof Error ? error.message : String(error),
+      error instanceof BuildError ? 1 : 2,
+    );
   }
 }

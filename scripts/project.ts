@@ -27,34 +27,71 @@ export const RECORDED = join(RECORDINGS, "recorded-2.1.328-sonnet-climb.jsonl");
 export const HOOK_PERMISSIONS = BINARY_PERMISSIONS;
 
 /**
- * What a subprocess needs to reach the npm registry the way this machine does: a TLS-inspecting
- * proxy's CA bundle and the proxy itself. `deno bundle` fetches esbuild on a first run.
+ * What a subprocess needs to reach the network the way this machine does: a TLS-inspecting
+ * proxy's CA bundle (for Deno, Node and npm, curl and wget) and the proxy itself. `deno bundle`
+ * fetches esbuild on a first run; a fresh DENO_DIR fetches zod and jsonc-parser.
  */
-const NETWORK_ENV = [
+export const NETWORK_ENV = [
   "NODE_EXTRA_CA_CERTS",
   "DENO_CERT",
+  "DENO_TLS_CA_STORE",
   "SSL_CERT_FILE",
   "SSL_CERT_DIR",
+  "CURL_CA_BUNDLE",
+  "NPM_CONFIG_CAFILE",
+  "npm_config_cafile",
   "HTTPS_PROXY",
   "https_proxy",
   "HTTP_PROXY",
   "http_proxy",
+  "ALL_PROXY",
+  "all_proxy",
   "NO_PROXY",
   "no_proxy",
+] as const;
+
+/** Proxy variables: when one is set, loopback must bypass the proxy (see baseEnv). */
+const PROXY_ENV = [
+  "HTTPS_PROXY",
+  "https_proxy",
+  "HTTP_PROXY",
+  "http_proxy",
+  "ALL_PROXY",
+  "all_proxy",
 ];
 
+/** The tests' own servers (fake releases, the API stand-in) listen here; no proxy can reach them. */
+const LOOPBACK = ["127.0.0.1", "localhost", "::1"];
+
 /**
- * The environment a hook subprocess gets: only what the test names, plus Deno's essentials.
- * DENO_DIR is always set, so a test that gives the subprocess its own HOME does not make Deno look
- * for its npm packages (and the network) elsewhere.
+ * The environment of every child process the tests, the benchmark and the scripts start with
+ * `clearEnv` (and of any child given an `env` at all): this machine's proxy and CA variables,
+ * `DENO_DIR` (so a test that gives the child its own HOME does not make Deno look for its npm
+ * packages, and the network, elsewhere), PATH and HOME, then whatever the test sets (`env`
+ * wins). When a proxy is set, loopback is added to NO_PROXY and no_proxy. The one way to build
+ * a child's environment: tests/repository/child_env_test.ts fails on any other.
+ *
+ * @example
+ * ```ts
+ * new Deno.Command("sh", { args: ["-c", "env"], env: baseEnv({ HOME: "/tmp/h" }), clearEnv: true });
+ * ```
  */
-export function baseEnv(env: Record<string, string>): Record<string, string> {
+export function baseEnv(
+  env: Record<string, string>,
+  parent: (name: string) => string | undefined = (name) => Deno.env.get(name),
+): Record<string, string> {
   const keep: Record<string, string> = {};
   for (const name of ["PATH", "HOME", "SYSTEMROOT", "USERPROFILE", ...NETWORK_ENV]) {
-    const value = Deno.env.get(name);
+    const value = parent(name);
     if (value !== undefined) keep[name] = value;
   }
-  keep.DENO_DIR = denoDir();
+  if (PROXY_ENV.some((name) => (parent(name) ?? "") !== "")) {
+    for (const name of ["NO_PROXY", "no_proxy"]) {
+      const listed = (keep[name] ?? "").split(",").map((h) => h.trim()).filter((h) => h !== "");
+      keep[name] = [...listed, ...LOOPBACK.filter((h) => !listed.includes(h))].join(",");
+    }
+  }
+  keep.DENO_DIR = parent("DENO_DIR") || denoDir();
   keep.DENO_NO_UPDATE_CHECK = "1";
   return { ...keep, ...env };
 }
@@ -73,7 +110,6 @@ export function denoDir(): string {
     args: ["info", "--json"],
     stdout: "piped",
     stderr: "null",
-    env: { DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" },
   }).outputSync();
   const info = JSON.parse(new TextDecoder().decode(out.stdout));
   if (typeof info.denoDir !== "string") throw new Error("deno info --json gave no denoDir");

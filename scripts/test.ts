@@ -4,6 +4,7 @@
  * colour unless on a terminal, failures in full, and Deno's summary line last. For every test's
  * name, run `deno test --allow-all <files>` itself.
  */
+import { baseEnv } from "./project.ts";
 
 /** Width of a line of dots. */
 export const DOTS_PER_LINE = 100;
@@ -74,7 +75,7 @@ if (import.meta.main) {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["test", "--quiet", "--allow-all", "--reporter=dot", ...Deno.args],
     // Deno colours its output even into a pipe or a file; NO_COLOR stops it.
-    env: Deno.stdout.isTerminal() ? {} : { NO_COLOR: "1" },
+    env: baseEnv(Deno.stdout.isTerminal() ? {} : { NO_COLOR: "1" }),
     stdout: "piped",
     stderr: "inherit",
   }).spawn();

@@ -85,7 +85,7 @@ export async function checkPlugin(
   return [
     ok("plugin", `${plugin.root} (${plugin.via})`),
     await checkHooks(plugin.root),
-    await checkBinary(plugin.root, settings.searchPath),
+    await checkBinary(plugin.root, settings),
   ];
 }
 
@@ -149,12 +149,19 @@ function matches(matcher: unknown, value: string): boolean {
   }
 }
 
-/** What hooks/run does with `dist/lessons-reinject-<target>[.exe]`, deno, and the download. */
-async function checkBinary(root: string, searchPath: readonly string[]): Promise<Check> {
+/**
+ * What hooks/run does with `dist/lessons-reinject-<target>[.exe]`, deno and its cache, and the
+ * download. It only reads: a download is started by a hook call, never by doctor.
+ */
+async function checkBinary(
+  root: string,
+  settings: Pick<Settings, "searchPath" | "denoNpmCache">,
+): Promise<Check> {
   const windows = Deno.build.os === "windows";
   const name = `lessons-reinject-${Deno.build.target}${windows ? ".exe" : ""}`;
-  const deno = await findOnPath(windows ? "deno.exe" : "deno", searchPath);
-  const verdict = launcherVerdict(await readLauncherState(root, name), deno);
+  const deno = await findOnPath(windows ? "deno.exe" : "deno", settings.searchPath);
+  const state = await readLauncherState(root, name, settings.denoNpmCache);
+  const verdict = launcherVerdict(state, deno);
   if (verdict.status === "ok") return ok("binary", verdict.detail);
   const fix = verdict.fix ?? `run ${join(root, "hooks", "install")}`;
   return verdict.status === "warn"

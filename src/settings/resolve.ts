@@ -12,6 +12,7 @@ import {
 } from "../core/compaction_point.ts";
 import type { Threshold } from "../core/numbers.ts";
 import { nodeTmpdir } from "./node_tmpdir.ts";
+import { type DenoNpmCache, denoNpmCache } from "./deno_cache.ts";
 import { SOURCE_NAMES, type SourceName } from "../core/rule_source_names.ts";
 import {
   type FileSettings,
@@ -97,6 +98,8 @@ export interface Settings {
   columns: string | undefined;
   /** `PATH`, split. */
   searchPath: string[];
+  /** Deno's npm cache (`DENO_DIR`, its platform default, `NPM_CONFIG_REGISTRY`): doctor looks there. */
+  denoNpmCache: DenoNpmCache;
   configFile: ConfigFileOutcome;
   /**
    * Config-file problems, then invalid environment values: one line each, without the
@@ -176,6 +179,7 @@ export function resolveSettings(env: Env, file: ConfigFileOutcome = NO_FILE): Se
     noColor: (env("NO_COLOR") ?? "") !== "",
     columns: nonEmpty(env("COLUMNS")),
     searchPath: (env("PATH") ?? "").split(isWindows() ? ";" : ":").filter((d) => d !== ""),
+    denoNpmCache: denoNpmCache(env, Deno.build.os),
     configFile: file,
     problems,
   };

@@ -8,7 +8,7 @@
 import { equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { startApiStub, type Step } from "../../scripts/loopback/api_stub.ts";
-import { denoDir, ROOT } from "../_helpers.ts";
+import { baseEnv, ROOT } from "../_helpers.ts";
 import { claudeForSuite } from "./harness.ts";
 
 const bin = await claudeForSuite();
@@ -40,9 +40,6 @@ async function copyPlugin(to: string): Promise<void> {
  */
 function claudeEnv(home: string, url?: string): Record<string, string> {
   return {
-    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-    DENO_DIR: denoDir(),
-    DENO_NO_UPDATE_CHECK: "1",
     HOME: home,
     TMPDIR: join(home, "tmp"),
     ...(url ? { ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: "sk-ant-test" } : {}),
@@ -57,7 +54,7 @@ async function claude(args: string[], env: Record<string, string>, cwd: string) 
   const out = await new Deno.Command(bin, {
     args,
     cwd,
-    env,
+    env: baseEnv(env),
     clearEnv: true,
     stdin: "null",
     stdout: "piped",

@@ -14,7 +14,7 @@ import {
 } from "../../scripts/loopback/api_stub.ts";
 import { unbackedSteps } from "../../scripts/loopback/backed_steps.ts";
 import { locateClaude } from "../../scripts/loopback/claude_cli.ts";
-import { denoDir } from "../_helpers.ts";
+import { baseEnv } from "../_helpers.ts";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const SAMPLE_MANIFEST = join(ROOT, "src", "data", "sample_manifest.json");
@@ -120,9 +120,6 @@ export class Scenario {
       );
     }
     const env: Record<string, string> = {
-      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-      DENO_DIR: denoDir(),
-      DENO_NO_UPDATE_CHECK: "1",
       HOME: join(root, "home"),
       TMPDIR: join(root, "tmp"),
       ANTHROPIC_BASE_URL: stub.url,
@@ -190,7 +187,7 @@ export class Scenario {
     const out = await new Deno.Command(this.#bin, {
       args,
       cwd: this.work,
-      env: this.#env,
+      env: baseEnv(this.#env),
       clearEnv: true,
       stdin: "null",
       stdout: "piped",

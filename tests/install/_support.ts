@@ -4,7 +4,7 @@
  */
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { ROOT } from "../_helpers.ts";
+import { baseEnv, ROOT } from "../_helpers.ts";
 
 /** Tools hooks/run and hooks/install use, besides the downloader and the hasher. */
 export const BASE_TOOLS = [
@@ -112,7 +112,10 @@ export interface Ran {
   stdinTaken: boolean;
 }
 
-/** Runs `args[0]` with exactly `env`, feeding `stdin`. */
+/**
+ * Runs `args[0]` with `env` over this machine's network variables, DENO_DIR, PATH and HOME
+ * ({@link baseEnv}), feeding `stdin`.
+ */
 export async function run(
   args: string[],
   env: Record<string, string>,
@@ -122,7 +125,7 @@ export async function run(
   if (!program) throw new TypeError("empty command");
   const child = new Deno.Command(program, {
     args: rest,
-    env,
+    env: baseEnv(env),
     clearEnv: true,
     stdin: "piped",
     stdout: "piped",

@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { baseEnv, HOOK_PERMISSIONS, ROOT } from "../_helpers.ts";
-import { bundleArgs, compileArgs } from "../../scripts/compile.ts";
+import { denoDir, HOOK_PERMISSIONS, ROOT } from "../_helpers.ts";
+import { bundleArgs, compileArgs, runtimeDownloadFailure } from "../../scripts/compile.ts";
 import {
   assetName,
   BINARY_PERMISSIONS,
@@ -21,7 +21,7 @@ import {
   writeSums,
 } from "../../scripts/release_files.ts";
 import { smoke } from "../../scripts/smoke.ts";
-import { run } from "./_support.ts";
+import { listing, run } from "./_support.ts";
 
 const read = (path: string) => Deno.readTextFileSync(join(ROOT, path));
 const denoJson = JSON.parse(read("deno.json"));
@@ -52,7 +52,7 @@ Deno.test("compile.ts --dry-run: bundle, then one deno compile per target into d
       join(ROOT, "scripts", "compile.ts"),
       "--dry-run",
     ],
-    { PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? "", NO_COLOR: "1" },
+    { NO_COLOR: "1" },
   );
   assert.equal(ran.code, 0, ran.stderr);
   const lines = ran.stdout.trim().split("\n");
@@ -77,7 +77,7 @@ Deno.test("compile.ts --dry-run: bundle, then one deno compile per target into d
       "--target",
       "aarch64-apple-darwin",
     ],
-    { PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? "" },
+    {},
   );
   assert.equal(one.stdout.trim().split("\n").length, 2);
   const bad = await run(
@@ -90,10 +90,90 @@ Deno.test("compile.ts --dry-run: bundle, then one deno compile per target into d
       "--target",
       "sparc",
     ],
-    { PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? "" },
+    {},
   );
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /unknown target sparc/);
+});
+
+Deno.test("runtimeDownloadFailure() makes Deno's failed runtime download one sentence", () => {
+  // What Deno 2.9.6 printed (in colour, into a pipe) where dl.deno.land cannot be resolved.
+  const captured = read("tests/fixtures/deno-errors/compile-no-runtime-2.9.6.txt");
+  assert.equal(
+    runtimeDownloadFailure(captured, "x86_64-unknown-linux-gnu"),
+    "deno compile could not download its runtime for x86_64-unknown-linux-gnu " +
+      "(https://dl.deno.land/release/v2.9.6/denort-x86_64-unknown-linux-gnu.zip: failed to " +
+      "lookup address information: Name or service not known), so no binary was built; run it " +
+      "where that host can be reached, or fetch that archive another way and set DENORT_BIN to " +
+      "the denort inside it",
+  );
+  assert.equal(runtimeDownloadFailure("error: Module not found", "x86_64-apple-darwin"), undefined);
+});
+
+/** Copies the folder `from` to `to`, files and subfolders. */
+function copyTree(from: string, to: string): void {
+  Deno.mkdirSync(to, { recursive: true });
+  for (const entry of Deno.readDirSync(from)) {
+    if (entry.isDirectory) copyTree(join(from, entry.name), join(to, entry.name));
+    else Deno.copyFileSync(join(from, entry.name), join(to, entry.name));
+  }
+}
+
+Deno.test("deno task compile without its runtime download: one sentence, no stack trace", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "lessons-compile-" });
+  try {
+    // esbuild in the shared cache, for the bundle step (a first `deno bundle` fetches it).
+    const entry = join(dir, "one.ts");
+    Deno.writeTextFileSync(entry, "export const one = 1;\n");
+    const warm = await run([Deno.execPath(), "bundle", "--quiet", entry, "-o", `${entry}.js`], {});
+    assert.equal(warm.code, 0, warm.stderr);
+    // A checkout of its own (compile.ts writes into its dist/), and a Deno cache holding the
+    // packages and esbuild but no runtime: whatever this machine has cached, compile must fetch.
+    const root = join(dir, "checkout");
+    copyTree(join(ROOT, "scripts"), join(root, "scripts"));
+    for (const name of ["src", ".claude-plugin"]) {
+      Deno.symlinkSync(join(ROOT, name), join(root, name));
+    }
+    for (const name of ["deno.json", "deno.lock"]) {
+      Deno.copyFileSync(join(ROOT, name), join(root, name));
+    }
+    const cache = join(dir, "deno-dir");
+    Deno.mkdirSync(join(cache, "dl"), { recursive: true });
+    Deno.symlinkSync(join(denoDir(), "npm"), join(cache, "npm"));
+    for (const found of Deno.readDirSync(join(denoDir(), "dl"))) {
+      if (found.name.startsWith("esbuild-")) {
+        Deno.symlinkSync(join(denoDir(), "dl", found.name), join(cache, "dl", found.name));
+      }
+    }
+    // Every HTTPS request goes to a proxy that refuses it: the runtime cannot be downloaded.
+    const refused = "http://127.0.0.1:9";
+    const ran = await run(
+      [
+        Deno.execPath(),
+        "run",
+        "--quiet",
+        "--allow-all",
+        join(root, "scripts", "compile.ts"),
+        "--target",
+        "aarch64-apple-darwin",
+      ],
+      {
+        DENO_DIR: cache,
+        HTTPS_PROXY: refused,
+        https_proxy: refused,
+        NO_PROXY: "",
+        no_proxy: "",
+      },
+    );
+    assert.equal(ran.code, 1, ran.stderr);
+    assert.match(
+      ran.stderr,
+      /^compile: deno compile could not download its runtime for aarch64-apple-darwin \(https:\/\/dl\.deno\.land\/release\/v[\d.]+\/denort-aarch64-apple-darwin\.zip: [^\n]+\), so no binary was built; run it where that host can be reached, or fetch that archive another way and set DENORT_BIN to the denort inside it\n$/,
+    );
+    assert.ok(!listing(join(root, "dist")).includes(assetName("aarch64-apple-darwin")));
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
 });
 
 Deno.test("asset names and platform mapping", () => {
@@ -142,6 +222,31 @@ Deno.test("marketplace.json lists this plugin from the repository root", () => {
   assert.equal(entry.source, "./");
   assert.match(repositoryUrl(), /^https:\/\/github\.com\/[^/]+\/[^/]+$/);
   assert.equal(plugin.version, VERSION, "plugin.json and deno.json name the same version");
+});
+
+Deno.test("plugin.json declares every host the plugin reaches; its icon is one the directory takes", () => {
+  const plugin = JSON.parse(read(".claude-plugin/plugin.json"));
+  const hosts: string[] = plugin.network?.hosts ?? [];
+  // hooks/install: the release host, and where GitHub redirects a release asset (today's host
+  // and the one it used before 2025); hooks/run's background `deno cache`: the npm registry.
+  const reached = [
+    new URL(releaseBaseUrl(() => undefined)).hostname,
+    "release-assets.githubusercontent.com",
+    "objects.githubusercontent.com",
+    "registry.npmjs.org",
+  ];
+  assert.deepEqual([...hosts].sort(), [...reached].sort());
+  assert.ok(read("hooks/install").includes("$repo"), "hooks/install downloads from the repository");
+  assert.ok(read("hooks/run").includes("deno cache"), "hooks/run fills Deno's cache");
+  // What `claude plugin validate` (2.1.328) accepts: a square PNG of 512 to 2048 px, under 2 MB,
+  // at .claude-plugin/icon.png.
+  const icon = Deno.readFileSync(join(ROOT, ".claude-plugin", "icon.png"));
+  assert.deepEqual([...icon.subarray(0, 8)], [137, 80, 78, 71, 13, 10, 26, 10], "a PNG");
+  const header = new DataView(icon.buffer, icon.byteOffset + 16, 8);
+  const [width, height] = [header.getUint32(0), header.getUint32(4)];
+  assert.equal(width, height, "square");
+  assert.ok(width >= 512 && width <= 2048, `${width} px`);
+  assert.ok(icon.length < 2 * 1024 * 1024);
 });
 
 Deno.test("release gate: tag v<version>, repository as marketplace.json names it", () => {
@@ -200,11 +305,11 @@ Deno.test("the bundle alone, run by deno, passes the release smoke test", async 
   const dir = Deno.makeTempDirSync({ prefix: "lessons-bundle-" });
   try {
     const bundle = join(dir, "lessons-reinject.js");
-    // The release build (deno bundle, then eager functions). baseEnv keeps the proxy and CA
+    // The release build (deno bundle, then eager functions). run() passes on the proxy and CA
     // variables: a first `deno bundle` downloads esbuild.
     const built = await run(
       [Deno.execPath(), "run", "--allow-all", join(ROOT, "scripts", "bundle.ts"), bundle],
-      baseEnv({}),
+      {},
     );
     assert.equal(built.code, 0, built.stderr);
     // Only node: built-ins may be left to load: everything else is inlined in the one file.

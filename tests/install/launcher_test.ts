@@ -83,7 +83,10 @@ function setup(
   });
   const dist = join(root, "dist");
   Deno.mkdirSync(dist);
-  return { dir, root, dist, launcher: join(root, "hooks", "run"), env: { PATH: bin } };
+  // run() sets DENO_NO_UPDATE_CHECK for every child; empty here, so that ECHO_DENO shows whether
+  // hooks/run sets it itself.
+  const env = { PATH: bin, DENO_NO_UPDATE_CHECK: "" };
+  return { dir, root, dist, launcher: join(root, "hooks", "run"), env };
 }
 
 function installAll(dist: string, exitCode = 0): void {
@@ -317,16 +320,18 @@ Deno.test({
     // ...and the background fills Deno's cache for the source meanwhile (firing calls need zod).
     await waitFor(() => listing(dist).includes("deno-cache.log"), 10_000, "the deno cache job");
     await waitFor(
-      () => Deno.readTextFileSync(join(dist, "deno-cache.log")).includes("stdin:0"),
+      () => Deno.readTextFileSync(join(dist, "deno-cache.log")).includes("deno cache: "),
       10_000,
       "the deno cache job to end",
     );
+    // Its last line says how it went: the startup notice reads it.
     assert.deepEqual(Deno.readTextFileSync(join(dist, "deno-cache.log")).trim().split("\n"), [
       "cache",
       "--quiet",
       join(root, "src", "main.ts"),
       "update-check:1",
       "stdin:0",
+      "lessons-reinject deno cache: done",
     ]);
   } finally {
     Deno.removeSync(dir, { recursive: true });
@@ -600,7 +605,7 @@ const NOTICES: NoticeCase[] = [
       );
     },
     says:
-      /^lessons-reinject: the download of its binary failed \(cannot download x; nothing installed\); it is retried after an hour, or run: sh .*\/hooks\/install$/,
+      /^lessons-reinject: the download of its binary failed \(cannot download x; nothing installed\); it is retried hourly in the background \(this notice comes once a day at most\), or run: sh .*\/hooks\/install; context refreshes start when it arrives\.$/,
     downloads: false,
   },
   {

@@ -1,10 +1,13 @@
 /**
  * readLauncherState() and launcherVerdict(): what doctor says hooks/run will do in a plugin
- * folder, for each state the launcher and hooks/install leave behind.
+ * folder, for each state the launcher and hooks/install leave behind and each state of Deno's
+ * cache; denoNpmCache(): where Deno 2 keeps npm packages.
  */
-import { deepStrictEqual as assertEquals, match } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, doesNotMatch, match } from "node:assert/strict";
 import { join } from "node:path";
 import { launcherVerdict, readLauncherState } from "../../../src/io/launcher_state.ts";
+import { denoNpmCache } from "../../../src/settings/deno_cache.ts";
+import { ROOT } from "../../_helpers.ts";
 
 const NAME = "lessons-reinject-x86_64-unknown-linux-gnu";
 const DENO = "/usr/bin/deno";
@@ -13,9 +16,23 @@ interface Case {
   name: string;
   arrange: (root: string, dist: string) => void;
   deno: string | undefined;
+  /** Deno's cache: holding every package, lacking zod, or not known (default: holding all). */
+  cache?: "warm" | "cold" | "unknown";
   status: "ok" | "warn" | "fail";
   says: RegExp;
   fix?: RegExp;
+}
+
+/** A Deno npm cache holding the plugin's packages, all or all but zod, under `dir`. */
+function npmCache(dir: string, kind: "warm" | "cold"): string {
+  const npm = join(dir, "npm", "registry.npmjs.org");
+  for (
+    const [name, version] of [["zod", "4.6.7"], ["jsonc-parser", "3.3.1"], ["acorn", "8.19.0"]]
+  ) {
+    if (kind === "cold" && name === "zod") continue;
+    Deno.mkdirSync(join(npm, name!, version!), { recursive: true });
+  }
+  return npm;
 }
 
 const binary = (dist: string, mode = 0o755) =>
@@ -71,38 +88,61 @@ const CASES: Case[] = [
     deno: DENO,
     status: "warn",
     says:
-      /a download is under way .*; until it arrives, hooks\/run runs the source with \/usr\/bin\/deno/,
-    fix: /^wait for it, or run sh .*\/hooks\/install/,
+      /a download is under way .*; meanwhile refreshes work: hooks\/run runs the source with \/usr\/bin\/deno from Deno's cache, which holds acorn@8\.19\.0, jsonc-parser@3\.3\.1, zod@4\.6\.7 \(slower than the binary\)$/,
+    fix: /^wait for it, or put the binary in \S+\/dist: sh .*\/hooks\/install \(the release/,
   },
   {
-    name: "a failed download, no deno",
+    name: "a failed download, no deno: the hook does nothing",
     arrange: (_root, dist) => failedLog(dist),
     deno: undefined,
     status: "fail",
     says:
-      /the background download failed \(cannot download https:\/\/x\/SHA256SUMS; nothing installed\)/,
-    fix: /^run sh .*\/hooks\/install to fetch the release binary now/,
+      /its background download failed \(cannot download https:\/\/x\/SHA256SUMS; nothing installed\): the release host cannot be reached from here, or has no such release yet; .* no deno on PATH either, so the hook does nothing/,
+    fix:
+      /^put the binary in \S+: sh \S+\/hooks\/install \(the release; .*\), or copy one you built \(`deno task compile --target <target>` in a checkout.*\) to \S+\/dist\/lessons-reinject-x86_64-unknown-linux-gnu; or install Deno .* deno cache --config \S+\/deno\.json \S+\/src\/main\.ts$/,
   },
   {
-    name: "a failed download, deno on PATH: a warning",
+    name: "a failed download, deno and a warm cache: a warning, refreshes work",
     arrange: (_root, dist) => failedLog(dist),
     deno: DENO,
     status: "warn",
-    says: /download failed .* runs the source with/,
+    says: /download failed .*; meanwhile refreshes work: hooks\/run runs the source with/,
+    fix: /^put the binary in /,
+  },
+  {
+    name: "a failed download, deno and a cold cache: refreshes do nothing",
+    arrange: (_root, dist) => failedLog(dist),
+    deno: DENO,
+    cache: "cold",
+    status: "fail",
+    says:
+      /download failed .*; meanwhile hooks\/run runs the source with \/usr\/bin\/deno from Deno's cache only, which lacks zod@4\.6\.7 \(looked in \S+\/npm\/registry\.npmjs\.org\), so refreshes do nothing$/,
+    fix:
+      /^warm Deno's cache \(it needs the npm registry\): deno cache --config \S+\/deno\.json \S+\/src\/main\.ts; or put the binary in /,
+  },
+  {
+    name: "a cache that cannot be checked: says so, and how to fill it",
+    arrange: () => {},
+    deno: DENO,
+    cache: "unknown",
+    status: "warn",
+    says:
+      /meanwhile hooks\/run runs the source with \/usr\/bin\/deno from Deno's cache \(slower than the binary\); whether that cache holds acorn@8\.19\.0, jsonc-parser@3\.3\.1, zod@4\.6\.7 was not checked \(packages come from another npm registry \(http:\/\/mirror\/\)\)$/,
+    fix: /^make sure it does: deno cache --config \S+\/deno\.json \S+\/src\/main\.ts; or put /,
   },
   {
     name: "nothing yet, deno on PATH",
     arrange: () => {},
     deno: DENO,
     status: "warn",
-    says: /the next hook call starts its download/,
+    says: /no hook call has started its download yet/,
   },
   {
     name: "nothing yet, no deno",
     arrange: () => {},
     deno: undefined,
     status: "fail",
-    says: /no deno on PATH: the next hook call starts its download .* the hook does nothing/,
+    says: /no hook call has started its download yet .*; no deno on PATH either/,
   },
 ];
 
@@ -114,14 +154,49 @@ Deno.test("launcherVerdict() for each state hooks/run and hooks/install leave", 
         const dist = join(root, "dist");
         Deno.mkdirSync(dist);
         c.arrange(root, dist);
-        const verdict = launcherVerdict(await readLauncherState(root, NAME), c.deno);
+        Deno.copyFileSync(join(ROOT, "deno.lock"), join(root, "deno.lock"));
+        const cache = c.cache === "unknown"
+          ? { unknown: "packages come from another npm registry (http://mirror/)" }
+          : { dir: npmCache(join(root, "deno-dir"), c.cache ?? "warm") };
+        const verdict = launcherVerdict(await readLauncherState(root, NAME, cache), c.deno);
         assertEquals(verdict.status, c.status, verdict.detail);
         match(verdict.detail, c.says);
         if (c.fix) match(verdict.fix ?? "", c.fix);
         if (c.status !== "ok") match(verdict.fix ?? "", /\S/);
+        // Never a promise the launcher cannot keep: "runs the source" only with a warm cache.
+        if (c.cache === "cold") doesNotMatch(verdict.detail, /refreshes work/);
       } finally {
         Deno.removeSync(root, { recursive: true });
       }
     });
   }
+});
+
+Deno.test("denoNpmCache() finds Deno's npm cache as Deno 2 does, or says why it cannot", () => {
+  const cases: [Record<string, string>, typeof Deno.build.os, string][] = [
+    [{ HOME: "/home/me" }, "linux", "/home/me/.cache/deno/npm/registry.npmjs.org"],
+    [{ HOME: "/home/me", XDG_CACHE_HOME: "/xdg" }, "linux", "/xdg/deno/npm/registry.npmjs.org"],
+    [{ HOME: "/Users/me" }, "darwin", "/Users/me/Library/Caches/deno/npm/registry.npmjs.org"],
+    [{ HOME: "/home/me", DENO_DIR: "/dd" }, "linux", "/dd/npm/registry.npmjs.org"],
+    [
+      { HOME: "/home/me", NPM_CONFIG_REGISTRY: "https://registry.npmjs.org" },
+      "linux",
+      "/home/me/.cache/deno/npm/registry.npmjs.org",
+    ],
+    [{ NPM_CONFIG_REGISTRY: "http://127.0.0.1:9/", HOME: "/h" }, "linux", "another npm registry"],
+    [{}, "linux", "cannot be told"],
+  ];
+  for (const [env, os, expected] of cases) {
+    const found = denoNpmCache((name) => env[name], os);
+    const said = "dir" in found ? found.dir : found.unknown;
+    if (expected.startsWith("/")) assertEquals(said, expected, JSON.stringify(env));
+    else match(said, new RegExp(expected));
+  }
+});
+
+Deno.test("the cache check agrees with Deno: the warm cache the tests run from holds every package", async () => {
+  // This process loaded zod and jsonc-parser from that cache: the check must find them there.
+  const cache = denoNpmCache((name) => Deno.env.get(name), Deno.build.os);
+  const state = await readLauncherState(ROOT, NAME, cache);
+  assertEquals(state.denoCache.missing, [], state.denoCache.where);
 });

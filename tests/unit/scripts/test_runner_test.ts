@@ -40,6 +40,7 @@ Deno.test("deno task test's runner: no colour into a pipe, one line of dots, Den
       args: [
         "run",
         "--allow-read",
+        "--allow-env",
         "--allow-run",
         join(ROOT, "scripts", "test.ts"),
         "sample_test.ts",
