@@ -8,6 +8,7 @@
  * and never blocks a session.
  */
 import {
+  CONTINUE_SOURCES,
   hookAnswer,
   POST_COMPACT_EVENT,
   RESET_SOURCES,
@@ -77,7 +78,9 @@ export async function runHook(
       trace.reason = problem === undefined
         ? "the state folder is usable"
         : `told the user: ${problem}`;
-    } else if (TOOL_CALL_EVENTS.includes(payload.hook_event_name)) {
+    } else if (TOOL_CALL_EVENTS.includes(payload.hook_event_name) || continues(payload)) {
+      // A resumed or forked session is measured as a tool call is; SessionStart answers it.
+      if (continues(payload)) trace.event = `${SESSION_START}${source}`;
       const text = await onToolCall(payload, settings, trace, { dry: false, render: true });
       answer = text === undefined ? undefined : hookAnswer(payload.hook_event_name, text);
     } else {
@@ -118,6 +121,12 @@ export async function dryRun(
     silent(trace, messageOf(error));
   }
   return trace;
+}
+
+/** True for a SessionStart that continues a context (`resume`, `fork`). */
+function continues(payload: HookPayload): boolean {
+  return payload.hook_event_name === SESSION_START &&
+    CONTINUE_SOURCES.includes(payload.source ?? "");
 }
 
 /** True for the events after which the context starts afresh. */
@@ -170,7 +179,11 @@ async function onToolCall(
         reading,
         facts,
         receipts: view?.receipts,
-        claim: { call: payload.tool_use_id, at: view?.size },
+        // SessionStart's answer is recorded under its own name (core/claude_code.ts).
+        claim: {
+          call: payload.tool_use_id ?? (continues(payload) ? SESSION_START : undefined),
+          at: view?.size,
+        },
         settings,
       }),
     render: mode.render
