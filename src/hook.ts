@@ -38,6 +38,7 @@ import { debugLine, describeReading, emptyTrace, timed, type Trace } from "./hoo
 
 export type { Trace };
 export { compactionText, debugLine } from "./hook/trace.ts";
+export { type Replayed, replaySession } from "./hook/replay.ts";
 export { buildRefresh } from "./hook/refresh.ts";
 
 /** What the hook prints (stdout: one JSON object or nothing; stderr lines) and its trace. */
