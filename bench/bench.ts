@@ -56,8 +56,12 @@ function sizeLabel(bytes: number): string {
   return `${+(bytes / 1024).toFixed(1)} KiB`;
 }
 
-/** The assistant entry for the benchmark's tool call, shaped like the recorded ones. */
-function lastLine(sourceText: string, sessionId: string): string {
+/**
+ * The assistant entry for the benchmark's tool call, shaped like the recorded ones, then its
+ * result, as Claude Code writes them before the next call (a call whose own entry is not written
+ * yet finds the transcript caught up to the response before it).
+ */
+function lastLines(sourceText: string, sessionId: string): string {
   const assistant = sourceText.split("\n").filter((l) => l.includes('"type":"assistant"')).at(-1);
   if (!assistant) throw new Error("the source transcript has no assistant entry");
   const entry = JSON.parse(assistant);
@@ -76,7 +80,12 @@ function lastLine(sourceText: string, sessionId: string): string {
     cache_creation_input_tokens: 998,
     cache_read_input_tokens: TOKENS - 1000,
   });
-  return JSON.stringify(entry);
+  const user = sourceText.split("\n").find((l) => l.includes('"tool_result"'));
+  if (!user) throw new Error("the source transcript has no tool_result entry");
+  const result = JSON.parse(user);
+  Object.assign(result, { uuid: crypto.randomUUID(), sessionId, timestamp: entry.timestamp });
+  result.message.content = [{ tool_use_id: TOOL_USE_ID, type: "tool_result", content: "bench" }];
+  return `${JSON.stringify(entry)}\n${JSON.stringify(result)}`;
 }
 
 interface Case {
@@ -201,7 +210,7 @@ async function benchSize(
     sourcePath: source,
     outPath: transcript,
     targetBytes,
-    lastLine: lastLine(sourceText, session("quiet")),
+    lastLine: lastLines(sourceText, session("quiet")),
   });
   const generateSeconds = (performance.now() - started) / 1000;
   say(
