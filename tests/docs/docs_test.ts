@@ -12,11 +12,19 @@ const PENDING_PAGES = new Set<string>([]);
 /** Settings read in src/ but not yet wired into the hook, so not yet in the table. */
 const PENDING_SETTINGS = new Set<string>([]);
 
-const pages = [
-  "README.md",
-  ...[...Deno.readDirSync(join(ROOT, "docs"))].filter((e) => e.isFile && e.name.endsWith(".md"))
-    .map((e) => `docs/${e.name}`).sort(),
-];
+/** The Markdown pages under `dir` (a repository path), its subfolders' included. */
+function markdownUnder(dir: string): string[] {
+  return [...Deno.readDirSync(join(ROOT, dir))].flatMap((e) =>
+    e.isDirectory
+      ? markdownUnder(`${dir}/${e.name}`)
+      : e.isFile && e.name.endsWith(".md")
+      ? [`${dir}/${e.name}`]
+      : []
+  ).sort();
+}
+
+/** The README, the users' docs/ and the maintainers' docs/maintainers/. */
+const pages = ["README.md", ...markdownUnder("docs")];
 const read = (page: string) => Deno.readTextFileSync(join(ROOT, page));
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens. */
