@@ -2,7 +2,8 @@
  * `deno task bench`: times the hook as Claude Code runs it (a fresh process, payload on stdin,
  * answer on stdout) on 1 MiB, 100 MiB and 1 GiB transcripts, paired run by run with the floor
  * (`deno run --no-config` of a script that reads its stdin), and writes the table to
- * docs/benchmarks.md. `--compare REF` runs an earlier commit's bundle in the same rounds.
+ * docs/maintainers/benchmarks.md. `--compare REF` runs an earlier commit's bundle in the same
+ * rounds.
  */
 import { buildBundle } from "../scripts/bundle.ts";
 import { join } from "node:path";
@@ -20,7 +21,7 @@ const USAGE = `deno task bench [--runs N] [--sizes 1MiB,100MiB,1GiB] [--source F
   --sizes LIST   transcript sizes (KiB, MiB, GiB suffixes)
   --source FILE  the real transcript to repeat (default: the recorded 2.1.328 one)
   --compare REF  also time the bundle of git commit REF in the same rounds (repeatable)
-  --no-write     print the table, leave docs/benchmarks.md alone
+  --no-write     print the table, leave docs/maintainers/benchmarks.md alone
 
 deno task bench --in-session [--runs N] [--launcher REF] [--no-write] [--keep]
   real Claude Code, a scripted 20-call session, against an empty hook (bench/in_session.ts)`;
@@ -550,9 +551,9 @@ async function main(): Promise<number> {
 const BEGIN = "<!-- bench:begin (written by deno task bench) -->";
 const END = "<!-- bench:end -->";
 
-/** Replaces the generated part of docs/benchmarks.md, keeping the hand-written text around it. */
+/** Replaces the generated part of docs/maintainers/benchmarks.md, keeping the text around it. */
 async function writeBenchmarks(report: string): Promise<void> {
-  const path = join(ROOT, "docs", "benchmarks.md");
+  const path = join(ROOT, "docs", "maintainers", "benchmarks.md");
   const current = await Deno.readTextFile(path).catch(() => undefined);
   const block = `${BEGIN}\n\n${report}\n\n${END}`;
   let next: string;

@@ -1,11 +1,11 @@
 /**
  * The hook: one Claude Code payload in, at most one JSON answer out, and the trace of how it
- * decided. A tool call runs five steps, in this order: read the payload (hook/payload.ts), find
- * the context's files and state (io/state_store.ts, io/session_files.ts), observe the transcript
- * (hook/observe.ts) and measure it (core/measure.ts), recover a lost history (hook/history.ts),
- * then claim (hook/claim.ts): under the lock, decide once (core/decide.ts), render the refresh
- * (hook/refresh.ts), save. Commands run the same steps as a dry run (`dryRun`). It never throws
- * and never blocks a session.
+ * decided (drawn in docs/architecture.md). A tool call runs these steps in order: read the payload
+ * (hook/payload.ts), load the state (io/state_store.ts), observe and measure the transcript
+ * (hook/observe.ts), then claim (hook/claim.ts): under the lock, decide once and render. Whether a
+ * call refreshes, and whether it re-sends a refresh Claude Code did not deliver, is decided in
+ * core/decide.ts (the receipts: core/receipts.ts `settleDeliveries`, `withReceipts`). Commands run
+ * the same steps as a dry run (`dryRun`). It never throws and never blocks a session.
  */
 import {
   CONTINUE_SOURCES,

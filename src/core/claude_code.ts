@@ -42,10 +42,10 @@ export const MANAGED_SETTINGS_DIRS: Readonly<Record<string, string>> = {
 };
 
 /**
- * How a model family gets its window, read release by release (docs/context-windows.md):
- * `native`: 1M from `nativeFrom` on (`notNativeUntil`: the last release read without it);
- * `optIn`: 200k unless `[1m]`, the 1M beta or a server experiment chose 1M, none of which the
- * transcript records; `fixed`: 200k always.
+ * How a model family gets its window (read release by release:
+ * docs/maintainers/windows-by-release.md): `native`: 1M from `nativeFrom` on (`notNativeUntil`: the
+ * last release read without it); `optIn`: 200k unless `[1m]`, the 1M beta or a server experiment
+ * chose 1M, none of which the transcript records; `fixed`: 200k always.
  */
 export interface ModelRow {
   family: string;
