@@ -183,6 +183,7 @@ let templates: {
   assistant: Record<string, unknown>;
   user: Record<string, unknown>;
   refresh: Record<string, unknown>;
+  ran: Record<string, unknown>;
 } | undefined;
 
 function template() {
@@ -200,6 +201,10 @@ function template() {
         l.type === "attachment" &&
         (l.attachment as Record<string, unknown>)?.type === "hook_additional_context"
       ),
+      ran: find((l) =>
+        l.type === "attachment" &&
+        (l.attachment as Record<string, unknown>)?.type === "hook_success"
+      ),
     };
   }
   return templates;
@@ -211,7 +216,7 @@ export const entries = {
   assistant(
     tokens: number,
     toolUseIds: string[] = [],
-    extra: { model?: string; messageId?: string; isSidechain?: boolean } = {},
+    extra: { model?: string; messageId?: string; isSidechain?: boolean; version?: string } = {},
   ): Record<string, unknown> {
     // deno-lint-ignore no-explicit-any
     const t = structuredClone(template().assistant) as Record<string, any>;
@@ -219,6 +224,7 @@ export const entries = {
     t.isSidechain = extra.isSidechain ?? false;
     t.message.id = extra.messageId ?? `msg_${crypto.randomUUID()}`;
     if (extra.model) t.message.model = extra.model;
+    if (extra.version) t.version = extra.version;
     t.message.usage.input_tokens = 0;
     t.message.usage.cache_creation_input_tokens = 0;
     t.message.usage.cache_read_input_tokens = tokens;
@@ -253,6 +259,15 @@ export const entries = {
       t.attachment.hookName = "SessionStart";
       t.attachment.hookEvent = "SessionStart";
     }
+    return t;
+  },
+  /** The attachment Claude Code records for every hook that ran to its end (2.1.328). */
+  ran(toolUseId: string, stdout: string): Record<string, unknown> {
+    // deno-lint-ignore no-explicit-any
+    const t = structuredClone(template().ran) as Record<string, any>;
+    t.uuid = crypto.randomUUID();
+    t.attachment.toolUseID = toolUseId;
+    t.attachment.stdout = stdout;
     return t;
   },
   /** The attachment Claude Code records for a hook it killed at its timeout (2.1.328). */

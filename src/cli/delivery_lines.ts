@@ -27,6 +27,8 @@ export function deliveryLines(deliveries: StatusJson["deliveries"]): string[] {
         return `${what}: re-sent on ${d.call}, not recorded yet (first: ${d.reason})`;
       case "given up":
         return `${what}: given up: ${d.reason}`;
+      case "unrecorded":
+        return `${what}: sent once on ${d.call}; ${d.reason}, so it is not checked`;
     }
   });
 }

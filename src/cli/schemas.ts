@@ -28,9 +28,10 @@ const DeliveryJsonSchema = z.object({
    * "delivered": Claude Code recorded it (a `hook_additional_context` attachment); "pending":
    * not recorded yet, the session has not moved past its call; "owed": not delivered, the next
    * tool call sends it again; "re-sent": sent again, not recorded yet; "given up": not delivered
-   * after the re-send (or not checkable), see `reason`.
+   * after the re-send (or not checkable), see `reason`; "unrecorded": sent once, on a Claude
+   * Code that records no delivery (before 2.1.97), so not checked.
    */
-  status: z.enum(["delivered", "pending", "owed", "re-sent", "given up"]),
+  status: z.enum(["delivered", "pending", "owed", "re-sent", "given up", "unrecorded"]),
   /** The tool call (`tool_use_id`) whose answer carried it last, or "SessionStart". */
   call: z.string(),
   /** Times sent: 1, or 2 once re-sent. */

@@ -127,14 +127,21 @@ export const POST_COMPACT_EVENT = "PostCompact";
 export const SESSION_START = "SessionStart";
 
 /**
- * Transcript attachments around a hook's answer (2.1.328; 1.0.90 writes none, 2.0.76 does):
- * every `additionalContext` delivered is recorded as `hook_additional_context` (`toolUseID`,
- * `hookEvent`, `content`); a hook killed at its timeout leaves `hook_cancelled`. A tool call's
- * record follows its `tool_result` and precedes the next main-chain response, so an answer not
- * recorded by then was not delivered.
+ * Transcript attachments around a hook's answer (2.1.328): every `additionalContext` delivered is
+ * recorded as `hook_additional_context` (`toolUseID`, `hookEvent`, `content`); every hook that ran
+ * leaves `hook_success` (its stdout, delivered or not), one killed at its timeout
+ * `hook_cancelled`. A tool call's records follow its `tool_result` and precede the next main-chain
+ * response, so an answer not recorded by then was not delivered.
  */
 export const DELIVERED_ATTACHMENT = "hook_additional_context";
+export const RAN_ATTACHMENT = "hook_success";
 export const CANCELLED_ATTACHMENT = "hook_cancelled";
+/**
+ * The first release that writes those records: 2.1.96 writes none of them, so nothing in its
+ * transcript tells a delivered answer from a dropped one (bisected on npm's releases with
+ * `tests/e2e/measure_versions.ts --bisect 2.1.0 2.1.328 --on receipts`).
+ */
+export const RECORDS_HOOK_OUTCOMES_FROM = "2.1.97";
 
 /** Every event the hook is registered for, with values its matcher must let through. */
 export const HOOK_EVENTS: readonly { event: string; needs: readonly string[] }[] = [

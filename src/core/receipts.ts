@@ -13,6 +13,9 @@ import type { RefreshCause } from "./header.ts";
 /** The label of the restatement after a compaction, as its header writes it. */
 export const COMPACT_LABEL = "compact";
 
+/** Why a delivery is not checked on a Claude Code that records no hook outcome. */
+export const UNRECORDED = "this Claude Code does not record deliveries";
+
 /** A delivery is sent at most this often: once, and once again when it was not recorded. */
 export const MAX_SENDS = 2;
 
@@ -28,6 +31,11 @@ export interface ReceiptEvidence {
   cancelled: readonly string[];
   /** Where the newest responses start, newest first, one per message id, at most two. */
   responses: readonly number[];
+  /**
+   * This Claude Code records hook outcomes: a hook of an awaited call left `hook_success` or
+   * `hook_cancelled`, or the newest response comes from a release known to record them.
+   */
+  records: boolean;
 }
 
 /** What the transcript says about one delivery. */
@@ -38,22 +46,32 @@ export type Verdict =
   /** The transcript moved past its call without recording it: it was not delivered. */
   | { kind: "missed"; why: string }
   /** Its claim lies before what could be read. */
-  | { kind: "unread" };
+  | { kind: "unread" }
+  /** The transcript moved past its call, and this Claude Code records no hook outcome. */
+  | { kind: "unrecorded" };
 
 /**
  * Judges `delivery` on `evidence`. Recorded (an answer to its call after its claim): delivered.
  * Missed once a response follows the call's `tool_result` (for SessionStart's answer: follows the
- * claim), or, when no result of the call was ever written, once two responses follow the claim.
- * Otherwise it may still be on its way: Claude Code writes the transcript asynchronously.
+ * claim), or, when no result of the call was ever written, once two responses follow the claim;
+ * unrecorded instead when this Claude Code records no hook outcome, where a missing record proves
+ * nothing. Otherwise it may still be on its way: Claude Code writes the transcript asynchronously.
  *
  * @example
  * ```ts
  * const d = { refresh: "30", call: "toolu_1", at: 100, sent: 1, status: "pending" } as const;
- * judge(d, { from: 100, results: { toolu_1: 150 }, answers: {}, cancelled: [], responses: [400] });
+ * judge(d, {
+ *   from: 100, results: { toolu_1: 150 }, answers: {}, cancelled: [], responses: [400], records: true,
+ * });
  * // { kind: "missed", why: "not recorded for toolu_1, and the session moved past it" }
  * ```
  */
 export function judge(delivery: Delivery, evidence: ReceiptEvidence): Verdict {
+  const verdict = recordedVerdict(delivery, evidence);
+  return verdict.kind === "missed" && !evidence.records ? { kind: "unrecorded" } : verdict;
+}
+
+function recordedVerdict(delivery: Delivery, evidence: ReceiptEvidence): Verdict {
   const { call, at } = delivery;
   if ((evidence.answers[call] ?? []).some((offset) => offset >= at)) return { kind: "delivered" };
   if (evidence.from > at) return { kind: "unread" };
@@ -114,9 +132,10 @@ export interface DeliveryReport {
   refresh: string;
   /**
    * `delivered`: recorded by Claude Code; `pending`: not recorded yet; `owed`: not delivered, the
-   * next tool call sends it again; `re-sent`: sent again, its receipt not seen yet; `given up`.
+   * next tool call sends it again; `re-sent`: sent again, its receipt not seen yet; `given up`;
+   * `unrecorded`: sent once, on a Claude Code that records no delivery.
    */
-  status: "delivered" | "pending" | "owed" | "re-sent" | "given up";
+  status: "delivered" | "pending" | "owed" | "re-sent" | "given up" | "unrecorded";
   call: string;
   sent: number;
   reason: string | undefined;
@@ -157,6 +176,10 @@ export function settleDeliveries(state: State, evidence: ReceiptEvidence | undef
       case "pending":
         notes.push(`${what} not recorded yet for ${d.call}`);
         return d;
+      case "unrecorded": {
+        notes.push(`${what} sent once: ${UNRECORDED}`);
+        return { ...d, status: "unrecorded", reason: UNRECORDED };
+      }
       case "unread": {
         const reason = "its claim lies beyond what one check reads: not checked";
         notes.push(`${what} given up: ${reason}`);

@@ -9,6 +9,7 @@ import {
   COMPACT_BOUNDARY,
   DELIVERED_ATTACHMENT,
   FORK_CONTEXT_REF,
+  RAN_ATTACHMENT,
 } from "./claude_code.ts";
 import type { Threshold } from "./numbers.ts";
 
@@ -153,10 +154,12 @@ export type ReceiptLine =
   | { kind: "answer"; call: string; label: string }
   /** Claude Code killed the hook of `call` at its timeout. */
   | { kind: "cancelled"; call: string }
+  /** A hook of `call` (of `event`) ran to its end: this Claude Code records hook outcomes. */
+  | { kind: "ran"; call: string; event: string | undefined }
   /** The results of these tool calls: their hooks have finished. */
   | { kind: "result"; calls: string[] }
-  /** A model response (an entry whose usage counts). */
-  | { kind: "response"; messageId: string | undefined };
+  /** A model response (an entry whose usage counts), and the release that wrote it. */
+  | { kind: "response"; messageId: string | undefined; version: string | undefined };
 
 /**
  * What `entry` says about deliveries of the answers headed with `token`; undefined for every
@@ -173,6 +176,10 @@ export function receiptLineOf(
     if (!isRecord(attachment) || typeof attachment.toolUseID !== "string") return undefined;
     if (attachment.type === CANCELLED_ATTACHMENT) {
       return { kind: "cancelled", call: attachment.toolUseID };
+    }
+    if (attachment.type === RAN_ATTACHMENT) {
+      const event = typeof attachment.hookEvent === "string" ? attachment.hookEvent : undefined;
+      return { kind: "ran", call: attachment.toolUseID, event };
     }
     if (attachment.type !== DELIVERED_ATTACHMENT) return undefined;
     for (const text of stringsIn(attachment.content, 1)) {
@@ -192,7 +199,9 @@ export function receiptLineOf(
     return calls.length > 0 ? { kind: "result", calls } : undefined;
   }
   const usage = usageOf(entry, sidechainFile);
-  return usage ? { kind: "response", messageId: usage.messageId } : undefined;
+  return usage
+    ? { kind: "response", messageId: usage.messageId, version: usage.version }
+    : undefined;
 }
 
 function* stringsIn(value: unknown, depth: number): Generator<string> {

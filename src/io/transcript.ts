@@ -15,11 +15,14 @@ import {
 } from "../core/transcript_entry.ts";
 import type { ReceiptEvidence } from "../core/receipts.ts";
 import type { TranscriptUsage, TranscriptView, ViewQuery } from "../core/view.ts";
-import type { CompactionEvidence } from "../core/window.ts";
+import { type CompactionEvidence, compareVersions } from "../core/window.ts";
 import {
   CANCELLED_ATTACHMENT,
   COMPACTION_MARKER_TEXTS,
   DELIVERED_ATTACHMENT,
+  RAN_ATTACHMENT,
+  RECORDS_HOOK_OUTCOMES_FROM,
+  SESSION_START,
 } from "../core/claude_code.ts";
 import { messageOf } from "../core/errors.ts";
 import { type ByteSource, cachedSource, fileSource, readLinesBackward } from "./reverse_lines.ts";
@@ -257,7 +260,9 @@ function receiptsOf(
     answers: {} as Record<string, number[]>,
     cancelled: [] as string[],
     responses: [] as number[],
+    records: false,
   };
+  let newestVersion: string | undefined;
   let lastMessage: string | undefined;
   const awaited = (call: string) => query.calls.includes(call);
   for (const line of readLinesBackward(source, size, { maxBytes: RECEIPT_MAX_BYTES })) {
@@ -270,6 +275,7 @@ function receiptsOf(
     const text = decoder.decode(line.bytes);
     const may = (text.includes(DELIVERED_ATTACHMENT) && text.includes(query.token)) ||
       text.includes(CANCELLED_ATTACHMENT) ||
+      (!evidence.records && text.includes(RAN_ATTACHMENT)) ||
       (text.includes('"tool_result"') && query.calls.some((c) => text.includes(c))) ||
       (evidence.responses.length < 2 && mayBeUsage(text));
     if (!may) continue;
@@ -278,6 +284,11 @@ function receiptsOf(
       (evidence.answers[found.call] ??= []).push(line.start);
     } else if (found?.kind === "cancelled" && awaited(found.call)) {
       evidence.cancelled.push(found.call);
+      evidence.records = true;
+    } else if (found?.kind === "ran") {
+      // SessionStart's record carries an id of its own, not the call's.
+      evidence.records ||= awaited(found.call) ||
+        (found.event === SESSION_START && awaited(SESSION_START));
     } else if (found?.kind === "result") {
       for (const call of found.calls) if (awaited(call)) evidence.results[call] ??= line.start;
     } else if (found?.kind === "response" && evidence.responses.length < 2) {
@@ -285,8 +296,12 @@ function receiptsOf(
       if (evidence.responses.length === 0 || !found.messageId || found.messageId !== lastMessage) {
         evidence.responses.push(line.start);
         lastMessage = found.messageId;
+        newestVersion ??= found.version;
       }
     }
+  }
+  if (newestVersion !== undefined) {
+    evidence.records ||= compareVersions(newestVersion, RECORDS_HOOK_OUTCOMES_FROM) >= 0;
   }
   return evidence;
 }

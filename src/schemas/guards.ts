@@ -92,7 +92,7 @@ export function isState(value: unknown): value is State {
     (value.deliveries === undefined || isDeliveryArray(value.deliveries));
 }
 
-const DELIVERY_STATUSES: readonly unknown[] = ["pending", "delivered", "given up"];
+const DELIVERY_STATUSES: readonly unknown[] = ["pending", "delivered", "given up", "unrecorded"];
 
 /** Same as `z.array(DeliverySchema)` (src/schemas/state.ts), holes rejected as zod does. */
 function isDeliveryArray(value: unknown): boolean {

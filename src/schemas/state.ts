@@ -17,8 +17,11 @@ export const DeliverySchema = z.looseObject({
   at: count,
   /** Times sent: 1, or 2 once re-sent. */
   sent: count,
-  /** `pending` until the transcript shows it delivered, or it is given up. */
-  status: z.enum(["pending", "delivered", "given up"]),
+  /**
+   * `pending` until the transcript shows it delivered, or it is given up; `unrecorded` when this
+   * Claude Code records no delivery, so it is sent once and not checked.
+   */
+  status: z.enum(["pending", "delivered", "given up", "unrecorded"]),
   /** Why it was re-sent or given up. */
   reason: z.optional(z.string()),
 });

@@ -236,3 +236,68 @@ Deno.test("doctor reports the last session's deliveries", async () => {
     "session moved past it); the next tool call sends it again",
   ]);
 });
+
+Deno.test("a Claude Code that records no hook outcome (before 2.1.97): each refresh is sent once", async (t) => {
+  const { box, env, payloadOf } = session();
+  /** Claude Code 2.1.96 writes the response holding `id`, and after the hook only the result. */
+  const old = (id: string, percent: number) => {
+    appendTranscript(box.transcript, [
+      entries.assistant(percent * 1000, [id], { version: "2.1.96" }),
+    ]);
+    return payloadOf(id);
+  };
+  await t.step("the refresh fires on its crossing call", async () => {
+    const first = await runHook(old("toolu_1", 31), env);
+    ok(first.context?.startsWith("[lessons-reinject refresh 30 ref="), first.stderr);
+    appendTranscript(box.transcript, [entries.toolResult("toolu_1")]);
+  });
+  await t.step("the session moves on without a record: not sent again", async () => {
+    const next = await runHook(old("toolu_2", 32), env);
+    assertEquals(next.stdout, "", next.stderr);
+    ok(
+      next.stderr.includes("30 sent once: this Claude Code does not record deliveries"),
+      next.stderr,
+    );
+    appendTranscript(box.transcript, [entries.toolResult("toolu_2")]);
+  });
+  await t.step("status says so", async () => {
+    const home = { ...box.env, ...WINDOW, HOME: box.dir };
+    const json = await cli(["status", "--json", "--transcript", box.transcript], home);
+    const report = parsedAs(StatusJsonSchema, json.stdout);
+    assertEquals(report.deliveries.map((d) => [d.refresh, d.status, d.call, d.sent]), [
+      ["30", "unrecorded", "toolu_1", 1],
+    ]);
+    const text = await cli(["status", "--transcript", box.transcript], home);
+    ok(
+      text.stdout.includes(
+        "30%: sent once on toolu_1; this Claude Code does not record deliveries, so it is not checked",
+      ),
+      text.stdout,
+    );
+  });
+  await t.step("the next threshold still fires once", async () => {
+    const fired = await runHook(old("toolu_3", 53), env);
+    ok(fired.context?.startsWith("[lessons-reinject refresh 52 ref="), fired.stderr);
+    appendTranscript(box.transcript, [entries.toolResult("toolu_3")]);
+    assertEquals((await runHook(old("toolu_4", 54), env)).stdout, "");
+  });
+});
+
+Deno.test("a release not known but seen recording this hook's outcome: a missed refresh is sent again", async () => {
+  const { box, env, payloadOf } = session();
+  const unknown = (id: string, percent: number) => {
+    const entry = entries.assistant(percent * 1000, [id]);
+    delete entry.version;
+    appendTranscript(box.transcript, [entry]);
+    return payloadOf(id);
+  };
+  const first = await runHook(unknown("toolu_1", 31), env);
+  ok(first.context);
+  // It ran and answered, Claude Code recorded its stdout, and did not deliver it.
+  appendTranscript(box.transcript, [
+    entries.toolResult("toolu_1"),
+    entries.ran("toolu_1", first.stdout),
+  ]);
+  const again = await runHook(unknown("toolu_2", 32), env);
+  ok(again.context?.startsWith("[lessons-reinject refresh 30 ref="), again.stderr);
+});

@@ -15,6 +15,7 @@ const SHOWN: Record<string, Delivery> = {
   "given up": "missed",
   pending: "pending",
   "re-sent": "pending",
+  unrecorded: "unchecked",
 };
 
 /** The timeline of `replayed`. */

@@ -261,6 +261,7 @@ Deno.test("decide() sends a missed refresh again once, on a call that can be che
     answers: {},
     cancelled: [],
     responses: [400],
+    records: true,
   };
   const d = decide(call(reading(35), missed, { receipts: evidence, toolUseId: "toolu_2" }));
   equal(causeOf(d), "thresholds:30");

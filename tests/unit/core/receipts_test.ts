@@ -14,6 +14,7 @@ import {
   receiptQuery,
   receiptsSettled,
   settleDeliveries,
+  UNRECORDED,
   type Verdict,
   withReceipts,
 } from "../../../src/core/receipts.ts";
@@ -21,7 +22,15 @@ import type { Delivery, State } from "../../../src/schemas/state.ts";
 
 /** Evidence read from offset 1000 on, with nothing found unless given. */
 function seen(found: Partial<ReceiptEvidence> = {}): ReceiptEvidence {
-  return { from: 1000, results: {}, answers: {}, cancelled: [], responses: [], ...found };
+  return {
+    from: 1000,
+    results: {},
+    answers: {},
+    cancelled: [],
+    responses: [],
+    records: true,
+    ...found,
+  };
 }
 
 const THIRTY = answerAwaitingReceipt("30", "toolu_a", 1000);
@@ -120,6 +129,32 @@ Deno.test("judge() tells a delivery from the transcript's records", async (t) =>
       evidence: seen({ responses: [800] }),
       want: { kind: "pending" },
     },
+    {
+      name: "a Claude Code that records no outcome, the session moved on: unrecorded",
+      evidence: seen({ results: { toolu_a: 1100 }, responses: [1300], records: false }),
+      want: { kind: "unrecorded" },
+    },
+    {
+      name: "one that records none, no result, two responses since: unrecorded",
+      evidence: seen({ responses: [1400, 1200], records: false }),
+      want: { kind: "unrecorded" },
+    },
+    {
+      name: "one that records none, SessionStart's answer, the context went on: unrecorded",
+      delivery: RESTATED,
+      evidence: seen({ responses: [1300], records: false }),
+      want: { kind: "unrecorded" },
+    },
+    {
+      name: "one that records none, nothing after the call yet: pending",
+      evidence: seen({ results: { toolu_a: 1100 }, records: false }),
+      want: { kind: "pending" },
+    },
+    {
+      name: "one that records none, an answer recorded all the same: delivered",
+      evidence: seen({ answers: { toolu_a: [1500] }, responses: [1600], records: false }),
+      want: { kind: "delivered" },
+    },
   ];
   for (const c of cases) {
     await t.step(c.name, () => assertEquals(judge(c.delivery ?? THIRTY, c.evidence), c.want));
@@ -172,6 +207,16 @@ Deno.test("settleDeliveries() updates each outstanding delivery and says what is
         deliveries: [{ ...THIRTY, sent: 2, status: "given up", reason: `sent 2 times, ${MOVED}` }],
         owed: [],
         statuses: ["given up"],
+      },
+    },
+    {
+      name: "on a Claude Code that records no outcome: sent once, unrecorded, nothing owed",
+      state: { ...BASE, deliveries: [THIRTY] },
+      evidence: seen({ results: { toolu_a: 1100 }, responses: [1300], records: false }),
+      want: {
+        deliveries: [{ ...THIRTY, status: "unrecorded", reason: UNRECORDED }],
+        owed: [],
+        statuses: ["unrecorded"],
       },
     },
     {

@@ -252,7 +252,10 @@ const SHAPES: Shape[] = [
             call: { kind: "string", required: true },
             at: { kind: "count", required: true },
             sent: { kind: "count", required: true },
-            status: { kind: { oneOf: ["pending", "delivered", "given up"] }, required: true },
+            status: {
+              kind: { oneOf: ["pending", "delivered", "given up", "unrecorded"] },
+              required: true,
+            },
             reason: { kind: "string" },
           },
         },
