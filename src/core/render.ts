@@ -1,150 +1,120 @@
 /**
- * Renders a refresh in the session-start format within a character budget: directives, then
- * protocols; grouped by first tag; highest priority first; whole messages while they fit.
- * Strings are ordered by UTF-16 code unit (`<`), not by locale: no ICU on the hot path, and the
- * same order on every machine ("Zeta" before "alpha"). Fitting is linear in the lessons: each
- * change of a lesson's form updates a running length; the text is laid out once.
+ * The manifest's lessons in the session-start layout within a character budget: directives, then
+ * protocols; grouped by first tag; highest priority first; whole messages while they fit. Strings
+ * are ordered by UTF-16 code unit, not by locale: no ICU to load, the same order on every machine.
  */
 import type { RefreshLesson } from "./lessons.ts";
 import { INLINE_LIMIT } from "./claude_code.ts";
 
 type Form = "whole" | "summary" | "omitted";
+type Kind = RefreshLesson["kind"];
 
 export interface RenderedRefresh {
   text: string;
-  /** Slugs by how they appear. */
+  /** What went in whole, as its first line, or not at all: ids and slugs, most important first. */
   whole: string[];
   summarized: string[];
   omitted: string[];
 }
 
-const DIRECTIVES_INTRO = "## Non-Negotiable Directives\n\n<IMPORTANT>\nThese are non-negotiable " +
-  "rules derived from real failures with measurable cost. Applying them is not optional.\n" +
-  "</IMPORTANT>\n";
-const PROTOCOLS_INTRO = "## Active Protocols\n\nThese protocols capture hard-won coordination " +
-  "patterns. Apply them before starting work in the relevant context.\n";
+const INTROS: Record<Kind, string> = {
+  directive:
+    "## Non-Negotiable Directives\n\n<IMPORTANT>\nThese are non-negotiable rules derived " +
+    "from real failures with measurable cost. Applying them is not optional.\n</IMPORTANT>",
+  protocol:
+    "## Active Protocols\n\nThese protocols capture hard-won coordination patterns. Apply " +
+    "them before starting work in the relevant context.",
+};
 const UNTAGGED = "(untagged)";
+const JOIN = 2; // "\n\n" between parts and between blocks
+const SUMMARY_LIMIT = 120;
+
+/** `maxChars` as a budget: a whole number, never above Claude Code's inline limit. */
+export function budgetOf(maxChars: number): number {
+  return Math.min(Math.max(0, Math.floor(maxChars)), INLINE_LIMIT);
+}
 
 /**
- * Lays out `lessons` under `header` in at most `maxChars` characters (never above
- * {@link INLINE_LIMIT}). Lessons get their whole message in priority order while it fits, else
- * their summary line; when even the summaries do not fit, the lowest-priority lessons are left out
- * and counted.
+ * The line that stands for a text cut short: its first non-blank line that is not a Markdown
+ * heading (else its first heading), at most 120 characters.
+ *
+ * @example
+ * ```ts
+ * firstLine("# Git\n\nNever force-push.\nMore."); // "Never force-push."
+ * ```
+ */
+export function firstLine(text: string): string {
+  const lines = text.split("\n").map((l) => l.trim()).filter((l) => l !== "");
+  const line = lines.find((l) => !l.startsWith("#")) ?? lines[0] ?? "";
+  return line.length > SUMMARY_LIMIT ? `${line.slice(0, SUMMARY_LIMIT - 1)}…` : line;
+}
+
+/**
+ * Lays out `lessons` under `header` within `maxChars` ({@link budgetOf}). Lessons get their whole
+ * message in priority order while it fits, else their summary line; when even the summaries do
+ * not fit, the lowest-priority lessons are left out and counted.
  */
 export function renderRefresh(
   header: string,
   lessons: readonly RefreshLesson[],
   maxChars: number,
 ): RenderedRefresh {
-  const limit = Math.min(Math.max(0, Math.floor(maxChars)), INLINE_LIMIT);
-  const ranked = [...lessons].sort(byPriority);
-  const forms = new Map<RefreshLesson, Form>(ranked.map((l) => [l, "summary"]));
-  const size = new LayoutLength(header, ranked, limit);
-  const set = (lesson: RefreshLesson, form: Form) => {
-    size.change(lesson, forms.get(lesson)!, form);
-    forms.set(lesson, form);
+  const limit = budgetOf(maxChars);
+  const ranked = [...lessons].sort((a, b) =>
+    b.priority - a.priority || codeUnitOrder(a.slug, b.slug)
+  );
+  // The text's length with the first k lessons as summary lines and the rest left out, for
+  // every k, in one pass: fitting is linear in the lessons, with no layout per try.
+  const sections = new Map<Kind, { blocks: number; tags: Set<string>; headings: number }>();
+  const lengthWith = (shown: number) => {
+    let length = header.length + 1;
+    if (shown < ranked.length) length += JOIN + omittedNote(ranked.length - shown, limit).length;
+    for (const [kind, s] of sections) {
+      length += JOIN + INTROS[kind].length + s.blocks + (s.tags.size > 1 ? s.headings : 0);
+    }
+    return length;
   };
-  const fits = () => size.total() <= limit;
+  const lengths = [lengthWith(0)];
+  ranked.forEach((lesson, i) => {
+    const section = sections.get(lesson.kind) ?? { blocks: 0, tags: new Set(), headings: 0 };
+    sections.set(lesson.kind, section);
+    const tag = lesson.tag ?? UNTAGGED;
+    section.blocks += JOIN + 2 + lesson.summary.length;
+    if (!section.tags.has(tag)) section.headings += JOIN + 4 + tag.length;
+    section.tags.add(tag);
+    lengths.push(lengthWith(i + 1));
+  });
 
-  if (fits()) {
+  const whole = new Set<RefreshLesson>();
+  let shown = ranked.length;
+  let length = lengths[shown]!;
+  if (length <= limit) {
+    // Every summary fits: a message in place of its summary changes the length by the difference.
     for (const lesson of ranked) {
-      set(lesson, "whole");
-      if (!fits()) set(lesson, "summary");
+      const grown = length + lesson.message.length - 2 - lesson.summary.length;
+      if (grown > limit) continue;
+      length = grown;
+      whole.add(lesson);
     }
   } else {
-    for (const lesson of ranked) set(lesson, "omitted");
-    for (const lesson of ranked) {
-      set(lesson, "summary");
-      if (!fits()) {
-        set(lesson, "omitted");
-        break;
-      }
-    }
+    shown = 0;
+    while (shown < ranked.length && lengths[shown + 1]! <= limit) shown++;
   }
-  const text = layout(header, ranked, forms, limit);
-  const slugsOf = (form: Form) => ranked.filter((l) => forms.get(l) === form).map((l) => l.slug);
+  const formOf = (lesson: RefreshLesson, i: number): Form =>
+    i >= shown ? "omitted" : whole.has(lesson) ? "whole" : "summary";
+  const forms = new Map(ranked.map((lesson, i) => [lesson, formOf(lesson, i)]));
+  const slugs = (form: Form) => ranked.filter((l) => forms.get(l) === form).map((l) => l.slug);
   return {
     // A header longer than the budget is the only way to get here over it: cut, never overflow.
-    text: text.length <= limit ? text : text.slice(0, limit),
-    whole: slugsOf("whole"),
-    summarized: slugsOf("summary"),
-    omitted: slugsOf("omitted"),
+    text: layout(header, ranked, forms, limit).slice(0, limit),
+    whole: slugs("whole"),
+    summarized: slugs("summary"),
+    omitted: slugs("omitted"),
   };
 }
 
-/** Code-unit order: `localeCompare` would initialise ICU (7-11 ms in a fresh process). */
-function compareCodeUnits(a: string, b: string): number {
+function codeUnitOrder(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function byPriority(a: RefreshLesson, b: RefreshLesson): number {
-  return b.priority - a.priority || compareCodeUnits(a.slug, b.slug);
-}
-
-const JOIN = 2; // "\n\n" between parts and between blocks
-
-/** One section's share of the running length: its shown lessons, by group. */
-class SectionLength {
-  shown = 0;
-  blocks = 0;
-  groups = new Map<string, number>();
-  /** Sum of `### tag` heading lengths (plus their joins) over the non-empty groups. */
-  headings = 0;
-  constructor(readonly intro: number) {}
-
-  add(tag: string, block: number, sign: 1 | -1): void {
-    this.shown += sign;
-    this.blocks += sign * (JOIN + block);
-    const before = this.groups.get(tag) ?? 0;
-    const after = before + sign;
-    this.groups.set(tag, after);
-    if (before === 0 || after === 0) this.headings += sign * (JOIN + 4 + tag.length);
-    if (after === 0) this.groups.delete(tag);
-  }
-
-  /** The section's part of the text, with its join, or 0 when it shows nothing. */
-  length(): number {
-    if (this.shown === 0) return 0;
-    return JOIN + this.intro + this.blocks + (this.groups.size > 1 ? this.headings : 0);
-  }
-}
-
-/**
- * The length {@link layout} would give, kept up to date as lessons change form: O(1) a change,
- * so fitting n lessons costs O(n) instead of n layouts.
- */
-class LayoutLength {
-  readonly #directives = new SectionLength(DIRECTIVES_INTRO.trimEnd().length);
-  readonly #protocols = new SectionLength(PROTOCOLS_INTRO.trimEnd().length);
-  #omitted = 0;
-
-  constructor(
-    readonly header: string,
-    ranked: readonly RefreshLesson[],
-    readonly limit: number,
-  ) {
-    for (const lesson of ranked) this.#show(lesson, "summary", 1);
-  }
-
-  change(lesson: RefreshLesson, from: Form, to: Form): void {
-    if (from === to) return;
-    this.#show(lesson, from, -1);
-    this.#show(lesson, to, 1);
-  }
-
-  #show(lesson: RefreshLesson, form: Form, sign: 1 | -1): void {
-    if (form === "omitted") {
-      this.#omitted += sign;
-      return;
-    }
-    const section = lesson.kind === "directive" ? this.#directives : this.#protocols;
-    section.add(lesson.tag ?? UNTAGGED, blockOf(lesson, form).length, sign);
-  }
-
-  total(): number {
-    const note = this.#omitted > 0 ? JOIN + omittedNote(this.#omitted, this.limit).length : 0;
-    return this.header.length + this.#directives.length() + this.#protocols.length() + note + 1;
-  }
 }
 
 function blockOf(lesson: RefreshLesson, form: Form): string {
@@ -162,45 +132,29 @@ function layout(
   forms: ReadonlyMap<RefreshLesson, Form>,
   limit: number,
 ): string {
-  const shown = ranked.filter((l) => forms.get(l) !== "omitted");
   const parts = [header];
-  const directives = shown.filter((l) => l.kind === "directive");
-  const protocols = shown.filter((l) => l.kind === "protocol");
-  if (directives.length > 0) parts.push(section(DIRECTIVES_INTRO, directives, forms));
-  if (protocols.length > 0) parts.push(section(PROTOCOLS_INTRO, protocols, forms));
-  const omitted = ranked.length - shown.length;
+  for (const kind of ["directive", "protocol"] as const) {
+    const groups = new Map<string, RefreshLesson[]>();
+    for (const lesson of ranked) {
+      if (lesson.kind !== kind || forms.get(lesson) === "omitted") continue;
+      const tag = lesson.tag ?? UNTAGGED;
+      const group = groups.get(tag);
+      if (group) group.push(lesson);
+      else groups.set(tag, [lesson]);
+    }
+    if (groups.size === 0) continue;
+    const blocks = [INTROS[kind]];
+    // Tags in code-unit order, untagged last; priority order within a tag.
+    const sorted = [...groups].sort(([a], [b]) =>
+      a === UNTAGGED ? 1 : b === UNTAGGED ? -1 : codeUnitOrder(a, b)
+    );
+    for (const [tag, group] of sorted) {
+      if (sorted.length > 1) blocks.push(`### ${tag}`);
+      for (const lesson of group) blocks.push(blockOf(lesson, forms.get(lesson)!));
+    }
+    parts.push(blocks.join("\n\n"));
+  }
+  const omitted = ranked.filter((l) => forms.get(l) === "omitted").length;
   if (omitted > 0) parts.push(omittedNote(omitted, limit));
   return parts.join("\n\n") + "\n";
-}
-
-function section(
-  intro: string,
-  lessons: readonly RefreshLesson[],
-  forms: ReadonlyMap<RefreshLesson, Form>,
-): string {
-  const groups = groupByFirstTag(lessons);
-  const blocks = [intro.trimEnd()];
-  for (const [tag, group] of groups) {
-    if (groups.length > 1) blocks.push(`### ${tag}`);
-    for (const lesson of group) {
-      blocks.push(blockOf(lesson, forms.get(lesson) === "whole" ? "whole" : "summary"));
-    }
-  }
-  return blocks.join("\n\n");
-}
-
-/** Groups by first tag, alphabetically, untagged last; order within a group is kept. */
-function groupByFirstTag(lessons: readonly RefreshLesson[]): [string, RefreshLesson[]][] {
-  const groups = new Map<string, RefreshLesson[]>();
-  for (const lesson of lessons) {
-    const key = lesson.tag ?? UNTAGGED;
-    const group = groups.get(key);
-    if (group) group.push(lesson);
-    else groups.set(key, [lesson]);
-  }
-  return [...groups.entries()].sort(([a], [b]) => {
-    if (a === UNTAGGED) return 1;
-    if (b === UNTAGGED) return -1;
-    return compareCodeUnits(a, b);
-  });
 }

@@ -1,8 +1,8 @@
 import { deepStrictEqual as assertEquals, equal, ok } from "node:assert/strict";
 import { projectIdsFor, type RefreshLesson, selectLessons } from "../../../src/core/lessons.ts";
 import { INLINE_LIMIT } from "../../../src/core/claude_code.ts";
-import { renderRefresh } from "../../../src/core/render.ts";
-import { firstLineOf, renderCombined, type RuleBlock } from "../../../src/core/render_rules.ts";
+import { firstLine, renderRefresh } from "../../../src/core/render.ts";
+import { renderCombined, type RuleBlock } from "../../../src/core/render_rules.ts";
 import { largeManifest, SAMPLE_MANIFEST } from "../../_helpers.ts";
 
 const HEADER = "[lessons-reinject refresh 30 ref=00000000] Context refresh at 31%.";
@@ -112,7 +112,7 @@ Deno.test("renderCombined() with a header over the budget cuts, never overflows"
   assertEquals(got.omitted, ["r"]);
 });
 
-Deno.test("firstLineOf() skips headings and blank lines, cuts to 120 characters", () => {
+Deno.test("firstLine() skips headings and blank lines, cuts to 120 characters", () => {
   const cases: [string, string][] = [
     ["# Git\n\nNever force-push.\nMore.", "Never force-push."],
     ["## Only a heading", "## Only a heading"],
@@ -120,7 +120,7 @@ Deno.test("firstLineOf() skips headings and blank lines, cuts to 120 characters"
     ["y".repeat(200), "y".repeat(119) + "…"],
     ["", ""],
   ];
-  for (const [text, want] of cases) equal(firstLineOf(text), want);
+  for (const [text, want] of cases) equal(firstLine(text), want);
 });
 
 Deno.test("renderCombined() lessons of the same budget: rules take room before lessons go whole", () => {
