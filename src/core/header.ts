@@ -31,11 +31,9 @@ export type RefreshCause =
   | { kind: "compaction"; thresholds: readonly Threshold[] };
 
 const TAG = "lessons-reinject refresh";
-/** A threshold in the header: a percentage's digits, or a token count (`60k`, `1M`, digits). */
-const NAMED = "[0-9]+[kM]?";
-const HEADER_PATTERN = new RegExp(
-  `^\\[lessons-reinject refresh (${NAMED}(?:,${NAMED})*|calls:[0-9]+) ref=([0-9a-f]{8})\\]`,
-);
+const HEADER = /^\[lessons-reinject refresh ([^\s\]]+) ref=([0-9a-f]{8})\]/;
+/** The labels naming thresholds (`30`, `60k`, `1M`) or the fallback counter's call count. */
+const THRESHOLD_LABEL = /^(?:[0-9]+[kM]?(?:,[0-9]+[kM]?)*|calls:[0-9]+)$/;
 
 /** What a refresh restates: the manifest's lessons, the user's own rules, or both. */
 export interface RefreshContents {
@@ -43,17 +41,9 @@ export interface RefreshContents {
   blocks: readonly unknown[];
 }
 
-/** The rules a refresh names, as it names them. */
-function rulesText(contents: RefreshContents | undefined): string {
-  const lessons = "your standing directives and protocols from session start";
-  if (contents === undefined || contents.blocks.length === 0) return lessons;
-  return contents.lessons.length === 0
-    ? "your own standing rules"
-    : `${lessons}, and your own standing rules`;
-}
-
 /**
- * The header line for a refresh.
+ * The header line for a refresh, naming what it restates (`contents`; the manifest's lessons
+ * when not given).
  *
  * @example
  * ```ts
@@ -66,20 +56,24 @@ export function refreshHeader(
   token: string,
   contents?: RefreshContents,
 ): string {
+  const lessons = "your standing directives and protocols from session start";
+  const rules = !contents?.blocks.length
+    ? lessons
+    : contents.lessons.length === 0
+    ? "your own standing rules"
+    : `${lessons}, and your own standing rules`;
   if (cause.kind === "compaction") {
-    // Its own tag: no threshold parser mistakes it for a fired threshold.
-    return `[${TAG} compact ref=${token}] The context was just compacted: your standing rules, ` +
-      `restated in full because a summary keeps them only vaguely. They still apply.`;
+    // Its own label: no threshold parser mistakes it for a fired threshold.
+    return `[${TAG} compact ref=${token}] The context was just compacted: ${rules}, restated in ` +
+      `full because a summary keeps them only vaguely. They still apply.`;
   }
   if (cause.kind === "toolCount") {
     return `[${TAG} calls:${cause.calls} ref=${token}] Periodic refresh after ${cause.calls} tool ` +
-      `calls (the context use could not be measured): ${rulesText(contents)}, restated. They ` +
-      `still apply.`;
+      `calls (the context use could not be measured): ${rules}, restated. They still apply.`;
   }
   const names = cause.thresholds.map((t) => thresholdText(t, { bare: true })).join(",");
-  return `[${TAG} ${names} ref=${token}] Context refresh at ${readingText(cause)}: ` +
-    `${rulesText(contents)}, restated because attention to them fades as the context fills. ` +
-    `They still apply.`;
+  return `[${TAG} ${names} ref=${token}] Context refresh at ${readingText(cause)}: ${rules}, ` +
+    `restated because attention to them fades as the context fills. They still apply.`;
 }
 
 /**
@@ -104,29 +98,9 @@ function readingText(cause: Extract<RefreshCause, { kind: "thresholds" }>): stri
 }
 
 /**
- * The thresholds named by a refresh header written with `token`, or undefined when `text` does
- * not start with such a header (text that merely quotes one elsewhere does not count).
- *
- * @example
- * ```ts
- * parseRefreshHeader("[lessons-reinject refresh 30,60k ref=0a1b2c3d] Context ...", "0a1b2c3d");
- * // [30, 60000]
- * ```
- */
-export function parseRefreshHeader(text: string, token: string): Threshold[] | undefined {
-  const match = HEADER_PATTERN.exec(text);
-  if (!match || match[2] !== token || match[1] === undefined) return undefined;
-  if (match[1].startsWith("calls:")) return [];
-  const named = match[1].split(",").map((name) => thresholdOf(name));
-  return named.flatMap((t) => t.kind === "valid" ? [t.value] : []);
-}
-
-const ANY_HEADER_PATTERN = /^\[lessons-reinject refresh ([^\s\]]+) ref=([0-9a-f]{8})\]/;
-
-/**
  * What a refresh written with `token` answers, as its header says it (`30,52`, `calls:20`,
  * `compact`), or undefined when `text` does not start with such a header. Delivery receipts
- * (core/receipts.ts) recognise this hook's answers by it, whatever they answered.
+ * (core/receipts.ts) recognise this hook's answers by it.
  *
  * @example
  * ```ts
@@ -135,8 +109,28 @@ const ANY_HEADER_PATTERN = /^\[lessons-reinject refresh ([^\s\]]+) ref=([0-9a-f]
  * ```
  */
 export function refreshLabelOf(text: string, token: string): string | undefined {
-  const match = ANY_HEADER_PATTERN.exec(text);
+  const match = HEADER.exec(text);
   return match && match[2] === token ? match[1] : undefined;
+}
+
+/**
+ * The thresholds named by a refresh header written with `token` (none for the fallback counter),
+ * or undefined when `text` does not start with a threshold refresh's header.
+ *
+ * @example
+ * ```ts
+ * parseRefreshHeader("[lessons-reinject refresh 30,60k ref=0a1b2c3d] Context ...", "0a1b2c3d");
+ * // [30, 60000]
+ * ```
+ */
+export function parseRefreshHeader(text: string, token: string): Threshold[] | undefined {
+  const label = refreshLabelOf(text, token);
+  if (label === undefined || !THRESHOLD_LABEL.test(label)) return undefined;
+  if (label.startsWith("calls:")) return [];
+  return label.split(",").flatMap((name) => {
+    const threshold = thresholdOf(name);
+    return threshold.kind === "valid" ? [threshold.value] : [];
+  });
 }
 
 /**
