@@ -9,19 +9,10 @@ import { join } from "../core/path.ts";
 /**
  * The folder Claude Code runs `plugin` from when an installed `plugin@<marketplace>` comes from
  * a `directory` marketplace, or undefined when none does. `pluginsDir` is `~/.claude/plugins`.
- *
- * @example
- * ```ts
- * await localPluginRoot("/home/dev/.claude/plugins", "lessons-reinject");
- * // "/home/dev/src/lessons-reinject" after `claude plugin marketplace add ~/src/lessons-reinject`
- * ```
  */
-export async function localPluginRoot(
-  pluginsDir: string,
-  plugin: string,
-): Promise<string | undefined> {
-  const installed = fieldOf(await readJson(join(pluginsDir, "installed_plugins.json")), "plugins");
-  const known = await readJson(join(pluginsDir, "known_marketplaces.json"));
+export function localPluginRoot(pluginsDir: string, plugin: string): string | undefined {
+  const installed = fieldOf(readJson(join(pluginsDir, "installed_plugins.json")), "plugins");
+  const known = readJson(join(pluginsDir, "known_marketplaces.json"));
   if (typeof installed !== "object" || installed === null) return undefined;
   for (const key of Object.keys(installed)) {
     const at = key.lastIndexOf("@");
@@ -30,7 +21,7 @@ export async function localPluginRoot(
     const folder = fieldOf(source, "path");
     if (fieldOf(source, "source") !== "directory" || typeof folder !== "string") continue;
     const entries = fieldOf(
-      await readJson(join(folder, ".claude-plugin", "marketplace.json")),
+      readJson(join(folder, ".claude-plugin", "marketplace.json")),
       "plugins",
     );
     if (!Array.isArray(entries)) continue;
@@ -38,16 +29,18 @@ export async function localPluginRoot(
     // A plugin of a local marketplace lives at a relative path inside it ("./" for this one).
     if (typeof sub !== "string" || sub.startsWith("/") || /^[a-z]+:/i.test(sub)) continue;
     const root = join(folder, sub).replace(/[\\/]+\.?$/, "");
-    if ((await Deno.stat(join(root, "hooks", "hooks.json")).catch(() => undefined))?.isFile) {
-      return root;
+    try {
+      if (Deno.statSync(join(root, "hooks", "hooks.json")).isFile) return root;
+    } catch {
+      // Not a plugin folder.
     }
   }
   return undefined;
 }
 
-async function readJson(path: string): Promise<unknown> {
+function readJson(path: string): unknown {
   try {
-    return JSON.parse(await Deno.readTextFile(path));
+    return JSON.parse(Deno.readTextFileSync(path));
   } catch {
     return undefined;
   }

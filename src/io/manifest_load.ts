@@ -7,97 +7,22 @@ import { newestInstalledFile } from "./plugin_cache.ts";
 import { type LessonSelection, projectIdsFor, selectLessons } from "../core/lessons.ts";
 import { fileReason, messageOf } from "../core/errors.ts";
 import { whyNotJson } from "../core/json_syntax.ts";
+import type { Settings } from "../settings/resolve.ts";
 
 /** Manifests larger than this are refused (the largest real ones are well under 1 MB). */
-export const MAX_MANIFEST_BYTES = 8 * 1024 * 1024;
+const MAX_MANIFEST_BYTES = 8 * 1024 * 1024;
 
+/** The manifest's path, and how it was chosen. */
 export interface ManifestLocation {
   path: string;
-  /** How the path was chosen. */
   via: string;
 }
 
-/** Where to look for the manifest: settings (see src/settings/resolve.ts). */
-export interface ManifestSearch {
-  /** `LESSONS_MANIFEST_PATH` or the config file's `manifestPath`. */
-  manifestPath: string | undefined;
-  /** Which of the two gave `manifestPath` (see `Settings.manifestPathFrom`), for messages. */
-  manifestPathFrom?: string | undefined;
-  /** `CLAUDE_PLUGIN_ROOT`. */
-  pluginRoot: string | undefined;
-  /** Claude Code's folder (`CLAUDE_CONFIG_DIR` or `~/.claude`), whose `plugins/` is searched. */
-  claudeDir: string | undefined;
-  /** `CLAUDE_PROJECT_DIR`: the project whose scoped lessons apply. */
-  projectDir: string | undefined;
-}
-
-/**
- * The manifest to read: the configured path; else `${CLAUDE_PLUGIN_ROOT}/data/lesson-manifest.json`
- * when it exists; else the newest lessons-learned plugin install under Claude Code's `plugins/`.
- */
-export function locateManifest(search: ManifestSearch): ManifestLocation | undefined {
-  const { manifestPath, pluginRoot, claudeDir } = search;
-  if (manifestPath) {
-    return { path: manifestPath, via: search.manifestPathFrom ?? "LESSONS_MANIFEST_PATH" };
-  }
-  if (pluginRoot) {
-    const path = join(pluginRoot, "data", "lesson-manifest.json");
-    if (isFile(path)) return { path, via: "CLAUDE_PLUGIN_ROOT/data" };
-  }
-  if (!claudeDir) return undefined;
-  const installed = newestInstalledFile(join(claudeDir, "plugins"), "lessons-learned", [
-    "data",
-    "lesson-manifest.json",
-  ]);
-  return installed ? { path: installed.path, via: "installed lessons-learned plugin" } : undefined;
-}
-
-function isFile(path: string): boolean {
-  try {
-    return Deno.statSync(path).isFile;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Reads and validates the manifest at `path`. Throws `Error` with one line saying what is wrong
- * with the file (`manifest PATH: it is not valid JSON (line 2, column 3: expected ',')`) when it
- * is missing, unreadable, too large, not JSON, or not a lessons-learned manifest.
- */
-async function loadManifest(
-  path: string,
-  projectIds: readonly string[],
-): Promise<LessonSelection> {
-  const wrong = (why: string) => new Error(`manifest ${path}: ${why}`);
-  let text: string;
-  try {
-    // Sync: a firing call is one short process, where an async op's hop to a worker thread (and
-    // that thread's start) costs more than the read.
-    const info = Deno.statSync(path);
-    if (info.isDirectory) throw wrong("it is a folder, not a file");
-    if (!info.isFile) throw wrong("it is not a regular file");
-    if (info.size > MAX_MANIFEST_BYTES) {
-      throw wrong(`it is ${info.size} bytes, over the ${MAX_MANIFEST_BYTES}-byte limit`);
-    }
-    text = Deno.readTextFileSync(path);
-  } catch (error) {
-    throw error instanceof Error && error.message.startsWith("manifest ")
-      ? error
-      : wrong(fileReason(error));
-  }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    throw wrong(await whyNotJson(text));
-  }
-  try {
-    return selectLessons(raw, projectIds);
-  } catch (error) {
-    throw wrong(`it is ${messageOf(error)}`);
-  }
-}
+/** Where to look for the manifest, and the project whose scoped lessons apply. */
+export type ManifestSearch = Pick<
+  Settings,
+  "manifestPath" | "manifestPathFrom" | "pluginRoot" | "claudeDir" | "projectDir"
+>;
 
 /** The manifest for a project folder: not found, found but unusable, or its selected lessons. */
 export type FoundManifest =
@@ -106,19 +31,67 @@ export type FoundManifest =
   | { kind: "ok"; location: ManifestLocation; selection: LessonSelection };
 
 /**
- * Locates the manifest ({@link locateManifest}) and loads it for the project at
- * `CLAUDE_PROJECT_DIR`, else `cwd`: what the hook, `preview` and `doctor` all need.
+ * The manifest of the project at `CLAUDE_PROJECT_DIR`, else `cwd`, read and validated. Looked for
+ * at the configured path; else `${CLAUDE_PLUGIN_ROOT}/data/lesson-manifest.json` when it exists;
+ * else in the newest lessons-learned plugin install under Claude Code's `plugins/`. An unusable
+ * one says what is wrong with the file in one line (`manifest PATH: it is not valid JSON (line 2,
+ * column 3: expected ',')`).
  */
 export async function findManifest(
   search: ManifestSearch,
   cwd: string | undefined,
 ): Promise<FoundManifest> {
-  const location = locateManifest(search);
+  const location = locate(search);
   if (!location) return { kind: "none" };
+  const invalid = (why: string): FoundManifest => ({
+    kind: "invalid",
+    location,
+    error: `manifest ${location.path}: ${why}`,
+  });
+  let text: string;
   try {
-    const projectIds = projectIdsFor(search.projectDir ?? cwd);
-    return { kind: "ok", location, selection: await loadManifest(location.path, projectIds) };
+    const info = Deno.statSync(location.path);
+    if (info.isDirectory) return invalid("it is a folder, not a file");
+    if (!info.isFile) return invalid("it is not a regular file");
+    if (info.size > MAX_MANIFEST_BYTES) {
+      return invalid(`it is ${info.size} bytes, over the ${MAX_MANIFEST_BYTES}-byte limit`);
+    }
+    text = Deno.readTextFileSync(location.path);
   } catch (error) {
-    return { kind: "invalid", location, error: messageOf(error) };
+    return invalid(fileReason(error));
   }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    // Saying where the JSON breaks needs jsonc-parser, which a cold Deno cache may lack.
+    return invalid(await whyNotJson(text).catch(messageOf));
+  }
+  try {
+    const selection = selectLessons(raw, projectIdsFor(search.projectDir ?? cwd));
+    return { kind: "ok", location, selection };
+  } catch (error) {
+    return invalid(`it is ${messageOf(error)}`);
+  }
+}
+
+function locate(search: ManifestSearch): ManifestLocation | undefined {
+  const { manifestPath, pluginRoot, claudeDir } = search;
+  if (manifestPath) {
+    return { path: manifestPath, via: search.manifestPathFrom ?? "LESSONS_MANIFEST_PATH" };
+  }
+  const bundled = pluginRoot && join(pluginRoot, "data", "lesson-manifest.json");
+  if (bundled) {
+    try {
+      if (Deno.statSync(bundled).isFile) return { path: bundled, via: "CLAUDE_PLUGIN_ROOT/data" };
+    } catch {
+      // Not there: look for an installed plugin.
+    }
+  }
+  const installed = claudeDir &&
+    newestInstalledFile(join(claudeDir, "plugins"), "lessons-learned", [
+      "data",
+      "lesson-manifest.json",
+    ]);
+  return installed ? { path: installed.path, via: "installed lessons-learned plugin" } : undefined;
 }

@@ -1,14 +1,19 @@
 /**
  * Every standing rule one refresh restates, from every source that is on: the lessons-learned
- * manifest and the user's own rules (rule_sources.ts). What the hook, `preview`, `status` and
- * `doctor` all read; each source comes with a line saying what it gave or why it gave nothing.
+ * manifest and the user's own rules (rule_sources.ts), each source with a line saying what it gave
+ * or why it gave nothing. What the hook, `preview`, `status` and `doctor` all read.
  */
 import type { Settings } from "../settings/resolve.ts";
 import type { RefreshLesson } from "../core/lessons.ts";
 import type { RuleBlock } from "../core/render_rules.ts";
-import type { SourceName } from "../core/rule_source_names.ts";
 import { findManifest, type FoundManifest, type ManifestSearch } from "./manifest_load.ts";
-import { describeSource, type LoadedRuleSource, loadRuleSources } from "./rule_sources.ts";
+import {
+  describeSource,
+  findGitRoot,
+  type LoadedRuleSource,
+  readRuleSource,
+  ruleSourceCandidates,
+} from "./rule_sources.ts";
 
 export interface StandingRules {
   /** The manifest, or `off` when that source is turned off. */
@@ -21,58 +26,44 @@ export interface StandingRules {
   trace: string[];
 }
 
-/** The manifest's line in a trace. */
-function describeManifest(manifest: StandingRules["manifest"]): string {
-  switch (manifest.kind) {
-    case "off":
-      return "manifest: turned off";
-    case "none":
-      return "manifest: no manifest found (set LESSONS_MANIFEST_PATH)";
-    case "invalid":
-      return `manifest: ${manifest.error}`;
-    case "ok": {
-      const { lessons, invalid } = manifest.selection;
-      const bad = invalid.length > 0 ? `; invalid lessons skipped: ${invalid.join(" | ")}` : "";
-      return lessons.length === 0
-        ? `manifest: ${manifest.location.path} has no active directives or protocols${bad}`
-        : `manifest: ${lessons.length} directives and protocols from ${manifest.location.path}${bad}`;
-    }
-  }
-}
-
-/** What loading needs from the settings. */
-export type StandingRulesSettings =
-  & Pick<Settings, "sources" | "rulesFiles" | "claudeDir" | "home">
-  & ManifestSearch;
-
 /**
- * Loads every source that `settings` turns on, for the project at `cwd`. Never throws: a source
- * that cannot be read gives nothing and says why in `trace`.
+ * Loads every source that `settings` turns on, for the project at `cwd`. Never throws. Async only
+ * to say where an invalid manifest breaks (json_syntax.ts loads its parser on first use).
  */
 export async function loadStandingRules(
-  settings: StandingRulesSettings,
+  settings: Pick<Settings, "sources" | "rulesFiles" | "claudeDir" | "home"> & ManifestSearch,
   cwd: string | undefined,
 ): Promise<StandingRules> {
-  const on = new Set<SourceName>(settings.sources);
+  const on = new Set(settings.sources);
   const manifest = on.has("manifest")
     ? await findManifest(settings, cwd)
     : { kind: "off" as const };
-  const sources = loadRuleSources({
+  const sources = ruleSourceCandidates({
     cwd,
+    gitRoot: findGitRoot(cwd),
     userDir: settings.claudeDir,
     home: settings.home,
     sources: on,
     extraFiles: settings.rulesFiles,
-  });
-  const lessons = manifest.kind === "ok" ? manifest.selection.lessons : [];
-  const blocks = sources.flatMap((s) => s.blocks);
+  }).map(readRuleSource);
   // Places with nothing there are left out of the trace unless named in the settings.
   const shown = sources.filter((s) => s.status !== "missing" || s.scope === "configured");
   return {
     manifest,
     sources,
-    lessons,
-    blocks,
-    trace: [describeManifest(manifest), ...shown.map(describeSource)],
+    lessons: manifest.kind === "ok" ? manifest.selection.lessons : [],
+    blocks: sources.flatMap((s) => s.blocks),
+    trace: [manifestLine(manifest), ...shown.map(describeSource)],
   };
+}
+
+function manifestLine(manifest: StandingRules["manifest"]): string {
+  if (manifest.kind === "off") return "manifest: turned off";
+  if (manifest.kind === "none") return "manifest: no manifest found (set LESSONS_MANIFEST_PATH)";
+  if (manifest.kind === "invalid") return `manifest: ${manifest.error}`;
+  const { selection: { lessons, invalid }, location: { path } } = manifest;
+  const bad = invalid.length > 0 ? `; invalid lessons skipped: ${invalid.join(" | ")}` : "";
+  return lessons.length === 0
+    ? `manifest: ${path} has no active directives or protocols${bad}`
+    : `manifest: ${lessons.length} directives and protocols from ${path}${bad}`;
 }
