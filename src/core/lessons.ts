@@ -2,7 +2,7 @@
  * The lessons a refresh restates: a manifest's enabled, in-scope directives and protocols,
  * validated one by one so that one bad lesson never hides the good ones.
  */
-import { firstLine } from "./render.ts";
+import { firstLine } from "./render_rules.ts";
 import {
   LessonSchema,
   MANIFEST_TYPE,

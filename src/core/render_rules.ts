@@ -1,10 +1,11 @@
 /**
- * One refresh of every source of standing rules within one budget: the manifest's lessons in the
- * session-start layout (render.ts), then the user's own rules verbatim, under headings naming the
- * files they came from. Pure.
+ * One refresh of every source of standing rules within one character budget: the manifest's
+ * lessons in the session-start layout (directives, then protocols; grouped by first tag; highest
+ * priority first), then the user's own rules verbatim under headings naming their files. Strings
+ * are ordered by UTF-16 code unit, not by locale: no ICU to load, the same order everywhere. Pure.
  */
 import type { RefreshLesson } from "./lessons.ts";
-import { budgetOf, firstLine, type RenderedRefresh, renderRefresh } from "./render.ts";
+import { INLINE_LIMIT } from "./claude_code.ts";
 
 /** One unit of the user's own rules: a marked CLAUDE.md section or a whole rules file. */
 export interface RuleBlock {
@@ -15,21 +16,64 @@ export interface RuleBlock {
   text: string;
 }
 
-/** The refresh, with the rules' ids ahead of the lessons' slugs; `lessons` is their own account. */
-export interface CombinedRefresh extends RenderedRefresh {
-  lessons: RenderedRefresh;
+export interface CombinedRefresh {
+  text: string;
+  /** Rule block ids, then lesson slugs, by how they appear, most important first. */
+  whole: string[];
+  summarized: string[];
+  omitted: string[];
 }
 
 type Form = "whole" | "summary" | "omitted";
+type Kind = RefreshLesson["kind"] | "rule";
+
+/** A rule block or a lesson, as the fitting and the layout see it. */
+interface Unit {
+  id: string;
+  kind: Kind;
+  /** A lesson's first tag, a rule block's heading. */
+  group: string;
+  whole: string;
+  summary: string;
+}
+
+const INTROS: Record<RefreshLesson["kind"], string> = {
+  directive:
+    "## Non-Negotiable Directives\n\n<IMPORTANT>\nThese are non-negotiable rules derived " +
+    "from real failures with measurable cost. Applying them is not optional.\n</IMPORTANT>",
+  protocol:
+    "## Active Protocols\n\nThese protocols capture hard-won coordination patterns. Apply " +
+    "them before starting work in the relevant context.",
+};
+const UNTAGGED = "(untagged)";
+const JOIN = 2; // "\n\n" between parts and between blocks
+const SUMMARY_LIMIT = 120;
 
 /**
- * Lays out `rules` (most important first) and `lessons` under `header` within `maxChars`. When
- * the budget is tight:
- * 1. every rule block and every lesson gets at least its first line (a lesson its summary), rules
- *    first, then lessons by priority; what does not fit even so is left out and counted;
- * 2. the room left makes rule blocks whole, in rank order, while every lesson keeps its summary;
- * 3. then lessons get their whole messages by priority (render.ts).
- * The lessons come first in the text (the session-start layout the model saw), the rules after.
+ * The line that stands for a text cut short: its first non-blank line that is not a Markdown
+ * heading (else its first heading), at most 120 characters.
+ *
+ * @example
+ * ```ts
+ * firstLine("# Git\n\nNever force-push.\nMore."); // "Never force-push."
+ * ```
+ */
+export function firstLine(text: string): string {
+  const lines = text.split("\n").map((l) => l.trim()).filter((l) => l !== "");
+  const line = lines.find((l) => !l.startsWith("#")) ?? lines[0] ?? "";
+  return line.length > SUMMARY_LIMIT ? `${line.slice(0, SUMMARY_LIMIT - 1)}…` : line;
+}
+
+/**
+ * Lays out `rules` (most important first) and `lessons` under `header` in at most `maxChars`
+ * characters, never above Claude Code's inline limit. Rule blocks rank above lessons, lessons by
+ * priority. When the budget is tight:
+ * 1. every unit gets at least its first line (a lesson its summary), in rank order; what does not
+ *    fit even so is left out, the lowest-ranked first, and counted in the text;
+ * 2. the room left makes units whole in rank order: rule blocks first, while every lesson keeps
+ *    its summary, then lessons.
+ * Fitting is linear: one pass gives the length of every prefix of first lines, and once all fit,
+ * a unit made whole changes the length only by its own difference.
  *
  * @example
  * ```ts
@@ -43,60 +87,119 @@ export function renderCombined(
   lessons: readonly RefreshLesson[],
   maxChars: number,
 ): CombinedRefresh {
-  const limit = budgetOf(maxChars);
-  const forms: Form[] = rules.map(() => "summary");
-  const compose = () => {
-    const own = layoutRules(rules, forms, limit);
-    // The lessons get what the rules leave; their renderer keeps within it.
-    const part = renderRefresh(header, lessons, own === "" ? limit : limit - own.length - 1);
-    return { text: own === "" ? part.text : `${part.text}\n${own}\n`, lessons: part };
+  const limit = Math.min(Math.max(0, Math.floor(maxChars)), INLINE_LIMIT);
+  const units: Unit[] = [
+    ...rules.map((r): Unit => ({
+      id: r.id,
+      kind: "rule",
+      group: r.heading,
+      whole: r.text,
+      summary: `- ${firstLine(r.text)} (first line only)`,
+    })),
+    ...[...lessons].sort((a, b) => b.priority - a.priority || codeUnitOrder(a.slug, b.slug))
+      .map((l): Unit => ({
+        id: l.slug,
+        kind: l.kind,
+        group: l.tag ?? UNTAGGED,
+        whole: l.message,
+        summary: `- ${l.summary}`,
+      })),
+  ];
+  // The length with the first k units as first lines and the rest left out, for every k.
+  const sections = new Map<Kind, { blocks: number; groups: Set<string>; headings: number }>();
+  const lengthWith = (shown: number) => {
+    let length = header.length + 1;
+    for (const [kind, s] of sections) {
+      length += kind === "rule"
+        ? s.blocks + s.headings
+        : JOIN + INTROS[kind].length + s.blocks + (s.groups.size > 1 ? s.headings : 0);
+    }
+    const rulesOut = Math.max(0, rules.length - shown);
+    const lessonsOut = Math.min(lessons.length, units.length - shown);
+    if (rulesOut > 0) length += JOIN + omittedNote("rule", rulesOut, limit).length;
+    if (lessonsOut > 0) length += JOIN + omittedNote("lesson", lessonsOut, limit).length;
+    return length;
   };
-  const intact = (c: ReturnType<typeof compose>) =>
-    c.text.length <= limit && c.text.startsWith(header);
-  const complete = (c: ReturnType<typeof compose>) => intact(c) && c.lessons.omitted.length === 0;
+  const lengths = [lengthWith(0)];
+  units.forEach((unit, i) => {
+    const section = sections.get(unit.kind) ?? { blocks: 0, groups: new Set(), headings: 0 };
+    sections.set(unit.kind, section);
+    section.blocks += JOIN + unit.summary.length;
+    if (!section.groups.has(unit.group)) section.headings += JOIN + headingOf(unit).length;
+    section.groups.add(unit.group);
+    lengths.push(lengthWith(i + 1));
+  });
 
-  if (complete(compose())) {
-    for (let i = 0; i < forms.length; i++) {
+  const forms: Form[] = units.map(() => "summary");
+  let length = lengths[units.length]!;
+  if (length <= limit) {
+    units.forEach((unit, i) => {
+      const grown = length + unit.whole.length - unit.summary.length;
+      if (grown > limit) return;
+      length = grown;
       forms[i] = "whole";
-      if (!complete(compose())) forms[i] = "summary";
-    }
+    });
   } else {
-    forms.fill("omitted");
-    for (let i = 0; i < forms.length; i++) {
-      forms[i] = "summary";
-      if (!intact(compose())) {
-        forms[i] = "omitted";
-        break;
-      }
-    }
+    let shown = 0;
+    while (shown < units.length && lengths[shown + 1]! <= limit) shown++;
+    forms.fill("omitted", shown);
   }
-  const { text, lessons: part } = compose();
-  const ids = (form: Form) => rules.filter((_, i) => forms[i] === form).map((r) => r.id);
+  const ids = (form: Form) => units.filter((_, i) => forms[i] === form).map((u) => u.id);
   return {
-    text: text.slice(0, limit),
-    whole: [...ids("whole"), ...part.whole],
-    summarized: [...ids("summary"), ...part.summarized],
-    omitted: [...ids("omitted"), ...part.omitted],
-    lessons: part,
+    // A header longer than the budget is the only way to get here over it: cut, never overflow.
+    text: layout(header, units, forms, limit).slice(0, limit),
+    whole: ids("whole"),
+    summarized: ids("summary"),
+    omitted: ids("omitted"),
   };
 }
 
-function layoutRules(rules: readonly RuleBlock[], forms: readonly Form[], limit: number): string {
-  const groups = new Map<string, string[]>();
-  rules.forEach((rule, i) => {
-    if (forms[i] === "omitted") return;
-    const part = forms[i] === "whole" ? rule.text : `- ${firstLine(rule.text)} (first line only)`;
-    const group = groups.get(rule.heading);
-    if (group) group.push(part);
-    else groups.set(rule.heading, [part]);
-  });
-  const blocks = [...groups].map(([heading, parts]) => [heading, ...parts].join("\n\n"));
-  const omitted = forms.filter((f) => f === "omitted").length;
-  if (omitted > 0) {
-    blocks.push(
-      `(${omitted} more ${omitted === 1 ? "section" : "sections"} of your own rules left out ` +
-        `to stay within ${limit} characters.)`,
+function codeUnitOrder(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function headingOf(unit: Unit): string {
+  return unit.kind === "rule" ? unit.group : `### ${unit.group}`;
+}
+
+function omittedNote(kind: "lesson" | "rule", omitted: number, limit: number): string {
+  const what = kind === "rule"
+    ? `${omitted === 1 ? "section" : "sections"} of your own rules`
+    : omitted === 1
+    ? "lesson"
+    : "lessons";
+  return `(${omitted} more ${what} left out to stay within ${limit} characters.)`;
+}
+
+/** Lessons by section and tag (tags in code-unit order, untagged last), then the rules by heading. */
+function layout(header: string, units: readonly Unit[], forms: readonly Form[], limit: number) {
+  const parts = [header];
+  const groupsOf = (kind: Kind) => {
+    const groups = new Map<string, string[]>();
+    units.forEach((unit, i) => {
+      if (unit.kind !== kind || forms[i] === "omitted") return;
+      const block = forms[i] === "whole" ? unit.whole : unit.summary;
+      const group = groups.get(unit.group);
+      if (group) group.push(block);
+      else groups.set(unit.group, [block]);
+    });
+    return [...groups];
+  };
+  const omitted = (kind: "lesson" | "rule") =>
+    units.filter((u, i) => (u.kind === "rule") === (kind === "rule") && forms[i] === "omitted")
+      .length;
+  for (const kind of ["directive", "protocol"] as const) {
+    const groups = groupsOf(kind).sort(([a], [b]) =>
+      a === UNTAGGED ? 1 : b === UNTAGGED ? -1 : codeUnitOrder(a, b)
     );
+    if (groups.length === 0) continue;
+    const blocks = groups.flatMap(([tag, group]) =>
+      groups.length > 1 ? [`### ${tag}`, ...group] : group
+    );
+    parts.push([INTROS[kind], ...blocks].join("\n\n"));
   }
-  return blocks.join("\n\n");
+  if (omitted("lesson") > 0) parts.push(omittedNote("lesson", omitted("lesson"), limit));
+  for (const [heading, group] of groupsOf("rule")) parts.push([heading, ...group].join("\n\n"));
+  if (omitted("rule") > 0) parts.push(omittedNote("rule", omitted("rule"), limit));
+  return parts.join("\n\n") + "\n";
 }
