@@ -2,7 +2,6 @@
  * The first line of every refresh: which thresholds it answers, the reading, and a per-session
  * token so that only text this hook wrote is recognised when state is rebuilt from a transcript.
  */
-
 import {
   groupDigits,
   isTokenThreshold,
@@ -35,15 +34,9 @@ const HEADER = /^\[lessons-reinject refresh ([^\s\]]+) ref=([0-9a-f]{8})\]/;
 /** The labels naming thresholds (`30`, `60k`, `1M`) or the fallback counter's call count. */
 const THRESHOLD_LABEL = /^(?:[0-9]+[kM]?(?:,[0-9]+[kM]?)*|calls:[0-9]+)$/;
 
-/** What a refresh restates: the manifest's lessons, the user's own rules, or both. */
-export interface RefreshContents {
-  lessons: readonly unknown[];
-  blocks: readonly unknown[];
-}
-
 /**
- * The header line for a refresh, naming what it restates (`contents`; the manifest's lessons
- * when not given).
+ * The header line for a refresh, naming what it restates (`contents`: the manifest's lessons, the
+ * user's own rules, or both; the lessons when not given).
  *
  * @example
  * ```ts
@@ -54,7 +47,7 @@ export interface RefreshContents {
 export function refreshHeader(
   cause: RefreshCause,
   token: string,
-  contents?: RefreshContents,
+  contents?: { lessons: readonly unknown[]; blocks: readonly unknown[] },
 ): string {
   const lessons = "your standing directives and protocols from session start";
   const rules = !contents?.blocks.length
@@ -83,14 +76,12 @@ export function refreshHeader(
  */
 function readingText(cause: Extract<RefreshCause, { kind: "thresholds" }>): string {
   const { window, span, tokens } = cause;
-  const share = span !== undefined && tokens !== undefined
-    ? percentText((tokens * 100) / span)
-    : percentText(cause.percent);
   const whole = window ? `the ${formatTokens(window)}-token context window` : undefined;
   if (span !== undefined && tokens !== undefined) {
-    return `${share} of the ${formatTokens(span)} tokens measured before auto-compaction ` +
-      `(${groupDigits(tokens)} tokens${whole ? ` of ${whole}` : ""})`;
+    return `${percentText((tokens * 100) / span)} of the ${formatTokens(span)} tokens measured ` +
+      `before auto-compaction (${groupDigits(tokens)} tokens${whole ? ` of ${whole}` : ""})`;
   }
+  const share = percentText(cause.percent);
   if (tokens !== undefined && cause.thresholds.some(isTokenThreshold)) {
     return `${groupDigits(tokens)} tokens${whole ? ` (${share} of ${whole})` : ""}`;
   }
@@ -114,8 +105,8 @@ export function refreshLabelOf(text: string, token: string): string | undefined 
 }
 
 /**
- * The thresholds named by a refresh header written with `token` (none for the fallback counter),
- * or undefined when `text` does not start with a threshold refresh's header.
+ * The thresholds a refresh header written with `token` names (none for the fallback counter), or
+ * undefined when `text` does not start with a threshold refresh's header.
  *
  * @example
  * ```ts

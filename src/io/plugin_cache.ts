@@ -1,7 +1,9 @@
 /**
- * A plugin's newest install in Claude Code's plugin cache, where `/plugin install` copies each
- * version to `<plugins>/cache/<marketplace>/<plugin>/<version>/`.
+ * Where Claude Code keeps a plugin: its installs in the plugin cache, where `/plugin install`
+ * copies each version to `<plugins>/cache/<marketplace>/<plugin>/<version>/`, and the folder of a
+ * marketplace added from a local folder, which Claude Code runs the plugin from instead.
  */
+import { fieldOf } from "../core/field.ts";
 import { join } from "../core/path.ts";
 
 /**
@@ -19,16 +21,49 @@ export function newestInstalledFile(
     for (const version of folders(join(cache, marketplace, plugin))) {
       const root = join(cache, marketplace, plugin, version);
       const path = join(root, ...relativePath);
-      let mtime: number | undefined;
-      try {
-        mtime = Deno.statSync(path).mtime?.getTime();
-      } catch {
-        continue; // this install lacks the file
-      }
+      const mtime = statOf(path)?.mtime?.getTime();
       if (mtime !== undefined && (!best || mtime > best.mtime)) best = { root, path, mtime };
     }
   }
   return best && { root: best.root, path: best.path };
+}
+
+/**
+ * The folder Claude Code runs `plugin` from when an installed `plugin@<marketplace>` comes from
+ * a `directory` marketplace (`claude plugin marketplace add ./dir`; measured with 2.1.328:
+ * `CLAUDE_PLUGIN_ROOT` is that folder, not the cache copy), else undefined. Read from Claude
+ * Code's records in `pluginsDir` (`~/.claude/plugins`).
+ */
+export function localPluginRoot(pluginsDir: string, plugin: string): string | undefined {
+  const installed = fieldOf(readJson(join(pluginsDir, "installed_plugins.json")), "plugins");
+  const known = readJson(join(pluginsDir, "known_marketplaces.json"));
+  if (typeof installed !== "object" || installed === null) return undefined;
+  for (const key of Object.keys(installed)) {
+    const at = key.lastIndexOf("@");
+    if (at < 0 || key.slice(0, at) !== plugin) continue;
+    const source = fieldOf(fieldOf(known, key.slice(at + 1)), "source");
+    const folder = fieldOf(source, "path");
+    if (fieldOf(source, "source") !== "directory" || typeof folder !== "string") continue;
+    const entries = fieldOf(
+      readJson(join(folder, ".claude-plugin", "marketplace.json")),
+      "plugins",
+    );
+    if (!Array.isArray(entries)) continue;
+    const sub = fieldOf(entries.find((e) => fieldOf(e, "name") === plugin), "source");
+    // A plugin of a local marketplace lives at a relative path inside it ("./" for this one).
+    if (typeof sub !== "string" || sub.startsWith("/") || /^[a-z]+:/i.test(sub)) continue;
+    const root = join(folder, sub).replace(/[\\/]+\.?$/, "");
+    if (statOf(join(root, "hooks", "hooks.json"))?.isFile) return root;
+  }
+  return undefined;
+}
+
+function statOf(path: string): Deno.FileInfo | undefined {
+  try {
+    return Deno.statSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 function folders(dir: string): string[] {
@@ -36,5 +71,13 @@ function folders(dir: string): string[] {
     return [...Deno.readDirSync(dir)].filter((e) => e.isDirectory).map((e) => e.name);
   } catch {
     return []; // an absent folder has no installs
+  }
+}
+
+function readJson(path: string): unknown {
+  try {
+    return JSON.parse(Deno.readTextFileSync(path));
+  } catch {
+    return undefined;
   }
 }

@@ -52,27 +52,21 @@ export function ruleSourceCandidates(input: {
   const { cwd, gitRoot, userDir, home, sources } = input;
   const specs: RuleSourceSpec[] = [];
   const add = (kind: RuleSourceSpec["kind"], scope: RuleSourceSpec["scope"], path: string) => {
-    if (specs.some((s) => s.path === path)) return;
+    if (!sources.has(kind) || specs.some((s) => s.path === path)) return;
     specs.push({ kind, scope, path, display: displayPath(path, gitRoot ?? cwd, home) });
   };
   const projectDirs = [cwd, gitRoot].filter((d) => d !== undefined && d !== "") as string[];
-  if (sources.has("rules-file")) {
-    for (const file of input.extraFiles) {
-      add("rules-file", "configured", isAbsolute(file) || !cwd ? file : join(cwd, file));
-    }
-    for (const dir of projectDirs) {
-      add("rules-file", "project", join(dir, ".claude", "reinject.md"));
-    }
+  for (const file of input.extraFiles) {
+    add("rules-file", "configured", isAbsolute(file) || !cwd ? file : join(cwd, file));
   }
-  if (sources.has("claude-md")) {
-    for (const dir of projectDirs) {
-      for (const name of ["CLAUDE.local.md", "CLAUDE.md", ".claude/CLAUDE.md"]) {
-        add("claude-md", "project", join(dir, ...name.split("/")));
-      }
-    }
+  for (const dir of projectDirs) add("rules-file", "project", join(dir, ".claude", "reinject.md"));
+  for (const dir of projectDirs) {
+    add("claude-md", "project", join(dir, "CLAUDE.local.md"));
+    add("claude-md", "project", join(dir, "CLAUDE.md"));
+    add("claude-md", "project", join(dir, ".claude", "CLAUDE.md"));
   }
-  if (userDir && sources.has("rules-file")) add("rules-file", "user", join(userDir, "reinject.md"));
-  if (userDir && sources.has("claude-md")) add("claude-md", "user", join(userDir, "CLAUDE.md"));
+  if (userDir) add("rules-file", "user", join(userDir, "reinject.md"));
+  if (userDir) add("claude-md", "user", join(userDir, "CLAUDE.md"));
   return specs;
 }
 
@@ -93,17 +87,15 @@ function displayPath(path: string, root: string | undefined, home: string | unde
  */
 export function findGitRoot(cwd: string | undefined): string | undefined {
   if (!cwd || !isAbsolute(cwd)) return undefined;
-  for (let dir = resolve(cwd), i = 0; i < 256; i++) {
+  for (let dir = resolve(cwd);; dir = dirname(dir)) {
     try {
       Deno.statSync(join(dir, ".git"));
       return dir;
     } catch {
-      // Not here, or not readable: look further up.
+      // Not here, or not readable: look further up, up to the root.
+      if (dirname(dir) === dir) return undefined;
     }
-    if (dirname(dir) === dir) return undefined;
-    dir = dirname(dir);
   }
-  return undefined;
 }
 
 /** Reads one source: its blocks, or why it gave none. Never throws. */

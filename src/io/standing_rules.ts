@@ -4,9 +4,17 @@
  * or why it gave nothing. What the hook, `preview`, `status` and `doctor` all read.
  */
 import type { Settings } from "../settings/resolve.ts";
-import type { RefreshLesson } from "../core/lessons.ts";
+import {
+  type LessonSelection,
+  projectIdsFor,
+  type RefreshLesson,
+  selectLessons,
+} from "../core/lessons.ts";
 import type { RuleBlock } from "../core/render_rules.ts";
-import { findManifest, type FoundManifest, type ManifestSearch } from "./manifest_load.ts";
+import { join } from "../core/path.ts";
+import { fileReason, messageOf } from "../core/errors.ts";
+import { whyNotJson } from "../core/json_syntax.ts";
+import { newestInstalledFile } from "./plugin_cache.ts";
 import {
   describeSource,
   findGitRoot,
@@ -14,6 +22,20 @@ import {
   readRuleSource,
   ruleSourceCandidates,
 } from "./rule_sources.ts";
+
+/** Manifests larger than this are refused unparsed (the largest real ones are well under 1 MB). */
+const MAX_MANIFEST_BYTES = 8 * 1024 * 1024;
+
+/** The manifest for a project folder: not found, found but unusable, or its selected lessons. */
+export type FoundManifest =
+  | { kind: "none" }
+  | { kind: "invalid"; location: { path: string; via: string }; error: string }
+  | { kind: "ok"; location: { path: string; via: string }; selection: LessonSelection };
+
+/** What loading reads of the settings. */
+type RulesSettings =
+  & Pick<Settings, "sources" | "rulesFiles" | "home" | "claudeDir" | "pluginRoot">
+  & Pick<Settings, "manifestPath" | "manifestPathFrom" | "projectDir">;
 
 export interface StandingRules {
   /** The manifest, or `off` when that source is turned off. */
@@ -31,7 +53,7 @@ export interface StandingRules {
  * to say where an invalid manifest breaks (json_syntax.ts loads its parser on first use).
  */
 export async function loadStandingRules(
-  settings: Pick<Settings, "sources" | "rulesFiles" | "claudeDir" | "home"> & ManifestSearch,
+  settings: RulesSettings,
   cwd: string | undefined,
 ): Promise<StandingRules> {
   const on = new Set(settings.sources);
@@ -66,4 +88,74 @@ function manifestLine(manifest: StandingRules["manifest"]): string {
   return lessons.length === 0
     ? `manifest: ${path} has no active directives or protocols${bad}`
     : `manifest: ${lessons.length} directives and protocols from ${path}${bad}`;
+}
+
+/**
+ * The manifest of the project at `CLAUDE_PROJECT_DIR`, else `cwd`, read and validated; an
+ * unusable one says what is wrong with the file in one line (`manifest PATH: it is not valid
+ * JSON (line 2, column 3: expected ',')`).
+ */
+async function findManifest(
+  search: RulesSettings,
+  cwd: string | undefined,
+): Promise<FoundManifest> {
+  const location = locateManifest(search);
+  if (!location) return { kind: "none" };
+  const invalid = (why: string): FoundManifest => ({
+    kind: "invalid",
+    location,
+    error: `manifest ${location.path}: ${why}`,
+  });
+  let text: string;
+  try {
+    const info = Deno.statSync(location.path);
+    if (info.isDirectory) return invalid("it is a folder, not a file");
+    if (!info.isFile) return invalid("it is not a regular file");
+    if (info.size > MAX_MANIFEST_BYTES) {
+      return invalid(`it is ${info.size} bytes, over the ${MAX_MANIFEST_BYTES}-byte limit`);
+    }
+    text = Deno.readTextFileSync(location.path);
+  } catch (error) {
+    return invalid(fileReason(error));
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    // Saying where the JSON breaks needs jsonc-parser, which a cold Deno cache may lack.
+    return invalid(await whyNotJson(text).catch(messageOf));
+  }
+  try {
+    const selection = selectLessons(raw, projectIdsFor(search.projectDir ?? cwd));
+    return { kind: "ok", location, selection };
+  } catch (error) {
+    return invalid(`it is ${messageOf(error)}`);
+  }
+}
+
+/**
+ * The configured path; else `${CLAUDE_PLUGIN_ROOT}/data/lesson-manifest.json` when it exists;
+ * else the newest lessons-learned plugin install under Claude Code's `plugins/`.
+ */
+function locateManifest(search: RulesSettings): { path: string; via: string } | undefined {
+  const { manifestPath, pluginRoot, claudeDir } = search;
+  if (manifestPath) {
+    return { path: manifestPath, via: search.manifestPathFrom ?? "LESSONS_MANIFEST_PATH" };
+  }
+  const bundled = pluginRoot && join(pluginRoot, "data", "lesson-manifest.json");
+  if (bundled && isFile(bundled)) return { path: bundled, via: "CLAUDE_PLUGIN_ROOT/data" };
+  const installed = claudeDir &&
+    newestInstalledFile(join(claudeDir, "plugins"), "lessons-learned", [
+      "data",
+      "lesson-manifest.json",
+    ]);
+  return installed ? { path: installed.path, via: "installed lessons-learned plugin" } : undefined;
+}
+
+function isFile(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
 }

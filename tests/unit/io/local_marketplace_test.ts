@@ -5,7 +5,7 @@
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { join } from "node:path";
-import { localPluginRoot } from "../../../src/io/local_marketplace.ts";
+import { localPluginRoot } from "../../../src/io/plugin_cache.ts";
 import { cli } from "../../cli/_cli.ts";
 import { ROOT } from "../../_helpers.ts";
 

@@ -1,7 +1,7 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { join } from "../../../src/core/path.ts";
 import { newestInstalledFile } from "../../../src/io/plugin_cache.ts";
-import { findManifest } from "../../../src/io/manifest_load.ts";
+import { loadStandingRules } from "../../../src/io/standing_rules.ts";
 
 Deno.test("newestInstalledFile() picks the install whose file changed last", async () => {
   const home = Deno.makeTempDirSync();
@@ -27,20 +27,25 @@ Deno.test("newestInstalledFile() picks the install whose file changed last", asy
   assertEquals(newestInstalledFile(plugins, "other-plugin", ["x"]), undefined);
   // The hook's manifest lookup falls back to it when nothing is configured.
   const search = {
+    sources: ["manifest" as const],
+    rulesFiles: [],
+    home: undefined,
     manifestPath: undefined,
     manifestPathFrom: undefined,
     pluginRoot: undefined,
     claudeDir: join(home, ".claude"),
     projectDir: undefined,
   };
-  const located = await findManifest(search, undefined);
-  assertEquals(located.kind !== "none" && located.location, {
+  const { manifest } = await loadStandingRules(search, undefined);
+  assertEquals(manifest.kind === "invalid" && manifest.location, {
     path: newest,
     via: "installed lessons-learned plugin",
   });
   // CLAUDE_CONFIG_DIR moves Claude's folder: the lookup follows it (as doctor's does).
-  assertEquals(await findManifest({ ...search, claudeDir: join(home, "elsewhere") }, undefined), {
-    kind: "none",
-  });
+  const elsewhere = await loadStandingRules(
+    { ...search, claudeDir: join(home, "elsewhere") },
+    undefined,
+  );
+  assertEquals(elsewhere.manifest, { kind: "none" });
   Deno.removeSync(home, { recursive: true });
 });
