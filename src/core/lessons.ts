@@ -12,7 +12,6 @@ import {
 
 /** A lesson ready to render. */
 export interface RefreshLesson {
-  id: string;
   slug: string;
   kind: "directive" | "protocol";
   priority: number;
@@ -61,7 +60,6 @@ export function selectLessons(raw: unknown, projectIds: readonly string[]): Less
     if (scope !== undefined && scope !== null && !projectIds.includes(scope)) continue;
     const message = parsed.data.message.trim();
     selection.lessons.push({
-      id,
       slug,
       kind: type,
       // Without a priority a lesson sorts as the lessons-learned plugin sorts it.

@@ -24,7 +24,6 @@ export interface CombinedRefresh {
   omitted: string[];
 }
 
-type Form = "whole" | "summary" | "omitted";
 type Kind = RefreshLesson["kind"] | "rule";
 
 /** A rule block or a lesson, as the fitting and the layout see it. */
@@ -88,23 +87,30 @@ export function renderCombined(
   maxChars: number,
 ): CombinedRefresh {
   const limit = Math.min(Math.max(0, Math.floor(maxChars)), INLINE_LIMIT);
+  const ranked = [...lessons].sort((a, b) =>
+    b.priority - a.priority || codeUnitOrder(a.slug, b.slug)
+  );
   const units: Unit[] = [
-    ...rules.map((r): Unit => ({
+    ...rules.map((r) => ({
       id: r.id,
-      kind: "rule",
+      kind: "rule" as const,
       group: r.heading,
       whole: r.text,
       summary: `- ${firstLine(r.text)} (first line only)`,
     })),
-    ...[...lessons].sort((a, b) => b.priority - a.priority || codeUnitOrder(a.slug, b.slug))
-      .map((l): Unit => ({
-        id: l.slug,
-        kind: l.kind,
-        group: l.tag ?? UNTAGGED,
-        whole: l.message,
-        summary: `- ${l.summary}`,
-      })),
+    ...ranked.map((l) => ({
+      id: l.slug,
+      kind: l.kind,
+      group: l.tag ?? UNTAGGED,
+      whole: l.message,
+      summary: `- ${l.summary}`,
+    })),
   ];
+  // How many of each side a prefix of k units leaves out, as the text says it.
+  const notes = (shown: number) => ({
+    lessons: omittedNote("lesson", Math.min(lessons.length, units.length - shown), limit),
+    rules: omittedNote("rule", Math.max(0, rules.length - shown), limit),
+  });
   // The length with the first k units as first lines and the rest left out, for every k.
   const sections = new Map<Kind, { blocks: number; groups: Set<string>; headings: number }>();
   const lengthWith = (shown: number) => {
@@ -114,11 +120,8 @@ export function renderCombined(
         ? s.blocks + s.headings
         : JOIN + INTROS[kind].length + s.blocks + (s.groups.size > 1 ? s.headings : 0);
     }
-    const rulesOut = Math.max(0, rules.length - shown);
-    const lessonsOut = Math.min(lessons.length, units.length - shown);
-    if (rulesOut > 0) length += JOIN + omittedNote("rule", rulesOut, limit).length;
-    if (lessonsOut > 0) length += JOIN + omittedNote("lesson", lessonsOut, limit).length;
-    return length;
+    const { lessons, rules } = notes(shown);
+    return [...lessons, ...rules].reduce((sum, note) => sum + JOIN + note.length, length);
   };
   const lengths = [lengthWith(0)];
   units.forEach((unit, i) => {
@@ -130,27 +133,27 @@ export function renderCombined(
     lengths.push(lengthWith(i + 1));
   });
 
-  const forms: Form[] = units.map(() => "summary");
-  let length = lengths[units.length]!;
+  let shown = units.length;
+  let length = lengths[shown]!;
+  const whole = new Set<Unit>();
   if (length <= limit) {
-    units.forEach((unit, i) => {
+    for (const unit of units) {
       const grown = length + unit.whole.length - unit.summary.length;
-      if (grown > limit) return;
+      if (grown > limit) continue;
       length = grown;
-      forms[i] = "whole";
-    });
+      whole.add(unit);
+    }
   } else {
-    let shown = 0;
+    shown = 0;
     while (shown < units.length && lengths[shown + 1]! <= limit) shown++;
-    forms.fill("omitted", shown);
   }
-  const ids = (form: Form) => units.filter((_, i) => forms[i] === form).map((u) => u.id);
+  const ids = (pick: (unit: Unit, i: number) => boolean) => units.filter(pick).map((u) => u.id);
   return {
     // A header longer than the budget is the only way to get here over it: cut, never overflow.
-    text: layout(header, units, forms, limit).slice(0, limit),
-    whole: ids("whole"),
-    summarized: ids("summary"),
-    omitted: ids("omitted"),
+    text: layout(header, units.slice(0, shown), whole, notes(shown)).slice(0, limit),
+    whole: ids((u) => whole.has(u)),
+    summarized: ids((u, i) => i < shown && !whole.has(u)),
+    omitted: ids((_, i) => i >= shown),
   };
 }
 
@@ -162,44 +165,45 @@ function headingOf(unit: Unit): string {
   return unit.kind === "rule" ? unit.group : `### ${unit.group}`;
 }
 
-function omittedNote(kind: "lesson" | "rule", omitted: number, limit: number): string {
-  const what = kind === "rule"
-    ? `${omitted === 1 ? "section" : "sections"} of your own rules`
-    : omitted === 1
-    ? "lesson"
-    : "lessons";
-  return `(${omitted} more ${what} left out to stay within ${limit} characters.)`;
+/** How many of `kind` were left out, as the text says it: nothing when none were. */
+function omittedNote(kind: "lesson" | "rule", omitted: number, limit: number): string[] {
+  const what = kind === "lesson"
+    ? (omitted === 1 ? "lesson" : "lessons")
+    : `${omitted === 1 ? "section" : "sections"} of your own rules`;
+  return omitted === 0
+    ? []
+    : [`(${omitted} more ${what} left out to stay within ${limit} characters.)`];
 }
 
-/** Lessons by section and tag (tags in code-unit order, untagged last), then the rules by heading. */
-function layout(header: string, units: readonly Unit[], forms: readonly Form[], limit: number) {
-  const parts = [header];
+/** The lessons by section and tag (in code-unit order, untagged last), then the rules by heading. */
+function layout(
+  header: string,
+  shown: readonly Unit[],
+  whole: ReadonlySet<Unit>,
+  notes: { lessons: string[]; rules: string[] },
+): string {
   const groupsOf = (kind: Kind) => {
     const groups = new Map<string, string[]>();
-    units.forEach((unit, i) => {
-      if (unit.kind !== kind || forms[i] === "omitted") return;
-      const block = forms[i] === "whole" ? unit.whole : unit.summary;
+    for (const unit of shown.filter((u) => u.kind === kind)) {
+      const block = whole.has(unit) ? unit.whole : unit.summary;
       const group = groups.get(unit.group);
       if (group) group.push(block);
       else groups.set(unit.group, [block]);
-    });
+    }
     return [...groups];
   };
-  const omitted = (kind: "lesson" | "rule") =>
-    units.filter((u, i) => (u.kind === "rule") === (kind === "rule") && forms[i] === "omitted")
-      .length;
+  const parts = [header];
   for (const kind of ["directive", "protocol"] as const) {
     const groups = groupsOf(kind).sort(([a], [b]) =>
       a === UNTAGGED ? 1 : b === UNTAGGED ? -1 : codeUnitOrder(a, b)
     );
-    if (groups.length === 0) continue;
     const blocks = groups.flatMap(([tag, group]) =>
       groups.length > 1 ? [`### ${tag}`, ...group] : group
     );
-    parts.push([INTROS[kind], ...blocks].join("\n\n"));
+    if (blocks.length > 0) parts.push([INTROS[kind], ...blocks].join("\n\n"));
   }
-  if (omitted("lesson") > 0) parts.push(omittedNote("lesson", omitted("lesson"), limit));
+  parts.push(...notes.lessons);
   for (const [heading, group] of groupsOf("rule")) parts.push([heading, ...group].join("\n\n"));
-  if (omitted("rule") > 0) parts.push(omittedNote("rule", omitted("rule"), limit));
+  parts.push(...notes.rules);
   return parts.join("\n\n") + "\n";
 }

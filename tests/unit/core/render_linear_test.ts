@@ -91,7 +91,6 @@ Deno.test("renderCombined() of lessons alone gives what re-laying out after ever
   for (let round = 0; round < 1500; round++) {
     const n = Math.floor(rand() * 40);
     const lessons: RefreshLesson[] = Array.from({ length: n }, (_, i) => ({
-      id: String(i),
       slug: pick(["b", "B", "a", "é", "z-1", "z-10"]) + i,
       kind: rand() < 0.6 ? "directive" : "protocol",
       priority: Math.floor(rand() * 11),
@@ -114,7 +113,6 @@ Deno.test("renderCombined() of lessons alone gives what re-laying out after ever
 
 Deno.test("renderCombined() of lessons alone orders slugs and tags by code unit, untagged last", () => {
   const lesson = (slug: string, tag: string | undefined): RefreshLesson => ({
-    id: slug,
     slug,
     kind: "directive",
     priority: 5,
@@ -142,7 +140,6 @@ Deno.test("renderCombined() of 1,500 lessons is linear: each lesson's text is re
   const lessons: RefreshLesson[] = Array.from({ length: 1500 }, (_, i) => {
     const message = `Rule ${i}.`;
     return {
-      id: String(i),
       slug: `s${i}`,
       kind: i % 3 ? "directive" : "protocol",
       priority: i % 10,

@@ -27,10 +27,9 @@ Deno.test("renderCombined() of lessons alone uses the session-start layout", () 
 
 Deno.test("renderCombined() of lessons alone shows group headings only when a section has more than one group", () => {
   const one: RefreshLesson[] = [
-    { id: "1", slug: "a", kind: "directive", priority: 5, message: "A.", summary: "a", tag: "x:y" },
-    { id: "2", slug: "b", kind: "directive", priority: 4, message: "B.", summary: "b", tag: "x:y" },
+    { slug: "a", kind: "directive", priority: 5, message: "A.", summary: "a", tag: "x:y" },
+    { slug: "b", kind: "directive", priority: 4, message: "B.", summary: "b", tag: "x:y" },
     {
-      id: "3",
       slug: "c",
       kind: "protocol",
       priority: 4,
@@ -42,7 +41,6 @@ Deno.test("renderCombined() of lessons alone shows group headings only when a se
   const { text } = renderLessons(HEADER, one, 9500);
   ok(!text.includes("###"), text);
   const two = [...one, {
-    id: "4",
     slug: "d",
     kind: "directive" as const,
     priority: 9,
