@@ -1,6 +1,6 @@
 /**
- * The first line of every refresh: which thresholds it answers, the reading, and a per-session
- * token so that only text this hook wrote is recognised when state is rebuilt from a transcript.
+ * The first line of every refresh: what it answers, the reading, what it restates, and a
+ * per-session token, so that only text this hook wrote is recognised in a transcript.
  */
 import {
   groupDigits,
@@ -12,9 +12,9 @@ import {
 } from "./numbers.ts";
 
 /**
- * What a refresh answers: thresholds crossed (with the reading: its percent of the window, and
- * its tokens and span when known), the n-th tool call of the fallback counter, or a compaction
- * that ended the last context (with any thresholds its first reading also crossed).
+ * What a refresh answers: thresholds crossed (with the reading), the n-th tool call of the
+ * fallback counter, or a compaction that ended the last context (with any thresholds its first
+ * reading also crossed).
  */
 export type RefreshCause =
   | {
@@ -70,9 +70,9 @@ export function refreshHeader(
 }
 
 /**
- * The reading a threshold refresh states, in the terms of what it crossed: its share of the span
- * the percentages are measured against (never less than a percentage it names), and its tokens
- * when a token count was crossed or the span is not the whole window.
+ * The reading in the terms of what was crossed: its share of the span the percentages are
+ * measured against (never less than a percentage it names), and its tokens when a token count
+ * was crossed or the span is not the whole window.
  */
 function readingText(cause: Extract<RefreshCause, { kind: "thresholds" }>): string {
   const { window, span, tokens } = cause;

@@ -1,8 +1,7 @@
 /**
- * One refresh of every source of standing rules within one character budget: the manifest's
- * lessons in the session-start layout (directives, then protocols; grouped by first tag; highest
- * priority first), then the user's own rules verbatim under headings naming their files. Strings
- * are ordered by UTF-16 code unit, not by locale: no ICU to load, the same order everywhere. Pure.
+ * One refresh of every source of standing rules within one budget: the manifest's lessons in the
+ * session-start layout, then the user's own rules verbatim under headings naming their files.
+ * Strings are ordered by code unit, not by locale: no ICU to load, one order everywhere. Pure.
  */
 import type { RefreshLesson } from "./lessons.ts";
 import { INLINE_LIMIT } from "./claude_code.ts";
@@ -18,7 +17,7 @@ export interface RuleBlock {
 
 export interface CombinedRefresh {
   text: string;
-  /** Rule block ids, then lesson slugs, by how they appear, most important first. */
+  /** Rule block ids, then lesson slugs, by how they appear, in rank order. */
   whole: string[];
   summarized: string[];
   omitted: string[];
@@ -65,14 +64,14 @@ export function firstLine(text: string): string {
 
 /**
  * Lays out `rules` (most important first) and `lessons` under `header` in at most `maxChars`
- * characters, never above Claude Code's inline limit. Rule blocks rank above lessons, lessons by
- * priority. When the budget is tight:
+ * characters, never above Claude Code's inline limit. Rule blocks rank above lessons, lessons go
+ * by priority. When the budget is tight:
  * 1. every unit gets at least its first line (a lesson its summary), in rank order; what does not
  *    fit even so is left out, the lowest-ranked first, and counted in the text;
- * 2. the room left makes units whole in rank order: rule blocks first, while every lesson keeps
- *    its summary, then lessons.
- * Fitting is linear: one pass gives the length of every prefix of first lines, and once all fit,
- * a unit made whole changes the length only by its own difference.
+ * 2. the room left makes units whole in rank order: the rule blocks first, while every lesson
+ *    keeps its summary, then the lessons.
+ * Linear: one pass gives the length of every prefix of first lines; once all fit, a unit made
+ * whole changes the length by its own difference only.
  *
  * @example
  * ```ts

@@ -28,26 +28,19 @@ export async function buildRefresh(
   if (lessons.length === 0 && blocks.length === 0) {
     return { kind: "error", error: `no rules to restate (${trace.join("; ")})`, manifest };
   }
-  const header = refreshHeader(cause, token, { blocks, lessons });
-  const { text, whole, summarized, omitted } = renderCombined(
-    header,
+  const rendered = renderCombined(
+    refreshHeader(cause, token, { blocks, lessons }),
     blocks,
     lessons,
     settings.maxChars,
   );
   const ok = manifest.kind === "ok";
-  const account = {
-    text,
-    chars: text.length,
-    budget: settings.maxChars,
-    whole,
-    summarized,
-    omitted,
-  };
   return {
     kind: "text",
     account: {
-      ...account,
+      ...rendered,
+      chars: rendered.text.length,
+      budget: settings.maxChars,
       invalid: ok ? manifest.selection.invalid : [],
       sources: trace,
       manifest: ok ? manifest.location.path : undefined,

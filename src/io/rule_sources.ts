@@ -12,9 +12,8 @@ import { messageOf } from "../core/errors.ts";
 /** Rules files larger than this are refused unread (a real one is a few KB). */
 const MAX_RULES_FILE_BYTES = 1024 * 1024;
 
-/** A place rules may be. */
+/** A place rules may be: a CLAUDE.md (marked sections only) or a rules file (read whole). */
 export interface RuleSourceSpec {
-  /** `claude-md`: only marked sections are read; `rules-file`: the whole file is. */
   kind: "claude-md" | "rules-file";
   scope: "configured" | "project" | "user";
   path: string;
@@ -22,24 +21,20 @@ export interface RuleSourceSpec {
   display: string;
 }
 
-/** What reading one source gave. */
+/** What reading one source gave: its blocks, or why none (`notes` also names odd markers). */
 export interface LoadedRuleSource extends RuleSourceSpec {
   status: "read" | "missing" | "skipped";
-  /** Why it was skipped, or what was odd in it (unclosed markers ...). */
   notes: string[];
   bytes: number | undefined;
-  /** One block per marked section, or the whole file. */
   blocks: RuleBlock[];
 }
 
 /**
- * Every place to look, in rank order (the order the budget honours, the more specific first):
- * 1. rules files named in the settings (`extraFiles`, relative to `cwd`);
- * 2. the project's `.claude/reinject.md` (the `cwd`, then the git root);
- * 3. marked sections of the project's `CLAUDE.local.md`, `CLAUDE.md`, `.claude/CLAUDE.md`
- *    (the `cwd`, then the git root);
- * 4. the user's `reinject.md` (in `userDir`), then the marked sections of the user's `CLAUDE.md`.
- * A path is kept once, at its first place. Pure.
+ * Every place to look, in the rank the budget honours (the more specific first): rules files
+ * named in the settings (`extraFiles`, relative to `cwd`); the project's `.claude/reinject.md`;
+ * the project's `CLAUDE.local.md`, `CLAUDE.md`, `.claude/CLAUDE.md` (the `cwd`, then the git
+ * root, for both); the user's `reinject.md` and `CLAUDE.md` (in `userDir`). A path is kept once,
+ * at its first place. Pure.
  */
 export function ruleSourceCandidates(input: {
   cwd: string | undefined;

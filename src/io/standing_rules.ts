@@ -143,19 +143,17 @@ function locateManifest(search: RulesSettings): { path: string; via: string } | 
     return { path: manifestPath, via: search.manifestPathFrom ?? "LESSONS_MANIFEST_PATH" };
   }
   const bundled = pluginRoot && join(pluginRoot, "data", "lesson-manifest.json");
-  if (bundled && isFile(bundled)) return { path: bundled, via: "CLAUDE_PLUGIN_ROOT/data" };
+  try {
+    if (bundled && Deno.statSync(bundled).isFile) {
+      return { path: bundled, via: "CLAUDE_PLUGIN_ROOT/data" };
+    }
+  } catch {
+    // Not bundled: look for an installed plugin.
+  }
   const installed = claudeDir &&
     newestInstalledFile(join(claudeDir, "plugins"), "lessons-learned", [
       "data",
       "lesson-manifest.json",
     ]);
   return installed ? { path: installed.path, via: "installed lessons-learned plugin" } : undefined;
-}
-
-function isFile(path: string): boolean {
-  try {
-    return Deno.statSync(path).isFile;
-  } catch {
-    return false;
-  }
 }
