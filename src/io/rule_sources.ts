@@ -6,7 +6,7 @@
 import { dirname, isAbsolute, join, resolve } from "../core/path.ts";
 import { markedSections } from "../core/marked_rules.ts";
 import type { RuleBlock } from "../core/render_rules.ts";
-import type { SourceName } from "../core/rule_source_names.ts";
+import type { Settings } from "../settings/resolve.ts";
 import { messageOf } from "../core/errors.ts";
 
 /** Rules files larger than this are refused unread (a real one is a few KB). */
@@ -31,27 +31,24 @@ export interface LoadedRuleSource extends RuleSourceSpec {
 
 /**
  * Every place to look, in the rank the budget honours (the more specific first): rules files
- * named in the settings (`extraFiles`, relative to `cwd`); the project's `.claude/reinject.md`;
+ * named in the settings (relative to `cwd`); the project's `.claude/reinject.md`;
  * the project's `CLAUDE.local.md`, `CLAUDE.md`, `.claude/CLAUDE.md` (the `cwd`, then the git
- * root, for both); the user's `reinject.md` and `CLAUDE.md` (in `userDir`). A path is kept once,
+ * root, for both); the user's `reinject.md` and `CLAUDE.md` (in `claudeDir`). A path is kept once,
  * at its first place. Pure.
  */
-export function ruleSourceCandidates(input: {
-  cwd: string | undefined;
-  gitRoot: string | undefined;
-  userDir: string | undefined;
-  home: string | undefined;
-  sources: ReadonlySet<SourceName>;
-  extraFiles: readonly string[];
-}): RuleSourceSpec[] {
-  const { cwd, gitRoot, userDir, home, sources } = input;
+export function ruleSourceCandidates(
+  settings: Pick<Settings, "sources" | "rulesFiles" | "claudeDir" | "home">,
+  cwd: string | undefined,
+  gitRoot: string | undefined,
+): RuleSourceSpec[] {
+  const { sources, claudeDir: userDir, home } = settings;
   const specs: RuleSourceSpec[] = [];
   const add = (kind: RuleSourceSpec["kind"], scope: RuleSourceSpec["scope"], path: string) => {
-    if (!sources.has(kind) || specs.some((s) => s.path === path)) return;
+    if (!sources.includes(kind) || specs.some((s) => s.path === path)) return;
     specs.push({ kind, scope, path, display: displayPath(path, gitRoot ?? cwd, home) });
   };
   const projectDirs = [cwd, gitRoot].filter((d) => d !== undefined && d !== "") as string[];
-  for (const file of input.extraFiles) {
+  for (const file of settings.rulesFiles) {
     add("rules-file", "configured", isAbsolute(file) || !cwd ? file : join(cwd, file));
   }
   for (const dir of projectDirs) add("rules-file", "project", join(dir, ".claude", "reinject.md"));

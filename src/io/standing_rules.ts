@@ -56,18 +56,10 @@ export async function loadStandingRules(
   settings: RulesSettings,
   cwd: string | undefined,
 ): Promise<StandingRules> {
-  const on = new Set(settings.sources);
-  const manifest = on.has("manifest")
+  const manifest = settings.sources.includes("manifest")
     ? await findManifest(settings, cwd)
     : { kind: "off" as const };
-  const sources = ruleSourceCandidates({
-    cwd,
-    gitRoot: findGitRoot(cwd),
-    userDir: settings.claudeDir,
-    home: settings.home,
-    sources: on,
-    extraFiles: settings.rulesFiles,
-  }).map(readRuleSource);
+  const sources = ruleSourceCandidates(settings, cwd, findGitRoot(cwd)).map(readRuleSource);
   // Places with nothing there are left out of the trace unless named in the settings.
   const shown = sources.filter((s) => s.status !== "missing" || s.scope === "configured");
   return {

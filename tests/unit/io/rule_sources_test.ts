@@ -12,10 +12,27 @@ import { sandbox } from "../../_helpers.ts";
 
 const ALL = new Set<SourceName>(SOURCE_NAMES);
 
+/** Where to look, as the table below says it. */
+interface Places {
+  cwd: string | undefined;
+  gitRoot: string | undefined;
+  userDir: string | undefined;
+  home: string | undefined;
+  sources: ReadonlySet<SourceName>;
+  extraFiles: string[];
+}
+
+const candidates = (p: Places) =>
+  ruleSourceCandidates(
+    { sources: [...p.sources], rulesFiles: p.extraFiles, claudeDir: p.userDir, home: p.home },
+    p.cwd,
+    p.gitRoot,
+  );
+
 Deno.test("ruleSourceCandidates() lists every place in rank order", async (t) => {
   const cases: {
     name: string;
-    input: Parameters<typeof ruleSourceCandidates>[0];
+    input: Places;
     want: string[];
   }[] = [
     {
@@ -143,7 +160,7 @@ Deno.test("ruleSourceCandidates() lists every place in rank order", async (t) =>
   for (const c of cases) {
     await t.step(c.name, () => {
       assertEquals(
-        ruleSourceCandidates(c.input).map((s) => `${s.kind} ${s.scope} ${s.display}`),
+        candidates(c.input).map((s) => `${s.kind} ${s.scope} ${s.display}`),
         c.want,
       );
     });
@@ -151,8 +168,8 @@ Deno.test("ruleSourceCandidates() lists every place in rank order", async (t) =>
 });
 
 Deno.test("ruleSourceCandidates() shortens only real path prefixes", () => {
-  const displays = (input: Partial<Parameters<typeof ruleSourceCandidates>[0]>) =>
-    ruleSourceCandidates({
+  const displays = (input: Partial<Places>) =>
+    candidates({
       cwd: undefined,
       gitRoot: undefined,
       userDir: undefined,
