@@ -2,7 +2,7 @@ import { deepStrictEqual as assertEquals, equal, ok } from "node:assert/strict";
 import { projectIdsFor, type RefreshLesson, selectLessons } from "../../../src/core/lessons.ts";
 import { INLINE_LIMIT } from "../../../src/core/claude_code.ts";
 import { firstLine, renderCombined, type RuleBlock } from "../../../src/core/render_rules.ts";
-import { largeManifest, SAMPLE_MANIFEST } from "../../_helpers.ts";
+import { largeManifest, SAMPLE_MANIFEST, seededRandom } from "../../_helpers.ts";
 
 const HEADER = "[lessons-reinject refresh 30 ref=00000000] Context refresh at 31%.";
 const sampleLessons = () =>
@@ -138,4 +138,59 @@ Deno.test("renderCombined() lessons of the same budget: rules take room before l
   equal(lessonsIn(got.omitted, rules).length, 0, "every lesson keeps at least its summary");
   ok(got.whole.includes("r"), "the rule went whole, lessons gave up their whole texts first");
   ok(lessonsIn(got.summarized, rules).length > 0);
+});
+
+Deno.test("renderCombined() keeps the budget rules of docs/own-rules.md on random rules and lessons", () => {
+  const rand = seededRandom(7);
+  const pick = <T>(items: readonly T[]) => items[Math.floor(rand() * items.length)]!;
+  const seen = { rulesOut: 0, lessonsOut: 0, ruleSummarized: 0, lessonWhole: 0 };
+  for (let round = 0; round < 1000; round++) {
+    const rules = Array.from(
+      { length: Math.floor(rand() * 6) },
+      (_, i) =>
+        rule(
+          `r${i}`,
+          pick([PROJECT, USER]),
+          `Rule ${i}.\n${"x".repeat(Math.floor(rand() * 3000))}`,
+        ),
+    );
+    // Whole texts longer than their first lines: making one whole never shortens the text.
+    const lessons: RefreshLesson[] = Array.from({ length: Math.floor(rand() * 30) }, (_, i) => ({
+      slug: `s${i}`,
+      kind: pick(["directive", "protocol"] as const),
+      priority: Math.floor(rand() * 11),
+      message: "M".repeat(130 + Math.floor(rand() * 900)),
+      summary: "s".repeat(Math.floor(rand() * 120)),
+      tag: pick([undefined, "a", "b"]),
+    }));
+    const budget = Math.floor(rand() * pick([10_000, 1_500]));
+    const got = renderCombined("H".repeat(50), rules, lessons, budget);
+    const where = `round ${round}`;
+    ok(got.text.length <= budget, where);
+    const ruleIds = rules.map((r) => r.id);
+    const isRule = (id: string) => ruleIds.includes(id);
+    const rulesOut = got.omitted.filter(isRule);
+    const lessonsOut = got.omitted.filter((id) => !isRule(id));
+    // 1. First lines first, in rank order: what is left out is the lowest-ranked.
+    assertEquals(rulesOut, ruleIds.slice(ruleIds.length - rulesOut.length), where);
+    if (rulesOut.length > 0) equal(lessonsOut.length, lessons.length, where);
+    if (got.omitted.length > 0) assertEquals(got.whole, [], where);
+    seen.rulesOut += rulesOut.length > 0 ? 1 : 0;
+    seen.lessonsOut += lessonsOut.length > 0 ? 1 : 0;
+    // 2. Then whole texts in rank order, rules first: what stays a first line could not be made
+    // whole, even last, within the budget.
+    if (got.omitted.length > 0) continue;
+    for (const id of got.summarized) {
+      const r = rules.find((r) => r.id === id);
+      const l = lessons.find((l) => l.slug === id);
+      const longer = r
+        ? r.text.length - `- ${firstLine(r.text)} (first line only)`.length
+        : l!.message.length - `- ${l!.summary}`.length;
+      ok(got.text.length + longer > budget, `${where}: ${id} could have been whole`);
+    }
+    seen.ruleSummarized += got.summarized.some(isRule) ? 1 : 0;
+    seen.lessonWhole += got.whole.some((id) => !isRule(id)) ? 1 : 0;
+  }
+  // Every case was met.
+  ok(Object.values(seen).every((n) => n > 20), JSON.stringify(seen));
 });
