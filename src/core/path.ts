@@ -1,7 +1,7 @@
 /**
  * The path operations the hook needs, without `node:path`: importing it loads Deno's Node
  * compatibility layer, which cost more CPU than everything else a non-firing call does
- * (measured in docs/benchmarks.md). Results match `node:path` for the platform.
+ * (measured in docs/maintainers/benchmarks.md). Results match `node:path` for the platform.
  */
 
 const WINDOWS = Deno.build.os === "windows";

@@ -1,6 +1,6 @@
 /**
  * SHA-256 (FIPS 180-4) of a short string, synchronously. The hook hashes one id a call: WebCrypto's
- * first digest in a fresh process costs 0.3-0.7 ms and an async hop, this costs a few microseconds.
+ * first digest in a fresh process is async and costs far more than this.
  * tests/unit/core/sha256_test.ts checks it against `crypto.subtle.digest` and the standard vectors.
  */
 

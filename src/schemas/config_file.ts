@@ -1,7 +1,7 @@
 /**
  * The config file's shape (src/settings/config_file.ts reads the file). In a module of its own,
  * loaded only when a config file exists: a bundle that imports zod statically anywhere on the
- * hook's path evaluates zod's modules on every call (about 1.3 ms measured).
+ * hook's path evaluates zod's modules on every call (docs/maintainers/benchmarks.md).
  */
 import * as z from "zod/mini";
 import { SETTINGS } from "../settings/table.ts";

@@ -265,7 +265,7 @@ export const SETTINGS: { readonly [K in keyof SettingTypes]: SettingRow<SettingT
     shownDefault: "off",
     doc: "Thresholds whose refresh also lets lessons-learned's tool-specific lessons fire " +
       "once more (it forgets that session's PreToolUse seen set), e.g. `52,70`. See " +
-      "docs/prd-departures.md.",
+      "docs/maintainers/prd-departures.md.",
     parse: rearmList,
     absent: "off",
   },
