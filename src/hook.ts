@@ -38,7 +38,14 @@ import { debugLine, describeReading, emptyTrace, timed, type Trace } from "./hoo
 
 export type { Trace };
 export { compactionText, debugLine } from "./hook/trace.ts";
-export { type Replayed, replaySession } from "./hook/replay.ts";
+export type { Replayed } from "./hook/replay.ts";
+
+/** A whole session replayed through these steps (hook/replay.ts), loaded only when asked for. */
+export async function replaySession(
+  ...args: Parameters<typeof import("./hook/replay.ts").replaySession>
+): Promise<ReturnType<typeof import("./hook/replay.ts").replaySession>> {
+  return (await import("./hook/replay.ts")).replaySession(...args);
+}
 export { buildRefresh } from "./hook/refresh.ts";
 
 /** What the hook prints (stdout: one JSON object or nothing; stderr lines) and its trace. */

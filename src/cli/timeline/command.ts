@@ -71,7 +71,7 @@ export async function runTimeline(args: string[], io: CliIo, settings: Settings)
       os: Deno.build.os,
     }).files
     : undefined;
-  const replayed = replaySession(
+  const replayed = await replaySession(
     Deno.readFileSync(target.path),
     refreshToken(target.sessionId, target.agentId),
     settings,
