@@ -5,8 +5,7 @@
  */
 import { INLINE_LIMIT } from "../core/claude_code.ts";
 import type { CombinedRefresh } from "../core/render_rules.ts";
-import type { FoundManifest } from "../io/manifest_load.ts";
-import { loadStandingRules, type StandingRules } from "../io/standing_rules.ts";
+import { type FoundManifest, loadStandingRules, type StandingRules } from "../io/standing_rules.ts";
 import type { Settings } from "../settings/resolve.ts";
 import { count, groupDigits } from "./common.ts";
 import { sampleRefresh } from "./sample_refresh.ts";

@@ -1,8 +1,7 @@
 /**
- * The first line of every refresh: which thresholds it answers, the reading, and a per-session
- * token so that only text this hook wrote is recognised when state is rebuilt from a transcript.
+ * The first line of every refresh: what it answers, the reading, what it restates, and a
+ * per-session token, so that only text this hook wrote is recognised in a transcript.
  */
-
 import {
   groupDigits,
   isTokenThreshold,
@@ -13,9 +12,9 @@ import {
 } from "./numbers.ts";
 
 /**
- * What a refresh answers: thresholds crossed (with the reading: its percent of the window, and
- * its tokens and span when known), the n-th tool call of the fallback counter, or a compaction
- * that ended the last context (with any thresholds its first reading also crossed).
+ * What a refresh answers: thresholds crossed (with the reading), the n-th tool call of the
+ * fallback counter, or a compaction that ended the last context (with any thresholds its first
+ * reading also crossed).
  */
 export type RefreshCause =
   | {
@@ -31,29 +30,13 @@ export type RefreshCause =
   | { kind: "compaction"; thresholds: readonly Threshold[] };
 
 const TAG = "lessons-reinject refresh";
-/** A threshold in the header: a percentage's digits, or a token count (`60k`, `1M`, digits). */
-const NAMED = "[0-9]+[kM]?";
-const HEADER_PATTERN = new RegExp(
-  `^\\[lessons-reinject refresh (${NAMED}(?:,${NAMED})*|calls:[0-9]+) ref=([0-9a-f]{8})\\]`,
-);
-
-/** What a refresh restates: the manifest's lessons, the user's own rules, or both. */
-export interface RefreshContents {
-  lessons: readonly unknown[];
-  blocks: readonly unknown[];
-}
-
-/** The rules a refresh names, as it names them. */
-function rulesText(contents: RefreshContents | undefined): string {
-  const lessons = "your standing directives and protocols from session start";
-  if (contents === undefined || contents.blocks.length === 0) return lessons;
-  return contents.lessons.length === 0
-    ? "your own standing rules"
-    : `${lessons}, and your own standing rules`;
-}
+const HEADER = /^\[lessons-reinject refresh ([^\s\]]+) ref=([0-9a-f]{8})\]/;
+/** The labels naming thresholds (`30`, `60k`, `1M`) or the fallback counter's call count. */
+const THRESHOLD_LABEL = /^(?:[0-9]+[kM]?(?:,[0-9]+[kM]?)*|calls:[0-9]+)$/;
 
 /**
- * The header line for a refresh.
+ * The header line for a refresh, naming what it restates (`contents`: the manifest's lessons, the
+ * user's own rules, or both; the lessons when not given).
  *
  * @example
  * ```ts
@@ -64,39 +47,41 @@ function rulesText(contents: RefreshContents | undefined): string {
 export function refreshHeader(
   cause: RefreshCause,
   token: string,
-  contents?: RefreshContents,
+  contents?: { lessons: readonly unknown[]; blocks: readonly unknown[] },
 ): string {
+  const lessons = "your standing directives and protocols from session start";
+  const rules = !contents?.blocks.length
+    ? lessons
+    : contents.lessons.length === 0
+    ? "your own standing rules"
+    : `${lessons}, and your own standing rules`;
   if (cause.kind === "compaction") {
-    // Its own tag: no threshold parser mistakes it for a fired threshold.
-    return `[${TAG} compact ref=${token}] The context was just compacted: your standing rules, ` +
-      `restated in full because a summary keeps them only vaguely. They still apply.`;
+    // Its own label: no threshold parser mistakes it for a fired threshold.
+    return `[${TAG} compact ref=${token}] The context was just compacted: ${rules}, restated in ` +
+      `full because a summary keeps them only vaguely. They still apply.`;
   }
   if (cause.kind === "toolCount") {
     return `[${TAG} calls:${cause.calls} ref=${token}] Periodic refresh after ${cause.calls} tool ` +
-      `calls (the context use could not be measured): ${rulesText(contents)}, restated. They ` +
-      `still apply.`;
+      `calls (the context use could not be measured): ${rules}, restated. They still apply.`;
   }
   const names = cause.thresholds.map((t) => thresholdText(t, { bare: true })).join(",");
-  return `[${TAG} ${names} ref=${token}] Context refresh at ${readingText(cause)}: ` +
-    `${rulesText(contents)}, restated because attention to them fades as the context fills. ` +
-    `They still apply.`;
+  return `[${TAG} ${names} ref=${token}] Context refresh at ${readingText(cause)}: ${rules}, ` +
+    `restated because attention to them fades as the context fills. They still apply.`;
 }
 
 /**
- * The reading a threshold refresh states, in the terms of what it crossed: its share of the span
- * the percentages are measured against (never less than a percentage it names), and its tokens
- * when a token count was crossed or the span is not the whole window.
+ * The reading in the terms of what was crossed: its share of the span the percentages are
+ * measured against (never less than a percentage it names), and its tokens when a token count
+ * was crossed or the span is not the whole window.
  */
 function readingText(cause: Extract<RefreshCause, { kind: "thresholds" }>): string {
   const { window, span, tokens } = cause;
-  const share = span !== undefined && tokens !== undefined
-    ? percentText((tokens * 100) / span)
-    : percentText(cause.percent);
   const whole = window ? `the ${formatTokens(window)}-token context window` : undefined;
   if (span !== undefined && tokens !== undefined) {
-    return `${share} of the ${formatTokens(span)} tokens measured before auto-compaction ` +
-      `(${groupDigits(tokens)} tokens${whole ? ` of ${whole}` : ""})`;
+    return `${percentText((tokens * 100) / span)} of the ${formatTokens(span)} tokens measured ` +
+      `before auto-compaction (${groupDigits(tokens)} tokens${whole ? ` of ${whole}` : ""})`;
   }
+  const share = percentText(cause.percent);
   if (tokens !== undefined && cause.thresholds.some(isTokenThreshold)) {
     return `${groupDigits(tokens)} tokens${whole ? ` (${share} of ${whole})` : ""}`;
   }
@@ -104,29 +89,9 @@ function readingText(cause: Extract<RefreshCause, { kind: "thresholds" }>): stri
 }
 
 /**
- * The thresholds named by a refresh header written with `token`, or undefined when `text` does
- * not start with such a header (text that merely quotes one elsewhere does not count).
- *
- * @example
- * ```ts
- * parseRefreshHeader("[lessons-reinject refresh 30,60k ref=0a1b2c3d] Context ...", "0a1b2c3d");
- * // [30, 60000]
- * ```
- */
-export function parseRefreshHeader(text: string, token: string): Threshold[] | undefined {
-  const match = HEADER_PATTERN.exec(text);
-  if (!match || match[2] !== token || match[1] === undefined) return undefined;
-  if (match[1].startsWith("calls:")) return [];
-  const named = match[1].split(",").map((name) => thresholdOf(name));
-  return named.flatMap((t) => t.kind === "valid" ? [t.value] : []);
-}
-
-const ANY_HEADER_PATTERN = /^\[lessons-reinject refresh ([^\s\]]+) ref=([0-9a-f]{8})\]/;
-
-/**
  * What a refresh written with `token` answers, as its header says it (`30,52`, `calls:20`,
  * `compact`), or undefined when `text` does not start with such a header. Delivery receipts
- * (core/receipts.ts) recognise this hook's answers by it, whatever they answered.
+ * (core/receipts.ts) recognise this hook's answers by it.
  *
  * @example
  * ```ts
@@ -135,8 +100,28 @@ const ANY_HEADER_PATTERN = /^\[lessons-reinject refresh ([^\s\]]+) ref=([0-9a-f]
  * ```
  */
 export function refreshLabelOf(text: string, token: string): string | undefined {
-  const match = ANY_HEADER_PATTERN.exec(text);
+  const match = HEADER.exec(text);
   return match && match[2] === token ? match[1] : undefined;
+}
+
+/**
+ * The thresholds a refresh header written with `token` names (none for the fallback counter), or
+ * undefined when `text` does not start with a threshold refresh's header.
+ *
+ * @example
+ * ```ts
+ * parseRefreshHeader("[lessons-reinject refresh 30,60k ref=0a1b2c3d] Context ...", "0a1b2c3d");
+ * // [30, 60000]
+ * ```
+ */
+export function parseRefreshHeader(text: string, token: string): Threshold[] | undefined {
+  const label = refreshLabelOf(text, token);
+  if (label === undefined || !THRESHOLD_LABEL.test(label)) return undefined;
+  if (label.startsWith("calls:")) return [];
+  return label.split(",").flatMap((name) => {
+    const threshold = thresholdOf(name);
+    return threshold.kind === "valid" ? [threshold.value] : [];
+  });
 }
 
 /**

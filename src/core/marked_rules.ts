@@ -1,18 +1,11 @@
 /**
  * The sections a user marks in a CLAUDE.md file for restating, between a `<!-- reinject -->` line
- * and a `<!-- /reinject -->` line. Pure: text in, sections and problems out. Only marked text is
- * ever returned; a file with no complete section gives nothing.
+ * and a `<!-- /reinject -->` line. Pure. Only marked text is ever returned.
  */
 
-/** One marked section: its text verbatim (line endings as `\n`) and where it starts. */
-export interface MarkedSection {
-  text: string;
-  /** 1-based line of the opening marker. */
-  line: number;
-}
-
 export interface MarkedRules {
-  sections: MarkedSection[];
+  /** Each section verbatim (line endings as `\n`), with the 1-based line of its opening marker. */
+  sections: { text: string; line: number }[];
   /** One phrase per odd thing found (unclosed, nested or stray markers), with its line. */
   problems: string[];
 }
@@ -23,13 +16,12 @@ const CLOSE = /^<!--\s*\/\s*reinject\s*-->$/i;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
 /**
- * The marked sections of `text`, in file order. Rules, each tested:
- * - a marker is a line holding only `<!-- reinject -->` or `<!-- /reinject -->` (any case, any
- *   spaces inside and around); a marker elsewhere in a line is text;
+ * The marked sections of `text`, in file order (docs/own-rules.md has the table of cases):
+ * - a marker is a line holding only the marker, in any case, with any spaces inside and around;
  * - markers inside a fenced code block are text (documentation can show them);
  * - a section left open at the end of the file is dropped, never read to the end;
- * - an opening marker inside an open section is ignored (sections do not nest: the first closing
- *   marker ends the section), and a closing marker outside a section is ignored; both are reported;
+ * - sections do not nest: an opening marker inside a section and a closing marker outside one
+ *   are ignored, and reported;
  * - a byte-order mark and CRLF or CR line endings are accepted; blank lines at either end of a
  *   section are trimmed, and a section with nothing else is dropped.
  *
@@ -40,63 +32,38 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})/;
  * ```
  */
 export function markedSections(text: string): MarkedRules {
-  const lines = text.replace(/^\uFEFF/, "").split(/\r\n|\r|\n/);
-  const sections: MarkedSection[] = [];
-  const problems: string[] = [];
+  const found: MarkedRules = { sections: [], problems: [] };
   let open: { line: number; body: string[] } | undefined;
-  let fence: { char: string; length: number } | undefined;
-
-  lines.forEach((raw, index) => {
-    const lineNo = index + 1;
-    const fenceMatch = FENCE.exec(raw);
-    if (fence) {
-      // Inside a fence only its closing fence matters: same character, at least as long.
-      if (
-        fenceMatch?.[1] && fenceMatch[1][0] === fence.char &&
-        fenceMatch[1].length >= fence.length && raw.trim() === fenceMatch[1].trim()
+  let fence: string | undefined;
+  text.replace(/^\uFEFF/, "").split(/\r\n|\r|\n/).forEach((raw, index) => {
+    const line = index + 1;
+    const bare = raw.trim();
+    const mark = FENCE.exec(raw)?.[1];
+    if (fence !== undefined || mark !== undefined) {
+      // Inside a fence only its closing fence matters: the same character, at least as long.
+      if (fence === undefined) fence = mark;
+      else if (
+        mark !== undefined && mark[0] === fence[0] && mark.length >= fence.length && bare === mark
       ) {
         fence = undefined;
       }
       open?.body.push(raw);
-      return;
-    }
-    if (fenceMatch?.[1]) {
-      fence = { char: fenceMatch[1][0]!, length: fenceMatch[1].length };
+    } else if (OPEN.test(bare)) {
+      if (open) found.problems.push(`line ${line}: opening marker inside an open section ignored`);
+      else open = { line, body: [] };
+    } else if (!CLOSE.test(bare)) {
       open?.body.push(raw);
-      return;
-    }
-    const bare = raw.trim();
-    if (OPEN.test(bare)) {
-      if (open) problems.push(`line ${lineNo}: opening marker inside an open section ignored`);
-      else open = { line: lineNo, body: [] };
-      return;
-    }
-    if (CLOSE.test(bare)) {
-      if (!open) {
-        problems.push(`line ${lineNo}: closing marker without an opening one ignored`);
-        return;
-      }
-      const body = trimBlankLines(open.body);
-      if (body.length > 0) sections.push({ text: body.join("\n"), line: open.line });
+    } else if (!open) {
+      found.problems.push(`line ${line}: closing marker without an opening one ignored`);
+    } else {
+      const body = open.body.join("\n").replace(/^(?:[^\S\n]*\n)+|(?:\n[^\S\n]*)+$/g, "");
+      if (body.trim() !== "") found.sections.push({ text: body, line: open.line });
       open = undefined;
-      return;
     }
-    open?.body.push(raw);
   });
   if (open) {
-    problems.push(
-      `line ${open.line}: section never closed${
-        fence ? " (a code fence inside it is still open)" : ""
-      }; left out`,
-    );
+    const fenced = fence !== undefined ? " (a code fence inside it is still open)" : "";
+    found.problems.push(`line ${open.line}: section never closed${fenced}; left out`);
   }
-  return { sections, problems };
-}
-
-function trimBlankLines(lines: string[]): string[] {
-  let start = 0;
-  let end = lines.length;
-  while (start < end && lines[start]!.trim() === "") start++;
-  while (end > start && lines[end - 1]!.trim() === "") end--;
-  return lines.slice(start, end);
+  return found;
 }

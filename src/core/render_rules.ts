@@ -1,50 +1,82 @@
 /**
- * One refresh holding every source of standing rules: the manifest's lessons in the session-start
- * layout (render.ts, used as it is) and the user's own rules verbatim, each group under a heading
- * naming the file it came from, within one character budget. Pure.
+ * One refresh of every source of standing rules within one budget: the manifest's lessons in the
+ * session-start layout, then the user's own rules verbatim under headings naming their files.
+ * Strings are ordered by code unit, not by locale: no ICU to load, one order everywhere. Pure.
  */
 import type { RefreshLesson } from "./lessons.ts";
 import { INLINE_LIMIT } from "./claude_code.ts";
-import { type RenderedRefresh, renderRefresh } from "./render.ts";
 
 /** One unit of the user's own rules: a marked CLAUDE.md section or a whole rules file. */
 export interface RuleBlock {
-  /** Names it in accounts, e.g. `CLAUDE.md#1` or `.claude/reinject.md`. */
+  /** Names it in accounts: `CLAUDE.md:3`, `.claude/reinject.md`. */
   id: string;
   /** The heading it is shown under; blocks with the same heading are shown together. */
   heading: string;
-  /** The rule text, verbatim. */
   text: string;
 }
-
-type Form = "whole" | "summary" | "omitted";
 
 export interface CombinedRefresh {
   text: string;
-  /** Rule block ids and lesson slugs, by how they appear: rules first, in rank order. */
+  /** Rule block ids, then lesson slugs, by how they appear, in rank order. */
   whole: string[];
   summarized: string[];
   omitted: string[];
-  /** The lessons' own accounting, from render.ts. */
-  lessons: RenderedRefresh;
 }
 
+type Kind = RefreshLesson["kind"] | "rule";
+
+/** A rule block or a lesson, as the fitting and the layout see it. */
+interface Unit {
+  id: string;
+  kind: Kind;
+  /** A lesson's first tag, a rule block's heading. */
+  group: string;
+  whole: string;
+  summary: string;
+}
+
+const INTROS: Record<RefreshLesson["kind"], string> = {
+  directive:
+    "## Non-Negotiable Directives\n\n<IMPORTANT>\nThese are non-negotiable rules derived " +
+    "from real failures with measurable cost. Applying them is not optional.\n</IMPORTANT>",
+  protocol:
+    "## Active Protocols\n\nThese protocols capture hard-won coordination patterns. Apply " +
+    "them before starting work in the relevant context.",
+};
+const UNTAGGED = "(untagged)";
+const JOIN = 2; // "\n\n" between parts and between blocks
 const SUMMARY_LIMIT = 120;
 
 /**
- * Lays out `rules` (in rank order, most important first) and `lessons` under `header` in at most
- * `maxChars` characters (never above {@link INLINE_LIMIT}). The order when the budget is tight:
- * 1. every rule block and every lesson gets at least its first line (a lesson its summary), rules
- *    first, then lessons by priority; what does not fit even so is left out and counted;
- * 2. what room is left makes rule blocks whole, in rank order, as long as every lesson keeps at
- *    least its summary line;
- * 3. then lessons get their whole message by priority (render.ts).
- * Lessons come first in the text (the session-start layout the model saw), the user's rules after.
+ * The line that stands for a text cut short: its first non-blank line that is not a Markdown
+ * heading (else its first heading), at most 120 characters.
  *
  * @example
  * ```ts
- * const r = renderCombined("[header]", [{ id: "CLAUDE.md#1", heading: "## Rules", text: "Be kind." }], [], 9500);
- * // r.text === "[header]\n\n## Rules\n\nBe kind.\n"
+ * firstLine("# Git\n\nNever force-push.\nMore."); // "Never force-push."
+ * ```
+ */
+export function firstLine(text: string): string {
+  const lines = text.split("\n").map((l) => l.trim()).filter((l) => l !== "");
+  const line = lines.find((l) => !l.startsWith("#")) ?? lines[0] ?? "";
+  return line.length > SUMMARY_LIMIT ? `${line.slice(0, SUMMARY_LIMIT - 1)}…` : line;
+}
+
+/**
+ * Lays out `rules` (most important first) and `lessons` under `header` in at most `maxChars`
+ * characters, never above Claude Code's inline limit. Rule blocks rank above lessons, lessons go
+ * by priority. When the budget is tight:
+ * 1. every unit gets at least its first line (a lesson its summary), in rank order; what does not
+ *    fit even so is left out, the lowest-ranked first, and counted in the text;
+ * 2. the room left makes units whole in rank order: the rule blocks first, while every lesson
+ *    keeps its summary, then the lessons.
+ * Linear: one pass gives the length of every prefix of first lines; once all fit, a unit made
+ * whole changes the length by its own difference only.
+ *
+ * @example
+ * ```ts
+ * renderCombined("[h]", [{ id: "CLAUDE.md:2", heading: "## Rules", text: "Be kind." }], [], 9500).text;
+ * // "[h]\n\n## Rules\n\nBe kind.\n"
  * ```
  */
 export function renderCombined(
@@ -54,73 +86,123 @@ export function renderCombined(
   maxChars: number,
 ): CombinedRefresh {
   const limit = Math.min(Math.max(0, Math.floor(maxChars)), INLINE_LIMIT);
-  const forms: Form[] = rules.map(() => "summary");
-  const compose = () => {
-    const own = layoutRules(rules, forms, limit);
-    // The lessons get what the rules leave; their renderer keeps within it.
-    const part = renderRefresh(header, lessons, own === "" ? limit : limit - own.length - 1);
-    return { text: own === "" ? part.text : `${part.text}\n${own}\n`, lessons: part };
-  };
-  const intact = (c: ReturnType<typeof compose>) =>
-    c.text.length <= limit && c.text.startsWith(header);
-  const complete = (c: ReturnType<typeof compose>) => intact(c) && c.lessons.omitted.length === 0;
-
-  if (complete(compose())) {
-    forms.forEach((_, i) => {
-      forms[i] = "whole";
-      if (!complete(compose())) forms[i] = "summary";
-    });
-  } else {
-    forms.fill("omitted");
-    for (let i = 0; i < forms.length; i++) {
-      forms[i] = "summary";
-      if (!intact(compose())) {
-        forms[i] = "omitted";
-        break;
-      }
-    }
-  }
-  const final = compose();
-  const idsOf = (form: Form) => rules.filter((_, i) => forms[i] === form).map((r) => r.id);
-  return {
-    text: final.text.length <= limit ? final.text : final.text.slice(0, limit),
-    whole: [...idsOf("whole"), ...final.lessons.whole],
-    summarized: [...idsOf("summary"), ...final.lessons.summarized],
-    omitted: [...idsOf("omitted"), ...final.lessons.omitted],
-    lessons: final.lessons,
-  };
-}
-
-/**
- * A rule block's first line: the first non-blank line that is not a Markdown heading (else the
- * first heading), cut to 120 characters.
- */
-export function firstLineOf(text: string): string {
-  const lines = text.split("\n").map((l) => l.trim()).filter((l) => l !== "");
-  const line = lines.find((l) => !l.startsWith("#")) ?? lines[0] ?? "";
-  return line.length > SUMMARY_LIMIT ? `${line.slice(0, SUMMARY_LIMIT - 1)}…` : line;
-}
-
-function layoutRules(rules: readonly RuleBlock[], forms: readonly Form[], limit: number): string {
-  const groups: { heading: string; parts: string[] }[] = [];
-  let omitted = 0;
-  rules.forEach((rule, i) => {
-    const form = forms[i];
-    if (form === "omitted") {
-      omitted++;
-      return;
-    }
-    const part = form === "whole" ? rule.text : `- ${firstLineOf(rule.text)} (first line only)`;
-    const group = groups.find((g) => g.heading === rule.heading);
-    if (group) group.parts.push(part);
-    else groups.push({ heading: rule.heading, parts: [part] });
+  const ranked = [...lessons].sort((a, b) =>
+    b.priority - a.priority || codeUnitOrder(a.slug, b.slug)
+  );
+  const units: Unit[] = [
+    ...rules.map((r) => ({
+      id: r.id,
+      kind: "rule" as const,
+      group: r.heading,
+      whole: r.text,
+      summary: `- ${firstLine(r.text)} (first line only)`,
+    })),
+    ...ranked.map((l) => ({
+      id: l.slug,
+      kind: l.kind,
+      group: l.tag ?? UNTAGGED,
+      whole: l.message,
+      summary: `- ${l.summary}`,
+    })),
+  ];
+  // How many of each side a prefix of k units leaves out, as the text says it.
+  const notes = (shown: number) => ({
+    lessons: omittedNote("lesson", Math.min(lessons.length, units.length - shown), limit),
+    rules: omittedNote("rule", Math.max(0, rules.length - shown), limit),
   });
-  const blocks = groups.map((g) => [g.heading, ...g.parts].join("\n\n"));
-  if (omitted > 0) {
-    blocks.push(
-      `(${omitted} more ${omitted === 1 ? "section" : "sections"} of your own rules left out ` +
-        `to stay within ${limit} characters.)`,
-    );
+  // The length with the first k units as first lines and the rest left out, for every k.
+  const sections = new Map<Kind, { blocks: number; groups: Set<string>; headings: number }>();
+  const lengthWith = (shown: number) => {
+    let length = header.length + 1;
+    for (const [kind, s] of sections) {
+      length += kind === "rule"
+        ? s.blocks + s.headings
+        : JOIN + INTROS[kind].length + s.blocks + (s.groups.size > 1 ? s.headings : 0);
+    }
+    const { lessons, rules } = notes(shown);
+    return [...lessons, ...rules].reduce((sum, note) => sum + JOIN + note.length, length);
+  };
+  const lengths = [lengthWith(0)];
+  units.forEach((unit, i) => {
+    const section = sections.get(unit.kind) ?? { blocks: 0, groups: new Set(), headings: 0 };
+    sections.set(unit.kind, section);
+    section.blocks += JOIN + unit.summary.length;
+    if (!section.groups.has(unit.group)) section.headings += JOIN + headingOf(unit).length;
+    section.groups.add(unit.group);
+    lengths.push(lengthWith(i + 1));
+  });
+
+  let shown = units.length;
+  let length = lengths[shown]!;
+  const whole = new Set<Unit>();
+  if (length <= limit) {
+    for (const unit of units) {
+      const grown = length + unit.whole.length - unit.summary.length;
+      if (grown > limit) continue;
+      length = grown;
+      whole.add(unit);
+    }
+  } else {
+    shown = 0;
+    while (shown < units.length && lengths[shown + 1]! <= limit) shown++;
   }
-  return blocks.join("\n\n");
+  const ids = (pick: (unit: Unit, i: number) => boolean) => units.filter(pick).map((u) => u.id);
+  return {
+    // A header longer than the budget is the only way to get here over it: cut, never overflow.
+    text: layout(header, units.slice(0, shown), whole, notes(shown)).slice(0, limit),
+    whole: ids((u) => whole.has(u)),
+    summarized: ids((u, i) => i < shown && !whole.has(u)),
+    omitted: ids((_, i) => i >= shown),
+  };
+}
+
+function codeUnitOrder(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function headingOf(unit: Unit): string {
+  return unit.kind === "rule" ? unit.group : `### ${unit.group}`;
+}
+
+/** How many of `kind` were left out, as the text says it: nothing when none were. */
+function omittedNote(kind: "lesson" | "rule", omitted: number, limit: number): string[] {
+  const what = kind === "lesson"
+    ? (omitted === 1 ? "lesson" : "lessons")
+    : `${omitted === 1 ? "section" : "sections"} of your own rules`;
+  return omitted === 0
+    ? []
+    : [`(${omitted} more ${what} left out to stay within ${limit} characters.)`];
+}
+
+/** The lessons by section and tag (in code-unit order, untagged last), then the rules by heading. */
+function layout(
+  header: string,
+  shown: readonly Unit[],
+  whole: ReadonlySet<Unit>,
+  notes: { lessons: string[]; rules: string[] },
+): string {
+  const groupsOf = (kind: Kind) => {
+    const groups = new Map<string, string[]>();
+    for (const unit of shown.filter((u) => u.kind === kind)) {
+      const block = whole.has(unit) ? unit.whole : unit.summary;
+      const group = groups.get(unit.group);
+      if (group) group.push(block);
+      else groups.set(unit.group, [block]);
+    }
+    return [...groups];
+  };
+  const parts = [header];
+  for (const kind of ["directive", "protocol"] as const) {
+    const groups = groupsOf(kind).sort(([a], [b]) =>
+      a === UNTAGGED ? 1 : b === UNTAGGED ? -1 : codeUnitOrder(a, b)
+    );
+    const blocks = groups.flatMap(([tag, group]) =>
+      groups.length > 1 ? [`### ${tag}`, ...group] : group
+    );
+    if (blocks.length > 0) parts.push([INTROS[kind], ...blocks].join("\n\n"));
+  }
+  parts.push(...notes.lessons);
+  for (const [heading, group] of groupsOf("rule")) parts.push([heading, ...group].join("\n\n"));
+  parts.push(...notes.rules);
+  return parts.join("\n\n") + "\n";
 }

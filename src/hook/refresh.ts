@@ -1,7 +1,7 @@
 /**
- * The refresh text, for a call that fires: every source of standing rules (the manifest's lessons
- * for this project, the user's own rules) laid out within the budget. Loaded on first use, so a
- * call that does not fire never pays for the rules' code and schemas.
+ * The refresh text, for a call that fires: every source of standing rules laid out within the
+ * budget under the header naming them. Loaded on first use, so a call that does not fire never
+ * pays for the rules' code and the manifest's schemas.
  */
 import { type RefreshCause, refreshHeader } from "../core/header.ts";
 import type { Settings } from "../settings/resolve.ts";
@@ -24,28 +24,26 @@ export async function buildRefresh(
     import("../io/standing_rules.ts"),
     import("../core/render_rules.ts"),
   ]);
-  const rules = await loadStandingRules(settings, cwd);
-  if (rules.lessons.length === 0 && rules.blocks.length === 0) {
-    return {
-      kind: "error",
-      error: `no rules to restate (${rules.trace.join("; ")})`,
-      manifest: rules.manifest,
-    };
+  const { manifest, trace, blocks, lessons } = await loadStandingRules(settings, cwd);
+  if (lessons.length === 0 && blocks.length === 0) {
+    return { kind: "error", error: `no rules to restate (${trace.join("; ")})`, manifest };
   }
-  const header = refreshHeader(cause, token, rules);
-  const rendered = renderCombined(header, rules.blocks, rules.lessons, settings.maxChars);
+  const rendered = renderCombined(
+    refreshHeader(cause, token, { blocks, lessons }),
+    blocks,
+    lessons,
+    settings.maxChars,
+  );
+  const ok = manifest.kind === "ok";
   return {
     kind: "text",
     account: {
-      text: rendered.text,
+      ...rendered,
       chars: rendered.text.length,
       budget: settings.maxChars,
-      whole: rendered.whole,
-      summarized: rendered.summarized,
-      omitted: rendered.omitted,
-      invalid: rules.manifest.kind === "ok" ? rules.manifest.selection.invalid : [],
-      sources: rules.trace,
-      manifest: rules.manifest.kind === "ok" ? rules.manifest.location.path : undefined,
+      invalid: ok ? manifest.selection.invalid : [],
+      sources: trace,
+      manifest: ok ? manifest.location.path : undefined,
     },
   };
 }

@@ -1,53 +1,83 @@
 /**
- * Finds a plugin's newest install in Claude Code's plugin cache, where `/plugin install` copies
- * each version to `<plugins>/cache/<marketplace>/<plugin>/<version>/`.
+ * Where Claude Code keeps a plugin: its installs in the plugin cache, where `/plugin install`
+ * copies each version to `<plugins>/cache/<marketplace>/<plugin>/<version>/`, and the folder of a
+ * marketplace added from a local folder, which Claude Code runs the plugin from instead.
  */
+import { fieldOf } from "../core/field.ts";
 import { join } from "../core/path.ts";
 
-/** A file inside the newest install of `plugin`, and that install's folder. */
-export interface InstalledFile {
-  root: string;
-  path: string;
-}
-
 /**
- * The install of `plugin` whose `relativePath` file was modified last, or undefined when no
- * install has that file.
+ * The install of `plugin` whose `relativePath` file was modified last (its folder, and that
+ * file's path), or undefined when no install has that file.
  */
 export function newestInstalledFile(
   pluginsDir: string,
   plugin: string,
   relativePath: string[],
-): InstalledFile | undefined {
+): { root: string; path: string } | undefined {
   const cache = join(pluginsDir, "cache");
-  let best: (InstalledFile & { mtime: number }) | undefined;
-  for (const marketplace of listDirs(cache)) {
-    const base = join(cache, marketplace, plugin);
-    for (const version of listDirs(base)) {
-      const root = join(base, version);
+  let best: { root: string; path: string; mtime: number } | undefined;
+  for (const marketplace of folders(cache)) {
+    for (const version of folders(join(cache, marketplace, plugin))) {
+      const root = join(cache, marketplace, plugin, version);
       const path = join(root, ...relativePath);
-      const mtime = mtimeOf(path);
+      const mtime = statOf(path)?.mtime?.getTime();
       if (mtime !== undefined && (!best || mtime > best.mtime)) best = { root, path, mtime };
     }
   }
   return best && { root: best.root, path: best.path };
 }
 
-/** Sync, like every file op a firing hook call makes: an async op hops to a worker thread. */
-function mtimeOf(path: string): number | undefined {
+/**
+ * The folder Claude Code runs `plugin` from when an installed `plugin@<marketplace>` comes from
+ * a `directory` marketplace (`claude plugin marketplace add ./dir`; measured with 2.1.328:
+ * `CLAUDE_PLUGIN_ROOT` is that folder, not the cache copy), else undefined. Read from Claude
+ * Code's records in `pluginsDir` (`~/.claude/plugins`).
+ */
+export function localPluginRoot(pluginsDir: string, plugin: string): string | undefined {
+  const installed = fieldOf(readJson(join(pluginsDir, "installed_plugins.json")), "plugins");
+  const known = readJson(join(pluginsDir, "known_marketplaces.json"));
+  if (typeof installed !== "object" || installed === null) return undefined;
+  for (const key of Object.keys(installed)) {
+    const at = key.lastIndexOf("@");
+    if (at < 0 || key.slice(0, at) !== plugin) continue;
+    const source = fieldOf(fieldOf(known, key.slice(at + 1)), "source");
+    const folder = fieldOf(source, "path");
+    if (fieldOf(source, "source") !== "directory" || typeof folder !== "string") continue;
+    const entries = fieldOf(
+      readJson(join(folder, ".claude-plugin", "marketplace.json")),
+      "plugins",
+    );
+    if (!Array.isArray(entries)) continue;
+    const sub = fieldOf(entries.find((e) => fieldOf(e, "name") === plugin), "source");
+    // A plugin of a local marketplace lives at a relative path inside it ("./" for this one).
+    if (typeof sub !== "string" || sub.startsWith("/") || /^[a-z]+:/i.test(sub)) continue;
+    const root = join(folder, sub).replace(/[\\/]+\.?$/, "");
+    if (statOf(join(root, "hooks", "hooks.json"))?.isFile) return root;
+  }
+  return undefined;
+}
+
+function statOf(path: string): Deno.FileInfo | undefined {
   try {
-    return Deno.statSync(path).mtime?.getTime();
+    return Deno.statSync(path);
   } catch {
     return undefined;
   }
 }
 
-function listDirs(dir: string): string[] {
-  const names: string[] = [];
+function folders(dir: string): string[] {
   try {
-    for (const entry of Deno.readDirSync(dir)) if (entry.isDirectory) names.push(entry.name);
+    return [...Deno.readDirSync(dir)].filter((e) => e.isDirectory).map((e) => e.name);
   } catch {
-    // An absent folder has no installs.
+    return []; // an absent folder has no installs
   }
-  return names;
+}
+
+function readJson(path: string): unknown {
+  try {
+    return JSON.parse(Deno.readTextFileSync(path));
+  } catch {
+    return undefined;
+  }
 }

@@ -1,14 +1,41 @@
 /**
  * Every standing rule one refresh restates, from every source that is on: the lessons-learned
- * manifest and the user's own rules (rule_sources.ts). What the hook, `preview`, `status` and
- * `doctor` all read; each source comes with a line saying what it gave or why it gave nothing.
+ * manifest and the user's own rules (rule_sources.ts), each source with a line saying what it gave
+ * or why it gave nothing. What the hook, `preview`, `status` and `doctor` all read.
  */
 import type { Settings } from "../settings/resolve.ts";
-import type { RefreshLesson } from "../core/lessons.ts";
+import {
+  type LessonSelection,
+  projectIdsFor,
+  type RefreshLesson,
+  selectLessons,
+} from "../core/lessons.ts";
 import type { RuleBlock } from "../core/render_rules.ts";
-import type { SourceName } from "../core/rule_source_names.ts";
-import { findManifest, type FoundManifest, type ManifestSearch } from "./manifest_load.ts";
-import { describeSource, type LoadedRuleSource, loadRuleSources } from "./rule_sources.ts";
+import { join } from "../core/path.ts";
+import { fileReason, messageOf } from "../core/errors.ts";
+import { whyNotJson } from "../core/json_syntax.ts";
+import { newestInstalledFile } from "./plugin_cache.ts";
+import {
+  describeSource,
+  findGitRoot,
+  type LoadedRuleSource,
+  readRuleSource,
+  ruleSourceCandidates,
+} from "./rule_sources.ts";
+
+/** Manifests larger than this are refused unparsed (the largest real ones are well under 1 MB). */
+const MAX_MANIFEST_BYTES = 8 * 1024 * 1024;
+
+/** The manifest for a project folder: not found, found but unusable, or its selected lessons. */
+export type FoundManifest =
+  | { kind: "none" }
+  | { kind: "invalid"; location: { path: string; via: string }; error: string }
+  | { kind: "ok"; location: { path: string; via: string }; selection: LessonSelection };
+
+/** What loading reads of the settings. */
+type RulesSettings =
+  & Pick<Settings, "sources" | "rulesFiles" | "home" | "claudeDir" | "pluginRoot">
+  & Pick<Settings, "manifestPath" | "manifestPathFrom" | "projectDir">;
 
 export interface StandingRules {
   /** The manifest, or `off` when that source is turned off. */
@@ -21,58 +48,104 @@ export interface StandingRules {
   trace: string[];
 }
 
-/** The manifest's line in a trace. */
-function describeManifest(manifest: StandingRules["manifest"]): string {
-  switch (manifest.kind) {
-    case "off":
-      return "manifest: turned off";
-    case "none":
-      return "manifest: no manifest found (set LESSONS_MANIFEST_PATH)";
-    case "invalid":
-      return `manifest: ${manifest.error}`;
-    case "ok": {
-      const { lessons, invalid } = manifest.selection;
-      const bad = invalid.length > 0 ? `; invalid lessons skipped: ${invalid.join(" | ")}` : "";
-      return lessons.length === 0
-        ? `manifest: ${manifest.location.path} has no active directives or protocols${bad}`
-        : `manifest: ${lessons.length} directives and protocols from ${manifest.location.path}${bad}`;
-    }
-  }
-}
-
-/** What loading needs from the settings. */
-export type StandingRulesSettings =
-  & Pick<Settings, "sources" | "rulesFiles" | "claudeDir" | "home">
-  & ManifestSearch;
-
 /**
- * Loads every source that `settings` turns on, for the project at `cwd`. Never throws: a source
- * that cannot be read gives nothing and says why in `trace`.
+ * Loads every source that `settings` turns on, for the project at `cwd`. Never throws. Async only
+ * to say where an invalid manifest breaks (json_syntax.ts loads its parser on first use).
  */
 export async function loadStandingRules(
-  settings: StandingRulesSettings,
+  settings: RulesSettings,
   cwd: string | undefined,
 ): Promise<StandingRules> {
-  const on = new Set<SourceName>(settings.sources);
-  const manifest = on.has("manifest")
+  const manifest = settings.sources.includes("manifest")
     ? await findManifest(settings, cwd)
     : { kind: "off" as const };
-  const sources = loadRuleSources({
-    cwd,
-    userDir: settings.claudeDir,
-    home: settings.home,
-    sources: on,
-    extraFiles: settings.rulesFiles,
-  });
-  const lessons = manifest.kind === "ok" ? manifest.selection.lessons : [];
-  const blocks = sources.flatMap((s) => s.blocks);
+  const sources = ruleSourceCandidates(settings, cwd, findGitRoot(cwd)).map(readRuleSource);
   // Places with nothing there are left out of the trace unless named in the settings.
   const shown = sources.filter((s) => s.status !== "missing" || s.scope === "configured");
   return {
     manifest,
     sources,
-    lessons,
-    blocks,
-    trace: [describeManifest(manifest), ...shown.map(describeSource)],
+    lessons: manifest.kind === "ok" ? manifest.selection.lessons : [],
+    blocks: sources.flatMap((s) => s.blocks),
+    trace: [manifestLine(manifest), ...shown.map(describeSource)],
   };
+}
+
+function manifestLine(manifest: StandingRules["manifest"]): string {
+  if (manifest.kind === "off") return "manifest: turned off";
+  if (manifest.kind === "none") return "manifest: no manifest found (set LESSONS_MANIFEST_PATH)";
+  if (manifest.kind === "invalid") return `manifest: ${manifest.error}`;
+  const { selection: { lessons, invalid }, location: { path } } = manifest;
+  const bad = invalid.length > 0 ? `; invalid lessons skipped: ${invalid.join(" | ")}` : "";
+  return lessons.length === 0
+    ? `manifest: ${path} has no active directives or protocols${bad}`
+    : `manifest: ${lessons.length} directives and protocols from ${path}${bad}`;
+}
+
+/**
+ * The manifest of the project at `CLAUDE_PROJECT_DIR`, else `cwd`, read and validated; an
+ * unusable one says what is wrong with the file in one line (`manifest PATH: it is not valid
+ * JSON (line 2, column 3: expected ',')`).
+ */
+async function findManifest(
+  search: RulesSettings,
+  cwd: string | undefined,
+): Promise<FoundManifest> {
+  const location = locateManifest(search);
+  if (!location) return { kind: "none" };
+  const invalid = (why: string): FoundManifest => ({
+    kind: "invalid",
+    location,
+    error: `manifest ${location.path}: ${why}`,
+  });
+  let text: string;
+  try {
+    const info = Deno.statSync(location.path);
+    if (info.isDirectory) return invalid("it is a folder, not a file");
+    if (!info.isFile) return invalid("it is not a regular file");
+    if (info.size > MAX_MANIFEST_BYTES) {
+      return invalid(`it is ${info.size} bytes, over the ${MAX_MANIFEST_BYTES}-byte limit`);
+    }
+    text = Deno.readTextFileSync(location.path);
+  } catch (error) {
+    return invalid(fileReason(error));
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    // Saying where the JSON breaks needs jsonc-parser, which a cold Deno cache may lack.
+    return invalid(await whyNotJson(text).catch(messageOf));
+  }
+  try {
+    const selection = selectLessons(raw, projectIdsFor(search.projectDir ?? cwd));
+    return { kind: "ok", location, selection };
+  } catch (error) {
+    return invalid(`it is ${messageOf(error)}`);
+  }
+}
+
+/**
+ * The configured path; else `${CLAUDE_PLUGIN_ROOT}/data/lesson-manifest.json` when it exists;
+ * else the newest lessons-learned plugin install under Claude Code's `plugins/`.
+ */
+function locateManifest(search: RulesSettings): { path: string; via: string } | undefined {
+  const { manifestPath, pluginRoot, claudeDir } = search;
+  if (manifestPath) {
+    return { path: manifestPath, via: search.manifestPathFrom ?? "LESSONS_MANIFEST_PATH" };
+  }
+  const bundled = pluginRoot && join(pluginRoot, "data", "lesson-manifest.json");
+  try {
+    if (bundled && Deno.statSync(bundled).isFile) {
+      return { path: bundled, via: "CLAUDE_PLUGIN_ROOT/data" };
+    }
+  } catch {
+    // Not bundled: look for an installed plugin.
+  }
+  const installed = claudeDir &&
+    newestInstalledFile(join(claudeDir, "plugins"), "lessons-learned", [
+      "data",
+      "lesson-manifest.json",
+    ]);
+  return installed ? { path: installed.path, via: "installed lessons-learned plugin" } : undefined;
 }

@@ -33,6 +33,12 @@ Deno.test("preview lists each source, with the marked section in the text", asyn
   ok(run.code === 0, run.stderr);
   const preview = parsedAs(PreviewJsonSchema, run.stdout);
   ok(preview.text?.endsWith(`## Rules you marked in CLAUDE.md\n\n${MARKED}\n`), preview.text ?? "");
+  // The hook's header, naming what it restates.
+  ok(
+    /^\[lessons-reinject refresh 30 ref=[0-9a-f]{8}\] [^\n]*: your own standing rules, restated/
+      .test(preview.text ?? ""),
+    preview.text ?? "",
+  );
   assertEquals(preview.sources[0], "manifest: no manifest found (set LESSONS_MANIFEST_PATH)");
   ok(
     preview.sources.some((s) =>

@@ -49,6 +49,9 @@ Deno.test("a marked CLAUDE.md section alone, no manifest anywhere, is restated a
   equal(run.code, 0);
   const text = run.context!;
   ok(text.startsWith("[lessons-reinject refresh 30 ref="), text);
+  // The header names what it restates: the user's own rules, no directives or protocols.
+  ok(/^[^\n]*: your own standing rules, restated/.test(text), text);
+  ok(!text.split("\n")[0]!.includes("directives"), text);
   ok(text.endsWith(`## Rules you marked in CLAUDE.md\n\n${MARKED}\n`), text);
   ok(!text.includes("UNMARKED-NOTES"), "only what is marked");
   ok(!text.includes("## Non-Negotiable Directives"), "no manifest, no lessons");

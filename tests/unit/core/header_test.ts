@@ -128,3 +128,29 @@ Deno.test("refreshLabelOf() names what any of this session's refreshes answers",
   }
   assertEquals(refreshLabelOf(`quoted: ${refreshHeader(cases[0]![0], token)}`, token), undefined);
 });
+
+Deno.test("refreshHeader() names what it restates, for every cause", async (t) => {
+  const causes: Parameters<typeof refreshHeader>[0][] = [
+    { kind: "thresholds", thresholds: [30], percent: 31, window: 200_000 },
+    { kind: "toolCount", calls: 20 },
+    { kind: "compaction", thresholds: [] },
+  ];
+  const cases: [string, { lessons: unknown[]; blocks: unknown[] }, string][] = [
+    ["lessons only", { lessons: [1], blocks: [] }, ": your standing directives and protocols from"],
+    ["own rules only", { lessons: [], blocks: [1] }, ": your own standing rules, restated"],
+    [
+      "both",
+      { lessons: [1], blocks: [1] },
+      "directives and protocols from session start, and your own standing rules, restated",
+    ],
+  ];
+  for (const [name, contents, says] of cases) {
+    await t.step(name, () => {
+      for (const cause of causes) {
+        const header = refreshHeader(cause, "0a1b2c3d", contents);
+        ok(header.includes(says), header);
+        if (contents.lessons.length === 0) ok(!header.includes("directives"), header);
+      }
+    });
+  }
+});

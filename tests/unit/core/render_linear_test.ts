@@ -1,13 +1,17 @@
 /**
- * renderRefresh()'s running length gives exactly what laying the text out again after every
- * change gave (the earlier quadratic fitting, kept here as the reference), on seeded random
- * lesson sets and budgets; and strings are ordered by code unit, not by locale.
+ * renderCombined()'s linear fitting of lessons gives exactly what laying the text out again after
+ * every change gives (a quadratic fitting, the reference here), on seeded random lesson sets and
+ * budgets; and strings are ordered by code unit, not by locale.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import type { RefreshLesson } from "../../../src/core/lessons.ts";
-import { renderRefresh } from "../../../src/core/render.ts";
+import { renderCombined } from "../../../src/core/render_rules.ts";
 import { seededRandom } from "../../_helpers.ts";
 import { INLINE_LIMIT } from "../../../src/core/claude_code.ts";
+
+/** The lessons alone, as a refresh with none of the user's own rules lays them out. */
+const renderLessons = (header: string, lessons: readonly RefreshLesson[], maxChars: number) =>
+  renderCombined(header, [], lessons, maxChars);
 
 type Form = "whole" | "summary" | "omitted";
 
@@ -80,14 +84,13 @@ function reference(header: string, lessons: readonly RefreshLesson[], maxChars: 
 
 const TAGS = [undefined, "tool:git", "Tool:git", "workflow:editing", "(untagged)", "ä", "Z", "a"];
 
-Deno.test("renderRefresh() gives what re-laying out after every change gave", () => {
+Deno.test("renderCombined() of lessons alone gives what re-laying out after every change gave", () => {
   const rand = seededRandom(12);
   const pick = <T>(items: readonly T[]) => items[Math.floor(rand() * items.length)]!;
   let omittedSome = 0, summarizedSome = 0;
   for (let round = 0; round < 1500; round++) {
     const n = Math.floor(rand() * 40);
     const lessons: RefreshLesson[] = Array.from({ length: n }, (_, i) => ({
-      id: String(i),
       slug: pick(["b", "B", "a", "é", "z-1", "z-10"]) + i,
       kind: rand() < 0.6 ? "directive" : "protocol",
       priority: Math.floor(rand() * 11),
@@ -99,7 +102,7 @@ Deno.test("renderRefresh() gives what re-laying out after every change gave", ()
     const budget = pick([10_000, 9500, 20_000, 0, -5, 3.7]) === 3.7
       ? Math.floor(rand() * 10_000)
       : Math.floor(rand() * 12_000) - 500;
-    const got = renderRefresh(header, lessons, budget);
+    const got = renderLessons(header, lessons, budget);
     assertEquals(got, reference(header, lessons, budget), `round ${round}`);
     if (got.omitted.length > 0) omittedSome++;
     if (got.summarized.length > 0) summarizedSome++;
@@ -108,9 +111,8 @@ Deno.test("renderRefresh() gives what re-laying out after every change gave", ()
   ok(omittedSome > 50 && summarizedSome > 50, `${omittedSome} ${summarizedSome}`);
 });
 
-Deno.test("renderRefresh() orders slugs and tags by code unit, untagged last", () => {
+Deno.test("renderCombined() of lessons alone orders slugs and tags by code unit, untagged last", () => {
   const lesson = (slug: string, tag: string | undefined): RefreshLesson => ({
-    id: slug,
     slug,
     kind: "directive",
     priority: 5,
@@ -118,7 +120,7 @@ Deno.test("renderRefresh() orders slugs and tags by code unit, untagged last", (
     summary: slug,
     tag,
   });
-  const r = renderRefresh(
+  const r = renderLessons(
     "H",
     [lesson("b", "alpha"), lesson("a", "Zeta"), lesson("C", undefined), lesson("A", "alpha")],
     9000,
@@ -130,15 +132,14 @@ Deno.test("renderRefresh() orders slugs and tags by code unit, untagged last", (
   ok(r.text.indexOf("Message A.") < r.text.indexOf("Message b."), r.text);
 });
 
-Deno.test("renderRefresh() of 1,500 lessons is linear: each lesson's text is read a few times", () => {
-  // Every summary fits, so each lesson is tried whole: 1,500 changes of form. Re-joining every
-  // block at each change would be n^2; the running length reads each lesson's text a bounded
-  // number of times. Counted, not timed: the reads of every message and summary.
+Deno.test("renderCombined() of 1,500 lessons is linear: each lesson's text is read a few times", () => {
+  // Every summary fits, so each lesson is tried whole: 1,500 changes of form. A fitting that lays
+  // the text out at each change reads every text at every change (n^2 reads); a linear one reads
+  // each a bounded number of times. Counted, not timed: the reads of every message and summary.
   let reads = 0;
   const lessons: RefreshLesson[] = Array.from({ length: 1500 }, (_, i) => {
     const message = `Rule ${i}.`;
     return {
-      id: String(i),
       slug: `s${i}`,
       kind: i % 3 ? "directive" : "protocol",
       priority: i % 10,
@@ -153,7 +154,7 @@ Deno.test("renderRefresh() of 1,500 lessons is linear: each lesson's text is rea
       tag: `t${i % 7}`,
     };
   });
-  const r = renderRefresh("H", lessons, 10_000);
+  const r = renderLessons("H", lessons, 10_000);
   ok(r.text.length <= 10_000);
   ok(r.omitted.length === 0 && r.whole.length > 100, `${r.whole.length} ${r.omitted.length}`);
   ok(reads <= 8 * lessons.length, `${reads} reads of ${lessons.length} lessons' texts`);

@@ -1,15 +1,19 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { projectIdsFor, type RefreshLesson, selectLessons } from "../../../src/core/lessons.ts";
-import { renderRefresh } from "../../../src/core/render.ts";
+import { renderCombined } from "../../../src/core/render_rules.ts";
 import { INLINE_LIMIT } from "../../../src/core/claude_code.ts";
 import { largeManifest, SAMPLE_MANIFEST } from "../../_helpers.ts";
+
+/** The lessons alone, as a refresh with none of the user's own rules lays them out. */
+const renderLessons = (header: string, lessons: readonly RefreshLesson[], maxChars: number) =>
+  renderCombined(header, [], lessons, maxChars);
 
 const HEADER = "[lessons-reinject refresh 30 ref=00000000] Context refresh at 31%.";
 const sampleLessons = () =>
   selectLessons(JSON.parse(Deno.readTextFileSync(SAMPLE_MANIFEST)), projectIdsFor("/p")).lessons;
 
-Deno.test("renderRefresh() uses the session-start layout", () => {
-  const { text, whole, summarized, omitted } = renderRefresh(HEADER, sampleLessons(), 9500);
+Deno.test("renderCombined() of lessons alone uses the session-start layout", () => {
+  const { text, whole, summarized, omitted } = renderLessons(HEADER, sampleLessons(), 9500);
   ok(text.startsWith(HEADER));
   const directives = text.indexOf("## Non-Negotiable Directives");
   const protocols = text.indexOf("## Active Protocols");
@@ -21,12 +25,11 @@ Deno.test("renderRefresh() uses the session-start layout", () => {
   assertEquals([whole.length, summarized.length, omitted.length], [5, 0, 0]);
 });
 
-Deno.test("renderRefresh() shows group headings only when a section has more than one group", () => {
+Deno.test("renderCombined() of lessons alone shows group headings only when a section has more than one group", () => {
   const one: RefreshLesson[] = [
-    { id: "1", slug: "a", kind: "directive", priority: 5, message: "A.", summary: "a", tag: "x:y" },
-    { id: "2", slug: "b", kind: "directive", priority: 4, message: "B.", summary: "b", tag: "x:y" },
+    { slug: "a", kind: "directive", priority: 5, message: "A.", summary: "a", tag: "x:y" },
+    { slug: "b", kind: "directive", priority: 4, message: "B.", summary: "b", tag: "x:y" },
     {
-      id: "3",
       slug: "c",
       kind: "protocol",
       priority: 4,
@@ -35,10 +38,9 @@ Deno.test("renderRefresh() shows group headings only when a section has more tha
       tag: undefined,
     },
   ];
-  const { text } = renderRefresh(HEADER, one, 9500);
+  const { text } = renderLessons(HEADER, one, 9500);
   ok(!text.includes("###"), text);
   const two = [...one, {
-    id: "4",
     slug: "d",
     kind: "directive" as const,
     priority: 9,
@@ -46,16 +48,16 @@ Deno.test("renderRefresh() shows group headings only when a section has more tha
     summary: "d",
     tag: undefined,
   }];
-  const rendered = renderRefresh(HEADER, two, 9500).text;
+  const rendered = renderLessons(HEADER, two, 9500).text;
   ok(rendered.indexOf("### x:y") < rendered.indexOf("### (untagged)"), "untagged last");
 });
 
-Deno.test("renderRefresh() fills the budget in priority order, then summaries, then counts the rest", async (t) => {
+Deno.test("renderCombined() of lessons alone fills the budget in priority order, then summaries, then counts the rest", async (t) => {
   const lessons = selectLessons(largeManifest(40_000), []).lessons;
   ok(lessons.length > 40);
   for (const budget of [9500, 10_000, 5000, 3000, 1500, 400]) {
     await t.step(`budget ${budget}`, () => {
-      const r = renderRefresh(HEADER, lessons, budget);
+      const r = renderLessons(HEADER, lessons, budget);
       ok(r.text.length <= budget, `${r.text.length} > ${budget}`);
       assertEquals(r.whole.length + r.summarized.length + r.omitted.length, lessons.length);
       if (r.omitted.length === 0) {
@@ -82,8 +84,8 @@ Deno.test("renderRefresh() fills the budget in priority order, then summaries, t
   }
 });
 
-Deno.test("renderRefresh() never exceeds the inline limit, whatever it is asked", () => {
+Deno.test("renderCombined() of lessons alone never exceeds the inline limit, whatever it is asked", () => {
   const lessons = selectLessons(largeManifest(40_000), []).lessons;
-  assertEquals(renderRefresh(HEADER, lessons, 50_000).text.length <= INLINE_LIMIT, true);
-  assertEquals(renderRefresh("h".repeat(20_000), lessons, 9500).text.length, 9500);
+  assertEquals(renderLessons(HEADER, lessons, 50_000).text.length <= INLINE_LIMIT, true);
+  assertEquals(renderLessons("h".repeat(20_000), lessons, 9500).text.length, 9500);
 });

@@ -1,42 +1,10 @@
 /** Re-arming the lessons-learned PreToolUse dedup: the setting, when it applies, what it removes. */
-import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { join } from "node:path";
-import {
-  dedupPaths,
-  manifestSlugs,
-  rearmDedup,
-  rearmDue,
-} from "../../../src/io/lessons_learned_dedup.ts";
-import { hexDigest } from "../../../src/io/state_store.ts";
+import { fileURLToPath } from "node:url";
+import { rearmAfterRefresh } from "../../../src/io/lessons_learned_dedup.ts";
 import { nodeTmpdir } from "../../../src/settings/node_tmpdir.ts";
-
-Deno.test("manifestSlugs() lists every lesson's slug, of any type, and none from junk", () => {
-  const manifest = Deno.readTextFileSync(
-    new URL("../../../src/data/sample_manifest.json", import.meta.url),
-  );
-  const slugs = manifestSlugs(manifest);
-  assertEquals(slugs.length, 8);
-  assert(slugs.includes("pytest-tty-hang-k1l2")); // a guard: the PreToolUse kind
-  assertEquals(manifestSlugs("not json"), []);
-  assertEquals(manifestSlugs("[]"), []);
-  assertEquals(manifestSlugs('{"lessons":{"a":{"slug":1},"b":null,"c":{"slug":"ok"}}}'), ["ok"]);
-});
-
-Deno.test("rearmDue() only for a chosen threshold, only on the main thread", async (t) => {
-  const cases: [number[], number[], boolean, boolean][] = [
-    [[30], [52, 70], false, false],
-    [[52], [52, 70], false, true],
-    [[30, 52, 70], [70], false, true],
-    [[52], [], false, false],
-    [[52], [52], true, false],
-    [[], [52], false, false],
-  ];
-  for (const [fired, at, subagent, due] of cases) {
-    await t.step(`fired ${fired} at ${at} subagent ${subagent}`, () => {
-      assertEquals(rearmDue(fired, at, subagent), due);
-    });
-  }
-});
 
 Deno.test("nodeTmpdir() picks the folder Node's os.tmpdir() would", async (t) => {
   const cases: [Record<string, string>, string, string][] = [
@@ -62,12 +30,11 @@ Deno.test("nodeTmpdir() picks the folder Node's os.tmpdir() would", async (t) =>
   }
 });
 
-Deno.test("dedupPaths() names the files as lessons-learned's dedup.mjs does", async () => {
-  const digest = await hexDigest("9aa8e4c5-b43c-48e3-a748-e66b451a200a", 64);
-  const paths = dedupPaths("/tmp", digest);
-  assertEquals(paths.seenFile, join("/tmp", `lessons-${digest.slice(0, 16)}-seen.txt`));
-  assertEquals(paths.claimDir, join("/tmp", `lessons-${digest.slice(0, 16)}-seen.d`));
-});
+const SESSION = "9aa8e4c5-b43c-48e3-a748-e66b451a200a";
+/** The files lessons-learned's hooks/lib/dedup.mjs keeps for SESSION (Node's crypto names them). */
+const BASE = `lessons-${createHash("sha256").update(SESSION).digest("hex").slice(0, 16)}-seen`;
+const SEEN = `${BASE}.txt`;
+const CLAIMS = `${BASE}.d`;
 
 function folderWith(files: Record<string, string>): string {
   const dir = Deno.makeTempDirSync({ prefix: "lessons-rearm-" });
@@ -80,65 +47,125 @@ function folderWith(files: Record<string, string>): string {
 
 const names = (dir: string) => [...Deno.readDirSync(dir)].map((e) => e.name).sort();
 
-Deno.test("rearmDedup() forgets the manifest's lessons and nothing else", async () => {
-  const dir = folderWith({
-    "lessons-abc-seen.txt": "git-c-flag,pytest-tty",
-    "lessons-abc-seen.d/git-c-flag": "",
-    "lessons-abc-seen.d/pytest-tty": "",
-    "lessons-abc-seen.d/not-in-manifest": "",
-    "lessons-other-seen.txt": "x",
+/** A manifest file whose lessons have `slugs`, beside the dedup files. */
+function manifestIn(dir: string, slugs: unknown[]): string {
+  const path = join(dir, "manifest", "lesson-manifest.json");
+  Deno.mkdirSync(join(dir, "manifest"), { recursive: true });
+  const lessons = Object.fromEntries(slugs.map((slug, i) => [`0${i}`, { slug, type: "guard" }]));
+  Deno.writeTextFileSync(path, JSON.stringify({ lessons }));
+  return path;
+}
+
+/** Re-arms after a main-thread refresh at 52, with re-arming chosen at 52 and 70. */
+const rearm = (dir: string, manifest: string, fired = [52], subagent = false) =>
+  rearmAfterRefresh(fired, { sessionId: SESSION, subagent }, manifest, {
+    rearmDedupAt: [52, 70],
+    lessonsLearnedTmp: dir,
   });
+
+Deno.test("rearmAfterRefresh() only for a chosen threshold, only on the main thread", async (t) => {
+  const cases: [number[], number[], boolean, boolean][] = [
+    [[30], [52, 70], false, false],
+    [[52], [52, 70], false, true],
+    [[30, 52, 70], [70], false, true],
+    [[52], [], false, false],
+    [[52], [52], true, false],
+    [[], [52], false, false],
+  ];
+  const dir = folderWith({});
   try {
-    const paths = dedupPaths(dir, "abc");
-    const result = await rearmDedup(paths, [
-      "git-c-flag",
-      "pytest-tty",
-      "never-seen",
-      "../lessons-other-seen.txt",
-    ]);
-    assertEquals(result, {
-      forgotten: ["git-c-flag", "pytest-tty"],
-      seenFileRemoved: true,
-      problems: [],
-    });
-    assertEquals(names(dir), ["lessons-abc-seen.d", "lessons-other-seen.txt"]);
-    assertEquals(names(paths.claimDir), ["not-in-manifest"]);
-    // Nothing left to forget: a second call is quiet.
-    assertEquals(await rearmDedup(paths, ["git-c-flag"]), {
-      forgotten: [],
-      seenFileRemoved: false,
-      problems: [],
-    });
+    for (const [fired, at, subagent, due] of cases) {
+      await t.step(`fired ${fired} at ${at} subagent ${subagent}`, () => {
+        const result = rearmAfterRefresh(fired, { sessionId: SESSION, subagent }, "/absent", {
+          rearmDedupAt: at,
+          lessonsLearnedTmp: dir,
+        });
+        assertEquals(result !== undefined, due);
+      });
+    }
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }
 });
 
-Deno.test("rearmDedup() with no dedup state yet does nothing and reports nothing", async () => {
-  const dir = folderWith({});
+Deno.test("rearmAfterRefresh() forgets the manifest's lessons, of any type, and nothing else", () => {
+  const dir = folderWith({
+    [SEEN]: "git-c-flag,pytest-tty",
+    [`${CLAIMS}/git-c-flag`]: "",
+    [`${CLAIMS}/pytest-tty`]: "",
+    [`${CLAIMS}/not-in-manifest`]: "",
+    "lessons-other-seen.txt": "x",
+  });
   try {
-    assertEquals(await rearmDedup(dedupPaths(dir, "abc"), ["a"]), {
-      forgotten: [],
-      seenFileRemoved: false,
+    const manifest = manifestIn(dir, [
+      "git-c-flag",
+      "pytest-tty",
+      "never-seen",
+      "../lessons-other-seen.txt",
+      1,
+    ]);
+    assertEquals(rearm(dir, manifest), {
+      forgotten: ["git-c-flag", "pytest-tty"],
+      seenFileRemoved: true,
       problems: [],
     });
-    assertEquals(names(dir), []);
+    assertEquals(names(dir), [CLAIMS, "lessons-other-seen.txt", "manifest"]);
+    assertEquals(names(join(dir, CLAIMS)), ["not-in-manifest"]);
+    // Nothing left to forget: a second call is quiet.
+    assertEquals(rearm(dir, manifest), { forgotten: [], seenFileRemoved: false, problems: [] });
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("rearmAfterRefresh() with the sample manifest forgets its guards too", () => {
+  const sample = fileURLToPath(new URL("../../../src/data/sample_manifest.json", import.meta.url));
+  const dir = folderWith({ [`${CLAIMS}/pytest-tty-hang-k1l2`]: "" }); // a guard: the PreToolUse kind
+  try {
+    assertEquals(rearm(dir, sample)?.forgotten, ["pytest-tty-hang-k1l2"]);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("rearmAfterRefresh() with a manifest that is not JSON forgets only the seen file", () => {
+  const dir = folderWith({ [SEEN]: "a", [`${CLAIMS}/a`]: "", "junk.json": "not json" });
+  try {
+    assertEquals(rearm(dir, join(dir, "junk.json")), {
+      forgotten: [],
+      seenFileRemoved: true,
+      problems: [],
+    });
+    assertEquals(names(join(dir, CLAIMS)), ["a"]);
+    const missing = rearm(dir, join(dir, "absent.json"));
+    assertEquals(missing?.problems.length, 1);
+    assertEquals(missing?.problems[0]?.startsWith(join(dir, "absent.json")), true);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("rearmAfterRefresh() with no dedup state yet does nothing and reports nothing", () => {
+  const dir = folderWith({});
+  try {
+    const manifest = manifestIn(dir, ["a"]);
+    assertEquals(rearm(dir, manifest), { forgotten: [], seenFileRemoved: false, problems: [] });
+    assertEquals(names(dir), ["manifest"]);
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }
 });
 
 Deno.test({
-  name: "rearmDedup() never follows a claim folder that is a symlink",
+  name: "rearmAfterRefresh() never follows a claim folder that is a symlink",
   ignore: Deno.build.os === "windows", // symlinks need privileges there
-  async fn() {
+  fn() {
     const dir = folderWith({ "elsewhere/git-c-flag": "keep me" });
     try {
-      const paths = dedupPaths(dir, "abc");
-      Deno.symlinkSync(join(dir, "elsewhere"), paths.claimDir);
-      const result = await rearmDedup(paths, ["git-c-flag"]);
-      assertEquals(result.forgotten, []);
-      assertEquals(result.problems, [`${paths.claimDir} is not a folder; left alone`]);
+      Deno.symlinkSync(join(dir, "elsewhere"), join(dir, CLAIMS));
+      const result = rearm(dir, manifestIn(dir, ["git-c-flag"]));
+      assertEquals(result?.forgotten, []);
+      assertEquals(result?.problems, [`${join(dir, CLAIMS)} is not a folder; left alone`]);
       assertEquals(Deno.readTextFileSync(join(dir, "elsewhere", "git-c-flag")), "keep me");
     } finally {
       Deno.removeSync(dir, { recursive: true });

@@ -5,7 +5,7 @@
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { join } from "node:path";
-import { localPluginRoot } from "../../../src/io/local_marketplace.ts";
+import { localPluginRoot } from "../../../src/io/plugin_cache.ts";
 import { cli } from "../../cli/_cli.ts";
 import { ROOT } from "../../_helpers.ts";
 
@@ -43,15 +43,15 @@ Deno.test("localPluginRoot() finds the folder a local marketplace runs the plugi
     { name: "unreadable records: none", edit: () => "{ not json", found: false },
   ];
   for (const c of cases) {
-    await t.step(c.name, async () => {
+    await t.step(c.name, () => {
       const dir = Deno.makeTempDirSync({ prefix: "lessons-localmkt-" });
       try {
         const { plugins, folder } = arrange(dir, c.edit);
         assertEquals(
-          await localPluginRoot(plugins, "lessons-reinject"),
+          localPluginRoot(plugins, "lessons-reinject"),
           c.found ? folder : undefined,
         );
-        assertEquals(await localPluginRoot(plugins, "lessons-learned"), undefined);
+        assertEquals(localPluginRoot(plugins, "lessons-learned"), undefined);
       } finally {
         Deno.removeSync(dir, { recursive: true });
       }
@@ -59,8 +59,8 @@ Deno.test("localPluginRoot() finds the folder a local marketplace runs the plugi
   }
 });
 
-Deno.test("localPluginRoot() with no records at all: none", async () => {
-  assertEquals(await localPluginRoot("/nonexistent/plugins", "lessons-reinject"), undefined);
+Deno.test("localPluginRoot() with no records at all: none", () => {
+  assertEquals(localPluginRoot("/nonexistent/plugins", "lessons-reinject"), undefined);
 });
 
 Deno.test("doctor checks the local folder a hook runs from, not Claude Code's cache copy", async () => {

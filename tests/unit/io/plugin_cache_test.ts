@@ -1,7 +1,7 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { join } from "../../../src/core/path.ts";
 import { newestInstalledFile } from "../../../src/io/plugin_cache.ts";
-import { locateManifest } from "../../../src/io/manifest_load.ts";
+import { loadStandingRules } from "../../../src/io/standing_rules.ts";
 
 Deno.test("newestInstalledFile() picks the install whose file changed last", async () => {
   const home = Deno.makeTempDirSync();
@@ -19,24 +19,33 @@ Deno.test("newestInstalledFile() picks the install whose file changed last", asy
   Deno.mkdirSync(join(plugins, "cache", "market-c", "lessons-learned", "3.0.0"), {
     recursive: true,
   });
-  const found = await newestInstalledFile(plugins, "lessons-learned", [
+  const found = newestInstalledFile(plugins, "lessons-learned", [
     "data",
     "lesson-manifest.json",
   ]);
   assertEquals(found?.path, newest);
-  assertEquals(await newestInstalledFile(plugins, "other-plugin", ["x"]), undefined);
+  assertEquals(newestInstalledFile(plugins, "other-plugin", ["x"]), undefined);
   // The hook's manifest lookup falls back to it when nothing is configured.
   const search = {
+    sources: ["manifest" as const],
+    rulesFiles: [],
+    home: undefined,
     manifestPath: undefined,
+    manifestPathFrom: undefined,
     pluginRoot: undefined,
     claudeDir: join(home, ".claude"),
     projectDir: undefined,
   };
-  assertEquals(await locateManifest(search), {
+  const { manifest } = await loadStandingRules(search, undefined);
+  assertEquals(manifest.kind === "invalid" && manifest.location, {
     path: newest,
     via: "installed lessons-learned plugin",
   });
   // CLAUDE_CONFIG_DIR moves Claude's folder: the lookup follows it (as doctor's does).
-  assertEquals(await locateManifest({ ...search, claudeDir: join(home, "elsewhere") }), undefined);
+  const elsewhere = await loadStandingRules(
+    { ...search, claudeDir: join(home, "elsewhere") },
+    undefined,
+  );
+  assertEquals(elsewhere.manifest, { kind: "none" });
   Deno.removeSync(home, { recursive: true });
 });

@@ -2,22 +2,37 @@ import { deepStrictEqual as assertEquals, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
 import {
   describeSource,
-  displayPath,
   findGitRoot,
-  loadRuleSources,
-  MAX_RULES_FILE_BYTES,
   readRuleSource,
   ruleSourceCandidates,
 } from "../../../src/io/rule_sources.ts";
+import { loadStandingRules } from "../../../src/io/standing_rules.ts";
 import { SOURCE_NAMES, type SourceName } from "../../../src/core/rule_source_names.ts";
 import { sandbox } from "../../_helpers.ts";
 
 const ALL = new Set<SourceName>(SOURCE_NAMES);
 
+/** Where to look, as the table below says it. */
+interface Places {
+  cwd: string | undefined;
+  gitRoot: string | undefined;
+  userDir: string | undefined;
+  home: string | undefined;
+  sources: ReadonlySet<SourceName>;
+  extraFiles: string[];
+}
+
+const candidates = (p: Places) =>
+  ruleSourceCandidates(
+    { sources: [...p.sources], rulesFiles: p.extraFiles, claudeDir: p.userDir, home: p.home },
+    p.cwd,
+    p.gitRoot,
+  );
+
 Deno.test("ruleSourceCandidates() lists every place in rank order", async (t) => {
   const cases: {
     name: string;
-    input: Parameters<typeof ruleSourceCandidates>[0];
+    input: Places;
     want: string[];
   }[] = [
     {
@@ -145,18 +160,31 @@ Deno.test("ruleSourceCandidates() lists every place in rank order", async (t) =>
   for (const c of cases) {
     await t.step(c.name, () => {
       assertEquals(
-        ruleSourceCandidates(c.input).map((s) => `${s.kind} ${s.scope} ${s.display}`),
+        candidates(c.input).map((s) => `${s.kind} ${s.scope} ${s.display}`),
         c.want,
       );
     });
   }
 });
 
-Deno.test("displayPath() shortens only real path prefixes", () => {
-  equal(displayPath("/r/CLAUDE.md", "/r", "/h"), "CLAUDE.md");
-  equal(displayPath("/rx/CLAUDE.md", "/r", "/h"), "/rx/CLAUDE.md");
-  equal(displayPath("/h/.claude/CLAUDE.md", "/r", "/h"), "~/.claude/CLAUDE.md");
-  equal(displayPath("/h/.claude/CLAUDE.md", undefined, undefined), "/h/.claude/CLAUDE.md");
+Deno.test("ruleSourceCandidates() shortens only real path prefixes", () => {
+  const displays = (input: Partial<Places>) =>
+    candidates({
+      cwd: undefined,
+      gitRoot: undefined,
+      userDir: undefined,
+      home: undefined,
+      sources: new Set<SourceName>(["rules-file"]),
+      extraFiles: [],
+      ...input,
+    }).map((s) => s.display);
+  assertEquals(displays({ cwd: "/r", extraFiles: ["/r/a.md", "/rx/a.md"] }).slice(0, 2), [
+    "a.md",
+    "/rx/a.md",
+  ]);
+  assertEquals(displays({ userDir: "/h/.claude", home: "/h" }), ["~/.claude/reinject.md"]);
+  assertEquals(displays({ userDir: "/hx/.claude", home: "/h" }), ["/hx/.claude/reinject.md"]);
+  assertEquals(displays({ userDir: "/h/.claude" }), ["/h/.claude/reinject.md"]);
 });
 
 Deno.test("findGitRoot() finds .git folders and worktree .git files upward, else nothing", () => {
@@ -182,12 +210,12 @@ Deno.test("readRuleSource() reads, skips with a reason, never throws", async (t)
     path: join(dir, name),
     display: name,
   });
-  await t.step("a CLAUDE.md gives only its marked sections", async () => {
+  await t.step("a CLAUDE.md gives only its marked sections", () => {
     Deno.writeTextFileSync(
       join(dir, "CLAUDE.md"),
       "# Project\nUnmarked.\n<!-- reinject -->\nRule A.\n<!-- /reinject -->\n<!-- reinject -->\nB\n",
     );
-    const got = await readRuleSource(spec("CLAUDE.md", "claude-md"));
+    const got = readRuleSource(spec("CLAUDE.md", "claude-md"));
     equal(got.status, "read");
     assertEquals(got.blocks.map((b) => [b.id, b.heading, b.text]), [
       ["CLAUDE.md:3", "## Rules you marked in CLAUDE.md", "Rule A."],
@@ -195,63 +223,63 @@ Deno.test("readRuleSource() reads, skips with a reason, never throws", async (t)
     assertEquals(got.notes, ["line 6: section never closed; left out"]);
     ok(describeSource(got).startsWith("CLAUDE.md: 1 marked section, "), describeSource(got));
   });
-  await t.step("a CLAUDE.md without markers gives nothing and says so", async () => {
+  await t.step("a CLAUDE.md without markers gives nothing and says so", () => {
     Deno.writeTextFileSync(join(dir, "plain.md"), "# Everything here is unmarked.\n");
-    const got = await readRuleSource(spec("plain.md", "claude-md"));
+    const got = readRuleSource(spec("plain.md", "claude-md"));
     assertEquals([got.status, got.blocks, got.notes], ["read", [], ["no marked sections"]]);
   });
-  await t.step("a rules file is read whole, BOM and CRLF normalised", async () => {
+  await t.step("a rules file is read whole, BOM and CRLF normalised", () => {
     Deno.writeTextFileSync(join(dir, "reinject.md"), "\uFEFF# Mine\r\nRule one.\r\nRule two.\r\n");
-    const got = await readRuleSource(spec("reinject.md", "rules-file"));
+    const got = readRuleSource(spec("reinject.md", "rules-file"));
     assertEquals(got.blocks.map((b) => [b.id, b.heading, b.text]), [
       ["reinject.md", "## Your rules from reinject.md", "# Mine\nRule one.\nRule two."],
     ]);
     equal(describeSource(got), `reinject.md: whole file, ${got.bytes} bytes`);
   });
-  await t.step("a missing file is missing, with no note", async () => {
-    const got = await readRuleSource(spec("absent.md", "rules-file"));
+  await t.step("a missing file is missing, with no note", () => {
+    const got = readRuleSource(spec("absent.md", "rules-file"));
     assertEquals([got.status, got.notes, got.bytes], ["missing", [], undefined]);
     equal(describeSource(got), "absent.md: not found");
   });
-  await t.step("a folder where a file should be is skipped", async () => {
+  await t.step("a folder where a file should be is skipped", () => {
     Deno.mkdirSync(join(dir, "folder.md"));
-    const got = await readRuleSource(spec("folder.md", "claude-md"));
+    const got = readRuleSource(spec("folder.md", "claude-md"));
     assertEquals([got.status, got.notes], ["skipped", ["not a file"]]);
   });
-  await t.step("a path through a file is missing, not an error", async () => {
-    const got = await readRuleSource(spec("reinject.md/CLAUDE.md", "claude-md"));
+  await t.step("a path through a file is missing, not an error", () => {
+    const got = readRuleSource(spec("reinject.md/CLAUDE.md", "claude-md"));
     equal(got.status, "missing");
   });
-  await t.step("an oversized file is refused unread", async () => {
-    Deno.writeTextFileSync(join(dir, "huge.md"), "x".repeat(MAX_RULES_FILE_BYTES + 1));
-    const got = await readRuleSource(spec("huge.md", "rules-file"));
+  await t.step("an oversized file is refused unread", () => {
+    Deno.writeTextFileSync(join(dir, "huge.md"), "x".repeat(1024 * 1024 + 1));
+    const got = readRuleSource(spec("huge.md", "rules-file"));
     equal(got.status, "skipped");
     ok(got.notes[0]!.includes("over the"), got.notes[0]);
   });
-  await t.step("a file that is not UTF-8 is skipped", async () => {
+  await t.step("a file that is not UTF-8 is skipped", () => {
     Deno.writeFileSync(join(dir, "binary.md"), new Uint8Array([0xff, 0xfe, 0x00, 0xc3]));
-    const got = await readRuleSource(spec("binary.md", "rules-file"));
+    const got = readRuleSource(spec("binary.md", "rules-file"));
     assertEquals([got.status, got.notes], ["skipped", ["not UTF-8 text"]]);
   });
   await t.step(
     "a file that cannot be stat'ed (a symlink loop) is skipped with the reason",
-    async () => {
+    () => {
       Deno.symlinkSync(join(dir, "loop-b.md"), join(dir, "loop-a.md"));
       Deno.symlinkSync(join(dir, "loop-a.md"), join(dir, "loop-b.md"));
-      const got = await readRuleSource(spec("loop-a.md", "rules-file"));
+      const got = readRuleSource(spec("loop-a.md", "rules-file"));
       equal(got.status, "skipped");
       ok(got.notes[0]!.startsWith("cannot read: "), got.notes[0]);
       ok(describeSource(got).startsWith("loop-a.md: skipped (cannot read: "), describeSource(got));
     },
   );
-  await t.step("an empty rules file gives nothing", async () => {
+  await t.step("an empty rules file gives nothing", () => {
     Deno.writeTextFileSync(join(dir, "empty.md"), "\n  \n");
-    const got = await readRuleSource(spec("empty.md", "rules-file"));
+    const got = readRuleSource(spec("empty.md", "rules-file"));
     assertEquals([got.status, got.blocks, got.notes], ["read", [], ["empty"]]);
   });
 });
 
-Deno.test("loadRuleSources() finds a project's and a user's rules from cwd and the git root", async () => {
+Deno.test("loadStandingRules() finds a project's and a user's rules from cwd and the git root", async () => {
   const { dir } = sandbox();
   const repo = join(dir, "repo");
   const home = join(dir, "home");
@@ -272,13 +300,16 @@ Deno.test("loadRuleSources() finds a project's and a user's rules from cwd and t
     join(home, ".claude", "CLAUDE.md"),
     "unmarked\n<!-- reinject -->\nUser rule.\n<!-- /reinject -->\n",
   );
-  const loaded = await loadRuleSources({
-    cwd: join(repo, "pkg"),
-    userDir: join(home, ".claude"),
+  const { sources: loaded } = await loadStandingRules({
+    sources: [...ALL],
+    rulesFiles: [],
+    claudeDir: join(home, ".claude"),
     home,
-    sources: ALL,
-    extraFiles: [],
-  });
+    manifestPath: undefined,
+    manifestPathFrom: undefined,
+    pluginRoot: undefined,
+    projectDir: undefined,
+  }, join(repo, "pkg"));
   assertEquals(
     loaded.filter((s) => s.blocks.length > 0).map((s) => [s.display, s.blocks.map((b) => b.text)]),
     [
