@@ -4,7 +4,7 @@
  * bridge) and the newest session through the hook's own dry run; each problem with its fix.
  * Exit 0 when nothing failed, 1 otherwise.
  */
-import { fieldOf } from "../core/field.ts";
+import { fieldOf } from "../schemas/guards.ts";
 import { join } from "../core/path.ts";
 import {
   BLOCKING_BUFFER,

@@ -3,7 +3,7 @@
  * marketplace add ./dir`): from that folder, not from the cache copy `/plugin install` also makes
  * (measured with 2.1.328: `CLAUDE_PLUGIN_ROOT` is the folder). Read from Claude Code's own records.
  */
-import { fieldOf } from "../core/field.ts";
+import { fieldOf } from "../schemas/guards.ts";
 import { join } from "../core/path.ts";
 
 /**
