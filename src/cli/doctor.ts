@@ -96,7 +96,7 @@ function checkConfigFile(settings: Settings): Check {
     );
   }
   if (!file.path) return ok("config file", "none: environment and defaults apply");
-  return ok("config file", `${file.path} (${file.via}): valid`);
+  return ok("config file", `${file.path} (${file.via}): ${file.empty ? "empty" : "valid"}`);
 }
 
 function checkEnvironment(settings: Settings): Check {

@@ -6,7 +6,7 @@
 import { deepStrictEqual as assertEquals, doesNotMatch, match } from "node:assert/strict";
 import { join } from "node:path";
 import { launcherVerdict, readLauncherState } from "../../../src/io/launcher_state.ts";
-import { denoNpmCache } from "../../../src/settings/deno_cache.ts";
+import { denoNpmCache } from "../../../src/settings/other_programs.ts";
 import { ROOT } from "../../_helpers.ts";
 
 const NAME = "lessons-reinject-x86_64-unknown-linux-gnu";

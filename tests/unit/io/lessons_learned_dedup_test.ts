@@ -8,7 +8,7 @@ import {
   rearmDue,
 } from "../../../src/io/lessons_learned_dedup.ts";
 import { hexDigest } from "../../../src/io/state_store.ts";
-import { nodeTmpdir } from "../../../src/settings/node_tmpdir.ts";
+import { nodeTmpdir } from "../../../src/settings/other_programs.ts";
 
 Deno.test("manifestSlugs() lists every lesson's slug, of any type, and none from junk", () => {
   const manifest = Deno.readTextFileSync(
