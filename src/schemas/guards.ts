@@ -16,16 +16,7 @@ function isObject(value: unknown): value is Fields {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/**
- * `value[key]` when `value` is a plain object and `key` its own, else undefined: a key of a JSON
- * value that may be anything, read without casting it.
- *
- * @example
- * ```ts
- * fieldOf({ hooks: { PostToolUse: [] } }, "hooks"); // { PostToolUse: [] }
- * fieldOf([1, 2], "length"); // undefined
- * ```
- */
+/** `value[key]` when `value` is a plain object with that key of its own, else undefined. */
 export function fieldOf(value: unknown, key: string): unknown {
   return isObject(value) && Object.hasOwn(value, key) ? value[key] : undefined;
 }

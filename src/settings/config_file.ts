@@ -4,11 +4,18 @@
  * loads only when a file exists. A problem names the path, line and column, what was expected
  * and the value used instead.
  */
-import { dirname, isAbsolute, join, resolve } from "../core/path.ts";
 import type { ParseError } from "jsonc-parser";
+import { dirname, isAbsolute, join, resolve } from "../core/path.ts";
 import { messageOf } from "../core/errors.ts";
 import { lineColumn, syntaxMessage } from "../core/json_syntax.ts";
-import { defaultOf, type FileSettings, isSettingKey, SETTINGS, shown } from "./table.ts";
+import {
+  defaultOf,
+  type FileSettings,
+  isSettingKey,
+  type SettingRow,
+  SETTINGS,
+  shown,
+} from "./table.ts";
 import { type ConfigFileOutcome, type Env, expandHome, homeFrom } from "./resolve.ts";
 
 /** Config files larger than this are refused (a real one is a few hundred bytes). */
@@ -68,12 +75,13 @@ export async function loadConfigFile(env: Env): Promise<ConfigFileOutcome> {
     }
     const parsed = await parseConfigText(text, path, env);
     if (parsed.kind === "unusable") return failed(parsed.unusable);
+    const { settings, problems, empty } = parsed;
     return {
       path,
       via,
-      settings: resolvePaths(parsed.settings, dirname(path), homeFrom(env)),
-      problems: parsed.problems.map((p) => `config ${p}`),
-      ...(parsed.empty ? { empty: true } : {}),
+      settings,
+      problems: problems.map((p) => `config ${p}`),
+      ...(empty ? { empty } : {}),
     };
   }
   return { path: undefined, via: undefined, settings: {}, problems: [] };
@@ -84,7 +92,8 @@ export async function loadConfigFile(env: Env): Promise<ConfigFileOutcome> {
  * makes the file unusable (only the first is named: the rest usually follow from it); an invalid
  * or unknown setting is named and left out, and the valid ones still apply. Problems read
  * `path:line:column: what is wrong; using what instead`, 1-based; what is used instead is the
- * environment's value when `env` gives a valid one, else the default.
+ * environment's value when `env` gives a valid one, else the default. Relative paths are the
+ * file's folder's; `~/` is the home folder.
  *
  * @example
  * ```ts
@@ -120,16 +129,19 @@ export async function parseConfigText(
   }
   const value: unknown = jsonc.getNodeValue(tree);
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return {
-      kind: "unusable",
-      unusable: `${where(tree.offset)}: expected an object of settings ({ ... })`,
-    };
+    const why = "expected an object of settings ({ ... })";
+    return { kind: "unusable", unusable: `${where(tree.offset)}: ${why}` };
   }
+  const home = homeFrom(env);
+  const fix = (p: string) => {
+    const expanded = expandHome(p, home) ?? p;
+    return isAbsolute(expanded) ? expanded : resolve(dirname(path), expanded);
+  };
   const settings: Record<string, unknown> = {};
   const problems: string[] = [];
   for (const [key, item] of Object.entries(value)) {
-    if (key === "$schema") continue;
     const node = jsonc.findNodeAtLocation(tree, [key]);
+    if (key === "$schema") continue;
     if (!isSettingKey(key)) {
       problems.push(
         `${where(node?.parent?.offset ?? tree.offset)}: unknown setting "${key}" ` +
@@ -137,10 +149,15 @@ export async function parseConfigText(
       );
       continue;
     }
-    const row = SETTINGS[key];
+    const row: SettingRow<unknown> = SETTINGS[key];
     const parsed = row.parse(item);
     if (parsed.kind === "valid") {
-      settings[key] = parsed.value;
+      const found = parsed.value;
+      settings[key] = !row.isPath
+        ? found
+        : Array.isArray(found)
+        ? found.map((p) => fix(String(p)))
+        : fix(String(found));
       continue;
     }
     const raw = env(row.env);
@@ -151,25 +168,10 @@ export async function parseConfigText(
     problems.push(
       `${where(node?.offset ?? tree.offset)}: ${key}: ${parsed.problem}, got ${
         JSON.stringify(item)
-      }; using ${instead}`,
+      }; ` +
+        `using ${instead}`,
     );
   }
+  // Each value was checked by its own row.
   return { kind: "usable", settings: settings as FileSettings, problems };
-}
-
-/** Relative paths in the file are relative to the file's folder; `~/` is the home folder. */
-function resolvePaths(
-  settings: FileSettings,
-  base: string,
-  home: string | undefined,
-): FileSettings {
-  const fix = (p: string) => {
-    const expanded = expandHome(p, home) ?? p;
-    return isAbsolute(expanded) ? expanded : resolve(base, expanded);
-  };
-  const out: FileSettings = { ...settings };
-  if (settings.manifestPath !== undefined) out.manifestPath = fix(settings.manifestPath);
-  if (settings.stateDir !== undefined) out.stateDir = fix(settings.stateDir);
-  if (settings.rulesFiles !== undefined) out.rulesFiles = settings.rulesFiles.map(fix);
-  return out;
 }

@@ -31,6 +31,8 @@ export interface SettingRow<T> {
   fallback?: T;
   /** The value used without one, in words (for messages, and the README's list). */
   absent?: string;
+  /** A path or paths: relative to the config file's folder there, `~/` the home folder. */
+  isPath?: boolean;
   /** The default and what it does, for the docs (scripts/settings_table.ts). */
   shownDefault: string;
   doc: string;
@@ -47,11 +49,7 @@ const ON_OFF = `true or false (or ${TRUE_WORDS.join("/")}, ${FALSE_WORDS.join("/
 
 /** `true`/`false`, or one of the usual words for them, in the file and the environment alike. */
 export const parseOnOff: Parse<boolean> = (raw) => {
-  const word = typeof raw === "string"
-    ? raw.trim().toLowerCase()
-    : typeof raw === "boolean"
-    ? `${raw}`
-    : "";
+  const word = ["string", "boolean"].includes(typeof raw) ? String(raw).trim().toLowerCase() : "";
   if (TRUE_WORDS.includes(word)) return { kind: "valid", value: true };
   if (FALSE_WORDS.includes(word)) return { kind: "valid", value: false };
   return { kind: "invalid", problem: `expected ${ON_OFF}` };
@@ -60,6 +58,7 @@ const onOff = { expected: ON_OFF, parse: parseOnOff };
 
 const PATH = "a path (a non-empty string)";
 const path = {
+  isPath: true,
   expected: PATH,
   parse: (raw: unknown): Parsed<string> =>
     typeof raw === "string" && raw.trim() !== ""
@@ -258,6 +257,7 @@ const ROWS = {
     env: "LESSONS_REINJECT_RULES_FILES",
     expected: "a list of paths (non-empty strings)",
     parse: pathList,
+    isPath: true,
     fallback: [] as string[],
     absent: "none",
     shownDefault: "none",
@@ -277,9 +277,7 @@ const ROWS = {
 /** The name of a user setting. */
 export type SettingKey = keyof typeof ROWS;
 
-/** A user setting's resolved type. */
-export type SettingValue<K extends SettingKey> = typeof ROWS[K] extends { parse: Parse<infer T> }
-  ? T
+type SettingValue<K extends SettingKey> = typeof ROWS[K] extends { parse: Parse<infer T> } ? T
   : never;
 
 /** The settings a user may give in the environment or the config file. */
