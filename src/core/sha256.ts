@@ -50,7 +50,8 @@ export function sha256Hex(text: string): string {
   for (let block = 0; block < blocks; block++) {
     for (let t = 0; t < 16; t++) w[t] = view.getUint32(block * 64 + t * 4);
     for (let t = 16; t < 64; t++) {
-      const [a, b] = [w[t - 15]!, w[t - 2]!];
+      const a = w[t - 15]!;
+      const b = w[t - 2]!;
       const s0 = rotr(a, 7) ^ rotr(a, 18) ^ (a >>> 3);
       const s1 = rotr(b, 17) ^ rotr(b, 19) ^ (b >>> 10);
       w[t] = (w[t - 16]! + s0 + w[t - 7]! + s1) >>> 0;
@@ -61,9 +62,23 @@ export function sha256Hex(text: string): string {
       const t1 = (hh + s1 + ((e & f) ^ (~e & g)) + K[t]! + w[t]!) >>> 0;
       const s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22);
       const t2 = (s0 + ((a & b) ^ (a & c) ^ (b & c))) >>> 0;
-      [hh, g, f, e, d, c, b, a] = [g, f, e, (d + t1) >>> 0, c, b, a, (t1 + t2) >>> 0];
+      hh = g;
+      g = f;
+      f = e;
+      e = (d + t1) >>> 0;
+      d = c;
+      c = b;
+      b = a;
+      a = (t1 + t2) >>> 0;
     }
-    for (const [i, v] of [a, b, c, d, e, f, g, hh].entries()) h[i] = h[i]! + v;
+    h[0] = h[0]! + a;
+    h[1] = h[1]! + b;
+    h[2] = h[2]! + c;
+    h[3] = h[3]! + d;
+    h[4] = h[4]! + e;
+    h[5] = h[5]! + f;
+    h[6] = h[6]! + g;
+    h[7] = h[7]! + hh;
   }
   return Array.from(h, (word) => word.toString(16).padStart(8, "0")).join("");
 }

@@ -30,10 +30,13 @@ const isString = (value: unknown) => typeof value === "string";
 const nonEmpty = (value: unknown) => typeof value === "string" && value.length > 0;
 /** `z.nullable(...)`: null or what `check` accepts. */
 const orNull = (check: Check) => (value: unknown) => value === null || check(value);
+/** `z.optional(...)`: absent (undefined) or what `check` accepts. */
+const optional = (value: unknown, check: Check) => value === undefined || check(value);
 
-/** Every `keys` of `fields` absent (undefined) or passing `check`: `z.optional(...)`. */
-function optional(fields: Fields, keys: readonly string[], check: Check): boolean {
-  return keys.every((key) => fields[key] === undefined || check(fields[key]));
+/** Each of `keys` in `fields` absent or passing `check`. */
+function allOptional(fields: Fields, keys: readonly string[], check: Check): boolean {
+  for (let i = 0; i < keys.length; i++) if (!optional(fields[keys[i]!], check)) return false;
+  return true;
 }
 
 /** A dense array whose every item passes `check` (zod reads a hole as undefined). */
@@ -49,18 +52,19 @@ const PAYLOAD_STRINGS = ("transcript_path cwd tool_name tool_use_id agent_id age
 /** Same as `HookPayloadSchema.safeParse(value).success` (src/schemas/payload.ts). */
 export function isHookPayload(value: unknown): value is HookPayload {
   return isObject(value) && nonEmpty(value.session_id) && nonEmpty(value.hook_event_name) &&
-    optional(value, PAYLOAD_STRINGS, isString);
+    allOptional(value, PAYLOAD_STRINGS, isString);
 }
 
-const USAGE_NUMBERS = ["input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"];
+const USAGE = ["input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"];
+const isNullableNumber = orNull(isNumber);
 
 /** Same as `ContextWindowSchema.safeParse(value).success` (src/schemas/payload.ts). */
 export function isContextWindow(value: unknown): value is ContextWindow {
-  if (!isObject(value)) return false;
-  if (!optional(value, ["used_percentage", "context_window_size"], orNull(isNumber))) return false;
+  if (!isObject(value) || !optional(value.used_percentage, isNullableNumber)) return false;
+  if (!optional(value.context_window_size, isNullableNumber)) return false;
   const current = value.current_usage;
   if (current === undefined || current === null || isNumber(current)) return true;
-  return isObject(current) && optional(current, USAGE_NUMBERS, isNumber);
+  return isObject(current) && allOptional(current, USAGE, isNumber);
 }
 
 const STATE_COUNTS = "epoch firedAt checkedTo provenWindow compactedAt".split(" ");
@@ -71,32 +75,39 @@ const DELIVERY_STATUSES: readonly unknown[] = ["pending", "delivered", "given up
 /** Same as `DeliverySchema.safeParse(value).success` (src/schemas/state.ts). */
 function isDelivery(d: unknown): boolean {
   return isObject(d) && isString(d.refresh) && isString(d.call) && isCount(d.at) &&
-    isCount(d.sent) && DELIVERY_STATUSES.includes(d.status) && optional(d, ["reason"], isString);
+    isCount(d.sent) && DELIVERY_STATUSES.includes(d.status) && optional(d.reason, isString);
 }
+const isDeliveries = (value: unknown) => isArrayOf(value, isDelivery);
+const isAfterCompact = (value: unknown) => value === "pending" || value === "delivered";
+/** `z.record(z.string(), z.number())` */
+const isNumberRecord = (value: unknown) =>
+  isObject(value) && isArrayOf(Object.values(value), isNumber);
 
 /** Same as `StateSchema.safeParse(value).success` (src/schemas/state.ts). */
 export function isState(value: unknown): value is State {
   return isObject(value) && isArrayOf(value.fired, isNumber) && isCount(value.toolCount) &&
-    optional(value, STATE_COUNTS, isCount) && optional(value, STATE_STRINGS, isString) &&
-    optional(value, ["firedPercent"], isNumber) &&
-    optional(value, ["afterCompact"], (v) => v === "pending" || v === "delivered") &&
-    // `z.record(z.string(), z.number())`
-    optional(value, ["firedWindow"], (v) => isObject(v) && Object.values(v).every(isNumber)) &&
-    optional(value, ["deliveries"], (v) => isArrayOf(v, isDelivery));
+    allOptional(value, STATE_COUNTS, isCount) && allOptional(value, STATE_STRINGS, isString) &&
+    optional(value.firedPercent, isNumber) && optional(value.afterCompact, isAfterCompact) &&
+    optional(value.firedWindow, isNumberRecord) && optional(value.deliveries, isDeliveries);
 }
+
+const RECORD_NUMBERS = ["tokens", "window", "transcriptSize"];
+const RECORD_STRINGS = ["model", "transcriptPath"];
 
 /** Same as `StatuslineRecordSchema.safeParse(value).success` (src/schemas/statusline.ts). */
 export function isStatuslineRecord(value: unknown): value is StatuslineRecord {
   return isObject(value) && isString(value.sessionId) && isNumber(value.recordedAt) &&
-    isNumber(value.percent) && optional(value, ["tokens", "window", "transcriptSize"], isNumber) &&
-    optional(value, ["model", "transcriptPath"], isString);
+    isNumber(value.percent) && allOptional(value, RECORD_NUMBERS, isNumber) &&
+    allOptional(value, RECORD_STRINGS, isString);
 }
+
+const isNullableString = orNull(isString);
+const isModel = orNull((m) => isObject(m) && optional(m.id, isNullableString));
 
 /** Same as `StatuslineInputSchema.safeParse(value).success` (src/schemas/statusline.ts). */
 export function isStatuslineInput(value: unknown): value is StatuslineInput {
   return isObject(value) && nonEmpty(value.session_id) &&
-    optional(value, ["transcript_path"], orNull(isString)) &&
-    optional(value, ["model"], orNull((m) => isObject(m) && optional(m, ["id"], orNull(isString))));
+    optional(value.transcript_path, isNullableString) && optional(value.model, isModel);
 }
 
 /** The state of a context nothing has happened in. */

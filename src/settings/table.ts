@@ -49,7 +49,8 @@ const ON_OFF = `true or false (or ${TRUE_WORDS.join("/")}, ${FALSE_WORDS.join("/
 
 /** `true`/`false`, or one of the usual words for them, in the file and the environment alike. */
 export const parseOnOff: Parse<boolean> = (raw) => {
-  const word = ["string", "boolean"].includes(typeof raw) ? String(raw).trim().toLowerCase() : "";
+  const given = typeof raw === "string" || typeof raw === "boolean";
+  const word = given ? String(raw).trim().toLowerCase() : "";
   if (TRUE_WORDS.includes(word)) return { kind: "valid", value: true };
   if (FALSE_WORDS.includes(word)) return { kind: "valid", value: false };
   return { kind: "invalid", problem: `expected ${ON_OFF}` };
