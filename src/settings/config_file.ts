@@ -1,12 +1,10 @@
 /**
- * The optional JSONC config file: where it is, and its settings checked by the settings table's
- * rows. The hook reads it on every call, so a missing file costs one stat and the JSONC parser
- * loads only when a file exists. A problem names the path, line and column, what was expected
- * and the value used instead.
+ * The optional JSONC config file's text, checked by the settings table's rows. The JSONC parser
+ * loads only when a file exists (settings/load.ts finds it). A problem names the place, what was
+ * expected and the value used instead.
  */
 import type { ParseError } from "jsonc-parser";
-import { dirname, isAbsolute, join, resolve } from "../core/path.ts";
-import { messageOf } from "../core/errors.ts";
+import { dirname, isAbsolute, resolve } from "../core/path.ts";
 import { lineColumn, syntaxMessage } from "../core/json_syntax.ts";
 import {
   defaultOf,
@@ -16,76 +14,7 @@ import {
   SETTINGS,
   shown,
 } from "./table.ts";
-import { type ConfigFileOutcome, type Env, expandHome, homeFrom } from "./resolve.ts";
-
-/** Config files larger than this are refused (a real one is a few hundred bytes). */
-const MAX_CONFIG_BYTES = 256 * 1024;
-
-type Location = { path: string; via: NonNullable<ConfigFileOutcome["via"]> };
-
-/**
- * Where the config file is looked for, in order: `LESSONS_CONFIG` alone when set; else
- * `$CLAUDE_PLUGIN_DATA/lessons-reinject.jsonc`, then `~/.config/lessons-reinject/config.jsonc`.
- */
-function configCandidates(env: Env): Location[] {
-  const named = env("LESSONS_CONFIG");
-  const home = homeFrom(env);
-  if (named?.trim()) return [{ path: expandHome(named, home) ?? named, via: "LESSONS_CONFIG" }];
-  const data = env("CLAUDE_PLUGIN_DATA");
-  const candidates: Location[] = [];
-  if (data) {
-    candidates.push({ path: join(data, "lessons-reinject.jsonc"), via: "CLAUDE_PLUGIN_DATA" });
-  }
-  if (home) {
-    candidates.push({
-      path: join(home, ".config", "lessons-reinject", "config.jsonc"),
-      via: "~/.config",
-    });
-  }
-  return candidates;
-}
-
-/**
- * Finds and reads the config file. Never throws: a missing file gives empty settings; an
- * unreadable, unparsable or invalid one gives empty settings and the problems.
- */
-export async function loadConfigFile(env: Env): Promise<ConfigFileOutcome> {
-  for (const { path, via } of configCandidates(env)) {
-    const failed = (why: string): ConfigFileOutcome => ({
-      path,
-      via,
-      settings: {},
-      problems: [`config ${path}: ${why}; using the defaults`],
-    });
-    let text: string;
-    try {
-      // Sync: this runs on every hook call, where an async op's thread hop costs more.
-      const info = Deno.statSync(path);
-      if (!info.isFile) return failed("not a file");
-      if (info.size > MAX_CONFIG_BYTES) return failed(`${info.size} bytes is over the limit`);
-    } catch (error) {
-      if (via !== "LESSONS_CONFIG") continue;
-      const why = error instanceof Deno.errors.NotFound ? "no such file" : messageOf(error);
-      return failed(`${why} (named by LESSONS_CONFIG)`);
-    }
-    try {
-      text = Deno.readTextFileSync(path);
-    } catch (error) {
-      return failed(messageOf(error));
-    }
-    const parsed = await parseConfigText(text, path, env);
-    if (parsed.kind === "unusable") return failed(parsed.unusable);
-    const { settings, problems, empty } = parsed;
-    return {
-      path,
-      via,
-      settings,
-      problems: problems.map((p) => `config ${p}`),
-      ...(empty ? { empty } : {}),
-    };
-  }
-  return { path: undefined, via: undefined, settings: {}, problems: [] };
-}
+import { type Env, expandHome, homeFrom } from "./resolve.ts";
 
 /**
  * Parses and checks config text. A file of blanks and comments is empty, and fine. A syntax error

@@ -97,7 +97,6 @@ export function resolveSettings(env: Env, file: ConfigFileOutcome = NO_FILE) {
     claudeDir: nonEmpty(env("CLAUDE_CONFIG_DIR")) ?? (home ? join(home, ".claude") : undefined),
     /** Set by Claude Code for plugin hooks. */
     pluginRoot: nonEmpty(env("CLAUDE_PLUGIN_ROOT")),
-    pluginData: nonEmpty(env("CLAUDE_PLUGIN_DATA")),
     projectDir: nonEmpty(env("CLAUDE_PROJECT_DIR")),
     /** `NO_COLOR` set to anything but "" (no-color.org). */
     noColor: (env("NO_COLOR") ?? "") !== "",

@@ -1,7 +1,8 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { join } from "node:path";
 import { DoctorJsonSchema, StatusJsonSchema } from "../../src/cli/schemas.ts";
-import { loadConfigFile, parseConfigText } from "../../src/settings/config_file.ts";
+import { parseConfigText } from "../../src/settings/config_file.ts";
+import { loadSettings } from "../../src/settings/load.ts";
 import { entries, payload, runHook, writeTranscript } from "../_helpers.ts";
 import { assertIncludes, cli, parsedAs, sandbox } from "./_cli.ts";
 
@@ -78,7 +79,7 @@ Deno.test("the config file: LESSONS_CONFIG alone, else CLAUDE_PLUGIN_DATA, then 
     Deno.writeTextFileSync(file, "{}");
   }
   const found = async (vars: Record<string, string>) => {
-    const outcome = await loadConfigFile((name) => vars[name]);
+    const outcome = (await loadSettings((name) => vars[name])).configFile;
     return [outcome.path, outcome.via];
   };
   const both = { CLAUDE_PLUGIN_DATA: data, HOME: home };
@@ -92,7 +93,7 @@ Deno.test("the config file: LESSONS_CONFIG alone, else CLAUDE_PLUGIN_DATA, then 
   await Deno.remove(box.dir, { recursive: true });
 });
 
-Deno.test("loadConfigFile(): relative paths are the file's; a missing named file is a problem", async () => {
+Deno.test("the config file's relative paths are the file's; a missing named file is a problem", async () => {
   const box = sandbox();
   const data = join(box.dir, "data");
   Deno.mkdirSync(data);
@@ -101,14 +102,15 @@ Deno.test("loadConfigFile(): relative paths are the file's; a missing named file
     '{ "manifestPath": "m.json", "stateDir": "~/state" }',
   );
   const vars: Record<string, string> = { CLAUDE_PLUGIN_DATA: data, HOME: box.dir };
-  const loaded = await loadConfigFile((name) => vars[name]);
+  const loaded = (await loadSettings((name) => vars[name])).configFile;
   assertEquals(loaded.problems, []);
   assertEquals(loaded.via, "CLAUDE_PLUGIN_DATA");
   assertEquals(loaded.settings.manifestPath, join(data, "m.json"));
   assertEquals(loaded.settings.stateDir, join(box.dir, "state"));
-  const missing = await loadConfigFile((name) =>
-    name === "LESSONS_CONFIG" ? join(box.dir, "nope.jsonc") : undefined
-  );
+  const missing =
+    (await loadSettings((name) =>
+      name === "LESSONS_CONFIG" ? join(box.dir, "nope.jsonc") : undefined
+    )).configFile;
   assertEquals(missing.settings, {});
   assertIncludes(missing.problems[0] ?? "", "no such file (named by LESSONS_CONFIG)");
   await Deno.remove(box.dir, { recursive: true });
