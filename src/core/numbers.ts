@@ -76,12 +76,7 @@ function inRange(
 
 /**
  * A whole number from `min` to `max`: a JSON number, or decimal digits with blanks around them.
- * `expected` describes the valid values for the message.
- *
- * @example
- * ```ts
- * parseWhole("250", 1, 4000, "a whole number of milliseconds from 1 to 4000"); // valid, 250
- * ```
+ * `expected` describes the valid values for the message ("a whole number of ... from 1 to 4000").
  */
 export function parseWhole(
   raw: unknown,

@@ -94,7 +94,7 @@ Deno.test("parseTokens(): 1,000 to 100,000,000, with k and M, named in the messa
     ok(parsed.problem.includes("from 1,000 to 100,000,000"), parsed.problem);
   }
   assertEquals(valueOf(parseTokens("1.1k")), 1_100);
-  const fraction = parseTokens("1.0001k");
+  const fraction = parseTokens("0.0001k");
   ok(fraction.kind === "invalid" && fraction.problem.includes("not a whole number of tokens"));
 });
 
