@@ -2,7 +2,8 @@
  * `deno task bench`: times the hook as Claude Code runs it (a fresh process, payload on stdin,
  * answer on stdout) on 1 MiB, 100 MiB and 1 GiB transcripts, paired run by run with the floor
  * (`deno run --no-config` of a script that reads its stdin), and writes the table to
- * docs/benchmarks.md. `--compare REF` runs an earlier commit's bundle in the same rounds.
+ * docs/maintainers/benchmarks.md. `--compare REF` runs an earlier commit's bundle in the same
+ * rounds.
  */
 import { buildBundle } from "../scripts/bundle.ts";
 import { join } from "node:path";
@@ -20,7 +21,7 @@ const USAGE = `deno task bench [--runs N] [--sizes 1MiB,100MiB,1GiB] [--source F
   --sizes LIST   transcript sizes (KiB, MiB, GiB suffixes)
   --source FILE  the real transcript to repeat (default: the recorded 2.1.328 one)
   --compare REF  also time the bundle of git commit REF in the same rounds (repeatable)
-  --no-write     print the table, leave docs/benchmarks.md alone
+  --no-write     print the table, leave docs/maintainers/benchmarks.md alone
 
 deno task bench --in-session [--runs N] [--launcher REF] [--no-write] [--keep]
   real Claude Code, a scripted 20-call session, against an empty hook (bench/in_session.ts)`;
@@ -56,8 +57,12 @@ function sizeLabel(bytes: number): string {
   return `${+(bytes / 1024).toFixed(1)} KiB`;
 }
 
-/** The assistant entry for the benchmark's tool call, shaped like the recorded ones. */
-function lastLine(sourceText: string, sessionId: string): string {
+/**
+ * The assistant entry for the benchmark's tool call, shaped like the recorded ones, then its
+ * result, as Claude Code writes them before the next call (a call whose own entry is not written
+ * yet finds the transcript caught up to the response before it).
+ */
+function lastLines(sourceText: string, sessionId: string): string {
   const assistant = sourceText.split("\n").filter((l) => l.includes('"type":"assistant"')).at(-1);
   if (!assistant) throw new Error("the source transcript has no assistant entry");
   const entry = JSON.parse(assistant);
@@ -76,7 +81,12 @@ function lastLine(sourceText: string, sessionId: string): string {
     cache_creation_input_tokens: 998,
     cache_read_input_tokens: TOKENS - 1000,
   });
-  return JSON.stringify(entry);
+  const user = sourceText.split("\n").find((l) => l.includes('"tool_result"'));
+  if (!user) throw new Error("the source transcript has no tool_result entry");
+  const result = JSON.parse(user);
+  Object.assign(result, { uuid: crypto.randomUUID(), sessionId, timestamp: entry.timestamp });
+  result.message.content = [{ tool_use_id: TOOL_USE_ID, type: "tool_result", content: "bench" }];
+  return `${JSON.stringify(entry)}\n${JSON.stringify(result)}`;
 }
 
 interface Case {
@@ -201,7 +211,7 @@ async function benchSize(
     sourcePath: source,
     outPath: transcript,
     targetBytes,
-    lastLine: lastLine(sourceText, session("quiet")),
+    lastLine: lastLines(sourceText, session("quiet")),
   });
   const generateSeconds = (performance.now() - started) / 1000;
   say(
@@ -541,9 +551,9 @@ async function main(): Promise<number> {
 const BEGIN = "<!-- bench:begin (written by deno task bench) -->";
 const END = "<!-- bench:end -->";
 
-/** Replaces the generated part of docs/benchmarks.md, keeping the hand-written text around it. */
+/** Replaces the generated part of docs/maintainers/benchmarks.md, keeping the text around it. */
 async function writeBenchmarks(report: string): Promise<void> {
-  const path = join(ROOT, "docs", "benchmarks.md");
+  const path = join(ROOT, "docs", "maintainers", "benchmarks.md");
   const current = await Deno.readTextFile(path).catch(() => undefined);
   const block = `${BEGIN}\n\n${report}\n\n${END}`;
   let next: string;

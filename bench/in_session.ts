@@ -500,7 +500,7 @@ const BEGIN = "<!-- bench-in-session:begin (written by deno task bench --in-sess
 const END = "<!-- bench-in-session:end -->";
 
 /** The benchmarks document, where the standalone benchmark writes too. */
-const BENCHMARKS_FILE = join(ROOT, "docs", "benchmarks.md");
+const BENCHMARKS_FILE = join(ROOT, "docs", "maintainers", "benchmarks.md");
 
 async function writeReport(report: string): Promise<string> {
   const path = BENCHMARKS_FILE;

@@ -1,6 +1,6 @@
 /**
- * Turns the bench's samples into the Markdown written to docs/benchmarks.md: medians and spreads,
- * ratios to the floor paired run by run, and the issue's targets checked against them.
+ * Turns the bench's samples into the Markdown written to docs/maintainers/benchmarks.md: medians
+ * and spreads, ratios to the floor paired run by run, and the issue's targets checked against them.
  */
 import type { Sample } from "./measure.ts";
 
@@ -172,7 +172,7 @@ function targets(input: ReportInput): string[] {
   return out;
 }
 
-/** The Markdown for docs/benchmarks.md's generated block. */
+/** The Markdown for docs/maintainers/benchmarks.md's generated block. */
 export function renderReport(input: ReportInput): string {
   const load = (l: number[]) => l.map((v) => v.toFixed(2)).join(" ");
   const lines: string[] = [

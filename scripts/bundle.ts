@@ -1,36 +1,43 @@
 /**
- * The release bundle: `deno bundle --minify` of src/main.ts into one file, then the hook's own
- * functions made eager (eager_functions.ts), so that the code cache holds their compiled code and
- * a hook call does not parse and compile them again on every tool call.
+ * The release bundles: `deno bundle --minify` of src/main.ts (the hook) into one file, its own
+ * functions made eager (eager_functions.ts) so that the code cache holds their compiled code and a
+ * hook call does not compile them again; and beside it the commands' bundle
+ * (`lessons-reinject-cli.js`, src/cli/dispatch.ts), which main.ts loads only when given arguments,
+ * so a hook call loads only the hook.
  */
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { eagerFunctions } from "./eager_functions.ts";
 import { sourceLookup } from "./source_map.ts";
 
+/** The commands' bundle beside the hook's `output` (the name src/main.ts imports). */
+export function cliBundleOf(output: string): string {
+  return join(dirname(output), "lessons-reinject-cli.js");
+}
+
 /**
- * `deno bundle` of the entry point into one JavaScript file, every import inlined, minified: V8
- * parses a third less code at every hook start; the hook prints no stack traces, so nothing
- * readable is lost. The source map is only read here, to pick the functions to make eager.
+ * `deno bundle` of `entry` (default src/main.ts) into one JavaScript file, every import inlined,
+ * minified: the hook prints no stack traces, so nothing readable is lost. The source map is only
+ * read here, to pick the functions to make eager.
  */
-export function bundleArgs(output: string, root: string): string[] {
+export function bundleArgs(output: string, root: string, entry = join("src", "main.ts")): string[] {
   return [
     "bundle",
     "--quiet",
     "--minify",
     "--sourcemap",
     "external",
-    join(root, "src", "main.ts"),
+    join(root, entry),
     "-o",
     output,
   ];
 }
 
 /**
- * True for code that every hook call runs, or may: this project's src/, except the commands
- * (src/cli/, loaded by `import()` only when there are arguments) and the demo's data, and the
- * bundler's own few helpers (no source: `undefined`). Compiled eagerly, a function costs its
- * share of the code cache on every call even if unused, so the commands' code and the npm
- * packages (zod, only when firing; the JSONC parser, only with a config file) stay lazy.
+ * True for code that every hook call runs, or may: this project's src/ (the commands live in
+ * their own bundle; the replay, which only `status --timeline` runs, stays lazy) and the
+ * bundler's own few helpers (no source: `undefined`). Compiled eagerly, a function costs its share
+ * of the code cache on every call even if unused, so the npm packages (zod, only when firing; the
+ * JSONC parser, only with a config file) stay lazy.
  */
 export function isHookSource(source: string | undefined): boolean {
   if (source === undefined) return true;
@@ -38,18 +45,23 @@ export function isHookSource(source: string | undefined): boolean {
   const at = path.lastIndexOf("/src/");
   if (at < 0 && !path.startsWith("src/")) return false;
   const inSrc = at < 0 ? path : path.slice(at + 1);
-  return !inSrc.startsWith("src/cli/") && inSrc !== "src/data/demo_session.ts";
+  return !inSrc.startsWith("src/cli/") &&
+    !["src/data/demo_session.ts", "src/hook/replay.ts"].includes(inSrc);
 }
 
-/** Builds the bundle of the tree at `root` into `output` (see the module header). */
-export async function buildBundle(output: string, root: string, deno = Deno.execPath()) {
+async function bundle(args: string[], root: string, deno: string): Promise<void> {
   const built = await new Deno.Command(deno, {
-    args: bundleArgs(output, root),
+    args,
     cwd: root,
     stdout: "inherit",
     stderr: "inherit",
   }).output();
   if (!built.success) throw new Error("deno bundle failed");
+}
+
+/** Builds the hook's bundle of the tree at `root` into `output`, and the commands' beside it. */
+export async function buildBundle(output: string, root: string, deno = Deno.execPath()) {
+  await bundle(bundleArgs(output, root), root, deno);
   const mapPath = `${output}.map`;
   const code = await Deno.readTextFile(output);
   const sourceOf = sourceLookup(code, JSON.parse(await Deno.readTextFile(mapPath)));
@@ -58,6 +70,9 @@ export async function buildBundle(output: string, root: string, deno = Deno.exec
     eagerFunctions(code, (offset) => isHookSource(sourceOf(offset))),
   );
   await Deno.remove(mapPath);
+  const cli = cliBundleOf(output);
+  await bundle(bundleArgs(cli, root, join("src", "cli", "dispatch.ts")), root, deno);
+  await Deno.remove(`${cli}.map`);
 }
 
 if (import.meta.main) {

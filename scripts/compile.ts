@@ -9,7 +9,7 @@
  *                                          (the release job, after gathering every build)
  */
 import { ROOT } from "./project.ts";
-import { buildBundle, bundleArgs as bundleCommand } from "./bundle.ts";
+import { buildBundle, bundleArgs as bundleCommand, cliBundleOf } from "./bundle.ts";
 import { parseArgs } from "node:util";
 import { join } from "node:path";
 import {
@@ -34,10 +34,11 @@ export function bundleArgs(output = BUNDLE, root = ROOT): string[] {
 }
 
 /**
- * `deno compile` of the bundle for one target, with exactly the binary's permissions. The
- * bundle has no imports left but `node:` built-ins, so no config, lock or node_modules is
- * embedded (`--no-config`), and `--no-prompt` makes a missing permission an error, never a
- * prompt that would hang a hook.
+ * `deno compile` of the bundle for one target, with exactly the binary's permissions, and the
+ * commands' bundle included beside it (main.ts imports it by a computed name, which `deno
+ * compile` embeds only when told). The bundles have no imports left but `node:` built-ins, so no
+ * config, lock or node_modules is embedded (`--no-config`), and `--no-prompt` makes a missing
+ * permission an error, never a prompt that would hang a hook.
  */
 export function compileArgs(target: Target, bundle = BUNDLE, dist = DIST): string[] {
   return [
@@ -46,6 +47,8 @@ export function compileArgs(target: Target, bundle = BUNDLE, dist = DIST): strin
     "--no-config",
     "--no-prompt",
     ...BINARY_PERMISSIONS,
+    "--include",
+    cliBundleOf(bundle),
     "--target",
     target,
     "--output",

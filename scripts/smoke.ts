@@ -5,7 +5,8 @@
  *   deno run --allow-read --allow-write --allow-env --allow-run scripts/smoke.ts -- <command...>
  *
  * It pipes a captured PostToolUse payload whose transcript stands at 31 % of a 200k window and
- * expects the refresh JSON; the same call again, nothing; then at 25 % in a fresh state, nothing.
+ * expects the refresh JSON; the same call again, nothing; then at 25 % in a fresh state, nothing;
+ * and `--version`, a command, answered from the commands' bundle.
  */
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -118,9 +119,19 @@ export function checkSilent(call: Call): string[] {
   return problems;
 }
 
-/** Runs the three checks against `command`; returns the problems, labelled (none: it passed). */
+/**
+ * Runs the checks against `command`: the three calls, and a command (`--version`), which a
+ * release loads from the commands' bundle beside the hook's; returns the problems, labelled
+ * (none: it passed).
+ */
 export async function smoke(command: readonly string[]): Promise<string[]> {
   const problems: string[] = [];
+  const version = await callHook([...command, "--version"], "", {});
+  if (version.code !== 0 || !/^lessons-reinject \d+\.\d+\.\d+\n$/.test(version.stdout)) {
+    problems.push(
+      `--version: exit ${version.code}, ${JSON.stringify(version.stdout + version.stderr)}`,
+    );
+  }
   const at31 = scenario(31);
   const first = await callHook(command, at31.stdin, at31.env);
   problems.push(...checkRefresh(first).map((p) => `31 %: ${p} (stderr: ${first.stderr.trim()})`));

@@ -1,13 +1,14 @@
 /**
  * The hook: one Claude Code payload in, at most one JSON answer out, and the trace of how it
- * decided. A tool call runs five steps, in this order: read the payload (hook/payload.ts), find
- * the context's files and state (io/state_store.ts, io/session_files.ts), observe the transcript
- * (hook/observe.ts) and measure it (core/measure.ts), recover a lost history (hook/history.ts),
- * then claim (hook/claim.ts): under the lock, decide once (core/decide.ts), render the refresh
- * (hook/refresh.ts), save. Commands run the same steps as a dry run (`dryRun`). It never throws
- * and never blocks a session.
+ * decided (drawn in docs/architecture.md). A tool call runs these steps in order: read the payload
+ * (hook/payload.ts), load the state (io/state_store.ts), observe and measure the transcript
+ * (hook/observe.ts), then claim (hook/claim.ts): under the lock, decide once and render. Whether a
+ * call refreshes, and whether it re-sends a refresh Claude Code did not deliver, is decided in
+ * core/decide.ts (the receipts: core/receipts.ts `settleDeliveries`, `withReceipts`). Commands run
+ * the same steps as a dry run (`dryRun`). It never throws and never blocks a session.
  */
 import {
+  CONTINUE_SOURCES,
   hookAnswer,
   POST_COMPACT_EVENT,
   RESET_SOURCES,
@@ -37,6 +38,14 @@ import { debugLine, describeReading, emptyTrace, timed, type Trace } from "./hoo
 
 export type { Trace };
 export { compactionText, debugLine } from "./hook/trace.ts";
+export type { Replayed } from "./hook/replay.ts";
+
+/** A whole session replayed through these steps (hook/replay.ts), loaded only when asked for. */
+export async function replaySession(
+  ...args: Parameters<typeof import("./hook/replay.ts").replaySession>
+): Promise<ReturnType<typeof import("./hook/replay.ts").replaySession>> {
+  return (await import("./hook/replay.ts")).replaySession(...args);
+}
 export { buildRefresh } from "./hook/refresh.ts";
 
 /** What the hook prints (stdout: one JSON object or nothing; stderr lines) and its trace. */
@@ -77,7 +86,9 @@ export async function runHook(
       trace.reason = problem === undefined
         ? "the state folder is usable"
         : `told the user: ${problem}`;
-    } else if (TOOL_CALL_EVENTS.includes(payload.hook_event_name)) {
+    } else if (TOOL_CALL_EVENTS.includes(payload.hook_event_name) || continues(payload)) {
+      // A resumed or forked session is measured as a tool call is; SessionStart answers it.
+      if (continues(payload)) trace.event = `${SESSION_START}${source}`;
       const text = await onToolCall(payload, settings, trace, { dry: false, render: true });
       answer = text === undefined ? undefined : hookAnswer(payload.hook_event_name, text);
     } else {
@@ -118,6 +129,12 @@ export async function dryRun(
     silent(trace, messageOf(error));
   }
   return trace;
+}
+
+/** True for a SessionStart that continues a context (`resume`, `fork`). */
+function continues(payload: HookPayload): boolean {
+  return payload.hook_event_name === SESSION_START &&
+    CONTINUE_SOURCES.includes(payload.source ?? "");
 }
 
 /** True for the events after which the context starts afresh. */
@@ -170,7 +187,11 @@ async function onToolCall(
         reading,
         facts,
         receipts: view?.receipts,
-        claim: { call: payload.tool_use_id, at: view?.size },
+        // SessionStart's answer is recorded under its own name (core/claude_code.ts).
+        claim: {
+          call: payload.tool_use_id ?? (continues(payload) ? SESSION_START : undefined),
+          at: view?.size,
+        },
         settings,
       }),
     render: mode.render

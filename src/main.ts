@@ -7,11 +7,21 @@ import { readStdinCapped, StdinError } from "./io/stdin.ts";
 import { loadSettings } from "./settings/load.ts";
 import { writeAll } from "./io/write_all.ts";
 
+/**
+ * The commands, loaded only when there are arguments: in the source, src/cli/; in a release, the
+ * commands' bundle beside this one (scripts/bundle.ts), so that a hook call loads only the hook.
+ */
+async function commands(): Promise<typeof import("./cli/dispatch.ts")> {
+  const bundled = import.meta.url.endsWith(".js");
+  const module = bundled ? "lessons-reinject-cli.js" : "cli/dispatch.ts";
+  return await import(new URL(module, import.meta.url).href);
+}
+
 async function hookMain(): Promise<void> {
   try {
     if (Deno.stdin.isTerminal()) {
       // Run by hand with no payload: say what this is instead of waiting for end of input.
-      const { command } = (await import("./cli/program.ts")).thisProgram();
+      const { command } = (await commands()).thisProgram();
       await writeAll(
         Deno.stderr,
         "lessons-reinject: a Claude Code hook; it reads a hook payload on stdin. " +
@@ -44,7 +54,7 @@ if (import.meta.main) {
     await hookMain();
     Deno.exit(0);
   } else {
-    const { runCli } = await import("./cli/dispatch.ts");
+    const { runCli } = await commands();
     Deno.exit(await runCli(Deno.args));
   }
 }

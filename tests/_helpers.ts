@@ -111,11 +111,11 @@ export async function runHook(
 
 /**
  * Runs the hook on `stdin` (a payload with `transcript_path`), then appends to the transcript what
- * Claude Code 2.1.328 writes once the hook has answered (measured, docs/claude-code-facts.md):
- * after a tool call, its `tool_result` entry and, when the hook answered, the
- * `hook_additional_context` attachment recording the delivery; after SessionStart's answer, that
- * attachment under the toolUseID `SessionStart`. A later call then finds the delivery recorded,
- * as in a real session.
+ * Claude Code 2.1.328 writes once the hook has answered (measured:
+ * docs/maintainers/claude-code-facts.md): after a tool call, its `tool_result` entry and, when the
+ * hook answered, the `hook_additional_context` attachment recording the delivery; after
+ * SessionStart's answer, that attachment under the toolUseID `SessionStart`. A later call then
+ * finds the delivery recorded, as in a real session.
  */
 export async function runRecorded(
   stdin: Record<string, unknown>,

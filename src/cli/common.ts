@@ -3,7 +3,7 @@
  * argument parsing with `node:util` that turns mistakes into a usage error, and output helpers.
  */
 // Types only: a static node: import is hoisted into the bundle's top level and loads Deno's
-// Node layer on every hook call (about 10 ms); parseCommand imports node:util when it runs.
+// Node layer on every hook call; parseCommand imports node:util when it runs.
 import type { parseArgs, ParseArgsConfig } from "node:util";
 import { messageOf } from "../core/errors.ts";
 import { groupDigits } from "../core/numbers.ts";

@@ -164,8 +164,8 @@ export async function replayDemo(dir: string): Promise<Replay> {
 
 /**
  * The `hook_additional_context` attachment Claude Code 2.1.328 writes after the tool result
- * `result` when a hook's answer is delivered (the shape it records, docs/claude-code-facts.md),
- * so that the hook's next call finds its receipt.
+ * `result` when a hook's answer is delivered (the shape it records:
+ * docs/maintainers/claude-code-facts.md), so that the hook's next call finds its receipt.
  */
 function deliveryRecord(
   result: Entry,

@@ -7,6 +7,8 @@ import { loadSettings } from "../settings/load.ts";
 import type { Settings } from "../settings/resolve.ts";
 import { type CliIo, EXIT_OK, EXIT_USAGE, printJson, realIo } from "./common.ts";
 
+export { thisProgram } from "./program.ts";
+
 /** The version in deno.json, embedded in the binary. */
 export const VERSION: string = denoJson.version;
 

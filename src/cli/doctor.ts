@@ -276,8 +276,8 @@ function checkSession(
     checks.push(warn(
       "deliveries",
       deliveryLines(deliveries).join("\n"),
-      "Claude Code did not deliver a refresh even when it was sent again: look for hook " +
-        "timeouts or errors in `claude --debug`, and see docs/reliability.md (delivery receipts)",
+      "Claude Code did not deliver a refresh even when it was sent again: look for hook timeouts " +
+        "or errors in `claude --debug`, and see docs/how-it-decides.md (delivery receipts)",
     ));
   } else checks.push(ok("deliveries", deliveryLines(deliveries).join("\n")));
   return checks;

@@ -237,6 +237,9 @@ function renderStatus(report: StatusJson): string {
 
 /** Runs `status`. Exit 0 with a report; 1 when no transcript could be found; 2 on bad flags. */
 export async function runStatus(args: string[], io: CliIo, settings: Settings): Promise<number> {
+  if (args.includes("--timeline")) {
+    return await (await import("./timeline/command.ts")).runTimeline(args, io, settings);
+  }
   const parsed = await readFlags(args, OPTIONS, STATUS_HELP, io);
   if (parsed.kind === "done") return parsed.exit;
   const flags = parsed.values;

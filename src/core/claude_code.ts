@@ -42,10 +42,10 @@ export const MANAGED_SETTINGS_DIRS: Readonly<Record<string, string>> = {
 };
 
 /**
- * How a model family gets its window, read release by release (docs/context-windows.md):
- * `native`: 1M from `nativeFrom` on (`notNativeUntil`: the last release read without it);
- * `optIn`: 200k unless `[1m]`, the 1M beta or a server experiment chose 1M, none of which the
- * transcript records; `fixed`: 200k always.
+ * How a model family gets its window (read release by release:
+ * docs/maintainers/windows-by-release.md): `native`: 1M from `nativeFrom` on (`notNativeUntil`: the
+ * last release read without it); `optIn`: 200k unless `[1m]`, the 1M beta or a server experiment
+ * chose 1M, none of which the transcript records; `fixed`: 200k always.
  */
 export interface ModelRow {
   family: string;
@@ -107,6 +107,13 @@ export const STATUSLINE_MAX_AGE_MS = 60_000;
 export const TOOL_CALL_EVENTS: readonly string[] = ["PostToolUse", "PostToolUseFailure"];
 /** SessionStart sources that begin a new context; `startup`, `resume` and `fork` do not. */
 export const RESET_SOURCES: readonly string[] = ["clear", "compact"];
+/**
+ * SessionStart sources that continue a context already under way: its answer reaches the model
+ * in the session's next request, so a threshold passed meanwhile is refreshed there. 2.1.328 on
+ * also sends `context_tokens` (the last response's input, cache and output tokens); the hook reads
+ * the same response from the transcript, less its output, as it reads every call.
+ */
+export const CONTINUE_SOURCES: readonly string[] = ["resume", "fork"];
 /** The SessionStart source whose `systemMessage` is shown under the banner, to no model. */
 export const STARTUP_SOURCE = "startup";
 /** The event that follows a compaction besides SessionStart; Claude Code refuses its answer. */
@@ -133,7 +140,7 @@ export const CANCELLED_ATTACHMENT = "hook_cancelled";
 export const HOOK_EVENTS: readonly { event: string; needs: readonly string[] }[] = [
   { event: "PostToolUse", needs: ["Bash", "Read", "mcp__x__y"] },
   { event: "PostToolUseFailure", needs: ["Bash", "Read", "mcp__x__y"] },
-  { event: "SessionStart", needs: RESET_SOURCES },
+  { event: "SessionStart", needs: [...RESET_SOURCES, ...CONTINUE_SOURCES] },
   { event: POST_COMPACT_EVENT, needs: ["manual", "auto"] },
 ];
 

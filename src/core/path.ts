@@ -1,7 +1,7 @@
 /**
  * The path operations the hook needs, with the results `node:path` gives on the platform, without
  * importing it: it loads Deno's Node compatibility layer, which costs more than the rest of a
- * non-firing call (docs/benchmarks.md).
+ * non-firing call (docs/maintainers/benchmarks.md).
  */
 
 const WINDOWS = Deno.build.os === "windows";

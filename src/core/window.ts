@@ -1,7 +1,7 @@
 /**
  * Which context window a reading is measured against, how sure that is, and on what evidence.
  * Pure: the environment and the transcript's facts arrive as values. Why each rule holds:
- * docs/context-windows.md.
+ * docs/maintainers/windows-by-release.md.
  */
 import {
   AUTOCOMPACT_MARGIN,

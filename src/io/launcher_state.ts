@@ -37,13 +37,23 @@ export interface LauncherState {
   denoCache: DenoCacheState;
 }
 
-/** `name@version` of each npm package in a deno.lock's text; undefined when it is not one. */
+/**
+ * The npm packages src/ imports (through deno.json's import map); the others in the lock are the
+ * tests' and the build's. tests/unit/io/launcher_state_test.ts checks this list against src/.
+ */
+export const SOURCE_PACKAGES = ["jsonc-parser", "zod"];
+
+/**
+ * `name@version` of each package of {@link SOURCE_PACKAGES} in a deno.lock's text; undefined when
+ * it is not one.
+ */
 function lockedPackages(text: string): string[] | undefined {
   try {
     const npm: unknown = JSON.parse(text).npm;
     if (typeof npm !== "object" || npm === null) return undefined;
     // A key may carry peer-dependency suffixes after an underscore.
-    return Object.keys(npm).map((key) => key.split("_")[0]!).sort();
+    return Object.keys(npm).map((key) => key.split("_")[0]!)
+      .filter((spec) => SOURCE_PACKAGES.includes(spec.slice(0, spec.lastIndexOf("@")))).sort();
   } catch {
     return undefined;
   }

@@ -2,7 +2,7 @@
  * Re-arming the lessons-learned plugin's PreToolUse dedup, when the user asks for it: that hook
  * shows each tool-specific lesson once per session and records it in the temp folder; after a
  * refresh at a chosen threshold, forgetting those records lets a lesson seen early fire again.
- * Off by default (docs/prd-departures.md says why); the setting is `rearmDedupAt`
+ * Off by default (docs/maintainers/prd-departures.md says why); the setting is `rearmDedupAt`
  * (`LESSONS_REINJECT_REARM_DEDUP`).
  */
 import { join } from "../core/path.ts";

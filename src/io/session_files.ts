@@ -116,3 +116,26 @@ export function findFileUnder(
   }
   return undefined;
 }
+
+/**
+ * How many subagent transcripts a session has: `agent-*.jsonl` under its `subagents/` folder at
+ * any depth, the compaction summariser's excepted.
+ */
+export function subagentCount(mainPath: string, sessionId: string): number {
+  let count = 0;
+  const walk = (dir: string, depth: number) => {
+    try {
+      for (const entry of Deno.readDirSync(dir)) {
+        if (entry.isDirectory && depth < 4) walk(join(dir, entry.name), depth + 1);
+        else if (
+          entry.isFile && entry.name.startsWith("agent-") && entry.name.endsWith(".jsonl") &&
+          !entry.name.startsWith("agent-acompact-")
+        ) count++;
+      }
+    } catch {
+      // No subagents.
+    }
+  };
+  walk(join(dirname(mainPath), sessionId, "subagents"), 0);
+  return count;
+}

@@ -181,7 +181,7 @@ export function writeJsonAtomically(path: string, value: unknown): void {
  * Runs `critical` holding an exclusive lock on `lockPath` (released by the OS if the process
  * dies). Throws when the lock cannot be had within two seconds or the path is a symlink. An
  * uncontended lock is taken with one non-blocking try and no timer (a process's first timer costs
- * 5-9 ms); only a busy lock starts the timeout.
+ * more than the try); only a busy lock starts the timeout.
  */
 export async function withLock<T>(lockPath: string, critical: () => Promise<T>): Promise<T> {
   let existing: Deno.FileInfo | undefined;

@@ -25,7 +25,7 @@ function unreadable(error: unknown): StdinError {
  * All of stdin as text, or undefined when it exceeds `maxBytes`. Past the cap the rest is still
  * read and dropped, so the writer (Claude Code) never meets a closed pipe.
  * The default reads `Deno.stdin` directly: its `readable` stream loads Deno's web-streams code,
- * a measurable part of a short-lived hook's start-up (see docs/benchmarks.md).
+ * a measurable part of a short-lived hook's start-up (see docs/maintainers/benchmarks.md).
  * Throws a {@link StdinError} with a plain reason when stdin cannot be read.
  */
 export async function readStdinCapped(

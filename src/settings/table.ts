@@ -240,7 +240,7 @@ const ROWS = {
     shownDefault: "off",
     doc: "Thresholds whose refresh also lets lessons-learned's tool-specific lessons fire " +
       "once more (it forgets that session's PreToolUse seen set), e.g. `52,70`. See " +
-      "docs/prd-departures.md.",
+      "docs/maintainers/prd-departures.md.",
   },
   sources: {
     key: "sources",

@@ -12,11 +12,19 @@ const PENDING_PAGES = new Set<string>([]);
 /** Settings read in src/ but not yet wired into the hook, so not yet in the table. */
 const PENDING_SETTINGS = new Set<string>([]);
 
-const pages = [
-  "README.md",
-  ...[...Deno.readDirSync(join(ROOT, "docs"))].filter((e) => e.isFile && e.name.endsWith(".md"))
-    .map((e) => `docs/${e.name}`).sort(),
-];
+/** The Markdown pages under `dir` (a repository path), its subfolders' included. */
+function markdownUnder(dir: string): string[] {
+  return [...Deno.readDirSync(join(ROOT, dir))].flatMap((e) =>
+    e.isDirectory
+      ? markdownUnder(`${dir}/${e.name}`)
+      : e.isFile && e.name.endsWith(".md")
+      ? [`${dir}/${e.name}`]
+      : []
+  ).sort();
+}
+
+/** The README, the users' docs/ and the maintainers' docs/maintainers/. */
+const pages = ["README.md", ...markdownUnder("docs")];
 const read = (page: string) => Deno.readTextFileSync(join(ROOT, page));
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens. */
@@ -89,6 +97,62 @@ Deno.test("every link in the README and docs/ lands on a file and heading of thi
   }
   assertEquals(broken, []);
   assert(checked >= 30, `only ${checked} links found: is the link reader broken?`);
+});
+
+Deno.test("every page of docs/ is linked from the README or another page", () => {
+  const linked = new Set<string>();
+  for (const page of pages) {
+    for (const { target } of linksOf(read(page))) {
+      const path = target.split("#")[0] ?? "";
+      if (path === "" || /^[a-z]+:/.test(path)) continue;
+      const file = relative(ROOT, resolve(ROOT, dirname(page), path));
+      if (file !== page) linked.add(file);
+    }
+  }
+  const orphans = pages.filter((page) => page !== "README.md" && !linked.has(page));
+  assertEquals(orphans, []);
+  assert(pages.some((page) => page.startsWith("docs/maintainers/")), "no maintainers' pages found");
+});
+
+/**
+ * Names of Claude Code's minified functions that pages and comments once cited. They change with
+ * every release, so a fact names the release and the behaviour instead (house style).
+ */
+const MINIFIED = ("ff DP XV8 fkH G7H wA gyn ja qS j0e s4 Ym bkt eH jQ Ey Gs " +
+  "hW Jp uT RIH WHH BN Eqs Ckt zZ dm idr Xdo Yas Jc rv xa").split(" ");
+/** A minified name as code: in a code span of its own, or called. */
+const minifiedName = new RegExp(
+  `\`(?:${MINIFIED.join("|")})(?:\\(\\))?\`|\\b(?:${MINIFIED.join("|")})\\(`,
+);
+/** Minified JavaScript's booleans (`!0`, `!1`), as a quote of Claude Code's code would show them. */
+const minifiedBoolean = /(?:return|[=:(,?&|])\s*!\s*[01]\b/;
+
+Deno.test("no page quotes Claude Code's minified code or names its minified functions", () => {
+  const found = pages.flatMap((page) =>
+    read(page).split("\n").flatMap((line, i) =>
+      minifiedName.test(line) || minifiedBoolean.test(line) ? [`${page}:${i + 1}: ${line}`] : []
+    )
+  );
+  assertEquals(found, []);
+});
+
+Deno.test("no comment in src/, tests/, scripts/ or bench/ names a minified function", () => {
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of Deno.readDirSync(join(ROOT, dir))) {
+      const path = `${dir}/${entry.name}`;
+      if (entry.isDirectory && path !== "tests/fixtures") walk(path);
+      if (!entry.isFile || !entry.name.endsWith(".ts")) continue;
+      for (const [i, line] of Deno.readTextFileSync(join(ROOT, path)).split("\n").entries()) {
+        const comment = /^\s*(?:\*|\/\/|\/\*)/.test(line) ? line : line.split("// ")[1] ?? "";
+        if (minifiedName.test(comment)) found.push(`${path}:${i + 1}: ${line.trim()}`);
+      }
+    }
+  };
+  for (const dir of ["src", "tests", "scripts", "bench"]) walk(dir);
+  assertEquals(found, []);
+  assert(minifiedName.test("read from `gyn` in 2.1.328") && minifiedName.test("j0e(value)"));
+  assert(!minifiedName.test("`json`, `ja-JP`, agent-a1, eyes(), `Ey.x`"), "a false positive");
 });
 
 Deno.test("a pending page is no longer pending once it exists", () => {

@@ -455,7 +455,7 @@ if (import.meta.main) {
   });
   const what = new Map(SOURCES.map((s) => [s.name, s.what]));
   if (values.table) {
-    // The committed pairs' table, as docs/claude-code-facts.md shows it.
+    // The committed pairs' table, as docs/maintainers/claude-code-facts.md shows it.
     const text = await Deno.readTextFile(join(ROOT, UNSEEN_GROWTH_FIXTURE));
     const recorded = text.split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
     print(growthTable(recorded, what));

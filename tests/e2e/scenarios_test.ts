@@ -440,8 +440,8 @@ scenario("a subagent's tool calls never consume or advance the main thresholds",
   // What Claude Code tells a subagent's hook (measured in 2.1.328): the main transcript_path,
   // the agent_id, no agent_transcript_path; the subagent's file is named after the agent_id.
   const payloads = await s.payloads();
-  // The PRD's first open question, asked of the real CLI (docs/prd-departures.md): no hook's
-  // stdin carries context_window.
+  // The PRD's first open question, asked of the real CLI (docs/maintainers/prd-departures.md): no
+  // hook's stdin carries context_window.
   ok(payloads.some((p) => p.hook_event_name === "PostToolUse"), "no PostToolUse payload captured");
   deepStrictEqual(payloads.filter((p) => "context_window" in p).map((p) => p.hook_event_name), []);
   const subCall = payloads.find((p) =>
@@ -642,9 +642,10 @@ scenario("with LESSONS_REINJECT_AFTER_COMPACT=0 nothing is restated at compactio
   assertDelivered(s, refreshes);
 });
 
-// Sources of growth the transcript may show late or not at all (docs/claude-code-facts.md,
-// "Unseen growth"): the stand-in reports each request's own growth in size from a starting
-// reading, so these sessions are exactly as big as what Claude Code sent.
+// Sources of growth the transcript may show late or not at all
+// (docs/maintainers/claude-code-facts.md, "Unseen growth"): the stand-in reports each request's own
+// growth in size from a starting reading, so these sessions are exactly as big as what Claude Code
+// sent.
 
 /** Steps whose usage follows the request (`requestBase`), with fixed call ids. */
 function fromRequest(steps: { id: string; call: Omit<ToolCall, "id"> }[]): Step[] {

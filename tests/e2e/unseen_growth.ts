@@ -365,9 +365,9 @@ export function roomOf(pair: GrowthPair): number {
 const figure = (n: number) => n.toLocaleString("en-US");
 
 /**
- * The table docs/claude-code-facts.md shows: per source, the largest step, the largest content
- * the transcript did not show (with the request records on and off), and the least room a pair
- * left the ceiling without its margin.
+ * The table docs/maintainers/claude-code-facts.md shows: per source, the largest step, the largest
+ * content the transcript did not show (with the request records on and off), and the least room a
+ * pair left the ceiling without its margin.
  */
 export function growthTable(pairs: GrowthPair[], what: Map<string, string>): string {
   const rows = [

@@ -269,7 +269,7 @@ Deno.test({
     assert.equal(binary.status, "warn", binary.detail);
     assert.match(
       binary.detail,
-      /its background download failed \(cannot download https:\/\/example\.invalid\/rel\/SHA256SUMS; nothing installed\): the release host cannot be reached from here, or has no such release yet; .*; meanwhile refreshes work: hooks\/run runs the source with \S+deno from Deno's cache, which holds acorn@8\.19\.0, jsonc-parser@3\.3\.1, zod@4\.6\.7/,
+      /its background download failed \(cannot download https:\/\/example\.invalid\/rel\/SHA256SUMS; nothing installed\): the release host cannot be reached from here, or has no such release yet; .*; meanwhile refreshes work: hooks\/run runs the source with \S+deno from Deno's cache, which holds jsonc-parser@3\.3\.1, zod@4\.6\.7/,
     );
     assert.match(binary.fix, /copy one you built .* to \S+\/dist\/lessons-reinject-/);
     assert.deepEqual(listing(dist), before, "doctor started nothing");

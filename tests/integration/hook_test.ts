@@ -1,6 +1,6 @@
 /**
  * The real entry point as a subprocess, with captured payloads and transcripts built from real
- * lines: the PRD's verification list and the behaviour issue 2 asks for.
+ * lines: the PRD's verification list and the behaviour the README promises.
  */
 import { deepStrictEqual as assertEquals, equal, ok } from "node:assert/strict";
 import { join } from "node:path";

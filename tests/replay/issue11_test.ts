@@ -1,5 +1,5 @@
 /**
- * Issue 11's "done when", each on real data where it exists: the v2.1.112 session refreshes at
+ * Windows and compactions on real data where it exists: the v2.1.112 session refreshes at
  * 30/52/70 % of 200k before its compaction; a 1M session still refreshes at 30/52/70 % of 1M;
  * an unreported compaction is found after the reading climbs back; a gateway's zero usage ends
  * the wait; a nested workflow agent's file is found and remembered.

@@ -1,7 +1,8 @@
 /**
  * The replay suite's oracle: what the hook should decide at each tool call of a real transcript,
- * written from the measured facts (docs/claude-code-facts.md, docs/context-windows.md)
- * and from hindsight over the whole file, independently of src/ (it imports nothing from there).
+ * written from the measured facts (docs/maintainers/claude-code-facts.md,
+ * docs/maintainers/windows-by-release.md) and from hindsight over the whole file, independently of
+ * src/ (it imports nothing from there).
  */
 import { createHash } from "node:crypto";
 
@@ -202,7 +203,7 @@ export interface Config {
 
 export const DEFAULT_CONFIG: Config = { thresholds: THRESHOLDS };
 
-/** Claude Code 2.1.328's buffers (docs/context-windows.md): output 20,000, then 13,000 more. */
+/** Claude Code 2.1.328's buffers (docs/maintainers/windows-by-release.md): 20,000, then 13,000. */
 const OUTPUT_BUFFER = 20_000;
 const COMPACT_BUFFER = 13_000;
 

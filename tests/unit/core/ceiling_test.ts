@@ -1,9 +1,9 @@
 /**
  * The ceiling on a call's reading (src/core/ceiling.ts): table-driven cases, and the facts it
  * rests on checked against data: every consecutive pair of main-chain readings in the real shared
- * transcripts stays under the ceiling; the rate and the largest
- * unseen growth are what those transcripts show; the pairs measured with real 2.1.328
- * (tests/fixtures/unseen-growth) stay under it too, and docs/claude-code-facts.md shows their table.
+ * transcripts stays under the ceiling; the rate and the largest unseen growth are what those
+ * transcripts show; the pairs measured with real 2.1.328 (tests/fixtures/unseen-growth) stay under
+ * it too, and docs/maintainers/claude-code-facts.md shows their table.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
@@ -376,9 +376,9 @@ Deno.test("real 2.1.328, every source of growth: each next reading stays under t
   }
 });
 
-Deno.test("docs/claude-code-facts.md shows the table of the recorded pairs", () => {
+Deno.test("docs/maintainers/claude-code-facts.md shows the table of the recorded pairs", () => {
   const table = growthTable(recordedGrowth(), new Map(SOURCES.map((s) => [s.name, s.what])));
-  const facts = Deno.readTextFileSync(join(ROOT, "docs", "claude-code-facts.md"));
+  const facts = Deno.readTextFileSync(join(ROOT, "docs", "maintainers", "claude-code-facts.md"));
   // deno fmt aligns the table's columns: compare cell by cell.
   const cells = (text: string) =>
     text.split("\n").filter((l) => l.startsWith("|")).map((l) =>

@@ -1,6 +1,7 @@
 /**
- * Where Claude Code 2.1.328 auto-compacts, as read from its code (docs/context-windows.md), and
- * the span the percentage thresholds are measured against.
+ * Where Claude Code 2.1.328 auto-compacts, as read from its code
+ * (docs/maintainers/windows-by-release.md), and the span the percentage thresholds are measured
+ * against.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import {

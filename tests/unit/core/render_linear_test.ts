@@ -131,10 +131,9 @@ Deno.test("renderRefresh() orders slugs and tags by code unit, untagged last", (
 });
 
 Deno.test("renderRefresh() of 1,500 lessons is linear: each lesson's text is read a few times", () => {
-  // Every summary fits, so each lesson is tried whole: 1,500 changes of form. The re-layout
-  // fitting of old re-joined every block at each change (112 ms for 1,000 such lessons, 213 ms for
-  // 2,000: n^2); the running length reads each lesson's text a bounded number of times. Counted,
-  // not timed: the reads of every message and summary.
+  // Every summary fits, so each lesson is tried whole: 1,500 changes of form. Re-joining every
+  // block at each change would be n^2; the running length reads each lesson's text a bounded
+  // number of times. Counted, not timed: the reads of every message and summary.
   let reads = 0;
   const lessons: RefreshLesson[] = Array.from({ length: 1500 }, (_, i) => {
     const message = `Rule ${i}.`;

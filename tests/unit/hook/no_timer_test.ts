@@ -1,8 +1,8 @@
 /**
  * A call that waits for its own transcript entry pauses without a timer: a process's first
- * `setTimeout` cost 12-22 ms more than the pause it asked for on the 2-core test machine, on every
- * call that waits. Run with `setTimeout` replaced by one that throws (a `--preload` script), a call
- * whose entry never comes waits out its time and then decides from the newest reading.
+ * `setTimeout` costs far more than the pause it asks for (docs/maintainers/benchmarks.md). Run with
+ * `setTimeout` replaced by one that throws (a `--preload` script), a call whose entry never comes
+ * waits out its time and then decides from the newest reading.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { join } from "node:path";

@@ -5,7 +5,11 @@
  */
 import { deepStrictEqual as assertEquals, doesNotMatch, match } from "node:assert/strict";
 import { join } from "node:path";
-import { launcherVerdict, readLauncherState } from "../../../src/io/launcher_state.ts";
+import {
+  launcherVerdict,
+  readLauncherState,
+  SOURCE_PACKAGES,
+} from "../../../src/io/launcher_state.ts";
 import { denoNpmCache } from "../../../src/settings/other_programs.ts";
 import { ROOT } from "../../_helpers.ts";
 
@@ -88,7 +92,7 @@ const CASES: Case[] = [
     deno: DENO,
     status: "warn",
     says:
-      /a download is under way .*; meanwhile refreshes work: hooks\/run runs the source with \/usr\/bin\/deno from Deno's cache, which holds acorn@8\.19\.0, jsonc-parser@3\.3\.1, zod@4\.6\.7 \(slower than the binary\)$/,
+      /a download is under way .*; meanwhile refreshes work: hooks\/run runs the source with \/usr\/bin\/deno from Deno's cache, which holds jsonc-parser@3\.3\.1, zod@4\.6\.7 \(slower than the binary\)$/,
     fix: /^wait for it, or put the binary in \S+\/dist: sh .*\/hooks\/install \(the release/,
   },
   {
@@ -127,7 +131,7 @@ const CASES: Case[] = [
     cache: "unknown",
     status: "warn",
     says:
-      /meanwhile hooks\/run runs the source with \/usr\/bin\/deno from Deno's cache \(slower than the binary\); whether that cache holds acorn@8\.19\.0, jsonc-parser@3\.3\.1, zod@4\.6\.7 was not checked \(packages come from another npm registry \(http:\/\/mirror\/\)\)$/,
+      /meanwhile hooks\/run runs the source with \/usr\/bin\/deno from Deno's cache \(slower than the binary\); whether that cache holds jsonc-parser@3\.3\.1, zod@4\.6\.7 was not checked \(packages come from another npm registry \(http:\/\/mirror\/\)\)$/,
     fix: /^make sure it does: deno cache --config \S+\/deno\.json \S+\/src\/main\.ts; or put /,
   },
   {
@@ -199,4 +203,29 @@ Deno.test("the cache check agrees with Deno: the warm cache the tests run from h
   const cache = denoNpmCache((name) => Deno.env.get(name), Deno.build.os);
   const state = await readLauncherState(ROOT, NAME, cache);
   assertEquals(state.denoCache.missing, [], state.denoCache.where);
+});
+
+Deno.test("SOURCE_PACKAGES are the npm packages src/ imports, and only those", () => {
+  const imports: Record<string, string> = JSON.parse(
+    Deno.readTextFileSync(new URL("../../../deno.json", import.meta.url)),
+  ).imports;
+  const used = new Set<string>();
+  const walk = (dir: URL) => {
+    for (const entry of Deno.readDirSync(dir)) {
+      const url = new URL(entry.name + (entry.isDirectory ? "/" : ""), dir);
+      if (entry.isDirectory) walk(url);
+      else if (entry.name.endsWith(".ts")) {
+        for (const m of Deno.readTextFileSync(url).matchAll(/from "([^".][^"]*)"/g)) {
+          const target = imports[m[1]!];
+          if (target?.startsWith("npm:")) {
+            const spec = target.slice(4).split("/").slice(0, target.startsWith("npm:@") ? 2 : 1)
+              .join("/");
+            used.add(spec.slice(0, spec.lastIndexOf("@")));
+          }
+        }
+      }
+    }
+  };
+  walk(new URL("../../../src/", import.meta.url));
+  assertEquals([...used].sort(), [...SOURCE_PACKAGES].sort());
 });

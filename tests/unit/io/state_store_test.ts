@@ -21,8 +21,8 @@ Deno.test("statePaths() names files and the token from one digest per context", 
   for (const [label, session, agent] of cases) {
     await t.step(label, async () => {
       const paths = await statePaths("/s", session, agent);
-      // The token earlier versions wrote into refresh headers, unchanged: their refreshes are
-      // still recognised when a state file is lost.
+      // The token refresh headers carry must never change: refreshes already in a transcript
+      // are recognised by it when a state file is lost.
       const digest = await sha256Hex(
         `lessons-reinject refresh\0${agent ? `${session}\0${agent}` : session}`,
       );

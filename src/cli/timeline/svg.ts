@@ -1,0 +1,150 @@
+/**
+ * `status --timeline --svg FILE`: the timeline chart as one standalone SVG (generic font
+ * families, no scripts). Every event is one element whose `data-*` attributes are the event's
+ * own fields, so a bug report carries the picture and a test can read the events back.
+ */
+import { formatTokens } from "../../core/header.ts";
+import { thresholdText } from "../../core/numbers.ts";
+import { type Bin, binTimeline, heightOf, scaleOf, thresholdPoint, tokensAt } from "./bins.ts";
+import { eventText, wrapWords } from "./list.ts";
+import type { Timeline, TimelineEvent } from "./model.ts";
+import { timelineSummary } from "./text.ts";
+
+/** The picture's size, and the plot's box in it: left, right, top, bottom. */
+const [W, H] = [1000, 450];
+const [L, R, T, B] = [70, 940, 60, 340];
+const FILL = { delivered: "#1a8a3a", missed: "#d0202a", pending: "#8a8a8a", unchecked: "#8a8a8a" };
+const LEGEND = [
+  "circle: refresh, diamond: sent again, square: rules restated after a compaction; " +
+  "green: delivered, red: missed, grey: not checked yet.",
+  "Black: the window; orange, dashed: the thresholds; grey, dashed: a compaction " +
+  "(A auto, M manual), its point crossed.",
+];
+
+/** `text` safe inside an element or a double-quoted attribute. */
+const esc = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** A text element at `x`, `y`; `anchor` as SVG's `text-anchor`. */
+const label = (x: number, y: number, body: string, anchor = "start") =>
+  `<text x="${x}" y="${y}" text-anchor="${anchor}">${esc(body)}</text>`;
+
+/**
+ * The event's fields as `data-*` attributes (`beforeCall` as `data-before-call`, lists joined
+ * by commas, unknown values empty).
+ */
+function dataOf(event: TimelineEvent): string {
+  return Object.entries(event).map(([key, value]) =>
+    ` data-${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}="${
+      esc(Array.isArray(value) ? value.join(",") : String(value ?? ""))
+    }"`
+  ).join("");
+}
+
+/**
+ * The SVG of `timeline`: the context used as an area, the window and each threshold as step
+ * lines, each compaction a dashed line with a cross at its point, each refresh a mark on its call
+ * (the legend under the chart says which).
+ *
+ * @example
+ * ```ts
+ * await Deno.writeTextFile("timeline.svg", timelineSvg(timeline));
+ * ```
+ */
+export function timelineSvg(timeline: Timeline): string {
+  const scale = scaleOf(timeline);
+  // One bin per call: the window and span carried over calls without a reading, events placed.
+  const bins = binTimeline(timeline, timeline.calls.length);
+  const n = Math.max(1, bins.length);
+  const r1 = (v: number) => Math.round(v * 10) / 10;
+  const x = (edge: number) => r1(L + (edge * (R - L)) / n);
+  const y = (tokens: number) => r1(B - Math.min(1, heightOf(tokens, scale)) * (B - T));
+  /** A step line: one horizontal run per call, joined where two runs meet. */
+  const steps = (value: (bin: Bin) => number | undefined) =>
+    bins.map((bin, i) => {
+      const v = value(bin);
+      const join = i > 0 && value(bins[i - 1] ?? bin) !== undefined ? "L" : "M";
+      return v === undefined ? "" : `${join}${x(i)} ${y(v)}H${x(i + 1)}`;
+    }).join("");
+  const area = bins.map((bin, i) =>
+    bin.tokens === undefined ? "" : (bins[i - 1]?.tokens === undefined ? `M${x(i)} ${B}` : "") +
+      `L${x(i)} ${y(bin.tokens)}H${x(i + 1)}` + (bins[i + 1]?.tokens === undefined ? `V${B}Z` : "")
+  ).join("");
+  const first = bins.find((b) => b.window !== undefined)?.window;
+  const parts = [
+    `<rect width="${W}" height="${H}" fill="#ffffff"/>`,
+    ...wrapWords(timelineSummary(timeline, scale), 150).map((line, i) =>
+      label(L, 18 + 16 * i, line)
+    ),
+    `<path data-line="context" d="${area}" fill="#8cbce6"/>`,
+    `<path data-line="window" d="${
+      steps((b) => b.window)
+    }" fill="none" stroke="#222222" stroke-width="2"/>`,
+    first === undefined ? "" : label(L + 4, y(first) + 14, `window ${formatTokens(first)}`),
+    `<path d="M${L} ${T}V${B}H${R}" fill="none" stroke="#444444"/>`,
+    label(R, B + 32, "tool call", "end"),
+    ...LEGEND.map((line, i) => label(L, H - 40 + 20 * i, line)),
+  ];
+  for (const t of timeline.thresholds) {
+    // A threshold past the window never fires there: not drawn.
+    const point = (bin: Bin) => {
+      const at = thresholdPoint(t, bin.span, bin.window);
+      return at === undefined || at >= (bin.window ?? Infinity) ? undefined : at;
+    };
+    const end = bins.at(-1);
+    const last = end && point(end);
+    parts.push(
+      `<path data-line="threshold" data-threshold="${t}" d="${steps(point)}" fill="none" ` +
+        `stroke="#e08a00" stroke-dasharray="4 3"/>`,
+      last === undefined ? "" : label(R + 6, y(last) + 4, thresholdText(t)),
+    );
+  }
+  // Axes: the tokens at each quarter of the height, the call at each quarter of the width.
+  for (const q of [0, 0.25, 0.5, 0.75, 1]) {
+    const tokens = tokensAt(q, scale);
+    parts.push(
+      label(L - 6, y(tokens) + 4, formatTokens(Math.round(tokens)), "end"),
+      label(x(q * n), B + 16, String(Math.max(1, Math.round(q * n))), "middle"),
+    );
+  }
+  bins.forEach((bin, i) => {
+    // Where the bin's last compaction was drawn: a restatement at SessionStart is marked there.
+    let at = x(i);
+    for (const event of bin.events) {
+      if (event.kind === "compaction") at = x(Math.min(n, event.beforeCall - 1));
+      const cx = event.kind === "compaction" || event.call === "SessionStart" ? at : x(i + 0.5);
+      parts.push(
+        `<g${dataOf(event)}><title>${esc(eventText(event))}</title>${
+          shape(event, cx, y(bin.tokens ?? 0))
+        }</g>`,
+      );
+    }
+  });
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" ` +
+    `font-family="sans-serif" font-size="11" fill="#222222">\n` +
+    `<title>${esc(`lessons-reinject timeline: ${timeline.sessionId}`)}</title>\n` +
+    `${parts.filter((p) => p !== "").join("\n")}\n</svg>\n`;
+
+  /** What marks `event` at (`cx`, `cy`): its call, the call's reading. */
+  function shape(event: TimelineEvent, cx: number, cy: number): string {
+    if (event.kind === "compaction") {
+      const point = event.preTokens === undefined
+        ? ""
+        : `<path d="M${cx - 4} ${y(event.preTokens) - 4}` +
+          `l8 8m0 -8l-8 8" stroke="#d0202a" stroke-width="2"/>`;
+      const letter = event.trigger === "auto" ? "A" : event.trigger === "manual" ? "M" : "?";
+      return `<path d="M${cx} ${T}V${B}" stroke="#888888" stroke-dasharray="2 3"/>${point}` +
+        label(cx, T - 4, letter, "middle");
+    }
+    if (event.kind === "window") {
+      return label(cx + 4, y(event.to) + 14, `window ${formatTokens(event.to)}`);
+    }
+    const fill = FILL[event.delivery];
+    // A re-send sits above its call: it follows a missed refresh, often on the call before.
+    if (event.kind === "resend") {
+      return `<path d="M${cx} ${cy - 20}l6 6l-6 6l-6 -6z" fill="${fill}"/>`;
+    }
+    return event.kind === "refresh"
+      ? `<circle cx="${cx}" cy="${cy}" r="4" fill="${fill}"/>`
+      : `<rect x="${cx - 4}" y="${cy - 4}" width="8" height="8" fill="${fill}"/>`;
+  }
+}

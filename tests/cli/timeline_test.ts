@@ -1,0 +1,129 @@
+/**
+ * `status --timeline` on whole sessions, as a subprocess: every mark comes from the hook's own
+ * replayed decisions. Three sessions: three compactions (a real 2.1.185 skeleton), a window proven
+ * 1M part-way, a refresh Claude Code did not deliver and the hook sent again (a real 2.1.328
+ * recording). The SVG, parsed as XML, carries the same events as `--json`.
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { join } from "node:path";
+import { DOMParser } from "@xmldom/xmldom";
+import {
+  entries,
+  payload,
+  RECORDINGS,
+  runRecorded,
+  skeletonTranscript,
+  writeTranscript,
+} from "../_helpers.ts";
+import { cli, sandbox } from "./_cli.ts";
+
+/** `status --timeline --json` of `transcript`, parsed. */
+async function timeline(transcript: string, env: Record<string, string>) {
+  const run = await cli(["status", "--timeline", "--json", "--transcript", transcript], env);
+  assertEquals(run.code, 0, run.stderr);
+  return JSON.parse(run.stdout) as {
+    calls: { call: number; tokens: number | null; window: number | null }[];
+    events: Record<string, unknown>[];
+    subagents: number;
+  };
+}
+
+Deno.test("status --timeline: three compactions, each refresh and each restatement on its call", async () => {
+  const box = sandbox();
+  const path = skeletonTranscript("v2.1.185-three-compact-boundaries.jsonl");
+  const t = await timeline(path, { ...box.env, HOME: box.dir });
+  const compactions = t.events.filter((e) => e.kind === "compaction");
+  assertEquals(compactions.map((e) => [e.trigger, e.preTokens]), [
+    ["auto", 169_486],
+    ["auto", 167_345],
+    ["auto", 167_720],
+  ]);
+  // Before each compaction 30, 52 and 70 fired; after it, SessionStart restated the rules.
+  const refreshed = t.events.filter((e) => e.kind === "refresh").map((e) => e.thresholds);
+  assertEquals(refreshed.slice(0, 3), [[30], [52], [70]]);
+  assertEquals(t.events.filter((e) => e.kind === "restatement").length >= 3, true);
+  // Every call has the window the hook measured it against.
+  ok(t.calls.every((c) => c.tokens === null || c.window === 200_000));
+});
+
+Deno.test("status --timeline: a window proven 1M part-way is drawn as the hook decided it", async () => {
+  const box = sandbox();
+  const transcript = join(box.dir, "session.jsonl");
+  writeTranscript(
+    transcript,
+    [70_000, 150_000, 250_000, 310_000].map((tokens, i) =>
+      entries.assistant(tokens, [`toolu_w${i}`], { model: "claude-sonnet-4-6" })
+    ),
+  );
+  const t = await timeline(transcript, { ...box.env, HOME: box.dir });
+  assertEquals(t.calls.map((c) => c.window), [200_000, 200_000, 1_000_000, 1_000_000]);
+  const window = t.events.find((e) => e.kind === "window");
+  assertEquals([window?.call, window?.from, window?.to], [3, 200_000, 1_000_000]);
+  // The refreshes made under 200k stop counting: 30 % of 1M fires at 310,000.
+  const refreshed = t.events.filter((e) => e.kind === "refresh").map((e) => [e.call, e.thresholds]);
+  assertEquals(refreshed, [[1, [30]], [2, [52, 70]], [4, [30]]]);
+});
+
+Deno.test("status --timeline: a refresh Claude Code did not deliver, and its re-send", async () => {
+  const box = sandbox();
+  const path = join(RECORDINGS, "recorded-2.1.328-hook-cancelled.jsonl");
+  const t = await timeline(path, { ...box.env, HOME: box.dir });
+  const marks = t.events.map((e) => [e.kind, e.call, e.delivery]);
+  assertEquals(marks, [["refresh", 2, "missed"], ["resend", 3, "delivered"]]);
+});
+
+Deno.test("status --timeline --svg: the SVG parses as XML and marks the same events as --json", async () => {
+  const box = sandbox();
+  const path = skeletonTranscript("v2.1.185-three-compact-boundaries.jsonl");
+  const svgPath = join(box.dir, "chart.svg");
+  const run = await cli(
+    ["status", "--timeline", "--json", "--svg", svgPath, "--transcript", path],
+    { ...box.env, HOME: box.dir },
+  );
+  assertEquals(run.code, 0, run.stderr);
+  const json = JSON.parse(run.stdout) as { events: Record<string, unknown>[] };
+  const doc = new DOMParser({
+    onError: (level, message) => {
+      throw new Error(`${level}: ${message}`);
+    },
+  }).parseFromString(Deno.readTextFileSync(svgPath), "image/svg+xml");
+  const marks = Array.from(doc.documentElement!.getElementsByTagName("*"))
+    .filter((e) => e.hasAttribute("data-kind"))
+    .map((e) =>
+      `${e.getAttribute("data-kind")}@${
+        e.getAttribute("data-call") ?? e.getAttribute("data-before-call")
+      }`
+    );
+  const events = json.events.map((e) => `${e.kind}@${e.call ?? e.beforeCall}`);
+  assertEquals(marks.sort(), events.sort());
+});
+
+Deno.test("status --timeline draws the hook's own session: the same refreshes it gave", async () => {
+  const box = sandbox();
+  const env = { ...box.env, HOME: box.dir, LESSONS_CONTEXT_WINDOW: "100000" };
+  const transcript = join(box.dir, "session.jsonl");
+  writeTranscript(transcript, []);
+  const given: number[] = [];
+  for (const [i, percent] of [10, 31, 40, 53, 71].entries()) {
+    const id = `toolu_h${i}`;
+    const line = entries.assistant(percent * 1000, [id]);
+    writeTranscript(transcript, [
+      ...Deno.readTextFileSync(transcript).split("\n").filter((l) => l).map((l) => JSON.parse(l)),
+      line,
+    ]);
+    const run = await runRecorded(
+      payload("PostToolUse.Bash", {
+        session_id: line.sessionId,
+        transcript_path: transcript,
+        tool_use_id: id,
+      }),
+      env,
+    );
+    if (run.context) given.push(i + 1);
+  }
+  const t = await timeline(transcript, env);
+  const drawn = t.events.filter((e) => e.kind === "refresh");
+  assertEquals(drawn.map((e) => e.call), given);
+  // Claude Code recorded each delivery; the last call's is not judged yet (nothing came after it).
+  assertEquals(drawn.map((e) => e.delivery), ["delivered", "delivered", "pending"]);
+});
