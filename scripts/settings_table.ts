@@ -4,7 +4,7 @@
  * `deno run --allow-read --allow-write scripts/settings_table.ts` rewrites both between their
  * markers; a test checks that they are current.
  */
-import { ENVIRONMENT_INPUTS, type SettingKey, SETTINGS } from "../src/settings/table.ts";
+import { type SettingKey, SETTINGS } from "../src/settings/table.ts";
 
 /** Markers around the full table in docs/configuration.md. */
 export const TABLE_MARKERS = ["<!-- settings-table:start -->", "<!-- settings-table:end -->"];
@@ -22,6 +22,59 @@ export const README_SETTINGS: readonly SettingKey[] = [
 
 /** The README's line limit, which the generated list keeps to. */
 const LINE_WIDTH = 100;
+
+/**
+ * Environment variables the program reads but does not own (Claude Code's, the system's, the
+ * launcher's): documented beside the settings, never in the config file.
+ */
+const ENVIRONMENT_INPUTS: readonly { env: string; doc: string }[] = [
+  { env: "LESSONS_CONFIG", doc: "A JSONC config file to read instead of the default locations." },
+  {
+    env: "LESSONS_REINJECT_NO_AUTO_INSTALL",
+    doc: "Set: `hooks/run` never starts `hooks/install` in the background.",
+  },
+  {
+    env: "LESSONS_REINJECT_RELEASE_URL",
+    doc: "Where `hooks/install` downloads the binary and `SHA256SUMS` from.",
+  },
+  {
+    env: "CLAUDE_CODE_DISABLE_1M_CONTEXT",
+    doc: "Claude Code's: `1` means a 200,000-token window for every model.",
+  },
+  {
+    env: "CLAUDE_CODE_AUTO_COMPACT_WINDOW, CLAUDE_AUTOCOMPACT_PCT_OVERRIDE",
+    doc: "Claude Code's: where it auto-compacts (with the `autoCompactWindow` settings in its " +
+      "settings files); the percentage thresholds are measured against that point when it comes " +
+      "early (`scaleForAutocompact`).",
+  },
+  {
+    env: "DISABLE_AUTO_COMPACT, DISABLE_COMPACT",
+    doc: "Claude Code's: no auto-compaction (also `autoCompactEnabled: false`); the thresholds " +
+      "are then percentages of the whole window.",
+  },
+  {
+    env:
+      "ANTHROPIC_BASE_URL, CLAUDE_CODE_USE_BEDROCK, CLAUDE_CODE_USE_VERTEX, CLAUDE_CODE_USE_FOUNDRY",
+    doc: "Claude Code's: a gateway or cloud provider. Claude Code 2.1.150 to 2.1.275 give " +
+      "natively-1M models 1M only on the first-party API, so then the window is not certain.",
+  },
+  {
+    env: "CLAUDE_CONFIG_DIR",
+    doc: "Claude Code's folder (default `~/.claude`): projects, plugins, settings.",
+  },
+  {
+    env: "CLAUDE_PLUGIN_ROOT, CLAUDE_PLUGIN_DATA, CLAUDE_PROJECT_DIR",
+    doc: "Set by Claude Code for a plugin's hooks: where the plugin, its data and the project are.",
+  },
+  {
+    env: "NO_COLOR",
+    doc: "Set to anything but empty: commands print no colour (no-color.org).",
+  },
+  {
+    env: "COLUMNS",
+    doc: "The terminal's width, when the terminal cannot tell: `demo` lays itself out to it.",
+  },
+];
 
 /** The markdown table: one row per setting, then the variables read but not owned. */
 export function renderSettingsTable(): string {

@@ -4,7 +4,7 @@
  * bridge) and the newest session through the hook's own dry run; each problem with its fix.
  * Exit 0 when nothing failed, 1 otherwise.
  */
-import { fieldOf } from "../core/field.ts";
+import { fieldOf } from "../schemas/guards.ts";
 import { join } from "../core/path.ts";
 import {
   BLOCKING_BUFFER,
@@ -96,7 +96,7 @@ function checkConfigFile(settings: Settings): Check {
     );
   }
   if (!file.path) return ok("config file", "none: environment and defaults apply");
-  return ok("config file", `${file.path} (${file.via}): valid`);
+  return ok("config file", `${file.path} (${file.via}): ${file.empty ? "empty" : "valid"}`);
 }
 
 function checkEnvironment(settings: Settings): Check {

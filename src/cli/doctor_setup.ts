@@ -3,7 +3,7 @@
  * against the events the hook needs, and what hooks/run will do with the binary for this
  * platform.
  */
-import { fieldOf } from "../core/field.ts";
+import { fieldOf } from "../schemas/guards.ts";
 import { fileReason } from "../core/errors.ts";
 import { whyNotJson } from "../core/json_syntax.ts";
 import { join } from "../core/path.ts";

@@ -1,26 +1,16 @@
 /**
  * Where a JSON or JSONC text goes wrong, in words: the line and column of an offset, and
- * jsonc-parser's error codes as a reader would say them. Shared by the config file and the
- * manifest, which both point at the place to correct.
+ * jsonc-parser's error codes as a reader would say them. The config file and the manifest both
+ * point at the place to correct.
  */
 import type { ParseError } from "jsonc-parser";
 
-/**
- * 1-based line and column of a character offset.
- *
- * @example
- * ```ts
- * lineColumn('{\n  "a" 1', 8); // { line: 2, column: 7 }
- * ```
- */
+/** 1-based line and column of a character offset: `lineColumn('{\n  "a" 1', 8)` is 2:7. */
 export function lineColumn(text: string, offset: number): { line: number; column: number } {
   let line = 1;
   let start = 0;
   for (let i = 0; i < offset && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      start = i + 1;
-    }
+    if (text.charCodeAt(i) === 10) [line, start] = [line + 1, i + 1];
   }
   return { line, column: offset - start + 1 };
 }
@@ -44,21 +34,14 @@ const SYNTAX_MESSAGES: Readonly<Record<string, string>> = {
   InvalidCharacter: "invalid character",
 };
 
-/**
- * A jsonc-parser error code (`printParseErrorCode`) in words.
- *
- * @example
- * ```ts
- * syntaxMessage("CommaExpected"); // "expected ','"
- * ```
- */
+/** A jsonc-parser error code (`printParseErrorCode`) in words: `CommaExpected` is "expected ','". */
 export function syntaxMessage(code: string): string {
   return SYNTAX_MESSAGES[code] ?? code;
 }
 
 /**
  * Why `text`, which `JSON.parse` refused, is not JSON: binary, empty, or the line and column
- * where it goes wrong. One line, whatever the text holds (JSON.parse's own message quotes it).
+ * where it goes wrong, on one line whatever the text holds (JSON.parse's own message quotes it).
  *
  * @example
  * ```ts
@@ -76,6 +59,6 @@ export async function whyNotJson(text: string): Promise<string> {
   if (first === undefined) return "it is not valid JSON";
   const { line, column } = lineColumn(text, first.offset);
   return `it is not valid JSON (line ${line}, column ${column}: ${
-    syntaxMessage(jsonc.printParseErrorCode(first.error as never))
+    syntaxMessage(jsonc.printParseErrorCode(first.error))
   })`;
 }

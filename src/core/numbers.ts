@@ -1,7 +1,7 @@
 /**
  * The one number rule for every flag and setting a person types: decimal digits, a fraction only
- * where the unit makes it whole (`1.5M` tokens), no hex, no exponent, no sign, and bounds named
- * in the message. Settings (settings/table.ts) and command-line flags (cli/) both parse with it.
+ * where the unit makes it whole (`1.5M` tokens), no hex, exponent or sign, and the bounds named in
+ * the message. Settings (settings/table.ts) and command-line flags (cli/) both parse with it.
  */
 
 /** A value that follows the rule, or what is wrong with it (a phrase: "expected ..."). */
@@ -11,34 +11,20 @@ export type Parsed<T> = { kind: "valid"; value: T } | { kind: "invalid"; problem
 export const MIN_TOKENS = 1_000;
 export const MAX_TOKENS = 100_000_000;
 
-/** Percent thresholds are whole percentages in this range. */
-export const MIN_PERCENT = 1;
-export const MAX_PERCENT = 99;
-
 const DIGITS = /^[0-9]+$/;
 const SUFFIXED = /^([0-9]+(?:\.[0-9]+)?)([kKmM])$/;
 
-/**
- * `12,345` as people write it.
- *
- * @example
- * ```ts
- * groupDigits(100_000_000); // "100,000,000"
- * ```
- */
+/** `12,345` as people write it: `groupDigits(100_000_000)` is `"100,000,000"`. */
 export function groupDigits(value: number): string {
   return Math.round(value).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
 
-/** A value as it arrived, for a message: strings quoted, JSON values as JSON. */
+/** A value as it arrived, for a message: as JSON, so strings are quoted. */
 export function shownValue(raw: unknown): string {
-  return typeof raw === "string" ? JSON.stringify(raw) : JSON.stringify(raw) ?? String(raw);
+  return JSON.stringify(raw) ?? String(raw);
 }
 
-/**
- * What is wrong with a string that should hold a number, in the words of the rule, or undefined
- * when it is plain decimal digits.
- */
+/** What is wrong with text that should be decimal digits, in the rule's words; undefined: nothing. */
 function notDigits(text: string): string | undefined {
   if (DIGITS.test(text)) return undefined;
   if (text === "") return "it is empty";
@@ -51,15 +37,46 @@ function notDigits(text: string): string | undefined {
 }
 
 /**
- * A whole number from `min` to `max`: a JSON number, or a string of decimal digits (surrounding
- * blanks allowed). `expected` describes the valid values for the message.
- *
- * @example
- * ```ts
- * parseWhole("250", 1, 4000, "a whole number of milliseconds from 1 to 4000");
- * // { kind: "valid", value: 250 }
- * parseWhole("0x10", 1, 4000, "...").kind; // "invalid"
- * ```
+ * `raw` as a number: a JSON number, or decimal digits with blanks around them, or with
+ * `suffixed` digits with a `k` or `M` (`1.5M`) whose value is whole; else why not.
+ */
+function numberOf(raw: unknown, suffixed: boolean): number | string {
+  if (typeof raw === "number") return raw;
+  if (typeof raw !== "string") return "not a number";
+  const text = raw.trim();
+  const match = suffixed ? SUFFIXED.exec(text) : null;
+  if (!match) return notDigits(text) ?? Number(text);
+  const scale = match[2]?.toLowerCase() === "k" ? 1_000 : 1_000_000;
+  // Decimal arithmetic on the digits, so `1.1k` is exactly 1100.
+  const [whole = "0", fraction = ""] = (match[1] ?? "").split(".");
+  const scaled = Number(whole) * scale + Number(fraction || "0") * scale / 10 ** fraction.length;
+  const rounded = Math.round(scaled);
+  return Math.abs(scaled - rounded) < 1e-6 ? rounded : "not a whole number of tokens";
+}
+
+/** `value` (or why `raw` is no number) checked to be whole and from `min` to `max`. */
+function inRange(
+  raw: unknown,
+  value: number | string,
+  [min, max]: [number, number],
+  expected: string,
+): Parsed<number> {
+  const bad = (why: string): Parsed<number> => ({
+    kind: "invalid",
+    problem: `expected ${expected} (${shownValue(raw)}: ${why})`,
+  });
+  if (typeof value === "string") return bad(value);
+  if (Number.isNaN(value)) return bad("not a number");
+  // Digits too many for a double read as Infinity: above any bound.
+  if (Number.isFinite(value) && !Number.isInteger(value)) return bad("a whole number is expected");
+  if (value < min) return bad(`below ${groupDigits(min)}`);
+  if (value > max) return bad(`above ${groupDigits(max)}`);
+  return { kind: "valid", value };
+}
+
+/**
+ * A whole number from `min` to `max`: a JSON number, or decimal digits with blanks around them.
+ * `expected` describes the valid values for the message ("a whole number of ... from 1 to 4000").
  */
 export function parseWhole(
   raw: unknown,
@@ -67,82 +84,21 @@ export function parseWhole(
   max: number,
   expected: string,
 ): Parsed<number> {
-  const bad = (why: string): Parsed<number> => ({
-    kind: "invalid",
-    problem: `expected ${expected} (${shownValue(raw)}: ${why})`,
-  });
-  let value: number;
-  if (typeof raw === "number") value = raw;
-  else if (typeof raw === "string") {
-    const text = raw.trim();
-    if (!DIGITS.test(text)) return bad(notDigits(text) ?? "not a number");
-    value = Number(text);
-  } else return bad("not a number");
-  if (!Number.isFinite(value)) return bad("not a number");
-  if (!Number.isInteger(value)) return bad("a whole number is expected");
-  if (value < min) return bad(`below ${groupDigits(min)}`);
-  if (value > max) return bad(`above ${groupDigits(max)}`);
-  return { kind: "valid", value };
-}
-
-/**
- * A count of tokens as digits (`120000`) or with a `k` or `M` suffix (`120k`, `1.5M`), whose
- * value is whole; undefined when `text` is neither (the caller names the problem).
- *
- * @example
- * ```ts
- * tokenCount("1.5M"); // 1_500_000
- * tokenCount("60k"); // 60_000
- * tokenCount("0.0001k"); // undefined: not a whole number of tokens
- * ```
- */
-export function tokenCount(text: string): number | undefined {
-  if (DIGITS.test(text)) return Number(text);
-  const match = SUFFIXED.exec(text);
-  if (!match || match[1] === undefined || match[2] === undefined) return undefined;
-  const unit = match[2].toLowerCase() === "k" ? 1_000 : 1_000_000;
-  // Decimal arithmetic on the digits, so `1.1k` is exactly 1100.
-  const [whole = "0", fraction = ""] = match[1].split(".");
-  const scaled = Number(whole) * unit + Number(fraction || "0") * unit / 10 ** fraction.length;
-  const rounded = Math.round(scaled);
-  return Math.abs(scaled - rounded) < 1e-6 ? rounded : undefined;
+  return inRange(raw, numberOf(raw, false), [min, max], expected);
 }
 
 /** The valid token counts, as messages name them. */
 export const TOKENS_EXPECTED =
   "a whole number of tokens from 1,000 to 100,000,000 (200000, 200k or 1M)";
 
-/**
- * A token count from {@link MIN_TOKENS} to {@link MAX_TOKENS}: a JSON number, digits, or `k`/`M`.
- *
- * @example
- * ```ts
- * parseTokens("1M"); // { kind: "valid", value: 1_000_000 }
- * parseTokens("1").kind; // "invalid": below 1,000
- * ```
- */
-export function parseTokens(raw: unknown, expected = TOKENS_EXPECTED): Parsed<number> {
-  if (typeof raw !== "string") return parseWhole(raw, MIN_TOKENS, MAX_TOKENS, expected);
-  const bad = (why: string): Parsed<number> => ({
-    kind: "invalid",
-    problem: `expected ${expected} (${shownValue(raw)}: ${why})`,
-  });
-  const text = raw.trim();
-  const count = tokenCount(text);
-  if (count === undefined) {
-    return SUFFIXED.test(text)
-      ? bad("not a whole number of tokens")
-      : parseWhole(raw, MIN_TOKENS, MAX_TOKENS, expected);
-  }
-  if (count < MIN_TOKENS) return bad(`below ${groupDigits(MIN_TOKENS)}`);
-  if (count > MAX_TOKENS) return bad(`above ${groupDigits(MAX_TOKENS)}`);
-  return { kind: "valid", value: count };
+/** A token count from 1,000 to 100,000,000: a JSON number, digits, or `200k` and `1.5M`. */
+export function parseTokens(raw: unknown): Parsed<number> {
+  return inRange(raw, numberOf(raw, true), [MIN_TOKENS, MAX_TOKENS], TOKENS_EXPECTED);
 }
 
 /**
  * A threshold: a percentage of the span the thresholds are measured against (1 to 99), or a
- * number of tokens (1,000 or more). The two ranges never meet, so one number says which: a value
- * below 100 is a percentage, one of 1,000 or more a token count.
+ * number of tokens (1,000 or more). The ranges never meet, so the number says which it is.
  */
 export type Threshold = number;
 
@@ -156,58 +112,39 @@ export const THRESHOLD_EXPECTED = "a percentage from 1 to 99 (30 or 30%) or a to
   "from 1,000 to 100,000,000 (60k, 1.5M or 120000)";
 
 /**
- * A threshold's value, or why `raw` is not one (a phrase, without the list of valid forms). A bare number up to 99 or one with `%` is a
- * percentage; a `k`/`M` suffix or a whole number of at least 1,000 is a token count. A bare number
- * from 100 to 999 could be either and is neither: the message names both readings.
+ * A threshold, or why `raw` is not one (without the valid forms). Up to 99, or with `%`, it is a
+ * percentage; with `k`/`M`, or from 1,000, a token count. A bare 100 to 999 could be either, so
+ * it is refused with both readings named.
  *
  * @example
  * ```ts
- * thresholdOf("30"); // { kind: "valid", value: 30 }
  * thresholdOf("60k"); // { kind: "valid", value: 60_000 }
  * thresholdOf("250").kind; // "invalid": 250 % is over 99, 250 tokens under 1,000
  * ```
  */
 export function thresholdOf(raw: unknown): Parsed<Threshold> {
   const why = (problem: string): Parsed<Threshold> => ({ kind: "invalid", problem });
-  let text: string;
   // A JSON number is read as its digits would be: 52.5 and 250 are refused alike.
-  if (typeof raw === "number") text = String(raw);
-  else if (typeof raw === "string") text = raw.trim();
-  else return why("not a number");
-  if (text.endsWith("%")) {
-    const digits = text.slice(0, -1).trim();
-    const bad = notDigits(digits);
-    if (bad !== undefined) {
-      return why(bad === "a whole number is expected" ? "a whole percentage is expected" : bad);
-    }
-    const value = Number(digits);
-    if (value < MIN_PERCENT || value > MAX_PERCENT) {
-      return why(`a percentage from ${MIN_PERCENT} to ${MAX_PERCENT} is expected`);
-    }
-    return { kind: "valid", value };
+  const text = typeof raw === "number" || typeof raw === "string" ? String(raw).trim() : "";
+  const percent = text.endsWith("%");
+  const value = text === "" ? numberOf(raw, false) : numberOf(text.replace(/%$/, ""), !percent);
+  if (value === "a whole number is expected") {
+    return why(`a whole percentage${percent ? "" : " or a whole number of tokens"} is expected`);
   }
-  if (SUFFIXED.test(text)) {
-    const count = tokenCount(text);
-    if (count === undefined) return why("not a whole number of tokens");
-    if (count < MIN_TOKENS) return why(`${groupDigits(count)} tokens is below 1,000`);
-    if (count > MAX_TOKENS) return why(`above ${groupDigits(MAX_TOKENS)} tokens`);
-    return { kind: "valid", value: count };
+  if (typeof value === "string") return why(value);
+  if (percent) {
+    return value >= 1 && value <= 99
+      ? { kind: "valid", value }
+      : why("a percentage from 1 to 99 is expected");
   }
-  const bad = notDigits(text);
-  if (bad !== undefined) {
+  if (SUFFIXED.test(text) && value < MIN_TOKENS) {
+    return why(`${groupDigits(value)} tokens is below 1,000`);
+  }
+  if (value < 1) return why("a threshold is at least 1%");
+  if (value > 99 && value < MIN_TOKENS) {
     return why(
-      bad === "a whole number is expected"
-        ? "a whole percentage or a whole number of tokens is expected"
-        : bad,
-    );
-  }
-  const value = Number(text);
-  if (value < MIN_PERCENT) return why(`a threshold is at least ${MIN_PERCENT}%`);
-  if (value <= MAX_PERCENT) return { kind: "valid", value };
-  if (value < MIN_TOKENS) {
-    return why(
-      `ambiguous: as a percentage it is over ${MAX_PERCENT}, as tokens under ` +
-        `${groupDigits(MIN_TOKENS)}; write ${MAX_PERCENT}% or less, or ${value}k tokens`,
+      "ambiguous: as a percentage it is over 99, as tokens under 1,000; write 99% or less, " +
+        `or ${value}k tokens`,
     );
   }
   if (value > MAX_TOKENS) return why(`above ${groupDigits(MAX_TOKENS)} tokens`);
@@ -215,17 +152,8 @@ export function thresholdOf(raw: unknown): Parsed<Threshold> {
 }
 
 /**
- * A threshold as people read it and as the refresh header names it: `30%` or `60k`; with
- * `bare`, a percentage without its `%` (the header's form: `30`).
- *
- * @example
- * ```ts
- * thresholdText(30); // "30%"
- * thresholdText(60_000); // "60k"
- * thresholdText(1_500_000); // "1500k"
- * thresholdText(123_456); // "123456"
- * thresholdText(30, { bare: true }); // "30"
- * ```
+ * A threshold as people read it and the refresh header names it: `30%`, `60k`, `1500k`, `2M`,
+ * `123456`; with `bare`, a percentage without its `%` (the header's `30`).
  */
 export function thresholdText(threshold: Threshold, options: { bare?: boolean } = {}): string {
   if (!isTokenThreshold(threshold)) return options.bare ? String(threshold) : `${threshold}%`;
@@ -235,13 +163,8 @@ export function thresholdText(threshold: Threshold, options: { bare?: boolean } 
 }
 
 /**
- * A percentage as every output shows it: rounded down to a whole percent, so a refresh never
- * claims more than was read, and a threshold crossed is never shown as not reached.
- *
- * @example
- * ```ts
- * percentText(31.9); // "31%"
- * ```
+ * A percentage as every output shows it: rounded down (`31.9` is `31%`), so a refresh never claims
+ * more than was read, and a threshold crossed is never shown as not reached.
  */
 export function percentText(percent: number): string {
   return `${Math.floor(percent)}%`;

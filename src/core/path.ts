@@ -1,11 +1,12 @@
 /**
- * The path operations the hook needs, without `node:path`: importing it loads Deno's Node
- * compatibility layer, which cost more CPU than everything else a non-firing call does
- * (measured in docs/maintainers/benchmarks.md). Results match `node:path` for the platform.
+ * The path operations the hook needs, with the results `node:path` gives on the platform, without
+ * importing it: it loads Deno's Node compatibility layer, which costs more than the rest of a
+ * non-firing call (docs/maintainers/benchmarks.md).
  */
 
 const WINDOWS = Deno.build.os === "windows";
 const SEP = WINDOWS ? "\\" : "/";
+const SEPS = WINDOWS ? /[\\/]+/ : /\/+/;
 
 function isSep(char: string | undefined): boolean {
   return char === "/" || (WINDOWS && char === "\\");
@@ -15,7 +16,6 @@ function isSep(char: string | undefined): boolean {
 function rootLength(path: string): number {
   if (!WINDOWS) return path.startsWith("/") ? 1 : 0;
   if (isSep(path[0]) && isSep(path[1])) {
-    // UNC: \\server\share\ is the root.
     let at = 2;
     for (let parts = 0; parts < 2 && at < path.length; parts++) {
       while (at < path.length && !isSep(path[at])) at++;
@@ -31,30 +31,20 @@ function rootLength(path: string): number {
 function normalize(path: string): string {
   if (path === "") return ".";
   const rootLen = rootLength(path);
-  const root = path.slice(0, rootLen).replace(WINDOWS ? /[\\/]+/g : /\/+/g, SEP);
+  const root = path.slice(0, rootLen).replace(new RegExp(SEPS, "g"), SEP);
   const absolute = rootLen > 0 && isSep(path[rootLen - 1]);
   const out: string[] = [];
-  for (const part of path.slice(rootLen).split(WINDOWS ? /[\\/]+/ : /\/+/)) {
+  for (const part of path.slice(rootLen).split(SEPS)) {
     if (part === "" || part === ".") continue;
-    if (part === "..") {
-      if (out.length > 0 && out[out.length - 1] !== "..") out.pop();
-      else if (!absolute) out.push("..");
-      continue;
-    }
-    out.push(part);
+    if (part !== "..") out.push(part);
+    else if (out.length > 0 && out[out.length - 1] !== "..") out.pop();
+    else if (!absolute) out.push("..");
   }
   const joined = root + out.join(SEP) || ".";
   return isSep(path[path.length - 1]) && !isSep(joined[joined.length - 1]) ? joined + SEP : joined;
 }
 
-/**
- * Joins path segments with the platform's separator and normalizes the result.
- *
- * @example
- * ```ts
- * join("/tmp", "state", "x.json"); // "/tmp/state/x.json" on POSIX
- * ```
- */
+/** Joins path segments with the platform's separator, normalized: `join("/tmp", "x")`. */
 export function join(...parts: string[]): string {
   return normalize(parts.filter((part) => part !== "").join(SEP));
 }
@@ -66,19 +56,7 @@ function trimTrailing(path: string): string {
   return path.slice(0, end);
 }
 
-function lastSep(path: string): number {
-  for (let i = path.length - 1; i >= 0; i--) if (isSep(path[i])) return i;
-  return -1;
-}
-
-/**
- * The last segment of `path`.
- *
- * @example
- * ```ts
- * basename("/a/b/session.jsonl"); // "session.jsonl"
- * ```
- */
+/** The last segment of `path`: `basename("/a/b/session.jsonl")` is `session.jsonl`. */
 export function basename(path: string): string {
   const trimmed = trimTrailing(path);
   const rootLen = rootLength(trimmed);
@@ -86,14 +64,12 @@ export function basename(path: string): string {
   return trimmed.slice(Math.max(lastSep(trimmed) + 1, rootLen));
 }
 
-/**
- * `path` without its last segment: `.` for a bare name, the root for a top-level entry.
- *
- * @example
- * ```ts
- * dirname("/a/b/session.jsonl"); // "/a/b"
- * ```
- */
+function lastSep(path: string): number {
+  for (let i = path.length - 1; i >= 0; i--) if (isSep(path[i])) return i;
+  return -1;
+}
+
+/** `path` without its last segment: `.` for a bare name, the root for a top-level entry. */
 export function dirname(path: string): string {
   const trimmed = trimTrailing(path);
   const rootLen = rootLength(trimmed);
@@ -103,27 +79,15 @@ export function dirname(path: string): string {
   return at === 0 ? trimmed.slice(0, 1) : trimmed.slice(0, at);
 }
 
-/**
- * True when `path` starts at a root (`/`; on Windows also `\`, `C:\`, `\\server`).
- *
- * @example
- * ```ts
- * isAbsolute("/tmp/x"); // true
- * ```
- */
+/** True when `path` starts at a root (`/`; on Windows also `\`, `C:\`, `\\server`). */
 export function isAbsolute(path: string): boolean {
   if (!WINDOWS) return path.startsWith("/");
   return isSep(path[0]) || /^[A-Za-z]:[\\/]/.test(path);
 }
 
 /**
- * An absolute, normalized path: the segments joined right to left until one is absolute, on
- * top of the working folder (which needs read permission) when none is.
- *
- * @example
- * ```ts
- * resolve("/etc", "../tmp", "x.json"); // "/tmp/x.json"
- * ```
+ * An absolute, normalized path: the segments joined right to left until one is absolute, on top
+ * of the working folder (which needs read permission) when none is: `resolve("/etc", "../x")`.
  */
 export function resolve(...parts: string[]): string {
   let resolved = "";

@@ -5,7 +5,7 @@
  * (2.1.329), so the hook keeps what it read with the files' sizes and times, and reads them
  * again when a `stat` shows a change: a steady call opens none of them.
  */
-import { fieldOf } from "../core/field.ts";
+import { fieldOf } from "../schemas/guards.ts";
 import { join } from "../core/path.ts";
 import { MANAGED_SETTINGS_DIRS, MIN_AUTO_COMPACT_WINDOW } from "../core/claude_code.ts";
 import {

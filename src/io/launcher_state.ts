@@ -6,7 +6,7 @@
  * runs from that cache only, `--cached-only`).
  */
 import { join } from "../core/path.ts";
-import type { DenoNpmCache } from "../settings/deno_cache.ts";
+import type { DenoNpmCache } from "../settings/other_programs.ts";
 
 /** The npm packages the source needs, against Deno's cache. */
 export interface DenoCacheState {

@@ -5,7 +5,7 @@
  * Off by default (docs/maintainers/prd-departures.md says why); the setting is `rearmDedupAt`.
  */
 import { join } from "../core/path.ts";
-import { fieldOf } from "../core/field.ts";
+import { fieldOf } from "../schemas/guards.ts";
 import { messageOf } from "../core/errors.ts";
 import { sha256Hex } from "../core/sha256.ts";
 

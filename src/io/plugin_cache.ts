@@ -3,7 +3,7 @@
  * copies each version to `<plugins>/cache/<marketplace>/<plugin>/<version>/`, and the folder of a
  * marketplace added from a local folder, which Claude Code runs the plugin from instead.
  */
-import { fieldOf } from "../core/field.ts";
+import { fieldOf } from "../schemas/guards.ts";
 import { join } from "../core/path.ts";
 
 /**

@@ -1,136 +1,113 @@
 /**
  * Hand-written checks for the shapes validated on every hook call (stdin payload, state file,
  * statusline record), so a call builds no zod schema. The zod schemas beside this file stay the
- * source of truth: tests/unit/schemas/guards_test.ts checks on a large seeded corpus (valid,
- * mutated, hostile) that each guard accepts exactly what its schema accepts.
+ * truth: tests/unit/schemas/guards_test.ts checks on a large seeded corpus (valid, mutated,
+ * hostile) that each guard accepts exactly what its schema accepts.
  */
 import type { ContextWindow, HookPayload } from "./payload.ts";
 import type { State } from "./state.ts";
 import type { StatuslineInput, StatuslineRecord } from "./statusline.ts";
 
 type Fields = { [key: string]: unknown };
+type Check = (value: unknown) => boolean;
 
 /** zod's object test: any non-null object that is not an array (a Map or Date passes too). */
 function isObject(value: unknown): value is Fields {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** `value[key]` when `value` is a plain object with that key of its own, else undefined. */
+export function fieldOf(value: unknown, key: string): unknown {
+  return isObject(value) && Object.hasOwn(value, key) ? value[key] : undefined;
+}
+
 /** zod's `z.number()`: finite numbers only. */
-function isNumber(value: unknown): value is number {
-  return typeof value === "number" && Number.isFinite(value);
-}
-
+const isNumber = (value: unknown): value is number =>
+  typeof value === "number" && Number.isFinite(value);
 /** `z.number().check(z.int(), z.nonnegative())`: zod's int is a safe integer. */
-function isCount(value: unknown): value is number {
-  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
-}
+const isCount = (value: unknown) => isNumber(value) && Number.isSafeInteger(value) && value >= 0;
+const isString = (value: unknown) => typeof value === "string";
+const nonEmpty = (value: unknown) => typeof value === "string" && value.length > 0;
+/** `z.nullable(...)`: null or what `check` accepts. */
+const orNull = (check: Check) => (value: unknown) => value === null || check(value);
+/** `z.optional(...)`: absent (undefined) or what `check` accepts. */
+const optional = (value: unknown, check: Check) => value === undefined || check(value);
 
-function optionalString(value: unknown): boolean {
-  return value === undefined || typeof value === "string";
-}
-
-function optionalNumber(value: unknown): boolean {
-  return value === undefined || isNumber(value);
-}
-
-function nullableNumber(value: unknown): boolean {
-  return value === undefined || value === null || isNumber(value);
-}
-
-function nonEmptyString(value: unknown): value is string {
-  return typeof value === "string" && value.length > 0;
-}
-
-/** A dense array of finite numbers (zod reads a hole as undefined, which is not a number). */
-function isNumberArray(value: unknown): value is number[] {
-  if (!Array.isArray(value)) return false;
-  for (let i = 0; i < value.length; i++) if (!isNumber(value[i])) return false;
+/** Each of `keys` in `fields` absent or passing `check`. */
+function allOptional(fields: Fields, keys: readonly string[], check: Check): boolean {
+  for (let i = 0; i < keys.length; i++) if (!optional(fields[keys[i]!], check)) return false;
   return true;
 }
+
+/** A dense array whose every item passes `check` (zod reads a hole as undefined). */
+function isArrayOf(value: unknown, check: Check): boolean {
+  if (!Array.isArray(value)) return false;
+  for (let i = 0; i < value.length; i++) if (!check(value[i])) return false;
+  return true;
+}
+
+const PAYLOAD_STRINGS = ("transcript_path cwd tool_name tool_use_id agent_id agent_type " +
+  "agent_transcript_path source prompt_id").split(" ");
 
 /** Same as `HookPayloadSchema.safeParse(value).success` (src/schemas/payload.ts). */
 export function isHookPayload(value: unknown): value is HookPayload {
-  if (!isObject(value)) return false;
-  return nonEmptyString(value.session_id) && nonEmptyString(value.hook_event_name) &&
-    optionalString(value.transcript_path) && optionalString(value.cwd) &&
-    optionalString(value.tool_name) && optionalString(value.tool_use_id) &&
-    optionalString(value.agent_id) && optionalString(value.agent_type) &&
-    optionalString(value.agent_transcript_path) && optionalString(value.source) &&
-    optionalString(value.prompt_id);
+  return isObject(value) && nonEmpty(value.session_id) && nonEmpty(value.hook_event_name) &&
+    allOptional(value, PAYLOAD_STRINGS, isString);
 }
+
+const USAGE = ["input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"];
+const isNullableNumber = orNull(isNumber);
 
 /** Same as `ContextWindowSchema.safeParse(value).success` (src/schemas/payload.ts). */
 export function isContextWindow(value: unknown): value is ContextWindow {
-  if (!isObject(value)) return false;
-  if (!nullableNumber(value.used_percentage) || !nullableNumber(value.context_window_size)) {
-    return false;
-  }
+  if (!isObject(value) || !optional(value.used_percentage, isNullableNumber)) return false;
+  if (!optional(value.context_window_size, isNullableNumber)) return false;
   const current = value.current_usage;
   if (current === undefined || current === null || isNumber(current)) return true;
-  return isObject(current) && optionalNumber(current.input_tokens) &&
-    optionalNumber(current.cache_creation_input_tokens) &&
-    optionalNumber(current.cache_read_input_tokens);
+  return isObject(current) && allOptional(current, USAGE, isNumber);
 }
+
+const STATE_COUNTS = "epoch firedAt checkedTo provenWindow compactedAt".split(" ");
+const STATE_STRINGS = "compactPrompt claudeSettings provenModel provenVersion agentTranscript"
+  .split(" ");
+const DELIVERY_STATUSES: readonly unknown[] = ["pending", "delivered", "given up", "unrecorded"];
+
+/** Same as `DeliverySchema.safeParse(value).success` (src/schemas/state.ts). */
+function isDelivery(d: unknown): boolean {
+  return isObject(d) && isString(d.refresh) && isString(d.call) && isCount(d.at) &&
+    isCount(d.sent) && DELIVERY_STATUSES.includes(d.status) && optional(d.reason, isString);
+}
+const isDeliveries = (value: unknown) => isArrayOf(value, isDelivery);
+const isAfterCompact = (value: unknown) => value === "pending" || value === "delivered";
+/** `z.record(z.string(), z.number())` */
+const isNumberRecord = (value: unknown) =>
+  isObject(value) && isArrayOf(Object.values(value), isNumber);
 
 /** Same as `StateSchema.safeParse(value).success` (src/schemas/state.ts). */
 export function isState(value: unknown): value is State {
-  if (!isObject(value)) return false;
-  return isNumberArray(value.fired) && isCount(value.toolCount) &&
-    (value.epoch === undefined || isCount(value.epoch)) &&
-    (value.firedAt === undefined || isCount(value.firedAt)) &&
-    optionalNumber(value.firedPercent) &&
-    (value.checkedTo === undefined || isCount(value.checkedTo)) &&
-    (value.afterCompact === undefined || value.afterCompact === "pending" ||
-      value.afterCompact === "delivered") &&
-    optionalString(value.compactPrompt) &&
-    (value.firedWindow === undefined || isNumberRecord(value.firedWindow)) &&
-    (value.provenWindow === undefined || isCount(value.provenWindow)) &&
-    (value.compactedAt === undefined || isCount(value.compactedAt)) &&
-    optionalString(value.claudeSettings) &&
-    optionalString(value.provenModel) && optionalString(value.provenVersion) &&
-    optionalString(value.agentTranscript) &&
-    (value.deliveries === undefined || isDeliveryArray(value.deliveries));
+  return isObject(value) && isArrayOf(value.fired, isNumber) && isCount(value.toolCount) &&
+    allOptional(value, STATE_COUNTS, isCount) && allOptional(value, STATE_STRINGS, isString) &&
+    optional(value.firedPercent, isNumber) && optional(value.afterCompact, isAfterCompact) &&
+    optional(value.firedWindow, isNumberRecord) && optional(value.deliveries, isDeliveries);
 }
 
-const DELIVERY_STATUSES: readonly unknown[] = ["pending", "delivered", "given up", "unrecorded"];
-
-/** Same as `z.array(DeliverySchema)` (src/schemas/state.ts), holes rejected as zod does. */
-function isDeliveryArray(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i = 0; i < value.length; i++) {
-    const d: unknown = value[i];
-    if (
-      !isObject(d) || typeof d.refresh !== "string" || typeof d.call !== "string" ||
-      !isCount(d.at) || !isCount(d.sent) || !DELIVERY_STATUSES.includes(d.status) ||
-      !optionalString(d.reason)
-    ) return false;
-  }
-  return true;
-}
-
-/** A plain object whose every own value is a number (`z.record(z.string(), z.number())`). */
-function isNumberRecord(value: unknown): boolean {
-  return isObject(value) && Object.values(value).every((v) => isNumber(v));
-}
+const RECORD_NUMBERS = ["tokens", "window", "transcriptSize"];
+const RECORD_STRINGS = ["model", "transcriptPath"];
 
 /** Same as `StatuslineRecordSchema.safeParse(value).success` (src/schemas/statusline.ts). */
 export function isStatuslineRecord(value: unknown): value is StatuslineRecord {
-  if (!isObject(value)) return false;
-  return typeof value.sessionId === "string" && isNumber(value.recordedAt) &&
-    isNumber(value.percent) && optionalNumber(value.tokens) && optionalNumber(value.window) &&
-    optionalString(value.model) && optionalString(value.transcriptPath) &&
-    optionalNumber(value.transcriptSize);
+  return isObject(value) && isString(value.sessionId) && isNumber(value.recordedAt) &&
+    isNumber(value.percent) && allOptional(value, RECORD_NUMBERS, isNumber) &&
+    allOptional(value, RECORD_STRINGS, isString);
 }
+
+const isNullableString = orNull(isString);
+const isModel = orNull((m) => isObject(m) && optional(m.id, isNullableString));
 
 /** Same as `StatuslineInputSchema.safeParse(value).success` (src/schemas/statusline.ts). */
 export function isStatuslineInput(value: unknown): value is StatuslineInput {
-  if (!isObject(value) || !nonEmptyString(value.session_id)) return false;
-  const path = value.transcript_path;
-  if (path !== undefined && path !== null && typeof path !== "string") return false;
-  const model = value.model;
-  if (model === undefined || model === null) return true;
-  return isObject(model) && (model.id === undefined || model.id === null ||
-    typeof model.id === "string");
+  return isObject(value) && nonEmpty(value.session_id) &&
+    optional(value.transcript_path, isNullableString) && optional(value.model, isModel);
 }
 
 /** The state of a context nothing has happened in. */

@@ -1,14 +1,14 @@
 /**
- * The per-context state file: the PRD's `{ "fired": [30], "toolCount": 7 }` plus bookkeeping
- * fields that let a reset, a compaction and a concurrent hook be told apart. The hook checks it
- * with `isState` (./guards.ts, proven equal by a test); this schema is the truth.
+ * The per-context state file: the PRD's `{ "fired": [30], "toolCount": 7 }` plus what tells a
+ * reset, a compaction and a concurrent hook apart. The hook checks it with `isState`
+ * (./guards.ts, proven equal by a test); this schema is the truth.
  */
 import * as z from "zod/mini";
 
 const count = z.number().check(z.int(), z.nonnegative());
 
 /** One thing a refresh delivered, and its receipt (core/receipts.ts). */
-export const DeliverySchema = z.looseObject({
+const DeliverySchema = z.looseObject({
   /** A threshold as its refresh header names it (`"30"`), or `"compact"` for the restatement. */
   refresh: z.string(),
   /** The `tool_use_id` whose answer carried it (`"SessionStart"` for that event's answer). */
@@ -17,10 +17,7 @@ export const DeliverySchema = z.looseObject({
   at: count,
   /** Times sent: 1, or 2 once re-sent. */
   sent: count,
-  /**
-   * `pending` until the transcript shows it delivered, or it is given up; `unrecorded` when this
-   * Claude Code records no delivery, so it is sent once and not checked.
-   */
+  /** `pending` until recorded or given up; `unrecorded`: sent once, nothing records it. */
   status: z.enum(["pending", "delivered", "given up", "unrecorded"]),
   /** Why it was re-sent or given up. */
   reason: z.optional(z.string()),
@@ -41,37 +38,24 @@ export const StateSchema = z.looseObject({
   firedPercent: z.optional(z.number()),
   /** The transcript has been checked for compaction markers up to this offset. */
   checkedTo: z.optional(count),
-  /** After a compaction: the rules still to restate, or restated at SessionStart (core/compaction_refresh.ts). */
+  /** After a compaction: the rules still to restate, or restated (core/compaction_refresh.ts). */
   afterCompact: z.optional(z.enum(["pending", "delivered"])),
   /** The `prompt_id` of the compaction that set `afterCompact`. */
   compactPrompt: z.optional(z.string()),
-  /**
-   * The window each fired threshold was measured against (threshold -> tokens). A refresh made
-   * under a smaller window than the one now proven no longer counts (core/window.ts firedUnder).
-   */
+  /** The window (tokens) each fired threshold was measured against (core/window.ts firedUnder). */
   firedWindow: z.optional(z.record(z.string(), z.number())),
-  /** A window this session has proven (a reading or a compaction above 200k); kept by resets. */
+  /** A window this session proved (a reading or a compaction above 200k); kept by resets. */
   provenWindow: z.optional(count),
-  /**
-   * `preTokens` of this session's newest auto-compaction: where Claude Code really compacts (a
-   * server experiment, `--settings`: what the hook cannot read); kept by resets.
-   */
+  /** `preTokens` of the newest auto-compaction: where Claude Code really compacts; kept by resets. */
   compactedAt: z.optional(count),
-  /**
-   * Claude Code's auto-compaction settings as this context's first call read them from its
-   * settings files (JSON of core/compaction_point.ts `CompactSettings`); dropped by a reset.
-   */
+  /** Claude Code's auto-compaction settings as this context's first call read them (JSON). */
   claudeSettings: z.optional(z.string()),
-  /** The model whose reading or compaction proved `provenWindow`: it speaks for that model only. */
+  /** The model and the Claude Code version whose evidence proved `provenWindow`. */
   provenModel: z.optional(z.string()),
-  /** The Claude Code version that wrote that evidence: it speaks for that release only. */
   provenVersion: z.optional(z.string()),
-  /** Where a subagent's own transcript was found (nested folders), so it is searched once. */
+  /** Where a subagent's own transcript was found, so it is searched once. */
   agentTranscript: z.optional(z.string()),
-  /**
-   * What each refresh of this context delivered and whether Claude Code recorded it
-   * (core/receipts.ts): one entry per threshold, and one for the restatement after a compaction.
-   */
+  /** What each refresh of this context delivered, and whether Claude Code recorded it. */
   deliveries: z.optional(z.array(DeliverySchema)),
 });
 

@@ -1,10 +1,9 @@
 /**
- * The statusline bridge's shapes: the statusLine command's stdin, as far as the bridge reads it,
- * and the record it keeps per session in the state folder (see src/io/statusline_store.ts).
+ * The statusline bridge's shapes: the statusLine command's stdin as far as the bridge reads it
+ * (loose: new fields never break it), and the record it keeps per session (io/statusline_store.ts).
  */
 import * as z from "zod/mini";
 
-/** What is written to `lessons-<session key>-statusline.json` (see `statePaths`). */
 export const StatuslineRecordSchema = z.looseObject({
   sessionId: z.string(),
   /** When the statusline command ran (ms since the epoch). */
@@ -18,7 +17,6 @@ export const StatuslineRecordSchema = z.looseObject({
   transcriptSize: z.optional(z.number()),
 });
 
-/** The statusLine stdin, as far as the bridge reads it (loose: new fields never break it). */
 export const StatuslineInputSchema = z.looseObject({
   session_id: z.string().check(z.minLength(1)),
   transcript_path: z.optional(z.nullable(z.string())),

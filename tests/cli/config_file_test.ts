@@ -1,11 +1,8 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { join } from "node:path";
-import { StatusJsonSchema } from "../../src/cli/schemas.ts";
-import {
-  configCandidates,
-  loadConfigFile,
-  parseConfigText,
-} from "../../src/settings/config_file.ts";
+import { DoctorJsonSchema, StatusJsonSchema } from "../../src/cli/schemas.ts";
+import { parseConfigText } from "../../src/settings/config_file.ts";
+import { loadSettings } from "../../src/settings/load.ts";
 import { entries, payload, runHook, writeTranscript } from "../_helpers.ts";
 import { assertIncludes, cli, parsedAs, sandbox } from "./_cli.ts";
 
@@ -40,7 +37,7 @@ Deno.test("parseConfigText() errors name line, column and what was expected", as
     ['{\n  "thresholds": [30 52]\n}', "c.jsonc:2:21:", "expected ','", "unusable"],
     ['{\n  "debug": true\n', "c.jsonc:3:1:", "expected '}'", "unusable"],
     ["[30, 52]", "c.jsonc:1:1:", "expected an object of settings", "unusable"],
-    ["", "c.jsonc:1:1:", "expected a value", "unusable"],
+    [",", "c.jsonc:1:1:", "expected a value", "unusable"],
   ];
   for (const [text, where, what, kind] of cases) {
     await t.step(JSON.stringify(text), async () => {
@@ -71,18 +68,32 @@ Deno.test("a broken JSONC file gives one line for one problem", async () => {
   assert(result.kind === "unusable", JSON.stringify(result));
 });
 
-Deno.test("configCandidates(): LESSONS_CONFIG, else CLAUDE_PLUGIN_DATA, then ~/.config", () => {
-  const env = (vars: Record<string, string>) => (name: string) => vars[name];
-  assertEquals(configCandidates(env({ LESSONS_CONFIG: "/x/c.jsonc", HOME: "/h" })), [
-    { path: "/x/c.jsonc", via: "LESSONS_CONFIG" },
-  ]);
-  assertEquals(configCandidates(env({ CLAUDE_PLUGIN_DATA: "/d", HOME: "/h" })).map((c) => c.path), [
-    join("/d", "lessons-reinject.jsonc"),
-    join("/h", ".config", "lessons-reinject", "config.jsonc"),
-  ]);
+Deno.test("the config file: LESSONS_CONFIG alone, else CLAUDE_PLUGIN_DATA, then ~/.config", async () => {
+  const box = sandbox();
+  const [data, home] = [join(box.dir, "data"), join(box.dir, "home")];
+  const inData = join(data, "lessons-reinject.jsonc");
+  const inHome = join(home, ".config", "lessons-reinject", "config.jsonc");
+  const named = join(box.dir, "named.jsonc");
+  for (const file of [inData, inHome, named]) {
+    Deno.mkdirSync(join(file, ".."), { recursive: true });
+    Deno.writeTextFileSync(file, "{}");
+  }
+  const found = async (vars: Record<string, string>) => {
+    const outcome = (await loadSettings((name) => vars[name])).configFile;
+    return [outcome.path, outcome.via];
+  };
+  const both = { CLAUDE_PLUGIN_DATA: data, HOME: home };
+  assertEquals(await found({ ...both, LESSONS_CONFIG: named }), [named, "LESSONS_CONFIG"]);
+  assertEquals(await found(both), [inData, "CLAUDE_PLUGIN_DATA"]);
+  Deno.removeSync(inData);
+  assertEquals(await found(both), [inHome, "~/.config"]);
+  // A file LESSONS_CONFIG names, missing, is not replaced by another.
+  const missing = join(box.dir, "nope.jsonc");
+  assertEquals(await found({ ...both, LESSONS_CONFIG: missing }), [missing, "LESSONS_CONFIG"]);
+  await Deno.remove(box.dir, { recursive: true });
 });
 
-Deno.test("loadConfigFile(): relative paths are the file's; a missing named file is a problem", async () => {
+Deno.test("the config file's relative paths are the file's; a missing named file is a problem", async () => {
   const box = sandbox();
   const data = join(box.dir, "data");
   Deno.mkdirSync(data);
@@ -91,14 +102,15 @@ Deno.test("loadConfigFile(): relative paths are the file's; a missing named file
     '{ "manifestPath": "m.json", "stateDir": "~/state" }',
   );
   const vars: Record<string, string> = { CLAUDE_PLUGIN_DATA: data, HOME: box.dir };
-  const loaded = await loadConfigFile((name) => vars[name]);
+  const loaded = (await loadSettings((name) => vars[name])).configFile;
   assertEquals(loaded.problems, []);
   assertEquals(loaded.via, "CLAUDE_PLUGIN_DATA");
   assertEquals(loaded.settings.manifestPath, join(data, "m.json"));
   assertEquals(loaded.settings.stateDir, join(box.dir, "state"));
-  const missing = await loadConfigFile((name) =>
-    name === "LESSONS_CONFIG" ? join(box.dir, "nope.jsonc") : undefined
-  );
+  const missing =
+    (await loadSettings((name) =>
+      name === "LESSONS_CONFIG" ? join(box.dir, "nope.jsonc") : undefined
+    )).configFile;
   assertEquals(missing.settings, {});
   assertIncludes(missing.problems[0] ?? "", "no such file (named by LESSONS_CONFIG)");
   await Deno.remove(box.dir, { recursive: true });
@@ -143,7 +155,7 @@ Deno.test("an invalid config setting: one stderr line with line and column; the 
   const run = await runHook(input, env);
   assertEquals(run.code, 0);
   assertIncludes(run.stderr, `config ${config}:3:12: debug: expected true or false`);
-  assertIncludes(run.stderr, 'got "maybe"; ignoring it');
+  assertIncludes(run.stderr, 'got "maybe"; using the default, false');
   assertEquals(run.stderr.trim().split("\n").length, 1);
   // The file's thresholds still apply: nothing fires at 31 %.
   assertEquals(run.stdout, "");
@@ -160,5 +172,20 @@ Deno.test("an invalid config setting: one stderr line with line and column; the 
   assertEquals(report.configFile, config);
   assertIncludes(report.problems[0] ?? "", `${config}:3:`);
   assertEquals(report.thresholds, [30, 52, 70]);
+  await Deno.remove(box.dir, { recursive: true });
+});
+
+Deno.test("an empty config file is accepted in silence, and doctor calls it empty", async () => {
+  const { box, input } = hookSetup(62_000); // 31 %
+  const config = join(box.dir, "config.jsonc");
+  Deno.writeTextFileSync(config, "// nothing set yet\n");
+  const env = { ...box.env, LESSONS_CONFIG: config };
+  const run = await runHook(input, env);
+  assertEquals(run.stderr, "");
+  // The defaults apply: 30 fires.
+  assertIncludes(run.context ?? "", "[lessons-reinject refresh 30 ");
+  const doctor = parsedAs(DoctorJsonSchema, (await cli(["doctor", "--json"], env)).stdout);
+  const check = doctor.checks.find((c) => c.name === "config file");
+  assertEquals([check?.status, check?.detail], ["ok", `${config} (LESSONS_CONFIG): empty`]);
   await Deno.remove(box.dir, { recursive: true });
 });

@@ -1,7 +1,7 @@
 /** core/errors.ts: how a caught error becomes one line for a person. */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { join } from "node:path";
-import { fileReason, messageOf, oneLine } from "../../../src/core/errors.ts";
+import { fileReason, messageOf } from "../../../src/core/errors.ts";
 import { ROOT } from "../../_helpers.ts";
 
 Deno.test("fileReason() says why a file cannot be read without OS codes", () => {
@@ -24,10 +24,10 @@ Deno.test("fileReason() says why a file cannot be read without OS codes", () => 
   for (const [error, expected] of cases) assertEquals(fileReason(error), expected);
 });
 
-Deno.test("oneLine() keeps a message on one line", () => {
-  assertEquals(oneLine("Unexpected token\n  at line 2"), "Unexpected token at line 2");
-  assertEquals(oneLine("a\r\n\tb\u2028c\u0000d"), "a b c d");
-  assertEquals(oneLine("  plain  "), "plain");
+Deno.test("messageOf() keeps a message on one line", () => {
+  assertEquals(messageOf(new Error("Unexpected token\n  at line 2")), "Unexpected token at line 2");
+  assertEquals(messageOf("a\r\n\tb\u2028c\u0000d"), "a b c d");
+  assertEquals(messageOf("  plain  "), "plain");
 });
 
 Deno.test("messageOf() gives Deno's module errors in the project's words, on one line", () => {

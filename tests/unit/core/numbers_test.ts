@@ -2,9 +2,7 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import {
   groupDigits,
-  MAX_PERCENT,
   MAX_TOKENS,
-  MIN_PERCENT,
   MIN_TOKENS,
   parseTokens,
   parseWhole,
@@ -12,7 +10,6 @@ import {
   THRESHOLD_EXPECTED,
   thresholdOf,
   thresholdText,
-  tokenCount,
   TOKENS_EXPECTED,
 } from "../../../src/core/numbers.ts";
 
@@ -96,8 +93,9 @@ Deno.test("parseTokens(): 1,000 to 100,000,000, with k and M, named in the messa
     ok(parsed.kind === "invalid", raw);
     ok(parsed.problem.includes("from 1,000 to 100,000,000"), parsed.problem);
   }
-  assertEquals(tokenCount("1.1k"), 1_100);
-  assertEquals(tokenCount("0.0001k"), undefined);
+  assertEquals(valueOf(parseTokens("1.1k")), 1_100);
+  const fraction = parseTokens("0.0001k");
+  ok(fraction.kind === "invalid" && fraction.problem.includes("not a whole number of tokens"));
 });
 
 Deno.test("percentText() rounds down: a refresh never claims more than was read", () => {
@@ -105,7 +103,14 @@ Deno.test("percentText() rounds down: a refresh never claims more than was read"
 });
 
 Deno.test("the messages' bounds are the constants' (written out so loading builds no text)", () => {
-  ok(THRESHOLD_EXPECTED.includes(`from ${MIN_PERCENT} to ${MAX_PERCENT} `));
+  // The percentages' bounds, 1 and 99, are thresholdOf()'s own.
+  assertEquals([0, 1, 99, 100].map((p) => valueOf(thresholdOf(`${p}%`))), [
+    undefined,
+    1,
+    99,
+    undefined,
+  ]);
+  ok(THRESHOLD_EXPECTED.includes("from 1 to 99 "));
   ok(THRESHOLD_EXPECTED.includes(`from ${groupDigits(MIN_TOKENS)} to ${groupDigits(MAX_TOKENS)} `));
   ok(TOKENS_EXPECTED.includes(`from ${groupDigits(MIN_TOKENS)} to ${groupDigits(MAX_TOKENS)} `));
 });

@@ -10,7 +10,7 @@ import {
   readLauncherState,
   SOURCE_PACKAGES,
 } from "../../../src/io/launcher_state.ts";
-import { denoNpmCache } from "../../../src/settings/deno_cache.ts";
+import { denoNpmCache } from "../../../src/settings/other_programs.ts";
 import { ROOT } from "../../_helpers.ts";
 
 const NAME = "lessons-reinject-x86_64-unknown-linux-gnu";

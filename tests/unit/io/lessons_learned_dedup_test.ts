@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { rearmAfterRefresh } from "../../../src/io/lessons_learned_dedup.ts";
-import { nodeTmpdir } from "../../../src/settings/node_tmpdir.ts";
+import { nodeTmpdir } from "../../../src/settings/other_programs.ts";
 
 Deno.test("nodeTmpdir() picks the folder Node's os.tmpdir() would", async (t) => {
   const cases: [Record<string, string>, string, string][] = [
