@@ -11,7 +11,7 @@ async function hookMain(): Promise<void> {
   try {
     if (Deno.stdin.isTerminal()) {
       // Run by hand with no payload: say what this is instead of waiting for end of input.
-      const { command } = (await import("./cli/program.ts")).thisProgram();
+      const { command } = (await import("./cli/program.ts")).thisProgram(Deno.env.get("INIT_CWD"));
       await writeAll(
         Deno.stderr,
         "lessons-reinject: a Claude Code hook; it reads a hook payload on stdin. " +

@@ -3,15 +3,26 @@
  * carries `context_window`. Records that reading for the session (atomically, in the state folder)
  * so the hook can prefer it, and prints a compact gauge, or with `--pass` its stdin unchanged.
  */
+import { messageOf } from "../core/errors.ts";
 import { thresholdText } from "../core/numbers.ts";
 import { fillOf, isReading } from "../core/reading.ts";
 import { dryRun } from "../hook.ts";
 import { preparePrivateDir } from "../io/state_store.ts";
+import { readStdinCapped } from "../io/stdin.ts";
 import { recordFromStatusline, saveStatusline } from "../io/statusline_store.ts";
-import { type CliIo, COMMON_OPTIONS, EXIT_OK, messageOf, printJson, readFlags } from "./common.ts";
-import { gauge } from "./gauge.ts";
-import type { StatuslineJson } from "./schemas.ts";
 import type { Settings } from "../settings/resolve.ts";
+import {
+  COMMON,
+  type Ctx,
+  err,
+  EXIT_OK,
+  gauge,
+  names,
+  out,
+  printJson,
+  readFlags,
+} from "./common.ts";
+import type { StatuslineJson } from "./schemas.ts";
 
 const STATUSLINE_HELP = `Usage: lessons-reinject statusline [--pass] [--json]
 
@@ -20,8 +31,10 @@ reading (context_window: used_percentage, context_window_size, current_usage) fo
 the state folder, and prints a compact gauge line. The hook prefers this reading while it is
 fresh (at most 60 s old and not older than the transcript's last usage). Always exits 0.
 
-  "statusLine": { "type": "command", "command": "lessons-reinject statusline" }
-  "statusLine": { "type": "command", "command": "lessons-reinject statusline --pass | ccstatusline" }
+  "statusLine": { "type": "command", "command": "<plugin folder>/hooks/run statusline" }
+  "statusLine": { "type": "command", "command": "<plugin folder>/hooks/run statusline --pass | ccstatusline" }
+
+(\`lessons-reinject doctor\` names the plugin folder.)
 
 Options:
   --pass      print stdin back unchanged instead of the gauge (to pipe into your own statusline)
@@ -29,20 +42,15 @@ Options:
   -h, --help  this help
 `;
 
-const OPTIONS = { ...COMMON_OPTIONS, pass: { type: "boolean" } } as const;
-
 /** Records the reading in `stdin`; returns what happened. Never throws. */
-async function bridgeStatusline(
+async function bridge(
   stdin: string | undefined | { unreadable: string },
-  io: CliIo,
   settings: Settings,
+  now: number,
 ): Promise<StatuslineJson> {
+  const none = { recorded: false, path: null, percent: null, tokens: null, window: null };
   const nothing = (error: string): StatuslineJson => ({
-    recorded: false,
-    path: null,
-    percent: null,
-    tokens: null,
-    window: null,
+    ...none,
     line: `lessons-reinject: no context reading (${error})`,
     error,
   });
@@ -54,22 +62,20 @@ async function bridgeStatusline(
   } catch {
     return nothing(stdin.trim() === "" ? "stdin is empty" : "stdin is not JSON");
   }
-  const transcriptPath = typeof input === "object" && input !== null && "transcript_path" in input
+  const transcript = typeof input === "object" && input !== null && "transcript_path" in input &&
+      typeof input.transcript_path === "string"
     ? input.transcript_path
     : undefined;
-  const size = typeof transcriptPath === "string"
-    ? (await Deno.stat(transcriptPath).catch(() => undefined))?.size
-    : undefined;
-  const made = recordFromStatusline(input, io.now(), size);
+  const size = transcript === undefined ? undefined : fileSize(transcript);
+  const made = recordFromStatusline(input, now, size);
   if ("error" in made) return nothing(made.error);
   const { record } = made;
-  const { stateDir } = settings;
   // The hook's own steps on Claude Code's figures, run dry: what is due, what comes next.
   const trace = await dryRun(
     {
       session_id: record.sessionId,
       hook_event_name: "PostToolUse",
-      ...(typeof transcriptPath === "string" ? { transcript_path: transcriptPath } : {}),
+      ...(transcript === undefined ? {} : { transcript_path: transcript }),
       context_window: {
         used_percentage: record.percent,
         context_window_size: record.window ?? null,
@@ -80,52 +86,58 @@ async function bridgeStatusline(
     { render: false },
   );
   const reading = trace.reading && isReading(trace.reading) ? trace.reading : undefined;
-  const span = reading ? fillOf(reading).span : undefined;
   const due = trace.decision?.cause?.kind === "thresholds" ? trace.decision.cause.thresholds : [];
   const next = trace.decision?.upcoming;
-  const names = (list: readonly number[]) => list.map((t) => thresholdText(t)).join(", ");
-  const line = `${
-    gauge(record.percent, settings.thresholds, reading?.window ?? record.window, 20, span)
-  }${
-    due.length > 0
-      ? ` · refresh due (${names(due)})`
-      : next === undefined
-      ? " · all refreshed"
-      : ` · next refresh ${thresholdText(next)}`
-  }`;
+  const bar = gauge(
+    record.percent,
+    settings.thresholds,
+    reading?.window ?? record.window,
+    20,
+    reading && fillOf(reading).span,
+  );
+  const after = due.length > 0
+    ? `refresh due (${names(due)})`
+    : next === undefined
+    ? "all refreshed"
+    : `next refresh ${thresholdText(next)}`;
   const shown = {
     percent: record.percent,
     tokens: record.tokens ?? null,
     window: record.window ?? null,
-    line,
+    line: `${bar} · ${after}`,
   };
-  const problem = preparePrivateDir(stateDir);
+  const problem = preparePrivateDir(settings.stateDir);
   if (problem) return { ...shown, recorded: false, path: null, error: problem };
   try {
-    const path = saveStatusline(stateDir, record);
-    return { ...shown, recorded: true, path, error: null };
+    return {
+      ...shown,
+      recorded: true,
+      path: saveStatusline(settings.stateDir, record),
+      error: null,
+    };
   } catch (error) {
     return { ...shown, recorded: false, path: null, error: messageOf(error) };
   }
 }
 
-/** Runs `statusline`. Always exit 0 (a failing statusLine command blanks the line). */
-export async function runStatusline(
-  args: string[],
-  io: CliIo,
-  settings: Settings,
-): Promise<number> {
-  const parsed = await readFlags(args, OPTIONS, STATUSLINE_HELP, io);
-  if (parsed.kind === "done") return parsed.exit;
-  const flags = parsed.values;
-  // A directory or a closed descriptor as stdin: say so on the line, exit 0 as promised.
-  const stdin = await io.readStdin().catch((error) => ({ unreadable: messageOf(error) }));
-  const result = await bridgeStatusline(stdin, io, settings);
-  if (flags.pass) await io.stdout(typeof stdin === "string" ? stdin : "");
-  else if (flags.json) await printJson(io, result);
-  else await io.stdout(`${result.line}\n`);
-  if (!result.recorded && settings.debug) {
-    await io.stderr(`lessons-reinject: statusline not recorded: ${result.error}\n`);
+function fileSize(path: string): number | undefined {
+  try {
+    return Deno.statSync(path).size;
+  } catch {
+    return undefined;
   }
+}
+
+/** Runs `statusline`. Always exit 0 (a failing statusLine command blanks the line). */
+export async function runStatusline(args: string[], ctx: Ctx): Promise<number> {
+  const flags = await readFlags(args, { ...COMMON, pass: "boolean" }, STATUSLINE_HELP, ctx);
+  if ("exit" in flags) return flags.exit;
+  // A folder or a closed descriptor as stdin: say so on the line, exit 0 as promised.
+  const stdin = await readStdinCapped().catch((error) => ({ unreadable: messageOf(error) }));
+  const result = await bridge(stdin, ctx.settings, Date.now());
+  if (flags.values.pass) await out(typeof stdin === "string" ? stdin : "");
+  else if (flags.values.json) await printJson(result);
+  else await out(`${result.line}\n`);
+  if (!result.recorded && ctx.settings.debug) await err(`statusline not recorded: ${result.error}`);
   return EXIT_OK;
 }

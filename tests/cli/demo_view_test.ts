@@ -1,21 +1,12 @@
 /** The demo's presentation: rows in, lines out, within the width given, colour only when asked. */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { widthOf, wrap } from "../../src/cli/common.ts";
 import {
   demoLines,
   type DemoView,
   type DemoViewOptions,
-  demoWidth,
   listPercents,
-  useColor,
-  wrap,
 } from "../../src/cli/demo_view.ts";
-
-Deno.test("useColor() colours a terminal unless NO_COLOR asks for none", () => {
-  assertEquals(useColor(true, false), true);
-  assertEquals(useColor(true, true), false);
-  assertEquals(useColor(false, false), false);
-  assertEquals(useColor(false, true), false);
-});
 
 Deno.test("listPercents() writes a list of percentages in words", () => {
   assertEquals(listPercents([]), "");
@@ -31,6 +22,13 @@ Deno.test("wrap() breaks at spaces and cuts a word longer than the width", () =>
   assertEquals(wrap("ab " + "y".repeat(7), 5), ["ab", "yyyyy", "yy"]);
   // Widths count characters, not UTF-16 units or bytes.
   assertEquals(wrap("→→→ →→", 3), ["→→→", "→→"]);
+  // A path longer than the width breaks after a slash where it can.
+  assertEquals(wrap("see /home/me/.claude/projects/x.jsonl", 16), [
+    "see",
+    "/home/me/",
+    ".claude/",
+    "projects/x.jsonl",
+  ]);
 });
 
 const LONG = "word ".repeat(60).trim();
@@ -68,6 +66,7 @@ const at = (width: number, more: Partial<DemoViewOptions> = {}): DemoViewOptions
   color: false,
   width,
   program: "deno task hook",
+  anywhere: "/home/me/lessons-reinject/hooks/run",
   readme: "README.md",
   ...more,
 });
@@ -75,16 +74,16 @@ const at = (width: number, more: Partial<DemoViewOptions> = {}): DemoViewOptions
 const visible = (lines: string[]) => lines.map((l) => l.replace(/\x1b\[[0-9;]*m/g, ""));
 const WIDTHS = [60, 80, 100, 140];
 
-Deno.test("demoWidth() takes the terminal's, then COLUMNS, then 100; never under 60", () => {
-  assertEquals(demoWidth(80, "132"), 80);
-  assertEquals(demoWidth(undefined, "132"), 132);
-  assertEquals(demoWidth(undefined, " 90 "), 90);
-  assertEquals(demoWidth(undefined, undefined), 100);
-  assertEquals(demoWidth(undefined, "wide"), 100);
-  assertEquals(demoWidth(undefined, "0"), 100);
-  assertEquals(demoWidth(0, undefined), 100, "a terminal that reports 0 columns");
-  assertEquals(demoWidth(40, undefined), 60);
-  assertEquals(demoWidth(undefined, "20"), 60);
+Deno.test("widthOf() takes the terminal's, then COLUMNS, then 100; never under 60", () => {
+  assertEquals(widthOf(80, "132"), 80);
+  assertEquals(widthOf(undefined, "132"), 132);
+  assertEquals(widthOf(undefined, " 90 "), 90);
+  assertEquals(widthOf(undefined, undefined), 100);
+  assertEquals(widthOf(undefined, "wide"), 100);
+  assertEquals(widthOf(undefined, "0"), 100);
+  assertEquals(widthOf(0, undefined), 100, "a terminal that reports 0 columns");
+  assertEquals(widthOf(40, undefined), 60);
+  assertEquals(widthOf(undefined, "20"), 60);
 });
 
 Deno.test("demoLines() keeps long reasons, tool names and injected lines within the width", () => {
@@ -118,7 +117,8 @@ Deno.test("demoLines() never wraps a gauge: each bar whole on one line, at every
 Deno.test("demoLines() ends with commands that work from where the user is, whole", () => {
   for (const width of WIDTHS) {
     const next = demoLines(view, at(width)).join("\n").split("\nNext\n")[1] ?? "";
-    assert(next.includes("deno task hook doctor"), next);
+    // doctor is for the user's project: a command that runs from any folder.
+    assert(next.includes("/home/me/lessons-reinject/hooks/run doctor"), next);
     assert(next.includes("deno task hook --help"), next);
     assert(next.includes("README.md"), next);
     assert(next.includes("/plugin marketplace add lessons-reinject/lessons-reinject\n"), next);
@@ -128,7 +128,7 @@ Deno.test("demoLines() ends with commands that work from where the user is, whol
   // An installed binary's path may be longer than the terminal: it stays whole, to be pasted.
   const binary = "/home/someone/.claude/plugins/cache/lessons-reinject/lessons-reinject/0.1.0/" +
     "dist/lessons-reinject-x86_64-unknown-linux-gnu";
-  const lines = demoLines(view, at(80, { program: binary, readme: undefined }));
+  const lines = demoLines(view, at(80, { program: binary, anywhere: binary, readme: undefined }));
   assert(lines.includes(`  ${binary} --help`), lines.slice(-8).join("\n"));
   assert(!lines.includes("README.md"));
 });
