@@ -338,3 +338,50 @@ Deno.test("doctor's install advice is the README's command", async () => {
   assert(command !== undefined && readme.includes(command), `${command} is not in the README`);
   await Deno.remove(box.dir, { recursive: true });
 });
+
+Deno.test("doctor flags a statusLine command that cannot run, and names the path to use", async (t) => {
+  const box = sandbox();
+  const claude = join(box.dir, ".claude");
+  Deno.mkdirSync(claude, { recursive: true });
+  const statusLine = (command: string) =>
+    Deno.writeTextFileSync(
+      join(claude, "settings.json"),
+      JSON.stringify({ statusLine: { type: "command", command } }),
+    );
+  const bridge = async (args: string[] = ["--plugin-root", ROOT]) => {
+    const run = await cli(["doctor", "--json", ...args], healthy(box));
+    return check(parsedAs(DoctorJsonSchema, run.stdout), "statusline bridge");
+  };
+  await t.step("a bare name not on PATH", async () => {
+    statusLine("lessons-reinject statusline");
+    const found = await bridge();
+    assertEquals(found.status, "warn", JSON.stringify(found));
+    assertIncludes(found.detail, "no lessons-reinject is on PATH");
+    assertEquals(found.fix, `set statusLine's command to ${join(ROOT, "hooks", "run")} statusline`);
+  });
+  await t.step("a path that exists", async () => {
+    statusLine(`${join(ROOT, "hooks", "run")} statusline --pass | cat`);
+    assertEquals((await bridge()).status, "ok");
+  });
+  await t.step(
+    "after a marketplace install: the installed path, which names its version",
+    async () => {
+      const installed = join(
+        claude,
+        "plugins",
+        "cache",
+        "lessons-reinject",
+        "lessons-reinject",
+        "0.1.0",
+      );
+      Deno.mkdirSync(join(installed, "hooks"), { recursive: true });
+      Deno.copyFileSync(join(ROOT, "hooks", "hooks.json"), join(installed, "hooks", "hooks.json"));
+      statusLine("lessons-reinject statusline");
+      const found = await bridge([]);
+      assertEquals(found.status, "warn");
+      assertIncludes(found.fix ?? "", `${join(installed, "hooks", "run")} statusline`);
+      assertIncludes(found.fix ?? "", "its path holds the plugin's version");
+    },
+  );
+  await Deno.remove(box.dir, { recursive: true });
+});
