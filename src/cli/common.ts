@@ -198,15 +198,15 @@ export function table(rows: readonly [string, string][], column: number, width: 
  * ```
  */
 export function gauge(
-  percent: number | undefined,
+  percent: number | null | undefined,
   thresholds: readonly Threshold[],
-  window: number | undefined,
+  window: number | null | undefined,
   cells = 40,
-  span?: number,
+  span?: number | null,
 ): string {
   const filled = Math.min(cells, Math.max(0, Math.round(((percent ?? 0) / 100) * cells)));
   const at = (t: Threshold) =>
-    window === undefined ? (t < 100 ? t : Infinity) : (pointOf(t, span ?? window) * 100) / window;
+    window ? (pointOf(t, span ?? window) * 100) / window : t < 100 ? t : Infinity;
   const marks = new Set(
     thresholds.map(at).filter((p) => p < 100).map((p) => Math.round(p * cells / 100)),
   );
@@ -214,6 +214,6 @@ export function gauge(
   for (let cell = 0; cell < cells; cell++) {
     bar += (marks.has(cell) && cell > 0 ? "|" : "") + (cell < filled ? "#" : ".");
   }
-  const of = window === undefined ? "" : ` of ${formatTokens(window)}`;
-  return `[${bar}] ${percent === undefined ? "?%" : percentText(percent)}${of}`;
+  const of = window ? ` of ${formatTokens(window)}` : "";
+  return `[${bar}] ${percent == null ? "?%" : percentText(percent)}${of}`;
 }

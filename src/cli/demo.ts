@@ -8,7 +8,7 @@ import { join } from "../core/path.ts";
 import { isReading } from "../core/reading.ts";
 import { DEMO_TRANSCRIPT_LINES } from "../data/demo_session.ts";
 import sampleManifest from "../data/sample_manifest.json" with { type: "json" };
-import { debugLine, runHook, type Trace } from "../hook.ts";
+import { debugLine, runHook } from "../hook.ts";
 import { resolveSettings } from "../settings/resolve.ts";
 import {
   COMMON,
@@ -45,15 +45,12 @@ type Entry = Record<string, any>;
 /** Replays the bundled session through `runHook` in `dir`, an empty folder. */
 async function replay(dir: string): Promise<{ demo: DemoJson; rows: DemoRow[] }> {
   const entries: Entry[] = DEMO_TRANSCRIPT_LINES.map((l) => JSON.parse(l));
-  const sessionId: string = entries.find((e) => typeof e.sessionId === "string")?.sessionId ??
-    "demo";
-  const cwd: string = entries.find((e) => typeof e.cwd === "string")?.cwd ?? dir;
+  const { sessionId, cwd } = entries.find((e) => e.sessionId && e.cwd)!;
   const transcript = join(dir, `${sessionId}.jsonl`);
   const manifest = join(dir, "lesson-manifest.json");
   Deno.writeTextFileSync(manifest, JSON.stringify(sampleManifest));
-  Deno.writeTextFileSync(transcript, "");
-  // The demo's own settings, never the user's: defaults, with its folder for state and manifest,
-  // and the sample manifest as the only source (no CLAUDE.md of this machine's).
+  // The demo's own settings, never the user's: defaults, with its folder for state, and the
+  // sample manifest as the only source (no CLAUDE.md of this machine's).
   const env: Record<string, string> = {
     HOME: dir,
     TMPDIR: dir,
@@ -64,131 +61,105 @@ async function replay(dir: string): Promise<{ demo: DemoJson; rows: DemoRow[] }>
     LESSONS_REINJECT_SOURCES: "manifest",
   };
   const settings = resolveSettings((name) => env[name]);
-  const uses = new Map<string, { name: string; input: unknown; tokens: number }>();
-  const steps: DemoJson["steps"] = [];
+  const uses = new Map<string, Entry>();
+  const demo: DemoJson = {
+    model: "",
+    window: 0,
+    thresholds: settings.thresholds,
+    steps: [],
+    injections: 0,
+  };
   const rows: DemoRow[] = [];
-  let model = "";
-  let window = 0;
-  const append = (line: string) =>
-    Deno.writeTextFileSync(transcript, `${line}\n`, { append: true });
-  for (const [index, entry] of entries.entries()) {
-    append(DEMO_TRANSCRIPT_LINES[index]!);
+  const append = (line: unknown) =>
+    Deno.writeTextFileSync(transcript, `${JSON.stringify(line)}\n`, { append: true });
+  for (const entry of entries) {
+    append(entry);
     if (entry.type === "assistant") {
-      const u = entry.message.usage;
-      model = entry.message.model;
-      for (const block of entry.message.content ?? []) {
-        if (block.type !== "tool_use") continue;
-        const tokens = u.input_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens;
-        uses.set(block.id, { name: block.name, input: block.input, tokens });
+      demo.model = entry.message.model;
+      for (const block of entry.message.content) {
+        uses.set(block.id, { ...block, usage: entry.message.usage });
       }
-      continue;
     }
-    if (entry.type !== "user" || !Array.isArray(entry.message?.content)) continue;
-    for (const block of entry.message.content) {
-      const use = block.type === "tool_result" ? uses.get(block.tool_use_id) : undefined;
-      if (!use) continue;
-      const event = block.is_error === true ? "PostToolUseFailure" : "PostToolUse";
+    for (const block of entry.type === "user" ? entry.message.content : []) {
+      const use = uses.get(block.tool_use_id);
+      if (block.type !== "tool_result" || !use) continue;
+      const event = block.is_error ? "PostToolUseFailure" : "PostToolUse";
       // The payload Claude Code 2.1.328 sends (tests/fixtures/payloads), for this tool call.
       const payload = {
         session_id: sessionId,
         transcript_path: transcript,
         cwd,
-        prompt_id: entry.promptId ?? crypto.randomUUID(),
+        prompt_id: entry.promptId,
         permission_mode: "default",
         effort: { level: "high" },
         hook_event_name: event,
         tool_name: use.name,
         tool_input: use.input,
-        ...(block.is_error === true
+        ...(block.is_error
           ? { error: String(block.content), is_interrupt: false }
           : { tool_response: entry.toolUseResult ?? block.content }),
         tool_use_id: block.tool_use_id,
         duration_ms: 12,
       };
       const { trace } = await runHook(JSON.stringify(payload), settings);
-      const text = trace.result === "fired" ? trace.refresh?.text ?? null : null;
-      // As Claude Code does once the hook has answered: record the delivery.
+      const fired = trace.result === "fired";
+      const text = fired ? trace.refresh?.text ?? null : null;
+      // As Claude Code 2.1.328 does once the hook has answered: it records the delivery after the
+      // tool result (docs/claude-code-facts.md), where the next call finds its receipt.
       if (text !== null) {
-        append(
-          JSON.stringify(
-            deliveryRecord(entry, `${event}:${use.name}`, event, block.tool_use_id, text),
+        append({
+          parentUuid: entry.uuid,
+          isSidechain: false,
+          type: "attachment",
+          attachment: {
+            type: DELIVERED_ATTACHMENT,
+            content: [text],
+            hookName: `${event}:${use.name}`,
+            toolUseID: block.tool_use_id,
+            hookEvent: event,
+          },
+          uuid: crypto.randomUUID(),
+          ...Object.fromEntries(
+            ["timestamp", "sessionId", "cwd", "version"].map((k) => [k, entry[k]]),
           ),
-        );
+        });
       }
       const reading = trace.reading && isReading(trace.reading) ? trace.reading : undefined;
-      window = reading?.window ?? window;
+      const u = use.usage;
+      const tokens = reading?.tokens ??
+        u.input_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens;
       const percent = reading?.percent ?? 0;
-      steps.push({
-        step: steps.length + 1,
+      demo.window = reading?.window ?? demo.window;
+      const step = rows.length + 1;
+      demo.steps.push({
+        step,
         event,
         tool: use.name,
         toolUseId: block.tool_use_id,
         percent,
-        tokens: reading?.tokens ?? use.tokens,
-        window,
-        gauge: gauge(percent, settings.thresholds, window),
+        tokens,
+        window: demo.window,
+        gauge: gauge(percent, settings.thresholds, demo.window),
         decision: debugLine(trace),
         injected: text !== null,
-        header: text === null ? null : text.split("\n")[0] ?? "",
+        header: text?.split("\n")[0] ?? null,
         chars: text?.length ?? 0,
         text,
       });
-      rows.push(rowOf(steps.length, event, use.name, reading?.tokens ?? use.tokens, trace));
+      // The decision's own phrase, unless the call ended for another reason (a race, a write).
+      const { decision } = trace;
+      const cause = decision?.cause;
+      const reason = fired && cause?.kind === "toolCount"
+        ? `${cause.calls} tool calls without a reading`
+        : decision && trace.reason.endsWith(decision.reason)
+        ? decision.reason
+        : trace.reason;
+      const crossed = fired && cause?.kind === "thresholds" ? cause.thresholds : [];
+      rows.push({ step, event, tool: use.name, tokens, percent, reason, crossed, text });
     }
   }
-  const injections = steps.filter((s) => s.injected).length;
-  return { demo: { model, window, thresholds: [...settings.thresholds], steps, injections }, rows };
-}
-
-/**
- * The `hook_additional_context` attachment Claude Code 2.1.328 writes after the tool result when
- * a hook's answer is delivered (docs/claude-code-facts.md), so the next call finds its receipt.
- */
-function deliveryRecord(
-  result: Entry,
-  hookName: string,
-  hookEvent: string,
-  call: string,
-  text: string,
-): Entry {
-  return {
-    parentUuid: result.uuid ?? null,
-    isSidechain: false,
-    type: "attachment",
-    attachment: {
-      type: DELIVERED_ATTACHMENT,
-      content: [text],
-      hookName,
-      toolUseID: call,
-      hookEvent,
-    },
-    uuid: crypto.randomUUID(),
-    timestamp: result.timestamp,
-    sessionId: result.sessionId,
-    cwd: result.cwd,
-    version: result.version,
-  };
-}
-
-/** One tool call as the demo shows it, from the hook's trace. Pure. */
-function rowOf(step: number, event: string, tool: string, tokens: number, trace: Trace): DemoRow {
-  const { decision } = trace;
-  const cause = decision?.cause;
-  const fired = trace.result === "fired";
-  // The decision's own phrase, unless the call ended for another reason (a race, a write).
-  let reason = decision && trace.reason.endsWith(decision.reason) ? decision.reason : trace.reason;
-  if (fired && cause?.kind === "toolCount") reason = `${cause.calls} tool calls without a reading`;
-  const reading = trace.reading && isReading(trace.reading) ? trace.reading : undefined;
-  return {
-    step,
-    event,
-    tool,
-    tokens,
-    percent: reading?.percent ?? 0,
-    reason,
-    crossed: fired && cause?.kind === "thresholds" ? [...cause.thresholds] : [],
-    text: fired ? trace.refresh?.text ?? null : null,
-  };
+  demo.injections = demo.steps.filter((s) => s.injected).length;
+  return { demo, rows };
 }
 
 /** Runs `demo`. Exit 0 when the replay injected exactly three times, else 1. */

@@ -10,18 +10,7 @@ import { dryRun, stateDirFix } from "../hook.ts";
 import { loadStandingRules } from "../io/standing_rules.ts";
 import { preparePrivateDir, untrustedDirReason } from "../io/state_store.ts";
 import type { Settings } from "../settings/resolve.ts";
-import {
-  type Ctx,
-  EXIT_OK,
-  EXIT_PROBLEM,
-  groupDigits,
-  out,
-  printJson,
-  PROJECT,
-  readFlags,
-  table,
-  wrap,
-} from "./common.ts";
+import * as cli from "./common.ts";
 import { checkRules, checkThresholds } from "./doctor_rules.ts";
 import { check, checkPlugin, checkStatusline, pluginRootFor } from "./doctor_setup.ts";
 import { locateTranscript, nextCallPayload } from "./locate.ts";
@@ -29,34 +18,29 @@ import { sampleRefresh } from "./rules.ts";
 import type { Check, DoctorJson, StatusJson } from "./schemas.ts";
 import { deliveryLines, statusOf } from "./status.ts";
 
-const DOCTOR_HELP = `Usage: lessons-reinject doctor [--plugin-root DIR] [--project DIR] [--json]
+const HELP = `Usage: lessons-reinject doctor [--plugin-root DIR] [--project DIR] [--json]
 
-Checks the installation: the config file, settings in the environment, the hooks wiring
-(hooks/hooks.json), the binary for this platform, the rules (the manifest and your own: found,
-valid, size against the budget), the thresholds against auto-compaction, the state folder
-(writable, private), the statusline bridge, and the project's newest session. Each problem comes
-with its fix. Exit 0 when nothing failed (warnings allowed), 1 otherwise.
+Checks the installation: the config file, settings in the environment, the hooks wiring, the
+binary for this platform, the rules (the manifest and your own), the thresholds against
+auto-compaction, the state folder, the statusline bridge, and the project's newest session. Each
+problem comes with its fix. Exit 0 when nothing failed (warnings allowed), 1 otherwise.
 
 Options:
-  --plugin-root DIR  the plugin folder to check (default: $CLAUDE_PLUGIN_ROOT, else the newest
-                     install under ~/.claude/plugins, else the checkout or plugin it runs from)
-  --project DIR      the project to check (default: the folder you run it from)
+  --plugin-root DIR  the plugin folder to check (default: the one Claude Code runs, else the
+                     checkout or plugin doctor runs from)
+  --project DIR      the project to check (default: this folder)
   --json             print the checks as JSON
   -h, --help         this help
 `;
 
 /** Runs every check for the project at `cwd`. */
-async function diagnose(ctx: Ctx, cwd: string, flag: string | undefined): Promise<DoctorJson> {
+async function diagnose(ctx: cli.Ctx, cwd: string, flag: string | undefined): Promise<DoctorJson> {
   const { settings } = ctx;
   const program = ctx.program();
   const plugin = await pluginRootFor(settings, program.root, flag);
   const target = locateTranscript({}, settings.claudeDir, cwd);
-  const trace = "error" in target
-    ? undefined
-    : await dryRun(nextCallPayload(target, cwd), settings, { render: true });
-  const session = trace && !("error" in target)
-    ? statusOf(trace, target, settings, { sources: [], leftOut: [] })
-    : undefined;
+  const found = "error" in target ? undefined : target;
+  const trace = found && await dryRun(nextCallPayload(found, cwd), settings, { render: true });
   const rules = await loadStandingRules(settings, cwd);
   const checks: Check[] = [
     checkConfigFile(settings),
@@ -70,7 +54,10 @@ async function diagnose(ctx: Ctx, cwd: string, flag: string | undefined): Promis
     checkThresholds(settings, cwd, trace),
     checkStateDir(settings.stateDir),
     checkStatusline(settings, plugin),
-    ...checkSession(session, program.command),
+    ...checkSession(
+      trace && found && statusOf(trace, found, settings, { sources: [], leftOut: [] }),
+      program.command,
+    ),
   ];
   return { ok: checks.every((c) => c.status !== "fail"), checks };
 }
@@ -118,7 +105,7 @@ function checkSession(r: StatusJson | undefined, program: string): Check[] {
   }: ${r.decision}`;
   const point = r.compaction?.tokens == null
     ? ""
-    : `; auto-compaction at ${groupDigits(r.compaction.tokens)} (${r.compaction.evidence})`;
+    : `; auto-compaction at ${cli.groupDigits(r.compaction.tokens)} (${r.compaction.evidence})`;
   const checks = [
     r.percent === null
       ? check(
@@ -151,35 +138,26 @@ function checkSession(r: StatusJson | undefined, program: string): Check[] {
   return checks;
 }
 
-/** The column where a check's detail starts: after `  FAIL  `, and the name padded. */
-const DETAIL = 27;
-
-/** The human report, wrapped to `width`. Pure. */
-function renderDoctor(report: DoctorJson, width: number): string {
-  const rows = report.checks.flatMap((c): [string, string][] => {
-    const mark = { ok: "ok", warn: "warn", fail: "FAIL" }[c.status];
-    return [
-      [`  ${mark.padEnd(4)}  ${c.name}`, c.detail],
-      ...(c.fix ? [["", `fix: ${c.fix}`] as [string, string]] : []),
-    ];
-  });
+/** The human report, wrapped to `width`, each check's detail and fix from column 28. Pure. */
+function render(report: DoctorJson, width: number): string {
+  const rows = report.checks.flatMap((c): [string, string][] => [
+    [`  ${{ ok: "ok", warn: "warn", fail: "FAIL" }[c.status].padEnd(4)}  ${c.name}`, c.detail],
+    ...(c.fix ? [["", `fix: ${c.fix}`] as [string, string]] : []),
+  ]);
   const failures = report.checks.filter((c) => c.status === "fail").length;
   const warnings = report.checks.filter((c) => c.status === "warn").length;
-  const plural = (n: number, noun: string) => `${n} ${n === 1 ? noun : `${noun}s`}`;
+  const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
   const end = failures > 0
     ? `${plural(failures, "problem")} to fix.`
     : `All well${warnings > 0 ? ` (${plural(warnings, "warning")})` : ""}.`;
-  return `lessons-reinject doctor\n\n${table(rows, DETAIL, width)}\n${
-    wrap(end, width).join("\n")
-  }\n`;
+  return `lessons-reinject doctor\n\n${cli.table(rows, 27, width)}\n${end}\n`;
 }
 
 /** Runs `doctor`. Exit 0 when no check failed, 1 otherwise. */
-export async function runDoctor(args: string[], ctx: Ctx): Promise<number> {
-  const flags = await readFlags(args, { ...PROJECT, "plugin-root": "string" }, DOCTOR_HELP, ctx);
+export async function runDoctor(args: string[], ctx: cli.Ctx): Promise<number> {
+  const flags = await cli.readFlags(args, { ...cli.PROJECT, "plugin-root": "string" }, HELP, ctx);
   if ("exit" in flags) return flags.exit;
   const report = await diagnose(ctx, flags.cwd, flags.values["plugin-root"]);
-  if (flags.values.json) await printJson(report);
-  else await out(renderDoctor(report, ctx.width));
-  return report.ok ? EXIT_OK : EXIT_PROBLEM;
+  await (flags.values.json ? cli.printJson(report) : cli.out(render(report, ctx.width)));
+  return report.ok ? cli.EXIT_OK : cli.EXIT_PROBLEM;
 }

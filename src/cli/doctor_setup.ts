@@ -15,137 +15,108 @@ import type { Settings } from "../settings/resolve.ts";
 import { PLUGIN_INSTALL } from "./common.ts";
 import type { Check } from "./schemas.ts";
 
-export const check = (
-  name: string,
-  status: Check["status"],
-  detail: string,
-  fix?: string,
-): Check => ({
-  name,
-  status,
-  detail,
-  fix: fix ?? null,
-});
+export const check = (name: string, status: Check["status"], detail: string, fix?: string) =>
+  ({ name, status, detail, fix: fix ?? null }) satisfies Check;
 
 /** A plugin folder and how it was found. */
-export interface PluginRoot {
-  root: string;
-  via: string;
-}
+export type PluginRoot = { root: string; via: string };
 
 /**
- * The plugin folder to check: `--plugin-root`, else `CLAUDE_PLUGIN_ROOT`, else the folder of a
- * marketplace added from a local folder (Claude Code runs the hook there, not from its cache copy),
- * else the newest install under `~/.claude/plugins/cache`, else the checkout or plugin this
- * program runs from (`own`).
+ * The plugin folder to check: `--plugin-root`, else `CLAUDE_PLUGIN_ROOT`, else a marketplace added
+ * from a local folder (Claude Code runs the hook there, not from its cache copy), else the newest
+ * install in `~/.claude/plugins/cache`, else `own`, the checkout or plugin this program runs from.
  */
 export async function pluginRootFor(
-  settings: Pick<Settings, "pluginRoot" | "claudeDir">,
+  settings: Settings,
   own: string | undefined,
   flag: string | undefined,
 ): Promise<PluginRoot | undefined> {
   if (flag) return { root: flag, via: "--plugin-root" };
   if (settings.pluginRoot) return { root: settings.pluginRoot, via: "CLAUDE_PLUGIN_ROOT" };
   const plugins = settings.claudeDir && join(settings.claudeDir, "plugins");
-  if (plugins) {
-    const local = await localPluginRoot(plugins, "lessons-reinject");
-    if (local) return { root: local, via: "marketplace added from a local folder" };
-    const best = newestInstalledFile(plugins, "lessons-reinject", ["hooks", "hooks.json"]);
-    if (best) return { root: best.root, via: "installed plugin" };
-  }
-  if (own && exists(join(own, ".claude-plugin", "plugin.json"))) {
-    return {
-      root: own,
-      via: exists(join(own, ".git")) ? "the checkout this runs from" : "the folder this runs from",
-    };
-  }
-  return undefined;
+  const local = plugins && await localPluginRoot(plugins, "lessons-reinject");
+  if (local) return { root: local, via: "marketplace added from a local folder" };
+  const best = plugins && newestInstalledFile(plugins, "lessons-reinject", ["hooks", "hooks.json"]);
+  if (best) return { root: best.root, via: "installed plugin" };
+  if (!own || !statOf(join(own, ".claude-plugin", "plugin.json"))) return undefined;
+  return {
+    root: own,
+    via: `the ${statOf(join(own, ".git")) ? "checkout" : "folder"} this runs from`,
+  };
 }
 
 /** The plugin folder exists and is one; then its wiring and its binary. */
-export async function checkPlugin(
-  plugin: PluginRoot | undefined,
-  settings: Settings,
-): Promise<Check[]> {
-  const fix = "pass --plugin-root the folder holding the plugin's hooks/ and dist/, or reinstall " +
-    `it (${PLUGIN_INSTALL})`;
+export async function checkPlugin(plugin: PluginRoot | undefined, settings: Settings) {
+  const install = `install the plugin (${PLUGIN_INSTALL}), or pass --plugin-root DIR`;
   if (!plugin) {
     return [
       check(
         "plugin",
         "fail",
-        "the lessons-reinject plugin was not found (no --plugin-root, no CLAUDE_PLUGIN_ROOT, no install under ~/.claude/plugins/cache)",
-        `install the plugin (${PLUGIN_INSTALL}), or pass --plugin-root DIR`,
+        "not found: no --plugin-root, CLAUDE_PLUGIN_ROOT or install in ~/.claude/plugins",
+        install,
       ),
     ];
   }
   const where = `${plugin.root} (${plugin.via})`;
+  const fail = (why: string) => [check("plugin", "fail", `${where} ${why}`, `re${install}`)];
   const info = statOf(plugin.root);
-  if (!info) return [check("plugin", "fail", `${where} does not exist`, fix)];
-  if (!info.isDirectory) return [check("plugin", "fail", `${where} is not a folder`, fix)];
+  if (!info) return fail("does not exist");
+  if (!info.isDirectory) return fail("is not a folder");
   // A folder with none of the plugin's files is another folder, not a broken plugin.
-  const marks = [[".claude-plugin", "plugin.json"], ["hooks", "hooks.json"], ["hooks", "run"]];
-  if (!marks.some((parts) => exists(join(plugin.root, ...parts)))) {
-    return [
-      check(
-        "plugin",
-        "fail",
-        `${where} is not the lessons-reinject plugin: it has no .claude-plugin/plugin.json, hooks/hooks.json or hooks/run`,
-        fix,
-      ),
-    ];
+  const marks = [".claude-plugin/plugin.json", "hooks/hooks.json", "hooks/run"];
+  if (!marks.some((mark) => statOf(join(plugin.root, mark)))) {
+    return fail(
+      `is not the lessons-reinject plugin: it has no ${
+        marks.join(", ").replace(/, (?!.*,)/, " or ")
+      }`,
+    );
   }
+  const exe = Deno.build.os === "windows" ? ".exe" : "";
+  const state = readLauncherState(
+    plugin.root,
+    `lessons-reinject-${Deno.build.target}${exe}`,
+    settings.denoNpmCache,
+  );
+  const binary = launcherVerdict(state, onPath(`deno${exe}`, settings.searchPath));
   return [
     check("plugin", "ok", where),
     await checkHooks(plugin.root),
-    await checkBinary(plugin.root, settings),
+    check("binary", binary.status, binary.detail, binary.fix),
   ];
 }
 
 /** hooks/hooks.json registers every event this hook needs, with matchers that let them through. */
 async function checkHooks(root: string): Promise<Check> {
   const path = join(root, "hooks", "hooks.json");
-  const fail = (why: string) =>
-    check(
-      "hooks wiring",
-      "fail",
-      `${path}: ${why}`,
-      `restore ${path} from the plugin (it registers PostToolUse and PostToolUseFailure with matcher ".+", SessionStart with "clear|compact", and PostCompact, calling hooks/run)`,
-    );
+  const fix = `restore ${path} from the plugin: it registers PostToolUse, PostToolUseFailure, ` +
+    "SessionStart (clear|compact) and PostCompact, calling hooks/run";
+  const fail = (why: string) => check("hooks wiring", "fail", `${path}: ${why}`, fix);
   let text: string;
+  let hooks: unknown;
   try {
     text = Deno.readTextFileSync(path);
   } catch (error) {
     return fail(fileReason(error));
   }
-  let hooks: unknown;
   try {
     hooks = fieldOf(JSON.parse(text), "hooks");
   } catch {
     return fail(await whyNotJson(text));
   }
-  const missing: string[] = [];
-  for (const { event, needs } of HOOK_EVENTS) {
+  const missing = HOOK_EVENTS.flatMap(({ event, needs }) => {
     const groups = fieldOf(hooks, event);
-    const calling = Array.isArray(groups)
-      ? groups.filter((g) => {
-        const list = fieldOf(g, "hooks");
-        return Array.isArray(list) &&
-          list.some((h) => /hooks\/run|lessons-reinject/.test(String(fieldOf(h, "command") ?? "")));
-      })
-      : undefined;
-    if (!calling) missing.push(`${event} is not registered`);
-    else if (calling.length === 0) missing.push(`${event} does not call hooks/run`);
-    for (const need of calling?.length ? needs : []) {
-      if (!calling!.some((g) => matches(fieldOf(g, "matcher"), need))) {
-        missing.push(`${event}'s matcher does not let "${need}" through`);
-      }
-    }
-  }
+    if (!Array.isArray(groups)) return [`${event} is not registered`];
+    const runs = (h: unknown) => /hooks\/run|lessons-reinject/.test(String(fieldOf(h, "command")));
+    const calling = groups.filter((g) => [fieldOf(g, "hooks")].flat().some(runs));
+    if (calling.length === 0) return [`${event} does not call hooks/run`];
+    return needs.filter((need) => !calling.some((g) => matches(fieldOf(g, "matcher"), need)))
+      .map((need) => `${event}'s matcher does not let "${need}" through`);
+  });
   const run = join(root, "hooks", "run");
   const info = statOf(run);
   if (!info?.isFile) missing.push(`${run} is missing`);
-  else if (Deno.build.os !== "windows" && info.mode !== null && (info.mode & 0o111) === 0) {
+  else if (Deno.build.os !== "windows" && ((info.mode ?? 0o111) & 0o111) === 0) {
     missing.push(`${run} is not executable (chmod +x)`);
   }
   if (missing.length > 0) return fail(missing.join("; "));
@@ -162,70 +133,54 @@ function matches(matcher: unknown, value: string): boolean {
   }
 }
 
-/** What hooks/run does with the binary for this platform, deno and its cache. It only reads. */
-async function checkBinary(root: string, settings: Settings): Promise<Check> {
-  const windows = Deno.build.os === "windows";
-  const name = `lessons-reinject-${Deno.build.target}${windows ? ".exe" : ""}`;
-  const deno = onPath(windows ? "deno.exe" : "deno", settings.searchPath);
-  const verdict = launcherVerdict(await readLauncherState(root, name, settings.denoNpmCache), deno);
-  return check(
-    "binary",
-    verdict.status,
-    verdict.detail,
-    verdict.fix ?? (verdict.status === "ok" ? undefined : `run ${join(root, "hooks", "install")}`),
-  );
-}
-
 /**
  * Whether Claude Code's statusLine feeds the bridge (optional: the transcript is the fallback),
  * and whether the program it names can run. The command to use is `<plugin>/hooks/run statusline`;
  * an installed plugin's folder names its version, so that path changes with each update.
  */
 export function checkStatusline(settings: Settings, plugin: PluginRoot | undefined): Check {
-  const name = "statusline bridge";
-  const file = settings.claudeDir && join(settings.claudeDir, "settings.json");
+  const file = join(settings.claudeDir ?? "", "settings.json");
   let command = "";
   try {
-    command = String(
-      fieldOf(fieldOf(JSON.parse(Deno.readTextFileSync(file ?? "")), "statusLine"), "command") ??
-        "",
-    );
+    const json = JSON.parse(Deno.readTextFileSync(file));
+    command = String(fieldOf(fieldOf(json, "statusLine"), "command") ?? "").trim();
   } catch {
     // No settings: not set up.
   }
-  const use = `${
-    plugin ? join(plugin.root, "hooks", "run") : "<plugin folder>/hooks/run"
-  } statusline`;
+  const use = `${join(plugin?.root ?? "<plugin folder>", "hooks", "run")} statusline`;
   const versioned = (path: string) =>
     /[\\/]plugins[\\/]cache[\\/]/.test(path)
       ? "; its path holds the plugin's version, so it breaks when the plugin updates: run doctor again then"
       : "";
-  const bridge = /^\s*(?:"([^"]+)"|'([^']+)'|(\S+))\s+statusline\b/.exec(command);
+  const set = `set statusLine's command to ${use}${versioned(use)}`;
+  const bridge = /^(?:"([^"]+)"|'([^']+)'|(\S+))\s+statusline\b/.exec(command);
   if (!bridge || !/lessons-reinject|hooks[\\/]run/.test(command)) {
     return check(
-      name,
+      "statusline bridge",
       "ok",
-      `not set up (optional): readings come from the transcript; for Claude Code's exact figure, set statusLine's command to ${use}${
-        versioned(use)
-      }`,
+      `not set up (optional): readings come from the transcript; for Claude Code's exact figure, ${set}`,
     );
   }
   const program = bridge[1] ?? bridge[2] ?? bridge[3] ?? "";
   const path = /[\\/]/.test(program);
+  const runs = `statusLine in ${file} runs \`${command}\``;
   const found = path
     ? statOf(program.replace(/^~(?=\/)/, settings.home ?? "~"))?.isFile
     : onPath(program, settings.searchPath);
-  const runs = `statusLine in ${file} runs \`${command.trim()}\``;
-  if (!found) {
-    const why = path ? `${program} does not exist` : `no ${program} is on PATH`;
+  if (found) {
     return check(
-      name,
-      "warn",
-      `${runs}, but ${why}: Claude Code shows an error there, and the hook reads the transcript instead`,
-      `set statusLine's command to ${use}${versioned(use)}`,
+      "statusline bridge",
+      "ok",
+      `${runs}: the hook prefers its fresh readings${versioned(program)}`,
     );
   }
-  return check(name, "ok", `${runs}: the hook prefers its fresh readings${versioned(program)}`);
+  const why = path ? `${program} does not exist` : `no ${program} is on PATH`;
+  return check(
+    "statusline bridge",
+    "warn",
+    `${runs}, but ${why}: Claude Code shows an error there, and the hook reads the transcript instead`,
+    set,
+  );
 }
 
 function statOf(path: string): Deno.FileInfo | undefined {
@@ -236,8 +191,5 @@ function statOf(path: string): Deno.FileInfo | undefined {
   }
 }
 
-const exists = (path: string) => statOf(path) !== undefined;
-
-function onPath(program: string, searchPath: readonly string[]): string | undefined {
-  return searchPath.map((dir) => join(dir, program)).find((path) => statOf(path)?.isFile);
-}
+const onPath = (program: string, searchPath: readonly string[]) =>
+  searchPath.map((dir) => join(dir, program)).find((path) => statOf(path)?.isFile);

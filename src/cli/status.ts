@@ -12,45 +12,27 @@ import { dryRun, type Trace } from "../hook.ts";
 import { loadStandingRules } from "../io/standing_rules.ts";
 import { statePaths } from "../io/state_store.ts";
 import type { Settings } from "../settings/resolve.ts";
-import {
-  type Ctx,
-  err,
-  EXIT_OK,
-  EXIT_PROBLEM,
-  gauge,
-  groupDigits,
-  names,
-  out,
-  printJson,
-  PROJECT,
-  readFlags,
-  table,
-  usageError,
-} from "./common.ts";
+import * as cli from "./common.ts";
 import { locateTranscript, nextCallPayload, type Target } from "./locate.ts";
 import { sampleRefresh, sourceLines } from "./rules.ts";
 import type { StatusJson } from "./schemas.ts";
 
-const STATUS_HELP =
+const HELP =
   `Usage: lessons-reinject status [--transcript PATH | --session ID] [--project DIR] [--json]
 
-What the hook sees for a session now: a gauge of the context use with the thresholds marked,
-the tokens and window and how they were found, the thresholds in effect, which fired, what the
-next tool call does, the sources of rules and the state file. Reads, never writes.
+What the hook sees for a session now: a gauge of the context use with the thresholds marked, the
+tokens and window and how they were found, the thresholds, which fired, what the next tool call
+does and why, the sources of rules and the state file. Reads, never writes.
 
 Options:
   --transcript PATH  the transcript to read
-  --session ID       the session's transcript under ~/.claude/projects/ (its id, or the
-                     start of one that no other session shares)
-  --project DIR      the project whose newest session to read (default: the folder you run it from)
-  --json             print the report as JSON (see docs/commands.md: "status --json")
+  --session ID       the session's transcript under ~/.claude/projects/ (its id, or its start)
+  --project DIR      the project whose newest session to read (default: this folder)
+  --json             print the report as JSON (docs/commands.md: "status --json")
   -h, --help         this help
 `;
 
-const OPTIONS = { ...PROJECT, transcript: "string", session: "string" } as const;
-
-/** The width of the label column. */
-const LABEL = 13;
+const OPTIONS = { ...cli.PROJECT, transcript: "string", session: "string" } as const;
 
 /** `status --json`: the trace of the hook's next tool call in `target`, run dry. */
 export async function inspect(
@@ -134,155 +116,120 @@ export function statusOf(
   };
 }
 
+const DELIVERY: Record<StatusJson["deliveries"][number]["status"], string> = {
+  "delivered": "delivered (seen in the transcript, on {call}{again})",
+  "pending": "pending (not recorded yet for {call})",
+  "owed": "not delivered ({reason}); the next tool call sends it again",
+  "re-sent": "re-sent on {call}, not recorded yet (first: {reason})",
+  "given up": "given up: {reason}",
+};
+
 /** One line per delivery: `30%: delivered (seen in the transcript, on toolu_01...)`. */
 export function deliveryLines(deliveries: StatusJson["deliveries"]): string[] {
   return deliveries.map((d) => {
     const what = d.refresh === "compact"
       ? "restatement after compaction"
-      : /^[0-9.]+$/.test(d.refresh)
-      ? `${d.refresh}%`
-      : d.refresh;
+      : `${d.refresh}${/^[0-9.]+$/.test(d.refresh) ? "%" : ""}`;
     const again = d.sent > 1 ? ", sent twice" : "";
-    switch (d.status) {
-      case "delivered":
-        return `${what}: delivered (seen in the transcript, on ${d.call}${again})`;
-      case "pending":
-        return `${what}: pending (not recorded yet for ${d.call})`;
-      case "owed":
-        return `${what}: not delivered (${d.reason}); the next tool call sends it again`;
-      case "re-sent":
-        return `${what}: re-sent on ${d.call}, not recorded yet (first: ${d.reason})`;
-      case "given up":
-        return `${what}: given up: ${d.reason}`;
-    }
+    const fields: Record<string, string> = { call: d.call, again, reason: d.reason ?? "" };
+    return `${what}: ${DELIVERY[d.status].replace(/\{(\w+)\}/g, (_, k) => fields[k]!)}`;
   });
 }
 
-/** The report's rows, label and value. Pure. */
+/** The report's rows, label and value; a row is left out where it says nothing. Pure. */
 function statusRows(r: StatusJson): [string, string][] {
-  const rows: [string, string][] = [
-    ["transcript", r.transcript ?? "(none)"],
-    ["session", `${r.sessionId ?? "?"}${r.agentId ? ` (subagent ${r.agentId})` : ""}`],
-  ];
   const b = r.beforeCompaction;
-  if (r.percent !== null) {
-    rows.push(
-      [
-        "context",
-        `${percentText(r.percent)}: ${r.tokens === null ? "?" : groupDigits(r.tokens)} tokens`,
-      ],
-      [
-        "window",
-        `${r.window === null ? "?" : groupDigits(r.window)} tokens: ${r.windowSource ?? "unknown"}`,
-      ],
-    );
-    if (r.model) rows.push(["model", r.model]);
-    rows.push(["source", r.source ?? "?"]);
-  } else {
-    rows.push([
-      "context",
-      b ? "not measured yet: no usage recorded since the compaction" : `not measured: ${r.reason}`,
-    ]);
-    if (b) {
-      const model = b.model ? `, ${b.model}` : "";
-      rows.push([
-        "compacted",
-        `from ${groupDigits(b.tokens)} tokens of ${formatTokens(b.window)} (${
-          percentText(b.percent)
-        }${model}): no longer the context`,
-      ]);
-    }
-    rows.push([
-      "source",
-      r.source === "tool count"
-        ? `tool count (a refresh every ${r.toolCountInterval} calls)`
-        : "none yet",
-    ]);
-  }
-  const against = r.span !== null && r.span !== r.window
-    ? `, percentages of the ${groupDigits(r.span)} tokens before auto-compaction`
+  const c = r.compaction;
+  const n = (value: number | null) => value === null ? "?" : cli.groupDigits(value);
+  const before = b && `from ${n(b.tokens)} tokens of ${formatTokens(b.window)} (` +
+      `${percentText(b.percent)}${b.model ? `, ${b.model}` : ""}): no longer the context`;
+  const span = r.span !== null && r.span !== r.window
+    ? `, percentages of the ${n(r.span)} tokens before auto-compaction`
     : "";
   const at = r.thresholdTokens.length > 0
-    ? ` (at ${r.thresholdTokens.map(groupDigits).join(", ")} tokens)`
+    ? ` (at ${r.thresholdTokens.map(n).join(", ")} tokens)`
     : "";
-  rows.push(["thresholds", `${names(r.thresholds)}${against}${at}`]);
-  if (r.compaction) {
-    rows.push([
-      "compaction",
-      r.compaction.tokens === null
-        ? `never automatic: ${r.compaction.evidence}`
-        : `at ${groupDigits(r.compaction.tokens)} tokens: ${r.compaction.evidence}`,
-    ]);
-  }
-  rows.push(["fired", `${names(r.fired)} in this context`]);
-  if (r.inherited.length > 0) {
-    rows.push([
-      "inherited",
-      `${names(r.inherited)} from the parent's refreshes (a fork starts with its parent's context)`,
-    ]);
-  }
-  if (r.recovered.length > 0) {
-    rows.push([
-      "recovered",
-      `${names(r.recovered)} from this hook's refreshes in the transcript (no state file)`,
-    ]);
-  }
-  if (r.pending.length > 0) {
-    rows.push(["pending", `${names(r.pending)}: the next tool call refreshes`]);
-  }
-  rows.push([
-    "next call",
-    `${r.action === "refresh" ? "refreshes" : "does nothing"}: ${r.decision}`,
-  ]);
+  const counted = r.source === "tool count"
+    ? `tool count (a refresh every ${r.toolCountInterval} calls)`
+    : "none yet";
   const past = r.pending.length > 0
     ? "none after the pending ones: the context is past every threshold"
     : "none: every threshold has fired";
-  rows.push(["next", r.next === null ? past : thresholdText(r.next)]);
-  rows.push(
+  const rows: [string, string | false | null][] = [
+    ["transcript", r.transcript ?? "(none)"],
+    ["session", `${r.sessionId ?? "?"}${r.agentId ? ` (subagent ${r.agentId})` : ""}`],
+    [
+      "context",
+      r.percent !== null
+        ? `${percentText(r.percent)}: ${n(r.tokens)} tokens`
+        : b
+        ? "not measured yet: no usage recorded since the compaction"
+        : `not measured: ${r.reason}`,
+    ],
+    ["compacted", before],
+    ["window", r.percent !== null && `${n(r.window)} tokens: ${r.windowSource ?? "unknown"}`],
+    ["model", r.model],
+    ["source", r.percent !== null ? r.source ?? "?" : counted],
+    ["thresholds", `${cli.names(r.thresholds)}${span}${at}`],
+    [
+      "compaction",
+      c &&
+      (c.tokens === null
+        ? `never automatic: ${c.evidence}`
+        : `at ${n(c.tokens)} tokens: ${c.evidence}`),
+    ],
+    ["fired", `${cli.names(r.fired)} in this context`],
+    [
+      "inherited",
+      r.inherited.length > 0 &&
+      `${
+        cli.names(r.inherited)
+      } from the parent's refreshes (a fork starts with its parent's context)`,
+    ],
+    [
+      "recovered",
+      r.recovered.length > 0 &&
+      `${cli.names(r.recovered)} from this hook's refreshes in the transcript (no state file)`,
+    ],
+    ["pending", r.pending.length > 0 && `${cli.names(r.pending)}: the next tool call refreshes`],
+    ["next call", `${r.action === "refresh" ? "refreshes" : "does nothing"}: ${r.decision}`],
+    ["next", r.next === null ? past : thresholdText(r.next)],
     ["tool count", `${r.toolCount} (fallback refresh every ${r.toolCountInterval} calls)`],
     ["state file", `${r.statePath} (${r.stateFile})`],
-  );
-  if (r.afterCompact === "pending") {
-    rows.push(["compaction", "the next tool call restates the rules for the new context"]);
-  }
-  if (r.deliveries.length > 0) rows.push(["deliveries", deliveryLines(r.deliveries).join("\n")]);
-  rows.push(["sources", r.sources.join("\n")]);
-  if (r.leftOut.length > 0) {
-    rows.push(["left out", `${r.leftOut.join(", ")} (over the refresh budget)`]);
-  }
-  rows.push(["config file", r.configFile ?? "none"]);
-  for (const problem of r.problems) rows.push(["problem", problem]);
-  return rows;
+    [
+      "compaction",
+      r.afterCompact === "pending" && "the next tool call restates the rules for the new context",
+    ],
+    ["deliveries", deliveryLines(r.deliveries).join("\n")],
+    ["sources", r.sources.join("\n")],
+    ["left out", r.leftOut.length > 0 && `${r.leftOut.join(", ")} (over the refresh budget)`],
+    ["config file", r.configFile ?? "none"],
+    ...r.problems.map((p): [string, string] => ["problem", p]),
+  ];
+  return rows.filter((row): row is [string, string] => typeof row[1] === "string" && row[1] !== "");
 }
 
 /** The one-screen report: the gauge, then the rows. Pure. */
-export function renderStatus(report: StatusJson, width: number): string {
-  const bar = gauge(
-    report.percent ?? undefined,
-    report.thresholds,
-    report.window ?? undefined,
-    40,
-    report.span ?? undefined,
-  );
-  return `${bar}\n\n${table(statusRows(report), LABEL, width)}`;
+export function renderStatus(r: StatusJson, width: number): string {
+  const bar = cli.gauge(r.percent, r.thresholds, r.window, 40, r.span);
+  return `${bar}\n\n${cli.table(statusRows(r), 13, width)}`;
 }
 
 /** Runs `status`. Exit 0 with a report; 1 when no transcript could be found; 2 on bad flags. */
-export async function runStatus(args: string[], ctx: Ctx): Promise<number> {
-  const flags = await readFlags(args, OPTIONS, STATUS_HELP, ctx);
+export async function runStatus(args: string[], ctx: cli.Ctx): Promise<number> {
+  const flags = await cli.readFlags(args, OPTIONS, HELP, ctx);
   if ("exit" in flags) return flags.exit;
   const { transcript, session, json } = flags.values;
   if (transcript && session) {
-    return await usageError("give --transcript or --session, not both", STATUS_HELP);
+    return await cli.usageError("give --transcript or --session, not both", HELP);
   }
   const target = locateTranscript({ transcript, session }, ctx.settings.claudeDir, flags.cwd);
   if ("error" in target) {
-    if (json) await printJson({ error: target.error });
-    await err(target.error);
-    return EXIT_PROBLEM;
+    if (json) await cli.printJson({ error: target.error });
+    await cli.err(target.error);
+    return cli.EXIT_PROBLEM;
   }
   const report = await inspect(target, ctx.settings, flags.cwd);
-  if (json) await printJson(report);
-  else await out(renderStatus(report, ctx.width));
-  return EXIT_OK;
+  await (json ? cli.printJson(report) : cli.out(renderStatus(report, ctx.width)));
+  return cli.EXIT_OK;
 }
