@@ -24,10 +24,9 @@ export interface Ctx {
   color: boolean;
 }
 
-/** Exit codes: 0 all well, 1 a problem was found, 2 the command line was wrong. */
+/** Exit codes: 0 all well, 1 a problem was found (2: the command line was wrong). */
 export const EXIT_OK = 0;
 export const EXIT_PROBLEM = 1;
-export const EXIT_USAGE = 2;
 
 /** The commands that install the plugin in Claude Code, exactly as the README gives them. */
 export const MARKETPLACE_ADD = "/plugin marketplace add lessons-reinject/lessons-reinject";
@@ -39,23 +38,15 @@ export const err = (text: string): Promise<void> =>
 export const printJson = (value: unknown): Promise<void> =>
   out(JSON.stringify(value, null, 2) + "\n");
 
-/**
- * `n` and a noun, plural unless `n` is 1.
- *
- * @example
- * ```ts
- * count(1, "section"); // "1 section"
- * ```
- */
-export function count(n: number, noun: string): string {
-  return `${groupDigits(n)} ${n === 1 ? noun : `${noun}s`}`;
-}
+/** `n` and a noun, plural unless `n` is 1: `1 section`, `2 sections`. */
+export const count = (n: number, noun: string): string =>
+  `${groupDigits(n)} ${noun}${n === 1 ? "" : "s"}`;
 
 /** Threshold names, or "none": `30%, 60k`. */
 export const names = (list: readonly Threshold[]): string =>
   list.length > 0 ? list.map((t) => thresholdText(t)).join(", ") : "none";
 
-/** Option kinds by long name; `-h` is `--help`. */
+/** Option kinds by long name (`-h` is `--help`). */
 type Spec = Record<string, "boolean" | "string">;
 type Values<S extends Spec> = { [K in keyof S]?: S[K] extends "boolean" ? boolean : string };
 
@@ -65,15 +56,10 @@ export const COMMON = { help: "boolean", json: "boolean" } as const;
 export const PROJECT = { ...COMMON, project: "string" } as const;
 
 /**
- * Parses `args` strictly against `spec`, and handles what every command handles alike: a usage
- * error (with the help, exit 2), `--help` (exit 0), and `--project DIR` (the folder to act on,
- * else where the user started). Returns the flags and the folder, or the exit code when done.
- *
- * @example
- * ```ts
- * const flags = await readFlags(["--json"], COMMON, "Usage: ...", ctx);
- * if ("exit" in flags) return flags.exit;
- * ```
+ * Parses `args` strictly against `spec`, in this program's words, and handles what every command
+ * handles alike: a usage error (with the help, exit 2), `--help` (exit 0), and `--project DIR`
+ * (the folder to act on, else where the user started). Returns the flags and the folder, or the
+ * exit code when done.
  */
 export async function readFlags<S extends Spec>(
   args: readonly string[],
@@ -102,7 +88,7 @@ export async function readFlags<S extends Spec>(
   }
   const started = ctx.program().cwd;
   const cwd = typeof values.project === "string" ? resolve(started, values.project) : started;
-  if (problem === undefined && cwd !== started && !isFolder(cwd)) {
+  if (problem === undefined && cwd !== started && !statOf(cwd)?.isDirectory) {
     problem = `--project ${values.project}: no such folder`;
   }
   if (problem !== undefined) return { exit: await usageError(problem, help) };
@@ -115,23 +101,20 @@ function splitOption(arg: string): [string, string | undefined] {
   return at < 0 ? [arg.slice(2), undefined] : [arg.slice(2, at), arg.slice(at + 1)];
 }
 
-function isFolder(path: string): boolean {
+/** The file's information, or undefined when it cannot be read. */
+export function statOf(path: string): Deno.FileInfo | undefined {
   try {
-    return Deno.statSync(path).isDirectory;
+    return Deno.statSync(path);
   } catch {
-    return false;
+    return undefined;
   }
 }
 
 /** Prints a usage error and the command's help, and returns exit code 2. */
 export async function usageError(message: string, help: string): Promise<number> {
   await writeAll(Deno.stderr, `lessons-reinject: ${message}\n\n${help}`);
-  return EXIT_USAGE;
+  return 2;
 }
-
-/** The width when nothing says otherwise (piped), and the narrowest laid out to. */
-export const DEFAULT_WIDTH = 100;
-export const MIN_WIDTH = 60;
 
 /**
  * The width to lay a report out to: the terminal's columns, else `COLUMNS`, else 100; never
@@ -146,8 +129,7 @@ export const MIN_WIDTH = 60;
  */
 export function widthOf(terminal: number | undefined, columnsEnv: string | undefined): number {
   const fromEnv = /^\s*\d+\s*$/.test(columnsEnv ?? "") ? Number(columnsEnv) : undefined;
-  const columns = [terminal, fromEnv].find((c) => c !== undefined && c > 0) ?? DEFAULT_WIDTH;
-  return Math.max(MIN_WIDTH, columns);
+  return Math.max(60, [terminal, fromEnv].find((c) => c !== undefined && c > 0) ?? 100);
 }
 
 /**

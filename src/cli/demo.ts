@@ -167,26 +167,22 @@ export async function runDemo(args: string[], ctx: Ctx): Promise<number> {
   const flags = await readFlags(args, { ...COMMON, full: "boolean" }, DEMO_HELP, ctx);
   if ("exit" in flags) return flags.exit;
   const dir = Deno.makeTempDirSync({ prefix: "lessons-reinject-demo-" });
-  let result: Awaited<ReturnType<typeof replay>>;
-  try {
-    result = await replay(dir);
-  } finally {
-    await Deno.remove(dir, { recursive: true }).catch(() => {});
-  }
+  const result = await replay(dir).finally(() =>
+    Deno.remove(dir, { recursive: true }).catch(() => {})
+  );
   const { demo, rows } = result;
-  if (flags.values.json) await printJson(demo);
-  else {
-    const { command, anywhere, readme } = ctx.program();
-    const view = { model: demo.model, window: demo.window, thresholds: demo.thresholds, rows };
-    const options = {
-      full: flags.values.full ?? false,
-      color: ctx.color,
-      width: ctx.width,
-      program: command,
-      anywhere,
-      readme,
-    };
-    await out(demoLines(view, options).join("\n") + "\n");
-  }
+  const { command: program, anywhere, readme } = ctx.program();
+  const full = flags.values.full ?? false;
+  const view = {
+    ...demo,
+    rows,
+    full,
+    color: ctx.color,
+    width: ctx.width,
+    program,
+    anywhere,
+    readme,
+  };
+  await (flags.values.json ? printJson(demo) : out(demoLines(view).join("\n") + "\n"));
   return demo.injections === 3 ? EXIT_OK : EXIT_PROBLEM;
 }

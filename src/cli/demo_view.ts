@@ -10,7 +10,7 @@ export interface DemoRow {
   step: number;
   event: string;
   tool: string;
-  /** Context used by this call's own assistant message, in tokens, and the percentage. */
+  /** Context used by the call's own assistant message. */
   tokens: number;
   percent: number;
   /** Why the call stayed quiet, or why a refresh without thresholds fired. */
@@ -21,14 +21,12 @@ export interface DemoRow {
   text: string | null;
 }
 
+/** The replay, and how to show it. */
 export interface DemoView {
   model: string;
   window: number;
   thresholds: readonly number[];
   rows: readonly DemoRow[];
-}
-
-export interface DemoViewOptions {
   /** Every line of each injected text (default: the first few). */
   full: boolean;
   color: boolean;
@@ -38,13 +36,11 @@ export interface DemoViewOptions {
   program: string;
   /** One that runs it from any folder, for `doctor` in the user's project. */
   anywhere: string;
-  /** Where the README is, from where the user is. */
   readme: string | undefined;
 }
 
-/** How many lines of an injected text the demo shows without --full. */
+/** Lines of an injected text shown without --full; the gauge's most and fewest cells. */
 const PREVIEW_LINES = 6;
-/** The gauge's cells at most, and the fewest it may shrink to beside a call's figures. */
 const GAUGE_CELLS = 40;
 const MIN_GAUGE_CELLS = 20;
 /** The widest "event tool" column that still leaves the gauge room on the same line. */
@@ -68,92 +64,69 @@ export function listPercents(values: readonly number[]): string {
     : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
 }
 
-/** The demo's text: one string per line, none wider than `options.width` columns. */
-export function demoLines(view: DemoView, options: DemoViewOptions): string[] {
-  const { width } = options;
+/** The demo's text: one string per line, none wider than `view.width` columns. */
+export function demoLines(view: DemoView): string[] {
+  const { width, rows, thresholds } = view;
   const paint = (style: keyof typeof CODES, text: string) =>
-    options.color && text !== "" ? `${CODES[style]}${text}\x1b[0m` : text;
-  const calls = view.rows.length;
-  const out: string[] = [
-    ...wrap("lessons-reinject demo: the hook in a session that keeps growing", width).map((l) =>
-      paint("bold", l)
-    ),
-    "",
-    ...wrap(
-      `${calls} tool calls of a Claude Code session on ${view.model} (${
-        groupDigits(view.window)
-      }-token ` +
-        "window) go through the hook's own code one at a time, with the bundled sample lessons. The " +
-        "transcript lines are ones Claude Code 2.1.328 wrote; their token counts were rewritten so that " +
-        `the context climbs past the thresholds, ${
-          listPercents(view.thresholds)
-        }. Nothing leaves this ` +
-        "machine and your own settings are not used.",
-      width,
-    ),
-    "",
-  ];
-  const stepWidth = String(calls).length;
-  const tokenWidth = Math.max(0, ...view.rows.map((r) => groupDigits(r.tokens).length));
-  const callWidth = Math.min(
-    Math.max(0, ...view.rows.map((r) => `${r.event} ${r.tool}`.length)),
-    CALL_COLUMN,
-  );
-  const headWidth = stepWidth + 1 + 2 + callWidth + 2 + tokenWidth + " tokens  ".length;
+    view.color && text !== "" ? `${CODES[style]}${text}\x1b[0m` : text;
+  const intro = `${rows.length} tool calls of a Claude Code session on ${view.model} ` +
+    `(${groupDigits(view.window)}-token window) go through the hook's own code one at a time, ` +
+    "with the bundled sample lessons. The transcript lines are ones Claude Code 2.1.328 wrote; " +
+    "their token counts were rewritten so that the context climbs past the thresholds, " +
+    `${listPercents(thresholds)}. Nothing leaves this machine and your own settings are not used.`;
+  const title = "lessons-reinject demo: the hook in a session that keeps growing";
+  const out = [...wrap(title, width).map((l) => paint("bold", l)), "", ...wrap(intro, width), ""];
+  const stepWidth = String(rows.length).length;
+  const tokenWidth = Math.max(0, ...rows.map((r) => groupDigits(r.tokens).length));
+  const calls = rows.map((r) => `${r.event} ${r.tool}`);
+  const callWidth = Math.min(Math.max(0, ...calls.map((c) => c.length)), CALL_COLUMN);
+  const head = stepWidth + 1 + 2 + callWidth + 2 + tokenWidth + " tokens  ".length;
   // The gauge beside the figures when it fits there with enough cells, else on its own line;
   // either way whole, never wrapped mid-bar.
   const cells = (room: number) =>
-    Math.min(GAUGE_CELLS, room - "[] 100%".length - view.thresholds.length);
-  for (const row of view.rows) {
-    const call = `${row.event} ${row.tool}`;
+    Math.min(GAUGE_CELLS, room - "[] 100%".length - thresholds.length);
+  for (const [i, row] of rows.entries()) {
+    const call = calls[i]!;
     const step = paint("bold", String(row.step).padStart(stepWidth + 1));
     const bar = (n: number) =>
-      gauge(row.percent, view.thresholds, undefined, n).replace(
+      gauge(row.percent, thresholds, undefined, n).replace(
         /#+/g,
         (filled) => paint("cyan", filled),
       );
-    if (cells(width - headWidth) >= MIN_GAUGE_CELLS && call.length <= callWidth) {
+    const tokens = groupDigits(row.tokens);
+    if (cells(width - head) >= MIN_GAUGE_CELLS && call.length <= callWidth) {
       out.push(
-        `${step}  ${call.padEnd(callWidth)}  ${
-          groupDigits(row.tokens).padStart(tokenWidth)
-        } tokens  ${bar(cells(width - headWidth))}`,
+        `${step}  ${call.padEnd(callWidth)}  ${tokens.padStart(tokenWidth)} tokens  ${
+          bar(cells(width - head))
+        }`,
       );
     } else {
       // A narrow terminal, or a long tool name (an MCP tool's, say).
       out.push(
-        ...wrap(`${step}  ${call}  ${groupDigits(row.tokens)} tokens`, width),
+        ...wrap(`${step}  ${call}  ${tokens} tokens`, width),
         INDENT + bar(cells(width - INDENT.length)),
       );
     }
+    const room = width - INDENT.length;
     if (row.text === null) {
-      out.push(
-        ...wrap(`quiet: ${row.reason}`, width - INDENT.length).map((l) => INDENT + paint("dim", l)),
-      );
+      out.push(...wrap(`quiet: ${row.reason}`, room).map((l) => INDENT + paint("dim", l)));
     } else {
       const why = row.crossed.length > 0
         ? `${Math.floor(row.percent)}% crossed ${listPercents(row.crossed)}`
         : row.reason;
-      const said = `refresh: ${why}, so ${groupDigits(row.text.length)} characters went into the ` +
-        "model's context (additionalContext):";
-      const [first = "", ...more] = wrap(said, width - INDENT.length);
+      const said = `refresh: ${why}, so ${groupDigits(row.text.length)} characters went into ` +
+        "the model's context (additionalContext):";
+      const [first = "", ...more] = wrap(said, room);
       out.push(INDENT + paint("green", paint("bold", "refresh:")) + first.slice("refresh:".length));
-      out.push(...more.map((l) => INDENT + l), ...quoted(row.text, options.full, width, paint));
+      out.push(...more.map((l) => INDENT + l), ...quoted(row.text, view, paint));
     }
     out.push("");
   }
-  const at = view.rows.filter((r) => r.text !== null).map((r) => Math.floor(r.percent));
-  out.push(
-    ...wrap(
-      `${at.length} ${at.length === 1 ? "refresh" : "refreshes"} over ${calls} tool calls` +
-        (at.length > 0 ? `, at ${listPercents(at)}` : "") +
-        "; every other call stayed quiet. The demo's temporary folder has been removed.",
-      width,
-    ),
-    "",
-    paint("bold", "Next"),
-    ...nextSteps(options, width),
-  );
-  return out;
+  const at = rows.filter((r) => r.text !== null).map((r) => Math.floor(r.percent));
+  const summary = `${at.length} ${at.length === 1 ? "refresh" : "refreshes"} over ${rows.length} ` +
+    `tool calls${at.length > 0 ? `, at ${listPercents(at)}` : ""}; every other call stayed ` +
+    "quiet. The demo's temporary folder has been removed.";
+  return [...out, ...wrap(summary, width), "", paint("bold", "Next"), ...nextSteps(view)];
 }
 
 /**
@@ -161,44 +134,36 @@ export function demoLines(view: DemoView, options: DemoViewOptions): string[] {
  * width allows, else under it. A command longer than the width (a deep install path) is the one
  * line left longer than the width: cut, it could not be pasted.
  */
-function nextSteps({ program, anywhere, readme }: DemoViewOptions, width: number): string[] {
+function nextSteps({ program, anywhere, readme, width }: DemoView): string[] {
   const steps: [string, string[]][] = [
     ["In Claude Code", [MARKETPLACE_ADD, PLUGIN_INSTALL]],
     ["Then, in your project", [`${anywhere} doctor`]],
     ["Read more", [`${program} --help`, ...(readme === undefined ? [] : [readme])]],
   ];
-  const labelWidth = Math.max(...steps.map(([name]) => name.length)) + "  : ".length;
+  const label = Math.max(...steps.map(([name]) => name.length)) + "  : ".length;
   const widest = Math.max(...steps.flatMap(([, lines]) => lines.map((l) => [...l].length)));
-  if (labelWidth + widest <= width) {
-    return steps.flatMap(([name, lines]) =>
-      lines.map((line, i) =>
-        (i === 0 ? `  ${name}:`.padEnd(labelWidth) : " ".repeat(labelWidth)) + line
-      )
-    );
+  if (label + widest > width) {
+    return steps.flatMap(([name, lines]) => [`${name}:`, ...lines.map((line) => `  ${line}`)]);
   }
-  return steps.flatMap(([name, lines]) => [`${name}:`, ...lines.map((line) => `  ${line}`)]);
+  return steps.flatMap(([name, lines]) =>
+    lines.map((line, i) => (i === 0 ? `  ${name}:` : "").padEnd(label) + line)
+  );
 }
 
 /** An injected text as a quote: its first lines (or all), wrapped to the demo's width. */
 function quoted(
   text: string,
-  full: boolean,
-  width: number,
-  paint: (style: keyof typeof CODES, text: string) => string,
-): string[] {
+  view: DemoView,
+  paint: (style: "green" | "dim", text: string) => string,
+) {
   const lines = text.trimEnd().split("\n");
-  const shown = full ? lines : lines.slice(0, PREVIEW_LINES);
+  const shown = view.full ? lines : lines.slice(0, PREVIEW_LINES);
   const bar = INDENT + paint("green", QUOTE);
-  const out = shown.flatMap((line) =>
-    wrap(line, width - INDENT.length - QUOTE.length).map((piece) => (bar + piece).trimEnd())
-  );
+  const room = view.width - INDENT.length - QUOTE.length;
   const hidden = lines.length - shown.length;
-  if (hidden > 0) {
-    out.push(
-      `${bar}${
-        paint("dim", `... ${hidden} more ${hidden === 1 ? "line" : "lines"} (--full shows them)`)
-      }`,
-    );
-  }
-  return out;
+  const more = `... ${hidden} more ${hidden === 1 ? "line" : "lines"} (--full shows them)`;
+  return [
+    ...shown.flatMap((line) => wrap(line, room).map((piece) => (bar + piece).trimEnd())),
+    ...(hidden > 0 ? [bar + paint("dim", more)] : []),
+  ];
 }

@@ -12,7 +12,7 @@ import { launcherVerdict, readLauncherState } from "../io/launcher_state.ts";
 import { localPluginRoot } from "../io/local_marketplace.ts";
 import { newestInstalledFile } from "../io/plugin_cache.ts";
 import type { Settings } from "../settings/resolve.ts";
-import { PLUGIN_INSTALL } from "./common.ts";
+import { PLUGIN_INSTALL, statOf } from "./common.ts";
 import type { Check } from "./schemas.ts";
 
 export const check = (name: string, status: Check["status"], detail: string, fix?: string) =>
@@ -181,14 +181,6 @@ export function checkStatusline(settings: Settings, plugin: PluginRoot | undefin
     `${runs}, but ${why}: Claude Code shows an error there, and the hook reads the transcript instead`,
     set,
   );
-}
-
-function statOf(path: string): Deno.FileInfo | undefined {
-  try {
-    return Deno.statSync(path);
-  } catch {
-    return undefined;
-  }
 }
 
 const onPath = (program: string, searchPath: readonly string[]) =>

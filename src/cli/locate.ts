@@ -6,6 +6,7 @@ import { basename, dirname, join } from "../core/path.ts";
 import { COMPACTION_SUMMARISER_PREFIX, SUBAGENT_FILE_PREFIX } from "../core/claude_code.ts";
 import { parentTranscriptOf } from "../io/session_files.ts";
 import type { HookPayload } from "../schemas/payload.ts";
+import { statOf } from "./common.ts";
 
 /** A transcript to inspect, with the ids its hook calls would carry. */
 export interface Target {
@@ -124,14 +125,6 @@ function listDir(dir: string): Deno.DirEntry[] {
 
 const sessionFiles = (dir: string) =>
   listDir(dir).filter((e) => e.isFile && e.name.endsWith(".jsonl")).map((e) => e.name);
-
-function statOf(path: string): Deno.FileInfo | undefined {
-  try {
-    return Deno.statSync(path);
-  } catch {
-    return undefined;
-  }
-}
 
 /** The first 256 KB of a file, as text (empty when unreadable). */
 function headOf(path: string): string {

@@ -4,18 +4,17 @@
  * programOf() is pure; thisProgram() gathers its facts from the running process.
  */
 import { dirname, join } from "../core/path.ts";
+import { statOf } from "./common.ts";
 
 /** What the running process knows about how it was started. */
 export interface ProgramFacts {
-  /** `Deno.build.standalone`: a `deno compile`d binary. */
   standalone: boolean;
-  /** `Deno.execPath()`: the binary, or `deno` when run from source. */
+  /** The binary, or `deno` when run from source. */
   execPath: string;
-  /** `Deno.mainModule`: `file:///…/src/main.ts` from source. */
+  /** `file:///…/src/main.ts` from source. */
   mainModule: string;
-  /** The process's working folder. */
   cwd: string;
-  /** `INIT_CWD`, set by `deno task` (and npm) to the folder it was called from. */
+  /** Set by `deno task` (and npm) to the folder it was called from. */
   initCwd?: string | undefined;
   exists: (path: string) => boolean;
 }
@@ -27,16 +26,16 @@ export interface Program {
   anywhere: string;
   /** Its README, as the user can reach it from there. */
   readme: string | undefined;
-  /** The checkout or plugin folder it runs from, when it is one. */
+  /** The checkout or plugin folder it runs from (one with `hooks/run`). */
   root: string | undefined;
   /** The folder the user started it from. */
   cwd: string;
 }
 
 /**
- * How to run this program again from where the user is: the binary's own path when compiled; in
- * the checkout (or a folder of it), `deno task hook`; elsewhere the checkout's or plugin's
- * `hooks/run`. The user is in `initCwd` when `deno task` moved the process to the checkout.
+ * How to run this program from where the user is: the binary's own path when compiled; in the
+ * checkout (or a folder of it), `deno task hook`; elsewhere the checkout's or plugin's `hooks/run`.
+ * The user is in `initCwd` when `deno task` moved the process to the checkout.
  *
  * @example
  * ```ts
@@ -45,32 +44,36 @@ export interface Program {
  * ```
  */
 export function programOf(facts: ProgramFacts): Program {
-  const readmeIn = (root: string) => {
-    const path = join(root, "README.md");
-    return facts.exists(path) ? path : undefined;
-  };
   const main = facts.standalone ? facts.execPath : pathOfFileUrl(facts.mainModule);
   // <root>/src/main.ts from source, <root>/dist/<binary or bundle> installed.
-  const root = main === undefined ? undefined : dirname(dirname(main));
+  const root = main && dirname(dirname(main));
   const cwd = facts.initCwd && facts.cwd === root ? facts.initCwd : facts.cwd;
-  const known = root !== undefined && facts.exists(join(root, "hooks", "run")) ? root : undefined;
+  const known = root && facts.exists(join(root, "hooks", "run")) ? root : undefined;
   const run = known && shellWord(join(known, "hooks", "run"));
-  const found = { readme: root && readmeIn(root), root: known, cwd };
+  const readme = root && facts.exists(join(root, "README.md"))
+    ? join(root, "README.md")
+    : undefined;
+  const found = { readme, root: known, cwd };
   if (facts.standalone) {
-    return { command: shellWord(facts.execPath), anywhere: shellWord(facts.execPath), ...found };
+    return { ...found, command: shellWord(facts.execPath), anywhere: shellWord(facts.execPath) };
   }
-  if (main === undefined || root === undefined) {
-    return { command: "lessons-reinject", anywhere: "lessons-reinject", ...found };
+  if (!main || !root) {
+    return { ...found, command: "lessons-reinject", anywhere: "lessons-reinject" };
   }
   const relative = relativeInside(root, cwd);
   if (relative !== undefined && facts.exists(join(root, "deno.json"))) {
-    const readme = found.readme && join(relative, "README.md");
-    return { ...found, command: "deno task hook", anywhere: run ?? "deno task hook", readme };
+    const inside = readme && join(relative, "README.md");
+    return {
+      ...found,
+      command: "deno task hook",
+      anywhere: run ?? "deno task hook",
+      readme: inside,
+    };
   }
   const source = `deno run --allow-read --allow-write --allow-env ${shellWord(main)}`;
   return run
-    ? { command: run, anywhere: run, ...found }
-    : { command: source, anywhere: source, ...found, readme: undefined };
+    ? { ...found, command: run, anywhere: run }
+    : { ...found, command: source, anywhere: source, readme: undefined };
 }
 
 /** The path of a `file:` URL, or undefined for any other URL. */
@@ -95,25 +98,20 @@ function relativeInside(root: string, cwd: string): string | undefined {
 }
 
 /** `word` quoted for a POSIX shell when it needs to be. */
-export function shellWord(word: string): string {
+function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
 }
 
 /** {@link programOf} for this process; `initCwd` is `INIT_CWD`, read at the edge. */
 export function thisProgram(initCwd: string | undefined): Program {
+  const { standalone } = Deno.build;
+  const exists = (path: string) => statOf(path) !== undefined;
   return programOf({
-    standalone: Deno.build.standalone,
+    standalone,
     execPath: Deno.execPath(),
     mainModule: Deno.mainModule,
     cwd: Deno.cwd(),
     initCwd,
-    exists: (path) => {
-      try {
-        Deno.statSync(path);
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    exists,
   });
 }

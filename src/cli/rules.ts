@@ -11,11 +11,6 @@ import type { StandingRules } from "../io/standing_rules.ts";
 /**
  * The refresh `preview` shows without a session: at `threshold`, else the first threshold; a
  * token threshold is stated in tokens, with no window named.
- *
- * @example
- * ```ts
- * sampleCause([30, 52, 70]); // { kind: "thresholds", thresholds: [30], percent: 30 }
- * ```
  */
 export function sampleCause(
   thresholds: readonly number[],
