@@ -19,7 +19,7 @@ export const check = (name: string, status: Check["status"], detail: string, fix
   ({ name, status, detail, fix: fix ?? null }) satisfies Check;
 
 /** A plugin folder and how it was found. */
-export type PluginRoot = { root: string; via: string };
+type PluginRoot = { root: string; via: string };
 
 /**
  * The plugin folder to check: `--plugin-root`, else `CLAUDE_PLUGIN_ROOT`, else a marketplace added

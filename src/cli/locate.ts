@@ -148,13 +148,8 @@ const ENTRY_KEYS = ["sessionId", "uuid", "parentUuid", "leafUuid", "messageId"];
  * Why a file's first bytes are not a Claude Code transcript, or undefined when they are: one of
  * its first lines is an entry (a JSON object with a `type` and an id), or, when the first line is
  * longer than the head, the head opens like one.
- *
- * @example
- * ```ts
- * notATranscript('{"name":"x"}\n'); // "none of its lines is a transcript entry"
- * ```
  */
-export function notATranscript(head: string): string | undefined {
+function notATranscript(head: string): string | undefined {
   if (head === "") return "it is empty";
   const complete = head.split("\n").slice(0, -1).filter((line) => line.trim() !== "");
   if (complete.length === 0) {

@@ -35,7 +35,7 @@ Options:
 const OPTIONS = { ...cli.PROJECT, transcript: "string", session: "string" } as const;
 
 /** `status --json`: the trace of the hook's next tool call in `target`, run dry. */
-export async function inspect(
+async function inspect(
   target: Target,
   settings: Settings,
   cwd: string,
@@ -210,7 +210,7 @@ function statusRows(r: StatusJson): [string, string][] {
 }
 
 /** The one-screen report: the gauge, then the rows. Pure. */
-export function renderStatus(r: StatusJson, width: number): string {
+function renderStatus(r: StatusJson, width: number): string {
   const bar = cli.gauge(r.percent, r.thresholds, r.window, 40, r.span);
   return `${bar}\n\n${cli.table(statusRows(r), 13, width)}`;
 }
