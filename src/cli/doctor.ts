@@ -16,7 +16,7 @@ import { check, checkPlugin, checkStatusline, pluginRootFor } from "./doctor_set
 import { locateTranscript, nextCallPayload } from "./locate.ts";
 import { sampleRefresh } from "./rules.ts";
 import type { Check, DoctorJson, StatusJson } from "./schemas.ts";
-import { deliveryLines, statusOf } from "./status.ts";
+import { contextText, deliveryLines, statusOf } from "./status.ts";
 
 const HELP = `Usage: lessons-reinject doctor [--plugin-root DIR] [--project DIR] [--json]
 
@@ -111,7 +111,7 @@ function checkSession(r: StatusJson | undefined, program: string): Check[] {
       ? check(
         "this session",
         "warn",
-        `${r.transcript}: no reading (${r.reason}); ${next}`,
+        `${r.transcript}: ${contextText(r)}; ${next}`,
         `nothing to do if the session just started or compacted; otherwise run \`${program} status\` to see why`,
       )
       : check(

@@ -98,7 +98,8 @@ export function statusOf(
     stateFile: trace.stateFile ?? "missing",
     action: fired ? "refresh" : "nothing",
     decision: decision
-      ? decision.reason + (trace.refused ? `, but ${trace.refused}` : "")
+      // The refusal without the sources it lists: the report has a row of its own for them.
+      ? decision.reason + (trace.refused ? `, but ${trace.refused.split(" (")[0]}` : "")
       : trace.reason,
     beforeCompaction: none?.before
       ? {
@@ -136,6 +137,18 @@ export function deliveryLines(deliveries: StatusJson["deliveries"]): string[] {
   });
 }
 
+/** How full the context is, or why that is not known. */
+export function contextText(r: StatusJson): string {
+  if (r.percent !== null) {
+    return `${percentText(r.percent)}: ${
+      r.tokens === null ? "?" : cli.groupDigits(r.tokens)
+    } tokens`;
+  }
+  return r.beforeCompaction
+    ? "not measured yet: no usage recorded since the compaction"
+    : `not measured: ${r.reason}`;
+}
+
 /** The report's rows, label and value; a row is left out where it says nothing. Pure. */
 function statusRows(r: StatusJson): [string, string][] {
   const b = r.beforeCompaction;
@@ -158,14 +171,7 @@ function statusRows(r: StatusJson): [string, string][] {
   const rows: [string, string | false | null][] = [
     ["transcript", r.transcript ?? "(none)"],
     ["session", `${r.sessionId ?? "?"}${r.agentId ? ` (subagent ${r.agentId})` : ""}`],
-    [
-      "context",
-      r.percent !== null
-        ? `${percentText(r.percent)}: ${n(r.tokens)} tokens`
-        : b
-        ? "not measured yet: no usage recorded since the compaction"
-        : `not measured: ${r.reason}`,
-    ],
+    ["context", contextText(r)],
     ["compacted", before],
     ["window", r.percent !== null && `${n(r.window)} tokens: ${r.windowSource ?? "unknown"}`],
     ["model", r.model],

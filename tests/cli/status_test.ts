@@ -361,6 +361,11 @@ Deno.test("status reads at a glance: next, the next call, and the columns", asyn
     const run = await cli(["status", "--transcript", transcript], env);
     assertEquals(run.code, 0, run.stderr);
     assertIncludes(run.stdout, "compacted    from 156,089 tokens of 200k (78%");
+    // In plain words, not "no reading: compacted since the last usage: no reading yet".
+    assertIncludes(
+      run.stdout,
+      "context      not measured yet: no usage recorded since the compaction",
+    );
     assertColumns(run.stdout);
   });
   await Deno.remove(box.dir, { recursive: true });
