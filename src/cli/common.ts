@@ -92,8 +92,9 @@ export async function readFlags<S extends Spec>(
     problem = `--project ${values.project}: no such folder`;
   }
   if (problem !== undefined) return { exit: await usageError(problem, help) };
-  if (values.help) return await out(help), { exit: EXIT_OK };
-  return { values: values as Values<S>, cwd };
+  if (!values.help) return { values: values as Values<S>, cwd };
+  await out(help);
+  return { exit: EXIT_OK };
 }
 
 function splitOption(arg: string): [string, string | undefined] {

@@ -43,8 +43,7 @@ async function diagnose(ctx: cli.Ctx, cwd: string, flag: string | undefined): Pr
   const trace = found && await dryRun(nextCallPayload(found, cwd), settings, { render: true });
   const rules = await loadStandingRules(settings, cwd);
   const checks: Check[] = [
-    checkConfigFile(settings),
-    checkEnvironment(settings),
+    ...checkSettings(settings),
     ...await checkPlugin(plugin, settings),
     ...checkRules(
       rules,
@@ -62,39 +61,31 @@ async function diagnose(ctx: cli.Ctx, cwd: string, flag: string | undefined): Pr
   return { ok: checks.every((c) => c.status !== "fail"), checks };
 }
 
-function checkConfigFile(settings: Settings): Check {
-  const file = settings.configFile;
-  if (file.problems.length > 0) {
-    return check(
-      "config file",
-      "fail",
-      file.problems.join("\n"),
-      `correct ${file.path ?? "the file"} at the line and column named (or remove it)`,
-    );
-  }
-  if (!file.path) return check("config file", "ok", "none: environment and defaults apply");
-  return check("config file", "ok", `${file.path} (${file.via}): valid`);
-}
-
-function checkEnvironment(settings: Settings): Check {
-  const warnings = settings.problems.filter((p) => !settings.configFile.problems.includes(p));
-  if (warnings.length === 0) return check("environment", "ok", "every LESSONS_* setting is valid");
-  return check(
-    "environment",
-    "fail",
-    warnings.join("\n"),
-    "correct or unset the variables named (docs/configuration.md lists every setting)",
-  );
+/** The config file and the environment: each setting valid, else the lines naming what is not. */
+function checkSettings({ configFile: file, problems }: Settings): Check[] {
+  const env = problems.filter((p) => !file.problems.includes(p));
+  const where = `correct ${file.path ?? "the file"} at the line and column named (or remove it)`;
+  const unset = "correct or unset the variables named (docs/configuration.md lists every setting)";
+  return [
+    file.problems.length > 0
+      ? check("config file", "fail", file.problems.join("\n"), where)
+      : check(
+        "config file",
+        "ok",
+        file.path ? `${file.path} (${file.via}): valid` : "none: environment and defaults apply",
+      ),
+    env.length > 0
+      ? check("environment", "fail", env.join("\n"), unset)
+      : check("environment", "ok", "every LESSONS_* setting is valid"),
+  ];
 }
 
 /** The state folder exists (or can be made) with mode 0700, owned by this user, writable. */
 function checkStateDir(dir: string): Check {
   const untrusted = untrustedDirReason(dir);
   const problem = untrusted ? `${untrusted}: the hook will not use it` : preparePrivateDir(dir);
-  if (problem) {
-    return check("state folder", "fail", problem, stateDirFix(dir, untrusted ?? problem));
-  }
-  return check("state folder", "ok", `${dir} (private, writable)`);
+  if (!problem) return check("state folder", "ok", `${dir} (private, writable)`);
+  return check("state folder", "fail", problem, stateDirFix(dir, untrusted ?? problem));
 }
 
 /** The project's newest session, as the hook's next tool call would see it (as `status` does). */
@@ -103,39 +94,33 @@ function checkSession(r: StatusJson | undefined, program: string): Check[] {
   const next = `the next tool call ${
     r.action === "refresh" ? "refreshes" : "does nothing"
   }: ${r.decision}`;
-  const point = r.compaction?.tokens == null
+  const c = r.compaction;
+  const point = c?.tokens == null
     ? ""
-    : `; auto-compaction at ${cli.groupDigits(r.compaction.tokens)} (${r.compaction.evidence})`;
-  const checks = [
+    : `; auto-compaction at ${cli.groupDigits(c.tokens)} (${c.evidence})`;
+  const window = `a ${formatTokens(r.window ?? 0)} window (${r.windowSource})`;
+  const why =
+    `nothing to do if the session just started or compacted; else \`${program} status\` says why`;
+  const given =
+    "Claude Code did not deliver a refresh even when it was sent again: look for hook " +
+    "timeouts or errors in `claude --debug`, and see docs/reliability.md (delivery receipts)";
+  const lines = deliveryLines(r.deliveries).join("\n");
+  return [
     r.percent === null
-      ? check(
-        "this session",
-        "warn",
-        `${r.transcript}: ${contextText(r)}; ${next}`,
-        `nothing to do if the session just started or compacted; otherwise run \`${program} status\` to see why`,
-      )
+      ? check("this session", "warn", `${r.transcript}: ${contextText(r)}; ${next}`, why)
       : check(
         "this session",
         "ok",
-        `${r.transcript}: ${percentText(r.percent)} of a ${
-          formatTokens(r.window ?? 0)
-        } window (${r.windowSource}), from ${r.source}${point}; ${next}`,
+        `${r.transcript}: ${
+          percentText(r.percent)
+        } of ${window}, from ${r.source}${point}; ${next}`,
       ),
+    r.deliveries.length === 0
+      ? check("deliveries", "ok", "no refresh in this session's current context yet")
+      : r.deliveries.some((d) => d.status === "given up")
+      ? check("deliveries", "warn", lines, given)
+      : check("deliveries", "ok", lines),
   ];
-  const lines = deliveryLines(r.deliveries).join("\n");
-  if (r.deliveries.length === 0) {
-    checks.push(check("deliveries", "ok", "no refresh in this session's current context yet"));
-  } else if (r.deliveries.some((d) => d.status === "given up")) {
-    checks.push(
-      check(
-        "deliveries",
-        "warn",
-        lines,
-        "Claude Code did not deliver a refresh even when it was sent again: look for hook timeouts or errors in `claude --debug`, and see docs/reliability.md (delivery receipts)",
-      ),
-    );
-  } else checks.push(check("deliveries", "ok", lines));
-  return checks;
 }
 
 /** The human report, wrapped to `width`, each check's detail and fix from column 28. Pure. */

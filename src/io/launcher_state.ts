@@ -22,10 +22,11 @@ export interface LauncherState {
   /** The download log's last line. */
   lastLog: string | undefined;
   log: string;
-  /** `name@version` of each npm package in deno.lock; those not in Deno's cache (undefined: not
-   * known), and where it looked or why it could not. */
+  /** `name@version` of each npm package in deno.lock. */
   packages: string[];
+  /** Those not in Deno's npm cache; undefined when that cannot be told. */
   missing: string[] | undefined;
+  /** The cache folder looked in, or why none could be. */
   where: string;
 }
 
