@@ -116,6 +116,33 @@ Deno.test("with no rules anywhere, status and preview say the next call restates
   await Deno.remove(box.dir, { recursive: true });
 });
 
+Deno.test("in a user's own project, with rules marked in CLAUDE.md only, all three agree", async () => {
+  const box = sandbox();
+  const project = join(box.dir, "project");
+  Deno.mkdirSync(join(project, ".git"), { recursive: true });
+  const rule = "Run the tests before every commit.";
+  Deno.writeTextFileSync(
+    join(project, "CLAUDE.md"),
+    `<!-- reinject -->\n${rule}\n<!-- /reinject -->\n`,
+  );
+  const env = { ...box.env, HOME: box.dir, LESSONS_DEBUG: "1", LESSONS_MANIFEST_PATH: "" };
+  writeTranscript(box.transcript, [
+    entries.assistant(62_000, ["toolu_u"], { model: "claude-sonnet-4-6" }),
+  ]);
+  const call = payload("PostToolUse.Bash", { tool_use_id: "toolu_u" });
+  let hook: HookRun | undefined;
+  const status = await agree(
+    box.transcript,
+    env,
+    project,
+    call,
+    async (c, e) => hook = await runRecorded(c, e),
+  );
+  assertEquals([status.action, status.pending], ["refresh", [30]]);
+  assertIncludes(hook?.context ?? "", `## Rules you marked in CLAUDE.md\n\n${rule}`);
+  await Deno.remove(box.dir, { recursive: true });
+});
+
 Deno.test("status agrees with the hook once a larger window is proven after refreshes at 200k", async () => {
   const box = sandbox();
   const env = { ...box.env, HOME: box.dir, LESSONS_DEBUG: "1" };
