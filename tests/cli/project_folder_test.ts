@@ -156,3 +156,11 @@ Deno.test("doctor and status fit 80 columns, and 100 piped, their values in one 
   }
   await Deno.remove(user.box.dir, { recursive: true });
 });
+
+Deno.test("the README's commands name hooks/run of this version, and --project", async () => {
+  const readme = await Deno.readTextFile(join(ROOT, "README.md"));
+  const { version } = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json")));
+  assertIncludes(readme, `/lessons-reinject/lessons-reinject/${version}/hooks/run doctor`);
+  assertIncludes(readme, "deno task --config ~/src/lessons-reinject/deno.json hook preview");
+  assertIncludes(readme, "`--project DIR`");
+});
