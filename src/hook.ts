@@ -36,7 +36,7 @@ import { buildRefresh } from "./hook/refresh.ts";
 import { debugLine, describeReading, emptyTrace, timed, type Trace } from "./hook/trace.ts";
 
 export type { Trace };
-export { compactionText, debugLine } from "./hook/trace.ts";
+export { debugLine } from "./hook/trace.ts";
 export { buildRefresh } from "./hook/refresh.ts";
 
 /** What the hook prints (stdout: one JSON object or nothing; stderr lines) and its trace. */
