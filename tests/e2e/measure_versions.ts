@@ -1,17 +1,18 @@
 /**
  * A measurement, not a test: what one Claude Code release does with hook answers, with no plugin
- * (user-level hooks in settings.json, which every release with hooks reads). Per release: does a
- * PostToolUse `additionalContext` reach the model, what the transcript records of hook runs
+ * (hooks in the user's and the project's settings files, which every release with hooks reads).
+ * Per release: does a PostToolUse `additionalContext` reach the model, what the transcript records of hook runs
  * (`hook_additional_context`, `hook_success`, `hook_cancelled`), and does a SessionStart answer
  * reach the model at startup, on `--resume`, on `--fork-session` and after `/compact`.
  *
  *     deno run -A tests/e2e/measure_versions.ts 2.1.332 2.1.328 ...   # one JSON line each
- *     deno run -A tests/e2e/measure_versions.ts --bisect 1.0.0 2.1.332
+ *     deno run -A tests/e2e/measure_versions.ts --bisect 1.0.0 2.1.332 [--on receipts]
  *     deno run -A tests/e2e/measure_versions.ts --payloads <dir> 2.1.332  # keep the payloads
  *
  * `--bisect LOW HIGH` looks for the oldest release between them (npm's list) on which a
  * PostToolUse `additionalContext` reaches the model, assuming it does on HIGH and never stops
- * once it does. Releases are installed as the e2e suite installs them (scripts/loopback/claude_cli.ts).
+ * once it does; `--on receipts`: the oldest whose transcript records a `hook_additional_context`.
+ * Releases are installed as the e2e suite installs them (scripts/loopback/claude_cli.ts).
  */
 import { join } from "node:path";
 import { startApiStub, type Step } from "../../scripts/loopback/api_stub.ts";
@@ -25,7 +26,7 @@ const SOURCES = ["startup", "resume", "fork", "compact"] as const;
 const ssMark = (source: string) => `SS-${source.toUpperCase()}-PROBE`;
 
 /** User-level hooks that save every payload and answer with known texts. */
-function settings(payloads: string): Json {
+function settings(payloads: string): { user: Json; project: Json; local: Json } {
   const save = `f=$(mktemp "${payloads}/payload-$PROBE_TURN-XXXXXXXX") && cat > "$f"`;
   const answer = (event: string, text: string) =>
     `printf '%s' '${
@@ -37,21 +38,33 @@ function settings(payloads: string): Json {
       hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: LATE },
     })
   }'; else ${answer("PostToolUse", PTU)}; fi`;
+  // One event per settings file: a release that does not know an event refuses the whole file
+  // (2.1.72 has no PostCompact), and the other events must still run.
   return {
-    hooks: {
-      PostToolUse: [{
-        matcher: ".*",
-        hooks: [{ type: "command", command: postToolUse, timeout: 2 }],
-      }],
-      SessionStart: SOURCES.map((source) => ({
-        matcher: source,
-        hooks: [{
-          type: "command",
-          command: `${save}; ${answer("SessionStart", ssMark(source))}`,
-          timeout: 5,
+    user: {
+      hooks: {
+        PostToolUse: [{
+          matcher: ".*",
+          hooks: [{ type: "command", command: postToolUse, timeout: 2 }],
         }],
-      })),
-      PostCompact: [{ hooks: [{ type: "command", command: save, timeout: 5 }] }],
+      },
+    },
+    project: {
+      hooks: {
+        SessionStart: SOURCES.map((source) => ({
+          matcher: source,
+          hooks: [{
+            type: "command",
+            command: `${save}; ${answer("SessionStart", ssMark(source))}`,
+            timeout: 5,
+          }],
+        })),
+      },
+    },
+    local: {
+      hooks: {
+        PostCompact: [{ hooks: [{ type: "command", command: save, timeout: 5 }] }],
+      },
     },
   };
 }
@@ -84,6 +97,8 @@ export interface VersionReport {
     hookAdditionalContext: number;
     hookSuccess: number;
     hookCancelled: number;
+    /** `progress` lines of type `hook_progress` (a hook started; no outcome), every file. */
+    hookProgress: number;
     otherHookAttachments: string[];
   };
   sessionStart?: Record<string, { ran: boolean; reached: boolean | null; as?: string }>;
@@ -111,10 +126,15 @@ export async function measure(version: string, keep?: string): Promise<VersionRe
   for (const dir of [join(home, ".claude"), work, payloadDir, join(root, "tmp")]) {
     await Deno.mkdir(dir, { recursive: true });
   }
-  await Deno.writeTextFile(
-    join(home, ".claude", "settings.json"),
-    JSON.stringify(settings(payloadDir), null, 2),
-  );
+  const files = settings(payloadDir);
+  await Deno.mkdir(join(work, ".claude"), { recursive: true });
+  for (
+    const [path, content] of [
+      [join(home, ".claude", "settings.json"), files.user],
+      [join(work, ".claude", "settings.json"), files.project],
+      [join(work, ".claude", "settings.local.json"), files.local],
+    ] as const
+  ) await Deno.writeTextFile(path, JSON.stringify(content, null, 2));
   const stub = startApiStub({ main: [...SCRIPT] });
   const env = {
     PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
@@ -204,6 +224,7 @@ export async function measure(version: string, keep?: string): Promise<VersionRe
     // Attachments of every transcript, each counted once (a fork copies its parent's lines).
     const projects = join(home, ".claude", "projects");
     const seen = new Set<string>();
+    let hookProgress = 0;
     const exists = await Deno.stat(projects).then(() => true, () => false);
     for await (const project of exists ? Deno.readDir(projects) : []) {
       for await (const file of Deno.readDir(join(projects, project.name))) {
@@ -211,6 +232,8 @@ export async function measure(version: string, keep?: string): Promise<VersionRe
         for (const line of await readJsonl(join(projects, project.name, file.name))) {
           const a = attachmentOf(line);
           if (a) seen.add(JSON.stringify(a));
+          const data = line.data as Json | undefined;
+          if (line.type === "progress" && data?.type === "hook_progress") hookProgress++;
         }
       }
     }
@@ -254,6 +277,7 @@ export async function measure(version: string, keep?: string): Promise<VersionRe
         hookAdditionalContext: count("hook_additional_context"),
         hookSuccess: count("hook_success"),
         hookCancelled: count("hook_cancelled"),
+        hookProgress,
         otherHookAttachments: [
           ...new Set(kinds.filter((k) => k.startsWith("hook") && !known.includes(k))),
         ],
@@ -293,6 +317,10 @@ if (import.meta.main) {
   const args = [...Deno.args];
   const at = args.indexOf("--payloads");
   const keep = at >= 0 ? args.splice(at, 2)[1] : undefined;
+  const on = args.indexOf("--on");
+  const predicate = on >= 0 ? args.splice(on, 2)[1] : "delivery";
+  const holds = (r: VersionReport) =>
+    predicate === "receipts" ? (r.transcript?.hookAdditionalContext ?? 0) > 0 : r.ptuReached;
   if (args[0] === "--bisect") {
     const list = await releases(args[1] ?? "", args[2] ?? "");
     let bad = -1; // the newest index known not to deliver
@@ -301,11 +329,14 @@ if (import.meta.main) {
       const mid = Math.floor((bad + good) / 2);
       const report = await measure(list[mid]!, keep);
       print(JSON.stringify(report));
-      if (report.ptuReached) good = mid;
+      if (holds(report)) good = mid;
       else bad = mid;
     }
+    const what = predicate === "receipts"
+      ? "recording hook_additional_context in the transcript"
+      : "delivering PostToolUse additionalContext";
     print(
-      `oldest release delivering PostToolUse additionalContext: ${list[good]}` +
+      `oldest release ${what}: ${list[good]}` +
         (bad >= 0 ? ` (the release before it, ${list[bad]}, does not)` : ""),
     );
   } else {
