@@ -1,7 +1,7 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { parseTap, render } from "../../../scripts/e2e_versions.ts";
-import { baseEnv } from "../../_helpers.ts";
+import { baseEnv, ROOT } from "../../_helpers.ts";
 
 /** What `deno test --reporter=tap` really prints for a passing, an ignored and a failing test. */
 async function tapOf(source: string): Promise<string> {
@@ -56,4 +56,18 @@ Deno.test("render() counts a skipped scenario apart from a passed one, and names
   ok(text.includes("| 9.9.9 | - | - | - | not run: npm install failed |"), text);
   ok(text.includes("- FAILED: c\n  - Error: late"), text);
   ok(text.includes("- skipped: b"), text);
+});
+
+Deno.test("the weekly workflow runs e2e-versions on npm's newest release, with .ci/run's Deno", () => {
+  const workflow = Deno.readTextFileSync(
+    join(ROOT, ".github", "workflows", "newest-claude-code.yml"),
+  );
+  ok(/schedule:\s*\n\s*- cron: "[^"]+ \* \* \d"/.test(workflow), "scheduled weekly");
+  ok(workflow.includes("npm view @anthropic-ai/claude-code version"), "npm's newest release");
+  ok(/run: deno task e2e-versions .*"\$VERSION"/.test(workflow), "runs the suite on it");
+  const deno = /DENO_VERSION: ([\d.]+)/.exec(workflow)?.[1];
+  assertEquals(
+    deno,
+    /DENO_VERSION=([\d.]+)/.exec(Deno.readTextFileSync(join(ROOT, ".ci", "run")))?.[1],
+  );
 });
