@@ -11,7 +11,8 @@
  *
  * `--bisect LOW HIGH` looks for the oldest release between them (npm's list) on which a
  * PostToolUse `additionalContext` reaches the model, assuming it does on HIGH and never stops
- * once it does; `--on receipts`: the oldest whose transcript records a `hook_additional_context`.
+ * once it does; `--on <name>` looks for another of the PREDICATES below instead (`receipts`: the
+ * oldest whose transcript records a `hook_additional_context`).
  * Releases are installed as the e2e suite installs them (scripts/loopback/claude_cli.ts).
  */
 import { join } from "node:path";
@@ -311,6 +312,34 @@ async function releases(low: string, high: string): Promise<string[]> {
   return all.slice(from, to + 1);
 }
 
+/** What `--bisect` can look for (`--on <name>`), each assumed to hold from some release on. */
+const PREDICATES: Record<string, { what: string; holds: (r: VersionReport) => boolean }> = {
+  delivery: {
+    what: "delivering a PostToolUse additionalContext",
+    holds: (r) => r.ptuReached === true,
+  },
+  receipts: {
+    what: "recording hook_additional_context in the transcript",
+    holds: (r) => (r.transcript?.hookAdditionalContext ?? 0) > 0,
+  },
+  tool_use_id: {
+    what: "giving PostToolUse a tool_use_id",
+    holds: (r) => r.payloadKeys?.PostToolUse?.includes("tool_use_id") === true,
+  },
+  compact: {
+    what: "delivering SessionStart(compact)'s answer to the turn after `-p /compact`",
+    holds: (r) => r.sessionStart?.compact?.reached === true,
+  },
+  context_tokens: {
+    what: "giving SessionStart(resume) context_tokens",
+    holds: (r) => r.payloadKeys?.["SessionStart.resume"]?.includes("context_tokens") === true,
+  },
+  fork: {
+    what: "firing SessionStart with source fork on --fork-session",
+    holds: (r) => r.sessionStart?.fork?.ran === true,
+  },
+};
+
 const print = (line: string) => Deno.stdout.writeSync(new TextEncoder().encode(`${line}\n`));
 
 if (import.meta.main) {
@@ -318,9 +347,9 @@ if (import.meta.main) {
   const at = args.indexOf("--payloads");
   const keep = at >= 0 ? args.splice(at, 2)[1] : undefined;
   const on = args.indexOf("--on");
-  const predicate = on >= 0 ? args.splice(on, 2)[1] : "delivery";
-  const holds = (r: VersionReport) =>
-    predicate === "receipts" ? (r.transcript?.hookAdditionalContext ?? 0) > 0 : r.ptuReached;
+  const predicate = on >= 0 ? args.splice(on, 2)[1] ?? "" : "delivery";
+  const test = PREDICATES[predicate];
+  if (!test) throw new Error(`--on takes one of ${Object.keys(PREDICATES).join(", ")}`);
   if (args[0] === "--bisect") {
     const list = await releases(args[1] ?? "", args[2] ?? "");
     let bad = -1; // the newest index known not to deliver
@@ -329,14 +358,11 @@ if (import.meta.main) {
       const mid = Math.floor((bad + good) / 2);
       const report = await measure(list[mid]!, keep);
       print(JSON.stringify(report));
-      if (holds(report)) good = mid;
+      if (test.holds(report)) good = mid;
       else bad = mid;
     }
-    const what = predicate === "receipts"
-      ? "recording hook_additional_context in the transcript"
-      : "delivering PostToolUse additionalContext";
     print(
-      `oldest release ${what}: ${list[good]}` +
+      `oldest release ${test.what}: ${list[good]}` +
         (bad >= 0 ? ` (the release before it, ${list[bad]}, does not)` : ""),
     );
   } else {
