@@ -1,7 +1,8 @@
 /**
  * A measurement, not a test: the `PreSkillShellCommand` hook event (new in 2.1.332). A project
  * skill with an inline shell command (`!` + a backquoted command) is invoked as `/probe`; a hook
- * on the event saves its payload. Prints, per release, whether it fired and its payload.
+ * on the event saves its payload, and user-level hooks on the tool-call events show whether the
+ * inline command fires those too. Prints, per release, what fired, and each payload.
  *
  *     deno run -A tests/e2e/measure_skill_shell.ts 2.1.331 2.1.332
  */
@@ -33,6 +34,15 @@ for (const version of Deno.args) {
       "work/.claude/settings.json": JSON.stringify({
         hooks: { PreSkillShellCommand: [{ hooks: [{ type: "command", command: SAVE }] }] },
       }),
+      // Does the inline command also fire the tool-call events the hook listens to?
+      "home/.claude/settings.json": JSON.stringify({
+        hooks: Object.fromEntries(
+          ["PreToolUse", "PostToolUse", "PostToolUseFailure"].map((event) => [
+            event,
+            [{ matcher: ".*", hooks: [{ type: "command", command: SAVE }] }],
+          ]),
+        ),
+      }),
     },
     script: { main: [{ usage: { input_tokens: 1000 }, text: "Skill done." }] },
   });
@@ -42,7 +52,8 @@ for (const version of Deno.args) {
       JSON.stringify(r.body.messages ?? "").includes("skill-shell-probe")
     );
     const payloads = await s.payloads();
-    print(JSON.stringify({ version, exit: turn.code, shellRan: ran, fired: payloads.length }));
+    const events = payloads.map((p) => String(p.hook_event_name));
+    print(JSON.stringify({ version, exit: turn.code, shellRan: ran, fired: events }));
     for (const p of payloads) print(JSON.stringify(p));
   } finally {
     await s.close();
