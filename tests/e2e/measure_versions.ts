@@ -8,6 +8,7 @@
  *     deno run -A tests/e2e/measure_versions.ts 2.1.332 2.1.328 ...   # one JSON line each
  *     deno run -A tests/e2e/measure_versions.ts --bisect 1.0.0 2.1.332 [--on receipts]
  *     deno run -A tests/e2e/measure_versions.ts --payloads <dir> 2.1.332  # keep the payloads
+ *     deno run -A tests/e2e/measure_versions.ts --chars 10001 2.1.332  # answer of that size
  *
  * `--bisect LOW HIGH` looks for the oldest release between them (npm's list) on which a
  * PostToolUse `additionalContext` reaches the model, assuming it does on HIGH and never stops
@@ -22,12 +23,14 @@ import { installedClaude } from "../../scripts/loopback/claude_cli.ts";
 import { attachmentOf, type Json, readJsonl } from "./harness.ts";
 
 const PTU = "PTU-CONTEXT-PROBE";
+/** The PostToolUse answer: the marker, padded to `chars` characters (`--chars`). */
+const ptuText = (chars: number) => PTU + "p".repeat(Math.max(0, chars - PTU.length - 4)) + "|END";
 const LATE = "PTU-LATE-PROBE";
 const SOURCES = ["startup", "resume", "fork", "compact"] as const;
 const ssMark = (source: string) => `SS-${source.toUpperCase()}-PROBE`;
 
 /** User-level hooks that save every payload and answer with known texts. */
-function settings(payloads: string): { user: Json; project: Json; local: Json } {
+function settings(payloads: string, chars: number): { user: Json; project: Json; local: Json } {
   const save = `f=$(mktemp "${payloads}/payload-$PROBE_TURN-XXXXXXXX") && cat > "$f"`;
   const answer = (event: string, text: string) =>
     `printf '%s' '${
@@ -38,7 +41,7 @@ function settings(payloads: string): { user: Json; project: Json; local: Json } 
     JSON.stringify({
       hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: LATE },
     })
-  }'; else ${answer("PostToolUse", PTU)}; fi`;
+  }'; else ${answer("PostToolUse", ptuText(chars))}; fi`;
   // One event per settings file: a release that does not know an event refuses the whole file
   // (2.1.72 has no PostCompact), and the other events must still run.
   return {
@@ -93,6 +96,8 @@ export interface VersionReport {
   version: string;
   problem?: string;
   ptuReached?: boolean;
+  ptuWhole?: boolean;
+  ptuTooLarge?: boolean;
   lateReached?: boolean;
   transcript?: {
     hookAdditionalContext: number;
@@ -115,7 +120,11 @@ export interface VersionReport {
   turns?: { args: string; code: number; error?: string }[];
 }
 
-export async function measure(version: string, keep?: string): Promise<VersionReport> {
+export async function measure(
+  version: string,
+  keep?: string,
+  chars = 200,
+): Promise<VersionReport> {
   const cli = await installedClaude(version);
   if ("problem" in cli) return { version, problem: cli.problem };
   const root = await Deno.realPath(
@@ -127,7 +136,7 @@ export async function measure(version: string, keep?: string): Promise<VersionRe
   for (const dir of [join(home, ".claude"), work, payloadDir, join(root, "tmp")]) {
     await Deno.mkdir(dir, { recursive: true });
   }
-  const files = settings(payloadDir);
+  const files = settings(payloadDir, chars);
   await Deno.mkdir(join(work, ".claude"), { recursive: true });
   for (
     const [path, content] of [
@@ -273,6 +282,9 @@ export async function measure(version: string, keep?: string): Promise<VersionRe
     return {
       version,
       ptuReached: reachedIn(PTU),
+      // The answer arrived whole (inline), or was saved to a file with a preview.
+      ptuWhole: reachedIn(ptuText(chars)),
+      ptuTooLarge: reachedIn("Output too large"),
       lateReached: reachedIn(LATE),
       transcript: {
         hookAdditionalContext: count("hook_additional_context"),
@@ -346,6 +358,8 @@ if (import.meta.main) {
   const args = [...Deno.args];
   const at = args.indexOf("--payloads");
   const keep = at >= 0 ? args.splice(at, 2)[1] : undefined;
+  const sized = args.indexOf("--chars");
+  const chars = sized >= 0 ? Number(args.splice(sized, 2)[1]) : 200;
   const on = args.indexOf("--on");
   const predicate = on >= 0 ? args.splice(on, 2)[1] ?? "" : "delivery";
   const test = PREDICATES[predicate];
@@ -356,7 +370,7 @@ if (import.meta.main) {
     let good = list.length - 1; // the oldest index known to deliver
     while (good - bad > 1) {
       const mid = Math.floor((bad + good) / 2);
-      const report = await measure(list[mid]!, keep);
+      const report = await measure(list[mid]!, keep, chars);
       print(JSON.stringify(report));
       if (test.holds(report)) good = mid;
       else bad = mid;
@@ -366,6 +380,6 @@ if (import.meta.main) {
         (bad >= 0 ? ` (the release before it, ${list[bad]}, does not)` : ""),
     );
   } else {
-    for (const version of args) print(JSON.stringify(await measure(version, keep)));
+    for (const version of args) print(JSON.stringify(await measure(version, keep, chars)));
   }
 }
