@@ -342,6 +342,10 @@ const PREDICATES: Record<string, { what: string; holds: (r: VersionReport) => bo
     what: "delivering SessionStart(compact)'s answer to the turn after `-p /compact`",
     holds: (r) => r.sessionStart?.compact?.reached === true,
   },
+  postcompact: {
+    what: "firing PostCompact (a release without it refuses a settings file naming it)",
+    holds: (r) => r.payloadKeys?.PostCompact !== undefined,
+  },
   context_tokens: {
     what: "giving SessionStart(resume) context_tokens",
     holds: (r) => r.payloadKeys?.["SessionStart.resume"]?.includes("context_tokens") === true,
