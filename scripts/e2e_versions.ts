@@ -5,12 +5,14 @@
  *
  *     deno task e2e-versions 2.1.332 2.1.328 2.1.212       # "latest" is npm's newest release
  *     deno task e2e-versions --out summary.md --logs logs/ 2.1.332
+ *     deno task e2e-versions --repeat 3 --load 2.1.328      # three runs, every core kept busy
  *
  * Each release is installed once, as the suite installs it (scripts/loopback/claude_cli.ts), and
  * the suite runs with `CLAUDE_BIN` pointing at it. Exit code 0 only when every run passed whole.
  */
 import { join } from "node:path";
 import { installedClaude } from "./loopback/claude_cli.ts";
+import { startBurner } from "./loopback/cpu_burner.ts";
 
 /** One scenario's outcome, as `deno test --reporter=tap` printed it. */
 export interface Outcome {
@@ -20,9 +22,11 @@ export interface Outcome {
   why?: string;
 }
 
-/** One release's run. */
+/** One run of the suite on one release. */
 export interface Run {
   version: string;
+  /** How the run is named in the summary: the release, and which run under what. */
+  label?: string;
   /** Why the suite did not run (no such release, npm failed). */
   problem?: string;
   outcomes: Outcome[];
@@ -70,14 +74,16 @@ export function render(runs: Run[], header: string): string {
       (run.outcomes.length === 0 ? `no results (exit ${run.code})` : "");
     out.push(
       broken
-        ? `| ${run.version} | - | - | - | not run: ${broken.replaceAll("|", "/")} |`
-        : `| ${run.version} | ${n("ok")} | ${n("failed")} | ${n("skipped")} | ${run.seconds} s |`,
+        ? `| ${run.label ?? run.version} | - | - | - | not run: ${broken.replaceAll("|", "/")} |`
+        : `| ${run.label ?? run.version} | ${n("ok")} | ${n("failed")} | ${
+          n("skipped")
+        } | ${run.seconds} s |`,
     );
   }
   for (const run of runs) {
     const failed = run.outcomes.filter((o) => o.status !== "ok");
     if (failed.length === 0 && !run.log) continue;
-    out.push("", `## ${run.version}`, "");
+    out.push("", `## ${run.label ?? run.version}`, "");
     for (const o of failed) {
       out.push(`- ${o.status === "failed" ? "FAILED" : "skipped"}: ${o.name}`);
       if (o.why) out.push(`  - ${o.why}`);
@@ -97,26 +103,37 @@ async function text(command: string, args: string[]): Promise<string> {
   return new TextDecoder().decode(out.stdout).trim();
 }
 
-/** Runs the suite against `version` (a release number or "latest"), logging into `logs`. */
-async function runSuite(version: string, logs: string): Promise<Run> {
+/**
+ * Runs the suite against `version` (a release number or "latest"), logging into `logs`; with
+ * `load`, every core is kept busy for the run's length by a bounded CPU burner.
+ */
+async function runSuite(version: string, logs: string, load: boolean, n: number): Promise<Run> {
   const wanted = version === "latest"
     ? await text("npm", ["view", "@anthropic-ai/claude-code", "version"])
     : version;
   const cli = await installedClaude(wanted);
   if ("problem" in cli) return { version: wanted, problem: cli.problem, outcomes: [] };
+  const label = `${wanted}${n > 1 ? ` #${n}` : ""}${load ? " (load)" : ""}`;
   const started = performance.now();
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["test", "--allow-all", "--reporter=tap", "tests/e2e/"],
-    cwd: join(import.meta.dirname ?? ".", ".."),
-    env: { CLAUDE_BIN: cli.bin, CI: "true", NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
+  const burner = load ? startBurner(1_800) : undefined;
+  let out: Deno.CommandOutput;
+  try {
+    out = await new Deno.Command(Deno.execPath(), {
+      args: ["test", "--allow-all", "--reporter=tap", "tests/e2e/"],
+      cwd: join(import.meta.dirname ?? ".", ".."),
+      env: { CLAUDE_BIN: cli.bin, CI: "true", NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+  } finally {
+    await burner?.stop();
+  }
   const stdout = new TextDecoder().decode(out.stdout);
-  const log = join(logs, `e2e-${wanted}.log`);
+  const log = join(logs, `e2e-${wanted}${n > 1 ? `-${n}` : ""}${load ? "-load" : ""}.log`);
   await Deno.writeTextFile(log, `${stdout}\n--- stderr\n${new TextDecoder().decode(out.stderr)}`);
   return {
     version: wanted,
+    label,
     outcomes: parseTap(stdout),
     code: out.code,
     seconds: Math.round((performance.now() - started) / 1000),
@@ -131,12 +148,17 @@ if (import.meta.main) {
     return at >= 0 ? args.splice(at, 2)[1] : undefined;
   };
   const outFile = option("--out");
+  const repeat = Number(option("--repeat") ?? "1");
+  const loadAt = args.indexOf("--load");
+  const load = loadAt >= 0;
+  if (load) args.splice(loadAt, 1);
   const logs = option("--logs") ?? await Deno.makeTempDir({ prefix: "lessons-e2e-versions-" });
   await Deno.mkdir(logs, { recursive: true });
-  if (args.length === 0) {
+  if (args.length === 0 || !Number.isInteger(repeat) || repeat < 1) {
     write(
       Deno.stderr,
-      "usage: deno task e2e-versions [--out FILE] [--logs DIR] VERSION|latest ...\n",
+      "usage: deno task e2e-versions [--out FILE] [--logs DIR] [--repeat N] [--load] " +
+        "VERSION|latest ...\n",
     );
     Deno.exit(2);
   }
@@ -147,9 +169,11 @@ if (import.meta.main) {
   }, ${new Date().toISOString().slice(0, 10)}`;
   const runs: Run[] = [];
   for (const version of args) {
-    const run = await runSuite(version, logs);
-    runs.push(run);
-    write(Deno.stderr, render([run], `${run.version} done`));
+    for (let n = 1; n <= repeat; n++) {
+      const run = await runSuite(version, logs, load, repeat > 1 ? n : 1);
+      runs.push(run);
+      write(Deno.stderr, render([run], `${run.label ?? run.version} done`));
+    }
   }
   const summary = render(runs, header);
   if (outFile) await Deno.writeTextFile(outFile, summary);

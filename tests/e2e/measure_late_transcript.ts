@@ -16,6 +16,7 @@ import { join } from "node:path";
 import type { Step } from "../../scripts/loopback/api_stub.ts";
 import { usage } from "../../scripts/loopback/backed_steps.ts";
 import { locateClaude } from "../../scripts/loopback/claude_cli.ts";
+import { startBurner } from "../../scripts/loopback/cpu_burner.ts";
 import { ROOT, Scenario } from "./harness.ts";
 
 const args = [...Deno.args];
@@ -99,17 +100,6 @@ function script(): Step[] {
   return steps;
 }
 
-/** Two busy loops (one per core), each stopped by `timeout` at the latest. */
-function burn(seconds: number): Deno.ChildProcess[] {
-  return [0, 1].map(() =>
-    new Deno.Command("timeout", {
-      args: [String(seconds), "sh", "-c", "while :; do :; done"],
-      stdout: "null",
-      stderr: "null",
-    }).spawn()
-  );
-}
-
 const print = (line: string) => Deno.stdout.writeSync(new TextEncoder().encode(`${line}\n`));
 const total = {
   hooks: 0,
@@ -122,7 +112,7 @@ const total = {
 const lags: number[] = [];
 for (let n = 0; n < sessions; n++) {
   const dir = await tracer();
-  const burners = load ? burn(600) : [];
+  const burner = load ? startBurner(600, 2) : undefined;
   const s = await Scenario.start(cli.bin, {
     name: `late-${n}`,
     manifest: null,
@@ -169,14 +159,7 @@ for (let n = 0; n < sessions; n++) {
       sizes: rows.map((r) => r.size),
     }));
   } finally {
-    for (const burner of burners) {
-      try {
-        burner.kill("SIGTERM"); // timeout passes it on to its busy loop
-      } catch {
-        // Already ended at its timeout.
-      }
-      await burner.status;
-    }
+    await burner?.stop();
     await s.close();
     await Deno.remove(dir, { recursive: true });
   }

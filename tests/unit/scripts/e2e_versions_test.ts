@@ -51,11 +51,19 @@ Deno.test("render() counts a skipped scenario apart from a passed one, and names
       log: "/logs/e2e-2.1.332.log",
     },
     { version: "9.9.9", problem: "npm install failed", outcomes: [] },
+    {
+      version: "2.1.328",
+      label: "2.1.328 #2 (load)",
+      outcomes: [{ name: "a", status: "ok" }],
+      code: 0,
+      seconds: 80,
+    },
   ], "# header");
   ok(text.includes("| 2.1.332 | 1 | 1 | 1 | 90 s |"), text);
   ok(text.includes("| 9.9.9 | - | - | - | not run: npm install failed |"), text);
   ok(text.includes("- FAILED: c\n  - Error: late"), text);
   ok(text.includes("- skipped: b"), text);
+  ok(text.includes("| 2.1.328 #2 (load) | 1 | 0 | 0 | 80 s |"), text);
 });
 
 Deno.test("the weekly workflow runs e2e-versions on npm's newest release, with .ci/run's Deno", () => {
