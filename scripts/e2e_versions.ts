@@ -105,15 +105,21 @@ async function text(command: string, args: string[]): Promise<string> {
 
 /**
  * Runs the suite against `version` (a release number or "latest"), logging into `logs`; with
- * `load`, every core is kept busy for the run's length by a bounded CPU burner.
+ * `load`, every core is kept busy for the run's length by a bounded CPU burner; `n` numbers the
+ * run when a release runs more than once.
  */
-async function runSuite(version: string, logs: string, load: boolean, n: number): Promise<Run> {
+async function runSuite(
+  version: string,
+  logs: string,
+  load: boolean,
+  n?: number,
+): Promise<Run> {
   const wanted = version === "latest"
     ? await text("npm", ["view", "@anthropic-ai/claude-code", "version"])
     : version;
   const cli = await installedClaude(wanted);
   if ("problem" in cli) return { version: wanted, problem: cli.problem, outcomes: [] };
-  const label = `${wanted}${n > 1 ? ` #${n}` : ""}${load ? " (load)" : ""}`;
+  const label = `${wanted}${n ? ` #${n}` : ""}${load ? " (load)" : ""}`;
   const started = performance.now();
   const burner = load ? startBurner(1_800) : undefined;
   let out: Deno.CommandOutput;
@@ -129,7 +135,7 @@ async function runSuite(version: string, logs: string, load: boolean, n: number)
     await burner?.stop();
   }
   const stdout = new TextDecoder().decode(out.stdout);
-  const log = join(logs, `e2e-${wanted}${n > 1 ? `-${n}` : ""}${load ? "-load" : ""}.log`);
+  const log = join(logs, `e2e-${wanted}${n ? `-${n}` : ""}${load ? "-load" : ""}.log`);
   await Deno.writeTextFile(log, `${stdout}\n--- stderr\n${new TextDecoder().decode(out.stderr)}`);
   return {
     version: wanted,
@@ -170,7 +176,7 @@ if (import.meta.main) {
   const runs: Run[] = [];
   for (const version of args) {
     for (let n = 1; n <= repeat; n++) {
-      const run = await runSuite(version, logs, load, repeat > 1 ? n : 1);
+      const run = await runSuite(version, logs, load, repeat > 1 ? n : undefined);
       runs.push(run);
       write(Deno.stderr, render([run], `${run.label ?? run.version} done`));
     }
