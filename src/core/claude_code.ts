@@ -142,13 +142,23 @@ export const CANCELLED_ATTACHMENT = "hook_cancelled";
  * `tests/e2e/measure_versions.ts --bisect 2.1.0 2.1.328 --on receipts`).
  */
 export const RECORDS_HOOK_OUTCOMES_FROM = "2.1.97";
+/**
+ * A subagent's own transcript holds those records from this release on; before it, a subagent's
+ * answers are delivered and recorded nowhere in its file (bisected on npm's releases with
+ * `tests/e2e/measure_subagent_receipts.ts`).
+ */
+export const RECORDS_IN_SUBAGENT_FILES_FROM = "2.1.259";
 
-/** Every event the hook is registered for, with values its matcher must let through. */
+/**
+ * Every event the hook is registered for, with values its matcher must let through. Not
+ * PostCompact: a release before 2.1.76 refuses a whole hooks.json that names it, so the plugin
+ * would not run there at all (tests/e2e/measure_plugin_events.ts), and SessionStart(compact) and
+ * the transcript's compaction marker already tell the hook of every compaction.
+ */
 export const HOOK_EVENTS: readonly { event: string; needs: readonly string[] }[] = [
   { event: "PostToolUse", needs: ["Bash", "Read", "mcp__x__y"] },
   { event: "PostToolUseFailure", needs: ["Bash", "Read", "mcp__x__y"] },
   { event: "SessionStart", needs: [...RESET_SOURCES, ...CONTINUE_SOURCES] },
-  { event: POST_COMPACT_EVENT, needs: ["manual", "auto"] },
 ];
 
 /**
