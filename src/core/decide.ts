@@ -8,13 +8,7 @@ import type { State } from "../schemas/state.ts";
 import { afterCompaction, compactionEvent, compactionFound } from "./compaction_refresh.ts";
 import { applyFacts, type ContextFacts, resetState } from "./facts.ts";
 import type { RefreshCause } from "./header.ts";
-import {
-  isTokenThreshold,
-  MIN_TOKENS,
-  percentText,
-  type Threshold,
-  thresholdText,
-} from "./numbers.ts";
+import { isTokenThreshold, percentText, type Threshold, thresholdText } from "./numbers.ts";
 import { fillOf, isReading, type NoReading, type Reading } from "./reading.ts";
 import {
   type DeliveryReport,
@@ -23,8 +17,7 @@ import {
   settleDeliveries,
   withReceipts,
 } from "./receipts.ts";
-import { crossedThresholds, nextThreshold } from "./thresholds.ts";
-import { firedUnder } from "./window.ts";
+import { crossedThresholds, firedUnder, nextThreshold } from "./thresholds.ts";
 
 /** One step of a decision: what to refresh for, the state to write (undefined: none), why. */
 export interface Step {
@@ -160,20 +153,14 @@ function onThresholds(
     if (!reading.countCalls) return { cause: undefined, next: undefined, reason: reading.reason };
     const toolCount = state.toolCount + 1;
     const every = settings.toolCountInterval;
-    const next = { ...state, toolCount };
-    if (toolCount % every === 0) {
-      return {
-        cause: { kind: "toolCount", calls: toolCount },
-        next,
-        reason: `${reading.reason}; tool call ${toolCount} is a multiple of ${every}`,
-      };
-    }
+    const due = toolCount % every === 0;
     return {
-      cause: undefined,
-      next,
-      reason: `${reading.reason}; tool call ${toolCount}, next refresh at ${
-        Math.ceil(toolCount / every) * every
-      }`,
+      cause: due ? { kind: "toolCount", calls: toolCount } : undefined,
+      next: { ...state, toolCount },
+      reason: `${reading.reason}; tool call ${toolCount}` +
+        (due
+          ? ` is a multiple of ${every}`
+          : `, next refresh at ${Math.ceil(toolCount / every) * every}`),
     };
   }
   // Refreshes made under a smaller span than this reading's no longer count (never miss).
@@ -190,20 +177,18 @@ function onThresholds(
       next: undefined,
       reason: next === undefined
         ? "every threshold has fired in this context"
-        : `${shown} is below the next threshold, ${
-          next < MIN_TOKENS ? `${next}%` : thresholdText(next)
-        }`,
+        : `${shown} is below the next threshold, ${thresholdText(next)}`,
     };
   }
   const fired = [...new Set([...counting, ...crossed])].sort((a, b) => a - b);
   // The span each percentage fired under (token thresholds do not move with it).
-  const spans = crossed.filter((t) => !isTokenThreshold(t)).map((t) => [String(t), fill.span]);
-  const firedWindow = reading.window === undefined ? state.firedWindow : {
-    ...Object.fromEntries(
-      Object.entries(state.firedWindow ?? {}).filter(([t]) => fired.includes(Number(t))),
-    ),
-    ...Object.fromEntries(spans),
-  };
+  let firedWindow = state.firedWindow;
+  if (reading.window !== undefined) {
+    const spans: Record<string, number> = {};
+    for (const t of fired) if (firedWindow?.[t] !== undefined) spans[t] = firedWindow[t];
+    for (const t of crossed) if (!isTokenThreshold(t)) spans[t] = fill.span;
+    firedWindow = spans;
+  }
   return {
     cause: {
       kind: "thresholds",
