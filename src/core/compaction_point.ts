@@ -183,7 +183,7 @@ function configuredWindow(
     const evidence = `CLAUDE_CODE_AUTO_COMPACT_WINDOW=${env.window.raw}`;
     return { tokens: env.window.tokens, source: "CLAUDE_CODE_AUTO_COMPACT_WINDOW", evidence };
   }
-  const key = model === undefined ? undefined : modelKey(model);
+  const key = files && model !== undefined ? modelKey(model) : undefined;
   const perModel = key === undefined ? undefined : files?.byModel[key];
   if (perModel !== undefined) {
     if (perModel.value === "auto") return undefined;

@@ -1,8 +1,7 @@
 /**
- * The decision: one pure function for every event the hook answers. For a tool call it takes the
- * context's state, the reading, what the transcript showed (facts and receipts) and the settings,
- * and returns what to refresh for (or nothing), the state to keep, and why. The hook calls it once
- * per call, under the lock; every command's dry run calls it the same way.
+ * The decision: one pure function for every event the hook answers. From the context's state, the
+ * reading, what the transcript showed and the settings, it says what to refresh for (or nothing),
+ * the state to keep, and why. The hook calls it once per call, under the lock; dry runs likewise.
  */
 import type { State } from "../schemas/state.ts";
 import { afterCompaction, compactionEvent, compactionFound } from "./compaction_refresh.ts";
@@ -33,29 +32,29 @@ export interface DecideSettings {
   refreshAfterCompact: boolean;
 }
 
-/** A tool call, or an event that ends a context. */
+/**
+ * A tool call (its state as loaded, empty without a file; `claim`: its `tool_use_id` and the
+ * transcript's size, where its receipt will be looked for), or an event that ends a context
+ * (`facts`: what its compaction taught; `restate`: the rules can be restated; `answerAt`: the
+ * transcript's size when SessionStart answers).
+ */
 export type DecideInput =
   | {
     event: "tool call";
-    /** The context's state, as loaded now (empty when there is no file). */
     state: State;
     stateFound: boolean;
     reading: Reading | NoReading;
     facts: ContextFacts;
     receipts: ReceiptEvidence | undefined;
-    /** This call's `tool_use_id` and the transcript's size: where its receipt will be looked for. */
     claim: { call: string | undefined; at: number | undefined };
     settings: DecideSettings;
   }
   | {
     event: "clear" | "SessionStart" | "PostCompact";
     state: State;
-    /** What the transcript's newest compaction taught (window, compaction point). */
     facts: ContextFacts;
     promptId: string | undefined;
-    /** The rules can be restated (the setting is on and they could be rendered). */
     restate: boolean;
-    /** Transcript size when SessionStart answers. */
     answerAt: number | undefined;
   };
 
@@ -71,9 +70,9 @@ export interface Decision {
   receipts: string[];
   /** Every delivery of the context as the receipts show it, before this decision. */
   deliveries: DeliveryReport[];
-  /** The thresholds that count as fired under this reading (before this decision). */
+  /** The thresholds that count as fired under this reading, before this decision. */
   fired: Threshold[];
-  /** The next threshold still ahead after this decision, if any. */
+  /** The next threshold ahead after this decision. */
   upcoming: Threshold | undefined;
 }
 

@@ -21,7 +21,7 @@ const MAX_SENDS = 2;
 
 /** What the transcript showed from the oldest outstanding claim to its end (line offsets). */
 export interface ReceiptEvidence {
-  /** Everything from this offset to the end was read: a claim made before it was not seen whole. */
+  /** Read from this offset on: a claim made before it was not seen whole. */
   from: number;
   /** Per tool call: where its `tool_result` entry starts (its hooks have finished by then). */
   results: Readonly<Record<string, number>>;
@@ -31,24 +31,14 @@ export interface ReceiptEvidence {
   cancelled: readonly string[];
   /** Where the newest responses start, newest first, one per message id, at most two. */
   responses: readonly number[];
-  /**
-   * This Claude Code records hook outcomes: a hook of an awaited call left `hook_success` or
-   * `hook_cancelled`, or the newest response comes from a release known to record them.
-   */
+  /** This Claude Code records hook outcomes (io/transcript.ts says how it knows). */
   records: boolean;
 }
 
-/** What the transcript says about one delivery. */
+/** What the transcript says about one delivery (`unread`: its claim lies before what was read). */
 export type Verdict =
-  | { kind: "delivered" }
-  /** Not recorded yet, and the transcript has not moved past its call: it may still come. */
-  | { kind: "pending" }
-  /** The transcript moved past its call without recording it: it was not delivered. */
-  | { kind: "missed"; why: string }
-  /** Its claim lies before what could be read. */
-  | { kind: "unread" }
-  /** The transcript moved past its call, and this Claude Code records no hook outcome. */
-  | { kind: "unrecorded" };
+  | { kind: "delivered" | "pending" | "unread" | "unrecorded" }
+  | { kind: "missed"; why: string };
 
 /**
  * Judges `delivery` on `evidence`. Recorded (an answer to its call after its claim): delivered.
@@ -182,22 +172,19 @@ export function settleDeliveries(state: State, evidence: ReceiptEvidence | undef
 
 /** Each delivery as `status` shows it. */
 export function reportOf(
-  deliveries: readonly Delivery[] | undefined,
+  deliveries: readonly Delivery[] = [],
   owed: readonly string[] = [],
 ): DeliveryReport[] {
-  return (deliveries ?? []).map((d) => ({
-    refresh: d.refresh,
-    status: d.status !== "pending"
-      ? d.status
-      : owed.includes(d.refresh)
+  return deliveries.map(({ refresh, status, call, sent, reason }) => {
+    const now = status !== "pending"
+      ? status
+      : owed.includes(refresh)
       ? "owed"
-      : d.sent > 1
+      : sent > 1
       ? "re-sent"
-      : "pending",
-    call: d.call,
-    sent: d.sent,
-    reason: d.reason,
-  }));
+      : status;
+    return { refresh, status: now, call, sent, reason };
+  });
 }
 
 /** The labels a refresh answers, one delivery each: its thresholds, and `compact` for a restatement. */
@@ -222,6 +209,7 @@ export function withReceipts(
   claim: { call: string | undefined; at: number | undefined },
 ): Step {
   const { owed } = settled;
+  if (owed.length === 0 && decision.cause === undefined) return decision;
   const state = decision.next ?? settled.state;
   const current = settled.state.deliveries ?? [];
   let cause = decision.cause;
