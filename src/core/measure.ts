@@ -40,14 +40,14 @@ export interface MeasureInput {
   files: CompactSettings | undefined;
 }
 
-type Measured = { reading: Reading | NoReading; facts: ContextFacts };
-
 function none(reason: string, countCalls = true): NoReading {
   return { kind: "none", reason, countCalls };
 }
 
 /** The reading and the facts this call's read taught. */
-export function measure(input: MeasureInput): Measured {
+export function measure(
+  input: MeasureInput,
+): { reading: Reading | NoReading; facts: ContextFacts } {
   const { view, state, settings } = input;
   const figures = isContextWindow(input.contextWindow) ? figuresOf(input.contextWindow) : undefined;
   if (figures) return { reading: reported(input, "stdin", figures, state.compactedAt), facts: {} };

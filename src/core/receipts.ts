@@ -97,19 +97,14 @@ export function receiptsSettled(state: State, evidence: ReceiptEvidence | undefi
   return outstanding(state).every((d) => judge(d, evidence).kind !== "pending");
 }
 
-/** How one delivery stands, for the trace, `status` and `doctor`. */
-export interface DeliveryReport {
-  /** A threshold (`"30"`) or `"compact"`. */
-  refresh: string;
-  /**
-   * Besides a delivery's own statuses, `owed`: not delivered, this call sends it again;
-   * `re-sent`: sent again, its receipt not seen yet.
-   */
+/**
+ * How one delivery stands, for the trace, `status` and `doctor`: besides a delivery's own
+ * statuses, `owed` (not delivered, this call sends it again) or `re-sent` (its receipt not seen).
+ */
+export type DeliveryReport = Pick<Delivery, "refresh" | "call" | "sent"> & {
   status: Delivery["status"] | "owed" | "re-sent";
-  call: string;
-  sent: number;
   reason: string | undefined;
-}
+};
 
 /** The state with receipts judged, what is owed now, and a phrase per delivery judged. */
 export interface Settled {
