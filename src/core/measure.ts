@@ -9,7 +9,7 @@ import { CHECKPOINT_BYTES, type ContextFacts, markersFrom, proofOf } from "./fac
 import type { Threshold } from "./numbers.ts";
 import { figuresOf, type NoReading, type Reading } from "./reading.ts";
 import type { CompactionEvidence, WindowChoice, WindowProof } from "./window.ts";
-import { percentOf, resolveWindow } from "./window.ts";
+import { percentOf, resolveWindow, windowText } from "./window.ts";
 import type { State } from "../schemas/state.ts";
 import type { StatuslineRecord } from "../schemas/statusline.ts";
 import type { TranscriptView } from "./view.ts";
@@ -95,10 +95,7 @@ export function measure(
     percent: percentOf(usage.tokens, window),
     tokens: usage.tokens,
     window,
-    windowSource: choice
-      ? `${choice.source}${choice.certain ? "" : " (a larger window is possible)"}: ` +
-        choice.evidence
-      : "stated in the transcript",
+    windowSource: choice ? windowText(choice) : "stated in the transcript",
     model: usage.model,
   };
   return { reading: withSpan(reading, input, learned), facts };

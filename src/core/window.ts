@@ -132,27 +132,37 @@ export function resolveWindow(inputs: WindowInputs): WindowChoice {
     return pick(override, "LESSONS_CONTEXT_WINDOW", "set by LESSONS_CONTEXT_WINDOW");
   }
   if (inputs.disable1m) {
-    return pick(SMALL_WINDOW, "CLAUDE_CODE_DISABLE_1M_CONTEXT", "every model capped at 200k");
+    return pick(
+      SMALL_WINDOW,
+      "CLAUDE_CODE_DISABLE_1M_CONTEXT",
+      "CLAUDE_CODE_DISABLE_1M_CONTEXT caps every model at 200k",
+    );
   }
   if (model !== undefined && /\[1m\]$/i.test(model)) {
     return pick(LARGE_WINDOW, "[1m] model id", `${model} asks for the 1M window`);
   }
   if (tokens !== undefined && tokens > SMALL_WINDOW) {
     const proof = { window: LARGE_WINDOW, model, version };
-    return pick(LARGE_WINDOW, "usage above 200k", `${tokens} tokens do not fit 200k`, true, proof);
+    return pick(
+      LARGE_WINDOW,
+      "usage above 200k",
+      `a reading of ${tokens} tokens is over 200k`,
+      true,
+      proof,
+    );
   }
   const proven = inputs.proven !== undefined && speaksFor(inputs.proven, model, version)
     ? inputs.proven.window
     : undefined;
   if (proven !== undefined && proven > SMALL_WINDOW) {
-    return pick(proven, PROVEN, "a reading above 200k earlier");
+    return pick(proven, PROVEN, "a reading over 200k earlier in this session");
   }
   if (c !== undefined && speaksFor(c, model, version)) {
     const by = { model: c.model ?? model, version: c.version ?? version };
     const at = c.preTokens;
     if (at > SMALL_WINDOW) {
       const proof = { window: LARGE_WINDOW, ...by };
-      return pick(LARGE_WINDOW, COMPACTION, `a compaction at ${at} tokens`, true, proof);
+      return pick(LARGE_WINDOW, COMPACTION, `a compaction at ${at} tokens, over 200k`, true, proof);
     }
     if (c.trigger === "auto" && at >= SMALL_WINDOW / 2 && !inputs.compactsEarly) {
       const usual = SMALL_WINDOW - AUTOCOMPACT_MARGIN;
@@ -160,33 +170,44 @@ export function resolveWindow(inputs: WindowInputs): WindowChoice {
       return pick(SMALL_WINDOW, COMPACTION, evidence, true, { window: SMALL_WINDOW, ...by });
     }
   }
-  if (proven !== undefined) return pick(proven, PROVEN, "proven");
-  if (model === undefined) return pick(SMALL_WINDOW, "no model", "no model recorded", false);
+  if (proven !== undefined) return pick(proven, PROVEN, PROVEN);
+  if (model === undefined) return pick(SMALL_WINDOW, "no model", "no model recorded yet", false);
   const row = rowOf(idOf(model));
   if (row === undefined) {
     return pick(SMALL_WINDOW, "unknown model", `${model} is not in the window table`, false);
   }
   if (row.kind === "fixed") return pick(SMALL_WINDOW, TABLE, `${model} has 200k in every release`);
-  if (row.kind === "optIn") return pick(SMALL_WINDOW, TABLE, `${model}: 1M only if chosen`, false);
+  if (row.kind === "optIn") {
+    return pick(SMALL_WINDOW, TABLE, `${model} has 1M only if chosen`, false);
+  }
   const from = row.nativeFrom ?? "";
-  const inRelease = `${model} in Claude Code ${version ?? "(release unknown)"}`;
+  const inRelease = version === undefined
+    ? `${model} (its Claude Code release not recorded)`
+    : `${model} in Claude Code ${version}`;
   if (version === undefined || compareVersions(version, from) < 0) {
     const unread = version !== undefined && row.notNativeUntil !== undefined &&
       compareVersions(version, row.notNativeUntil) > 0;
-    const why = unread ? "that release was not read" : `1M from ${from}`;
+    const why = unread ? "that release was not measured" : `1M only from ${from}`;
     return pick(SMALL_WINDOW, TABLE, `${inRelease}: ${why}`, false);
   }
   const gate = FIRST_PARTY_GATE;
   const gated = compareVersions(version, gate.lastWithout) > 0 &&
     compareVersions(version, gate.firstWithoutAfter) < 0;
   if (gated && inputs.firstParty !== true) {
-    const other = inputs.firstParty === false ? ", and another is set" : "";
+    const other = inputs.firstParty === false ? ", and another API is set" : "";
     return pick(SMALL_WINDOW, TABLE, `${inRelease}: 1M only on Anthropic's own API${other}`, false);
   }
-  return pick(LARGE_WINDOW, TABLE, `${inRelease}: natively 1M`);
+  return pick(LARGE_WINDOW, TABLE, `${inRelease} has 1M natively`);
 }
 
 /** Percent of `window` that `tokens` fill; multiplies first, so 58,000 of 200,000 is 29. */
 export function percentOf(tokens: number, window: number): number {
   return (tokens * 100) / window;
+}
+
+/** The evidence in one phrase, and, when a larger window stays possible, that 200k is used. */
+export function windowText(choice: WindowChoice): string {
+  return choice.certain
+    ? choice.evidence
+    : `${choice.evidence}; counted as 200k until a reading shows more`;
 }

@@ -4,6 +4,7 @@ import {
   modelKey,
   resolveWindow,
   type WindowInputs,
+  windowText,
 } from "../../../src/core/window.ts";
 
 type Case = [string, WindowInputs, number, string, boolean];
@@ -394,4 +395,20 @@ Deno.test("a proof speaks only for its own model and release; what it does not n
       JSON.stringify([proven, model, version]),
     );
   }
+});
+
+Deno.test("windowText() gives the evidence, and says 200k is counted while more is possible", () => {
+  assertEquals(
+    windowText(resolveWindow({ model: "claude-sonnet-4-6", version: "2.1.328" })),
+    "claude-sonnet-4-6 has 1M only if chosen; counted as 200k until a reading shows more",
+  );
+  assertEquals(
+    windowText(resolveWindow({ model: "claude-opus-4-7", version: "2.1.117" })),
+    "claude-opus-4-7 in Claude Code 2.1.117 has 1M natively",
+  );
+  assertEquals(
+    windowText(resolveWindow({ model: "claude-opus-4-7", version: "2.1.112" })),
+    "claude-opus-4-7 in Claude Code 2.1.112: 1M only from 2.1.117; counted as 200k until a " +
+      "reading shows more",
+  );
 });
