@@ -11,7 +11,7 @@ import type { ContextWindow } from "../schemas/payload.ts";
 import type { StatuslineRecord } from "../schemas/statusline.ts";
 
 /** Where a reading came from, best first. */
-export type ReadingSource =
+type ReadingSource =
   | "stdin"
   | "statusline"
   | "transcript tool_use match"

@@ -14,7 +14,7 @@ import type { RefreshCause } from "./header.ts";
 export const COMPACT_LABEL = "compact";
 
 /** Why a delivery is not checked on a Claude Code that records no hook outcome. */
-export const UNRECORDED = "this Claude Code does not record deliveries";
+const UNRECORDED = "this Claude Code does not record deliveries";
 
 /** A delivery is sent at most this often: once, and once again when it was not recorded. */
 const MAX_SENDS = 2;

@@ -132,24 +132,16 @@ export function resolveWindow(inputs: WindowInputs): WindowChoice {
     return pick(override, "LESSONS_CONTEXT_WINDOW", "set by LESSONS_CONTEXT_WINDOW");
   }
   if (inputs.disable1m) {
-    return pick(
-      SMALL_WINDOW,
-      "CLAUDE_CODE_DISABLE_1M_CONTEXT",
-      "CLAUDE_CODE_DISABLE_1M_CONTEXT caps every model at 200k",
-    );
+    const off = "CLAUDE_CODE_DISABLE_1M_CONTEXT";
+    return pick(SMALL_WINDOW, off, `${off} caps every model at 200k`);
   }
   if (model !== undefined && /\[1m\]$/i.test(model)) {
     return pick(LARGE_WINDOW, "[1m] model id", `${model} asks for the 1M window`);
   }
   if (tokens !== undefined && tokens > SMALL_WINDOW) {
     const proof = { window: LARGE_WINDOW, model, version };
-    return pick(
-      LARGE_WINDOW,
-      "usage above 200k",
-      `a reading of ${tokens} tokens is over 200k`,
-      true,
-      proof,
-    );
+    const evidence = `a reading of ${tokens} tokens is over 200k`;
+    return pick(LARGE_WINDOW, "usage above 200k", evidence, true, proof);
   }
   const proven = inputs.proven !== undefined && speaksFor(inputs.proven, model, version)
     ? inputs.proven.window
