@@ -125,12 +125,6 @@ interface CompactionInputs {
  * or `autoCompactEnabled: false`; else 13,000 below the effective window (the auto-compact window
  * less 20,000), or at the override's share of it when lower. A learned point wins when lower:
  * Claude Code compacted there for a reason the hook cannot read.
- *
- * @example
- * ```ts
- * compactionPoint({ window: 1_000_000, env: { window: { tokens: 400_000, raw: "400k" } } }).tokens;
- * // 367_000
- * ```
  */
 export function compactionPoint(inputs: CompactionInputs): CompactionPoint {
   const { env, files } = inputs;

@@ -13,15 +13,7 @@ export interface Fill {
   span: number;
 }
 
-/**
- * The tokens at which `threshold` is reached over `span`.
- *
- * @example
- * ```ts
- * pointOf(30, 200_000); // 60_000
- * pointOf(60_000, 1_000_000); // 60_000
- * ```
- */
+/** The tokens at which `threshold` is reached over `span`. */
 export function pointOf(threshold: Threshold, span: number): number {
   return isTokenThreshold(threshold) ? threshold : (threshold * span) / 100;
 }
