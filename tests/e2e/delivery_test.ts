@@ -8,6 +8,7 @@
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { backedSteps, reportCarrying } from "../../scripts/loopback/backed_steps.ts";
+import { cli } from "../cli/_cli.ts";
 import {
   attachmentOf,
   claudeForSuite,
@@ -303,7 +304,16 @@ scenario(
     const lines = await readJsonl(await s.transcriptPath());
     const refreshes = refreshesIn(lines);
     deepStrictEqual(refreshes.map((r) => r.toolUseID), ["toolu_s01", "SessionStart"]);
-    const first = decisionFor(lines, "toolu_s02");
-    ok(first.includes("receipts: compact delivered on SessionStart"), first);
+    // The next turn's SessionStart(resume) or its first tool call sees the record.
+    const status = await cli(["status", "--json", "--transcript", await s.transcriptPath()], {
+      HOME: s.home,
+      TMPDIR: s.tmp,
+    });
+    const report = JSON.parse(status.stdout);
+    deepStrictEqual(
+      report.deliveries.map((d: Json) => `${d.refresh} ${d.call} ${d.status}`),
+      ["compact SessionStart delivered"],
+      status.stdout,
+    );
   },
 );

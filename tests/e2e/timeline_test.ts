@@ -1,0 +1,81 @@
+/**
+ * End-to-end: `status --timeline` on a session real Claude Code ran with the hook. The chart's
+ * marks are the hook's own replayed decisions; they must match what Claude Code recorded in the
+ * same transcript: each refresh on the call that carried it, delivered, the auto-compaction, and
+ * the rules restated after it. `LESSONS_E2E_TIMELINE=FILE` keeps the transcript (to draw it).
+ */
+import { deepStrictEqual, equal, ok } from "node:assert/strict";
+import { backedSteps, usage } from "../../scripts/loopback/backed_steps.ts";
+import { cli } from "../cli/_cli.ts";
+import {
+  claudeForSuite,
+  type Json,
+  readJsonl,
+  refreshesIn,
+  runTurn,
+  scenarioTest,
+} from "./harness.ts";
+
+const bin = await claudeForSuite();
+
+const CLIMB = [10_000, 27_000, 44_000, 58_000, 62_000, 79_000, 96_000, 103_000, 105_000, 122_000]
+  .concat([139_000, 141_000, 148_000]);
+const AFTER = [12_000, 29_000, 45_000, 62_000];
+
+/** The main chain's tool calls, in order: the chart numbers them from 1. */
+function toolCalls(lines: Json[]): string[] {
+  return lines.flatMap((line) => {
+    const message = line.message as Json | undefined;
+    if (line.type !== "assistant" || line.isSidechain === true) return [];
+    const content = Array.isArray(message?.content) ? message.content as Json[] : [];
+    return content.filter((b) => b.type === "tool_use").map((b) => String(b.id));
+  });
+}
+
+scenarioTest(bin, {
+  name: "e2e: status --timeline marks each refresh where Claude Code recorded it, delivered",
+  setup: () => ({
+    name: "timeline",
+    unbacked: "a jump from 74 % to 88 % on an echo, straight into auto-compaction, on purpose",
+    script: {
+      main: [
+        ...backedSteps(CLIMB.map((tokens, i) => ({ id: `toolu_t${i + 1}`, tokens })), 148_500)
+          .slice(0, -1),
+        {
+          usage: usage(176_000),
+          tools: [{ name: "Bash", input: { command: "echo hi" }, id: "toolu_tjump" }],
+        },
+        // The new context after the auto-compaction.
+        ...backedSteps(AFTER.map((tokens, i) => ({ id: `toolu_ta${i + 1}`, tokens })), 63_000),
+      ],
+    },
+  }),
+  body: async (s) => {
+    await runTurn(s, "Climb the context.", { model: "claude-sonnet-4-6" });
+    const path = await s.transcriptPath();
+    const lines = await readJsonl(path);
+    ok(lines.some((l) => l.subtype === "compact_boundary"), "Claude Code did not compact");
+    const calls = toolCalls(lines);
+    const recorded = refreshesIn(lines).map((r) => r.toolUseID);
+    deepStrictEqual(recorded, ["toolu_t5", "toolu_t9", "toolu_t12", "SessionStart", "toolu_ta4"]);
+
+    const run = await cli(["status", "--timeline", "--json", "--transcript", path], {
+      HOME: s.home,
+    });
+    equal(run.code, 0, run.stderr);
+    const timeline = JSON.parse(run.stdout);
+    equal(timeline.calls.length, calls.length);
+    const events = timeline.events as Json[];
+    const marked = events.filter((e) => e.kind === "refresh" || e.kind === "restatement").map((
+      e,
+    ) => `${e.call === "SessionStart" ? e.call : calls[Number(e.call) - 1]} ${e.delivery}`);
+    deepStrictEqual(marked, recorded.map((id) => `${id} delivered`));
+    const compactions = events.filter((e) => e.kind === "compaction");
+    equal(compactions.length, 1);
+    equal(compactions[0]!.trigger, "auto");
+    equal(calls[Number(compactions[0]!.beforeCall) - 1], "toolu_ta1");
+    deepStrictEqual(events.filter((e) => e.kind === "resend"), []);
+    const keep = Deno.env.get("LESSONS_E2E_TIMELINE");
+    if (keep) await Deno.copyFile(path, keep);
+  },
+});
