@@ -17,17 +17,15 @@ import {
   usageError,
 } from "../common.ts";
 import { locateTranscript } from "../locate.ts";
-import { timelineOf } from "./from_replay.ts";
-import { timelineJson } from "./model.ts";
+import { timelineJson, timelineOf } from "./model.ts";
 import { timelineSvg } from "./svg.ts";
 import { renderTimeline } from "./text.ts";
 
 const HELP = `Usage: lessons-reinject status --timeline [--transcript PATH | --session ID]
                                        [--svg FILE] [--json]
 
-A session at a glance: the context's use call by call, the thresholds and the window as lines,
-each compaction and each refresh marked (delivered, missed and sent again, restated after a
-compaction), then one line per event. The session is replayed through the hook's own steps.
+The session's context use call by call, replayed through the hook's own steps: the thresholds
+and the window as lines, each compaction and refresh marked, then one line per event.
 
 Options:
   --transcript PATH  the transcript to draw
@@ -50,20 +48,17 @@ const OPTIONS = {
 export async function runTimeline(args: string[], io: CliIo, settings: Settings): Promise<number> {
   const parsed = await readFlags(args, OPTIONS, HELP, io);
   if (parsed.kind === "done") return parsed.exit;
-  const flags = parsed.values;
-  if (flags.transcript && flags.session) {
+  const { transcript, session, svg, json } = parsed.values;
+  if (transcript && session) {
     return await usageError(io, "give --transcript or --session, not both", HELP);
   }
   const cwd = io.cwd();
-  const target = await locateTranscript(
-    { transcript: flags.transcript, session: flags.session },
-    settings.claudeDir,
-    cwd,
-  );
+  const target = await locateTranscript({ transcript, session }, settings.claudeDir, cwd);
   if (target.kind === "error") {
     await io.stderr(`lessons-reinject: ${target.error}\n`);
     return EXIT_PROBLEM;
   }
+  // Claude Code's auto-compaction settings, as the hook reads them, unless they cannot matter.
   const files = settings.scaleForAutocompact && !settings.compactEnv.off
     ? compactSettingsFor(undefined, {
       claudeDir: settings.claudeDir,
@@ -71,25 +66,25 @@ export async function runTimeline(args: string[], io: CliIo, settings: Settings)
       os: Deno.build.os,
     }).files
     : undefined;
+  const { path, sessionId, agentId } = target;
   const replayed = await replaySession(
-    Deno.readFileSync(target.path),
-    refreshToken(target.sessionId, target.agentId),
+    Deno.readFileSync(path),
+    refreshToken(sessionId, agentId),
     settings,
     files,
-    target.agentId !== undefined,
+    agentId !== undefined,
   );
   const timeline = timelineOf(replayed, {
-    transcript: target.path,
-    sessionId: target.sessionId,
+    transcript: path,
+    sessionId,
     thresholds: settings.thresholds,
-    subagents: target.agentId ? 0 : subagentCount(target.path, target.sessionId),
+    subagents: agentId ? 0 : subagentCount(path, sessionId),
   });
-  if (flags.svg) await Deno.writeTextFile(flags.svg, timelineSvg(timeline));
-  if (flags.json) await io.stdout(`${timelineJson(timeline)}\n`);
-  else {
-    const color = (io.isTerminal?.() ?? false) && !settings.noColor;
-    const columns = io.columns?.() ?? (Number(settings.columns) || undefined);
-    await io.stdout(renderTimeline(timeline, { width: columns ?? 100, color }));
-  }
+  if (svg) await Deno.writeTextFile(svg, timelineSvg(timeline));
+  const color = (io.isTerminal?.() ?? false) && !settings.noColor;
+  const width = io.columns?.() ?? (Number(settings.columns) || 100);
+  await io.stdout(
+    json ? `${timelineJson(timeline)}\n` : renderTimeline(timeline, { width, color }),
+  );
   return EXIT_OK;
 }
