@@ -1,7 +1,6 @@
 /**
- * `lessons-reinject status --timeline`: a whole session at a glance. Replays the session through
- * the hook's own steps (`replaySession` in src/hook.ts), then draws it as text, as a standalone
- * SVG (`--svg FILE`) or as JSON.
+ * `lessons-reinject status --timeline`: replays a whole session through the hook's own steps
+ * (`replaySession` in src/hook.ts), then draws it as text, as a standalone SVG or as JSON.
  */
 import { compactSettingsFor } from "../../io/claude_settings.ts";
 import { subagentCount } from "../../io/session_files.ts";
@@ -28,9 +27,8 @@ The session's context use call by call, replayed through the hook's own steps: t
 and the window as lines, each compaction and refresh marked, then one line per event.
 
 Options:
-  --transcript PATH  the transcript to draw
-  --session ID       the session's transcript under ~/.claude/projects/ (default: the newest
-                     transcript of this folder's project)
+  --transcript PATH  the transcript to draw (default: this folder's project's newest)
+  --session ID       the session's transcript under ~/.claude/projects/
   --svg FILE         also write the chart as one standalone SVG file
   --json             print the calls and the events as JSON
   -h, --help         this help

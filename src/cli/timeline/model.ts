@@ -118,14 +118,7 @@ export function timelineOf(
   return { ...session, calls, events };
 }
 
-/**
- * `status --timeline --json`: the timeline on one line, every key present (`null` when unknown).
- *
- * @example
- * ```ts
- * JSON.parse(timelineJson(timeline)).calls[0].tokens; // null: no reading on the first call
- * ```
- */
+/** `status --timeline --json`: the timeline on one line, every key present (`null` when unknown). */
 export function timelineJson(timeline: Timeline): string {
   return JSON.stringify(timeline, (_key, value) => value === undefined ? null : value);
 }
