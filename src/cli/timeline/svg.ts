@@ -38,11 +38,6 @@ const dataOf = (event: TimelineEvent) =>
 /**
  * The SVG of `timeline`: the context used as an area, the window and each threshold as step
  * lines, each compaction a dashed line with a cross at its point, each refresh a mark on its call.
- *
- * @example
- * ```ts
- * await Deno.writeTextFile("timeline.svg", timelineSvg(timeline));
- * ```
  */
 export function timelineSvg(timeline: Timeline): string {
   const scale = scaleOf(timeline);

@@ -58,10 +58,7 @@ export function renderTimeline(
   ].map((line) => line.trimEnd()).join("\n") + "\n";
 }
 
-/**
- * The sentence over the chart: the session, its calls, compactions, refreshes and those missed,
- * the subagents left out (`2 subagent transcripts left out of the chart`), and the scale.
- */
+/** The sentence over the chart: what the session holds, the subagents left out, the scale. */
 export function timelineSummary(timeline: Timeline, scale: Scale): string {
   const { calls, events } = timeline;
   const count = (kind: TimelineEvent["kind"]) => events.filter((e) => e.kind === kind).length;
@@ -190,9 +187,8 @@ export function eventText(event: TimelineEvent): string {
 }
 
 /**
- * The event list: a heading, then a line per event with its call, time (the transcript's, UTC;
- * with the date when the session spans days), tool and reading, and what happened, wrapped under
- * itself to `width`.
+ * The event list: per event its call, time (the transcript's, UTC; with the date when the session
+ * spans days), tool, reading and what happened, wrapped under itself to `width`.
  */
 function eventList(timeline: Timeline, width: number): string[] {
   const { calls } = timeline;
