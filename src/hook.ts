@@ -37,7 +37,7 @@ import { buildRefresh } from "./hook/refresh.ts";
 import { debugLine, describeReading, emptyTrace, timed, type Trace } from "./hook/trace.ts";
 
 export type { Trace };
-export { compactionText, debugLine } from "./hook/trace.ts";
+export { debugLine } from "./hook/trace.ts";
 export type { Replayed } from "./hook/replay.ts";
 
 /** A whole session replayed through these steps (hook/replay.ts), loaded only when asked for. */

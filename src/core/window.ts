@@ -170,7 +170,7 @@ export function resolveWindow(inputs: WindowInputs): WindowChoice {
       SMALL_WINDOW,
       "CLAUDE_CODE_DISABLE_1M_CONTEXT",
       true,
-      "every model capped at 200k",
+      "CLAUDE_CODE_DISABLE_1M_CONTEXT caps every model at 200k",
     );
   }
   if (model !== undefined && /\[1m\]$/i.test(model)) {
@@ -178,19 +178,34 @@ export function resolveWindow(inputs: WindowInputs): WindowChoice {
   }
   if (tokens !== undefined && tokens > SMALL_WINDOW) {
     return {
-      ...choice(LARGE_WINDOW, "usage above 200k", true, `${tokens} tokens do not fit 200k`),
+      ...choice(
+        LARGE_WINDOW,
+        "usage above 200k",
+        true,
+        `a reading of ${tokens} tokens is over 200k`,
+      ),
       proves: { window: LARGE_WINDOW, model, version },
     };
   }
   if (proven !== undefined && proven > SMALL_WINDOW) {
-    return choice(proven, "proven earlier in this session", true, "a reading above 200k earlier");
+    return choice(
+      proven,
+      "proven earlier in this session",
+      true,
+      "a reading over 200k earlier in this session",
+    );
   }
   if (compaction !== undefined) {
     const by = { model: compaction.model ?? model, version: compaction.version ?? version };
     const at = compaction.preTokens;
     if (at > SMALL_WINDOW) {
       return {
-        ...choice(LARGE_WINDOW, "auto-compaction point", true, `a compaction at ${at} tokens`),
+        ...choice(
+          LARGE_WINDOW,
+          "auto-compaction point",
+          true,
+          `a compaction at ${at} tokens, over 200k`,
+        ),
         proves: { window: LARGE_WINDOW, ...by },
       };
     }
@@ -208,7 +223,9 @@ export function resolveWindow(inputs: WindowInputs): WindowChoice {
       };
     }
   }
-  if (proven !== undefined) return choice(proven, "proven earlier in this session", true, "proven");
+  if (proven !== undefined) {
+    return choice(proven, "proven earlier in this session", true, "proven earlier in this session");
+  }
   return fromTable(model, version, inputs.firstParty);
 }
 
@@ -217,7 +234,7 @@ function fromTable(
   version: string | undefined,
   firstParty: boolean | undefined,
 ): WindowChoice {
-  if (model === undefined) return choice(SMALL_WINDOW, "no model", false, "no model recorded");
+  if (model === undefined) return choice(SMALL_WINDOW, "no model", false, "no model recorded yet");
   const row = rowOf(model);
   if (row === undefined) {
     return choice(SMALL_WINDOW, "unknown model", false, `${model} is not in the window table`);
@@ -226,10 +243,12 @@ function fromTable(
     return choice(SMALL_WINDOW, "model and version", true, `${model} has 200k in every release`);
   }
   if (row.kind === "optIn") {
-    return choice(SMALL_WINDOW, "model and version", false, `${model}: 1M only if chosen`);
+    return choice(SMALL_WINDOW, "model and version", false, `${model} has 1M only if chosen`);
   }
   const from = row.nativeFrom ?? "";
-  const inRelease = `${model} in Claude Code ${version ?? "(release unknown)"}`;
+  const inRelease = version === undefined
+    ? `${model} (its Claude Code release not recorded)`
+    : `${model} in Claude Code ${version}`;
   if (version === undefined || compareVersions(version, from) < 0) {
     const unread = version !== undefined && row.notNativeUntil !== undefined &&
       compareVersions(version, row.notNativeUntil) > 0;
@@ -237,7 +256,7 @@ function fromTable(
       SMALL_WINDOW,
       "model and version",
       false,
-      unread ? `${inRelease}: that release was not read` : `${inRelease}: 1M from ${from}`,
+      unread ? `${inRelease}: that release was not measured` : `${inRelease}: 1M only from ${from}`,
     );
   }
   const gate = firstPartyGate(version);
@@ -247,11 +266,11 @@ function fromTable(
       "model and version",
       false,
       firstParty === false
-        ? `${inRelease}: 1M only on Anthropic's own API, and another is set`
+        ? `${inRelease}: 1M only on Anthropic's own API, and another API is set`
         : `${inRelease}: 1M only on Anthropic's own API`,
     );
   }
-  return choice(LARGE_WINDOW, "model and version", true, `${inRelease}: natively 1M`);
+  return choice(LARGE_WINDOW, "model and version", true, `${inRelease} has 1M natively`);
 }
 
 /** Whether `version` makes native 1M depend on the first-party API: yes, no, or not read. */
@@ -292,10 +311,11 @@ export function firedUnder(
   return fired.filter((t) => (firedWindow[String(t)] ?? span) >= span);
 }
 
-/** The window's source, whether it is certain, and the evidence, in one phrase. */
+/** The evidence in one phrase, and, when a larger window stays possible, that 200k is used. */
 export function windowText(choice: WindowChoice): string {
-  return `${choice.source}${choice.certain ? "" : " (a larger window is possible)"}: ` +
-    choice.evidence;
+  return choice.certain
+    ? choice.evidence
+    : `${choice.evidence}; counted as 200k until a reading shows more`;
 }
 
 /** The proof `choice` makes when it is worth keeping and differs from the one `proven`. */

@@ -17,7 +17,7 @@ import {
   sandbox,
   writeTranscript,
 } from "../_helpers.ts";
-import { cli, parsedAs } from "../cli/_cli.ts";
+import { cli, parsedAs, unwrap } from "../cli/_cli.ts";
 
 /** A window of 100,000 tokens makes tokens/1000 the percentage. */
 const WINDOW = { LESSONS_CONTEXT_WINDOW: "100000", LESSONS_DEBUG: "1" };
@@ -94,7 +94,7 @@ Deno.test("a refresh never recorded is sent again on the next call, once, then g
     HOME: box.dir,
   });
   ok(
-    text.stdout.includes(
+    unwrap(text.stdout).includes(
       "deliveries   30%: given up: sent 2 times, not recorded for toolu_2 (Claude Code " +
         "cancelled the hook), and the session moved past it\n",
     ),
@@ -269,7 +269,7 @@ Deno.test("a Claude Code that records no hook outcome (before 2.1.97): each refr
     ]);
     const text = await cli(["status", "--transcript", box.transcript], home);
     ok(
-      text.stdout.includes(
+      unwrap(text.stdout).includes(
         "30%: sent once on toolu_1; this Claude Code does not record deliveries, so it is not checked",
       ),
       text.stdout,

@@ -6,61 +6,54 @@ import { compactSettingsFor } from "../../io/claude_settings.ts";
 import { subagentCount } from "../../io/session_files.ts";
 import { refreshToken } from "../../io/state_store.ts";
 import { replaySession } from "../../hook.ts";
-import type { Settings } from "../../settings/resolve.ts";
-import {
-  type CliIo,
-  COMMON_OPTIONS,
-  EXIT_OK,
-  EXIT_PROBLEM,
-  readFlags,
-  usageError,
-} from "../common.ts";
+import * as cli from "../common.ts";
 import { locateTranscript } from "../locate.ts";
 import { timelineJson, timelineOf } from "./model.ts";
 import { timelineSvg } from "./svg.ts";
 import { renderTimeline } from "./text.ts";
 
 const HELP = `Usage: lessons-reinject status --timeline [--transcript PATH | --session ID]
-                                       [--svg FILE] [--json]
+                                       [--project DIR] [--svg FILE] [--json]
 
 The session's context use call by call, replayed through the hook's own steps: the thresholds
 and the window as lines, each compaction and refresh marked, then one line per event.
 
 Options:
-  --transcript PATH  the transcript to draw (default: this folder's project's newest)
+  --transcript PATH  the transcript to draw
   --session ID       the session's transcript under ~/.claude/projects/
+  --project DIR      the project whose newest session to draw (default: this folder)
   --svg FILE         also write the chart as one standalone SVG file
   --json             print the calls and the events as JSON
   -h, --help         this help
 `;
 
 const OPTIONS = {
-  ...COMMON_OPTIONS,
-  timeline: { type: "boolean" },
-  transcript: { type: "string" },
-  session: { type: "string" },
-  svg: { type: "string" },
+  ...cli.PROJECT,
+  timeline: "boolean",
+  transcript: "string",
+  session: "string",
+  svg: "string",
 } as const;
 
 /** Runs `status --timeline`. Exit 0 with the chart, 1 without a transcript, 2 on bad flags. */
-export async function runTimeline(args: string[], io: CliIo, settings: Settings): Promise<number> {
-  const parsed = await readFlags(args, OPTIONS, HELP, io);
-  if (parsed.kind === "done") return parsed.exit;
-  const { transcript, session, svg, json } = parsed.values;
+export async function runTimeline(args: string[], ctx: cli.Ctx): Promise<number> {
+  const flags = await cli.readFlags(args, OPTIONS, HELP, ctx);
+  if ("exit" in flags) return flags.exit;
+  const { transcript, session, svg, json } = flags.values;
   if (transcript && session) {
-    return await usageError(io, "give --transcript or --session, not both", HELP);
+    return await cli.usageError("give --transcript or --session, not both", HELP);
   }
-  const cwd = io.cwd();
-  const target = await locateTranscript({ transcript, session }, settings.claudeDir, cwd);
-  if (target.kind === "error") {
-    await io.stderr(`lessons-reinject: ${target.error}\n`);
-    return EXIT_PROBLEM;
+  const { settings } = ctx;
+  const target = locateTranscript({ transcript, session }, settings.claudeDir, flags.cwd);
+  if ("error" in target) {
+    await cli.err(target.error);
+    return cli.EXIT_PROBLEM;
   }
-  // Claude Code's auto-compaction settings, as the hook reads them, unless they cannot matter.
+  // Claude Code's auto-compaction settings, read as the hook reads them, unless they cannot matter.
   const files = settings.scaleForAutocompact && !settings.compactEnv.off
     ? compactSettingsFor(undefined, {
       claudeDir: settings.claudeDir,
-      projectDir: settings.projectDir ?? cwd,
+      projectDir: settings.projectDir ?? flags.cwd,
       os: Deno.build.os,
     }).files
     : undefined;
@@ -79,10 +72,7 @@ export async function runTimeline(args: string[], io: CliIo, settings: Settings)
     subagents: agentId ? 0 : subagentCount(path, sessionId),
   });
   if (svg) await Deno.writeTextFile(svg, timelineSvg(timeline));
-  const color = (io.isTerminal?.() ?? false) && !settings.noColor;
-  const width = io.columns?.() ?? (Number(settings.columns) || 100);
-  await io.stdout(
-    json ? `${timelineJson(timeline)}\n` : renderTimeline(timeline, { width, color }),
-  );
-  return EXIT_OK;
+  if (json) await cli.out(`${timelineJson(timeline)}\n`);
+  else await cli.out(renderTimeline(timeline, { width: ctx.width, color: ctx.color }));
+  return cli.EXIT_OK;
 }

@@ -5,7 +5,7 @@
  */
 import { formatTokens } from "../../core/header.ts";
 import { thresholdText } from "../../core/numbers.ts";
-import { wrap } from "../demo_view.ts";
+import { wrap } from "../common.ts";
 import { type Bin, binTimeline, heightOf, scaleOf, tokensAt } from "./bins.ts";
 import type { Timeline, TimelineEvent } from "./model.ts";
 import { eventText, letterOf, timelineSummary } from "./text.ts";

@@ -4,7 +4,7 @@
  */
 import { formatTokens } from "../../core/header.ts";
 import { groupDigits, percentText, thresholdText } from "../../core/numbers.ts";
-import { wrap } from "../demo_view.ts";
+import { wrap } from "../common.ts";
 import { binTimeline, heightOf, type Scale, scaleOf, tokensAt } from "./bins.ts";
 import type { Delivery, Timeline, TimelineEvent } from "./model.ts";
 

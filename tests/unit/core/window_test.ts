@@ -6,6 +6,7 @@ import {
   resolveWindow,
   speaksFor,
   type WindowInputs,
+  windowText,
 } from "../../../src/core/window.ts";
 
 type Case = [string, WindowInputs, number, string, boolean];
@@ -396,4 +397,20 @@ Deno.test("speaksFor() tells models and releases apart, and lets unknowns throug
   for (const [args, expected] of cases) {
     assertEquals(speaksFor(...args), expected, JSON.stringify(args));
   }
+});
+
+Deno.test("windowText() gives the evidence, and says 200k is counted while more is possible", () => {
+  assertEquals(
+    windowText(resolveWindow({ model: "claude-sonnet-4-6", version: "2.1.328" })),
+    "claude-sonnet-4-6 has 1M only if chosen; counted as 200k until a reading shows more",
+  );
+  assertEquals(
+    windowText(resolveWindow({ model: "claude-opus-4-7", version: "2.1.117" })),
+    "claude-opus-4-7 in Claude Code 2.1.117 has 1M natively",
+  );
+  assertEquals(
+    windowText(resolveWindow({ model: "claude-opus-4-7", version: "2.1.112" })),
+    "claude-opus-4-7 in Claude Code 2.1.112: 1M only from 2.1.117; counted as 200k until a " +
+      "reading shows more",
+  );
 });
