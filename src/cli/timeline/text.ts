@@ -209,20 +209,15 @@ function eventList(timeline: Timeline, width: number): string[] {
     const tool = at === "SessionStart" ? at : cut(call?.tool ?? "");
     return [call ? String(at) : "", call ? clock(call.time) : "", tool, reading, eventText(event)];
   });
-  const head = ["call", "time", "tool", "reading", "what happened"];
-  const widths = head.map((h, i) =>
-    Math.max(h.length, ...rows.map((r) => [...(r[i] ?? "")].length))
-  );
-  const lead = widths.slice(0, 4).reduce((sum, w) => sum + w + 2, 0);
-  return [head, ...rows].flatMap((cells) => {
-    const [call, time, tool, reading, what = ""] = cells.map((cell, i) =>
-      i === 0 || i === 3 ? cell.padStart(widths[i] ?? 0) : cell.padEnd(widths[i] ?? 0)
+  const head = ["call", "time", "tool", "reading"];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => [...r[i]!].length)));
+  const lead = widths.reduce((sum, w) => sum + w + 2, 0);
+  return [[...head, "what happened"], ...rows].flatMap((cells) => {
+    const columns = widths.map((w, i) =>
+      i === 0 || i === 3 ? cells[i]!.padStart(w) : cells[i]!.padEnd(w)
     );
     // From 80 columns on, the description has at least 30 beside the others.
-    const [first = "", ...more] = wrap(what.trim(), width - lead);
-    return [
-      `${call}  ${time}  ${tool}  ${reading}  ${first}`,
-      ...more.map((m) => " ".repeat(lead) + m),
-    ];
+    const [first = "", ...more] = wrap(cells[4]!.trim(), width - lead);
+    return [[...columns, first].join("  "), ...more.map((m) => " ".repeat(lead) + m)];
   });
 }
