@@ -10,16 +10,6 @@ import type { Replayed } from "../../hook.ts";
 /** Whether a refresh was seen in the transcript, as the hook's receipts say. */
 export type Delivery = "delivered" | "missed" | "pending" | "unchecked";
 
-/** A main-chain tool call (`call` its 1-based position) and what the hook measured on it. */
-export interface TimelineCall {
-  call: number;
-  time: string | undefined;
-  tool: string;
-  tokens: number | undefined;
-  window: number | undefined;
-  span: number | undefined;
-}
-
 /**
  * Something that happened at a call. A restatement at `"SessionStart"` was that hook's answer
  * right after a compaction. A re-send names refreshes as their header does: `"30"`, `"60k"`.
@@ -41,7 +31,15 @@ export interface Timeline {
   transcript: string;
   sessionId: string;
   thresholds: Threshold[];
-  calls: TimelineCall[];
+  /** The main-chain tool calls (`call` the 1-based position) and what the hook measured on each. */
+  calls: {
+    call: number;
+    time: string | undefined;
+    tool: string;
+    tokens: number | undefined;
+    window: number | undefined;
+    span: number | undefined;
+  }[];
   events: TimelineEvent[];
   subagents: number;
 }
@@ -61,7 +59,7 @@ export function timelineOf(
   replayed: readonly Replayed[],
   session: { transcript: string; sessionId: string; thresholds: Threshold[]; subagents: number },
 ): Timeline {
-  const calls: TimelineCall[] = [];
+  const calls: Timeline["calls"] = [];
   const events: TimelineEvent[] = [];
   // The events awaiting a receipt, by `<tool_use_id>|<label>`.
   const awaiting = new Map<string, { delivery: Delivery }>();
