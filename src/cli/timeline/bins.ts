@@ -1,22 +1,23 @@
 /**
- * A session laid out for a chart: its calls grouped into bins, one per column (each showing its
- * highest reading, every event kept in its bin), and the height scale the text chart and the SVG
- * share.
+ * A timeline laid out for a chart: its calls in bins, one per column, and the height scale the
+ * text chart and the SVG share.
  */
-import { isTokenThreshold, type Threshold } from "../../core/numbers.ts";
+import { isTokenThreshold } from "../../core/numbers.ts";
+import { pointOf } from "../../core/thresholds.ts";
 import type { Timeline, TimelineEvent } from "./model.ts";
 
-/** Consecutive calls drawn as one column. */
+/**
+ * Calls `first` to `last` (1-based) drawn as one column: their highest reading, the window and
+ * span at the last (carried over calls without one), where each threshold falls in tokens there
+ * (undefined when unknown, or at or past the window: it never fires), and their events in order.
+ */
 export interface Bin {
-  /** The first and last call (1-based positions) in the bin. */
   first: number;
   last: number;
-  /** The highest reading among its calls; undefined when none of them has one. */
   tokens: number | undefined;
-  /** The window and span in force at the bin's last call (carried over calls without one). */
   window: number | undefined;
   span: number | undefined;
-  /** The events that happened in the bin, in the timeline's order. */
+  points: (number | undefined)[];
   events: TimelineEvent[];
 }
 
@@ -24,26 +25,23 @@ export interface Bin {
  * The calls of `timeline` in `columns` bins of nearly equal size, or one bin per call when there
  * are fewer calls. A compaction goes in the bin of the call after it (the last bin when none came
  * after); a restatement answered at SessionStart goes in the bin of the compaction before it.
- *
- * @example
- * ```ts
- * binTimeline(timeline, 66).length; // 66 for 2,000 calls; 12 for 12 calls
- * ```
  */
 export function binTimeline(timeline: Timeline, columns: number): Bin[] {
   const n = timeline.calls.length;
   const count = Math.min(n, Math.max(1, Math.floor(columns)));
+  const binOf = (call: number) =>
+    Math.min(count - 1, Math.max(0, Math.floor(((call - 1) * count) / n)));
   const bins: Bin[] = [];
   let window: number | undefined;
   let span: number | undefined;
   timeline.calls.forEach((call, i) => {
-    const at = Math.floor((i * count) / n);
-    const bin = bins[at] ??= {
+    const bin = bins[binOf(i + 1)] ??= {
       first: i + 1,
-      last: i + 1,
+      last: 0,
       tokens: undefined,
       window,
       span,
+      points: [],
       events: [],
     };
     bin.last = i + 1;
@@ -51,8 +49,14 @@ export function binTimeline(timeline: Timeline, columns: number): Bin[] {
     window = bin.window = call.window ?? window;
     span = bin.span = call.span ?? span;
   });
-  const binOf = (call: number) =>
-    Math.min(count - 1, Math.max(0, Math.floor(((call - 1) * count) / n)));
+  for (const bin of bins) {
+    // A percentage is of the span, else the window.
+    const base = bin.span ?? bin.window;
+    bin.points = timeline.thresholds.map((t) => {
+      const at = isTokenThreshold(t) || base !== undefined ? pointOf(t, base ?? 0) : undefined;
+      return at !== undefined && at < (bin.window ?? Infinity) ? at : undefined;
+    });
+  }
   let compaction = 0;
   for (const event of timeline.events) {
     if (event.kind === "compaction") compaction = binOf(event.beforeCall);
@@ -64,17 +68,6 @@ export function binTimeline(timeline: Timeline, columns: number): Bin[] {
   return bins;
 }
 
-/** Where `threshold` falls in tokens over `span` (else `window`); undefined when neither is known. */
-export function thresholdPoint(
-  threshold: Threshold,
-  span?: number,
-  window?: number,
-): number | undefined {
-  if (isTokenThreshold(threshold)) return threshold;
-  const base = span ?? window;
-  return base === undefined ? undefined : (threshold * base) / 100;
-}
-
 /** How tokens map to height: 0 at the bottom, `top` at the top, linearly or by square root. */
 export interface Scale {
   top: number;
@@ -82,23 +75,15 @@ export interface Scale {
 }
 
 /**
- * The scale for `timeline`. Its top is the largest window, reading or compaction point. It is
- * square-root when linear would squash the session into the bottom of the chart: when the window
- * was proven at least twice as large part-way (200k, then 1M) or no reading reaches a quarter of
- * the top. Else linear.
- *
- * @example
- * ```ts
- * scaleOf(timeline); // { top: 1_000_000, kind: "sqrt" } for a 200k window proven 1M
- * ```
+ * The scale for `timeline`, up to its largest window, reading or compaction point. Square-root
+ * when linear would squash the session into the bottom: when the window was proven at least twice
+ * as large part-way (200k, then 1M), or no reading reaches a quarter of the top.
  */
 export function scaleOf(timeline: Timeline): Scale {
-  const of = (pick: (c: Timeline["calls"][number]) => number | undefined) =>
-    timeline.calls.flatMap((c) => pick(c) ?? []);
-  const windows = of((c) => c.window);
-  const readings = of((c) => c.tokens);
+  const windows = timeline.calls.flatMap((c) => c.window ?? []);
+  const readings = timeline.calls.flatMap((c) => c.tokens ?? []);
   const points = timeline.events.flatMap((e) => e.kind === "compaction" ? e.preTokens ?? [] : []);
-  // No spreading into Math.max: a long session has more values than a call takes arguments.
+  // Not Math.max(...values): a long session has more values than a call takes arguments.
   const most = (values: number[]) => values.reduce((a, b) => Math.max(a, b), 0);
   const top = Math.max(1, most(windows), most(readings), most(points));
   const grew = most(windows) >= 2 * windows.reduce((a, b) => Math.min(a, b), Infinity);

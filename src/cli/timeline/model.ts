@@ -1,31 +1,18 @@
 /**
- * What `status --timeline` draws: one session's main-chain tool calls as the hook decided them
- * and what happened at them, and the `--json` form of it. Data only; the replay that fills it
- * lives elsewhere.
+ * What `status --timeline` draws, taken from the hook's own replay of a session (hook/replay.ts):
+ * each main-chain tool call with the reading the hook took, each refresh on the call that carried
+ * it with what the receipts later showed of it, each compaction, each window proven larger. Pure.
  */
-import type { Threshold } from "../../core/numbers.ts";
+import { type Threshold, thresholdText } from "../../core/numbers.ts";
+import { type DeliveryReport, labelsOf } from "../../core/receipts.ts";
+import type { Replayed } from "../../hook.ts";
 
 /** Whether a refresh was seen in the transcript, as the hook's receipts say. */
 export type Delivery = "delivered" | "missed" | "pending" | "unchecked";
 
-/** One main-chain tool call of a session, as the hook decided it (replayed). */
-export interface TimelineCall {
-  /** 1-based position among the session's main-chain tool calls. */
-  call: number;
-  /** ISO time of the call (its tool_result entry), when the transcript has one. */
-  time: string | undefined;
-  tool: string;
-  /** The reading the hook took on this call (tokens in context), or undefined: no reading. */
-  tokens: number | undefined;
-  /** The window and the span percentages were measured against on this call, as the hook decided them. */
-  window: number | undefined;
-  span: number | undefined;
-}
-
 /**
- * Something that happened, placed at a call. A restatement whose `call` is `"SessionStart"` was
- * answered by the SessionStart hook right after a compaction: it is placed at that compaction.
- * A re-send's `refreshes` are named as the refresh header names them: `"30"`, `"60k"`, `"compact"`.
+ * Something that happened at a call. A restatement at `"SessionStart"` was that hook's answer
+ * right after a compaction. A re-send names refreshes as their header does: `"30"`, `"60k"`.
  */
 export type TimelineEvent =
   | { kind: "refresh"; call: number; thresholds: Threshold[]; delivery: Delivery }
@@ -39,26 +26,97 @@ export type TimelineEvent =
   }
   | { kind: "window"; call: number; from: number; to: number; evidence: string };
 
-/** One session, ready to draw. */
+/** One session, ready to draw; `subagents` counts its subagent transcripts, left out. */
 export interface Timeline {
   transcript: string;
   sessionId: string;
   thresholds: Threshold[];
-  calls: TimelineCall[];
+  /** The main-chain tool calls (`call` the 1-based position) and what the hook measured on each. */
+  calls: {
+    call: number;
+    time: string | undefined;
+    tool: string;
+    tokens: number | undefined;
+    window: number | undefined;
+    span: number | undefined;
+  }[];
   events: TimelineEvent[];
-  /** Subagent transcripts of this session, left out of the chart. */
   subagents: number;
 }
 
-/**
- * What `status --timeline --json` prints: the timeline as JSON, every key present (`null` where
- * the value is unknown), on one line.
- *
- * @example
- * ```ts
- * JSON.parse(timelineJson(timeline)).calls[0].tokens; // null: no reading on the first call
- * ```
- */
+/** A receipt's status as the timeline shows it. */
+const SHOWN: Record<DeliveryReport["status"], Delivery> = {
+  delivered: "delivered",
+  owed: "missed",
+  "given up": "missed",
+  pending: "pending",
+  "re-sent": "pending",
+  unrecorded: "unchecked",
+};
+
+/** The timeline of `replayed`. */
+export function timelineOf(
+  replayed: readonly Replayed[],
+  session: { transcript: string; sessionId: string; thresholds: Threshold[]; subagents: number },
+): Timeline {
+  const calls: Timeline["calls"] = [];
+  const events: TimelineEvent[] = [];
+  // The events awaiting a receipt, by `<tool_use_id>|<label>`.
+  const awaiting = new Map<string, { delivery: Delivery }>();
+  const claim = (event: TimelineEvent & { delivery: Delivery }, id: string, labels: string[]) => {
+    events.push(event);
+    for (const label of labels) awaiting.set(`${id}|${label}`, event);
+  };
+  let window: number | undefined;
+  for (const r of replayed) {
+    const d = r.decision;
+    for (const report of d.deliveries) {
+      const event = awaiting.get(`${report.call}|${report.refresh}`);
+      if (event) event.delivery = SHOWN[report.status];
+    }
+    const n = calls.length + 1;
+    if (r.kind === "compaction") {
+      const trigger = r.trigger === "manual" || r.trigger === "auto" ? r.trigger : undefined;
+      events.push({ kind: "compaction", beforeCall: n, trigger, preTokens: r.preTokens });
+      const at = "SessionStart";
+      if (d.cause) claim({ kind: "restatement", call: at, delivery: "pending" }, at, ["compact"]);
+      continue;
+    }
+    const reading = r.reading.kind === "reading" ? r.reading : undefined;
+    const [tokens, to, span] = [reading?.tokens, reading?.window, reading?.span ?? reading?.window];
+    calls.push({ call: n, time: r.time, tool: r.tool, tokens, window: to, span });
+    if (window !== undefined && to !== undefined && to > window) {
+      const evidence = reading?.windowSource ?? "";
+      events.push({ kind: "window", call: n, from: window, to, evidence });
+    }
+    window = to ?? window;
+    const cause = d.cause;
+    if (!cause) continue;
+    if (cause.kind === "toolCount") {
+      events.push({ kind: "refresh", call: n, thresholds: [], delivery: "unchecked" });
+      continue;
+    }
+    const owed = d.deliveries.filter((x) => x.status === "owed").map((x) => x.refresh);
+    const labels = labelsOf(cause);
+    if (cause.kind === "compaction") {
+      claim({ kind: "restatement", call: n, delivery: "pending" }, r.toolUseId, ["compact"]);
+    } else {
+      const bare = (t: Threshold) => thresholdText(t, { bare: true });
+      const thresholds = cause.thresholds.filter((t) => !owed.includes(bare(t)));
+      const fresh = thresholds.map(bare);
+      if (fresh.length > 0) {
+        claim({ kind: "refresh", call: n, thresholds, delivery: "pending" }, r.toolUseId, fresh);
+      }
+    }
+    const again = owed.filter((l) => labels.includes(l));
+    if (again.length > 0) {
+      claim({ kind: "resend", call: n, refreshes: again, delivery: "pending" }, r.toolUseId, again);
+    }
+  }
+  return { ...session, calls, events };
+}
+
+/** `status --timeline --json`: the timeline on one line, every key present (`null` when unknown). */
 export function timelineJson(timeline: Timeline): string {
   return JSON.stringify(timeline, (_key, value) => value === undefined ? null : value);
 }

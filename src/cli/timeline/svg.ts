@@ -1,14 +1,14 @@
 /**
- * `status --timeline --svg FILE`: the timeline chart as one standalone SVG (generic font
- * families, no scripts). Every event is one element whose `data-*` attributes are the event's
- * own fields, so a bug report carries the picture and a test can read the events back.
+ * `status --timeline --svg FILE`: the chart as one standalone SVG (generic font families, no
+ * scripts), every call drawn. Each event is one element whose `data-*` attributes are its own
+ * fields, so a bug report carries the picture and a test can read the events back.
  */
 import { formatTokens } from "../../core/header.ts";
 import { thresholdText } from "../../core/numbers.ts";
-import { type Bin, binTimeline, heightOf, scaleOf, thresholdPoint, tokensAt } from "./bins.ts";
-import { eventText, wrapWords } from "./list.ts";
+import { wrap } from "../common.ts";
+import { type Bin, binTimeline, heightOf, scaleOf, tokensAt } from "./bins.ts";
 import type { Timeline, TimelineEvent } from "./model.ts";
-import { timelineSummary } from "./text.ts";
+import { eventText, letterOf, timelineSummary } from "./text.ts";
 
 /** The picture's size, and the plot's box in it: left, right, top, bottom. */
 const [W, H] = [1000, 450];
@@ -24,41 +24,29 @@ const LEGEND = [
 /** `text` safe inside an element or a double-quoted attribute. */
 const esc = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** A text element at `x`, `y`; `anchor` as SVG's `text-anchor`. */
 const label = (x: number, y: number, body: string, anchor = "start") =>
   `<text x="${x}" y="${y}" text-anchor="${anchor}">${esc(body)}</text>`;
 
-/**
- * The event's fields as `data-*` attributes (`beforeCall` as `data-before-call`, lists joined
- * by commas, unknown values empty).
- */
-function dataOf(event: TimelineEvent): string {
-  return Object.entries(event).map(([key, value]) =>
+/** The event's fields as `data-*` attributes: lists joined by commas, unknown values empty. */
+const dataOf = (event: TimelineEvent) =>
+  Object.entries(event).map(([key, value]) =>
     ` data-${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}="${
       esc(Array.isArray(value) ? value.join(",") : String(value ?? ""))
     }"`
   ).join("");
-}
 
 /**
  * The SVG of `timeline`: the context used as an area, the window and each threshold as step
- * lines, each compaction a dashed line with a cross at its point, each refresh a mark on its call
- * (the legend under the chart says which).
- *
- * @example
- * ```ts
- * await Deno.writeTextFile("timeline.svg", timelineSvg(timeline));
- * ```
+ * lines, each compaction a dashed line with a cross at its point, each refresh a mark on its call.
  */
 export function timelineSvg(timeline: Timeline): string {
   const scale = scaleOf(timeline);
-  // One bin per call: the window and span carried over calls without a reading, events placed.
   const bins = binTimeline(timeline, timeline.calls.length);
   const n = Math.max(1, bins.length);
   const r1 = (v: number) => Math.round(v * 10) / 10;
   const x = (edge: number) => r1(L + (edge * (R - L)) / n);
   const y = (tokens: number) => r1(B - Math.min(1, heightOf(tokens, scale)) * (B - T));
-  /** A step line: one horizontal run per call, joined where two runs meet. */
+  // A step line: a horizontal run per call, joined to the run before when there is one.
   const steps = (value: (bin: Bin) => number | undefined) =>
     bins.map((bin, i) => {
       const v = value(bin);
@@ -70,44 +58,34 @@ export function timelineSvg(timeline: Timeline): string {
       `L${x(i)} ${y(bin.tokens)}H${x(i + 1)}` + (bins[i + 1]?.tokens === undefined ? `V${B}Z` : "")
   ).join("");
   const first = bins.find((b) => b.window !== undefined)?.window;
+  const end = bins.at(-1);
   const parts = [
     `<rect width="${W}" height="${H}" fill="#ffffff"/>`,
-    ...wrapWords(timelineSummary(timeline, scale), 150).map((line, i) =>
-      label(L, 18 + 16 * i, line)
-    ),
+    ...wrap(timelineSummary(timeline, scale), 150).map((line, i) => label(L, 18 + 16 * i, line)),
     `<path data-line="context" d="${area}" fill="#8cbce6"/>`,
-    `<path data-line="window" d="${
-      steps((b) => b.window)
-    }" fill="none" stroke="#222222" stroke-width="2"/>`,
+    `<path data-line="window" d="${steps((b) => b.window)}" ` +
+    `fill="none" stroke="#222222" stroke-width="2"/>`,
     first === undefined ? "" : label(L + 4, y(first) + 14, `window ${formatTokens(first)}`),
     `<path d="M${L} ${T}V${B}H${R}" fill="none" stroke="#444444"/>`,
     label(R, B + 32, "tool call", "end"),
     ...LEGEND.map((line, i) => label(L, H - 40 + 20 * i, line)),
-  ];
-  for (const t of timeline.thresholds) {
-    // A threshold past the window never fires there: not drawn.
-    const point = (bin: Bin) => {
-      const at = thresholdPoint(t, bin.span, bin.window);
-      return at === undefined || at >= (bin.window ?? Infinity) ? undefined : at;
-    };
-    const end = bins.at(-1);
-    const last = end && point(end);
-    parts.push(
-      `<path data-line="threshold" data-threshold="${t}" d="${steps(point)}" fill="none" ` +
-        `stroke="#e08a00" stroke-dasharray="4 3"/>`,
-      last === undefined ? "" : label(R + 6, y(last) + 4, thresholdText(t)),
-    );
-  }
-  // Axes: the tokens at each quarter of the height, the call at each quarter of the width.
-  for (const q of [0, 0.25, 0.5, 0.75, 1]) {
-    const tokens = tokensAt(q, scale);
-    parts.push(
-      label(L - 6, y(tokens) + 4, formatTokens(Math.round(tokens)), "end"),
+    ...timeline.thresholds.flatMap((t, k) => {
+      const last = end?.points[k];
+      return [
+        `<path data-line="threshold" data-threshold="${t}" d="${
+          steps((bin) => bin.points[k])
+        }" fill="none" stroke="#e08a00" stroke-dasharray="4 3"/>`,
+        last === undefined ? "" : label(R + 6, y(last) + 4, thresholdText(t)),
+      ];
+    }),
+    // Axes: the tokens at each quarter of the height, the call at each quarter of the width.
+    ...[0, 0.25, 0.5, 0.75, 1].flatMap((q) => [
+      label(L - 6, y(tokensAt(q, scale)) + 4, formatTokens(Math.round(tokensAt(q, scale))), "end"),
       label(x(q * n), B + 16, String(Math.max(1, Math.round(q * n))), "middle"),
-    );
-  }
+    ]),
+  ];
   bins.forEach((bin, i) => {
-    // Where the bin's last compaction was drawn: a restatement at SessionStart is marked there.
+    // A restatement at SessionStart is marked where the bin's last compaction was.
     let at = x(i);
     for (const event of bin.events) {
       if (event.kind === "compaction") at = x(Math.min(n, event.beforeCall - 1));
@@ -124,16 +102,15 @@ export function timelineSvg(timeline: Timeline): string {
     `<title>${esc(`lessons-reinject timeline: ${timeline.sessionId}`)}</title>\n` +
     `${parts.filter((p) => p !== "").join("\n")}\n</svg>\n`;
 
-  /** What marks `event` at (`cx`, `cy`): its call, the call's reading. */
+  /** The mark of `event` on its call at `cx`, whose reading is at `cy`. */
   function shape(event: TimelineEvent, cx: number, cy: number): string {
     if (event.kind === "compaction") {
       const point = event.preTokens === undefined
         ? ""
-        : `<path d="M${cx - 4} ${y(event.preTokens) - 4}` +
-          `l8 8m0 -8l-8 8" stroke="#d0202a" stroke-width="2"/>`;
-      const letter = event.trigger === "auto" ? "A" : event.trigger === "manual" ? "M" : "?";
+        : `<path d="M${cx - 4} ${y(event.preTokens) - 4}l8 8m0 -8l-8 8" stroke="#d0202a" ` +
+          `stroke-width="2"/>`;
       return `<path d="M${cx} ${T}V${B}" stroke="#888888" stroke-dasharray="2 3"/>${point}` +
-        label(cx, T - 4, letter, "middle");
+        label(cx, T - 4, letterOf(event), "middle");
     }
     if (event.kind === "window") {
       return label(cx + 4, y(event.to) + 14, `window ${formatTokens(event.to)}`);

@@ -1,16 +1,13 @@
 /**
- * `status --timeline` as text: the context's use call by call (binned to the width), the window
- * and the thresholds as lines, compactions and refreshes marked under it, then the event list.
- * Pure: the caller gives the width and whether to colour.
+ * `status --timeline` as text: a summary, the chart (binned to the width, the window and the
+ * thresholds as lines, the events marked under it), its legend, then one line per event.
  */
 import { formatTokens } from "../../core/header.ts";
-import { groupDigits, thresholdText } from "../../core/numbers.ts";
-import { binTimeline, heightOf, type Scale, scaleOf, thresholdPoint, tokensAt } from "./bins.ts";
-import { eventList, wrapWords } from "./list.ts";
-import type { Timeline, TimelineEvent } from "./model.ts";
+import { groupDigits, percentText, thresholdText } from "../../core/numbers.ts";
+import { wrap } from "../common.ts";
+import { binTimeline, heightOf, type Scale, scaleOf, tokensAt } from "./bins.ts";
+import type { Delivery, Timeline, TimelineEvent } from "./model.ts";
 
-/** The narrowest chart; a wider terminal gets its whole width. */
-export const MIN_TIMELINE_WIDTH = 80;
 /** The plot's rows, and the columns of its labels: left (with the axis) and right. */
 const [ROWS, LEFT, RIGHT] = [12, 8, 6];
 const EIGHTHS = [..." ▁▂▃▄▅▆▇█"];
@@ -22,55 +19,46 @@ const COLOR: Record<string, number> = Object.fromEntries(
   }),
 );
 /**
- * The marks' letters, most telling first: a bin with several shows the first. A re-send comes
- * before a miss: every re-send follows one, and it says what became of it.
+ * The marks of each row, most telling first: a column with several shows the first. A re-send
+ * comes before a miss: every re-send follows one, and it says what became of it.
  */
-const RANK = "S!RCAM?Wsrc";
+const [CONTEXT_MARKS, REFRESH_MARKS] = ["AM?W", "S!RCsrc"];
 const LEGEND = "█ context used, ━ window, ┄ threshold, × compaction point. context: A auto, " +
   "M manual, ? unknown compaction; W window proven larger. refresh: R refresh, S sent again, " +
   "C rules restated after a compaction, ! missed; lower case: not checked yet.";
+const said = (d: Delivery) =>
+  d === "pending" ? "not recorded yet" : d === "unchecked" ? "not checked" : d;
 
 /**
- * The whole `status --timeline` text: a summary, the chart, its legend and the event list, no
- * line wider than `max(width, 80)` characters (colour codes not counted). `color` adds ANSI
- * colour; pass false with `NO_COLOR` or off a terminal.
- *
- * @example
- * ```ts
- * renderTimeline(timeline, { width: Deno.consoleSize().columns, color: true });
- * ```
+ * The whole `status --timeline` text, no line wider than `max(width, 80)` characters (colour
+ * codes not counted). `color` adds ANSI colour: false with `NO_COLOR` or off a terminal.
  */
 export function renderTimeline(
   timeline: Timeline,
   options: { width: number; color: boolean },
 ): string {
-  const width = Math.max(MIN_TIMELINE_WIDTH, Math.floor(options.width));
+  const width = Math.max(80, Math.floor(options.width));
   const paint = (text: string) =>
     options.color
       ? text.replace(/(.)\1*/gu, (run, ch) => COLOR[ch] ? `\x1b[${COLOR[ch]}m${run}\x1b[0m` : run)
       : text;
   const scale = scaleOf(timeline);
-  const events = timeline.events;
-  const out = [
-    ...wrapWords(timelineSummary(timeline, scale), width),
+  return [
+    ...wrap(timelineSummary(timeline, scale), width),
     "",
     ...timeline.calls.length === 0
       ? ["No tool calls to chart."]
-      : chart(timeline, scale, width - LEFT - RIGHT).map(([l, body, r]) => l + paint(body) + r),
+      : chart(timeline, scale, width - LEFT - RIGHT, paint),
     "",
-    ...wrapWords(LEGEND, width),
+    ...wrap(LEGEND, width),
     "",
-    ...events.length === 0
+    ...timeline.events.length === 0
       ? ["No refreshes, compactions or window changes."]
       : eventList(timeline, width),
-  ];
-  return out.map((line) => line.trimEnd()).join("\n") + "\n";
+  ].map((line) => line.trimEnd()).join("\n") + "\n";
 }
 
-/**
- * The sentence over the chart: the session, its calls, compactions, refreshes and those missed,
- * the subagents left out (`2 subagent transcripts left out of the chart`), and the scale.
- */
+/** The sentence over the chart: what the session holds, the subagents left out, the scale. */
 export function timelineSummary(timeline: Timeline, scale: Scale): string {
   const { calls, events } = timeline;
   const count = (kind: TimelineEvent["kind"]) => events.filter((e) => e.kind === kind).length;
@@ -84,21 +72,13 @@ export function timelineSummary(timeline: Timeline, scale: Scale): string {
     `${scale.kind === "sqrt" ? "square-root" : "linear"} scale.`;
 }
 
-/** The chart's lines, top to bottom, each as its left label, its body and its right label. */
-function chart(timeline: Timeline, scale: Scale, plot: number): [string, string, string][] {
+/** The chart's lines: the plot with its labels, the axis, the two rows of marks, the calls. */
+function chart(timeline: Timeline, scale: Scale, plot: number, paint: (body: string) => string) {
   const bins = binTimeline(timeline, plot);
   const cell = Math.max(1, Math.floor(plot / bins.length));
   const rowOf = (tokens: number) => Math.min(ROWS - 1, Math.floor(heightOf(tokens, scale) * ROWS));
-  // Each bin's window row and threshold rows; a threshold past the window never fires: not drawn.
-  const drawn = bins.map((bin) => ({
-    window: bin.window === undefined ? -1 : rowOf(bin.window),
-    points: timeline.thresholds.flatMap((t) => {
-      const at = thresholdPoint(t, bin.span, bin.window);
-      return at === undefined || at >= (bin.window ?? Infinity) ? [] : [{ t, row: rowOf(at) }];
-    }),
-  }));
   // Labels: on the left each window, and between them the tokens atop every fourth row; on the
-  // right the last bin's lines.
+  // right the last column's lines.
   const left = new Map<number, string>();
   for (const bin of bins) if (bin.window) left.set(rowOf(bin.window), formatTokens(bin.window));
   for (let row = ROWS - 1; row > 0; row -= 4) {
@@ -106,42 +86,41 @@ function chart(timeline: Timeline, scale: Scale, plot: number): [string, string,
       left.set(row, formatTokens(Math.round(tokensAt((row + 1) / ROWS, scale))));
     }
   }
+  const end = bins.at(-1);
   const right = new Map<number, string>();
-  const lastWindow = bins.at(-1)?.window;
-  if (lastWindow !== undefined) right.set(rowOf(lastWindow), formatTokens(lastWindow));
-  for (const { t, row } of drawn.at(-1)?.points ?? []) {
-    if (!right.has(row)) right.set(row, t < 100 ? thresholdText(t) : formatTokens(t));
-  }
-  const lines: [string, string, string][] = [];
+  if (end?.window !== undefined) right.set(rowOf(end.window), formatTokens(end.window));
+  timeline.thresholds.forEach((t, k) => {
+    const at = end?.points[k];
+    if (at === undefined || right.has(rowOf(at))) return;
+    right.set(rowOf(at), t < 100 ? thresholdText(t) : formatTokens(t));
+  });
+  const lines: string[] = [];
   for (let row = ROWS - 1; row >= 0; row--) {
-    const body = bins.map((bin, b) => {
-      const level = bin.tokens === undefined ? 0 : heightOf(bin.tokens, scale) * ROWS;
+    const body = bins.map((bin) => {
+      const level = bin.tokens === undefined ? -1 : heightOf(bin.tokens, scale) * ROWS;
       const eighths = level > row ? Math.round(Math.min(1, level - row) * 8) : 0;
-      const ch = eighths > 0 || (row === 0 && bin.tokens !== undefined)
+      const at = (tokens: number | undefined) => tokens !== undefined && rowOf(tokens) === row;
+      const ch = eighths > 0 || (row === 0 && level >= 0)
         ? EIGHTHS[Math.max(1, eighths)] ?? "█"
-        : drawn[b]?.window === row
+        : at(bin.window)
         ? "━"
-        : drawn[b]?.points.some((p) => p.row === row)
+        : bin.points.some(at)
         ? "┄"
         : " ";
-      const cross = bin.events.some((e) =>
-        e.kind === "compaction" && e.preTokens !== undefined && rowOf(e.preTokens) === row
-      );
+      const cross = bin.events.some((e) => e.kind === "compaction" && at(e.preTokens));
       return (cross ? "×" : ch) + ch.repeat(cell - 1);
-    });
-    lines.push([
-      `${(left.get(row) ?? "").padStart(LEFT - 1)}┤`,
-      body.join(""),
-      // A label too long for its column (10M tokens or more) is left out, not cut.
-      ` ${[right.get(row) ?? ""].filter((r) => r.length < RIGHT)}`,
-    ]);
+    }).join("");
+    // A label too long for its column (10M tokens or more) is left out, not cut.
+    const label = right.get(row) ?? "";
+    lines.push(
+      `${(left.get(row) ?? "").padStart(LEFT - 1)}┤${paint(body)}` +
+        (label.length < RIGHT ? ` ${label}` : ""),
+    );
   }
-  const marks = (row: string) =>
+  const marks = (ranked: string) =>
     bins.map((bin) => {
-      const letters = bin.events.map(letterOf).filter((l) =>
-        "AM?W".includes(l) === (row === "context")
-      );
-      return (letters.sort((a, b) => RANK.indexOf(a) - RANK.indexOf(b))[0] ?? " ").padEnd(cell);
+      const letters = bin.events.map(letterOf);
+      return ([...ranked].find((l) => letters.includes(l)) ?? " ").padEnd(cell);
     }).join("");
   // Call numbers under the first bin, each quarter's first bin and the last call.
   let ticks = "";
@@ -151,21 +130,21 @@ function chart(timeline: Timeline, scale: Scale, plot: number): [string, string,
     const at = quarter === 4 ? bins.length * cell - label.length : b * cell;
     if (at >= ticks.length + (ticks === "" ? 0 : 2)) ticks = ticks.padEnd(at) + label;
   }
-  const label = (text: string) => text.padStart(LEFT - 1) + " ";
+  const labelled = (label: string, body: string) => `${label.padStart(LEFT - 1)} ${paint(body)}`;
   return [
     ...lines,
-    ["0".padStart(LEFT - 1) + "└", "─".repeat(bins.length * cell), ""],
-    [label("context"), marks("context"), ""],
-    [label("refresh"), marks("refresh"), ""],
-    [label("call"), ticks, ""],
+    `${"0".padStart(LEFT - 1)}└${"─".repeat(bins.length * cell)}`,
+    labelled("context", marks(CONTEXT_MARKS)),
+    labelled("refresh", marks(REFRESH_MARKS)),
+    labelled("call", ticks),
   ];
 }
 
 /**
- * The letter marking `event`: on the context row a compaction by its kind or W, a window proven
- * larger; on the refresh row a refresh, in lower case until its delivery is known.
+ * The letter marking `event`: a compaction by its kind (`A`, `M`, `?`), `W` a window proven
+ * larger; a refresh, in lower case until its delivery is known, or `!` missed.
  */
-function letterOf(event: TimelineEvent): string {
+export function letterOf(event: TimelineEvent): string {
   if (event.kind === "window") return "W";
   if (event.kind === "compaction") {
     return event.trigger === "auto" ? "A" : event.trigger === "manual" ? "M" : "?";
@@ -173,4 +152,72 @@ function letterOf(event: TimelineEvent): string {
   if (event.delivery === "missed") return "!";
   const letter = { refresh: "R", resend: "S", restatement: "C" }[event.kind];
   return event.delivery === "delivered" ? letter : letter.toLowerCase();
+}
+
+/**
+ * What `event` was, in a few words: the list's description and the SVG mark's title.
+ *
+ * @example
+ * ```ts
+ * eventText({ kind: "refresh", call: 12, thresholds: [30, 60_000], delivery: "missed" });
+ * // "refresh 30%, 60k: missed"
+ * ```
+ */
+export function eventText(event: TimelineEvent): string {
+  switch (event.kind) {
+    case "refresh":
+      return `refresh ${event.thresholds.map((t) => thresholdText(t)).join(", ")}: ` +
+        said(event.delivery);
+    case "resend": {
+      // The header names a percentage bare ("30"); the list writes it as everywhere else.
+      const named = event.refreshes.map((r) => /^\d{1,2}$/.test(r) ? `${r}%` : r);
+      return `sent again (${named.join(", ")}): ${said(event.delivery)}`;
+    }
+    case "restatement":
+      return `rules restated after the compaction${
+        event.call === "SessionStart" ? " (at SessionStart)" : ""
+      }: ${said(event.delivery)}`;
+    case "compaction":
+      return `${event.trigger ?? "unknown"} compaction ` +
+        (event.preTokens === undefined ? "" : `at ${groupDigits(event.preTokens)} tokens, `) +
+        `before call ${event.beforeCall}`;
+    case "window":
+      return `window ${formatTokens(event.from)} to ${formatTokens(event.to)}: ${event.evidence}`;
+  }
+}
+
+/**
+ * The event list: per event its call, time (the transcript's, UTC; with the date when the session
+ * spans days), tool, reading and what happened, wrapped under itself to `width`.
+ */
+function eventList(timeline: Timeline, width: number): string[] {
+  const { calls } = timeline;
+  const days = new Set(calls.flatMap((c) => c.time?.slice(0, 10) ?? []));
+  const clock = (iso = "") =>
+    (days.size > 1 ? iso.slice(5, 19).replace("T", " ") : iso.slice(11, 19)) || "-";
+  const toolColumn = Math.max(10, Math.floor(width / 6));
+  const cut = (text: string) =>
+    [...text].length > toolColumn ? [...text].slice(0, toolColumn - 1).join("") + "…" : text;
+  const rows = timeline.events.map((event) => {
+    const at = event.kind === "compaction" ? undefined : event.call;
+    const call = typeof at === "number" ? calls[at - 1] : undefined;
+    const base = call?.span ?? call?.window;
+    const tokens = call?.tokens;
+    const reading = tokens === undefined
+      ? ""
+      : groupDigits(tokens) + (base ? ` ${percentText((tokens * 100) / base)}` : "");
+    const tool = at === "SessionStart" ? at : cut(call?.tool ?? "");
+    return [call ? String(at) : "", call ? clock(call.time) : "", tool, reading, eventText(event)];
+  });
+  const head = ["call", "time", "tool", "reading"];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => [...r[i]!].length)));
+  const lead = widths.reduce((sum, w) => sum + w + 2, 0);
+  return [[...head, "what happened"], ...rows].flatMap((cells) => {
+    const columns = widths.map((w, i) =>
+      i === 0 || i === 3 ? cells[i]!.padStart(w) : cells[i]!.padEnd(w)
+    );
+    // From 80 columns on, the description has at least 30 beside the others.
+    const [first = "", ...more] = wrap(cells[4]!.trim(), width - lead);
+    return [[...columns, first].join("  "), ...more.map((m) => " ".repeat(lead) + m)];
+  });
 }

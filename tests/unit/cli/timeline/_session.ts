@@ -2,7 +2,9 @@
  * Synthetic timelines for the chart's tests: hand-built, deterministic, shaped like the sessions
  * the issue names (three compactions, a 200k window proven 1M part-way, a refresh sent again).
  */
-import type { Timeline, TimelineCall, TimelineEvent } from "../../../../src/cli/timeline/model.ts";
+import type { Timeline, TimelineEvent } from "../../../../src/cli/timeline/model.ts";
+
+type TimelineCall = Timeline["calls"][number];
 
 const TOOLS = ["Bash", "Read", "Edit", "Grep", "mcp__github__create_pull_request_review_comment"];
 const START = Date.parse("2025-06-03T09:00:00Z");

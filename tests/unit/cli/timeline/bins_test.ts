@@ -5,7 +5,6 @@ import {
   heightOf,
   type Scale,
   scaleOf,
-  thresholdPoint,
   tokensAt,
 } from "../../../../src/cli/timeline/bins.ts";
 import type { Timeline, TimelineEvent } from "../../../../src/cli/timeline/model.ts";
@@ -194,9 +193,15 @@ Deno.test("heightOf() and tokensAt() are each other's inverse on both scales", (
   }
 });
 
-Deno.test("thresholdPoint() puts a percentage on the span, else the window; tokens stay", () => {
-  assertEquals(thresholdPoint(30, 160_000, 200_000), 48_000);
-  assertEquals(thresholdPoint(30, undefined, 200_000), 60_000);
-  assertEquals(thresholdPoint(30, undefined, undefined), undefined);
-  assertEquals(thresholdPoint(60_000, undefined, undefined), 60_000);
+Deno.test("binTimeline() puts a percentage threshold on the span, else the window; tokens stay", () => {
+  const points = (span: number | undefined, window: number | undefined) => {
+    const calls = [{ ...call(1, 10_000, window), span }];
+    const timeline = { ...session([]), thresholds: [30, 60_000, 200_000], calls };
+    return binTimeline(timeline, 1)[0]?.points;
+  };
+  assertEquals(points(160_000, 200_000), [48_000, 60_000, undefined]);
+  assertEquals(points(undefined, 200_000), [60_000, 60_000, undefined]);
+  assertEquals(points(undefined, undefined), [undefined, 60_000, 200_000]);
+  // At or past the window a threshold never fires: no point.
+  assertEquals(points(50_000, 100_000), [15_000, 60_000, undefined]);
 });
