@@ -16,7 +16,7 @@ import { check, checkPlugin, checkStatusline, pluginRootFor } from "./doctor_set
 import { locateTranscript, nextCallPayload } from "./locate.ts";
 import { sampleRefresh } from "./rules.ts";
 import type { Check, DoctorJson, StatusJson } from "./schemas.ts";
-import { contextText, deliveryLines, statusOf } from "./status.ts";
+import { contextText, deliveryLines, nextCallText, statusOf } from "./status.ts";
 
 const HELP = `Usage: lessons-reinject doctor [--plugin-root DIR] [--project DIR] [--json]
 
@@ -66,16 +66,11 @@ function checkSettings({ configFile: file, problems }: Settings): Check[] {
   const env = problems.filter((p) => !file.problems.includes(p));
   const where = `correct ${file.path ?? "the file"} at the line and column named (or remove it)`;
   const unset = "correct or unset the variables named (docs/configuration.md lists every setting)";
+  const found = file.path ? `${file.path} (${file.via}): ${file.empty ? "empty" : "valid"}` : "";
   return [
     file.problems.length > 0
       ? check("config file", "fail", file.problems.join("\n"), where)
-      : check(
-        "config file",
-        "ok",
-        file.path
-          ? `${file.path} (${file.via}): ${file.empty ? "empty" : "valid"}`
-          : "none: environment and defaults apply",
-      ),
+      : check("config file", "ok", found || "none: environment and defaults apply"),
     env.length > 0
       ? check("environment", "fail", env.join("\n"), unset)
       : check("environment", "ok", "every LESSONS_* setting is valid"),
@@ -93,9 +88,7 @@ function checkStateDir(dir: string): Check {
 /** The project's newest session, as the hook's next tool call would see it (as `status` does). */
 function checkSession(r: StatusJson | undefined, program: string): Check[] {
   if (r === undefined) return [check("this session", "ok", "no transcript for this project yet")];
-  const next = `the next tool call ${
-    r.action === "refresh" ? "refreshes" : "does nothing"
-  }: ${r.decision}`;
+  const next = `the next tool call ${nextCallText(r)}`;
   const c = r.compaction;
   const point = c?.tokens == null
     ? ""
@@ -133,10 +126,9 @@ function render(report: DoctorJson, width: number): string {
   ]);
   const failures = report.checks.filter((c) => c.status === "fail").length;
   const warnings = report.checks.filter((c) => c.status === "warn").length;
-  const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
   const end = failures > 0
-    ? `${plural(failures, "problem")} to fix.`
-    : `All well${warnings > 0 ? ` (${plural(warnings, "warning")})` : ""}.`;
+    ? `${cli.count(failures, "problem")} to fix.`
+    : `All well${warnings > 0 ? ` (${cli.count(warnings, "warning")})` : ""}.`;
   return `lessons-reinject doctor\n\n${cli.table(rows, 27, width)}\n${end}\n`;
 }
 

@@ -138,6 +138,10 @@ export function deliveryLines(deliveries: StatusJson["deliveries"]): string[] {
   });
 }
 
+/** What the next tool call does, and why: `refreshes: 31% crossed 30`. */
+export const nextCallText = (r: StatusJson): string =>
+  `${r.action === "refresh" ? "refreshes" : "does nothing"}: ${r.decision}`;
+
 /** How full the context is, or why that is not known. */
 export function contextText(r: StatusJson): string {
   if (r.percent !== null) {
@@ -199,7 +203,7 @@ function statusRows(r: StatusJson): [string, string][] {
       `${cli.names(r.recovered)} from this hook's refreshes in the transcript (no state file)`,
     ],
     ["pending", r.pending.length > 0 && `${cli.names(r.pending)}: the next tool call refreshes`],
-    ["next call", `${r.action === "refresh" ? "refreshes" : "does nothing"}: ${r.decision}`],
+    ["next call", nextCallText(r)],
     ["next", r.next === null ? past : thresholdText(r.next)],
     ["tool count", `${r.toolCount} (fallback refresh every ${r.toolCountInterval} calls)`],
     ["state file", `${r.statePath} (${r.stateFile})`],
