@@ -50,16 +50,14 @@ export const names = (list: readonly Threshold[]): string =>
 type Spec = Record<string, "boolean" | "string">;
 type Values<S extends Spec> = { [K in keyof S]?: S[K] extends "boolean" ? boolean : string };
 
-/** Every command takes these. */
+/** Every command takes these; those that look at a project take `--project DIR` too. */
 export const COMMON = { help: "boolean", json: "boolean" } as const;
-/** Commands that look at a project take `--project DIR`. */
 export const PROJECT = { ...COMMON, project: "string" } as const;
 
 /**
- * Parses `args` strictly against `spec`, in this program's words, and handles what every command
- * handles alike: a usage error (with the help, exit 2), `--help` (exit 0), and `--project DIR`
- * (the folder to act on, else where the user started). Returns the flags and the folder, or the
- * exit code when done.
+ * Parses `args` strictly against `spec`, and handles what every command handles alike: a usage
+ * error (with the help, exit 2), `--help` (exit 0), and `--project DIR` (the folder to act on,
+ * else where the user started). Returns the flags and the folder, or the exit code when done.
  */
 export async function readFlags<S extends Spec>(
   args: readonly string[],
@@ -71,8 +69,10 @@ export async function readFlags<S extends Spec>(
   let problem: string | undefined;
   for (let i = 0; i < args.length && problem === undefined; i++) {
     const arg = args[i]!;
-    const [name, inline] = arg.startsWith("--") ? splitOption(arg) : [arg === "-h" ? "help" : ""];
-    const kind = spec[name];
+    const at = arg.indexOf("=");
+    const name = arg === "-h" ? "help" : arg.slice(2, at < 0 ? undefined : at);
+    const inline = at < 0 ? undefined : arg.slice(at + 1);
+    const kind = arg.startsWith("--") || arg === "-h" ? spec[name] : undefined;
     if (!arg.startsWith("-")) {
       problem = `unexpected argument "${arg}": this command takes only options`;
     } else if (kind === undefined) problem = `unknown option ${arg.split("=")[0]}`;
@@ -97,11 +97,6 @@ export async function readFlags<S extends Spec>(
   return { exit: EXIT_OK };
 }
 
-function splitOption(arg: string): [string, string | undefined] {
-  const at = arg.indexOf("=");
-  return at < 0 ? [arg.slice(2), undefined] : [arg.slice(2, at), arg.slice(at + 1)];
-}
-
 /** The file's information, or undefined when it cannot be read. */
 export function statOf(path: string): Deno.FileInfo | undefined {
   try {
@@ -117,17 +112,7 @@ export async function usageError(message: string, help: string): Promise<number>
   return 2;
 }
 
-/**
- * The width to lay a report out to: the terminal's columns, else `COLUMNS`, else 100; never
- * under 60.
- *
- * @example
- * ```ts
- * widthOf(80, undefined); // 80
- * widthOf(undefined, "132"); // 132
- * widthOf(40, undefined); // 60
- * ```
- */
+/** The width to fit: the terminal's columns, else `COLUMNS`, else 100; never under 60. */
 export function widthOf(terminal: number | undefined, columnsEnv: string | undefined): number {
   const fromEnv = /^\s*\d+\s*$/.test(columnsEnv ?? "") ? Number(columnsEnv) : undefined;
   return Math.max(60, [terminal, fromEnv].find((c) => c !== undefined && c > 0) ?? 100);
