@@ -38,6 +38,13 @@ export const err = (text: string): Promise<void> =>
 export const printJson = (value: unknown): Promise<void> =>
   out(JSON.stringify(value, null, 2) + "\n");
 
+/** Says why a command has nothing to report: on stderr, and as `{error}` with --json; exit 1. */
+export async function fail(error: string, json: boolean | undefined): Promise<number> {
+  if (json) await printJson({ error });
+  await err(error);
+  return EXIT_PROBLEM;
+}
+
 /** `n` and a noun, plural unless `n` is 1: `1 section`, `2 sections`. */
 export const count = (n: number, noun: string): string =>
   `${groupDigits(n)} ${noun}${n === 1 ? "" : "s"}`;

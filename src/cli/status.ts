@@ -238,11 +238,7 @@ export async function runStatus(args: string[], ctx: cli.Ctx): Promise<number> {
     return await cli.usageError("give --transcript or --session, not both", HELP);
   }
   const target = locateTranscript({ transcript, session }, ctx.settings.claudeDir, flags.cwd);
-  if ("error" in target) {
-    if (json) await cli.printJson({ error: target.error });
-    await cli.err(target.error);
-    return cli.EXIT_PROBLEM;
-  }
+  if ("error" in target) return await cli.fail(target.error, json);
   const report = await inspect(target, ctx.settings, flags.cwd);
   await (json ? cli.printJson(report) : cli.out(renderStatus(report, ctx.width)));
   return cli.EXIT_OK;
