@@ -35,11 +35,7 @@ Options:
 const OPTIONS = { ...cli.PROJECT, transcript: "string", session: "string" } as const;
 
 /** `status --json`: the trace of the hook's next tool call in `target`, run dry. */
-async function inspect(
-  target: Target,
-  settings: Settings,
-  cwd: string,
-): Promise<StatusJson> {
+async function inspect(target: Target, settings: Settings, cwd: string): Promise<StatusJson> {
   const trace = await dryRun(nextCallPayload(target, cwd), settings, { render: true });
   const rules = await loadStandingRules(settings, cwd);
   const leftOut = sampleRefresh(rules, settings.thresholds, settings.maxChars).omitted;
@@ -75,16 +71,12 @@ export function statusOf(
     thresholds: settings.thresholds,
     span: span ?? null,
     thresholdTokens: span === undefined ? [] : settings.thresholds.map((t) => pointOf(t, span)),
-    compaction: point === undefined
-      ? null
-      : point.kind === "off"
-      ? { tokens: null, window: null, source: "off", evidence: point.evidence }
-      : {
-        tokens: point.tokens,
-        window: point.window,
-        source: point.source,
-        evidence: point.evidence,
-      },
+    compaction: point === undefined ? null : {
+      tokens: point.kind === "point" ? point.tokens : null,
+      window: point.kind === "point" ? point.window : null,
+      source: point.kind === "point" ? point.source : "off",
+      evidence: point.evidence,
+    },
     autocompactPct: settings.compactEnv.pct ?? null,
     fired: decision?.fired ?? known.fired,
     recovered: trace.facts?.recovered ?? [],
@@ -156,9 +148,9 @@ export function contextText(r: StatusJson): string {
 
 /** The report's rows, label and value; a row is left out where it says nothing. Pure. */
 function statusRows(r: StatusJson): [string, string][] {
-  const b = r.beforeCompaction;
-  const c = r.compaction;
+  const { beforeCompaction: b, compaction: c } = r;
   const n = (value: number | null) => value === null ? "?" : cli.groupDigits(value);
+  const list = (values: number[], then: string) => values.length > 0 && cli.names(values) + then;
   const before = b && `from ${n(b.tokens)} tokens of ${formatTokens(b.window)} (` +
       `${percentText(b.percent)}${b.model ? `, ${b.model}` : ""}): no longer the context`;
   const span = r.span !== null && r.span !== r.window
@@ -170,9 +162,11 @@ function statusRows(r: StatusJson): [string, string][] {
   const counted = r.source === "tool count"
     ? `tool count (a refresh every ${r.toolCountInterval} calls)`
     : "none yet";
+  const point = c && (c.tokens === null ? "never automatic" : `at ${n(c.tokens)} tokens`);
   const past = r.pending.length > 0
     ? "none after the pending ones: the context is past every threshold"
     : "none: every threshold has fired";
+  const restate = "the next tool call restates the rules for the new context";
   const rows: [string, string | false | null][] = [
     ["transcript", r.transcript ?? "(none)"],
     ["session", `${r.sessionId ?? "?"}${r.agentId ? ` (subagent ${r.agentId})` : ""}`],
@@ -182,35 +176,22 @@ function statusRows(r: StatusJson): [string, string][] {
     ["model", r.model],
     ["source", r.percent !== null ? r.source ?? "?" : counted],
     ["thresholds", `${cli.names(r.thresholds)}${span}${at}`],
-    [
-      "compaction",
-      c &&
-      (c.tokens === null
-        ? `never automatic: ${c.evidence}`
-        : `at ${n(c.tokens)} tokens: ${c.evidence}`),
-    ],
+    ["compaction", c && `${point}: ${c.evidence}`],
     ["fired", `${cli.names(r.fired)} in this context`],
     [
       "inherited",
-      r.inherited.length > 0 &&
-      `${
-        cli.names(r.inherited)
-      } from the parent's refreshes (a fork starts with its parent's context)`,
+      list(r.inherited, " from the parent's refreshes (a fork starts with its parent's context)"),
     ],
     [
       "recovered",
-      r.recovered.length > 0 &&
-      `${cli.names(r.recovered)} from this hook's refreshes in the transcript (no state file)`,
+      list(r.recovered, " from this hook's refreshes in the transcript (no state file)"),
     ],
-    ["pending", r.pending.length > 0 && `${cli.names(r.pending)}: the next tool call refreshes`],
+    ["pending", list(r.pending, ": the next tool call refreshes")],
     ["next call", nextCallText(r)],
     ["next", r.next === null ? past : thresholdText(r.next)],
     ["tool count", `${r.toolCount} (fallback refresh every ${r.toolCountInterval} calls)`],
     ["state file", `${r.statePath} (${r.stateFile})`],
-    [
-      "compaction",
-      r.afterCompact === "pending" && "the next tool call restates the rules for the new context",
-    ],
+    ["compaction", r.afterCompact === "pending" && restate],
     ["deliveries", deliveryLines(r.deliveries).join("\n")],
     ["sources", r.sources.join("\n")],
     ["left out", r.leftOut.length > 0 && `${r.leftOut.join(", ")} (over the refresh budget)`],
@@ -218,12 +199,6 @@ function statusRows(r: StatusJson): [string, string][] {
     ...r.problems.map((p): [string, string] => ["problem", p]),
   ];
   return rows.filter((row): row is [string, string] => typeof row[1] === "string" && row[1] !== "");
-}
-
-/** The one-screen report: the gauge, then the rows. Pure. */
-function renderStatus(r: StatusJson, width: number): string {
-  const bar = cli.gauge(r.percent, r.thresholds, r.window, 40, r.span);
-  return `${bar}\n\n${cli.table(statusRows(r), 13, width)}`;
 }
 
 /** Runs `status`. Exit 0 with a report; 1 when no transcript could be found; 2 on bad flags. */
@@ -239,7 +214,11 @@ export async function runStatus(args: string[], ctx: cli.Ctx): Promise<number> {
   }
   const target = locateTranscript({ transcript, session }, ctx.settings.claudeDir, flags.cwd);
   if ("error" in target) return await cli.fail(target.error, json);
-  const report = await inspect(target, ctx.settings, flags.cwd);
-  await (json ? cli.printJson(report) : cli.out(renderStatus(report, ctx.width)));
+  const r = await inspect(target, ctx.settings, flags.cwd);
+  if (json) await cli.printJson(r);
+  else {
+    const bar = cli.gauge(r.percent, r.thresholds, r.window, 40, r.span);
+    await cli.out(`${bar}\n\n${cli.table(statusRows(r), 13, ctx.width)}`);
+  }
   return cli.EXIT_OK;
 }
