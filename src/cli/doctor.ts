@@ -1,8 +1,6 @@
 /**
- * `lessons-reinject doctor`: checks an installation (config, environment, the plugin's wiring and
- * binary, the rules, the thresholds against auto-compaction, the state folder, the statusline
- * bridge) and the project's newest session through the hook's own dry run; each problem with its
- * fix. Exit 0 when nothing failed, 1 otherwise.
+ * `lessons-reinject doctor`: checks an installation and the project's newest session (through the
+ * hook's own dry run); each problem with its fix.
  */
 import { formatTokens } from "../core/header.ts";
 import { percentText } from "../core/numbers.ts";
@@ -45,11 +43,7 @@ async function diagnose(ctx: cli.Ctx, cwd: string, flag: string | undefined): Pr
   const checks: Check[] = [
     ...checkSettings(settings),
     ...await checkPlugin(plugin, settings),
-    ...checkRules(
-      rules,
-      sampleRefresh(rules, settings.thresholds, settings.maxChars),
-      settings.maxChars,
-    ),
+    ...checkRules(rules, settings.maxChars, sampleRefresh(rules, settings)),
     checkThresholds(settings, cwd, trace),
     checkStateDir(settings.stateDir),
     checkStatusline(settings, plugin),

@@ -30,7 +30,7 @@ const RAISE = `raise LESSONS_REINJECT_MAX_CHARS (up to ${INLINE_LIMIT})`;
  * The manifest's check and the own rules', both quoting `rendered`, the one refresh every command
  * measures. A missing manifest is a problem only when no other source has rules.
  */
-export function checkRules(rules: StandingRules, rendered: CombinedRefresh, maxChars: number) {
+export function checkRules(rules: StandingRules, maxChars: number, rendered: CombinedRefresh) {
   const any = rules.lessons.length + rules.blocks.length > 0;
   const size = `${groupDigits(rendered.text.length)} of ${groupDigits(maxChars)} characters`;
   const manifest = checkManifest(rules.manifest, rendered, size, any);

@@ -22,11 +22,10 @@ export function sampleCause(
     : { kind: "thresholds", thresholds: [chosen], percent: chosen };
 }
 
-/** `rules` laid out as that refresh (with a token of the real one's length), within `maxChars`. */
+/** `rules` laid out as that refresh (with a token of the real one's length), within the budget. */
 export function sampleRefresh(
   rules: StandingRules,
-  thresholds: readonly number[],
-  maxChars: number,
+  { thresholds, maxChars }: { thresholds: readonly number[]; maxChars: number },
 ): CombinedRefresh {
   const header = refreshHeader(sampleCause(thresholds), "00000000", rules);
   return renderCombined(header, rules.blocks, rules.lessons, maxChars);

@@ -38,7 +38,7 @@ const OPTIONS = { ...cli.PROJECT, transcript: "string", session: "string" } as c
 async function inspect(target: Target, settings: Settings, cwd: string): Promise<StatusJson> {
   const trace = await dryRun(nextCallPayload(target, cwd), settings, { render: true });
   const rules = await loadStandingRules(settings, cwd);
-  const leftOut = sampleRefresh(rules, settings.thresholds, settings.maxChars).omitted;
+  const leftOut = sampleRefresh(rules, settings).omitted;
   return statusOf(trace, target, settings, { sources: sourceLines(rules), leftOut });
 }
 
