@@ -1,7 +1,6 @@
 /**
  * What every command shares: its context (settings, the folder it acts on, the width to fit),
- * strict flags in this program's words, and a report laid out as label and value, wrapped to the
- * width with the values in one column.
+ * strict flags in this program's words, and reports wrapped to the width.
  */
 import { formatTokens } from "../core/header.ts";
 import { groupDigits, percentText, type Threshold, thresholdText } from "../core/numbers.ts";

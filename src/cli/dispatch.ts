@@ -26,7 +26,7 @@ Usage:
 Commands:
   status      what the hook sees for a session now: gauge, tokens, window, what fired, what next
   preview     the exact text the next refresh would inject, and its size against the budget
-  demo        replay a bundled real session through the hook: three refreshes at 30, 52, 70 %
+  demo        replay a bundled session through the hook: three refreshes at 30, 52, 70 %
   doctor      check the installation; each problem with its fix (exit 1 when there is one)
   statusline  bridge for Claude Code's statusLine: record its context reading, print a gauge
 

@@ -1,8 +1,7 @@
 /**
- * What `hooks/run` will do in a plugin folder, read from the files it decides by: a `.git` (a
- * checkout runs the source), the binary for this platform in `dist/`, `dist/.entry` (the binary
- * verified to run here), the background download's lock and log, and whether Deno's cache holds
- * the npm packages the source needs (outside a checkout it runs from that cache only).
+ * What `hooks/run` will do in a plugin folder, read from the files it decides by (`.git`, the
+ * binary in `dist/`, `dist/.entry`, the download's lock and log) and from Deno's npm cache, which
+ * outside a checkout is all the source can run from.
  */
 import { join } from "../core/path.ts";
 import type { DenoNpmCache } from "../settings/other_programs.ts";
