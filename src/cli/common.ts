@@ -56,9 +56,13 @@ export const names = (list: readonly Threshold[]): string =>
 type Spec = Record<string, "boolean" | "string">;
 type Values<S extends Spec> = { [K in keyof S]?: S[K] extends "boolean" ? boolean : string };
 
-/** Every command takes these; those that look at a project take `--project DIR` too. */
+/**
+ * Every command takes these; one that looks at a project takes `--project DIR` too, and one that
+ * looks at a session `--transcript PATH` or `--session ID`.
+ */
 export const COMMON = { help: "boolean", json: "boolean" } as const;
 export const PROJECT = { ...COMMON, project: "string" } as const;
+export const TARGET = { ...PROJECT, transcript: "string", session: "string" } as const;
 
 /**
  * Parses `args` strictly against `spec`, and handles what every command handles alike: a usage

@@ -28,12 +28,7 @@ Options:
   -h, --help         this help
 `;
 
-const OPTIONS = {
-  ...cli.PROJECT,
-  threshold: "string",
-  transcript: "string",
-  session: "string",
-} as const;
+const OPTIONS = { ...cli.TARGET, threshold: "string" } as const;
 
 /** The human report: the text, a rule, then the accounting; or why nothing is due. Pure. */
 function render(p: PreviewJson, program: string, width: number): string {

@@ -32,15 +32,7 @@ Options:
   -h, --help         this help
 `;
 
-const OPTIONS = { ...cli.PROJECT, transcript: "string", session: "string" } as const;
-
-/** `status --json`: the trace of the hook's next tool call in `target`, run dry. */
-async function inspect(target: Target, settings: Settings, cwd: string): Promise<StatusJson> {
-  const trace = await dryRun(nextCallPayload(target, cwd), settings, { render: true });
-  const rules = await loadStandingRules(settings, cwd);
-  const leftOut = sampleRefresh(rules, settings).omitted;
-  return statusOf(trace, target, settings, { sources: sourceLines(rules), leftOut });
-}
+const OPTIONS = cli.TARGET;
 
 /** `status --json` from a dry run's trace. Pure. */
 export function statusOf(
@@ -135,16 +127,12 @@ export const nextCallText = (r: StatusJson): string =>
   `${r.action === "refresh" ? "refreshes" : "does nothing"}: ${r.decision}`;
 
 /** How full the context is, or why that is not known. */
-export function contextText(r: StatusJson): string {
-  if (r.percent !== null) {
-    return `${percentText(r.percent)}: ${
-      r.tokens === null ? "?" : cli.groupDigits(r.tokens)
-    } tokens`;
-  }
-  return r.beforeCompaction
+export const contextText = (r: StatusJson): string =>
+  r.percent !== null
+    ? `${percentText(r.percent)}: ${r.tokens === null ? "?" : cli.groupDigits(r.tokens)} tokens`
+    : r.beforeCompaction
     ? "not measured yet: no usage recorded since the compaction"
     : `not measured: ${r.reason}`;
-}
 
 /** The report's rows, label and value; a row is left out where it says nothing. Pure. */
 function statusRows(r: StatusJson): [string, string][] {
@@ -214,7 +202,12 @@ export async function runStatus(args: string[], ctx: cli.Ctx): Promise<number> {
   }
   const target = locateTranscript({ transcript, session }, ctx.settings.claudeDir, flags.cwd);
   if ("error" in target) return await cli.fail(target.error, json);
-  const r = await inspect(target, ctx.settings, flags.cwd);
+  // The hook's next tool call in `target`, run dry.
+  const { settings } = ctx;
+  const trace = await dryRun(nextCallPayload(target, flags.cwd), settings, { render: true });
+  const rules = await loadStandingRules(settings, flags.cwd);
+  const leftOut = sampleRefresh(rules, settings).omitted;
+  const r = statusOf(trace, target, settings, { sources: sourceLines(rules), leftOut });
   if (json) await cli.printJson(r);
   else {
     const bar = cli.gauge(r.percent, r.thresholds, r.window, 40, r.span);
