@@ -13,6 +13,7 @@
 import { join } from "node:path";
 import { installedClaude } from "./loopback/claude_cli.ts";
 import { startBurner } from "./loopback/cpu_burner.ts";
+import { baseEnv } from "./project.ts";
 
 /** One scenario's outcome, as `deno test --reporter=tap` printed it. */
 export interface Outcome {
@@ -127,7 +128,7 @@ async function runSuite(
     out = await new Deno.Command(Deno.execPath(), {
       args: ["test", "--allow-all", "--reporter=tap", "tests/e2e/"],
       cwd: join(import.meta.dirname ?? ".", ".."),
-      env: { CLAUDE_BIN: cli.bin, CI: "true", NO_COLOR: "1" },
+      env: baseEnv({ CLAUDE_BIN: cli.bin, CI: "true", NO_COLOR: "1" }),
       stdout: "piped",
       stderr: "piped",
     }).output();

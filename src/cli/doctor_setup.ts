@@ -76,7 +76,7 @@ export async function checkPlugin(plugin: PluginRoot | undefined, settings: Sett
 async function checkHooks(root: string): Promise<Check> {
   const path = join(root, "hooks", "hooks.json");
   const fix = `restore ${path} from the plugin: it registers PostToolUse, PostToolUseFailure, ` +
-    "SessionStart (clear|compact) and PostCompact, calling hooks/run";
+    "SessionStart (clear|compact|resume|fork), calling hooks/run";
   const fail = (why: string) => check("hooks wiring", "fail", `${path}: ${why}`, fix);
   let text: string;
   let hooks: unknown;

@@ -22,6 +22,7 @@ import {
   DELIVERED_ATTACHMENT,
   RAN_ATTACHMENT,
   RECORDS_HOOK_OUTCOMES_FROM,
+  RECORDS_IN_SUBAGENT_FILES_FROM,
   SESSION_START,
 } from "../core/claude_code.ts";
 import { messageOf } from "../core/errors.ts";
@@ -301,7 +302,8 @@ function receiptsOf(
     }
   }
   if (newestVersion !== undefined) {
-    evidence.records ||= compareVersions(newestVersion, RECORDS_HOOK_OUTCOMES_FROM) >= 0;
+    const from = query.sidechainFile ? RECORDS_IN_SUBAGENT_FILES_FROM : RECORDS_HOOK_OUTCOMES_FROM;
+    evidence.records ||= compareVersions(newestVersion, from) >= 0;
   }
   return evidence;
 }

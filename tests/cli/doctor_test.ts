@@ -77,13 +77,13 @@ Deno.test("doctor catches each problem, with its fix, and exits 1", async (t) =>
         const root = join(box.dir, "plugin");
         Deno.mkdirSync(join(root, "hooks"), { recursive: true });
         const hooks = JSON.parse(Deno.readTextFileSync(join(ROOT, "hooks", "hooks.json")));
-        delete hooks.hooks.PostCompact;
+        delete hooks.hooks.PostToolUseFailure;
         hooks.hooks.SessionStart.at(-1).matcher = "clear";
         Deno.writeTextFileSync(join(root, "hooks", "hooks.json"), JSON.stringify(hooks));
         Deno.writeTextFileSync(join(root, "hooks", "run"), "#!/bin/sh\n", { mode: 0o755 });
         return ["--plugin-root", root];
       },
-      says: "PostCompact is not registered",
+      says: "PostToolUseFailure is not registered",
     },
     {
       name: "no binary and no deno",

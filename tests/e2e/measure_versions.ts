@@ -20,6 +20,7 @@ import { join } from "node:path";
 import { startApiStub, type Step } from "../../scripts/loopback/api_stub.ts";
 import { usage } from "../../scripts/loopback/backed_steps.ts";
 import { installedClaude } from "../../scripts/loopback/claude_cli.ts";
+import { baseEnv } from "../../scripts/project.ts";
 import { attachmentOf, type Json, readJsonl } from "./harness.ts";
 
 const PTU = "PTU-CONTEXT-PROBE";
@@ -147,7 +148,6 @@ export async function measure(
   ) await Deno.writeTextFile(path, JSON.stringify(content, null, 2));
   const stub = startApiStub({ main: [...SCRIPT] });
   const env = {
-    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
     HOME: home,
     TMPDIR: join(root, "tmp"),
     ANTHROPIC_BASE_URL: stub.url,
@@ -162,7 +162,7 @@ export async function measure(
     const out = await new Deno.Command(cli.bin, {
       args,
       cwd: work,
-      env: { ...env, PROBE_TURN: String(turns.length) },
+      env: baseEnv({ ...env, PROBE_TURN: String(turns.length) }),
       clearEnv: true,
       stdin: "null",
       stdout: "piped",
