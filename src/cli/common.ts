@@ -1,7 +1,6 @@
 /**
  * What every command shares: its context (settings, the folder it acts on, the width to fit),
- * strict flags in this program's words, and a report laid out as label and value, wrapped to the
- * width with the values in one column.
+ * strict flags in this program's words, and reports wrapped to the width.
  */
 import { formatTokens } from "../core/header.ts";
 import { groupDigits, percentText, type Threshold, thresholdText } from "../core/numbers.ts";
@@ -38,6 +37,13 @@ export const err = (text: string): Promise<void> =>
 export const printJson = (value: unknown): Promise<void> =>
   out(JSON.stringify(value, null, 2) + "\n");
 
+/** Says why a command has nothing to report: on stderr, and as `{error}` with --json; exit 1. */
+export async function fail(error: string, json: boolean | undefined): Promise<number> {
+  if (json) await printJson({ error });
+  await err(error);
+  return EXIT_PROBLEM;
+}
+
 /** `n` and a noun, plural unless `n` is 1: `1 section`, `2 sections`. */
 export const count = (n: number, noun: string): string =>
   `${groupDigits(n)} ${noun}${n === 1 ? "" : "s"}`;
@@ -50,16 +56,18 @@ export const names = (list: readonly Threshold[]): string =>
 type Spec = Record<string, "boolean" | "string">;
 type Values<S extends Spec> = { [K in keyof S]?: S[K] extends "boolean" ? boolean : string };
 
-/** Every command takes these. */
+/**
+ * Every command takes these; one that looks at a project takes `--project DIR` too, and one that
+ * looks at a session `--transcript PATH` or `--session ID`.
+ */
 export const COMMON = { help: "boolean", json: "boolean" } as const;
-/** Commands that look at a project take `--project DIR`. */
 export const PROJECT = { ...COMMON, project: "string" } as const;
+export const TARGET = { ...PROJECT, transcript: "string", session: "string" } as const;
 
 /**
- * Parses `args` strictly against `spec`, in this program's words, and handles what every command
- * handles alike: a usage error (with the help, exit 2), `--help` (exit 0), and `--project DIR`
- * (the folder to act on, else where the user started). Returns the flags and the folder, or the
- * exit code when done.
+ * Parses `args` strictly against `spec`, and handles what every command handles alike: a usage
+ * error (with the help, exit 2), `--help` (exit 0), and `--project DIR` (the folder to act on,
+ * else where the user started). Returns the flags and the folder, or the exit code when done.
  */
 export async function readFlags<S extends Spec>(
   args: readonly string[],
@@ -71,8 +79,10 @@ export async function readFlags<S extends Spec>(
   let problem: string | undefined;
   for (let i = 0; i < args.length && problem === undefined; i++) {
     const arg = args[i]!;
-    const [name, inline] = arg.startsWith("--") ? splitOption(arg) : [arg === "-h" ? "help" : ""];
-    const kind = spec[name];
+    const at = arg.indexOf("=");
+    const name = arg === "-h" ? "help" : arg.slice(2, at < 0 ? undefined : at);
+    const inline = at < 0 ? undefined : arg.slice(at + 1);
+    const kind = arg.startsWith("--") || arg === "-h" ? spec[name] : undefined;
     if (!arg.startsWith("-")) {
       problem = `unexpected argument "${arg}": this command takes only options`;
     } else if (kind === undefined) problem = `unknown option ${arg.split("=")[0]}`;
@@ -97,11 +107,6 @@ export async function readFlags<S extends Spec>(
   return { exit: EXIT_OK };
 }
 
-function splitOption(arg: string): [string, string | undefined] {
-  const at = arg.indexOf("=");
-  return at < 0 ? [arg.slice(2), undefined] : [arg.slice(2, at), arg.slice(at + 1)];
-}
-
 /** The file's information, or undefined when it cannot be read. */
 export function statOf(path: string): Deno.FileInfo | undefined {
   try {
@@ -117,17 +122,7 @@ export async function usageError(message: string, help: string): Promise<number>
   return 2;
 }
 
-/**
- * The width to lay a report out to: the terminal's columns, else `COLUMNS`, else 100; never
- * under 60.
- *
- * @example
- * ```ts
- * widthOf(80, undefined); // 80
- * widthOf(undefined, "132"); // 132
- * widthOf(40, undefined); // 60
- * ```
- */
+/** The width to fit: the terminal's columns, else `COLUMNS`, else 100; never under 60. */
 export function widthOf(terminal: number | undefined, columnsEnv: string | undefined): number {
   const fromEnv = /^\s*\d+\s*$/.test(columnsEnv ?? "") ? Number(columnsEnv) : undefined;
   return Math.max(60, [terminal, fromEnv].find((c) => c !== undefined && c > 0) ?? 100);

@@ -1,7 +1,7 @@
 /**
  * `lessons-reinject demo`: the hook's main job on a bundled session (lines Claude Code wrote, token
- * counts rewritten). Replays it tool call by tool call through the hook's own code (`runHook`), in
- * a temporary folder it removes; demo_view.ts turns the result into what the user sees.
+ * counts rewritten), replayed tool call by tool call through the hook's own code (`runHook`) in a
+ * temporary folder it removes; demo_view.ts lays the result out.
  */
 import { DELIVERED_ATTACHMENT } from "../core/claude_code.ts";
 import { join } from "../core/path.ts";
@@ -10,20 +10,11 @@ import { DEMO_TRANSCRIPT_LINES } from "../data/demo_session.ts";
 import sampleManifest from "../data/sample_manifest.json" with { type: "json" };
 import { debugLine, runHook } from "../hook.ts";
 import { resolveSettings } from "../settings/resolve.ts";
-import {
-  COMMON,
-  type Ctx,
-  EXIT_OK,
-  EXIT_PROBLEM,
-  gauge,
-  out,
-  printJson,
-  readFlags,
-} from "./common.ts";
+import * as cli from "./common.ts";
 import { demoLines, type DemoRow } from "./demo_view.ts";
 import type { DemoJson } from "./schemas.ts";
 
-const DEMO_HELP = `Usage: lessons-reinject demo [--full] [--json]
+const HELP = `Usage: lessons-reinject demo [--full] [--json]
 
 Replays a Claude Code session through the hook's own code, tool call by tool call, with the bundled
 sample lessons. Its transcript lines are ones Claude Code 2.1.328 wrote (claude-sonnet-4-6,
@@ -41,16 +32,17 @@ Options:
 
 // deno-lint-ignore no-explicit-any
 type Entry = Record<string, any>;
+type Step = DemoJson["steps"][number] & DemoRow;
 
 /** Replays the bundled session through `runHook` in `dir`, an empty folder. */
-async function replay(dir: string): Promise<{ demo: DemoJson; rows: DemoRow[] }> {
+async function replay(dir: string): Promise<Omit<DemoJson, "steps"> & { steps: Step[] }> {
   const entries: Entry[] = DEMO_TRANSCRIPT_LINES.map((l) => JSON.parse(l));
   const { sessionId, cwd } = entries.find((e) => e.sessionId && e.cwd)!;
   const transcript = join(dir, `${sessionId}.jsonl`);
   const manifest = join(dir, "lesson-manifest.json");
   Deno.writeTextFileSync(manifest, JSON.stringify(sampleManifest));
-  // The demo's own settings, never the user's: defaults, with its folder for state, and the
-  // sample manifest as the only source (no CLAUDE.md of this machine's).
+  // Never the user's settings: defaults, its own state folder, the sample manifest as the only
+  // source (no CLAUDE.md of this machine's).
   const env: Record<string, string> = {
     HOME: dir,
     TMPDIR: dir,
@@ -61,24 +53,15 @@ async function replay(dir: string): Promise<{ demo: DemoJson; rows: DemoRow[] }>
     LESSONS_REINJECT_SOURCES: "manifest",
   };
   const settings = resolveSettings((name) => env[name]);
+  const demo = { model: "", window: 0, thresholds: settings.thresholds, steps: [] as Step[] };
   const uses = new Map<string, Entry>();
-  const demo: DemoJson = {
-    model: "",
-    window: 0,
-    thresholds: settings.thresholds,
-    steps: [],
-    injections: 0,
-  };
-  const rows: DemoRow[] = [];
   const append = (line: unknown) =>
     Deno.writeTextFileSync(transcript, `${JSON.stringify(line)}\n`, { append: true });
   for (const entry of entries) {
     append(entry);
     if (entry.type === "assistant") {
       demo.model = entry.message.model;
-      for (const block of entry.message.content) {
-        uses.set(block.id, { ...block, usage: entry.message.usage });
-      }
+      for (const block of entry.message.content) uses.set(block.id, block);
     }
     for (const block of entry.type === "user" ? entry.message.content : []) {
       const use = uses.get(block.tool_use_id);
@@ -102,8 +85,7 @@ async function replay(dir: string): Promise<{ demo: DemoJson; rows: DemoRow[] }>
         duration_ms: 12,
       };
       const { trace } = await runHook(JSON.stringify(payload), settings);
-      const fired = trace.result === "fired";
-      const text = fired ? trace.refresh?.text ?? null : null;
+      const text = trace.result === "fired" ? trace.refresh?.text ?? null : null;
       // As Claude Code 2.1.328 does once the hook has answered: it records the delivery after the
       // tool result (docs/maintainers/claude-code-facts.md), where the next call finds its receipt.
       if (text !== null) {
@@ -125,64 +107,51 @@ async function replay(dir: string): Promise<{ demo: DemoJson; rows: DemoRow[] }>
         });
       }
       const reading = trace.reading && isReading(trace.reading) ? trace.reading : undefined;
-      const u = use.usage;
-      const tokens = reading?.tokens ??
-        u.input_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens;
       const percent = reading?.percent ?? 0;
       demo.window = reading?.window ?? demo.window;
-      const step = rows.length + 1;
+      // The decision's own phrase, unless the call ended for another reason (a race, a write).
+      const { decision } = trace;
+      const cause = text !== null ? decision?.cause : undefined;
       demo.steps.push({
-        step,
+        step: demo.steps.length + 1,
         event,
         tool: use.name,
         toolUseId: block.tool_use_id,
         percent,
-        tokens,
+        tokens: reading?.tokens ?? 0,
         window: demo.window,
-        gauge: gauge(percent, settings.thresholds, demo.window),
+        gauge: cli.gauge(percent, settings.thresholds, demo.window),
         decision: debugLine(trace),
         injected: text !== null,
         header: text?.split("\n")[0] ?? null,
         chars: text?.length ?? 0,
         text,
+        reason: decision && trace.reason.endsWith(decision.reason) ? decision.reason : trace.reason,
+        crossed: cause?.kind === "thresholds" ? cause.thresholds : [],
       });
-      // The decision's own phrase, unless the call ended for another reason (a race, a write).
-      const { decision } = trace;
-      const cause = decision?.cause;
-      const reason = fired && cause?.kind === "toolCount"
-        ? `${cause.calls} tool calls without a reading`
-        : decision && trace.reason.endsWith(decision.reason)
-        ? decision.reason
-        : trace.reason;
-      const crossed = fired && cause?.kind === "thresholds" ? cause.thresholds : [];
-      rows.push({ step, event, tool: use.name, tokens, percent, reason, crossed, text });
     }
   }
-  demo.injections = demo.steps.filter((s) => s.injected).length;
-  return { demo, rows };
+  return { ...demo, injections: demo.steps.filter((s) => s.injected).length };
 }
 
 /** Runs `demo`. Exit 0 when the replay injected exactly three times, else 1. */
-export async function runDemo(args: string[], ctx: Ctx): Promise<number> {
-  const flags = await readFlags(args, { ...COMMON, full: "boolean" }, DEMO_HELP, ctx);
+export async function runDemo(args: string[], ctx: cli.Ctx): Promise<number> {
+  const flags = await cli.readFlags(args, { ...cli.COMMON, full: "boolean" }, HELP, ctx);
   if ("exit" in flags) return flags.exit;
   const dir = Deno.makeTempDirSync({ prefix: "lessons-reinject-demo-" });
-  const result = await replay(dir).finally(() =>
+  const demo = await replay(dir).finally(() =>
     Deno.remove(dir, { recursive: true }).catch(() => {})
   );
-  const { demo, rows } = result;
-  const { command: program, anywhere, readme } = ctx.program();
-  const full = flags.values.full ?? false;
-  const view = {
-    ...demo,
-    rows,
-    full,
-    color: ctx.color,
-    width: ctx.width,
-    program,
-    anywhere,
-    readme,
-  };
-  await (flags.values.json ? printJson(demo) : out(demoLines(view).join("\n") + "\n"));
-  return demo.injections === 3 ? EXIT_OK : EXIT_PROBLEM;
+  if (flags.values.json) {
+    await cli.printJson({
+      ...demo,
+      steps: demo.steps.map(({ reason: _, crossed: __, ...s }) => s),
+    });
+  } else {
+    const { command: program, anywhere, readme } = ctx.program();
+    const { color, width } = ctx;
+    const view = { ...demo, rows: demo.steps, full: flags.values.full ?? false, color, width };
+    await cli.out(demoLines({ ...view, program, anywhere, readme }).join("\n") + "\n");
+  }
+  return demo.injections === 3 ? cli.EXIT_OK : cli.EXIT_PROBLEM;
 }

@@ -10,7 +10,7 @@ import { type Program, thisProgram } from "./program.ts";
 export { thisProgram } from "./program.ts";
 
 /** The version in deno.json, embedded in the binary. */
-export const VERSION: string = denoJson.version;
+const VERSION: string = denoJson.version;
 
 const MAIN_HELP = `lessons-reinject ${VERSION}
 
@@ -26,7 +26,7 @@ Usage:
 Commands:
   status      what the hook sees for a session now: gauge, tokens, window, what fired, what next
   preview     the exact text the next refresh would inject, and its size against the budget
-  demo        replay a bundled real session through the hook: three refreshes at 30, 52, 70 %
+  demo        replay a bundled session through the hook: three refreshes at 30, 52, 70 %
   doctor      check the installation; each problem with its fix (exit 1 when there is one)
   statusline  bridge for Claude Code's statusLine: record its context reading, print a gauge
 
@@ -61,11 +61,10 @@ export async function runCli(args: string[]): Promise<number> {
     else await out(`lessons-reinject ${VERSION}\n`);
     return EXIT_OK;
   }
+  if (first === "help" && rest[0] !== undefined && rest[0] in COMMANDS) {
+    return await runCli([rest[0], "--help"]);
+  }
   if (first === "--help" || first === "-h" || first === "help") {
-    const topic = rest[0];
-    if (first === "help" && topic !== undefined && topic in COMMANDS) {
-      return await runCli([topic, "--help"]);
-    }
     await out(MAIN_HELP);
     return EXIT_OK;
   }
@@ -75,20 +74,10 @@ export async function runCli(args: string[]): Promise<number> {
   const [command, settings] = await Promise.all([load(), loadSettings(env)]);
   let program: Program | undefined;
   const terminal = Deno.stdout.isTerminal();
-  const ctx: Ctx = {
+  return await command(rest, {
     settings,
     program: () => program ??= thisProgram(env("INIT_CWD")),
-    width: widthOf(terminal ? columns() : undefined, settings.columns),
+    width: widthOf(terminal ? Deno.consoleSize().columns : undefined, settings.columns),
     color: terminal && !settings.noColor,
-  };
-  return await command(rest, ctx);
-}
-
-/** The terminal's columns, when it can tell. */
-function columns(): number | undefined {
-  try {
-    return Deno.consoleSize().columns;
-  } catch {
-    return undefined;
-  }
+  });
 }

@@ -1,8 +1,6 @@
 /**
- * `lessons-reinject doctor`: checks an installation (config, environment, the plugin's wiring and
- * binary, the rules, the thresholds against auto-compaction, the state folder, the statusline
- * bridge) and the project's newest session through the hook's own dry run; each problem with its
- * fix. Exit 0 when nothing failed, 1 otherwise.
+ * `lessons-reinject doctor`: checks an installation and the project's newest session (through the
+ * hook's own dry run); each problem with its fix.
  */
 import { formatTokens } from "../core/header.ts";
 import { percentText } from "../core/numbers.ts";
@@ -16,7 +14,7 @@ import { check, checkPlugin, checkStatusline, pluginRootFor } from "./doctor_set
 import { locateTranscript, nextCallPayload } from "./locate.ts";
 import { sampleRefresh } from "./rules.ts";
 import type { Check, DoctorJson, StatusJson } from "./schemas.ts";
-import { contextText, deliveryLines, statusOf } from "./status.ts";
+import { contextText, deliveryLines, nextCallText, statusOf } from "./status.ts";
 
 const HELP = `Usage: lessons-reinject doctor [--plugin-root DIR] [--project DIR] [--json]
 
@@ -45,11 +43,7 @@ async function diagnose(ctx: cli.Ctx, cwd: string, flag: string | undefined): Pr
   const checks: Check[] = [
     ...checkSettings(settings),
     ...await checkPlugin(plugin, settings),
-    ...checkRules(
-      rules,
-      sampleRefresh(rules, settings.thresholds, settings.maxChars),
-      settings.maxChars,
-    ),
+    ...checkRules(rules, settings.maxChars, sampleRefresh(rules, settings)),
     checkThresholds(settings, cwd, trace),
     checkStateDir(settings.stateDir),
     checkStatusline(settings, plugin),
@@ -66,16 +60,11 @@ function checkSettings({ configFile: file, problems }: Settings): Check[] {
   const env = problems.filter((p) => !file.problems.includes(p));
   const where = `correct ${file.path ?? "the file"} at the line and column named (or remove it)`;
   const unset = "correct or unset the variables named (docs/configuration.md lists every setting)";
+  const found = file.path ? `${file.path} (${file.via}): ${file.empty ? "empty" : "valid"}` : "";
   return [
     file.problems.length > 0
       ? check("config file", "fail", file.problems.join("\n"), where)
-      : check(
-        "config file",
-        "ok",
-        file.path
-          ? `${file.path} (${file.via}): ${file.empty ? "empty" : "valid"}`
-          : "none: environment and defaults apply",
-      ),
+      : check("config file", "ok", found || "none: environment and defaults apply"),
     env.length > 0
       ? check("environment", "fail", env.join("\n"), unset)
       : check("environment", "ok", "every LESSONS_* setting is valid"),
@@ -93,9 +82,7 @@ function checkStateDir(dir: string): Check {
 /** The project's newest session, as the hook's next tool call would see it (as `status` does). */
 function checkSession(r: StatusJson | undefined, program: string): Check[] {
   if (r === undefined) return [check("this session", "ok", "no transcript for this project yet")];
-  const next = `the next tool call ${
-    r.action === "refresh" ? "refreshes" : "does nothing"
-  }: ${r.decision}`;
+  const next = `the next tool call ${nextCallText(r)}`;
   const c = r.compaction;
   const point = c?.tokens == null
     ? ""
@@ -133,10 +120,9 @@ function render(report: DoctorJson, width: number): string {
   ]);
   const failures = report.checks.filter((c) => c.status === "fail").length;
   const warnings = report.checks.filter((c) => c.status === "warn").length;
-  const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
   const end = failures > 0
-    ? `${plural(failures, "problem")} to fix.`
-    : `All well${warnings > 0 ? ` (${plural(warnings, "warning")})` : ""}.`;
+    ? `${cli.count(failures, "problem")} to fix.`
+    : `All well${warnings > 0 ? ` (${cli.count(warnings, "warning")})` : ""}.`;
   return `lessons-reinject doctor\n\n${cli.table(rows, 27, width)}\n${end}\n`;
 }
 

@@ -9,12 +9,12 @@ import { fieldOf } from "../schemas/guards.ts";
 import { whyNotJson } from "../core/json_syntax.ts";
 import { join } from "../core/path.ts";
 import { launcherVerdict, readLauncherState } from "../io/launcher_state.ts";
-
 import { localPluginRoot, newestInstalledFile } from "../io/plugin_cache.ts";
 import type { Settings } from "../settings/resolve.ts";
 import { PLUGIN_INSTALL, statOf } from "./common.ts";
 import type { Check } from "./schemas.ts";
 
+/** One check, as `doctor --json` prints it. */
 export const check = (name: string, status: Check["status"], detail: string, fix?: string) =>
   ({ name, status, detail, fix: fix ?? null }) satisfies Check;
 
@@ -39,48 +39,34 @@ export function pluginRootFor(
   const best = plugins && newestInstalledFile(plugins, "lessons-reinject", ["hooks", "hooks.json"]);
   if (best) return { root: best.root, via: "installed plugin" };
   if (!own || !statOf(join(own, ".claude-plugin", "plugin.json"))) return undefined;
-  return {
-    root: own,
-    via: `the ${statOf(join(own, ".git")) ? "checkout" : "folder"} this runs from`,
-  };
+  const what = statOf(join(own, ".git")) ? "checkout" : "folder";
+  return { root: own, via: `the ${what} this runs from` };
 }
 
 /** The plugin folder exists and is one; then its wiring and its binary. */
 export async function checkPlugin(plugin: PluginRoot | undefined, settings: Settings) {
   const install = `install the plugin (${PLUGIN_INSTALL}), or pass --plugin-root DIR`;
+  const where = plugin ? `${plugin.root} (${plugin.via}) ` : "";
+  const fail = (why: string) => [check("plugin", "fail", where + why, `re${install}`)];
   if (!plugin) {
-    return [
-      check(
-        "plugin",
-        "fail",
-        "not found: no --plugin-root, CLAUDE_PLUGIN_ROOT or install in ~/.claude/plugins",
-        install,
-      ),
-    ];
+    const why = "not found: no --plugin-root, CLAUDE_PLUGIN_ROOT or install in ~/.claude/plugins";
+    return [check("plugin", "fail", why, install)];
   }
-  const where = `${plugin.root} (${plugin.via})`;
-  const fail = (why: string) => [check("plugin", "fail", `${where} ${why}`, `re${install}`)];
   const info = statOf(plugin.root);
   if (!info) return fail("does not exist");
   if (!info.isDirectory) return fail("is not a folder");
   // A folder with none of the plugin's files is another folder, not a broken plugin.
   const marks = [".claude-plugin/plugin.json", "hooks/hooks.json", "hooks/run"];
   if (!marks.some((mark) => statOf(join(plugin.root, mark)))) {
-    return fail(
-      `is not the lessons-reinject plugin: it has no ${
-        marks.join(", ").replace(/, (?!.*,)/, " or ")
-      }`,
-    );
+    const list = `${marks[0]}, ${marks[1]} or ${marks[2]}`;
+    return fail(`is not the lessons-reinject plugin: it has no ${list}`);
   }
   const exe = Deno.build.os === "windows" ? ".exe" : "";
-  const state = readLauncherState(
-    plugin.root,
-    `lessons-reinject-${Deno.build.target}${exe}`,
-    settings.denoNpmCache,
-  );
+  const name = `lessons-reinject-${Deno.build.target}${exe}`;
+  const state = readLauncherState(plugin.root, name, settings.denoNpmCache);
   const binary = launcherVerdict(state, onPath(`deno${exe}`, settings.searchPath));
   return [
-    check("plugin", "ok", where),
+    check("plugin", "ok", where.trimEnd()),
     await checkHooks(plugin.root),
     check("binary", binary.status, binary.detail, binary.fix),
   ];
@@ -104,10 +90,10 @@ async function checkHooks(root: string): Promise<Check> {
   } catch {
     return fail(await whyNotJson(text));
   }
+  const runs = (h: unknown) => /hooks\/run|lessons-reinject/.test(String(fieldOf(h, "command")));
   const missing = HOOK_EVENTS.flatMap(({ event, needs }) => {
     const groups = fieldOf(hooks, event);
     if (!Array.isArray(groups)) return [`${event} is not registered`];
-    const runs = (h: unknown) => /hooks\/run|lessons-reinject/.test(String(fieldOf(h, "command")));
     const calling = groups.filter((g) => [fieldOf(g, "hooks")].flat().some(runs));
     if (calling.length === 0) return [`${event} does not call hooks/run`];
     return needs.filter((need) => !calling.some((g) => matches(fieldOf(g, "matcher"), need)))
@@ -150,16 +136,15 @@ export function checkStatusline(settings: Settings, plugin: PluginRoot | undefin
   const use = `${join(plugin?.root ?? "<plugin folder>", "hooks", "run")} statusline`;
   const versioned = (path: string) =>
     /[\\/]plugins[\\/]cache[\\/]/.test(path)
-      ? "; its path holds the plugin's version, so it breaks when the plugin updates: run doctor again then"
+      ? "; its path holds the plugin's version, so it breaks when the plugin updates: run doctor " +
+        "again then"
       : "";
   const set = `set statusLine's command to ${use}${versioned(use)}`;
   const bridge = /^(?:"([^"]+)"|'([^']+)'|(\S+))\s+statusline\b/.exec(command);
   if (!bridge || !/lessons-reinject|hooks[\\/]run/.test(command)) {
-    return check(
-      "statusline bridge",
-      "ok",
-      `not set up (optional): readings come from the transcript; for Claude Code's exact figure, ${set}`,
-    );
+    const detail = "not set up (optional): readings come from the transcript; for Claude Code's " +
+      `exact figure, ${set}`;
+    return check("statusline bridge", "ok", detail);
   }
   const program = bridge[1] ?? bridge[2] ?? bridge[3] ?? "";
   const path = /[\\/]/.test(program);
@@ -168,19 +153,13 @@ export function checkStatusline(settings: Settings, plugin: PluginRoot | undefin
     ? statOf(program.replace(/^~(?=\/)/, settings.home ?? "~"))?.isFile
     : onPath(program, settings.searchPath);
   if (found) {
-    return check(
-      "statusline bridge",
-      "ok",
-      `${runs}: the hook prefers its fresh readings${versioned(program)}`,
-    );
+    const detail = `${runs}: the hook prefers its fresh readings${versioned(program)}`;
+    return check("statusline bridge", "ok", detail);
   }
   const why = path ? `${program} does not exist` : `no ${program} is on PATH`;
-  return check(
-    "statusline bridge",
-    "warn",
-    `${runs}, but ${why}: Claude Code shows an error there, and the hook reads the transcript instead`,
-    set,
-  );
+  const detail = `${runs}, but ${why}: Claude Code shows an error there, and the hook reads the ` +
+    "transcript instead";
+  return check("statusline bridge", "warn", detail, set);
 }
 
 const onPath = (program: string, searchPath: readonly string[]) =>

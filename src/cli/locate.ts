@@ -29,22 +29,17 @@ export function nextCallPayload(target: Target, cwd: string): HookPayload {
   };
 }
 
-/** Claude Code's folder name for a project: `/home/dev/my.app` → `-home-dev-my-app`. */
-export function projectFolderName(cwd: string): string {
-  return cwd.replace(/[^a-zA-Z0-9]/g, "-");
-}
-
 /** Finds the transcript to inspect, or says why there is none. */
 export function locateTranscript(
   options: { transcript?: string | undefined; session?: string | undefined },
   claudeDir: string | undefined,
   cwd: string,
 ): Found {
-  const path = options.transcript;
-  if (path) return namedTranscript(path);
+  if (options.transcript) return namedTranscript(options.transcript);
   if (!claudeDir) return { error: "no home folder: pass --transcript PATH" };
   const projects = join(claudeDir, "projects");
-  const here = join(projects, projectFolderName(cwd));
+  // Claude Code's folder name for a project: `/home/dev/my.app` → `-home-dev-my-app`.
+  const here = join(projects, cwd.replace(/[^a-zA-Z0-9]/g, "-"));
   if (options.session) return findSession(options.session, projects, here);
   // A subagent's or the compaction summariser's file (2.0.x keeps them here) is no session.
   const newest = sessionFiles(here).filter((name) => !name.startsWith(SUBAGENT_FILE_PREFIX))
@@ -53,13 +48,13 @@ export function locateTranscript(
     .reduce<{ file: string; mtime: number } | undefined>(
       (a, b) => a && a.mtime >= b.mtime ? a : b,
       undefined,
-    );
+    )?.file;
   if (!newest) {
     return {
       error: `no transcript for ${cwd} under ${here} (pass --transcript PATH or --session ID)`,
     };
   }
-  return { ...idsOf(newest.file, headOf(newest.file)), path: newest.file };
+  return { ...idsOf(newest, headOf(newest)), path: newest };
 }
 
 function namedTranscript(path: string): Found {
@@ -104,8 +99,11 @@ function findSession(id: string, projects: string, here: string): Found {
       if (name.startsWith(id) && !matches.has(session)) matches.set(session, join(folder, name));
     }
   }
-  const only = matches.size === 1 ? [...matches][0] : undefined;
-  const [sessionId, path] = matches.has(id) ? [id, matches.get(id)!] : only ?? [];
+  const [sessionId, path] = matches.has(id)
+    ? [id, matches.get(id)!]
+    : matches.size === 1
+    ? [...matches][0]!
+    : [];
   if (sessionId !== undefined && path !== undefined) return { path, sessionId, agentId: undefined };
   if (matches.size === 0) {
     return { error: `no transcript for session ${id} under ${projects}: check the id` };
@@ -138,16 +136,9 @@ function headOf(path: string): string {
 }
 
 /**
- * Keys every line Claude Code writes to a transcript carries at least one of (an entry's id, its
- * parent's, its session's; a summary's leaf; a file-history snapshot's message), in the releases
- * 1.0.90 to 2.1.328 of tests/fixtures/transcripts.
- */
-const ENTRY_KEYS = ["sessionId", "uuid", "parentUuid", "leafUuid", "messageId"];
-
-/**
  * Why a file's first bytes are not a Claude Code transcript, or undefined when they are: one of
- * its first lines is an entry (a JSON object with a `type` and an id), or, when the first line is
- * longer than the head, the head opens like one.
+ * its first lines is an entry (a JSON object with a `type` and one of the ids every line of
+ * 1.0.90 to 2.1.328 carries), or, when the first line is longer than the head, it opens like one.
  */
 function notATranscript(head: string): string | undefined {
   if (head === "") return "it is empty";
@@ -156,7 +147,8 @@ function notATranscript(head: string): string | undefined {
     return /^\{"(type|parentUuid|sessionId|uuid)":/.test(head) ? undefined : "it is not JSON lines";
   }
   const isEntry = (e: Record<string, unknown> | undefined) =>
-    typeof e?.type === "string" && ENTRY_KEYS.some((key) => key in e);
+    typeof e?.type === "string" &&
+    ["sessionId", "uuid", "parentUuid", "leafUuid", "messageId"].some((key) => key in e);
   if (complete.slice(0, 50).some((line) => isEntry(parse(line)))) return undefined;
   return complete.some((line) => parse(line) !== undefined)
     ? "none of its lines is a transcript entry"

@@ -28,12 +28,7 @@ Options:
   -h, --help         this help
 `;
 
-const OPTIONS = {
-  ...cli.PROJECT,
-  threshold: "string",
-  transcript: "string",
-  session: "string",
-} as const;
+const OPTIONS = { ...cli.TARGET, threshold: "string" } as const;
 
 /** The human report: the text, a rule, then the accounting; or why nothing is due. Pure. */
 function render(p: PreviewJson, program: string, width: number): string {
@@ -71,27 +66,19 @@ export async function runPreview(args: string[], ctx: cli.Ctx): Promise<number> 
   const threshold = asked === undefined ? undefined : numbers.thresholdOf(asked);
   if (threshold?.kind === "invalid") {
     const why = `${numbers.shownValue(asked)}: ${threshold.problem}`;
-    return await cli.usageError(
-      `--threshold ${asked}: expected ${numbers.THRESHOLD_EXPECTED} (${why})`,
-      HELP,
-    );
+    const expected = `expected ${numbers.THRESHOLD_EXPECTED} (${why})`;
+    return await cli.usageError(`--threshold ${asked}: ${expected}`, HELP);
   }
-  const fail = async (error: string) => {
-    if (json) await cli.printJson({ error });
-    await cli.err(error);
-    return cli.EXIT_PROBLEM;
-  };
   for (const problem of settings.problems) await cli.err(problem);
   const target = locateTranscript({ transcript, session }, settings.claudeDir, flags.cwd);
-  if ("error" in target && (transcript || session)) return await fail(target.error);
+  if ("error" in target && (transcript || session)) return await cli.fail(target.error, json);
   let cause: RefreshCause | undefined = sampleCause(settings.thresholds, threshold?.value);
-  let reason = "error" in target
-    ? `no session found (${target.error}); a refresh at ${
-      numbers.thresholdText(cause.thresholds[0]!)
-    } reads like this`
-    : "";
+  let reason = "";
   let due = false;
-  if (!("error" in target)) {
+  if ("error" in target) {
+    const first = numbers.thresholdText(cause.thresholds[0]!);
+    reason = `no session found (${target.error}); a refresh at ${first} reads like this`;
+  } else {
     // The hook's own steps, run dry: its decision, and the text it would render for it.
     const trace = await dryRun(nextCallPayload(target, flags.cwd), settings, { render: false });
     const r = trace.reading && isReading(trace.reading) ? trace.reading : undefined;
@@ -99,50 +86,38 @@ export async function runPreview(args: string[], ctx: cli.Ctx): Promise<number> 
     reason = trace.reason;
     // Not due: the next threshold's refresh, as --threshold shows it, at this reading.
     const shown = threshold?.value ?? (due ? undefined : trace.decision?.upcoming);
-    const tokens = r?.tokens ??
-      (!r && shown !== undefined && numbers.isTokenThreshold(shown) ? shown : undefined);
+    const byTokens = shown !== undefined && numbers.isTokenThreshold(shown);
+    const tokens = r?.tokens ?? (!r && byTokens ? shown : undefined);
     cause = shown === undefined ? trace.decision?.cause : {
       kind: "thresholds",
       thresholds: [shown],
-      percent: r?.percent ?? (numbers.isTokenThreshold(shown) ? 0 : shown),
+      percent: r?.percent ?? (byTokens ? 0 : shown),
       ...(r?.window !== undefined ? { window: r.window } : {}),
       ...(r?.span !== undefined && r.span !== r.window ? { span: r.span } : {}),
       ...(tokens !== undefined ? { tokens } : {}),
     };
   }
-  const none = { chars: 0, budget: settings.maxChars, manifest: null, whole: [], summarized: [] };
-  let preview: PreviewJson = {
+  const token = "error" in target
+    ? refreshToken("preview")
+    : refreshToken(target.sessionId, target.agentId);
+  const built = cause && await buildRefresh(cause, token, flags.cwd, settings);
+  if (built?.kind === "error") return await cli.fail(nothingToRestate(built.manifest), json);
+  const a = built?.account;
+  const preview: PreviewJson = {
     text: null,
     due,
     reason,
-    thresholds: [],
-    ...none,
+    chars: 0,
+    budget: settings.maxChars,
+    thresholds: a && cause?.kind === "thresholds" ? [...cause.thresholds] : [],
+    manifest: null,
+    whole: [],
+    summarized: [],
     omitted: [],
     invalid: [],
     sources: [],
+    ...(a && { ...a, manifest: a.manifest ?? null }),
   };
-  if (cause) {
-    const token = "error" in target
-      ? refreshToken("preview")
-      : refreshToken(target.sessionId, target.agentId);
-    const built = await buildRefresh(cause, token, flags.cwd, settings);
-    if (built.kind === "error") return await fail(nothingToRestate(built.manifest));
-    const a = built.account;
-    preview = {
-      text: a.text,
-      due,
-      reason,
-      chars: a.chars,
-      budget: a.budget,
-      thresholds: cause.kind === "thresholds" ? [...cause.thresholds] : [],
-      manifest: a.manifest ?? null,
-      whole: a.whole,
-      summarized: a.summarized,
-      omitted: a.omitted,
-      invalid: a.invalid,
-      sources: a.sources,
-    };
-  }
   if (json) await cli.printJson(preview);
   else await cli.out(render(preview, ctx.program().command, ctx.width));
   return cli.EXIT_OK;

@@ -1,7 +1,6 @@
 /**
  * Where the user is and how they run this program from there: `deno task` runs in deno.json's
  * folder and passes the caller's as `INIT_CWD`; hints must name a command that works from there.
- * programOf() is pure; thisProgram() gathers its facts from the running process.
  */
 import { dirname, join } from "../core/path.ts";
 import { statOf } from "./common.ts";
@@ -36,12 +35,6 @@ export interface Program {
  * How to run this program from where the user is: the binary's own path when compiled; in the
  * checkout (or a folder of it), `deno task hook`; elsewhere the checkout's or plugin's `hooks/run`.
  * The user is in `initCwd` when `deno task` moved the process to the checkout.
- *
- * @example
- * ```ts
- * programOf({ standalone: false, execPath: "/usr/bin/deno", mainModule: "file:///r/src/main.ts",
- *   cwd: "/r", initCwd: "/home/me/app", exists: () => true }).command; // "/r/hooks/run"
- * ```
  */
 export function programOf(facts: ProgramFacts): Program {
   const main = facts.standalone ? facts.execPath : pathOfFileUrl(facts.mainModule);
@@ -53,27 +46,26 @@ export function programOf(facts: ProgramFacts): Program {
   const readme = root && facts.exists(join(root, "README.md"))
     ? join(root, "README.md")
     : undefined;
-  const found = { readme, root: known, cwd };
-  if (facts.standalone) {
-    return { ...found, command: shellWord(facts.execPath), anywhere: shellWord(facts.execPath) };
-  }
-  if (!main || !root) {
-    return { ...found, command: "lessons-reinject", anywhere: "lessons-reinject" };
-  }
-  const relative = relativeInside(root, cwd);
-  if (relative !== undefined && facts.exists(join(root, "deno.json"))) {
-    const inside = readme && join(relative, "README.md");
-    return {
-      ...found,
-      command: "deno task hook",
-      anywhere: run ?? "deno task hook",
-      readme: inside,
-    };
+  const as = (command: string, more: Partial<Program> = {}): Program => ({
+    command,
+    anywhere: command,
+    readme,
+    root: known,
+    cwd,
+    ...more,
+  });
+  if (facts.standalone) return as(shellWord(facts.execPath));
+  if (!main || !root) return as("lessons-reinject");
+  // The way from `cwd` up to `root` (`.`, `..`, `../..`), when `cwd` is inside it.
+  const parts = (path: string) => path.split(/[\\/]/).filter((p) => p !== "");
+  const [rootParts, cwdParts] = [parts(root), parts(cwd)];
+  if (rootParts.every((part, i) => cwdParts[i] === part) && facts.exists(join(root, "deno.json"))) {
+    const up = Array(cwdParts.length - rootParts.length).fill("..").join("/") || ".";
+    const inside = readme && join(up, "README.md");
+    return as("deno task hook", { anywhere: run ?? "deno task hook", readme: inside });
   }
   const source = `deno run --allow-read --allow-write --allow-env ${shellWord(main)}`;
-  return run
-    ? { ...found, command: run, anywhere: run }
-    : { ...found, command: source, anywhere: source, readme: undefined };
+  return run ? as(run) : as(source, { readme: undefined });
 }
 
 /** The path of a `file:` URL, or undefined for any other URL. */
@@ -88,15 +80,6 @@ function pathOfFileUrl(url: string): string | undefined {
   }
 }
 
-/** The way from `cwd` up to `root` (`.`, `..`, `../..`), or undefined when `cwd` is outside it. */
-function relativeInside(root: string, cwd: string): string | undefined {
-  const parts = (path: string) => path.split(/[\\/]/).filter((p) => p !== "");
-  const [rootParts, cwdParts] = [parts(root), parts(cwd)];
-  if (!rootParts.every((part, i) => cwdParts[i] === part)) return undefined;
-  const depth = cwdParts.length - rootParts.length;
-  return depth === 0 ? "." : Array(depth).fill("..").join("/");
-}
-
 /** `word` quoted for a POSIX shell when it needs to be. */
 function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
@@ -104,14 +87,12 @@ function shellWord(word: string): string {
 
 /** {@link programOf} for this process; `initCwd` is `INIT_CWD`, read at the edge. */
 export function thisProgram(initCwd: string | undefined): Program {
-  const { standalone } = Deno.build;
-  const exists = (path: string) => statOf(path) !== undefined;
   return programOf({
-    standalone,
+    standalone: Deno.build.standalone,
     execPath: Deno.execPath(),
     mainModule: Deno.mainModule,
     cwd: Deno.cwd(),
     initCwd,
-    exists,
+    exists: (path) => statOf(path) !== undefined,
   });
 }

@@ -22,11 +22,10 @@ export function sampleCause(
     : { kind: "thresholds", thresholds: [chosen], percent: chosen };
 }
 
-/** `rules` laid out as that refresh (with a token of the real one's length), within `maxChars`. */
+/** `rules` laid out as that refresh (with a token of the real one's length), within the budget. */
 export function sampleRefresh(
   rules: StandingRules,
-  thresholds: readonly number[],
-  maxChars: number,
+  { thresholds, maxChars }: { thresholds: readonly number[]; maxChars: number },
 ): CombinedRefresh {
   const header = refreshHeader(sampleCause(thresholds), "00000000", rules);
   return renderCombined(header, rules.blocks, rules.lessons, maxChars);
@@ -66,18 +65,15 @@ export function manifestFix(manifest: StandingRules["manifest"]): string {
 }
 
 /** Why nothing can be restated, and what to do, in one line. */
-export function nothingToRestate(manifest: StandingRules["manifest"]): string {
+export function nothingToRestate(m: StandingRules["manifest"]): string {
   const marked = "no rules are marked in CLAUDE.md";
-  switch (manifest.kind) {
-    case "off":
-      return `nothing to restate: the manifest is turned off (sources setting) and ${marked}; ` +
-        CLAUDE_MD_ROUTE;
-    case "none":
-      return `nothing to restate: no manifest found and ${marked}; ${manifestFix(manifest)}`;
-    case "invalid":
-      return `nothing to restate: ${manifest.error}; ${manifestFix(manifest)}`;
-    case "ok":
-      return `nothing to restate: ${manifest.location.path} has no active directives or ` +
-        `protocols, and ${marked}; add lessons, or ${CLAUDE_MD_ROUTE}`;
-  }
+  const why = m.kind === "off"
+    ? `the manifest is turned off (sources setting) and ${marked}; ${CLAUDE_MD_ROUTE}`
+    : m.kind === "none"
+    ? `no manifest found and ${marked}; ${manifestFix(m)}`
+    : m.kind === "invalid"
+    ? `${m.error}; ${manifestFix(m)}`
+    : `${m.location.path} has no active directives or protocols, and ${marked}; add lessons, ` +
+      `or ${CLAUDE_MD_ROUTE}`;
+  return `nothing to restate: ${why}`;
 }

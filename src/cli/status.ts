@@ -32,19 +32,7 @@ Options:
   -h, --help         this help
 `;
 
-const OPTIONS = { ...cli.PROJECT, transcript: "string", session: "string" } as const;
-
-/** `status --json`: the trace of the hook's next tool call in `target`, run dry. */
-async function inspect(
-  target: Target,
-  settings: Settings,
-  cwd: string,
-): Promise<StatusJson> {
-  const trace = await dryRun(nextCallPayload(target, cwd), settings, { render: true });
-  const rules = await loadStandingRules(settings, cwd);
-  const leftOut = sampleRefresh(rules, settings.thresholds, settings.maxChars).omitted;
-  return statusOf(trace, target, settings, { sources: sourceLines(rules), leftOut });
-}
+const OPTIONS = cli.TARGET;
 
 /** `status --json` from a dry run's trace. Pure. */
 export function statusOf(
@@ -75,16 +63,12 @@ export function statusOf(
     thresholds: settings.thresholds,
     span: span ?? null,
     thresholdTokens: span === undefined ? [] : settings.thresholds.map((t) => pointOf(t, span)),
-    compaction: point === undefined
-      ? null
-      : point.kind === "off"
-      ? { tokens: null, window: null, source: "off", evidence: point.evidence }
-      : {
-        tokens: point.tokens,
-        window: point.window,
-        source: point.source,
-        evidence: point.evidence,
-      },
+    compaction: point === undefined ? null : {
+      tokens: point.kind === "point" ? point.tokens : null,
+      window: point.kind === "point" ? point.window : null,
+      source: point.kind === "point" ? point.source : "off",
+      evidence: point.evidence,
+    },
     autocompactPct: settings.compactEnv.pct ?? null,
     fired: decision?.fired ?? known.fired,
     recovered: trace.facts?.recovered ?? [],
@@ -138,23 +122,23 @@ export function deliveryLines(deliveries: StatusJson["deliveries"]): string[] {
   });
 }
 
+/** What the next tool call does, and why: `refreshes: 31% crossed 30`. */
+export const nextCallText = (r: StatusJson): string =>
+  `${r.action === "refresh" ? "refreshes" : "does nothing"}: ${r.decision}`;
+
 /** How full the context is, or why that is not known. */
-export function contextText(r: StatusJson): string {
-  if (r.percent !== null) {
-    return `${percentText(r.percent)}: ${
-      r.tokens === null ? "?" : cli.groupDigits(r.tokens)
-    } tokens`;
-  }
-  return r.beforeCompaction
+export const contextText = (r: StatusJson): string =>
+  r.percent !== null
+    ? `${percentText(r.percent)}: ${r.tokens === null ? "?" : cli.groupDigits(r.tokens)} tokens`
+    : r.beforeCompaction
     ? "not measured yet: no usage recorded since the compaction"
     : `not measured: ${r.reason}`;
-}
 
 /** The report's rows, label and value; a row is left out where it says nothing. Pure. */
 function statusRows(r: StatusJson): [string, string][] {
-  const b = r.beforeCompaction;
-  const c = r.compaction;
+  const { beforeCompaction: b, compaction: c } = r;
   const n = (value: number | null) => value === null ? "?" : cli.groupDigits(value);
+  const list = (values: number[], then: string) => values.length > 0 && cli.names(values) + then;
   const before = b && `from ${n(b.tokens)} tokens of ${formatTokens(b.window)} (` +
       `${percentText(b.percent)}${b.model ? `, ${b.model}` : ""}): no longer the context`;
   const span = r.span !== null && r.span !== r.window
@@ -166,9 +150,11 @@ function statusRows(r: StatusJson): [string, string][] {
   const counted = r.source === "tool count"
     ? `tool count (a refresh every ${r.toolCountInterval} calls)`
     : "none yet";
+  const point = c && (c.tokens === null ? "never automatic" : `at ${n(c.tokens)} tokens`);
   const past = r.pending.length > 0
     ? "none after the pending ones: the context is past every threshold"
     : "none: every threshold has fired";
+  const restate = "the next tool call restates the rules for the new context";
   const rows: [string, string | false | null][] = [
     ["transcript", r.transcript ?? "(none)"],
     ["session", `${r.sessionId ?? "?"}${r.agentId ? ` (subagent ${r.agentId})` : ""}`],
@@ -178,35 +164,22 @@ function statusRows(r: StatusJson): [string, string][] {
     ["model", r.model],
     ["source", r.percent !== null ? r.source ?? "?" : counted],
     ["thresholds", `${cli.names(r.thresholds)}${span}${at}`],
-    [
-      "compaction",
-      c &&
-      (c.tokens === null
-        ? `never automatic: ${c.evidence}`
-        : `at ${n(c.tokens)} tokens: ${c.evidence}`),
-    ],
+    ["compaction", c && `${point}: ${c.evidence}`],
     ["fired", `${cli.names(r.fired)} in this context`],
     [
       "inherited",
-      r.inherited.length > 0 &&
-      `${
-        cli.names(r.inherited)
-      } from the parent's refreshes (a fork starts with its parent's context)`,
+      list(r.inherited, " from the parent's refreshes (a fork starts with its parent's context)"),
     ],
     [
       "recovered",
-      r.recovered.length > 0 &&
-      `${cli.names(r.recovered)} from this hook's refreshes in the transcript (no state file)`,
+      list(r.recovered, " from this hook's refreshes in the transcript (no state file)"),
     ],
-    ["pending", r.pending.length > 0 && `${cli.names(r.pending)}: the next tool call refreshes`],
-    ["next call", `${r.action === "refresh" ? "refreshes" : "does nothing"}: ${r.decision}`],
+    ["pending", list(r.pending, ": the next tool call refreshes")],
+    ["next call", nextCallText(r)],
     ["next", r.next === null ? past : thresholdText(r.next)],
     ["tool count", `${r.toolCount} (fallback refresh every ${r.toolCountInterval} calls)`],
     ["state file", `${r.statePath} (${r.stateFile})`],
-    [
-      "compaction",
-      r.afterCompact === "pending" && "the next tool call restates the rules for the new context",
-    ],
+    ["compaction", r.afterCompact === "pending" && restate],
     ["deliveries", deliveryLines(r.deliveries).join("\n")],
     ["sources", r.sources.join("\n")],
     ["left out", r.leftOut.length > 0 && `${r.leftOut.join(", ")} (over the refresh budget)`],
@@ -214,12 +187,6 @@ function statusRows(r: StatusJson): [string, string][] {
     ...r.problems.map((p): [string, string] => ["problem", p]),
   ];
   return rows.filter((row): row is [string, string] => typeof row[1] === "string" && row[1] !== "");
-}
-
-/** The one-screen report: the gauge, then the rows. Pure. */
-function renderStatus(r: StatusJson, width: number): string {
-  const bar = cli.gauge(r.percent, r.thresholds, r.window, 40, r.span);
-  return `${bar}\n\n${cli.table(statusRows(r), 13, width)}`;
 }
 
 /** Runs `status`. Exit 0 with a report; 1 when no transcript could be found; 2 on bad flags. */
@@ -234,12 +201,17 @@ export async function runStatus(args: string[], ctx: cli.Ctx): Promise<number> {
     return await cli.usageError("give --transcript or --session, not both", HELP);
   }
   const target = locateTranscript({ transcript, session }, ctx.settings.claudeDir, flags.cwd);
-  if ("error" in target) {
-    if (json) await cli.printJson({ error: target.error });
-    await cli.err(target.error);
-    return cli.EXIT_PROBLEM;
+  if ("error" in target) return await cli.fail(target.error, json);
+  // The hook's next tool call in `target`, run dry.
+  const { settings } = ctx;
+  const trace = await dryRun(nextCallPayload(target, flags.cwd), settings, { render: true });
+  const rules = await loadStandingRules(settings, flags.cwd);
+  const leftOut = sampleRefresh(rules, settings).omitted;
+  const r = statusOf(trace, target, settings, { sources: sourceLines(rules), leftOut });
+  if (json) await cli.printJson(r);
+  else {
+    const bar = cli.gauge(r.percent, r.thresholds, r.window, 40, r.span);
+    await cli.out(`${bar}\n\n${cli.table(statusRows(r), 13, ctx.width)}`);
   }
-  const report = await inspect(target, ctx.settings, flags.cwd);
-  await (json ? cli.printJson(report) : cli.out(renderStatus(report, ctx.width)));
   return cli.EXIT_OK;
 }

@@ -30,12 +30,9 @@ Options:
 
 /** Records the reading in `stdin`; returns what happened. Never throws. */
 async function bridge(stdin: string | undefined | Error, settings: Settings) {
+  const none = { recorded: false, path: null, percent: null, tokens: null, window: null };
   const nothing = (error: string): StatuslineJson => ({
-    recorded: false,
-    path: null,
-    percent: null,
-    tokens: null,
-    window: null,
+    ...none,
     line: `lessons-reinject: no context reading (${error})`,
     error,
   });
@@ -59,7 +56,7 @@ async function bridge(stdin: string | undefined | Error, settings: Settings) {
   if ("error" in made) return nothing(made.error);
   const { record } = made;
   // The hook's own steps on Claude Code's figures, run dry: what is due, what comes next.
-  const trace = await dryRun(
+  const { reading, decision } = await dryRun(
     {
       session_id: record.sessionId,
       hook_event_name: "PostToolUse",
@@ -73,28 +70,23 @@ async function bridge(stdin: string | undefined | Error, settings: Settings) {
     settings,
     { render: false },
   );
-  const reading = trace.reading && isReading(trace.reading) ? trace.reading : undefined;
-  const cause = trace.decision?.cause;
-  const next = trace.decision?.upcoming;
-  const window = reading?.window ?? record.window;
-  const bar = cli.gauge(
-    record.percent,
-    settings.thresholds,
-    window,
-    20,
-    reading && fillOf(reading).span,
-  );
-  const after = cause?.kind === "thresholds"
-    ? `refresh due (${cli.names(cause.thresholds)})`
-    : next === undefined
+  const measured = reading && isReading(reading) ? reading : undefined;
+  const window = measured?.window ?? record.window;
+  const span = measured && fillOf(measured).span;
+  const bar = cli.gauge(record.percent, settings.thresholds, window, 20, span);
+  const after = decision?.cause?.kind === "thresholds"
+    ? `refresh due (${cli.names(decision.cause.thresholds)})`
+    : decision?.upcoming === undefined
     ? "all refreshed"
-    : `next refresh ${thresholdText(next)}`;
-  const shown = {
+    : `next refresh ${thresholdText(decision.upcoming)}`;
+  const result = {
+    ...none,
     percent: record.percent,
     tokens: record.tokens ?? null,
     window: record.window ?? null,
+    line: `${bar} · ${after}`,
+    error: null,
   };
-  const result = { ...shown, line: `${bar} · ${after}`, recorded: false, path: null, error: null };
   const problem = preparePrivateDir(settings.stateDir);
   if (problem) return { ...result, error: problem };
   try {

@@ -1,34 +1,10 @@
 /**
- * What `hooks/run` will do in a plugin folder, read from the files it decides by: a `.git` (a
- * checkout runs the source), the binary for this platform in `dist/`, `dist/.entry` (the binary
- * verified to run here), the background download's lock and log, and whether Deno's cache holds
- * the npm packages the source needs (outside a checkout it runs from that cache only).
+ * What `hooks/run` will do in a plugin folder, read from the files it decides by (`.git`, the
+ * binary in `dist/`, `dist/.entry`, the download's lock and log) and from Deno's npm cache, which
+ * outside a checkout is all the source can run from.
  */
 import { join } from "../core/path.ts";
 import type { DenoNpmCache } from "../settings/other_programs.ts";
-
-/** The launcher's inputs in one plugin folder. */
-export interface LauncherState {
-  root: string;
-  /** A `.git` beside `hooks/`: hooks/run runs the source when deno is there. */
-  checkout: boolean;
-  binary: string;
-  /** undefined: absent; else whether it has an execute bit (always true on Windows). */
-  binaryExecutable: boolean | undefined;
-  /** dist/.entry names this binary: hooks/run's common path. */
-  verified: boolean;
-  /** The background download: never started, running (or killed), or ended with a failure. */
-  download: "none" | "running" | "failed";
-  /** The download log's last line. */
-  lastLog: string | undefined;
-  log: string;
-  /** `name@version` of each package of {@link SOURCE_PACKAGES} in deno.lock. */
-  packages: string[];
-  /** Those not in Deno's npm cache; undefined when that cannot be told. */
-  missing: string[] | undefined;
-  /** The cache folder looked in, or why none could be. */
-  where: string;
-}
 
 /**
  * The npm packages src/ imports (through deno.json's import map); the others in the lock are the
@@ -51,17 +27,12 @@ const statOf = (path: string) => {
   }
 };
 
-/** The launcher's state in `root` for the binary `binaryName`; `cache` is Deno's npm cache. */
-export function readLauncherState(
-  root: string,
-  binaryName: string,
-  cache: DenoNpmCache,
-): LauncherState {
+/** The launcher's inputs in `root` for the binary `binaryName`; `cache` is Deno's npm cache. */
+export function readLauncherState(root: string, binaryName: string, cache: DenoNpmCache) {
   const dist = join(root, "dist");
   const binary = join(dist, binaryName);
-  const log = join(dist, "install.log");
   const info = statOf(binary);
-  const lastLog = read(log).trim().split("\n").at(-1) || undefined;
+  const lastLog = read(join(dist, "install.log")).trim().split("\n").at(-1) || undefined;
   const locked = statOf(join(dist, ".install-lock")) !== undefined;
   // hooks/install ends with a line of its own; success removes the lock.
   const failed = locked && lastLog?.startsWith("lessons-reinject install: ") === true &&
@@ -86,27 +57,28 @@ export function readLauncherState(
   }
   return {
     root,
+    /** A `.git` beside `hooks/`: hooks/run runs the source when deno is there. */
     checkout: statOf(join(root, ".git")) !== undefined,
     binary,
+    /** undefined: absent; else whether it has an execute bit (always true on Windows). */
     binaryExecutable: info?.isFile
       ? Deno.build.os === "windows" || info.mode === null || (info.mode & 0o111) !== 0
       : undefined,
+    /** dist/.entry names this binary: hooks/run's common path. */
     verified: info?.isFile === true && read(join(dist, ".entry")).trim() === binaryName,
     download: failed ? "failed" : locked ? "running" : "none",
     lastLog,
-    log,
+    log: join(dist, "install.log"),
+    /** `name@version` of each package of {@link SOURCE_PACKAGES} in deno.lock. */
     packages,
+    /** Those not in Deno's npm cache; undefined when that cannot be told. */
     missing,
+    /** The cache folder looked in, or why none could be. */
     where,
   };
 }
 
-/** A doctor verdict on the binary: what hooks/run does with this state, and what to do. */
-export interface LauncherVerdict {
-  status: "ok" | "warn" | "fail";
-  detail: string;
-  fix?: string;
-}
+type LauncherState = ReturnType<typeof readLauncherState>;
 
 /** The download's state, in words, and what the reason says of the release host. */
 function downloadText(state: LauncherState): string {
@@ -114,29 +86,31 @@ function downloadText(state: LauncherState): string {
     return `a download is under way or was cut off (log: ${state.log})`;
   }
   if (state.download === "none") {
-    return "no hook call has started its download yet (none does while LESSONS_REINJECT_NO_AUTO_INSTALL is set)";
+    return "no hook call has started its download yet (none does while " +
+      "LESSONS_REINJECT_NO_AUTO_INSTALL is set)";
   }
   const why = state.lastLog?.replace(/^lessons-reinject install: /, "") ?? "";
   // The first thing hooks/install fetches: failing there, it reached no release at all.
   const host = /^cannot download \S+\/SHA256SUMS/.test(why)
     ? ": the release host cannot be reached from here, or has no such release yet"
     : "";
-  return `its background download failed (${why})${host}; a hook call retries it an hour after it started`;
+  return `its background download failed (${why})${host}; a hook call retries it an hour after ` +
+    "it started";
 }
 
 /**
- * What hooks/run does given `state` and deno (its path, or undefined when not on PATH): what
- * works now, and what the user can do.
+ * doctor's verdict on the binary: what hooks/run does given `state` and deno (its path, or
+ * undefined when not on PATH), and what the user can do.
  */
-export function launcherVerdict(state: LauncherState, deno: string | undefined): LauncherVerdict {
+export function launcherVerdict(
+  state: LauncherState,
+  deno: string | undefined,
+): { status: "ok" | "warn" | "fail"; detail: string; fix?: string } {
   const { root, binary } = state;
   if (state.checkout && deno) {
-    return {
-      status: "ok",
-      detail:
-        `${root} is a checkout: hooks/run runs the source with ${deno} (a binary in dist/ is ` +
-        "not used, so edits take effect at the next call)",
-    };
+    const detail = `${root} is a checkout: hooks/run runs the source with ${deno} (a binary in ` +
+      "dist/ is not used, so edits take effect at the next call)";
+    return { status: "ok", detail };
   }
   if (state.binaryExecutable === false) {
     return { status: "fail", detail: `${binary} is not executable`, fix: `chmod +x ${binary}` };
@@ -163,14 +137,6 @@ export function launcherVerdict(state: LauncherState, deno: string | undefined):
     };
   }
   const source = `meanwhile hooks/run runs the source with ${deno} from Deno's cache`;
-  if (state.missing && state.missing.length > 0) {
-    return {
-      status: "fail",
-      detail: `${lacking}; ${source} only, which lacks ${state.missing.join(", ")} (looked in ` +
-        `${state.where}), so refreshes do nothing`,
-      fix: `warm Deno's cache (it needs the npm registry): ${warm}; or ${binaries}`,
-    };
-  }
   const wait = state.download === "running" ? "wait for it, or " : "";
   if (!state.missing) {
     return {
@@ -178,6 +144,14 @@ export function launcherVerdict(state: LauncherState, deno: string | undefined):
       detail: `${lacking}; ${source} (slower than the binary); whether that cache holds ` +
         `${state.packages.join(", ") || "the source's packages"} was not checked (${state.where})`,
       fix: `${wait}make sure it does: ${warm}; or ${binaries}`,
+    };
+  }
+  if (state.missing.length > 0) {
+    return {
+      status: "fail",
+      detail: `${lacking}; ${source} only, which lacks ${state.missing.join(", ")} (looked in ` +
+        `${state.where}), so refreshes do nothing`,
+      fix: `warm Deno's cache (it needs the npm registry): ${warm}; or ${binaries}`,
     };
   }
   return {

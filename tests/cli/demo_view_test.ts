@@ -1,18 +1,11 @@
 /** The demo's presentation: rows in, lines out, within the width given, colour only when asked. */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { widthOf, wrap } from "../../src/cli/common.ts";
-import { demoLines, type DemoView, listPercents } from "../../src/cli/demo_view.ts";
+import { demoLines, type DemoView } from "../../src/cli/demo_view.ts";
 
 type Replay = Pick<DemoView, "model" | "window" | "thresholds" | "rows">;
 type DemoViewOptions = Omit<DemoView, keyof Replay>;
 const show = (replay: Replay, options: DemoViewOptions) => demoLines({ ...replay, ...options });
-
-Deno.test("listPercents() writes a list of percentages in words", () => {
-  assertEquals(listPercents([]), "");
-  assertEquals(listPercents([30]), "30%");
-  assertEquals(listPercents([30, 52]), "30% and 52%");
-  assertEquals(listPercents([30, 52, 70]), "30%, 52% and 70%");
-});
 
 Deno.test("wrap() breaks at spaces and cuts a word longer than the width", () => {
   assertEquals(wrap("short", 10), ["short"]);
@@ -134,8 +127,11 @@ Deno.test("demoLines() ends with commands that work from where the user is, whol
 
 Deno.test("demoLines() names what a refresh crossed and how much went in", () => {
   const text = show(view, at(100)).join("\n");
+  // Lists of percentages in words: three, one, two.
   assert(text.includes("refresh: 71% crossed 30%, 52% and 70%, so "), text);
   assert(text.includes("1 refresh over 2 tool calls, at 71%"), text);
+  const two = show({ ...view, thresholds: [30, 52] }, at(100)).join(" ");
+  assert(two.includes("climbs past the thresholds, 30% and 52%."), two);
   assert(text.includes("quiet: word word"), text);
   assert(text.includes("... 2 more lines (--full shows them)"), text);
   assert(!show(view, at(100, { full: true })).join("\n").includes("more lines"));

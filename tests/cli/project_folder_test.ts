@@ -6,7 +6,6 @@
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { join } from "node:path";
-import { projectFolderName } from "../../src/cli/locate.ts";
 import {
   type DoctorJson,
   DoctorJsonSchema,
@@ -27,7 +26,7 @@ function newUser(name = "my-app") {
     join(project, "CLAUDE.md"),
     `# My app\n\n<!-- reinject -->\n${RULE}\n<!-- /reinject -->\n`,
   );
-  const sessions = join(box.dir, ".claude", "projects", projectFolderName(project));
+  const sessions = join(box.dir, ".claude", "projects", project.replace(/[^a-zA-Z0-9]/g, "-"));
   Deno.mkdirSync(sessions, { recursive: true });
   const line = entries.assistant(40_000, ["toolu_p"], { model: "claude-sonnet-4-6" });
   const transcript = join(sessions, `${line.sessionId}.jsonl`);

@@ -1,6 +1,5 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { join } from "node:path";
-import { projectFolderName } from "../../src/cli/locate.ts";
 import { ErrorJsonSchema, StatusJsonSchema } from "../../src/cli/schemas.ts";
 import { entries, RECORDED, skeletonTranscript, writeTranscript } from "../_helpers.ts";
 import { assertIncludes, cli, parsedAs, ROOT, sandbox, unwrap } from "./_cli.ts";
@@ -127,7 +126,7 @@ Deno.test("status never writes: the state folder is not created", async () => {
 
 Deno.test("status finds the newest transcript of this folder's project, or by --session", async () => {
   const box = sandbox();
-  const project = join(box.dir, ".claude", "projects", projectFolderName(ROOT));
+  const project = join(box.dir, ".claude", "projects", ROOT.replace(/[^a-zA-Z0-9]/g, "-"));
   Deno.mkdirSync(project, { recursive: true });
   const older = join(project, "11111111-1111-4111-8111-111111111111.jsonl");
   const newer = join(project, "22222222-2222-4222-8222-222222222222.jsonl");
@@ -222,7 +221,7 @@ Deno.test("status without a transcript to read exits 1", async () => {
 Deno.test("status never takes a subagent's or the compaction summariser's file for the session", async (t) => {
   const box = sandbox();
   const env = { ...box.env, HOME: box.dir };
-  const project = join(box.dir, ".claude", "projects", projectFolderName(ROOT));
+  const project = join(box.dir, ".claude", "projects", ROOT.replace(/[^a-zA-Z0-9]/g, "-"));
   Deno.mkdirSync(project, { recursive: true });
   const shape = compactionSummariser();
   const session = join(project, `${shape.sessionId}.jsonl`);
@@ -257,7 +256,7 @@ Deno.test("status never takes a subagent's or the compaction summariser's file f
 Deno.test("status on a fork subagent's file names what it inherited from its parent", async () => {
   const box = sandbox();
   const env = { ...box.env, HOME: box.dir };
-  const project = join(box.dir, ".claude", "projects", projectFolderName(ROOT));
+  const project = join(box.dir, ".claude", "projects", ROOT.replace(/[^a-zA-Z0-9]/g, "-"));
   const subagents = join(project, FORK.sessionId, "subagents");
   Deno.mkdirSync(subagents, { recursive: true });
   const generated = shapes();
