@@ -25,19 +25,20 @@ import {
   SESSION_START,
 } from "../core/claude_code.ts";
 import { messageOf } from "../core/errors.ts";
+import { fieldOf } from "../schemas/guards.ts";
 import { type ByteSource, cachedSource, fileSource, readLinesBackward } from "./reverse_lines.ts";
 
-/** The usage scan and the marker search read at most this much. */
-export const MAX_SCAN_BYTES = 64 * 1024 * 1024;
-/** The receipt check reads at most this much (usually a few kilobytes are enough). */
-export const RECEIPT_MAX_BYTES = 8 * 1024 * 1024;
+/** The usage scan, the marker search and the history walk read at most this much. */
+const MAX_SCAN_BYTES = 64 * 1024 * 1024;
+/** The receipt check reads at most this much (a few kilobytes are usually enough). */
+const RECEIPT_MAX_BYTES = 8 * 1024 * 1024;
 /** Bytes searched at a time for a marker's text. */
 const SEARCH_CHUNK = 1024 * 1024;
 /** Lines before a summary entry in which its `compact_boundary` is looked for. */
 const PAIR_LINES = 8;
 
 const decoder = new TextDecoder();
-const hasAny = (text: string, needles: readonly string[]) => needles.some((n) => text.includes(n));
+const mayMark = (text: string) => COMPACTION_MARKER_TEXTS.some((marker) => text.includes(marker));
 const mayBeUsage = (text: string) => text.includes('"assistant"') && text.includes('"usage"');
 
 function parse(bytes: Uint8Array): unknown {
@@ -73,9 +74,9 @@ export function readView(path: string, query: ViewQuery) {
 }
 
 /**
- * Reads back from the end: the newest usage (through every entry of its response), stopping at
- * a compaction marker; then, as asked, the markers since `markersFrom` and the receipts, from the
- * same chunks.
+ * Reads back from the end for the newest usage (through every entry of its response), stopping
+ * at a compaction marker; then, as asked, the markers since `markersFrom` and the receipts, from
+ * the same chunks.
  */
 export function viewOf(raw: ByteSource, size: number, query: ViewQuery): TranscriptView {
   const source = cachedSource(raw);
@@ -95,14 +96,14 @@ export function viewOf(raw: ByteSource, size: number, query: ViewQuery): Transcr
     // Results written since the newest response began (the walk stops before it).
     const result = text.includes('"tool_result"');
     if (result) { for (const m of text.matchAll(/"tool_use_id":"([^"]+)"/g)) results.add(m[1]!); }
-    const mayMark = hasAny(text, COMPACTION_MARKER_TEXTS);
+    const marks = mayMark(text);
     const warning = text.includes("Token usage:") ? tokenUsageIn(text) : undefined;
-    if (!mayMark && !mayBeUsage(text) && !warning) {
+    if (!marks && !mayBeUsage(text) && !warning) {
       if (!newest && !result && text.includes('"type":"user"')) view.promptAfterUsage = true;
       continue;
     }
     const entry = parse(line.bytes);
-    if (mayMark && isCompactionMarker(entry)) {
+    if (marks && isCompactionMarker(entry)) {
       marker = line.start;
       if (!newest) view.markerAfterUsage = line.start;
       const { compaction, last } = compactionEvidence(source, line.start, entry);
@@ -110,9 +111,7 @@ export function viewOf(raw: ByteSource, size: number, query: ViewQuery): Transcr
       if (last && !newest) view.compactedUsage = last;
       break;
     }
-    const usage: EntryUsage | undefined = warning
-      ? { ...NO_ENTRY, tokens: warning.used }
-      : usageOf(entry, sidechainFile);
+    const usage = warning ? { ...NO_ENTRY, tokens: warning.used } : usageOf(entry, sidechainFile);
     if (!usage) {
       if (!newest && toolUseId && text.includes(toolUseId) && holdsToolUse(entry, toolUseId)) {
         view.callPresent = true;
@@ -191,28 +190,22 @@ function holdsMarkerText(bytes: Uint8Array): boolean {
  */
 function markersSince(source: ByteSource, size: number, from: number): Partial<TranscriptView> {
   const start = Math.max(from, size - MAX_SCAN_BYTES);
+  const markersChecked = start === from;
   let found = false;
   for (let at = start; at < size && !found; at += SEARCH_CHUNK) {
     const lo = Math.max(start, at - MARKER_LENGTH + 1);
     found = holdsMarkerText(source.readAt(lo, Math.min(size, at + SEARCH_CHUNK) - lo));
   }
-  const checked = start === from;
-  if (!found) return { markersChecked: checked };
+  if (!found) return { markersChecked };
   for (const line of readLinesBackward(source, size, { maxBytes: size - start })) {
     if (line.start < start) break;
-    if (line.oversized) continue;
-    const text = decoder.decode(line.bytes);
-    if (!hasAny(text, COMPACTION_MARKER_TEXTS)) continue;
+    if (line.oversized || !mayMark(decoder.decode(line.bytes))) continue;
     const entry = parse(line.bytes);
     if (!isCompactionMarker(entry)) continue;
     const { compaction } = compactionEvidence(source, line.start, entry);
-    return {
-      markerSince: line.start,
-      markersChecked: checked,
-      ...(compaction ? { compaction } : {}),
-    };
+    return { markerSince: line.start, markersChecked, ...(compaction ? { compaction } : {}) };
   }
-  return { markersChecked: checked };
+  return { markersChecked };
 }
 
 /**
@@ -266,11 +259,8 @@ function receiptsOf(
   let lastMessage: string | undefined;
   const awaited = (call: string) => query.calls.includes(call);
   for (const line of readLinesBackward(source, size, { maxBytes: RECEIPT_MAX_BYTES })) {
-    if (line.start < query.from) {
-      evidence.from = query.from;
-      break;
-    }
-    evidence.from = line.start;
+    evidence.from = Math.max(line.start, query.from);
+    if (line.start < query.from) break;
     if (line.oversized) continue;
     const text = decoder.decode(line.bytes);
     const may = (text.includes(DELIVERED_ATTACHMENT) && text.includes(query.token)) ||
@@ -300,6 +290,7 @@ function receiptsOf(
       }
     }
   }
+  // Claude Code records hook outcomes from this release on (core/claude_code.ts).
   if (newestVersion !== undefined) {
     evidence.records ||= compareVersions(newestVersion, RECORDS_HOOK_OUTCOMES_FROM) >= 0;
   }
@@ -310,7 +301,6 @@ function receiptsOf(
 export interface History {
   /** The newest compaction marker, when the walk reached one. */
   marker?: number;
-  compaction?: CompactionEvidence;
   /** Thresholds named by this hook's own refreshes since that marker. */
   refreshed: number[];
   /** The walk ran out of bytes before a marker or the start. */
@@ -319,25 +309,11 @@ export interface History {
 }
 
 /**
- * Walks back from the end to the newest compaction marker collecting this hook's refreshes
- * (headers carrying `token`): what a context whose state file is gone already had. With
- * `upToUuid`, only the entry with that uuid and what precedes it count (a fork's parent up to
+ * Walks back from the end of the first `size` bytes to the newest compaction marker, collecting
+ * this hook's refreshes (headers carrying `token`): what a context whose state file is gone had.
+ * With `upToUuid`, only the entry with that uuid and what precedes it count (a fork's parent up to
  * the fork point); when no entry has it, nothing is collected.
  */
-export function readHistory(
-  path: string,
-  token: string,
-  upToUuid?: string,
-  /** Read no further than this size: what the call's own reading saw. */
-  seen = Infinity,
-): History | { error: string } {
-  return withTranscript(
-    path,
-    (source, size) => historyOf(source, Math.min(size, seen), token, upToUuid),
-  );
-}
-
-/** {@link readHistory} of `size` bytes of `raw`, reading at most `maxBytes`. */
 export function historyOf(
   raw: ByteSource,
   size: number,
@@ -348,42 +324,28 @@ export function historyOf(
   const source = cachedSource(raw);
   const refreshed = new Set<number>();
   let reached = upToUuid === undefined;
+  let marker: number | undefined;
   for (const line of readLinesBackward(source, size, { maxBytes })) {
     if (line.oversized) continue;
     const text = decoder.decode(line.bytes);
     if (!reached) {
-      if (!text.includes(upToUuid!)) continue;
-      const entry = parse(line.bytes);
-      if (typeof entry !== "object" || entry === null || !("uuid" in entry)) continue;
-      if (entry.uuid !== upToUuid) continue;
+      if (!text.includes(upToUuid!) || fieldOf(parse(line.bytes), "uuid") !== upToUuid) continue;
       reached = true;
     }
-    const mayMark = hasAny(text, COMPACTION_MARKER_TEXTS);
-    if (!mayMark && !(text.includes(DELIVERED_ATTACHMENT) && text.includes(token))) continue;
+    const marks = mayMark(text);
+    if (!marks && !(text.includes(DELIVERED_ATTACHMENT) && text.includes(token))) continue;
     const entry = parse(line.bytes);
-    if (mayMark && isCompactionMarker(entry)) {
-      const { compaction } = compactionEvidence(source, line.start, entry);
-      return {
-        marker: line.start,
-        ...(compaction ? { compaction } : {}),
-        refreshed: [...refreshed].sort((a, b) => a - b),
-        truncated: false,
-        bytesRead: source.bytesRead,
-      };
+    if (marks && isCompactionMarker(entry)) {
+      marker = line.start;
+      break;
     }
     for (const t of refreshRecordedIn(entry, token) ?? []) refreshed.add(t);
   }
-  const truncated = source.bytesRead >= maxBytes && size > source.bytesRead;
-  const refreshedSorted = reached ? [...refreshed].sort((a, b) => a - b) : [];
-  return { refreshed: refreshedSorted, truncated, bytesRead: source.bytesRead };
-}
-
-/** The size of the transcript at `path`, or undefined when it cannot be read. */
-export function transcriptSize(path: string | undefined): number | undefined {
-  if (!path) return undefined;
-  try {
-    return Deno.statSync(path).size;
-  } catch {
-    return undefined;
-  }
+  const { bytesRead } = source;
+  return {
+    ...(marker === undefined ? {} : { marker }),
+    refreshed: reached ? [...refreshed].sort((a, b) => a - b) : [],
+    truncated: marker === undefined && bytesRead >= maxBytes && size > bytesRead,
+    bytesRead,
+  };
 }
