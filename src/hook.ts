@@ -17,7 +17,6 @@ import {
   TOOL_CALL_EVENTS,
   userNotice,
 } from "./core/claude_code.ts";
-import type { CompactSettings } from "./core/compaction_point.ts";
 import { decide } from "./core/decide.ts";
 import { messageOf } from "./core/errors.ts";
 import { compactionFacts } from "./core/measure.ts";
@@ -25,10 +24,16 @@ import { isReading } from "./core/reading.ts";
 import { isHookPayload } from "./schemas/guards.ts";
 import type { HookPayload } from "./schemas/payload.ts";
 import type { Settings } from "./settings/resolve.ts";
-import { compactSettingsFor } from "./io/claude_settings.ts";
+import { compactSettingsOf } from "./io/claude_settings.ts";
 import { rearmAfterRefresh } from "./io/lessons_learned_dedup.ts";
 import { transcriptOf } from "./io/session_files.ts";
-import { loadState, preparePrivateDir, statePaths, untrustedDirReason } from "./io/state_store.ts";
+import {
+  loadState,
+  preparePrivateDir,
+  stateDirFix,
+  statePaths,
+  untrustedDirReason,
+} from "./io/state_store.ts";
 import { viewOf, withTranscript } from "./io/transcript.ts";
 import { claim } from "./hook/claim.ts";
 import { observe } from "./hook/observe.ts";
@@ -40,6 +45,7 @@ export type { Trace };
 export type { Replayed } from "./hook/replay.ts";
 export { compactionText, debugLine } from "./hook/trace.ts";
 export { buildRefresh } from "./hook/refresh.ts";
+export { stateDirFix } from "./io/state_store.ts";
 
 /** A whole session replayed through these steps (hook/replay.ts), loaded only when asked for. */
 export async function replaySession(...args: Parameters<typeof Replay.replaySession>) {
@@ -158,7 +164,7 @@ async function onToolCall(
   const { kind, state } = loadState(paths.state);
   Object.assign(trace, { statePath: paths.state, stateFile: kind, stateBefore: state });
   const transcript = transcriptOf(payload, state.agentTranscript);
-  const compact = claudeSettingsFor(state.claudeSettings, settings, payload.cwd);
+  const compact = compactSettingsOf(state.claudeSettings, settings, payload.cwd);
   // Step 3.
   const { view, reading, facts, ceiling } = observe(payload, {
     state,
@@ -234,11 +240,8 @@ async function onReset(
 ): Promise<string | undefined> {
   trace.result = "reset";
   const paths = statePaths(settings.stateDir, payload.session_id, payload.agent_id);
-  const event = payload.hook_event_name === POST_COMPACT_EVENT
-    ? "PostCompact" as const
-    : payload.source === "compact"
-    ? "SessionStart" as const
-    : "clear" as const;
+  const compacted = payload.source === "compact" ? "SessionStart" : "clear";
+  const event = payload.hook_event_name === POST_COMPACT_EVENT ? "PostCompact" : compacted;
   const built = event === "SessionStart" && settings.refreshAfterCompact
     ? await buildRefresh({ kind: "compaction", thresholds: [] }, paths.token, payload.cwd, settings)
     : undefined;
@@ -255,7 +258,7 @@ async function onReset(
     : undefined;
   const view = tail && !("error" in tail) ? tail : undefined;
   // A reset is where Claude Code's settings are read afresh for the new context.
-  const compact = claudeSettingsFor(undefined, settings, payload.cwd);
+  const compact = compactSettingsOf(undefined, settings, payload.cwd);
   const claimed = await claim({
     paths,
     stateDir: settings.stateDir,
@@ -287,25 +290,6 @@ async function onReset(
   trace.refresh = built.account;
   trace.reason += `; ${built.account.chars} chars; sources: ${built.account.sources.join("; ")}`;
   return built.account.text;
-}
-
-/** Claude Code's auto-compaction settings, unless they cannot matter (off, or not scaling). */
-function claudeSettingsFor(
-  kept: string | undefined,
-  settings: Settings,
-  cwd: string | undefined,
-): { files: CompactSettings | undefined; remember?: string } {
-  if (!settings.scaleForAutocompact || settings.compactEnv.off) return { files: undefined };
-  const projectDir = settings.projectDir ?? cwd;
-  return compactSettingsFor(kept, { claudeDir: settings.claudeDir, projectDir, os: Deno.build.os });
-}
-
-/** What to do about a state folder the hook will not use. */
-export function stateDirFix(dir: string, reason: string): string {
-  const elsewhere = "point LESSONS_STATE_DIR (or stateDir in the config file) at a private folder";
-  return reason.includes("writable by others")
-    ? `chmod 700 ${dir} if it is yours, or ${elsewhere}`
-    : elsewhere;
 }
 
 /** The outcome: settings problems first, then the debug line when asked for. */

@@ -28,14 +28,14 @@ function optional(value: unknown, type: "string" | "number" | "boolean", nullabl
 export interface EntryUsage {
   /** `input + cache_creation + cache_read` tokens: Claude Code's own formula. */
   tokens: number;
-  model: string | undefined;
-  messageId: string | undefined;
   toolUseIds: string[];
-  timestamp: string | undefined;
+  model?: string | undefined;
+  messageId?: string | undefined;
+  timestamp?: string | undefined;
   /** `usage.output_tokens`, when a number. */
-  outputTokens: number | undefined;
+  outputTokens?: number | undefined;
   /** The Claude Code release that wrote the entry. */
-  version: string | undefined;
+  version?: string | undefined;
 }
 
 /**

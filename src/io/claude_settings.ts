@@ -6,6 +6,7 @@
  * again when a `stat` shows a change: a steady call opens none of them.
  */
 import { fieldOf } from "../schemas/guards.ts";
+import type { Settings } from "../settings/resolve.ts";
 import { join } from "../core/path.ts";
 import { MANAGED_SETTINGS_DIRS, MIN_AUTO_COMPACT_WINDOW } from "../core/claude_code.ts";
 import {
@@ -152,4 +153,15 @@ export function compactSettingsFor(
     sources: sources.map((s) => [s.file, asSettingsFile(s)]),
   });
   return { files: mergeCompactSettings(sources), remember };
+}
+
+/** The settings for a project at `cwd`, unless they cannot matter (off, or not scaling). */
+export function compactSettingsOf(
+  kept: string | undefined,
+  settings: Settings,
+  cwd: string | undefined,
+): { files: CompactSettings | undefined; remember?: string } {
+  if (!settings.scaleForAutocompact || settings.compactEnv.off) return { files: undefined };
+  const projectDir = settings.projectDir ?? cwd;
+  return compactSettingsFor(kept, { claudeDir: settings.claudeDir, projectDir, os: Deno.build.os });
 }

@@ -69,6 +69,14 @@ export function untrustedDirReason(dir: string): string | undefined {
   return undefined;
 }
 
+/** What to do about a state folder the hook will not use. */
+export function stateDirFix(dir: string, reason: string): string {
+  const elsewhere = "point LESSONS_STATE_DIR (or stateDir in the config file) at a private folder";
+  return reason.includes("writable by others")
+    ? `chmod 700 ${dir} if it is yours, or ${elsewhere}`
+    : elsewhere;
+}
+
 /**
  * Creates the folder (mode 0700) when missing and checks that this user owns it: a probe file
  * written inside must have the folder's owner (reading our own uid would need `--allow-sys`).

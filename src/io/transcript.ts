@@ -111,7 +111,9 @@ export function viewOf(raw: ByteSource, size: number, query: ViewQuery): Transcr
       if (last && !newest) view.compactedUsage = last;
       break;
     }
-    const usage = warning ? { ...NO_ENTRY, tokens: warning.used } : usageOf(entry, sidechainFile);
+    const usage: EntryUsage | undefined = warning
+      ? { tokens: warning.used, toolUseIds: [] }
+      : usageOf(entry, sidechainFile);
     if (!usage) {
       if (!newest && toolUseId && text.includes(toolUseId) && holdsToolUse(entry, toolUseId)) {
         view.callPresent = true;
@@ -153,16 +155,6 @@ export function viewOf(raw: ByteSource, size: number, query: ViewQuery): Transcr
   view.bytesRead = source.bytesRead;
   return view;
 }
-
-const NO_ENTRY: EntryUsage = {
-  tokens: 0,
-  model: undefined,
-  messageId: undefined,
-  toolUseIds: [],
-  timestamp: undefined,
-  outputTokens: undefined,
-  version: undefined,
-};
 
 const MARKER_BYTES = COMPACTION_MARKER_TEXTS.map((text) => new TextEncoder().encode(text));
 /** Every marker text ends with this byte (`y`), so a native search for it finds their ends. */
