@@ -164,24 +164,34 @@ export async function withLock<T>(lockPath: string, critical: () => Promise<T>):
   }
   if (existing && !existing.isFile) throw new Error(`lock ${lockPath} is not a regular file`);
   const file = Deno.openSync(lockPath, { read: true, write: true, create: true, mode: 0o600 });
-  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    if (!file.tryLockSync(true)) {
-      // Blocking, so that the kernel queues the waiters.
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`lock ${lockPath} busy`)), LOCK_TIMEOUT_MS);
-      });
-      await Promise.race([file.lock(true), timeout]);
-      clearTimeout(timer);
+    if (!file.tryLockSync(true)) await waitForLock(file, lockPath);
+    try {
+      return await critical();
+    } finally {
+      try {
+        file.unlockSync(); // closing releases it too, but on Windows not at once
+      } catch {
+        // Released by the close below.
+      }
     }
-    return await critical();
+  } finally {
+    file.close();
+  }
+}
+
+/**
+ * Waits for `file`'s lock, blocking so that the kernel queues the waiters, or throws at the
+ * timeout. Only here is a timer touched: even `clearTimeout` loads Deno's Node timers on first use.
+ */
+async function waitForLock(file: Deno.FsFile, lockPath: string): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`lock ${lockPath} busy`)), LOCK_TIMEOUT_MS);
+  });
+  try {
+    await Promise.race([file.lock(true), timeout]);
   } finally {
     clearTimeout(timer);
-    try {
-      file.unlockSync(); // closing releases it too, but on Windows not at once
-    } catch {
-      // Never locked.
-    }
-    file.close();
   }
 }

@@ -54,12 +54,18 @@ Deno.test("withLock() takes a free lock without a timer, and waits for a held on
   const dir = await Deno.makeTempDir({ prefix: "lessons-lock-" });
   const lock = join(dir, "x.lock");
   const realSetTimeout = globalThis.setTimeout;
+  const realClearTimeout = globalThis.clearTimeout;
   try {
+    // Not even clearTimeout: touching the timers loads Deno's Node timers on first use.
     globalThis.setTimeout = (() => {
       throw new Error("a timer was created");
     }) as unknown as typeof setTimeout;
+    globalThis.clearTimeout = () => {
+      throw new Error("a timer was cleared");
+    };
     assertEquals(await withLock(lock, () => Promise.resolve("free")), "free");
     globalThis.setTimeout = realSetTimeout;
+    globalThis.clearTimeout = realClearTimeout;
 
     // Held through another open file (flock locks belong to the open file): withLock waits.
     const holder = await Deno.open(lock, { read: true, write: true });
@@ -77,6 +83,7 @@ Deno.test("withLock() takes a free lock without a timer, and waits for a held on
     holder.close();
   } finally {
     globalThis.setTimeout = realSetTimeout;
+    globalThis.clearTimeout = realClearTimeout;
     await Deno.remove(dir, { recursive: true });
   }
 });
