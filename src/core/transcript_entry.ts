@@ -15,6 +15,21 @@ import type { Threshold } from "./numbers.ts";
 
 type Fields = Record<string, unknown>;
 
+const decoder = new TextDecoder();
+
+/** A transcript line as JSON; undefined when it is not. */
+export function parseLine(bytes: Uint8Array): unknown {
+  try {
+    return JSON.parse(decoder.decode(bytes));
+  } catch {
+    return undefined;
+  }
+}
+
+/** A line's raw text may hold a usage: checked before parsing, which costs more. */
+export const mayBeUsage = (text: string) =>
+  text.includes('"assistant"') && text.includes('"usage"');
+
 function isRecord(value: unknown): value is Fields {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }

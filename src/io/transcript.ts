@@ -8,30 +8,22 @@ import {
   type EntryUsage,
   holdsToolUse,
   isCompactionMarker,
-  receiptLineOf,
+  mayBeUsage,
+  parseLine,
   refreshRecordedIn,
   tokenUsageIn,
   usageOf,
 } from "../core/transcript_entry.ts";
-import type { ReceiptEvidence } from "../core/receipts.ts";
 import type { TranscriptUsage, TranscriptView, ViewQuery } from "../core/view.ts";
-import { type CompactionEvidence, compareVersions } from "../core/window.ts";
-import {
-  CANCELLED_ATTACHMENT,
-  COMPACTION_MARKER_TEXTS,
-  DELIVERED_ATTACHMENT,
-  RAN_ATTACHMENT,
-  RECORDS_HOOK_OUTCOMES_FROM,
-  SESSION_START,
-} from "../core/claude_code.ts";
+import type { CompactionEvidence } from "../core/window.ts";
+import { COMPACTION_MARKER_TEXTS, DELIVERED_ATTACHMENT } from "../core/claude_code.ts";
 import { messageOf } from "../core/errors.ts";
 import { fieldOf } from "../schemas/guards.ts";
+import { receiptsOf } from "./receipts_scan.ts";
 import { type ByteSource, cachedSource, fileSource, readLinesBackward } from "./reverse_lines.ts";
 
 /** The usage scan, the marker search and the history walk read at most this much. */
 const MAX_SCAN_BYTES = 64 * 1024 * 1024;
-/** The receipt check reads at most this much (a few kilobytes are usually enough). */
-const RECEIPT_MAX_BYTES = 8 * 1024 * 1024;
 /** Bytes searched at a time for a marker's text. */
 const SEARCH_CHUNK = 1024 * 1024;
 /** Lines before a summary entry in which its `compact_boundary` is looked for. */
@@ -39,15 +31,6 @@ const PAIR_LINES = 8;
 
 const decoder = new TextDecoder();
 const mayMark = (text: string) => COMPACTION_MARKER_TEXTS.some((marker) => text.includes(marker));
-const mayBeUsage = (text: string) => text.includes('"assistant"') && text.includes('"usage"');
-
-function parse(bytes: Uint8Array): unknown {
-  try {
-    return JSON.parse(decoder.decode(bytes));
-  } catch {
-    return undefined;
-  }
-}
 
 /** Opens `path` and runs `read` on it; a missing or unreadable file is an error string. */
 export function withTranscript<T>(
@@ -56,13 +39,12 @@ export function withTranscript<T>(
 ): T | { error: string; missing?: boolean } {
   let file: Deno.FsFile | undefined;
   try {
-    file = Deno.openSync(path, { read: true });
-    const info = file.statSync();
-    if (!info.isFile) return { error: `transcript ${path} is not a file` };
-    return read(fileSource(file), info.size);
+    file = Deno.openSync(path);
+    const { isFile, size } = file.statSync();
+    return isFile ? read(fileSource(file), size) : { error: `transcript ${path} is not a file` };
   } catch (error) {
     const missing = error instanceof Deno.errors.NotFound;
-    return { error: `transcript ${path}: ${messageOf(error)}`, ...(missing ? { missing } : {}) };
+    return { error: `transcript ${path}: ${messageOf(error)}`, ...(missing && { missing }) };
   } finally {
     file?.close();
   }
@@ -102,7 +84,7 @@ export function viewOf(raw: ByteSource, size: number, query: ViewQuery): Transcr
       if (!newest && !result && text.includes('"type":"user"')) view.promptAfterUsage = true;
       continue;
     }
-    const entry = parse(line.bytes);
+    const entry = parseLine(line.bytes);
     if (marks && isCompactionMarker(entry)) {
       marker = line.start;
       if (!newest) view.markerAfterUsage = line.start;
@@ -192,7 +174,7 @@ function markersSince(source: ByteSource, size: number, from: number): Partial<T
   for (const line of readLinesBackward(source, size, { maxBytes: size - start })) {
     if (line.start < start) break;
     if (line.oversized || !mayMark(decoder.decode(line.bytes))) continue;
-    const entry = parse(line.bytes);
+    const entry = parseLine(line.bytes);
     if (!isCompactionMarker(entry)) continue;
     const { compaction } = compactionEvidence(source, line.start, entry);
     return { markerSince: line.start, markersChecked, ...(compaction ? { compaction } : {}) };
@@ -216,77 +198,18 @@ function compactionEvidence(
     if (line.oversized) continue;
     const text = decoder.decode(line.bytes);
     if (boundary === undefined && ++looked <= PAIR_LINES && text.includes("compact_boundary")) {
-      boundary = compactionOf(parse(line.bytes));
+      boundary = compactionOf(parseLine(line.bytes));
       continue;
     }
     if (!mayBeUsage(text)) continue;
     // Sidechain entries too: a subagent's own file is all sidechain.
-    const last = usageOf(parse(line.bytes), true);
+    const last = usageOf(parseLine(line.bytes), true);
     if (!last) continue;
     return boundary
       ? { compaction: { ...boundary, model: last.model, version: last.version }, last }
       : { last };
   }
   return boundary ? { compaction: boundary } : {};
-}
-
-/**
- * Reads back to `query.from` for what tells whether the answers to `query.calls` were delivered
- * (core/receipts.ts judges it). Parses only lines that can hold one of those.
- */
-function receiptsOf(
-  source: ByteSource,
-  size: number,
-  query: { from: number; calls: readonly string[]; token: string; sidechainFile: boolean },
-): ReceiptEvidence {
-  const evidence = {
-    from: size,
-    results: {} as Record<string, number>,
-    answers: {} as Record<string, number[]>,
-    cancelled: [] as string[],
-    responses: [] as number[],
-    records: false,
-  };
-  let newestVersion: string | undefined;
-  let lastMessage: string | undefined;
-  const awaited = (call: string) => query.calls.includes(call);
-  for (const line of readLinesBackward(source, size, { maxBytes: RECEIPT_MAX_BYTES })) {
-    evidence.from = Math.max(line.start, query.from);
-    if (line.start < query.from) break;
-    if (line.oversized) continue;
-    const text = decoder.decode(line.bytes);
-    const may = (text.includes(DELIVERED_ATTACHMENT) && text.includes(query.token)) ||
-      text.includes(CANCELLED_ATTACHMENT) ||
-      (!evidence.records && text.includes(RAN_ATTACHMENT)) ||
-      (text.includes('"tool_result"') && query.calls.some((c) => text.includes(c))) ||
-      (evidence.responses.length < 2 && mayBeUsage(text));
-    if (!may) continue;
-    const found = receiptLineOf(parse(line.bytes), query.token, query.sidechainFile);
-    if (found?.kind === "answer" && awaited(found.call)) {
-      (evidence.answers[found.call] ??= []).push(line.start);
-    } else if (found?.kind === "cancelled" && awaited(found.call)) {
-      evidence.cancelled.push(found.call);
-      evidence.records = true;
-    } else if (found?.kind === "ran") {
-      // SessionStart's record carries an id of its own, not the call's.
-      evidence.records ||= awaited(found.call) ||
-        (found.event === SESSION_START && awaited(SESSION_START));
-    } else if (found?.kind === "result") {
-      for (const call of found.calls) if (awaited(call)) evidence.results[call] ??= line.start;
-    } else if (found?.kind === "response" && evidence.responses.length < 2) {
-      // One response may be split over entries sharing its message id: count it once.
-      if (evidence.responses.length === 0 || !found.messageId || found.messageId !== lastMessage) {
-        evidence.responses.push(line.start);
-        lastMessage = found.messageId;
-        newestVersion ??= found.version;
-      }
-    }
-  }
-  // Claude Code records hook outcomes from this release on (core/claude_code.ts).
-  if (newestVersion !== undefined) {
-    evidence.records ||= compareVersions(newestVersion, RECORDS_HOOK_OUTCOMES_FROM) >= 0;
-  }
-  return evidence;
 }
 
 /** What walking back through a context's history found. */
@@ -321,12 +244,14 @@ export function historyOf(
     if (line.oversized) continue;
     const text = decoder.decode(line.bytes);
     if (!reached) {
-      if (!text.includes(upToUuid!) || fieldOf(parse(line.bytes), "uuid") !== upToUuid) continue;
+      if (!text.includes(upToUuid!) || fieldOf(parseLine(line.bytes), "uuid") !== upToUuid) {
+        continue;
+      }
       reached = true;
     }
     const marks = mayMark(text);
     if (!marks && !(text.includes(DELIVERED_ATTACHMENT) && text.includes(token))) continue;
-    const entry = parse(line.bytes);
+    const entry = parseLine(line.bytes);
     if (marks && isCompactionMarker(entry)) {
       marker = line.start;
       break;
