@@ -6,12 +6,11 @@
  */
 import { ceilingOf } from "../core/ceiling.ts";
 import type { CompactSettings } from "../core/compaction_point.ts";
-import type { ContextFacts } from "../core/facts.ts";
 import { measure } from "../core/measure.ts";
-import { fillOf, isFresh, isReading, type NoReading, type Reading } from "../core/reading.ts";
+import { fillOf, isFresh, isReading } from "../core/reading.ts";
 import { receiptsSettled } from "../core/receipts.ts";
 import { crossedThresholds } from "../core/thresholds.ts";
-import { type TranscriptView, viewQuery } from "../core/view.ts";
+import { viewQuery } from "../core/view.ts";
 import type { HookPayload } from "../schemas/payload.ts";
 import type { State } from "../schemas/state.ts";
 import type { Settings } from "../settings/resolve.ts";
@@ -24,7 +23,7 @@ const POLL_MS = 10;
 const cell = new Int32Array(new SharedArrayBuffer(4));
 
 /** What observing needs besides the payload. */
-export interface CallContext {
+interface CallContext {
   state: State;
   stateFound: boolean;
   transcript: TranscriptRef | undefined;
@@ -36,12 +35,7 @@ export interface CallContext {
  * Observes and measures the tool call `payload`. `ceiling` (percent) is set when the call answered
  * on the ceiling of its reading instead of waiting for its own entry.
  */
-export function observe(payload: HookPayload, context: CallContext, settings: Settings): {
-  view: TranscriptView | undefined;
-  reading: Reading | NoReading;
-  facts: ContextFacts;
-  ceiling: number | undefined;
-} {
+export function observe(payload: HookPayload, context: CallContext, settings: Settings) {
   const { state, transcript, files } = context;
   const read = transcript &&
     readWaiting(transcript, payload.tool_use_id, context.token, state, settings, files);

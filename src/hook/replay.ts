@@ -15,27 +15,15 @@ import { viewQuery } from "../core/view.ts";
 import { EMPTY_STATE } from "../schemas/guards.ts";
 import { viewOf } from "../io/transcript.ts";
 
-/** One tool call, or one compaction, as the hook met it. */
-export type Replayed =
-  | {
-    kind: "call";
-    toolUseId: string;
-    tool: string;
-    time: string | undefined;
-    reading: Reading | NoReading;
-    decision: Decision;
-  }
-  | {
-    kind: "compaction";
-    trigger: string | undefined;
-    preTokens: number | undefined;
-    decision: Decision;
-  };
-
-/** Where the hook runs: just past a tool call's entry, or past a compaction marker. */
+/** Where the hook runs: just past a tool call's entry (`end`), or past a compaction marker. */
 type Point =
   | { kind: "call"; end: number; toolUseId: string; tool: string; time: string | undefined }
-  | { kind: "marker"; end: number; trigger: string | undefined; preTokens: number | undefined };
+  | { kind: "compaction"; end: number; trigger: string | undefined; preTokens: number | undefined };
+
+/** One tool call, or one compaction, as the hook met it. */
+export type Replayed =
+  | (Extract<Point, { kind: "call" }> & { reading: Reading | NoReading; decision: Decision })
+  | (Extract<Point, { kind: "compaction" }> & { decision: Decision });
 
 const decoder = new TextDecoder();
 
@@ -60,11 +48,11 @@ function pointsOf(bytes: Uint8Array, sidechainFile: boolean): Point[] {
     }
     if (isCompactionMarker(entry)) {
       // 2.x writes the boundary and then its summary: one compaction.
-      if (entry.type === "user" && points.at(-1)?.kind === "marker") continue;
+      if (entry.type === "user" && points.at(-1)?.kind === "compaction") continue;
       const meta = entry.compactMetadata as Record<string, unknown> | undefined;
       const { trigger, preTokens } = meta ?? {};
       points.push({
-        kind: "marker",
+        kind: "compaction",
         end: end + 1,
         trigger: typeof trigger === "string" ? trigger : undefined,
         preTokens: typeof preTokens === "number" ? preTokens : undefined,
@@ -103,7 +91,7 @@ export function replaySession(
   let state = EMPTY_STATE;
   let found = false;
   for (const point of pointsOf(bytes, sidechainFile)) {
-    if (point.kind === "marker") {
+    if (point.kind === "compaction") {
       if (sidechainFile) continue;
       // Claude Code's SessionStart(compact), which restates the rules; PostCompact then finds
       // the same compaction and leaves it.
@@ -116,12 +104,7 @@ export function replaySession(
         restate: settings.refreshAfterCompact,
         answerAt: point.end,
       });
-      out.push({
-        kind: "compaction",
-        trigger: point.trigger,
-        preTokens: point.preTokens,
-        decision,
-      });
+      out.push({ ...point, decision });
       state = decision.state;
     } else {
       const query = viewQuery(state, token, point.toolUseId, sidechainFile);
@@ -137,8 +120,7 @@ export function replaySession(
         claim: { call: point.toolUseId, at: view.size },
         settings,
       });
-      const { toolUseId, tool, time } = point;
-      out.push({ kind: "call", toolUseId, tool, time, reading, decision });
+      out.push({ ...point, reading, decision });
       state = decision.state;
     }
     found = true;

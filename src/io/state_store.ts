@@ -31,15 +31,9 @@ function contextDigest(sessionId: string, agentId?: string): string {
 /** `lessons-<key>[-<agent key>]-reinject.json` and `.lock` in `dir`, and the token. */
 export function statePaths(dir: string, sessionId: string, agentId?: string): StatePaths {
   const digest = contextDigest(sessionId, agentId);
-  const base = join(
-    dir,
-    `lessons-${digest.slice(8, 24)}${agentId ? `-${digest.slice(24, 40)}` : ""}`,
-  );
-  return {
-    state: `${base}-reinject.json`,
-    lock: `${base}-reinject.lock`,
-    token: digest.slice(0, 8),
-  };
+  const key = agentId ? `${digest.slice(8, 24)}-${digest.slice(24, 40)}` : digest.slice(8, 24);
+  const base = join(dir, `lessons-${key}-reinject`);
+  return { state: `${base}.json`, lock: `${base}.lock`, token: digest.slice(0, 8) };
 }
 
 /** The token of this hook's refresh headers in a session (or one of its subagents). */
@@ -125,10 +119,8 @@ export function loadState(path: string): { kind: "found" | "missing" | "corrupt"
     const raw: unknown = JSON.parse(new TextDecoder().decode(Deno.readFileSync(path)));
     return isState(raw) ? { kind: "found", state: raw } : { kind: "corrupt", state: EMPTY_STATE };
   } catch (error) {
-    return {
-      kind: error instanceof Deno.errors.NotFound ? "missing" : "corrupt",
-      state: EMPTY_STATE,
-    };
+    const kind = error instanceof Deno.errors.NotFound ? "missing" : "corrupt";
+    return { kind, state: EMPTY_STATE };
   }
 }
 
