@@ -135,13 +135,8 @@ function readPayload(stdinText: string | undefined): HookPayload | string {
 
 function traceOf(payload: HookPayload): Trace {
   const { hook_event_name: name, source, tool_name: tool, agent_id: agentId } = payload;
-  return {
-    result: "silent",
-    reason: "",
-    event: source ? `${name} (${source})` : name,
-    tool,
-    agentId,
-  };
+  const event = source ? `${name} (${source})` : name;
+  return { result: "silent", reason: "", event, tool, agentId };
 }
 
 /** A SessionStart that continues a context (`resume`, `fork`). */
