@@ -39,7 +39,8 @@ export interface ClaimInput {
 }
 
 export async function claim(input: ClaimInput): Promise<Claimed> {
-  const step = async (): Promise<Claimed> => {
+  // A declaration, not an async arrow: the bundle compiles it eagerly (scripts/eager_functions.ts).
+  async function step(): Promise<Claimed> {
     const { kind, state } = loadState(input.paths.state);
     if (input.epoch !== undefined && (state.epoch ?? 0) !== input.epoch) return { kind: "raced" };
     const decision = input.decide(state, kind === "found");
@@ -50,7 +51,7 @@ export async function claim(input: ClaimInput): Promise<Claimed> {
       writeJsonAtomically(input.paths.state, decision.state);
     }
     return { kind: "decided", decision, refresh };
-  };
+  }
   if (input.dry) return await step();
   const problem = input.known ? undefined : preparePrivateDir(input.stateDir);
   if (problem) return { kind: "failed", reason: problem };
