@@ -7,6 +7,7 @@
  * every run of ours must deliver all three refreshes to the model, each on the call that crossed.
  */
 import { buildBundle } from "../scripts/bundle.ts";
+import { buildBundleAt } from "./bundle_at.ts";
 import { baseEnv, ROOT, SAMPLE_MANIFEST } from "../scripts/project.ts";
 import { TOKENS_PER_BYTE } from "../src/core/claude_code.ts";
 import { ceilingOf } from "../src/core/ceiling.ts";
@@ -73,9 +74,11 @@ export const READINGS: readonly number[] = [
 const THRESHOLDS = [30, 52, 70];
 
 export const IN_SESSION_USAGE =
-  `deno task bench --in-session [--runs N] [--launcher REF] [--no-write] [--keep]
+  `deno task bench --in-session [--runs N] [--compare REF] [--launcher REF] [--no-write] [--keep]
 
   --runs N        sessions per variant, interleaved (default 10)
+  --compare REF   also run the hook of git commit REF (its own bundle) in the same rounds
+                  (repeatable)
   --launcher REF  also time hooks/run alone, as of git commit REF and now, in front of /bin/true
                   (run as Claude Code runs a hook command: bash -c), against /bin/true alone
   --no-write      print the table, leave the benchmarks file alone
@@ -248,14 +251,17 @@ const median = (values: readonly number[]) => {
 };
 
 interface Variant {
-  name: "ours" | "floor";
+  /** "ours", "floor", or `at <commit>` for a compared commit's hook. */
+  name: string;
+  /** A hook that refreshes (ours or a compared one), not the empty floor. */
+  hook: boolean;
   root: string;
   home: string;
   tmp: string;
 }
 
 interface RunResult {
-  variant: Variant["name"];
+  variant: string;
   hooks: HookTiming[];
   /** Arrival-to-arrival of consecutive main-conversation requests, ms. */
   gaps: number[];
@@ -345,7 +351,7 @@ async function oneSession(bin: string, variant: Variant, run: number): Promise<R
     const delivered = refreshesDelivered(main);
     for (const id of ids) {
       const got = delivered.get(id);
-      const want = variant.name === "ours" ? crossing.get(id) ?? "" : "";
+      const want = variant.hook ? crossing.get(id) ?? "" : "";
       if (got === undefined) problems.push(`no request carried the result of ${id}`);
       else if (got !== want) {
         problems.push(`${id}: refresh "${got}" reached the model, expected "${want}"`);
@@ -428,6 +434,8 @@ function renderReport(info: {
   runs: number;
   ours: Summary;
   floor: Summary;
+  /** Compared commits' hooks, each as ours is. */
+  compared: Summary[];
   delivered: number;
   /** Per run of ours, the calls the ceiling lets answer without waiting. */
   early: string[][];
@@ -440,7 +448,7 @@ function renderReport(info: {
     ", ",
   );
   const percentText = (tokens: number) => `${Math.round((tokens / WINDOW) * 100)} %`;
-  const rows = [ours, floor].map((s) =>
+  const rows = [ours, ...info.compared, floor].map((s) =>
     `| ${s.name} | ${s.runs} | ${s.calls} | ${f(s.median)} | ${f(s.p95)} | ${f(s.quiet)} | ${
       f(s.atOnce)
     } | ${f(s.mayWait)} | ${f(s.firing)} | ${f(s.gap)} | ${f(s.session / 1000)} |`
@@ -459,8 +467,11 @@ function renderReport(info: {
     `per byte (${benchCalls().ids.length} calls: one step of 22,669 tokens takes two), against ` +
     `the loopback API stand-in. **ours**: hooks/run → dist/.entry → a stand-in binary ` +
     `that execs \`deno run --no-config ${BINARY_PERMISSIONS.join(" ")}\` of the bundle; ` +
-    `**floor**: the same launcher and stand-in running an empty script that reads stdin. The two ` +
-    `alternate run by run (${info.runs} each, order swapped every run). Hook ms are Claude ` +
+    `**floor**: the same launcher and stand-in running an empty script that reads stdin` +
+    (info.compared.length
+      ? `; **${info.compared.map((c) => c.name).join("**, **")}**: that commit's own bundle`
+      : "") +
+    `. The variants alternate run by run (${info.runs} each, each leading in turn). Hook ms are Claude ` +
     `Code's own (\`--debug-file\`: \`Hooks: PostToolUse:Bash ... finished with status 0 (N ms)\`); ` +
     `the gap is arrival to arrival of consecutive model requests at the stand-in.`,
     "",
@@ -470,15 +481,21 @@ function renderReport(info: {
     "",
     `Median hook: **${ratio(ours.median, floor.median)} the floor** (${f(ours.median)} vs ${
       f(floor.median)
-    } ms; target 1.3x); p95 ${ratio(ours.p95, floor.p95)} (${f(ours.p95)} vs ${
+    } ms; target 1.25x); p95 ${ratio(ours.p95, floor.p95)} (target 1.6x; ${f(ours.p95)} vs ${
       f(floor.p95)
     } ms); non-firing calls ${ratio(ours.quiet, floor.quiet)}: those the ceiling lets answer at ` +
     `once ${ratio(ours.atOnce, floor.atOnce)}, those that wait for their entry when it is late ${
       ratio(ours.mayWait, floor.mayWait)
-    }; firing calls ${ratio(ours.firing, floor.firing)}; inter-request gap ${f(ours.gap)} vs ${
-      f(floor.gap)
-    } ms. All three refreshes reached the model, each on the call that ` +
+    }; firing calls ${ratio(ours.firing, floor.firing)} (target 2x); inter-request gap ${
+      f(ours.gap)
+    } vs ${f(floor.gap)} ms. All three refreshes reached the model, each on the call that ` +
     `crossed, in ${info.delivered} of ${ours.runs} runs of ours. ${earlyText(info.early)}` +
+    info.compared.map((c) =>
+      ` **${c.name}**: median ${ratio(c.median, floor.median)} the floor (${f(c.median)} ms), ` +
+      `p95 ${ratio(c.p95, floor.p95)}, firing calls ${ratio(c.firing, floor.firing)}; ours ` +
+      `against it: median ${ratio(ours.median, c.median)}, p95 ${ratio(ours.p95, c.p95)}, ` +
+      `firing ${ratio(ours.firing, c.firing)}.`
+    ).join("") +
     (info.excluded.length ? ` Left out: ${info.excluded.join("; ")}.` : ""),
   ].join("\n");
 }
@@ -579,6 +596,7 @@ export async function inSessionMain(argv: string[]): Promise<number> {
       "no-write": { type: "boolean", default: false },
       keep: { type: "boolean", default: false },
       launcher: { type: "string" },
+      compare: { type: "string", multiple: true, default: [] },
       help: { type: "boolean", default: false },
     },
   });
@@ -610,15 +628,21 @@ export async function inSessionMain(argv: string[]): Promise<number> {
       "const b = new Uint8Array(65536);\nwhile ((await Deno.stdin.read(b)) !== null);\n",
     );
 
+    const scripts: [string, string, boolean][] = [["ours", bundle, true], ["floor", empty, false]];
+    for (const ref of values.compare) {
+      const commit = await git("rev-parse", "--short", ref) ?? ref;
+      scripts.push([`at ${commit}`, await buildBundleAt(ref, tmp), true]);
+    }
     const variants: Variant[] = [];
-    for (const [name, script] of [["ours", bundle], ["floor", empty]] as const) {
-      const dir = join(tmp, name);
+    for (const [name, script, hook] of scripts) {
+      const dir = join(tmp, name.replace(/[^A-Za-z0-9._-]/g, "_"));
       const home = join(dir, "home");
       const work = join(dir, "tmp");
       await Deno.mkdir(home, { recursive: true });
       await Deno.mkdir(work, { recursive: true });
       variants.push({
         name,
+        hook,
         root: await pluginWith(dir, script, assetName(target)),
         home,
         tmp: work,
@@ -640,7 +664,12 @@ export async function inSessionMain(argv: string[]): Promise<number> {
     const startedAt = new Date();
     const results: RunResult[] = [];
     for (let run = 0; run < runs; run++) {
-      const order = run % 2 === 0 ? variants : [...variants].reverse();
+      // Each variant leads in turn, and the order flips every other round.
+      const turned = [
+        ...variants.slice(run % variants.length),
+        ...variants.slice(0, run % variants.length),
+      ];
+      const order = Math.floor(run / variants.length) % 2 === 0 ? turned : turned.reverse();
       for (const v of order) results.push(await oneSession(cli.bin, v, run));
       Deno.stderr.writeSync(encoder.encode(`\r  run ${run + 1}/${runs}`));
     }
@@ -681,6 +710,9 @@ export async function inSessionMain(argv: string[]): Promise<number> {
       runs,
       ours: summarize("ours", good("ours"), earlyIds),
       floor: summarize("floor", good("floor"), earlyIds),
+      compared: variants.filter((v) => v.hook && v.name !== "ours").map((v) =>
+        summarize(v.name, good(v.name), earlyIds)
+      ),
       delivered: good("ours").length,
       early: earlyRuns,
       excluded,

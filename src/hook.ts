@@ -43,7 +43,7 @@ import { debugLine, describeReading, type Trace } from "./hook/trace.ts";
 
 export type { Trace };
 export type { Replayed } from "./hook/replay.ts";
-export { compactionText, debugLine } from "./hook/trace.ts";
+export { debugLine } from "./hook/trace.ts";
 export { buildRefresh } from "./hook/refresh.ts";
 export { stateDirFix } from "./io/state_store.ts";
 

@@ -21,7 +21,7 @@ async function hookMain(): Promise<void> {
   try {
     if (Deno.stdin.isTerminal()) {
       // Run by hand with no payload: say what this is instead of waiting for end of input.
-      const { command } = (await commands()).thisProgram();
+      const { command } = (await commands()).thisProgram(Deno.env.get("INIT_CWD"));
       await writeAll(
         Deno.stderr,
         "lessons-reinject: a Claude Code hook; it reads a hook payload on stdin. " +

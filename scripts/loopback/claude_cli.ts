@@ -1,7 +1,7 @@
 /**
  * Finds the real Claude Code CLI for the end-to-end suite and the in-session benchmark:
- * `CLAUDE_BIN` when set, else the pinned npm release installed once into a cache folder outside
- * the repository and reused afterwards.
+ * `CLAUDE_BIN` when set, else an npm release (`LESSONS_E2E_CLAUDE_VERSION`, the pinned one by
+ * default) installed once into a cache folder of its own, outside the repository, and reused.
  */
 import { join } from "node:path";
 
@@ -35,7 +35,9 @@ async function versionOf(bin: string): Promise<string | undefined> {
 
 /**
  * The binaries an npm install may leave: the wrapper's `bin/claude.exe` (the native binary once
- * the package's postinstall has copied it there) and the platform package's own binary.
+ * the package's postinstall has copied it there), the platform package's own binary, and, for
+ * releases before the native binary (2.1.112 and older), `cli.js`, which runs on Node through its
+ * shebang (npm makes it executable).
  */
 function candidates(dir: string): string[] {
   const scope = join(dir, "node_modules", "@anthropic-ai");
@@ -46,20 +48,59 @@ function candidates(dir: string): string[] {
     join(scope, "claude-code", "bin", "claude.exe"),
     join(scope, `claude-code-${os}-${arch}`, exe),
     join(scope, `claude-code-${os}-${arch}-musl`, exe),
+    join(scope, "claude-code", "cli.js"),
   ];
 }
 
-async function findInstalled(dir: string): Promise<CliLookup | undefined> {
+async function findInstalled(dir: string, version: string): Promise<CliLookup | undefined> {
   for (const bin of candidates(dir)) {
-    const version = await versionOf(bin);
-    if (version === CLAUDE_VERSION) return { bin, version };
+    if (await versionOf(bin) === version) return { bin, version };
   }
   return undefined;
 }
 
 /**
- * The CLI to drive: `CLAUDE_BIN` if set (any version, reported), else the pinned release in the
- * cache folder (`LESSONS_E2E_CACHE` overrides it), installed with npm when it is not there yet.
+ * Release `version` of Claude Code from `<cache>/<version>` (`cache`: `LESSONS_E2E_CACHE`, else
+ * {@link defaultCacheDir}), installed there with npm when it is not there yet. The pinned release
+ * is also found where earlier copies of this script installed it, in the cache folder itself.
+ */
+export async function installedClaude(version: string): Promise<CliLookup> {
+  if (!/^\d+\.\d+\.\d+$/.test(version)) {
+    return { problem: `"${version}" is not a Claude Code release number (like ${CLAUDE_VERSION})` };
+  }
+  const cache = Deno.env.get("LESSONS_E2E_CACHE") ?? defaultCacheDir();
+  const dir = join(cache, version);
+  const found = await findInstalled(dir, version) ??
+    (version === CLAUDE_VERSION ? await findInstalled(cache, version) : undefined);
+  if (found) return found;
+
+  await Deno.mkdir(dir, { recursive: true });
+  const spec = `${PACKAGE}@${version}`;
+  let out: Deno.CommandOutput;
+  try {
+    out = await new Deno.Command("npm", {
+      args: ["install", "--no-audit", "--no-fund", "--prefix", dir, spec],
+      stdout: "piped",
+      stderr: "piped",
+      stdin: "null",
+    }).output();
+  } catch (error) {
+    return { problem: `cannot run npm to install ${spec}: ${error}` };
+  }
+  if (!out.success) {
+    const tail = new TextDecoder().decode(out.stderr).trim().split("\n").slice(-5).join(" | ");
+    return { problem: `npm install ${spec} into ${dir} failed: ${tail}` };
+  }
+  return await findInstalled(dir, version) ?? {
+    problem: `npm installed ${spec} into ${dir}, but nothing there answers --version with ` +
+      `${version} (tried ${candidates(dir).join(", ")})`,
+  };
+}
+
+/**
+ * The CLI to drive: `CLAUDE_BIN` if set (any version, reported), else the release that
+ * `LESSONS_E2E_CLAUDE_VERSION` names, else the pinned {@link CLAUDE_VERSION}
+ * ({@link installedClaude}).
  */
 export async function locateClaude(): Promise<CliLookup> {
   const override = Deno.env.get("CLAUDE_BIN");
@@ -69,35 +110,5 @@ export async function locateClaude(): Promise<CliLookup> {
       ? { bin: override, version }
       : { problem: `CLAUDE_BIN=${override} does not answer --version` };
   }
-  const dir = Deno.env.get("LESSONS_E2E_CACHE") ?? defaultCacheDir();
-  const found = await findInstalled(dir);
-  if (found) return found;
-
-  await Deno.mkdir(dir, { recursive: true });
-  let out: Deno.CommandOutput;
-  try {
-    out = await new Deno.Command("npm", {
-      args: [
-        "install",
-        "--no-audit",
-        "--no-fund",
-        "--prefix",
-        dir,
-        `${PACKAGE}@${CLAUDE_VERSION}`,
-      ],
-      stdout: "piped",
-      stderr: "piped",
-      stdin: "null",
-    }).output();
-  } catch (error) {
-    return { problem: `cannot run npm to install ${PACKAGE}@${CLAUDE_VERSION}: ${error}` };
-  }
-  if (!out.success) {
-    const tail = new TextDecoder().decode(out.stderr).trim().split("\n").slice(-5).join(" | ");
-    return { problem: `npm install ${PACKAGE}@${CLAUDE_VERSION} into ${dir} failed: ${tail}` };
-  }
-  return await findInstalled(dir) ?? {
-    problem: `npm installed ${PACKAGE}@${CLAUDE_VERSION} into ${dir}, but no binary there ` +
-      `answers --version with ${CLAUDE_VERSION} (tried ${candidates(dir).join(", ")})`,
-  };
+  return await installedClaude(Deno.env.get("LESSONS_E2E_CLAUDE_VERSION") || CLAUDE_VERSION);
 }

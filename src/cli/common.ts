@@ -1,207 +1,202 @@
 /**
- * What every subcommand shares: the I/O it may touch (passed in, so tests can capture it),
- * argument parsing with `node:util` that turns mistakes into a usage error, and output helpers.
+ * What every command shares: its context (settings, the folder it acts on, the width to fit),
+ * strict flags in this program's words, and a report laid out as label and value, wrapped to the
+ * width with the values in one column.
  */
-// Types only: a static node: import is hoisted into the bundle's top level and loads Deno's
-// Node layer on every hook call; parseCommand imports node:util when it runs.
-import type { parseArgs, ParseArgsConfig } from "node:util";
-import { messageOf } from "../core/errors.ts";
-import { groupDigits } from "../core/numbers.ts";
-export { messageOf };
+import { formatTokens } from "../core/header.ts";
+import { groupDigits, percentText, type Threshold, thresholdText } from "../core/numbers.ts";
+import { resolve } from "../core/path.ts";
+import { pointOf } from "../core/thresholds.ts";
 import { writeAll } from "../io/write_all.ts";
-import type { Env } from "../settings/resolve.ts";
-import { type Program, thisProgram } from "./program.ts";
+import type { Settings } from "../settings/resolve.ts";
+import type { Program } from "./program.ts";
 
-/** The world a command sees. `main.ts` passes the real one; tests may pass their own. */
-export interface CliIo {
-  /** Read only by dispatch.ts, to resolve the settings every command is given. */
-  env: Env;
-  cwd: () => string;
-  now: () => number;
-  stdout: (text: string) => Promise<void>;
-  stderr: (text: string) => Promise<void>;
-  /** All of stdin, or undefined when it is larger than the cap. */
-  readStdin: () => Promise<string | undefined>;
-  /** Whether stdout is a terminal (colour is for terminals only); absent: it is not. */
-  isTerminal?: () => boolean;
-  /** The terminal's columns when stdout is one and it can tell; absent: unknown. */
-  columns?: () => number | undefined;
-  /** How the user runs this program from here (see program.ts); absent: by its name. */
-  program?: () => Program;
+export { groupDigits };
+
+/** What a command runs with: resolved once by dispatch.ts. */
+export interface Ctx {
+  settings: Settings;
+  /** How the user runs this program, and the folder they started it from. */
+  program: () => Program;
+  /** Columns to fit (see {@link widthOf}). */
+  width: number;
+  /** Stdout is a terminal and NO_COLOR is not set. */
+  color: boolean;
 }
+
+/** Exit codes: 0 all well, 1 a problem was found (2: the command line was wrong). */
+export const EXIT_OK = 0;
+export const EXIT_PROBLEM = 1;
 
 /** The commands that install the plugin in Claude Code, exactly as the README gives them. */
 export const MARKETPLACE_ADD = "/plugin marketplace add lessons-reinject/lessons-reinject";
 export const PLUGIN_INSTALL = "/plugin install lessons-reinject@lessons-reinject";
 
-/**
- * `n` and a noun, plural unless `n` is 1.
- *
- * @example
- * ```ts
- * count(1, "section"); // "1 section"
- * count(0, "invalid lesson"); // "0 invalid lessons"
- * ```
- */
-export function count(n: number, noun: string): string {
-  return `${groupDigits(n)} ${n === 1 ? noun : `${noun}s`}`;
-}
+export const out = (text: string): Promise<void> => writeAll(Deno.stdout, text);
+export const err = (text: string): Promise<void> =>
+  writeAll(Deno.stderr, `lessons-reinject: ${text}\n`);
+export const printJson = (value: unknown): Promise<void> =>
+  out(JSON.stringify(value, null, 2) + "\n");
 
-/** The command that runs this program from where the user is (see program.ts). */
-export function programName(io: CliIo): string {
-  return io.program?.().command ?? "lessons-reinject";
-}
+/** `n` and a noun, plural unless `n` is 1: `1 section`, `2 sections`. */
+export const count = (n: number, noun: string): string =>
+  `${groupDigits(n)} ${noun}${n === 1 ? "" : "s"}`;
 
-/** Exit codes: 0 all well, 1 a problem was found, 2 the command line was wrong. */
-export const EXIT_OK = 0;
-export const EXIT_PROBLEM = 1;
-export const EXIT_USAGE = 2;
+/** Threshold names, or "none": `30%, 60k`. */
+export const names = (list: readonly Threshold[]): string =>
+  list.length > 0 ? list.map((t) => thresholdText(t)).join(", ") : "none";
 
-/** The real world: Deno's env, cwd, clock and standard streams. */
-export function realIo(): CliIo {
-  return {
-    env: (name) => Deno.env.get(name),
-    cwd: () => Deno.cwd(),
-    now: () => Date.now(),
-    stdout: (text) => writeAll(Deno.stdout, text),
-    stderr: (text) => writeAll(Deno.stderr, text),
-    isTerminal: () => Deno.stdout.isTerminal(),
-    columns: () => {
-      if (!Deno.stdout.isTerminal()) return undefined;
-      try {
-        return Deno.consoleSize().columns;
-      } catch {
-        return undefined; // a terminal that does not say its size
-      }
-    },
-    program: thisProgram,
-    readStdin: async () => {
-      const { readStdinCapped } = await import("../io/stdin.ts");
-      return await readStdinCapped();
-    },
-  };
-}
+/** Option kinds by long name (`-h` is `--help`). */
+type Spec = Record<string, "boolean" | "string">;
+type Values<S extends Spec> = { [K in keyof S]?: S[K] extends "boolean" ? boolean : string };
 
-type Options = NonNullable<ParseArgsConfig["options"]>;
-
-/** `--help` and `--json`, which every command takes. */
-export const COMMON_OPTIONS = {
-  help: { type: "boolean", short: "h" },
-  json: { type: "boolean" },
-} as const satisfies Options;
-
-/** Parsed flags, or the usage error to print (exit 2). */
-type Parsed<T> = { kind: "flags"; values: T } | { kind: "error"; error: string };
+/** Every command takes these. */
+export const COMMON = { help: "boolean", json: "boolean" } as const;
+/** Commands that look at a project take `--project DIR`. */
+export const PROJECT = { ...COMMON, project: "string" } as const;
 
 /**
- * `args` with every value a string option takes written as `--name=value`, so a value that starts
- * with a dash (`--threshold -5`) reaches the option's own check, which says what is wrong with it
- * in this program's words, instead of the parser's "argument is ambiguous".
+ * Parses `args` strictly against `spec`, in this program's words, and handles what every command
+ * handles alike: a usage error (with the help, exit 2), `--help` (exit 0), and `--project DIR`
+ * (the folder to act on, else where the user started). Returns the flags and the folder, or the
+ * exit code when done.
  */
-function joinValues(args: readonly string[], options: Options): string[] {
-  const takesValue = (arg: string): boolean => {
-    if (!arg.startsWith("--") || arg.includes("=")) return false;
-    return options[arg.slice(2)]?.type === "string";
-  };
-  const known = (arg: string): boolean =>
-    arg.startsWith("--")
-      ? Object.hasOwn(options, arg.slice(2).split("=")[0] ?? "")
-      : Object.values(options).some((o) => o.short !== undefined && `-${o.short}` === arg);
-  const out: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] ?? "";
-    const value = args[i + 1];
-    if (takesValue(arg) && value !== undefined && value.startsWith("-") && !known(value)) {
-      out.push(`${arg}=${value}`);
-      i++;
-    } else out.push(arg);
-  }
-  return out;
-}
-
-/** The parser's error in this program's words, from its `code` and the option it names. */
-function parseErrorText(error: unknown): string {
-  const code = error instanceof Error && "code" in error ? String(error.code) : "";
-  const text = error instanceof Error ? error.message : String(error);
-  const named = /'(-[^' ]*)/.exec(text)?.[1] ?? "";
-  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return `unknown option ${named}`;
-  if (code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL") {
-    return `unexpected argument ${JSON.stringify(/'([^']*)'/.exec(text)?.[1] ?? "")}: ` +
-      "this command takes only options";
-  }
-  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
-    if (text.includes("does not take an argument")) return `${named} takes no value`;
-    return `${named} needs a value`;
-  }
-  return messageOf(error);
-}
-
-/**
- * Parses `args` strictly against `options` (no positionals). An unknown flag or a missing value
- * comes back as an error line in this program's words instead of a thrown exception.
- */
-async function parseCommand<const O extends Options>(
-  args: string[],
-  options: O,
-): Promise<Parsed<ReturnType<typeof parseArgs<{ options: O; strict: true }>>["values"]>> {
-  const util = await import("node:util");
-  try {
-    const { values } = util.parseArgs({
-      args: joinValues(args, options),
-      options,
-      strict: true,
-      allowPositionals: false,
-    });
-    return { kind: "flags", values };
-  } catch (error) {
-    return { kind: "error", error: parseErrorText(error) };
-  }
-}
-
-/**
- * Parses a command's flags and handles what every command handles alike: a usage error (printed
- * with the help, exit 2) and `--help` (printed, exit 0). Returns the flags, or the exit code when
- * the command is already done.
- *
- * @example
- * ```ts
- * const flags = await readFlags(["--json"], { ...COMMON_OPTIONS }, "Usage: ...", io);
- * if (flags.kind === "done") return flags.exit;
- * flags.values.json; // true
- * ```
- */
-export async function readFlags<const O extends Options>(
-  args: string[],
-  options: O,
+export async function readFlags<S extends Spec>(
+  args: readonly string[],
+  spec: S,
   help: string,
-  io: CliIo,
-): Promise<
-  | { kind: "flags"; values: ReturnType<typeof parseArgs<{ options: O; strict: true }>>["values"] }
-  | {
-    kind: "done";
-    exit: number;
+  ctx: Ctx,
+): Promise<{ values: Values<S>; cwd: string } | { exit: number }> {
+  const values: Record<string, string | boolean> = {};
+  let problem: string | undefined;
+  for (let i = 0; i < args.length && problem === undefined; i++) {
+    const arg = args[i]!;
+    const [name, inline] = arg.startsWith("--") ? splitOption(arg) : [arg === "-h" ? "help" : ""];
+    const kind = spec[name];
+    if (!arg.startsWith("-")) {
+      problem = `unexpected argument "${arg}": this command takes only options`;
+    } else if (kind === undefined) problem = `unknown option ${arg.split("=")[0]}`;
+    else if (kind === "boolean") {
+      if (inline !== undefined) problem = `--${name} takes no value`;
+      values[name] = true;
+    } else {
+      const value = inline ?? args[++i];
+      if (value === undefined || (inline === undefined && value.startsWith("--"))) {
+        problem = `--${name} needs a value`;
+      } else values[name] = value;
+    }
   }
-> {
-  const parsed = await parseCommand(args, options);
-  if (parsed.kind === "error") {
-    return { kind: "done", exit: await usageError(io, parsed.error, help) };
+  const started = ctx.program().cwd;
+  const cwd = typeof values.project === "string" ? resolve(started, values.project) : started;
+  if (problem === undefined && cwd !== started && !statOf(cwd)?.isDirectory) {
+    problem = `--project ${values.project}: no such folder`;
   }
-  if ("help" in parsed.values && parsed.values.help === true) {
-    await io.stdout(help);
-    return { kind: "done", exit: EXIT_OK };
+  if (problem !== undefined) return { exit: await usageError(problem, help) };
+  if (!values.help) return { values: values as Values<S>, cwd };
+  await out(help);
+  return { exit: EXIT_OK };
+}
+
+function splitOption(arg: string): [string, string | undefined] {
+  const at = arg.indexOf("=");
+  return at < 0 ? [arg.slice(2), undefined] : [arg.slice(2, at), arg.slice(at + 1)];
+}
+
+/** The file's information, or undefined when it cannot be read. */
+export function statOf(path: string): Deno.FileInfo | undefined {
+  try {
+    return Deno.statSync(path);
+  } catch {
+    return undefined;
   }
-  return parsed;
 }
 
 /** Prints a usage error and the command's help, and returns exit code 2. */
-export async function usageError(io: CliIo, message: string, help: string): Promise<number> {
-  await io.stderr(`lessons-reinject: ${message}\n\n${help}`);
-  return EXIT_USAGE;
+export async function usageError(message: string, help: string): Promise<number> {
+  await writeAll(Deno.stderr, `lessons-reinject: ${message}\n\n${help}`);
+  return 2;
 }
 
-/** Prints `value` as indented JSON with a final newline. */
-export async function printJson(io: CliIo, value: unknown): Promise<void> {
-  await io.stdout(JSON.stringify(value, null, 2) + "\n");
+/**
+ * The width to lay a report out to: the terminal's columns, else `COLUMNS`, else 100; never
+ * under 60.
+ *
+ * @example
+ * ```ts
+ * widthOf(80, undefined); // 80
+ * widthOf(undefined, "132"); // 132
+ * widthOf(40, undefined); // 60
+ * ```
+ */
+export function widthOf(terminal: number | undefined, columnsEnv: string | undefined): number {
+  const fromEnv = /^\s*\d+\s*$/.test(columnsEnv ?? "") ? Number(columnsEnv) : undefined;
+  return Math.max(60, [terminal, fromEnv].find((c) => c !== undefined && c > 0) ?? 100);
 }
 
-export { groupDigits };
+/**
+ * `text` broken at spaces into lines of at most `width` characters. A word longer than the width
+ * (a path) is broken after a `/` where it can be, else cut.
+ */
+export function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    let rest = [...word];
+    while (rest.length > width) {
+      if (line !== "") lines.push(line), line = "";
+      const slash = rest.lastIndexOf("/", width - 1);
+      const cut = slash > 0 ? slash + 1 : width;
+      lines.push(rest.slice(0, cut).join(""));
+      rest = rest.slice(cut);
+    }
+    const piece = rest.join("");
+    const candidate = line === "" ? piece : `${line} ${piece}`;
+    if ([...candidate].length <= width) line = candidate;
+    else lines.push(line), line = piece;
+  }
+  if (line !== "" || lines.length === 0) lines.push(line);
+  return lines;
+}
+
+/**
+ * Rows of label and value as lines of at most `width`: each label padded to `column`, each value
+ * (a line per `\n`) wrapped beside it, its continuation lines indented to the same column.
+ */
+export function table(rows: readonly [string, string][], column: number, width: number): string {
+  return rows.flatMap(([label, value]) =>
+    value.split("\n").flatMap((part) => wrap(part, width - column)).map((line, i) =>
+      `${(i === 0 ? label : "").padEnd(column)}${line}`.trimEnd()
+    )
+  ).join("\n") + "\n";
+}
+
+/**
+ * A bar of `cells` cells, `#` up to `percent` (of the window), `.` beyond, a `|` before the cell
+ * where each threshold starts (a percentage of `span`, the window unless given; a token count
+ * where it falls in the window), then the percentage and the window.
+ *
+ * @example
+ * ```ts
+ * gauge(47, [30, 52, 70], 200_000, 20); // "[######|###.|....|......] 47% of 200k"
+ * ```
+ */
+export function gauge(
+  percent: number | null | undefined,
+  thresholds: readonly Threshold[],
+  window: number | null | undefined,
+  cells = 40,
+  span?: number | null,
+): string {
+  const filled = Math.min(cells, Math.max(0, Math.round(((percent ?? 0) / 100) * cells)));
+  const at = (t: Threshold) =>
+    window ? (pointOf(t, span ?? window) * 100) / window : t < 100 ? t : Infinity;
+  const marks = new Set(
+    thresholds.map(at).filter((p) => p < 100).map((p) => Math.round(p * cells / 100)),
+  );
+  let bar = "";
+  for (let cell = 0; cell < cells; cell++) {
+    bar += (marks.has(cell) && cell > 0 ? "|" : "") + (cell < filled ? "#" : ".");
+  }
+  const of = window ? ` of ${formatTokens(window)}` : "";
+  return `[${bar}] ${percent == null ? "?%" : percentText(percent)}${of}`;
+}

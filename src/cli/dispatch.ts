@@ -1,11 +1,11 @@
 /**
- * Subcommands of the executable (the hook itself is the no-argument case in main.ts): picks the
- * command, answers `--version` and `--help`, and runs the command with the real I/O.
+ * Subcommands of the executable (the hook itself is the no-argument case in main.ts): answers
+ * `--version` and `--help`, resolves the settings and the user's folder once, runs the command.
  */
 import denoJson from "../../deno.json" with { type: "json" };
 import { loadSettings } from "../settings/load.ts";
-import type { Settings } from "../settings/resolve.ts";
-import { type CliIo, EXIT_OK, EXIT_USAGE, printJson, realIo } from "./common.ts";
+import { type Ctx, EXIT_OK, out, printJson, usageError, widthOf } from "./common.ts";
+import { type Program, thisProgram } from "./program.ts";
 
 export { thisProgram } from "./program.ts";
 
@@ -24,24 +24,26 @@ Usage:
   lessons-reinject <command> [options]
 
 Commands:
-  status      what the hook sees for a session now: gauge, tokens, window, source, thresholds
+  status      what the hook sees for a session now: gauge, tokens, window, what fired, what next
   preview     the exact text the next refresh would inject, and its size against the budget
   demo        replay a bundled real session through the hook: three refreshes at 30, 52, 70 %
   doctor      check the installation; each problem with its fix (exit 1 when there is one)
   statusline  bridge for Claude Code's statusLine: record its context reading, print a gauge
 
 Options:
-  -h, --help     this help (\`lessons-reinject <command> --help\` explains one command)
-  -V, --version  print the version
-  --json         (with --version, or any command) machine-readable output
+  -h, --help       this help (\`lessons-reinject <command> --help\` explains one command)
+  -V, --version    print the version
+  --json           (with --version, or any command) machine-readable output
+  --project DIR    (status, preview, doctor) the project folder to look at; default: the folder
+                   you run it from
 
 Configuration: environment variables, then a JSONC file (lessons-reinject.jsonc in
 $CLAUDE_PLUGIN_DATA, or ~/.config/lessons-reinject/config.jsonc; LESSONS_CONFIG names another),
 then defaults. Every setting: docs/configuration.md.
 `;
 
-/** A command: its arguments, the world it may touch, and the settings resolved once for it. */
-type Command = (args: string[], io: CliIo, settings: Settings) => Promise<number>;
+/** A command: its arguments and what it runs with. */
+type Command = (args: string[], ctx: Ctx) => Promise<number>;
 
 const COMMANDS: Record<string, () => Promise<Command>> = {
   status: async () => (await import("./status.ts")).runStatus,
@@ -52,27 +54,41 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 };
 
 /** Runs the command line `args` (non-empty) and returns the exit code. */
-export async function runCli(args: string[], io: CliIo = realIo()): Promise<number> {
-  const [first, ...rest] = args;
+export async function runCli(args: string[]): Promise<number> {
+  const [first = "", ...rest] = args;
   if (first === "--version" || first === "-V") {
-    if (rest.includes("--json")) {
-      await printJson(io, { name: "lessons-reinject", version: VERSION });
-    } else await io.stdout(`lessons-reinject ${VERSION}\n`);
+    if (rest.includes("--json")) await printJson({ name: "lessons-reinject", version: VERSION });
+    else await out(`lessons-reinject ${VERSION}\n`);
     return EXIT_OK;
   }
   if (first === "--help" || first === "-h" || first === "help") {
     const topic = rest[0];
     if (first === "help" && topic !== undefined && topic in COMMANDS) {
-      return await runCli([topic, "--help"], io);
+      return await runCli([topic, "--help"]);
     }
-    await io.stdout(MAIN_HELP);
+    await out(MAIN_HELP);
     return EXIT_OK;
   }
-  const load = first === undefined ? undefined : COMMANDS[first];
-  if (!load) {
-    await io.stderr(`lessons-reinject: unknown command "${first}"\n\n${MAIN_HELP}`);
-    return EXIT_USAGE;
+  const load = COMMANDS[first];
+  if (!load) return await usageError(`unknown command "${first}"`, MAIN_HELP);
+  const env = (name: string) => Deno.env.get(name);
+  const [command, settings] = await Promise.all([load(), loadSettings(env)]);
+  let program: Program | undefined;
+  const terminal = Deno.stdout.isTerminal();
+  const ctx: Ctx = {
+    settings,
+    program: () => program ??= thisProgram(env("INIT_CWD")),
+    width: widthOf(terminal ? columns() : undefined, settings.columns),
+    color: terminal && !settings.noColor,
+  };
+  return await command(rest, ctx);
+}
+
+/** The terminal's columns, when it can tell. */
+function columns(): number | undefined {
+  try {
+    return Deno.consoleSize().columns;
+  } catch {
+    return undefined;
   }
-  const [command, settings] = await Promise.all([load(), loadSettings(io.env)]);
-  return await command(rest, io, settings);
 }

@@ -1,141 +1,126 @@
 /**
  * `doctor`'s checks of the installation: which plugin folder Claude Code runs, its hooks wiring
- * against the events the hook needs, and what hooks/run will do with the binary for this
- * platform.
+ * against the events the hook needs, what hooks/run will do with the binary for this platform,
+ * and whether the statusLine command can run.
  */
-import { fieldOf } from "../schemas/guards.ts";
+import { HOOK_EVENTS } from "../core/claude_code.ts";
 import { fileReason } from "../core/errors.ts";
+import { fieldOf } from "../schemas/guards.ts";
 import { whyNotJson } from "../core/json_syntax.ts";
 import { join } from "../core/path.ts";
-import { HOOK_EVENTS } from "../core/claude_code.ts";
-import { localPluginRoot, newestInstalledFile } from "../io/plugin_cache.ts";
 import { launcherVerdict, readLauncherState } from "../io/launcher_state.ts";
+
+import { localPluginRoot, newestInstalledFile } from "../io/plugin_cache.ts";
 import type { Settings } from "../settings/resolve.ts";
-import { PLUGIN_INSTALL } from "./common.ts";
-import { fail, ok, warn } from "./doctor_rules.ts";
+import { PLUGIN_INSTALL, statOf } from "./common.ts";
 import type { Check } from "./schemas.ts";
 
+export const check = (name: string, status: Check["status"], detail: string, fix?: string) =>
+  ({ name, status, detail, fix: fix ?? null }) satisfies Check;
+
+/** A plugin folder and how it was found. */
+type PluginRoot = { root: string; via: string };
+
 /**
- * The plugin folder to check: `--plugin-root`, else `CLAUDE_PLUGIN_ROOT`, else the folder of a
- * marketplace added from a local folder (Claude Code runs the hook there, not from its cache copy),
- * else the newest install
- * under `~/.claude/plugins/cache/<marketplace>/lessons-reinject/<version>`, else the current folder
- * when it is a checkout of this plugin. (Not the executable's own location: a compiled binary's
- * modules have none, so the program never looks beside itself.)
+ * The plugin folder to check: `--plugin-root`, else `CLAUDE_PLUGIN_ROOT`, else a marketplace added
+ * from a local folder (Claude Code runs the hook there, not from its cache copy), else the newest
+ * install in `~/.claude/plugins/cache`, else `own`, the checkout or plugin this program runs from.
  */
-export async function pluginRootFor(
-  settings: Pick<Settings, "pluginRoot" | "claudeDir">,
-  cwd: string,
+export function pluginRootFor(
+  settings: Settings,
+  own: string | undefined,
   flag: string | undefined,
-): Promise<{ root: string; via: string } | undefined> {
+): PluginRoot | undefined {
   if (flag) return { root: flag, via: "--plugin-root" };
   if (settings.pluginRoot) return { root: settings.pluginRoot, via: "CLAUDE_PLUGIN_ROOT" };
-  const claude = settings.claudeDir;
-  if (claude) {
-    const local = await localPluginRoot(join(claude, "plugins"), "lessons-reinject");
-    if (local) return { root: local, via: "marketplace added from a local folder" };
-    const best = newestInstalledFile(join(claude, "plugins"), "lessons-reinject", [
-      "hooks",
-      "hooks.json",
-    ]);
-    if (best) return { root: best.root, via: "installed plugin" };
-  }
-  try {
-    const manifest = JSON.parse(
-      await Deno.readTextFile(join(cwd, ".claude-plugin", "plugin.json")),
-    );
-    if (fieldOf(manifest, "name") === "lessons-reinject") {
-      return { root: cwd, via: "this checkout" };
-    }
-  } catch {
-    // Not a checkout.
-  }
-  return undefined;
+  const plugins = settings.claudeDir && join(settings.claudeDir, "plugins");
+  const local = plugins && localPluginRoot(plugins, "lessons-reinject");
+  if (local) return { root: local, via: "marketplace added from a local folder" };
+  const best = plugins && newestInstalledFile(plugins, "lessons-reinject", ["hooks", "hooks.json"]);
+  if (best) return { root: best.root, via: "installed plugin" };
+  if (!own || !statOf(join(own, ".claude-plugin", "plugin.json"))) return undefined;
+  return {
+    root: own,
+    via: `the ${statOf(join(own, ".git")) ? "checkout" : "folder"} this runs from`,
+  };
 }
 
 /** The plugin folder exists and is one; then its wiring and its binary. */
-export async function checkPlugin(
-  plugin: { root: string; via: string },
-  settings: Settings,
-): Promise<Check[]> {
-  const info = await Deno.stat(plugin.root).catch(() => undefined);
-  const fix = "pass --plugin-root the folder holding the plugin's hooks/ and dist/, or reinstall " +
-    `it (${PLUGIN_INSTALL})`;
-  if (!info) return [fail("plugin", `${plugin.root} (${plugin.via}) does not exist`, fix)];
-  if (!info.isDirectory) {
-    return [fail("plugin", `${plugin.root} (${plugin.via}) is not a folder`, fix)];
-  }
-  // A folder with none of the plugin's files is another folder, not a broken plugin: one line
-  // says so, instead of a wiring error and a download that would not apply.
-  const marks = [[".claude-plugin", "plugin.json"], ["hooks", "hooks.json"], ["hooks", "run"]];
-  const present = await Promise.all(
-    marks.map((parts) => Deno.stat(join(plugin.root, ...parts)).then(() => true, () => false)),
-  );
-  if (!present.some((p) => p)) {
+export async function checkPlugin(plugin: PluginRoot | undefined, settings: Settings) {
+  const install = `install the plugin (${PLUGIN_INSTALL}), or pass --plugin-root DIR`;
+  if (!plugin) {
     return [
-      fail(
+      check(
         "plugin",
-        `${plugin.root} (${plugin.via}) is not the lessons-reinject plugin: it has no ` +
-          ".claude-plugin/plugin.json, hooks/hooks.json or hooks/run",
-        fix,
+        "fail",
+        "not found: no --plugin-root, CLAUDE_PLUGIN_ROOT or install in ~/.claude/plugins",
+        install,
       ),
     ];
   }
+  const where = `${plugin.root} (${plugin.via})`;
+  const fail = (why: string) => [check("plugin", "fail", `${where} ${why}`, `re${install}`)];
+  const info = statOf(plugin.root);
+  if (!info) return fail("does not exist");
+  if (!info.isDirectory) return fail("is not a folder");
+  // A folder with none of the plugin's files is another folder, not a broken plugin.
+  const marks = [".claude-plugin/plugin.json", "hooks/hooks.json", "hooks/run"];
+  if (!marks.some((mark) => statOf(join(plugin.root, mark)))) {
+    return fail(
+      `is not the lessons-reinject plugin: it has no ${
+        marks.join(", ").replace(/, (?!.*,)/, " or ")
+      }`,
+    );
+  }
+  const exe = Deno.build.os === "windows" ? ".exe" : "";
+  const state = readLauncherState(
+    plugin.root,
+    `lessons-reinject-${Deno.build.target}${exe}`,
+    settings.denoNpmCache,
+  );
+  const binary = launcherVerdict(state, onPath(`deno${exe}`, settings.searchPath));
   return [
-    ok("plugin", `${plugin.root} (${plugin.via})`),
+    check("plugin", "ok", where),
     await checkHooks(plugin.root),
-    await checkBinary(plugin.root, settings),
+    check("binary", binary.status, binary.detail, binary.fix),
   ];
 }
 
 /** hooks/hooks.json registers every event this hook needs, with matchers that let them through. */
 async function checkHooks(root: string): Promise<Check> {
   const path = join(root, "hooks", "hooks.json");
-  const fix = `restore ${path} from the plugin (it registers PostToolUse and PostToolUseFailure ` +
-    `with matcher ".+", SessionStart with "clear|compact", and PostCompact, calling hooks/run)`;
+  const fix = `restore ${path} from the plugin: it registers PostToolUse, PostToolUseFailure, ` +
+    "SessionStart (clear|compact|resume|fork), calling hooks/run";
+  const fail = (why: string) => check("hooks wiring", "fail", `${path}: ${why}`, fix);
   let text: string;
+  let hooks: unknown;
   try {
-    text = await Deno.readTextFile(path);
+    text = Deno.readTextFileSync(path);
   } catch (error) {
-    return fail("hooks wiring", `${path}: ${fileReason(error)}`, fix);
+    return fail(fileReason(error));
   }
-  let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    hooks = fieldOf(JSON.parse(text), "hooks");
   } catch {
-    return fail("hooks wiring", `${path}: ${await whyNotJson(text)}`, fix);
+    return fail(await whyNotJson(text));
   }
-  const hooks = fieldOf(raw, "hooks");
-  const missing: string[] = [];
-  for (const { event, needs } of HOOK_EVENTS) {
+  const missing = HOOK_EVENTS.flatMap(({ event, needs }) => {
     const groups = fieldOf(hooks, event);
-    if (!Array.isArray(groups)) {
-      missing.push(`${event} is not registered`);
-      continue;
-    }
-    const calling = groups.filter((g) => {
-      const list = fieldOf(g, "hooks");
-      return Array.isArray(list) &&
-        list.some((h) => /hooks\/run|lessons-reinject/.test(String(fieldOf(h, "command") ?? "")));
-    });
-    if (calling.length === 0) {
-      missing.push(`${event} does not call hooks/run`);
-      continue;
-    }
-    for (const need of needs) {
-      if (!calling.some((g) => matches(fieldOf(g, "matcher"), need))) {
-        missing.push(`${event}'s matcher does not let "${need}" through`);
-      }
-    }
-  }
+    if (!Array.isArray(groups)) return [`${event} is not registered`];
+    const runs = (h: unknown) => /hooks\/run|lessons-reinject/.test(String(fieldOf(h, "command")));
+    const calling = groups.filter((g) => [fieldOf(g, "hooks")].flat().some(runs));
+    if (calling.length === 0) return [`${event} does not call hooks/run`];
+    return needs.filter((need) => !calling.some((g) => matches(fieldOf(g, "matcher"), need)))
+      .map((need) => `${event}'s matcher does not let "${need}" through`);
+  });
   const run = join(root, "hooks", "run");
-  const info = await Deno.stat(run).catch(() => undefined);
+  const info = statOf(run);
   if (!info?.isFile) missing.push(`${run} is missing`);
-  else if (Deno.build.os !== "windows" && info.mode !== null && (info.mode & 0o111) === 0) {
+  else if (Deno.build.os !== "windows" && ((info.mode ?? 0o111) & 0o111) === 0) {
     missing.push(`${run} is not executable (chmod +x)`);
   }
-  if (missing.length > 0) return fail("hooks wiring", `${path}: ${missing.join("; ")}`, fix);
-  return ok("hooks wiring", `${path}: every event registered, calling hooks/run`);
+  if (missing.length > 0) return fail(missing.join("; "));
+  return check("hooks wiring", "ok", `${path}: every event registered, calling hooks/run`);
 }
 
 /** Claude Code's matcher semantics: absent, empty or `*` match all; else a regex. */
@@ -149,32 +134,54 @@ function matches(matcher: unknown, value: string): boolean {
 }
 
 /**
- * What hooks/run does with `dist/lessons-reinject-<target>[.exe]`, deno and its cache, and the
- * download. It only reads: a download is started by a hook call, never by doctor.
+ * Whether Claude Code's statusLine feeds the bridge (optional: the transcript is the fallback),
+ * and whether the program it names can run. The command to use is `<plugin>/hooks/run statusline`;
+ * an installed plugin's folder names its version, so that path changes with each update.
  */
-async function checkBinary(
-  root: string,
-  settings: Pick<Settings, "searchPath" | "denoNpmCache">,
-): Promise<Check> {
-  const windows = Deno.build.os === "windows";
-  const name = `lessons-reinject-${Deno.build.target}${windows ? ".exe" : ""}`;
-  const deno = await findOnPath(windows ? "deno.exe" : "deno", settings.searchPath);
-  const state = await readLauncherState(root, name, settings.denoNpmCache);
-  const verdict = launcherVerdict(state, deno);
-  if (verdict.status === "ok") return ok("binary", verdict.detail);
-  const fix = verdict.fix ?? `run ${join(root, "hooks", "install")}`;
-  return verdict.status === "warn"
-    ? warn("binary", verdict.detail, fix)
-    : fail("binary", verdict.detail, fix);
+export function checkStatusline(settings: Settings, plugin: PluginRoot | undefined): Check {
+  const file = join(settings.claudeDir ?? "", "settings.json");
+  let command = "";
+  try {
+    const json = JSON.parse(Deno.readTextFileSync(file));
+    command = String(fieldOf(fieldOf(json, "statusLine"), "command") ?? "").trim();
+  } catch {
+    // No settings: not set up.
+  }
+  const use = `${join(plugin?.root ?? "<plugin folder>", "hooks", "run")} statusline`;
+  const versioned = (path: string) =>
+    /[\\/]plugins[\\/]cache[\\/]/.test(path)
+      ? "; its path holds the plugin's version, so it breaks when the plugin updates: run doctor again then"
+      : "";
+  const set = `set statusLine's command to ${use}${versioned(use)}`;
+  const bridge = /^(?:"([^"]+)"|'([^']+)'|(\S+))\s+statusline\b/.exec(command);
+  if (!bridge || !/lessons-reinject|hooks[\\/]run/.test(command)) {
+    return check(
+      "statusline bridge",
+      "ok",
+      `not set up (optional): readings come from the transcript; for Claude Code's exact figure, ${set}`,
+    );
+  }
+  const program = bridge[1] ?? bridge[2] ?? bridge[3] ?? "";
+  const path = /[\\/]/.test(program);
+  const runs = `statusLine in ${file} runs \`${command}\``;
+  const found = path
+    ? statOf(program.replace(/^~(?=\/)/, settings.home ?? "~"))?.isFile
+    : onPath(program, settings.searchPath);
+  if (found) {
+    return check(
+      "statusline bridge",
+      "ok",
+      `${runs}: the hook prefers its fresh readings${versioned(program)}`,
+    );
+  }
+  const why = path ? `${program} does not exist` : `no ${program} is on PATH`;
+  return check(
+    "statusline bridge",
+    "warn",
+    `${runs}, but ${why}: Claude Code shows an error there, and the hook reads the transcript instead`,
+    set,
+  );
 }
 
-async function findOnPath(
-  program: string,
-  searchPath: readonly string[],
-): Promise<string | undefined> {
-  for (const dir of searchPath) {
-    const path = join(dir, program);
-    if ((await Deno.stat(path).catch(() => undefined))?.isFile) return path;
-  }
-  return undefined;
-}
+const onPath = (program: string, searchPath: readonly string[]) =>
+  searchPath.map((dir) => join(dir, program)).find((path) => statOf(path)?.isFile);

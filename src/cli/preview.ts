@@ -1,225 +1,149 @@
 /**
- * `lessons-reinject preview`: the exact text the next refresh would inject, its size against the
- * budget, and which lessons went in whole, as a summary, or were left out.
+ * `lessons-reinject preview`: the exact text the hook's next tool call would inject (from its dry
+ * run), its size against the budget, and which rules went in whole, as a summary, or were left out.
  */
 import type { RefreshCause } from "../core/header.ts";
-import {
-  isTokenThreshold,
-  shownValue,
-  type Threshold,
-  THRESHOLD_EXPECTED,
-  thresholdOf,
-  thresholdText,
-} from "../core/numbers.ts";
+import * as numbers from "../core/numbers.ts";
 import { isReading } from "../core/reading.ts";
-import { refreshToken } from "../io/state_store.ts";
 import { buildRefresh, dryRun } from "../hook.ts";
-import type { StandingRules } from "../io/standing_rules.ts";
-import { CLAUDE_MD_ROUTE, manifestFix } from "./doctor_rules.ts";
-import type { Settings } from "../settings/resolve.ts";
-import {
-  type CliIo,
-  COMMON_OPTIONS,
-  EXIT_OK,
-  EXIT_PROBLEM,
-  groupDigits,
-  printJson,
-  programName,
-  readFlags,
-  usageError,
-} from "./common.ts";
+import { refreshToken } from "../io/state_store.ts";
+import * as cli from "./common.ts";
 import { locateTranscript, nextCallPayload } from "./locate.ts";
-import { sampleCause } from "./sample_refresh.ts";
+import { nothingToRestate, sampleCause } from "./rules.ts";
 import type { PreviewJson } from "./schemas.ts";
 
-const PREVIEW_HELP =
-  `Usage: lessons-reinject preview [--threshold N] [--transcript PATH | --session ID] [--json]
+const HELP = `Usage: lessons-reinject preview [--threshold N] [--transcript PATH | --session ID]
+                                [--project DIR] [--json]
 
-The exact text the hook's next tool call would inject in this session (the thresholds it would
-name, at the real percentage), or that nothing is due; then its size against the budget
-(LESSONS_REINJECT_MAX_CHARS) and which lessons went in whole, as a summary line, or were left out.
-With no session found, the text of a refresh at the first threshold.
+The exact text the hook's next tool call would inject in this session, at its reading; when
+nothing is due, the next threshold's. Then its size against the budget and which rules went in
+whole, as a summary line, or were left out. With no session, a refresh at the first threshold.
 
 Options:
-  --threshold N      the text a refresh for threshold N would inject, due or not: a
-                     percentage (30 or 30%) or a token count (60k, 120000)
-  --transcript PATH  the session to preview for (its window and unfired thresholds)
-  --session ID       the same, by session id or its start (default: the newest session of
-                     this folder)
+  --threshold N      the text of a refresh for N, due or not: a percentage (30) or tokens (60k)
+  --transcript PATH  the session's transcript
+  --session ID       the session, by id or the start of one
+  --project DIR      the project whose rules and newest session to use (default: this folder)
   --json             print the text and the accounting as JSON
   -h, --help         this help
 `;
 
 const OPTIONS = {
-  ...COMMON_OPTIONS,
-  threshold: { type: "string" },
-  transcript: { type: "string" },
-  session: { type: "string" },
+  ...cli.PROJECT,
+  threshold: "string",
+  transcript: "string",
+  session: "string",
 } as const;
 
 /** The human report: the text, a rule, then the accounting; or why nothing is due. Pure. */
-function renderPreview(preview: PreviewJson, program: string): string {
-  if (preview.text === null) {
-    return `nothing is due in this context: ${preview.reason}\n` +
+function render(p: PreviewJson, program: string, width: number): string {
+  if (p.text === null) {
+    return `nothing is due in this context: ${p.reason}\n` +
       `(\`${program} preview --threshold N\` shows the text a refresh for N would inject)\n`;
   }
-  const list = (names: string[]) => (names.length > 0 ? names.join(", ") : "none");
-  const lines = [
-    preview.text.trimEnd(),
-    "",
-    "-".repeat(72),
-    `due          ${preview.due ? "yes" : "no"}: ${preview.reason}`,
-    `size         ${groupDigits(preview.chars)} of ${groupDigits(preview.budget)} characters (${
-      preview.chars <= preview.budget ? "within" : "OVER"
-    } the budget)`,
-    `manifest     ${preview.manifest ?? "none"}`,
-    `whole        ${list(preview.whole)}`,
-    `summarized   ${list(preview.summarized)}`,
-    `left out     ${list(preview.omitted)}`,
-    ...preview.sources.map((s, i) => `${i === 0 ? "sources     " : "            "} ${s}`),
+  const list = (items: string[]) => (items.length > 0 ? items.join(", ") : "none");
+  const fits = p.chars <= p.budget ? "within" : "OVER";
+  const rows: [string, string][] = [
+    ["due", `${p.due ? "yes" : "no"}: ${p.reason}`],
+    [
+      "size",
+      `${cli.groupDigits(p.chars)} of ${cli.groupDigits(p.budget)} characters (${fits} the budget)`,
+    ],
+    ["manifest", p.manifest ?? "none"],
+    ["whole", list(p.whole)],
+    ["summarized", list(p.summarized)],
+    ["left out", list(p.omitted)],
+    ["sources", p.sources.join("\n")],
+    ...(p.invalid.length > 0 ? [["invalid", p.invalid.join(" | ")] as [string, string]] : []),
   ];
-  if (preview.invalid.length > 0) lines.push(`invalid      ${preview.invalid.join(" | ")}`);
-  return lines.join("\n") + "\n";
+  return `${p.text.trimEnd()}\n\n${"-".repeat(Math.min(72, width))}\n${cli.table(rows, 13, width)}`;
 }
 
 /**
- * Why there is nothing to restate, and what to do, in one line: the manifest's problem and its
- * fix when it is the one source, else that no source gave a rule.
+ * Runs `preview`. Exit 0 with the text or "nothing is due"; 1 when nothing can be restated or the
+ * named session is missing; 2 on bad flags.
  */
-function nothingToRestate(manifest: StandingRules["manifest"]): string {
-  switch (manifest.kind) {
-    case "off":
-      return "nothing to restate: the manifest is turned off (sources setting) and no rules are " +
-        `marked in CLAUDE.md; ${CLAUDE_MD_ROUTE}`;
-    case "none":
-      return "nothing to restate: no manifest found and no rules are marked in CLAUDE.md; " +
-        manifestFix(manifest);
-    case "invalid":
-      return `nothing to restate: ${manifest.error}; ${manifestFix(manifest)}`;
-    case "ok":
-      return `nothing to restate: ${manifest.location.path} has no active directives or ` +
-        `protocols, and no rules are marked in CLAUDE.md; add lessons, or ${CLAUDE_MD_ROUTE}`;
+export async function runPreview(args: string[], ctx: cli.Ctx): Promise<number> {
+  const flags = await cli.readFlags(args, OPTIONS, HELP, ctx);
+  if ("exit" in flags) return flags.exit;
+  const { threshold: asked, transcript, session, json } = flags.values;
+  const { settings } = ctx;
+  const threshold = asked === undefined ? undefined : numbers.thresholdOf(asked);
+  if (threshold?.kind === "invalid") {
+    const why = `${numbers.shownValue(asked)}: ${threshold.problem}`;
+    return await cli.usageError(
+      `--threshold ${asked}: expected ${numbers.THRESHOLD_EXPECTED} (${why})`,
+      HELP,
+    );
   }
-}
-
-/**
- * Runs `preview`. Exit 0 with the text or "nothing is due"; 1 when there is no usable manifest or
- * the named session is missing; 2 on bad flags.
- */
-export async function runPreview(args: string[], io: CliIo, settings: Settings): Promise<number> {
-  const parsed = await readFlags(args, OPTIONS, PREVIEW_HELP, io);
-  if (parsed.kind === "done") return parsed.exit;
-  const flags = parsed.values;
-  let threshold: Threshold | undefined;
-  if (flags.threshold !== undefined) {
-    // The same rule as the thresholds setting (core/numbers.ts).
-    const parsed = thresholdOf(flags.threshold);
-    if (parsed.kind === "invalid") {
-      return await usageError(
-        io,
-        `--threshold ${flags.threshold}: expected ${THRESHOLD_EXPECTED} ` +
-          `(${shownValue(flags.threshold)}: ${parsed.problem})`,
-        PREVIEW_HELP,
-      );
-    }
-    threshold = parsed.value;
-  }
-  for (const problem of settings.problems) await io.stderr(`lessons-reinject: ${problem}\n`);
-
-  const explicit = flags.transcript !== undefined || flags.session !== undefined;
-  const target = await locateTranscript(
-    { transcript: flags.transcript, session: flags.session },
-    settings.claudeDir,
-    io.cwd(),
-  );
-  if (target.kind === "error" && explicit) {
-    await io.stderr(`lessons-reinject: ${target.error}\n`);
-    return EXIT_PROBLEM;
-  }
-  let cause: RefreshCause;
-  let token: string;
-  let due: boolean;
-  let reason: string;
-  let text: Awaited<ReturnType<typeof buildRefresh>> | undefined;
-  if (target.kind === "error") {
-    // No session: a sample at the first threshold (or the one asked for).
-    cause = sampleCause(settings.thresholds, threshold);
-    token = refreshToken("preview");
-    due = false;
-    reason = `no session found (${target.error}); a refresh at ${
-      thresholdText(cause.thresholds[0] ?? 30)
-    } reads like this`;
-  } else {
-    // The hook's own steps, run dry: its decision and, when it fires, its exact text.
-    const trace = await dryRun(nextCallPayload(target, io.cwd()), settings, {
-      render: threshold === undefined,
-    });
-    token = refreshToken(target.sessionId, target.agentId);
-    const planned = trace.decision?.cause;
+  const fail = async (error: string) => {
+    if (json) await cli.printJson({ error });
+    await cli.err(error);
+    return cli.EXIT_PROBLEM;
+  };
+  for (const problem of settings.problems) await cli.err(problem);
+  const target = locateTranscript({ transcript, session }, settings.claudeDir, flags.cwd);
+  if ("error" in target && (transcript || session)) return await fail(target.error);
+  let cause: RefreshCause | undefined = sampleCause(settings.thresholds, threshold?.value);
+  let reason = "error" in target
+    ? `no session found (${target.error}); a refresh at ${
+      numbers.thresholdText(cause.thresholds[0]!)
+    } reads like this`
+    : "";
+  let due = false;
+  if (!("error" in target)) {
+    // The hook's own steps, run dry: its decision, and the text it would render for it.
+    const trace = await dryRun(nextCallPayload(target, flags.cwd), settings, { render: false });
+    const r = trace.reading && isReading(trace.reading) ? trace.reading : undefined;
     due = trace.result === "fired";
     reason = trace.reason;
-    if (threshold !== undefined) {
-      const reading = trace.reading;
-      const measured = reading && isReading(reading) ? reading : undefined;
-      // The text states this session's reading, whatever the threshold asked for.
-      cause = {
-        kind: "thresholds",
-        thresholds: [threshold],
-        percent: measured?.percent ?? (isTokenThreshold(threshold) ? 0 : threshold),
-        ...(measured?.window !== undefined ? { window: measured.window } : {}),
-        ...(measured?.span !== undefined && measured.span !== measured.window
-          ? { span: measured.span }
-          : {}),
-        ...(measured?.tokens !== undefined
-          ? { tokens: measured.tokens }
-          : isTokenThreshold(threshold) && measured === undefined
-          ? { tokens: threshold }
-          : {}),
-      };
-    } else if (planned !== undefined) {
-      cause = planned;
-      if (trace.refresh) text = { kind: "text", account: trace.refresh };
-    } else {
-      const preview: PreviewJson = {
-        text: null,
-        due: false,
-        reason,
-        chars: 0,
-        budget: settings.maxChars,
-        thresholds: [],
-        manifest: null,
-        whole: [],
-        summarized: [],
-        omitted: [],
-        invalid: [],
-        sources: [],
-      };
-      if (flags.json) await printJson(io, preview);
-      else await io.stdout(renderPreview(preview, programName(io)));
-      return EXIT_OK;
-    }
+    // Not due: the next threshold's refresh, as --threshold shows it, at this reading.
+    const shown = threshold?.value ?? (due ? undefined : trace.decision?.upcoming);
+    const tokens = r?.tokens ??
+      (!r && shown !== undefined && numbers.isTokenThreshold(shown) ? shown : undefined);
+    cause = shown === undefined ? trace.decision?.cause : {
+      kind: "thresholds",
+      thresholds: [shown],
+      percent: r?.percent ?? (numbers.isTokenThreshold(shown) ? 0 : shown),
+      ...(r?.window !== undefined ? { window: r.window } : {}),
+      ...(r?.span !== undefined && r.span !== r.window ? { span: r.span } : {}),
+      ...(tokens !== undefined ? { tokens } : {}),
+    };
   }
-  const built = text ?? await buildRefresh(cause, token, io.cwd(), settings);
-  if (built.kind === "error") {
-    await io.stderr(`lessons-reinject: ${nothingToRestate(built.manifest)}\n`);
-    return EXIT_PROBLEM;
-  }
-  const { account } = built;
-  const preview: PreviewJson = {
-    text: account.text,
+  const none = { chars: 0, budget: settings.maxChars, manifest: null, whole: [], summarized: [] };
+  let preview: PreviewJson = {
+    text: null,
     due,
     reason,
-    chars: account.chars,
-    budget: account.budget,
-    thresholds: cause.kind === "thresholds" ? [...cause.thresholds] : [],
-    manifest: account.manifest ?? null,
-    whole: account.whole,
-    summarized: account.summarized,
-    omitted: account.omitted,
-    invalid: account.invalid,
-    sources: account.sources,
+    thresholds: [],
+    ...none,
+    omitted: [],
+    invalid: [],
+    sources: [],
   };
-  if (flags.json) await printJson(io, preview);
-  else await io.stdout(renderPreview(preview, programName(io)));
-  return EXIT_OK;
+  if (cause) {
+    const token = "error" in target
+      ? refreshToken("preview")
+      : refreshToken(target.sessionId, target.agentId);
+    const built = await buildRefresh(cause, token, flags.cwd, settings);
+    if (built.kind === "error") return await fail(nothingToRestate(built.manifest));
+    const a = built.account;
+    preview = {
+      text: a.text,
+      due,
+      reason,
+      chars: a.chars,
+      budget: a.budget,
+      thresholds: cause.kind === "thresholds" ? [...cause.thresholds] : [],
+      manifest: a.manifest ?? null,
+      whole: a.whole,
+      summarized: a.summarized,
+      omitted: a.omitted,
+      invalid: a.invalid,
+      sources: a.sources,
+    };
+  }
+  if (json) await cli.printJson(preview);
+  else await cli.out(render(preview, ctx.program().command, ctx.width));
+  return cli.EXIT_OK;
 }

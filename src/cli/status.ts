@@ -5,79 +5,62 @@
  */
 import { formatTokens } from "../core/header.ts";
 import { percentText, thresholdText } from "../core/numbers.ts";
-import { fillOf, isReading, type Reading } from "../core/reading.ts";
+import { fillOf, isReading } from "../core/reading.ts";
 import { pointOf } from "../core/thresholds.ts";
 import { percentOf } from "../core/window.ts";
 import { dryRun, type Trace } from "../hook.ts";
 import { loadStandingRules } from "../io/standing_rules.ts";
 import { statePaths } from "../io/state_store.ts";
 import type { Settings } from "../settings/resolve.ts";
-import {
-  type CliIo,
-  COMMON_OPTIONS,
-  EXIT_OK,
-  EXIT_PROBLEM,
-  groupDigits,
-  printJson,
-  readFlags,
-  usageError,
-} from "./common.ts";
-import { deliveryLines } from "./delivery_lines.ts";
-import { gauge } from "./gauge.ts";
-import { sampleRefresh } from "./sample_refresh.ts";
-import { locateTranscript, nextCallPayload, type TranscriptTarget } from "./locate.ts";
+import * as cli from "./common.ts";
+import { locateTranscript, nextCallPayload, type Target } from "./locate.ts";
+import { sampleRefresh, sourceLines } from "./rules.ts";
 import type { StatusJson } from "./schemas.ts";
 
-const STATUS_HELP = `Usage: lessons-reinject status [--transcript PATH | --session ID] [--json]
+const HELP =
+  `Usage: lessons-reinject status [--transcript PATH | --session ID] [--project DIR] [--json]
 
-What the hook sees for a session now: a gauge of the context use with the thresholds marked,
-the tokens and window and how they were found, the reading's source, the thresholds in effect,
-which fired, the next one, the tool count and the state file. Reads, never writes.
+What the hook sees for a session now: a gauge of the context use with the thresholds marked, the
+tokens and window and how they were found, the thresholds, which fired, what the next tool call
+does and why, the sources of rules and the state file. Reads, never writes.
 
 Options:
   --transcript PATH  the transcript to read
-  --session ID       the session's transcript under ~/.claude/projects/ (its id, or the
-                     start of one that no other session shares)
-                     (default: the newest transcript of this folder's project)
-  --json             print the report as JSON (see docs/commands.md: "status --json")
+  --session ID       the session's transcript under ~/.claude/projects/ (its id, or its start)
+  --project DIR      the project whose newest session to read (default: this folder)
+  --json             print the report as JSON (docs/commands.md: "status --json")
   -h, --help         this help
 `;
 
-const OPTIONS = {
-  ...COMMON_OPTIONS,
-  transcript: { type: "string" },
-  session: { type: "string" },
-} as const;
+const OPTIONS = { ...cli.PROJECT, transcript: "string", session: "string" } as const;
 
-/** The report: the trace of the hook's next tool call in `target`, run dry. */
-export async function inspectSession(
-  target: TranscriptTarget,
+/** `status --json`: the trace of the hook's next tool call in `target`, run dry. */
+async function inspect(
+  target: Target,
   settings: Settings,
   cwd: string,
 ): Promise<StatusJson> {
   const trace = await dryRun(nextCallPayload(target, cwd), settings, { render: true });
   const rules = await loadStandingRules(settings, cwd);
-  return statusOf(trace, target, settings, {
-    sources: rules.trace,
-    leftOut: sampleRefresh(rules, settings.thresholds, settings.maxChars).omitted,
-  });
+  const leftOut = sampleRefresh(rules, settings.thresholds, settings.maxChars).omitted;
+  return statusOf(trace, target, settings, { sources: sourceLines(rules), leftOut });
 }
 
 /** `status --json` from a dry run's trace. Pure. */
 export function statusOf(
   trace: Trace,
-  target: TranscriptTarget,
+  target: Target,
   settings: Settings,
   rules: { sources: string[]; leftOut: string[] },
 ): StatusJson {
-  const decision = trace.decision;
+  const { decision, reading } = trace;
   const known = decision?.known ?? trace.stateBefore ?? { fired: [], toolCount: 0 };
-  const cause = decision?.cause;
-  const reading = trace.reading;
+  const cause = decision?.cause?.kind === "thresholds" ? decision.cause.thresholds : [];
   const measured = reading && isReading(reading) ? reading : undefined;
+  const none = reading && !isReading(reading) ? reading : undefined;
   const span = measured ? fillOf(measured).span : undefined;
-  const noReading = reading && !isReading(reading) ? reading : undefined;
-  const before = noReading?.before;
+  const point = measured?.compaction;
+  const fired = trace.result === "fired";
   return {
     transcript: target.path,
     sessionId: target.sessionId,
@@ -86,29 +69,44 @@ export function statusOf(
     tokens: measured?.tokens ?? null,
     window: measured?.window ?? null,
     windowSource: measured?.windowSource ?? null,
-    source: measured?.source ?? (noReading?.countCalls ? "tool count" : null),
-    reason: measured ? null : noReading?.reason ?? trace.reason,
+    source: measured?.source ?? (none?.countCalls ? "tool count" : null),
+    reason: measured ? null : none?.reason ?? trace.reason,
     model: measured?.model ?? null,
     thresholds: settings.thresholds,
     span: span ?? null,
     thresholdTokens: span === undefined ? [] : settings.thresholds.map((t) => pointOf(t, span)),
-    compaction: compactionJson(measured),
+    compaction: point === undefined
+      ? null
+      : point.kind === "off"
+      ? { tokens: null, window: null, source: "off", evidence: point.evidence }
+      : {
+        tokens: point.tokens,
+        window: point.window,
+        source: point.source,
+        evidence: point.evidence,
+      },
     autocompactPct: settings.compactEnv.pct ?? null,
     fired: decision?.fired ?? known.fired,
     recovered: trace.facts?.recovered ?? [],
     inherited: trace.facts?.inherited ?? [],
-    pending: cause?.kind === "thresholds" && trace.result === "fired" ? [...cause.thresholds] : [],
-    next: decision?.upcoming ?? null,
+    pending: fired ? [...cause] : [],
+    // Refused for want of rules, what it crossed is still ahead.
+    next: (trace.refused ? cause[0] : decision?.upcoming) ?? null,
     toolCount: known.toolCount,
     toolCountInterval: settings.toolCountInterval,
     statePath: trace.statePath ?? statePaths(settings.stateDir, target.sessionId).state,
     stateFile: trace.stateFile ?? "missing",
-    action: trace.result === "fired" ? "refresh" : "nothing",
+    action: fired ? "refresh" : "nothing",
     decision: decision
-      ? decision.reason + (trace.refused ? `, but ${trace.refused}` : "")
+      // The refusal without the sources it lists: the report has a row of its own for them.
+      ? decision.reason + (trace.refused ? `, but ${trace.refused.split(" (")[0]}` : "")
       : trace.reason,
-    beforeCompaction: before
-      ? { ...before, model: before.model ?? null, percent: percentOf(before.tokens, before.window) }
+    beforeCompaction: none?.before
+      ? {
+        ...none.before,
+        model: none.before.model ?? null,
+        percent: percentOf(none.before.tokens, none.before.window),
+      }
       : null,
     sources: rules.sources,
     afterCompact: known.afterCompact ?? null,
@@ -119,145 +117,129 @@ export function statusOf(
   };
 }
 
-function compactionJson(reading: Reading | undefined): StatusJson["compaction"] {
-  const point = reading?.compaction;
-  if (point === undefined) return null;
-  return point.kind === "off"
-    ? { tokens: null, window: null, source: "off", evidence: point.evidence }
-    : {
-      tokens: point.tokens,
-      window: point.window,
-      source: point.source,
-      evidence: point.evidence,
-    };
+const DELIVERY: Record<StatusJson["deliveries"][number]["status"], string> = {
+  "delivered": "delivered (seen in the transcript, on {call}{again})",
+  "pending": "pending (not recorded yet for {call})",
+  "owed": "not delivered ({reason}); the next tool call sends it again",
+  "re-sent": "re-sent on {call}, not recorded yet (first: {reason})",
+  "given up": "given up: {reason}",
+  "unrecorded": "sent once on {call}; {reason}, so it is not checked",
+};
+
+/** One line per delivery: `30%: delivered (seen in the transcript, on toolu_01...)`. */
+export function deliveryLines(deliveries: StatusJson["deliveries"]): string[] {
+  return deliveries.map((d) => {
+    const what = d.refresh === "compact"
+      ? "restatement after compaction"
+      : `${d.refresh}${/^[0-9.]+$/.test(d.refresh) ? "%" : ""}`;
+    const again = d.sent > 1 ? ", sent twice" : "";
+    const fields: Record<string, string> = { call: d.call, again, reason: d.reason ?? "" };
+    return `${what}: ${DELIVERY[d.status].replace(/\{(\w+)\}/g, (_, k) => fields[k]!)}`;
+  });
 }
 
-/** The one-screen report. Pure. */
-function renderStatus(report: StatusJson): string {
-  const window = report.window ?? undefined;
-  const names = (list: readonly number[]) =>
-    list.length > 0 ? list.map((t) => thresholdText(t)).join(", ") : "none";
-  const lines = [
-    gauge(report.percent ?? undefined, report.thresholds, window, 40, report.span ?? undefined),
-    "",
-    `transcript   ${report.transcript ?? "(none)"}`,
-    `session      ${report.sessionId ?? "?"}${
-      report.agentId ? ` (subagent ${report.agentId})` : ""
-    }`,
-  ];
-  if (report.percent !== null) {
-    const tokens = report.tokens === null ? "?" : groupDigits(report.tokens);
-    lines.push(`context      ${percentText(report.percent)}: ${tokens} tokens`);
-    lines.push(
-      `window       ${window === undefined ? "?" : groupDigits(window)} tokens (${
-        report.windowSource ?? "unknown"
-      })${report.model ? `, model ${report.model}` : ""}`,
-    );
-    lines.push(`source       ${report.source}`);
-  } else {
-    lines.push(`context      no reading: ${report.reason}`);
-    lines.push(
-      `source       ${
-        report.source === "tool count"
-          ? `tool count (a refresh every ${report.toolCountInterval} calls)`
-          : "none yet"
-      }`,
-    );
-    const b = report.beforeCompaction;
-    if (b) {
-      lines.push(
-        `compacted    from ${groupDigits(b.tokens)} tokens of ${formatTokens(b.window)} (${
-          percentText(b.percent)
-        }${b.model ? `, ${b.model}` : ""}): no longer the context`,
-      );
-    }
+/** How full the context is, or why that is not known. */
+export function contextText(r: StatusJson): string {
+  if (r.percent !== null) {
+    return `${percentText(r.percent)}: ${
+      r.tokens === null ? "?" : cli.groupDigits(r.tokens)
+    } tokens`;
   }
-  const points = report.thresholdTokens.length > 0
-    ? ` (at ${report.thresholdTokens.map((t) => groupDigits(t)).join(", ")} tokens)`
+  return r.beforeCompaction
+    ? "not measured yet: no usage recorded since the compaction"
+    : `not measured: ${r.reason}`;
+}
+
+/** The report's rows, label and value; a row is left out where it says nothing. Pure. */
+function statusRows(r: StatusJson): [string, string][] {
+  const b = r.beforeCompaction;
+  const c = r.compaction;
+  const n = (value: number | null) => value === null ? "?" : cli.groupDigits(value);
+  const before = b && `from ${n(b.tokens)} tokens of ${formatTokens(b.window)} (` +
+      `${percentText(b.percent)}${b.model ? `, ${b.model}` : ""}): no longer the context`;
+  const span = r.span !== null && r.span !== r.window
+    ? `, percentages of the ${n(r.span)} tokens before auto-compaction`
     : "";
-  const against = report.span !== null && report.span !== report.window
-    ? `, percentages of the ${groupDigits(report.span)} tokens before auto-compaction`
+  const at = r.thresholdTokens.length > 0
+    ? ` (at ${r.thresholdTokens.map(n).join(", ")} tokens)`
     : "";
-  lines.push(`thresholds   ${names(report.thresholds)}${against}${points}`);
-  const point = report.compaction;
-  if (point) {
-    lines.push(
-      point.tokens === null
-        ? `compaction   never automatic: ${point.evidence}`
-        : `compaction   at ${groupDigits(point.tokens)} tokens: ${point.evidence}`,
-    );
-  }
-  lines.push(`fired        ${names(report.fired)} in this context`);
-  if (report.inherited.length > 0) {
-    lines.push(
-      `inherited    ${
-        names(report.inherited)
-      } from the parent's refreshes (a fork starts with its parent's context)`,
-    );
-  }
-  if (report.recovered.length > 0) {
-    lines.push(
-      `recovered    ${
-        names(report.recovered)
-      } from this hook's refreshes in the transcript (no state file)`,
-    );
-  }
-  if (report.pending.length > 0) {
-    lines.push(`pending      ${names(report.pending)}: the next tool call refreshes`);
-  }
-  lines.push(
-    `next call    ${
-      report.action === "refresh" ? "refreshes" : "does nothing"
-    }: ${report.decision}`,
-  );
-  const none = report.pending.length > 0
+  const counted = r.source === "tool count"
+    ? `tool count (a refresh every ${r.toolCountInterval} calls)`
+    : "none yet";
+  const past = r.pending.length > 0
     ? "none after the pending ones: the context is past every threshold"
     : "none: every threshold has fired";
-  lines.push(`next         ${report.next === null ? none : thresholdText(report.next)}`);
-  lines.push(
-    `tool count   ${report.toolCount} (fallback refresh every ${report.toolCountInterval} calls)`,
-  );
-  lines.push(`state file   ${report.statePath} (${report.stateFile})`);
-  if (report.afterCompact === "pending") {
-    lines.push("compaction   the next tool call restates the rules for the new context");
-  }
-  deliveryLines(report.deliveries).forEach((line, i) =>
-    lines.push(`${i === 0 ? "deliveries  " : "            "} ${line}`)
-  );
-  report.sources.forEach((line, i) =>
-    lines.push(`${i === 0 ? "sources     " : "            "} ${line}`)
-  );
-  if (report.leftOut.length > 0) {
-    lines.push(`left out     ${report.leftOut.join(", ")} (over the refresh budget)`);
-  }
-  lines.push(`config file  ${report.configFile ?? "none"}`);
-  for (const problem of report.problems) lines.push(`problem      ${problem}`);
-  return lines.join("\n") + "\n";
+  const rows: [string, string | false | null][] = [
+    ["transcript", r.transcript ?? "(none)"],
+    ["session", `${r.sessionId ?? "?"}${r.agentId ? ` (subagent ${r.agentId})` : ""}`],
+    ["context", contextText(r)],
+    ["compacted", before],
+    ["window", r.percent !== null && `${n(r.window)} tokens: ${r.windowSource ?? "unknown"}`],
+    ["model", r.model],
+    ["source", r.percent !== null ? r.source ?? "?" : counted],
+    ["thresholds", `${cli.names(r.thresholds)}${span}${at}`],
+    [
+      "compaction",
+      c &&
+      (c.tokens === null
+        ? `never automatic: ${c.evidence}`
+        : `at ${n(c.tokens)} tokens: ${c.evidence}`),
+    ],
+    ["fired", `${cli.names(r.fired)} in this context`],
+    [
+      "inherited",
+      r.inherited.length > 0 &&
+      `${
+        cli.names(r.inherited)
+      } from the parent's refreshes (a fork starts with its parent's context)`,
+    ],
+    [
+      "recovered",
+      r.recovered.length > 0 &&
+      `${cli.names(r.recovered)} from this hook's refreshes in the transcript (no state file)`,
+    ],
+    ["pending", r.pending.length > 0 && `${cli.names(r.pending)}: the next tool call refreshes`],
+    ["next call", `${r.action === "refresh" ? "refreshes" : "does nothing"}: ${r.decision}`],
+    ["next", r.next === null ? past : thresholdText(r.next)],
+    ["tool count", `${r.toolCount} (fallback refresh every ${r.toolCountInterval} calls)`],
+    ["state file", `${r.statePath} (${r.stateFile})`],
+    [
+      "compaction",
+      r.afterCompact === "pending" && "the next tool call restates the rules for the new context",
+    ],
+    ["deliveries", deliveryLines(r.deliveries).join("\n")],
+    ["sources", r.sources.join("\n")],
+    ["left out", r.leftOut.length > 0 && `${r.leftOut.join(", ")} (over the refresh budget)`],
+    ["config file", r.configFile ?? "none"],
+    ...r.problems.map((p): [string, string] => ["problem", p]),
+  ];
+  return rows.filter((row): row is [string, string] => typeof row[1] === "string" && row[1] !== "");
+}
+
+/** The one-screen report: the gauge, then the rows. Pure. */
+function renderStatus(r: StatusJson, width: number): string {
+  const bar = cli.gauge(r.percent, r.thresholds, r.window, 40, r.span);
+  return `${bar}\n\n${cli.table(statusRows(r), 13, width)}`;
 }
 
 /** Runs `status`. Exit 0 with a report; 1 when no transcript could be found; 2 on bad flags. */
-export async function runStatus(args: string[], io: CliIo, settings: Settings): Promise<number> {
+export async function runStatus(args: string[], ctx: cli.Ctx): Promise<number> {
   if (args.includes("--timeline")) {
-    return await (await import("./timeline/command.ts")).runTimeline(args, io, settings);
+    return await (await import("./timeline/command.ts")).runTimeline(args, ctx);
   }
-  const parsed = await readFlags(args, OPTIONS, STATUS_HELP, io);
-  if (parsed.kind === "done") return parsed.exit;
-  const flags = parsed.values;
-  if (flags.transcript && flags.session) {
-    return await usageError(io, "give --transcript or --session, not both", STATUS_HELP);
+  const flags = await cli.readFlags(args, OPTIONS, HELP, ctx);
+  if ("exit" in flags) return flags.exit;
+  const { transcript, session, json } = flags.values;
+  if (transcript && session) {
+    return await cli.usageError("give --transcript or --session, not both", HELP);
   }
-  const target = await locateTranscript(
-    { transcript: flags.transcript, session: flags.session },
-    settings.claudeDir,
-    io.cwd(),
-  );
-  if (target.kind === "error") {
-    if (flags.json) await printJson(io, { error: target.error });
-    await io.stderr(`lessons-reinject: ${target.error}\n`);
-    return EXIT_PROBLEM;
+  const target = locateTranscript({ transcript, session }, ctx.settings.claudeDir, flags.cwd);
+  if ("error" in target) {
+    if (json) await cli.printJson({ error: target.error });
+    await cli.err(target.error);
+    return cli.EXIT_PROBLEM;
   }
-  const report = await inspectSession(target, settings, io.cwd());
-  if (flags.json) await printJson(io, report);
-  else await io.stdout(renderStatus(report));
-  return EXIT_OK;
+  const report = await inspect(target, ctx.settings, flags.cwd);
+  await (json ? cli.printJson(report) : cli.out(renderStatus(report, ctx.width)));
+  return cli.EXIT_OK;
 }

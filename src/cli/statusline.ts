@@ -3,25 +3,24 @@
  * carries `context_window`. Records that reading for the session (atomically, in the state folder)
  * so the hook can prefer it, and prints a compact gauge, or with `--pass` its stdin unchanged.
  */
+import { messageOf } from "../core/errors.ts";
 import { thresholdText } from "../core/numbers.ts";
 import { fillOf, isReading } from "../core/reading.ts";
 import { dryRun } from "../hook.ts";
 import { preparePrivateDir } from "../io/state_store.ts";
+import { readStdinCapped } from "../io/stdin.ts";
 import { recordFromStatusline, saveStatusline } from "../io/statusline_store.ts";
-import { type CliIo, COMMON_OPTIONS, EXIT_OK, messageOf, printJson, readFlags } from "./common.ts";
-import { gauge } from "./gauge.ts";
-import type { StatuslineJson } from "./schemas.ts";
 import type { Settings } from "../settings/resolve.ts";
+import * as cli from "./common.ts";
+import type { StatuslineJson } from "./schemas.ts";
 
-const STATUSLINE_HELP = `Usage: lessons-reinject statusline [--pass] [--json]
+const HELP = `Usage: lessons-reinject statusline [--pass] [--json]
 
-For Claude Code's statusLine setting. Reads the statusLine JSON on stdin, records its context
-reading (context_window: used_percentage, context_window_size, current_usage) for the session in
-the state folder, and prints a compact gauge line. The hook prefers this reading while it is
-fresh (at most 60 s old and not older than the transcript's last usage). Always exits 0.
+For Claude Code's statusLine setting: records the context reading of the statusLine JSON on stdin
+for the session, which the hook prefers while it is fresh (at most 60 s old and newer than the
+transcript's last usage), and prints a compact gauge. Always exits 0. In ~/.claude/settings.json:
 
-  "statusLine": { "type": "command", "command": "lessons-reinject statusline" }
-  "statusLine": { "type": "command", "command": "lessons-reinject statusline --pass | ccstatusline" }
+  "statusLine": { "type": "command", "command": "<plugin folder>/hooks/run statusline" }
 
 Options:
   --pass      print stdin back unchanged instead of the gauge (to pipe into your own statusline)
@@ -29,14 +28,8 @@ Options:
   -h, --help  this help
 `;
 
-const OPTIONS = { ...COMMON_OPTIONS, pass: { type: "boolean" } } as const;
-
 /** Records the reading in `stdin`; returns what happened. Never throws. */
-async function bridgeStatusline(
-  stdin: string | undefined | { unreadable: string },
-  io: CliIo,
-  settings: Settings,
-): Promise<StatuslineJson> {
+async function bridge(stdin: string | undefined | Error, settings: Settings) {
   const nothing = (error: string): StatuslineJson => ({
     recorded: false,
     path: null,
@@ -46,30 +39,31 @@ async function bridgeStatusline(
     line: `lessons-reinject: no context reading (${error})`,
     error,
   });
+  if (stdin instanceof Error) return nothing(messageOf(stdin));
   if (stdin === undefined) return nothing("stdin is larger than the cap");
-  if (typeof stdin !== "string") return nothing(stdin.unreadable);
   let input: unknown;
   try {
     input = JSON.parse(stdin);
   } catch {
     return nothing(stdin.trim() === "" ? "stdin is empty" : "stdin is not JSON");
   }
-  const transcriptPath = typeof input === "object" && input !== null && "transcript_path" in input
-    ? input.transcript_path
-    : undefined;
-  const size = typeof transcriptPath === "string"
-    ? (await Deno.stat(transcriptPath).catch(() => undefined))?.size
-    : undefined;
-  const made = recordFromStatusline(input, io.now(), size);
+  const transcript = (input as { transcript_path?: unknown } | null)?.transcript_path;
+  const path = typeof transcript === "string" ? transcript : undefined;
+  let size: number | undefined;
+  try {
+    size = path === undefined ? undefined : Deno.statSync(path).size;
+  } catch {
+    // No transcript yet: the record carries no size.
+  }
+  const made = recordFromStatusline(input, Date.now(), size);
   if ("error" in made) return nothing(made.error);
   const { record } = made;
-  const { stateDir } = settings;
   // The hook's own steps on Claude Code's figures, run dry: what is due, what comes next.
   const trace = await dryRun(
     {
       session_id: record.sessionId,
       hook_event_name: "PostToolUse",
-      ...(typeof transcriptPath === "string" ? { transcript_path: transcriptPath } : {}),
+      ...(path === undefined ? {} : { transcript_path: path }),
       context_window: {
         used_percentage: record.percent,
         context_window_size: record.window ?? null,
@@ -80,52 +74,48 @@ async function bridgeStatusline(
     { render: false },
   );
   const reading = trace.reading && isReading(trace.reading) ? trace.reading : undefined;
-  const span = reading ? fillOf(reading).span : undefined;
-  const due = trace.decision?.cause?.kind === "thresholds" ? trace.decision.cause.thresholds : [];
+  const cause = trace.decision?.cause;
   const next = trace.decision?.upcoming;
-  const names = (list: readonly number[]) => list.map((t) => thresholdText(t)).join(", ");
-  const line = `${
-    gauge(record.percent, settings.thresholds, reading?.window ?? record.window, 20, span)
-  }${
-    due.length > 0
-      ? ` · refresh due (${names(due)})`
-      : next === undefined
-      ? " · all refreshed"
-      : ` · next refresh ${thresholdText(next)}`
-  }`;
+  const window = reading?.window ?? record.window;
+  const bar = cli.gauge(
+    record.percent,
+    settings.thresholds,
+    window,
+    20,
+    reading && fillOf(reading).span,
+  );
+  const after = cause?.kind === "thresholds"
+    ? `refresh due (${cli.names(cause.thresholds)})`
+    : next === undefined
+    ? "all refreshed"
+    : `next refresh ${thresholdText(next)}`;
   const shown = {
     percent: record.percent,
     tokens: record.tokens ?? null,
     window: record.window ?? null,
-    line,
   };
-  const problem = preparePrivateDir(stateDir);
-  if (problem) return { ...shown, recorded: false, path: null, error: problem };
+  const result = { ...shown, line: `${bar} · ${after}`, recorded: false, path: null, error: null };
+  const problem = preparePrivateDir(settings.stateDir);
+  if (problem) return { ...result, error: problem };
   try {
-    const path = saveStatusline(stateDir, record);
-    return { ...shown, recorded: true, path, error: null };
+    return { ...result, recorded: true, path: saveStatusline(settings.stateDir, record) };
   } catch (error) {
-    return { ...shown, recorded: false, path: null, error: messageOf(error) };
+    return { ...result, error: messageOf(error) };
   }
 }
 
 /** Runs `statusline`. Always exit 0 (a failing statusLine command blanks the line). */
-export async function runStatusline(
-  args: string[],
-  io: CliIo,
-  settings: Settings,
-): Promise<number> {
-  const parsed = await readFlags(args, OPTIONS, STATUSLINE_HELP, io);
-  if (parsed.kind === "done") return parsed.exit;
-  const flags = parsed.values;
-  // A directory or a closed descriptor as stdin: say so on the line, exit 0 as promised.
-  const stdin = await io.readStdin().catch((error) => ({ unreadable: messageOf(error) }));
-  const result = await bridgeStatusline(stdin, io, settings);
-  if (flags.pass) await io.stdout(typeof stdin === "string" ? stdin : "");
-  else if (flags.json) await printJson(io, result);
-  else await io.stdout(`${result.line}\n`);
-  if (!result.recorded && settings.debug) {
-    await io.stderr(`lessons-reinject: statusline not recorded: ${result.error}\n`);
+export async function runStatusline(args: string[], ctx: cli.Ctx): Promise<number> {
+  const flags = await cli.readFlags(args, { ...cli.COMMON, pass: "boolean" }, HELP, ctx);
+  if ("exit" in flags) return flags.exit;
+  // A folder or a closed descriptor as stdin: say so on the line, exit 0 as promised.
+  const stdin = await readStdinCapped().catch((error: Error) => error);
+  const result: StatuslineJson = await bridge(stdin, ctx.settings);
+  if (flags.values.pass) await cli.out(typeof stdin === "string" ? stdin : "");
+  else if (flags.values.json) await cli.printJson(result);
+  else await cli.out(`${result.line}\n`);
+  if (!result.recorded && ctx.settings.debug) {
+    await cli.err(`statusline not recorded: ${result.error}`);
   }
-  return EXIT_OK;
+  return cli.EXIT_OK;
 }

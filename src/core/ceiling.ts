@@ -4,12 +4,11 @@
  * figures (TOKENS_PER_BYTE, LARGEST_UNSEEN_TOKENS) are Claude Code facts.
  */
 import { LARGEST_UNSEEN_TOKENS, TOKENS_PER_BYTE } from "./claude_code.ts";
-import { compactsEarly, type CompactSettings, spanFor } from "./compaction_point.ts";
+import { type CompactSettings, spanFor } from "./compaction_point.ts";
 import { proofOf } from "./facts.ts";
-import type { MeasureSettings } from "./measure.ts";
+import { type MeasureSettings, windowFor } from "./measure.ts";
 import { MAX_TOKENS } from "./numbers.ts";
-import { crossedThresholds, type Fill } from "./thresholds.ts";
-import { firedUnder, resolveWindow } from "./window.ts";
+import { crossedThresholds, type Fill, firedUnder } from "./thresholds.ts";
 import type { State } from "../schemas/state.ts";
 import type { TranscriptView } from "./view.ts";
 
@@ -17,7 +16,7 @@ import type { TranscriptView } from "./view.ts";
  * How many times the largest measured unseen growth the margin allows: room for a denser
  * tokenizer and for sources no measurement could drive. A growth past it costs one call.
  */
-export const SAFETY_FACTOR = 3;
+const SAFETY_FACTOR = 3;
 
 /** Tokens a request may carry beyond what the bytes written since the previous response hold. */
 export const MARGIN_TOKENS = Math.ceil(SAFETY_FACTOR * LARGEST_UNSEEN_TOKENS);
@@ -51,22 +50,16 @@ export function ceilingOf(
   files: CompactSettings | undefined,
 ): Fill | undefined {
   const usage = view.usage;
-  if (!usage || usage.matched || usage.window !== undefined || usage.firstEnd === undefined) {
+  if (
+    !usage || usage.matched || usage.window !== undefined || usage.firstEnd === undefined ||
+    !usage.resultsIn || view.promptAfterUsage || view.markerSince !== undefined
+  ) {
     return undefined;
   }
-  if (!usage.resultsIn || view.promptAfterUsage || view.markerSince !== undefined) return undefined;
   // The window chosen without the token count, which can only widen it: never wider than the
   // reading's, so the ceiling's share is never lower than the reading's.
-  const window = resolveWindow({
-    model: usage.model,
-    version: usage.version,
-    override: settings.windowOverride,
-    disable1m: settings.disable1m,
-    firstParty: settings.firstParty,
-    compaction: view.compaction,
-    proven: proofOf(state),
-    compactsEarly: view.compaction !== undefined && compactsEarly(settings.compactEnv, files),
-  }).window;
+  const model = { model: usage.model, version: usage.version };
+  const window = windowFor(model, view.compaction, proofOf(state), settings, files).window;
   const context = {
     env: settings.compactEnv,
     files,

@@ -1,7 +1,7 @@
 /**
- * Everything this program relies on about Claude Code, in one place. Each fact names the release
- * it was measured or read in and how to measure it again; docs/maintainers/claude-code-facts.md
- * has the measurements. A release that moves one of them is one edit here.
+ * Everything this program relies on about Claude Code: each fact names the release it was measured
+ * or read in and how to measure it again (docs/maintainers/claude-code-facts.md has the
+ * measurements). A release that moves one is one edit here.
  */
 
 /**
@@ -11,22 +11,20 @@
  */
 export const INLINE_LIMIT = 10_000;
 
-/** The window of every model that is not natively 1M or opted in to 1M. */
+/** The two windows: 200k, and 1M (natively-1M models, `[1m]`, the 1M beta, usage above 200k). */
 export const SMALL_WINDOW = 200_000;
-/** Natively-1M models, `[1m]` choices, the 1M beta, and sessions whose usage outgrew 200k. */
 export const LARGE_WINDOW = 1_000_000;
 
 /**
  * Auto-compaction (read in 2.1.328's code; unchanged to 2.1.332): the effective window is the
  * auto-compact window less `min(max output, 20,000)` (every current model's output limit is
- * above it), and compaction fires 13,000 below that, or at `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE`
- * percent of the effective window when lower: 167,000 on a 200k window.
+ * above it), and compaction fires 13,000 below that (`AUTOCOMPACT_MARGIN` below the window:
+ * 167,000 on 200k), or at `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE` percent of the effective window when
+ * lower. With auto-compaction off, a request is refused 3,000 below the effective window.
  */
 export const SUMMARY_OUTPUT_BUFFER = 20_000;
 export const AUTOCOMPACT_BUFFER = 13_000;
-/** How far below its window a context auto-compacts when nothing moves the point. */
 export const AUTOCOMPACT_MARGIN = SUMMARY_OUTPUT_BUFFER + AUTOCOMPACT_BUFFER;
-/** With auto-compaction off, a request is refused this far below the effective window. */
 export const BLOCKING_BUFFER = 3_000;
 /**
  * The smallest auto-compact window: `CLAUDE_CODE_AUTO_COMPACT_WINDOW` below it counts as it, an
@@ -42,20 +40,18 @@ export const MANAGED_SETTINGS_DIRS: Readonly<Record<string, string>> = {
 };
 
 /**
- * How a model family gets its window (read release by release:
- * docs/maintainers/windows-by-release.md): `native`: 1M from `nativeFrom` on (`notNativeUntil`: the
- * last release read without it); `optIn`: 200k unless `[1m]`, the 1M beta or a server experiment
- * chose 1M, none of which the transcript records; `fixed`: 200k always.
+ * How each model family gets its window, read release by release
+ * (docs/maintainers/windows-by-release.md): `native`: 1M from `nativeFrom` on (`notNativeUntil`:
+ * the last release read without it); `optIn`: 200k unless `[1m]`, the 1M beta or a server
+ * experiment chose 1M, none of which the transcript records; `fixed`: 200k always. Longest id
+ * first, so `claude-opus-4-7` is not taken for `claude-opus-4`.
  */
-export interface ModelRow {
+export const MODEL_ROWS: readonly {
   family: string;
   kind: "native" | "optIn" | "fixed";
   nativeFrom?: string;
   notNativeUntil?: string;
-}
-
-/** The families, longest id first so `claude-opus-4-7` is not taken for `claude-opus-4`. */
-export const MODEL_ROWS: readonly ModelRow[] = [
+}[] = [
   { family: "claude-opus-4-7", kind: "native", nativeFrom: "2.1.117", notNativeUntil: "2.1.116" },
   { family: "claude-opus-4-8", kind: "native", nativeFrom: "2.1.160", notNativeUntil: "2.1.150" },
   { family: "claude-fable-5-2", kind: "native", nativeFrom: "2.1.328", notNativeUntil: "2.1.300" },
@@ -86,16 +82,12 @@ export const MODEL_ROWS: readonly ModelRow[] = [
 ];
 
 /**
- * Releases in which a natively-1M model is 1M only on the first-party API (no gateway
- * `ANTHROPIC_BASE_URL`, no Bedrock, Vertex or Foundry): read in 2.1.150 and 2.1.275, absent from
- * 2.1.143 and 2.1.287. Releases between those read are uncertain.
+ * After `lastWithout` and before `firstWithoutAfter`, a natively-1M model is 1M only on the
+ * first-party API (no gateway `ANTHROPIC_BASE_URL`, no Bedrock, Vertex or Foundry): read in
+ * 2.1.150 and 2.1.275, absent from 2.1.143 and 2.1.287; the releases between, not read, count as
+ * gated.
  */
-export const FIRST_PARTY_GATE = {
-  from: "2.1.150",
-  lastWithout: "2.1.143",
-  until: "2.1.275",
-  firstWithoutAfter: "2.1.287",
-} as const;
+export const FIRST_PARTY_GATE = { lastWithout: "2.1.143", firstWithoutAfter: "2.1.287" } as const;
 
 /**
  * A statusLine reading is trusted for this long: the statusLine runs ~380 ms after an assistant
@@ -142,13 +134,23 @@ export const CANCELLED_ATTACHMENT = "hook_cancelled";
  * `tests/e2e/measure_versions.ts --bisect 2.1.0 2.1.328 --on receipts`).
  */
 export const RECORDS_HOOK_OUTCOMES_FROM = "2.1.97";
+/**
+ * A subagent's own transcript holds those records from this release on; before it, a subagent's
+ * answers are delivered and recorded nowhere in its file (bisected on npm's releases with
+ * `tests/e2e/measure_subagent_receipts.ts`).
+ */
+export const RECORDS_IN_SUBAGENT_FILES_FROM = "2.1.259";
 
-/** Every event the hook is registered for, with values its matcher must let through. */
+/**
+ * Every event the hook is registered for, with values its matcher must let through. Not
+ * PostCompact: a release before 2.1.76 refuses a whole hooks.json that names it, so the plugin
+ * would not run there at all (tests/e2e/measure_plugin_events.ts), and SessionStart(compact) and
+ * the transcript's compaction marker already tell the hook of every compaction.
+ */
 export const HOOK_EVENTS: readonly { event: string; needs: readonly string[] }[] = [
   { event: "PostToolUse", needs: ["Bash", "Read", "mcp__x__y"] },
   { event: "PostToolUseFailure", needs: ["Bash", "Read", "mcp__x__y"] },
   { event: "SessionStart", needs: [...RESET_SOURCES, ...CONTINUE_SOURCES] },
-  { event: POST_COMPACT_EVENT, needs: ["manual", "auto"] },
 ];
 
 /**

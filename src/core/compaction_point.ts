@@ -39,28 +39,10 @@ export interface CompactEnv {
   off?: "DISABLE_COMPACT" | "DISABLE_AUTO_COMPACT";
 }
 
-export type CompactionSource =
-  | "the model's window"
-  | "CLAUDE_CODE_AUTO_COMPACT_WINDOW"
-  | "autoCompactWindow setting"
-  | "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE"
-  | "an earlier auto-compaction";
-
 /** Where auto-compaction fires (`tokens`, from the auto-compact `window`), or that it never does. */
 export type CompactionPoint =
-  | { kind: "point"; tokens: number; window: number; source: CompactionSource; evidence: string }
+  | { kind: "point"; tokens: number; window: number; source: string; evidence: string }
   | { kind: "off"; evidence: string };
-
-/** The point of a window nothing moves: 33,000 below it. */
-export function usualPoint(window: number): CompactionPoint {
-  return {
-    kind: "point",
-    tokens: window - AUTOCOMPACT_MARGIN,
-    window,
-    source: "the model's window",
-    evidence: `the ${groupDigits(window)}-token window`,
-  };
-}
 
 /**
  * `CLAUDE_CODE_AUTO_COMPACT_WINDOW` as Claude Code 2.1.328 reads it: a `k` or `m` suffix
@@ -112,7 +94,7 @@ export function autocompactPctOf(raw: string | undefined): number | undefined {
  * without one adds its per-model entries over the ones below.
  */
 export function mergeCompactSettings(sources: readonly CompactSettingsSource[]): CompactSettings {
-  let merged: CompactSettings = { byModel: {} };
+  const merged: CompactSettings = { byModel: {} };
   for (const source of sources) {
     const own: CompactSettings["byModel"] = {};
     for (const [key, value] of Object.entries(source.byModel ?? {})) {
@@ -121,26 +103,15 @@ export function mergeCompactSettings(sources: readonly CompactSettingsSource[]):
         own[canonical] = { value, file: source.file };
       }
     }
-    merged = source.window === undefined
-      ? { ...merged, byModel: { ...merged.byModel, ...own } }
-      : { ...merged, window: { value: source.window, file: source.file }, byModel: own };
-    if (source.enabled !== undefined) {
-      merged = { ...merged, enabled: { value: source.enabled, file: source.file } };
-    }
+    if (source.window === undefined) Object.assign(merged.byModel, own);
+    else [merged.window, merged.byModel] = [{ value: source.window, file: source.file }, own];
+    if (source.enabled !== undefined) merged.enabled = { value: source.enabled, file: source.file };
   }
   return merged;
 }
 
-/** True when the settings files set nothing about auto-compaction (or were not read). */
-export function saysNothing(files: CompactSettings | undefined): boolean {
-  return files === undefined ||
-    (files.window === undefined && files.enabled?.value !== false &&
-      Object.keys(files.byModel).length === 0);
-}
-
-/** What the compaction point is computed from. */
-export interface CompactionInputs {
-  /** The model's window. */
+/** What the compaction point is computed from: the model's window, and what moves the point. */
+interface CompactionInputs {
   window: number;
   model?: string | undefined;
   env: CompactEnv;
@@ -154,53 +125,45 @@ export interface CompactionInputs {
  * or `autoCompactEnabled: false`; else 13,000 below the effective window (the auto-compact window
  * less 20,000), or at the override's share of it when lower. A learned point wins when lower:
  * Claude Code compacted there for a reason the hook cannot read.
- *
- * @example
- * ```ts
- * compactionPoint({ window: 1_000_000, env: { window: { tokens: 400_000, raw: "400k" } } }).tokens;
- * // 367_000
- * ```
  */
 export function compactionPoint(inputs: CompactionInputs): CompactionPoint {
-  const { env, files, model } = inputs;
+  const { env, files } = inputs;
   if (env.off) return { kind: "off", evidence: `${env.off} is set` };
   if (files?.enabled?.value === false) {
     return { kind: "off", evidence: `autoCompactEnabled is false in ${files.enabled.file}` };
   }
-  const configured = configuredWindow(env, files, model);
-  if (configured === undefined && env.pct === undefined && inputs.learned === undefined) {
-    return usualPoint(inputs.window);
-  }
-  const window = Math.min(inputs.window, configured?.tokens ?? inputs.window);
+  const set = configuredWindow(env, files, inputs.model);
+  const window = Math.min(inputs.window, set?.tokens ?? inputs.window);
   const effective = window - SUMMARY_OUTPUT_BUFFER;
-  const usual = effective - AUTOCOMPACT_BUFFER;
+  let tokens = effective - AUTOCOMPACT_BUFFER;
+  let source = set?.source ?? "the model's window";
+  let evidence = `the ${groupDigits(window)}-token window`;
+  if (set) {
+    const capped = set.tokens > inputs.window
+      ? ` (capped to the model's ${groupDigits(inputs.window)})`
+      : "";
+    evidence = `${set.evidence}: a ${groupDigits(window)}-token auto-compact window${capped}`;
+  }
   const byPct = env.pct === undefined ? undefined : Math.floor(effective * (env.pct / 100));
-  const tokens = byPct !== undefined && byPct < usual ? byPct : usual;
-  const capped = configured !== undefined && configured.tokens > inputs.window
-    ? ` (capped to the model's ${groupDigits(inputs.window)})`
-    : "";
-  let source: CompactionSource = configured?.source ?? "the model's window";
-  let evidence = configured
-    ? `${configured.evidence}: a ${groupDigits(window)}-token auto-compact window${capped}`
-    : `the ${groupDigits(window)}-token window`;
-  if (tokens === byPct) {
+  if (byPct !== undefined && byPct <= tokens) {
+    tokens = byPct;
     source = "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE";
     evidence = `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE=${env.pct}: ${env.pct}% of ${
       groupDigits(effective)
     } (${evidence}, less the summary's ${groupDigits(SUMMARY_OUTPUT_BUFFER)})`;
   }
   const learned = inputs.learned;
-  if (learned !== undefined && learned < tokens) {
-    return {
-      kind: "point",
-      tokens: learned,
-      window: Math.min(window, learned + AUTOCOMPACT_MARGIN),
-      source: "an earlier auto-compaction",
-      evidence: `this session auto-compacted at ${groupDigits(learned)} tokens, before the ` +
-        `${groupDigits(tokens)} its settings give (${evidence})`,
-    };
+  if (learned === undefined || learned >= tokens) {
+    return { kind: "point", tokens, window, source, evidence };
   }
-  return { kind: "point", tokens, window, source, evidence };
+  return {
+    kind: "point",
+    tokens: learned,
+    window: Math.min(window, learned + AUTOCOMPACT_MARGIN),
+    source: "an earlier auto-compaction",
+    evidence: `this session auto-compacted at ${groupDigits(learned)} tokens, before the ` +
+      `${groupDigits(tokens)} its settings give (${evidence})`,
+  };
 }
 
 /** The auto-compact window set for `model`: the environment, then the settings files. */
@@ -208,32 +171,22 @@ function configuredWindow(
   env: CompactEnv,
   files: CompactSettings | undefined,
   model: string | undefined,
-): { tokens: number; source: CompactionSource; evidence: string } | undefined {
+): { tokens: number; source: string; evidence: string } | undefined {
+  const setting = "autoCompactWindow setting";
   if (env.window) {
-    return {
-      tokens: env.window.tokens,
-      source: "CLAUDE_CODE_AUTO_COMPACT_WINDOW",
-      evidence: `CLAUDE_CODE_AUTO_COMPACT_WINDOW=${env.window.raw}`,
-    };
+    const evidence = `CLAUDE_CODE_AUTO_COMPACT_WINDOW=${env.window.raw}`;
+    return { tokens: env.window.tokens, source: "CLAUDE_CODE_AUTO_COMPACT_WINDOW", evidence };
   }
-  const key = model === undefined ? undefined : modelKey(model);
+  const key = files && model !== undefined ? modelKey(model) : undefined;
   const perModel = key === undefined ? undefined : files?.byModel[key];
   if (perModel !== undefined) {
     if (perModel.value === "auto") return undefined;
-    return {
-      tokens: perModel.value,
-      source: "autoCompactWindow setting",
-      evidence: `modelSettings.${key}.autoCompactWindow ${perModel.value} in ${perModel.file}`,
-    };
+    const evidence = `modelSettings.${key}.autoCompactWindow ${perModel.value} in ${perModel.file}`;
+    return { tokens: perModel.value, source: setting, evidence };
   }
-  if (files?.window) {
-    return {
-      tokens: files.window.value,
-      source: "autoCompactWindow setting",
-      evidence: `autoCompactWindow ${files.window.value} in ${files.window.file}`,
-    };
-  }
-  return undefined;
+  if (!files?.window) return undefined;
+  const evidence = `autoCompactWindow ${files.window.value} in ${files.window.file}`;
+  return { tokens: files.window.value, source: setting, evidence };
 }
 
 /**
@@ -247,38 +200,7 @@ export function compactsEarly(env: CompactEnv, files: CompactSettings | undefine
 }
 
 /** Share of the span by which the highest percentage threshold stays below the compaction. */
-export const LEAD_SHARE = 0.03;
-
-/**
- * The span (tokens) the percentage thresholds are measured against: the model's window, unless
- * Claude Code compacts before its usual point; then the window that compacts there (the point
- * plus 33,000), narrowed further if the highest percentage would land within 3 % of the span of
- * the compaction. With auto-compaction off or `scale` off: the window. Token thresholds do not
- * move.
- *
- * @example
- * ```ts
- * const point = { kind: "point", tokens: 367_000, window: 400_000,
- *   source: "CLAUDE_CODE_AUTO_COMPACT_WINDOW", evidence: "" } as const;
- * thresholdSpan(point, 1_000_000, [30, 52, 70], true); // 400_000
- * ```
- */
-export function thresholdSpan(
-  point: CompactionPoint | undefined,
-  window: number,
-  thresholds: readonly Threshold[],
-  scale: boolean,
-): number {
-  if (!scale || point === undefined || point.kind === "off") return window;
-  const base = Math.min(window, point.tokens + AUTOCOMPACT_MARGIN);
-  if (base >= window) return window;
-  const percents = thresholds.filter((t) => !isTokenThreshold(t));
-  if (percents.length === 0) return base;
-  const highest = Math.max(...percents);
-  const target = point.tokens - LEAD_SHARE * base;
-  if ((highest * base) / 100 <= target) return base;
-  return Math.max(1, Math.floor((Math.max(target, 1) * 100) / highest));
-}
+const LEAD_SHARE = 0.03;
 
 /** Everything the span of a reading depends on besides its window and model. */
 export interface SpanContext {
@@ -290,8 +212,18 @@ export interface SpanContext {
 }
 
 /**
- * Where a reading of `model` on `window` will be auto-compacted, and the span its percentage
- * thresholds are measured against.
+ * Where a reading of `model` on `window` will be auto-compacted, and the span (tokens) its
+ * percentage thresholds are measured against: the window, unless Claude Code compacts before its
+ * usual point; then the window that compacts there (the point plus 33,000), narrowed further if
+ * the highest percentage would land within 3 % of the span of the compaction. With
+ * auto-compaction off or `scale` off: the window. Token thresholds do not move.
+ *
+ * @example
+ * ```ts
+ * const env = { window: { tokens: 400_000, raw: "400k" } };
+ * spanFor(1_000_000, undefined, { env, files: undefined, learned: undefined,
+ *   thresholds: [30, 52, 70], scale: true }).span; // 400_000
+ * ```
  */
 export function spanFor(
   window: number,
@@ -300,5 +232,13 @@ export function spanFor(
 ): { compaction: CompactionPoint; span: number } {
   const { env, files, learned } = context;
   const compaction = compactionPoint({ window, model, env, files, learned });
-  return { compaction, span: thresholdSpan(compaction, window, context.thresholds, context.scale) };
+  if (!context.scale || compaction.kind === "off") return { compaction, span: window };
+  const base = Math.min(window, compaction.tokens + AUTOCOMPACT_MARGIN);
+  if (base >= window) return { compaction, span: window };
+  const percents = context.thresholds.filter((t) => !isTokenThreshold(t));
+  const highest = Math.max(...percents);
+  const target = compaction.tokens - LEAD_SHARE * base;
+  // No percentage (highest is -Infinity), or the highest lands early enough: the base.
+  if ((highest * base) / 100 <= target) return { compaction, span: base };
+  return { compaction, span: Math.max(1, Math.floor((Math.max(target, 1) * 100) / highest)) };
 }

@@ -1,7 +1,9 @@
 /**
  * The refresh right after a compaction: the rules restated once, at the first opportunity in the
  * new context (SessionStart(compact)'s own answer, else the first tool call), never twice back to
- * back. Pure: state in, state and decision out; the hook does the reading and writing.
+ * back. The state's `afterCompact` says where that stands: `pending`, the next tool call restates;
+ * `delivered`, restated, and the first reading takes the thresholds it reached as fired, silently.
+ * `compactPrompt` is the `prompt_id` of the compaction that set it. Pure.
  */
 import type { State } from "../schemas/state.ts";
 import { SESSION_START } from "./claude_code.ts";
@@ -9,36 +11,18 @@ import type { Step } from "./decide.ts";
 import { isReading, type NoReading, type Reading } from "./reading.ts";
 import { answerAwaitingReceipt, COMPACT_LABEL } from "./receipts.ts";
 
-/**
- * The compaction bookkeeping a state carries (fields of schemas/state.ts):
- * - `afterCompact: "pending"`: a compaction ended the last context and nothing restated the rules
- *   yet: the next tool call does;
- * - `afterCompact: "delivered"`: SessionStart(compact) restated them; the first reading of the new
- *   context takes the thresholds it has already reached as fired, silently;
- * - `compactPrompt`: the `prompt_id` of the compaction that set it, so that the PostCompact of the
- *   same compaction (it comes after SessionStart, measured) is recognised.
- *
- * `state` without those fields: what a context keeps once the restatement is settled.
- */
+/** `state` once the restatement is settled. */
 function settled(state: State): State {
   const { afterCompact: _a, compactPrompt: _p, ...rest } = state;
   return rest;
 }
 
-/** The state a compaction event leaves (after the reset), and whether to answer it with the rules. */
-export interface CompactionStep {
-  /** The state to write, or undefined to leave the current one. */
-  next: State | undefined;
-  restateNow: boolean;
-  reason: string;
-}
-
 /**
- * What a compaction event does to `current` (already loaded) given `reset` (the plain reset of
- * it). SessionStart(compact) answers with the rules itself (its answer reaches the model in the
- * first request of the new context, measured); PostCompact cannot (Claude Code refuses its
- * `hookSpecificOutput`, measured), so unless SessionStart already answered for this compaction it
- * leaves the restatement to the next tool call. With `enabled` false both only reset.
+ * What a compaction event does to `current`, given `reset` (its plain reset); `next` undefined
+ * leaves the state as it is. SessionStart(compact) answers with the rules itself (its answer
+ * reaches the model in the new context's first request); PostCompact cannot (Claude Code refuses
+ * its answer), so unless SessionStart already answered for this compaction it leaves the
+ * restatement to the next tool call. With `enabled` false both only reset.
  */
 export function compactionEvent(
   event: "SessionStart" | "PostCompact",
@@ -48,18 +32,15 @@ export function compactionEvent(
   enabled: boolean,
   /** Transcript size when SessionStart answers: its receipt is looked for after it. */
   answerAt?: number,
-): CompactionStep {
+): { next: State | undefined; restateNow: boolean; reason: string } {
   if (!enabled) {
     return { next: reset, restateNow: false, reason: "reset (refresh after compaction is off)" };
   }
   const prompt = promptId === undefined ? {} : { compactPrompt: promptId };
+  const restated = current.afterCompact === "delivered" && current.fired.length === 0;
   if (event === "SessionStart") {
-    // A tool call that found this compaction's marker in the transcript restated already (it
-    // knows no prompt id): the rules are not said twice back to back.
-    if (
-      current.afterCompact === "delivered" && current.compactPrompt === undefined &&
-      current.fired.length === 0
-    ) {
+    // A tool call that found this compaction's marker restated already (it knows no prompt id).
+    if (restated && current.compactPrompt === undefined) {
       return {
         next: { ...current, ...prompt },
         restateNow: false,
@@ -75,10 +56,8 @@ export function compactionEvent(
       reason: "reset; restating the rules in the new context",
     };
   }
-  const same = current.afterCompact === "delivered" &&
-    (promptId === undefined || current.compactPrompt === undefined ||
-      current.compactPrompt === promptId);
-  if (same && current.fired.length === 0) {
+  const known = current.compactPrompt;
+  if (restated && (promptId === undefined || known === undefined || known === promptId)) {
     return {
       next: undefined,
       restateNow: false,
@@ -93,9 +72,8 @@ export function compactionEvent(
 }
 
 /**
- * The state after a compaction found only in the transcript (no event reported it): `before` is
- * the state as loaded, `after` the state the transcript's facts made of it. A reset there (a new
- * epoch) leaves the restatement to this call.
+ * `after` (the state as loaded, `before`, with the transcript's facts applied) owing the
+ * restatement when those facts reset it: a compaction no event reported.
  */
 export function compactionFound(before: State, after: State, enabled: boolean): State {
   if (!enabled || (after.epoch ?? 0) <= (before.epoch ?? 0)) return after;
@@ -103,16 +81,11 @@ export function compactionFound(before: State, after: State, enabled: boolean): 
 }
 
 /**
- * `decision` (from decide.ts, for `state`) adjusted for a compaction: a pending restatement
- * fires now, naming any thresholds crossed with it; once the rules were restated (at
- * SessionStart, or on a call without a reading), the thresholds the first reading has already
- * reached are taken as fired without a second refresh.
+ * `decision` (made on `state`) adjusted for a compaction: a pending restatement fires now, naming
+ * any thresholds crossed with it; once the rules were restated, the thresholds the first reading
+ * has reached are taken as fired without a second refresh.
  */
-export function afterCompaction(
-  decision: Step,
-  state: State,
-  reading: Reading | NoReading,
-): Step {
+export function afterCompaction(decision: Step, state: State, reading: Reading | NoReading): Step {
   if (state.afterCompact === "pending") {
     const thresholds = decision.cause?.kind === "thresholds" ? decision.cause.thresholds : [];
     const next = settled(decision.next ?? state);
@@ -123,15 +96,12 @@ export function afterCompaction(
       reason: `restating after a compaction (${decision.reason})`,
     };
   }
-  if (state.afterCompact === "delivered" && isReading(reading)) {
-    if (decision.cause?.kind === "thresholds") {
-      return {
-        cause: undefined,
-        next: settled(decision.next ?? state),
-        reason: `${decision.reason}, already restated at SessionStart(compact): taken as fired`,
-      };
-    }
-    return { ...decision, next: settled(decision.next ?? state) };
-  }
-  return decision;
+  if (state.afterCompact !== "delivered" || !isReading(reading)) return decision;
+  const next = settled(decision.next ?? state);
+  if (decision.cause?.kind !== "thresholds") return { ...decision, next };
+  return {
+    cause: undefined,
+    next,
+    reason: `${decision.reason}, already restated at SessionStart(compact): taken as fired`,
+  };
 }

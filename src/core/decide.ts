@@ -1,20 +1,13 @@
 /**
- * The decision: one pure function for every event the hook answers. For a tool call it takes the
- * context's state, the reading, what the transcript showed (facts and receipts) and the settings,
- * and returns what to refresh for (or nothing), the state to keep, and why. The hook calls it once
- * per call, under the lock; every command's dry run calls it the same way.
+ * The decision: one pure function for every event the hook answers. From the context's state, the
+ * reading, what the transcript showed and the settings, it says what to refresh for (or nothing),
+ * the state to keep, and why. The hook calls it once per call, under the lock; dry runs likewise.
  */
 import type { State } from "../schemas/state.ts";
 import { afterCompaction, compactionEvent, compactionFound } from "./compaction_refresh.ts";
 import { applyFacts, type ContextFacts, resetState } from "./facts.ts";
 import type { RefreshCause } from "./header.ts";
-import {
-  isTokenThreshold,
-  MIN_TOKENS,
-  percentText,
-  type Threshold,
-  thresholdText,
-} from "./numbers.ts";
+import { isTokenThreshold, percentText, type Threshold, thresholdText } from "./numbers.ts";
 import { fillOf, isReading, type NoReading, type Reading } from "./reading.ts";
 import {
   type DeliveryReport,
@@ -23,8 +16,7 @@ import {
   settleDeliveries,
   withReceipts,
 } from "./receipts.ts";
-import { crossedThresholds, nextThreshold } from "./thresholds.ts";
-import { firedUnder } from "./window.ts";
+import { crossedThresholds, firedUnder, nextThreshold } from "./thresholds.ts";
 
 /** One step of a decision: what to refresh for, the state to write (undefined: none), why. */
 export interface Step {
@@ -40,29 +32,29 @@ export interface DecideSettings {
   refreshAfterCompact: boolean;
 }
 
-/** A tool call, or an event that ends a context. */
+/**
+ * A tool call (its state as loaded, empty without a file; `claim`: its `tool_use_id` and the
+ * transcript's size, where its receipt will be looked for), or an event that ends a context
+ * (`facts`: what its compaction taught; `restate`: the rules can be restated; `answerAt`: the
+ * transcript's size when SessionStart answers).
+ */
 export type DecideInput =
   | {
     event: "tool call";
-    /** The context's state, as loaded now (empty when there is no file). */
     state: State;
     stateFound: boolean;
     reading: Reading | NoReading;
     facts: ContextFacts;
     receipts: ReceiptEvidence | undefined;
-    /** This call's `tool_use_id` and the transcript's size: where its receipt will be looked for. */
     claim: { call: string | undefined; at: number | undefined };
     settings: DecideSettings;
   }
   | {
     event: "clear" | "SessionStart" | "PostCompact";
     state: State;
-    /** What the transcript's newest compaction taught (window, compaction point). */
     facts: ContextFacts;
     promptId: string | undefined;
-    /** The rules can be restated (the setting is on and they could be rendered). */
     restate: boolean;
-    /** Transcript size when SessionStart answers. */
     answerAt: number | undefined;
   };
 
@@ -78,9 +70,9 @@ export interface Decision {
   receipts: string[];
   /** Every delivery of the context as the receipts show it, before this decision. */
   deliveries: DeliveryReport[];
-  /** The thresholds that count as fired under this reading (before this decision). */
+  /** The thresholds that count as fired under this reading, before this decision. */
   fired: Threshold[];
-  /** The next threshold still ahead after this decision, if any. */
+  /** The next threshold ahead after this decision. */
   upcoming: Threshold | undefined;
 }
 
@@ -160,20 +152,14 @@ function onThresholds(
     if (!reading.countCalls) return { cause: undefined, next: undefined, reason: reading.reason };
     const toolCount = state.toolCount + 1;
     const every = settings.toolCountInterval;
-    const next = { ...state, toolCount };
-    if (toolCount % every === 0) {
-      return {
-        cause: { kind: "toolCount", calls: toolCount },
-        next,
-        reason: `${reading.reason}; tool call ${toolCount} is a multiple of ${every}`,
-      };
-    }
+    const due = toolCount % every === 0;
     return {
-      cause: undefined,
-      next,
-      reason: `${reading.reason}; tool call ${toolCount}, next refresh at ${
-        Math.ceil(toolCount / every) * every
-      }`,
+      cause: due ? { kind: "toolCount", calls: toolCount } : undefined,
+      next: { ...state, toolCount },
+      reason: `${reading.reason}; tool call ${toolCount}` +
+        (due
+          ? ` is a multiple of ${every}`
+          : `, next refresh at ${Math.ceil(toolCount / every) * every}`),
     };
   }
   // Refreshes made under a smaller span than this reading's no longer count (never miss).
@@ -190,20 +176,18 @@ function onThresholds(
       next: undefined,
       reason: next === undefined
         ? "every threshold has fired in this context"
-        : `${shown} is below the next threshold, ${
-          next < MIN_TOKENS ? `${next}%` : thresholdText(next)
-        }`,
+        : `${shown} is below the next threshold, ${thresholdText(next)}`,
     };
   }
   const fired = [...new Set([...counting, ...crossed])].sort((a, b) => a - b);
   // The span each percentage fired under (token thresholds do not move with it).
-  const spans = crossed.filter((t) => !isTokenThreshold(t)).map((t) => [String(t), fill.span]);
-  const firedWindow = reading.window === undefined ? state.firedWindow : {
-    ...Object.fromEntries(
-      Object.entries(state.firedWindow ?? {}).filter(([t]) => fired.includes(Number(t))),
-    ),
-    ...Object.fromEntries(spans),
-  };
+  let firedWindow = state.firedWindow;
+  if (reading.window !== undefined) {
+    const spans: Record<string, number> = {};
+    for (const t of fired) if (firedWindow?.[t] !== undefined) spans[t] = firedWindow[t];
+    for (const t of crossed) if (!isTokenThreshold(t)) spans[t] = fill.span;
+    firedWindow = spans;
+  }
   return {
     cause: {
       kind: "thresholds",

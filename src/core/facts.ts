@@ -43,30 +43,24 @@ export function proofOf(state: State): WindowProof | undefined {
   return { window: state.provenWindow, model: state.provenModel, version: state.provenVersion };
 }
 
-/**
- * The state after a reset (clear, compaction): nothing fired, nothing counted, a new epoch; what
- * the session proved about its window, where it compacts and where its files are, kept.
- */
-export function resetState(state: State, checkedTo?: number): State {
-  const kept = (
-    key: "provenWindow" | "compactedAt" | "provenModel" | "provenVersion" | "agentTranscript",
-  ) => state[key] !== undefined ? { [key]: state[key] } : {};
-  return {
-    fired: [],
-    toolCount: 0,
-    epoch: (state.epoch ?? 0) + 1,
-    ...kept("provenWindow"),
-    ...kept("compactedAt"),
-    ...kept("provenModel"),
-    ...kept("provenVersion"),
-    ...kept("agentTranscript"),
-    ...(checkedTo !== undefined ? { checkedTo } : {}),
-  };
-}
+/** What a reset keeps: what the session proved about its window, where it compacts, its file. */
+const KEPT = [
+  "provenWindow",
+  "provenModel",
+  "provenVersion",
+  "compactedAt",
+  "agentTranscript",
+] as const;
 
-/** True when a compaction marker at `offset` ends the context `state` describes. */
-export function markerEndsContext(state: State, offset: number): boolean {
-  return state.fired.length > 0 && offset >= (state.firedAt ?? 0);
+/** The state after a reset (clear, compaction): nothing fired, nothing counted, a new epoch. */
+export function resetState(state: State, checkedTo?: number): State {
+  const next: Record<string, unknown> = { fired: [], toolCount: 0, epoch: (state.epoch ?? 0) + 1 };
+  for (const key of KEPT) {
+    const value = state[key];
+    if (value !== undefined) next[key] = value;
+  }
+  if (checkedTo !== undefined) next.checkedTo = checkedTo;
+  return next as State;
 }
 
 /**
@@ -75,12 +69,12 @@ export function markerEndsContext(state: State, offset: number): boolean {
  */
 export function applyFacts(base: State, facts: ContextFacts, stateFound: boolean): State {
   let state = base;
-  const found = [...(facts.recovered ?? []), ...(facts.inherited ?? [])];
-  if (!stateFound && found.length > 0) {
+  if (!stateFound && (facts.recovered?.length || facts.inherited?.length)) {
     // Found after the marker (the walk stops there): they belong to this context.
+    const found = [...state.fired, ...(facts.recovered ?? []), ...(facts.inherited ?? [])];
     state = {
       ...state,
-      fired: [...new Set([...state.fired, ...found])].sort((a, b) => a - b),
+      fired: [...new Set(found)].sort((a, b) => a - b),
       firedAt: Math.max(state.firedAt ?? 0, (facts.marker ?? -1) + 1),
     };
   }
@@ -98,7 +92,10 @@ export function applyFacts(base: State, facts: ContextFacts, stateFound: boolean
     };
   }
   if (facts.compactedAt !== undefined) state = { ...state, compactedAt: facts.compactedAt };
-  if (facts.marker !== undefined && markerEndsContext(state, facts.marker)) {
+  // A marker ends the context once written after its last fire.
+  if (
+    facts.marker !== undefined && state.fired.length > 0 && facts.marker >= (state.firedAt ?? 0)
+  ) {
     state = resetState(state, facts.marker);
   } else if (facts.checkedTo !== undefined && facts.checkedTo > (state.checkedTo ?? 0)) {
     state = { ...state, checkedTo: facts.checkedTo };

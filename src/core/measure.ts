@@ -3,22 +3,13 @@
  * window and span it is measured against and the facts the read taught: a compaction, where the
  * session compacts, a window proven. Pure.
  */
-import {
-  type CompactEnv,
-  compactsEarly,
-  type CompactSettings,
-  spanFor,
-} from "./compaction_point.ts";
+import type { CompactEnv, CompactSettings } from "./compaction_point.ts";
+import { compactsEarly, spanFor } from "./compaction_point.ts";
 import { CHECKPOINT_BYTES, type ContextFacts, markersFrom, proofOf } from "./facts.ts";
 import type { Threshold } from "./numbers.ts";
-import { figuresOf, type NoReading, type Reading, reportedReading } from "./reading.ts";
-import {
-  type CompactionEvidence,
-  newProof,
-  percentOf,
-  resolveWindow,
-  windowText,
-} from "./window.ts";
+import { figuresOf, type NoReading, type Reading } from "./reading.ts";
+import type { CompactionEvidence, WindowChoice, WindowProof } from "./window.ts";
+import { percentOf, resolveWindow, windowText } from "./window.ts";
 import type { State } from "../schemas/state.ts";
 import type { StatuslineRecord } from "../schemas/statusline.ts";
 import type { TranscriptView } from "./view.ts";
@@ -49,26 +40,19 @@ export interface MeasureInput {
   files: CompactSettings | undefined;
 }
 
-const none = (reason: string, countCalls: boolean): NoReading => ({
-  kind: "none",
-  reason,
-  countCalls,
-});
+function none(reason: string, countCalls = true): NoReading {
+  return { kind: "none", reason, countCalls };
+}
 
 /** The reading and the facts this call's read taught. */
 export function measure(
   input: MeasureInput,
 ): { reading: Reading | NoReading; facts: ContextFacts } {
   const { view, state, settings } = input;
-  if (isContextWindow(input.contextWindow)) {
-    const figures = figuresOf(input.contextWindow);
-    if (figures) {
-      const reading = reportedReading("stdin", figures, undefined, settings.windowOverride);
-      return { reading: withSpan(reading, input, state.compactedAt), facts: {} };
-    }
-  }
-  if (view === undefined) return { reading: none("no transcript_path", true), facts: {} };
-  if ("error" in view) return { reading: none(view.error, true), facts: {} };
+  const figures = isContextWindow(input.contextWindow) ? figuresOf(input.contextWindow) : undefined;
+  if (figures) return { reading: reported(input, "stdin", figures, state.compactedAt), facts: {} };
+  if (view === undefined) return { reading: none("no transcript_path"), facts: {} };
+  if ("error" in view) return { reading: none(view.error), facts: {} };
   const facts = compactionFacts(view.compaction, state, settings, input.files);
   const marker = view.markerAfterUsage ?? view.markerSince;
   if (marker !== undefined) facts.marker = marker;
@@ -84,26 +68,21 @@ export function measure(
     const reading = none("compacted since the last usage: no reading yet", false);
     const last = view.compactedUsage;
     if (last) {
-      const { window } = resolveWindow({ ...last, ...windowSettings(settings) });
+      const { window } = windowFor(last, undefined, undefined, settings, input.files);
       reading.before = { tokens: last.tokens, window, model: last.model };
     }
     return { reading, facts };
   }
   if (input.bridged) {
-    const record = input.bridged;
-    const reading = reportedReading("statusline", record, record.model, settings.windowOverride);
-    return { reading: withSpan(reading, input, learned), facts };
+    return { reading: reported(input, "statusline", input.bridged, learned), facts };
   }
   const usage = view.usage;
-  if (!usage) return { reading: none("no usage in the transcript", true), facts };
-  const choice = usage.window !== undefined ? undefined : resolveWindow({
-    ...usage,
-    ...windowSettings(settings),
-    compaction: view.compaction,
-    proven: facts.proven ?? proofOf(state),
-    compactsEarly: view.compaction !== undefined && compactsEarly(settings.compactEnv, input.files),
-  });
-  const proof = choice && newProof(choice, facts.proven ?? proofOf(state));
+  if (!usage) return { reading: none("no usage in the transcript"), facts };
+  const kept = facts.proven ?? proofOf(state);
+  const choice = usage.window === undefined
+    ? windowFor(usage, view.compaction, kept, settings, input.files)
+    : undefined;
+  const proof = choice && newProof(choice, kept);
   if (proof) facts.proven = proof;
   const window = usage.window ?? choice?.window ?? 0;
   const reading: Reading = {
@@ -122,11 +101,34 @@ export function measure(
   return { reading: withSpan(reading, input, learned), facts };
 }
 
-const windowSettings = (settings: MeasureSettings) => ({
-  override: settings.windowOverride,
-  disable1m: settings.disable1m,
-  firstParty: settings.firstParty,
-});
+/** The window of `usage` (its tokens may widen it) under the hook's settings. */
+export function windowFor(
+  usage: { model?: string | undefined; version?: string | undefined; tokens?: number },
+  compaction: CompactionEvidence | undefined,
+  proven: WindowProof | undefined,
+  settings: MeasureSettings,
+  files: CompactSettings | undefined,
+): WindowChoice {
+  return resolveWindow({
+    model: usage.model,
+    version: usage.version,
+    tokens: usage.tokens,
+    override: settings.windowOverride,
+    disable1m: settings.disable1m,
+    firstParty: settings.firstParty,
+    compaction,
+    proven,
+    compactsEarly: compaction !== undefined && compactsEarly(settings.compactEnv, files),
+  });
+}
+
+/** The proof `choice` makes, unless it is the one kept. */
+function newProof(choice: WindowChoice, kept: WindowProof | undefined): WindowProof | undefined {
+  const proof = choice.proves;
+  const same = proof !== undefined && kept !== undefined && proof.window === kept.window &&
+    proof.model === kept.model && proof.version === kept.version;
+  return same ? undefined : proof;
+}
 
 /**
  * What a compaction's recorded size proves about the window (auto near 167k: 200k; above 200k:
@@ -141,43 +143,67 @@ export function compactionFacts(
 ): ContextFacts {
   if (compaction === undefined) return {};
   const facts: ContextFacts = {};
-  const proven = proofOf(state);
+  const kept = proofOf(state);
   // Measured as the compacted context's own model would be.
-  const choice = resolveWindow({
-    compaction,
-    disable1m: settings.disable1m,
-    proven,
-    model: compaction.model,
-    version: compaction.version,
-    compactsEarly: compactsEarly(settings.compactEnv, files),
-  });
-  const proof = newProof(choice, proven);
+  const proof = newProof(
+    resolveWindow({
+      compaction,
+      disable1m: settings.disable1m,
+      proven: kept,
+      model: compaction.model,
+      version: compaction.version,
+      compactsEarly: compactsEarly(settings.compactEnv, files),
+    }),
+    kept,
+  );
   if (proof) facts.proven = proof;
   const at = compaction.preTokens;
-  if (
-    compaction.trigger === "auto" && at > 0 &&
-    !(state.compactedAt !== undefined && state.compactedAt <= at)
-  ) {
-    facts.compactedAt = at;
-  }
+  const tighter = state.compactedAt === undefined || at < state.compactedAt;
+  if (compaction.trigger === "auto" && at > 0 && tighter) facts.compactedAt = at;
   return facts;
 }
 
-/** `reading` with where it compacts and the span its percentages are measured against. */
-export function withSpan(
-  reading: Reading,
-  input: Pick<MeasureInput, "settings" | "files">,
+/** A reading from Claude Code's own figures; `LESSONS_CONTEXT_WINDOW` replaces their window. */
+function reported(
+  input: MeasureInput,
+  source: "stdin" | "statusline",
+  figures: Pick<StatuslineRecord, "percent" | "tokens" | "window" | "model">,
   learned: number | undefined,
 ): Reading {
-  if (reading.window === undefined || !(reading.window > 0)) return reading;
+  const { tokens } = figures;
+  const override = input.settings.windowOverride;
+  const window = override !== undefined && tokens !== undefined ? override : figures.window;
+  const reading: Reading = {
+    kind: "reading",
+    source,
+    percent: window === undefined || tokens === undefined
+      ? figures.percent
+      : percentOf(tokens, window),
+    tokens,
+    window,
+    windowSource: window === undefined
+      ? undefined
+      : window === override
+      ? "LESSONS_CONTEXT_WINDOW"
+      : "reported by Claude Code",
+    model: figures.model,
+  };
+  return withSpan(reading, input, learned);
+}
+
+/** `reading`, just made, with where it compacts and the span its percentages are measured in. */
+function withSpan(reading: Reading, input: MeasureInput, learned: number | undefined): Reading {
+  const { window, model } = reading;
+  if (window === undefined || !(window > 0)) return reading;
   const { settings, files } = input;
-  const { compaction, span } = spanFor(reading.window, reading.model, {
+  const { compaction, span } = spanFor(window, model, {
     env: settings.compactEnv,
     files,
     learned,
     thresholds: settings.thresholds,
     scale: settings.scaleForAutocompact,
   });
-  const { span: _before, ...rest } = reading;
-  return { ...rest, compaction, ...(span !== reading.window ? { span } : {}) };
+  reading.compaction = compaction;
+  if (span !== window) reading.span = span;
+  return reading;
 }

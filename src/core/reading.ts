@@ -1,18 +1,17 @@
 /**
  * A reading: how full the context is, from where, against which window; or why there is none.
- * Claude Code's own `context_window` figures (the statusLine's stdin) become readings here too.
- * Pure.
+ * Claude Code's own `context_window` figures (the statusLine's stdin) are checked here. Pure.
  */
 import { STATUSLINE_MAX_AGE_MS } from "./claude_code.ts";
 import type { CompactionPoint } from "./compaction_point.ts";
 import { groupDigits, MAX_TOKENS, MIN_TOKENS } from "./numbers.ts";
 import type { Fill } from "./thresholds.ts";
-import { percentOf, usedTokens } from "./window.ts";
+import { percentOf } from "./window.ts";
 import type { ContextWindow } from "../schemas/payload.ts";
 import type { StatuslineRecord } from "../schemas/statusline.ts";
 
 /** Where a reading came from, best first. */
-export type ReadingSource =
+type ReadingSource =
   | "stdin"
   | "statusline"
   | "transcript tool_use match"
@@ -51,13 +50,6 @@ export function isReading(reading: Reading | NoReading): reading is Reading {
 /**
  * The reading as thresholds see it: tokens, and the span percentages are measured against. A
  * reading with only a percentage counts as that many hundredths of a span of 100.
- *
- * @example
- * ```ts
- * fillOf({ kind: "reading", source: "transcript latest", percent: 12.5, tokens: 125_000,
- *   window: 1_000_000, windowSource: "x", model: undefined, span: 400_000 });
- * // { tokens: 125_000, span: 400_000 }
- * ```
  */
 export function fillOf(reading: Reading): Fill {
   const window = reading.window;
@@ -66,6 +58,14 @@ export function fillOf(reading: Reading): Fill {
     (window !== undefined ? (reading.percent * window) / 100 : undefined);
   if (span === undefined || tokens === undefined) return { tokens: reading.percent, span: 100 };
   return { tokens, span };
+}
+
+/** The tokens `current_usage` gives: Claude Code's own `input + cache_creation + cache_read`. */
+function currentTokens(figures: ContextWindow): number | undefined {
+  const u = figures.current_usage;
+  if (u === undefined || u === null || typeof u === "number") return u ?? undefined;
+  return (u.input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0) +
+    (u.cache_read_input_tokens ?? 0);
 }
 
 /**
@@ -96,11 +96,6 @@ export function absurdFigure(figures: ContextWindow): string | undefined {
   return undefined;
 }
 
-function currentTokens(figures: ContextWindow): number | undefined {
-  const current = figures.current_usage;
-  return typeof current === "number" ? current : current ? usedTokens(current) : undefined;
-}
-
 /**
  * The figures a `context_window` gives: tokens over the window are exact and win; the rounded
  * `used_percentage` serves when they are missing.
@@ -114,39 +109,13 @@ function currentTokens(figures: ContextWindow): number | undefined {
 export function figuresOf(figures: ContextWindow) {
   if (absurdFigure(figures) !== undefined) return undefined;
   const { used_percentage: used, context_window_size: size } = figures;
-  const reported = typeof size === "number" && size > 0 ? size : undefined;
-  const window = reported;
+  const window = typeof size === "number" && size > 0 ? size : undefined;
   const tokens = currentTokens(figures);
   if (tokens !== undefined && window !== undefined) {
     return { percent: percentOf(tokens, window), tokens, window };
   }
-  if (typeof used === "number" && used >= 0) return { percent: used, tokens, window: reported };
+  if (typeof used === "number" && used >= 0) return { percent: used, tokens, window };
   return undefined;
-}
-
-/** A reading from Claude Code's own figures (the statusLine's, or a future PostToolUse's). */
-export function reportedReading(
-  source: "stdin" | "statusline",
-  figures: { percent: number; tokens?: number | undefined; window?: number | undefined },
-  model: string | undefined,
-  override: number | undefined,
-): Reading {
-  const window = override !== undefined && figures.tokens !== undefined ? override : figures.window;
-  return {
-    kind: "reading",
-    source,
-    percent: window === undefined || figures.tokens === undefined
-      ? figures.percent
-      : percentOf(figures.tokens, window),
-    tokens: figures.tokens,
-    window,
-    windowSource: window === undefined
-      ? undefined
-      : window === override
-      ? "LESSONS_CONTEXT_WINDOW"
-      : "reported by Claude Code",
-    model,
-  };
 }
 
 /**

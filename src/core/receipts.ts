@@ -14,14 +14,14 @@ import type { RefreshCause } from "./header.ts";
 export const COMPACT_LABEL = "compact";
 
 /** Why a delivery is not checked on a Claude Code that records no hook outcome. */
-export const UNRECORDED = "this Claude Code does not record deliveries";
+const UNRECORDED = "this Claude Code does not record deliveries";
 
 /** A delivery is sent at most this often: once, and once again when it was not recorded. */
-export const MAX_SENDS = 2;
+const MAX_SENDS = 2;
 
 /** What the transcript showed from the oldest outstanding claim to its end (line offsets). */
 export interface ReceiptEvidence {
-  /** Everything from this offset to the end was read: a claim made before it was not seen whole. */
+  /** Read from this offset on: a claim made before it was not seen whole. */
   from: number;
   /** Per tool call: where its `tool_result` entry starts (its hooks have finished by then). */
   results: Readonly<Record<string, number>>;
@@ -31,24 +31,14 @@ export interface ReceiptEvidence {
   cancelled: readonly string[];
   /** Where the newest responses start, newest first, one per message id, at most two. */
   responses: readonly number[];
-  /**
-   * This Claude Code records hook outcomes: a hook of an awaited call left `hook_success` or
-   * `hook_cancelled`, or the newest response comes from a release known to record them.
-   */
+  /** This Claude Code records hook outcomes (io/transcript.ts says how it knows). */
   records: boolean;
 }
 
-/** What the transcript says about one delivery. */
+/** What the transcript says about one delivery (`unread`: its claim lies before what was read). */
 export type Verdict =
-  | { kind: "delivered" }
-  /** Not recorded yet, and the transcript has not moved past its call: it may still come. */
-  | { kind: "pending" }
-  /** The transcript moved past its call without recording it: it was not delivered. */
-  | { kind: "missed"; why: string }
-  /** Its claim lies before what could be read. */
-  | { kind: "unread" }
-  /** The transcript moved past its call, and this Claude Code records no hook outcome. */
-  | { kind: "unrecorded" };
+  | { kind: "delivered" | "pending" | "unread" | "unrecorded" }
+  | { kind: "missed"; why: string };
 
 /**
  * Judges `delivery` on `evidence`. Recorded (an answer to its call after its claim): delivered.
@@ -56,54 +46,35 @@ export type Verdict =
  * claim), or, when no result of the call was ever written, once two responses follow the claim;
  * unrecorded instead when this Claude Code records no hook outcome, where a missing record proves
  * nothing. Otherwise it may still be on its way: Claude Code writes the transcript asynchronously.
- *
- * @example
- * ```ts
- * const d = { refresh: "30", call: "toolu_1", at: 100, sent: 1, status: "pending" } as const;
- * judge(d, {
- *   from: 100, results: { toolu_1: 150 }, answers: {}, cancelled: [], responses: [400], records: true,
- * });
- * // { kind: "missed", why: "not recorded for toolu_1, and the session moved past it" }
- * ```
  */
 export function judge(delivery: Delivery, evidence: ReceiptEvidence): Verdict {
-  const verdict = recordedVerdict(delivery, evidence);
-  return verdict.kind === "missed" && !evidence.records ? { kind: "unrecorded" } : verdict;
-}
-
-function recordedVerdict(delivery: Delivery, evidence: ReceiptEvidence): Verdict {
   const { call, at } = delivery;
   if ((evidence.answers[call] ?? []).some((offset) => offset >= at)) return { kind: "delivered" };
   if (evidence.from > at) return { kind: "unread" };
   const [newest, previous] = evidence.responses;
-  const killed = evidence.cancelled.includes(call) ? " (Claude Code cancelled the hook)" : "";
-  const moved = `not recorded for ${call}${killed}, and the session moved past it`;
-  if (call === SESSION_START) {
-    return newest !== undefined && newest >= at
-      ? { kind: "missed", why: moved }
-      : { kind: "pending" };
-  }
   const result = evidence.results[call];
-  if (result !== undefined) {
-    return newest !== undefined && newest > result
-      ? { kind: "missed", why: moved }
-      : { kind: "pending" };
-  }
-  return previous !== undefined && previous >= at
-    ? { kind: "missed", why: `no result of ${call} was recorded${killed}, and the session went on` }
-    : { kind: "pending" };
+  const moved = call === SESSION_START
+    ? newest !== undefined && newest >= at
+    : result !== undefined
+    ? newest !== undefined && newest > result
+    : previous !== undefined && previous >= at;
+  if (!moved) return { kind: "pending" };
+  if (!evidence.records) return { kind: "unrecorded" };
+  const killed = evidence.cancelled.includes(call) ? " (Claude Code cancelled the hook)" : "";
+  return {
+    kind: "missed",
+    why: call === SESSION_START || result !== undefined
+      ? `not recorded for ${call}${killed}, and the session moved past it`
+      : `no result of ${call} was recorded${killed}, and the session went on`,
+  };
 }
 
-/**
- * A delivery just claimed, awaiting its receipt: `refresh` answered on `call` (a `tool_use_id`,
- * or SessionStart's), claimed when the transcript was `at` bytes long.
- */
+/** A delivery just claimed: `refresh` answered on `call`, when the transcript was `at` bytes. */
 export function answerAwaitingReceipt(refresh: string, call: string, at: number): Delivery {
   return { refresh, call, at, sent: 1, status: "pending" };
 }
 
-/** The deliveries still waiting for their receipt. */
-export function outstanding(state: State): Delivery[] {
+function outstanding(state: State): Delivery[] {
   return (state.deliveries ?? []).filter((d) => d.status === "pending");
 }
 
@@ -126,20 +97,14 @@ export function receiptsSettled(state: State, evidence: ReceiptEvidence | undefi
   return outstanding(state).every((d) => judge(d, evidence).kind !== "pending");
 }
 
-/** How one delivery stands, for the trace, `status` and `doctor`. */
-export interface DeliveryReport {
-  /** A threshold (`"30"`) or `"compact"`. */
-  refresh: string;
-  /**
-   * `delivered`: recorded by Claude Code; `pending`: not recorded yet; `owed`: not delivered, the
-   * next tool call sends it again; `re-sent`: sent again, its receipt not seen yet; `given up`;
-   * `unrecorded`: sent once, on a Claude Code that records no delivery.
-   */
-  status: "delivered" | "pending" | "owed" | "re-sent" | "given up" | "unrecorded";
-  call: string;
-  sent: number;
+/**
+ * How one delivery stands, for the trace, `status` and `doctor`: besides a delivery's own
+ * statuses, `owed` (not delivered, this call sends it again) or `re-sent` (its receipt not seen).
+ */
+export type DeliveryReport = Pick<Delivery, "refresh" | "call" | "sent"> & {
+  status: Delivery["status"] | "owed" | "re-sent";
   reason: string | undefined;
-}
+};
 
 /** The state with receipts judged, what is owed now, and a phrase per delivery judged. */
 export interface Settled {
@@ -147,7 +112,6 @@ export interface Settled {
   state: State;
   /** Labels to send again on this call (`"compact"` included when the restatement is owed). */
   owed: string[];
-  /** One phrase per outstanding delivery: what its receipt showed. */
   notes: string[];
   /** Every delivery of the context, as it stands before this call's decision. */
   report: DeliveryReport[];
@@ -156,7 +120,7 @@ export interface Settled {
 /**
  * Judges every outstanding delivery of `state` on `evidence` (none: nothing read, all stay
  * pending). A missed delivery sent once is owed (a missed restatement sets `afterCompact` back to
- * pending, so core/compaction_refresh.ts restates); one already sent twice is given up.
+ * pending, so the restatement fires again); one already sent twice is given up.
  */
 export function settleDeliveries(state: State, evidence: ReceiptEvidence | undefined): Settled {
   const deliveries = state.deliveries;
@@ -165,6 +129,10 @@ export function settleDeliveries(state: State, evidence: ReceiptEvidence | undef
   }
   const owed: string[] = [];
   const notes: string[] = [];
+  const settle = (d: Delivery, status: Delivery["status"], reason: string, note: string) => {
+    notes.push(note);
+    return { ...d, status, reason };
+  };
   const next = deliveries.map((d): Delivery => {
     if (d.status !== "pending" || evidence === undefined) return d;
     const verdict = judge(d, evidence);
@@ -176,49 +144,42 @@ export function settleDeliveries(state: State, evidence: ReceiptEvidence | undef
       case "pending":
         notes.push(`${what} not recorded yet for ${d.call}`);
         return d;
-      case "unrecorded": {
-        notes.push(`${what} sent once: ${UNRECORDED}`);
-        return { ...d, status: "unrecorded", reason: UNRECORDED };
-      }
+      case "unrecorded":
+        return settle(d, "unrecorded", UNRECORDED, `${what} sent once: ${UNRECORDED}`);
       case "unread": {
         const reason = "its claim lies beyond what one check reads: not checked";
-        notes.push(`${what} given up: ${reason}`);
-        return { ...d, status: "given up", reason };
+        return settle(d, "given up", reason, `${what} given up: ${reason}`);
       }
-      case "missed":
+      case "missed": {
         if (d.sent >= MAX_SENDS) {
           const reason = `sent ${d.sent} times, ${verdict.why}`;
-          notes.push(`${what} given up: ${reason}`);
-          return { ...d, status: "given up", reason };
+          return settle(d, "given up", reason, `${what} given up: ${reason}`);
         }
         owed.push(d.refresh);
-        notes.push(`${what} ${verdict.why}: sending it again`);
-        return { ...d, reason: verdict.why };
+        return settle(d, "pending", verdict.why, `${what} ${verdict.why}: sending it again`);
+      }
     }
   });
-  let settled: State = { ...state, deliveries: next };
-  if (owed.includes(COMPACT_LABEL)) settled = { ...settled, afterCompact: "pending" };
+  const settled: State = { ...state, deliveries: next };
+  if (owed.includes(COMPACT_LABEL)) settled.afterCompact = "pending";
   return { state: settled, owed, notes, report: reportOf(next, owed) };
 }
 
 /** Each delivery as `status` shows it. */
 export function reportOf(
-  deliveries: readonly Delivery[] | undefined,
+  deliveries: readonly Delivery[] = [],
   owed: readonly string[] = [],
 ): DeliveryReport[] {
-  return (deliveries ?? []).map((d) => ({
-    refresh: d.refresh,
-    status: d.status !== "pending"
-      ? d.status
-      : owed.includes(d.refresh)
+  return deliveries.map(({ refresh, status, call, sent, reason }) => {
+    const now = status !== "pending"
+      ? status
+      : owed.includes(refresh)
       ? "owed"
-      : d.sent > 1
+      : sent > 1
       ? "re-sent"
-      : "pending",
-    call: d.call,
-    sent: d.sent,
-    reason: d.reason,
-  }));
+      : status;
+    return { refresh, status: now, call, sent, reason };
+  });
 }
 
 /** The labels a refresh answers, one delivery each: its thresholds, and `compact` for a restatement. */
@@ -230,12 +191,11 @@ export function labelsOf(cause: RefreshCause): string[] {
 }
 
 /**
- * `decision` (for `settled.state`) with what is owed sent again, and each delivery it makes
- * recorded as pending on `claim` (this call's `tool_use_id` and the transcript size it was decided
- * at). Owed thresholds join the refresh (or make one, stated at this reading); the owed
- * restatement already fires through `afterCompact`. Without a claim (no `tool_use_id`, no
- * transcript) nothing can be checked later, so nothing is recorded. A periodic refresh (no
- * reading) is not receipted: the next comes within the interval anyway.
+ * `decision` (made on `settled.state`) with what is owed sent again, and each delivery it makes
+ * recorded as pending on `claim` (this call's `tool_use_id` and transcript size). Owed thresholds
+ * join the refresh, or make one stated at this reading; the owed restatement already fires through
+ * `afterCompact`. Without a claim nothing can be checked later, so a re-send is given up at once.
+ * A periodic refresh (no reading) is not receipted: the next comes within the interval anyway.
  */
 export function withReceipts(
   decision: Step,
@@ -243,61 +203,52 @@ export function withReceipts(
   reading: Reading | NoReading,
   claim: { call: string | undefined; at: number | undefined },
 ): Step {
+  const { owed } = settled;
+  if (owed.length === 0 && decision.cause === undefined) return decision;
   const state = decision.next ?? settled.state;
-  // The deliveries as settled: the decision's state was derived from them.
   const current = settled.state.deliveries ?? [];
-  const owedThresholds = settled.owed.filter((l) => l !== COMPACT_LABEL).flatMap((l) => {
-    const parsed = thresholdOf(l);
+  let cause = decision.cause;
+  const again = owed.flatMap((label) => {
+    const parsed = thresholdOf(label);
     return parsed.kind === "valid" ? [parsed.value] : [];
   });
-  let cause = decision.cause;
-  if (owedThresholds.length > 0) {
-    if (cause?.kind === "thresholds" || cause?.kind === "compaction") {
-      const thresholds = [...new Set([...cause.thresholds, ...owedThresholds])].sort((a, b) =>
-        a - b
-      );
-      cause = { ...cause, thresholds };
-    } else {
-      cause = {
+  if (again.length > 0) {
+    cause = cause?.kind === "thresholds" || cause?.kind === "compaction"
+      ? {
+        ...cause,
+        thresholds: [...new Set([...cause.thresholds, ...again])].sort((a, b) => a - b),
+      }
+      : {
         kind: "thresholds",
-        thresholds: owedThresholds,
-        percent: isReading(reading)
-          ? reading.percent
-          : state.firedPercent ?? Math.max(...owedThresholds),
+        thresholds: again,
+        percent: isReading(reading) ? reading.percent : state.firedPercent ?? Math.max(...again),
         ...(isReading(reading) && reading.window !== undefined ? { window: reading.window } : {}),
       };
-    }
   }
-  const reason = settled.owed.length > 0
-    ? `${decision.reason}; sending ${settled.owed.join(", ")} again (not delivered)`
+  const reason = owed.length > 0
+    ? `${decision.reason}; sending ${owed.join(", ")} again (not delivered)`
     : decision.reason;
-  const { call, at } = claim;
   if (!cause) return { ...decision, reason };
+  const { call, at } = claim;
   if (call === undefined || at === undefined) {
-    if (settled.owed.length === 0) return { ...decision, cause, reason };
-    // Sent again where no receipt can be looked for: never again on every call.
+    if (owed.length === 0) return { ...decision, cause, reason };
     const unchecked = "sent again on a call whose delivery cannot be checked";
-    const deliveries = current.map((d) =>
-      settled.owed.includes(d.refresh)
-        ? { ...d, sent: d.sent + 1, status: "given up" as const, reason: unchecked }
+    const deliveries = current.map((d): Delivery =>
+      owed.includes(d.refresh)
+        ? { ...d, sent: d.sent + 1, status: "given up", reason: unchecked }
         : d
     );
     return { cause, reason, next: { ...state, deliveries } };
   }
   const labels = labelsOf(cause);
   if (labels.length === 0) return { ...decision, cause, reason };
-  const kept = current.filter((d) => !labels.includes(d.refresh));
   const made = labels.map((refresh): Delivery => {
     const before = current.find((d) => d.refresh === refresh);
-    const again = before !== undefined && settled.owed.includes(refresh);
-    return {
-      refresh,
-      call,
-      at,
-      sent: again ? before.sent + 1 : 1,
-      status: "pending",
-      ...(again && before.reason !== undefined ? { reason: before.reason } : {}),
-    };
+    if (before === undefined || !owed.includes(refresh)) {
+      return answerAwaitingReceipt(refresh, call, at);
+    }
+    return { ...before, call, at, sent: before.sent + 1, status: "pending" };
   });
+  const kept = current.filter((d) => !labels.includes(d.refresh));
   return { cause, reason, next: { ...state, deliveries: [...kept, ...made] } };
 }

@@ -1,7 +1,6 @@
 /**
- * Threshold lists: which thresholds a reading has reached and which comes next. A threshold is a
- * percentage of the span the percentages are measured against, or a number of tokens
- * (core/numbers.ts says which). Pure.
+ * Threshold lists: which thresholds a reading has reached, which comes next, and which fires still
+ * count. A threshold is a percentage of the span or a number of tokens (core/numbers.ts). Pure.
  */
 import { isTokenThreshold, type Threshold } from "./numbers.ts";
 
@@ -14,43 +13,20 @@ export interface Fill {
   span: number;
 }
 
-/**
- * The tokens at which `threshold` is reached over `span`.
- *
- * @example
- * ```ts
- * pointOf(30, 200_000); // 60_000
- * pointOf(60_000, 1_000_000); // 60_000
- * ```
- */
+/** The tokens at which `threshold` is reached over `span`. */
 export function pointOf(threshold: Threshold, span: number): number {
   return isTokenThreshold(threshold) ? threshold : (threshold * span) / 100;
 }
 
-/**
- * True when `fill` has reached `threshold`. Multiplies instead of dividing, so 58,000 of 200,000
- * reaches 29.
- */
-export function reaches(fill: Fill, threshold: Threshold): boolean {
-  return isTokenThreshold(threshold)
-    ? fill.tokens >= threshold
-    : fill.tokens * 100 >= threshold * fill.span;
-}
+// Multiplies instead of dividing, so 58,000 of 200,000 reaches 29.
+const reaches = (fill: Fill, t: Threshold) =>
+  isTokenThreshold(t) ? fill.tokens >= t : fill.tokens * 100 >= t * fill.span;
 
-/**
- * `thresholds` in the order a filling context reaches them over `span` (a percentage before a
- * token count at the same point).
- *
- * @example
- * ```ts
- * inReachOrder([30, 52, 20_000], 200_000); // [20_000, 30, 52]
- * ```
- */
-export function inReachOrder(thresholds: readonly Threshold[], span: number): Threshold[] {
-  return [...thresholds].sort((a, b) =>
+// The order a filling context reaches them in; at the same point, a percentage first.
+const inReachOrder = (thresholds: readonly Threshold[], span: number) =>
+  [...thresholds].sort((a, b) =>
     pointOf(a, span) - pointOf(b, span) || Number(isTokenThreshold(a)) - Number(isTokenThreshold(b))
   );
-}
 
 /**
  * The thresholds `fill` has reached that are not in `fired`, in reach order.
@@ -69,18 +45,25 @@ export function crossedThresholds(
   return crossed.length > 1 ? inReachOrder(crossed, fill.span) : crossed;
 }
 
-/**
- * The first threshold not in `fired`, in reach order over `span`, or undefined when all fired.
- *
- * @example
- * ```ts
- * nextThreshold([30, 52, 70], [30], 200_000); // 52
- * ```
- */
+/** The first threshold not in `fired`, in reach order over `span`; undefined when all fired. */
 export function nextThreshold(
   thresholds: readonly Threshold[],
   fired: readonly Threshold[],
   span: number,
 ): Threshold | undefined {
   return inReachOrder(thresholds, span).find((t) => !fired.includes(t));
+}
+
+/**
+ * The thresholds of `fired` that still count under `span`: a refresh made under a smaller,
+ * uncertain span lies below its percentage of a larger one once that is proven, so it fires again
+ * there. Token thresholds never move.
+ */
+export function firedUnder(
+  fired: readonly number[],
+  firedWindow: Readonly<Record<string, number>> | undefined,
+  span: number | undefined,
+): number[] {
+  if (firedWindow === undefined || span === undefined) return [...fired];
+  return fired.filter((t) => (firedWindow[t] ?? span) >= span);
 }

@@ -1,67 +1,44 @@
 /**
  * Which context window a reading is measured against, how sure that is, and on what evidence.
- * Pure: the environment and the transcript's facts arrive as values. Why each rule holds:
- * docs/maintainers/windows-by-release.md.
+ * Pure. Why each rule holds: docs/maintainers/windows-by-release.md.
  */
 import {
   AUTOCOMPACT_MARGIN,
   FIRST_PARTY_GATE,
   LARGE_WINDOW,
   MODEL_ROWS,
-  type ModelRow,
   SMALL_WINDOW,
 } from "./claude_code.ts";
 
-/** How the window was decided; shown by `status`, `doctor` and the debug line. */
-export type WindowSource =
-  | "LESSONS_CONTEXT_WINDOW"
-  | "reported by Claude Code"
-  | "CLAUDE_CODE_DISABLE_1M_CONTEXT"
-  | "[1m] model id"
-  | "usage above 200k"
-  | "auto-compaction point"
-  | "proven earlier in this session"
-  | "model and version"
-  | "unknown model"
-  | "no model";
-
 export interface WindowChoice {
   window: number;
-  source: WindowSource;
-  /**
-   * False when a larger window stays possible: the reading is measured against the smaller one,
-   * so no threshold is missed, and refreshes made under it stop counting once a larger is proven.
-   */
+  /** How it was decided (`[1m] model id`, `model and version`...): `status` and `doctor` show it. */
+  source: string;
+  /** False when a larger window stays possible: the smaller is taken, so no threshold is missed. */
   certain: boolean;
-  /** The evidence, in a few plain words. */
   evidence: string;
-  /** The window this evidence proves for the rest of the session, and for which model. */
+  /** The window this evidence proves for the rest of the session. */
   proves?: WindowProof;
 }
 
-/** A compaction the transcript records, and the model and release of the usage it compacted. */
-export interface CompactionEvidence {
+/** The model and Claude Code release some evidence is about; unknown, it speaks for every one. */
+interface Release {
+  model?: string | undefined;
+  version?: string | undefined;
+}
+
+/** A compaction the transcript records, with the model and release of the usage it compacted. */
+export interface CompactionEvidence extends Release {
   trigger: string | undefined;
   preTokens: number;
-  model?: string | undefined;
-  version?: string | undefined;
 }
 
-/**
- * A window this session proved, for the model and Claude Code release of the evidence (a window
- * is the model's in that release). Undefined model or version: it speaks for every entry.
- */
-export interface WindowProof {
+/** A window this session proved, for the model and release of the evidence. */
+export interface WindowProof extends Release {
   window: number;
-  model?: string | undefined;
-  version?: string | undefined;
 }
 
-export interface WindowInputs {
-  model?: string | undefined;
-  /** The Claude Code release that wrote the entry. */
-  version?: string | undefined;
-  /** Tokens observed; above 200k proves a larger window. */
+export interface WindowInputs extends Release {
   tokens?: number | undefined;
   /** `LESSONS_CONTEXT_WINDOW`. */
   override?: number | undefined;
@@ -69,35 +46,20 @@ export interface WindowInputs {
   disable1m?: boolean | undefined;
   /** Claude Code talks to the first-party API; undefined: not known. */
   firstParty?: boolean | undefined;
-  /** The newest compaction the transcript records, if read. */
   compaction?: CompactionEvidence | undefined;
   proven?: WindowProof | undefined;
   /** An auto-compact window or percentage is set: a compaction below 200k proves nothing. */
   compactsEarly?: boolean | undefined;
 }
 
-/**
- * A model id as Claude Code keys its families and per-model settings: lower case, from its
- * `claude-` part on, without `[1m]` or a date; a family the table knows is reduced to it.
- *
- * @example
- * ```ts
- * modelKey("claude-sonnet-4-5-20250929"); // "claude-sonnet-4-5"
- * modelKey("us.anthropic.claude-opus-5-5[1m]"); // "claude-opus-5-5"
- * ```
- */
-export function modelKey(model: string): string {
-  const row = rowOf(model);
-  if (row) return row.family;
+/** The id from its `claude-` part on, lower case, without `[1m]`. */
+function idOf(model: string): string {
   const lower = model.toLowerCase().replace(/\[1m\]$/, "");
   const at = lower.indexOf("claude-");
-  return (at > 0 ? lower.slice(at) : lower).replace(/[-@]\d{8}$/, "");
+  return at > 0 ? lower.slice(at) : lower;
 }
 
-function rowOf(model: string): ModelRow | undefined {
-  const lower = model.toLowerCase().replace(/\[1m\]$/, "");
-  const at = lower.indexOf("claude-");
-  const id = at > 0 ? lower.slice(at) : lower;
+function rowOf(id: string) {
   return MODEL_ROWS.find(({ family }) => {
     if (id === family) return true;
     if (!id.startsWith(family) || !"-@:".includes(id.charAt(family.length))) return false;
@@ -107,15 +69,22 @@ function rowOf(model: string): ModelRow | undefined {
 }
 
 /**
- * True when evidence about `evidence.model` in `evidence.version` speaks for an entry of `model`
- * written by `version`: the same family and the same release; what either side does not know
- * does not tell them apart.
+ * A model id as Claude Code keys its per-model settings: a family the table knows, else the id
+ * without a date.
+ *
+ * @example
+ * ```ts
+ * modelKey("claude-sonnet-4-5-20250929"); // "claude-sonnet-4-5"
+ * modelKey("us.anthropic.claude-opus-5-5[1m]"); // "claude-opus-5-5"
+ * ```
  */
-export function speaksFor(
-  evidence: { model?: string | undefined; version?: string | undefined },
-  model: string | undefined,
-  version: string | undefined,
-): boolean {
+export function modelKey(model: string): string {
+  const id = idOf(model);
+  return rowOf(id)?.family ?? id.replace(/[-@]\d{8}$/, "");
+}
+
+/** True when `evidence` speaks for an entry of `model` written by `version`. */
+function speaksFor(evidence: Release, model: string | undefined, version: string | undefined) {
   if (evidence.version !== undefined && version !== undefined && evidence.version !== version) {
     return false;
   }
@@ -125,27 +94,31 @@ export function speaksFor(
 
 /** `a` against `b` as release numbers (`2.1.112`); parts that are not numbers count as 0. */
 export function compareVersions(a: string, b: string): number {
-  const pa = a.split(/[.-]/).slice(0, 3).map((p) => Number(p) || 0);
-  const pb = b.split(/[.-]/).slice(0, 3).map((p) => Number(p) || 0);
+  const [pa, pb] = [a.split(/[.-]/), b.split(/[.-]/)];
   for (let i = 0; i < 3; i++) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    const d = (Number(pa[i]) || 0) - (Number(pb[i]) || 0);
     if (d !== 0) return d;
   }
   return 0;
 }
 
-const choice = (window: number, source: WindowSource, certain: boolean, evidence: string) => ({
-  window,
-  source,
-  certain,
-  evidence,
-});
+const pick = (
+  window: number,
+  source: string,
+  evidence: string,
+  certain = true,
+  proves?: WindowProof,
+): WindowChoice => ({ window, source, certain, evidence, ...(proves && { proves }) });
+
+const PROVEN = "proven earlier in this session";
+const COMPACTION = "auto-compaction point";
+const TABLE = "model and version";
 
 /**
  * The window from the best evidence at hand: an exact figure, the 1M kill switch, a `[1m]` id, a
- * reading above 200k, a window proven earlier, an auto-compaction's size, the model against the
- * table for the release that wrote the transcript. Where a larger window stays possible the
- * answer is the smaller one, not `certain`.
+ * reading above 200k, a window proven earlier, a compaction's size, the model against the table
+ * for the release that wrote the transcript. Where a larger window stays possible the answer is
+ * the smaller one, not `certain`.
  *
  * @example
  * ```ts
@@ -154,113 +127,69 @@ const choice = (window: number, source: WindowSource, certain: boolean, evidence
  * ```
  */
 export function resolveWindow(inputs: WindowInputs): WindowChoice {
-  const { override, model, version, tokens } = inputs;
+  const { override, model, version, tokens, compaction: c } = inputs;
+  if (override !== undefined) {
+    return pick(override, "LESSONS_CONTEXT_WINDOW", "set by LESSONS_CONTEXT_WINDOW");
+  }
+  if (inputs.disable1m) {
+    const off = "CLAUDE_CODE_DISABLE_1M_CONTEXT";
+    return pick(SMALL_WINDOW, off, `${off} caps every model at 200k`);
+  }
+  if (model !== undefined && /\[1m\]$/i.test(model)) {
+    return pick(LARGE_WINDOW, "[1m] model id", `${model} asks for the 1M window`);
+  }
+  if (tokens !== undefined && tokens > SMALL_WINDOW) {
+    const proof = { window: LARGE_WINDOW, model, version };
+    const evidence = `a reading of ${tokens} tokens is over 200k`;
+    return pick(LARGE_WINDOW, "usage above 200k", evidence, true, proof);
+  }
   const proven = inputs.proven !== undefined && speaksFor(inputs.proven, model, version)
     ? inputs.proven.window
     : undefined;
-  const compaction = inputs.compaction !== undefined &&
-      speaksFor(inputs.compaction, model, version)
-    ? inputs.compaction
-    : undefined;
-  if (override !== undefined) {
-    return choice(override, "LESSONS_CONTEXT_WINDOW", true, "set by LESSONS_CONTEXT_WINDOW");
-  }
-  if (inputs.disable1m) {
-    return choice(
-      SMALL_WINDOW,
-      "CLAUDE_CODE_DISABLE_1M_CONTEXT",
-      true,
-      "every model capped at 200k",
-    );
-  }
-  if (model !== undefined && /\[1m\]$/i.test(model)) {
-    return choice(LARGE_WINDOW, "[1m] model id", true, `${model} asks for the 1M window`);
-  }
-  if (tokens !== undefined && tokens > SMALL_WINDOW) {
-    return {
-      ...choice(LARGE_WINDOW, "usage above 200k", true, `${tokens} tokens do not fit 200k`),
-      proves: { window: LARGE_WINDOW, model, version },
-    };
-  }
   if (proven !== undefined && proven > SMALL_WINDOW) {
-    return choice(proven, "proven earlier in this session", true, "a reading above 200k earlier");
+    return pick(proven, PROVEN, "a reading over 200k earlier in this session");
   }
-  if (compaction !== undefined) {
-    const by = { model: compaction.model ?? model, version: compaction.version ?? version };
-    const at = compaction.preTokens;
+  if (c !== undefined && speaksFor(c, model, version)) {
+    const by = { model: c.model ?? model, version: c.version ?? version };
+    const at = c.preTokens;
     if (at > SMALL_WINDOW) {
-      return {
-        ...choice(LARGE_WINDOW, "auto-compaction point", true, `a compaction at ${at} tokens`),
-        proves: { window: LARGE_WINDOW, ...by },
-      };
+      const proof = { window: LARGE_WINDOW, ...by };
+      return pick(LARGE_WINDOW, COMPACTION, `a compaction at ${at} tokens, over 200k`, true, proof);
     }
-    if (compaction.trigger === "auto" && at >= SMALL_WINDOW / 2 && !inputs.compactsEarly) {
-      return {
-        ...choice(
-          SMALL_WINDOW,
-          "auto-compaction point",
-          true,
-          `auto-compacted at ${at} tokens, as a 200k window does (${
-            SMALL_WINDOW - AUTOCOMPACT_MARGIN
-          })`,
-        ),
-        proves: { window: SMALL_WINDOW, ...by },
-      };
+    if (c.trigger === "auto" && at >= SMALL_WINDOW / 2 && !inputs.compactsEarly) {
+      const usual = SMALL_WINDOW - AUTOCOMPACT_MARGIN;
+      const evidence = `auto-compacted at ${at} tokens, as a 200k window does (${usual})`;
+      return pick(SMALL_WINDOW, COMPACTION, evidence, true, { window: SMALL_WINDOW, ...by });
     }
   }
-  if (proven !== undefined) return choice(proven, "proven earlier in this session", true, "proven");
-  return fromTable(model, version, inputs.firstParty);
-}
-
-function fromTable(
-  model: string | undefined,
-  version: string | undefined,
-  firstParty: boolean | undefined,
-): WindowChoice {
-  if (model === undefined) return choice(SMALL_WINDOW, "no model", false, "no model recorded");
-  const row = rowOf(model);
+  if (proven !== undefined) return pick(proven, PROVEN, PROVEN);
+  if (model === undefined) return pick(SMALL_WINDOW, "no model", "no model recorded yet", false);
+  const row = rowOf(idOf(model));
   if (row === undefined) {
-    return choice(SMALL_WINDOW, "unknown model", false, `${model} is not in the window table`);
+    return pick(SMALL_WINDOW, "unknown model", `${model} is not in the window table`, false);
   }
-  if (row.kind === "fixed") {
-    return choice(SMALL_WINDOW, "model and version", true, `${model} has 200k in every release`);
-  }
+  if (row.kind === "fixed") return pick(SMALL_WINDOW, TABLE, `${model} has 200k in every release`);
   if (row.kind === "optIn") {
-    return choice(SMALL_WINDOW, "model and version", false, `${model}: 1M only if chosen`);
+    return pick(SMALL_WINDOW, TABLE, `${model} has 1M only if chosen`, false);
   }
   const from = row.nativeFrom ?? "";
-  const inRelease = `${model} in Claude Code ${version ?? "(release unknown)"}`;
+  const inRelease = version === undefined
+    ? `${model} (its Claude Code release not recorded)`
+    : `${model} in Claude Code ${version}`;
   if (version === undefined || compareVersions(version, from) < 0) {
     const unread = version !== undefined && row.notNativeUntil !== undefined &&
       compareVersions(version, row.notNativeUntil) > 0;
-    return choice(
-      SMALL_WINDOW,
-      "model and version",
-      false,
-      unread ? `${inRelease}: that release was not read` : `${inRelease}: 1M from ${from}`,
-    );
+    const why = unread ? "that release was not measured" : `1M only from ${from}`;
+    return pick(SMALL_WINDOW, TABLE, `${inRelease}: ${why}`, false);
   }
-  const gate = firstPartyGate(version);
-  if (gate !== "none" && firstParty !== true) {
-    return choice(
-      SMALL_WINDOW,
-      "model and version",
-      false,
-      firstParty === false
-        ? `${inRelease}: 1M only on Anthropic's own API, and another is set`
-        : `${inRelease}: 1M only on Anthropic's own API`,
-    );
+  const gate = FIRST_PARTY_GATE;
+  const gated = compareVersions(version, gate.lastWithout) > 0 &&
+    compareVersions(version, gate.firstWithoutAfter) < 0;
+  if (gated && inputs.firstParty !== true) {
+    const other = inputs.firstParty === false ? ", and another API is set" : "";
+    return pick(SMALL_WINDOW, TABLE, `${inRelease}: 1M only on Anthropic's own API${other}`, false);
   }
-  return choice(LARGE_WINDOW, "model and version", true, `${inRelease}: natively 1M`);
-}
-
-/** Whether `version` makes native 1M depend on the first-party API: yes, no, or not read. */
-function firstPartyGate(version: string): "yes" | "none" | "maybe" {
-  const g = FIRST_PARTY_GATE;
-  if (compareVersions(version, g.lastWithout) <= 0) return "none";
-  if (compareVersions(version, g.firstWithoutAfter) >= 0) return "none";
-  if (compareVersions(version, g.from) >= 0 && compareVersions(version, g.until) <= 0) return "yes";
-  return "maybe";
+  return pick(LARGE_WINDOW, TABLE, `${inRelease} has 1M natively`);
 }
 
 /** Percent of `window` that `tokens` fill; multiplies first, so 58,000 of 200,000 is 29. */
@@ -268,41 +197,9 @@ export function percentOf(tokens: number, window: number): number {
   return (tokens * 100) / window;
 }
 
-/** Context size from usage: `input + cache_creation + cache_read`, Claude Code's own formula. */
-export function usedTokens(usage: {
-  input_tokens?: number | null | undefined;
-  cache_creation_input_tokens?: number | null | undefined;
-  cache_read_input_tokens?: number | null | undefined;
-}): number {
-  return (usage.input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0) +
-    (usage.cache_read_input_tokens ?? 0);
-}
-
-/**
- * The thresholds of `fired` that still count under `span`: a refresh made under a smaller,
- * uncertain span lies below its percentage of a larger one once that is proven, so it fires
- * again there. Token thresholds never move.
- */
-export function firedUnder(
-  fired: readonly number[],
-  firedWindow: Readonly<Record<string, number>> | undefined,
-  span: number | undefined,
-): number[] {
-  if (firedWindow === undefined || span === undefined) return [...fired];
-  return fired.filter((t) => (firedWindow[String(t)] ?? span) >= span);
-}
-
-/** The window's source, whether it is certain, and the evidence, in one phrase. */
+/** The evidence in one phrase, and, when a larger window stays possible, that 200k is used. */
 export function windowText(choice: WindowChoice): string {
-  return `${choice.source}${choice.certain ? "" : " (a larger window is possible)"}: ` +
-    choice.evidence;
-}
-
-/** The proof `choice` makes when it is worth keeping and differs from the one `proven`. */
-export function newProof(choice: WindowChoice, proven: WindowProof | undefined) {
-  const proof = choice.proves;
-  if (proof === undefined) return undefined;
-  const same = proven !== undefined && proof.window === proven.window &&
-    proof.model === proven.model && proof.version === proven.version;
-  return same ? undefined : proof;
+  return choice.certain
+    ? choice.evidence
+    : `${choice.evidence}; counted as 200k until a reading shows more`;
 }

@@ -59,7 +59,7 @@ export function describeReading(reading: Reading | NoReading): string {
 }
 
 /** `; compaction at 367000 (why)[; percentages measured against 400000 tokens]`, or nothing. */
-export function compactionText(reading: Reading): string {
+function compactionText(reading: Reading): string {
   const point = reading.compaction;
   if (point === undefined) return "";
   if (point.kind === "off") return `; no auto-compaction (${point.evidence})`;

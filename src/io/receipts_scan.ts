@@ -8,6 +8,7 @@ import {
   DELIVERED_ATTACHMENT,
   RAN_ATTACHMENT,
   RECORDS_HOOK_OUTCOMES_FROM,
+  RECORDS_IN_SUBAGENT_FILES_FROM,
   SESSION_START,
 } from "../core/claude_code.ts";
 import type { ReceiptEvidence } from "../core/receipts.ts";
@@ -67,9 +68,10 @@ export function receiptsOf(
       }
     }
   }
-  // Claude Code records hook outcomes from this release on (core/claude_code.ts).
+  // Claude Code records hook outcomes from these releases on (core/claude_code.ts).
   if (newestVersion !== undefined) {
-    evidence.records ||= compareVersions(newestVersion, RECORDS_HOOK_OUTCOMES_FROM) >= 0;
+    const from = query.sidechainFile ? RECORDS_IN_SUBAGENT_FILES_FROM : RECORDS_HOOK_OUTCOMES_FROM;
+    evidence.records ||= compareVersions(newestVersion, from) >= 0;
   }
   return evidence;
 }

@@ -42,7 +42,7 @@ export const StateSchema = z.looseObject({
   afterCompact: z.optional(z.enum(["pending", "delivered"])),
   /** The `prompt_id` of the compaction that set `afterCompact`. */
   compactPrompt: z.optional(z.string()),
-  /** The window (tokens) each fired threshold was measured against (core/window.ts firedUnder). */
+  /** The window (tokens) each fired threshold was measured against (core/thresholds.ts firedUnder). */
   firedWindow: z.optional(z.record(z.string(), z.number())),
   /** A window this session proved (a reading or a compaction above 200k); kept by resets. */
   provenWindow: z.optional(count),

@@ -41,6 +41,14 @@ export function statuslineInput(overrides: Record<string, unknown> = {}): Record
   return { ...JSON.parse(text), ...overrides };
 }
 
+/**
+ * A report with its wrapped values joined again: a line indented to `column` (where `status`
+ * puts its values) continues the one before.
+ */
+export function unwrap(text: string, column = 13): string {
+  return text.replace(new RegExp(`\n {${column}}(?=\\S)`, "g"), " ");
+}
+
 /** Fails unless `text` contains `part`, showing the text. */
 export function assertIncludes(text: string, part: string): void {
   if (!text.includes(part)) {

@@ -1,13 +1,25 @@
 /**
- * `status` and `preview` are dry runs of the hook's own steps: on every real transcript
- * they must name exactly what the hook then does on its next call at that reading, with no state
- * file (the hook recovers its earlier refreshes from the transcript) and with one.
+ * `status` and `preview` are dry runs of the hook's own steps: they must name exactly what the
+ * hook then does on its next call at that reading: on every real transcript, with no state file
+ * (the hook recovers its earlier refreshes from the transcript) and with one; with no rules
+ * anywhere; and once a larger window is proven after refreshes made at the smaller one.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { readdirSync } from "node:fs";
-import { PreviewJsonSchema, StatusJsonSchema } from "../../src/cli/schemas.ts";
-import { payload, RECORDED, runHook, SKELETONS } from "../_helpers.ts";
-import { cli, parsedAs, ROOT, sandbox } from "./_cli.ts";
+import { join } from "node:path";
+import { ErrorJsonSchema, PreviewJsonSchema, StatusJsonSchema } from "../../src/cli/schemas.ts";
+import {
+  appendTranscript,
+  entries,
+  type HookRun,
+  payload,
+  RECORDED,
+  runHook,
+  runRecorded,
+  SKELETONS,
+  writeTranscript,
+} from "../_helpers.ts";
+import { assertIncludes, cli, parsedAs, ROOT, sandbox } from "./_cli.ts";
 
 function transcripts(): string[] {
   const skeletons = readdirSync(SKELETONS).filter((f) => f.endsWith(".jsonl")).sort()
@@ -22,40 +34,138 @@ function namedIn(context: string): number[] {
   return match?.[1] ? match[1].split(",").map(Number) : [];
 }
 
+/**
+ * Runs `status` and `preview` on `path` from `cwd`, then the hook's next call there (`run`), and
+ * checks that the commands named what the hook did. Returns the status report.
+ */
+async function agree(
+  path: string,
+  env: Record<string, string>,
+  cwd: string,
+  call: Record<string, unknown>,
+  run: (call: Record<string, unknown>, env: Record<string, string>) => Promise<HookRun>,
+) {
+  const status = parsedAs(
+    StatusJsonSchema,
+    (await cli(["status", "--json", "--transcript", path], env, "", cwd)).stdout,
+  );
+  const shown = await cli(["preview", "--json", "--transcript", path], env, "", cwd);
+  const hook = await run({
+    ...call,
+    session_id: status.sessionId,
+    transcript_path: path,
+    cwd,
+    ...(status.agentId ? { agent_id: status.agentId, agent_transcript_path: path } : {}),
+  }, env);
+  const where = `status ${JSON.stringify(status.decision)}, hook ${hook.stderr}`;
+  assertEquals(status.action, hook.context === undefined ? "nothing" : "refresh", where);
+  assert(hook.stderr.includes(status.decision), where);
+  if (shown.code !== 0) {
+    // Nothing to restate: preview says so, in JSON too, and the hook injects nothing.
+    assertIncludes(parsedAs(ErrorJsonSchema, shown.stdout).error, "nothing to restate");
+    assertEquals(hook.context, undefined, where);
+    return status;
+  }
+  const preview = parsedAs(PreviewJsonSchema, shown.stdout);
+  assertEquals(preview.due, hook.context !== undefined, where);
+  // When nothing is due, preview shows the next threshold's text instead.
+  if (hook.context !== undefined) assertEquals(preview.text, hook.context, where);
+  assertEquals(status.pending, hook.context === undefined ? [] : namedIn(hook.context), where);
+  return status;
+}
+
 Deno.test("status and preview agree with the hook's next call on every real transcript", async (t) => {
   for (const path of transcripts()) {
     await t.step(path.split("/").pop()!, async () => {
       const box = sandbox();
       const env = { ...box.env, HOME: box.dir, LESSONS_DEBUG: "1" };
-      for (const round of ["without a state file", "with the state file the hook wrote"]) {
-        const status = parsedAs(
-          StatusJsonSchema,
-          (await cli(["status", "--json", "--transcript", path], env)).stdout,
-        );
-        const preview = parsedAs(
-          PreviewJsonSchema,
-          (await cli(["preview", "--json", "--transcript", path], env)).stdout,
-        );
-        const call = payload("PostToolUse.Bash", {
-          session_id: status.sessionId,
-          transcript_path: path,
-          cwd: ROOT, // the commands run here: the same project, so the same lessons
-          tool_use_id: undefined,
-          ...(status.agentId ? { agent_id: status.agentId, agent_transcript_path: path } : {}),
-        });
-        const hook = await runHook(call, env);
-        const where = `${round}: status ${JSON.stringify(status.decision)}, hook ${hook.stderr}`;
-        assertEquals(status.action, hook.context === undefined ? "nothing" : "refresh", where);
-        assertEquals(preview.due, hook.context !== undefined, where);
-        assert(hook.stderr.includes(status.decision), where);
-        if (hook.context !== undefined) {
-          assertEquals(status.pending, namedIn(hook.context), where);
-          assertEquals(preview.text, hook.context, where);
-        } else {
-          assertEquals(preview.text, null, where);
-        }
-      }
+      const call = payload("PostToolUse.Bash", { tool_use_id: undefined });
+      // Without a state file, then with the one the hook wrote. The commands run here, in the
+      // checkout: the same project as the hook's call, so the same rules.
+      for (let round = 0; round < 2; round++) await agree(path, env, ROOT, call, runHook);
       await Deno.remove(box.dir, { recursive: true });
     });
   }
+});
+
+Deno.test("with no rules anywhere, status and preview say the next call restates nothing", async () => {
+  const box = sandbox();
+  const project = join(box.dir, "project");
+  Deno.mkdirSync(project);
+  const env = { ...box.env, HOME: box.dir, LESSONS_DEBUG: "1", LESSONS_MANIFEST_PATH: "" };
+  writeTranscript(box.transcript, [
+    entries.assistant(88_000, ["toolu_n"], { model: "claude-sonnet-4-6" }),
+  ]);
+  const call = payload("PostToolUse.Bash", { tool_use_id: "toolu_n" });
+  // Before the hook's call and after it: it crossed 30, but gave nothing, so nothing is pending.
+  for (let round = 0; round < 2; round++) {
+    const status = await agree(box.transcript, env, project, call, runHook);
+    assertEquals([status.action, status.pending, status.next], ["nothing", [], 30]);
+    assertIncludes(status.decision, "44% crossed 30, but no rules to restate");
+    assert(
+      status.sources.some((s) => s.startsWith("CLAUDE.md: none found")),
+      status.sources.join(),
+    );
+  }
+  const human = await cli(["status", "--transcript", box.transcript], env, "", project);
+  assertIncludes(
+    human.stdout,
+    "next call    does nothing: 44% crossed 30, but no rules to restate",
+  );
+  assert(!human.stdout.includes("pending"), human.stdout);
+  await Deno.remove(box.dir, { recursive: true });
+});
+
+Deno.test("in a user's own project, with rules marked in CLAUDE.md only, all three agree", async () => {
+  const box = sandbox();
+  const project = join(box.dir, "project");
+  Deno.mkdirSync(join(project, ".git"), { recursive: true });
+  const rule = "Run the tests before every commit.";
+  Deno.writeTextFileSync(
+    join(project, "CLAUDE.md"),
+    `<!-- reinject -->\n${rule}\n<!-- /reinject -->\n`,
+  );
+  const env = { ...box.env, HOME: box.dir, LESSONS_DEBUG: "1", LESSONS_MANIFEST_PATH: "" };
+  writeTranscript(box.transcript, [
+    entries.assistant(62_000, ["toolu_u"], { model: "claude-sonnet-4-6" }),
+  ]);
+  const call = payload("PostToolUse.Bash", { tool_use_id: "toolu_u" });
+  let hook: HookRun | undefined;
+  const status = await agree(
+    box.transcript,
+    env,
+    project,
+    call,
+    async (c, e) => hook = await runRecorded(c, e),
+  );
+  assertEquals([status.action, status.pending], ["refresh", [30]]);
+  assertIncludes(hook?.context ?? "", `## Rules you marked in CLAUDE.md\n\n${rule}`);
+  await Deno.remove(box.dir, { recursive: true });
+});
+
+Deno.test("status agrees with the hook once a larger window is proven after refreshes at 200k", async () => {
+  const box = sandbox();
+  const env = { ...box.env, HOME: box.dir, LESSONS_DEBUG: "1" };
+  writeTranscript(box.transcript, []);
+  // claude-sonnet-4-6 has 1M only if chosen: counted as 200k until 250,000 tokens prove 1M.
+  const steps = [62_000, 110_000, 150_000, 250_000, 320_000];
+  const refreshed: number[][] = [];
+  for (const [i, tokens] of steps.entries()) {
+    const id = `toolu_w${i}`;
+    appendTranscript(box.transcript, [
+      entries.assistant(tokens, [id], { model: "claude-sonnet-4-6" }),
+    ]);
+    const call = payload("PostToolUse.Bash", { tool_use_id: id });
+    let hook: HookRun | undefined;
+    const status = await agree(box.transcript, env, ROOT, call, async (c, e) => {
+      return hook = await runRecorded(c, e);
+    });
+    refreshed.push(hook?.context === undefined ? [] : namedIn(hook.context));
+    if (tokens === 250_000) {
+      // The refreshes made at 200k lie below 30 % of 1M: they no longer count.
+      assertEquals([status.window, status.fired, status.next], [1_000_000, [], 30]);
+    }
+  }
+  assertEquals(refreshed, [[30], [52], [70], [], [30]]);
+  await Deno.remove(box.dir, { recursive: true });
 });

@@ -1,21 +1,11 @@
 /** The demo's presentation: rows in, lines out, within the width given, colour only when asked. */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import {
-  demoLines,
-  type DemoView,
-  type DemoViewOptions,
-  demoWidth,
-  listPercents,
-  useColor,
-  wrap,
-} from "../../src/cli/demo_view.ts";
+import { widthOf, wrap } from "../../src/cli/common.ts";
+import { demoLines, type DemoView, listPercents } from "../../src/cli/demo_view.ts";
 
-Deno.test("useColor() colours a terminal unless NO_COLOR asks for none", () => {
-  assertEquals(useColor(true, false), true);
-  assertEquals(useColor(true, true), false);
-  assertEquals(useColor(false, false), false);
-  assertEquals(useColor(false, true), false);
-});
+type Replay = Pick<DemoView, "model" | "window" | "thresholds" | "rows">;
+type DemoViewOptions = Omit<DemoView, keyof Replay>;
+const show = (replay: Replay, options: DemoViewOptions) => demoLines({ ...replay, ...options });
 
 Deno.test("listPercents() writes a list of percentages in words", () => {
   assertEquals(listPercents([]), "");
@@ -31,10 +21,17 @@ Deno.test("wrap() breaks at spaces and cuts a word longer than the width", () =>
   assertEquals(wrap("ab " + "y".repeat(7), 5), ["ab", "yyyyy", "yy"]);
   // Widths count characters, not UTF-16 units or bytes.
   assertEquals(wrap("→→→ →→", 3), ["→→→", "→→"]);
+  // A path longer than the width breaks after a slash where it can.
+  assertEquals(wrap("see /home/me/.claude/projects/x.jsonl", 16), [
+    "see",
+    "/home/me/",
+    ".claude/",
+    "projects/x.jsonl",
+  ]);
 });
 
 const LONG = "word ".repeat(60).trim();
-const view: DemoView = {
+const view: Replay = {
   model: "claude-sonnet-4-6",
   window: 200_000,
   thresholds: [30, 52, 70],
@@ -68,6 +65,7 @@ const at = (width: number, more: Partial<DemoViewOptions> = {}): DemoViewOptions
   color: false,
   width,
   program: "deno task hook",
+  anywhere: "/home/me/lessons-reinject/hooks/run",
   readme: "README.md",
   ...more,
 });
@@ -75,23 +73,23 @@ const at = (width: number, more: Partial<DemoViewOptions> = {}): DemoViewOptions
 const visible = (lines: string[]) => lines.map((l) => l.replace(/\x1b\[[0-9;]*m/g, ""));
 const WIDTHS = [60, 80, 100, 140];
 
-Deno.test("demoWidth() takes the terminal's, then COLUMNS, then 100; never under 60", () => {
-  assertEquals(demoWidth(80, "132"), 80);
-  assertEquals(demoWidth(undefined, "132"), 132);
-  assertEquals(demoWidth(undefined, " 90 "), 90);
-  assertEquals(demoWidth(undefined, undefined), 100);
-  assertEquals(demoWidth(undefined, "wide"), 100);
-  assertEquals(demoWidth(undefined, "0"), 100);
-  assertEquals(demoWidth(0, undefined), 100, "a terminal that reports 0 columns");
-  assertEquals(demoWidth(40, undefined), 60);
-  assertEquals(demoWidth(undefined, "20"), 60);
+Deno.test("widthOf() takes the terminal's, then COLUMNS, then 100; never under 60", () => {
+  assertEquals(widthOf(80, "132"), 80);
+  assertEquals(widthOf(undefined, "132"), 132);
+  assertEquals(widthOf(undefined, " 90 "), 90);
+  assertEquals(widthOf(undefined, undefined), 100);
+  assertEquals(widthOf(undefined, "wide"), 100);
+  assertEquals(widthOf(undefined, "0"), 100);
+  assertEquals(widthOf(0, undefined), 100, "a terminal that reports 0 columns");
+  assertEquals(widthOf(40, undefined), 60);
+  assertEquals(widthOf(undefined, "20"), 60);
 });
 
 Deno.test("demoLines() keeps long reasons, tool names and injected lines within the width", () => {
   for (const width of WIDTHS) {
     for (const full of [false, true]) {
       for (const color of [false, true]) {
-        const lines = demoLines(view, at(width, { full, color }));
+        const lines = show(view, at(width, { full, color }));
         const wide = visible(lines).filter((l) => [...l].length > width);
         assertEquals(wide, [], `width ${width}, full ${full}, color ${color}`);
         assertEquals(lines.some((l) => l.includes("\x1b[")), color);
@@ -102,7 +100,7 @@ Deno.test("demoLines() keeps long reasons, tool names and injected lines within 
 
 Deno.test("demoLines() never wraps a gauge: each bar whole on one line, at every width", () => {
   for (const width of WIDTHS) {
-    const lines = visible(demoLines(view, at(width, { color: true })));
+    const lines = visible(show(view, at(width, { color: true })));
     const bars = lines.filter((l) => l.includes("[") && /[#.]{3}/.test(l));
     assertEquals(bars.length, view.rows.length, `width ${width}: one gauge per call`);
     for (const line of bars) {
@@ -110,15 +108,16 @@ Deno.test("demoLines() never wraps a gauge: each bar whole on one line, at every
     }
   }
   // Room beside the figures: the gauge stays on the call's line; at 60 it gets a line of its own.
-  const oneCall: DemoView = { ...view, rows: [view.rows[0]!] };
-  assert(/tokens {2}\[/.test(demoLines(oneCall, at(80)).join("\n")));
-  assert(!/tokens {2}\[/.test(demoLines(oneCall, at(60)).join("\n")));
+  const oneCall: Replay = { ...view, rows: [view.rows[0]!] };
+  assert(/tokens {2}\[/.test(show(oneCall, at(80)).join("\n")));
+  assert(!/tokens {2}\[/.test(show(oneCall, at(60)).join("\n")));
 });
 
 Deno.test("demoLines() ends with commands that work from where the user is, whole", () => {
   for (const width of WIDTHS) {
-    const next = demoLines(view, at(width)).join("\n").split("\nNext\n")[1] ?? "";
-    assert(next.includes("deno task hook doctor"), next);
+    const next = show(view, at(width)).join("\n").split("\nNext\n")[1] ?? "";
+    // doctor is for the user's project: a command that runs from any folder.
+    assert(next.includes("/home/me/lessons-reinject/hooks/run doctor"), next);
     assert(next.includes("deno task hook --help"), next);
     assert(next.includes("README.md"), next);
     assert(next.includes("/plugin marketplace add lessons-reinject/lessons-reinject\n"), next);
@@ -128,16 +127,16 @@ Deno.test("demoLines() ends with commands that work from where the user is, whol
   // An installed binary's path may be longer than the terminal: it stays whole, to be pasted.
   const binary = "/home/someone/.claude/plugins/cache/lessons-reinject/lessons-reinject/0.1.0/" +
     "dist/lessons-reinject-x86_64-unknown-linux-gnu";
-  const lines = demoLines(view, at(80, { program: binary, readme: undefined }));
+  const lines = show(view, at(80, { program: binary, anywhere: binary, readme: undefined }));
   assert(lines.includes(`  ${binary} --help`), lines.slice(-8).join("\n"));
   assert(!lines.includes("README.md"));
 });
 
 Deno.test("demoLines() names what a refresh crossed and how much went in", () => {
-  const text = demoLines(view, at(100)).join("\n");
+  const text = show(view, at(100)).join("\n");
   assert(text.includes("refresh: 71% crossed 30%, 52% and 70%, so "), text);
   assert(text.includes("1 refresh over 2 tool calls, at 71%"), text);
   assert(text.includes("quiet: word word"), text);
   assert(text.includes("... 2 more lines (--full shows them)"), text);
-  assert(!demoLines(view, at(100, { full: true })).join("\n").includes("more lines"));
+  assert(!show(view, at(100, { full: true })).join("\n").includes("more lines"));
 });

@@ -77,12 +77,13 @@ Deno.test("doctor says in one line what is wrong with the manifest, and what to 
       // The variable is set already: mend it, never "set" it; or take the CLAUDE.md route.
       assertIncludes(check?.fix ?? "", "correct LESSONS_MANIFEST_PATH");
       assertIncludes(check?.fix ?? "", "<!-- reinject -->");
-      // The human report keeps its columns: the detail is one line, the fix the next.
+      // The human report keeps its columns: the detail, then the fix, under one another.
       const human = await cli(["doctor", "--plugin-root", ROOT], env);
       const lines = human.stdout.split("\n");
       const at = lines.findIndex((l) => l.startsWith("  FAIL  manifest "));
-      assert(at >= 0, human.stdout);
-      assert(lines[at + 1]?.startsWith(`${" ".repeat(27)}fix: correct`), human.stdout);
+      const fix = lines.findIndex((l) => l.startsWith(`${" ".repeat(27)}fix: correct`));
+      assert(at >= 0 && fix > at, human.stdout);
+      for (const line of lines.slice(at + 1, fix)) assert(/^ {27}\S/.test(line), human.stdout);
       await Deno.remove(box.dir, { recursive: true });
     });
   }

@@ -108,13 +108,39 @@ Deno.test("doctor: own rules alone are enough; odd markers are warned of, with t
   const run = await cli(["doctor", "--json", "--plugin-root", ROOT], env, "", work);
   const report = parsedAs(DoctorJsonSchema, run.stdout);
   const by = (name: string) => report.checks.find((c) => c.name === name)!;
-  assertEquals(by("manifest").status, "warn");
+  // No manifest is no problem when another source has rules.
+  assertEquals(by("manifest").status, "ok");
+  assertIncludes(by("manifest").detail, "not needed");
   const rules = by("rules");
   assertEquals(rules.status, "warn", JSON.stringify(rules));
   assertIncludes(rules.detail, "CLAUDE.md: 1 marked section");
   assertIncludes(rules.detail, "0 left out");
-  assertIncludes(rules.fix ?? "", "fix CLAUDE.md as noted");
+  assertEquals(
+    rules.fix,
+    "close the section CLAUDE.md opens at line 6 with a <!-- /reinject --> line",
+  );
   assertEquals(report.checks.filter((c) => c.status === "fail"), []);
+});
+
+Deno.test("doctor: an unclosed marker in the only source of rules is the failure, with its line", async () => {
+  const { work, env } = project();
+  // A typo in the closing marker: the section is never closed, so nothing is restated.
+  Deno.writeTextFileSync(
+    join(work, "CLAUDE.md"),
+    `# Notes\n<!-- reinject -->\n${MARKED}\n<!-- /reinject>\n`,
+  );
+  const run = await cli(["doctor", "--json", "--plugin-root", ROOT], env, "", work);
+  assertEquals(run.code, 1);
+  const report = parsedAs(DoctorJsonSchema, run.stdout);
+  const failures = report.checks.filter((c) => c.status === "fail");
+  assertEquals(failures.map((c) => c.name), ["rules"]);
+  assertIncludes(failures[0]!.detail, "line 2: section never closed");
+  assertEquals(
+    failures[0]!.fix,
+    "close the section CLAUDE.md opens at line 2 with a <!-- /reinject --> line",
+  );
+  const manifest = report.checks.find((c) => c.name === "manifest")!;
+  assertEquals(manifest.status, "warn");
 });
 
 /** Room for the header, one first line and the count of what was left out; not for two. */

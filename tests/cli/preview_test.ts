@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { join } from "node:path";
-import { PreviewJsonSchema } from "../../src/cli/schemas.ts";
+import { ErrorJsonSchema, PreviewJsonSchema } from "../../src/cli/schemas.ts";
 import { entries, payload, RECORDED, runHook, writeTranscript } from "../_helpers.ts";
 import { assertIncludes, cli, parsedAs, ROOT, sandbox } from "./_cli.ts";
 
@@ -41,6 +41,8 @@ Deno.test("preview prints the exact text the hook's next call would inject, and 
   assertEquals(after.code, 0, after.stderr);
   assertIncludes(after.stdout, "nothing is due in this context: ");
   assertIncludes(after.stdout, "every threshold has fired in this context");
+  // Its hint names a command that works here, in a checkout.
+  assertIncludes(after.stdout, "(`deno task hook preview --threshold N` shows the text");
 
   const json = parsedAs(
     PreviewJsonSchema,
@@ -92,7 +94,8 @@ Deno.test("preview of a 40 KB manifest stays within the budget, summarizing what
 
 Deno.test("preview agrees with the hook when the state file is gone: nothing is due", async () => {
   // The recorded session already holds this hook's refreshes for 30 and 52: without a state
-  // file the hook recovers them and stays silent; preview must say the same.
+  // file the hook recovers them and stays silent; preview must say the same, and show the
+  // refresh that comes next.
   const box = sandbox();
   const run = await cli(["preview", "--json", "--transcript", RECORDED], {
     ...box.env,
@@ -100,19 +103,22 @@ Deno.test("preview agrees with the hook when the state file is gone: nothing is 
   });
   assertEquals(run.code, 0, run.stderr);
   const json = parsedAs(PreviewJsonSchema, run.stdout);
-  assertEquals([json.due, json.text], [false, null]);
-  // Its hint names a command that works here, in a checkout.
+  assertEquals([json.due, json.thresholds], [false, [70]]);
+  assert(json.text?.startsWith("[lessons-reinject refresh 70 ref="), json.text ?? "");
   const human = await cli(["preview", "--transcript", RECORDED], { ...box.env, HOME: box.dir });
-  assertIncludes(human.stdout, "(`deno task hook preview --threshold N` shows the text");
+  assertIncludes(human.stdout, "due          no: ");
   await Deno.remove(box.dir, { recursive: true });
 });
 
-Deno.test("preview without a manifest exits 1; a bad --threshold exits 2", async () => {
+Deno.test("preview with nothing to restate exits 1, in JSON too; a bad --threshold exits 2", async () => {
   const box = sandbox();
   const env = { HOME: box.dir, LESSONS_STATE_DIR: box.stateDir };
   const none = await cli(["preview"], env);
   assertEquals(none.code, 1);
   assertIncludes(none.stderr, "no manifest found");
+  const json = await cli(["preview", "--json"], env);
+  assertEquals(json.code, 1);
+  assertIncludes(parsedAs(ErrorJsonSchema, json.stdout).error, "nothing to restate: no manifest");
   const bad = await cli(["preview", "--threshold", "120"], env);
   assertEquals(bad.code, 2);
   assertIncludes(bad.stderr, "--threshold 120");

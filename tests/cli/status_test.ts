@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { projectFolderName } from "../../src/cli/locate.ts";
 import { ErrorJsonSchema, StatusJsonSchema } from "../../src/cli/schemas.ts";
 import { entries, RECORDED, skeletonTranscript, writeTranscript } from "../_helpers.ts";
-import { assertIncludes, cli, parsedAs, ROOT, sandbox } from "./_cli.ts";
+import { assertIncludes, cli, parsedAs, ROOT, sandbox, unwrap } from "./_cli.ts";
 import { compactionSummariser, FORK, shapes, SUMMARISER_ID } from "../replay/shapes.ts";
 
 /**
@@ -88,14 +88,18 @@ Deno.test("status shows the gauge, source, thresholds, what fired and the state 
   const run = await cli(["status", "--transcript", transcript], env);
   assertEquals(run.code, 0, run.stderr);
   const lines = run.stdout.split("\n");
+  const text = unwrap(run.stdout);
   assert(lines[0]?.startsWith("[") && lines[0].endsWith("] 31% of 200k"), lines[0]);
   assertEquals((lines[0]?.match(/\|/g) ?? []).length, 3);
-  assertIncludes(run.stdout, "context      31%: 62,000 tokens");
+  assertIncludes(text, "context      31%: 62,000 tokens");
+  // The window's evidence in plain words, and what is assumed while a larger one is possible.
   assertIncludes(
-    run.stdout,
-    "window       200,000 tokens (model and version (a larger window is possible): claude-sonnet-4-6: 1M only if chosen), model claude-sonnet-4-6",
+    text,
+    "window       200,000 tokens: claude-sonnet-4-6 has 1M only if chosen; counted as 200k " +
+      "until a reading shows more\n",
   );
-  assertIncludes(run.stdout, "source       transcript latest");
+  assertIncludes(text, "model        claude-sonnet-4-6\n");
+  assertIncludes(text, "source       transcript latest");
   assertIncludes(run.stdout, "thresholds   30%, 52%, 70%");
   assertIncludes(run.stdout, "fired        30% in this context");
   assertIncludes(run.stdout, "next         52%");
@@ -176,9 +180,10 @@ Deno.test("status names the compaction point, where it came from, and the span i
   // The recording is claude-sonnet-4-6 on 200k: half of its 180,000 effective tokens is 90,000.
   const env = { ...box.env, HOME: box.dir, CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: "50" };
   const run = await cli(["status", "--transcript", RECORDED], env);
-  assertIncludes(run.stdout, "compaction   at 90,000 tokens: CLAUDE_AUTOCOMPACT_PCT_OVERRIDE=50");
+  const text = unwrap(run.stdout);
+  assertIncludes(text, "compaction   at 90,000 tokens: CLAUDE_AUTOCOMPACT_PCT_OVERRIDE=50");
   assertIncludes(
-    run.stdout,
+    text,
     "thresholds   30%, 52%, 70%, percentages of the 123,000 tokens before auto-compaction " +
       "(at 36,900, 63,960, 86,100 tokens)",
   );
@@ -356,6 +361,11 @@ Deno.test("status reads at a glance: next, the next call, and the columns", asyn
     const run = await cli(["status", "--transcript", transcript], env);
     assertEquals(run.code, 0, run.stderr);
     assertIncludes(run.stdout, "compacted    from 156,089 tokens of 200k (78%");
+    // In plain words, not "no reading: compacted since the last usage: no reading yet".
+    assertIncludes(
+      run.stdout,
+      "context      not measured yet: no usage recorded since the compaction",
+    );
     assertColumns(run.stdout);
   });
   await Deno.remove(box.dir, { recursive: true });

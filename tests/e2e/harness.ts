@@ -271,7 +271,13 @@ export class Scenario {
       );
     }
     lines.push(`requests: ${this.stub.requests.map((r) => r.route).join(" ")}`);
-    const transcripts = [await this.transcriptPath(), ...await this.subagentTranscripts()];
+    let transcripts: string[] = [];
+    try {
+      transcripts = [await this.transcriptPath(), ...await this.subagentTranscripts()];
+    } catch (error) {
+      // A CLI that refused its arguments wrote no transcript: the turns above say why.
+      lines.push(`no transcript: ${error instanceof Error ? error.message : error}`);
+    }
     for (const [i, path] of transcripts.entries()) {
       try {
         for (const line of await readJsonl(path)) {

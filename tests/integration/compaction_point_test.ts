@@ -1,6 +1,6 @@
 /**
  * The real entry point with Claude Code's auto-compaction settings: where the thresholds fall
- * when it compacts early, token thresholds, the settings files read once per context and again
+ * when it compacts early, token thresholds, the settings files read again when they change and
  * after a compaction, and the debug line naming the compaction point and where it came from.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
@@ -36,7 +36,7 @@ function project(settings: Record<string, unknown>) {
   return { box, dir, file, env, at };
 }
 
-Deno.test("the project's autoCompactWindow: percentages before its compaction, read once per context", async () => {
+Deno.test("the project's autoCompactWindow: percentages before its compaction, read again when it changes", async () => {
   const { box, file, env, at } = project({ autoCompactWindow: 120_000 });
   // 120,000 compacts at 87,000: 30/52/70 % of 119,142 tokens (70 % lands at 83,400).
   const first = await runHook(at(38_000, "toolu_1"), env);

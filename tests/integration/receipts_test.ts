@@ -17,7 +17,7 @@ import {
   sandbox,
   writeTranscript,
 } from "../_helpers.ts";
-import { cli, parsedAs } from "../cli/_cli.ts";
+import { cli, parsedAs, unwrap } from "../cli/_cli.ts";
 
 /** A window of 100,000 tokens makes tokens/1000 the percentage. */
 const WINDOW = { LESSONS_CONTEXT_WINDOW: "100000", LESSONS_DEBUG: "1" };
@@ -94,7 +94,7 @@ Deno.test("a refresh never recorded is sent again on the next call, once, then g
     HOME: box.dir,
   });
   ok(
-    text.stdout.includes(
+    unwrap(text.stdout).includes(
       "deliveries   30%: given up: sent 2 times, not recorded for toolu_2 (Claude Code " +
         "cancelled the hook), and the session moved past it\n",
     ),
@@ -269,7 +269,7 @@ Deno.test("a Claude Code that records no hook outcome (before 2.1.97): each refr
     ]);
     const text = await cli(["status", "--transcript", box.transcript], home);
     ok(
-      text.stdout.includes(
+      unwrap(text.stdout).includes(
         "30%: sent once on toolu_1; this Claude Code does not record deliveries, so it is not checked",
       ),
       text.stdout,
@@ -300,4 +300,34 @@ Deno.test("a release not known but seen recording this hook's outcome: a missed 
   ]);
   const again = await runHook(unknown("toolu_2", 32), env);
   ok(again.context?.startsWith("[lessons-reinject refresh 30 ref="), again.stderr);
+});
+
+Deno.test("a subagent's own file holds receipts from 2.1.259 on: before, its refresh is sent once", async (t) => {
+  for (const [version, again] of [["2.1.258", false], ["2.1.259", true]] as const) {
+    await t.step(`${version}: ${again ? "sent again" : "sent once"}`, async () => {
+      const box = sandbox();
+      writeTranscript(box.transcript, [entries.assistant(5_000, ["toolu_main"])]);
+      const file = join(box.transcript.replace(/\.jsonl$/, ""), "subagents", "agent-a1old.jsonl");
+      Deno.mkdirSync(join(file, ".."), { recursive: true });
+      writeTranscript(file, []);
+      const env = { ...box.env, ...WINDOW };
+      const call = (id: string, percent: number) => {
+        appendTranscript(file, [
+          entries.assistant(percent * 1000, [id], { isSidechain: true, version }),
+        ]);
+        return payload("PostToolUse.subagent", {
+          session_id: "sub-receipts",
+          transcript_path: box.transcript,
+          tool_use_id: id,
+          agent_id: "a1old",
+        });
+      };
+      const first = await runHook(call("toolu_s1", 31), env);
+      ok(first.context?.startsWith("[lessons-reinject refresh 30 ref="), first.stderr);
+      // The result is written, nothing records the answer, and the subagent goes on.
+      appendTranscript(file, [{ ...entries.toolResult("toolu_s1"), isSidechain: true }]);
+      const next = await runHook(call("toolu_s2", 32), env);
+      assertEquals(next.context?.startsWith("[lessons-reinject refresh 30 ref=") ?? false, again);
+    });
+  }
 });

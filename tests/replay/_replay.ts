@@ -24,7 +24,7 @@ export interface ReplayConfig {
 
 /** The defaults: nothing set. */
 export const DEFAULTS: ReplayConfig = { env: {}, oracle: DEFAULT_CONFIG };
-import { FORK, shapes } from "./shapes.ts";
+import { AGENT_COMPACTIONS, FORK, shapes } from "./shapes.ts";
 
 /** Sessions that ran through a gateway (their provenance: the skeletons' README, shapes.ts). */
 const GATEWAY = new Set([
@@ -55,6 +55,12 @@ const AGENTS: Record<string, AgentFile> = {
     main: "recorded-2.1.328-fork-main.jsonl",
     agentId: "ae76d425a14d91e5a",
     agentType: "fork",
+    folder: "subagents",
+  },
+  [AGENT_COMPACTIONS.agent]: {
+    main: AGENT_COMPACTIONS.main,
+    agentId: AGENT_COMPACTIONS.agentId,
+    agentType: "general-purpose",
     folder: "subagents",
   },
   [FORK.agent]: {

@@ -49,9 +49,31 @@ Deno.test("replay: every real transcript, call by call, agrees with the oracle",
   }
   deepStrictEqual(Object.keys(disagreements).sort(), Object.keys(EXPLAINED).sort());
   // Every transcript is in the repository and replayed whole: nine skeletons of public sessions,
-  // five recordings and eight generated shapes, 1,796 calls over both modes. Fewer means one was
+  // five recordings and ten generated shapes, 1,826 calls over both modes. Fewer means one was
   // skipped or cut short.
-  deepStrictEqual(total, 1796);
+  deepStrictEqual(total, 1826);
+});
+
+Deno.test("a subagent compacting twice in its own file: restated after each, the tighter point kept", async () => {
+  const rows = await replay("shape-agent-compactions.jsonl", false);
+  const decided = rows.map((r) =>
+    `${r.call.toolUseId} ${r.hook.kind === "thresholds" ? r.hook.thresholds.join() : r.hook.kind}`
+  );
+  deepStrictEqual(decided, [
+    "toolu_ac01 none",
+    "toolu_ac02 30",
+    "toolu_ac03 52",
+    "toolu_ac04 70",
+    "toolu_ac05 none",
+    "toolu_ad01 compact", // the first call after the first compaction (150,000)
+    "toolu_ad02 30", // 56,000 of 183,000
+    "toolu_ad03 52",
+    "toolu_ad04 70",
+    "toolu_ad05 none",
+    "toolu_ae01 compact", // after the second (160,000)
+    "toolu_ae02 30", // 56,000: 30 % of 183,000 (the 150,000 point), not of 193,000
+    "toolu_ae03 none",
+  ]);
 });
 
 /**
@@ -103,7 +125,7 @@ for (const [name, config] of Object.entries(CONFIGS)) {
       }
     }
     deepStrictEqual(disagreements, []);
-    deepStrictEqual(total, 1796);
+    deepStrictEqual(total, 1826);
     // A replay in which nothing fired would prove nothing about where the thresholds fall.
     ok(refreshes > 20, `${refreshes} threshold refreshes`);
   });

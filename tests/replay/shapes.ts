@@ -352,6 +352,50 @@ function fork(): { parent: Shape; agent: Shape } {
   return { parent: { text: p.text(), source }, agent: { text: a.text(), source } };
 }
 
+/** A subagent that compacts twice inside its own file. */
+export const AGENT_COMPACTIONS = {
+  main: "shape-agent-compactions-main.jsonl",
+  agent: "shape-agent-compactions.jsonl",
+  sessionId: "c4d5e6f7-a8b9-4c0d-9e1f-2a3b4c5d6e7f",
+  agentId: "a5e1c0d7b3f9a2e48",
+};
+
+/**
+ * A subagent whose own file auto-compacts twice, first at 150,000 tokens and then at 160,000, as
+ * a subagent does: an `isSidechain` boundary and summary in `subagents/agent-<id>.jsonl`, with no
+ * SessionStart or PostCompact event (2.1.114 wrote two such boundaries in one file; measured
+ * points there were 193,237 and then 233,090). Each compaction is restated on the first call after
+ * it, and the thresholds are measured against the tighter point, 150,000: after the second
+ * compaction 56,000 tokens reach 30 % (of 183,000), which the later point (of 193,000) would not.
+ */
+function agentCompactions(): { main: Shape; agent: Shape } {
+  const { sessionId, agentId } = AGENT_COMPACTIONS;
+  const m = new Writer(sessionId, "c4d5e6f7");
+  m.prompt("Start.");
+  m.call("toolu_am01", 30_000, SONNET);
+  const agentCall = m.call("toolu_am02", 34_000, SONNET);
+  (agentCall.message as Json).content = [{
+    type: "tool_use",
+    id: "toolu_am02",
+    name: "Agent",
+    input: { description: "long task", prompt: "Do the long task.", subagent_type: "general" },
+  }];
+  const a = new Writer(sessionId, "d5e6f7a8");
+  a.sidechain = true;
+  a.agentId = agentId;
+  a.prompt("Do the long task.");
+  const climb = (prefix: string, tokens: number[]) =>
+    tokens.forEach((t, i) => a.call(`toolu_${prefix}${String(i + 1).padStart(2, "0")}`, t, SONNET));
+  climb("ac", [20_000, 62_000, 106_000, 141_000, 148_000]);
+  a.compact("auto", 150_000);
+  climb("ad", [20_000, 56_000, 96_000, 130_000, 155_000]);
+  a.compact("auto", 160_000);
+  climb("ae", [20_000, 56_000, 60_000]);
+  const source = "a subagent's own compactions as 2.1.114 writes them (an isSidechain boundary " +
+    "and summary in its own file; two in one file, measured on a public transcript)";
+  return { main: { text: m.text(), source }, agent: { text: a.text(), source } };
+}
+
 /** The summariser's agent id as 2.1.30-2.1.80 make it: `a` + `compact` + `-` + 16 hex digits. */
 export const SUMMARISER_ID = "acompact-3d346a6bf6f19caa";
 
@@ -418,6 +462,7 @@ export function switchTurn(): { before: string; entry: string; sessionId: string
 /** Every generated shape by file name. */
 export function shapes(): Record<string, Shape> {
   const forked = fork();
+  const compacting = agentCompactions();
   return {
     "shape-model-switch-1m-200k-1m.jsonl": modelSwitch(),
     "shape-model-switch-opus-4-8-opus-5.jsonl": opusToOpus(),
@@ -426,5 +471,7 @@ export function shapes(): Record<string, Shape> {
     "shape-gateway-gen-ids.jsonl": gateway(),
     [FORK.parent]: forked.parent,
     [FORK.agent]: forked.agent,
+    [AGENT_COMPACTIONS.main]: compacting.main,
+    [AGENT_COMPACTIONS.agent]: compacting.agent,
   };
 }

@@ -7,15 +7,7 @@ import { compactSettingsFor } from "../../io/claude_settings.ts";
 import { subagentCount } from "../../io/session_files.ts";
 import { refreshToken } from "../../io/state_store.ts";
 import { replaySession } from "../../hook.ts";
-import type { Settings } from "../../settings/resolve.ts";
-import {
-  type CliIo,
-  COMMON_OPTIONS,
-  EXIT_OK,
-  EXIT_PROBLEM,
-  readFlags,
-  usageError,
-} from "../common.ts";
+import * as cli from "../common.ts";
 import { locateTranscript } from "../locate.ts";
 import { timelineOf } from "./from_replay.ts";
 import { timelineJson } from "./model.ts";
@@ -23,7 +15,7 @@ import { timelineSvg } from "./svg.ts";
 import { renderTimeline } from "./text.ts";
 
 const HELP = `Usage: lessons-reinject status --timeline [--transcript PATH | --session ID]
-                                       [--svg FILE] [--json]
+                                       [--project DIR] [--svg FILE] [--json]
 
 A session at a glance: the context's use call by call, the thresholds and the window as lines,
 each compaction and each refresh marked (delivered, missed and sent again, restated after a
@@ -33,36 +25,34 @@ Options:
   --transcript PATH  the transcript to draw
   --session ID       the session's transcript under ~/.claude/projects/ (default: the newest
                      transcript of this folder's project)
+  --project DIR      the project whose newest session to draw (default: this folder)
   --svg FILE         also write the chart as one standalone SVG file
   --json             print the calls and the events as JSON
   -h, --help         this help
 `;
 
 const OPTIONS = {
-  ...COMMON_OPTIONS,
-  timeline: { type: "boolean" },
-  transcript: { type: "string" },
-  session: { type: "string" },
-  svg: { type: "string" },
+  ...cli.PROJECT,
+  timeline: "boolean",
+  transcript: "string",
+  session: "string",
+  svg: "string",
 } as const;
 
 /** Runs `status --timeline`. Exit 0 with the chart, 1 without a transcript, 2 on bad flags. */
-export async function runTimeline(args: string[], io: CliIo, settings: Settings): Promise<number> {
-  const parsed = await readFlags(args, OPTIONS, HELP, io);
-  if (parsed.kind === "done") return parsed.exit;
-  const flags = parsed.values;
-  if (flags.transcript && flags.session) {
-    return await usageError(io, "give --transcript or --session, not both", HELP);
+export async function runTimeline(args: string[], ctx: cli.Ctx): Promise<number> {
+  const flags = await cli.readFlags(args, OPTIONS, HELP, ctx);
+  if ("exit" in flags) return flags.exit;
+  const { transcript, session, svg, json } = flags.values;
+  if (transcript && session) {
+    return await cli.usageError("give --transcript or --session, not both", HELP);
   }
-  const cwd = io.cwd();
-  const target = await locateTranscript(
-    { transcript: flags.transcript, session: flags.session },
-    settings.claudeDir,
-    cwd,
-  );
-  if (target.kind === "error") {
-    await io.stderr(`lessons-reinject: ${target.error}\n`);
-    return EXIT_PROBLEM;
+  const { settings } = ctx;
+  const cwd = flags.cwd;
+  const target = locateTranscript({ transcript, session }, settings.claudeDir, cwd);
+  if ("error" in target) {
+    await cli.err(target.error);
+    return cli.EXIT_PROBLEM;
   }
   const files = settings.scaleForAutocompact && !settings.compactEnv.off
     ? compactSettingsFor(undefined, {
@@ -84,12 +74,8 @@ export async function runTimeline(args: string[], io: CliIo, settings: Settings)
     thresholds: settings.thresholds,
     subagents: target.agentId ? 0 : subagentCount(target.path, target.sessionId),
   });
-  if (flags.svg) await Deno.writeTextFile(flags.svg, timelineSvg(timeline));
-  if (flags.json) await io.stdout(`${timelineJson(timeline)}\n`);
-  else {
-    const color = (io.isTerminal?.() ?? false) && !settings.noColor;
-    const columns = io.columns?.() ?? (Number(settings.columns) || undefined);
-    await io.stdout(renderTimeline(timeline, { width: columns ?? 100, color }));
-  }
-  return EXIT_OK;
+  if (svg) await Deno.writeTextFile(svg, timelineSvg(timeline));
+  if (json) await cli.out(`${timelineJson(timeline)}\n`);
+  else await cli.out(renderTimeline(timeline, { width: ctx.width, color: ctx.color }));
+  return cli.EXIT_OK;
 }

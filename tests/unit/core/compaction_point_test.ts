@@ -11,7 +11,7 @@ import {
   compactionPoint,
   type CompactSettings,
   mergeCompactSettings,
-  thresholdSpan,
+  spanFor,
 } from "../../../src/core/compaction_point.ts";
 import { modelKey } from "../../../src/core/window.ts";
 import { pointOf } from "../../../src/core/thresholds.ts";
@@ -204,9 +204,7 @@ Deno.test("compactionPoint(): Claude Code 2.1.328's threshold, from each source"
   }
 });
 
-Deno.test("thresholdSpan(): the window, unless Claude Code compacts before its usual point", async (t) => {
-  const at = (window: number, env: CompactEnv, learned?: number) =>
-    compactionPoint({ window, env, learned });
+Deno.test("spanFor(): the window, unless Claude Code compacts before its usual point", async (t) => {
   const cases: [string, number, CompactEnv, number | undefined, number[], boolean, number][] = [
     ["200k, nothing set: the window", 200_000, none, undefined, [30, 52, 70], true, 200_000],
     ["1M, nothing set: the window", 1_000_000, none, undefined, [30, 52, 70], true, 1_000_000],
@@ -285,8 +283,8 @@ Deno.test("thresholdSpan(): the window, unless Claude Code compacts before its u
   ];
   for (const [name, window, env, learned, thresholds, scale, expected] of cases) {
     await t.step(name, () => {
-      const point = at(window, env, learned);
-      const span = thresholdSpan(point, window, thresholds, scale);
+      const context = { env, files: undefined, learned, thresholds, scale };
+      const { compaction: point, span } = spanFor(window, undefined, context);
       assertEquals(span, expected);
       // Every percentage lands before an early compaction when measured against it.
       if (scale && point.kind === "point" && span < window) {
@@ -309,7 +307,8 @@ Deno.test("no window at least W has a span below the smaller of W's and the larg
   ];
   const lists = [[30, 52, 70], [95], [10], [5, 60_000], [80, 90, 99]];
   const spanAt = (window: number, env: CompactEnv, learned: number | undefined, list: number[]) =>
-    thresholdSpan(compactionPoint({ window, env, learned }), window, list, true);
+    spanFor(window, undefined, { env, files: undefined, learned, thresholds: list, scale: true })
+      .span;
   for (const env of envs) {
     for (const learned of [undefined, 120_000, 380_000]) {
       for (const list of lists) {

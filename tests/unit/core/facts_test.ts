@@ -1,11 +1,5 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import {
-  applyFacts,
-  markerEndsContext,
-  markersFrom,
-  proofOf,
-  resetState,
-} from "../../../src/core/facts.ts";
+import { applyFacts, markersFrom, proofOf, resetState } from "../../../src/core/facts.ts";
 import type { State } from "../../../src/schemas/state.ts";
 
 const state = (fired: number[], toolCount = 0, extra: Partial<State> = {}): State => ({
@@ -42,11 +36,13 @@ Deno.test("resetState() forgets what fired and what was counted, moves the epoch
   });
 });
 
-Deno.test("markerEndsContext() only for a marker written after the last fire", () => {
+Deno.test("applyFacts() ends the context only at a marker written after the last fire", () => {
   const s = state([30], 0, { firedAt: 500 });
-  assertEquals(markerEndsContext(s, 600), true);
-  assertEquals(markerEndsContext(s, 400), false);
-  assertEquals(markerEndsContext(state([]), 600), false);
+  assertEquals(applyFacts(s, { marker: 600 }, true).fired, []);
+  assertEquals(applyFacts(s, { marker: 500 }, true).fired, []);
+  assertEquals(applyFacts(s, { marker: 400 }, true), s);
+  // Nothing fired yet: a compaction changes nothing.
+  assertEquals(applyFacts(state([]), { marker: 600 }, true), state([]));
 });
 
 Deno.test("markersFrom() looks after the last fire, past what was checked, once something fired", () => {

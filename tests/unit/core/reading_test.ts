@@ -1,7 +1,7 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { measure } from "../../../src/core/measure.ts";
-import { figuresOf, reportedReading } from "../../../src/core/reading.ts";
-import { percentOf, usedTokens } from "../../../src/core/window.ts";
+import { measure, type MeasureInput } from "../../../src/core/measure.ts";
+import { figuresOf } from "../../../src/core/reading.ts";
+import { percentOf } from "../../../src/core/window.ts";
 
 Deno.test("figuresOf() prefers exact tokens over the rounded used_percentage", async (t) => {
   const cases: [string, Parameters<typeof figuresOf>[0], undefined, unknown][] = [
@@ -24,6 +24,15 @@ Deno.test("figuresOf() prefers exact tokens over the rounded used_percentage", a
       undefined,
       { percent: 30, tokens: 60_000, window: 200_000 },
     ],
+    [
+      "usage counts missing from the object count as zero",
+      {
+        context_window_size: 200_000,
+        current_usage: { input_tokens: 1, cache_read_input_tokens: 5 },
+      },
+      undefined,
+      { percent: 0.003, tokens: 6, window: 200_000 },
+    ],
     ["only the percentage", { used_percentage: 41, context_window_size: 200_000 }, undefined, {
       percent: 41,
       tokens: undefined,
@@ -42,16 +51,38 @@ Deno.test("figuresOf() prefers exact tokens over the rounded used_percentage", a
   }
 });
 
-Deno.test("reportedReading(): LESSONS_CONTEXT_WINDOW replaces the window Claude Code reports", () => {
-  const figures = { percent: 30, tokens: 60_000, window: 200_000 };
-  const mine = reportedReading("stdin", figures, undefined, 100_000);
-  assertEquals([mine.percent, mine.window, mine.windowSource], [
+/** The reading measure() takes from Claude Code's own figures alone: stdin's, or the statusline's. */
+function reportedReading(more: Partial<MeasureInput>, windowOverride?: number) {
+  const { reading } = measure({
+    view: { size: 0, callPresent: false, promptAfterUsage: false, bytesRead: 0 },
+    state: { fired: [], toolCount: 0 },
+    settings: {
+      thresholds: [30, 52, 70],
+      windowOverride,
+      disable1m: false,
+      firstParty: true,
+      compactEnv: {},
+      scaleForAutocompact: true,
+    },
+    files: undefined,
+    ...more,
+  });
+  return reading.kind === "reading" ? reading : undefined;
+}
+
+Deno.test("Claude Code's figures: LESSONS_CONTEXT_WINDOW replaces the window they report", () => {
+  const figures = { current_usage: 60_000, context_window_size: 200_000 };
+  const mine = reportedReading({ contextWindow: figures }, 100_000);
+  assertEquals([mine?.source, mine?.percent, mine?.window, mine?.windowSource], [
+    "stdin",
     60,
     100_000,
     "LESSONS_CONTEXT_WINDOW",
   ]);
-  const theirs = reportedReading("statusline", figures, "m", undefined);
-  assertEquals([theirs.percent, theirs.window, theirs.windowSource], [
+  const record = { sessionId: "s", recordedAt: 0, percent: 30, tokens: 60_000, window: 200_000 };
+  const theirs = reportedReading({ bridged: { ...record, model: "m" } });
+  assertEquals([theirs?.source, theirs?.percent, theirs?.window, theirs?.windowSource], [
+    "statusline",
     30,
     200_000,
     "reported by Claude Code",
@@ -60,14 +91,6 @@ Deno.test("reportedReading(): LESSONS_CONTEXT_WINDOW replaces the window Claude 
 
 Deno.test("percentOf() is exact at whole-percent boundaries", () => {
   for (let p = 1; p < 100; p++) assertEquals(percentOf(p * 2000, 200_000), p);
-});
-
-Deno.test("usedTokens() adds the three input-side counts, missing or null as zero", () => {
-  assertEquals(
-    usedTokens({ input_tokens: 1, cache_creation_input_tokens: null, cache_read_input_tokens: 5 }),
-    6,
-  );
-  assertEquals(usedTokens({}), 0);
 });
 
 /** The reading a `context_window` on stdin gives, should Claude Code ever send one to PostToolUse. */

@@ -14,7 +14,6 @@ import {
   receiptQuery,
   receiptsSettled,
   settleDeliveries,
-  UNRECORDED,
   type Verdict,
   withReceipts,
 } from "../../../src/core/receipts.ts";
@@ -36,6 +35,7 @@ function seen(found: Partial<ReceiptEvidence> = {}): ReceiptEvidence {
 const THIRTY = answerAwaitingReceipt("30", "toolu_a", 1000);
 const RESTATED = answerAwaitingReceipt("compact", "SessionStart", 1000);
 const MOVED = "not recorded for toolu_a, and the session moved past it";
+const UNRECORDED = "this Claude Code does not record deliveries";
 
 Deno.test("judge() tells a delivery from the transcript's records", async (t) => {
   const cases: { name: string; delivery?: Delivery; evidence: ReceiptEvidence; want: Verdict }[] = [

@@ -1,7 +1,7 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import {
   crossedThresholds,
-  inReachOrder,
+  firedUnder,
   nextThreshold,
   pointOf,
 } from "../../../src/core/thresholds.ts";
@@ -56,10 +56,49 @@ Deno.test("nextThreshold() is the first unfired one in reach order", () => {
   assertEquals(nextThreshold([30, 52, 100_000], [30], 150_000), 52);
 });
 
-Deno.test("pointOf() and inReachOrder()", () => {
+Deno.test("pointOf() and the reach order", () => {
   assertEquals(pointOf(30, 400_000), 120_000);
   assertEquals(pointOf(60_000, 400_000), 60_000);
-  assertEquals(inReachOrder([70, 30, 60_000], 1_000_000), [60_000, 30, 70]);
+  assertEquals(crossedThresholds({ tokens: 900_000, span: 1_000_000 }, [70, 30, 60_000], []), [
+    60_000,
+    30,
+    70,
+  ]);
+  assertEquals(nextThreshold([70, 30, 60_000], [60_000], 1_000_000), 30);
   // At the same point the percentage comes first: one order everywhere.
-  assertEquals(inReachOrder([60_000, 30], 200_000), [30, 60_000]);
+  assertEquals(crossedThresholds({ tokens: 60_000, span: 200_000 }, [60_000, 30], []), [
+    30,
+    60_000,
+  ]);
+  assertEquals(nextThreshold([60_000, 30], [], 200_000), 30);
+});
+
+Deno.test("firedUnder() drops refreshes made under a smaller window than the one proven", async (t) => {
+  const cases: [
+    string,
+    number[],
+    Record<string, number> | undefined,
+    number | undefined,
+    number[],
+  ][] = [
+    ["no record: all count", [30, 52], undefined, 1_000_000, [30, 52]],
+    ["same window: all count", [30, 52], { "30": 200_000, "52": 200_000 }, 200_000, [30, 52]],
+    [
+      "larger window proven: those under 200k stop counting",
+      [30, 52, 70],
+      { "30": 200_000, "52": 200_000, "70": 1_000_000 },
+      1_000_000,
+      [70],
+    ],
+    [
+      "a smaller window later: refreshes under the larger still count",
+      [30],
+      { "30": 1_000_000 },
+      200_000,
+      [30],
+    ],
+  ];
+  for (const [name, fired, windows, window, expected] of cases) {
+    await t.step(name, () => assertEquals(firedUnder(fired, windows, window), expected));
+  }
 });

@@ -1,11 +1,10 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import {
   compareVersions,
-  firedUnder,
   modelKey,
   resolveWindow,
-  speaksFor,
   type WindowInputs,
+  windowText,
 } from "../../../src/core/window.ts";
 
 type Case = [string, WindowInputs, number, string, boolean];
@@ -253,36 +252,6 @@ Deno.test("compareVersions() orders Claude Code versions numerically", () => {
   assertEquals(compareVersions("1.0.90", "2.0.0") < 0, true);
 });
 
-Deno.test("firedUnder() drops refreshes made under a smaller window than the one proven", async (t) => {
-  const cases: [
-    string,
-    number[],
-    Record<string, number> | undefined,
-    number | undefined,
-    number[],
-  ][] = [
-    ["no record: all count", [30, 52], undefined, 1_000_000, [30, 52]],
-    ["same window: all count", [30, 52], { "30": 200_000, "52": 200_000 }, 200_000, [30, 52]],
-    [
-      "larger window proven: those under 200k stop counting",
-      [30, 52, 70],
-      { "30": 200_000, "52": 200_000, "70": 1_000_000 },
-      1_000_000,
-      [70],
-    ],
-    [
-      "a smaller window later: refreshes under the larger still count",
-      [30],
-      { "30": 1_000_000 },
-      200_000,
-      [30],
-    ],
-  ];
-  for (const [name, fired, windows, window, expected] of cases) {
-    await t.step(name, () => assertEquals(firedUnder(fired, windows, window), expected));
-  }
-});
-
 Deno.test("resolveWindow() takes a proof or a compaction only for the model and release it was made in", async (t) => {
   const opus5 = { window: 1_000_000, model: "claude-opus-5", version: "2.1.328" };
   const cases: [string, WindowInputs, number, string, boolean][] = [
@@ -381,19 +350,65 @@ Deno.test("resolveWindow() takes a proof or a compaction only for the model and 
   });
 });
 
-Deno.test("speaksFor() tells models and releases apart, and lets unknowns through", () => {
-  const cases: [Parameters<typeof speaksFor>, boolean][] = [
-    [[{ model: "claude-opus-5", version: "2.1.328" }, "claude-opus-5", "2.1.328"], true],
-    [[{ model: "claude-opus-5", version: "2.1.328" }, "claude-opus-5-20260301", "2.1.328"], true],
-    [[{ model: "claude-opus-5", version: "2.1.328" }, "claude-opus-5-5", "2.1.328"], false],
-    [[{ model: "claude-opus-4-8", version: "2.1.328" }, "claude-opus-5", "2.1.328"], false],
-    [[{ model: "claude-opus-4-7", version: "2.1.112" }, "claude-opus-4-7", "2.1.117"], false],
-    [[{ model: "glm-4.7" }, "GLM-4.7", undefined], true],
-    [[{ model: "glm-4.7" }, "glm-4.6", undefined], false],
-    [[{}, "claude-sonnet-4-6", "2.1.328"], true],
-    [[{ model: "claude-opus-5" }, undefined, undefined], true],
+Deno.test("a proof speaks only for its own model and release; what it does not name, it lets through", () => {
+  const cases: [WindowInputs["proven"], string | undefined, string | undefined, boolean][] = [
+    [
+      { window: 1_000_000, model: "claude-opus-5", version: "2.1.328" },
+      "claude-opus-5",
+      "2.1.328",
+      true,
+    ],
+    [
+      { window: 1_000_000, model: "claude-opus-5", version: "2.1.328" },
+      "claude-opus-5-20260301",
+      "2.1.328",
+      true,
+    ],
+    [
+      { window: 1_000_000, model: "claude-opus-5", version: "2.1.328" },
+      "claude-opus-5-5",
+      "2.1.328",
+      false,
+    ],
+    [
+      { window: 1_000_000, model: "claude-opus-4-8", version: "2.1.328" },
+      "claude-opus-5",
+      "2.1.328",
+      false,
+    ],
+    [
+      { window: 1_000_000, model: "claude-opus-4-7", version: "2.1.112" },
+      "claude-opus-4-7",
+      "2.1.117",
+      false,
+    ],
+    [{ window: 1_000_000, model: "glm-4.7" }, "GLM-4.7", undefined, true],
+    [{ window: 1_000_000, model: "glm-4.7" }, "glm-4.6", undefined, false],
+    [{ window: 1_000_000 }, "claude-sonnet-4-6", "2.1.328", true],
+    [{ window: 1_000_000, model: "claude-opus-5" }, undefined, undefined, true],
   ];
-  for (const [args, expected] of cases) {
-    assertEquals(speaksFor(...args), expected, JSON.stringify(args));
+  for (const [proven, model, version, speaks] of cases) {
+    const { source } = resolveWindow({ model, version, proven });
+    assertEquals(
+      source === "proven earlier in this session",
+      speaks,
+      JSON.stringify([proven, model, version]),
+    );
   }
+});
+
+Deno.test("windowText() gives the evidence, and says 200k is counted while more is possible", () => {
+  assertEquals(
+    windowText(resolveWindow({ model: "claude-sonnet-4-6", version: "2.1.328" })),
+    "claude-sonnet-4-6 has 1M only if chosen; counted as 200k until a reading shows more",
+  );
+  assertEquals(
+    windowText(resolveWindow({ model: "claude-opus-4-7", version: "2.1.117" })),
+    "claude-opus-4-7 in Claude Code 2.1.117 has 1M natively",
+  );
+  assertEquals(
+    windowText(resolveWindow({ model: "claude-opus-4-7", version: "2.1.112" })),
+    "claude-opus-4-7 in Claude Code 2.1.112: 1M only from 2.1.117; counted as 200k until a " +
+      "reading shows more",
+  );
 });

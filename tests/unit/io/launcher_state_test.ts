@@ -202,7 +202,7 @@ Deno.test("the cache check agrees with Deno: the warm cache the tests run from h
   // This process loaded zod and jsonc-parser from that cache: the check must find them there.
   const cache = denoNpmCache((name) => Deno.env.get(name), Deno.build.os);
   const state = await readLauncherState(ROOT, NAME, cache);
-  assertEquals(state.denoCache.missing, [], state.denoCache.where);
+  assertEquals(state.missing, [], state.where);
 });
 
 Deno.test("SOURCE_PACKAGES are the npm packages src/ imports, and only those", () => {

@@ -1,0 +1,83 @@
+/**
+ * What the commands say about the standing rules: the one refresh they all measure when no real
+ * call is at hand (`preview` without a session, `status`'s left-out list, `doctor`'s sizes), a
+ * line per source, and what to do when nothing can be restated.
+ */
+import { type RefreshCause, refreshHeader } from "../core/header.ts";
+import { isTokenThreshold } from "../core/numbers.ts";
+import { type CombinedRefresh, renderCombined } from "../core/render_rules.ts";
+import type { StandingRules } from "../io/standing_rules.ts";
+
+/**
+ * The refresh `preview` shows without a session: at `threshold`, else the first threshold; a
+ * token threshold is stated in tokens, with no window named.
+ */
+export function sampleCause(
+  thresholds: readonly number[],
+  threshold?: number,
+): Extract<RefreshCause, { kind: "thresholds" }> {
+  const chosen = threshold ?? thresholds[0] ?? 30;
+  return isTokenThreshold(chosen)
+    ? { kind: "thresholds", thresholds: [chosen], percent: 0, tokens: chosen }
+    : { kind: "thresholds", thresholds: [chosen], percent: chosen };
+}
+
+/** `rules` laid out as that refresh (with a token of the real one's length), within `maxChars`. */
+export function sampleRefresh(
+  rules: StandingRules,
+  thresholds: readonly number[],
+  maxChars: number,
+): CombinedRefresh {
+  const header = refreshHeader(sampleCause(thresholds), "00000000", rules);
+  return renderCombined(header, rules.blocks, rules.lessons, maxChars);
+}
+
+/**
+ * One line per source: the manifest's, then each own-rule source found, and where CLAUDE.md was
+ * looked for when none was (so the list always names it).
+ */
+export function sourceLines(rules: StandingRules): string[] {
+  const claudeMd = rules.sources.filter((s) => s.kind === "claude-md");
+  if (claudeMd.length === 0) return [...rules.trace, "CLAUDE.md: turned off (sources setting)"];
+  if (claudeMd.some((s) => s.status !== "missing")) return rules.trace;
+  return [
+    ...rules.trace,
+    `CLAUDE.md: none found (looked for ${claudeMd.map((s) => s.display).join(", ")})`,
+  ];
+}
+
+/** The way to have rules restated without lessons-learned (docs/own-rules.md). */
+export const CLAUDE_MD_ROUTE = "mark rules in CLAUDE.md between <!-- reinject --> and " +
+  "<!-- /reinject --> lines (docs/own-rules.md)";
+
+/** What to do about a manifest that was not found or cannot be used. */
+export function manifestFix(manifest: StandingRules["manifest"]): string {
+  if (manifest.kind !== "invalid") {
+    return "install the lessons-learned plugin, or set LESSONS_MANIFEST_PATH to its " +
+      `data/lesson-manifest.json; or ${CLAUDE_MD_ROUTE}`;
+  }
+  const via = manifest.location.via;
+  const mend = via === "LESSONS_MANIFEST_PATH"
+    ? "correct LESSONS_MANIFEST_PATH, or unset it to use the installed lessons-learned plugin's"
+    : via.startsWith("manifestPath in ")
+    ? `correct ${via}, or remove it to use the installed lessons-learned plugin's`
+    : "reinstall the lessons-learned plugin, or set LESSONS_MANIFEST_PATH to a valid manifest";
+  return `${mend}; or ${CLAUDE_MD_ROUTE}`;
+}
+
+/** Why nothing can be restated, and what to do, in one line. */
+export function nothingToRestate(manifest: StandingRules["manifest"]): string {
+  const marked = "no rules are marked in CLAUDE.md";
+  switch (manifest.kind) {
+    case "off":
+      return `nothing to restate: the manifest is turned off (sources setting) and ${marked}; ` +
+        CLAUDE_MD_ROUTE;
+    case "none":
+      return `nothing to restate: no manifest found and ${marked}; ${manifestFix(manifest)}`;
+    case "invalid":
+      return `nothing to restate: ${manifest.error}; ${manifestFix(manifest)}`;
+    case "ok":
+      return `nothing to restate: ${manifest.location.path} has no active directives or ` +
+        `protocols, and ${marked}; add lessons, or ${CLAUDE_MD_ROUTE}`;
+  }
+}
