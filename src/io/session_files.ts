@@ -14,15 +14,7 @@ export interface TranscriptRef {
   found?: string;
 }
 
-/**
- * The transcript for `payload`; `remembered` is where the state says a search found it before.
- *
- * @example
- * ```ts
- * transcriptOf({ session_id: "s", hook_event_name: "PostToolUse", transcript_path: "/p/s.jsonl" });
- * // { path: "/p/s.jsonl", sidechainFile: false }
- * ```
- */
+/** The transcript for `payload`; `remembered` is where the state says a search found it before. */
 export function transcriptOf(payload: HookPayload, remembered?: string): TranscriptRef | undefined {
   const main = payload.transcript_path || undefined;
   if (!payload.agent_id) return main ? { path: main, sidechainFile: false } : undefined;
