@@ -1,7 +1,7 @@
 /**
  * The hook: one Claude Code payload in, at most one JSON answer out, and the trace of how it
  * decided (drawn in docs/architecture.md). A tool call runs these steps in order: read the payload
- * (hook/payload.ts), load the state (io/state_store.ts), observe and measure the transcript
+ * (`readPayload` below), load the state (io/state_store.ts), observe and measure the transcript
  * (hook/observe.ts), then claim (hook/claim.ts): under the lock, decide once and render. Whether a
  * call refreshes, and whether it re-sends a refresh Claude Code did not deliver, is decided in
  * core/decide.ts (the receipts: core/receipts.ts `settleDeliveries`, `withReceipts`). Commands run
@@ -17,36 +17,40 @@ import {
   TOOL_CALL_EVENTS,
   userNotice,
 } from "./core/claude_code.ts";
-import type { CompactSettings } from "./core/compaction_point.ts";
 import { decide } from "./core/decide.ts";
 import { messageOf } from "./core/errors.ts";
 import { compactionFacts } from "./core/measure.ts";
 import { isReading } from "./core/reading.ts";
+import { isHookPayload } from "./schemas/guards.ts";
 import type { HookPayload } from "./schemas/payload.ts";
 import type { Settings } from "./settings/resolve.ts";
-import { compactSettingsFor } from "./io/claude_settings.ts";
-import { transcriptOf } from "./io/session_files.ts";
-import { loadState, preparePrivateDir, statePaths, untrustedDirReason } from "./io/state_store.ts";
-import { readView, transcriptSize } from "./io/transcript.ts";
+import { compactSettingsOf } from "./io/claude_settings.ts";
 import { rearmAfterRefresh } from "./io/lessons_learned_dedup.ts";
-import { EMPTY_STATE } from "./schemas/guards.ts";
+import { transcriptOf } from "./io/session_files.ts";
+import {
+  loadState,
+  preparePrivateDir,
+  stateDirFix,
+  statePaths,
+  untrustedDirReason,
+} from "./io/state_store.ts";
+import { viewOf, withTranscript } from "./io/transcript.ts";
 import { claim } from "./hook/claim.ts";
 import { observe } from "./hook/observe.ts";
-import { readPayload } from "./hook/payload.ts";
 import { buildRefresh } from "./hook/refresh.ts";
-import { debugLine, describeReading, emptyTrace, timed, type Trace } from "./hook/trace.ts";
+import type * as Replay from "./hook/replay.ts";
+import { debugLine, describeReading, type Trace } from "./hook/trace.ts";
 
 export type { Trace };
-export { debugLine } from "./hook/trace.ts";
 export type { Replayed } from "./hook/replay.ts";
+export { debugLine } from "./hook/trace.ts";
+export { buildRefresh } from "./hook/refresh.ts";
+export { stateDirFix } from "./io/state_store.ts";
 
 /** A whole session replayed through these steps (hook/replay.ts), loaded only when asked for. */
-export async function replaySession(
-  ...args: Parameters<typeof import("./hook/replay.ts").replaySession>
-): Promise<ReturnType<typeof import("./hook/replay.ts").replaySession>> {
+export async function replaySession(...args: Parameters<typeof Replay.replaySession>) {
   return (await import("./hook/replay.ts")).replaySession(...args);
 }
-export { buildRefresh } from "./hook/refresh.ts";
 
 /** What the hook prints (stdout: one JSON object or nothing; stderr lines) and its trace. */
 export interface HookOutcome {
@@ -60,46 +64,39 @@ export async function runHook(
   stdinText: string | undefined,
   settings: Settings,
 ): Promise<HookOutcome> {
-  const trace = emptyTrace();
-  const read = readPayload(stdinText);
-  if (read.kind === "invalid") return finish(silent(trace, read.reason), undefined, settings);
-  const payload = read.payload;
-  Object.assign(trace, {
-    event: payload.hook_event_name,
-    tool: payload.tool_name,
-    sessionId: payload.session_id,
-    agentId: payload.agent_id,
-  });
-  const source = payload.source ? ` (${payload.source})` : "";
+  const payload = readPayload(stdinText);
+  if (typeof payload === "string") {
+    return finish({ result: "silent", reason: payload }, undefined, settings);
+  }
+  const trace = traceOf(payload);
+  const event = payload.hook_event_name;
+  const startsAfresh = event === POST_COMPACT_EVENT ||
+    (event === SESSION_START && RESET_SOURCES.includes(payload.source ?? ""));
   let answer: string | undefined;
   try {
-    if (endsContext(payload)) {
-      trace.event = `${payload.hook_event_name}${source}`;
+    if (startsAfresh) {
       const text = await onReset(payload, settings, trace);
       answer = text === undefined ? undefined : hookAnswer(SESSION_START, text);
-    } else if (payload.hook_event_name === SESSION_START && payload.source === STARTUP_SOURCE) {
-      trace.event = `${SESSION_START}${source}`;
+    } else if (event === SESSION_START && payload.source === STARTUP_SOURCE) {
       const problem = preparePrivateDir(settings.stateDir);
-      answer = problem === undefined
-        ? undefined
-        : userNotice(startupNotice(settings.stateDir, problem));
-      trace.reason = problem === undefined
-        ? "the state folder is usable"
-        : `told the user: ${problem}`;
-    } else if (TOOL_CALL_EVENTS.includes(payload.hook_event_name) || continues(payload)) {
+      trace.reason = problem ? `told the user: ${problem}` : "the state folder is usable";
+      answer = problem && userNotice(
+        `lessons-reinject: ${problem}: it will not use it, so no context refresh is given; ` +
+          stateDirFix(settings.stateDir, problem),
+      );
+    } else if (TOOL_CALL_EVENTS.includes(event) || continues(payload)) {
       // A resumed or forked session is measured as a tool call is; SessionStart answers it.
-      if (continues(payload)) trace.event = `${SESSION_START}${source}`;
       const text = await onToolCall(payload, settings, trace, { dry: false, render: true });
-      answer = text === undefined ? undefined : hookAnswer(payload.hook_event_name, text);
+      answer = text === undefined ? undefined : hookAnswer(event, text);
     } else {
+      trace.reason = `${trace.event} needs no action`;
       trace.event = undefined;
-      silent(trace, `${payload.hook_event_name}${source} needs no action`);
     }
   } catch (error) {
     // A state folder that fills up or a lock that stays busy ends this call quietly.
     const reset = trace.result === "reset";
-    silent(trace, `${reset ? "cannot reset" : "cannot record the decision"}: ${messageOf(error)}`);
-    if (reset) trace.result = "reset";
+    trace.reason = `${reset ? "cannot reset" : "cannot record the decision"}: ${messageOf(error)}`;
+    if (!reset) trace.result = "silent";
     answer = undefined;
   }
   return finish(trace, answer, settings);
@@ -114,36 +111,41 @@ export async function dryRun(
   settings: Settings,
   options: { render: boolean },
 ): Promise<Trace> {
-  const trace = emptyTrace();
-  Object.assign(trace, {
-    event: payload.hook_event_name,
-    sessionId: payload.session_id,
-    agentId: payload.agent_id,
-  });
+  const trace = traceOf(payload);
   try {
-    await onToolCall(payload, { ...settings, waitMs: 0 }, trace, {
-      dry: true,
-      render: options.render,
-    });
+    await onToolCall(payload, { ...settings, waitMs: 0 }, trace, { dry: true, ...options });
   } catch (error) {
-    silent(trace, messageOf(error));
+    Object.assign(trace, { result: "silent", reason: messageOf(error) });
   }
   return trace;
 }
 
-/** True for a SessionStart that continues a context (`resume`, `fork`). */
+/** Step 1: stdin as a payload (a guard proven equal to its schema: none is built), or why not. */
+function readPayload(stdinText: string | undefined): HookPayload | string {
+  if (stdinText === undefined) return "stdin is larger than the 16 MB cap";
+  if (stdinText.trim() === "") return "stdin is empty";
+  let raw: unknown;
+  try {
+    raw = JSON.parse(stdinText);
+  } catch {
+    return "stdin is not JSON";
+  }
+  return isHookPayload(raw) ? raw : "stdin is not a hook payload with a session_id";
+}
+
+function traceOf(payload: HookPayload): Trace {
+  const { hook_event_name: name, source, tool_name: tool, agent_id: agentId } = payload;
+  const event = source ? `${name} (${source})` : name;
+  return { result: "silent", reason: "", event, tool, agentId };
+}
+
+/** A SessionStart that continues a context (`resume`, `fork`). */
 function continues(payload: HookPayload): boolean {
   return payload.hook_event_name === SESSION_START &&
     CONTINUE_SOURCES.includes(payload.source ?? "");
 }
 
-/** True for the events after which the context starts afresh. */
-function endsContext(payload: HookPayload): boolean {
-  return payload.hook_event_name === POST_COMPACT_EVENT ||
-    (payload.hook_event_name === SESSION_START && RESET_SOURCES.includes(payload.source ?? ""));
-}
-
-/** A tool call: observe, measure, claim; the refresh text when it fires. */
+/** A tool call: load, observe, measure, claim; the refresh text when it fires. */
 async function onToolCall(
   payload: HookPayload,
   settings: Settings,
@@ -151,33 +153,29 @@ async function onToolCall(
   mode: { dry: boolean; render: boolean },
 ): Promise<string | undefined> {
   const untrusted = untrustedDirReason(settings.stateDir);
-  if (untrusted) return void silent(trace, untrusted);
+  if (untrusted) return void (trace.reason = untrusted);
+  // Step 2: the state, which transcript, and Claude Code's settings.
   const paths = statePaths(settings.stateDir, payload.session_id, payload.agent_id);
-  trace.statePath = paths.state;
-  const loaded = timed(trace, "state", () => loadState(paths.state));
-  const state = loaded.kind === "found" ? loaded.state : EMPTY_STATE;
-  Object.assign(trace, { stateFile: loaded.kind, stateBefore: state });
+  const { kind, state } = loadState(paths.state);
+  Object.assign(trace, { statePath: paths.state, stateFile: kind, stateBefore: state });
   const transcript = transcriptOf(payload, state.agentTranscript);
-  trace.transcript = transcript &&
-    { path: transcript.path, sidechainFile: transcript.sidechainFile };
-  const compact = claudeSettingsFor(state.claudeSettings, settings, payload.cwd);
-  const { view, reading, facts, ceiling, reads } = timed(trace, "observe", () =>
-    observe(payload, {
-      state,
-      stateFound: loaded.kind === "found",
-      transcript,
-      token: paths.token,
-      stateDir: settings.stateDir,
-      settings,
-      files: compact.files,
-    }));
+  const compact = compactSettingsOf(state.claudeSettings, settings, payload.cwd);
+  // Step 3.
+  const { view, reading, facts, ceiling } = observe(payload, {
+    state,
+    stateFound: kind === "found",
+    transcript,
+    token: paths.token,
+    files: compact.files,
+  }, settings);
   if (compact.remember) facts.claudeSettings = compact.remember;
-  Object.assign(trace, { reading, facts, reads, transcriptSize: view?.size });
-  if (ceiling) trace.ceiling = (ceiling.tokens * 100) / ceiling.span;
+  Object.assign(trace, { reading, facts, ceiling });
+  // Step 4.
   const claimed = await claim({
     paths,
     stateDir: settings.stateDir,
     dry: mode.dry,
+    known: kind === "found",
     epoch: state.epoch ?? 0,
     decide: (fresh, found) =>
       decide({
@@ -198,31 +196,29 @@ async function onToolCall(
       ? (cause) => buildRefresh(cause, paths.token, payload.cwd, settings)
       : undefined,
   });
-  if (claimed.kind === "failed") return void silent(trace, claimed.reason);
-  if (claimed.kind === "raced") return void silent(trace, "a reset arrived meanwhile");
+  if (claimed.kind !== "decided") {
+    return void (trace.reason = claimed.kind === "failed"
+      ? claimed.reason
+      : "a reset arrived meanwhile");
+  }
   const { decision, refresh } = claimed;
   trace.decision = decision;
   trace.reason = isReading(reading)
     ? `${describeReading(reading)} → ${decision.reason}`
     : decision.reason;
-  if (!decision.cause) return void (trace.result = "silent");
+  if (!decision.cause) return undefined;
   if (refresh?.kind === "error") {
     // Nothing is sent, and nothing is recorded as sent.
     trace.refused = refresh.error;
-    trace.reason = `${trace.reason}, but ${refresh.error}`;
-    return void (trace.result = "silent");
+    return void (trace.reason = `${trace.reason}, but ${refresh.error}`);
   }
   trace.result = "fired";
   if (!refresh) return undefined;
   trace.refresh = refresh.account;
-  const cause = decision.cause;
+  const { cause } = decision;
   if (!mode.dry && cause.kind === "thresholds" && refresh.account.manifest !== undefined) {
-    trace.rearm = rearmAfterRefresh(
-      cause.thresholds,
-      { sessionId: payload.session_id, subagent: payload.agent_id !== undefined },
-      refresh.account.manifest,
-      settings,
-    );
+    const session = { sessionId: payload.session_id, subagent: payload.agent_id !== undefined };
+    trace.rearm = rearmAfterRefresh(cause.thresholds, session, refresh.account.manifest, settings);
   }
   return refresh.account.text;
 }
@@ -239,29 +235,32 @@ async function onReset(
 ): Promise<string | undefined> {
   trace.result = "reset";
   const paths = statePaths(settings.stateDir, payload.session_id, payload.agent_id);
-  const event = payload.hook_event_name === POST_COMPACT_EVENT
-    ? "PostCompact" as const
-    : payload.source === "compact"
-    ? "SessionStart" as const
-    : "clear" as const;
+  const compacted = payload.source === "compact" ? "SessionStart" : "clear";
+  const event = payload.hook_event_name === POST_COMPACT_EVENT ? "PostCompact" : compacted;
   const built = event === "SessionStart" && settings.refreshAfterCompact
     ? await buildRefresh({ kind: "compaction", thresholds: [] }, paths.token, payload.cwd, settings)
     : undefined;
-  const path = payload.transcript_path || undefined;
-  const size = transcriptSize(path);
-  const tail = path && event !== "clear" && size !== undefined
-    ? readView(path, { sidechainFile: false, markersFrom: Math.max(0, size - 1024 * 1024) })
+  // The compaction's size, from the transcript's last megabyte.
+  const tail = payload.transcript_path && event !== "clear"
+    ? withTranscript(
+      payload.transcript_path,
+      (source, size) =>
+        viewOf(source, size, {
+          sidechainFile: false,
+          markersFrom: Math.max(0, size - 1024 * 1024),
+        }),
+    )
     : undefined;
-  const compaction = tail && !("error" in tail) ? tail.compaction : undefined;
+  const view = tail && !("error" in tail) ? tail : undefined;
   // A reset is where Claude Code's settings are read afresh for the new context.
-  const compact = claudeSettingsFor(undefined, settings, payload.cwd);
+  const compact = compactSettingsOf(undefined, settings, payload.cwd);
   const claimed = await claim({
     paths,
     stateDir: settings.stateDir,
     dry: false,
     decide: (state) => {
-      const facts = compactionFacts(compaction, state, settings, compact.files);
-      if (compaction && compact.remember) facts.claudeSettings = compact.remember;
+      const facts = compactionFacts(view?.compaction, state, settings, compact.files);
+      if (view?.compaction && compact.remember) facts.claudeSettings = compact.remember;
       return decide({
         event,
         state,
@@ -269,7 +268,7 @@ async function onReset(
         promptId: payload.prompt_id,
         restate: settings.refreshAfterCompact &&
           (event !== "SessionStart" || built?.kind === "text"),
-        answerAt: built?.kind === "text" ? size : undefined,
+        answerAt: built?.kind === "text" ? view?.size : undefined,
       });
     },
   });
@@ -277,50 +276,15 @@ async function onReset(
     trace.reason = claimed.kind === "failed" ? `cannot reset: ${claimed.reason}` : "raced";
     return undefined;
   }
-  trace.decision = claimed.decision;
+  const { decision } = claimed;
+  trace.decision = decision;
   trace.reason = built?.kind === "error"
-    ? `${claimed.decision.reason}; cannot restate: ${built.error}`
-    : claimed.decision.reason;
-  if (!claimed.decision.cause || built?.kind !== "text") return undefined;
+    ? `${decision.reason}; cannot restate: ${built.error}`
+    : decision.reason;
+  if (!decision.cause || built?.kind !== "text") return undefined;
   trace.refresh = built.account;
-  trace.reason = `${trace.reason}; ${built.account.chars} chars; sources: ${
-    built.account.sources.join("; ")
-  }`;
+  trace.reason += `; ${built.account.chars} chars; sources: ${built.account.sources.join("; ")}`;
   return built.account.text;
-}
-
-/** Claude Code's auto-compaction settings, unless they cannot matter (off, or not scaling). */
-function claudeSettingsFor(
-  kept: string | undefined,
-  settings: Settings,
-  cwd: string | undefined,
-): { files: CompactSettings | undefined; remember?: string } {
-  if (!settings.scaleForAutocompact || settings.compactEnv.off) return { files: undefined };
-  return compactSettingsFor(kept, {
-    claudeDir: settings.claudeDir,
-    projectDir: settings.projectDir ?? cwd,
-    os: Deno.build.os,
-  });
-}
-
-/** The line shown under the banner when the state folder cannot be used. */
-export function startupNotice(dir: string, problem: string): string {
-  return `lessons-reinject: ${problem}: it will not use it, so no context refresh is given; ` +
-    stateDirFix(dir, problem);
-}
-
-/** What to do about a state folder the hook will not use. */
-export function stateDirFix(dir: string, reason: string): string {
-  const elsewhere = "point LESSONS_STATE_DIR (or stateDir in the config file) at a private folder";
-  return reason.includes("writable by others")
-    ? `chmod 700 ${dir} if it is yours, or ${elsewhere}`
-    : elsewhere;
-}
-
-function silent(trace: Trace, reason: string): Trace {
-  trace.result = "silent";
-  trace.reason = reason;
-  return trace;
 }
 
 /** The outcome: settings problems first, then the debug line when asked for. */

@@ -1,7 +1,7 @@
 /**
  * What one parsed transcript line means to this hook: a context-size reading, a compaction
- * marker, a fork's parent, or a record of this hook's answers. Pure; checked by hand rather than
- * with zod, since a few lines are examined on every tool call.
+ * marker, a fork's parent, or a record of this hook's answers. Pure; checked by hand, not with
+ * zod, since a few lines are examined on every tool call.
  */
 import { parseRefreshHeader, refreshLabelOf } from "./header.ts";
 import {
@@ -14,6 +14,21 @@ import {
 import type { Threshold } from "./numbers.ts";
 
 type Fields = Record<string, unknown>;
+
+const decoder = new TextDecoder();
+
+/** A transcript line as JSON; undefined when it is not. */
+export function parseLine(bytes: Uint8Array): unknown {
+  try {
+    return JSON.parse(decoder.decode(bytes));
+  } catch {
+    return undefined;
+  }
+}
+
+/** A line's raw text may hold a usage: checked before parsing, which costs more. */
+export const mayBeUsage = (text: string) =>
+  text.includes('"assistant"') && text.includes('"usage"');
 
 function isRecord(value: unknown): value is Fields {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -28,14 +43,14 @@ function optional(value: unknown, type: "string" | "number" | "boolean", nullabl
 export interface EntryUsage {
   /** `input + cache_creation + cache_read` tokens: Claude Code's own formula. */
   tokens: number;
-  model: string | undefined;
-  messageId: string | undefined;
   toolUseIds: string[];
-  timestamp: string | undefined;
+  model?: string | undefined;
+  messageId?: string | undefined;
+  timestamp?: string | undefined;
   /** `usage.output_tokens`, when a number. */
-  outputTokens: number | undefined;
+  outputTokens?: number | undefined;
   /** The Claude Code release that wrote the entry. */
-  version: string | undefined;
+  version?: string | undefined;
 }
 
 /**
@@ -75,10 +90,7 @@ export function usageOf(entry: unknown, sidechainFile: boolean): EntryUsage | un
   };
 }
 
-/**
- * True when `entry` is an assistant entry holding the `tool_use` block `toolUseId`, whatever its
- * usage says (a gateway writes every usage field as 0).
- */
+/** `entry` is an assistant entry holding `toolUseId`, whatever its usage (a gateway writes 0s). */
 export function holdsToolUse(entry: unknown, toolUseId: string): boolean {
   if (!isRecord(entry) || entry.type !== "assistant" || !isRecord(entry.message)) return false;
   return toolUseIdsOf(entry.message.content).includes(toolUseId);
@@ -118,14 +130,13 @@ export function isCompactionMarker(entry: unknown): boolean {
     (entry.type === "user" && entry.isCompactSummary === true);
 }
 
-/** Where a fork subagent's context came from: its parent session and the last entry it took. */
-export interface ForkReference {
-  parentSessionId: string;
-  parentLastUuid: string;
-}
-
-/** The parent a fork's first line (`fork-context-ref`) names, or undefined for other entries. */
-export function forkReferenceOf(entry: unknown): ForkReference | undefined {
+/**
+ * The parent session a fork's first line (`fork-context-ref`) names, and the last entry the fork
+ * took from it; undefined for other entries.
+ */
+export function forkReferenceOf(
+  entry: unknown,
+): { parentSessionId: string; parentLastUuid: string } | undefined {
   if (!isRecord(entry) || entry.type !== FORK_CONTEXT_REF) return undefined;
   const { parentSessionId, parentLastUuid } = entry;
   if (typeof parentSessionId !== "string" || parentSessionId === "") return undefined;
@@ -149,7 +160,7 @@ export function refreshRecordedIn(entry: unknown, token: string): Threshold[] | 
 }
 
 /** What one transcript line says about the delivery of this hook's answers (core/receipts.ts). */
-export type ReceiptLine =
+type ReceiptLine =
   /** Claude Code delivered this hook's answer to `call`. */
   | { kind: "answer"; call: string; label: string }
   /** Claude Code killed the hook of `call` at its timeout. */
@@ -214,8 +225,8 @@ function* stringsIn(value: unknown, depth: number): Generator<string> {
 const TOKEN_USAGE = /<system_warning>Token usage: (\d+)\/(\d+)/;
 
 /**
- * A `Token usage: X/Y` warning in a line's raw text: the PRD's second source. Claude Code writes
- * none to transcripts (no release measured does), but such a reading would be exact.
+ * A `Token usage: X/Y` warning in a line's raw text: the PRD's second source. No release measured
+ * writes one to transcripts, but such a reading would be exact.
  */
 export function tokenUsageIn(line: string): { used: number; window: number } | undefined {
   const match = TOKEN_USAGE.exec(line);

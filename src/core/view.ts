@@ -2,9 +2,11 @@
  * What one read of a transcript showed a tool call (io/transcript.ts reads it): the newest usage,
  * the compaction markers that end a context, and the records of this hook's answers.
  */
-import type { ReceiptEvidence } from "./receipts.ts";
+import { markersFrom } from "./facts.ts";
+import { type ReceiptEvidence, receiptQuery } from "./receipts.ts";
 import type { EntryUsage } from "./transcript_entry.ts";
 import type { CompactionEvidence } from "./window.ts";
+import type { State } from "../schemas/state.ts";
 
 /** The newest counted usage, and where it sits. */
 export interface TranscriptUsage extends EntryUsage {
@@ -12,7 +14,7 @@ export interface TranscriptUsage extends EntryUsage {
   matched: boolean;
   offset: number;
   /**
-   * Just past the first entry of the same response, when the scan saw where that response began:
+   * Just past the first entry of the same response, when the read saw where that response began:
    * a streamed response is several entries with its first results between them, so everything
    * the next request adds is after this offset.
    */
@@ -23,17 +25,16 @@ export interface TranscriptUsage extends EntryUsage {
   window?: number;
 }
 
-/** What one read of the transcript showed. */
 export interface TranscriptView {
   size: number;
   usage?: TranscriptUsage;
   /** A compaction marker newer than any usage: the new context has no reading yet. */
   markerAfterUsage?: number;
-  /** The newest marker at or after `ViewQuery.markersFrom`, when one is there. */
+  /** The newest marker at or after `ViewQuery.markersFrom`. */
   markerSince?: number;
   /** The whole range from `markersFrom` was searched (it was not too long). */
   markersChecked?: boolean;
-  /** What the newest marker found records (its trigger and size, and what it compacted). */
+  /** What the newest marker records: its trigger and size, and what it compacted. */
   compaction?: CompactionEvidence;
   /** The last usage before a marker newer than any usage: the context that was compacted. */
   compactedUsage?: EntryUsage;
@@ -45,7 +46,6 @@ export interface TranscriptView {
   bytesRead: number;
 }
 
-/** What to look for. */
 export interface ViewQuery {
   toolUseId?: string | undefined;
   /** Every entry is a subagent's (its own transcript). */
@@ -56,4 +56,16 @@ export interface ViewQuery {
   maxBytes?: number;
   /** Outstanding deliveries: read back to `from` for their records. */
   receipts?: { from: number; calls: readonly string[]; token: string } | undefined;
+}
+
+/** What the call `toolUseId` of the context whose state is `state` looks for. */
+export function viewQuery(
+  state: State,
+  token: string,
+  toolUseId: string | undefined,
+  sidechainFile: boolean,
+): ViewQuery {
+  const outstanding = receiptQuery(state);
+  const receipts = outstanding && { ...outstanding, token };
+  return { toolUseId, sidechainFile, markersFrom: markersFrom(state), receipts };
 }

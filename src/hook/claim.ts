@@ -1,32 +1,23 @@
 /**
- * Step 5: the decision, made once, on the freshest state. Parallel tool calls each run a hook
- * process, and a reset may land meanwhile, so the hook takes the context's lock, loads the state,
- * decides, renders the refresh at most once and saves. A dry run does the same without the lock
- * and without saving.
+ * Step 4: the decision, made once, on the freshest state. Parallel tool calls each run a hook
+ * process and a reset may land meanwhile, so the claim takes the context's lock, loads the state,
+ * decides, renders the refresh at most once and saves. A dry run takes no lock and saves nothing.
  */
 import type { Decision } from "../core/decide.ts";
 import type { RefreshCause } from "../core/header.ts";
-import { EMPTY_STATE } from "../schemas/guards.ts";
 import type { State } from "../schemas/state.ts";
 import {
   loadState,
   preparePrivateDir,
-  saveState,
   type StatePaths,
   withLock,
+  writeJsonAtomically,
 } from "../io/state_store.ts";
 import type { BuiltRefresh } from "./refresh.ts";
 
-/** What the claim came to. */
 export type Claimed =
-  | {
-    kind: "decided";
-    decision: Decision;
-    refresh: BuiltRefresh | undefined;
-    stateFile: "found" | "missing" | "corrupt";
-    before: State;
-  }
-  /** A reset landed after the reading was taken: it belongs to the context that ended. */
+  | { kind: "decided"; decision: Decision; refresh: BuiltRefresh | undefined }
+  /** A reset landed after the reading was taken: the reading belongs to the context that ended. */
   | { kind: "raced" }
   | { kind: "failed"; reason: string };
 
@@ -35,45 +26,45 @@ export interface ClaimInput {
   stateDir: string;
   /** Without the lock and without saving. */
   dry: boolean;
+  /**
+   * The context's state file was there: its folder was made private and proven ours when it was
+   * first saved, so the check that costs a probe file is skipped.
+   */
+  known?: boolean;
   /** The epoch the reading was taken in, for a tool call. */
-  epoch?: number | undefined;
+  epoch?: number;
   decide: (state: State, found: boolean) => Decision;
   /** Renders the refresh a decision fires (undefined: not rendered here). */
   render?: ((cause: RefreshCause) => Promise<BuiltRefresh>) | undefined;
 }
 
-/** Decides on the freshest state and, unless dry, saves what follows. */
 export async function claim(input: ClaimInput): Promise<Claimed> {
+  // A declaration, not an async arrow: the bundle compiles it eagerly (scripts/eager_functions.ts).
   async function step(): Promise<Claimed> {
-    const loaded = loadState(input.paths.state);
-    const before = loaded.kind === "found" ? loaded.state : EMPTY_STATE;
-    if (input.epoch !== undefined && (before.epoch ?? 0) !== input.epoch) return { kind: "raced" };
-    const decision = input.decide(before, loaded.kind === "found");
+    const { kind, state } = loadState(input.paths.state);
+    if (input.epoch !== undefined && (state.epoch ?? 0) !== input.epoch) return { kind: "raced" };
+    const decision = input.decide(state, kind === "found");
     const refresh = decision.cause && input.render ? await input.render(decision.cause) : undefined;
     // A refresh that cannot be rendered is not recorded as given.
-    const changed = loaded.kind !== "found" || !sameState(decision.state, before);
+    const changed = kind !== "found" || canonical(decision.state) !== canonical(state);
     if (!input.dry && refresh?.kind !== "error" && changed) {
-      saveState(input.paths.state, decision.state);
+      writeJsonAtomically(input.paths.state, decision.state);
     }
-    return { kind: "decided", decision, refresh, stateFile: loaded.kind, before };
+    return { kind: "decided", decision, refresh };
   }
   if (input.dry) return await step();
-  const problem = preparePrivateDir(input.stateDir);
+  const problem = input.known ? undefined : preparePrivateDir(input.stateDir);
   if (problem) return { kind: "failed", reason: problem };
   return await withLock(input.paths.lock, step);
 }
 
-/** The same state, whatever the order of its keys. */
-function sameState(a: State, b: State): boolean {
-  const canonical = (value: unknown): unknown =>
-    Array.isArray(value)
-      ? value.map(canonical)
-      : typeof value === "object" && value !== null
-      ? Object.fromEntries(
-        Object.entries(value).sort(([x], [y]) => (x < y ? -1 : 1)).map((
-          [k, v],
-        ) => [k, canonical(v)]),
-      )
-      : value;
-  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+/** `state` as JSON with its keys sorted: equal states, whatever their key order, give one text. */
+function canonical(state: State): string {
+  return JSON.stringify(
+    state,
+    (_, value) =>
+      typeof value === "object" && value !== null && !Array.isArray(value)
+        ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)))
+        : value,
+  );
 }

@@ -1,13 +1,15 @@
 /**
- * Step 4, only for a context whose state file is gone and whose reading would fire: the refreshes
+ * Step 3, only for a context whose state file is gone and whose reading would fire: the refreshes
  * this hook already made in this context, read back from the transcript to its last compaction;
  * for a fork subagent, the ones its parent made before the fork. Nothing fires twice.
  */
 import type { ContextFacts } from "../core/facts.ts";
 import { forkReferenceOf } from "../core/transcript_entry.ts";
 import { refreshToken } from "../io/state_store.ts";
-import { readHistory } from "../io/transcript.ts";
+import { historyOf, withTranscript } from "../io/transcript.ts";
 import { parentTranscriptOf, type TranscriptRef } from "../io/session_files.ts";
+
+const decoder = new TextDecoder();
 
 /**
  * What the transcript shows this context already had, in the `seen` bytes the call's reading was
@@ -19,7 +21,10 @@ export function recoverHistory(
   mainPath: string | undefined,
   seen: number,
 ): ContextFacts {
-  const history = readHistory(transcript.path, token, undefined, seen);
+  const history = withTranscript(
+    transcript.path,
+    (source, size) => historyOf(source, Math.min(size, seen), token),
+  );
   if ("error" in history) return {};
   const facts: ContextFacts = { recovered: history.refreshed };
   if (history.marker !== undefined) facts.marker = history.marker;
@@ -38,27 +43,22 @@ export function recoverHistory(
  */
 function inheritedFromParent(agentPath: string, mainPath: string | undefined): number[] {
   const fork = readForkReference(agentPath);
-  if (fork === undefined) return [];
-  const parent = parentTranscriptOf(agentPath, mainPath, fork.parentSessionId);
-  if (parent === undefined) return [];
-  const history = readHistory(parent, refreshToken(fork.parentSessionId), fork.parentLastUuid);
+  const parent = fork && parentTranscriptOf(agentPath, mainPath, fork.parentSessionId);
+  if (!fork || parent === undefined) return [];
+  const token = refreshToken(fork.parentSessionId);
+  const history = withTranscript(
+    parent,
+    (source, size) => historyOf(source, size, token, fork.parentLastUuid),
+  );
   return "error" in history ? [] : history.refreshed;
 }
 
 /** The parent a fork's transcript names in its first line, or undefined. */
 export function readForkReference(path: string) {
-  let file: Deno.FsFile | undefined;
-  try {
-    file = Deno.openSync(path, { read: true });
-    const head = new Uint8Array(4096);
-    const read = file.readSync(head) ?? 0;
-    const end = head.subarray(0, read).indexOf(0x0a);
-    return end < 0
-      ? undefined
-      : forkReferenceOf(JSON.parse(new TextDecoder().decode(head.subarray(0, end))));
-  } catch {
-    return undefined;
-  } finally {
-    file?.close();
-  }
+  const fork = withTranscript(path, (source) => {
+    const head = source.readAt(0, 4096);
+    const end = head.indexOf(0x0a);
+    return end < 0 ? undefined : forkReferenceOf(JSON.parse(decoder.decode(head.subarray(0, end))));
+  });
+  return fork && "error" in fork ? undefined : fork; // a line that is not JSON is an error too
 }

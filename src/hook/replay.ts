@@ -1,44 +1,29 @@
 /**
- * A whole session replayed through the hook's own steps, call by call: at each main-chain tool
- * call the transcript is cut where the hook saw it (just past the call's entry), observed,
- * measured and decided on the state the calls before left; at each compaction of a session's
- * transcript the event Claude Code sends (SessionStart, compact) is decided too; a subagent's own
- * compactions send none. What `status --timeline` draws.
+ * A whole session replayed through the hook's own steps: at each main-chain tool call the
+ * transcript is cut just past the call's entry, observed, measured and decided on the state the
+ * calls before left; at each compaction of a session's transcript the event Claude Code sends
+ * (SessionStart, compact) is decided too (a subagent's own compactions send none). What
+ * `status --timeline` draws.
  */
+import { COMPACTION_MARKER_TEXTS } from "../core/claude_code.ts";
 import type { CompactSettings } from "../core/compaction_point.ts";
-import { decide, type Decision } from "../core/decide.ts";
+import { decide, type DecideSettings, type Decision } from "../core/decide.ts";
 import { compactionFacts, measure, type MeasureSettings } from "../core/measure.ts";
 import type { NoReading, Reading } from "../core/reading.ts";
-import { receiptQuery } from "../core/receipts.ts";
-import { markersFrom } from "../core/facts.ts";
 import { isCompactionMarker } from "../core/transcript_entry.ts";
-import type { DecideSettings } from "../core/decide.ts";
+import { viewQuery } from "../core/view.ts";
 import { EMPTY_STATE } from "../schemas/guards.ts";
-import type { State } from "../schemas/state.ts";
-import type { ByteSource } from "../io/reverse_lines.ts";
 import { viewOf } from "../io/transcript.ts";
+
+/** Where the hook runs: just past a tool call's entry (`end`), or past a compaction marker. */
+type Point =
+  | { kind: "call"; end: number; toolUseId: string; tool: string; time: string | undefined }
+  | { kind: "compaction"; end: number; trigger: string | undefined; preTokens: number | undefined };
 
 /** One tool call, or one compaction, as the hook met it. */
 export type Replayed =
-  | {
-    kind: "call";
-    toolUseId: string;
-    tool: string;
-    time: string | undefined;
-    reading: Reading | NoReading;
-    decision: Decision;
-  }
-  | {
-    kind: "compaction";
-    trigger: string | undefined;
-    preTokens: number | undefined;
-    decision: Decision;
-  };
-
-/** A point the hook runs at: after a tool call's entry, or after a compaction marker. */
-type Point =
-  | { kind: "call"; end: number; toolUseId: string; tool: string; time: string | undefined }
-  | { kind: "marker"; end: number; trigger: string | undefined; preTokens: number | undefined };
+  | (Extract<Point, { kind: "call" }> & { reading: Reading | NoReading; decision: Decision })
+  | (Extract<Point, { kind: "compaction" }> & { decision: Decision });
 
 const decoder = new TextDecoder();
 
@@ -46,13 +31,12 @@ const decoder = new TextDecoder();
 function pointsOf(bytes: Uint8Array, sidechainFile: boolean): Point[] {
   const points: Point[] = [];
   const seen = new Set<string>();
-  for (let start = 0; start < bytes.length;) {
-    let end = bytes.indexOf(10, start);
+  for (let start = 0, end = 0; start < bytes.length; start = end + 1) {
+    end = bytes.indexOf(10, start);
     if (end < 0) end = bytes.length;
     const line = bytes.subarray(start, end);
-    start = end + 1;
     const head = decoder.decode(line.subarray(0, 4096));
-    const marker = head.includes("compact_boundary") || head.includes("isCompactSummary");
+    const marker = COMPACTION_MARKER_TEXTS.some((text) => head.includes(text));
     if (!marker && !(head.includes('"assistant"') && decoder.decode(line).includes('"tool_use"'))) {
       continue;
     }
@@ -63,38 +47,31 @@ function pointsOf(bytes: Uint8Array, sidechainFile: boolean): Point[] {
       continue;
     }
     if (isCompactionMarker(entry)) {
-      const meta = entry.compactMetadata as Record<string, unknown> | undefined;
       // 2.x writes the boundary and then its summary: one compaction.
-      if (entry.type === "user" && points.at(-1)?.kind === "marker") continue;
+      if (entry.type === "user" && points.at(-1)?.kind === "compaction") continue;
+      const meta = entry.compactMetadata as Record<string, unknown> | undefined;
+      const { trigger, preTokens } = meta ?? {};
       points.push({
-        kind: "marker",
-        end: start,
-        trigger: typeof meta?.trigger === "string" ? meta.trigger : undefined,
-        preTokens: typeof meta?.preTokens === "number" ? meta.preTokens : undefined,
+        kind: "compaction",
+        end: end + 1,
+        trigger: typeof trigger === "string" ? trigger : undefined,
+        preTokens: typeof preTokens === "number" ? preTokens : undefined,
       });
-      continue;
-    }
-    if (entry.type !== "assistant" || (entry.isSidechain === true && !sidechainFile)) continue;
-    const message = entry.message as { content?: unknown } | undefined;
-    for (const block of Array.isArray(message?.content) ? message.content : []) {
-      if (block?.type !== "tool_use" || typeof block.id !== "string" || seen.has(block.id)) {
-        continue;
+    } else if (entry.type === "assistant" && (entry.isSidechain !== true || sidechainFile)) {
+      const content = (entry.message as { content?: unknown } | undefined)?.content;
+      for (const block of Array.isArray(content) ? content : []) {
+        if (block?.type !== "tool_use" || typeof block.id !== "string" || seen.has(block.id)) {
+          continue;
+        }
+        seen.add(block.id);
+        const time = typeof entry.timestamp === "string" ? entry.timestamp : undefined;
+        const tool = typeof block.name === "string" ? block.name : "?";
+        points.push({ kind: "call", end: end + 1, toolUseId: block.id, tool, time });
       }
-      seen.add(block.id);
-      points.push({
-        kind: "call",
-        end: start,
-        toolUseId: block.id,
-        tool: typeof block.name === "string" ? block.name : "?",
-        time: typeof entry.timestamp === "string" ? entry.timestamp : undefined,
-      });
     }
   }
   return points;
 }
-
-/** What replaying needs from the settings. */
-export type ReplaySettings = MeasureSettings & DecideSettings;
 
 /**
  * Replays `bytes` (a session's transcript, whole) for the context whose refresh headers carry
@@ -103,18 +80,18 @@ export type ReplaySettings = MeasureSettings & DecideSettings;
 export function replaySession(
   bytes: Uint8Array,
   token: string,
-  settings: ReplaySettings,
+  settings: MeasureSettings & DecideSettings,
   files: CompactSettings | undefined,
   sidechainFile = false,
 ): Replayed[] {
   const out: Replayed[] = [];
-  let state: State = EMPTY_STATE;
+  const source = {
+    readAt: (offset: number, length: number) => bytes.subarray(offset, offset + length),
+  };
+  let state = EMPTY_STATE;
   let found = false;
   for (const point of pointsOf(bytes, sidechainFile)) {
-    const source: ByteSource = {
-      readAt: (offset, length) => bytes.subarray(offset, offset + length),
-    };
-    if (point.kind === "marker") {
+    if (point.kind === "compaction") {
       if (sidechainFile) continue;
       // Claude Code's SessionStart(compact), which restates the rules; PostCompact then finds
       // the same compaction and leaves it.
@@ -127,44 +104,26 @@ export function replaySession(
         restate: settings.refreshAfterCompact,
         answerAt: point.end,
       });
+      out.push({ ...point, decision });
       state = decision.state;
-      found = true;
-      out.push({
-        kind: "compaction",
-        trigger: point.trigger,
-        preTokens: point.preTokens,
-        decision,
+    } else {
+      const query = viewQuery(state, token, point.toolUseId, sidechainFile);
+      const view = viewOf(source, point.end, query);
+      const { reading, facts } = measure({ view, state, settings, files });
+      const decision = decide({
+        event: "tool call",
+        state,
+        stateFound: found,
+        reading,
+        facts,
+        receipts: view.receipts,
+        claim: { call: point.toolUseId, at: view.size },
+        settings,
       });
-      continue;
+      out.push({ ...point, reading, decision });
+      state = decision.state;
     }
-    const outstanding = receiptQuery(state);
-    const view = viewOf(source, point.end, {
-      toolUseId: point.toolUseId,
-      sidechainFile,
-      markersFrom: markersFrom(state),
-      receipts: outstanding && { ...outstanding, token },
-    });
-    const { reading, facts } = measure({ view, state, settings, files });
-    const decision = decide({
-      event: "tool call",
-      state,
-      stateFound: found,
-      reading,
-      facts,
-      receipts: view.receipts,
-      claim: { call: point.toolUseId, at: view.size },
-      settings,
-    });
-    state = decision.state;
     found = true;
-    out.push({
-      kind: "call",
-      toolUseId: point.toolUseId,
-      tool: point.tool,
-      time: point.time,
-      reading,
-      decision,
-    });
   }
   return out;
 }

@@ -1,6 +1,6 @@
 /**
- * The trace of one hook call: what each step saw and decided, with its time. The hook returns
- * it; the debug line, `status`, `preview`, `statusline`, `doctor` and `demo` render it.
+ * The trace of one hook call: what each step saw and decided. The hook returns it; the debug
+ * line, `status`, `preview`, `statusline`, `doctor` and `demo` render it.
  */
 import type { ContextFacts } from "../core/facts.ts";
 import type { Decision } from "../core/decide.ts";
@@ -25,69 +25,27 @@ export interface RefreshAccount {
   manifest: string | undefined;
 }
 
-/** One call, step by step; fields stay undefined for steps the call did not reach. */
+/** One call, step by step; a step the call did not reach leaves its fields out. */
 export interface Trace {
-  event: string | undefined;
-  tool: string | undefined;
-  sessionId: string | undefined;
-  agentId: string | undefined;
-  transcript: { path: string; sidechainFile: boolean } | undefined;
-  statePath: string | undefined;
-  stateFile: "found" | "missing" | "corrupt" | undefined;
-  /** The state as loaded before the decision. */
-  stateBefore: State | undefined;
-  reading: Reading | NoReading | undefined;
-  transcriptSize: number | undefined;
-  /** Set when the call did not wait for its own entry: the ceiling (percent) on its reading. */
-  ceiling: number | undefined;
-  /** Reads of the transcript while waiting for this call's entry (1: no wait). */
-  reads: number;
-  facts: ContextFacts | undefined;
-  decision: Decision | undefined;
-  refresh: RefreshAccount | undefined;
-  /** Why a refresh the decision called for was not given (no rules to restate). */
-  refused: string | undefined;
-  rearm: RearmResult | undefined;
   result: "fired" | "silent" | "reset";
   /** One phrase: why this result. */
   reason: string;
-  /** Milliseconds per step, in order. */
-  timings: { step: string; ms: number }[];
-}
-
-export function emptyTrace(): Trace {
-  return {
-    event: undefined,
-    tool: undefined,
-    sessionId: undefined,
-    agentId: undefined,
-    transcript: undefined,
-    statePath: undefined,
-    stateFile: undefined,
-    stateBefore: undefined,
-    reading: undefined,
-    transcriptSize: undefined,
-    ceiling: undefined,
-    reads: 0,
-    facts: undefined,
-    decision: undefined,
-    refresh: undefined,
-    refused: undefined,
-    rearm: undefined,
-    result: "silent",
-    reason: "",
-    timings: [],
-  };
-}
-
-/** Runs `step`, recording its time in `trace` under `name`. */
-export function timed<T>(trace: Trace, name: string, step: () => T): T {
-  const started = performance.now();
-  try {
-    return step();
-  } finally {
-    trace.timings.push({ step: name, ms: performance.now() - started });
-  }
+  event?: string | undefined;
+  tool?: string | undefined;
+  agentId?: string | undefined;
+  statePath?: string;
+  stateFile?: "found" | "missing" | "corrupt";
+  /** The state as loaded before the decision. */
+  stateBefore?: State;
+  reading?: Reading | NoReading;
+  /** Set when the call did not wait for its own entry: the ceiling (percent) on its reading. */
+  ceiling?: number | undefined;
+  facts?: ContextFacts;
+  decision?: Decision;
+  refresh?: RefreshAccount;
+  /** Why a refresh the decision called for was not given (no rules to restate). */
+  refused?: string;
+  rearm?: RearmResult | undefined;
 }
 
 /** The reading in a few words: `31% of 200000 (why), 62000 tokens from transcript latest`. */
@@ -101,7 +59,7 @@ export function describeReading(reading: Reading | NoReading): string {
 }
 
 /** `; compaction at 367000 (why)[; percentages measured against 400000 tokens]`, or nothing. */
-export function compactionText(reading: Reading): string {
+function compactionText(reading: Reading): string {
   const point = reading.compaction;
   if (point === undefined) return "";
   if (point.kind === "off") return `; no auto-compaction (${point.evidence})`;
@@ -111,10 +69,7 @@ export function compactionText(reading: Reading): string {
   return `; compaction at ${point.tokens} (${point.evidence})${span}`;
 }
 
-/**
- * The debug line: `PostToolUse Bash: fired: <reading> → <decision>; <accounting>`, or
- * `...: nothing: <why>`.
- */
+/** `PostToolUse Bash: fired: <reading> → <decision>; <accounting>`, or `...: nothing: <why>`. */
 export function debugLine(trace: Trace): string {
   const who = trace.event === undefined
     ? ""
@@ -132,8 +87,7 @@ export function debugLine(trace: Trace): string {
   if (trace.result === "silent") {
     return `${who}nothing: ${trace.reason}${early}${compaction}${receipts}`;
   }
-  const refresh = trace.refresh;
-  const account = refresh === undefined ? "" : `; ${accountOf(refresh)}`;
+  const account = trace.refresh ? `; ${accountOf(trace.refresh)}` : "";
   const rearm = trace.rearm ? `; ${rearmOf(trace.rearm)}` : "";
   return `${who}fired: ${trace.reason}${early}${compaction}${account}${rearm}${receipts}`;
 }

@@ -6,6 +6,7 @@
  * again when a `stat` shows a change: a steady call opens none of them.
  */
 import { fieldOf } from "../schemas/guards.ts";
+import type { Settings } from "../settings/resolve.ts";
 import { join } from "../core/path.ts";
 import { MANAGED_SETTINGS_DIRS, MIN_AUTO_COMPACT_WINDOW } from "../core/claude_code.ts";
 import {
@@ -24,35 +25,35 @@ export interface SettingsPlaces {
   os: string;
 }
 
-/** The managed-settings folder, by platform. */
-function managedSettingsDir(os: string): string {
-  return MANAGED_SETTINGS_DIRS[os] ?? MANAGED_SETTINGS_DIRS.linux ?? "/etc/claude-code";
+/** The settings files but the managed drop-ins, lowest precedence first, and the drop-ins' folder. */
+function placesOf(places: SettingsPlaces): { files: string[]; dropIns: string } {
+  const { claudeDir, projectDir, os } = places;
+  const managed = MANAGED_SETTINGS_DIRS[os] ?? MANAGED_SETTINGS_DIRS.linux ?? "/etc/claude-code";
+  const files = claudeDir ? [join(claudeDir, "settings.json")] : [];
+  if (projectDir) {
+    files.push(join(projectDir, ".claude", "settings.json"));
+    files.push(join(projectDir, ".claude", "settings.local.json"));
+  }
+  files.push(join(managed, "managed-settings.json"));
+  return { files, dropIns: join(managed, "managed-settings.d") };
 }
 
 /**
  * The settings files, lowest precedence first, as 2.1.328 orders them: user, project, local,
- * managed (`--settings` is not visible to a hook); the managed folder's `managed-settings.d/*.json`
- * drop-ins follow its `managed-settings.json`, in name order.
+ * managed (`--settings` is not visible to a hook), then the managed `managed-settings.d/*.json`
+ * drop-ins in name order.
  */
 export function settingsFiles(places: SettingsPlaces): string[] {
-  const files: string[] = [];
-  if (places.claudeDir) files.push(join(places.claudeDir, "settings.json"));
-  if (places.projectDir) {
-    files.push(join(places.projectDir, ".claude", "settings.json"));
-    files.push(join(places.projectDir, ".claude", "settings.local.json"));
-  }
-  const managed = managedSettingsDir(places.os);
-  files.push(join(managed, "managed-settings.json"));
+  const { files, dropIns } = placesOf(places);
   try {
-    const dropIns = [...Deno.readDirSync(join(managed, "managed-settings.d"))]
+    const names = [...Deno.readDirSync(dropIns)]
       .filter((e) => e.isFile && e.name.endsWith(".json") && !e.name.startsWith("."))
       .map((e) => e.name)
       .sort();
-    for (const name of dropIns) files.push(join(managed, "managed-settings.d", name));
+    return [...files, ...names.map((name) => join(dropIns, name))];
   } catch {
-    // No drop-in folder: the usual case.
+    return files; // No drop-in folder: the usual case.
   }
-  return files;
 }
 
 /** A window as the settings schema takes it: a whole number of at least 100,000, else dropped. */
@@ -88,71 +89,31 @@ export function compactSourceOf(file: string, json: unknown): CompactSettingsSou
 
 /** Reads every settings file that exists and says something about auto-compaction. */
 export function readCompactSources(places: SettingsPlaces): CompactSettingsSource[] {
-  const sources: CompactSettingsSource[] = [];
-  for (const file of settingsFiles(places)) {
-    let json: unknown;
+  return settingsFiles(places).flatMap((file) => {
     try {
-      json = JSON.parse(Deno.readTextFileSync(file));
+      return compactSourceOf(file, JSON.parse(Deno.readTextFileSync(file))) ?? [];
     } catch {
-      continue; // Missing or not JSON: Claude Code would not use it either.
+      return []; // Missing or not JSON: Claude Code would not use it either.
     }
-    const source = compactSourceOf(file, json);
-    if (source) sources.push(source);
-  }
-  return sources;
+  });
 }
 
-/**
- * Settings kept in a state file (JSON written by this program) back as {@link CompactSettings},
- * or undefined when the text is not that shape (read them again).
- */
-function compactSettingsFrom(json: unknown): CompactSettings | undefined {
-  const entry = <T>(value: unknown, ok: (x: unknown) => T | undefined) => {
-    const file = fieldOf(value, "file");
-    const got = ok(fieldOf(value, "value"));
-    return typeof file === "string" && got !== undefined ? { value: got, file } : undefined;
+/** `source` as a settings file would say it: what is kept in the state, read back as a file is. */
+function asSettingsFile(source: CompactSettingsSource): unknown {
+  const byModel = Object.entries(source.byModel ?? {});
+  return {
+    autoCompactEnabled: source.enabled,
+    autoCompactWindow: source.window,
+    modelSettings: Object.fromEntries(
+      byModel.map(([m, window]) => [m, { autoCompactWindow: window }]),
+    ),
   };
-  const settings: CompactSettings = { byModel: {} };
-  const enabledField = fieldOf(json, "enabled");
-  if (enabledField !== undefined) {
-    const enabled = entry(enabledField, (x) => typeof x === "boolean" ? x : undefined);
-    if (!enabled) return undefined;
-    settings.enabled = enabled;
-  }
-  const windowField = fieldOf(json, "window");
-  if (windowField !== undefined) {
-    const window = entry(windowField, windowOf);
-    if (!window) return undefined;
-    settings.window = window;
-  }
-  const byModel = fieldOf(json, "byModel");
-  if (typeof byModel !== "object" || byModel === null || Array.isArray(byModel)) return undefined;
-  for (const [model, value] of Object.entries(byModel)) {
-    const got = entry(value, (x) => x === "auto" ? "auto" as const : windowOf(x));
-    if (!got || Object.hasOwn(Object.prototype, model)) return undefined;
-    settings.byModel[model] = got;
-  }
-  return settings;
 }
 
-/**
- * A signature of the settings files: each one's size and modification time (and the drop-in
- * folder's), from `stat` alone. A changed signature means the files must be read again.
- */
+/** The settings files' sizes and modification times (and the drop-in folder's), from `stat`. */
 function signatureOf(places: SettingsPlaces): string {
-  const managed = managedSettingsDir(places.os);
-  const paths = [
-    ...(places.claudeDir ? [join(places.claudeDir, "settings.json")] : []),
-    ...(places.projectDir
-      ? [
-        join(places.projectDir, ".claude", "settings.json"),
-        join(places.projectDir, ".claude", "settings.local.json"),
-      ]
-      : []),
-    join(managed, "managed-settings.json"),
-    join(managed, "managed-settings.d"),
-  ];
-  return paths.map((path) => {
+  const { files, dropIns } = placesOf(places);
+  return [...files, dropIns].map((path) => {
     try {
       const info = Deno.statSync(path);
       return `${info.size}:${info.mtime?.getTime() ?? 0}`;
@@ -171,18 +132,36 @@ export function compactSettingsFor(
   kept: string | undefined,
   places: SettingsPlaces,
 ): { files: CompactSettings; remember?: string } {
-  const signature = signatureOf(places);
-  if (kept !== undefined) {
-    try {
-      const json: unknown = JSON.parse(kept);
-      const files = fieldOf(json, "sig") === signature
-        ? compactSettingsFrom(fieldOf(json, "files"))
-        : undefined;
-      if (files) return { files };
-    } catch {
-      // Not what this function writes: read the files again.
+  const sig = signatureOf(places);
+  try {
+    const json: unknown = JSON.parse(kept ?? "null");
+    const stored = fieldOf(json, "sources");
+    if (fieldOf(json, "sig") === sig && Array.isArray(stored)) {
+      const sources = stored.map((s) =>
+        typeof s?.[0] === "string" ? compactSourceOf(s[0], s[1]) : undefined
+      );
+      if (!sources.includes(undefined)) {
+        return { files: mergeCompactSettings(sources as CompactSettingsSource[]) };
+      }
     }
+  } catch {
+    // Not what this function writes: read the files again.
   }
-  const files = mergeCompactSettings(readCompactSources(places));
-  return { files, remember: JSON.stringify({ sig: signature, files }) };
+  const sources = readCompactSources(places);
+  const remember = JSON.stringify({
+    sig,
+    sources: sources.map((s) => [s.file, asSettingsFile(s)]),
+  });
+  return { files: mergeCompactSettings(sources), remember };
+}
+
+/** The settings for a project at `cwd`, unless they cannot matter (off, or not scaling). */
+export function compactSettingsOf(
+  kept: string | undefined,
+  settings: Settings,
+  cwd: string | undefined,
+): { files: CompactSettings | undefined; remember?: string } {
+  if (!settings.scaleForAutocompact || settings.compactEnv.off) return { files: undefined };
+  const projectDir = settings.projectDir ?? cwd;
+  return compactSettingsFor(kept, { claudeDir: settings.claudeDir, projectDir, os: Deno.build.os });
 }

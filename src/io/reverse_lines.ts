@@ -3,38 +3,33 @@
  * cost of finding the last few entries does not grow with the file.
  */
 
-/** Random access to bytes: a file, or an instrumented stand-in in tests. */
+/** Random access to bytes: a file, or a stand-in in tests. */
 export interface ByteSource {
   /** Up to `length` bytes at `offset`; fewer only at the end of the source. */
   readAt(offset: number, length: number): Uint8Array;
 }
 
-/** One line, without its `\n`. */
-export interface BackwardLine {
-  /** Byte offset of the line's first byte. */
+/** One line without its `\n`, at byte offset `start`; an oversized line comes without bytes. */
+interface BackwardLine {
   start: number;
-  /** The line's bytes, or an empty array when it was longer than `maxLineBytes`. */
   bytes: Uint8Array;
   oversized: boolean;
 }
 
-export interface BackwardOptions {
+interface BackwardOptions {
   /** Bytes per read. Default 64 KiB. */
   chunkSize?: number;
   /** Longer lines come with `oversized: true` and no bytes. Default 16 MiB. */
   maxLineBytes?: number;
-  /**
-   * Stop, without yielding the line in progress, once this many bytes have been read: a region
-   * without newlines must not be read to its start. Default: no limit.
-   */
+  /** Stop, without yielding the line in progress, once this many bytes have been read. */
   maxBytes?: number;
 }
 
 const NEWLINE = 0x0a;
 
 /**
- * Yields the non-empty lines of the first `size` bytes of `source`, last line first. A last line
- * without a trailing newline is yielded too (it may still be being written).
+ * Yields the non-empty lines of the first `size` bytes of `source`, last first, including a last
+ * line without its newline (it may still be being written).
  *
  * @example
  * ```ts

@@ -14,15 +14,7 @@ export interface TranscriptRef {
   found?: string;
 }
 
-/**
- * The transcript for `payload`; `remembered` is where the state says a search found it before.
- *
- * @example
- * ```ts
- * transcriptOf({ session_id: "s", hook_event_name: "PostToolUse", transcript_path: "/p/s.jsonl" });
- * // { path: "/p/s.jsonl", sidechainFile: false }
- * ```
- */
+/** The transcript for `payload`; `remembered` is where the state says a search found it before. */
 export function transcriptOf(payload: HookPayload, remembered?: string): TranscriptRef | undefined {
   const main = payload.transcript_path || undefined;
   if (!payload.agent_id) return main ? { path: main, sidechainFile: false } : undefined;
@@ -38,9 +30,7 @@ export function transcriptOf(payload: HookPayload, remembered?: string): Transcr
   }
   if (isFile(expected)) return { path: expected, sidechainFile: true };
   const found = findFileUnder(subagents, basename(expected));
-  return found === undefined
-    ? { path: expected, sidechainFile: true }
-    : { path: found, sidechainFile: true, found };
+  return { path: found ?? expected, sidechainFile: true, ...(found && { found }) };
 }
 
 function isFile(path: string): boolean {
@@ -77,65 +67,49 @@ export function parentTranscriptOf(
   return undefined;
 }
 
-export interface SearchLimits {
-  /** Folder levels below `subagents/` to look into. Default 4. */
-  maxDepth?: number;
-  /** Directory entries to look at in all. Default 5,000. */
-  maxEntries?: number;
-}
-
 /**
- * The path of `fileName` under `root`, breadth first (the shallowest match wins), or undefined
- * when it is not there within the limits or `root` cannot be read. Never follows symlinked
- * folders. Sync: a hook process feels every async hop.
+ * The path of `fileName` under `root`, the shallowest first, or undefined when it is not there
+ * within the limits (4 folder levels, 5,000 entries by default) or `root` cannot be read.
  */
 export function findFileUnder(
   root: string,
   fileName: string,
-  limits: SearchLimits = {},
+  limits: { maxDepth?: number; maxEntries?: number } = {},
 ): string | undefined {
-  const maxDepth = limits.maxDepth ?? 4;
-  let budget = limits.maxEntries ?? 5_000;
-  let level = [root];
-  for (let depth = 0; depth <= maxDepth && level.length > 0; depth++) {
-    const next: string[] = [];
-    for (const dir of level) {
-      let entries: Iterable<Deno.DirEntry>;
-      try {
-        entries = Deno.readDirSync(dir);
-        for (const entry of entries) {
-          if (--budget < 0) return undefined;
-          if (entry.isFile && entry.name === fileName) return join(dir, entry.name);
-          if (entry.isDirectory && !entry.isSymlink) next.push(join(dir, entry.name));
-        }
-      } catch {
-        // An unreadable folder holds nothing we can use.
-      }
-    }
-    level = next;
+  for (const [dir, name] of filesUnder(root, limits.maxDepth ?? 4, limits.maxEntries ?? 5_000)) {
+    if (name === fileName) return join(dir, name);
   }
   return undefined;
 }
 
-/**
- * How many subagent transcripts a session has: `agent-*.jsonl` under its `subagents/` folder at
- * any depth, the compaction summariser's excepted.
- */
+/** How many subagent transcripts a session has, the compaction summariser's excepted. */
 export function subagentCount(mainPath: string, sessionId: string): number {
   let count = 0;
-  const walk = (dir: string, depth: number) => {
-    try {
-      for (const entry of Deno.readDirSync(dir)) {
-        if (entry.isDirectory && depth < 4) walk(join(dir, entry.name), depth + 1);
-        else if (
-          entry.isFile && entry.name.startsWith("agent-") && entry.name.endsWith(".jsonl") &&
-          !entry.name.startsWith("agent-acompact-")
-        ) count++;
-      }
-    } catch {
-      // No subagents.
-    }
-  };
-  walk(join(dirname(mainPath), sessionId, "subagents"), 0);
+  for (const [, name] of filesUnder(join(dirname(mainPath), sessionId, "subagents"), 4, Infinity)) {
+    const agent = name.startsWith("agent-") && name.endsWith(".jsonl");
+    if (agent && !name.startsWith("agent-acompact-")) count++;
+  }
   return count;
+}
+
+/** The files under `root`, level by level, never into a symlinked folder, within `budget` entries. */
+function* filesUnder(root: string, maxDepth: number, budget: number) {
+  let level = [root];
+  for (let depth = 0; depth <= maxDepth && level.length > 0; depth++) {
+    const next: string[] = [];
+    for (const dir of level) {
+      let entries: Deno.DirEntry[];
+      try {
+        entries = [...Deno.readDirSync(dir)];
+      } catch {
+        continue; // An unreadable folder holds nothing we can use.
+      }
+      for (const entry of entries) {
+        if (--budget < 0) return;
+        if (entry.isFile) yield [dir, entry.name] as const;
+        else if (entry.isDirectory && !entry.isSymlink) next.push(join(dir, entry.name));
+      }
+    }
+    level = next;
+  }
 }

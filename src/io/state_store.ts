@@ -12,56 +12,36 @@ const MAX_STATE_BYTES = 64 * 1024;
 const LOCK_TIMEOUT_MS = 2000;
 const isWindows = Deno.build.os === "windows";
 
-/** First `length` hex digits of SHA-256 (the lessons-learned plugin keys its files this way). */
-export function hexDigest(text: string, length = 16): string {
-  return sha256Hex(text).slice(0, length);
-}
-
-/** Paths of one context's files, and its refresh token; a subagent gets its own. */
+/** One context's state and lock files, and the token its refresh headers carry. */
 export interface StatePaths {
-  dir: string;
   state: string;
   lock: string;
-  /** The refresh header's token for this context (see {@link refreshToken}). */
   token: string;
-  /** The session's key in file names (see {@link contextDigest}); undefined for a subagent. */
-  sessionKey: string | undefined;
 }
 
 /**
- * The one SHA-256 a context needs: of `lessons-reinject refresh\0<session>[\0<agent>]`. Digits
- * 0-7 are the refresh token; digits 8-23 (and 24-39 for a subagent) name the context's files.
+ * The one SHA-256 a context needs, of `lessons-reinject refresh\0<session>[\0<agent>]`: digits
+ * 0-7 are the refresh token, digits 8-23 (and 24-39 for a subagent) name its files. The token
+ * must never change: refreshes already in a transcript are recognised by it.
  */
 function contextDigest(sessionId: string, agentId?: string): string {
-  const key = agentId ? `${sessionId}\0${agentId}` : sessionId;
-  return sha256Hex(`lessons-reinject refresh\0${key}`);
+  return sha256Hex(`lessons-reinject refresh\0${agentId ? `${sessionId}\0${agentId}` : sessionId}`);
 }
 
-/** `lessons-<key>[-<agent key>]-reinject.json` in `dir`, and the token, from one digest. */
+/** `lessons-<key>[-<agent key>]-reinject.json` and `.lock` in `dir`, and the token. */
 export function statePaths(dir: string, sessionId: string, agentId?: string): StatePaths {
   const digest = contextDigest(sessionId, agentId);
-  const sessionKey = agentId ? undefined : digest.slice(8, 24);
-  const base = agentId
-    ? `lessons-${digest.slice(8, 24)}-${digest.slice(24, 40)}-reinject`
-    : `lessons-${sessionKey}-reinject`;
-  return {
-    dir,
-    state: join(dir, `${base}.json`),
-    lock: join(dir, `${base}.lock`),
-    token: digest.slice(0, 8),
-    sessionKey,
-  };
+  const key = agentId ? `${digest.slice(8, 24)}-${digest.slice(24, 40)}` : digest.slice(8, 24);
+  const base = join(dir, `lessons-${key}-reinject`);
+  return { state: `${base}.json`, lock: `${base}.lock`, token: digest.slice(0, 8) };
 }
 
-/**
- * The token every refresh header carries, so that only this hook's own refreshes for this
- * session (or subagent) are recognised in a transcript.
- */
+/** The token of this hook's refresh headers in a session (or one of its subagents). */
 export function refreshToken(sessionId: string, agentId?: string): string {
-  return statePaths("", sessionId, agentId).token;
+  return contextDigest(sessionId, agentId).slice(0, 8);
 }
 
-/** The session's key in file names: digits 8-23 of its context digest. */
+/** The session's key in file names. */
 export function sessionKeyOf(sessionId: string): string {
   return contextDigest(sessionId).slice(8, 24);
 }
@@ -83,9 +63,18 @@ export function untrustedDirReason(dir: string): string | undefined {
   return undefined;
 }
 
+/** What to do about a state folder the hook will not use. */
+export function stateDirFix(dir: string, reason: string): string {
+  const elsewhere = "point LESSONS_STATE_DIR (or stateDir in the config file) at a private folder";
+  return reason.includes("writable by others")
+    ? `chmod 700 ${dir} if it is yours, or ${elsewhere}`
+    : elsewhere;
+}
+
 /**
  * Creates the folder (mode 0700) when missing and checks that this user owns it: a probe file
- * written inside must have the folder's owner. Returns why it cannot be used, or undefined.
+ * written inside must have the folder's owner (reading our own uid would need `--allow-sys`).
+ * Returns why it cannot be used, or undefined.
  */
 export function preparePrivateDir(dir: string): string | undefined {
   try {
@@ -122,41 +111,17 @@ function removeQuietly(path: string): void {
   }
 }
 
-export type LoadedState =
-  | { kind: "found"; state: State }
-  | { kind: "missing" }
-  | { kind: "corrupt"; reason: string };
-
-/** Reads a state file; a corrupt, oversized or non-file one is reported, never thrown. */
-export function loadState(path: string): LoadedState {
-  let bytes: Uint8Array;
+/** A state file as read: a missing, corrupt, oversized or non-file one gives the empty state. */
+export function loadState(path: string): { kind: "found" | "missing" | "corrupt"; state: State } {
   try {
     const info = Deno.lstatSync(path);
-    if (!info.isFile) return { kind: "corrupt", reason: `${path} is not a regular file` };
-    if (info.size > MAX_STATE_BYTES) return { kind: "corrupt", reason: `${path} is too large` };
-    bytes = Deno.readFileSync(path);
+    if (!info.isFile || info.size > MAX_STATE_BYTES) return { kind: "corrupt", state: EMPTY_STATE };
+    const raw: unknown = JSON.parse(new TextDecoder().decode(Deno.readFileSync(path)));
+    return isState(raw) ? { kind: "found", state: raw } : { kind: "corrupt", state: EMPTY_STATE };
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return { kind: "missing" };
-    return { kind: "corrupt", reason: `${path}: ${messageOf(error)}` };
+    const kind = error instanceof Deno.errors.NotFound ? "missing" : "corrupt";
+    return { kind, state: EMPTY_STATE };
   }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(new TextDecoder().decode(bytes));
-  } catch {
-    return { kind: "corrupt", reason: `${path} is not JSON` };
-  }
-  if (!isState(raw)) return { kind: "corrupt", reason: `${path} has the wrong shape` };
-  return { kind: "found", state: raw };
-}
-
-/** The state to decide with: a corrupt file counts as empty. */
-export function stateOf(loaded: LoadedState): State {
-  return loaded.kind === "found" ? loaded.state : EMPTY_STATE;
-}
-
-/** Writes `state` atomically (see {@link writeJsonAtomically}). */
-export function saveState(path: string, state: State): void {
-  writeJsonAtomically(path, state);
 }
 
 /**
@@ -178,10 +143,9 @@ export function writeJsonAtomically(path: string, value: unknown): void {
 }
 
 /**
- * Runs `critical` holding an exclusive lock on `lockPath` (released by the OS if the process
- * dies). Throws when the lock cannot be had within two seconds or the path is a symlink. An
- * uncontended lock is taken with one non-blocking try and no timer (a process's first timer costs
- * more than the try); only a busy lock starts the timeout.
+ * Runs `critical` holding an exclusive lock on `lockPath` (the OS releases it if the process
+ * dies); throws when the path is not a regular file or the lock stays busy for two seconds. A
+ * free lock is taken with one non-blocking try: a process's first timer costs more than the try.
  */
 export async function withLock<T>(lockPath: string, critical: () => Promise<T>): Promise<T> {
   let existing: Deno.FileInfo | undefined;
@@ -198,9 +162,9 @@ export async function withLock<T>(lockPath: string, critical: () => Promise<T>):
       return await critical();
     } finally {
       try {
-        file.unlockSync();
+        file.unlockSync(); // closing releases it too, but on Windows not at once
       } catch {
-        // Closing the file below releases it anyway.
+        // Released by the close below.
       }
     }
   } finally {
@@ -208,7 +172,10 @@ export async function withLock<T>(lockPath: string, critical: () => Promise<T>):
   }
 }
 
-/** Waits for `file`'s lock (blocking, so the kernel queues waiters), or throws at the timeout. */
+/**
+ * Waits for `file`'s lock, blocking so that the kernel queues the waiters, or throws at the
+ * timeout. Only here is a timer touched: even `clearTimeout` loads Deno's Node timers on first use.
+ */
 async function waitForLock(file: Deno.FsFile, lockPath: string): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {

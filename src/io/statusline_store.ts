@@ -38,10 +38,8 @@ export function recordFromStatusline(
   return { record };
 }
 
-/** The record's path for a session. */
-export function statuslinePath(dir: string, sessionId: string): string {
-  return join(dir, `lessons-${sessionKeyOf(sessionId)}-statusline.json`);
-}
+const statuslinePath = (dir: string, sessionId: string) =>
+  join(dir, `lessons-${sessionKeyOf(sessionId)}-statusline.json`);
 
 /** Writes `record` atomically, like the state file; returns its path. */
 export function saveStatusline(dir: string, record: StatuslineRecord): string {

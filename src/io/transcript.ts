@@ -8,46 +8,29 @@ import {
   type EntryUsage,
   holdsToolUse,
   isCompactionMarker,
-  receiptLineOf,
+  mayBeUsage,
+  parseLine,
   refreshRecordedIn,
   tokenUsageIn,
   usageOf,
 } from "../core/transcript_entry.ts";
-import type { ReceiptEvidence } from "../core/receipts.ts";
 import type { TranscriptUsage, TranscriptView, ViewQuery } from "../core/view.ts";
-import { type CompactionEvidence, compareVersions } from "../core/window.ts";
-import {
-  CANCELLED_ATTACHMENT,
-  COMPACTION_MARKER_TEXTS,
-  DELIVERED_ATTACHMENT,
-  RAN_ATTACHMENT,
-  RECORDS_HOOK_OUTCOMES_FROM,
-  RECORDS_IN_SUBAGENT_FILES_FROM,
-  SESSION_START,
-} from "../core/claude_code.ts";
+import type { CompactionEvidence } from "../core/window.ts";
+import { COMPACTION_MARKER_TEXTS, DELIVERED_ATTACHMENT } from "../core/claude_code.ts";
 import { messageOf } from "../core/errors.ts";
+import { fieldOf } from "../schemas/guards.ts";
+import { receiptsOf } from "./receipts_scan.ts";
 import { type ByteSource, cachedSource, fileSource, readLinesBackward } from "./reverse_lines.ts";
 
-/** The usage scan and the marker search read at most this much. */
-export const MAX_SCAN_BYTES = 64 * 1024 * 1024;
-/** The receipt check reads at most this much (usually a few kilobytes are enough). */
-export const RECEIPT_MAX_BYTES = 8 * 1024 * 1024;
+/** The usage scan, the marker search and the history walk read at most this much. */
+const MAX_SCAN_BYTES = 64 * 1024 * 1024;
 /** Bytes searched at a time for a marker's text. */
 const SEARCH_CHUNK = 1024 * 1024;
 /** Lines before a summary entry in which its `compact_boundary` is looked for. */
 const PAIR_LINES = 8;
 
 const decoder = new TextDecoder();
-const hasAny = (text: string, needles: readonly string[]) => needles.some((n) => text.includes(n));
-const mayBeUsage = (text: string) => text.includes('"assistant"') && text.includes('"usage"');
-
-function parse(bytes: Uint8Array): unknown {
-  try {
-    return JSON.parse(decoder.decode(bytes));
-  } catch {
-    return undefined;
-  }
-}
+const mayMark = (text: string) => COMPACTION_MARKER_TEXTS.some((marker) => text.includes(marker));
 
 /** Opens `path` and runs `read` on it; a missing or unreadable file is an error string. */
 export function withTranscript<T>(
@@ -56,13 +39,12 @@ export function withTranscript<T>(
 ): T | { error: string; missing?: boolean } {
   let file: Deno.FsFile | undefined;
   try {
-    file = Deno.openSync(path, { read: true });
-    const info = file.statSync();
-    if (!info.isFile) return { error: `transcript ${path} is not a file` };
-    return read(fileSource(file), info.size);
+    file = Deno.openSync(path);
+    const { isFile, size } = file.statSync();
+    return isFile ? read(fileSource(file), size) : { error: `transcript ${path} is not a file` };
   } catch (error) {
     const missing = error instanceof Deno.errors.NotFound;
-    return { error: `transcript ${path}: ${messageOf(error)}`, ...(missing ? { missing } : {}) };
+    return { error: `transcript ${path}: ${messageOf(error)}`, ...(missing && { missing }) };
   } finally {
     file?.close();
   }
@@ -74,9 +56,9 @@ export function readView(path: string, query: ViewQuery) {
 }
 
 /**
- * Reads back from the end: the newest usage (through every entry of its response), stopping at
- * a compaction marker; then, as asked, the markers since `markersFrom` and the receipts, from the
- * same chunks.
+ * Reads back from the end for the newest usage (through every entry of its response), stopping
+ * at a compaction marker; then, as asked, the markers since `markersFrom` and the receipts, from
+ * the same chunks.
  */
 export function viewOf(raw: ByteSource, size: number, query: ViewQuery): TranscriptView {
   const source = cachedSource(raw);
@@ -96,14 +78,14 @@ export function viewOf(raw: ByteSource, size: number, query: ViewQuery): Transcr
     // Results written since the newest response began (the walk stops before it).
     const result = text.includes('"tool_result"');
     if (result) { for (const m of text.matchAll(/"tool_use_id":"([^"]+)"/g)) results.add(m[1]!); }
-    const mayMark = hasAny(text, COMPACTION_MARKER_TEXTS);
+    const marks = mayMark(text);
     const warning = text.includes("Token usage:") ? tokenUsageIn(text) : undefined;
-    if (!mayMark && !mayBeUsage(text) && !warning) {
+    if (!marks && !mayBeUsage(text) && !warning) {
       if (!newest && !result && text.includes('"type":"user"')) view.promptAfterUsage = true;
       continue;
     }
-    const entry = parse(line.bytes);
-    if (mayMark && isCompactionMarker(entry)) {
+    const entry = parseLine(line.bytes);
+    if (marks && isCompactionMarker(entry)) {
       marker = line.start;
       if (!newest) view.markerAfterUsage = line.start;
       const { compaction, last } = compactionEvidence(source, line.start, entry);
@@ -112,7 +94,7 @@ export function viewOf(raw: ByteSource, size: number, query: ViewQuery): Transcr
       break;
     }
     const usage: EntryUsage | undefined = warning
-      ? { ...NO_ENTRY, tokens: warning.used }
+      ? { tokens: warning.used, toolUseIds: [] }
       : usageOf(entry, sidechainFile);
     if (!usage) {
       if (!newest && toolUseId && text.includes(toolUseId) && holdsToolUse(entry, toolUseId)) {
@@ -156,16 +138,6 @@ export function viewOf(raw: ByteSource, size: number, query: ViewQuery): Transcr
   return view;
 }
 
-const NO_ENTRY: EntryUsage = {
-  tokens: 0,
-  model: undefined,
-  messageId: undefined,
-  toolUseIds: [],
-  timestamp: undefined,
-  outputTokens: undefined,
-  version: undefined,
-};
-
 const MARKER_BYTES = COMPACTION_MARKER_TEXTS.map((text) => new TextEncoder().encode(text));
 /** Every marker text ends with this byte (`y`), so a native search for it finds their ends. */
 const MARKER_END = MARKER_BYTES[0]!.at(-1)!;
@@ -192,28 +164,22 @@ function holdsMarkerText(bytes: Uint8Array): boolean {
  */
 function markersSince(source: ByteSource, size: number, from: number): Partial<TranscriptView> {
   const start = Math.max(from, size - MAX_SCAN_BYTES);
+  const markersChecked = start === from;
   let found = false;
   for (let at = start; at < size && !found; at += SEARCH_CHUNK) {
     const lo = Math.max(start, at - MARKER_LENGTH + 1);
     found = holdsMarkerText(source.readAt(lo, Math.min(size, at + SEARCH_CHUNK) - lo));
   }
-  const checked = start === from;
-  if (!found) return { markersChecked: checked };
+  if (!found) return { markersChecked };
   for (const line of readLinesBackward(source, size, { maxBytes: size - start })) {
     if (line.start < start) break;
-    if (line.oversized) continue;
-    const text = decoder.decode(line.bytes);
-    if (!hasAny(text, COMPACTION_MARKER_TEXTS)) continue;
-    const entry = parse(line.bytes);
+    if (line.oversized || !mayMark(decoder.decode(line.bytes))) continue;
+    const entry = parseLine(line.bytes);
     if (!isCompactionMarker(entry)) continue;
     const { compaction } = compactionEvidence(source, line.start, entry);
-    return {
-      markerSince: line.start,
-      markersChecked: checked,
-      ...(compaction ? { compaction } : {}),
-    };
+    return { markerSince: line.start, markersChecked, ...(compaction ? { compaction } : {}) };
   }
-  return { markersChecked: checked };
+  return { markersChecked };
 }
 
 /**
@@ -232,12 +198,12 @@ function compactionEvidence(
     if (line.oversized) continue;
     const text = decoder.decode(line.bytes);
     if (boundary === undefined && ++looked <= PAIR_LINES && text.includes("compact_boundary")) {
-      boundary = compactionOf(parse(line.bytes));
+      boundary = compactionOf(parseLine(line.bytes));
       continue;
     }
     if (!mayBeUsage(text)) continue;
     // Sidechain entries too: a subagent's own file is all sidechain.
-    const last = usageOf(parse(line.bytes), true);
+    const last = usageOf(parseLine(line.bytes), true);
     if (!last) continue;
     return boundary
       ? { compaction: { ...boundary, model: last.model, version: last.version }, last }
@@ -246,73 +212,10 @@ function compactionEvidence(
   return boundary ? { compaction: boundary } : {};
 }
 
-/**
- * Reads back to `query.from` for what tells whether the answers to `query.calls` were delivered
- * (core/receipts.ts judges it). Parses only lines that can hold one of those.
- */
-function receiptsOf(
-  source: ByteSource,
-  size: number,
-  query: { from: number; calls: readonly string[]; token: string; sidechainFile: boolean },
-): ReceiptEvidence {
-  const evidence = {
-    from: size,
-    results: {} as Record<string, number>,
-    answers: {} as Record<string, number[]>,
-    cancelled: [] as string[],
-    responses: [] as number[],
-    records: false,
-  };
-  let newestVersion: string | undefined;
-  let lastMessage: string | undefined;
-  const awaited = (call: string) => query.calls.includes(call);
-  for (const line of readLinesBackward(source, size, { maxBytes: RECEIPT_MAX_BYTES })) {
-    if (line.start < query.from) {
-      evidence.from = query.from;
-      break;
-    }
-    evidence.from = line.start;
-    if (line.oversized) continue;
-    const text = decoder.decode(line.bytes);
-    const may = (text.includes(DELIVERED_ATTACHMENT) && text.includes(query.token)) ||
-      text.includes(CANCELLED_ATTACHMENT) ||
-      (!evidence.records && text.includes(RAN_ATTACHMENT)) ||
-      (text.includes('"tool_result"') && query.calls.some((c) => text.includes(c))) ||
-      (evidence.responses.length < 2 && mayBeUsage(text));
-    if (!may) continue;
-    const found = receiptLineOf(parse(line.bytes), query.token, query.sidechainFile);
-    if (found?.kind === "answer" && awaited(found.call)) {
-      (evidence.answers[found.call] ??= []).push(line.start);
-    } else if (found?.kind === "cancelled" && awaited(found.call)) {
-      evidence.cancelled.push(found.call);
-      evidence.records = true;
-    } else if (found?.kind === "ran") {
-      // SessionStart's record carries an id of its own, not the call's.
-      evidence.records ||= awaited(found.call) ||
-        (found.event === SESSION_START && awaited(SESSION_START));
-    } else if (found?.kind === "result") {
-      for (const call of found.calls) if (awaited(call)) evidence.results[call] ??= line.start;
-    } else if (found?.kind === "response" && evidence.responses.length < 2) {
-      // One response may be split over entries sharing its message id: count it once.
-      if (evidence.responses.length === 0 || !found.messageId || found.messageId !== lastMessage) {
-        evidence.responses.push(line.start);
-        lastMessage = found.messageId;
-        newestVersion ??= found.version;
-      }
-    }
-  }
-  if (newestVersion !== undefined) {
-    const from = query.sidechainFile ? RECORDS_IN_SUBAGENT_FILES_FROM : RECORDS_HOOK_OUTCOMES_FROM;
-    evidence.records ||= compareVersions(newestVersion, from) >= 0;
-  }
-  return evidence;
-}
-
 /** What walking back through a context's history found. */
 export interface History {
   /** The newest compaction marker, when the walk reached one. */
   marker?: number;
-  compaction?: CompactionEvidence;
   /** Thresholds named by this hook's own refreshes since that marker. */
   refreshed: number[];
   /** The walk ran out of bytes before a marker or the start. */
@@ -321,25 +224,11 @@ export interface History {
 }
 
 /**
- * Walks back from the end to the newest compaction marker collecting this hook's refreshes
- * (headers carrying `token`): what a context whose state file is gone already had. With
- * `upToUuid`, only the entry with that uuid and what precedes it count (a fork's parent up to
+ * Walks back from the end of the first `size` bytes to the newest compaction marker, collecting
+ * this hook's refreshes (headers carrying `token`): what a context whose state file is gone had.
+ * With `upToUuid`, only the entry with that uuid and what precedes it count (a fork's parent up to
  * the fork point); when no entry has it, nothing is collected.
  */
-export function readHistory(
-  path: string,
-  token: string,
-  upToUuid?: string,
-  /** Read no further than this size: what the call's own reading saw. */
-  seen = Infinity,
-): History | { error: string } {
-  return withTranscript(
-    path,
-    (source, size) => historyOf(source, Math.min(size, seen), token, upToUuid),
-  );
-}
-
-/** {@link readHistory} of `size` bytes of `raw`, reading at most `maxBytes`. */
 export function historyOf(
   raw: ByteSource,
   size: number,
@@ -350,42 +239,30 @@ export function historyOf(
   const source = cachedSource(raw);
   const refreshed = new Set<number>();
   let reached = upToUuid === undefined;
+  let marker: number | undefined;
   for (const line of readLinesBackward(source, size, { maxBytes })) {
     if (line.oversized) continue;
     const text = decoder.decode(line.bytes);
     if (!reached) {
-      if (!text.includes(upToUuid!)) continue;
-      const entry = parse(line.bytes);
-      if (typeof entry !== "object" || entry === null || !("uuid" in entry)) continue;
-      if (entry.uuid !== upToUuid) continue;
+      if (!text.includes(upToUuid!) || fieldOf(parseLine(line.bytes), "uuid") !== upToUuid) {
+        continue;
+      }
       reached = true;
     }
-    const mayMark = hasAny(text, COMPACTION_MARKER_TEXTS);
-    if (!mayMark && !(text.includes(DELIVERED_ATTACHMENT) && text.includes(token))) continue;
-    const entry = parse(line.bytes);
-    if (mayMark && isCompactionMarker(entry)) {
-      const { compaction } = compactionEvidence(source, line.start, entry);
-      return {
-        marker: line.start,
-        ...(compaction ? { compaction } : {}),
-        refreshed: [...refreshed].sort((a, b) => a - b),
-        truncated: false,
-        bytesRead: source.bytesRead,
-      };
+    const marks = mayMark(text);
+    if (!marks && !(text.includes(DELIVERED_ATTACHMENT) && text.includes(token))) continue;
+    const entry = parseLine(line.bytes);
+    if (marks && isCompactionMarker(entry)) {
+      marker = line.start;
+      break;
     }
     for (const t of refreshRecordedIn(entry, token) ?? []) refreshed.add(t);
   }
-  const truncated = source.bytesRead >= maxBytes && size > source.bytesRead;
-  const refreshedSorted = reached ? [...refreshed].sort((a, b) => a - b) : [];
-  return { refreshed: refreshedSorted, truncated, bytesRead: source.bytesRead };
-}
-
-/** The size of the transcript at `path`, or undefined when it cannot be read. */
-export function transcriptSize(path: string | undefined): number | undefined {
-  if (!path) return undefined;
-  try {
-    return Deno.statSync(path).size;
-  } catch {
-    return undefined;
-  }
+  const { bytesRead } = source;
+  return {
+    ...(marker === undefined ? {} : { marker }),
+    refreshed: reached ? [...refreshed].sort((a, b) => a - b) : [],
+    truncated: marker === undefined && bytesRead >= maxBytes && size > bytesRead,
+    bytesRead,
+  };
 }

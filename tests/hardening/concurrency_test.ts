@@ -13,7 +13,7 @@ import {
   sandbox,
   seededRandom,
 } from "../_helpers.ts";
-import { saveState, statePaths } from "../../src/io/state_store.ts";
+import { statePaths, writeJsonAtomically } from "../../src/io/state_store.ts";
 import {
   assert,
   assertEquals,
@@ -88,7 +88,7 @@ async function prepare(
   if (scenario.firedInState) {
     await Deno.mkdir(stateDir, { recursive: true, mode: 0o700 });
     const paths = await statePaths(stateDir, sessionId);
-    await saveState(paths.state, {
+    writeJsonAtomically(paths.state, {
       fired: scenario.firedInState,
       toolCount: 0,
       epoch: 0,
@@ -105,7 +105,7 @@ async function prepare(
     Deno.writeTextFileSync(transcript, lines.join("\n") + "\n");
     await Deno.mkdir(stateDir, { recursive: true, mode: 0o700 });
     const paths = await statePaths(stateDir, sessionId);
-    await saveState(paths.state, {
+    writeJsonAtomically(paths.state, {
       fired: scenario.owed,
       toolCount: 0,
       epoch: 0,

@@ -5,21 +5,21 @@
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { hexDigest } from "../../src/io/state_store.ts";
+import { sha256Hex } from "../../src/core/sha256.ts";
 import { entries, payload, runHook, sandbox, writeTranscript } from "../_helpers.ts";
 
 const GUARD = "pytest-tty-hang-k1l2"; // a Bash guard of the sample manifest
 const FOREIGN = "not-a-lesson-of-this-manifest";
 
 /** A session at `percent` % with lessons-learned's dedup files in the sandbox's TMPDIR. */
-async function setup(percent: number) {
+function setup(percent: number) {
   const box = sandbox();
   writeTranscript(box.transcript, [entries.assistant(percent * 1000, ["toolu_1"])]);
   const call = payload("PostToolUse.Bash", {
     transcript_path: box.transcript,
     tool_use_id: "toolu_1",
   });
-  const hash = await hexDigest(String(call.session_id), 16);
+  const hash = sha256Hex(String(call.session_id)).slice(0, 16);
   const seenFile = join(box.dir, `lessons-${hash}-seen.txt`);
   const claimDir = join(box.dir, `lessons-${hash}-seen.d`);
   Deno.writeTextFileSync(seenFile, `${GUARD},${FOREIGN}`);
@@ -45,7 +45,7 @@ function exists(path: string): boolean {
 const untouched = { seenFile: true, claims: [FOREIGN, GUARD].sort() };
 
 Deno.test("a refresh at a chosen threshold re-arms the session's lessons-learned dedup", async () => {
-  const { env, call, left } = await setup(31);
+  const { env, call, left } = setup(31);
   const run = await runHook(call, { ...env, LESSONS_REINJECT_REARM_DEDUP: "30" });
   assertEquals(run.code, 0, run.stderr);
   ok(run.context?.includes("[lessons-reinject refresh 30 "), run.stderr);
@@ -64,7 +64,7 @@ Deno.test("off by default, or at a threshold not chosen: the refresh fires, noth
   ];
   for (const [name, extra] of cases) {
     await t.step(name, async () => {
-      const { env, call, left } = await setup(31);
+      const { env, call, left } = setup(31);
       const run = await runHook(call, { ...env, ...extra });
       assertEquals(run.code, 0, run.stderr);
       ok(run.context?.includes("[lessons-reinject refresh 30 "), run.stderr);
@@ -75,7 +75,7 @@ Deno.test("off by default, or at a threshold not chosen: the refresh fires, noth
 });
 
 Deno.test("a subagent's refresh never re-arms the session's dedup, which the main thread shares", async () => {
-  const { env, call, left } = await setup(12);
+  const { env, call, left } = setup(12);
   // The subagent's own transcript, where Claude Code 2.1.328 writes it, at 31 %.
   const transcript = String(call.transcript_path);
   const own = join(transcript.replace(/\.jsonl$/, ""), "subagents", "agent-a1.jsonl");
@@ -92,7 +92,7 @@ Deno.test("a subagent's refresh never re-arms the session's dedup, which the mai
 });
 
 Deno.test("no refresh, no re-arm: a call below the threshold leaves the dedup alone", async () => {
-  const { env, call, left } = await setup(12);
+  const { env, call, left } = setup(12);
   const run = await runHook(call, { ...env, LESSONS_REINJECT_REARM_DEDUP: "30" });
   assertEquals(run.context, undefined);
   assertEquals(left(), untouched);

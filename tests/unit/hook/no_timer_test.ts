@@ -23,7 +23,10 @@ Deno.test("a call waiting for its own entry pauses without a timer, then decides
   const preload = join(box.dir, "no_timer.js");
   Deno.writeTextFileSync(
     preload,
-    `globalThis.setTimeout = () => { throw new Error(${JSON.stringify(STUB_MESSAGE)}); };\n`,
+    // clearTimeout too: touching either loads Deno's Node timers.
+    ["setTimeout", "clearTimeout"].map((name) =>
+      `globalThis.${name} = () => { throw new Error(${JSON.stringify(STUB_MESSAGE)}); };\n`
+    ).join(""),
   );
   // The newest reading is 62 % of 100k, written for an earlier call; this call's entry is not
   // written yet, so the call waits for it (30 % and 52 % are within the ceiling's reach).

@@ -72,11 +72,8 @@ Deno.test("a call that does not fire builds no zod schema; a firing call does", 
     window: 200_000,
     transcriptSize: Deno.statSync(box.transcript).size,
   };
-  const { statuslinePath } = await import("../../../src/io/statusline_store.ts");
-  Deno.writeTextFileSync(
-    await statuslinePath(box.stateDir, String(call.session_id)),
-    JSON.stringify(record),
-  );
+  const { saveStatusline } = await import("../../../src/io/statusline_store.ts");
+  saveStatusline(box.stateDir, { ...record, sessionId: String(call.session_id) });
   const bridged = await run(call);
   assertEquals(bridged.code, 0, bridged.stderr);
   assert(bridged.stderr.includes("from statusline"), bridged.stderr);

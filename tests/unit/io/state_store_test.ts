@@ -5,7 +5,7 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { refreshToken, statePaths, withLock } from "../../../src/io/state_store.ts";
-import { statuslinePath } from "../../../src/io/statusline_store.ts";
+import { saveStatusline } from "../../../src/io/statusline_store.ts";
 
 async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
@@ -33,29 +33,39 @@ Deno.test("statePaths() names files and the token from one digest per context", 
         : `lessons-${digest.slice(8, 24)}-reinject`;
       assertEquals(paths.state, join("/s", `${base}.json`));
       assertEquals(paths.lock, join("/s", `${base}.lock`));
-      assertEquals(paths.sessionKey, agent ? undefined : digest.slice(8, 24));
       // The token is not a part of any file name.
       ok(!paths.state.includes(paths.token), paths.token);
       tokens.add(paths.token);
     });
   }
   assertEquals(tokens.size, 2, "a subagent's token differs from its session's");
-  assertEquals(
-    await statuslinePath("/s", "session-1"),
-    join("/s", `lessons-${(await statePaths("/s", "session-1")).sessionKey}-statusline.json`),
-  );
+  // The statusline record is named with the session's key too.
+  const dir = await Deno.makeTempDir({ prefix: "lessons-paths-" });
+  try {
+    const record = { sessionId: "session-1", recordedAt: 0, percent: 1 };
+    const key = (await sha256Hex("lessons-reinject refresh\0session-1")).slice(8, 24);
+    assertEquals(saveStatusline(dir, record), join(dir, `lessons-${key}-statusline.json`));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("withLock() takes a free lock without a timer, and waits for a held one", async () => {
   const dir = await Deno.makeTempDir({ prefix: "lessons-lock-" });
   const lock = join(dir, "x.lock");
   const realSetTimeout = globalThis.setTimeout;
+  const realClearTimeout = globalThis.clearTimeout;
   try {
+    // Not even clearTimeout: touching the timers loads Deno's Node timers on first use.
     globalThis.setTimeout = (() => {
       throw new Error("a timer was created");
     }) as unknown as typeof setTimeout;
+    globalThis.clearTimeout = () => {
+      throw new Error("a timer was cleared");
+    };
     assertEquals(await withLock(lock, () => Promise.resolve("free")), "free");
     globalThis.setTimeout = realSetTimeout;
+    globalThis.clearTimeout = realClearTimeout;
 
     // Held through another open file (flock locks belong to the open file): withLock waits.
     const holder = await Deno.open(lock, { read: true, write: true });
@@ -73,6 +83,7 @@ Deno.test("withLock() takes a free lock without a timer, and waits for a held on
     holder.close();
   } finally {
     globalThis.setTimeout = realSetTimeout;
+    globalThis.clearTimeout = realClearTimeout;
     await Deno.remove(dir, { recursive: true });
   }
 });

@@ -403,16 +403,6 @@ Deno.test("an auto-compaction's boundary is read through the summary three lines
   );
   const lines = text.split("\n");
   const upTo = (n: number) => memory(lines.slice(0, n + 1).join("\n") + "\n");
-  await t.step("historyOf()", () => {
-    const { source, size } = upTo(100);
-    const scan = historyOf(source, size, "none");
-    assertEquals(scan.compaction, {
-      trigger: "auto",
-      preTokens: 67_044,
-      model: "claude-sonnet-4-6",
-      version: "2.1.328",
-    });
-  });
   await t.step("scanUsage() with no reading since the compaction", () => {
     const { source, size } = upTo(100);
     const scan = scanUsage(source, size, { toolUseId: "toolu_wa0" });
@@ -426,7 +416,7 @@ Deno.test("an auto-compaction's boundary is read through the summary three lines
   });
 });
 
-Deno.test("the usage scan and the history walk read the boundary behind the summary entry, and the model it compacted", async (t) => {
+Deno.test("the usage scan reads the boundary behind the summary entry, and the model it compacted", async (t) => {
   // 2.x writes the compact_boundary and then the isCompactSummary entry: walking back, a scan
   // meets the summary first. Cut the recorded 2.1.328 session just after its summary.
   const lines = Deno.readTextFileSync(
@@ -446,10 +436,6 @@ Deno.test("the usage scan and the history walk read the boundary behind the summ
     ok(scan.markerAfterUsage !== undefined);
     assertEquals(scan.compaction, expected);
   });
-  await t.step("historyOf()", () => {
-    const scan = historyOf(cut.source, cut.size, "none");
-    assertEquals(scan.compaction, expected);
-  });
   await t.step("a summary with no boundary before it (1.0.x) proves nothing", () => {
     const summaryOnly = memory(
       jsonl([entries.assistant(150_000, ["a"]), JSON.parse(lines[summary]!)]),
@@ -465,7 +451,7 @@ Deno.test("the usage scan and the history walk read the boundary behind the summ
         entries.compactBoundary(),
       ]),
     );
-    const scan = historyOf(boundaryLast.source, boundaryLast.size, "none");
+    const scan = scanUsage(boundaryLast.source, boundaryLast.size);
     assertEquals(scan.compaction?.model, "claude-opus-5");
     assertEquals(scan.compaction?.preTokens, 150000);
   });
