@@ -2,12 +2,15 @@
  * A whole session replayed through the hook's own steps: at each main-chain tool call the
  * transcript is cut just past the call's entry, observed, measured and decided on the state the
  * calls before left; at each compaction of a session's transcript the event Claude Code sends
- * (SessionStart, compact) is decided too (a subagent's own compactions send none). What
- * `status --timeline` draws.
+ * (SessionStart, compact) is decided too (a subagent's own compactions send none). Where a
+ * context ends (a compaction, the transcript's end), the receipts of its last refreshes are judged
+ * on what the file holds by then, as a later call would have. What `status --timeline` draws.
  */
 import { COMPACTION_MARKER_TEXTS } from "../core/claude_code.ts";
 import type { CompactSettings } from "../core/compaction_point.ts";
 import { decide, type DecideSettings, type Decision } from "../core/decide.ts";
+import { type DeliveryReport, settleDeliveries } from "../core/receipts.ts";
+import type { State } from "../schemas/state.ts";
 import { compactionFacts, measure, type MeasureSettings } from "../core/measure.ts";
 import type { NoReading, Reading } from "../core/reading.ts";
 import { isCompactionMarker } from "../core/transcript_entry.ts";
@@ -20,10 +23,11 @@ type Point =
   | { kind: "call"; end: number; toolUseId: string; tool: string; time: string | undefined }
   | { kind: "compaction"; end: number; trigger: string | undefined; preTokens: number | undefined };
 
-/** One tool call, or one compaction, as the hook met it. */
+/** One tool call, or one compaction, as the hook met it; or a context's receipts at its end. */
 export type Replayed =
   | (Extract<Point, { kind: "call" }> & { reading: Reading | NoReading; decision: Decision })
-  | (Extract<Point, { kind: "compaction" }> & { decision: Decision });
+  | (Extract<Point, { kind: "compaction" }> & { decision: Decision })
+  | { kind: "settled"; end: number; deliveries: DeliveryReport[] };
 
 const decoder = new TextDecoder();
 
@@ -90,9 +94,17 @@ export function replaySession(
   };
   let state = EMPTY_STATE;
   let found = false;
+  /** The receipts of `state`'s outstanding deliveries as the file stands at `end`. */
+  const settle = (state: State, end: number) => {
+    const { receipts } = viewOf(source, end, viewQuery(state, token, undefined, sidechainFile));
+    if (receipts) {
+      out.push({ kind: "settled", end, deliveries: settleDeliveries(state, receipts).report });
+    }
+  };
   for (const point of pointsOf(bytes, sidechainFile)) {
     if (point.kind === "compaction") {
       if (sidechainFile) continue;
+      settle(state, point.end);
       // Claude Code's SessionStart(compact), which restates the rules; PostCompact then finds
       // the same compaction and leaves it.
       const view = viewOf(source, point.end, { sidechainFile, markersFrom: 0 });
@@ -125,5 +137,6 @@ export function replaySession(
     }
     found = true;
   }
+  settle(state, bytes.length);
   return out;
 }

@@ -124,6 +124,6 @@ Deno.test("status --timeline draws the hook's own session: the same refreshes it
   const t = await timeline(transcript, env);
   const drawn = t.events.filter((e) => e.kind === "refresh");
   assertEquals(drawn.map((e) => e.call), given);
-  // Claude Code recorded each delivery; the last call's is not judged yet (nothing came after it).
-  assertEquals(drawn.map((e) => e.delivery), ["delivered", "delivered", "pending"]);
+  // Claude Code recorded each delivery, the last one's too: it is judged at the transcript's end.
+  assertEquals(drawn.map((e) => e.delivery), ["delivered", "delivered", "delivered"]);
 });

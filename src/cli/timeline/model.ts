@@ -69,11 +69,12 @@ export function timelineOf(
   };
   let window: number | undefined;
   for (const r of replayed) {
-    const d = r.decision;
-    for (const report of d.deliveries) {
+    for (const report of r.kind === "settled" ? r.deliveries : r.decision.deliveries) {
       const event = awaiting.get(`${report.call}|${report.refresh}`);
       if (event) event.delivery = SHOWN[report.status];
     }
+    if (r.kind === "settled") continue;
+    const d = r.decision;
     const n = calls.length + 1;
     if (r.kind === "compaction") {
       const trigger = r.trigger === "manual" || r.trigger === "auto" ? r.trigger : undefined;
