@@ -138,29 +138,12 @@ export function viewOf(raw: ByteSource, size: number, query: ViewQuery): Transcr
   return view;
 }
 
-const MARKER_BYTES = COMPACTION_MARKER_TEXTS.map((text) => new TextEncoder().encode(text));
-/** Every marker text ends with this byte (`y`), so a native search for it finds their ends. */
-const MARKER_END = MARKER_BYTES[0]!.at(-1)!;
-const MARKER_LENGTH = Math.max(...MARKER_BYTES.map((m) => m.length));
-if (!MARKER_BYTES.every((m) => m.at(-1) === MARKER_END)) throw new Error("marker texts changed");
-
-/** True when a marker's text is in `bytes`: ASCII, so searched in the bytes, never decoded. */
-function holdsMarkerText(bytes: Uint8Array): boolean {
-  for (let end = bytes.indexOf(MARKER_END); end >= 0; end = bytes.indexOf(MARKER_END, end + 1)) {
-    next: for (const marker of MARKER_BYTES) {
-      const start = end + 1 - marker.length;
-      if (start < 0) continue;
-      for (let i = 0; i < marker.length; i++) if (bytes[start + i] !== marker[i]) continue next;
-      return true;
-    }
-  }
-  return false;
-}
+/** The longest marker text: chunks overlap by one less, so a text across two is not missed. */
+const MARKER_LENGTH = Math.max(...COMPACTION_MARKER_TEXTS.map((text) => text.length));
 
 /**
- * The newest marker in `from`..`size`: a search of the range's bytes for a marker's text (a
- * megabyte at a time, overlapping by the longest text less one), and only if one is there a walk
- * back to it.
+ * The newest marker in `from`..`size`: a search of the range for a marker's text (a megabyte at
+ * a time, overlapping by the longest text less one), and only if one is there a walk back to it.
  */
 function markersSince(source: ByteSource, size: number, from: number): Partial<TranscriptView> {
   const start = Math.max(from, size - MAX_SCAN_BYTES);
@@ -168,7 +151,9 @@ function markersSince(source: ByteSource, size: number, from: number): Partial<T
   let found = false;
   for (let at = start; at < size && !found; at += SEARCH_CHUNK) {
     const lo = Math.max(start, at - MARKER_LENGTH + 1);
-    found = holdsMarkerText(source.readAt(lo, Math.min(size, at + SEARCH_CHUNK) - lo));
+    // Decoded and searched natively: a byte loop in JavaScript costs a cold process its compiling
+    // (docs/maintainers/benchmarks.md).
+    found = mayMark(decoder.decode(source.readAt(lo, Math.min(size, at + SEARCH_CHUNK) - lo)));
   }
   if (!found) return { markersChecked };
   for (const line of readLinesBackward(source, size, { maxBytes: size - start })) {
