@@ -161,7 +161,7 @@ async function onToolCall(
   const transcript = transcriptOf(payload, state.agentTranscript);
   const compact = compactSettingsOf(state.claudeSettings, settings, payload.cwd);
   // Step 3.
-  const { view, reading, facts, ceiling } = observe(payload, {
+  const { view, reading, facts, ceiling, waited } = observe(payload, {
     state,
     stateFound: kind === "found",
     transcript,
@@ -169,7 +169,7 @@ async function onToolCall(
     files: compact.files,
   }, settings);
   if (compact.remember) facts.claudeSettings = compact.remember;
-  Object.assign(trace, { reading, facts, ceiling });
+  Object.assign(trace, { reading, facts, ceiling, waited });
   // Step 4.
   const claimed = await claim({
     paths,

@@ -63,7 +63,7 @@ export function observe(payload: HookPayload, context: CallContext, settings: Se
     );
   }
   const ceiling = read?.ceiling && (read.ceiling.tokens * 100) / read.ceiling.span;
-  return { view, reading, facts, ceiling };
+  return { view, reading, facts, ceiling, waited: read?.waited };
 }
 
 /**
@@ -79,20 +79,26 @@ function readWaiting(
   files: CompactSettings | undefined,
 ) {
   const query = viewQuery(state, token, toolUseId, transcript.sidechainFile);
-  const deadline = performance.now() + settings.waitMs;
-  while (true) {
+  const started = performance.now();
+  const deadline = started + settings.waitMs;
+  for (let reads = 1;; reads++) {
     const view = readView(transcript.path, query);
-    const late = performance.now() + POLL_MS > deadline;
+    const now = performance.now();
+    const late = now + POLL_MS > deadline;
+    // How long this call waited for its entry, when it did.
+    const waited = reads > 1 ? Math.round(now - started) : undefined;
     if ("error" in view) {
-      if (!view.missing || !transcript.sidechainFile || late) return { view };
+      if (!view.missing || !transcript.sidechainFile || late) return { view, waited };
     } else {
       const usage = view.usage;
       if (usage?.matched || view.callPresent || usage?.window !== undefined || !toolUseId) {
-        return { view };
+        return { view, waited };
       }
       const ceiling = ceilingOf(view, state, settings, files);
-      if (ceiling !== undefined && receiptsSettled(state, view.receipts)) return { view, ceiling };
-      if (late) return { view };
+      if (ceiling !== undefined && receiptsSettled(state, view.receipts)) {
+        return { view, ceiling, waited };
+      }
+      if (late) return { view, waited };
     }
     // A pause without a timer: a process's first timer costs more than the pause itself.
     Atomics.wait(cell, 0, 0, POLL_MS);

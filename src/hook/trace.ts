@@ -40,6 +40,8 @@ export interface Trace {
   reading?: Reading | NoReading;
   /** Set when the call did not wait for its own entry: the ceiling (percent) on its reading. */
   ceiling?: number | undefined;
+  /** Milliseconds the call waited for its own entry (or its subagent's file), when it did. */
+  waited?: number | undefined;
   facts?: ContextFacts;
   decision?: Decision;
   refresh?: RefreshAccount;
@@ -75,11 +77,15 @@ export function debugLine(trace: Trace): string {
     ? ""
     : `${trace.event}${trace.tool ? ` ${trace.tool}` : ""}${trace.agentId ? " (subagent)" : ""}: `;
   if (trace.result === "reset") return `${who}${trace.reason}`;
-  const early = trace.ceiling === undefined
+  const bound = trace.ceiling === undefined
     ? ""
     : Number.isFinite(trace.ceiling)
-    ? ` (not waited for: this call's reading is at most ${Math.ceil(trace.ceiling)}%)`
-    : " (not waited for: every threshold has fired)";
+    ? `this call's reading is at most ${Math.ceil(trace.ceiling)}%`
+    : "every threshold has fired";
+  const waited = trace.waited === undefined ? "" : `waited ${trace.waited} ms for its entry`;
+  const early = !bound && !waited
+    ? ""
+    : ` (${waited || "not waited for"}${bound ? `${waited ? ", then" : ":"} ${bound}` : ""})`;
   const reading = trace.reading;
   const compaction = reading && isReading(reading) ? compactionText(reading) : "";
   const notes = trace.decision?.receipts ?? [];

@@ -72,6 +72,38 @@ Deno.test("near a threshold the hook waits for its entry and fires on this call"
   ok(result.stdout.includes("[lessons-reinject refresh 30 "), result.stderr);
   ok(result.stderr.includes("from transcript tool_use match"), result.stderr);
   ok(!result.stderr.includes("not waited for"), result.stderr);
+  ok(/\(waited \d+ ms for its entry\)/.test(result.stderr), result.stderr);
+});
+
+Deno.test("a transcript that has not caught up: the hook waits, though far below, and fires on this call", async () => {
+  // The previous response's result is not in the file yet (Claude Code writes in batches, after
+  // the hook starts): the bytes that carry the growth are missing, so no ceiling holds.
+  const box = sandbox();
+  writeTranscript(box.transcript, [entries.assistant(20_000, ["toolu_prev"])]);
+  const env = {
+    ...box.env,
+    LESSONS_CONTEXT_WINDOW: String(WINDOW),
+    LESSONS_DEBUG: "1",
+    LESSONS_REINJECT_WAIT_MS: String(WAIT_MS),
+  };
+  const call = payload("PostToolUse.Bash", {
+    transcript_path: box.transcript,
+    tool_use_id: "toolu_now",
+  });
+  const late = new Promise<void>((resolve) =>
+    setTimeout(() => {
+      // Then it all arrives: the big result that carried the context past 30 %, and this entry.
+      appendTranscript(box.transcript, [
+        entries.toolResult("toolu_prev", "x".repeat(50_000)),
+        entries.assistant(310_000, ["toolu_now"]),
+      ]);
+      resolve();
+    }, 300)
+  );
+  const result = await run(call, env);
+  await late;
+  ok(result.stdout.includes("[lessons-reinject refresh 30 "), result.stderr);
+  ok(/\(waited \d+ ms for its entry\)/.test(result.stderr), result.stderr);
 });
 
 Deno.test("every threshold fired: no wait at all", async () => {
