@@ -24,7 +24,8 @@ const USAGE = `deno task bench [--runs N] [--sizes 1MiB,100MiB,1GiB] [--source F
   --compare REF  also time the bundle of git commit REF in the same rounds (repeatable)
   --no-write     print the table, leave docs/maintainers/benchmarks.md alone
 
-deno task bench --in-session [--runs N] [--launcher REF] [--no-write] [--keep]
+deno task bench --in-session [--runs N] [--compare REF] [--latency MS] [--launcher REF] [--no-write]
+                             [--keep]
   real Claude Code, a scripted 20-call session, against an empty hook (bench/in_session.ts)`;
 
 const encoder = new TextEncoder();

@@ -77,6 +77,8 @@ export const IN_SESSION_USAGE =
   `deno task bench --in-session [--runs N] [--compare REF] [--launcher REF] [--no-write] [--keep]
 
   --runs N        sessions per variant, interleaved (default 10)
+  --latency MS    the stand-in takes this long to answer each request, as a model does (default
+                  0: at once, when the transcript lags the hooks most)
   --compare REF   also run the hook of git commit REF (its own bundle) in the same rounds
                   (repeatable)
   --launcher REF  also time hooks/run alone, as of git commit REF and now, in front of /bin/true
@@ -262,6 +264,8 @@ interface Variant {
 
 interface RunResult {
   variant: string;
+  /** Per hook run of ours that waited for its entry, how long (its debug line says). */
+  waited?: number[];
   hooks: HookTiming[];
   /** Arrival-to-arrival of consecutive main-conversation requests, ms. */
   gaps: number[];
@@ -292,8 +296,14 @@ async function pluginWith(dir: string, script: string, binary: string): Promise<
   return root;
 }
 
-async function oneSession(bin: string, variant: Variant, run: number): Promise<RunResult> {
-  const stub = startApiStub({ main: backedSteps(benchSteps(), READINGS.at(-1)! + 500) });
+async function oneSession(
+  bin: string,
+  variant: Variant,
+  run: number,
+  latencyMs: number,
+): Promise<RunResult> {
+  const steps = backedSteps(benchSteps(), READINGS.at(-1)! + 500);
+  const stub = startApiStub({ main: steps.map((step) => ({ ...step, latencyMs })) });
   const debugFile = join(variant.tmp, `debug-${variant.name}-${run}.log`);
   const started = performance.now();
   try {
@@ -322,6 +332,8 @@ async function oneSession(bin: string, variant: Variant, run: number): Promise<R
         CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
         DISABLE_AUTOUPDATER: "1",
         LESSONS_MANIFEST_PATH: SAMPLE_MANIFEST,
+        // Every hook says what it did in its record (how long it waited, for one).
+        LESSONS_DEBUG: "1",
       }),
       stdin: "null",
       stdout: "piped",
@@ -359,8 +371,13 @@ async function oneSession(bin: string, variant: Variant, run: number): Promise<R
     }
     const transcript = variant.name === "ours" ? await newestTranscript(variant.home) : undefined;
     const early = transcript ? callsAnsweredEarly(transcript, ids) : undefined;
+    const waited = transcript &&
+      [...new TextDecoder().decode(transcript).matchAll(/\(waited (\d+) ms for its entry/g)].map(
+        (m) => Number(m[1]),
+      );
     return {
       variant: variant.name,
+      ...(waited ? { waited } : {}),
       hooks,
       gaps,
       problems,
@@ -437,6 +454,10 @@ function renderReport(info: {
   /** Compared commits' hooks, each as ours is. */
   compared: Summary[];
   delivered: number;
+  /** The stand-in's answer time, ms. */
+  latency: number;
+  /** Per hook run of ours that waited for its own entry, how long. */
+  waited: number[];
   /** Per run of ours, the calls the ceiling lets answer without waiting. */
   early: string[][];
   excluded: string[];
@@ -465,7 +486,9 @@ function renderReport(info: {
     `${percentText(READINGS.at(-1)!)} of a 200k window (refreshes due: ${calls}), each with a ` +
     `Bash call printing what carries the growth to the next reading at ${TOKENS_PER_BYTE} tokens ` +
     `per byte (${benchCalls().ids.length} calls: one step of 22,669 tokens takes two), against ` +
-    `the loopback API stand-in. **ours**: hooks/run → dist/.entry → a stand-in binary ` +
+    `the loopback API stand-in, which answers ${
+      info.latency ? `each request after ${info.latency} ms, as a model takes` : "at once"
+    }. **ours**: hooks/run → dist/.entry → a stand-in binary ` +
     `that execs \`deno run --no-config ${BINARY_PERMISSIONS.join(" ")}\` of the bundle; ` +
     `**floor**: the same launcher and stand-in running an empty script that reads stdin` +
     (info.compared.length
@@ -489,7 +512,13 @@ function renderReport(info: {
     }; firing calls ${ratio(ours.firing, floor.firing)} (target 2x); inter-request gap ${
       f(ours.gap)
     } vs ${f(floor.gap)} ms. All three refreshes reached the model, each on the call that ` +
-    `crossed, in ${info.delivered} of ${ours.runs} runs of ours. ${earlyText(info.early)}` +
+    `crossed, in ${info.delivered} of ${ours.runs} runs of ours. ${earlyText(info.early)} ` +
+    `${info.waited.length} of ours' ${ours.calls} calls waited for their own entry (its debug ` +
+    `line says so)${
+      info.waited.length
+        ? `, a median ${f(median(info.waited))} ms (longest ${Math.max(...info.waited)} ms)`
+        : ""
+    }.` +
     info.compared.map((c) =>
       ` **${c.name}**: median ${ratio(c.median, floor.median)} the floor (${f(c.median)} ms), ` +
       `p95 ${ratio(c.p95, floor.p95)}, firing calls ${ratio(c.firing, floor.firing)}; ours ` +
@@ -597,6 +626,7 @@ export async function inSessionMain(argv: string[]): Promise<number> {
       keep: { type: "boolean", default: false },
       launcher: { type: "string" },
       compare: { type: "string", multiple: true, default: [] },
+      latency: { type: "string", default: "0" },
       help: { type: "boolean", default: false },
     },
   });
@@ -605,6 +635,10 @@ export async function inSessionMain(argv: string[]): Promise<number> {
     return 0;
   }
   const runs = Number(values.runs);
+  const latency = Number(values.latency);
+  if (!Number.isInteger(latency) || latency < 0) {
+    throw new TypeError(`Cannot use --latency ${values.latency}`);
+  }
   if (!Number.isInteger(runs) || runs < 1) throw new TypeError(`Cannot use --runs ${values.runs}`);
   const target = targetFor(Deno.build.os, Deno.build.arch);
   if (!target || Deno.build.os === "windows") {
@@ -651,7 +685,7 @@ export async function inSessionMain(argv: string[]): Promise<number> {
     // Warm-up, untimed: Deno's code cache, the page cache, and the launcher's first call, which
     // checks the stand-in and names it in dist/.entry.
     for (const v of variants) {
-      const warm = await oneSession(cli.bin, v, -1);
+      const warm = await oneSession(cli.bin, v, -1, latency);
       if (warm.problems.length) say(`warm-up ${v.name}: ${warm.problems.join("; ")}`);
       const entry = await Deno.readTextFile(join(v.root, "dist", ".entry")).catch(() => "");
       if (entry.trim() !== assetName(target)) {
@@ -670,7 +704,7 @@ export async function inSessionMain(argv: string[]): Promise<number> {
         ...variants.slice(0, run % variants.length),
       ];
       const order = Math.floor(run / variants.length) % 2 === 0 ? turned : turned.reverse();
-      for (const v of order) results.push(await oneSession(cli.bin, v, run));
+      for (const v of order) results.push(await oneSession(cli.bin, v, run, latency));
       Deno.stderr.writeSync(encoder.encode(`\r  run ${run + 1}/${runs}`));
     }
     say("");
@@ -714,6 +748,8 @@ export async function inSessionMain(argv: string[]): Promise<number> {
         summarize(v.name, good(v.name), earlyIds)
       ),
       delivered: good("ours").length,
+      latency,
+      waited: good("ours").flatMap((r) => r.waited ?? []),
       early: earlyRuns,
       excluded,
     });

@@ -36,6 +36,8 @@ export interface Step {
    * tool call as soon as its block is complete, before the next block arrives.
    */
   blockDelayMs?: number;
+  /** Milliseconds before the reply starts, as a model takes to answer (default: at once). */
+  latencyMs?: number;
 }
 
 export interface Script {
@@ -285,6 +287,7 @@ export function startApiStub(script: Script): ApiStub {
     } else {
       step = { usage: { input_tokens: 10 }, text: "Scripted session" };
     }
+    if (step.latencyMs) await new Promise((resolve) => setTimeout(resolve, step.latencyMs));
     const id = `msg_stub${++idCounter}`;
     const blocks = replyContent(step);
     let base: { tokens: number; first: number } | undefined;
