@@ -139,6 +139,12 @@ function traceOf(payload: HookPayload): Trace {
   return { result: "silent", reason: "", event, tool, agentId };
 }
 
+/** The size of a tool call's result as its payload carries it (`tool_response`, or `error`). */
+function resultBytes(payload: HookPayload): number {
+  const result = payload.tool_response ?? payload.error;
+  return result === undefined ? 0 : JSON.stringify(result).length;
+}
+
 /** A SessionStart that continues a context (`resume`, `fork`). */
 function continues(payload: HookPayload): boolean {
   return payload.hook_event_name === SESSION_START &&
@@ -169,6 +175,8 @@ async function onToolCall(
     files: compact.files,
   }, settings);
   if (compact.remember) facts.claudeSettings = compact.remember;
+  // What this call's result will add to the transcript, for the next call's ceiling.
+  if (payload.tool_use_id) facts.result = [payload.tool_use_id, resultBytes(payload)];
   Object.assign(trace, { reading, facts, ceiling, waited });
   // Step 4.
   const claimed = await claim({

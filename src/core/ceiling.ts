@@ -3,7 +3,7 @@
  * call that cannot cross a threshold answers at once instead of waiting for the entry. Pure; its
  * figures (TOKENS_PER_BYTE, LARGEST_UNSEEN_TOKENS) are Claude Code facts.
  */
-import { LARGEST_UNSEEN_TOKENS, TOKENS_PER_BYTE } from "./claude_code.ts";
+import { INLINE_LIMIT, LARGEST_UNSEEN_TOKENS, TOKENS_PER_BYTE } from "./claude_code.ts";
 import { type CompactSettings, spanFor } from "./compaction_point.ts";
 import { proofOf } from "./facts.ts";
 import { type MeasureSettings, windowFor } from "./measure.ts";
@@ -37,11 +37,33 @@ export function ceilingTokens(tokens: number, output: number | undefined, bytesA
 }
 
 /**
+/** A result entry's own fields, and its hooks' records, beyond the result's text. */
+const RESULT_ENTRY_BYTES = 4096;
+
+/**
+ * What the results of `calls`, not in the transcript yet, will add to it: each result's text twice
+ * (the message and `toolUseResult`), the entry's own fields, and this hook's answer to it twice
+ * (`hook_success`, `hook_additional_context`), when it answered. Undefined when a call's hook did
+ * not record its result's size.
+ */
+function unwrittenBytes(calls: readonly string[], state: State): number | undefined {
+  let bytes = 0;
+  for (const call of calls) {
+    const size = state.results?.[call];
+    if (size === undefined) return undefined;
+    const answer = state.deliveries?.some((d) => d.call === call) ? INLINE_LIMIT : 0;
+    bytes += 2 * (size + answer) + RESULT_ENTRY_BYTES;
+  }
+  return bytes;
+}
+
+/**
  * The ceiling on this call's reading, when even the ceiling crosses no threshold that counts in
- * `state`: the call may answer without its own entry. Undefined (wait for the entry) when the
- * newest usage is this call's, when the transcript has not caught up (a `tool_use` of the newest
- * response without its `tool_result`: Claude Code writes entries in batches, after the hook
- * starts), after a prompt (a new turn may switch model), or after a compaction.
+ * `state`: the call may answer without its own entry. A result of the newest response that is not
+ * in the transcript yet (Claude Code writes entries in batches, after the hook starts) counts at
+ * the size its own hook recorded. Undefined (wait for the entry) when the newest usage is this
+ * call's, when such a result's size is unknown, after a prompt (a new turn may switch model), or
+ * after a compaction.
  */
 export function ceilingOf(
   view: TranscriptView,
@@ -52,10 +74,12 @@ export function ceilingOf(
   const usage = view.usage;
   if (
     !usage || usage.matched || usage.window !== undefined || usage.firstEnd === undefined ||
-    !usage.resultsIn || view.promptAfterUsage || view.markerSince !== undefined
+    view.promptAfterUsage || view.markerSince !== undefined
   ) {
     return undefined;
   }
+  const unwritten = unwrittenBytes(usage.unanswered, state);
+  if (unwritten === undefined) return undefined;
   // The window chosen without the token count, which can only widen it: never wider than the
   // reading's, so the ceiling's share is never lower than the reading's.
   const model = { model: usage.model, version: usage.version };
@@ -73,7 +97,11 @@ export function ceilingOf(
     spanFor(MAX_TOKENS, usage.model, context).span,
   );
   if (!(window > 0) || !(span > 0) || !(usage.tokens >= 0)) return undefined;
-  const tokens = ceilingTokens(usage.tokens, usage.outputTokens, view.size - usage.firstEnd);
+  const tokens = ceilingTokens(
+    usage.tokens,
+    usage.outputTokens,
+    view.size - usage.firstEnd + unwritten,
+  );
   const counting = firedUnder(state.fired, state.firedWindow, span);
   return crossedThresholds({ tokens, span }, settings.thresholds, counting).length === 0
     ? { tokens, span }

@@ -23,7 +23,12 @@ export interface ContextFacts {
   compactedAt?: number;
   /** Claude Code's auto-compaction settings read for this context, and their files' signature. */
   claudeSettings?: string;
+  /** This tool call's result, as its payload shows it: `[tool_use_id, bytes]`. */
+  result?: [string, number];
 }
+
+/** How many calls' result sizes a state keeps: enough for one response's parallel calls. */
+const RESULTS_KEPT = 16;
 
 /** Unchecked bytes worth recording as checked (a state write); below it, re-reading is cheaper. */
 export const CHECKPOINT_BYTES = 256 * 1024;
@@ -103,6 +108,10 @@ export function applyFacts(base: State, facts: ContextFacts, stateFound: boolean
   // Settings just read still describe the new context after a reset: keep them.
   if (facts.claudeSettings !== undefined) {
     state = { ...state, claudeSettings: facts.claudeSettings };
+  }
+  if (facts.result !== undefined) {
+    const kept = Object.entries(state.results ?? {}).slice(1 - RESULTS_KEPT);
+    state = { ...state, results: Object.fromEntries([...kept, facts.result]) };
   }
   return state;
 }

@@ -19,8 +19,8 @@ export interface TranscriptUsage extends EntryUsage {
    * the next request adds is after this offset.
    */
   firstEnd?: number;
-  /** Every `tool_use` of that response already has its `tool_result` in the file. */
-  resultsIn: boolean;
+  /** The `tool_use`s of that response whose `tool_result` is not in the file yet. */
+  unanswered: string[];
   /** A window the transcript states itself (a `Token usage: X/Y` warning). */
   window?: number;
 }

@@ -105,7 +105,7 @@ export function viewOf(raw: ByteSource, size: number, query: ViewQuery): Transcr
     const matched = toolUseId !== undefined && usage.toolUseIds.includes(toolUseId);
     const end = line.start + line.bytes.length + 1;
     if (!newest) {
-      newest = { ...usage, matched, offset: line.start, firstEnd: end, resultsIn: false };
+      newest = { ...usage, matched, offset: line.start, firstEnd: end, unanswered: [] };
       if (warning) newest.window = warning.window;
       if (matched || toolUseId === undefined || warning) break;
       continue;
@@ -123,7 +123,7 @@ export function viewOf(raw: ByteSource, size: number, query: ViewQuery): Transcr
   }
   if (newest) {
     if (!(sawStart || marker !== undefined || lowest === 0)) delete newest.firstEnd;
-    newest.resultsIn = newest.toolUseIds.every((id) => results.has(id));
+    newest.unanswered = newest.toolUseIds.filter((id) => !results.has(id));
     if (newest.matched) view.promptAfterUsage = false;
     view.usage = newest;
     view.callPresent ||= newest.matched;

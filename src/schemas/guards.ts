@@ -88,7 +88,8 @@ export function isState(value: unknown): value is State {
   return isObject(value) && isArrayOf(value.fired, isNumber) && isCount(value.toolCount) &&
     allOptional(value, STATE_COUNTS, isCount) && allOptional(value, STATE_STRINGS, isString) &&
     optional(value.firedPercent, isNumber) && optional(value.afterCompact, isAfterCompact) &&
-    optional(value.firedWindow, isNumberRecord) && optional(value.deliveries, isDeliveries);
+    optional(value.firedWindow, isNumberRecord) && optional(value.deliveries, isDeliveries) &&
+    optional(value.results, isNumberRecord);
 }
 
 const RECORD_NUMBERS = ["tokens", "window", "transcriptSize"];

@@ -36,6 +36,9 @@ export const HookPayloadSchema = z.looseObject({
   prompt_id: z.optional(z.string()),
   model: z.optional(z.unknown()),
   context_window: z.optional(z.unknown()),
+  /** A tool call's result (PostToolUse) or its error (PostToolUseFailure): sized, never read. */
+  tool_response: z.optional(z.unknown()),
+  error: z.optional(z.unknown()),
 });
 
 export type HookPayload = z.infer<typeof HookPayloadSchema>;

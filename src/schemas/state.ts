@@ -57,6 +57,11 @@ export const StateSchema = z.looseObject({
   agentTranscript: z.optional(z.string()),
   /** What each refresh of this context delivered, and whether Claude Code recorded it. */
   deliveries: z.optional(z.array(DeliverySchema)),
+  /**
+   * The size of each recent tool call's result (bytes of its `tool_response`), as its own hook
+   * saw it: what the transcript will hold once Claude Code writes it (core/ceiling.ts).
+   */
+  results: z.optional(z.record(z.string(), z.number())),
 });
 
 export type State = z.infer<typeof StateSchema>;

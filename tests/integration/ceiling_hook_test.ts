@@ -156,3 +156,28 @@ Deno.test("results written between the previous response's entries count: the ho
   ok(!result.stderr.includes("not waited for"), result.stderr);
   ok(result.stderr.includes("from transcript latest"), result.stderr);
 });
+
+Deno.test("a transcript that has not caught up, the previous result's size recorded by its hook: no wait", async () => {
+  const box = sandbox();
+  const env = {
+    ...box.env,
+    LESSONS_CONTEXT_WINDOW: String(WINDOW),
+    LESSONS_DEBUG: "1",
+    LESSONS_REINJECT_WAIT_MS: String(WAIT_MS),
+  };
+  const at = (id: string) =>
+    payload("PostToolUse.Bash", {
+      transcript_path: box.transcript,
+      tool_use_id: id,
+      tool_response: { stdout: "x".repeat(20_000), stderr: "", interrupted: false },
+    });
+  // The previous call's hook ran with its entry in the file, and recorded its result's size.
+  writeTranscript(box.transcript, [entries.assistant(20_000, ["toolu_prev"])]);
+  const previous = await run(at("toolu_prev"), env);
+  assertEquals([previous.code, previous.stdout], [0, ""]);
+  // Its result is still not written when this call's hook starts: the recorded 20 KB stand in,
+  // twice, with its entry's fields: under 6 % of 1M (20,000 + 0.6 × 44,206 + 10,038).
+  const result = await run(at("toolu_now"), env);
+  assertEquals([result.code, result.stdout], [0, ""]);
+  ok(result.stderr.includes("not waited for: this call's reading is at most 6%"), result.stderr);
+});

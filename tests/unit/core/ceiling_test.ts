@@ -65,7 +65,7 @@ function view(tokens: number, window: 200_000 | 1_000_000, more: Partial<Transcr
       matched: false,
       offset: 9_000,
       firstEnd,
-      resultsIn: true,
+      unanswered: [],
     },
     callPresent: false,
     promptAfterUsage: false,
@@ -100,9 +100,32 @@ Deno.test("ceilingOf() answers at once only below every threshold that counts", 
       undefined,
     ],
     [
-      "the newest response's results are not all written yet: the transcript lags, wait",
-      view(20_000, 1_000_000, { usage: { ...view(20_000, 1_000_000).usage!, resultsIn: false } }),
+      "a result not written yet, its size unknown: the transcript lags, wait",
+      view(20_000, 1_000_000, { usage: { ...view(20_000, 1_000_000).usage!, unanswered: ["p"] } }),
       state([]),
+      undefined,
+    ],
+    [
+      "a result not written yet, its hook recorded 10 KB: counted twice with its entry's fields",
+      view(20_000, 1_000_000, { usage: { ...view(20_000, 1_000_000).usage!, unanswered: ["p"] } }),
+      state([], { results: { p: 10_000 } }),
+      // 20,000 + 100 + 0.6 × (2,000 + 2 × 10,000 + 4,096) + 10,038 = 45,796: 4.58 % of 1M
+      4.58,
+    ],
+    [
+      "a result not written yet, which this hook answered: the answer counts too",
+      view(20_000, 1_000_000, { usage: { ...view(20_000, 1_000_000).usage!, unanswered: ["p"] } }),
+      state([], {
+        results: { p: 10_000 },
+        deliveries: [{ refresh: "30", call: "p", at: 1, sent: 1, status: "pending" }],
+      }),
+      // + 0.6 × 2 × 10,000 more: 57,796
+      5.78,
+    ],
+    [
+      "a recorded result whose size puts the ceiling past 30 %: wait",
+      view(20_000, 1_000_000, { usage: { ...view(20_000, 1_000_000).usage!, unanswered: ["p"] } }),
+      state([], { results: { p: 250_000 } }),
       undefined,
     ],
     [

@@ -101,3 +101,14 @@ Deno.test("applyFacts() replaces a proof whole: a new model's proof does not kee
   assertEquals("provenVersion" in next, false);
   assertEquals(proofOf(state([], 0)), undefined);
 });
+
+Deno.test("applyFacts() keeps the result sizes of the last 16 calls, the newest last", () => {
+  let s = state([]);
+  for (let i = 1; i <= 20; i++) s = applyFacts(s, { result: [`toolu_${i}`, i * 100] }, true);
+  const kept = Object.entries(s.results ?? {});
+  assertEquals(kept.length, 16);
+  assertEquals(kept[0], ["toolu_5", 500]);
+  assertEquals(kept.at(-1), ["toolu_20", 2_000]);
+  // A reset forgets them: they describe results of the context that ended.
+  assertEquals(resetState(s).results, undefined);
+});

@@ -547,13 +547,13 @@ Deno.test("scanUsage() reads a gateway's response: a gen- id, input_tokens only,
   assertEquals([resolved.window, resolved.certain], [200_000, false]);
 });
 
-Deno.test("viewOf() tells whether every tool_use of the newest response has its result yet", async (t) => {
-  const cases: [string, unknown[], boolean][] = [
-    ["its result is written", [entries.assistant(40_000, ["a"]), entries.toolResult("a")], true],
+Deno.test("viewOf() lists the tool_uses of the newest response whose result is not written yet", async (t) => {
+  const cases: [string, unknown[], string[]][] = [
+    ["its result is written", [entries.assistant(40_000, ["a"]), entries.toolResult("a")], []],
     [
       "its result is not written yet: the transcript lags",
       [entries.assistant(40_000, ["a"])],
-      false,
+      ["a"],
     ],
     [
       "one of two parallel calls' results is missing",
@@ -562,7 +562,7 @@ Deno.test("viewOf() tells whether every tool_use of the newest response has its 
         entries.toolResult("a"),
         entries.assistant(40_000, ["b"], { messageId: "m" }),
       ],
-      false,
+      ["b"],
     ],
     [
       "both results are in, between and after the response's entries",
@@ -572,14 +572,14 @@ Deno.test("viewOf() tells whether every tool_use of the newest response has its 
         entries.assistant(40_000, ["b"], { messageId: "m" }),
         entries.toolResult("b"),
       ],
-      true,
+      [],
     ],
-    ["a response without tool calls", [entries.assistant(40_000, [])], true],
+    ["a response without tool calls", [entries.assistant(40_000, [])], []],
   ];
   for (const [name, lines, expected] of cases) {
     await t.step(name, () => {
       const { source, size } = memory(jsonl(lines));
-      assertEquals(scanUsage(source, size, { toolUseId: "now" }).usage?.resultsIn, expected);
+      assertEquals(scanUsage(source, size, { toolUseId: "now" }).usage?.unanswered, expected);
     });
   }
 });
