@@ -10,7 +10,6 @@
 import {
   CONTINUE_SOURCES,
   hookAnswer,
-  POST_COMPACT_EVENT,
   RESET_SOURCES,
   SESSION_START,
   STARTUP_SOURCE,
@@ -70,8 +69,7 @@ export async function runHook(
   }
   const trace = traceOf(payload);
   const event = payload.hook_event_name;
-  const startsAfresh = event === POST_COMPACT_EVENT ||
-    (event === SESSION_START && RESET_SOURCES.includes(payload.source ?? ""));
+  const startsAfresh = event === SESSION_START && RESET_SOURCES.includes(payload.source ?? "");
   let answer: string | undefined;
   try {
     if (startsAfresh) {
@@ -232,9 +230,10 @@ async function onToolCall(
 }
 
 /**
- * SessionStart (clear, compact) or PostCompact: the context starts afresh. After a compaction
- * SessionStart's answer restates the rules (rendered first: a restatement that cannot be built is
- * not recorded as given), and what the compaction's size proves is kept.
+ * SessionStart (clear, compact): the context starts afresh. After a compaction SessionStart's
+ * answer restates the rules (rendered first: a restatement that cannot be built is not recorded as
+ * given). The hook runs before Claude Code writes the compaction's marker, so later calls look for
+ * it, for what its size proves.
  */
 async function onReset(
   payload: HookPayload,
@@ -243,8 +242,7 @@ async function onReset(
 ): Promise<string | undefined> {
   trace.result = "reset";
   const paths = statePaths(settings.stateDir, payload.session_id, payload.agent_id);
-  const compacted = payload.source === "compact" ? "SessionStart" : "clear";
-  const event = payload.hook_event_name === POST_COMPACT_EVENT ? "PostCompact" : compacted;
+  const event = payload.source === "compact" ? "SessionStart" : "clear";
   const built = event === "SessionStart" && settings.refreshAfterCompact
     ? await buildRefresh({ kind: "compaction", thresholds: [] }, paths.token, payload.cwd, settings)
     : undefined;
@@ -277,6 +275,10 @@ async function onReset(
         restate: settings.refreshAfterCompact &&
           (event !== "SessionStart" || built?.kind === "text"),
         answerAt: built?.kind === "text" ? view?.size : undefined,
+        // A marker after the newest usage is this compaction's, written already.
+        compactedFrom: event === "SessionStart" && view?.markerAfterUsage === undefined
+          ? view?.size
+          : undefined,
       });
     },
   });

@@ -108,12 +108,10 @@ export const RESET_SOURCES: readonly string[] = ["clear", "compact"];
 export const CONTINUE_SOURCES: readonly string[] = ["resume", "fork"];
 /** The SessionStart source whose `systemMessage` is shown under the banner, to no model. */
 export const STARTUP_SOURCE = "startup";
-/** The event that follows a compaction besides SessionStart; Claude Code refuses its answer. */
-export const POST_COMPACT_EVENT = "PostCompact";
 /**
  * The event whose answer reaches the model after a compaction: SessionStart (`source:
- * "compact"`) runs before PostCompact with the same `prompt_id`, and its `additionalContext`
- * arrives in the new context's first request (2.1.328, tests/e2e/measure_compact_context.ts).
+ * "compact"`), whose `additionalContext` arrives in the new context's first request (2.1.328,
+ * tests/e2e/measure_compact_context.ts); it runs before the compaction's marker is written.
  * Claude Code records that answer with this `toolUseID`.
  */
 export const SESSION_START = "SessionStart";

@@ -18,56 +18,41 @@ function settled(state: State): State {
 }
 
 /**
- * What a compaction event does to `current`, given `reset` (its plain reset); `next` undefined
- * leaves the state as it is. SessionStart(compact) answers with the rules itself (its answer
- * reaches the model in the new context's first request); PostCompact cannot (Claude Code refuses
- * its answer), so unless SessionStart already answered for this compaction it leaves the
- * restatement to the next tool call. With `enabled` false both only reset.
+ * What SessionStart(compact) does to `current`, given `reset` (its plain reset): it answers with
+ * the rules itself (its answer reaches the model in the new context's first request), unless a
+ * tool call that found this compaction's marker restated them already. With `enabled` false it
+ * only resets.
  */
 export function compactionEvent(
-  event: "SessionStart" | "PostCompact",
   current: State,
   reset: State,
   promptId: string | undefined,
   enabled: boolean,
   /** Transcript size when SessionStart answers: its receipt is looked for after it. */
   answerAt?: number,
-): { next: State | undefined; restateNow: boolean; reason: string } {
+): { next: State; restateNow: boolean; reason: string } {
   if (!enabled) {
     return { next: reset, restateNow: false, reason: "reset (refresh after compaction is off)" };
   }
   const prompt = promptId === undefined ? {} : { compactPrompt: promptId };
-  const restated = current.afterCompact === "delivered" && current.fired.length === 0;
-  if (event === "SessionStart") {
-    // A tool call that found this compaction's marker restated already (it knows no prompt id).
-    if (restated && current.compactPrompt === undefined) {
-      return {
-        next: { ...current, ...prompt },
-        restateNow: false,
-        reason: "already reset and restated in this context by a tool call that found the marker",
-      };
-    }
-    const receipt = answerAt === undefined
-      ? {}
-      : { deliveries: [answerAwaitingReceipt(COMPACT_LABEL, SESSION_START, answerAt)] };
+  // A tool call that found this compaction's marker restated already (it knows no prompt id).
+  if (
+    current.afterCompact === "delivered" && current.fired.length === 0 &&
+    current.compactPrompt === undefined
+  ) {
     return {
-      next: { ...reset, afterCompact: "delivered", ...prompt, ...receipt },
-      restateNow: true,
-      reason: "reset; restating the rules in the new context",
-    };
-  }
-  const known = current.compactPrompt;
-  if (restated && (promptId === undefined || known === undefined || known === promptId)) {
-    return {
-      next: undefined,
+      next: { ...current, ...prompt },
       restateNow: false,
-      reason: "SessionStart(compact) already reset and restated for this compaction",
+      reason: "already reset and restated in this context by a tool call that found the marker",
     };
   }
+  const receipt = answerAt === undefined
+    ? {}
+    : { deliveries: [answerAwaitingReceipt(COMPACT_LABEL, SESSION_START, answerAt)] };
   return {
-    next: { ...reset, afterCompact: "pending", ...prompt },
-    restateNow: false,
-    reason: "reset; the next tool call restates the rules",
+    next: { ...reset, afterCompact: "delivered", ...prompt, ...receipt },
+    restateNow: true,
+    reason: "reset; restating the rules in the new context",
   };
 }
 

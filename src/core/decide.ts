@@ -50,12 +50,14 @@ export type DecideInput =
     settings: DecideSettings;
   }
   | {
-    event: "clear" | "SessionStart" | "PostCompact";
+    event: "clear" | "SessionStart";
     state: State;
     facts: ContextFacts;
     promptId: string | undefined;
     restate: boolean;
     answerAt: number | undefined;
+    /** SessionStart(compact): the transcript's size before Claude Code writes the marker. */
+    compactedFrom?: number | undefined;
   };
 
 /** What the hook does, and what `status` and the debug line say about it. */
@@ -95,9 +97,14 @@ export function decide(input: DecideInput): Decision {
     const reset = resetState(state);
     const step = input.event === "clear"
       ? { next: reset, restateNow: false, reason: "forgot fired thresholds and tool count" }
-      : compactionEvent(input.event, state, reset, input.promptId, input.restate, input.answerAt);
-    // What the compaction proved outlives the context it ended.
-    const next = applyFacts(step.next ?? state, input.facts, true);
+      : compactionEvent(state, reset, input.promptId, input.restate, input.answerAt);
+    // What the compaction proved outlives the context it ended; its marker is read later.
+    const from = input.compactedFrom;
+    const next = applyFacts(
+      from === undefined ? step.next : { ...step.next, compactedFrom: from },
+      input.facts,
+      true,
+    );
     return {
       cause: step.restateNow ? { kind: "compaction", thresholds: [] } : undefined,
       known: state,

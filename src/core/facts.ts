@@ -34,10 +34,13 @@ const RESULTS_KEPT = 16;
 export const CHECKPOINT_BYTES = 256 * 1024;
 
 /**
- * Where to look for an unreported compaction: after the last fire, past what was checked; none
+ * Where to look for a compaction marker: after a reset whose marker was not written yet, from
+ * there; else for an unreported compaction, after the last fire, past what was checked; none
  * before anything fired (a compaction then changes nothing).
  */
 export function markersFrom(state: State): number | undefined {
+  // A reported compaction whose marker was not written yet: look for it, to learn from it.
+  if (state.compactedFrom !== undefined) return state.compactedFrom;
   if (state.fired.length === 0) return undefined;
   return Math.max(state.firedAt ?? 0, state.checkedTo ?? 0);
 }
@@ -97,6 +100,11 @@ export function applyFacts(base: State, facts: ContextFacts, stateFound: boolean
     };
   }
   if (facts.compactedAt !== undefined) state = { ...state, compactedAt: facts.compactedAt };
+  // The marker a reset looked for is found (or the look went far enough): it is read.
+  if (state.compactedFrom !== undefined && (facts.marker !== undefined || facts.checkedTo)) {
+    const { compactedFrom: _read, ...rest } = state;
+    state = rest;
+  }
   // A marker ends the context once written after its last fire.
   if (
     facts.marker !== undefined && state.fired.length > 0 && facts.marker >= (state.firedAt ?? 0)

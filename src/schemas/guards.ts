@@ -67,7 +67,7 @@ export function isContextWindow(value: unknown): value is ContextWindow {
   return isObject(current) && allOptional(current, USAGE, isNumber);
 }
 
-const STATE_COUNTS = "epoch firedAt checkedTo provenWindow compactedAt".split(" ");
+const STATE_COUNTS = "epoch firedAt checkedTo provenWindow compactedAt compactedFrom".split(" ");
 const STATE_STRINGS = "compactPrompt claudeSettings provenModel provenVersion agentTranscript"
   .split(" ");
 const DELIVERY_STATUSES: readonly unknown[] = ["pending", "delivered", "given up", "unrecorded"];

@@ -48,6 +48,11 @@ export const StateSchema = z.looseObject({
   provenWindow: z.optional(count),
   /** `preTokens` of the newest auto-compaction: where Claude Code really compacts; kept by resets. */
   compactedAt: z.optional(count),
+  /**
+   * Where the transcript ended when SessionStart(compact) reset the context, before Claude Code
+   * wrote the compaction's marker: later calls look for it from here, for what its size proves.
+   */
+  compactedFrom: z.optional(count),
   /** Claude Code's auto-compaction settings as this context's first call read them (JSON). */
   claudeSettings: z.optional(z.string()),
   /** The model and the Claude Code version whose evidence proved `provenWindow`. */

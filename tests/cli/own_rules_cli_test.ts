@@ -5,7 +5,7 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { DoctorJsonSchema, PreviewJsonSchema, StatusJsonSchema } from "../../src/cli/schemas.ts";
-import { entries, RECORDED, writeTranscript } from "../_helpers.ts";
+import { appendTranscript, entries, RECORDED, writeTranscript } from "../_helpers.ts";
 import { assertIncludes, cli, parsedAs, ROOT, sandbox } from "./_cli.ts";
 
 const MARKED = "Always run the tests before a commit.";
@@ -81,21 +81,23 @@ Deno.test("status lists each source", async () => {
 Deno.test("status says when the next tool call restates the rules after a compaction", async () => {
   const { box, work, env } = project();
   const transcript = join(box.dir, "s.jsonl");
-  writeTranscript(transcript, [entries.assistant(62_000, ["toolu_1"]), entries.compactBoundary()]);
-  // PostCompact without SessionStart(compact) leaves the restatement to the next tool call.
+  writeTranscript(transcript, [entries.assistant(62_000, ["toolu_1"])]);
   const hook = await cli(
     [],
     env,
     JSON.stringify({
       session_id: JSON.parse(Deno.readTextFileSync(transcript).split("\n")[0]!).sessionId,
-      hook_event_name: "PostCompact",
+      hook_event_name: "PostToolUse",
+      tool_name: "Bash",
+      tool_use_id: "toolu_1",
       transcript_path: transcript,
       cwd: work,
-      prompt_id: "p",
     }),
     work,
   );
-  ok(hook.code === 0 && hook.stdout === "", hook.stdout);
+  ok(hook.code === 0 && hook.stdout.includes("refresh 30"), hook.stdout);
+  // A compaction no event reported (SessionStart(compact) dropped): the next tool call restates.
+  appendTranscript(transcript, [entries.compactBoundary()]);
   const run = await cli(["status", "--json", "--transcript", transcript], env, "", work);
   const status = parsedAs(StatusJsonSchema, run.stdout);
   assertEquals([status.afterCompact, status.action], ["pending", "refresh"]);

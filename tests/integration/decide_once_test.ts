@@ -63,13 +63,13 @@ Deno.test("one call's decision is computed once", async (t) => {
     equal(run.stdout, "");
     equal(calls, 1);
   });
-  await t.step("a reset (PostCompact)", async () => {
-    const reset = payload("PostCompact", {
+  await t.step("a reset (SessionStart compact)", async () => {
+    const reset = payload("SessionStart.compact", {
       session_id: "decide-once",
       transcript_path: box.transcript,
     });
     const { run, calls } = await decideCalls(reset, env, box.dir);
-    equal(run.stdout, "");
+    ok(run.stdout.includes("refresh compact"), run.stdout);
     equal(calls, 1);
   });
 });

@@ -214,22 +214,19 @@ export async function replay(
     };
     const rows: Row[] = [];
     for (const call of calls) {
-      const lastMarker = call.markersBefore.at(-1);
+      const firstMarker = call.markersBefore[0];
       let event: HookDecision | undefined;
-      if (withEvents && lastMarker !== undefined && !agent) {
-        // Claude Code writes the boundary and the summary, then sends SessionStart(compact) and
-        // PostCompact (in that order, with the compaction's prompt_id).
-        writeTo(lastMarker + 1);
+      if (withEvents && firstMarker !== undefined && !agent) {
+        // Claude Code sends SessionStart(compact) before it writes the compaction's boundary and
+        // summary, and records the answer after them (2.1.328): the hook learns what they prove
+        // on a later call.
+        if (firstMarker > 0) writeTo(firstMarker - 1);
         event = await callHook(
           { ...captured("SessionStart.compact"), ...base },
           env,
         );
+        writeTo(call.markersBefore.at(-1)!);
         record(event, "SessionStart", "SessionStart");
-        const post = await callHook(
-          { ...captured("PostCompact"), ...base },
-          env,
-        );
-        if (post.kind !== "none") throw new Error(`PostCompact answered: ${post.header}`);
       }
       writeTo(call.line);
       const payload = {

@@ -11,18 +11,16 @@ const fired = (fired: number[], extra: Partial<State> = {}): State => ({
   ...extra,
 });
 
-Deno.test("compactionEvent() decides what each compaction event does", async (t) => {
+Deno.test("compactionEvent() decides what SessionStart(compact) does", async (t) => {
   const cases: {
     name: string;
-    event: "SessionStart" | "PostCompact";
     current: State;
     prompt: string | undefined;
     enabled: boolean;
-    want: { next: Partial<State> | "unchanged"; restateNow: boolean };
+    want: { next: Partial<State>; restateNow: boolean };
   }[] = [
     {
       name: "SessionStart(compact) resets and restates now",
-      event: "SessionStart",
       current: fired([30]),
       prompt: "p1",
       enabled: true,
@@ -33,7 +31,6 @@ Deno.test("compactionEvent() decides what each compaction event does", async (t)
     },
     {
       name: "SessionStart after a tool call found the marker and restated: no second restatement",
-      event: "SessionStart",
       current: fired([], { epoch: 2, afterCompact: "delivered" }),
       prompt: "p1",
       enabled: true,
@@ -44,59 +41,13 @@ Deno.test("compactionEvent() decides what each compaction event does", async (t)
     },
     {
       name: "SessionStart after an earlier SessionStart's restatement lingers: a new compaction",
-      event: "SessionStart",
       current: fired([], { afterCompact: "delivered", compactPrompt: "p0" }),
       prompt: "p1",
       enabled: true,
       want: { next: { afterCompact: "delivered", compactPrompt: "p1" }, restateNow: true },
     },
     {
-      name: "PostCompact after SessionStart of the same compaction leaves the state alone",
-      event: "PostCompact",
-      current: fired([], { afterCompact: "delivered", compactPrompt: "p1" }),
-      prompt: "p1",
-      enabled: true,
-      want: { next: "unchanged", restateNow: false },
-    },
-    {
-      name:
-        "PostCompact without SessionStart (some Windows builds drop it) leaves it to the next call",
-      event: "PostCompact",
-      current: fired([30, 52]),
-      prompt: "p1",
-      enabled: true,
-      want: {
-        next: { afterCompact: "pending", compactPrompt: "p1", fired: [] },
-        restateNow: false,
-      },
-    },
-    {
-      name: "PostCompact of another compaction than SessionStart's is a new compaction",
-      event: "PostCompact",
-      current: fired([], { afterCompact: "delivered", compactPrompt: "p0" }),
-      prompt: "p1",
-      enabled: true,
-      want: { next: { afterCompact: "pending", fired: [] }, restateNow: false },
-    },
-    {
-      name: "PostCompact after a delivered SessionStart that has since fired again is new",
-      event: "PostCompact",
-      current: fired([30], { afterCompact: "delivered" }),
-      prompt: undefined,
-      enabled: true,
-      want: { next: { afterCompact: "pending", fired: [] }, restateNow: false },
-    },
-    {
       name: "turned off: SessionStart only resets",
-      event: "SessionStart",
-      current: fired([30]),
-      prompt: "p1",
-      enabled: false,
-      want: { next: { fired: [], afterCompact: undefined }, restateNow: false },
-    },
-    {
-      name: "turned off: PostCompact only resets",
-      event: "PostCompact",
       current: fired([30]),
       prompt: "p1",
       enabled: false,
@@ -105,17 +56,13 @@ Deno.test("compactionEvent() decides what each compaction event does", async (t)
   ];
   for (const c of cases) {
     await t.step(c.name, () => {
-      const step = compactionEvent(c.event, c.current, resetState(c.current), c.prompt, c.enabled);
+      const step = compactionEvent(c.current, resetState(c.current), c.prompt, c.enabled);
       equal(step.restateNow, c.want.restateNow);
-      if (c.want.next === "unchanged") equal(step.next, undefined);
-      else {
-        ok(step.next, "a state to write");
-        for (const [key, value] of Object.entries(c.want.next)) {
-          assertEquals(step.next[key as keyof State], value, key);
-        }
-        if (c.want.next.epoch === undefined) {
-          equal(step.next.epoch, (c.current.epoch ?? 0) + 1, "a new epoch");
-        }
+      for (const [key, value] of Object.entries(c.want.next)) {
+        assertEquals(step.next[key as keyof State], value, key);
+      }
+      if (c.want.next.epoch === undefined) {
+        equal(step.next.epoch, (c.current.epoch ?? 0) + 1, "a new epoch");
       }
     });
   }

@@ -274,7 +274,7 @@ Deno.test("decide() for the events that end a context", async (t) => {
   const before = state([30, 52], { toolCount: 4, epoch: 2, compactedAt: 90_000 });
   const cases: {
     name: string;
-    event: "clear" | "SessionStart" | "PostCompact";
+    event: "clear" | "SessionStart";
     state: State;
     restate: boolean;
     cause: string | undefined;
@@ -297,22 +297,6 @@ Deno.test("decide() for the events that end a context", async (t) => {
       afterCompact: "delivered",
     },
     {
-      name: "PostCompact leaves the restatement to the next tool call",
-      event: "PostCompact",
-      state: before,
-      restate: true,
-      cause: undefined,
-      afterCompact: "pending",
-    },
-    {
-      name: "PostCompact after SessionStart of the same compaction changes nothing",
-      event: "PostCompact",
-      state: state([], { epoch: 3, afterCompact: "delivered", compactPrompt: "p1" }),
-      restate: true,
-      cause: undefined,
-      afterCompact: "delivered",
-    },
-    {
       name: "off: SessionStart only resets",
       event: "SessionStart",
       state: before,
@@ -330,8 +314,11 @@ Deno.test("decide() for the events that end a context", async (t) => {
         promptId: "p1",
         restate: c.restate,
         answerAt: 500,
+        compactedFrom: c.event === "SessionStart" ? 500 : undefined,
       });
       equal(causeOf(d), c.cause);
+      // A compaction's marker, not written yet when SessionStart runs, is looked for from there.
+      equal(d.state.compactedFrom, c.event === "SessionStart" ? 500 : undefined);
       assertEquals([d.state.fired, d.state.toolCount], [[], 0]);
       equal(d.state.afterCompact, c.afterCompact);
       // What the compaction showed outlives the context it ended.

@@ -112,3 +112,14 @@ Deno.test("applyFacts() keeps the result sizes of the last 16 calls, the newest 
   // A reset forgets them: they describe results of the context that ended.
   assertEquals(resetState(s).results, undefined);
 });
+
+Deno.test("after SessionStart(compact), the calls look for its marker from where it ran, until found", () => {
+  const reset = state([], 0, { compactedFrom: 4_000 });
+  assertEquals(markersFrom(reset), 4_000);
+  // Not found yet (Claude Code writes it after the hook): still looked for.
+  assertEquals(applyFacts(reset, {}, true).compactedFrom, 4_000);
+  // Found: what it proves is kept, and the look ends; nothing fired, so nothing resets.
+  const found = applyFacts(reset, { marker: 4_100, compactedAt: 150_000 }, true);
+  assertEquals([found.compactedFrom, found.compactedAt, found.epoch], [undefined, 150_000, 0]);
+  assertEquals(markersFrom(found), undefined);
+});

@@ -27,7 +27,7 @@ Deno.test("runHook() never throws when the state cannot be recorded", async (t) 
     );
   });
   await t.step("a reset", async () => {
-    const reset = payload("PostCompact", { session_id: call.session_id });
+    const reset = payload("SessionStart.compact", { session_id: call.session_id });
     const out = await runHook(
       JSON.stringify(reset),
       resolveSettings((n) => env[n as keyof typeof env]),
