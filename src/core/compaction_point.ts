@@ -203,7 +203,7 @@ export function compactsEarly(env: CompactEnv, files: CompactSettings | undefine
 const LEAD_SHARE = 0.03;
 
 /** Everything the span of a reading depends on besides its window and model. */
-export interface SpanContext {
+interface SpanContext {
   env: CompactEnv;
   files: CompactSettings | undefined;
   learned: number | undefined;

@@ -3,7 +3,7 @@
  * and a `<!-- /reinject -->` line. Pure. Only marked text is ever returned.
  */
 
-export interface MarkedRules {
+interface MarkedRules {
   /** Each section verbatim (line endings as `\n`), with the 1-based line of its opening marker. */
   sections: { text: string; line: number }[];
   /** One phrase per odd thing found (unclosed, nested or stray markers), with its line. */

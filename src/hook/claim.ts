@@ -15,13 +15,13 @@ import {
 } from "../io/state_store.ts";
 import type { BuiltRefresh } from "./refresh.ts";
 
-export type Claimed =
+type Claimed =
   | { kind: "decided"; decision: Decision; refresh: BuiltRefresh | undefined }
   /** A reset landed after the reading was taken: the reading belongs to the context that ended. */
   | { kind: "raced" }
   | { kind: "failed"; reason: string };
 
-export interface ClaimInput {
+interface ClaimInput {
   paths: StatePaths;
   stateDir: string;
   /** Without the lock and without saving. */

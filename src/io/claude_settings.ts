@@ -16,7 +16,7 @@ import {
 } from "../core/compaction_point.ts";
 
 /** Where the settings files are. */
-export interface SettingsPlaces {
+interface SettingsPlaces {
   /** Claude Code's folder (`CLAUDE_CONFIG_DIR`, else `~/.claude`). */
   claudeDir: string | undefined;
   /** The project's root (`CLAUDE_PROJECT_DIR`, else the payload's `cwd`). */

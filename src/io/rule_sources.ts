@@ -13,7 +13,7 @@ import { messageOf } from "../core/errors.ts";
 const MAX_RULES_FILE_BYTES = 1024 * 1024;
 
 /** A place rules may be: a CLAUDE.md (marked sections only) or a rules file (read whole). */
-export interface RuleSourceSpec {
+interface RuleSourceSpec {
   kind: "claude-md" | "rules-file";
   scope: "configured" | "project" | "user";
   path: string;

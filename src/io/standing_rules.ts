@@ -27,7 +27,7 @@ import {
 const MAX_MANIFEST_BYTES = 8 * 1024 * 1024;
 
 /** The manifest for a project folder: not found, found but unusable, or its selected lessons. */
-export type FoundManifest =
+type FoundManifest =
   | { kind: "none" }
   | { kind: "invalid"; location: { path: string; via: string }; error: string }
   | { kind: "ok"; location: { path: string; via: string }; selection: LessonSelection };

@@ -198,7 +198,7 @@ function compactionEvidence(
 }
 
 /** What walking back through a context's history found. */
-export interface History {
+interface History {
   /** The newest compaction marker, when the walk reached one. */
   marker?: number;
   /** Thresholds named by this hook's own refreshes since that marker. */

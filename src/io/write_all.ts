@@ -1,7 +1,7 @@
 /** Writes text to stdout or stderr without Deno's web streams (loading them costs start-up time). */
 
 /** Something with Deno's `write()`: `Deno.stdout`, `Deno.stderr`, or a test stand-in. */
-export interface ByteWriter {
+interface ByteWriter {
   write(bytes: Uint8Array): Promise<number>;
 }
 
