@@ -64,9 +64,12 @@ export function measure(
     facts.checkedTo = view.size;
   }
   const learned = facts.compactedAt ?? state.compactedAt;
-  if (view.markerAfterUsage !== undefined) {
+  // A compaction reported before its marker was written ends the context at `compactedFrom`.
+  const endedEarlier = state.compactedFrom !== undefined && view.usage !== undefined &&
+    view.usage.offset < state.compactedFrom;
+  if (view.markerAfterUsage !== undefined || endedEarlier) {
     const reading = none("compacted since the last usage: no reading yet", false);
-    const last = view.compactedUsage;
+    const last = view.compactedUsage ?? (endedEarlier ? view.usage : undefined);
     if (last) {
       const { window } = windowFor(last, undefined, undefined, settings, input.files);
       reading.before = { tokens: last.tokens, window, model: last.model };

@@ -136,3 +136,52 @@ Deno.test("a stdin context_window: used_percentage when there are no tokens, els
   assertEquals(stdinReading({ current_usage: 58_000 }), undefined);
   assertEquals(stdinReading("nonsense"), undefined);
 });
+
+Deno.test("a usage written before a reported compaction is no reading, with or without its marker", async (t) => {
+  const usage = {
+    tokens: 62_000,
+    model: "claude-sonnet-4-6",
+    matched: false,
+    offset: 4_000,
+    toolUseIds: ["toolu_1"],
+    unanswered: [],
+  };
+  const cases: [string, { compactedFrom?: number; markerAfterUsage?: number }, boolean][] = [
+    ["SessionStart(compact) ran after the usage, no marker yet", { compactedFrom: 5_000 }, false],
+    ["the marker is written after the usage", { markerAfterUsage: 5_000 }, false],
+    ["the usage is the new context's, after where the reset ran", { compactedFrom: 3_000 }, true],
+    ["no compaction", {}, true],
+  ];
+  for (const [name, { compactedFrom, markerAfterUsage }, isOne] of cases) {
+    await t.step(name, () => {
+      const { reading } = measure({
+        view: {
+          size: 9_000,
+          usage,
+          ...(markerAfterUsage !== undefined ? { markerAfterUsage, compactedUsage: usage } : {}),
+          callPresent: false,
+          promptAfterUsage: false,
+          bytesRead: 0,
+        },
+        state: {
+          fired: [],
+          toolCount: 0,
+          ...(compactedFrom !== undefined ? { compactedFrom } : {}),
+        },
+        settings: {
+          thresholds: [30, 52, 70],
+          windowOverride: undefined,
+          disable1m: false,
+          firstParty: true,
+          compactEnv: {},
+          scaleForAutocompact: true,
+        },
+        files: undefined,
+      });
+      assertEquals(reading.kind === "reading", isOne);
+      if (reading.kind === "none") {
+        assertEquals([reading.countCalls, reading.before?.tokens], [false, 62_000]);
+      }
+    });
+  }
+});
