@@ -1,21 +1,17 @@
-/**
- * What every command shares: its context (settings, the folder it acts on, the width to fit),
- * strict flags in this program's words, and reports wrapped to the width.
- */
+/** What every command shares: its context, strict flags, output, text wrapped to a width. */
 import { formatTokens } from "../core/header.ts";
 import { groupDigits, percentText, type Threshold, thresholdText } from "../core/numbers.ts";
 import { resolve } from "../core/path.ts";
 import { pointOf } from "../core/thresholds.ts";
 import { writeAll } from "../io/write_all.ts";
 import type { Settings } from "../settings/resolve.ts";
-import type { Program } from "./program.ts";
+import type { Program } from "./dispatch.ts";
 
 export { groupDigits };
 
-/** What a command runs with: resolved once by dispatch.ts. */
+/** What a command runs with, resolved once by dispatch.ts. */
 export interface Ctx {
   settings: Settings;
-  /** How the user runs this program, and the folder they started it from. */
   program: () => Program;
   /** Columns to fit (see {@link widthOf}). */
   width: number;
@@ -44,6 +40,12 @@ export async function fail(error: string, json: boolean | undefined): Promise<nu
   return EXIT_PROBLEM;
 }
 
+/** Prints a usage error and the command's help, and returns exit code 2. */
+export async function usageError(message: string, help: string): Promise<number> {
+  await writeAll(Deno.stderr, `lessons-reinject: ${message}\n\n${help}`);
+  return 2;
+}
+
 /** `n` and a noun, plural unless `n` is 1: `1 section`, `2 sections`. */
 export const count = (n: number, noun: string): string =>
   `${groupDigits(n)} ${noun}${n === 1 ? "" : "s"}`;
@@ -56,18 +58,14 @@ export const names = (list: readonly Threshold[]): string =>
 type Spec = Record<string, "boolean" | "string">;
 type Values<S extends Spec> = { [K in keyof S]?: S[K] extends "boolean" ? boolean : string };
 
-/**
- * Every command takes these; one that looks at a project takes `--project DIR` too, and one that
- * looks at a session `--transcript PATH` or `--session ID`.
- */
+/** Options of every command, of one that looks at a project, of one that looks at a session. */
 export const COMMON = { help: "boolean", json: "boolean" } as const;
 export const PROJECT = { ...COMMON, project: "string" } as const;
 export const TARGET = { ...PROJECT, transcript: "string", session: "string" } as const;
 
 /**
- * Parses `args` strictly against `spec`, and handles what every command handles alike: a usage
- * error (with the help, exit 2), `--help` (exit 0), and `--project DIR` (the folder to act on,
- * else where the user started). Returns the flags and the folder, or the exit code when done.
+ * Parses `args` strictly against `spec` and handles a usage error (exit 2), `--help` (exit 0) and
+ * `--project DIR` (the folder to act on, else where the user started).
  */
 export async function readFlags<S extends Spec>(
   args: readonly string[],
@@ -116,22 +114,13 @@ export function statOf(path: string): Deno.FileInfo | undefined {
   }
 }
 
-/** Prints a usage error and the command's help, and returns exit code 2. */
-export async function usageError(message: string, help: string): Promise<number> {
-  await writeAll(Deno.stderr, `lessons-reinject: ${message}\n\n${help}`);
-  return 2;
-}
-
 /** The width to fit: the terminal's columns, else `COLUMNS`, else 100; never under 60. */
 export function widthOf(terminal: number | undefined, columnsEnv: string | undefined): number {
   const fromEnv = /^\s*\d+\s*$/.test(columnsEnv ?? "") ? Number(columnsEnv) : undefined;
   return Math.max(60, [terminal, fromEnv].find((c) => c !== undefined && c > 0) ?? 100);
 }
 
-/**
- * `text` broken at spaces into lines of at most `width` characters. A word longer than the width
- * (a path) is broken after a `/` where it can be, else cut.
- */
+/** `text` broken at spaces into lines of at most `width`; a longer word after a `/`, else cut. */
 export function wrap(text: string, width: number): string[] {
   const lines: string[] = [];
   let line = "";
@@ -153,10 +142,7 @@ export function wrap(text: string, width: number): string[] {
   return lines;
 }
 
-/**
- * Rows of label and value as lines of at most `width`: each label padded to `column`, each value
- * (a line per `\n`) wrapped beside it, its continuation lines indented to the same column.
- */
+/** Rows of label and value: labels padded to `column`, each value line wrapped beside them. */
 export function table(rows: readonly [string, string][], column: number, width: number): string {
   return rows.flatMap(([label, value]) =>
     value.split("\n").flatMap((part) => wrap(part, width - column)).map((line, i) =>
@@ -166,14 +152,8 @@ export function table(rows: readonly [string, string][], column: number, width: 
 }
 
 /**
- * A bar of `cells` cells, `#` up to `percent` (of the window), `.` beyond, a `|` before the cell
- * where each threshold starts (a percentage of `span`, the window unless given; a token count
- * where it falls in the window), then the percentage and the window.
- *
- * @example
- * ```ts
- * gauge(47, [30, 52, 70], 200_000, 20); // "[######|###.|....|......] 47% of 200k"
- * ```
+ * A bar of `cells` cells, `#` up to `percent`, a `|` where each threshold falls (of `span`, else of
+ * the window): `gauge(47, [30, 52, 70], 200_000, 20)` is `[######|###.|....|......] 47% of 200k`.
  */
 export function gauge(
   percent: number | null | undefined,

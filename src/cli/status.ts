@@ -1,7 +1,6 @@
 /**
- * `lessons-reinject status`: what the hook sees for a session now. It runs the hook's own steps
- * as a dry run (`dryRun` in src/hook.ts) and renders their trace: the reading, its window, the
- * thresholds, what fired, what the next tool call would do. It reads; it never writes.
+ * `lessons-reinject status`: what the hook sees for a session now, rendered from the trace of the
+ * hook's dry run (`dryRun` in src/hook.ts). It reads; it never writes.
  */
 import { formatTokens } from "../core/header.ts";
 import { percentText, thresholdText } from "../core/numbers.ts";
@@ -31,8 +30,6 @@ Options:
   --json             print the report as JSON (docs/commands.md: "status --json")
   -h, --help         this help
 `;
-
-const OPTIONS = cli.TARGET;
 
 /** `status --json` from a dry run's trace. Pure. */
 export function statusOf(
@@ -74,7 +71,7 @@ export function statusOf(
     recovered: trace.facts?.recovered ?? [],
     inherited: trace.facts?.inherited ?? [],
     pending: fired ? [...cause] : [],
-    // Refused for want of rules, what it crossed is still ahead.
+    // Refused for want of rules: what it crossed is still ahead.
     next: (trace.refused ? cause[0] : decision?.upcoming) ?? null,
     toolCount: known.toolCount,
     toolCountInterval: settings.toolCountInterval,
@@ -82,7 +79,7 @@ export function statusOf(
     stateFile: trace.stateFile ?? "missing",
     action: fired ? "refresh" : "nothing",
     decision: decision
-      // The refusal without the sources it lists: the report has a row of its own for them.
+      // The refusal without its list of sources: they have a row of their own.
       ? decision.reason + (trace.refused ? `, but ${trace.refused.split(" (")[0]}` : "")
       : trace.reason,
     beforeCompaction: none?.before
@@ -194,7 +191,7 @@ export async function runStatus(args: string[], ctx: cli.Ctx): Promise<number> {
   if (args.includes("--timeline")) {
     return await (await import("./timeline/command.ts")).runTimeline(args, ctx);
   }
-  const flags = await cli.readFlags(args, OPTIONS, HELP, ctx);
+  const flags = await cli.readFlags(args, cli.TARGET, HELP, ctx);
   if ("exit" in flags) return flags.exit;
   const { transcript, session, json } = flags.values;
   if (transcript && session) {
@@ -202,7 +199,6 @@ export async function runStatus(args: string[], ctx: cli.Ctx): Promise<number> {
   }
   const target = locateTranscript({ transcript, session }, ctx.settings.claudeDir, flags.cwd);
   if ("error" in target) return await cli.fail(target.error, json);
-  // The hook's next tool call in `target`, run dry.
   const { settings } = ctx;
   const trace = await dryRun(nextCallPayload(target, flags.cwd), settings, { render: true });
   const rules = await loadStandingRules(settings, flags.cwd);

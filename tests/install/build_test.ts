@@ -285,7 +285,7 @@ Deno.test("nothing in src/ locates files beside itself or the executable", () =>
   // A compiled binary has no src/ or data/ folder beside it: data must be imported modules.
   const pattern = /import\.meta\.(url|dirname|filename|resolve)|Deno\.(execPath|mainModule)/;
   // Names the command that runs the program, for hints; it reads nothing from where it is.
-  const naming = join(ROOT, "src", "cli", "program.ts");
+  const naming = join(ROOT, "src", "cli", "dispatch.ts");
   // Loads the commands' bundle, which the binary embeds beside it (scripts/compile.ts --include);
   // the release smoke test runs a command from it on every OS.
   const commands = join(ROOT, "src", "main.ts");
@@ -301,7 +301,7 @@ Deno.test("nothing in src/ locates files beside itself or the executable", () =>
   };
   walk(join(ROOT, "src"));
   assert.deepEqual(offenders, []);
-  assert.doesNotMatch(Deno.readTextFileSync(naming), /Deno\.(read|open)/, "program.ts only names");
+  assert.doesNotMatch(Deno.readTextFileSync(naming), /Deno\.(read|open)/, "dispatch.ts only names");
 });
 
 Deno.test("the bundle alone, run by deno, passes the release smoke test", async () => {
