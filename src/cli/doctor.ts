@@ -79,7 +79,7 @@ function checkStateDir(dir: string): Check {
   return check("state folder", "fail", problem, stateDirFix(dir, untrusted ?? problem));
 }
 
-/** The project's newest session, as the hook's next tool call would see it (as `status` does). */
+/** The project's newest session, as the hook's next tool call would see it. */
 function checkSession(r: StatusJson | undefined, program: string): Check[] {
   if (r === undefined) return [check("this session", "ok", "no transcript for this project yet")];
   const next = `the next tool call ${nextCallText(r)}`;
@@ -112,7 +112,7 @@ function checkSession(r: StatusJson | undefined, program: string): Check[] {
   ];
 }
 
-/** The human report, wrapped to `width`, each check's detail and fix from column 28. Pure. */
+/** The human report: each check's detail and fix from column 28. */
 function render(report: DoctorJson, width: number): string {
   const rows = report.checks.flatMap((c): [string, string][] => [
     [`  ${{ ok: "ok", warn: "warn", fail: "FAIL" }[c.status].padEnd(4)}  ${c.name}`, c.detail],

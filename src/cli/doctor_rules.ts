@@ -26,10 +26,7 @@ import { CLAUDE_MD_ROUTE, manifestFix, sourceLines } from "./rules.ts";
 
 const RAISE = `raise LESSONS_REINJECT_MAX_CHARS (up to ${INLINE_LIMIT})`;
 
-/**
- * The manifest's check and the own rules', both quoting `rendered`, the one refresh every command
- * measures. A missing manifest is a problem only when no other source has rules.
- */
+/** The manifest's check and the own rules', both measured on `rendered` (the sample refresh). */
 export function checkRules(rules: StandingRules, maxChars: number, rendered: CombinedRefresh) {
   const any = rules.lessons.length + rules.blocks.length > 0;
   const size = `${groupDigits(rendered.text.length)} of ${groupDigits(maxChars)} characters`;
@@ -64,7 +61,6 @@ function checkManifest(
     const fix = "add directive or protocol lessons (or check their scope)";
     return check("manifest", any ? "warn" : "fail", `${counts}: nothing to restate`, fix);
   }
-  // Its lessons' share of the one refresh; the rules check gives the refresh's size.
   const ids = new Set(lessons.map((l) => l.slug));
   const [whole = 0, summarized = 0, omitted = 0] = [r.whole, r.summarized, r.omitted]
     .map((list) => list.filter((name) => ids.has(name)).length);
@@ -79,9 +75,8 @@ function checkManifest(
 }
 
 /**
- * Each own-rule source and what it gave. With nothing to restate it fails (unless the manifest's
- * failure is the cause), naming a broken marker to mend; it warns of odd markers, unreadable
- * sources and rules the budget leaves out.
+ * Each own-rule source and what it gave: fails with nothing to restate (unless `excused` by the
+ * manifest's failure); warns of odd markers, unreadable sources and rules over the budget.
  */
 function checkOwnRules(rules: StandingRules, r: CombinedRefresh, size: string, excused: boolean) {
   const lines = [
@@ -117,10 +112,9 @@ function checkOwnRules(rules: StandingRules, r: CombinedRefresh, size: string, e
 }
 
 /**
- * Where each threshold falls against where Claude Code compacts: on the newest session's window
- * as the dry run measured it, else on 200k and 1M with Claude Code's settings read now. One at or
- * past that point (or, with auto-compaction off, past where the context stops) never fires: a
- * warning, or a failure when only turning percentage scaling back on would mend it.
+ * Each threshold against where Claude Code compacts (or the context stops), on the session's window
+ * as the dry run measured it, else on 200k and 1M: one never reached warns; it fails when only
+ * percentage scaling (turned off) would mend it.
  */
 export function checkThresholds(settings: Settings, cwd: string, trace: Trace | undefined): Check {
   const { thresholds } = settings;

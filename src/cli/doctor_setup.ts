@@ -1,7 +1,6 @@
 /**
- * `doctor`'s checks of the installation: which plugin folder Claude Code runs, its hooks wiring
- * against the events the hook needs, what hooks/run will do with the binary for this platform,
- * and whether the statusLine command can run.
+ * `doctor`'s checks of the installation: the plugin folder Claude Code runs, its hooks wiring, the
+ * binary hooks/run would start, and the statusLine command.
  */
 import { HOOK_EVENTS } from "../core/claude_code.ts";
 import { fileReason } from "../core/errors.ts";
@@ -22,9 +21,8 @@ export const check = (name: string, status: Check["status"], detail: string, fix
 type PluginRoot = { root: string; via: string };
 
 /**
- * The plugin folder to check: `--plugin-root`, else `CLAUDE_PLUGIN_ROOT`, else a marketplace added
- * from a local folder (Claude Code runs the hook there, not from its cache copy), else the newest
- * install in `~/.claude/plugins/cache`, else `own`, the checkout or plugin this program runs from.
+ * The plugin folder to check: `--plugin-root`, `CLAUDE_PLUGIN_ROOT`, a marketplace added from a
+ * local folder (Claude Code runs that, not its cache copy), the newest install, else `own`.
  */
 export function pluginRootFor(
   settings: Settings,
@@ -43,7 +41,7 @@ export function pluginRootFor(
   return { root: own, via: `the ${what} this runs from` };
 }
 
-/** The plugin folder exists and is one; then its wiring and its binary. */
+/** The plugin folder, then its wiring and its binary. */
 export async function checkPlugin(plugin: PluginRoot | undefined, settings: Settings) {
   const install = `install the plugin (${PLUGIN_INSTALL}), or pass --plugin-root DIR`;
   const where = plugin ? `${plugin.root} (${plugin.via}) ` : "";
@@ -72,7 +70,7 @@ export async function checkPlugin(plugin: PluginRoot | undefined, settings: Sett
   ];
 }
 
-/** hooks/hooks.json registers every event this hook needs, with matchers that let them through. */
+/** hooks/hooks.json registers every event the hook needs, with matchers letting them through. */
 async function checkHooks(root: string): Promise<Check> {
   const path = join(root, "hooks", "hooks.json");
   const fix = `restore ${path} from the plugin: it registers PostToolUse, PostToolUseFailure, ` +
@@ -120,9 +118,8 @@ function matches(matcher: unknown, value: string): boolean {
 }
 
 /**
- * Whether Claude Code's statusLine feeds the bridge (optional: the transcript is the fallback),
- * and whether the program it names can run. The command to use is `<plugin>/hooks/run statusline`;
- * an installed plugin's folder names its version, so that path changes with each update.
+ * Whether Claude Code's statusLine feeds the bridge (optional) and its program can run. An
+ * installed plugin's path names its version, so it changes with each update.
  */
 export function checkStatusline(settings: Settings, plugin: PluginRoot | undefined): Check {
   const file = join(settings.claudeDir ?? "", "settings.json");

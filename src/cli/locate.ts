@@ -6,13 +6,12 @@ import { basename, dirname, join } from "../core/path.ts";
 import { COMPACTION_SUMMARISER_PREFIX, SUBAGENT_FILE_PREFIX } from "../core/claude_code.ts";
 import { parentTranscriptOf } from "../io/session_files.ts";
 import type { HookPayload } from "../schemas/payload.ts";
-import { statOf } from "./common.ts";
+import { type Ctx, fail, statOf, usageError } from "./common.ts";
 
-/** A transcript to inspect, with the ids its hook calls would carry. */
+/** A transcript to inspect, with the ids its hook calls carry (`agentId` in a subagent's file). */
 export interface Target {
   path: string;
   sessionId: string;
-  /** Set for a subagent's own transcript (`agent-<id>.jsonl`). */
   agentId: string | undefined;
 }
 
@@ -27,6 +26,23 @@ export function nextCallPayload(target: Target, cwd: string): HookPayload {
     cwd,
     ...(target.agentId ? { agent_id: target.agentId, agent_transcript_path: target.path } : {}),
   };
+}
+
+/**
+ * The transcript `--transcript` or `--session` names, else the project's newest; or the exit code
+ * once the error is reported (exit 2 when both are given).
+ */
+export async function chosenTarget(
+  { transcript, session, json }: { transcript?: string; session?: string; json?: boolean },
+  ctx: Ctx,
+  cwd: string,
+  help: string,
+): Promise<Target | { exit: number }> {
+  if (transcript && session) {
+    return { exit: await usageError("give --transcript or --session, not both", help) };
+  }
+  const target = locateTranscript({ transcript, session }, ctx.settings.claudeDir, cwd);
+  return "error" in target ? { exit: await fail(target.error, json) } : target;
 }
 
 /** Finds the transcript to inspect, or says why there is none. */
@@ -45,10 +61,7 @@ export function locateTranscript(
   const newest = sessionFiles(here).filter((name) => !name.startsWith(SUBAGENT_FILE_PREFIX))
     .map((name) => join(here, name))
     .map((file) => ({ file, mtime: statOf(file)?.mtime?.getTime() ?? 0 }))
-    .reduce<{ file: string; mtime: number } | undefined>(
-      (a, b) => a && a.mtime >= b.mtime ? a : b,
-      undefined,
-    )?.file;
+    .sort((a, b) => b.mtime - a.mtime)[0]?.file;
   if (!newest) {
     return {
       error: `no transcript for ${cwd} under ${here} (pass --transcript PATH or --session ID)`,
@@ -83,10 +96,7 @@ function namedTranscript(path: string): Found {
   return { path: session, sessionId: ids.sessionId, agentId: undefined };
 }
 
-/**
- * The transcript of the session whose id is `id`, or starts with it when only one does: this
- * project's folder first, then every other project's.
- */
+/** The session whose id is or (alone) starts with `id`: this project's first, then any other. */
 function findSession(id: string, projects: string, here: string): Found {
   const folders = [
     here,
@@ -136,9 +146,9 @@ function headOf(path: string): string {
 }
 
 /**
- * Why a file's first bytes are not a Claude Code transcript, or undefined when they are: one of
- * its first lines is an entry (a JSON object with a `type` and one of the ids every line of
- * 1.0.90 to 2.1.328 carries), or, when the first line is longer than the head, it opens like one.
+ * Why a file's head is not a Claude Code transcript, or undefined: one of its first lines is an
+ * entry (a `type` and an id, as on every line of 1.0.90 to 2.1.328), or a longer first line
+ * opens like one.
  */
 function notATranscript(head: string): string | undefined {
   if (head === "") return "it is empty";
@@ -155,10 +165,7 @@ function notATranscript(head: string): string | undefined {
     : "it is not JSON lines";
 }
 
-/**
- * The session (and agent) id a transcript's hook calls carry: its entries' `sessionId` and, in a
- * subagent's own file, the `agentId` of its sidechain entries; else the file name.
- */
+/** The ids its hook calls carry: entries' `sessionId` and sidechain `agentId`, else the name. */
 function idsOf(path: string, head: string): { sessionId: string; agentId: string | undefined } {
   const name = basename(path).replace(/\.jsonl$/, "");
   let sessionId: string | undefined;

@@ -1,17 +1,13 @@
 /**
- * What the commands say about the standing rules: the one refresh they all measure when no real
- * call is at hand (`preview` without a session, `status`'s left-out list, `doctor`'s sizes), a
- * line per source, and what to do when nothing can be restated.
+ * What the commands say about the standing rules: the sample refresh they measure without a real
+ * call, a line per source, and what to do when nothing can be restated.
  */
 import { type RefreshCause, refreshHeader } from "../core/header.ts";
 import { isTokenThreshold } from "../core/numbers.ts";
 import { type CombinedRefresh, renderCombined } from "../core/render_rules.ts";
 import type { StandingRules } from "../io/standing_rules.ts";
 
-/**
- * The refresh `preview` shows without a session: at `threshold`, else the first threshold; a
- * token threshold is stated in tokens, with no window named.
- */
+/** The refresh at `threshold`, else the first threshold (a token threshold names no window). */
 export function sampleCause(
   thresholds: readonly number[],
   threshold?: number,
@@ -31,10 +27,7 @@ export function sampleRefresh(
   return renderCombined(header, rules.blocks, rules.lessons, maxChars);
 }
 
-/**
- * One line per source: the manifest's, then each own-rule source found, and where CLAUDE.md was
- * looked for when none was (so the list always names it).
- */
+/** One line per source, the manifest's first; where CLAUDE.md was looked for when none was. */
 export function sourceLines(rules: StandingRules): string[] {
   const claudeMd = rules.sources.filter((s) => s.kind === "claude-md");
   if (claudeMd.length === 0) return [...rules.trace, "CLAUDE.md: turned off (sources setting)"];

@@ -12,7 +12,7 @@ import { loadStandingRules } from "../io/standing_rules.ts";
 import { statePaths } from "../io/state_store.ts";
 import type { Settings } from "../settings/resolve.ts";
 import * as cli from "./common.ts";
-import { locateTranscript, nextCallPayload, type Target } from "./locate.ts";
+import { chosenTarget, nextCallPayload, type Target } from "./locate.ts";
 import { sampleRefresh, sourceLines } from "./rules.ts";
 import type { StatusJson } from "./schemas.ts";
 
@@ -193,18 +193,14 @@ export async function runStatus(args: string[], ctx: cli.Ctx): Promise<number> {
   }
   const flags = await cli.readFlags(args, cli.TARGET, HELP, ctx);
   if ("exit" in flags) return flags.exit;
-  const { transcript, session, json } = flags.values;
-  if (transcript && session) {
-    return await cli.usageError("give --transcript or --session, not both", HELP);
-  }
-  const target = locateTranscript({ transcript, session }, ctx.settings.claudeDir, flags.cwd);
-  if ("error" in target) return await cli.fail(target.error, json);
+  const target = await chosenTarget(flags.values, ctx, flags.cwd, HELP);
+  if ("exit" in target) return target.exit;
   const { settings } = ctx;
   const trace = await dryRun(nextCallPayload(target, flags.cwd), settings, { render: true });
   const rules = await loadStandingRules(settings, flags.cwd);
   const leftOut = sampleRefresh(rules, settings).omitted;
   const r = statusOf(trace, target, settings, { sources: sourceLines(rules), leftOut });
-  if (json) await cli.printJson(r);
+  if (flags.values.json) await cli.printJson(r);
   else {
     const bar = cli.gauge(r.percent, r.thresholds, r.window, 40, r.span);
     await cli.out(`${bar}\n\n${cli.table(statusRows(r), 13, ctx.width)}`);

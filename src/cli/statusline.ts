@@ -1,7 +1,6 @@
 /**
- * `lessons-reinject statusline`: the bridge for Claude Code's `statusLine` command, whose stdin
- * carries `context_window`. Records that reading for the session (atomically, in the state folder)
- * so the hook can prefer it, and prints a compact gauge, or with `--pass` its stdin unchanged.
+ * `lessons-reinject statusline`: the bridge for Claude Code's `statusLine` command. Records the
+ * stdin's `context_window` reading for the hook to prefer, and prints a gauge (`--pass`: the stdin).
  */
 import { messageOf } from "../core/errors.ts";
 import { thresholdText } from "../core/numbers.ts";
@@ -46,16 +45,11 @@ async function bridge(stdin: string | undefined | Error, settings: Settings) {
   }
   const transcript = (input as { transcript_path?: unknown } | null)?.transcript_path;
   const path = typeof transcript === "string" ? transcript : undefined;
-  let size: number | undefined;
-  try {
-    size = path === undefined ? undefined : Deno.statSync(path).size;
-  } catch {
-    // No transcript yet: the record carries no size.
-  }
-  const made = recordFromStatusline(input, Date.now(), size);
+  // No transcript yet: the record carries no size.
+  const made = recordFromStatusline(input, Date.now(), path ? cli.statOf(path)?.size : undefined);
   if ("error" in made) return nothing(made.error);
   const { record } = made;
-  // The hook's own steps on Claude Code's figures, run dry: what is due, what comes next.
+  // The hook's dry run on Claude Code's figures: what is due, what comes next.
   const { reading, decision } = await dryRun(
     {
       session_id: record.sessionId,

@@ -7,7 +7,7 @@ import { subagentCount } from "../../io/session_files.ts";
 import { refreshToken } from "../../io/state_store.ts";
 import { replaySession } from "../../hook.ts";
 import * as cli from "../common.ts";
-import { locateTranscript } from "../locate.ts";
+import { chosenTarget } from "../locate.ts";
 import { timelineJson, timelineOf } from "./model.ts";
 import { timelineSvg } from "./svg.ts";
 import { renderTimeline } from "./text.ts";
@@ -27,29 +27,18 @@ Options:
   -h, --help         this help
 `;
 
-const OPTIONS = {
-  ...cli.PROJECT,
-  timeline: "boolean",
-  transcript: "string",
-  session: "string",
-  svg: "string",
-} as const;
+const OPTIONS = { ...cli.TARGET, timeline: "boolean", svg: "string" } as const;
 
 /** Runs `status --timeline`. Exit 0 with the chart, 1 without a transcript, 2 on bad flags. */
 export async function runTimeline(args: string[], ctx: cli.Ctx): Promise<number> {
   const flags = await cli.readFlags(args, OPTIONS, HELP, ctx);
   if ("exit" in flags) return flags.exit;
-  const { transcript, session, svg, json } = flags.values;
-  if (transcript && session) {
-    return await cli.usageError("give --transcript or --session, not both", HELP);
-  }
+  const { svg, json } = flags.values;
+  // Without a transcript, --json prints nothing: the error goes to stderr only.
+  const target = await chosenTarget({ ...flags.values, json: false }, ctx, flags.cwd, HELP);
+  if ("exit" in target) return target.exit;
   const { settings } = ctx;
-  const target = locateTranscript({ transcript, session }, settings.claudeDir, flags.cwd);
-  if ("error" in target) {
-    await cli.err(target.error);
-    return cli.EXIT_PROBLEM;
-  }
-  // Claude Code's auto-compaction settings, read as the hook reads them, unless they cannot matter.
+  // Claude Code's auto-compaction settings as the hook reads them, unless they cannot matter.
   const files = settings.scaleForAutocompact && !settings.compactEnv.off
     ? compactSettingsFor(undefined, {
       claudeDir: settings.claudeDir,
