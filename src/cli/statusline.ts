@@ -1,6 +1,6 @@
 /**
  * `lessons-reinject statusline`: the bridge for Claude Code's `statusLine` command. Records the
- * stdin's `context_window` reading for the hook to prefer, and prints a gauge (`--pass`: the stdin).
+ * stdin's `context_window` reading for the hook to prefer; prints a gauge (`--pass`: the stdin).
  */
 import { messageOf } from "../core/errors.ts";
 import { thresholdText } from "../core/numbers.ts";

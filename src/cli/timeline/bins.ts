@@ -1,15 +1,11 @@
-/**
- * A timeline laid out for a chart: its calls in bins, one per column, and the height scale the
- * text chart and the SVG share.
- */
+/** A timeline laid out for a chart: its calls in bins (columns), and the height scale. */
 import { isTokenThreshold } from "../../core/numbers.ts";
 import { pointOf } from "../../core/thresholds.ts";
 import type { Timeline, TimelineEvent } from "./model.ts";
 
 /**
- * Calls `first` to `last` (1-based) drawn as one column: their highest reading, the window and
- * span at the last (carried over calls without one), where each threshold falls in tokens there
- * (undefined when unknown, or at or past the window: it never fires), and their events in order.
+ * Calls `first` to `last` as one column: their highest reading, the window and span at the last,
+ * each threshold's point in tokens (undefined when unknown or never reached), their events.
  */
 export interface Bin {
   first: number;
@@ -22,9 +18,8 @@ export interface Bin {
 }
 
 /**
- * The calls of `timeline` in `columns` bins of nearly equal size, or one bin per call when there
- * are fewer calls. A compaction goes in the bin of the call after it (the last bin when none came
- * after); a restatement answered at SessionStart goes in the bin of the compaction before it.
+ * The calls in at most `columns` bins of nearly equal size. A compaction goes in the bin of the
+ * call after it; a restatement at SessionStart in its compaction's bin.
  */
 export function binTimeline(timeline: Timeline, columns: number): Bin[] {
   const n = timeline.calls.length;
@@ -50,7 +45,6 @@ export function binTimeline(timeline: Timeline, columns: number): Bin[] {
     span = bin.span = call.span ?? span;
   });
   for (const bin of bins) {
-    // A percentage is of the span, else the window.
     const base = bin.span ?? bin.window;
     bin.points = timeline.thresholds.map((t) => {
       const at = isTokenThreshold(t) || base !== undefined ? pointOf(t, base ?? 0) : undefined;
@@ -68,16 +62,15 @@ export function binTimeline(timeline: Timeline, columns: number): Bin[] {
   return bins;
 }
 
-/** How tokens map to height: 0 at the bottom, `top` at the top, linearly or by square root. */
+/** How tokens map to height: 0 at the bottom, `top` at the top. */
 export interface Scale {
   top: number;
   kind: "linear" | "sqrt";
 }
 
 /**
- * The scale for `timeline`, up to its largest window, reading or compaction point. Square-root
- * when linear would squash the session into the bottom: when the window was proven at least twice
- * as large part-way (200k, then 1M), or no reading reaches a quarter of the top.
+ * Up to the largest window, reading or compaction point; square-root when linear would squash the
+ * session: the window grew at least twofold (200k, then 1M), or no reading reaches a quarter.
  */
 export function scaleOf(timeline: Timeline): Scale {
   const windows = timeline.calls.flatMap((c) => c.window ?? []);
@@ -97,7 +90,7 @@ export function heightOf(tokens: number, scale: Scale): number {
   return scale.kind === "sqrt" ? Math.sqrt(share) : share;
 }
 
-/** The tokens at `height` on `scale`, the inverse of {@link heightOf}: for the axis labels. */
+/** The inverse of {@link heightOf}, for the axis labels. */
 export function tokensAt(height: number, scale: Scale): number {
   return (scale.kind === "sqrt" ? height * height : height) * scale.top;
 }

@@ -1,7 +1,6 @@
 /**
- * What `status --timeline` draws, taken from the hook's own replay of a session (hook/replay.ts):
- * each main-chain tool call with the reading the hook took, each refresh on the call that carried
- * it with what the receipts later showed of it, each compaction, each window proven larger. Pure.
+ * What `status --timeline` draws, from the hook's own replay of a session: each main-chain tool
+ * call's reading, each refresh with what its receipts showed, each compaction, each larger window.
  */
 import { type Threshold, thresholdText } from "../../core/numbers.ts";
 import { type DeliveryReport, labelsOf } from "../../core/receipts.ts";
@@ -10,10 +9,7 @@ import type { Replayed } from "../../hook.ts";
 /** Whether a refresh was seen in the transcript, as the hook's receipts say. */
 export type Delivery = "delivered" | "missed" | "pending" | "unchecked";
 
-/**
- * Something that happened at a call. A restatement at `"SessionStart"` was that hook's answer
- * right after a compaction. A re-send names refreshes as their header does: `"30"`, `"60k"`.
- */
+/** What happened at a call. A re-send names refreshes as their header does: `"30"`, `"60k"`. */
 export type TimelineEvent =
   | { kind: "refresh"; call: number; thresholds: Threshold[]; delivery: Delivery }
   | { kind: "resend"; call: number; refreshes: string[]; delivery: Delivery }
@@ -31,7 +27,6 @@ export interface Timeline {
   transcript: string;
   sessionId: string;
   thresholds: Threshold[];
-  /** The main-chain tool calls (`call` the 1-based position) and what the hook measured on each. */
   calls: {
     call: number;
     time: string | undefined;
@@ -44,7 +39,6 @@ export interface Timeline {
   subagents: number;
 }
 
-/** A receipt's status as the timeline shows it. */
 const SHOWN: Record<DeliveryReport["status"], Delivery> = {
   delivered: "delivered",
   owed: "missed",
@@ -54,7 +48,6 @@ const SHOWN: Record<DeliveryReport["status"], Delivery> = {
   unrecorded: "unchecked",
 };
 
-/** The timeline of `replayed`. */
 export function timelineOf(
   replayed: readonly Replayed[],
   session: { transcript: string; sessionId: string; thresholds: Threshold[]; subagents: number },
@@ -117,7 +110,7 @@ export function timelineOf(
   return { ...session, calls, events };
 }
 
-/** `status --timeline --json`: the timeline on one line, every key present (`null` when unknown). */
+/** `status --timeline --json`: the timeline on one line, `null` where unknown. */
 export function timelineJson(timeline: Timeline): string {
   return JSON.stringify(timeline, (_key, value) => value === undefined ? null : value);
 }

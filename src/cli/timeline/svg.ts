@@ -1,7 +1,6 @@
 /**
- * `status --timeline --svg FILE`: the chart as one standalone SVG (generic font families, no
- * scripts), every call drawn. Each event is one element whose `data-*` attributes are its own
- * fields, so a bug report carries the picture and a test can read the events back.
+ * `status --timeline --svg FILE`: the chart as one standalone SVG, every call drawn; each event an
+ * element with its fields as `data-*` attributes, so a test can read them back.
  */
 import { formatTokens } from "../../core/header.ts";
 import { thresholdText } from "../../core/numbers.ts";
@@ -27,7 +26,7 @@ const esc = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(
 const label = (x: number, y: number, body: string, anchor = "start") =>
   `<text x="${x}" y="${y}" text-anchor="${anchor}">${esc(body)}</text>`;
 
-/** The event's fields as `data-*` attributes: lists joined by commas, unknown values empty. */
+/** The event's fields as `data-*` attributes. */
 const dataOf = (event: TimelineEvent) =>
   Object.entries(event).map(([key, value]) =>
     ` data-${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}="${
@@ -35,10 +34,7 @@ const dataOf = (event: TimelineEvent) =>
     }"`
   ).join("");
 
-/**
- * The SVG of `timeline`: the context used as an area, the window and each threshold as step
- * lines, each compaction a dashed line with a cross at its point, each refresh a mark on its call.
- */
+/** The context used as an area, the window and thresholds as lines, the events as marks. */
 export function timelineSvg(timeline: Timeline): string {
   const scale = scaleOf(timeline);
   const bins = binTimeline(timeline, timeline.calls.length);

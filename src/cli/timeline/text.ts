@@ -1,7 +1,4 @@
-/**
- * `status --timeline` as text: a summary, the chart (binned to the width, the window and the
- * thresholds as lines, the events marked under it), its legend, then one line per event.
- */
+/** `status --timeline` as text: a summary, the chart binned to the width, a legend, the events. */
 import { formatTokens } from "../../core/header.ts";
 import { groupDigits, percentText, thresholdText } from "../../core/numbers.ts";
 import { wrap } from "../common.ts";
@@ -11,17 +8,14 @@ import type { Delivery, Timeline, TimelineEvent } from "./model.ts";
 /** The plot's rows, and the columns of its labels: left (with the axis) and right. */
 const [ROWS, LEFT, RIGHT] = [12, 8, 6];
 const EIGHTHS = [..." ▁▂▃▄▅▆▇█"];
-/** Each character of the plot and the marks with its ANSI colour (SGR code). */
+/** The ANSI colour (SGR code) of each character of the plot and marks. */
 const COLOR: Record<string, number> = Object.fromEntries(
   "▁▂▃▄▅▆▇█W:36 ━:1 ┄S:33 ×!:31 RC:32 AM?:35 src:2".split(" ").flatMap((group) => {
     const [chars = "", code] = group.split(":");
     return [...chars].map((ch) => [ch, Number(code)]);
   }),
 );
-/**
- * The marks of each row, most telling first: a column with several shows the first. A re-send
- * comes before a miss: every re-send follows one, and it says what became of it.
- */
+/** The marks of each row, most telling first (a re-send, which follows a miss, before it). */
 const [CONTEXT_MARKS, REFRESH_MARKS] = ["AM?W", "S!RCsrc"];
 const LEGEND = "█ context used, ━ window, ┄ threshold, × compaction point. context: A auto, " +
   "M manual, ? unknown compaction; W window proven larger. refresh: R refresh, S sent again, " +
@@ -29,10 +23,7 @@ const LEGEND = "█ context used, ━ window, ┄ threshold, × compaction point
 const said = (d: Delivery) =>
   d === "pending" ? "not recorded yet" : d === "unchecked" ? "not checked" : d;
 
-/**
- * The whole `status --timeline` text, no line wider than `max(width, 80)` characters (colour
- * codes not counted). `color` adds ANSI colour: false with `NO_COLOR` or off a terminal.
- */
+/** The whole text, no line wider than `max(width, 80)` (colour codes not counted). */
 export function renderTimeline(
   timeline: Timeline,
   options: { width: number; color: boolean },
@@ -58,7 +49,7 @@ export function renderTimeline(
   ].map((line) => line.trimEnd()).join("\n") + "\n";
 }
 
-/** The sentence over the chart: what the session holds, the subagents left out, the scale. */
+/** The sentence over the chart: what the session holds, what was left out, the scale. */
 export function timelineSummary(timeline: Timeline, scale: Scale): string {
   const { calls, events } = timeline;
   const count = (kind: TimelineEvent["kind"]) => events.filter((e) => e.kind === kind).length;
@@ -77,8 +68,7 @@ function chart(timeline: Timeline, scale: Scale, plot: number, paint: (body: str
   const bins = binTimeline(timeline, plot);
   const cell = Math.max(1, Math.floor(plot / bins.length));
   const rowOf = (tokens: number) => Math.min(ROWS - 1, Math.floor(heightOf(tokens, scale) * ROWS));
-  // Labels: on the left each window, and between them the tokens atop every fourth row; on the
-  // right the last column's lines.
+  // Left: each window, else the tokens atop every fourth row. Right: the last column's lines.
   const left = new Map<number, string>();
   for (const bin of bins) if (bin.window) left.set(rowOf(bin.window), formatTokens(bin.window));
   for (let row = ROWS - 1; row > 0; row -= 4) {
@@ -140,10 +130,7 @@ function chart(timeline: Timeline, scale: Scale, plot: number, paint: (body: str
   ];
 }
 
-/**
- * The letter marking `event`: a compaction by its kind (`A`, `M`, `?`), `W` a window proven
- * larger; a refresh, in lower case until its delivery is known, or `!` missed.
- */
+/** The letter marking `event` (a refresh in lower case until its delivery is known). */
 export function letterOf(event: TimelineEvent): string {
   if (event.kind === "window") return "W";
   if (event.kind === "compaction") {
@@ -154,15 +141,7 @@ export function letterOf(event: TimelineEvent): string {
   return event.delivery === "delivered" ? letter : letter.toLowerCase();
 }
 
-/**
- * What `event` was, in a few words: the list's description and the SVG mark's title.
- *
- * @example
- * ```ts
- * eventText({ kind: "refresh", call: 12, thresholds: [30, 60_000], delivery: "missed" });
- * // "refresh 30%, 60k: missed"
- * ```
- */
+/** What `event` was, for the list and the SVG's titles: `refresh 30%, 60k: missed`. */
 export function eventText(event: TimelineEvent): string {
   switch (event.kind) {
     case "refresh":
@@ -186,10 +165,7 @@ export function eventText(event: TimelineEvent): string {
   }
 }
 
-/**
- * The event list: per event its call, time (the transcript's, UTC; with the date when the session
- * spans days), tool, reading and what happened, wrapped under itself to `width`.
- */
+/** Per event its call, time (UTC; dated when the session spans days), tool, reading, what. */
 function eventList(timeline: Timeline, width: number): string[] {
   const { calls } = timeline;
   const days = new Set(calls.flatMap((c) => c.time?.slice(0, 10) ?? []));
@@ -216,7 +192,6 @@ function eventList(timeline: Timeline, width: number): string[] {
     const columns = widths.map((w, i) =>
       i === 0 || i === 3 ? cells[i]!.padStart(w) : cells[i]!.padEnd(w)
     );
-    // From 80 columns on, the description has at least 30 beside the others.
     const [first = "", ...more] = wrap(cells[4]!.trim(), width - lead);
     return [[...columns, first].join("  "), ...more.map((m) => " ".repeat(lead) + m)];
   });
