@@ -1,7 +1,4 @@
-/**
- * `lessons-reinject doctor`: checks an installation and the project's newest session (through the
- * hook's own dry run); each problem with its fix.
- */
+/** `lessons-reinject doctor`: checks an installation and the newest session (its dry run). */
 import { formatTokens } from "../core/header.ts";
 import { percentText } from "../core/numbers.ts";
 import { dryRun, stateDirFix } from "../hook.ts";
@@ -94,16 +91,13 @@ function checkSession(r: StatusJson | undefined, program: string): Check[] {
     "Claude Code did not deliver a refresh even when it was sent again: look for hook " +
     "timeouts or errors in `claude --debug`, and see docs/how-it-decides.md (delivery receipts)";
   const lines = deliveryLines(r.deliveries).join("\n");
+  const seen = r.percent === null
+    ? contextText(r)
+    : `${percentText(r.percent)} of ${window}, from ${r.source}${point}`;
   return [
     r.percent === null
-      ? check("this session", "warn", `${r.transcript}: ${contextText(r)}; ${next}`, why)
-      : check(
-        "this session",
-        "ok",
-        `${r.transcript}: ${
-          percentText(r.percent)
-        } of ${window}, from ${r.source}${point}; ${next}`,
-      ),
+      ? check("this session", "warn", `${r.transcript}: ${seen}; ${next}`, why)
+      : check("this session", "ok", `${r.transcript}: ${seen}; ${next}`),
     r.deliveries.length === 0
       ? check("deliveries", "ok", "no refresh in this session's current context yet")
       : r.deliveries.some((d) => d.status === "given up")

@@ -1,7 +1,6 @@
 /**
- * The `--json` output of every command, as zod schemas: the contract for scripts, each field
- * documented in docs/commands.md. Commands build their output to these types; tests validate
- * what the subprocess printed.
+ * The `--json` output of every command: the contract for scripts, each field documented in
+ * docs/commands.md. Commands build their output to these types; tests validate what they print.
  */
 import * as z from "zod/mini";
 
@@ -9,15 +8,14 @@ const num = z.nullable(z.number());
 const str = z.nullable(z.string());
 const numbers = z.array(z.number());
 const strings = z.array(z.string());
+const reading = { percent: num, tokens: num, window: num };
 
 /** `lessons-reinject status --json`. */
 export const StatusJsonSchema = z.object({
   transcript: str,
   sessionId: str,
   agentId: str,
-  percent: num,
-  tokens: num,
-  window: num,
+  ...reading,
   windowSource: str,
   source: z.nullable(z.enum([
     "stdin",
@@ -123,9 +121,7 @@ export type DoctorJson = z.infer<typeof DoctorJsonSchema>;
 export const StatuslineJsonSchema = z.object({
   recorded: z.boolean(),
   path: str,
-  percent: num,
-  tokens: num,
-  window: num,
+  ...reading,
   line: z.string(),
   error: str,
 });
