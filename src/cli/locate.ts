@@ -62,12 +62,10 @@ export function locateTranscript(
     .map((name) => join(here, name))
     .map((file) => ({ file, mtime: statOf(file)?.mtime?.getTime() ?? 0 }))
     .sort((a, b) => b.mtime - a.mtime)[0]?.file;
-  if (!newest) {
-    return {
-      error: `no transcript for ${cwd} under ${here} (pass --transcript PATH or --session ID)`,
-    };
-  }
-  return { ...idsOf(newest, headOf(newest)), path: newest };
+  if (newest) return { ...idsOf(newest, headOf(newest)), path: newest };
+  return {
+    error: `no transcript for ${cwd} under ${here} (pass --transcript PATH or --session ID)`,
+  };
 }
 
 function namedTranscript(path: string): Found {
@@ -109,12 +107,8 @@ function findSession(id: string, projects: string, here: string): Found {
       if (name.startsWith(id) && !matches.has(session)) matches.set(session, join(folder, name));
     }
   }
-  const [sessionId, path] = matches.has(id)
-    ? [id, matches.get(id)!]
-    : matches.size === 1
-    ? [...matches][0]!
-    : [];
-  if (sessionId !== undefined && path !== undefined) return { path, sessionId, agentId: undefined };
+  const only = matches.has(id) ? id : matches.size === 1 ? [...matches.keys()][0]! : undefined;
+  if (only !== undefined) return { path: matches.get(only)!, sessionId: only, agentId: undefined };
   if (matches.size === 0) {
     return { error: `no transcript for session ${id} under ${projects}: check the id` };
   }
