@@ -1,14 +1,5 @@
-/**
- * `doctor`'s checks of what the hook restates and when: the manifest, the user's own rules, and
- * each threshold against Claude Code's compaction point.
- */
-import {
-  BLOCKING_BUFFER,
-  INLINE_LIMIT,
-  LARGE_WINDOW,
-  SMALL_WINDOW,
-  SUMMARY_OUTPUT_BUFFER,
-} from "../core/claude_code.ts";
+/** `doctor`'s checks of what the hook restates and when: manifest, own rules, thresholds. */
+import * as claudeCode from "../core/claude_code.ts";
 import { type CompactionPoint, mergeCompactSettings, spanFor } from "../core/compaction_point.ts";
 import { formatTokens } from "../core/header.ts";
 import { isTokenThreshold, type Threshold } from "../core/numbers.ts";
@@ -24,7 +15,7 @@ import { check } from "./doctor_setup.ts";
 import type { Check } from "./schemas.ts";
 import { CLAUDE_MD_ROUTE, manifestFix, sourceLines } from "./rules.ts";
 
-const RAISE = `raise LESSONS_REINJECT_MAX_CHARS (up to ${INLINE_LIMIT})`;
+const RAISE = `raise LESSONS_REINJECT_MAX_CHARS (up to ${claudeCode.INLINE_LIMIT})`;
 
 /** The manifest's check and the own rules', both measured on `rendered` (the sample refresh). */
 export function checkRules(rules: StandingRules, maxChars: number, rendered: CombinedRefresh) {
@@ -134,7 +125,7 @@ export function checkThresholds(settings: Settings, cwd: string, trace: Trace | 
   const cases: [number, CompactionPoint, number, string][] =
     reading?.window !== undefined && reading.compaction
       ? [[reading.window, reading.compaction, fillOf(reading).span, "this session's"]]
-      : [SMALL_WINDOW, LARGE_WINDOW].map((window) => {
+      : [claudeCode.SMALL_WINDOW, claudeCode.LARGE_WINDOW].map((window) => {
         const { compaction, span } = spanFor(window, undefined, context);
         return [window, compaction, span, "a"];
       });
@@ -143,7 +134,7 @@ export function checkThresholds(settings: Settings, cwd: string, trace: Trace | 
   const lines = cases.map(([window, point, span, whose]) => {
     const end = point.kind === "point"
       ? point.tokens
-      : window - SUMMARY_OUTPUT_BUFFER - BLOCKING_BUFFER;
+      : window - claudeCode.SUMMARY_OUTPUT_BUFFER - claudeCode.BLOCKING_BUFFER;
     const late = thresholds.filter((t) => pointOf(t, span) >= end);
     late.forEach((t) => never.add(t));
     if (point.kind === "point" && late.some((t) => !isTokenThreshold(t))) scalingOff = true;
