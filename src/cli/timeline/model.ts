@@ -54,9 +54,10 @@ export function timelineOf(
 ): Timeline {
   const calls: Timeline["calls"] = [];
   const events: TimelineEvent[] = [];
-  // The events awaiting a receipt, by `<tool_use_id>|<label>`.
+  // The events awaiting a receipt, by `<tool_use_id>|<label>`; an event with no label is none.
   const awaiting = new Map<string, { delivery: Delivery }>();
   const claim = (event: TimelineEvent & { delivery: Delivery }, id: string, labels: string[]) => {
+    if (labels.length === 0) return;
     events.push(event);
     for (const label of labels) awaiting.set(`${id}|${label}`, event);
   };
@@ -98,14 +99,10 @@ export function timelineOf(
       const bare = (t: Threshold) => thresholdText(t, { bare: true });
       const thresholds = cause.thresholds.filter((t) => !owed.includes(bare(t)));
       const fresh = thresholds.map(bare);
-      if (fresh.length > 0) {
-        claim({ kind: "refresh", call: n, thresholds, delivery: "pending" }, r.toolUseId, fresh);
-      }
+      claim({ kind: "refresh", call: n, thresholds, delivery: "pending" }, r.toolUseId, fresh);
     }
     const again = owed.filter((l) => labels.includes(l));
-    if (again.length > 0) {
-      claim({ kind: "resend", call: n, refreshes: again, delivery: "pending" }, r.toolUseId, again);
-    }
+    claim({ kind: "resend", call: n, refreshes: again, delivery: "pending" }, r.toolUseId, again);
   }
   return { ...session, calls, events };
 }

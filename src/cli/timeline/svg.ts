@@ -28,11 +28,10 @@ const label = (x: number, y: number, body: string, anchor = "start") =>
 
 /** The event's fields as `data-*` attributes. */
 const dataOf = (event: TimelineEvent) =>
-  Object.entries(event).map(([key, value]) =>
-    ` data-${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}="${
-      esc(Array.isArray(value) ? value.join(",") : String(value ?? ""))
-    }"`
-  ).join("");
+  Object.entries(event).map(([key, value]) => {
+    const name = key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+    return ` data-${name}="${esc(Array.isArray(value) ? value.join(",") : String(value ?? ""))}"`;
+  }).join("");
 
 /** The context used as an area, the window and thresholds as lines, the events as marks. */
 export function timelineSvg(timeline: Timeline): string {
@@ -86,11 +85,8 @@ export function timelineSvg(timeline: Timeline): string {
     for (const event of bin.events) {
       if (event.kind === "compaction") at = x(Math.min(n, event.beforeCall - 1));
       const cx = event.kind === "compaction" || event.call === "SessionStart" ? at : x(i + 0.5);
-      parts.push(
-        `<g${dataOf(event)}><title>${esc(eventText(event))}</title>${
-          shape(event, cx, y(bin.tokens ?? 0))
-        }</g>`,
-      );
+      const mark = shape(event, cx, y(bin.tokens ?? 0));
+      parts.push(`<g${dataOf(event)}><title>${esc(eventText(event))}</title>${mark}</g>`);
     }
   });
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" ` +

@@ -102,10 +102,8 @@ function chart(timeline: Timeline, scale: Scale, plot: number, paint: (body: str
     }).join("");
     // A label too long for its column (10M tokens or more) is left out, not cut.
     const label = right.get(row) ?? "";
-    lines.push(
-      `${(left.get(row) ?? "").padStart(LEFT - 1)}┤${paint(body)}` +
-        (label.length < RIGHT ? ` ${label}` : ""),
-    );
+    const tail = label.length < RIGHT ? ` ${label}` : "";
+    lines.push(`${(left.get(row) ?? "").padStart(LEFT - 1)}┤${paint(body)}${tail}`);
   }
   const marks = (ranked: string) =>
     bins.map((bin) => {
