@@ -76,17 +76,13 @@ async function checkHooks(root: string): Promise<Check> {
   const fix = `restore ${path} from the plugin: it registers PostToolUse, PostToolUseFailure, ` +
     "SessionStart (clear|compact|resume|fork), calling hooks/run";
   const fail = (why: string) => check("hooks wiring", "fail", `${path}: ${why}`, fix);
-  let text: string;
+  let text: string | undefined;
   let hooks: unknown;
   try {
     text = Deno.readTextFileSync(path);
-  } catch (error) {
-    return fail(fileReason(error));
-  }
-  try {
     hooks = fieldOf(JSON.parse(text), "hooks");
-  } catch {
-    return fail(await whyNotJson(text));
+  } catch (error) {
+    return fail(text === undefined ? fileReason(error) : await whyNotJson(text));
   }
   const runs = (h: unknown) => /hooks\/run|lessons-reinject/.test(String(fieldOf(h, "command")));
   const missing = HOOK_EVENTS.flatMap(({ event, needs }) => {
