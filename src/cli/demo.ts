@@ -150,8 +150,7 @@ async function replay(dir: string): Promise<Omit<DemoJson, "steps"> & { steps: S
   const transcript = join(dir, `${sessionId}.jsonl`);
   const manifest = join(dir, "lesson-manifest.json");
   Deno.writeTextFileSync(manifest, JSON.stringify(sampleManifest));
-  // Never the user's settings: defaults, its own state folder, the sample manifest as the only
-  // source (no CLAUDE.md of this machine's).
+  // Never the user's settings: its own state folder, and the sample manifest as the only source.
   const env: Record<string, string> = {
     HOME: dir,
     TMPDIR: dir,
@@ -195,8 +194,7 @@ async function replay(dir: string): Promise<Omit<DemoJson, "steps"> & { steps: S
       };
       const { trace } = await runHook(JSON.stringify(payload), settings);
       const text = trace.result === "fired" ? trace.refresh?.text ?? null : null;
-      // As Claude Code 2.1.328 does once the hook has answered: it records the delivery after the
-      // tool result (docs/maintainers/claude-code-facts.md), where the next call finds its receipt.
+      // Claude Code 2.1.328 records the delivery after the tool result; the next call reads it.
       if (text !== null) {
         append({
           parentUuid: entry.uuid,

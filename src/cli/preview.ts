@@ -79,7 +79,6 @@ export async function runPreview(args: string[], ctx: cli.Ctx): Promise<number> 
     const first = numbers.thresholdText(cause.thresholds[0]!);
     reason = `no session found (${target.error}); a refresh at ${first} reads like this`;
   } else {
-    // The hook's own steps, run dry: its decision, and the text it would render for it.
     const trace = await dryRun(nextCallPayload(target, flags.cwd), settings, { render: false });
     const r = trace.reading && isReading(trace.reading) ? trace.reading : undefined;
     due = trace.result === "fired";
