@@ -37,13 +37,10 @@ function render(p: PreviewJson, program: string, width: number): string {
       `(\`${program} preview --threshold N\` shows the text a refresh for N would inject)\n`;
   }
   const list = (items: string[]) => (items.length > 0 ? items.join(", ") : "none");
-  const fits = p.chars <= p.budget ? "within" : "OVER";
+  const size = `${cli.groupDigits(p.chars)} of ${cli.groupDigits(p.budget)} characters`;
   const rows: [string, string][] = [
     ["due", `${p.due ? "yes" : "no"}: ${p.reason}`],
-    [
-      "size",
-      `${cli.groupDigits(p.chars)} of ${cli.groupDigits(p.budget)} characters (${fits} the budget)`,
-    ],
+    ["size", `${size} (${p.chars <= p.budget ? "within" : "OVER"} the budget)`],
     ["manifest", p.manifest ?? "none"],
     ["whole", list(p.whole)],
     ["summarized", list(p.summarized)],
