@@ -1,8 +1,7 @@
 /**
- * Step 3: what the transcript shows this call, and its reading. Claude Code writes the transcript
- * after the hook starts, so a call waits, bounded, for its own entry, unless the ceiling on its
- * reading already rules every crossing out and no receipt it owes can still come. A fresh
- * statusline record is preferred; a context whose state file is gone recovers its history.
+ * Step 3: what the transcript shows this call, and its reading. Claude Code writes the entry
+ * after the hook starts, so a call waits, bounded, unless the ceiling on its reading rules every
+ * crossing out and no receipt it owes can still come. A fresh statusline record is preferred.
  */
 import { ceilingOf } from "../core/ceiling.ts";
 import type { CompactSettings } from "../core/compaction_point.ts";
@@ -22,7 +21,6 @@ import { recoverHistory } from "./history.ts";
 const POLL_MS = 10;
 const cell = new Int32Array(new SharedArrayBuffer(4));
 
-/** What observing needs besides the payload. */
 interface CallContext {
   state: State;
   stateFound: boolean;
@@ -31,10 +29,7 @@ interface CallContext {
   files: CompactSettings | undefined;
 }
 
-/**
- * Observes and measures the tool call `payload`. `ceiling` (percent) is set when the call answered
- * on the ceiling of its reading instead of waiting for its own entry.
- */
+/** Observes and measures the tool call; `ceiling` (percent): answered on it instead of waiting. */
 export function observe(payload: HookPayload, context: CallContext, settings: Settings) {
   const { state, transcript, files } = context;
   const read = transcript &&
@@ -66,10 +61,8 @@ export function observe(payload: HookPayload, context: CallContext, settings: Se
   return { view, reading, facts, ceiling, waited: read?.waited };
 }
 
-/**
- * Reads `transcript` for the call `toolUseId`, waiting up to `waitMs` for the call's own entry.
- * A missing subagent file is waited for too: Claude Code creates it asynchronously.
- */
+// Reads for the call's own entry, waiting up to `waitMs` (for a subagent's file too: Claude Code
+// creates it asynchronously).
 function readWaiting(
   transcript: TranscriptRef,
   toolUseId: string | undefined,
@@ -85,7 +78,6 @@ function readWaiting(
     const view = readView(transcript.path, query);
     const now = performance.now();
     const late = now + POLL_MS > deadline;
-    // How long this call waited for its entry, when it did.
     const waited = reads > 1 ? Math.round(now - started) : undefined;
     if ("error" in view) {
       if (!view.missing || !transcript.sidechainFile || late) return { view, waited };
