@@ -91,7 +91,6 @@ export async function runHook(
     const reset = trace.result === "reset";
     trace.reason = `${reset ? "cannot reset" : "cannot record the decision"}: ${messageOf(error)}`;
     if (!reset) trace.result = "silent";
-    answer = undefined;
   }
   return finish(trace, answer, settings);
 }
@@ -130,7 +129,7 @@ function traceOf(payload: HookPayload): Trace {
   return { result: "silent", reason: "", event, tool, agentId };
 }
 
-/** The size of a tool call's result as its payload carries it (`tool_response`, or `error`). */
+/** The size of a tool call's `tool_response` (or `error`). */
 function resultBytes(payload: HookPayload): number {
   const result = payload.tool_response ?? payload.error;
   return result === undefined ? 0 : JSON.stringify(result).length;

@@ -7,10 +7,7 @@ import { readStdinCapped, StdinError } from "./io/stdin.ts";
 import { loadSettings } from "./settings/load.ts";
 import { writeAll } from "./io/write_all.ts";
 
-/**
- * The commands, loaded only when there are arguments: in the source, src/cli/; in a release, the
- * commands' bundle beside this one (scripts/bundle.ts), so that a hook call loads only the hook.
- */
+/** The commands, loaded only with arguments: a hook call loads only the hook (scripts/bundle.ts). */
 async function commands(): Promise<typeof import("./cli/dispatch.ts")> {
   const bundled = import.meta.url.endsWith(".js");
   const module = bundled ? "lessons-reinject-cli.js" : "cli/dispatch.ts";
@@ -20,7 +17,7 @@ async function commands(): Promise<typeof import("./cli/dispatch.ts")> {
 async function hookMain(): Promise<void> {
   try {
     if (Deno.stdin.isTerminal()) {
-      // Run by hand with no payload: say what this is instead of waiting for end of input.
+      // Run by hand: say what this is instead of waiting for end of input.
       const { command } = (await commands()).thisProgram(Deno.env.get("INIT_CWD"));
       await writeAll(
         Deno.stderr,

@@ -15,9 +15,9 @@ export class StdinError extends Error {
 }
 
 /**
- * All of stdin as text, or undefined past `maxBytes` (the rest is still drained, so Claude Code
- * never meets a closed pipe). Read directly: `Deno.stdin.readable` would load Deno's web streams, a
- * measurable part of a hook's start-up (docs/maintainers/benchmarks.md). Throws a {@link StdinError}.
+ * All of stdin as text, or undefined past `maxBytes` (the rest is drained: Claude Code never meets
+ * a closed pipe). Read directly: `Deno.stdin.readable` would load Deno's web streams, a measurable
+ * part of a hook's start-up (docs/maintainers/benchmarks.md). Throws a {@link StdinError}.
  */
 export async function readStdinCapped(
   source: ByteReader = Deno.stdin,

@@ -1,4 +1,4 @@
-/** Writes text to stdout or stderr without Deno's web streams (loading them costs start-up time). */
+/** Writes to stdout or stderr without Deno's web streams (loading them costs start-up time). */
 
 /** Writes all of `text`, however many `write()` calls that takes. */
 export async function writeAll(
