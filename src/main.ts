@@ -7,7 +7,7 @@ import { readStdinCapped, StdinError } from "./io/stdin.ts";
 import { loadSettings } from "./settings/load.ts";
 import { writeAll } from "./io/write_all.ts";
 
-/** The commands, loaded only with arguments: a hook call loads only the hook (scripts/bundle.ts). */
+/** Commands load only with arguments: a hook call loads only the hook (scripts/bundle.ts). */
 async function commands(): Promise<typeof import("./cli/dispatch.ts")> {
   const bundled = import.meta.url.endsWith(".js");
   const module = bundled ? "lessons-reinject-cli.js" : "cli/dispatch.ts";
