@@ -164,7 +164,8 @@ async function onToolCall(
   // What this call's result will add to the transcript, for the next call's ceiling.
   if (payload.tool_use_id) facts.result = [payload.tool_use_id, resultBytes(payload)];
   Object.assign(trace, { reading, facts, ceiling, waited });
-  // Step 4.
+  // Step 4. SessionStart's answer is recorded under its own name (core/claude_code.ts).
+  const call = payload.tool_use_id ?? (continues(payload) ? SESSION_START : undefined);
   const claimed = await claim({
     paths,
     stateDir: settings.stateDir,
@@ -179,11 +180,7 @@ async function onToolCall(
         reading,
         facts,
         receipts: view?.receipts,
-        // SessionStart's answer is recorded under its own name (core/claude_code.ts).
-        claim: {
-          call: payload.tool_use_id ?? (continues(payload) ? SESSION_START : undefined),
-          at: view?.size,
-        },
+        claim: { call, at: view?.size },
         settings,
       }),
     render: mode.render

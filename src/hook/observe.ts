@@ -14,7 +14,7 @@ import type { HookPayload } from "../schemas/payload.ts";
 import type { State } from "../schemas/state.ts";
 import type { Settings } from "../settings/resolve.ts";
 import { loadStatusline } from "../io/statusline_store.ts";
-import { readView } from "../io/transcript.ts";
+import { viewOf, withTranscript } from "../io/transcript.ts";
 import type { TranscriptRef } from "../io/session_files.ts";
 import { recoverHistory } from "./history.ts";
 
@@ -75,7 +75,7 @@ function readWaiting(
   const started = performance.now();
   const deadline = started + settings.waitMs;
   for (let reads = 1;; reads++) {
-    const view = readView(transcript.path, query);
+    const view = withTranscript(transcript.path, (source, size) => viewOf(source, size, query));
     const now = performance.now();
     const late = now + POLL_MS > deadline;
     const waited = reads > 1 ? Math.round(now - started) : undefined;

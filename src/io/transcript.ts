@@ -48,11 +48,6 @@ export function withTranscript<T>(
   }
 }
 
-/** What the transcript at `path` shows for `query`. Never throws. */
-export function readView(path: string, query: ViewQuery) {
-  return withTranscript(path, (source, size) => viewOf(source, size, query));
-}
-
 /**
  * The newest usage (through every entry of its response), read back to a compaction marker at
  * most; then, as asked, the markers since `markersFrom` and the receipts, from the same chunks.
