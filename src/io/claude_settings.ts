@@ -1,8 +1,7 @@
 /**
- * What Claude Code's settings files say about auto-compaction (`autoCompactEnabled`,
- * `autoCompactWindow`, `modelSettings.<model>.autoCompactWindow`). Claude Code re-reads them
- * mid-session (2.1.329), so the state keeps what was read with the files' sizes and times, and a
- * `stat` showing a change reads them again: a steady call opens none.
+ * What Claude Code's settings files say about auto-compaction. It re-reads them mid-session
+ * (2.1.329), so the state keeps what was read with the files' sizes and times; a steady call
+ * only `stat`s them.
  */
 import { fieldOf } from "../schemas/guards.ts";
 import type { Settings } from "../settings/resolve.ts";

@@ -1,7 +1,6 @@
 /**
- * Where Claude Code keeps a session's files: the session's transcript, a subagent's own
- * (`<project>/<session>/subagents/agent-<id>.jsonl` in 2.1.328, nested deeper for 2.1.167's
- * workflow agents), and a fork's parent.
+ * Where Claude Code keeps a session's transcript, a subagent's (2.1.328: `<project>/<session>/
+ * subagents/agent-<id>.jsonl`; 2.1.167's workflow agents deeper) and a fork's parent's.
  */
 import { basename, dirname, join } from "../core/path.ts";
 import type { HookPayload } from "../schemas/payload.ts";

@@ -1,7 +1,4 @@
-/**
- * Where other programs keep their files, found from the environment as they find them: the
- * lessons-learned hooks (Node's `os.tmpdir()`) and Deno's npm cache. Pure.
- */
+/** Where lessons-learned's hooks (Node's `os.tmpdir()`) and Deno's npm cache keep files. Pure. */
 import { join } from "../core/path.ts";
 
 type Env = (name: string) => string | undefined;

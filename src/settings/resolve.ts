@@ -17,6 +17,8 @@ import {
 
 export type Env = (name: string) => string | undefined;
 
+const isWindows = Deno.build.os === "windows";
+
 /** The config file found (none: `path` undefined), its valid settings and a line per problem. */
 export interface ConfigFileOutcome {
   path: string | undefined;
@@ -82,7 +84,7 @@ export function resolveSettings(env: Env, file: ConfigFileOutcome = NO_FILE) {
     noColor: (env("NO_COLOR") ?? "") !== "",
     /** The width when the terminal cannot tell. */
     columns: nonEmpty(env("COLUMNS")),
-    searchPath: (env("PATH") ?? "").split(isWindows() ? ";" : ":").filter((d) => d !== ""),
+    searchPath: (env("PATH") ?? "").split(isWindows ? ";" : ":").filter((d) => d !== ""),
     denoNpmCache: denoNpmCache(env, Deno.build.os),
     configFile: file,
     /** Config-file problems, then invalid environment values: one line each, unprefixed. */
@@ -140,10 +142,6 @@ function nonEmpty(raw: string | undefined): string | undefined {
   return raw?.trim() ? raw : undefined;
 }
 
-function isWindows(): boolean {
-  return Deno.build.os === "windows";
-}
-
 /** `~` and `~/...` as paths under the home folder. */
 export function expandHome(path: string | undefined, home: string | undefined): string | undefined {
   if (path === undefined || !home) return path;
@@ -153,7 +151,7 @@ export function expandHome(path: string | undefined, home: string | undefined): 
 /** Under the temp folder, named by a hash of user and home: users sharing `/tmp` never share. */
 function defaultStateDir(env: Env): string {
   const first = (...names: string[]) => names.map((n) => nonEmpty(env(n))).find((v) => v);
-  const tmp = first("TMPDIR", "TMP", "TEMP") ?? (isWindows() ? "C:\\Windows\\Temp" : "/tmp");
+  const tmp = first("TMPDIR", "TMP", "TEMP") ?? (isWindows ? "C:\\Windows\\Temp" : "/tmp");
   const who = first("USER", "USERNAME", "LOGNAME", "HOME") ?? "user";
   // FNV-1a: a short stable name, not security (the folder's mode and owner are).
   const text = `${who}\0${env("HOME") ?? ""}`;
