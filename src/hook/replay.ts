@@ -1,8 +1,7 @@
 /**
- * A whole session replayed through the hook's own steps, for `status --timeline`: each main-chain
- * tool call is decided on the transcript cut just past its entry, each compaction as the
- * SessionStart(compact) Claude Code sends (a subagent's send none); where a context ends, its last
- * refreshes' receipts are judged on what the file holds by then.
+ * A session replayed through the hook's steps (`status --timeline`): each main-chain tool call on
+ * the transcript cut past its entry, each compaction as SessionStart(compact) (a subagent's send
+ * none); at a context's end, its last refreshes' receipts.
  */
 import { COMPACTION_MARKER_TEXTS } from "../core/claude_code.ts";
 import type { CompactSettings } from "../core/compaction_point.ts";

@@ -1,7 +1,4 @@
-/**
- * What `hooks/run` will do in a plugin folder, from the files it decides by (`.git`, `dist/`'s
- * binary, `.entry`, download lock and log) and Deno's npm cache (the source's, outside a checkout).
- */
+/** What `hooks/run` will do in a plugin folder, from the files it decides by and the npm cache. */
 import { join } from "../core/path.ts";
 import type { DenoNpmCache } from "../settings/other_programs.ts";
 

@@ -1,7 +1,4 @@
-/**
- * Where Claude Code keeps a plugin: `<plugins>/cache/<marketplace>/<plugin>/<version>/`, or the
- * folder of a marketplace added from a local folder, which it runs the plugin from instead.
- */
+/** Where Claude Code keeps a plugin: its cache, or a local marketplace's folder. */
 import { fieldOf } from "../schemas/guards.ts";
 import { join } from "../core/path.ts";
 

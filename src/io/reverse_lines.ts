@@ -85,7 +85,6 @@ function join(pieces: readonly Uint8Array[], length: number): Uint8Array {
   return out;
 }
 
-/** A {@link ByteSource} over an open file. */
 export function fileSource(file: Deno.FsFile): ByteSource {
   return {
     readAt: (offset, length) => {

@@ -1,7 +1,4 @@
-/**
- * The user's own rules: sections marked in CLAUDE.md files and whole `reinject.md` files, in the
- * project (`cwd` and its git root) and the user's Claude folder. Only a firing call reads them.
- */
+/** The user's own rules: marked sections of CLAUDE.md files and whole `reinject.md` files. */
 import { dirname, isAbsolute, join, resolve } from "../core/path.ts";
 import { markedSections } from "../core/marked_rules.ts";
 import type { RuleBlock } from "../core/render_rules.ts";

@@ -1,7 +1,4 @@
-/**
- * Every standing rule a refresh restates: the lessons-learned manifest and the user's own rules
- * (rule_sources.ts), with a line per source saying what it gave or why nothing.
- */
+/** Every standing rule a refresh restates: the lessons-learned manifest and the user's own. */
 import type { Settings } from "../settings/resolve.ts";
 import {
   type LessonSelection,
@@ -43,10 +40,7 @@ export interface StandingRules {
   trace: string[];
 }
 
-/**
- * Loads every source `settings` turns on, for the project at `cwd`. Never throws. Async only to
- * say where an invalid manifest breaks (json_syntax.ts loads its parser on first use).
- */
+/** Never throws. Async only to say where an invalid manifest breaks (json_syntax.ts). */
 export async function loadStandingRules(
   settings: RulesSettings,
   cwd: string | undefined,
@@ -116,10 +110,7 @@ async function findManifest(
   }
 }
 
-/**
- * The configured path; else `${CLAUDE_PLUGIN_ROOT}/data/lesson-manifest.json` when it exists;
- * else the newest lessons-learned plugin install under Claude Code's `plugins/`.
- */
+/** The configured path, else the plugin root's `data/`, else the newest installed plugin's. */
 function locateManifest(search: RulesSettings): { path: string; via: string } | undefined {
   const { manifestPath, pluginRoot, claudeDir } = search;
   if (manifestPath) {

@@ -1,7 +1,4 @@
-/**
- * Where state lives and how it is read, written and locked: a private per-user folder, atomic
- * writes that never follow a planted symlink, an exclusive lock around every change.
- */
+/** State files: in a private per-user folder, written atomically, changed under a lock. */
 import { join } from "../core/path.ts";
 import { sha256Hex } from "../core/sha256.ts";
 import type { State } from "../schemas/state.ts";
@@ -116,10 +113,7 @@ export function loadState(path: string): { kind: "found" | "missing" | "corrupt"
   }
 }
 
-/**
- * Writes `value` as JSON atomically: a fresh temp file (O_EXCL, 0600: a planted symlink cannot
- * redirect it) renamed over the target (rename replaces a symlink, never follows it).
- */
+/** A fresh temp file (O_EXCL, 0600: a planted symlink cannot redirect it), renamed over `path`. */
 export function writeJsonAtomically(path: string, value: unknown): void {
   const temp = `${path}.${crypto.randomUUID()}.tmp`;
   try {

@@ -4,7 +4,6 @@ import { messageOf } from "../core/errors.ts";
 /** Payloads are kilobytes; a tool response can be large, but not this large. */
 const MAX_STDIN_BYTES = 16 * 1024 * 1024;
 
-/** `Deno.stdin`, or a stand-in in tests. */
 export interface ByteReader {
   read(buffer: Uint8Array): Promise<number | null>;
 }

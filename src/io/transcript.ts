@@ -1,7 +1,4 @@
-/**
- * What a transcript shows one tool call, read backwards from its end (a 1 GB file costs what a
- * 1 MB one does): the newest usage, the compaction markers, the records of this hook's answers.
- */
+/** What a transcript shows one tool call, read backwards from its end: usage, markers, receipts. */
 import {
   compactionOf,
   type EntryUsage,
@@ -155,10 +152,7 @@ function markersSince(source: ByteSource, size: number, from: number): Partial<T
   return { markersChecked };
 }
 
-/**
- * The compaction whose marker starts at `at`: its boundary's trigger and size (2.x writes the
- * boundary a few lines before the summary; 1.0.x none), and the last usage it compacted.
- */
+/** The compaction marked at `at` (2.x: its boundary a few lines up; 1.0.x none), its last usage. */
 function compactionEvidence(
   source: ByteSource,
   at: number,

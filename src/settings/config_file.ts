@@ -82,11 +82,9 @@ export async function parseConfigText(
     const instead = fromEnv?.kind === "valid"
       ? `${shown(fromEnv.value)} from ${row.env}`
       : defaultOf(row);
-    const got = JSON.stringify(item);
+    const at = where(node?.offset ?? tree.offset);
     problems.push(
-      `${
-        where(node?.offset ?? tree.offset)
-      }: ${key}: ${parsed.problem}, got ${got}; using ${instead}`,
+      `${at}: ${key}: ${parsed.problem}, got ${JSON.stringify(item)}; using ${instead}`,
     );
   }
   // Each value was checked by its own row.

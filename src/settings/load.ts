@@ -1,7 +1,4 @@
-/**
- * The edge where settings are read: the config file found and read, then resolved with the
- * environment. Called once per process; nothing below reads the environment.
- */
+/** The edge where settings are read, once per process: the config file, then the environment. */
 import { join } from "../core/path.ts";
 import { messageOf } from "../core/errors.ts";
 import { parseConfigText } from "./config_file.ts";

@@ -1,7 +1,4 @@
-/**
- * Settings resolved once, at the edge, into one typed object: the environment, then the config
- * file, then the defaults. Pure: the environment is a lookup function, the file values read.
- */
+/** Settings resolved into one object: the environment over the file over the defaults. Pure. */
 import { join } from "../core/path.ts";
 import { autocompactPctOf, autoCompactWindowOf } from "../core/compaction_point.ts";
 import type { Threshold } from "../core/numbers.ts";
