@@ -29,9 +29,7 @@ async function hookMain(): Promise<void> {
     const stdin = await readStdinCapped();
     const settings = await loadSettings((name) => Deno.env.get(name));
     const outcome = await runHook(stdin, settings);
-    if (outcome.stderr.length > 0) {
-      await writeAll(Deno.stderr, outcome.stderr.join("\n") + "\n");
-    }
+    if (outcome.stderr.length > 0) await writeAll(Deno.stderr, outcome.stderr.join("\n") + "\n");
     if (outcome.stdout !== undefined) await writeAll(Deno.stdout, outcome.stdout);
   } catch (error) {
     // The one catch-all: report, never disturb the session.

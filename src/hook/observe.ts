@@ -32,8 +32,7 @@ interface CallContext {
 /** Observes and measures the tool call; `ceiling` (percent): answered on it instead of waiting. */
 export function observe(payload: HookPayload, context: CallContext, settings: Settings) {
   const { state, transcript, files } = context;
-  const read = transcript &&
-    readWaiting(transcript, payload.tool_use_id, context.token, state, settings, files);
+  const read = transcript && readWaiting(transcript, payload.tool_use_id, context, settings);
   const view = read && !("error" in read.view) ? read.view : undefined;
   // A fresh statusline record is Claude Code's own figure for the main thread's context.
   const record = payload.agent_id || !view
@@ -52,10 +51,8 @@ export function observe(payload: HookPayload, context: CallContext, settings: Se
     !context.stateFound && transcript && view && isReading(reading) &&
     crossedThresholds(fillOf(reading), settings.thresholds, state.fired).length > 0
   ) {
-    Object.assign(
-      facts,
-      recoverHistory(transcript, context.token, payload.transcript_path, view.size),
-    );
+    const { token } = context;
+    Object.assign(facts, recoverHistory(transcript, token, payload.transcript_path, view.size));
   }
   const ceiling = read?.ceiling && (read.ceiling.tokens * 100) / read.ceiling.span;
   return { view, reading, facts, ceiling, waited: read?.waited };
@@ -66,10 +63,8 @@ export function observe(payload: HookPayload, context: CallContext, settings: Se
 function readWaiting(
   transcript: TranscriptRef,
   toolUseId: string | undefined,
-  token: string,
-  state: State,
+  { token, state, files }: CallContext,
   settings: Settings,
-  files: CompactSettings | undefined,
 ) {
   const query = viewQuery(state, token, toolUseId, transcript.sidechainFile);
   const started = performance.now();
