@@ -1,11 +1,10 @@
 /**
  * The hook: one Claude Code payload in, at most one JSON answer out, and the trace of how it
- * decided (drawn in docs/architecture.md). A tool call runs these steps in order: read the payload
- * (`readPayload` below), load the state (io/state_store.ts), observe and measure the transcript
- * (hook/observe.ts), then claim (hook/claim.ts): under the lock, decide once and render. Whether a
- * call refreshes, and whether it re-sends a refresh Claude Code did not deliver, is decided in
- * core/decide.ts (the receipts: core/receipts.ts `settleDeliveries`, `withReceipts`). Commands run
- * the same steps as a dry run (`dryRun`). It never throws and never blocks a session.
+ * decided (docs/architecture.md). A tool call reads the payload, loads the state
+ * (io/state_store.ts), observes the transcript (hook/observe.ts), then claims (hook/claim.ts):
+ * under the lock it decides once and renders. Whether to re-send an undelivered refresh is decided
+ * in core/decide.ts (core/receipts.ts `settleDeliveries`, `withReceipts`). Commands run the same
+ * steps as a dry run (`dryRun`). It never throws and never blocks a session.
  */
 import {
   CONTINUE_SOURCES,
@@ -40,11 +39,8 @@ import { buildRefresh } from "./hook/refresh.ts";
 import type * as Replay from "./hook/replay.ts";
 import { debugLine, describeReading, type Trace } from "./hook/trace.ts";
 
-export type { Trace };
+export { buildRefresh, debugLine, stateDirFix, type Trace };
 export type { Replayed } from "./hook/replay.ts";
-export { debugLine } from "./hook/trace.ts";
-export { buildRefresh } from "./hook/refresh.ts";
-export { stateDirFix } from "./io/state_store.ts";
 
 /** A whole session replayed through these steps (hook/replay.ts), loaded only when asked for. */
 export async function replaySession(...args: Parameters<typeof Replay.replaySession>) {
@@ -58,7 +54,7 @@ export interface HookOutcome {
   trace: Trace;
 }
 
-/** Runs the hook on `stdinText` (undefined: stdin was over the cap) with resolved `settings`. */
+/** Runs the hook on `stdinText` (undefined: stdin was over the cap). */
 export async function runHook(
   stdinText: string | undefined,
   settings: Settings,
@@ -95,15 +91,11 @@ export async function runHook(
     const reset = trace.result === "reset";
     trace.reason = `${reset ? "cannot reset" : "cannot record the decision"}: ${messageOf(error)}`;
     if (!reset) trace.result = "silent";
-    answer = undefined;
   }
   return finish(trace, answer, settings);
 }
 
-/**
- * The hook's steps for a tool call of `payload`'s context, without the lock, without waiting and
- * without writing: what the next tool call would see and decide. Commands render its trace.
- */
+/** A tool call's steps without the lock, waiting or writing: what the next call would decide. */
 export async function dryRun(
   payload: HookPayload,
   settings: Settings,
@@ -137,7 +129,7 @@ function traceOf(payload: HookPayload): Trace {
   return { result: "silent", reason: "", event, tool, agentId };
 }
 
-/** The size of a tool call's result as its payload carries it (`tool_response`, or `error`). */
+/** The size of a tool call's `tool_response` (or `error`). */
 function resultBytes(payload: HookPayload): number {
   const result = payload.tool_response ?? payload.error;
   return result === undefined ? 0 : JSON.stringify(result).length;
@@ -165,18 +157,15 @@ async function onToolCall(
   const transcript = transcriptOf(payload, state.agentTranscript);
   const compact = compactSettingsOf(state.claudeSettings, settings, payload.cwd);
   // Step 3.
-  const { view, reading, facts, ceiling, waited } = observe(payload, {
-    state,
-    stateFound: kind === "found",
-    transcript,
-    token: paths.token,
-    files: compact.files,
-  }, settings);
+  const { files } = compact;
+  const context = { state, stateFound: kind === "found", transcript, token: paths.token, files };
+  const { view, reading, facts, ceiling, waited } = observe(payload, context, settings);
   if (compact.remember) facts.claudeSettings = compact.remember;
   // What this call's result will add to the transcript, for the next call's ceiling.
   if (payload.tool_use_id) facts.result = [payload.tool_use_id, resultBytes(payload)];
   Object.assign(trace, { reading, facts, ceiling, waited });
-  // Step 4.
+  // Step 4. SessionStart's answer is recorded under its own name (core/claude_code.ts).
+  const call = payload.tool_use_id ?? (continues(payload) ? SESSION_START : undefined);
   const claimed = await claim({
     paths,
     stateDir: settings.stateDir,
@@ -191,11 +180,7 @@ async function onToolCall(
         reading,
         facts,
         receipts: view?.receipts,
-        // SessionStart's answer is recorded under its own name (core/claude_code.ts).
-        claim: {
-          call: payload.tool_use_id ?? (continues(payload) ? SESSION_START : undefined),
-          at: view?.size,
-        },
+        claim: { call, at: view?.size },
         settings,
       }),
     render: mode.render
@@ -230,10 +215,8 @@ async function onToolCall(
 }
 
 /**
- * SessionStart (clear, compact): the context starts afresh. After a compaction SessionStart's
- * answer restates the rules (rendered first: a restatement that cannot be built is not recorded as
- * given). The hook runs before Claude Code writes the compaction's marker, so later calls look for
- * it, for what its size proves.
+ * SessionStart (clear, compact): the context starts afresh; after a compaction the answer restates
+ * the rules (rendered first: one that cannot be built is not recorded as given).
  */
 async function onReset(
   payload: HookPayload,
@@ -247,16 +230,10 @@ async function onReset(
     ? await buildRefresh({ kind: "compaction", thresholds: [] }, paths.token, payload.cwd, settings)
     : undefined;
   // The compaction's size, from the transcript's last megabyte.
-  const tail = payload.transcript_path && event !== "clear"
-    ? withTranscript(
-      payload.transcript_path,
-      (source, size) =>
-        viewOf(source, size, {
-          sidechainFile: false,
-          markersFrom: Math.max(0, size - 1024 * 1024),
-        }),
-    )
-    : undefined;
+  const path = event === "clear" ? undefined : payload.transcript_path;
+  const tail = path && withTranscript(path, (source, size) => {
+    return viewOf(source, size, { sidechainFile: false, markersFrom: Math.max(0, size - 2 ** 20) });
+  });
   const view = tail && !("error" in tail) ? tail : undefined;
   // A reset is where Claude Code's settings are read afresh for the new context.
   const compact = compactSettingsOf(undefined, settings, payload.cwd);

@@ -7,10 +7,7 @@ import { readStdinCapped, StdinError } from "./io/stdin.ts";
 import { loadSettings } from "./settings/load.ts";
 import { writeAll } from "./io/write_all.ts";
 
-/**
- * The commands, loaded only when there are arguments: in the source, src/cli/; in a release, the
- * commands' bundle beside this one (scripts/bundle.ts), so that a hook call loads only the hook.
- */
+/** Commands load only with arguments: a hook call loads only the hook (scripts/bundle.ts). */
 async function commands(): Promise<typeof import("./cli/dispatch.ts")> {
   const bundled = import.meta.url.endsWith(".js");
   const module = bundled ? "lessons-reinject-cli.js" : "cli/dispatch.ts";
@@ -20,7 +17,7 @@ async function commands(): Promise<typeof import("./cli/dispatch.ts")> {
 async function hookMain(): Promise<void> {
   try {
     if (Deno.stdin.isTerminal()) {
-      // Run by hand with no payload: say what this is instead of waiting for end of input.
+      // Run by hand: say what this is instead of waiting for end of input.
       const { command } = (await commands()).thisProgram(Deno.env.get("INIT_CWD"));
       await writeAll(
         Deno.stderr,
@@ -32,9 +29,7 @@ async function hookMain(): Promise<void> {
     const stdin = await readStdinCapped();
     const settings = await loadSettings((name) => Deno.env.get(name));
     const outcome = await runHook(stdin, settings);
-    if (outcome.stderr.length > 0) {
-      await writeAll(Deno.stderr, outcome.stderr.join("\n") + "\n");
-    }
+    if (outcome.stderr.length > 0) await writeAll(Deno.stderr, outcome.stderr.join("\n") + "\n");
     if (outcome.stdout !== undefined) await writeAll(Deno.stdout, outcome.stdout);
   } catch (error) {
     // The one catch-all: report, never disturb the session.

@@ -1,7 +1,6 @@
 /**
- * Step 4: the decision, made once, on the freshest state. Parallel tool calls each run a hook
- * process and a reset may land meanwhile, so the claim takes the context's lock, loads the state,
- * decides, renders the refresh at most once and saves. A dry run takes no lock and saves nothing.
+ * Step 4: the decision, made once, on the freshest state: parallel tool calls and resets race, so
+ * under the context's lock it loads, decides, renders at most once and saves (a dry run: neither).
  */
 import type { Decision } from "../core/decide.ts";
 import type { RefreshCause } from "../core/header.ts";
@@ -17,24 +16,17 @@ import type { BuiltRefresh } from "./refresh.ts";
 
 type Claimed =
   | { kind: "decided"; decision: Decision; refresh: BuiltRefresh | undefined }
-  /** A reset landed after the reading was taken: the reading belongs to the context that ended. */
-  | { kind: "raced" }
+  | { kind: "raced" } // a reset landed after the reading: it belongs to the context that ended
   | { kind: "failed"; reason: string };
 
 interface ClaimInput {
   paths: StatePaths;
   stateDir: string;
-  /** Without the lock and without saving. */
   dry: boolean;
-  /**
-   * The context's state file was there: its folder was made private and proven ours when it was
-   * first saved, so the check that costs a probe file is skipped.
-   */
+  /** The state file was there: its folder was proven private then, so no probe file now. */
   known?: boolean;
-  /** The epoch the reading was taken in, for a tool call. */
-  epoch?: number;
+  epoch?: number; // a tool call's reading's
   decide: (state: State, found: boolean) => Decision;
-  /** Renders the refresh a decision fires (undefined: not rendered here). */
   render?: ((cause: RefreshCause) => Promise<BuiltRefresh>) | undefined;
 }
 
@@ -58,7 +50,7 @@ export async function claim(input: ClaimInput): Promise<Claimed> {
   return await withLock(input.paths.lock, step);
 }
 
-/** `state` as JSON with its keys sorted: equal states, whatever their key order, give one text. */
+/** `state` as JSON with its keys sorted, so that key order does not matter. */
 function canonical(state: State): string {
   return JSON.stringify(
     state,

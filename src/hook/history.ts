@@ -1,7 +1,6 @@
 /**
- * Step 3, only for a context whose state file is gone and whose reading would fire: the refreshes
- * this hook already made in this context, read back from the transcript to its last compaction;
- * for a fork subagent, the ones its parent made before the fork. Nothing fires twice.
+ * Step 3, only when the state file is gone and the reading would fire: the refreshes already
+ * made in this context (a fork's: its parent's before the fork), so that nothing fires twice.
  */
 import type { ContextFacts } from "../core/facts.ts";
 import { forkReferenceOf } from "../core/transcript_entry.ts";
@@ -11,10 +10,7 @@ import { parentTranscriptOf, type TranscriptRef } from "../io/session_files.ts";
 
 const decoder = new TextDecoder();
 
-/**
- * What the transcript shows this context already had, in the `seen` bytes the call's reading was
- * taken from (a compaction written since belongs to a later call); `mainPath`: the session's.
- */
+/** Within the `seen` bytes the reading came from (a later compaction is a later call's). */
 export function recoverHistory(
   transcript: TranscriptRef,
   token: string,
@@ -37,9 +33,8 @@ export function recoverHistory(
 }
 
 /**
- * The thresholds a fork's context already holds refreshes for: the ones its parent's refreshes
- * named since the parent's last compaction, up to the entry the fork started after. Empty for any
- * other subagent, or when the parent or that entry cannot be found (then it refreshes itself).
+ * The thresholds the parent's refreshes named, since its last compaction, up to the fork point.
+ * Empty for other subagents, or when the parent or that entry cannot be found.
  */
 function inheritedFromParent(agentPath: string, mainPath: string | undefined): number[] {
   const fork = readForkReference(agentPath);

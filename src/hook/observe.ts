@@ -1,8 +1,7 @@
 /**
- * Step 3: what the transcript shows this call, and its reading. Claude Code writes the transcript
- * after the hook starts, so a call waits, bounded, for its own entry, unless the ceiling on its
- * reading already rules every crossing out and no receipt it owes can still come. A fresh
- * statusline record is preferred; a context whose state file is gone recovers its history.
+ * Step 3: what the transcript shows this call, and its reading. Claude Code writes the entry
+ * after the hook starts, so a call waits, bounded, unless the ceiling on its reading rules every
+ * crossing out and no receipt it owes can still come. A fresh statusline record is preferred.
  */
 import { ceilingOf } from "../core/ceiling.ts";
 import type { CompactSettings } from "../core/compaction_point.ts";
@@ -15,14 +14,13 @@ import type { HookPayload } from "../schemas/payload.ts";
 import type { State } from "../schemas/state.ts";
 import type { Settings } from "../settings/resolve.ts";
 import { loadStatusline } from "../io/statusline_store.ts";
-import { readView } from "../io/transcript.ts";
+import { viewOf, withTranscript } from "../io/transcript.ts";
 import type { TranscriptRef } from "../io/session_files.ts";
 import { recoverHistory } from "./history.ts";
 
 const POLL_MS = 10;
 const cell = new Int32Array(new SharedArrayBuffer(4));
 
-/** What observing needs besides the payload. */
 interface CallContext {
   state: State;
   stateFound: boolean;
@@ -31,14 +29,10 @@ interface CallContext {
   files: CompactSettings | undefined;
 }
 
-/**
- * Observes and measures the tool call `payload`. `ceiling` (percent) is set when the call answered
- * on the ceiling of its reading instead of waiting for its own entry.
- */
+/** Observes and measures the tool call; `ceiling` (percent): answered on it instead of waiting. */
 export function observe(payload: HookPayload, context: CallContext, settings: Settings) {
   const { state, transcript, files } = context;
-  const read = transcript &&
-    readWaiting(transcript, payload.tool_use_id, context.token, state, settings, files);
+  const read = transcript && readWaiting(transcript, payload.tool_use_id, context, settings);
   const view = read && !("error" in read.view) ? read.view : undefined;
   // A fresh statusline record is Claude Code's own figure for the main thread's context.
   const record = payload.agent_id || !view
@@ -57,35 +51,28 @@ export function observe(payload: HookPayload, context: CallContext, settings: Se
     !context.stateFound && transcript && view && isReading(reading) &&
     crossedThresholds(fillOf(reading), settings.thresholds, state.fired).length > 0
   ) {
-    Object.assign(
-      facts,
-      recoverHistory(transcript, context.token, payload.transcript_path, view.size),
-    );
+    const { token } = context;
+    Object.assign(facts, recoverHistory(transcript, token, payload.transcript_path, view.size));
   }
   const ceiling = read?.ceiling && (read.ceiling.tokens * 100) / read.ceiling.span;
   return { view, reading, facts, ceiling, waited: read?.waited };
 }
 
-/**
- * Reads `transcript` for the call `toolUseId`, waiting up to `waitMs` for the call's own entry.
- * A missing subagent file is waited for too: Claude Code creates it asynchronously.
- */
+// Reads for the call's own entry, waiting up to `waitMs` (for a subagent's file too: Claude Code
+// creates it asynchronously).
 function readWaiting(
   transcript: TranscriptRef,
   toolUseId: string | undefined,
-  token: string,
-  state: State,
+  { token, state, files }: CallContext,
   settings: Settings,
-  files: CompactSettings | undefined,
 ) {
   const query = viewQuery(state, token, toolUseId, transcript.sidechainFile);
   const started = performance.now();
   const deadline = started + settings.waitMs;
   for (let reads = 1;; reads++) {
-    const view = readView(transcript.path, query);
+    const view = withTranscript(transcript.path, (source, size) => viewOf(source, size, query));
     const now = performance.now();
     const late = now + POLL_MS > deadline;
-    // How long this call waited for its entry, when it did.
     const waited = reads > 1 ? Math.round(now - started) : undefined;
     if ("error" in view) {
       if (!view.missing || !transcript.sidechainFile || late) return { view, waited };

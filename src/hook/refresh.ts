@@ -1,14 +1,12 @@
 /**
- * The refresh text, for a call that fires: every source of standing rules laid out within the
- * budget under the header naming them. Loaded on first use, so a call that does not fire never
- * pays for the rules' code and the manifest's schemas.
+ * The refresh text of a call that fires: every standing rule within the budget, under its header.
+ * The rules' code loads on first use: a call that does not fire never pays for it.
  */
 import { type RefreshCause, refreshHeader } from "../core/header.ts";
 import type { Settings } from "../settings/resolve.ts";
 import type { RefreshAccount } from "./trace.ts";
 import type { StandingRules } from "../io/standing_rules.ts";
 
-/** The text, or why there is none. */
 export type BuiltRefresh =
   | { kind: "text"; account: RefreshAccount }
   | { kind: "error"; error: string; manifest: StandingRules["manifest"] };

@@ -1,10 +1,7 @@
 /**
- * A whole session replayed through the hook's own steps: at each main-chain tool call the
- * transcript is cut just past the call's entry, observed, measured and decided on the state the
- * calls before left; at each compaction of a session's transcript the event Claude Code sends
- * (SessionStart, compact) is decided too (a subagent's own compactions send none). Where a
- * context ends (a compaction, the transcript's end), the receipts of its last refreshes are judged
- * on what the file holds by then, as a later call would have. What `status --timeline` draws.
+ * A session replayed through the hook's steps (`status --timeline`): each main-chain tool call on
+ * the transcript cut past its entry, each compaction as SessionStart(compact) (a subagent's send
+ * none); at a context's end, its last refreshes' receipts.
  */
 import { COMPACTION_MARKER_TEXTS } from "../core/claude_code.ts";
 import type { CompactSettings } from "../core/compaction_point.ts";
@@ -23,7 +20,7 @@ type Point =
   | { kind: "call"; end: number; toolUseId: string; tool: string; time: string | undefined }
   | { kind: "compaction"; end: number; trigger: string | undefined; preTokens: number | undefined };
 
-/** One tool call, or one compaction, as the hook met it; or a context's receipts at its end. */
+/** A tool call or a compaction as the hook met it, or a context's receipts at its end. */
 export type Replayed =
   | (Extract<Point, { kind: "call" }> & { reading: Reading | NoReading; decision: Decision })
   | (Extract<Point, { kind: "compaction" }> & { decision: Decision })
@@ -77,10 +74,7 @@ function pointsOf(bytes: Uint8Array, sidechainFile: boolean): Point[] {
   return points;
 }
 
-/**
- * Replays `bytes` (a session's transcript, whole) for the context whose refresh headers carry
- * `token`, with Claude Code's settings files `files` as they are now.
- */
+/** Replays a whole transcript for the context whose refresh headers carry `token`. */
 export function replaySession(
   bytes: Uint8Array,
   token: string,
@@ -89,9 +83,7 @@ export function replaySession(
   sidechainFile = false,
 ): Replayed[] {
   const out: Replayed[] = [];
-  const source = {
-    readAt: (offset: number, length: number) => bytes.subarray(offset, offset + length),
-  };
+  const source = { readAt: (at: number, length: number) => bytes.subarray(at, at + length) };
   let state = EMPTY_STATE;
   let found = false;
   /** The receipts of `state`'s outstanding deliveries as the file stands at `end`. */
@@ -105,8 +97,7 @@ export function replaySession(
     if (point.kind === "compaction") {
       if (sidechainFile) continue;
       settle(state, point.end);
-      // Claude Code's SessionStart(compact), which restates the rules; PostCompact then finds
-      // the same compaction and leaves it.
+      // Claude Code's SessionStart(compact), which restates the rules.
       const view = viewOf(source, point.end, { sidechainFile, markersFrom: 0 });
       const decision = decide({
         event: "SessionStart",

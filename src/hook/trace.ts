@@ -1,7 +1,4 @@
-/**
- * The trace of one hook call: what each step saw and decided. The hook returns it; the debug
- * line, `status`, `preview`, `statusline`, `doctor` and `demo` render it.
- */
+/** The trace of one hook call: what each step saw and decided, for the debug line and commands. */
 import type { ContextFacts } from "../core/facts.ts";
 import type { Decision } from "../core/decide.ts";
 import { percentText } from "../core/numbers.ts";
@@ -9,7 +6,7 @@ import { isReading, type NoReading, type Reading } from "../core/reading.ts";
 import type { State } from "../schemas/state.ts";
 import type { RearmResult } from "../io/lessons_learned_dedup.ts";
 
-/** A refresh's text and how the budget was spent on it. */
+/** A refresh's text and how the budget was spent; `invalid`: lessons failing validation. */
 export interface RefreshAccount {
   text: string;
   chars: number;
@@ -17,36 +14,28 @@ export interface RefreshAccount {
   whole: string[];
   summarized: string[];
   omitted: string[];
-  /** Lessons of the manifest that failed validation. */
   invalid: string[];
-  /** One line per source of rules: what it gave, or why nothing. */
-  sources: string[];
-  /** The manifest the lessons came from, when they did. */
+  sources: string[]; // a line per source of rules: what it gave, or why nothing
   manifest: string | undefined;
 }
 
 /** One call, step by step; a step the call did not reach leaves its fields out. */
 export interface Trace {
   result: "fired" | "silent" | "reset";
-  /** One phrase: why this result. */
   reason: string;
   event?: string | undefined;
   tool?: string | undefined;
   agentId?: string | undefined;
   statePath?: string;
   stateFile?: "found" | "missing" | "corrupt";
-  /** The state as loaded before the decision. */
   stateBefore?: State;
   reading?: Reading | NoReading;
-  /** Set when the call did not wait for its own entry: the ceiling (percent) on its reading. */
-  ceiling?: number | undefined;
-  /** Milliseconds the call waited for its own entry (or its subagent's file), when it did. */
-  waited?: number | undefined;
+  ceiling?: number | undefined; // percent, when the call answered on it instead of waiting
+  waited?: number | undefined; // ms waited for its own entry (or its subagent's file)
   facts?: ContextFacts;
   decision?: Decision;
   refresh?: RefreshAccount;
-  /** Why a refresh the decision called for was not given (no rules to restate). */
-  refused?: string;
+  refused?: string; // why a refresh the decision called for was not given
   rearm?: RearmResult | undefined;
 }
 
@@ -100,9 +89,8 @@ export function debugLine(trace: Trace): string {
 
 /** `812 chars, 3 whole, 1 summarized, 0 left out; sources: ...`. */
 function accountOf(refresh: RefreshAccount): string {
-  const invalid = refresh.invalid.length > 0
-    ? `; invalid lessons skipped: ${refresh.invalid.join(" | ")}`
-    : "";
+  const { invalid: bad } = refresh;
+  const invalid = bad.length > 0 ? `; invalid lessons skipped: ${bad.join(" | ")}` : "";
   const sources = refresh.sources.length > 0 ? `; sources: ${refresh.sources.join("; ")}` : "";
   return `${refresh.chars} chars, ${refresh.whole.length} whole, ${refresh.summarized.length} ` +
     `summarized, ${refresh.omitted.length} left out${invalid}${sources}`;

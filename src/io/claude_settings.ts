@@ -1,9 +1,7 @@
 /**
- * Reads what Claude Code's own settings files say about auto-compaction (`autoCompactEnabled`,
- * `autoCompactWindow`, `modelSettings.<model>.autoCompactWindow`), from the files 2.1.328 reads,
- * lowest precedence first: user, project, local, managed. Claude Code re-reads them mid-session
- * (2.1.329), so the hook keeps what it read with the files' sizes and times, and reads them
- * again when a `stat` shows a change: a steady call opens none of them.
+ * What Claude Code's settings files say about auto-compaction. It re-reads them mid-session
+ * (2.1.329), so the state keeps what was read with the files' sizes and times; a steady call
+ * only `stat`s them.
  */
 import { fieldOf } from "../schemas/guards.ts";
 import type { Settings } from "../settings/resolve.ts";
@@ -15,17 +13,14 @@ import {
   mergeCompactSettings,
 } from "../core/compaction_point.ts";
 
-/** Where the settings files are. */
+/** Claude Code's folder, the project's root, and `Deno.build.os` (where managed settings live). */
 interface SettingsPlaces {
-  /** Claude Code's folder (`CLAUDE_CONFIG_DIR`, else `~/.claude`). */
   claudeDir: string | undefined;
-  /** The project's root (`CLAUDE_PROJECT_DIR`, else the payload's `cwd`). */
   projectDir: string | undefined;
-  /** `Deno.build.os`: where the managed settings live. */
   os: string;
 }
 
-/** The settings files but the managed drop-ins, lowest precedence first, and the drop-ins' folder. */
+/** The settings files but the managed drop-ins, and the drop-ins' folder. */
 function placesOf(places: SettingsPlaces): { files: string[]; dropIns: string } {
   const { claudeDir, projectDir, os } = places;
   const managed = MANAGED_SETTINGS_DIRS[os] ?? MANAGED_SETTINGS_DIRS.linux ?? "/etc/claude-code";
@@ -39,9 +34,8 @@ function placesOf(places: SettingsPlaces): { files: string[]; dropIns: string } 
 }
 
 /**
- * The settings files, lowest precedence first, as 2.1.328 orders them: user, project, local,
- * managed (`--settings` is not visible to a hook), then the managed `managed-settings.d/*.json`
- * drop-ins in name order.
+ * The settings files, lowest precedence first as 2.1.328 orders them: user, project, local,
+ * managed (a hook cannot see `--settings`), then `managed-settings.d/*.json` in name order.
  */
 export function settingsFiles(places: SettingsPlaces): string[] {
   const { files, dropIns } = placesOf(places);
@@ -98,7 +92,7 @@ export function readCompactSources(places: SettingsPlaces): CompactSettingsSourc
   });
 }
 
-/** `source` as a settings file would say it: what is kept in the state, read back as a file is. */
+/** `source` as a settings file would say it: kept in the state, read back as a file is. */
 function asSettingsFile(source: CompactSettingsSource): unknown {
   const byModel = Object.entries(source.byModel ?? {});
   return {
@@ -124,9 +118,8 @@ function signatureOf(places: SettingsPlaces): string {
 }
 
 /**
- * The settings a context's decisions use: the ones kept in its state (`kept`, as written by this
- * function) while their files' signature holds, else the files read now; `remember` is set when
- * they were read, for the state to keep.
+ * The settings kept in the state (`kept`, as this function wrote it) while the files' signature
+ * holds, else the files read now, with `remember` for the state to keep.
  */
 export function compactSettingsFor(
   kept: string | undefined,

@@ -1,15 +1,8 @@
-/**
- * What `hooks/run` will do in a plugin folder, read from the files it decides by (`.git`, the
- * binary in `dist/`, `dist/.entry`, the download's lock and log) and from Deno's npm cache, which
- * outside a checkout is all the source can run from.
- */
+/** What `hooks/run` will do in a plugin folder, from the files it decides by and the npm cache. */
 import { join } from "../core/path.ts";
 import type { DenoNpmCache } from "../settings/other_programs.ts";
 
-/**
- * The npm packages src/ imports (through deno.json's import map); the others in the lock are the
- * tests' and the build's. tests/unit/io/launcher_state_test.ts checks this list against src/.
- */
+/** The npm packages src/ imports (the others in the lock are the tests' and the build's). */
 export const SOURCE_PACKAGES = ["jsonc-parser", "zod"];
 
 const read = (path: string) => {
@@ -55,25 +48,21 @@ export function readLauncherState(root: string, binaryName: string, cache: DenoN
   } catch {
     where = `${join(root, "deno.lock")} cannot be read`;
   }
+  // `binaryExecutable` undefined: absent; `verified`: dist/.entry names it (hooks/run's fast path);
+  // `packages`: `name@version` of the source's in deno.lock, `missing` from the cache at `where`.
   return {
     root,
-    /** A `.git` beside `hooks/`: hooks/run runs the source when deno is there. */
     checkout: statOf(join(root, ".git")) !== undefined,
     binary,
-    /** undefined: absent; else whether it has an execute bit (always true on Windows). */
     binaryExecutable: info?.isFile
       ? Deno.build.os === "windows" || info.mode === null || (info.mode & 0o111) !== 0
       : undefined,
-    /** dist/.entry names this binary: hooks/run's common path. */
     verified: info?.isFile === true && read(join(dist, ".entry")).trim() === binaryName,
     download: failed ? "failed" : locked ? "running" : "none",
     lastLog,
     log: join(dist, "install.log"),
-    /** `name@version` of each package of {@link SOURCE_PACKAGES} in deno.lock. */
     packages,
-    /** Those not in Deno's npm cache; undefined when that cannot be told. */
     missing,
-    /** The cache folder looked in, or why none could be. */
     where,
   };
 }
@@ -98,10 +87,7 @@ function downloadText(state: LauncherState): string {
     "it started";
 }
 
-/**
- * doctor's verdict on the binary: what hooks/run does given `state` and deno (its path, or
- * undefined when not on PATH), and what the user can do.
- */
+/** doctor's verdict: what hooks/run does given `state` and `deno` (its path, if on PATH). */
 export function launcherVerdict(
   state: LauncherState,
   deno: string | undefined,
@@ -129,12 +115,10 @@ export function launcherVerdict(
   const warm = `deno cache --config ${join(root, "deno.json")} ${join(root, "src", "main.ts")}`;
   const lacking = `no ${binary}: ${downloadText(state)}`;
   if (!deno) {
-    return {
-      status: "fail",
-      detail:
-        `${lacking}; no deno on PATH either, so the hook does nothing until a binary is there`,
-      fix: `${binaries}; or install Deno (npm install -g deno), then warm its cache: ${warm}`,
-    };
+    const detail =
+      `${lacking}; no deno on PATH either, so the hook does nothing until a binary is there`;
+    const fix = `${binaries}; or install Deno (npm install -g deno), then warm its cache: ${warm}`;
+    return { status: "fail", detail, fix };
   }
   const source = `meanwhile hooks/run runs the source with ${deno} from Deno's cache`;
   const wait = state.download === "running" ? "wait for it, or " : "";

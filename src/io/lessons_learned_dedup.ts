@@ -1,28 +1,24 @@
 /**
- * Re-arming the lessons-learned plugin's PreToolUse dedup, when the user asks for it: that hook
- * shows each tool-specific lesson once per session and records it in the temp folder; after a
- * refresh at a chosen threshold, forgetting those records lets a lesson seen early fire again.
- * Off by default (docs/maintainers/prd-departures.md says why); the setting is `rearmDedupAt`.
+ * Re-arms lessons-learned's PreToolUse dedup (setting `rearmDedupAt`, off by default:
+ * docs/maintainers/prd-departures.md): that hook shows each tool lesson once per session; after a
+ * refresh at a chosen threshold, forgetting its records lets a lesson seen early fire again.
  */
 import { join } from "../core/path.ts";
 import { fieldOf } from "../schemas/guards.ts";
 import { messageOf } from "../core/errors.ts";
 import { sha256Hex } from "../core/sha256.ts";
 
+/** `forgotten`: slugs whose claim file was removed; `problems`: one line each. */
 export interface RearmResult {
-  /** Slugs whose claim file was removed. */
   forgotten: string[];
   seenFileRemoved: boolean;
-  /** What could not be done, one line each. */
   problems: string[];
 }
 
 /**
- * After a refresh naming `fired`, when one of them is in `rearmDedupAt` and the call is the main
- * thread's (the dedup is per session, shared with subagents: a subagent's refresh must not re-arm
- * the main thread's lessons): forgets what the PreToolUse hook has shown this session, for the
- * lessons of `manifest` (the file the refresh was built from, any lesson type) only. Never removes
- * anything else, never follows a symlinked claim folder, never throws. Undefined when not due.
+ * After a main-thread refresh naming a threshold of `rearmDedupAt` (the dedup is per session, so
+ * a subagent's must not re-arm it): forgets what PreToolUse showed this session of `manifest`'s
+ * lessons only. Never follows a symlinked claim folder, never throws. Undefined when not due.
  */
 export function rearmAfterRefresh(
   fired: readonly number[],
@@ -46,10 +42,8 @@ export function rearmAfterRefresh(
   }
   // As lessons-learned's hooks/lib/dedup.mjs names them: `lessons-<sha256(session)[:16]>-seen`,
   // a `.txt` of comma-separated slugs and a `.d` folder of one empty file per claimed slug.
-  const base = join(
-    settings.lessonsLearnedTmp,
-    `lessons-${sha256Hex(session.sessionId).slice(0, 16)}-seen`,
-  );
+  const seen = `lessons-${sha256Hex(session.sessionId).slice(0, 16)}-seen`;
+  const base = join(settings.lessonsLearnedTmp, seen);
   // The seen file is one of the three layers the hook merges; unlink never follows a symlink.
   try {
     const info = Deno.lstatSync(`${base}.txt`);
@@ -83,7 +77,7 @@ export function rearmAfterRefresh(
   return result;
 }
 
-/** The slug of every lesson in a manifest's text, any type; unreadable text gives none. */
+/** The slug of every lesson in a manifest's text, any type. */
 function slugsOf(text: string): string[] {
   let lessons: unknown;
   try {

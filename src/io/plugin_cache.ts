@@ -1,15 +1,8 @@
-/**
- * Where Claude Code keeps a plugin: its installs in the plugin cache, where `/plugin install`
- * copies each version to `<plugins>/cache/<marketplace>/<plugin>/<version>/`, and the folder of a
- * marketplace added from a local folder, which Claude Code runs the plugin from instead.
- */
+/** Where Claude Code keeps a plugin: its cache, or a local marketplace's folder. */
 import { fieldOf } from "../schemas/guards.ts";
 import { join } from "../core/path.ts";
 
-/**
- * The install of `plugin` whose `relativePath` file was modified last (its folder, and that
- * file's path), or undefined when no install has that file.
- */
+/** The install of `plugin` whose `relativePath` file was modified last, if any. */
 export function newestInstalledFile(
   pluginsDir: string,
   plugin: string,
@@ -29,10 +22,8 @@ export function newestInstalledFile(
 }
 
 /**
- * The folder Claude Code runs `plugin` from when an installed `plugin@<marketplace>` comes from
- * a `directory` marketplace (`claude plugin marketplace add ./dir`; measured with 2.1.328:
- * `CLAUDE_PLUGIN_ROOT` is that folder, not the cache copy), else undefined. Read from Claude
- * Code's records in `pluginsDir` (`~/.claude/plugins`).
+ * The folder `plugin` runs from when installed from a `directory` marketplace (2.1.328:
+ * `CLAUDE_PLUGIN_ROOT` is that folder, not the cache copy), from the records in `pluginsDir`.
  */
 export function localPluginRoot(pluginsDir: string, plugin: string): string | undefined {
   const installed = fieldOf(readJson(join(pluginsDir, "installed_plugins.json")), "plugins");

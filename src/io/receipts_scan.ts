@@ -1,7 +1,4 @@
-/**
- * Claude Code's records of this hook's answers, read back from a transcript's end: what tells
- * whether each outstanding answer was delivered (core/receipts.ts judges it).
- */
+/** Claude Code's records of this hook's answers, read back from a transcript's end. */
 import { compareVersions } from "../core/window.ts";
 import {
   CANCELLED_ATTACHMENT,

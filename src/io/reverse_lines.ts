@@ -1,7 +1,4 @@
-/**
- * Reads a file's lines from its end towards its start, one bounded chunk at a time, so that the
- * cost of finding the last few entries does not grow with the file.
- */
+/** Reads a file's lines from its end, a bounded chunk at a time, however large the file is. */
 
 /** Random access to bytes: a file, or a stand-in in tests. */
 export interface ByteSource {
@@ -16,12 +13,10 @@ interface BackwardLine {
   oversized: boolean;
 }
 
+/** Defaults: 64 KiB chunks, 16 MiB lines; `maxBytes` stops before the line in progress. */
 interface BackwardOptions {
-  /** Bytes per read. Default 64 KiB. */
   chunkSize?: number;
-  /** Longer lines come with `oversized: true` and no bytes. Default 16 MiB. */
   maxLineBytes?: number;
-  /** Stop, without yielding the line in progress, once this many bytes have been read. */
   maxBytes?: number;
 }
 
@@ -29,14 +24,7 @@ const NEWLINE = 0x0a;
 
 /**
  * Yields the non-empty lines of the first `size` bytes of `source`, last first, including a last
- * line without its newline (it may still be being written).
- *
- * @example
- * ```ts
- * for (const line of readLinesBackward(source, size)) {
- *   if (isWhatWeWant(line.bytes)) break; // only the chunks needed were read
- * }
- * ```
+ * line without its newline (it may still be being written). Only the chunks needed are read.
  */
 export function* readLinesBackward(
   source: ByteSource,
@@ -46,7 +34,7 @@ export function* readLinesBackward(
   const chunkSize = Math.max(1, options.chunkSize ?? 64 * 1024);
   const maxLineBytes = options.maxLineBytes ?? 16 * 1024 * 1024;
   const maxBytes = options.maxBytes ?? Infinity;
-  // The line being assembled, as pieces from last to first.
+  // The line being assembled, pieces last first.
   let pieces: Uint8Array[] = [];
   let pending = 0;
   let oversized = false;
@@ -97,7 +85,6 @@ function join(pieces: readonly Uint8Array[], length: number): Uint8Array {
   return out;
 }
 
-/** A {@link ByteSource} over an open file. */
 export function fileSource(file: Deno.FsFile): ByteSource {
   return {
     readAt: (offset, length) => {

@@ -1,8 +1,4 @@
-/**
- * The user's own rules: sections marked in CLAUDE.md files and whole rules files (`reinject.md`),
- * in the project (the payload's `cwd` and its git root) and in the user's Claude folder. Only a
- * firing call reads them; a missing or unreadable file is skipped with its reason.
- */
+/** The user's own rules: marked sections of CLAUDE.md files and whole `reinject.md` files. */
 import { dirname, isAbsolute, join, resolve } from "../core/path.ts";
 import { markedSections } from "../core/marked_rules.ts";
 import type { RuleBlock } from "../core/render_rules.ts";
@@ -12,12 +8,11 @@ import { messageOf } from "../core/errors.ts";
 /** Rules files larger than this are refused unread (a real one is a few KB). */
 const MAX_RULES_FILE_BYTES = 1024 * 1024;
 
-/** A place rules may be: a CLAUDE.md (marked sections only) or a rules file (read whole). */
+/** A CLAUDE.md (marked sections only) or a rules file (whole); `display`: relative, or `~/...`. */
 interface RuleSourceSpec {
   kind: "claude-md" | "rules-file";
   scope: "configured" | "project" | "user";
   path: string;
-  /** The path as the model and the user see it: relative to the project, or `~/...`. */
   display: string;
 }
 
@@ -30,11 +25,9 @@ export interface LoadedRuleSource extends RuleSourceSpec {
 }
 
 /**
- * Every place to look, in the rank the budget honours (the more specific first): rules files
- * named in the settings (relative to `cwd`); the project's `.claude/reinject.md`;
- * the project's `CLAUDE.local.md`, `CLAUDE.md`, `.claude/CLAUDE.md` (the `cwd`, then the git
- * root, for both); the user's `reinject.md` and `CLAUDE.md` (in `claudeDir`). A path is kept once,
- * at its first place. Pure.
+ * Every place to look, the more specific first (the budget's rank): configured rules files, the
+ * project's `.claude/reinject.md`, then its `CLAUDE.local.md`, `CLAUDE.md`, `.claude/CLAUDE.md`
+ * (`cwd`, then the git root), then the user's `reinject.md` and `CLAUDE.md`. Each path once. Pure.
  */
 export function ruleSourceCandidates(
   settings: Pick<Settings, "sources" | "rulesFiles" | "claudeDir" | "home">,
@@ -73,10 +66,7 @@ function displayPath(path: string, root: string | undefined, home: string | unde
   return inside(root) ?? (fromHome !== undefined ? `~/${fromHome}` : path);
 }
 
-/**
- * The nearest folder at or above `cwd` holding `.git` (a folder, or the file a worktree or
- * submodule has), by stat only: no `git` process.
- */
+/** The nearest folder at or above `cwd` holding `.git` (a folder or a file), by stat only. */
 export function findGitRoot(cwd: string | undefined): string | undefined {
   if (!cwd || !isAbsolute(cwd)) return undefined;
   for (let dir = resolve(cwd);; dir = dirname(dir)) {
@@ -84,13 +74,12 @@ export function findGitRoot(cwd: string | undefined): string | undefined {
       Deno.statSync(join(dir, ".git"));
       return dir;
     } catch {
-      // Not here, or not readable: look further up, up to the root.
       if (dirname(dir) === dir) return undefined;
     }
   }
 }
 
-/** Reads one source: its blocks, or why it gave none. Never throws. */
+/** Never throws. */
 export function readRuleSource(spec: RuleSourceSpec): LoadedRuleSource {
   const done = (
     status: LoadedRuleSource["status"],

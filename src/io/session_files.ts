@@ -1,20 +1,14 @@
 /**
- * Where Claude Code keeps a session's files: the session's transcript, a subagent's own
- * (`<project>/<session>/subagents/agent-<id>.jsonl` in 2.1.328, nested deeper for 2.1.167's
- * workflow agents), and a fork's parent.
+ * Where Claude Code keeps a session's transcript, a subagent's (2.1.328: `<project>/<session>/
+ * subagents/agent-<id>.jsonl`; 2.1.167's workflow agents deeper) and a fork's parent's.
  */
 import { basename, dirname, join } from "../core/path.ts";
 import type { HookPayload } from "../schemas/payload.ts";
 
-/** A transcript to read, and whether every entry in it is a subagent's. */
-export interface TranscriptRef {
-  path: string;
-  sidechainFile: boolean;
-  /** Set when a search found it: the state remembers it. */
-  found?: string;
-}
+/** A transcript, whether all of it is a subagent's, and where a search `found` it (to remember). */
+export type TranscriptRef = { path: string; sidechainFile: boolean; found?: string };
 
-/** The transcript for `payload`; `remembered` is where the state says a search found it before. */
+/** The transcript for `payload`; `remembered`: where a search found it before. */
 export function transcriptOf(payload: HookPayload, remembered?: string): TranscriptRef | undefined {
   const main = payload.transcript_path || undefined;
   if (!payload.agent_id) return main ? { path: main, sidechainFile: false } : undefined;
@@ -42,13 +36,8 @@ function isFile(path: string): boolean {
 }
 
 /**
- * Where the parent's transcript is: the session's own `mainPath` when it is the parent's, else
- * beside the session folder holding the fork's file (`<project>/<parent>/subagents/...`).
- *
- * @example
- * ```ts
- * parentTranscriptOf("/p/s1/subagents/agent-a1.jsonl", undefined, "s1"); // "/p/s1.jsonl"
- * ```
+ * The fork's parent's transcript: `mainPath` when it is the parent's, else beside the session
+ * folder holding the fork (`/p/s1/subagents/agent-a1.jsonl` gives `/p/s1.jsonl`).
  */
 export function parentTranscriptOf(
   agentPath: string,
@@ -67,10 +56,7 @@ export function parentTranscriptOf(
   return undefined;
 }
 
-/**
- * The path of `fileName` under `root`, the shallowest first, or undefined when it is not there
- * within the limits (4 folder levels, 5,000 entries by default) or `root` cannot be read.
- */
+/** `fileName` under `root`, the shallowest first, within 4 levels and 5,000 entries by default. */
 export function findFileUnder(
   root: string,
   fileName: string,
@@ -92,7 +78,7 @@ export function subagentCount(mainPath: string, sessionId: string): number {
   return count;
 }
 
-/** The files under `root`, level by level, never into a symlinked folder, within `budget` entries. */
+/** The files under `root`, level by level, never into a symlinked folder. */
 function* filesUnder(root: string, maxDepth: number, budget: number) {
   let level = [root];
   for (let depth = 0; depth <= maxDepth && level.length > 0; depth++) {

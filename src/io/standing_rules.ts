@@ -1,8 +1,4 @@
-/**
- * Every standing rule one refresh restates, from every source that is on: the lessons-learned
- * manifest and the user's own rules (rule_sources.ts), each source with a line saying what it gave
- * or why it gave nothing. What the hook, `preview`, `status` and `doctor` all read.
- */
+/** Every standing rule a refresh restates: the lessons-learned manifest and the user's own. */
 import type { Settings } from "../settings/resolve.ts";
 import {
   type LessonSelection,
@@ -23,35 +19,28 @@ import {
   ruleSourceCandidates,
 } from "./rule_sources.ts";
 
-/** Manifests larger than this are refused unparsed (the largest real ones are well under 1 MB). */
+/** Manifests larger than this are refused unparsed (real ones are well under 1 MB). */
 const MAX_MANIFEST_BYTES = 8 * 1024 * 1024;
 
-/** The manifest for a project folder: not found, found but unusable, or its selected lessons. */
 type FoundManifest =
   | { kind: "none" }
   | { kind: "invalid"; location: { path: string; via: string }; error: string }
   | { kind: "ok"; location: { path: string; via: string }; selection: LessonSelection };
 
-/** What loading reads of the settings. */
 type RulesSettings =
   & Pick<Settings, "sources" | "rulesFiles" | "home" | "claudeDir" | "pluginRoot">
   & Pick<Settings, "manifestPath" | "manifestPathFrom" | "projectDir">;
 
+/** `sources`: each own-rule source looked at, in rank order; `trace`: a line per source. */
 export interface StandingRules {
-  /** The manifest, or `off` when that source is turned off. */
   manifest: FoundManifest | { kind: "off" };
-  /** Each own-rule source looked at, in rank order, found or not. */
   sources: LoadedRuleSource[];
   lessons: RefreshLesson[];
   blocks: RuleBlock[];
-  /** One line per source: what it gave, or why nothing. */
   trace: string[];
 }
 
-/**
- * Loads every source that `settings` turns on, for the project at `cwd`. Never throws. Async only
- * to say where an invalid manifest breaks (json_syntax.ts loads its parser on first use).
- */
+/** Never throws. Async only to say where an invalid manifest breaks (json_syntax.ts). */
 export async function loadStandingRules(
   settings: RulesSettings,
   cwd: string | undefined,
@@ -82,11 +71,7 @@ function manifestLine(manifest: StandingRules["manifest"]): string {
     : `manifest: ${lessons.length} directives and protocols from ${path}${bad}`;
 }
 
-/**
- * The manifest of the project at `CLAUDE_PROJECT_DIR`, else `cwd`, read and validated; an
- * unusable one says what is wrong with the file in one line (`manifest PATH: it is not valid
- * JSON (line 2, column 3: expected ',')`).
- */
+/** The manifest, its lessons selected for the project; an unusable one says why in one line. */
 async function findManifest(
   search: RulesSettings,
   cwd: string | undefined,
@@ -125,10 +110,7 @@ async function findManifest(
   }
 }
 
-/**
- * The configured path; else `${CLAUDE_PLUGIN_ROOT}/data/lesson-manifest.json` when it exists;
- * else the newest lessons-learned plugin install under Claude Code's `plugins/`.
- */
+/** The configured path, else the plugin root's `data/`, else the newest installed plugin's. */
 function locateManifest(search: RulesSettings): { path: string; via: string } | undefined {
   const { manifestPath, pluginRoot, claudeDir } = search;
   if (manifestPath) {
@@ -142,10 +124,8 @@ function locateManifest(search: RulesSettings): { path: string; via: string } | 
   } catch {
     // Not bundled: look for an installed plugin.
   }
+  const manifestFile = ["data", "lesson-manifest.json"];
   const installed = claudeDir &&
-    newestInstalledFile(join(claudeDir, "plugins"), "lessons-learned", [
-      "data",
-      "lesson-manifest.json",
-    ]);
+    newestInstalledFile(join(claudeDir, "plugins"), "lessons-learned", manifestFile);
   return installed ? { path: installed.path, via: "installed lessons-learned plugin" } : undefined;
 }

@@ -1,7 +1,4 @@
-/**
- * Where state lives and how it is read, written and locked: a private per-user folder, atomic
- * writes that never follow a planted symlink, and an exclusive lock around every change.
- */
+/** State files: in a private per-user folder, written atomically, changed under a lock. */
 import { join } from "../core/path.ts";
 import { sha256Hex } from "../core/sha256.ts";
 import type { State } from "../schemas/state.ts";
@@ -13,16 +10,11 @@ const LOCK_TIMEOUT_MS = 2000;
 const isWindows = Deno.build.os === "windows";
 
 /** One context's state and lock files, and the token its refresh headers carry. */
-export interface StatePaths {
-  state: string;
-  lock: string;
-  token: string;
-}
+export type StatePaths = { state: string; lock: string; token: string };
 
 /**
- * The one SHA-256 a context needs, of `lessons-reinject refresh\0<session>[\0<agent>]`: digits
- * 0-7 are the refresh token, digits 8-23 (and 24-39 for a subagent) name its files. The token
- * must never change: refreshes already in a transcript are recognised by it.
+ * Digits 0-7: the refresh token (never to change: refreshes in transcripts are known by it);
+ * 8-23 (and 24-39 for a subagent): the files' name.
  */
 function contextDigest(sessionId: string, agentId?: string): string {
   return sha256Hex(`lessons-reinject refresh\0${agentId ? `${sessionId}\0${agentId}` : sessionId}`);
@@ -36,12 +28,10 @@ export function statePaths(dir: string, sessionId: string, agentId?: string): St
   return { state: `${base}.json`, lock: `${base}.lock`, token: digest.slice(0, 8) };
 }
 
-/** The token of this hook's refresh headers in a session (or one of its subagents). */
 export function refreshToken(sessionId: string, agentId?: string): string {
   return contextDigest(sessionId, agentId).slice(0, 8);
 }
 
-/** The session's key in file names. */
 export function sessionKeyOf(sessionId: string): string {
   return contextDigest(sessionId).slice(8, 24);
 }
@@ -72,9 +62,8 @@ export function stateDirFix(dir: string, reason: string): string {
 }
 
 /**
- * Creates the folder (mode 0700) when missing and checks that this user owns it: a probe file
- * written inside must have the folder's owner (reading our own uid would need `--allow-sys`).
- * Returns why it cannot be used, or undefined.
+ * Creates the folder (mode 0700) when missing; why it cannot be used, if so. Ownership is proven
+ * by a probe file having the folder's owner (reading our own uid would need `--allow-sys`).
  */
 export function preparePrivateDir(dir: string): string | undefined {
   try {
@@ -124,10 +113,7 @@ export function loadState(path: string): { kind: "found" | "missing" | "corrupt"
   }
 }
 
-/**
- * Writes `value` as JSON atomically: a fresh temp file (O_EXCL, mode 0600, so a planted symlink
- * cannot redirect it) renamed over the target (rename replaces a symlink, never follows it).
- */
+/** A fresh temp file (O_EXCL, 0600: a planted symlink cannot redirect it), renamed over `path`. */
 export function writeJsonAtomically(path: string, value: unknown): void {
   const temp = `${path}.${crypto.randomUUID()}.tmp`;
   try {
@@ -143,9 +129,9 @@ export function writeJsonAtomically(path: string, value: unknown): void {
 }
 
 /**
- * Runs `critical` holding an exclusive lock on `lockPath` (the OS releases it if the process
- * dies); throws when the path is not a regular file or the lock stays busy for two seconds. A
- * free lock is taken with one non-blocking try: a process's first timer costs more than the try.
+ * Runs `critical` holding an exclusive lock on `lockPath` (released by the OS if the process dies);
+ * throws when it is not a regular file or stays busy for two seconds. A free lock is taken with
+ * one non-blocking try: a process's first timer costs more than the try.
  */
 export async function withLock<T>(lockPath: string, critical: () => Promise<T>): Promise<T> {
   let existing: Deno.FileInfo | undefined;
@@ -172,10 +158,8 @@ export async function withLock<T>(lockPath: string, critical: () => Promise<T>):
   }
 }
 
-/**
- * Waits for `file`'s lock, blocking so that the kernel queues the waiters, or throws at the
- * timeout. Only here is a timer touched: even `clearTimeout` loads Deno's Node timers on first use.
- */
+// Waits in the kernel's queue, or throws at the timeout. Only here is a timer touched: even
+// `clearTimeout` loads Deno's Node timers on first use.
 async function waitForLock(file: Deno.FsFile, lockPath: string): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {

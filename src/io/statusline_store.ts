@@ -1,7 +1,4 @@
-/**
- * The statusline bridge's record: the context reading Claude Code hands its `statusLine` command,
- * kept per session in the state folder so the hook can prefer it while it is fresh.
- */
+/** The statusline bridge's record: Claude Code's own reading, kept per session while fresh. */
 import { join } from "../core/path.ts";
 import { absurdFigure, figuresOf } from "../core/reading.ts";
 import { isContextWindow, isStatuslineInput, isStatuslineRecord } from "../schemas/guards.ts";
@@ -10,10 +7,7 @@ import { sessionKeyOf, writeJsonAtomically } from "./state_store.ts";
 
 const MAX_RECORD_BYTES = 16 * 1024;
 
-/**
- * The record for a statusLine stdin, or why there is none (no session; no reading yet: Claude
- * Code sends `used_percentage: null` before the first response). Pure.
- */
+/** The record for a statusLine stdin, or why there is none. Pure. */
 export function recordFromStatusline(
   input: unknown,
   recordedAt: number,
@@ -41,7 +35,7 @@ export function recordFromStatusline(
 const statuslinePath = (dir: string, sessionId: string) =>
   join(dir, `lessons-${sessionKeyOf(sessionId)}-statusline.json`);
 
-/** Writes `record` atomically, like the state file; returns its path. */
+/** Writes `record` atomically; returns its path. */
 export function saveStatusline(dir: string, record: StatuslineRecord): string {
   const path = statuslinePath(dir, record.sessionId);
   writeJsonAtomically(path, record);

@@ -1,10 +1,9 @@
 /** Reads the hook payload from stdin, refusing more than a fixed number of bytes. */
 import { messageOf } from "../core/errors.ts";
 
-/** Claude Code payloads are kilobytes; a tool response can be large, but not this large. */
+/** Payloads are kilobytes; a tool response can be large, but not this large. */
 const MAX_STDIN_BYTES = 16 * 1024 * 1024;
 
-/** Something to read bytes from: `Deno.stdin`, or a stand-in in tests. */
 export interface ByteReader {
   read(buffer: Uint8Array): Promise<number | null>;
 }
@@ -15,11 +14,9 @@ export class StdinError extends Error {
 }
 
 /**
- * All of stdin as text, or undefined when it exceeds `maxBytes`. Past the cap the rest is still
- * read and dropped, so the writer (Claude Code) never meets a closed pipe. `Deno.stdin` is read
- * directly: its `readable` stream would load Deno's web-streams code, a measurable part of a
- * short-lived hook's start-up (see docs/maintainers/benchmarks.md). Throws a {@link StdinError}
- * with a plain reason when stdin cannot be read.
+ * All of stdin as text, or undefined past `maxBytes` (the rest is drained: Claude Code never meets
+ * a closed pipe). Read directly: `Deno.stdin.readable` would load Deno's web streams, a measurable
+ * part of a hook's start-up (docs/maintainers/benchmarks.md). Throws a {@link StdinError}.
  */
 export async function readStdinCapped(
   source: ByteReader = Deno.stdin,

@@ -1,8 +1,4 @@
-/**
- * What a Claude Code transcript shows one tool call, read backwards from its end so that a call
- * costs the same on a 1 MB and a 1 GB file: the newest usage (this call's when written), the
- * compaction markers that end a context, and Claude Code's records of this hook's answers.
- */
+/** What a transcript shows one tool call, read backwards from its end: usage, markers, receipts. */
 import {
   compactionOf,
   type EntryUsage,
@@ -24,7 +20,6 @@ import { type ByteSource, cachedSource, fileSource, readLinesBackward } from "./
 
 /** The usage scan, the marker search and the history walk read at most this much. */
 const MAX_SCAN_BYTES = 64 * 1024 * 1024;
-/** Bytes searched at a time for a marker's text. */
 const SEARCH_CHUNK = 1024 * 1024;
 /** Lines before a summary entry in which its `compact_boundary` is looked for. */
 const PAIR_LINES = 8;
@@ -50,15 +45,9 @@ export function withTranscript<T>(
   }
 }
 
-/** What the transcript at `path` shows for `query`. Never throws. */
-export function readView(path: string, query: ViewQuery) {
-  return withTranscript(path, (source, size) => viewOf(source, size, query));
-}
-
 /**
- * Reads back from the end for the newest usage (through every entry of its response), stopping
- * at a compaction marker; then, as asked, the markers since `markersFrom` and the receipts, from
- * the same chunks.
+ * The newest usage (through every entry of its response), read back to a compaction marker at
+ * most; then, as asked, the markers since `markersFrom` and the receipts, from the same chunks.
  */
 export function viewOf(raw: ByteSource, size: number, query: ViewQuery): TranscriptView {
   const source = cachedSource(raw);
@@ -141,18 +130,14 @@ export function viewOf(raw: ByteSource, size: number, query: ViewQuery): Transcr
 /** The longest marker text: chunks overlap by one less, so a text across two is not missed. */
 const MARKER_LENGTH = Math.max(...COMPACTION_MARKER_TEXTS.map((text) => text.length));
 
-/**
- * The newest marker in `from`..`size`: a search of the range for a marker's text (a megabyte at
- * a time, overlapping by the longest text less one), and only if one is there a walk back to it.
- */
+/** The newest marker in `from`..`size`: a text search first, a walk back only on a hit. */
 function markersSince(source: ByteSource, size: number, from: number): Partial<TranscriptView> {
   const start = Math.max(from, size - MAX_SCAN_BYTES);
   const markersChecked = start === from;
   let found = false;
   for (let at = start; at < size && !found; at += SEARCH_CHUNK) {
     const lo = Math.max(start, at - MARKER_LENGTH + 1);
-    // Decoded and searched natively: a byte loop in JavaScript costs a cold process its compiling
-    // (docs/maintainers/benchmarks.md).
+    // Searched natively: a JavaScript byte loop costs a cold process its compiling.
     found = mayMark(decoder.decode(source.readAt(lo, Math.min(size, at + SEARCH_CHUNK) - lo)));
   }
   if (!found) return { markersChecked };
@@ -167,11 +152,7 @@ function markersSince(source: ByteSource, size: number, from: number): Partial<T
   return { markersChecked };
 }
 
-/**
- * What the compaction whose marker starts at `at` records: its boundary's trigger and size (2.x
- * writes the boundary a few lines before the summary entry; 1.0.x none), and the last usage it
- * compacted, whose model and release that size speaks for.
- */
+/** The compaction marked at `at` (2.x: its boundary a few lines up; 1.0.x none), its last usage. */
 function compactionEvidence(
   source: ByteSource,
   at: number,
@@ -197,22 +178,18 @@ function compactionEvidence(
   return boundary ? { compaction: boundary } : {};
 }
 
-/** What walking back through a context's history found. */
+/** `refreshed`: thresholds of this hook's refreshes since `marker`; `truncated`: out of bytes. */
 interface History {
-  /** The newest compaction marker, when the walk reached one. */
   marker?: number;
-  /** Thresholds named by this hook's own refreshes since that marker. */
   refreshed: number[];
-  /** The walk ran out of bytes before a marker or the start. */
   truncated: boolean;
   bytesRead: number;
 }
 
 /**
- * Walks back from the end of the first `size` bytes to the newest compaction marker, collecting
- * this hook's refreshes (headers carrying `token`): what a context whose state file is gone had.
- * With `upToUuid`, only the entry with that uuid and what precedes it count (a fork's parent up to
- * the fork point); when no entry has it, nothing is collected.
+ * Walks back through the first `size` bytes to the newest compaction marker, collecting this
+ * hook's refreshes (headers carrying `token`). With `upToUuid`, only that entry and what precedes
+ * it count (a fork's parent up to the fork point); none when no entry has it.
  */
 export function historyOf(
   raw: ByteSource,

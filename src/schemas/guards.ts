@@ -1,8 +1,7 @@
 /**
- * Hand-written checks for the shapes validated on every hook call (stdin payload, state file,
- * statusline record), so a call builds no zod schema. The zod schemas beside this file stay the
- * truth: tests/unit/schemas/guards_test.ts checks on a large seeded corpus (valid, mutated,
- * hostile) that each guard accepts exactly what its schema accepts.
+ * Hand-written checks of the shapes every hook call validates, so a call builds no zod schema.
+ * The zod schemas stay the truth: tests/unit/schemas/guards_test.ts proves on a seeded corpus that
+ * each guard accepts exactly what its schema accepts.
  */
 import type { ContextWindow, HookPayload } from "./payload.ts";
 import type { State } from "./state.ts";

@@ -1,7 +1,4 @@
-/**
- * The lessons-learned plugin's `lesson-manifest.json`, as far as this hook reads it.
- * Lessons are validated one by one, so one bad lesson never hides the good ones.
- */
+/** lessons-learned's `lesson-manifest.json` as read here; one bad lesson never hides the rest. */
 import * as z from "zod/mini";
 
 /** One lesson record; unknown fields are kept and ignored. */
@@ -16,7 +13,6 @@ export const LessonSchema = z.looseObject({
   disabled: z.optional(z.nullable(z.boolean())),
 });
 
-/** The manifest's `type` tag and the one `version` this hook reads. */
 export const MANIFEST_TYPE = "lessons-learned-manifest";
 export const MANIFEST_VERSION = 1;
 

@@ -1,7 +1,6 @@
 /**
- * The hook's stdin: the subset of Claude Code's hook payload this program reads.
- * Loose objects throughout, so fields a future Claude Code adds never break the hook. The hook
- * checks these shapes with the guards in ./guards.ts (proven equal by a test); this is the truth.
+ * The subset of Claude Code's hook payload this program reads; loose, so new fields never break
+ * it. The hook checks these shapes with ./guards.ts (proven equal by a test).
  */
 import * as z from "zod/mini";
 
@@ -36,9 +35,8 @@ export const HookPayloadSchema = z.looseObject({
   prompt_id: z.optional(z.string()),
   model: z.optional(z.unknown()),
   context_window: z.optional(z.unknown()),
-  /** A tool call's result (PostToolUse) or its error (PostToolUseFailure): sized, never read. */
-  tool_response: z.optional(z.unknown()),
-  error: z.optional(z.unknown()),
+  tool_response: z.optional(z.unknown()), // PostToolUse's result: sized, never read
+  error: z.optional(z.unknown()), // PostToolUseFailure's, likewise
 });
 
 export type HookPayload = z.infer<typeof HookPayloadSchema>;

@@ -1,20 +1,15 @@
-/**
- * The statusline bridge's shapes: the statusLine command's stdin as far as the bridge reads it
- * (loose: new fields never break it), and the record it keeps per session (io/statusline_store.ts).
- */
+/** The statusLine command's stdin as the bridge reads it, and the record it keeps per session. */
 import * as z from "zod/mini";
 
 export const StatuslineRecordSchema = z.looseObject({
   sessionId: z.string(),
-  /** When the statusline command ran (ms since the epoch). */
-  recordedAt: z.number(),
+  recordedAt: z.number(), // ms since the epoch
   percent: z.number(),
   tokens: z.optional(z.number()),
   window: z.optional(z.number()),
   model: z.optional(z.string()),
   transcriptPath: z.optional(z.string()),
-  /** The transcript's size when recorded: entries starting before it were already written. */
-  transcriptSize: z.optional(z.number()),
+  transcriptSize: z.optional(z.number()), // entries starting before it were written already
 });
 
 export const StatuslineInputSchema = z.looseObject({

@@ -1,8 +1,4 @@
-/**
- * The optional JSONC config file's text, checked by the settings table's rows. The JSONC parser
- * loads only when a file exists (settings/load.ts finds it). A problem names the place, what was
- * expected and the value used instead.
- */
+/** The optional JSONC config file's text, checked by the settings table's rows. */
 import type { ParseError } from "jsonc-parser";
 import { dirname, isAbsolute, resolve } from "../core/path.ts";
 import { lineColumn, syntaxMessage } from "../core/json_syntax.ts";
@@ -17,18 +13,10 @@ import {
 import { type Env, expandHome, homeFrom } from "./resolve.ts";
 
 /**
- * Parses and checks config text. A file of blanks and comments is empty, and fine. A syntax error
- * makes the file unusable (only the first is named: the rest usually follow from it); an invalid
- * or unknown setting is named and left out, and the valid ones still apply. Problems read
- * `path:line:column: what is wrong; using what instead`, 1-based; what is used instead is the
- * environment's value when `env` gives a valid one, else the default. Relative paths are the
- * file's folder's; `~/` is the home folder.
- *
- * @example
- * ```ts
- * await parseConfigText('{ "maxChars": 20000 }', "c.jsonc");
- * // problems: ["c.jsonc:1:15: maxChars: expected ..., got 20000; using the default, 9500"]
- * ```
+ * Parses and checks config text. Blanks and comments only: empty, and fine. A syntax error makes
+ * the file unusable (the first is named); an invalid or unknown setting is named and left out.
+ * Problems read `c.jsonc:1:15: maxChars: expected ..., got 20000; using the default, 9500` (or
+ * the environment's valid value). Relative paths are the file's folder's; `~/` the home folder.
  */
 export async function parseConfigText(
   text: string,
@@ -94,11 +82,9 @@ export async function parseConfigText(
     const instead = fromEnv?.kind === "valid"
       ? `${shown(fromEnv.value)} from ${row.env}`
       : defaultOf(row);
+    const at = where(node?.offset ?? tree.offset);
     problems.push(
-      `${where(node?.offset ?? tree.offset)}: ${key}: ${parsed.problem}, got ${
-        JSON.stringify(item)
-      }; ` +
-        `using ${instead}`,
+      `${at}: ${key}: ${parsed.problem}, got ${JSON.stringify(item)}; using ${instead}`,
     );
   }
   // Each value was checked by its own row.

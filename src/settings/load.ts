@@ -1,8 +1,4 @@
-/**
- * The edge where settings are read: the config file found from the environment and read, then
- * resolved with it. The hook and every command call this once; nothing below reads the
- * environment. A missing file costs one stat on each hook call.
- */
+/** The edge where settings are read, once per process: the config file, then the environment. */
 import { join } from "../core/path.ts";
 import { messageOf } from "../core/errors.ts";
 import { parseConfigText } from "./config_file.ts";
@@ -38,19 +34,12 @@ function configCandidates(env: Env): Location[] {
   if (data) {
     candidates.push({ path: join(data, "lessons-reinject.jsonc"), via: "CLAUDE_PLUGIN_DATA" });
   }
-  if (home) {
-    candidates.push({
-      path: join(home, ".config", "lessons-reinject", "config.jsonc"),
-      via: "~/.config",
-    });
-  }
+  const config = home && join(home, ".config", "lessons-reinject", "config.jsonc");
+  if (config) candidates.push({ path: config, via: "~/.config" });
   return candidates;
 }
 
-/**
- * Finds and reads the config file. Never throws: a missing file gives empty settings; an
- * unreadable, unparsable or invalid one gives empty settings and the problems.
- */
+/** Finds and reads the config file. Never throws: an unusable file gives its problems. */
 async function loadConfigFile(env: Env): Promise<ConfigFileOutcome> {
   for (const { path, via } of configCandidates(env)) {
     const failed = (why: string): ConfigFileOutcome => ({

@@ -1,8 +1,4 @@
-/**
- * Where other programs keep their files, found from the environment as those programs find them:
- * the lessons-learned hooks (Node's `os.tmpdir()`) and Deno's npm cache, which hooks/run runs the
- * source from outside a checkout. Not settings of this program: their own variables. Pure.
- */
+/** Where lessons-learned's hooks (Node's `os.tmpdir()`) and Deno's npm cache keep files. Pure. */
 import { join } from "../core/path.ts";
 
 type Env = (name: string) => string | undefined;
@@ -21,16 +17,12 @@ export function nodeTmpdir(env: Env, os: string): string {
   return dir.length > 1 && dir.endsWith("/") ? dir.slice(0, -1) : dir;
 }
 
-/** Deno's npm cache folder for the registry in use, or why it cannot be told. */
+/** Deno's npm cache folder, or why it cannot be told. */
 export type DenoNpmCache = { dir: string } | { unknown: string };
 
 const DEFAULT_REGISTRY = "https://registry.npmjs.org/";
 
-/**
- * Deno's npm cache folder, as Deno 2 finds it: `DENO_DIR`, else the platform's cache folder
- * (`$XDG_CACHE_HOME` or `~/.cache` on Linux, `~/Library/Caches` on macOS, `%LOCALAPPDATA%` on
- * Windows) with `deno` appended; for the default registry only (`NPM_CONFIG_REGISTRY`).
- */
+/** As Deno 2 finds it: `DENO_DIR`, else the platform's cache's `deno`; default registry only. */
 export function denoNpmCache(env: Env, os: typeof Deno.build.os): DenoNpmCache {
   const registry = env("NPM_CONFIG_REGISTRY") || env("npm_config_registry") || DEFAULT_REGISTRY;
   if (registry.replace(/\/*$/, "/") !== DEFAULT_REGISTRY) {

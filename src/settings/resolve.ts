@@ -1,8 +1,4 @@
-/**
- * Settings resolved once, at the edge: the environment, then the config file, then the defaults,
- * into one typed object. Pure: the environment arrives as a lookup function and the file as
- * values already read. Nothing below this layer reads the environment.
- */
+/** Settings resolved into one object: the environment over the file over the defaults. Pure. */
 import { join } from "../core/path.ts";
 import { autocompactPctOf, autoCompactWindowOf } from "../core/compaction_point.ts";
 import type { Threshold } from "../core/numbers.ts";
@@ -16,40 +12,27 @@ import {
   shown,
 } from "./table.ts";
 
-/** Reads one environment variable; the only shape of "the environment" this program knows. */
 export type Env = (name: string) => string | undefined;
 
-/** Where the config file was found, and what it gave. */
+const isWindows = Deno.build.os === "windows";
+
+/** The config file found (none: `path` undefined), its valid settings and a line per problem. */
 export interface ConfigFileOutcome {
-  /** The file read, or undefined when none exists. */
   path: string | undefined;
   via: "LESSONS_CONFIG" | "CLAUDE_PLUGIN_DATA" | "~/.config" | undefined;
-  /** Its valid settings (invalid ones are left out and named in `problems`). */
   settings: FileSettings;
-  /** One line per problem, ready for stderr. */
   problems: string[];
-  /** The file holds no value, only blanks or comments: accepted, and said to be empty. */
+  /** Only blanks or comments: accepted, and said to be empty. */
   empty?: boolean;
 }
 
-/** Every setting the hook and the commands use, resolved. */
 export type Settings = ReturnType<typeof resolveSettings>;
 
 const NO_FILE: ConfigFileOutcome = { path: undefined, via: undefined, settings: {}, problems: [] };
 
-/**
- * Resolves every setting. The environment wins over the file, the file over the defaults; an
- * invalid value is named in `problems` and the next source is used.
- *
- * @example
- * ```ts
- * const env = (name: string) => ({ LESSONS_REINJECT_THRESHOLDS: "40,20" })[name];
- * resolveSettings(env).thresholds; // [20, 40]
- * ```
- */
+/** Resolves every setting; an invalid value is named in `problems` and the next source used. */
 export function resolveSettings(env: Env, file: ConfigFileOutcome = NO_FILE) {
   const problems = [...file.problems];
-  /** The environment's value, else the file's, else the row's fallback; invalid ones named. */
   function setting<T>(row: SettingRow<T> & { fallback: T }): T;
   function setting<T>(row: SettingRow<T>): T | undefined;
   function setting<T>(row: SettingRow<T>): T | undefined {
@@ -69,24 +52,21 @@ export function resolveSettings(env: Env, file: ConfigFileOutcome = NO_FILE) {
   const home = homeFrom(env);
   const thresholds = setting(SETTINGS.thresholds);
   return {
-    /** Percentages and token counts, sorted: each reading measures them against its span. */
     thresholds,
     /** Thresholds whose refresh re-arms lessons-learned's PreToolUse dedup; empty: never. */
     rearmDedupAt: rearmAt(setting(SETTINGS.rearmDedupAt), thresholds, problems),
-    /** The temp folder the lessons-learned hooks (Node's `os.tmpdir()`) use. */
     lessonsLearnedTmp: nodeTmpdir(env, Deno.build.os),
     toolCountInterval: setting(SETTINGS.toolCountInterval),
     maxChars: setting(SETTINGS.maxChars),
     windowOverride: setting(SETTINGS.contextWindow),
     disable1m: isOn(env("CLAUDE_CODE_DISABLE_1M_CONTEXT")),
-    /** Claude Code talks to the first-party API: some versions give 1M only there. */
+    /** Some Claude Code versions give 1M only on the first-party API. */
     firstParty: isFirstParty(env),
     manifestPath: expandHome(setting(SETTINGS.manifestPath), home),
     /** `LESSONS_MANIFEST_PATH`, or `manifestPath in <config file>`; undefined: neither. */
     manifestPathFrom: manifestPathFrom(env, file),
     stateDir: expandHome(setting(SETTINGS.stateDir), home) ?? defaultStateDir(env),
     debug: setting(SETTINGS.debug),
-    /** Claude Code's auto-compaction variables (its settings files: io/claude_settings.ts). */
     compactEnv: compactEnvOf(env),
     scaleForAutocompact: setting(SETTINGS.scaleForAutocompact),
     waitMs: setting(SETTINGS.waitMs),
@@ -95,14 +75,13 @@ export function resolveSettings(env: Env, file: ConfigFileOutcome = NO_FILE) {
     refreshAfterCompact: setting(SETTINGS.refreshAfterCompact),
     home,
     claudeDir: nonEmpty(env("CLAUDE_CONFIG_DIR")) ?? (home ? join(home, ".claude") : undefined),
-    /** Set by Claude Code for plugin hooks. */
     pluginRoot: nonEmpty(env("CLAUDE_PLUGIN_ROOT")),
     projectDir: nonEmpty(env("CLAUDE_PROJECT_DIR")),
     /** `NO_COLOR` set to anything but "" (no-color.org). */
     noColor: (env("NO_COLOR") ?? "") !== "",
-    /** The terminal's width when the terminal itself cannot tell. */
+    /** The width when the terminal cannot tell. */
     columns: nonEmpty(env("COLUMNS")),
-    searchPath: (env("PATH") ?? "").split(isWindows() ? ";" : ":").filter((d) => d !== ""),
+    searchPath: (env("PATH") ?? "").split(isWindows ? ";" : ":").filter((d) => d !== ""),
     denoNpmCache: denoNpmCache(env, Deno.build.os),
     configFile: file,
     /** Config-file problems, then invalid environment values: one line each, unprefixed. */
@@ -110,7 +89,7 @@ export function resolveSettings(env: Env, file: ConfigFileOutcome = NO_FILE) {
   };
 }
 
-/** The re-arm thresholds among the thresholds; another is named and dropped (none fires there). */
+/** The re-arm thresholds among the thresholds; another is named and dropped. */
 function rearmAt(wanted: Threshold[], thresholds: Threshold[], problems: string[]): Threshold[] {
   const stray = wanted.filter((t) => !thresholds.includes(t));
   if (stray.length > 0) {
@@ -138,7 +117,7 @@ function compactEnvOf(env: Env) {
   };
 }
 
-/** Which source gives the manifest's path: the environment when valid there, else the file. */
+/** Which source gives the manifest's path. */
 function manifestPathFrom(env: Env, file: ConfigFileOutcome): string | undefined {
   const row = SETTINGS.manifestPath;
   if (row.parse(env(row.env)).kind === "valid") return row.env;
@@ -160,23 +139,16 @@ function nonEmpty(raw: string | undefined): string | undefined {
   return raw?.trim() ? raw : undefined;
 }
 
-function isWindows(): boolean {
-  return Deno.build.os === "windows";
-}
-
 /** `~` and `~/...` as paths under the home folder. */
 export function expandHome(path: string | undefined, home: string | undefined): string | undefined {
   if (path === undefined || !home) return path;
   return path === "~" || path.startsWith("~/") ? join(home, path.slice(1)) : path;
 }
 
-/**
- * The default state folder: private to this user, under the system temp folder, named by a hash
- * of the user and home so two users sharing `/tmp` never share state.
- */
+/** Under the temp folder, named by a hash of user and home: users sharing `/tmp` never share. */
 function defaultStateDir(env: Env): string {
   const first = (...names: string[]) => names.map((n) => nonEmpty(env(n))).find((v) => v);
-  const tmp = first("TMPDIR", "TMP", "TEMP") ?? (isWindows() ? "C:\\Windows\\Temp" : "/tmp");
+  const tmp = first("TMPDIR", "TMP", "TEMP") ?? (isWindows ? "C:\\Windows\\Temp" : "/tmp");
   const who = first("USER", "USERNAME", "LOGNAME", "HOME") ?? "user";
   // FNV-1a: a short stable name, not security (the folder's mode and owner are).
   const text = `${who}\0${env("HOME") ?? ""}`;

@@ -1,7 +1,6 @@
 /**
- * Every setting, declared once: its config-file key, its environment variable, what it must be,
- * its default and what it does. The environment's parsing, the config file's checks, every
- * "expected ..." message and the table in docs/configuration.md all follow from these rows.
+ * Every setting, declared once: config-file key, environment variable, what it must be, default
+ * and doc. Parsing, messages and the table in docs/configuration.md all follow from these rows.
  */
 import { SOURCE_NAMES, type SourceName } from "../core/rule_source_names.ts";
 import { DEFAULT_THRESHOLDS } from "../core/thresholds.ts";
@@ -16,29 +15,27 @@ import {
   TOKENS_EXPECTED,
 } from "../core/numbers.ts";
 
-/** One rule for a value as it arrives: the environment's string or the config file's JSON. */
+/** Parses the environment's string or the config file's JSON. */
 type Parse<T> = (raw: unknown) => Parsed<T>;
 
-/** One setting. `T` is its resolved type. */
+/**
+ * One setting of resolved type `T`. `fallback`: the value when no source gives a valid one (none:
+ * the program finds it), `absent` that in words; `isPath`: relative to the config file's folder
+ * there; `shownDefault` and `doc` are for docs/configuration.md (scripts/settings_table.ts).
+ */
 export interface SettingRow<T> {
-  /** Key in the config file. */
   key: string;
   env: string;
-  /** What a valid value is, as messages and the docs say it. */
   expected: string;
   parse: Parse<T>;
-  /** The value when no source gives a valid one; none: the program finds it. */
   fallback?: T;
-  /** The value used without one, in words (for messages, and the README's list). */
   absent?: string;
-  /** A path or paths: relative to the config file's folder there, `~/` the home folder. */
   isPath?: boolean;
-  /** The default and what it does, for the docs (scripts/settings_table.ts). */
   shownDefault: string;
   doc: string;
 }
 
-/** A whole number from `min` to `max`, with the words of its messages. */
+/** A whole number from `min` to `max`. */
 function whole(min: number, max: number, expected: string) {
   return { expected, parse: (raw: unknown) => parseWhole(raw, min, max, expected) };
 }
@@ -67,10 +64,7 @@ const path = {
       : { kind: "invalid", problem: `expected ${PATH}` },
 };
 
-/**
- * A list's items: a JSON array as it is, a string split at `separator` (items trimmed, empty ones
- * dropped unless `keepEmpty`), anything else alone.
- */
+/** A JSON array as it is, a string split at `separator` (trimmed), anything else alone. */
 function itemsOf(raw: unknown, separator: string, keepEmpty = false): unknown[] {
   if (Array.isArray(raw)) return raw;
   if (typeof raw !== "string") return [raw];
@@ -81,11 +75,7 @@ function itemsOf(raw: unknown, separator: string, keepEmpty = false): unknown[] 
 const THRESHOLDS_EXPECTED = `a non-empty list of thresholds, each ${THRESHOLD_EXPECTED}, ` +
   "e.g. 30,52,70 or 20k,60k,52";
 
-/**
- * Thresholds (core/numbers.ts: percentages and token counts, mixed), as a JSON array or a
- * comma-separated string; sorted, duplicates dropped. One entry that is no threshold makes the
- * whole value invalid, and each such entry is named with why.
- */
+/** Thresholds (core/numbers.ts), sorted, duplicates dropped; each wrong entry is named. */
 const thresholdList: Parse<Threshold[]> = (raw) => {
   const given = typeof raw === "string" && raw.trim() === "" ? [] : itemsOf(raw, ",", true);
   if (given.length === 0) {
@@ -275,7 +265,6 @@ const ROWS = {
   },
 } satisfies Record<string, SettingRow<unknown>>;
 
-/** The name of a user setting. */
 export type SettingKey = keyof typeof ROWS;
 
 type SettingValue<K extends SettingKey> = typeof ROWS[K] extends { parse: Parse<infer T> } ? T
@@ -289,7 +278,6 @@ export const SETTINGS: {
 /** Values a config file gives, already checked by their rows; each is optional. */
 export type FileSettings = { [K in SettingKey]?: SettingValue<K> };
 
-/** True when `key` names a user setting. */
 export function isSettingKey(key: string): key is SettingKey {
   return Object.hasOwn(SETTINGS, key);
 }

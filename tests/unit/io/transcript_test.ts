@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import type { ByteSource } from "../../../src/io/reverse_lines.ts";
-import { historyOf, readView, viewOf } from "../../../src/io/transcript.ts";
+import { historyOf, viewOf, withTranscript } from "../../../src/io/transcript.ts";
 import { resolveWindow } from "../../../src/core/window.ts";
 import { join } from "node:path";
 import { entries, RECORDED, RECORDINGS, skeletonTranscript } from "../../_helpers.ts";
@@ -16,7 +16,10 @@ const scanUsage = (
 ) => viewOf(source, size, { sidechainFile: false, ...query });
 
 const scanFile = (path: string, query: { sidechainFile?: boolean } = {}) =>
-  readView(path, { sidechainFile: query.sidechainFile ?? false });
+  withTranscript(
+    path,
+    (source, size) => viewOf(source, size, { sidechainFile: query.sidechainFile ?? false }),
+  );
 
 /** The search for a marker since `stopBelow`, as every call after a fire makes it. */
 const markersSince = (source: ByteSource, size: number, stopBelow: number) =>
@@ -272,7 +275,7 @@ Deno.test("scanUsage() honours a Token usage warning should one ever be written"
   });
 });
 
-Deno.test("readView() turns a missing, empty or non-file path into an error or no usage", () => {
+Deno.test("withTranscript() with viewOf() turns a missing, empty or non-file path into an error or no usage", () => {
   const dir = Deno.makeTempDirSync();
   ok("error" in scanFile(`${dir}/missing.jsonl`));
   ok("error" in scanFile(dir));
