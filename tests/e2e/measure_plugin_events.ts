@@ -1,31 +1,28 @@
 /**
  * A measurement, not a test: does this repository's plugin run at all on a release, and would it
- * without the one hook event that release does not know? A test build of the plugin with this
- * repository's `hooks/hooks.json` (commands pointing at the real `hooks/run`), and the same
- * without its `PostCompact` entry; a climb across 30 %; the loopback API's requests say which tool
- * results carried a refresh.
+ * without the one manifest field that release does not know? A test build of the plugin with this
+ * repository's `hooks/hooks.json` (commands pointing at the real `hooks/run`) and
+ * `.claude-plugin/plugin.json`, and the same without the manifest's `network` field; a climb across
+ * 30 %; the loopback API's requests say which tool results carried a refresh.
  *
- *     deno run -A tests/e2e/measure_plugin_events.ts 2.0.76 2.1.75 2.1.76
+ *     deno run -A tests/e2e/measure_plugin_events.ts 2.0.76 2.1.96 2.1.97
  */
 import { join } from "node:path";
 import { backedSteps } from "../../scripts/loopback/backed_steps.ts";
 import { installedClaude } from "../../scripts/loopback/claude_cli.ts";
 import { deliveredAfter, HEADER_TAG, ROOT, Scenario } from "./harness.ts";
 
-/** A plugin folder whose hooks.json is this repository's, less the events in `drop`. */
+/** A plugin folder with this repository's hooks.json and manifest, less the fields in `drop`. */
 async function testPlugin(drop: string[]): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "lessons-events-plugin-" });
   await Deno.mkdir(join(dir, ".claude-plugin"));
   await Deno.mkdir(join(dir, "hooks"));
-  await Deno.copyFile(
-    join(ROOT, ".claude-plugin", "plugin.json"),
-    join(dir, ".claude-plugin", "plugin.json"),
-  );
+  const manifest = JSON.parse(await Deno.readTextFile(join(ROOT, ".claude-plugin", "plugin.json")));
+  for (const field of drop) delete manifest[field];
+  await Deno.writeTextFile(join(dir, ".claude-plugin", "plugin.json"), JSON.stringify(manifest));
   const text = (await Deno.readTextFile(join(ROOT, "hooks", "hooks.json")))
     .replaceAll("${CLAUDE_PLUGIN_ROOT}/hooks/run", join(ROOT, "hooks", "run"));
-  const config = JSON.parse(text);
-  for (const event of drop) delete config.hooks[event];
-  await Deno.writeTextFile(join(dir, "hooks", "hooks.json"), JSON.stringify(config, null, 2));
+  await Deno.writeTextFile(join(dir, "hooks", "hooks.json"), text);
   return dir;
 }
 
@@ -34,7 +31,7 @@ const print = (line: string) => Deno.stdout.writeSync(new TextEncoder().encode(`
 for (const version of Deno.args) {
   const cli = await installedClaude(version);
   if ("problem" in cli) throw new Error(cli.problem);
-  for (const drop of [[], ["PostCompact"]]) {
+  for (const drop of [[], ["network"]]) {
     const dir = await testPlugin(drop);
     const s = await Scenario.start(cli.bin, {
       name: `events-${version}`,

@@ -1,7 +1,8 @@
 /**
  * End-to-end: real Claude Code 2.1.328's `claude plugin validate` on this repository (the plugin
  * and its one-plugin marketplace) passes with nothing to report: the icon is one the plugin
- * directory takes, and every host the plugin reaches is declared in plugin.json.
+ * directory takes. The hosts it reaches are not declared in plugin.json (releases before 2.1.76
+ * refuse the `network` field): validate notes that, and it is no warning.
  */
 import { equal, match, ok } from "node:assert/strict";
 import { baseEnv, ROOT } from "../_helpers.ts";
@@ -10,7 +11,7 @@ import { claudeForSuite } from "./harness.ts";
 const bin = await claudeForSuite();
 
 Deno.test({
-  name: "claude plugin validate: passes, no warning, every host declared",
+  name: "claude plugin validate: passes, nothing to report, no warning",
   ignore: bin === "",
 }, async () => {
   const home = await Deno.makeTempDir({ prefix: "lessons-validate-" });
@@ -29,8 +30,7 @@ Deno.test({
     equal(out.code, 0, text);
     match(text, /✔ Validation passed/);
     match(text, /✔ These checks found nothing to report/);
-    ok(!/⚠|warning|Hosts not declared|ICON_/i.test(text), text);
-    match(text, /Hosts: .*github\.com \(declared\)/);
+    ok(!/⚠|warning|ICON_/i.test(text), text);
   } finally {
     await Deno.remove(home, { recursive: true });
   }
