@@ -58,14 +58,16 @@ export function observe(payload: HookPayload, context: CallContext, settings: Se
   return { view, reading, facts, ceiling, waited: read?.waited };
 }
 
-// Reads for the call's own entry, waiting up to `waitMs` (for a subagent's file too: Claude Code
-// creates it asynchronously).
+// Reads for the call's own entry, waiting up to `waitMs`; for a missing file too where Claude Code
+// creates it late: a subagent's, and a context's first call (2.1.120 creates the session's file
+// after the first PostToolUse hook has started, under load).
 function readWaiting(
   transcript: TranscriptRef,
   toolUseId: string | undefined,
-  { token, state, files }: CallContext,
+  { token, state, stateFound, files }: CallContext,
   settings: Settings,
 ) {
+  const mayAppear = transcript.sidechainFile || !stateFound;
   const query = viewQuery(state, token, toolUseId, transcript.sidechainFile);
   const started = performance.now();
   const deadline = started + settings.waitMs;
@@ -75,7 +77,7 @@ function readWaiting(
     const late = now + POLL_MS > deadline;
     const waited = reads > 1 ? Math.round(now - started) : undefined;
     if ("error" in view) {
-      if (!view.missing || !transcript.sidechainFile || late) return { view, waited };
+      if (!view.missing || !mayAppear || !toolUseId || late) return { view, waited };
     } else {
       const usage = view.usage;
       if (usage?.matched || view.callPresent || usage?.window !== undefined || !toolUseId) {

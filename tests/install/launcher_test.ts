@@ -350,6 +350,8 @@ function firingEnv(dir: string, denoDir: string, registry?: string): Record<stri
     LESSONS_STATE_DIR: join(dir, "state"),
     LESSONS_MANIFEST_PATH: SAMPLE_MANIFEST,
     LESSONS_DEBUG: "1",
+    // The payload's transcript does not exist: a context's first call would wait for it.
+    LESSONS_REINJECT_WAIT_MS: "1",
   };
 }
 

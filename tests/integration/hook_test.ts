@@ -319,6 +319,23 @@ Deno.test("a subagent's first call waits for its own transcript, which Claude Co
   ok(run.stderr.includes("(subagent)") && run.stderr.includes("tool_use match"), run.stderr);
 });
 
+Deno.test("a session's first call waits for its transcript, created late; later calls do not", async () => {
+  // 2.1.120 under load created the session's file after its first PostToolUse hook started.
+  const { box, env, call } = setup(10);
+  Deno.removeSync(box.transcript);
+  const slow = { ...env, LESSONS_REINJECT_WAIT_MS: "2000", LESSONS_DEBUG: "1" };
+  const pending = runRecorded(call("toolu_first"), slow);
+  await new Promise((r) => setTimeout(r, 300));
+  writeTranscript(box.transcript, [entries.assistant(31_000, ["toolu_first"])]);
+  const first = await pending;
+  ok(first.context?.includes("refresh 30 ref="), first.stderr);
+  ok(/waited \d+ ms for its entry/.test(first.stderr), first.stderr);
+  // With the context's state written, a missing file is not waited for: it will not appear.
+  Deno.removeSync(box.transcript);
+  const later = await runRecorded(call("toolu_later"), slow);
+  ok(later.stderr.includes("No such file") && !later.stderr.includes("waited"), later.stderr);
+});
+
 Deno.test("waits briefly for this call's entry, which Claude Code writes asynchronously", async () => {
   const { box, env, call } = setup(20, "toolu_prev");
   const pending = runRecorded(call("toolu_late"), {
