@@ -1,51 +1,46 @@
 /**
- * What the transcript says about the context a state file describes, applied to that state: a
- * compaction that ended it, a stretch checked free of markers, refreshes recovered after the
- * state file was lost, a window proven, where the session compacts. Pure.
+ * What the transcript taught about a context (a compaction, a stretch free of markers, refreshes
+ * recovered, a window proven, where it compacts), applied to its state.
  */
 import type { State } from "../schemas/state.ts";
 import type { WindowProof } from "./window.ts";
 
 export interface ContextFacts {
-  /** Offset of the newest compaction marker seen, if any. */
+  /** Offset of the newest compaction marker seen. */
   marker?: number;
   /** No compaction marker after the last fire, up to this offset. */
   checkedTo?: number;
-  /** Thresholds this hook's own refreshes in the transcript show as fired (state file lost). */
+  /** Thresholds this hook's refreshes in the transcript show as fired (state file lost). */
   recovered?: number[];
   /** A fork subagent's first call: thresholds its parent's refreshes named before the fork. */
   inherited?: number[];
-  /** A window the transcript proved. */
   proven?: WindowProof;
   /** Where this subagent's transcript was found by searching. */
   agentTranscript?: string;
   /** The tightest point this session was seen to auto-compact at. */
   compactedAt?: number;
-  /** Claude Code's auto-compaction settings read for this context, and their files' signature. */
+  /** Claude Code's auto-compaction settings, and their files' signature. */
   claudeSettings?: string;
-  /** This tool call's result, as its payload shows it: `[tool_use_id, bytes]`. */
+  /** This tool call's result: `[tool_use_id, bytes]`. */
   result?: [string, number];
 }
 
-/** How many calls' result sizes a state keeps: enough for one response's parallel calls. */
+/** Result sizes kept: enough for one response's parallel calls. */
 const RESULTS_KEPT = 16;
 
-/** Unchecked bytes worth recording as checked (a state write); below it, re-reading is cheaper. */
+/** Unchecked bytes worth a state write to record as checked; below it, re-reading is cheaper. */
 export const CHECKPOINT_BYTES = 256 * 1024;
 
 /**
- * Where to look for a compaction marker: after a reset whose marker was not written yet, from
- * there; else for an unreported compaction, after the last fire, past what was checked; none
- * before anything fired (a compaction then changes nothing).
+ * Where to look for a compaction marker: from a reset whose marker was not written yet; else after
+ * the last fire and what was checked; nowhere before anything fired (a compaction changes nothing).
  */
 export function markersFrom(state: State): number | undefined {
-  // A reported compaction whose marker was not written yet: look for it, to learn from it.
   if (state.compactedFrom !== undefined) return state.compactedFrom;
   if (state.fired.length === 0) return undefined;
   return Math.max(state.firedAt ?? 0, state.checkedTo ?? 0);
 }
 
-/** The window `state` keeps as proven, with the model and release it was proven for. */
 export function proofOf(state: State): WindowProof | undefined {
   if (state.provenWindow === undefined) return undefined;
   return { window: state.provenWindow, model: state.provenModel, version: state.provenVersion };
@@ -71,10 +66,7 @@ export function resetState(state: State, checkedTo?: number): State {
   return next as State;
 }
 
-/**
- * `base` updated with `facts`. `recovered` and `inherited` apply only without a state file: one
- * that exists is the record, the transcript only a backup.
- */
+/** `base` updated with `facts`; `recovered` and `inherited` only without a state file. */
 export function applyFacts(base: State, facts: ContextFacts, stateFound: boolean): State {
   let state = base;
   if (!stateFound && (facts.recovered?.length || facts.inherited?.length)) {
