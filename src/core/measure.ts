@@ -1,21 +1,23 @@
 /**
- * One call's reading, from what the transcript showed (or Claude Code's own figures), with the
- * window and span it is measured against and the facts the read taught: a compaction, where the
- * session compacts, a window proven. Pure.
+ * One call's reading, from the transcript (or Claude Code's own figures), with its window and span,
+ * and the facts the read taught: a compaction, where the session compacts, a window proven.
  */
-import type { CompactEnv, CompactSettings } from "./compaction_point.ts";
-import { compactsEarly, spanFor } from "./compaction_point.ts";
+import {
+  type CompactEnv,
+  compactsEarly,
+  type CompactSettings,
+  spanFor,
+} from "./compaction_point.ts";
 import { CHECKPOINT_BYTES, type ContextFacts, markersFrom, proofOf } from "./facts.ts";
 import type { Threshold } from "./numbers.ts";
 import { figuresOf, type NoReading, type Reading } from "./reading.ts";
-import type { CompactionEvidence, WindowChoice, WindowProof } from "./window.ts";
-import { percentOf, resolveWindow, windowText } from "./window.ts";
+import { type CompactionEvidence, percentOf, resolveWindow, type WindowChoice } from "./window.ts";
+import { type WindowProof, windowText } from "./window.ts";
 import type { State } from "../schemas/state.ts";
 import type { StatuslineRecord } from "../schemas/statusline.ts";
 import type { TranscriptView } from "./view.ts";
 import { isContextWindow } from "../schemas/guards.ts";
 
-/** What measuring needs from the settings. */
 export interface MeasureSettings {
   thresholds: readonly Threshold[];
   windowOverride: number | undefined;
@@ -25,15 +27,13 @@ export interface MeasureSettings {
   scaleForAutocompact: boolean;
 }
 
-/** Everything a reading is taken from. */
 export interface MeasureInput {
-  /** stdin's `context_window` (no release sends one to PostToolUse; honoured should one come). */
+  /** stdin's `context_window`: no release sends one to PostToolUse, but it is honoured. */
   contextWindow?: unknown;
   /** The transcript's view, why it could not be read, or undefined: no transcript. */
   view: TranscriptView | { error: string } | undefined;
   /** A fresh statusline record for this context (main thread only). */
   bridged?: StatuslineRecord | undefined;
-  /** The context's state as loaded: what it proved and learned. */
   state: State;
   settings: MeasureSettings;
   /** Claude Code's auto-compaction settings files, merged; undefined when not read. */
@@ -44,7 +44,6 @@ function none(reason: string, countCalls = true): NoReading {
   return { kind: "none", reason, countCalls };
 }
 
-/** The reading and the facts this call's read taught. */
 export function measure(
   input: MeasureInput,
 ): { reading: Reading | NoReading; facts: ContextFacts } {
@@ -92,9 +91,7 @@ export function measure(
     kind: "reading",
     source: usage.window !== undefined
       ? "transcript Token usage"
-      : usage.matched
-      ? "transcript tool_use match"
-      : "transcript latest",
+      : `transcript ${usage.matched ? "tool_use match" : "latest"}`,
     percent: percentOf(usage.tokens, window),
     tokens: usage.tokens,
     window,
@@ -128,15 +125,14 @@ export function windowFor(
 /** The proof `choice` makes, unless it is the one kept. */
 function newProof(choice: WindowChoice, kept: WindowProof | undefined): WindowProof | undefined {
   const proof = choice.proves;
-  const same = proof !== undefined && kept !== undefined && proof.window === kept.window &&
-    proof.model === kept.model && proof.version === kept.version;
+  const same = proof && kept && proof.window === kept.window && proof.model === kept.model &&
+    proof.version === kept.version;
   return same ? undefined : proof;
 }
 
 /**
- * What a compaction's recorded size proves about the window (auto near 167k: 200k; above 200k:
- * 1M) and, for an auto-compaction, where this session compacts (the tightest point seen), when
- * that is news to `state`.
+ * What a compaction's size proves about the window (auto near 167k: 200k; above 200k: 1M) and, for
+ * an auto-compaction, where the session compacts (the tightest point seen), when news to `state`.
  */
 export function compactionFacts(
   compaction: CompactionEvidence | undefined,
@@ -147,18 +143,16 @@ export function compactionFacts(
   if (compaction === undefined) return {};
   const facts: ContextFacts = {};
   const kept = proofOf(state);
-  // Measured as the compacted context's own model would be.
-  const proof = newProof(
-    resolveWindow({
-      compaction,
-      disable1m: settings.disable1m,
-      proven: kept,
-      model: compaction.model,
-      version: compaction.version,
-      compactsEarly: compactsEarly(settings.compactEnv, files),
-    }),
-    kept,
-  );
+  const { model, version } = compaction; // as the compacted context's own model would be
+  const choice = resolveWindow({
+    compaction,
+    disable1m: settings.disable1m,
+    proven: kept,
+    model,
+    version,
+    compactsEarly: compactsEarly(settings.compactEnv, files),
+  });
+  const proof = newProof(choice, kept);
   if (proof) facts.proven = proof;
   const at = compaction.preTokens;
   const tighter = state.compactedAt === undefined || at < state.compactedAt;
@@ -176,15 +170,14 @@ function reported(
   const { tokens } = figures;
   const override = input.settings.windowOverride;
   const window = override !== undefined && tokens !== undefined ? override : figures.window;
+  const known = window !== undefined;
   const reading: Reading = {
     kind: "reading",
     source,
-    percent: window === undefined || tokens === undefined
-      ? figures.percent
-      : percentOf(tokens, window),
+    percent: known && tokens !== undefined ? percentOf(tokens, window) : figures.percent,
     tokens,
     window,
-    windowSource: window === undefined
+    windowSource: !known
       ? undefined
       : window === override
       ? "LESSONS_CONTEXT_WINDOW"
@@ -194,7 +187,7 @@ function reported(
   return withSpan(reading, input, learned);
 }
 
-/** `reading`, just made, with where it compacts and the span its percentages are measured in. */
+/** `reading` with where it compacts and the span its percentages are measured in. */
 function withSpan(reading: Reading, input: MeasureInput, learned: number | undefined): Reading {
   const { window, model } = reading;
   if (window === undefined || !(window > 0)) return reading;
