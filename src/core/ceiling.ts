@@ -1,7 +1,6 @@
 /**
- * An upper bound on this call's reading before its own transcript entry is written, so that a
- * call that cannot cross a threshold answers at once instead of waiting for the entry. Pure; its
- * figures (TOKENS_PER_BYTE, LARGEST_UNSEEN_TOKENS) are Claude Code facts.
+ * An upper bound on this call's reading before its own transcript entry is written: a call that
+ * cannot cross a threshold answers at once instead of waiting for the entry.
  */
 import { INLINE_LIMIT, LARGEST_UNSEEN_TOKENS, TOKENS_PER_BYTE } from "./claude_code.ts";
 import { type CompactSettings, spanFor } from "./compaction_point.ts";
@@ -13,38 +12,23 @@ import type { State } from "../schemas/state.ts";
 import type { TranscriptView } from "./view.ts";
 
 /**
- * How many times the largest measured unseen growth the margin allows: room for a denser
- * tokenizer and for sources no measurement could drive. A growth past it costs one call.
+ * Tokens a request may carry beyond its transcript bytes: three times the most measured, for a
+ * denser tokenizer and sources no measurement drove. A growth past it costs one call.
  */
-const SAFETY_FACTOR = 3;
+export const MARGIN_TOKENS = Math.ceil(3 * LARGEST_UNSEEN_TOKENS);
 
-/** Tokens a request may carry beyond what the bytes written since the previous response hold. */
-export const MARGIN_TOKENS = Math.ceil(SAFETY_FACTOR * LARGEST_UNSEEN_TOKENS);
-
-/**
- * The most tokens this call's request can hold: the previous reading, its output, what the bytes
- * written since that response began can carry, and the margin. Infinity when the output is
- * unknown.
- *
- * @example
- * ```ts
- * ceilingTokens(100_000, 500, 4_000); // 100_000 + 500 + 0.6 × 4_000 + 10_038 = 112_938
- * ```
- */
+/** The most this call's request can hold: the last reading, its output, new bytes, the margin. */
 export function ceilingTokens(tokens: number, output: number | undefined, bytesAfter: number) {
   if (output === undefined || !(output >= 0) || !(bytesAfter >= 0)) return Infinity;
   return tokens + output + Math.ceil(TOKENS_PER_BYTE * bytesAfter) + MARGIN_TOKENS;
 }
 
-/**
 /** A result entry's own fields, and its hooks' records, beyond the result's text. */
 const RESULT_ENTRY_BYTES = 4096;
 
 /**
- * What the results of `calls`, not in the transcript yet, will add to it: each result's text twice
- * (the message and `toolUseResult`), the entry's own fields, and this hook's answer to it twice
- * (`hook_success`, `hook_additional_context`), when it answered. Undefined when a call's hook did
- * not record its result's size.
+ * What the results of `calls`, not written yet, will add: each result's text and this hook's
+ * answer twice, and the entry's fields. Undefined when a call's hook did not record its size.
  */
 function unwrittenBytes(calls: readonly string[], state: State): number | undefined {
   let bytes = 0;
@@ -58,12 +42,9 @@ function unwrittenBytes(calls: readonly string[], state: State): number | undefi
 }
 
 /**
- * The ceiling on this call's reading, when even the ceiling crosses no threshold that counts in
- * `state`: the call may answer without its own entry. A result of the newest response that is not
- * in the transcript yet (Claude Code writes entries in batches, after the hook starts) counts at
- * the size its own hook recorded. Undefined (wait for the entry) when the newest usage is this
- * call's, when such a result's size is unknown, after a prompt (a new turn may switch model), or
- * after a compaction.
+ * The ceiling on this call's reading when it crosses no threshold: the call need not wait for its
+ * entry. Undefined (wait) when the newest usage is this call's, an unwritten result's size is
+ * unknown, or after a prompt (a new turn may switch model) or a compaction.
  */
 export function ceilingOf(
   view: TranscriptView,
@@ -80,8 +61,7 @@ export function ceilingOf(
   }
   const unwritten = unwrittenBytes(usage.unanswered, state);
   if (unwritten === undefined) return undefined;
-  // The window chosen without the token count, which can only widen it: never wider than the
-  // reading's, so the ceiling's share is never lower than the reading's.
+  // Without the token count, which can only widen it: never wider than the reading's window.
   const model = { model: usage.model, version: usage.version };
   const window = windowFor(model, view.compaction, proofOf(state), settings, files).window;
   const context = {

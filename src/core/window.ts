@@ -1,18 +1,13 @@
 /**
  * Which context window a reading is measured against, how sure that is, and on what evidence.
- * Pure. Why each rule holds: docs/maintainers/windows-by-release.md.
+ * Why each rule holds: docs/maintainers/windows-by-release.md.
  */
-import {
-  AUTOCOMPACT_MARGIN,
-  FIRST_PARTY_GATE,
-  LARGE_WINDOW,
-  MODEL_ROWS,
-  SMALL_WINDOW,
-} from "./claude_code.ts";
+import { AUTOCOMPACT_MARGIN, FIRST_PARTY_GATE, LARGE_WINDOW } from "./claude_code.ts";
+import { MODEL_ROWS, SMALL_WINDOW } from "./claude_code.ts";
 
 export interface WindowChoice {
   window: number;
-  /** How it was decided (`[1m] model id`, `model and version`...): `status` and `doctor` show it. */
+  /** How it was decided: `[1m] model id`, `model and version`... */
   source: string;
   /** False when a larger window stays possible: the smaller is taken, so no threshold is missed. */
   certain: boolean;
@@ -21,19 +16,17 @@ export interface WindowChoice {
   proves?: WindowProof;
 }
 
-/** The model and Claude Code release some evidence is about; unknown, it speaks for every one. */
+/** The model and release some evidence is about; unknown, it speaks for every one. */
 interface Release {
   model?: string | undefined;
   version?: string | undefined;
 }
 
-/** A compaction the transcript records, with the model and release of the usage it compacted. */
 export interface CompactionEvidence extends Release {
   trigger: string | undefined;
   preTokens: number;
 }
 
-/** A window this session proved, for the model and release of the evidence. */
 export interface WindowProof extends Release {
   window: number;
 }
@@ -68,16 +61,7 @@ function rowOf(id: string) {
   });
 }
 
-/**
- * A model id as Claude Code keys its per-model settings: a family the table knows, else the id
- * without a date.
- *
- * @example
- * ```ts
- * modelKey("claude-sonnet-4-5-20250929"); // "claude-sonnet-4-5"
- * modelKey("us.anthropic.claude-opus-5-5[1m]"); // "claude-opus-5-5"
- * ```
- */
+/** A model id as Claude Code keys settings per model: a family in the table, else undated. */
 export function modelKey(model: string): string {
   const id = idOf(model);
   return rowOf(id)?.family ?? id.replace(/[-@]\d{8}$/, "");
@@ -115,16 +99,9 @@ const COMPACTION = "auto-compaction point";
 const TABLE = "model and version";
 
 /**
- * The window from the best evidence at hand: an exact figure, the 1M kill switch, a `[1m]` id, a
- * reading above 200k, a window proven earlier, a compaction's size, the model against the table
- * for the release that wrote the transcript. Where a larger window stays possible the answer is
- * the smaller one, not `certain`.
- *
- * @example
- * ```ts
- * resolveWindow({ model: "claude-sonnet-4-6", tokens: 250_000 }).window; // 1_000_000
- * resolveWindow({ model: "claude-opus-4-7", version: "2.1.112" }).window; // 200_000
- * ```
+ * The window from the best evidence at hand, in order: an override, the 1M kill switch, `[1m]`, a
+ * reading above 200k, a proof, a compaction's size, the table. Where a larger window stays
+ * possible, the smaller, not `certain`.
  */
 export function resolveWindow(inputs: WindowInputs): WindowChoice {
   const { override, model, version, tokens, compaction: c } = inputs;
@@ -192,7 +169,7 @@ export function resolveWindow(inputs: WindowInputs): WindowChoice {
   return pick(LARGE_WINDOW, TABLE, `${inRelease} has 1M natively`);
 }
 
-/** Percent of `window` that `tokens` fill; multiplies first, so 58,000 of 200,000 is 29. */
+/** Multiplies first, so 58,000 of 200,000 is 29. */
 export function percentOf(tokens: number, window: number): number {
   return (tokens * 100) / window;
 }
