@@ -1,6 +1,6 @@
 /**
  * The decision, one pure function for every event the hook answers: from the state, the reading,
- * the transcript's facts and the settings, what to refresh for (if anything), the state to keep, why.
+ * the transcript's facts and the settings, what to refresh for, the state to keep, and why.
  */
 import type { State } from "../schemas/state.ts";
 import { afterCompaction, compactionEvent, compactionFound } from "./compaction_refresh.ts";
@@ -28,7 +28,7 @@ export interface DecideSettings {
 
 /**
  * A tool call (`claim`: its `tool_use_id` and the transcript's size, where its receipt is looked
- * for), or an event that ends a context (`answerAt`: the transcript's size when SessionStart answers).
+ * for), or an event that ends a context (`answerAt`: the size when SessionStart answers).
  */
 export type DecideInput =
   | {

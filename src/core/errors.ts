@@ -6,7 +6,7 @@
  */
 const NOT_CAPABLE = "a system path (under /proc, /dev or /sys) that the hook is not allowed to use";
 
-/** The message of anything thrown, on one line: `messageOf(new Error("disk full"))` is "disk full". */
+/** The message of anything thrown, on one line. */
 export function messageOf(error: unknown): string {
   if (error instanceof Deno.errors.NotCapable) return NOT_CAPABLE;
   const message = error instanceof Error ? error.message : String(error);

@@ -34,7 +34,7 @@ const SYNTAX_MESSAGES: Readonly<Record<string, string>> = {
   InvalidCharacter: "invalid character",
 };
 
-/** A jsonc-parser error code (`printParseErrorCode`) in words: `CommaExpected` is "expected ','". */
+/** A jsonc-parser error code in words: `CommaExpected` is "expected ','". */
 export function syntaxMessage(code: string): string {
   return SYNTAX_MESSAGES[code] ?? code;
 }
