@@ -1,11 +1,7 @@
-/**
- * Where a JSON or JSONC text goes wrong, in words: the line and column of an offset, and
- * jsonc-parser's error codes as a reader would say them. The config file and the manifest both
- * point at the place to correct.
- */
+/** Where a JSON or JSONC text goes wrong, in words: its line and column, and what is wrong. */
 import type { ParseError } from "jsonc-parser";
 
-/** 1-based line and column of a character offset: `lineColumn('{\n  "a" 1', 8)` is 2:7. */
+/** 1-based line and column of a character offset. */
 export function lineColumn(text: string, offset: number): { line: number; column: number } {
   let line = 1;
   let start = 0;
@@ -40,13 +36,8 @@ export function syntaxMessage(code: string): string {
 }
 
 /**
- * Why `text`, which `JSON.parse` refused, is not JSON: binary, empty, or the line and column
- * where it goes wrong, on one line whatever the text holds (JSON.parse's own message quotes it).
- *
- * @example
- * ```ts
- * await whyNotJson('{\n  "a" 1\n}'); // "it is not valid JSON (line 2, column 7: expected ':')"
- * ```
+ * Why `text`, which `JSON.parse` refused, is not JSON, on one line (JSON.parse's message quotes
+ * the text): "it is not valid JSON (line 2, column 7: expected ':')".
  */
 export async function whyNotJson(text: string): Promise<string> {
   // Decoding replaced invalid UTF-8 with U+FFFD; NUL never appears in JSON text.

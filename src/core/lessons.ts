@@ -1,6 +1,6 @@
 /**
- * The lessons a refresh restates: a manifest's enabled, in-scope directives and protocols,
- * validated one by one so that one bad lesson never hides the good ones.
+ * A manifest's enabled, in-scope directives and protocols, validated one by one so that one bad
+ * lesson never hides the good ones.
  */
 import { firstLine } from "./render_rules.ts";
 import {
@@ -10,7 +10,6 @@ import {
   ManifestSchema,
 } from "../schemas/manifest.ts";
 
-/** A lesson ready to render. */
 export interface RefreshLesson {
   slug: string;
   kind: "directive" | "protocol";
@@ -26,20 +25,14 @@ export interface LessonSelection {
   invalid: string[];
 }
 
-/**
- * The ids a lesson scoped to the project at `folder` may carry: the lessons-learned plugin's
- * (`/a/b` is `a-b`), the folder-name form `-a-b`, and the plain path.
- */
+/** The ids a lesson scoped to the project at `folder` may carry: `a-b`, `-a-b`, `/a/b`. */
 export function projectIdsFor(folder: string | undefined): string[] {
   if (!folder) return [];
   const dashed = folder.replace(/[\\/:]/g, "-");
   return [dashed.replace(/^-+/, ""), dashed, folder];
 }
 
-/**
- * The enabled directives and protocols of manifest `raw` that are unscoped or scoped to one of
- * `projectIds`. Throws `TypeError` when `raw` is not a lessons-learned manifest at all.
- */
+/** The lessons of manifest `raw` unscoped or scoped to `projectIds`; `TypeError` if no manifest. */
 export function selectLessons(raw: unknown, projectIds: readonly string[]): LessonSelection {
   const envelope = ManifestSchema.safeParse(raw);
   if (!envelope.success) {

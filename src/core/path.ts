@@ -1,7 +1,6 @@
 /**
- * The path operations the hook needs, with the results `node:path` gives on the platform, without
- * importing it: it loads Deno's Node compatibility layer, which costs more than the rest of a
- * non-firing call (docs/maintainers/benchmarks.md).
+ * The path operations the hook needs, as `node:path` gives them, without importing it: that loads
+ * Deno's Node layer, which costs more than the rest of a non-firing call.
  */
 
 const WINDOWS = Deno.build.os === "windows";
@@ -27,7 +26,7 @@ function rootLength(path: string): number {
   return isSep(path[0]) ? 1 : 0;
 }
 
-/** Resolves `.` and `..` and collapses separators; keeps a trailing separator, as Node does. */
+/** Resolves `.` and `..`, collapses separators, keeps a trailing one (as Node does). */
 function normalize(path: string): string {
   if (path === "") return ".";
   const rootLen = rootLength(path);
@@ -44,7 +43,7 @@ function normalize(path: string): string {
   return isSep(path[path.length - 1]) && !isSep(joined[joined.length - 1]) ? joined + SEP : joined;
 }
 
-/** Joins path segments with the platform's separator, normalized: `join("/tmp", "x")`. */
+/** Joins segments with the platform's separator, normalized. */
 export function join(...parts: string[]): string {
   return normalize(parts.filter((part) => part !== "").join(SEP));
 }
@@ -56,7 +55,7 @@ function trimTrailing(path: string): string {
   return path.slice(0, end);
 }
 
-/** The last segment of `path`: `basename("/a/b/session.jsonl")` is `session.jsonl`. */
+/** The last segment of `path`. */
 export function basename(path: string): string {
   const trimmed = trimTrailing(path);
   const rootLen = rootLength(trimmed);
@@ -85,10 +84,7 @@ export function isAbsolute(path: string): boolean {
   return isSep(path[0]) || /^[A-Za-z]:[\\/]/.test(path);
 }
 
-/**
- * An absolute, normalized path: the segments joined right to left until one is absolute, on top
- * of the working folder (which needs read permission) when none is: `resolve("/etc", "../x")`.
- */
+/** The segments joined right to left until one is absolute, else on the working folder. */
 export function resolve(...parts: string[]): string {
   let resolved = "";
   for (let i = parts.length - 1; i >= 0 && !isAbsolute(resolved); i--) {
