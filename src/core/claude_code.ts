@@ -63,10 +63,7 @@ export const MODEL_ROWS: readonly ModelRow[] = [
   ...rows("fixed", "claude-haiku-4-5", "claude-3-5-haiku", "claude-3-opus", "claude-3-haiku"),
 ];
 
-/**
- * Releases strictly between these give a natively-1M model 1M only on the first-party API (no
- * gateway, Bedrock, Vertex or Foundry): read in 2.1.150 and 2.1.275, absent in 2.1.143, 2.1.287.
- */
+/** Releases strictly between these give a native-1M model 1M only on Anthropic's own API. */
 export const FIRST_PARTY_GATE = { lastWithout: "2.1.143", firstWithoutAfter: "2.1.287" } as const;
 
 /** A statusLine record older than this no longer describes the context (it runs ~380 ms late). */
@@ -76,17 +73,11 @@ export const STATUSLINE_MAX_AGE_MS = 60_000;
 export const TOOL_CALL_EVENTS: readonly string[] = ["PostToolUse", "PostToolUseFailure"];
 /** SessionStart sources that begin a new context; `startup`, `resume` and `fork` do not. */
 export const RESET_SOURCES: readonly string[] = ["clear", "compact"];
-/**
- * SessionStart sources that continue a context: their answer reaches the model in the next
- * request. (2.1.328 also sends `context_tokens`; the hook reads the transcript as on every call.)
- */
+/** SessionStart sources that continue a context: their answer reaches its next request. */
 export const CONTINUE_SOURCES: readonly string[] = ["resume", "fork"];
 /** The SessionStart source whose `systemMessage` is shown under the banner, to no model. */
 export const STARTUP_SOURCE = "startup";
-/**
- * SessionStart(compact)'s `additionalContext` reaches the new context's first request; it runs
- * before the compaction's marker is written, and its answer is recorded with this `toolUseID`.
- */
+/** SessionStart(compact) answers into the new context, before its marker; recorded with this id. */
 export const SESSION_START = "SessionStart";
 
 /**
@@ -102,10 +93,7 @@ export const RECORDS_HOOK_OUTCOMES_FROM = "2.1.97";
 /** From this release a subagent's own transcript holds them too. */
 export const RECORDS_IN_SUBAGENT_FILES_FROM = "2.1.259";
 
-/**
- * The events the hook is registered for, with values its matcher must let through. Not
- * PostCompact: releases before 2.1.76 refuse a hooks.json that names it.
- */
+/** Events registered, with what matchers pass; not PostCompact: releases before 2.1.76 refuse it. */
 export const HOOK_EVENTS: readonly { event: string; needs: readonly string[] }[] = [
   { event: "PostToolUse", needs: ["Bash", "Read", "mcp__x__y"] },
   { event: "PostToolUseFailure", needs: ["Bash", "Read", "mcp__x__y"] },

@@ -2,12 +2,8 @@
  * Where Claude Code will auto-compact a context (from its environment, its settings files and the
  * session's own compactions), and so the span percentage thresholds are measured against.
  */
-import {
-  AUTOCOMPACT_BUFFER,
-  AUTOCOMPACT_MARGIN,
-  MIN_AUTO_COMPACT_WINDOW,
-  SUMMARY_OUTPUT_BUFFER,
-} from "./claude_code.ts";
+import { AUTOCOMPACT_BUFFER, AUTOCOMPACT_MARGIN, SUMMARY_OUTPUT_BUFFER } from "./claude_code.ts";
+import { MIN_AUTO_COMPACT_WINDOW } from "./claude_code.ts";
 import { groupDigits, isTokenThreshold, type Threshold } from "./numbers.ts";
 import { modelKey } from "./window.ts";
 
@@ -25,11 +21,10 @@ export interface CompactSettings {
   byModel: Record<string, { value: number | "auto"; file: string }>;
 }
 
-/** Claude Code's environment, as far as auto-compaction goes. */
+/** Claude Code's environment, as far as auto-compaction goes (`DISABLE_COMPACT` first). */
 export interface CompactEnv {
   window?: { tokens: number; raw: string };
   pct?: number;
-  /** The variable that turns auto-compaction off: `DISABLE_COMPACT` first. */
   off?: "DISABLE_COMPACT" | "DISABLE_AUTO_COMPACT";
 }
 
@@ -99,7 +94,6 @@ interface CompactionInputs {
   model?: string | undefined;
   env: CompactEnv;
   files?: CompactSettings | undefined;
-  /** The tightest point this session was seen to auto-compact at. */
   learned?: number | undefined;
 }
 
@@ -193,18 +187,13 @@ interface SpanContext {
  * the window, unless it compacts early; then the window that compacts there (point + 33,000),
  * narrowed until the highest percentage lands 3% of it before the point.
  */
-export function spanFor(
-  window: number,
-  model: string | undefined,
-  context: SpanContext,
-): { compaction: CompactionPoint; span: number } {
+export function spanFor(window: number, model: string | undefined, context: SpanContext) {
   const { env, files, learned } = context;
-  const compaction = compactionPoint({ window, model, env, files, learned });
+  const compaction: CompactionPoint = compactionPoint({ window, model, env, files, learned });
   if (!context.scale || compaction.kind === "off") return { compaction, span: window };
   const base = Math.min(window, compaction.tokens + AUTOCOMPACT_MARGIN);
   if (base >= window) return { compaction, span: window };
-  const percents = context.thresholds.filter((t) => !isTokenThreshold(t));
-  const highest = Math.max(...percents);
+  const highest = Math.max(...context.thresholds.filter((t) => !isTokenThreshold(t)));
   const target = compaction.tokens - LEAD_SHARE * base;
   // No percentage (highest is -Infinity), or it lands early enough.
   if ((highest * base) / 100 <= target) return { compaction, span: base };

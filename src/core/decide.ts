@@ -19,7 +19,6 @@ export interface Step {
   reason: string;
 }
 
-/** What the decision needs from the settings. */
 export interface DecideSettings {
   thresholds: readonly Threshold[];
   toolCountInterval: number;
@@ -92,17 +91,15 @@ export function decide(input: DecideInput): Decision {
   }
   const { reading, settings } = input;
   const known = applyFacts(input.state, input.facts, input.stateFound);
-  const settled = settleDeliveries(
-    compactionFound(input.state, known, settings.refreshAfterCompact),
-    input.receipts,
-  );
+  const found = compactionFound(input.state, known, settings.refreshAfterCompact);
+  const settled = settleDeliveries(found, input.receipts);
   const state = settled.state;
-  const decision = withReceipts(
-    afterCompaction(onThresholds(reading, state, settings, input.claim.at), state, reading),
-    settled,
+  const step = afterCompaction(
+    onThresholds(reading, state, settings, input.claim.at),
+    state,
     reading,
-    input.claim,
   );
+  const decision = withReceipts(step, settled, reading, input.claim);
   const next = decision.next ?? state;
   const span = isReading(reading) ? fillOf(reading).span : undefined;
   const after = firedUnder(next.fired, next.firedWindow, span);

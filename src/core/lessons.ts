@@ -3,12 +3,8 @@
  * lesson never hides the good ones.
  */
 import { firstLine } from "./render_rules.ts";
-import {
-  LessonSchema,
-  MANIFEST_TYPE,
-  MANIFEST_VERSION,
-  ManifestSchema,
-} from "../schemas/manifest.ts";
+import { LessonSchema, ManifestSchema } from "../schemas/manifest.ts";
+import { MANIFEST_TYPE, MANIFEST_VERSION } from "../schemas/manifest.ts";
 
 export interface RefreshLesson {
   slug: string;

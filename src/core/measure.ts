@@ -2,12 +2,8 @@
  * One call's reading, from the transcript (or Claude Code's own figures), with its window and span,
  * and the facts the read taught: a compaction, where the session compacts, a window proven.
  */
-import {
-  type CompactEnv,
-  compactsEarly,
-  type CompactSettings,
-  spanFor,
-} from "./compaction_point.ts";
+import type { CompactEnv, CompactSettings } from "./compaction_point.ts";
+import { compactsEarly, spanFor } from "./compaction_point.ts";
 import { CHECKPOINT_BYTES, type ContextFacts, markersFrom, proofOf } from "./facts.ts";
 import type { Threshold } from "./numbers.ts";
 import { figuresOf, type NoReading, type Reading } from "./reading.ts";
@@ -27,16 +23,13 @@ export interface MeasureSettings {
   scaleForAutocompact: boolean;
 }
 
+/** `contextWindow`: stdin's (no release sends one yet); `bridged`: a fresh statusline record. */
 export interface MeasureInput {
-  /** stdin's `context_window`: no release sends one to PostToolUse, but it is honoured. */
   contextWindow?: unknown;
-  /** The transcript's view, why it could not be read, or undefined: no transcript. */
   view: TranscriptView | { error: string } | undefined;
-  /** A fresh statusline record for this context (main thread only). */
   bridged?: StatuslineRecord | undefined;
   state: State;
   settings: MeasureSettings;
-  /** Claude Code's auto-compaction settings files, merged; undefined when not read. */
   files: CompactSettings | undefined;
 }
 
@@ -44,6 +37,7 @@ function none(reason: string, countCalls = true): NoReading {
   return { kind: "none", reason, countCalls };
 }
 
+/** The reading and the facts this call's read taught. */
 export function measure(
   input: MeasureInput,
 ): { reading: Reading | NoReading; facts: ContextFacts } {
@@ -75,9 +69,8 @@ export function measure(
     }
     return { reading, facts };
   }
-  if (input.bridged) {
-    return { reading: reported(input, "statusline", input.bridged, learned), facts };
-  }
+  const { bridged } = input;
+  if (bridged) return { reading: reported(input, "statusline", bridged, learned), facts };
   const usage = view.usage;
   if (!usage) return { reading: none("no usage in the transcript"), facts };
   const kept = facts.proven ?? proofOf(state);

@@ -9,31 +9,26 @@ import type { Step } from "./decide.ts";
 import { isReading, type NoReading, type Reading } from "./reading.ts";
 import type { RefreshCause } from "./header.ts";
 
-/** The restatement after a compaction's label, as its header writes it. */
 export const COMPACT_LABEL = "compact";
-
-/** Why a delivery is not checked on a Claude Code that records no hook outcome. */
 const UNRECORDED = "this Claude Code does not record deliveries";
 
 const MAX_SENDS = 2;
 
-/** What the transcript showed from the oldest outstanding claim to its end (line offsets). */
+/**
+ * The transcript from `from` (before the oldest claim) on, as line offsets: each call's
+ * `tool_result`, this hook's answers recorded, the two newest responses; `records`: whether this
+ * Claude Code records hook outcomes.
+ */
 export interface ReceiptEvidence {
-  /** Read from this offset on: a claim made before it was not seen whole. */
   from: number;
-  /** Per tool call: where its `tool_result` entry starts (its hooks have finished by then). */
   results: Readonly<Record<string, number>>;
-  /** Per call: where Claude Code recorded this hook's answers to it. */
   answers: Readonly<Record<string, readonly number[]>>;
-  /** Calls whose hook Claude Code cancelled (killed at its timeout). */
   cancelled: readonly string[];
-  /** Where the newest responses start, newest first, one per message id, at most two. */
   responses: readonly number[];
-  /** This Claude Code records hook outcomes. */
   records: boolean;
 }
 
-/** What the transcript says about one delivery (`unread`: its claim lies before what was read). */
+/** `unread`: the claim lies before what was read. */
 export type Verdict =
   | { kind: "delivered" | "pending" | "unread" | "unrecorded" }
   | { kind: "missed"; why: string };
@@ -86,8 +81,7 @@ export function receiptQuery(state: State): { from: number; calls: string[] } | 
 
 /** True when `evidence` settles every outstanding delivery: waiting cannot tell more. */
 export function receiptsSettled(state: State, evidence: ReceiptEvidence | undefined): boolean {
-  if (evidence === undefined) return outstanding(state).length === 0;
-  return outstanding(state).every((d) => judge(d, evidence).kind !== "pending");
+  return outstanding(state).every((d) => evidence && judge(d, evidence).kind !== "pending");
 }
 
 /** How a delivery stands: its status, `owed` (sent again on this call) or `re-sent` (unseen). */

@@ -10,7 +10,6 @@ import { INLINE_LIMIT } from "./claude_code.ts";
 export interface RuleBlock {
   /** `CLAUDE.md:3`, `.claude/reinject.md`. */
   id: string;
-  /** Blocks with the same heading are shown together under it. */
   heading: string;
   text: string;
 }
@@ -90,7 +89,7 @@ export function renderCombined(
     lessons: omittedNote("lesson", Math.min(lessons.length, units.length - shown), limit),
     rules: omittedNote("rule", Math.max(0, rules.length - shown), limit),
   });
-  // The length with the first k units as first lines and the rest left out, for every k.
+  // The length with the first k units as first lines, for every k.
   const sections = new Map<Kind, { blocks: number; groups: Set<string>; headings: number }>();
   const lengthWith = (shown: number) => {
     let length = header.length + 1;

@@ -33,15 +33,14 @@ function optional(value: unknown, type: "string" | "number" | "boolean", nullabl
   return value === undefined || (nullable && value === null) || typeof value === type;
 }
 
+/** `tokens`: `input + cache_creation + cache_read`, Claude Code's own formula. */
 export interface EntryUsage {
-  /** `input + cache_creation + cache_read` tokens: Claude Code's own formula. */
   tokens: number;
   toolUseIds: string[];
   model?: string | undefined;
   messageId?: string | undefined;
   timestamp?: string | undefined;
   outputTokens?: number | undefined;
-  /** The Claude Code release that wrote the entry. */
   version?: string | undefined;
 }
 

@@ -7,7 +7,6 @@ import { MODEL_ROWS, SMALL_WINDOW } from "./claude_code.ts";
 
 export interface WindowChoice {
   window: number;
-  /** How it was decided: `[1m] model id`, `model and version`... */
   source: string;
   /** False when a larger window stays possible: the smaller is taken, so no threshold is missed. */
   certain: boolean;
@@ -31,13 +30,11 @@ export interface WindowProof extends Release {
   window: number;
 }
 
+/** `override`: `LESSONS_CONTEXT_WINDOW`; `firstParty`: undefined when not known. */
 export interface WindowInputs extends Release {
   tokens?: number | undefined;
-  /** `LESSONS_CONTEXT_WINDOW`. */
   override?: number | undefined;
-  /** `CLAUDE_CODE_DISABLE_1M_CONTEXT`. */
   disable1m?: boolean | undefined;
-  /** Claude Code talks to the first-party API; undefined: not known. */
   firstParty?: boolean | undefined;
   compaction?: CompactionEvidence | undefined;
   proven?: WindowProof | undefined;
