@@ -93,7 +93,7 @@ export const RECORDS_HOOK_OUTCOMES_FROM = "2.1.97";
 /** From this release a subagent's own transcript holds them too. */
 export const RECORDS_IN_SUBAGENT_FILES_FROM = "2.1.259";
 
-/** Events registered, with what matchers pass; not PostCompact: releases before 2.1.76 refuse it. */
+/** Events registered, with what matchers pass; not PostCompact: before 2.1.76 it is refused. */
 export const HOOK_EVENTS: readonly { event: string; needs: readonly string[] }[] = [
   { event: "PostToolUse", needs: ["Bash", "Read", "mcp__x__y"] },
   { event: "PostToolUseFailure", needs: ["Bash", "Read", "mcp__x__y"] },

@@ -68,7 +68,7 @@ export function usageOf(entry: unknown, sidechainFile: boolean): EntryUsage | un
     tokens,
     model: text(model),
     messageId: text(id),
-    toolUseIds: toolUseIdsOf(message.content),
+    toolUseIds: idsOf(message.content, "tool_use", "id"),
     timestamp: text(timestamp),
     outputTokens: typeof usage.output_tokens === "number" && Number.isFinite(usage.output_tokens)
       ? usage.output_tokens
@@ -80,14 +80,16 @@ export function usageOf(entry: unknown, sidechainFile: boolean): EntryUsage | un
 /** `entry` is an assistant entry holding `toolUseId`, whatever its usage (a gateway writes 0s). */
 export function holdsToolUse(entry: unknown, toolUseId: string): boolean {
   if (!isRecord(entry) || entry.type !== "assistant" || !isRecord(entry.message)) return false;
-  return toolUseIdsOf(entry.message.content).includes(toolUseId);
+  return idsOf(entry.message.content, "tool_use", "id").includes(toolUseId);
 }
 
-function toolUseIdsOf(content: unknown): string[] {
+/** The `key` of each block of `type` in a message's content. */
+function idsOf(content: unknown, type: string, key: string): string[] {
   if (!Array.isArray(content)) return [];
-  return content.flatMap((block) =>
-    isRecord(block) && block.type === "tool_use" && typeof block.id === "string" ? [block.id] : []
-  );
+  return content.flatMap((block) => {
+    const id = isRecord(block) && block.type === type ? block[key] : undefined;
+    return typeof id === "string" ? [id] : [];
+  });
 }
 
 /** A `compact_boundary`'s trigger and the context size it compacted. */
@@ -145,34 +147,27 @@ export function receiptLineOf(
   if (!isRecord(entry) || (entry.isSidechain === true && !sidechainFile)) return undefined;
   if (entry.type === "attachment") {
     const attachment = entry.attachment;
-    if (!isRecord(attachment) || typeof attachment.toolUseID !== "string") return undefined;
-    if (attachment.type === CANCELLED_ATTACHMENT) {
-      return { kind: "cancelled", call: attachment.toolUseID };
-    }
+    const call = isRecord(attachment) ? text(attachment.toolUseID) : undefined;
+    if (!isRecord(attachment) || call === undefined) return undefined;
+    if (attachment.type === CANCELLED_ATTACHMENT) return { kind: "cancelled", call };
     if (attachment.type === RAN_ATTACHMENT) {
-      return { kind: "ran", call: attachment.toolUseID, event: text(attachment.hookEvent) };
+      return { kind: "ran", call, event: text(attachment.hookEvent) };
     }
     if (attachment.type !== DELIVERED_ATTACHMENT) return undefined;
     for (const line of stringsIn(attachment.content, 1)) {
       const label = refreshLabelOf(line, token);
-      if (label !== undefined) return { kind: "answer", call: attachment.toolUseID, label };
+      if (label !== undefined) return { kind: "answer", call, label };
     }
     return undefined;
   }
   if (entry.type === "user") {
-    const message = entry.message;
-    if (!isRecord(message) || !Array.isArray(message.content)) return undefined;
-    const calls = message.content.flatMap((block) =>
-      isRecord(block) && block.type === "tool_result" && typeof block.tool_use_id === "string"
-        ? [block.tool_use_id]
-        : []
-    );
+    const calls = isRecord(entry.message)
+      ? idsOf(entry.message.content, "tool_result", "tool_use_id")
+      : [];
     return calls.length > 0 ? { kind: "result", calls } : undefined;
   }
   const usage = usageOf(entry, sidechainFile);
-  return usage
-    ? { kind: "response", messageId: usage.messageId, version: usage.version }
-    : undefined;
+  return usage && { kind: "response", messageId: usage.messageId, version: usage.version };
 }
 
 function* stringsIn(value: unknown, depth: number): Generator<string> {

@@ -66,11 +66,9 @@ export function modelKey(model: string): string {
 
 /** True when `evidence` speaks for an entry of `model` written by `version`. */
 function speaksFor(evidence: Release, model: string | undefined, version: string | undefined) {
-  if (evidence.version !== undefined && version !== undefined && evidence.version !== version) {
-    return false;
-  }
-  return evidence.model === undefined || model === undefined ||
-    modelKey(evidence.model) === modelKey(model);
+  const { model: m, version: v } = evidence;
+  if (v !== undefined && version !== undefined && v !== version) return false;
+  return m === undefined || model === undefined || modelKey(m) === modelKey(model);
 }
 
 /** `a` against `b` as release numbers (`2.1.112`); parts that are not numbers count as 0. */
