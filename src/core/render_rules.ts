@@ -65,9 +65,7 @@ export function renderCombined(
   maxChars: number,
 ): CombinedRefresh {
   const limit = Math.min(Math.max(0, Math.floor(maxChars)), INLINE_LIMIT);
-  const ranked = [...lessons].sort((a, b) =>
-    b.priority - a.priority || codeUnitOrder(a.slug, b.slug)
-  );
+  const ranked = [...lessons].sort((a, b) => b.priority - a.priority || order(a.slug, b.slug));
   const units: Unit[] = [
     ...rules.map((r) => ({
       id: r.id,
@@ -135,7 +133,7 @@ export function renderCombined(
   };
 }
 
-function codeUnitOrder(a: string, b: string): number {
+function order(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
@@ -148,9 +146,8 @@ function omittedNote(kind: "lesson" | "rule", omitted: number, limit: number): s
   const what = kind === "lesson"
     ? (omitted === 1 ? "lesson" : "lessons")
     : `${omitted === 1 ? "section" : "sections"} of your own rules`;
-  return omitted === 0
-    ? []
-    : [`(${omitted} more ${what} left out to stay within ${limit} characters.)`];
+  const note = `(${omitted} more ${what} left out to stay within ${limit} characters.)`;
+  return omitted === 0 ? [] : [note];
 }
 
 /** The lessons by section and tag (code-unit order, untagged last), then the rules by heading. */
@@ -163,17 +160,15 @@ function layout(
   const groupsOf = (kind: Kind) => {
     const groups = new Map<string, string[]>();
     for (const unit of shown.filter((u) => u.kind === kind)) {
-      const block = whole.has(unit) ? unit.whole : unit.summary;
-      const group = groups.get(unit.group);
-      if (group) group.push(block);
-      else groups.set(unit.group, [block]);
+      if (!groups.has(unit.group)) groups.set(unit.group, []);
+      groups.get(unit.group)!.push(whole.has(unit) ? unit.whole : unit.summary);
     }
     return [...groups];
   };
   const parts = [header];
   for (const kind of ["directive", "protocol"] as const) {
     const groups = groupsOf(kind).sort(([a], [b]) =>
-      a === UNTAGGED ? 1 : b === UNTAGGED ? -1 : codeUnitOrder(a, b)
+      a === UNTAGGED ? 1 : b === UNTAGGED ? -1 : order(a, b)
     );
     const blocks = groups.flatMap(([tag, group]) =>
       groups.length > 1 ? [`### ${tag}`, ...group] : group
