@@ -1,7 +1,4 @@
-/**
- * An upper bound on this call's reading before its own transcript entry is written: a call that
- * cannot cross a threshold answers at once instead of waiting for the entry.
- */
+/** A bound on this call's reading before its entry is written: below every threshold, no wait. */
 import { INLINE_LIMIT, LARGEST_UNSEEN_TOKENS, TOKENS_PER_BYTE } from "./claude_code.ts";
 import { type CompactSettings, spanFor } from "./compaction_point.ts";
 import { proofOf } from "./facts.ts";
@@ -11,10 +8,7 @@ import { crossedThresholds, type Fill, firedUnder } from "./thresholds.ts";
 import type { State } from "../schemas/state.ts";
 import type { TranscriptView } from "./view.ts";
 
-/**
- * Tokens a request may carry beyond its transcript bytes: three times the most measured, for a
- * denser tokenizer and sources no measurement drove. A growth past it costs one call.
- */
+/** Tokens a request may carry beyond its bytes: 3 × the most measured, for what none drove. */
 export const MARGIN_TOKENS = Math.ceil(3 * LARGEST_UNSEEN_TOKENS);
 
 /** The most this call's request can hold: the last reading, its output, new bytes, the margin. */
@@ -26,10 +20,7 @@ export function ceilingTokens(tokens: number, output: number | undefined, bytesA
 /** A result entry's own fields, and its hooks' records, beyond the result's text. */
 const RESULT_ENTRY_BYTES = 4096;
 
-/**
- * What the results of `calls`, not written yet, will add: each result's text and this hook's
- * answer twice, and the entry's fields. Undefined when a call's hook did not record its size.
- */
+/** What unwritten results of `calls` will add (text, answer twice); undefined: a size unknown. */
 function unwrittenBytes(calls: readonly string[], state: State): number | undefined {
   let bytes = 0;
   for (const call of calls) {

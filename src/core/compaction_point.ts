@@ -1,7 +1,4 @@
-/**
- * Where Claude Code will auto-compact a context (from its environment, its settings files and the
- * session's own compactions), and so the span percentage thresholds are measured against.
- */
+/** Where Claude Code will auto-compact, and the span percentage thresholds are measured against. */
 import { AUTOCOMPACT_BUFFER, AUTOCOMPACT_MARGIN, SUMMARY_OUTPUT_BUFFER } from "./claude_code.ts";
 import { MIN_AUTO_COMPACT_WINDOW } from "./claude_code.ts";
 import { groupDigits, isTokenThreshold, type Threshold } from "./numbers.ts";
@@ -97,10 +94,7 @@ interface CompactionInputs {
   learned?: number | undefined;
 }
 
-/**
- * Where 2.1.328 auto-compacts (claude_code.ts). A learned point wins when lower: Claude Code
- * compacted there for a reason the hook cannot read.
- */
+/** Where 2.1.328 auto-compacts; a lower learned point wins (for reasons the hook cannot read). */
 export function compactionPoint(inputs: CompactionInputs): CompactionPoint {
   const { env, files } = inputs;
   if (env.off) return { kind: "off", evidence: `${env.off} is set` };

@@ -1,7 +1,4 @@
-/**
- * The decision, one pure function for every event the hook answers: from the state, the reading,
- * the transcript's facts and the settings, what to refresh for, the state to keep, and why.
- */
+/** The decision: one pure function for every event the hook answers. */
 import type { State } from "../schemas/state.ts";
 import { afterCompaction, compactionEvent, compactionFound } from "./compaction_refresh.ts";
 import { applyFacts, type ContextFacts, resetState } from "./facts.ts";

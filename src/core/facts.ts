@@ -1,7 +1,4 @@
-/**
- * What the transcript taught about a context (a compaction, a stretch free of markers, refreshes
- * recovered, a window proven, where it compacts), applied to its state.
- */
+/** What the transcript taught about a context, applied to its state. */
 import type { State } from "../schemas/state.ts";
 import type { WindowProof } from "./window.ts";
 

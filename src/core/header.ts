@@ -1,7 +1,4 @@
-/**
- * The first line of every refresh: what it answers, the reading, what it restates, and a
- * per-session token, so that only text this hook wrote is recognised in a transcript.
- */
+/** A refresh's first line; its per-session token lets only this hook's text be recognised. */
 import { groupDigits, isTokenThreshold, percentText, type Threshold } from "./numbers.ts";
 import { thresholdOf, thresholdText } from "./numbers.ts";
 
@@ -24,10 +21,7 @@ const HEADER = /^\[lessons-reinject refresh ([^\s\]]+) ref=([0-9a-f]{8})\]/;
 /** The labels naming thresholds (`30`, `60k`, `1M`) or the fallback counter's call count. */
 const THRESHOLD_LABEL = /^(?:[0-9]+[kM]?(?:,[0-9]+[kM]?)*|calls:[0-9]+)$/;
 
-/**
- * The header line, naming what the refresh restates (`contents`; the lessons when not given):
- * `[lessons-reinject refresh 30 ref=0a1b2c3d] Context refresh at 31% of the 200k-token ...`.
- */
+/** The header line, naming what the refresh restates (`contents`; the lessons when not given). */
 export function refreshHeader(
   cause: RefreshCause,
   token: string,

@@ -35,10 +35,7 @@ export function syntaxMessage(code: string): string {
   return SYNTAX_MESSAGES[code] ?? code;
 }
 
-/**
- * Why `text`, which `JSON.parse` refused, is not JSON, on one line (JSON.parse's message quotes
- * the text): "it is not valid JSON (line 2, column 7: expected ':')".
- */
+/** Why `text`, refused by `JSON.parse`, is not JSON, on one line (its message quotes the text). */
 export async function whyNotJson(text: string): Promise<string> {
   // Decoding replaced invalid UTF-8 with U+FFFD; NUL never appears in JSON text.
   if (text.includes("\u0000") || text.includes("\ufffd")) return "it is binary data, not JSON text";

@@ -1,7 +1,4 @@
-/**
- * A manifest's enabled, in-scope directives and protocols, validated one by one so that one bad
- * lesson never hides the good ones.
- */
+/** A manifest's lessons, validated one by one so that one bad lesson never hides the good. */
 import { firstLine } from "./render_rules.ts";
 import { LessonSchema, ManifestSchema } from "../schemas/manifest.ts";
 import { MANIFEST_TYPE, MANIFEST_VERSION } from "../schemas/manifest.ts";

@@ -1,7 +1,4 @@
-/**
- * One call's reading, from the transcript (or Claude Code's own figures), with its window and span,
- * and the facts the read taught: a compaction, where the session compacts, a window proven.
- */
+/** One call's reading, and what the read taught: a compaction, where it compacts, a window. */
 import type { CompactEnv, CompactSettings } from "./compaction_point.ts";
 import { compactsEarly, spanFor } from "./compaction_point.ts";
 import { CHECKPOINT_BYTES, type ContextFacts, markersFrom, proofOf } from "./facts.ts";

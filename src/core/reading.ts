@@ -1,7 +1,4 @@
-/**
- * A reading: how full the context is, from where, against which window; or why there is none.
- * Claude Code's own `context_window` figures (the statusLine's stdin) are checked here.
- */
+/** How full the context is, from where, against which window; or why there is no reading. */
 import { STATUSLINE_MAX_AGE_MS } from "./claude_code.ts";
 import type { CompactionPoint } from "./compaction_point.ts";
 import { groupDigits, MAX_TOKENS, MIN_TOKENS } from "./numbers.ts";

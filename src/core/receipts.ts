@@ -1,7 +1,4 @@
-/**
- * Delivery receipts: whether each refresh claimed reached the model, judged from Claude Code's
- * records in the transcript; one that did not is sent again once, on the next call, then given up.
- */
+/** Whether each refresh claimed reached the model; one that did not is sent once more. */
 import { thresholdOf, thresholdText } from "./numbers.ts";
 import type { Delivery, State } from "../schemas/state.ts";
 import { SESSION_START } from "./claude_code.ts";

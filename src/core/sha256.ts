@@ -1,7 +1,4 @@
-/**
- * SHA-256 (FIPS 180-4) of a short string, synchronously: WebCrypto's digest is async and costs
- * more on its first use in a process than this whole hash.
- */
+/** SHA-256, synchronously: WebCrypto's is async and costs more on first use than this hash. */
 
 /** The fractional parts of the first 64 primes' cube roots. */
 // deno-fmt-ignore

@@ -1,7 +1,4 @@
-/**
- * Which context window a reading is measured against, how sure that is, and on what evidence.
- * Why each rule holds: docs/maintainers/windows-by-release.md.
- */
+/** The window a reading is measured against, and why (docs/maintainers/windows-by-release.md). */
 import { AUTOCOMPACT_MARGIN, FIRST_PARTY_GATE, LARGE_WINDOW } from "./claude_code.ts";
 import { MODEL_ROWS, SMALL_WINDOW } from "./claude_code.ts";
 
