@@ -46,16 +46,12 @@ export function autoCompactWindowOf(raw: string | undefined): number | undefined
 
 /** An environment value as Claude Code reads a whole number: `1e6`, `1,000,000`, else digits. */
 function integerOf(text: string): number {
-  if (text.length <= 32) {
-    if (/^[+-]?(\d+(\.\d*)?|\.\d+)[eE][+-]?\d+$/.test(text)) {
-      const n = Number(text);
-      return Number.isInteger(n) ? n : NaN;
-    }
-    if (/^[+-]?\d{1,3}([_,\u00A0\u202F ])\d{3}(?:\1\d{3})*$/.test(text)) {
-      return parseInt(text.replace(/[_,\u00A0\u202F ]/g, ""), 10);
-    }
+  const short = text.length <= 32;
+  if (short && /^[+-]?(\d+(\.\d*)?|\.\d+)[eE][+-]?\d+$/.test(text)) {
+    return Number.isInteger(Number(text)) ? Number(text) : NaN;
   }
-  return parseInt(text, 10);
+  const grouped = short && /^[+-]?\d{1,3}([_,\u00A0\u202F ])\d{3}(?:\1\d{3})*$/.test(text);
+  return parseInt(grouped ? text.replace(/[_,\u00A0\u202F ]/g, "") : text, 10);
 }
 
 /** `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE` as Claude Code reads it: used when above 0, at most 100. */

@@ -14,11 +14,13 @@ export function messageOf(error: unknown): string {
     return `its package ${named?.[1] ?? "an npm package"} is not in Deno's cache yet (hooks/run ` +
       "fetches it in the background; the release binary needs none)";
   }
-  // Deno's module errors end with the importer's location, in colour: not the user's business.
-  return oneLine(
-    // deno-lint-ignore no-control-regex
-    message.replace(/\x1b\[[0-9;]*m/g, "").replace(/\n\s*at (?:file|https?|ext|node|npm):\S*/g, ""),
-  );
+  // deno-lint-ignore no-control-regex
+  const plain = message.replace(/\x1b\[[0-9;]*m/g, "");
+  // Deno's module errors end with the importer's location: not the user's business.
+  const bare = plain.replace(/\n\s*at (?:file|https?|ext|node|npm):\S*/g, "");
+  // deno-lint-ignore no-control-regex
+  const spaced = bare.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\ufffd]+/g, " ");
+  return spaced.replace(/ {2,}/g, " ").trim();
 }
 
 /** Why a file could not be read, in words, without OS codes or the path. */
@@ -30,10 +32,4 @@ export function fileReason(error: unknown): string {
   if (error instanceof Deno.errors.InvalidData) return "it is not text (invalid UTF-8)";
   const message = messageOf(error).replace(/\s*\(os error \d+\).*$/, "");
   return `it cannot be read (${message.charAt(0).toLowerCase()}${message.slice(1)})`;
-}
-
-function oneLine(text: string): string {
-  // deno-lint-ignore no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\ufffd]+/g, " ")
-    .replace(/ {2,}/g, " ").trim();
 }
