@@ -58,14 +58,11 @@ function trimTrailing(path: string): string {
 /** The last segment of `path`. */
 export function basename(path: string): string {
   const trimmed = trimTrailing(path);
-  const rootLen = rootLength(trimmed);
-  if (trimmed.length === rootLen) return "";
-  return trimmed.slice(Math.max(lastSep(trimmed) + 1, rootLen));
+  return trimmed.slice(Math.max(lastSep(trimmed) + 1, rootLength(trimmed)));
 }
 
 function lastSep(path: string): number {
-  for (let i = path.length - 1; i >= 0; i--) if (isSep(path[i])) return i;
-  return -1;
+  return Math.max(path.lastIndexOf("/"), WINDOWS ? path.lastIndexOf("\\") : -1);
 }
 
 /** `path` without its last segment: `.` for a bare name, the root for a top-level entry. */
@@ -75,7 +72,7 @@ export function dirname(path: string): string {
   if (trimmed.length === rootLen) return rootLen > 0 ? trimmed : ".";
   const at = lastSep(trimmed);
   if (at < rootLen) return rootLen > 0 ? trimmed.slice(0, rootLen) : ".";
-  return at === 0 ? trimmed.slice(0, 1) : trimmed.slice(0, at);
+  return trimmed.slice(0, at || 1);
 }
 
 /** True when `path` starts at a root (`/`; on Windows also `\`, `C:\`, `\\server`). */
