@@ -8,8 +8,10 @@ import { crossedThresholds, type Fill, firedUnder } from "./thresholds.ts";
 import type { State } from "../schemas/state.ts";
 import type { TranscriptView } from "./view.ts";
 
-/** Tokens a request may carry beyond its bytes: 3 × the most measured, for what none drove. */
-export const MARGIN_TOKENS = Math.ceil(3 * LARGEST_UNSEEN_TOKENS);
+/** Room for a denser tokenizer and sources no measurement drove; a growth past it costs a call. */
+const SAFETY_FACTOR = 3;
+/** Tokens a request may carry beyond what its transcript bytes hold. */
+export const MARGIN_TOKENS = Math.ceil(SAFETY_FACTOR * LARGEST_UNSEEN_TOKENS);
 
 /** The most this call's request can hold: the last reading, its output, new bytes, the margin. */
 export function ceilingTokens(tokens: number, output: number | undefined, bytesAfter: number) {
