@@ -29,16 +29,12 @@ export function compactionEvent(
     return { next: reset, restateNow: false, reason: "reset (refresh after compaction is off)" };
   }
   const prompt = promptId === undefined ? {} : { compactPrompt: promptId };
+  const { afterCompact, fired, compactPrompt } = current;
   // A tool call that found the marker restated already (it knows no prompt id).
-  if (
-    current.afterCompact === "delivered" && current.fired.length === 0 &&
-    current.compactPrompt === undefined
-  ) {
-    return {
-      next: { ...current, ...prompt },
-      restateNow: false,
-      reason: "already reset and restated in this context by a tool call that found the marker",
-    };
+  if (afterCompact === "delivered" && fired.length === 0 && compactPrompt === undefined) {
+    const reason =
+      "already reset and restated in this context by a tool call that found the marker";
+    return { next: { ...current, ...prompt }, restateNow: false, reason };
   }
   const receipt = answerAt === undefined
     ? {}
