@@ -112,10 +112,7 @@ export function decide(input: DecideInput): Decision {
   };
 }
 
-/**
- * With a reading, every threshold reached and not fired fires now, in one refresh (`at`, the
- * transcript's size, places later markers after it); without one, every n-th call refreshes.
- */
+/** Thresholds reached and not fired fire now, in one refresh; with no reading, every n-th call. */
 function onThresholds(
   reading: Reading | NoReading,
   state: State,

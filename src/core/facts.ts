@@ -28,10 +28,7 @@ const RESULTS_KEPT = 16;
 /** Unchecked bytes worth a state write to record as checked; below it, re-reading is cheaper. */
 export const CHECKPOINT_BYTES = 256 * 1024;
 
-/**
- * Where to look for a compaction marker: from a reset whose marker was not written yet; else after
- * the last fire and what was checked; nowhere before anything fired (a compaction changes nothing).
- */
+/** Where to look for a compaction marker: from a reset not yet marked, else after the last fire. */
 export function markersFrom(state: State): number | undefined {
   if (state.compactedFrom !== undefined) return state.compactedFrom;
   if (state.fired.length === 0) return undefined;

@@ -12,9 +12,8 @@ const UNRECORDED = "this Claude Code does not record deliveries";
 const MAX_SENDS = 2;
 
 /**
- * The transcript from `from` (before the oldest claim) on, as line offsets: each call's
- * `tool_result`, this hook's answers recorded, the two newest responses; `records`: whether this
- * Claude Code records hook outcomes.
+ * Line offsets from `from` on: each call's `tool_result` and recorded answers, the two newest
+ * responses; `records`: this Claude Code records hook outcomes.
  */
 export interface ReceiptEvidence {
   from: number;
@@ -95,10 +94,7 @@ export interface Settled {
   report: DeliveryReport[];
 }
 
-/**
- * Judges every outstanding delivery on `evidence` (none read: all stay pending). A missed one sent
- * once is owed (a restatement, through `afterCompact: "pending"`); sent twice, it is given up.
- */
+/** Judges outstanding deliveries: a missed one sent once is owed, sent twice given up. */
 export function settleDeliveries(state: State, evidence: ReceiptEvidence | undefined): Settled {
   const deliveries = state.deliveries;
   if (deliveries === undefined || deliveries.length === 0) {

@@ -43,10 +43,7 @@ export function nextThreshold(
   return inReachOrder(thresholds, span).find((t) => !fired.includes(t));
 }
 
-/**
- * The fires that still count under `span`: one made under a smaller, uncertain span lies below its
- * percentage of a larger one once that is proven, so it fires again there.
- */
+/** The fires that count under `span`: one made under a smaller span fires again on a larger. */
 export function firedUnder(
   fired: readonly number[],
   firedWindow: Readonly<Record<string, number>> | undefined,
