@@ -127,22 +127,15 @@ function newProof(choice: WindowChoice, kept: WindowProof | undefined): WindowPr
 export function compactionFacts(
   compaction: CompactionEvidence | undefined,
   state: State,
-  settings: Pick<MeasureSettings, "disable1m" | "compactEnv">,
+  settings: MeasureSettings,
   files: CompactSettings | undefined,
 ): ContextFacts {
   if (compaction === undefined) return {};
   const facts: ContextFacts = {};
   const kept = proofOf(state);
-  const { model, version } = compaction; // as the compacted context's own model would be
-  const choice = resolveWindow({
-    compaction,
-    disable1m: settings.disable1m,
-    proven: kept,
-    model,
-    version,
-    compactsEarly: compactsEarly(settings.compactEnv, files),
-  });
-  const proof = newProof(choice, kept);
+  // As the compacted context's own model would be, whatever window is set.
+  const unset = { ...settings, windowOverride: undefined };
+  const proof = newProof(windowFor(compaction, compaction, kept, unset, files), kept);
   if (proof) facts.proven = proof;
   const at = compaction.preTokens;
   const tighter = state.compactedAt === undefined || at < state.compactedAt;
