@@ -70,11 +70,8 @@ export function ceilingOf(
     spanFor(MAX_TOKENS, usage.model, context).span,
   );
   if (!(window > 0) || !(span > 0) || !(usage.tokens >= 0)) return undefined;
-  const tokens = ceilingTokens(
-    usage.tokens,
-    usage.outputTokens,
-    view.size - usage.firstEnd + unwritten,
-  );
+  const bytesAfter = view.size - usage.firstEnd + unwritten;
+  const tokens = ceilingTokens(usage.tokens, usage.outputTokens, bytesAfter);
   const counting = firedUnder(state.fired, state.firedWindow, span);
   return crossedThresholds({ tokens, span }, settings.thresholds, counting).length === 0
     ? { tokens, span }

@@ -91,11 +91,8 @@ export function decide(input: DecideInput): Decision {
   const found = compactionFound(input.state, known, settings.refreshAfterCompact);
   const settled = settleDeliveries(found, input.receipts);
   const state = settled.state;
-  const step = afterCompaction(
-    onThresholds(reading, state, settings, input.claim.at),
-    state,
-    reading,
-  );
+  const crossed = onThresholds(reading, state, settings, input.claim.at);
+  const step = afterCompaction(crossed, state, reading);
   const decision = withReceipts(step, settled, reading, input.claim);
   const next = decision.next ?? state;
   const span = isReading(reading) ? fillOf(reading).span : undefined;
