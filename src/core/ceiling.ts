@@ -57,13 +57,8 @@ export function ceilingOf(
   // Without the token count, which can only widen it: never wider than the reading's window.
   const model = { model: usage.model, version: usage.version };
   const window = windowFor(model, view.compaction, proofOf(state), settings, files).window;
-  const context = {
-    env: settings.compactEnv,
-    files,
-    learned: state.compactedAt,
-    thresholds: settings.thresholds,
-    scale: settings.scaleForAutocompact,
-  };
+  const { compactEnv: env, thresholds, scaleForAutocompact: scale } = settings;
+  const context = { env, files, learned: state.compactedAt, thresholds, scale };
   // A larger window's span may be smaller (an early point set for it): take the smaller.
   const span = Math.min(
     spanFor(window, usage.model, context).span,

@@ -99,17 +99,11 @@ export function windowFor(
   settings: MeasureSettings,
   files: CompactSettings | undefined,
 ): WindowChoice {
-  return resolveWindow({
-    model: usage.model,
-    version: usage.version,
-    tokens: usage.tokens,
-    override: settings.windowOverride,
-    disable1m: settings.disable1m,
-    firstParty: settings.firstParty,
-    compaction,
-    proven,
-    compactsEarly: compaction !== undefined && compactsEarly(settings.compactEnv, files),
-  });
+  const { model, version, tokens } = usage;
+  const { windowOverride: override, disable1m, firstParty, compactEnv } = settings;
+  const early = compaction !== undefined && compactsEarly(compactEnv, files);
+  const known = { model, version, tokens, override, disable1m, firstParty };
+  return resolveWindow({ ...known, compaction, proven, compactsEarly: early });
 }
 
 /** The proof `choice` makes, unless it is the one kept. */
@@ -154,17 +148,14 @@ function reported(
   const override = input.settings.windowOverride;
   const window = override !== undefined && tokens !== undefined ? override : figures.window;
   const known = window !== undefined;
+  const named = window === override ? "LESSONS_CONTEXT_WINDOW" : "reported by Claude Code";
   const reading: Reading = {
     kind: "reading",
     source,
     percent: known && tokens !== undefined ? percentOf(tokens, window) : figures.percent,
     tokens,
     window,
-    windowSource: !known
-      ? undefined
-      : window === override
-      ? "LESSONS_CONTEXT_WINDOW"
-      : "reported by Claude Code",
+    windowSource: known ? named : undefined,
     model: figures.model,
   };
   return withSpan(reading, input, learned);
@@ -174,14 +165,9 @@ function reported(
 function withSpan(reading: Reading, input: MeasureInput, learned: number | undefined): Reading {
   const { window, model } = reading;
   if (window === undefined || !(window > 0)) return reading;
-  const { settings, files } = input;
-  const { compaction, span } = spanFor(window, model, {
-    env: settings.compactEnv,
-    files,
-    learned,
-    thresholds: settings.thresholds,
-    scale: settings.scaleForAutocompact,
-  });
+  const { compactEnv: env, thresholds, scaleForAutocompact: scale } = input.settings;
+  const context = { env, files: input.files, learned, thresholds, scale };
+  const { compaction, span } = spanFor(window, model, context);
   reading.compaction = compaction;
   if (span !== window) reading.span = span;
   return reading;
