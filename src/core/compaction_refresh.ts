@@ -70,9 +70,6 @@ export function afterCompaction(decision: Step, state: State, reading: Reading |
   if (state.afterCompact !== "delivered" || !isReading(reading)) return decision;
   const next = settled(decision.next ?? state);
   if (decision.cause?.kind !== "thresholds") return { ...decision, next };
-  return {
-    cause: undefined,
-    next,
-    reason: `${decision.reason}, already restated at SessionStart(compact): taken as fired`,
-  };
+  const reason = `${decision.reason}, already restated at SessionStart(compact): taken as fired`;
+  return { cause: undefined, next, reason };
 }

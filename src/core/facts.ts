@@ -66,15 +66,11 @@ export function applyFacts(base: State, facts: ContextFacts, stateFound: boolean
   if (!stateFound && (facts.recovered?.length || facts.inherited?.length)) {
     // Found after the marker (the walk stops there): they belong to this context.
     const found = [...state.fired, ...(facts.recovered ?? []), ...(facts.inherited ?? [])];
-    state = {
-      ...state,
-      fired: [...new Set(found)].sort((a, b) => a - b),
-      firedAt: Math.max(state.firedAt ?? 0, (facts.marker ?? -1) + 1),
-    };
+    const fired = [...new Set(found)].sort((a, b) => a - b);
+    state = { ...state, fired, firedAt: Math.max(state.firedAt ?? 0, (facts.marker ?? -1) + 1) };
   }
-  if (facts.agentTranscript !== undefined) {
-    state = { ...state, agentTranscript: facts.agentTranscript };
-  }
+  const { agentTranscript, compactedAt, claudeSettings, result } = facts;
+  if (agentTranscript !== undefined) state = { ...state, agentTranscript };
   if (facts.proven !== undefined) {
     const { provenModel: _m, provenVersion: _v, ...rest } = state;
     const proof = facts.proven;
@@ -85,7 +81,7 @@ export function applyFacts(base: State, facts: ContextFacts, stateFound: boolean
       ...(proof.version !== undefined ? { provenVersion: proof.version } : {}),
     };
   }
-  if (facts.compactedAt !== undefined) state = { ...state, compactedAt: facts.compactedAt };
+  if (compactedAt !== undefined) state = { ...state, compactedAt };
   // The marker a reset looked for is found (or the look went far enough): it is read.
   if (state.compactedFrom !== undefined && (facts.marker !== undefined || facts.checkedTo)) {
     const { compactedFrom: _read, ...rest } = state;
@@ -100,12 +96,10 @@ export function applyFacts(base: State, facts: ContextFacts, stateFound: boolean
     state = { ...state, checkedTo: facts.checkedTo };
   }
   // Settings just read still describe the new context after a reset: keep them.
-  if (facts.claudeSettings !== undefined) {
-    state = { ...state, claudeSettings: facts.claudeSettings };
-  }
-  if (facts.result !== undefined) {
+  if (claudeSettings !== undefined) state = { ...state, claudeSettings };
+  if (result !== undefined) {
     const kept = Object.entries(state.results ?? {}).slice(1 - RESULTS_KEPT);
-    state = { ...state, results: Object.fromEntries([...kept, facts.result]) };
+    state = { ...state, results: Object.fromEntries([...kept, result]) };
   }
   return state;
 }

@@ -69,10 +69,8 @@ function outstanding(state: State): Delivery[] {
 export function receiptQuery(state: State): { from: number; calls: string[] } | undefined {
   const waiting = outstanding(state);
   if (waiting.length === 0) return undefined;
-  return {
-    from: Math.min(...waiting.map((d) => d.at)),
-    calls: [...new Set(waiting.map((d) => d.call))],
-  };
+  const calls = [...new Set(waiting.map((d) => d.call))];
+  return { from: Math.min(...waiting.map((d) => d.at)), calls };
 }
 
 /** True when `evidence` settles every outstanding delivery: waiting cannot tell more. */
