@@ -108,20 +108,15 @@ export function thresholdOf(raw: unknown): Parsed<Threshold> {
     return why(`a whole percentage${percent ? "" : " or a whole number of tokens"} is expected`);
   }
   if (typeof value === "string") return why(value);
-  if (percent) {
-    return value >= 1 && value <= 99
-      ? { kind: "valid", value }
-      : why("a percentage from 1 to 99 is expected");
-  }
+  if (percent && (value < 1 || value > 99)) return why("a percentage from 1 to 99 is expected");
+  if (percent) return { kind: "valid", value };
   if (SUFFIXED.test(text) && value < MIN_TOKENS) {
     return why(`${groupDigits(value)} tokens is below 1,000`);
   }
   if (value < 1) return why("a threshold is at least 1%");
   if (value > 99 && value < MIN_TOKENS) {
-    return why(
-      "ambiguous: as a percentage it is over 99, as tokens under 1,000; write 99% or less, " +
-        `or ${value}k tokens`,
-    );
+    const fix = `write 99% or less, or ${value}k tokens`;
+    return why(`ambiguous: as a percentage it is over 99, as tokens under 1,000; ${fix}`);
   }
   if (value > MAX_TOKENS) return why(`above ${groupDigits(MAX_TOKENS)} tokens`);
   return { kind: "valid", value };
