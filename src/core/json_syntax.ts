@@ -46,7 +46,6 @@ export async function whyNotJson(text: string): Promise<string> {
   const first = errors[0];
   if (first === undefined) return "it is not valid JSON";
   const { line, column } = lineColumn(text, first.offset);
-  return `it is not valid JSON (line ${line}, column ${column}: ${
-    syntaxMessage(jsonc.printParseErrorCode(first.error))
-  })`;
+  const why = syntaxMessage(jsonc.printParseErrorCode(first.error));
+  return `it is not valid JSON (line ${line}, column ${column}: ${why})`;
 }

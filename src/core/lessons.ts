@@ -66,14 +66,11 @@ function envelopeProblem(raw: unknown): string {
   }
   const value = (key: string): unknown => Object.getOwnPropertyDescriptor(raw, key)?.value;
   const lessons = value("lessons");
+  const isObject = typeof lessons === "object" && lessons !== null && !Array.isArray(lessons);
   const expected: [string, boolean, string][] = [
     ["type", value("type") === MANIFEST_TYPE, `"${MANIFEST_TYPE}"`],
     ["version", value("version") === MANIFEST_VERSION, String(MANIFEST_VERSION)],
-    [
-      "lessons",
-      typeof lessons === "object" && lessons !== null && !Array.isArray(lessons),
-      "an object of lessons by id",
-    ],
+    ["lessons", isObject, "an object of lessons by id"],
   ];
   return expected.filter(([, ok]) => !ok)
     .map(([key, , shape]) => Object.hasOwn(raw, key) ? `"${key}" is not ${shape}` : `no "${key}"`)

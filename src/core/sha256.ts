@@ -33,7 +33,6 @@ export function sha256Hex(text: string): string {
   const view = new DataView(bytes.buffer);
   view.setUint32(bytes.length - 8, Math.floor(data.length / 2 ** 29));
   view.setUint32(bytes.length - 4, (data.length * 8) >>> 0);
-
   const h = new Uint32Array(H0);
   const w = new Uint32Array(64);
   for (let block = 0; block < blocks; block++) {
