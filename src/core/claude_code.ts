@@ -1,7 +1,4 @@
-/**
- * What this program relies on about Claude Code, each fact with the release it was measured in:
- * a release that moves one is one edit here. Re-measuring: docs/maintainers/claude-code-facts.md.
- */
+/** Claude Code facts, each with its release; docs/maintainers/claude-code-facts.md re-measures. */
 
 /** `additionalContext` up to this length reaches the model inline; longer, a preview (2.1.332). */
 export const INLINE_LIMIT = 10_000;

@@ -61,10 +61,7 @@ export function autocompactPctOf(raw: string | undefined): number | undefined {
   return value > 0 && value <= 100 ? value : undefined;
 }
 
-/**
- * Merges settings sources, lowest precedence first, as 2.1.328 does: a file's top-level
- * `autoCompactWindow` replaces the per-model entries below it; else its entries add over them.
- */
+/** Merges settings files, lowest first, as 2.1.328: a top-level window drops per-model ones. */
 export function mergeCompactSettings(sources: readonly CompactSettingsSource[]): CompactSettings {
   const merged: CompactSettings = { byModel: {} };
   for (const source of sources) {

@@ -14,10 +14,7 @@ function settled(state: State): State {
   return rest;
 }
 
-/**
- * SessionStart(compact) on `current` (`reset`: its plain reset) restates the rules, unless a tool
- * call that found the marker did already; its receipt is looked for after `answerAt`.
- */
+/** SessionStart(compact) restates the rules, unless a tool call that found the marker did. */
 export function compactionEvent(
   current: State,
   reset: State,
@@ -52,10 +49,7 @@ export function compactionFound(before: State, after: State, enabled: boolean): 
   return { ...after, afterCompact: "pending" };
 }
 
-/**
- * `decision` after a compaction: a pending restatement fires now, with any thresholds crossed;
- * once restated, what the first reading reached is taken as fired without a second refresh.
- */
+/** A pending restatement fires now; after it, the first reading's thresholds count as fired. */
 export function afterCompaction(decision: Step, state: State, reading: Reading | NoReading): Step {
   if (state.afterCompact === "pending") {
     const thresholds = decision.cause?.kind === "thresholds" ? decision.cause.thresholds : [];

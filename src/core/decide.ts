@@ -22,10 +22,7 @@ export interface DecideSettings {
   refreshAfterCompact: boolean;
 }
 
-/**
- * A tool call (`claim`: its `tool_use_id` and the transcript's size, where its receipt is looked
- * for), or an event that ends a context (`answerAt`: the size when SessionStart answers).
- */
+/** A tool call (`claim`: where its receipt is looked for), or an event that ends a context. */
 export type DecideInput =
   | {
     event: "tool call";

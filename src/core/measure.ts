@@ -114,10 +114,7 @@ function newProof(choice: WindowChoice, kept: WindowProof | undefined): WindowPr
   return same ? undefined : proof;
 }
 
-/**
- * What a compaction's size proves about the window (auto near 167k: 200k; above 200k: 1M) and, for
- * an auto-compaction, where the session compacts (the tightest point seen), when news to `state`.
- */
+/** What a compaction's size proves about the window, and where the session auto-compacts. */
 export function compactionFacts(
   compaction: CompactionEvidence | undefined,
   state: State,

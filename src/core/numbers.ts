@@ -94,10 +94,7 @@ export function isTokenThreshold(threshold: Threshold): boolean {
 export const THRESHOLD_EXPECTED = "a percentage from 1 to 99 (30 or 30%) or a token count " +
   "from 1,000 to 100,000,000 (60k, 1.5M or 120000)";
 
-/**
- * A threshold, or why `raw` is not one: up to 99 or with `%` a percentage, with `k`/`M` or from
- * 1,000 a token count; a bare 100 to 999 could be either, so it is refused.
- */
+/** A threshold (`30`, `30%`, `60k`), or why not; a bare 100 to 999 could be either: refused. */
 export function thresholdOf(raw: unknown): Parsed<Threshold> {
   const why = (problem: string): Parsed<Threshold> => ({ kind: "invalid", problem });
   // A JSON number is read as its digits would be: 52.5 and 250 are refused alike.

@@ -1,7 +1,4 @@
-/**
- * The path operations the hook needs, as `node:path` gives them, without importing it: that loads
- * Deno's Node layer, which costs more than the rest of a non-firing call.
- */
+/** `node:path`'s answers, without loading Deno's Node layer: it costs more than a whole call. */
 
 const WINDOWS = Deno.build.os === "windows";
 const SEP = WINDOWS ? "\\" : "/";

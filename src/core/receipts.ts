@@ -11,10 +11,7 @@ const UNRECORDED = "this Claude Code does not record deliveries";
 
 const MAX_SENDS = 2;
 
-/**
- * Line offsets from `from` on: each call's `tool_result` and recorded answers, the two newest
- * responses; `records`: this Claude Code records hook outcomes.
- */
+/** Line offsets from `from` on; `records`: this Claude Code records hook outcomes. */
 export interface ReceiptEvidence {
   from: number;
   results: Readonly<Record<string, number>>;

@@ -1,7 +1,4 @@
-/**
- * What one parsed transcript line means to this hook: a usage, a compaction marker, a fork's
- * parent, a record of this hook's answers. Checked by hand, not with zod: it runs on every call.
- */
+/** What one transcript line means to this hook; checked by hand, not zod: it runs on every call. */
 import { parseRefreshHeader, refreshLabelOf } from "./header.ts";
 import { CANCELLED_ATTACHMENT, COMPACT_BOUNDARY, DELIVERED_ATTACHMENT } from "./claude_code.ts";
 import { FORK_CONTEXT_REF, RAN_ATTACHMENT } from "./claude_code.ts";
@@ -128,10 +125,7 @@ export function refreshRecordedIn(entry: unknown, token: string): Threshold[] | 
   return undefined;
 }
 
-/**
- * What one line says about the delivery of answers headed with `token`: delivered, the hook
- * cancelled or ran (so outcomes are recorded), tool results (their hooks finished), a response.
- */
+/** What one line says about the delivery of answers headed with `token`. */
 type ReceiptLine =
   | { kind: "answer"; call: string; label: string }
   | { kind: "cancelled"; call: string }

@@ -90,11 +90,7 @@ const PROVEN = "proven earlier in this session";
 const COMPACTION = "auto-compaction point";
 const TABLE = "model and version";
 
-/**
- * The window from the best evidence at hand, in order: an override, the 1M kill switch, `[1m]`, a
- * reading above 200k, a proof, a compaction's size, the table. Where a larger window stays
- * possible, the smaller, not `certain`.
- */
+/** The window on the best evidence; while a larger one stays possible, the smaller, not certain. */
 export function resolveWindow(inputs: WindowInputs): WindowChoice {
   const { override, model, version, tokens, compaction: c } = inputs;
   if (override !== undefined) {
