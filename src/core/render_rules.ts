@@ -42,6 +42,7 @@ const INTROS: Record<RefreshLesson["kind"], string> = {
     "them before starting work in the relevant context.",
 };
 const UNTAGGED = "(untagged)";
+const CUT = " (first line only)";
 const JOIN = 2; // "\n\n" between parts and between blocks
 const SUMMARY_LIMIT = 120;
 
@@ -66,21 +67,9 @@ export function renderCombined(
 ): CombinedRefresh {
   const limit = Math.min(Math.max(0, Math.floor(maxChars)), INLINE_LIMIT);
   const ranked = [...lessons].sort((a, b) => b.priority - a.priority || order(a.slug, b.slug));
-  const units: Unit[] = [
-    ...rules.map((r) => ({
-      id: r.id,
-      kind: "rule" as const,
-      group: r.heading,
-      whole: r.text,
-      summary: `- ${firstLine(r.text)} (first line only)`,
-    })),
-    ...ranked.map((l) => ({
-      id: l.slug,
-      kind: l.kind,
-      group: l.tag ?? UNTAGGED,
-      whole: l.message,
-      summary: `- ${l.summary}`,
-    })),
+  const units = [
+    ...rules.map((r) => unitOf(r.id, "rule", r.heading, r.text, firstLine(r.text) + CUT)),
+    ...ranked.map((l) => unitOf(l.slug, l.kind, l.tag ?? UNTAGGED, l.message, l.summary)),
   ];
   // What a prefix of k units leaves out, as the text says it.
   const notes = (shown: number) => ({
@@ -131,6 +120,10 @@ export function renderCombined(
     summarized: ids((u, i) => i < shown && !whole.has(u)),
     omitted: ids((_, i) => i >= shown),
   };
+}
+
+function unitOf(id: string, kind: Kind, group: string, whole: string, line: string): Unit {
+  return { id, kind, group, whole, summary: `- ${line}` };
 }
 
 function order(a: string, b: string): number {
