@@ -3,12 +3,8 @@ import type { ParseError } from "jsonc-parser";
 
 /** 1-based line and column of a character offset. */
 export function lineColumn(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let start = 0;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) [line, start] = [line + 1, i + 1];
-  }
-  return { line, column: offset - start + 1 };
+  const before = text.slice(0, Math.max(0, offset));
+  return { line: before.split("\n").length, column: offset - before.lastIndexOf("\n") };
 }
 
 const SYNTAX_MESSAGES: Readonly<Record<string, string>> = {
