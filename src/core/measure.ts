@@ -35,9 +35,9 @@ function none(reason: string, countCalls = true): NoReading {
 }
 
 /** The reading and the facts this call's read taught. */
-export function measure(
-  input: MeasureInput,
-): { reading: Reading | NoReading; facts: ContextFacts } {
+type Measured = { reading: Reading | NoReading; facts: ContextFacts };
+
+export function measure(input: MeasureInput): Measured {
   const { view, state, settings } = input;
   const figures = isContextWindow(input.contextWindow) ? figuresOf(input.contextWindow) : undefined;
   if (figures) return { reading: reported(input, "stdin", figures, state.compactedAt), facts: {} };
@@ -47,10 +47,8 @@ export function measure(
   const marker = view.markerAfterUsage ?? view.markerSince;
   if (marker !== undefined) facts.marker = marker;
   const from = markersFrom(state);
-  if (
-    view.markersChecked && view.markerSince === undefined && from !== undefined &&
-    view.size - from >= CHECKPOINT_BYTES
-  ) {
+  const unchecked = from === undefined ? 0 : view.size - from;
+  if (view.markersChecked && view.markerSince === undefined && unchecked >= CHECKPOINT_BYTES) {
     facts.checkedTo = view.size;
   }
   const learned = facts.compactedAt ?? state.compactedAt;
