@@ -101,9 +101,8 @@ export function compactionPoint(inputs: CompactionInputs): CompactionPoint {
   let source = set?.source ?? "the model's window";
   let evidence = `the ${groupDigits(window)}-token window`;
   if (set) {
-    const capped = set.tokens > inputs.window
-      ? ` (capped to the model's ${groupDigits(inputs.window)})`
-      : "";
+    const own = groupDigits(inputs.window);
+    const capped = set.tokens > inputs.window ? ` (capped to the model's ${own})` : "";
     evidence = `${set.evidence}: a ${groupDigits(window)}-token auto-compact window${capped}`;
   }
   const byPct = env.pct === undefined ? undefined : Math.floor(effective * (env.pct / 100));
