@@ -40,7 +40,6 @@ function normalize(path: string): string {
   return isSep(path[path.length - 1]) && !isSep(joined[joined.length - 1]) ? joined + SEP : joined;
 }
 
-/** Joins segments with the platform's separator, normalized. */
 export function join(...parts: string[]): string {
   return normalize(parts.filter((part) => part !== "").join(SEP));
 }
@@ -52,7 +51,6 @@ function trimTrailing(path: string): string {
   return path.slice(0, end);
 }
 
-/** The last segment of `path`. */
 export function basename(path: string): string {
   const trimmed = trimTrailing(path);
   return trimmed.slice(Math.max(lastSep(trimmed) + 1, rootLength(trimmed)));
