@@ -68,7 +68,6 @@ export function ceilingOf(
   const bytesAfter = view.size - usage.firstEnd + unwritten;
   const tokens = ceilingTokens(usage.tokens, usage.outputTokens, bytesAfter);
   const counting = firedUnder(state.fired, state.firedWindow, span);
-  return crossedThresholds({ tokens, span }, settings.thresholds, counting).length === 0
-    ? { tokens, span }
-    : undefined;
+  const crossed = crossedThresholds({ tokens, span }, settings.thresholds, counting);
+  return crossed.length === 0 ? { tokens, span } : undefined;
 }

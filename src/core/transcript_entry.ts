@@ -155,9 +155,8 @@ export function receiptLineOf(
     return undefined;
   }
   if (entry.type === "user") {
-    const calls = isRecord(entry.message)
-      ? idsOf(entry.message.content, "tool_result", "tool_use_id")
-      : [];
+    const message = isRecord(entry.message) ? entry.message : {};
+    const calls = idsOf(message.content, "tool_result", "tool_use_id");
     return calls.length > 0 ? { kind: "result", calls } : undefined;
   }
   const usage = usageOf(entry, sidechainFile);

@@ -108,9 +108,8 @@ export function resolveWindow(inputs: WindowInputs): WindowChoice {
     const evidence = `a reading of ${tokens} tokens is over 200k`;
     return pick(LARGE_WINDOW, "usage above 200k", evidence, true, proof);
   }
-  const proven = inputs.proven !== undefined && speaksFor(inputs.proven, model, version)
-    ? inputs.proven.window
-    : undefined;
+  const { proven: p } = inputs;
+  const proven = p !== undefined && speaksFor(p, model, version) ? p.window : undefined;
   if (proven !== undefined && proven > SMALL_WINDOW) {
     return pick(proven, PROVEN, "a reading over 200k earlier in this session");
   }
@@ -164,7 +163,6 @@ export function percentOf(tokens: number, window: number): number {
 
 /** The evidence in one phrase, and, when a larger window stays possible, that 200k is used. */
 export function windowText(choice: WindowChoice): string {
-  return choice.certain
-    ? choice.evidence
-    : `${choice.evidence}; counted as 200k until a reading shows more`;
+  const more = "; counted as 200k until a reading shows more";
+  return choice.certain ? choice.evidence : choice.evidence + more;
 }
