@@ -175,9 +175,8 @@ export function withReceipts(
         ...(isReading(reading) && reading.window !== undefined ? { window: reading.window } : {}),
       };
   }
-  const reason = owed.length > 0
-    ? `${decision.reason}; sending ${owed.join(", ")} again (not delivered)`
-    : decision.reason;
+  const resend = owed.length > 0 ? `; sending ${owed.join(", ")} again (not delivered)` : "";
+  const reason = decision.reason + resend;
   if (!cause) return { ...decision, reason };
   const { call, at } = claim;
   if (call === undefined || at === undefined) {
