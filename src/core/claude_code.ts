@@ -16,7 +16,7 @@ export const SUMMARY_OUTPUT_BUFFER = 20_000;
 export const AUTOCOMPACT_BUFFER = 13_000;
 export const AUTOCOMPACT_MARGIN = SUMMARY_OUTPUT_BUFFER + AUTOCOMPACT_BUFFER;
 export const BLOCKING_BUFFER = 3_000;
-/** The smallest auto-compact window: a smaller env value counts as it, a smaller setting void. */
+/** The least auto-compact window: a smaller env value counts as it, a setting is void (2.1.328). */
 export const MIN_AUTO_COMPACT_WINDOW = 100_000;
 
 /** Where managed settings live (`managed-settings.json` and `managed-settings.d/*.json`). */
@@ -60,21 +60,21 @@ export const MODEL_ROWS: readonly ModelRow[] = [
   ...rows("fixed", "claude-haiku-4-5", "claude-3-5-haiku", "claude-3-opus", "claude-3-haiku"),
 ];
 
-/** Releases strictly between these give a native-1M model 1M only on Anthropic's own API. */
+/** Strictly between these, native 1M is first-party-API only (read in 2.1.150 and 2.1.275). */
 export const FIRST_PARTY_GATE = { lastWithout: "2.1.143", firstWithoutAfter: "2.1.287" } as const;
 
-/** A statusLine record older than this no longer describes the context (it runs ~380 ms late). */
+/** An older statusLine record no longer describes the context (it runs ~380 ms late, 2.1.328). */
 export const STATUSLINE_MAX_AGE_MS = 60_000;
 
 /** The events a tool call fires: PostToolUse, or PostToolUseFailure for a failing tool. */
 export const TOOL_CALL_EVENTS: readonly string[] = ["PostToolUse", "PostToolUseFailure"];
 /** SessionStart sources that begin a new context; `startup`, `resume` and `fork` do not. */
 export const RESET_SOURCES: readonly string[] = ["clear", "compact"];
-/** SessionStart sources that continue a context: their answer reaches its next request. */
+/** SessionStart sources that continue a context: the answer reaches its next request (2.1.328). */
 export const CONTINUE_SOURCES: readonly string[] = ["resume", "fork"];
 /** The SessionStart source whose `systemMessage` is shown under the banner, to no model. */
 export const STARTUP_SOURCE = "startup";
-/** SessionStart(compact) answers into the new context, before its marker; recorded with this id. */
+/** SessionStart(compact) answers into the new context, before its marker, as this id (2.1.328). */
 export const SESSION_START = "SessionStart";
 
 /**
