@@ -27,12 +27,8 @@ export function markedSections(text: string): MarkedRules {
     const mark = FENCE.exec(raw)?.[1];
     if (fence !== undefined || mark !== undefined) {
       // Inside a fence only its closing fence matters: the same character, at least as long.
-      if (fence === undefined) fence = mark;
-      else if (
-        mark !== undefined && mark[0] === fence[0] && mark.length >= fence.length && bare === mark
-      ) {
-        fence = undefined;
-      }
+      const closes = bare === mark && mark[0] === fence?.[0] && mark.length >= (fence?.length ?? 0);
+      fence = fence === undefined ? mark : closes ? undefined : fence;
       open?.body.push(raw);
     } else if (OPEN.test(bare)) {
       if (open) found.problems.push(`line ${line}: opening marker inside an open section ignored`);
