@@ -1,60 +1,38 @@
-/**
- * Where Claude Code will auto-compact a context, and from what: `CLAUDE_CODE_AUTO_COMPACT_WINDOW`,
- * the `autoCompactWindow` settings, the percentage override, the switches that turn it off, and
- * the session's own auto-compactions. Then the span the percentage thresholds are measured
- * against. Pure.
- */
-import {
-  AUTOCOMPACT_BUFFER,
-  AUTOCOMPACT_MARGIN,
-  MIN_AUTO_COMPACT_WINDOW,
-  SUMMARY_OUTPUT_BUFFER,
-} from "./claude_code.ts";
+/** Where Claude Code will auto-compact, and the span percentage thresholds are measured against. */
+import { AUTOCOMPACT_BUFFER, AUTOCOMPACT_MARGIN, SUMMARY_OUTPUT_BUFFER } from "./claude_code.ts";
+import { MIN_AUTO_COMPACT_WINDOW } from "./claude_code.ts";
 import { groupDigits, isTokenThreshold, type Threshold } from "./numbers.ts";
 import { modelKey } from "./window.ts";
 
-/** One settings file's say on auto-compaction. */
+/** One settings file's say: `autoCompactWindow`, and per model a window or "auto". */
 export interface CompactSettingsSource {
   file: string;
   enabled?: boolean;
-  /** The top-level `autoCompactWindow` (a whole number of at least 100,000). */
   window?: number;
-  /** `modelSettings.<model>.autoCompactWindow`: a window, or "auto" (the model's own). */
   byModel?: Record<string, number | "auto">;
 }
 
-/** The settings files merged the way Claude Code merges them. */
 export interface CompactSettings {
   enabled?: { value: boolean; file: string };
   window?: { value: number; file: string };
   byModel: Record<string, { value: number | "auto"; file: string }>;
 }
 
-/** Claude Code's environment, as far as auto-compaction goes. */
+/** Claude Code's environment, as far as auto-compaction goes (`DISABLE_COMPACT` first). */
 export interface CompactEnv {
   window?: { tokens: number; raw: string };
-  /** `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE` when usable (above 0, at most 100). */
   pct?: number;
-  /** The variable that turns auto-compaction off: `DISABLE_COMPACT` first. */
   off?: "DISABLE_COMPACT" | "DISABLE_AUTO_COMPACT";
 }
 
-/** Where auto-compaction fires (`tokens`, from the auto-compact `window`), or that it never does. */
+/** Where auto-compaction fires (`tokens`, in the auto-compact `window`), or that it never does. */
 export type CompactionPoint =
   | { kind: "point"; tokens: number; window: number; source: string; evidence: string }
   | { kind: "off"; evidence: string };
 
 /**
- * `CLAUDE_CODE_AUTO_COMPACT_WINDOW` as Claude Code 2.1.328 reads it: a `k` or `m` suffix
- * multiplies the number before it, otherwise a whole number (`1e6` and `1,000,000` understood);
- * under 1 it is ignored, under 100,000 it counts as 100,000.
- *
- * @example
- * ```ts
- * autoCompactWindowOf("400k"); // 400_000
- * autoCompactWindowOf("50000"); // 100_000
- * autoCompactWindowOf("lots"); // undefined
- * ```
+ * `CLAUDE_CODE_AUTO_COMPACT_WINDOW` as 2.1.328 reads it: `400k`, `1m`, `1e6`, `1,000,000`; under 1
+ * ignored, under 100,000 counted as 100,000 (`50000` is 100,000).
  */
 export function autoCompactWindowOf(raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
@@ -68,16 +46,12 @@ export function autoCompactWindowOf(raw: string | undefined): number | undefined
 
 /** An environment value as Claude Code reads a whole number: `1e6`, `1,000,000`, else digits. */
 function integerOf(text: string): number {
-  if (text.length <= 32) {
-    if (/^[+-]?(\d+(\.\d*)?|\.\d+)[eE][+-]?\d+$/.test(text)) {
-      const n = Number(text);
-      return Number.isInteger(n) ? n : NaN;
-    }
-    if (/^[+-]?\d{1,3}([_,\u00A0\u202F ])\d{3}(?:\1\d{3})*$/.test(text)) {
-      return parseInt(text.replace(/[_,\u00A0\u202F ]/g, ""), 10);
-    }
+  const short = text.length <= 32;
+  if (short && /^[+-]?(\d+(\.\d*)?|\.\d+)[eE][+-]?\d+$/.test(text)) {
+    return Number.isInteger(Number(text)) ? Number(text) : NaN;
   }
-  return parseInt(text, 10);
+  const grouped = short && /^[+-]?\d{1,3}([_,\u00A0\u202F ])\d{3}(?:\1\d{3})*$/.test(text);
+  return parseInt(grouped ? text.replace(/[_,\u00A0\u202F ]/g, "") : text, 10);
 }
 
 /** `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE` as Claude Code reads it: used when above 0, at most 100. */
@@ -87,12 +61,7 @@ export function autocompactPctOf(raw: string | undefined): number | undefined {
   return value > 0 && value <= 100 ? value : undefined;
 }
 
-/**
- * Merges settings sources, lowest precedence first, as Claude Code 2.1.328 does:
- * `autoCompactEnabled` from the highest file that sets it; a file with a top-level
- * `autoCompactWindow` replaces everything below it (its own per-model entries kept); a file
- * without one adds its per-model entries over the ones below.
- */
+/** Merges settings files, lowest first, as 2.1.328: a top-level window drops per-model ones. */
 export function mergeCompactSettings(sources: readonly CompactSettingsSource[]): CompactSettings {
   const merged: CompactSettings = { byModel: {} };
   for (const source of sources) {
@@ -110,22 +79,15 @@ export function mergeCompactSettings(sources: readonly CompactSettingsSource[]):
   return merged;
 }
 
-/** What the compaction point is computed from: the model's window, and what moves the point. */
 interface CompactionInputs {
   window: number;
   model?: string | undefined;
   env: CompactEnv;
   files?: CompactSettings | undefined;
-  /** The tightest point this session was seen to auto-compact at. */
   learned?: number | undefined;
 }
 
-/**
- * Where Claude Code 2.1.328 auto-compacts: never with `DISABLE_COMPACT`, `DISABLE_AUTO_COMPACT`
- * or `autoCompactEnabled: false`; else 13,000 below the effective window (the auto-compact window
- * less 20,000), or at the override's share of it when lower. A learned point wins when lower:
- * Claude Code compacted there for a reason the hook cannot read.
- */
+/** Where 2.1.328 auto-compacts; a lower learned point wins (for reasons the hook cannot read). */
 export function compactionPoint(inputs: CompactionInputs): CompactionPoint {
   const { env, files } = inputs;
   if (env.off) return { kind: "off", evidence: `${env.off} is set` };
@@ -139,9 +101,8 @@ export function compactionPoint(inputs: CompactionInputs): CompactionPoint {
   let source = set?.source ?? "the model's window";
   let evidence = `the ${groupDigits(window)}-token window`;
   if (set) {
-    const capped = set.tokens > inputs.window
-      ? ` (capped to the model's ${groupDigits(inputs.window)})`
-      : "";
+    const own = groupDigits(inputs.window);
+    const capped = set.tokens > inputs.window ? ` (capped to the model's ${own})` : "";
     evidence = `${set.evidence}: a ${groupDigits(window)}-token auto-compact window${capped}`;
   }
   const byPct = env.pct === undefined ? undefined : Math.floor(effective * (env.pct / 100));
@@ -166,7 +127,7 @@ export function compactionPoint(inputs: CompactionInputs): CompactionPoint {
   };
 }
 
-/** The auto-compact window set for `model`: the environment, then the settings files. */
+/** The auto-compact window set for `model`: by the environment, else the settings files. */
 function configuredWindow(
   env: CompactEnv,
   files: CompactSettings | undefined,
@@ -189,10 +150,7 @@ function configuredWindow(
   return { tokens: files.window.value, source: setting, evidence };
 }
 
-/**
- * True when an auto-compact window or percentage is set: an auto-compaction's size then says
- * nothing about the model's window below 200k.
- */
+/** An auto-compact window or percentage is set: a compaction's size then proves no window. */
 export function compactsEarly(env: CompactEnv, files: CompactSettings | undefined): boolean {
   if (env.window !== undefined || env.pct !== undefined) return true;
   return files !== undefined &&
@@ -202,7 +160,6 @@ export function compactsEarly(env: CompactEnv, files: CompactSettings | undefine
 /** Share of the span by which the highest percentage threshold stays below the compaction. */
 const LEAD_SHARE = 0.03;
 
-/** Everything the span of a reading depends on besides its window and model. */
 interface SpanContext {
   env: CompactEnv;
   files: CompactSettings | undefined;
@@ -212,33 +169,19 @@ interface SpanContext {
 }
 
 /**
- * Where a reading of `model` on `window` will be auto-compacted, and the span (tokens) its
- * percentage thresholds are measured against: the window, unless Claude Code compacts before its
- * usual point; then the window that compacts there (the point plus 33,000), narrowed further if
- * the highest percentage would land within 3 % of the span of the compaction. With
- * auto-compaction off or `scale` off: the window. Token thresholds do not move.
- *
- * @example
- * ```ts
- * const env = { window: { tokens: 400_000, raw: "400k" } };
- * spanFor(1_000_000, undefined, { env, files: undefined, learned: undefined,
- *   thresholds: [30, 52, 70], scale: true }).span; // 400_000
- * ```
+ * Where `model` on `window` auto-compacts, and the span percentage thresholds are measured against:
+ * the window, unless it compacts early; then the window that compacts there (point + 33,000),
+ * narrowed until the highest percentage lands 3% of it before the point.
  */
-export function spanFor(
-  window: number,
-  model: string | undefined,
-  context: SpanContext,
-): { compaction: CompactionPoint; span: number } {
+export function spanFor(window: number, model: string | undefined, context: SpanContext) {
   const { env, files, learned } = context;
-  const compaction = compactionPoint({ window, model, env, files, learned });
+  const compaction: CompactionPoint = compactionPoint({ window, model, env, files, learned });
   if (!context.scale || compaction.kind === "off") return { compaction, span: window };
   const base = Math.min(window, compaction.tokens + AUTOCOMPACT_MARGIN);
   if (base >= window) return { compaction, span: window };
-  const percents = context.thresholds.filter((t) => !isTokenThreshold(t));
-  const highest = Math.max(...percents);
+  const highest = Math.max(...context.thresholds.filter((t) => !isTokenThreshold(t)));
   const target = compaction.tokens - LEAD_SHARE * base;
-  // No percentage (highest is -Infinity), or the highest lands early enough: the base.
+  // No percentage (highest is -Infinity), or it lands early enough.
   if ((highest * base) / 100 <= target) return { compaction, span: base };
   return { compaction, span: Math.max(1, Math.floor((Math.max(target, 1) * 100) / highest)) };
 }

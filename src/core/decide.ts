@@ -1,21 +1,12 @@
-/**
- * The decision: one pure function for every event the hook answers. From the context's state, the
- * reading, what the transcript showed and the settings, it says what to refresh for (or nothing),
- * the state to keep, and why. The hook calls it once per call, under the lock; dry runs likewise.
- */
+/** The decision: one pure function for every event the hook answers. */
 import type { State } from "../schemas/state.ts";
 import { afterCompaction, compactionEvent, compactionFound } from "./compaction_refresh.ts";
 import { applyFacts, type ContextFacts, resetState } from "./facts.ts";
 import type { RefreshCause } from "./header.ts";
 import { isTokenThreshold, percentText, type Threshold, thresholdText } from "./numbers.ts";
 import { fillOf, isReading, type NoReading, type Reading } from "./reading.ts";
-import {
-  type DeliveryReport,
-  type ReceiptEvidence,
-  reportOf,
-  settleDeliveries,
-  withReceipts,
-} from "./receipts.ts";
+import { type DeliveryReport, type ReceiptEvidence, reportOf } from "./receipts.ts";
+import { settleDeliveries, withReceipts } from "./receipts.ts";
 import { crossedThresholds, firedUnder, nextThreshold } from "./thresholds.ts";
 
 /** One step of a decision: what to refresh for, the state to write (undefined: none), why. */
@@ -25,19 +16,13 @@ export interface Step {
   reason: string;
 }
 
-/** What the decision needs from the settings. */
 export interface DecideSettings {
   thresholds: readonly Threshold[];
   toolCountInterval: number;
   refreshAfterCompact: boolean;
 }
 
-/**
- * A tool call (its state as loaded, empty without a file; `claim`: its `tool_use_id` and the
- * transcript's size, where its receipt will be looked for), or an event that ends a context
- * (`facts`: what its compaction taught; `restate`: the rules can be restated; `answerAt`: the
- * transcript's size when SessionStart answers).
- */
+/** A tool call (`claim`: where its receipt is looked for), or an event that ends a context. */
 export type DecideInput =
   | {
     event: "tool call";
@@ -56,7 +41,6 @@ export type DecideInput =
     promptId: string | undefined;
     restate: boolean;
     answerAt: number | undefined;
-    /** SessionStart(compact): the transcript's size before Claude Code writes the marker. */
     compactedFrom?: number | undefined;
   };
 
@@ -68,29 +52,15 @@ export interface Decision {
   /** The state to keep. */
   state: State;
   reason: string;
-  /** One phrase per delivery awaiting its receipt: what the transcript showed. */
+  /** One phrase per delivery awaiting its receipt. */
   receipts: string[];
-  /** Every delivery of the context as the receipts show it, before this decision. */
+  /** Deliveries, `fired` (under this reading): before this decision; `upcoming`: after it. */
   deliveries: DeliveryReport[];
-  /** The thresholds that count as fired under this reading, before this decision. */
   fired: Threshold[];
-  /** The next threshold ahead after this decision. */
   upcoming: Threshold | undefined;
 }
 
-/**
- * Decides one event.
- *
- * @example
- * ```ts
- * const reading = { kind: "reading", source: "transcript latest", percent: 55, tokens: 110_000,
- *   window: 200_000, windowSource: "x", model: undefined } as const;
- * decide({ event: "tool call", state: { fired: [30], toolCount: 0 }, stateFound: true, reading,
- *   facts: {}, receipts: undefined, claim: { call: "toolu_1", at: 4096 },
- *   settings: { thresholds: [30, 52, 70], toolCountInterval: 20, refreshAfterCompact: true },
- * }).reason; // "55% crossed 52"
- * ```
- */
+/** Decides one event: at 55% with 30 fired, the reason is "55% crossed 52". */
 export function decide(input: DecideInput): Decision {
   if (input.event !== "tool call") {
     const state = input.state;
@@ -100,11 +70,8 @@ export function decide(input: DecideInput): Decision {
       : compactionEvent(state, reset, input.promptId, input.restate, input.answerAt);
     // What the compaction proved outlives the context it ended; its marker is read later.
     const from = input.compactedFrom;
-    const next = applyFacts(
-      from === undefined ? step.next : { ...step.next, compactedFrom: from },
-      input.facts,
-      true,
-    );
+    const base = from === undefined ? step.next : { ...step.next, compactedFrom: from };
+    const next = applyFacts(base, input.facts, true);
     return {
       cause: step.restateNow ? { kind: "compaction", thresholds: [] } : undefined,
       known: state,
@@ -118,17 +85,12 @@ export function decide(input: DecideInput): Decision {
   }
   const { reading, settings } = input;
   const known = applyFacts(input.state, input.facts, input.stateFound);
-  const settled = settleDeliveries(
-    compactionFound(input.state, known, settings.refreshAfterCompact),
-    input.receipts,
-  );
+  const found = compactionFound(input.state, known, settings.refreshAfterCompact);
+  const settled = settleDeliveries(found, input.receipts);
   const state = settled.state;
-  const decision = withReceipts(
-    afterCompaction(onThresholds(reading, state, settings, input.claim.at), state, reading),
-    settled,
-    reading,
-    input.claim,
-  );
+  const crossed = onThresholds(reading, state, settings, input.claim.at);
+  const step = afterCompaction(crossed, state, reading);
+  const decision = withReceipts(step, settled, reading, input.claim);
   const next = decision.next ?? state;
   const span = isReading(reading) ? fillOf(reading).span : undefined;
   const after = firedUnder(next.fired, next.firedWindow, span);
@@ -144,15 +106,11 @@ export function decide(input: DecideInput): Decision {
   };
 }
 
-/**
- * The thresholds' say: with a reading, every threshold it has reached that has not fired fires
- * now, together, in one refresh; without one, every `toolCountInterval`-th call refreshes.
- */
+/** Thresholds reached and not fired fire now, in one refresh; with no reading, every n-th call. */
 function onThresholds(
   reading: Reading | NoReading,
   state: State,
   settings: DecideSettings,
-  /** The transcript's size, recorded with a fire so later markers are placed after it. */
   at: number | undefined,
 ): Step {
   if (!isReading(reading)) {
@@ -160,13 +118,13 @@ function onThresholds(
     const toolCount = state.toolCount + 1;
     const every = settings.toolCountInterval;
     const due = toolCount % every === 0;
+    const when = due
+      ? ` is a multiple of ${every}`
+      : `, next refresh at ${Math.ceil(toolCount / every) * every}`;
     return {
       cause: due ? { kind: "toolCount", calls: toolCount } : undefined,
       next: { ...state, toolCount },
-      reason: `${reading.reason}; tool call ${toolCount}` +
-        (due
-          ? ` is a multiple of ${every}`
-          : `, next refresh at ${Math.ceil(toolCount / every) * every}`),
+      reason: `${reading.reason}; tool call ${toolCount}${when}`,
     };
   }
   // Refreshes made under a smaller span than this reading's no longer count (never miss).
@@ -178,13 +136,10 @@ function onThresholds(
     (narrowed ? ` of ${reading.span} (the span before auto-compaction)` : "");
   if (crossed.length === 0) {
     const next = nextThreshold(settings.thresholds, counting, fill.span);
-    return {
-      cause: undefined,
-      next: undefined,
-      reason: next === undefined
-        ? "every threshold has fired in this context"
-        : `${shown} is below the next threshold, ${thresholdText(next)}`,
-    };
+    const reason = next === undefined
+      ? "every threshold has fired in this context"
+      : `${shown} is below the next threshold, ${thresholdText(next)}`;
+    return { cause: undefined, next: undefined, reason };
   }
   const fired = [...new Set([...counting, ...crossed])].sort((a, b) => a - b);
   // The span each percentage fired under (token thresholds do not move with it).

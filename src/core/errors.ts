@@ -1,35 +1,29 @@
 /** How a caught error becomes one line of text a user can act on. */
 
-/**
- * Deno refuses /proc, /dev and /sys paths without `--allow-all`, and says to run again with that
- * flag: advice for the program's author, not for the user.
- */
+/** Deno refuses /proc, /dev and /sys without `--allow-all` and advises that flag: not for users. */
 const NOT_CAPABLE = "a system path (under /proc, /dev or /sys) that the hook is not allowed to use";
 
-/** The message of anything thrown, on one line: `messageOf(new Error("disk full"))` is "disk full". */
+/** The message of anything thrown, on one line. */
 export function messageOf(error: unknown): string {
   if (error instanceof Deno.errors.NotCapable) return NOT_CAPABLE;
   const message = error instanceof Error ? error.message : String(error);
-  // An npm package missing from Deno's cache: a source run with `--cached-only` before its
-  // packages were fetched (the shapes are in tests/fixtures/deno-errors).
+  // An npm package missing from Deno's cache (shapes: tests/fixtures/deno-errors).
   if (/not found in cache|--cached-only/.test(message)) {
     const named = message.match(/npm package '([^']+)'/) ?? message.match(/package "([^"]+)"/) ??
       message.match(/not found in cache: "([^"]+)"/);
     return `its package ${named?.[1] ?? "an npm package"} is not in Deno's cache yet (hooks/run ` +
       "fetches it in the background; the release binary needs none)";
   }
-  // Deno's module errors end with the importer's location (`at file:///…/src/x.ts:5:20`), in
-  // colour on a terminal: the program's insides, not the user's business.
-  return oneLine(
-    // deno-lint-ignore no-control-regex
-    message.replace(/\x1b\[[0-9;]*m/g, "").replace(/\n\s*at (?:file|https?|ext|node|npm):\S*/g, ""),
-  );
+  // deno-lint-ignore no-control-regex
+  const plain = message.replace(/\x1b\[[0-9;]*m/g, "");
+  // Deno's module errors end with the importer's location: not the user's business.
+  const bare = plain.replace(/\n\s*at (?:file|https?|ext|node|npm):\S*/g, "");
+  // deno-lint-ignore no-control-regex
+  const spaced = bare.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\ufffd]+/g, " ");
+  return spaced.replace(/ {2,}/g, " ").trim();
 }
 
-/**
- * Why a file could not be stat'ed or read, in words, without OS codes or the path again: Deno's
- * "No such file or directory (os error 2): stat '/x'" is "there is no such file".
- */
+/** Why a file could not be read, in words, without OS codes or the path. */
 export function fileReason(error: unknown): string {
   if (error instanceof Deno.errors.NotFound) return "there is no such file";
   if (error instanceof Deno.errors.PermissionDenied) return "it cannot be read (permission denied)";
@@ -38,11 +32,4 @@ export function fileReason(error: unknown): string {
   if (error instanceof Deno.errors.InvalidData) return "it is not text (invalid UTF-8)";
   const message = messageOf(error).replace(/\s*\(os error \d+\).*$/, "");
   return `it cannot be read (${message.charAt(0).toLowerCase()}${message.slice(1)})`;
-}
-
-/** `text` on one line: control characters become spaces, runs of spaces one. */
-function oneLine(text: string): string {
-  // deno-lint-ignore no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\ufffd]+/g, " ")
-    .replace(/ {2,}/g, " ").trim();
 }

@@ -1,51 +1,40 @@
-/**
- * What the transcript says about the context a state file describes, applied to that state: a
- * compaction that ended it, a stretch checked free of markers, refreshes recovered after the
- * state file was lost, a window proven, where the session compacts. Pure.
- */
+/** What the transcript taught about a context, applied to its state. */
 import type { State } from "../schemas/state.ts";
 import type { WindowProof } from "./window.ts";
 
 export interface ContextFacts {
-  /** Offset of the newest compaction marker seen, if any. */
+  /** Offset of the newest compaction marker seen. */
   marker?: number;
   /** No compaction marker after the last fire, up to this offset. */
   checkedTo?: number;
-  /** Thresholds this hook's own refreshes in the transcript show as fired (state file lost). */
+  /** Thresholds this hook's refreshes in the transcript show as fired (state file lost). */
   recovered?: number[];
   /** A fork subagent's first call: thresholds its parent's refreshes named before the fork. */
   inherited?: number[];
-  /** A window the transcript proved. */
   proven?: WindowProof;
   /** Where this subagent's transcript was found by searching. */
   agentTranscript?: string;
   /** The tightest point this session was seen to auto-compact at. */
   compactedAt?: number;
-  /** Claude Code's auto-compaction settings read for this context, and their files' signature. */
+  /** Claude Code's auto-compaction settings, and their files' signature. */
   claudeSettings?: string;
-  /** This tool call's result, as its payload shows it: `[tool_use_id, bytes]`. */
+  /** This tool call's result: `[tool_use_id, bytes]`. */
   result?: [string, number];
 }
 
-/** How many calls' result sizes a state keeps: enough for one response's parallel calls. */
+/** Result sizes kept: enough for one response's parallel calls. */
 const RESULTS_KEPT = 16;
 
-/** Unchecked bytes worth recording as checked (a state write); below it, re-reading is cheaper. */
+/** Unchecked bytes worth a state write to record as checked; below it, re-reading is cheaper. */
 export const CHECKPOINT_BYTES = 256 * 1024;
 
-/**
- * Where to look for a compaction marker: after a reset whose marker was not written yet, from
- * there; else for an unreported compaction, after the last fire, past what was checked; none
- * before anything fired (a compaction then changes nothing).
- */
+/** Where to look for a compaction marker: from a reset not yet marked, else after the last fire. */
 export function markersFrom(state: State): number | undefined {
-  // A reported compaction whose marker was not written yet: look for it, to learn from it.
   if (state.compactedFrom !== undefined) return state.compactedFrom;
   if (state.fired.length === 0) return undefined;
   return Math.max(state.firedAt ?? 0, state.checkedTo ?? 0);
 }
 
-/** The window `state` keeps as proven, with the model and release it was proven for. */
 export function proofOf(state: State): WindowProof | undefined {
   if (state.provenWindow === undefined) return undefined;
   return { window: state.provenWindow, model: state.provenModel, version: state.provenVersion };
@@ -63,32 +52,22 @@ const KEPT = [
 /** The state after a reset (clear, compaction): nothing fired, nothing counted, a new epoch. */
 export function resetState(state: State, checkedTo?: number): State {
   const next: Record<string, unknown> = { fired: [], toolCount: 0, epoch: (state.epoch ?? 0) + 1 };
-  for (const key of KEPT) {
-    const value = state[key];
-    if (value !== undefined) next[key] = value;
-  }
+  for (const key of KEPT) if (state[key] !== undefined) next[key] = state[key];
   if (checkedTo !== undefined) next.checkedTo = checkedTo;
   return next as State;
 }
 
-/**
- * `base` updated with `facts`. `recovered` and `inherited` apply only without a state file: one
- * that exists is the record, the transcript only a backup.
- */
+/** `base` updated with `facts`; `recovered` and `inherited` only without a state file. */
 export function applyFacts(base: State, facts: ContextFacts, stateFound: boolean): State {
   let state = base;
   if (!stateFound && (facts.recovered?.length || facts.inherited?.length)) {
     // Found after the marker (the walk stops there): they belong to this context.
     const found = [...state.fired, ...(facts.recovered ?? []), ...(facts.inherited ?? [])];
-    state = {
-      ...state,
-      fired: [...new Set(found)].sort((a, b) => a - b),
-      firedAt: Math.max(state.firedAt ?? 0, (facts.marker ?? -1) + 1),
-    };
+    const fired = [...new Set(found)].sort((a, b) => a - b);
+    state = { ...state, fired, firedAt: Math.max(state.firedAt ?? 0, (facts.marker ?? -1) + 1) };
   }
-  if (facts.agentTranscript !== undefined) {
-    state = { ...state, agentTranscript: facts.agentTranscript };
-  }
+  const { agentTranscript, compactedAt, claudeSettings, result } = facts;
+  if (agentTranscript !== undefined) state = { ...state, agentTranscript };
   if (facts.proven !== undefined) {
     const { provenModel: _m, provenVersion: _v, ...rest } = state;
     const proof = facts.proven;
@@ -99,7 +78,7 @@ export function applyFacts(base: State, facts: ContextFacts, stateFound: boolean
       ...(proof.version !== undefined ? { provenVersion: proof.version } : {}),
     };
   }
-  if (facts.compactedAt !== undefined) state = { ...state, compactedAt: facts.compactedAt };
+  if (compactedAt !== undefined) state = { ...state, compactedAt };
   // The marker a reset looked for is found (or the look went far enough): it is read.
   if (state.compactedFrom !== undefined && (facts.marker !== undefined || facts.checkedTo)) {
     const { compactedFrom: _read, ...rest } = state;
@@ -114,12 +93,10 @@ export function applyFacts(base: State, facts: ContextFacts, stateFound: boolean
     state = { ...state, checkedTo: facts.checkedTo };
   }
   // Settings just read still describe the new context after a reset: keep them.
-  if (facts.claudeSettings !== undefined) {
-    state = { ...state, claudeSettings: facts.claudeSettings };
-  }
-  if (facts.result !== undefined) {
+  if (claudeSettings !== undefined) state = { ...state, claudeSettings };
+  if (result !== undefined) {
     const kept = Object.entries(state.results ?? {}).slice(1 - RESULTS_KEPT);
-    state = { ...state, results: Object.fromEntries([...kept, facts.result]) };
+    state = { ...state, results: Object.fromEntries([...kept, result]) };
   }
   return state;
 }

@@ -1,18 +1,10 @@
-/**
- * Where a JSON or JSONC text goes wrong, in words: the line and column of an offset, and
- * jsonc-parser's error codes as a reader would say them. The config file and the manifest both
- * point at the place to correct.
- */
+/** Where a JSON or JSONC text goes wrong, in words: its line and column, and what is wrong. */
 import type { ParseError } from "jsonc-parser";
 
-/** 1-based line and column of a character offset: `lineColumn('{\n  "a" 1', 8)` is 2:7. */
+/** 1-based line and column of a character offset. */
 export function lineColumn(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let start = 0;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) [line, start] = [line + 1, i + 1];
-  }
-  return { line, column: offset - start + 1 };
+  const before = text.slice(0, Math.max(0, offset));
+  return { line: before.split("\n").length, column: offset - before.lastIndexOf("\n") };
 }
 
 const SYNTAX_MESSAGES: Readonly<Record<string, string>> = {
@@ -34,20 +26,12 @@ const SYNTAX_MESSAGES: Readonly<Record<string, string>> = {
   InvalidCharacter: "invalid character",
 };
 
-/** A jsonc-parser error code (`printParseErrorCode`) in words: `CommaExpected` is "expected ','". */
+/** A jsonc-parser error code in words: `CommaExpected` is "expected ','". */
 export function syntaxMessage(code: string): string {
   return SYNTAX_MESSAGES[code] ?? code;
 }
 
-/**
- * Why `text`, which `JSON.parse` refused, is not JSON: binary, empty, or the line and column
- * where it goes wrong, on one line whatever the text holds (JSON.parse's own message quotes it).
- *
- * @example
- * ```ts
- * await whyNotJson('{\n  "a" 1\n}'); // "it is not valid JSON (line 2, column 7: expected ':')"
- * ```
- */
+/** Why `text`, refused by `JSON.parse`, is not JSON, on one line (its message quotes the text). */
 export async function whyNotJson(text: string): Promise<string> {
   // Decoding replaced invalid UTF-8 with U+FFFD; NUL never appears in JSON text.
   if (text.includes("\u0000") || text.includes("\ufffd")) return "it is binary data, not JSON text";
@@ -58,7 +42,6 @@ export async function whyNotJson(text: string): Promise<string> {
   const first = errors[0];
   if (first === undefined) return "it is not valid JSON";
   const { line, column } = lineColumn(text, first.offset);
-  return `it is not valid JSON (line ${line}, column ${column}: ${
-    syntaxMessage(jsonc.printParseErrorCode(first.error))
-  })`;
+  const why = syntaxMessage(jsonc.printParseErrorCode(first.error));
+  return `it is not valid JSON (line ${line}, column ${column}: ${why})`;
 }

@@ -1,16 +1,8 @@
-/**
- * The lessons a refresh restates: a manifest's enabled, in-scope directives and protocols,
- * validated one by one so that one bad lesson never hides the good ones.
- */
+/** A manifest's lessons, validated one by one so that one bad lesson never hides the good. */
 import { firstLine } from "./render_rules.ts";
-import {
-  LessonSchema,
-  MANIFEST_TYPE,
-  MANIFEST_VERSION,
-  ManifestSchema,
-} from "../schemas/manifest.ts";
+import { LessonSchema, ManifestSchema } from "../schemas/manifest.ts";
+import { MANIFEST_TYPE, MANIFEST_VERSION } from "../schemas/manifest.ts";
 
-/** A lesson ready to render. */
 export interface RefreshLesson {
   slug: string;
   kind: "directive" | "protocol";
@@ -26,20 +18,14 @@ export interface LessonSelection {
   invalid: string[];
 }
 
-/**
- * The ids a lesson scoped to the project at `folder` may carry: the lessons-learned plugin's
- * (`/a/b` is `a-b`), the folder-name form `-a-b`, and the plain path.
- */
+/** The ids a lesson scoped to the project at `folder` may carry: `a-b`, `-a-b`, `/a/b`. */
 export function projectIdsFor(folder: string | undefined): string[] {
   if (!folder) return [];
   const dashed = folder.replace(/[\\/:]/g, "-");
   return [dashed.replace(/^-+/, ""), dashed, folder];
 }
 
-/**
- * The enabled directives and protocols of manifest `raw` that are unscoped or scoped to one of
- * `projectIds`. Throws `TypeError` when `raw` is not a lessons-learned manifest at all.
- */
+/** The lessons of manifest `raw` unscoped or scoped to `projectIds`; `TypeError` if no manifest. */
 export function selectLessons(raw: unknown, projectIds: readonly string[]): LessonSelection {
   const envelope = ManifestSchema.safeParse(raw);
   if (!envelope.success) {
@@ -80,14 +66,11 @@ function envelopeProblem(raw: unknown): string {
   }
   const value = (key: string): unknown => Object.getOwnPropertyDescriptor(raw, key)?.value;
   const lessons = value("lessons");
+  const isObject = typeof lessons === "object" && lessons !== null && !Array.isArray(lessons);
   const expected: [string, boolean, string][] = [
     ["type", value("type") === MANIFEST_TYPE, `"${MANIFEST_TYPE}"`],
     ["version", value("version") === MANIFEST_VERSION, String(MANIFEST_VERSION)],
-    [
-      "lessons",
-      typeof lessons === "object" && lessons !== null && !Array.isArray(lessons),
-      "an object of lessons by id",
-    ],
+    ["lessons", isObject, "an object of lessons by id"],
   ];
   return expected.filter(([, ok]) => !ok)
     .map(([key, , shape]) => Object.hasOwn(raw, key) ? `"${key}" is not ${shape}` : `no "${key}"`)

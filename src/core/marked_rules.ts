@@ -1,12 +1,9 @@
-/**
- * The sections a user marks in a CLAUDE.md file for restating, between a `<!-- reinject -->` line
- * and a `<!-- /reinject -->` line. Pure. Only marked text is ever returned.
- */
+/** The sections of a CLAUDE.md between `<!-- reinject -->` and `<!-- /reinject -->` lines. */
 
 interface MarkedRules {
-  /** Each section verbatim (line endings as `\n`), with the 1-based line of its opening marker. */
+  /** Each section verbatim (`\n` line endings), with its opening marker's line. */
   sections: { text: string; line: number }[];
-  /** One phrase per odd thing found (unclosed, nested or stray markers), with its line. */
+  /** One phrase per unclosed, nested or stray marker, with its line. */
   problems: string[];
 }
 
@@ -16,20 +13,9 @@ const CLOSE = /^<!--\s*\/\s*reinject\s*-->$/i;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
 /**
- * The marked sections of `text`, in file order (docs/own-rules.md has the table of cases):
- * - a marker is a line holding only the marker, in any case, with any spaces inside and around;
- * - markers inside a fenced code block are text (documentation can show them);
- * - a section left open at the end of the file is dropped, never read to the end;
- * - sections do not nest: an opening marker inside a section and a closing marker outside one
- *   are ignored, and reported;
- * - a byte-order mark and CRLF or CR line endings are accepted; blank lines at either end of a
- *   section are trimmed, and a section with nothing else is dropped.
- *
- * @example
- * ```ts
- * markedSections("# Notes\n<!-- reinject -->\nAlways run the tests.\n<!-- /reinject -->\n");
- * // { sections: [{ text: "Always run the tests.", line: 2 }], problems: [] }
- * ```
+ * The marked sections of `text` (docs/own-rules.md has the cases): a marker is a line of its own,
+ * in any case and spacing, and is text inside a code fence; a section left open is dropped, never
+ * read to the end; sections do not nest; blank lines at either end are trimmed.
  */
 export function markedSections(text: string): MarkedRules {
   const found: MarkedRules = { sections: [], problems: [] };
@@ -41,12 +27,8 @@ export function markedSections(text: string): MarkedRules {
     const mark = FENCE.exec(raw)?.[1];
     if (fence !== undefined || mark !== undefined) {
       // Inside a fence only its closing fence matters: the same character, at least as long.
-      if (fence === undefined) fence = mark;
-      else if (
-        mark !== undefined && mark[0] === fence[0] && mark.length >= fence.length && bare === mark
-      ) {
-        fence = undefined;
-      }
+      const closes = bare === mark && mark[0] === fence?.[0] && mark.length >= (fence?.length ?? 0);
+      fence = fence === undefined ? mark : closes ? undefined : fence;
       open?.body.push(raw);
     } else if (OPEN.test(bare)) {
       if (open) found.problems.push(`line ${line}: opening marker inside an open section ignored`);

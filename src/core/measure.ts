@@ -1,21 +1,16 @@
-/**
- * One call's reading, from what the transcript showed (or Claude Code's own figures), with the
- * window and span it is measured against and the facts the read taught: a compaction, where the
- * session compacts, a window proven. Pure.
- */
+/** One call's reading, and what the read taught: a compaction, where it compacts, a window. */
 import type { CompactEnv, CompactSettings } from "./compaction_point.ts";
 import { compactsEarly, spanFor } from "./compaction_point.ts";
 import { CHECKPOINT_BYTES, type ContextFacts, markersFrom, proofOf } from "./facts.ts";
 import type { Threshold } from "./numbers.ts";
 import { figuresOf, type NoReading, type Reading } from "./reading.ts";
-import type { CompactionEvidence, WindowChoice, WindowProof } from "./window.ts";
-import { percentOf, resolveWindow, windowText } from "./window.ts";
+import { type CompactionEvidence, percentOf, resolveWindow, type WindowChoice } from "./window.ts";
+import { type WindowProof, windowText } from "./window.ts";
 import type { State } from "../schemas/state.ts";
 import type { StatuslineRecord } from "../schemas/statusline.ts";
 import type { TranscriptView } from "./view.ts";
 import { isContextWindow } from "../schemas/guards.ts";
 
-/** What measuring needs from the settings. */
 export interface MeasureSettings {
   thresholds: readonly Threshold[];
   windowOverride: number | undefined;
@@ -25,18 +20,13 @@ export interface MeasureSettings {
   scaleForAutocompact: boolean;
 }
 
-/** Everything a reading is taken from. */
+/** `contextWindow`: stdin's (no release sends one yet); `bridged`: a fresh statusline record. */
 export interface MeasureInput {
-  /** stdin's `context_window` (no release sends one to PostToolUse; honoured should one come). */
   contextWindow?: unknown;
-  /** The transcript's view, why it could not be read, or undefined: no transcript. */
   view: TranscriptView | { error: string } | undefined;
-  /** A fresh statusline record for this context (main thread only). */
   bridged?: StatuslineRecord | undefined;
-  /** The context's state as loaded: what it proved and learned. */
   state: State;
   settings: MeasureSettings;
-  /** Claude Code's auto-compaction settings files, merged; undefined when not read. */
   files: CompactSettings | undefined;
 }
 
@@ -45,9 +35,9 @@ function none(reason: string, countCalls = true): NoReading {
 }
 
 /** The reading and the facts this call's read taught. */
-export function measure(
-  input: MeasureInput,
-): { reading: Reading | NoReading; facts: ContextFacts } {
+type Measured = { reading: Reading | NoReading; facts: ContextFacts };
+
+export function measure(input: MeasureInput): Measured {
   const { view, state, settings } = input;
   const figures = isContextWindow(input.contextWindow) ? figuresOf(input.contextWindow) : undefined;
   if (figures) return { reading: reported(input, "stdin", figures, state.compactedAt), facts: {} };
@@ -57,10 +47,8 @@ export function measure(
   const marker = view.markerAfterUsage ?? view.markerSince;
   if (marker !== undefined) facts.marker = marker;
   const from = markersFrom(state);
-  if (
-    view.markersChecked && view.markerSince === undefined && from !== undefined &&
-    view.size - from >= CHECKPOINT_BYTES
-  ) {
+  const unchecked = from === undefined ? 0 : view.size - from;
+  if (view.markersChecked && view.markerSince === undefined && unchecked >= CHECKPOINT_BYTES) {
     facts.checkedTo = view.size;
   }
   const learned = facts.compactedAt ?? state.compactedAt;
@@ -76,9 +64,8 @@ export function measure(
     }
     return { reading, facts };
   }
-  if (input.bridged) {
-    return { reading: reported(input, "statusline", input.bridged, learned), facts };
-  }
+  const { bridged } = input;
+  if (bridged) return { reading: reported(input, "statusline", bridged, learned), facts };
   const usage = view.usage;
   if (!usage) return { reading: none("no usage in the transcript"), facts };
   const kept = facts.proven ?? proofOf(state);
@@ -92,9 +79,7 @@ export function measure(
     kind: "reading",
     source: usage.window !== undefined
       ? "transcript Token usage"
-      : usage.matched
-      ? "transcript tool_use match"
-      : "transcript latest",
+      : `transcript ${usage.matched ? "tool_use match" : "latest"}`,
     percent: percentOf(usage.tokens, window),
     tokens: usage.tokens,
     window,
@@ -112,53 +97,34 @@ export function windowFor(
   settings: MeasureSettings,
   files: CompactSettings | undefined,
 ): WindowChoice {
-  return resolveWindow({
-    model: usage.model,
-    version: usage.version,
-    tokens: usage.tokens,
-    override: settings.windowOverride,
-    disable1m: settings.disable1m,
-    firstParty: settings.firstParty,
-    compaction,
-    proven,
-    compactsEarly: compaction !== undefined && compactsEarly(settings.compactEnv, files),
-  });
+  const { model, version, tokens } = usage;
+  const { windowOverride: override, disable1m, firstParty, compactEnv } = settings;
+  const early = compaction !== undefined && compactsEarly(compactEnv, files);
+  const known = { model, version, tokens, override, disable1m, firstParty };
+  return resolveWindow({ ...known, compaction, proven, compactsEarly: early });
 }
 
 /** The proof `choice` makes, unless it is the one kept. */
 function newProof(choice: WindowChoice, kept: WindowProof | undefined): WindowProof | undefined {
   const proof = choice.proves;
-  const same = proof !== undefined && kept !== undefined && proof.window === kept.window &&
-    proof.model === kept.model && proof.version === kept.version;
+  const same = proof && kept && proof.window === kept.window && proof.model === kept.model &&
+    proof.version === kept.version;
   return same ? undefined : proof;
 }
 
-/**
- * What a compaction's recorded size proves about the window (auto near 167k: 200k; above 200k:
- * 1M) and, for an auto-compaction, where this session compacts (the tightest point seen), when
- * that is news to `state`.
- */
+/** What a compaction's size proves about the window, and where the session auto-compacts. */
 export function compactionFacts(
   compaction: CompactionEvidence | undefined,
   state: State,
-  settings: Pick<MeasureSettings, "disable1m" | "compactEnv">,
+  settings: MeasureSettings,
   files: CompactSettings | undefined,
 ): ContextFacts {
   if (compaction === undefined) return {};
   const facts: ContextFacts = {};
   const kept = proofOf(state);
-  // Measured as the compacted context's own model would be.
-  const proof = newProof(
-    resolveWindow({
-      compaction,
-      disable1m: settings.disable1m,
-      proven: kept,
-      model: compaction.model,
-      version: compaction.version,
-      compactsEarly: compactsEarly(settings.compactEnv, files),
-    }),
-    kept,
-  );
+  // As the compacted context's own model would be, whatever window is set.
+  const unset = { ...settings, windowOverride: undefined };
+  const proof = newProof(windowFor(compaction, compaction, kept, unset, files), kept);
   if (proof) facts.proven = proof;
   const at = compaction.preTokens;
   const tighter = state.compactedAt === undefined || at < state.compactedAt;
@@ -176,36 +142,27 @@ function reported(
   const { tokens } = figures;
   const override = input.settings.windowOverride;
   const window = override !== undefined && tokens !== undefined ? override : figures.window;
+  const known = window !== undefined;
+  const named = window === override ? "LESSONS_CONTEXT_WINDOW" : "reported by Claude Code";
   const reading: Reading = {
     kind: "reading",
     source,
-    percent: window === undefined || tokens === undefined
-      ? figures.percent
-      : percentOf(tokens, window),
+    percent: known && tokens !== undefined ? percentOf(tokens, window) : figures.percent,
     tokens,
     window,
-    windowSource: window === undefined
-      ? undefined
-      : window === override
-      ? "LESSONS_CONTEXT_WINDOW"
-      : "reported by Claude Code",
+    windowSource: known ? named : undefined,
     model: figures.model,
   };
   return withSpan(reading, input, learned);
 }
 
-/** `reading`, just made, with where it compacts and the span its percentages are measured in. */
+/** `reading` with where it compacts and the span its percentages are measured in. */
 function withSpan(reading: Reading, input: MeasureInput, learned: number | undefined): Reading {
   const { window, model } = reading;
   if (window === undefined || !(window > 0)) return reading;
-  const { settings, files } = input;
-  const { compaction, span } = spanFor(window, model, {
-    env: settings.compactEnv,
-    files,
-    learned,
-    thresholds: settings.thresholds,
-    scale: settings.scaleForAutocompact,
-  });
+  const { compactEnv: env, thresholds, scaleForAutocompact: scale } = input.settings;
+  const context = { env, files: input.files, learned, thresholds, scale };
+  const { compaction, span } = spanFor(window, model, context);
   reading.compaction = compaction;
   if (span !== window) reading.span = span;
   return reading;

@@ -1,10 +1,7 @@
 /**
- * The one number rule for every flag and setting a person types: decimal digits, a fraction only
- * where the unit makes it whole (`1.5M` tokens), no hex, exponent or sign, and the bounds named in
- * the message. Settings (settings/table.ts) and command-line flags (cli/) both parse with it.
+ * The one number rule for every setting and flag a person types: decimal digits, a fraction only
+ * where the unit makes it whole (`1.5M`), no hex, exponent or sign; messages name the bounds.
  */
-
-/** A value that follows the rule, or what is wrong with it (a phrase: "expected ..."). */
 export type Parsed<T> = { kind: "valid"; value: T } | { kind: "invalid"; problem: string };
 
 /** The smallest and largest context window, and token count, the program accepts. */
@@ -14,7 +11,7 @@ export const MAX_TOKENS = 100_000_000;
 const DIGITS = /^[0-9]+$/;
 const SUFFIXED = /^([0-9]+(?:\.[0-9]+)?)([kKmM])$/;
 
-/** `12,345` as people write it: `groupDigits(100_000_000)` is `"100,000,000"`. */
+/** `100,000,000` as people write it. */
 export function groupDigits(value: number): string {
   return Math.round(value).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
@@ -24,7 +21,7 @@ export function shownValue(raw: unknown): string {
   return JSON.stringify(raw) ?? String(raw);
 }
 
-/** What is wrong with text that should be decimal digits, in the rule's words; undefined: nothing. */
+/** What is wrong with text that should be decimal digits; undefined: nothing. */
 function notDigits(text: string): string | undefined {
   if (DIGITS.test(text)) return undefined;
   if (text === "") return "it is empty";
@@ -36,10 +33,7 @@ function notDigits(text: string): string | undefined {
   return "not a number";
 }
 
-/**
- * `raw` as a number: a JSON number, or decimal digits with blanks around them, or with
- * `suffixed` digits with a `k` or `M` (`1.5M`) whose value is whole; else why not.
- */
+/** `raw` as a number (digits, with `suffixed` also `1.5M` when whole), or why not. */
 function numberOf(raw: unknown, suffixed: boolean): number | string {
   if (typeof raw === "number") return raw;
   if (typeof raw !== "string") return "not a number";
@@ -61,10 +55,8 @@ function inRange(
   [min, max]: [number, number],
   expected: string,
 ): Parsed<number> {
-  const bad = (why: string): Parsed<number> => ({
-    kind: "invalid",
-    problem: `expected ${expected} (${shownValue(raw)}: ${why})`,
-  });
+  const problem = (why: string) => `expected ${expected} (${shownValue(raw)}: ${why})`;
+  const bad = (why: string): Parsed<number> => ({ kind: "invalid", problem: problem(why) });
   if (typeof value === "string") return bad(value);
   if (Number.isNaN(value)) return bad("not a number");
   // Digits too many for a double read as Infinity: above any bound.
@@ -74,10 +66,7 @@ function inRange(
   return { kind: "valid", value };
 }
 
-/**
- * A whole number from `min` to `max`: a JSON number, or decimal digits with blanks around them.
- * `expected` describes the valid values for the message ("a whole number of ... from 1 to 4000").
- */
+/** A whole number from `min` to `max`; `expected` names the valid values for the message. */
 export function parseWhole(
   raw: unknown,
   min: number,
@@ -87,41 +76,25 @@ export function parseWhole(
   return inRange(raw, numberOf(raw, false), [min, max], expected);
 }
 
-/** The valid token counts, as messages name them. */
 export const TOKENS_EXPECTED =
   "a whole number of tokens from 1,000 to 100,000,000 (200000, 200k or 1M)";
 
-/** A token count from 1,000 to 100,000,000: a JSON number, digits, or `200k` and `1.5M`. */
+/** A token count from 1,000 to 100,000,000: `200000`, `200k`, `1.5M`. */
 export function parseTokens(raw: unknown): Parsed<number> {
   return inRange(raw, numberOf(raw, true), [MIN_TOKENS, MAX_TOKENS], TOKENS_EXPECTED);
 }
 
-/**
- * A threshold: a percentage of the span the thresholds are measured against (1 to 99), or a
- * number of tokens (1,000 or more). The ranges never meet, so the number says which it is.
- */
+/** A percentage of the span (1 to 99) or a token count (1,000 or more): ranges that never meet. */
 export type Threshold = number;
 
-/** True when `threshold` is a token count rather than a percentage. */
 export function isTokenThreshold(threshold: Threshold): boolean {
   return threshold >= MIN_TOKENS;
 }
 
-/** One threshold's valid forms, as messages name them. */
 export const THRESHOLD_EXPECTED = "a percentage from 1 to 99 (30 or 30%) or a token count " +
   "from 1,000 to 100,000,000 (60k, 1.5M or 120000)";
 
-/**
- * A threshold, or why `raw` is not one (without the valid forms). Up to 99, or with `%`, it is a
- * percentage; with `k`/`M`, or from 1,000, a token count. A bare 100 to 999 could be either, so
- * it is refused with both readings named.
- *
- * @example
- * ```ts
- * thresholdOf("60k"); // { kind: "valid", value: 60_000 }
- * thresholdOf("250").kind; // "invalid": 250 % is over 99, 250 tokens under 1,000
- * ```
- */
+/** A threshold (`30`, `30%`, `60k`), or why not; a bare 100 to 999 could be either: refused. */
 export function thresholdOf(raw: unknown): Parsed<Threshold> {
   const why = (problem: string): Parsed<Threshold> => ({ kind: "invalid", problem });
   // A JSON number is read as its digits would be: 52.5 and 250 are refused alike.
@@ -132,29 +105,21 @@ export function thresholdOf(raw: unknown): Parsed<Threshold> {
     return why(`a whole percentage${percent ? "" : " or a whole number of tokens"} is expected`);
   }
   if (typeof value === "string") return why(value);
-  if (percent) {
-    return value >= 1 && value <= 99
-      ? { kind: "valid", value }
-      : why("a percentage from 1 to 99 is expected");
-  }
+  if (percent && (value < 1 || value > 99)) return why("a percentage from 1 to 99 is expected");
+  if (percent) return { kind: "valid", value };
   if (SUFFIXED.test(text) && value < MIN_TOKENS) {
     return why(`${groupDigits(value)} tokens is below 1,000`);
   }
   if (value < 1) return why("a threshold is at least 1%");
   if (value > 99 && value < MIN_TOKENS) {
-    return why(
-      "ambiguous: as a percentage it is over 99, as tokens under 1,000; write 99% or less, " +
-        `or ${value}k tokens`,
-    );
+    const fix = `write 99% or less, or ${value}k tokens`;
+    return why(`ambiguous: as a percentage it is over 99, as tokens under 1,000; ${fix}`);
   }
   if (value > MAX_TOKENS) return why(`above ${groupDigits(MAX_TOKENS)} tokens`);
   return { kind: "valid", value };
 }
 
-/**
- * A threshold as people read it and the refresh header names it: `30%`, `60k`, `1500k`, `2M`,
- * `123456`; with `bare`, a percentage without its `%` (the header's `30`).
- */
+/** A threshold as the header names it: `30%` (`bare`: `30`), `60k`, `1500k`, `2M`, `123456`. */
 export function thresholdText(threshold: Threshold, options: { bare?: boolean } = {}): string {
   if (!isTokenThreshold(threshold)) return options.bare ? String(threshold) : `${threshold}%`;
   if (threshold % 1_000_000 === 0) return `${threshold / 1_000_000}M`;
@@ -162,10 +127,7 @@ export function thresholdText(threshold: Threshold, options: { bare?: boolean } 
   return String(threshold);
 }
 
-/**
- * A percentage as every output shows it: rounded down (`31.9` is `31%`), so a refresh never claims
- * more than was read, and a threshold crossed is never shown as not reached.
- */
+/** A percentage rounded down (`31.9` is `31%`): a crossed threshold never shows as not reached. */
 export function percentText(percent: number): string {
   return `${Math.floor(percent)}%`;
 }

@@ -1,8 +1,4 @@
-/**
- * The path operations the hook needs, with the results `node:path` gives on the platform, without
- * importing it: it loads Deno's Node compatibility layer, which costs more than the rest of a
- * non-firing call (docs/maintainers/benchmarks.md).
- */
+/** `node:path`'s answers, without loading Deno's Node layer: it costs more than a whole call. */
 
 const WINDOWS = Deno.build.os === "windows";
 const SEP = WINDOWS ? "\\" : "/";
@@ -27,7 +23,7 @@ function rootLength(path: string): number {
   return isSep(path[0]) ? 1 : 0;
 }
 
-/** Resolves `.` and `..` and collapses separators; keeps a trailing separator, as Node does. */
+/** Resolves `.` and `..`, collapses separators, keeps a trailing one (as Node does). */
 function normalize(path: string): string {
   if (path === "") return ".";
   const rootLen = rootLength(path);
@@ -44,7 +40,6 @@ function normalize(path: string): string {
   return isSep(path[path.length - 1]) && !isSep(joined[joined.length - 1]) ? joined + SEP : joined;
 }
 
-/** Joins path segments with the platform's separator, normalized: `join("/tmp", "x")`. */
 export function join(...parts: string[]): string {
   return normalize(parts.filter((part) => part !== "").join(SEP));
 }
@@ -56,17 +51,13 @@ function trimTrailing(path: string): string {
   return path.slice(0, end);
 }
 
-/** The last segment of `path`: `basename("/a/b/session.jsonl")` is `session.jsonl`. */
 export function basename(path: string): string {
   const trimmed = trimTrailing(path);
-  const rootLen = rootLength(trimmed);
-  if (trimmed.length === rootLen) return "";
-  return trimmed.slice(Math.max(lastSep(trimmed) + 1, rootLen));
+  return trimmed.slice(Math.max(lastSep(trimmed) + 1, rootLength(trimmed)));
 }
 
 function lastSep(path: string): number {
-  for (let i = path.length - 1; i >= 0; i--) if (isSep(path[i])) return i;
-  return -1;
+  return Math.max(path.lastIndexOf("/"), WINDOWS ? path.lastIndexOf("\\") : -1);
 }
 
 /** `path` without its last segment: `.` for a bare name, the root for a top-level entry. */
@@ -76,7 +67,7 @@ export function dirname(path: string): string {
   if (trimmed.length === rootLen) return rootLen > 0 ? trimmed : ".";
   const at = lastSep(trimmed);
   if (at < rootLen) return rootLen > 0 ? trimmed.slice(0, rootLen) : ".";
-  return at === 0 ? trimmed.slice(0, 1) : trimmed.slice(0, at);
+  return trimmed.slice(0, at || 1);
 }
 
 /** True when `path` starts at a root (`/`; on Windows also `\`, `C:\`, `\\server`). */
@@ -85,10 +76,7 @@ export function isAbsolute(path: string): boolean {
   return isSep(path[0]) || /^[A-Za-z]:[\\/]/.test(path);
 }
 
-/**
- * An absolute, normalized path: the segments joined right to left until one is absolute, on top
- * of the working folder (which needs read permission) when none is: `resolve("/etc", "../x")`.
- */
+/** The segments joined right to left until one is absolute, else on the working folder. */
 export function resolve(...parts: string[]): string {
   let resolved = "";
   for (let i = parts.length - 1; i >= 0 && !isAbsolute(resolved); i--) {

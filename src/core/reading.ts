@@ -1,7 +1,4 @@
-/**
- * A reading: how full the context is, from where, against which window; or why there is none.
- * Claude Code's own `context_window` figures (the statusLine's stdin) are checked here. Pure.
- */
+/** How full the context is, from where, against which window; or why there is no reading. */
 import { STATUSLINE_MAX_AGE_MS } from "./claude_code.ts";
 import type { CompactionPoint } from "./compaction_point.ts";
 import { groupDigits, MAX_TOKENS, MIN_TOKENS } from "./numbers.ts";
@@ -10,17 +7,9 @@ import { percentOf } from "./window.ts";
 import type { ContextWindow } from "../schemas/payload.ts";
 import type { StatuslineRecord } from "../schemas/statusline.ts";
 
-/** Where a reading came from, best first. */
-type ReadingSource =
-  | "stdin"
-  | "statusline"
-  | "transcript tool_use match"
-  | "transcript latest"
-  | "transcript Token usage";
-
 export interface Reading {
   kind: "reading";
-  source: ReadingSource;
+  source: "stdin" | "statusline" | `transcript ${"tool_use match" | "latest" | "Token usage"}`;
   /** Percent of the window. */
   percent: number;
   tokens: number | undefined;
@@ -33,13 +22,12 @@ export interface Reading {
   compaction?: CompactionPoint | undefined;
 }
 
-/** Why there is no reading, and whether the fallback counter counts this call. */
 export interface NoReading {
   kind: "none";
   reason: string;
-  /** False right after a compaction: a reading will come, counting would misfire. */
+  /** Whether the fallback counter counts this call: not right after a compaction. */
   countCalls: boolean;
-  /** Right after a compaction: the compacted context's last reading, no longer the context. */
+  /** Right after a compaction: the compacted context's last reading. */
   before?: { tokens: number; window: number; model: string | undefined };
 }
 
@@ -47,10 +35,7 @@ export function isReading(reading: Reading | NoReading): reading is Reading {
   return reading.kind === "reading";
 }
 
-/**
- * The reading as thresholds see it: tokens, and the span percentages are measured against. A
- * reading with only a percentage counts as that many hundredths of a span of 100.
- */
+/** The reading as thresholds see it; with only a percentage, that many tokens of a span of 100. */
 export function fillOf(reading: Reading): Fill {
   const window = reading.window;
   const span = reading.span ?? window;
@@ -60,7 +45,7 @@ export function fillOf(reading: Reading): Fill {
   return { tokens, span };
 }
 
-/** The tokens `current_usage` gives: Claude Code's own `input + cache_creation + cache_read`. */
+/** `current_usage` as Claude Code counts it: `input + cache_creation + cache_read`. */
 function currentTokens(figures: ContextWindow): number | undefined {
   const u = figures.current_usage;
   if (u === undefined || u === null || typeof u === "number") return u ?? undefined;
@@ -68,15 +53,7 @@ function currentTokens(figures: ContextWindow): number | undefined {
     (u.cache_read_input_tokens ?? 0);
 }
 
-/**
- * What in a `context_window` is outside what Claude Code can send, or undefined when every
- * figure is plausible. Such a reading is not taken.
- *
- * @example
- * ```ts
- * absurdFigure({ used_percentage: 1e308 }); // "used_percentage 1e+308 is not a percentage from 0 to 100"
- * ```
- */
+/** What in a `context_window` Claude Code cannot have sent; such a reading is not taken. */
 export function absurdFigure(figures: ContextWindow): string | undefined {
   const { used_percentage: used, context_window_size: size } = figures;
   if (typeof used === "number" && !(used >= 0 && used <= 100)) {
@@ -96,16 +73,7 @@ export function absurdFigure(figures: ContextWindow): string | undefined {
   return undefined;
 }
 
-/**
- * The figures a `context_window` gives: tokens over the window are exact and win; the rounded
- * `used_percentage` serves when they are missing.
- *
- * @example
- * ```ts
- * figuresOf({ current_usage: 58_000, context_window_size: 200_000 });
- * // { percent: 29, tokens: 58000, window: 200000 }
- * ```
- */
+/** A `context_window`'s figures: tokens over the window win, else the rounded `used_percentage`. */
 export function figuresOf(figures: ContextWindow) {
   if (absurdFigure(figures) !== undefined) return undefined;
   const { used_percentage: used, context_window_size: size } = figures;
@@ -118,10 +86,7 @@ export function figuresOf(figures: ContextWindow) {
   return undefined;
 }
 
-/**
- * True when a statusline record may be used now: at most a minute old and not older than the
- * transcript's newest usage (`usage.offset` in the transcript, or its time).
- */
+/** A statusline record is fresh: at most a minute old and newer than the transcript's usage. */
 export function isFresh(
   record: StatuslineRecord,
   now: number,

@@ -1,16 +1,15 @@
 /**
  * One refresh of every source of standing rules within one budget: the manifest's lessons in the
- * session-start layout, then the user's own rules verbatim under headings naming their files.
- * Strings are ordered by code unit, not by locale: no ICU to load, one order everywhere. Pure.
+ * session-start layout, then the user's own rules verbatim under their headings. Strings sort by
+ * code unit, not locale: no ICU to load, one order everywhere.
  */
 import type { RefreshLesson } from "./lessons.ts";
 import { INLINE_LIMIT } from "./claude_code.ts";
 
 /** One unit of the user's own rules: a marked CLAUDE.md section or a whole rules file. */
 export interface RuleBlock {
-  /** Names it in accounts: `CLAUDE.md:3`, `.claude/reinject.md`. */
+  /** `CLAUDE.md:3`, `.claude/reinject.md`. */
   id: string;
-  /** The heading it is shown under; blocks with the same heading are shown together. */
   heading: string;
   text: string;
 }
@@ -25,11 +24,10 @@ export interface CombinedRefresh {
 
 type Kind = RefreshLesson["kind"] | "rule";
 
-/** A rule block or a lesson, as the fitting and the layout see it. */
+/** A rule block or a lesson; `group`: a lesson's first tag, a rule block's heading. */
 interface Unit {
   id: string;
   kind: Kind;
-  /** A lesson's first tag, a rule block's heading. */
   group: string;
   whole: string;
   summary: string;
@@ -44,18 +42,11 @@ const INTROS: Record<RefreshLesson["kind"], string> = {
     "them before starting work in the relevant context.",
 };
 const UNTAGGED = "(untagged)";
+const CUT = " (first line only)";
 const JOIN = 2; // "\n\n" between parts and between blocks
 const SUMMARY_LIMIT = 120;
 
-/**
- * The line that stands for a text cut short: its first non-blank line that is not a Markdown
- * heading (else its first heading), at most 120 characters.
- *
- * @example
- * ```ts
- * firstLine("# Git\n\nNever force-push.\nMore."); // "Never force-push."
- * ```
- */
+/** The line standing for a text cut short: its first non-heading line, at most 120 characters. */
 export function firstLine(text: string): string {
   const lines = text.split("\n").map((l) => l.trim()).filter((l) => l !== "");
   const line = lines.find((l) => !l.startsWith("#")) ?? lines[0] ?? "";
@@ -63,21 +54,10 @@ export function firstLine(text: string): string {
 }
 
 /**
- * Lays out `rules` (most important first) and `lessons` under `header` in at most `maxChars`
- * characters, never above Claude Code's inline limit. Rule blocks rank above lessons, lessons go
- * by priority. When the budget is tight:
- * 1. every unit gets at least its first line (a lesson its summary), in rank order; what does not
- *    fit even so is left out, the lowest-ranked first, and counted in the text;
- * 2. the room left makes units whole in rank order: the rule blocks first, while every lesson
- *    keeps its summary, then the lessons.
- * Linear: one pass gives the length of every prefix of first lines; once all fit, a unit made
- * whole changes the length by its own difference only.
- *
- * @example
- * ```ts
- * renderCombined("[h]", [{ id: "CLAUDE.md:2", heading: "## Rules", text: "Be kind." }], [], 9500).text;
- * // "[h]\n\n## Rules\n\nBe kind.\n"
- * ```
+ * `rules` (ranked first) and `lessons` (by priority) under `header` in at most `maxChars` (never
+ * over the inline limit): each unit gets its first line (a lesson its summary) in rank order, the
+ * lowest left out and counted if even that does not fit; the room left makes units whole in rank
+ * order. Linear: one pass gives every prefix's length; making a unit whole adds its difference.
  */
 export function renderCombined(
   header: string,
@@ -86,31 +66,17 @@ export function renderCombined(
   maxChars: number,
 ): CombinedRefresh {
   const limit = Math.min(Math.max(0, Math.floor(maxChars)), INLINE_LIMIT);
-  const ranked = [...lessons].sort((a, b) =>
-    b.priority - a.priority || codeUnitOrder(a.slug, b.slug)
-  );
-  const units: Unit[] = [
-    ...rules.map((r) => ({
-      id: r.id,
-      kind: "rule" as const,
-      group: r.heading,
-      whole: r.text,
-      summary: `- ${firstLine(r.text)} (first line only)`,
-    })),
-    ...ranked.map((l) => ({
-      id: l.slug,
-      kind: l.kind,
-      group: l.tag ?? UNTAGGED,
-      whole: l.message,
-      summary: `- ${l.summary}`,
-    })),
+  const ranked = [...lessons].sort((a, b) => b.priority - a.priority || order(a.slug, b.slug));
+  const units = [
+    ...rules.map((r) => unitOf(r.id, "rule", r.heading, r.text, firstLine(r.text) + CUT)),
+    ...ranked.map((l) => unitOf(l.slug, l.kind, l.tag ?? UNTAGGED, l.message, l.summary)),
   ];
-  // How many of each side a prefix of k units leaves out, as the text says it.
+  // What a prefix of k units leaves out, as the text says it.
   const notes = (shown: number) => ({
     lessons: omittedNote("lesson", Math.min(lessons.length, units.length - shown), limit),
     rules: omittedNote("rule", Math.max(0, rules.length - shown), limit),
   });
-  // The length with the first k units as first lines and the rest left out, for every k.
+  // The length with the first k units as first lines, for every k.
   const sections = new Map<Kind, { blocks: number; groups: Set<string>; headings: number }>();
   const lengthWith = (shown: number) => {
     let length = header.length + 1;
@@ -148,7 +114,7 @@ export function renderCombined(
   }
   const ids = (pick: (unit: Unit, i: number) => boolean) => units.filter(pick).map((u) => u.id);
   return {
-    // A header longer than the budget is the only way to get here over it: cut, never overflow.
+    // Only a header longer than the budget gets here over it: cut, never overflow.
     text: layout(header, units.slice(0, shown), whole, notes(shown)).slice(0, limit),
     whole: ids((u) => whole.has(u)),
     summarized: ids((u, i) => i < shown && !whole.has(u)),
@@ -156,7 +122,11 @@ export function renderCombined(
   };
 }
 
-function codeUnitOrder(a: string, b: string): number {
+function unitOf(id: string, kind: Kind, group: string, whole: string, line: string): Unit {
+  return { id, kind, group, whole, summary: `- ${line}` };
+}
+
+function order(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
@@ -164,17 +134,16 @@ function headingOf(unit: Unit): string {
   return unit.kind === "rule" ? unit.group : `### ${unit.group}`;
 }
 
-/** How many of `kind` were left out, as the text says it: nothing when none were. */
+/** How many of `kind` were left out, as the text says it. */
 function omittedNote(kind: "lesson" | "rule", omitted: number, limit: number): string[] {
   const what = kind === "lesson"
     ? (omitted === 1 ? "lesson" : "lessons")
     : `${omitted === 1 ? "section" : "sections"} of your own rules`;
-  return omitted === 0
-    ? []
-    : [`(${omitted} more ${what} left out to stay within ${limit} characters.)`];
+  const note = `(${omitted} more ${what} left out to stay within ${limit} characters.)`;
+  return omitted === 0 ? [] : [note];
 }
 
-/** The lessons by section and tag (in code-unit order, untagged last), then the rules by heading. */
+/** The lessons by section and tag (code-unit order, untagged last), then the rules by heading. */
 function layout(
   header: string,
   shown: readonly Unit[],
@@ -184,17 +153,15 @@ function layout(
   const groupsOf = (kind: Kind) => {
     const groups = new Map<string, string[]>();
     for (const unit of shown.filter((u) => u.kind === kind)) {
-      const block = whole.has(unit) ? unit.whole : unit.summary;
-      const group = groups.get(unit.group);
-      if (group) group.push(block);
-      else groups.set(unit.group, [block]);
+      if (!groups.has(unit.group)) groups.set(unit.group, []);
+      groups.get(unit.group)!.push(whole.has(unit) ? unit.whole : unit.summary);
     }
     return [...groups];
   };
   const parts = [header];
   for (const kind of ["directive", "protocol"] as const) {
     const groups = groupsOf(kind).sort(([a], [b]) =>
-      a === UNTAGGED ? 1 : b === UNTAGGED ? -1 : codeUnitOrder(a, b)
+      a === UNTAGGED ? 1 : b === UNTAGGED ? -1 : order(a, b)
     );
     const blocks = groups.flatMap(([tag, group]) =>
       groups.length > 1 ? [`### ${tag}`, ...group] : group

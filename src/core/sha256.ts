@@ -1,10 +1,6 @@
-/**
- * SHA-256 (FIPS 180-4) of a short string, synchronously: the hook hashes one id a call, and
- * WebCrypto's digest is async and costs more on its first use in a process than this whole hash.
- * tests/unit/core/sha256_test.ts checks it against `crypto.subtle.digest` and the standard vectors.
- */
+/** SHA-256, synchronously: WebCrypto's is async and costs more on first use than this hash. */
 
-/** The round constants: the first 32 bits of the fractional parts of the first 64 primes' cube roots. */
+/** The fractional parts of the first 64 primes' cube roots. */
 // deno-fmt-ignore
 const K = new Uint32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -17,7 +13,7 @@ const K = new Uint32Array([
   0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 ]);
 
-/** The initial hash: the first 32 bits of the fractional parts of the first 8 primes' square roots. */
+/** The fractional parts of the first 8 primes' square roots. */
 // deno-fmt-ignore
 const H0 = [
   0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
@@ -26,14 +22,7 @@ const H0 = [
 
 const rotr = (x: number, n: number) => (x >>> n) | (x << (32 - n));
 
-/**
- * The SHA-256 of `text` (UTF-8), as 64 lowercase hex digits.
- *
- * @example
- * ```ts
- * sha256Hex("abc"); // "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
- * ```
- */
+/** The SHA-256 of `text` (UTF-8), as 64 lowercase hex digits. */
 export function sha256Hex(text: string): string {
   const data = new TextEncoder().encode(text);
   // Message, a 1 bit, zeros, and the bit length (64-bit big-endian) filling whole 64-byte blocks.
@@ -44,7 +33,6 @@ export function sha256Hex(text: string): string {
   const view = new DataView(bytes.buffer);
   view.setUint32(bytes.length - 8, Math.floor(data.length / 2 ** 29));
   view.setUint32(bytes.length - 4, (data.length * 8) >>> 0);
-
   const h = new Uint32Array(H0);
   const w = new Uint32Array(64);
   for (let block = 0; block < blocks; block++) {
@@ -62,23 +50,9 @@ export function sha256Hex(text: string): string {
       const t1 = (hh + s1 + ((e & f) ^ (~e & g)) + K[t]! + w[t]!) >>> 0;
       const s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22);
       const t2 = (s0 + ((a & b) ^ (a & c) ^ (b & c))) >>> 0;
-      hh = g;
-      g = f;
-      f = e;
-      e = (d + t1) >>> 0;
-      d = c;
-      c = b;
-      b = a;
-      a = (t1 + t2) >>> 0;
+      [hh, g, f, e, d, c, b, a] = [g, f, e, (d + t1) >>> 0, c, b, a, (t1 + t2) >>> 0];
     }
-    h[0] = h[0]! + a;
-    h[1] = h[1]! + b;
-    h[2] = h[2]! + c;
-    h[3] = h[3]! + d;
-    h[4] = h[4]! + e;
-    h[5] = h[5]! + f;
-    h[6] = h[6]! + g;
-    h[7] = h[7]! + hh;
+    [a, b, c, d, e, f, g, hh].forEach((x, i) => h[i] = h[i]! + x);
   }
   return Array.from(h, (word) => word.toString(16).padStart(8, "0")).join("");
 }

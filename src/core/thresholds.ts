@@ -1,19 +1,15 @@
-/**
- * Threshold lists: which thresholds a reading has reached, which comes next, and which fires still
- * count. A threshold is a percentage of the span or a number of tokens (core/numbers.ts). Pure.
- */
+/** Which thresholds a reading has reached, which comes next, and which fires still count. */
 import { isTokenThreshold, type Threshold } from "./numbers.ts";
 
 /** The PRD's thresholds, calibrated to the context-degradation curve. */
 export const DEFAULT_THRESHOLDS: readonly Threshold[] = [30, 52, 70];
 
-/** How full the context is: tokens used, and the span percentages are measured against. */
+/** Tokens used, and the span percentages are measured against. */
 export interface Fill {
   tokens: number;
   span: number;
 }
 
-/** The tokens at which `threshold` is reached over `span`. */
 export function pointOf(threshold: Threshold, span: number): number {
   return isTokenThreshold(threshold) ? threshold : (threshold * span) / 100;
 }
@@ -28,14 +24,7 @@ const inReachOrder = (thresholds: readonly Threshold[], span: number) =>
     pointOf(a, span) - pointOf(b, span) || Number(isTokenThreshold(a)) - Number(isTokenThreshold(b))
   );
 
-/**
- * The thresholds `fill` has reached that are not in `fired`, in reach order.
- *
- * @example
- * ```ts
- * crossedThresholds({ tokens: 120_000, span: 200_000 }, [30, 52, 70], [30]); // [52]
- * ```
- */
+/** The thresholds `fill` has reached that are not in `fired`, in reach order. */
 export function crossedThresholds(
   fill: Fill,
   thresholds: readonly Threshold[],
@@ -54,11 +43,7 @@ export function nextThreshold(
   return inReachOrder(thresholds, span).find((t) => !fired.includes(t));
 }
 
-/**
- * The thresholds of `fired` that still count under `span`: a refresh made under a smaller,
- * uncertain span lies below its percentage of a larger one once that is proven, so it fires again
- * there. Token thresholds never move.
- */
+/** The fires that count under `span`: one made under a smaller span fires again on a larger. */
 export function firedUnder(
   fired: readonly number[],
   firedWindow: Readonly<Record<string, number>> | undefined,

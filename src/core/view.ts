@@ -1,25 +1,17 @@
-/**
- * What one read of a transcript showed a tool call (io/transcript.ts reads it): the newest usage,
- * the compaction markers that end a context, and the records of this hook's answers.
- */
+/** What one read of a transcript showed: the newest usage, compaction markers, receipts. */
 import { markersFrom } from "./facts.ts";
 import { type ReceiptEvidence, receiptQuery } from "./receipts.ts";
 import type { EntryUsage } from "./transcript_entry.ts";
 import type { CompactionEvidence } from "./window.ts";
 import type { State } from "../schemas/state.ts";
 
-/** The newest counted usage, and where it sits. */
 export interface TranscriptUsage extends EntryUsage {
-  /** The entry holds this call's `tool_use` (else it is an earlier response's). */
+  /** The entry holds this call's `tool_use`. */
   matched: boolean;
   offset: number;
-  /**
-   * Just past the first entry of the same response, when the read saw where that response began:
-   * a streamed response is several entries with its first results between them, so everything
-   * the next request adds is after this offset.
-   */
+  /** Just past the response's first entry (it may stream as several): what comes next is after. */
   firstEnd?: number;
-  /** The `tool_use`s of that response whose `tool_result` is not in the file yet. */
+  /** The response's `tool_use`s whose `tool_result` is not in the file yet. */
   unanswered: string[];
   /** A window the transcript states itself (a `Token usage: X/Y` warning). */
   window?: number;
@@ -34,7 +26,6 @@ export interface TranscriptView {
   markerSince?: number;
   /** The whole range from `markersFrom` was searched (it was not too long). */
   markersChecked?: boolean;
-  /** What the newest marker records: its trigger and size, and what it compacted. */
   compaction?: CompactionEvidence;
   /** The last usage before a marker newer than any usage: the context that was compacted. */
   compactedUsage?: EntryUsage;
@@ -50,7 +41,6 @@ export interface ViewQuery {
   toolUseId?: string | undefined;
   /** Every entry is a subagent's (its own transcript). */
   sidechainFile: boolean;
-  /** Look for a compaction marker from this offset on (set once a threshold has fired). */
   markersFrom?: number | undefined;
   /** Read at most this many bytes for the usage (default 64 MiB). */
   maxBytes?: number;
@@ -58,7 +48,7 @@ export interface ViewQuery {
   receipts?: { from: number; calls: readonly string[]; token: string } | undefined;
 }
 
-/** What the call `toolUseId` of the context whose state is `state` looks for. */
+/** What the call `toolUseId` looks for in its context's transcript. */
 export function viewQuery(
   state: State,
   token: string,

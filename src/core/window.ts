@@ -1,18 +1,9 @@
-/**
- * Which context window a reading is measured against, how sure that is, and on what evidence.
- * Pure. Why each rule holds: docs/maintainers/windows-by-release.md.
- */
-import {
-  AUTOCOMPACT_MARGIN,
-  FIRST_PARTY_GATE,
-  LARGE_WINDOW,
-  MODEL_ROWS,
-  SMALL_WINDOW,
-} from "./claude_code.ts";
+/** The window a reading is measured against, and why (docs/maintainers/windows-by-release.md). */
+import { AUTOCOMPACT_MARGIN, FIRST_PARTY_GATE, LARGE_WINDOW } from "./claude_code.ts";
+import { MODEL_ROWS, SMALL_WINDOW } from "./claude_code.ts";
 
 export interface WindowChoice {
   window: number;
-  /** How it was decided (`[1m] model id`, `model and version`...): `status` and `doctor` show it. */
   source: string;
   /** False when a larger window stays possible: the smaller is taken, so no threshold is missed. */
   certain: boolean;
@@ -21,30 +12,26 @@ export interface WindowChoice {
   proves?: WindowProof;
 }
 
-/** The model and Claude Code release some evidence is about; unknown, it speaks for every one. */
+/** The model and release some evidence is about; unknown, it speaks for every one. */
 interface Release {
   model?: string | undefined;
   version?: string | undefined;
 }
 
-/** A compaction the transcript records, with the model and release of the usage it compacted. */
 export interface CompactionEvidence extends Release {
   trigger: string | undefined;
   preTokens: number;
 }
 
-/** A window this session proved, for the model and release of the evidence. */
 export interface WindowProof extends Release {
   window: number;
 }
 
+/** `override`: `LESSONS_CONTEXT_WINDOW`; `firstParty`: undefined when not known. */
 export interface WindowInputs extends Release {
   tokens?: number | undefined;
-  /** `LESSONS_CONTEXT_WINDOW`. */
   override?: number | undefined;
-  /** `CLAUDE_CODE_DISABLE_1M_CONTEXT`. */
   disable1m?: boolean | undefined;
-  /** Claude Code talks to the first-party API; undefined: not known. */
   firstParty?: boolean | undefined;
   compaction?: CompactionEvidence | undefined;
   proven?: WindowProof | undefined;
@@ -68,16 +55,7 @@ function rowOf(id: string) {
   });
 }
 
-/**
- * A model id as Claude Code keys its per-model settings: a family the table knows, else the id
- * without a date.
- *
- * @example
- * ```ts
- * modelKey("claude-sonnet-4-5-20250929"); // "claude-sonnet-4-5"
- * modelKey("us.anthropic.claude-opus-5-5[1m]"); // "claude-opus-5-5"
- * ```
- */
+/** A model id as Claude Code keys settings per model: a family in the table, else undated. */
 export function modelKey(model: string): string {
   const id = idOf(model);
   return rowOf(id)?.family ?? id.replace(/[-@]\d{8}$/, "");
@@ -85,11 +63,9 @@ export function modelKey(model: string): string {
 
 /** True when `evidence` speaks for an entry of `model` written by `version`. */
 function speaksFor(evidence: Release, model: string | undefined, version: string | undefined) {
-  if (evidence.version !== undefined && version !== undefined && evidence.version !== version) {
-    return false;
-  }
-  return evidence.model === undefined || model === undefined ||
-    modelKey(evidence.model) === modelKey(model);
+  const { model: m, version: v } = evidence;
+  if (v !== undefined && version !== undefined && v !== version) return false;
+  return m === undefined || model === undefined || modelKey(m) === modelKey(model);
 }
 
 /** `a` against `b` as release numbers (`2.1.112`); parts that are not numbers count as 0. */
@@ -114,18 +90,7 @@ const PROVEN = "proven earlier in this session";
 const COMPACTION = "auto-compaction point";
 const TABLE = "model and version";
 
-/**
- * The window from the best evidence at hand: an exact figure, the 1M kill switch, a `[1m]` id, a
- * reading above 200k, a window proven earlier, a compaction's size, the model against the table
- * for the release that wrote the transcript. Where a larger window stays possible the answer is
- * the smaller one, not `certain`.
- *
- * @example
- * ```ts
- * resolveWindow({ model: "claude-sonnet-4-6", tokens: 250_000 }).window; // 1_000_000
- * resolveWindow({ model: "claude-opus-4-7", version: "2.1.112" }).window; // 200_000
- * ```
- */
+/** The window on the best evidence; while a larger one stays possible, the smaller, not certain. */
 export function resolveWindow(inputs: WindowInputs): WindowChoice {
   const { override, model, version, tokens, compaction: c } = inputs;
   if (override !== undefined) {
@@ -143,9 +108,8 @@ export function resolveWindow(inputs: WindowInputs): WindowChoice {
     const evidence = `a reading of ${tokens} tokens is over 200k`;
     return pick(LARGE_WINDOW, "usage above 200k", evidence, true, proof);
   }
-  const proven = inputs.proven !== undefined && speaksFor(inputs.proven, model, version)
-    ? inputs.proven.window
-    : undefined;
+  const { proven: p } = inputs;
+  const proven = p !== undefined && speaksFor(p, model, version) ? p.window : undefined;
   if (proven !== undefined && proven > SMALL_WINDOW) {
     return pick(proven, PROVEN, "a reading over 200k earlier in this session");
   }
@@ -192,14 +156,13 @@ export function resolveWindow(inputs: WindowInputs): WindowChoice {
   return pick(LARGE_WINDOW, TABLE, `${inRelease} has 1M natively`);
 }
 
-/** Percent of `window` that `tokens` fill; multiplies first, so 58,000 of 200,000 is 29. */
+/** Multiplies first, so 58,000 of 200,000 is 29. */
 export function percentOf(tokens: number, window: number): number {
   return (tokens * 100) / window;
 }
 
 /** The evidence in one phrase, and, when a larger window stays possible, that 200k is used. */
 export function windowText(choice: WindowChoice): string {
-  return choice.certain
-    ? choice.evidence
-    : `${choice.evidence}; counted as 200k until a reading shows more`;
+  const more = "; counted as 200k until a reading shows more";
+  return choice.certain ? choice.evidence : choice.evidence + more;
 }
