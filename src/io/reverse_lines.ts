@@ -101,6 +101,19 @@ export function fileSource(file: Deno.FsFile): ByteSource {
   };
 }
 
+/** A {@link ByteSource} that counts what it hands out and keeps nothing: for one pass back. */
+export function countingSource(inner: ByteSource): ByteSource & { bytesRead: number } {
+  const source = {
+    bytesRead: 0,
+    readAt: (offset: number, length: number) => {
+      const bytes = inner.readAt(offset, length);
+      source.bytesRead += bytes.length;
+      return bytes;
+    },
+  };
+  return source;
+}
+
 /** A {@link ByteSource} that counts what it hands out and reads each chunk from disk once. */
 export function cachedSource(inner: ByteSource): ByteSource & { bytesRead: number } {
   const chunks = new Map<string, Uint8Array>();

@@ -16,7 +16,13 @@ import { COMPACTION_MARKER_TEXTS, DELIVERED_ATTACHMENT } from "../core/claude_co
 import { messageOf } from "../core/errors.ts";
 import { fieldOf } from "../schemas/guards.ts";
 import { receiptsOf } from "./receipts_scan.ts";
-import { type ByteSource, cachedSource, fileSource, readLinesBackward } from "./reverse_lines.ts";
+import {
+  type ByteSource,
+  cachedSource,
+  countingSource,
+  fileSource,
+  readLinesBackward,
+} from "./reverse_lines.ts";
 
 /** The usage scan, the marker search and the history walk read at most this much. */
 const MAX_SCAN_BYTES = 64 * 1024 * 1024;
@@ -198,7 +204,8 @@ export function historyOf(
   upToUuid?: string,
   maxBytes = MAX_SCAN_BYTES,
 ): History {
-  const source = cachedSource(raw);
+  // One pass back over up to 64 MiB: a cache would hold every chunk until the end.
+  const source = countingSource(raw);
   const refreshed = new Set<number>();
   let reached = upToUuid === undefined;
   let marker: number | undefined;
