@@ -378,3 +378,14 @@ export function largeManifest(targetBytes: number): Record<string, unknown> {
   }
   return { ...sample, lessons };
 }
+
+/** Whether a program is on PATH. */
+export function onPath(program: string): boolean {
+  return (Deno.env.get("PATH") ?? "").split(":").some((dir) => {
+    try {
+      return Deno.statSync(join(dir, program)).isFile;
+    } catch {
+      return false;
+    }
+  });
+}

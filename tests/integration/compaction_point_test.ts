@@ -8,9 +8,12 @@ import { join } from "node:path";
 import {
   appendTranscript,
   entries,
+  MAIN_COMMAND,
+  onPath,
   payload,
   runHook,
   sandbox,
+  spawnWithStdin,
   writeTranscript,
 } from "../_helpers.ts";
 
@@ -115,4 +118,51 @@ Deno.test("token thresholds fire at their count on any window, named as written"
   ok(run.context?.startsWith("[lessons-reinject refresh 20k ref="), run.stderr);
   ok(run.context?.includes("Context refresh at 25,000 tokens (2% of the 1M-token context window)"));
   ok(run.stderr.includes("crossed 20k"), run.stderr);
+});
+
+/** The paths `MAIN_COMMAND`'s process opened (openat), and those it only stat'ed, under strace. */
+async function tracedOpens(stdin: unknown, env: Record<string, string>) {
+  const log = join(await Deno.makeTempDir({ prefix: "lessons-strace-" }), "files");
+  const run = await spawnWithStdin(
+    "strace",
+    ["-f", "-qq", "-e", "trace=openat,statx,newfstatat,stat", "-o", log, ...MAIN_COMMAND],
+    stdin,
+    env,
+  );
+  const opened: string[] = [];
+  const statted: string[] = [];
+  for (const line of Deno.readTextFileSync(log).split("\n")) {
+    const path = /"([^"]*)"/.exec(line)?.[1];
+    if (path === undefined) continue;
+    (/\bopenat\(/.test(line) ? opened : statted).push(path);
+  }
+  Deno.removeSync(join(log, ".."), { recursive: true });
+  return { run, opened, statted };
+}
+
+Deno.test({
+  name: "a steady call only stats Claude Code's settings files; a changed one is read again",
+  // CI installs strace (.ci/run) and fails a test that lacks it.
+  ignore: Deno.build.os !== "linux" ||
+    (!onPath("strace") && Deno.env.get("CI") !== "true"),
+  async fn() {
+    const { box, file, env, at } = project({ autoCompactWindow: 120_000 });
+    const user = join(box.dir, ".claude", "settings.json");
+    Deno.mkdirSync(join(user, ".."), { recursive: true });
+    Deno.writeTextFileSync(user, "{}");
+    const settings = (paths: string[]) => paths.filter((p) => p === file || p === user);
+    // A context's first call reads them.
+    const first = await tracedOpens(at(20_000, "toolu_s1"), env);
+    assertEquals(first.run.code, 0, first.run.stderr);
+    assertEquals(settings(first.opened).sort(), [file, user].sort());
+    // Then each call stats them and opens none.
+    const steady = await tracedOpens(at(21_000, "toolu_s2"), env);
+    assertEquals(settings(steady.opened), []);
+    assertEquals([...new Set(settings(steady.statted))].sort(), [file, user].sort());
+    // When one changed (its size here), the next call reads them again.
+    Deno.writeTextFileSync(file, JSON.stringify({ autoCompactWindow: 400_000 }));
+    const changed = await tracedOpens(at(22_000, "toolu_s3"), env);
+    assertEquals(settings(changed.opened).sort(), [file, user].sort());
+    ok(changed.run.stderr.includes("autoCompactWindow 400000"), changed.run.stderr);
+  },
 });

@@ -11,6 +11,7 @@ import { viewOf, withTranscript } from "../../../src/io/transcript.ts";
 import {
   entries,
   MAIN_COMMAND,
+  onPath,
   payload,
   RECORDED,
   runHook,
@@ -110,17 +111,6 @@ Deno.test("the hook answers from the tail of a 1 GiB transcript", async () => {
     await Deno.remove(dir, { recursive: true });
   }
 });
-
-/** Whether a program is on PATH. */
-function onPath(program: string): boolean {
-  return (Deno.env.get("PATH") ?? "").split(":").some((dir) => {
-    try {
-      return Deno.statSync(join(dir, program)).isFile;
-    } catch {
-      return false;
-    }
-  });
-}
 
 /**
  * Runs the hook's real entry point under strace and returns what it printed and the bytes its
