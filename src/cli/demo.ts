@@ -30,7 +30,7 @@ Options:
 `;
 
 /** One tool call of the replay: why it stayed quiet (or fired), and what a refresh crossed. */
-export type DemoRow =
+type DemoRow =
   & Pick<DemoJson["steps"][number], "step" | "event" | "tool" | "tokens" | "percent" | "text">
   & { reason: string; crossed: readonly number[] };
 
