@@ -13,7 +13,8 @@ import type { NoReading, Reading } from "../core/reading.ts";
 import { isCompactionMarker } from "../core/transcript_entry.ts";
 import { viewQuery } from "../core/view.ts";
 import { EMPTY_STATE } from "../schemas/guards.ts";
-import { viewOf } from "../io/transcript.ts";
+import type { ByteSource } from "../io/reverse_lines.ts";
+import { viewOf, withTranscript } from "../io/transcript.ts";
 
 /** Where the hook runs: just past a tool call's entry (`end`), or past a compaction marker. */
 type Point =
@@ -28,14 +29,39 @@ export type Replayed =
 
 const decoder = new TextDecoder();
 
+/**
+ * The lines of the first `size` bytes, first to last, read a MiB at a time so that a transcript of
+ * any size is never held whole; `end` is where the line's newline is (or `size`, for a last line
+ * without one).
+ */
+function* linesForward(source: ByteSource, size: number) {
+  const CHUNK = 1 << 20;
+  let carry: Uint8Array[] = [];
+  for (let at = 0; at < size; at += CHUNK) {
+    const chunk = source.readAt(at, Math.min(CHUNK, size - at));
+    let from = 0;
+    for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, from)) {
+      yield { line: joined([...carry, chunk.subarray(from, nl)]), end: at + nl };
+      carry = [];
+      from = nl + 1;
+    }
+    if (from < chunk.length) carry.push(chunk.subarray(from));
+  }
+  if (carry.length > 0) yield { line: joined(carry), end: size };
+}
+
+function joined(pieces: Uint8Array[]): Uint8Array {
+  if (pieces.length === 1) return pieces[0]!;
+  const out = new Uint8Array(pieces.reduce((n, piece) => n + piece.length, 0));
+  pieces.reduce((at, piece) => (out.set(piece, at), at + piece.length), 0);
+  return out;
+}
+
 /** The main chain's tool calls and compaction markers, in file order (one forward pass). */
-function pointsOf(bytes: Uint8Array, sidechainFile: boolean): Point[] {
+function pointsOf(source: ByteSource, size: number, sidechainFile: boolean): Point[] {
   const points: Point[] = [];
   const seen = new Set<string>();
-  for (let start = 0, end = 0; start < bytes.length; start = end + 1) {
-    end = bytes.indexOf(10, start);
-    if (end < 0) end = bytes.length;
-    const line = bytes.subarray(start, end);
+  for (const { line, end } of linesForward(source, size)) {
     const head = decoder.decode(line.subarray(0, 4096));
     const marker = COMPACTION_MARKER_TEXTS.some((text) => head.includes(text));
     if (!marker && !(head.includes('"assistant"') && decoder.decode(line).includes('"tool_use"'))) {
@@ -76,14 +102,26 @@ function pointsOf(bytes: Uint8Array, sidechainFile: boolean): Point[] {
 
 /** Replays a whole transcript for the context whose refresh headers carry `token`. */
 export function replaySession(
-  bytes: Uint8Array,
+  path: string,
   token: string,
   settings: MeasureSettings & DecideSettings,
   files: CompactSettings | undefined,
   sidechainFile = false,
+): Replayed[] | { error: string } {
+  return withTranscript(path, (source, size) => {
+    return replayed(source, size, token, settings, files, sidechainFile);
+  });
+}
+
+function replayed(
+  source: ByteSource,
+  size: number,
+  token: string,
+  settings: MeasureSettings & DecideSettings,
+  files: CompactSettings | undefined,
+  sidechainFile: boolean,
 ): Replayed[] {
   const out: Replayed[] = [];
-  const source = { readAt: (at: number, length: number) => bytes.subarray(at, at + length) };
   let state = EMPTY_STATE;
   let found = false;
   /** The receipts of `state`'s outstanding deliveries as the file stands at `end`. */
@@ -93,7 +131,7 @@ export function replaySession(
       out.push({ kind: "settled", end, deliveries: settleDeliveries(state, receipts).report });
     }
   };
-  for (const point of pointsOf(bytes, sidechainFile)) {
+  for (const point of pointsOf(source, size, sidechainFile)) {
     if (point.kind === "compaction") {
       if (sidechainFile) continue;
       settle(state, point.end);
@@ -128,6 +166,6 @@ export function replaySession(
     }
     found = true;
   }
-  settle(state, bytes.length);
+  settle(state, size);
   return out;
 }

@@ -48,12 +48,13 @@ export async function runTimeline(args: string[], ctx: cli.Ctx): Promise<number>
     : undefined;
   const { path, sessionId, agentId } = target;
   const replayed = await replaySession(
-    Deno.readFileSync(path),
+    path,
     refreshToken(sessionId, agentId),
     settings,
     files,
     agentId !== undefined,
   );
+  if ("error" in replayed) return await cli.fail(replayed.error, false);
   const timeline = timelineOf(replayed, {
     transcript: path,
     sessionId,
