@@ -1,7 +1,17 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { measure, type MeasureInput } from "../../../src/core/measure.ts";
+import { measure, type MeasureInput, type MeasureSettings } from "../../../src/core/measure.ts";
 import { figuresOf } from "../../../src/core/reading.ts";
 import { percentOf } from "../../../src/core/window.ts";
+
+/** The default thresholds, no override, first party, no compaction settings. */
+const SETTINGS: MeasureSettings = {
+  thresholds: [30, 52, 70],
+  windowOverride: undefined,
+  disable1m: false,
+  firstParty: true,
+  compactEnv: {},
+  scaleForAutocompact: true,
+};
 
 Deno.test("figuresOf() prefers exact tokens over the rounded used_percentage", async (t) => {
   const cases: [string, Parameters<typeof figuresOf>[0], undefined, unknown][] = [
@@ -56,14 +66,7 @@ function reportedReading(more: Partial<MeasureInput>, windowOverride?: number) {
   const { reading } = measure({
     view: { size: 0, callPresent: false, promptAfterUsage: false, bytesRead: 0 },
     state: { fired: [], toolCount: 0 },
-    settings: {
-      thresholds: [30, 52, 70],
-      windowOverride,
-      disable1m: false,
-      firstParty: true,
-      compactEnv: {},
-      scaleForAutocompact: true,
-    },
+    settings: { ...SETTINGS, windowOverride },
     files: undefined,
     ...more,
   });
@@ -99,14 +102,7 @@ const stdinReading = (contextWindow: unknown) => {
     contextWindow,
     view: undefined,
     state: { fired: [], toolCount: 0 },
-    settings: {
-      thresholds: [30, 52, 70],
-      windowOverride: undefined,
-      disable1m: false,
-      firstParty: true,
-      compactEnv: {},
-      scaleForAutocompact: true,
-    },
+    settings: SETTINGS,
     files: undefined,
   });
   return reading.kind === "reading" ? reading : undefined;
@@ -168,14 +164,7 @@ Deno.test("a usage written before a reported compaction is no reading, with or w
           toolCount: 0,
           ...(compactedFrom !== undefined ? { compactedFrom } : {}),
         },
-        settings: {
-          thresholds: [30, 52, 70],
-          windowOverride: undefined,
-          disable1m: false,
-          firstParty: true,
-          compactEnv: {},
-          scaleForAutocompact: true,
-        },
+        settings: SETTINGS,
         files: undefined,
       });
       assertEquals(reading.kind === "reading", isOne);
