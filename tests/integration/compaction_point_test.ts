@@ -8,12 +8,11 @@ import { join } from "node:path";
 import {
   appendTranscript,
   entries,
-  MAIN_COMMAND,
   onPath,
   payload,
   runHook,
   sandbox,
-  spawnWithStdin,
+  underStrace,
   writeTranscript,
 } from "../_helpers.ts";
 
@@ -122,21 +121,18 @@ Deno.test("token thresholds fire at their count on any window, named as written"
 
 /** The paths `MAIN_COMMAND`'s process opened (openat), and those it only stat'ed, under strace. */
 async function tracedOpens(stdin: unknown, env: Record<string, string>) {
-  const log = join(await Deno.makeTempDir({ prefix: "lessons-strace-" }), "files");
-  const run = await spawnWithStdin(
-    "strace",
-    ["-f", "-qq", "-e", "trace=openat,statx,newfstatat,stat", "-o", log, ...MAIN_COMMAND],
+  const { run, lines } = await underStrace(
+    ["-e", "trace=openat,statx,newfstatat,stat"],
     stdin,
     env,
   );
   const opened: string[] = [];
   const statted: string[] = [];
-  for (const line of Deno.readTextFileSync(log).split("\n")) {
+  for (const line of lines) {
     const path = /"([^"]*)"/.exec(line)?.[1];
     if (path === undefined) continue;
     (/\bopenat\(/.test(line) ? opened : statted).push(path);
   }
-  Deno.removeSync(join(log, ".."), { recursive: true });
   return { run, opened, statted };
 }
 

@@ -10,13 +10,12 @@ import { cachedSource } from "../../../src/io/reverse_lines.ts";
 import { viewOf, withTranscript } from "../../../src/io/transcript.ts";
 import {
   entries,
-  MAIN_COMMAND,
   onPath,
   payload,
   RECORDED,
   runHook,
   SAMPLE_MANIFEST,
-  spawnWithStdin,
+  underStrace,
 } from "../../_helpers.ts";
 
 const MiB = 1024 * 1024;
@@ -118,31 +117,14 @@ Deno.test("the hook answers from the tail of a 1 GiB transcript", async () => {
  * own reads, whatever Deno's cache or the test process read.
  */
 async function tracedReads(stdin: unknown, env: Record<string, string>, transcript: string) {
-  const log = join(await Deno.makeTempDir({ prefix: "lessons-strace-" }), "reads");
-  const run = await spawnWithStdin(
-    "strace",
-    [
-      "-f",
-      "-qq",
-      "-y",
-      "-s",
-      "0",
-      "-e",
-      "trace=read,pread64,readv,preadv",
-      "-o",
-      log,
-      ...MAIN_COMMAND,
-    ],
-    stdin,
-    env,
-  );
+  const trace = "trace=read,pread64,readv,preadv";
+  const { run, lines } = await underStrace(["-y", "-s", "0", "-e", trace], stdin, env);
   let bytes = 0;
-  for (const line of Deno.readTextFileSync(log).split("\n")) {
+  for (const line of lines) {
     if (!line.includes(`<${transcript}>`)) continue;
     const result = /\) = (\d+)$/.exec(line);
     if (result) bytes += Number(result[1]);
   }
-  Deno.removeSync(log);
   return { run, bytes };
 }
 
