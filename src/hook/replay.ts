@@ -32,7 +32,8 @@ const decoder = new TextDecoder();
 /**
  * The lines of the first `size` bytes, first to last, read a MiB at a time so that a transcript of
  * any size is never held whole; `end` is where the line's newline is (or `size`, for a last line
- * without one).
+ * without one). It lives here, not beside readLinesBackward: io/reverse_lines.ts is compiled
+ * eagerly into every hook call's bundle, and only this replay reads forward.
  */
 function* linesForward(source: ByteSource, size: number) {
   const CHUNK = 1 << 20;
