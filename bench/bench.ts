@@ -15,6 +15,14 @@ import { historyOf, viewOf, withTranscript } from "../src/io/transcript.ts";
 import { measure, measurementNote, type RunSpec, type Sample } from "./measure.ts";
 import { generateTranscript } from "./transcript_gen.ts";
 import { type CaseResult, renderReport, type SizeResult } from "./report.ts";
+import {
+  type Launchers,
+  launchers,
+  type LauncherVariant,
+  RELEASE,
+  SOURCE,
+  SOURCE_BUNDLE,
+} from "./launchers.ts";
 
 const USAGE = `deno task bench [--runs N] [--sizes 1MiB,100MiB,1GiB] [--source FILE] [--no-write]
 
@@ -23,6 +31,9 @@ const USAGE = `deno task bench [--runs N] [--sizes 1MiB,100MiB,1GiB] [--source F
   --source FILE  the real transcript to repeat (default: the recorded 2.1.328 one)
   --compare REF  also time the bundle of git commit REF in the same rounds (repeatable)
   --no-write     print the table, leave docs/maintainers/benchmarks.md alone
+  --launchers    also time hooks/run as users run it: with the release's binary (a stand-in that
+                 runs the bundle), and with no binary, from the source's bundle and from source
+                 (bench/launchers.ts), paired in the same rounds
 
 deno task bench --in-session [--runs N] [--compare REF] [--latency MS] [--launcher REF] [--no-write]
                              [--keep]
@@ -180,6 +191,7 @@ async function benchSize(
   floor: string,
   manifest: string,
   compared: ReadonlyMap<string, string>,
+  launched: readonly LauncherVariant[],
 ): Promise<SizeResult> {
   const sourceText = await Deno.readTextFile(source);
   const transcript = join(tmp, `transcript-${targetBytes}.jsonl`);
@@ -229,6 +241,7 @@ async function benchSize(
     });
     return new TextEncoder().encode(JSON.stringify(payload));
   };
+  const [sizeEnv, sizeLagEnv] = [env, lagEnv];
   const deno = [Deno.execPath(), "run", "--quiet", "--no-prompt", ...HOOK_PERMISSIONS];
   // The bundle and the floor run without a config file, as the compiled binary does.
   const denoBare = [...deno, "--no-config"];
@@ -248,9 +261,16 @@ async function benchSize(
 
   // The bundle under test and each compared commit's: own sessions, each primed on its own (the
   // state file's name may differ between versions).
+  // With --launchers, also hooks/run as users run it (bench/launchers.ts), each primed likewise.
   const variants = [
-    { label: "hook bundle", file: bundle, target: true },
-    ...[...compared].map(([ref, file]) => ({ label: `bundle of ${ref}`, file, target: false })),
+    { label: "hook bundle", cmd: [...denoBare, bundle], extra: {}, target: true },
+    ...[...compared].map(([ref, file]) => ({
+      label: `bundle of ${ref}`,
+      cmd: [...denoBare, file],
+      extra: {},
+      target: false,
+    })),
+    ...launched.map((l) => ({ label: l.label, cmd: l.cmd, extra: l.env, target: false })),
   ];
   let debugLine = "";
   let lagLine = "";
@@ -267,7 +287,9 @@ async function benchSize(
     const steady = payloadFor(`quiet-${tag}`);
     const lag = payloadFor(`lag-${tag}`, LAG_TOOL_USE_ID);
     const fire = payloadFor(`fire-${tag}`);
-    const cmd = [...denoBare, variant.file];
+    const cmd = variant.cmd;
+    const env = { ...sizeEnv, ...variant.extra };
+    const lagEnv = { ...sizeLagEnv, ...variant.extra };
     // Prime the steady state: the first call fires 30 and 52; every later one at 55 % is silent.
     const primed = await measure({ cmd, stdin: steady, env });
     if (!answerOf(primed.stdout)) {
@@ -455,6 +477,7 @@ async function main(): Promise<number> {
       source: { type: "string", default: RECORDED },
       "no-write": { type: "boolean", default: false },
       compare: { type: "string", multiple: true, default: [] },
+      launchers: { type: "boolean", default: false },
       help: { type: "boolean", default: false },
     },
   });
@@ -485,6 +508,9 @@ async function main(): Promise<number> {
     await buildBundle(bundle, ROOT);
     const compared = new Map<string, string>();
     for (const ref of values.compare) compared.set(ref, await buildBundleAt(ref, tmp));
+    const launched: Launchers | undefined = values.launchers
+      ? await launchers(tmp, bundle)
+      : undefined;
     // The floor: an empty hook that reads its stdin to the end, as any hook must.
     const floor = join(tmp, "floor.ts");
     await Deno.writeTextFile(
@@ -499,7 +525,17 @@ async function main(): Promise<number> {
     for (const size of sizes) {
       say(`${sizeLabel(size)}:`);
       results.push(
-        await benchSize(size, runs, tmp, values.source, bundle, floor, manifest, compared),
+        await benchSize(
+          size,
+          runs,
+          tmp,
+          values.source,
+          bundle,
+          floor,
+          manifest,
+          compared,
+          launched?.variants ?? [],
+        ),
       );
     }
     const report = renderReport({
@@ -515,6 +551,17 @@ async function main(): Promise<number> {
       window: WINDOW,
       tokens: TOKENS,
       sizes: results,
+      ...(launched
+        ? {
+          pairs: [
+            { name: SOURCE_BUNDLE, against: RELEASE, limit: 1.2 },
+            { name: SOURCE, against: RELEASE },
+            { name: SOURCE_BUNDLE, against: "hook bundle" },
+          ],
+          pairNote: launched.check() ??
+            "The source bundle served every call of its variant (no rebuild, no build started).",
+        }
+        : {}),
     });
     print(report);
     if (!values["no-write"]) await writeBenchmarks(report);

@@ -40,6 +40,10 @@ export interface ReportInput {
   window: number;
   tokens: number;
   sizes: SizeResult[];
+  /** Variants compared with each other, paired per round (`--launchers`), with a limit or none. */
+  pairs?: { name: string; against: string; limit?: number }[];
+  /** What the pairs' variants were checked for. */
+  pairNote?: string;
 }
 
 /** Wall of a steady non-firing call over the floor's (the project's target). */
@@ -213,8 +217,47 @@ export function renderReport(input: ReportInput): string {
     `Targets: the steady non-firing call ≤ ${STEADY_RATIO}× the floor and peak RSS ≤ ${RSS_RATIO}×, flat; a firing call with a 100-lesson manifest ≤ ${FIRING_RATIO}×. The machine is shared (2 cores): ratios are paired per round; see the load averages above.`,
     "",
     ...targets(input),
+    ...pairLines(input),
   ];
   return lines.join("\n");
+}
+
+/** Each pair's non-firing and firing calls: one variant's wall over the other's, per round. */
+function pairLines(input: ReportInput): string[] {
+  if (!input.pairs?.length) return [];
+  const lines = [
+    "",
+    "Side by side, paired per round (wall, median [IQR] of the per-round ratios):",
+    "",
+  ];
+  for (const pair of input.pairs) {
+    const kinds = [["non-firing", ", non-firing"], ["firing", ", firing ("]] as const;
+    const parts: string[] = [];
+    let met = true;
+    for (const size of input.sizes) {
+      for (const [kind, suffix] of kinds) {
+        const find = (name: string) => size.cases.find((c) => c.name.startsWith(name + suffix));
+        const [a, b] = [find(pair.name), find(pair.against)];
+        if (!a || !b) continue;
+        const ratios = pairedRatios(a, b, wall).filter(Number.isFinite);
+        const m = median(ratios);
+        if (pair.limit !== undefined && !(m <= pair.limit)) met = false;
+        parts.push(
+          `${size.label} ${kind} ${m.toFixed(2)}× [${quantile(ratios, 0.25).toFixed(2)}–${
+            quantile(ratios, 0.75).toFixed(2)
+          }] (${median(a.samples.map(wall)).toFixed(1)} against ${
+            median(b.samples.map(wall)).toFixed(1)
+          } ms)`,
+        );
+      }
+    }
+    const verdict = pair.limit === undefined
+      ? ""
+      : `: ${met ? "met" : "**not met**"} (≤ ${pair.limit}×)`;
+    lines.push(`- **${pair.name}** ÷ **${pair.against}**: ${parts.join(", ")}${verdict}.`);
+  }
+  if (input.pairNote) lines.push("", input.pairNote);
+  return lines;
 }
 
 function failures(input: ReportInput): string[] {

@@ -44,12 +44,17 @@ async function hookMain(): Promise<void> {
   }
 }
 
-if (import.meta.main) {
-  if (Deno.args.length === 0) {
+/**
+ * The program: with no arguments the hook, which exits 0; else the command `args`, which keeps its
+ * status. Exported for hooks/source_bundle.js, which imports the source's bundle and runs it.
+ */
+export async function main(args: readonly string[]): Promise<never> {
+  if (args.length === 0) {
     await hookMain();
     Deno.exit(0);
-  } else {
-    const { runCli } = await commands();
-    Deno.exit(await runCli(Deno.args));
   }
+  const { runCli } = await commands();
+  Deno.exit(await runCli([...args]));
 }
+
+if (import.meta.main) await main(Deno.args);

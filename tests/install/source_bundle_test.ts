@@ -1,0 +1,296 @@
+/**
+ * The source's bundle: hooks/run without a binary builds it in the background into a cache folder,
+ * runs it (with the binary's permissions) while no file of the source is newer, and otherwise runs
+ * the source, silently, while it builds again. A `deno` on PATH that logs its arguments before
+ * running the real one shows which way each call went.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { denoDir, HOOK_PERMISSIONS, ROOT, SAMPLE_MANIFEST } from "../_helpers.ts";
+import { smoke } from "../../scripts/smoke.ts";
+import { currentBuild } from "../../scripts/source_bundle.ts";
+import { BASE_TOOLS, has, POSIX, run, toolbox, waitFor, which } from "./_support.ts";
+
+const IGNORE = !POSIX || !has(...BASE_TOOLS, "cp", "deno");
+
+/** A firing call: no transcript, so the every-N-calls fallback fires at call 1. */
+const FIRING = (() => {
+  const payload = JSON.parse(
+    Deno.readTextFileSync(join(ROOT, "tests", "fixtures", "payloads", "PostToolUse.Bash.json")),
+  );
+  payload.transcript_path = "/nonexistent/transcript.jsonl";
+  return new TextEncoder().encode(JSON.stringify(payload));
+})();
+
+/** An installed plugin without a binary: a copy of the source, not a checkout. */
+function setup(options: { cache?: string; denoDir?: string; env?: Record<string, string> } = {}) {
+  const dir = Deno.makeTempDirSync({ prefix: "lessons-source-bundle-" });
+  const root = join(dir, "plugin");
+  Deno.mkdirSync(root);
+  for (const name of ["hooks", "src", "scripts", "deno.json", "deno.lock"]) {
+    const copied = new Deno.Command("cp", { args: ["-R", join(ROOT, name), join(root, name)] })
+      .outputSync();
+    assert.ok(copied.success, `cp ${name}`);
+  }
+  const log = join(dir, "deno.log");
+  const bin = toolbox(dir, [...BASE_TOOLS, "wc"], {
+    deno: `#!/bin/sh\nprintf '%s\\n' "$*" >>'${log}'\nexec '${which("deno")}' "$@"\n`,
+  });
+  const cache = options.cache ?? join(dir, "cache");
+  const env = {
+    PATH: bin,
+    HOME: dir,
+    XDG_CACHE_HOME: cache,
+    DENO_DIR: options.denoDir ?? denoDir(),
+    LESSONS_REINJECT_NO_AUTO_INSTALL: "1",
+    LESSONS_REINJECT_TOOL_COUNT: "1",
+    LESSONS_STATE_DIR: join(dir, "state"),
+    LESSONS_MANIFEST_PATH: SAMPLE_MANIFEST,
+    // The payload's transcript does not exist: a context's first call would wait for it.
+    LESSONS_REINJECT_WAIT_MS: "1",
+    ...options.env,
+  };
+  const folder = join(cache, "lessons-reinject", "source-bundles", root);
+  /** The deno commands run since the last call, one a line. */
+  const ran = () => {
+    let text = "";
+    try {
+      text = Deno.readTextFileSync(log);
+      Deno.removeSync(log);
+    } catch {
+      // nothing ran
+    }
+    return text.trim().split("\n").filter((l) => l !== "");
+  };
+  const launcher = join(root, "hooks", "run");
+  /** A hook call in a fresh session of its own (the state of one never quiets the next). */
+  const hook = (session: string, stdin = FIRING) => {
+    const payload = JSON.parse(new TextDecoder().decode(stdin));
+    payload.session_id = session;
+    return run([launcher], env, new TextEncoder().encode(JSON.stringify(payload)));
+  };
+  const built = () => {
+    try {
+      Deno.statSync(join(folder, "building"));
+      return false;
+    } catch {
+      return currentBuild(folder) !== undefined;
+    }
+  };
+  return { dir, root, env, folder, ran, launcher, hook, built };
+}
+
+/** What the logging deno saw for the hook run from the bundle, with the binary's permissions. */
+function fromBundle(root: string, folder: string): string {
+  return [
+    "run --quiet --no-prompt --no-config",
+    ...HOOK_PERMISSIONS,
+    join(root, "hooks", "source_bundle.js"),
+    join(folder, currentBuild(folder) ?? "?", "lessons-reinject.js"),
+  ].join(" ");
+}
+
+function assertRefresh(ran: { code: number; stdout: string; stderr: string }): void {
+  assert.equal(ran.code, 0);
+  assert.equal(ran.stderr, "");
+  assert.match(
+    JSON.parse(ran.stdout).hookSpecificOutput.additionalContext,
+    /^\[lessons-reinject refresh /,
+  );
+}
+
+Deno.test({
+  name: "hooks/run without a binary builds the source's bundle once, then runs it",
+  ignore: IGNORE,
+}, async () => {
+  const { dir, root, folder, ran, launcher, hook, built, env } = setup();
+  try {
+    // The first call: the source serves it, and the bundle is built in the background.
+    assertRefresh(await hook("first"));
+    const first = ran();
+    assert.ok(first.some((l) => l.endsWith(join(root, "src", "main.ts"))), first.join("\n"));
+    assert.ok(
+      first.some((l) => l.includes("--allow-run") && l.endsWith(`source_bundle.ts ${folder}`)),
+      first.join("\n"),
+    );
+    await waitFor(built, 60_000, "the bundle to be built");
+    ran();
+    // From now on the bundle: one deno, the binary's permissions, no config, no build.
+    assertRefresh(await hook("second"));
+    assert.deepEqual(ran(), [fromBundle(root, folder)]);
+    const version = await run([launcher, "--version"], env);
+    assert.deepEqual([version.code, version.stdout, version.stderr], [
+      0,
+      "lessons-reinject 0.1.0\n",
+      "",
+    ]);
+    assert.deepEqual(ran(), [`${fromBundle(root, folder)} --version`]);
+    // It is the hook the release is: the release's smoke test passes through the launcher.
+    assert.deepEqual(await smoke([launcher], env), []);
+    assert.ok(
+      ran().every((l) => l === fromBundle(root, folder)),
+      "every smoke call ran the bundle",
+    );
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test({
+  name:
+    "hooks/run: an edit of the source runs the source at the next call, and rebuilds the bundle",
+  ignore: IGNORE,
+}, async (t) => {
+  const { dir, root, folder, ran, hook, built } = setup();
+  try {
+    await hook("warm");
+    await waitFor(built, 60_000, "the first bundle");
+    ran();
+    for (
+      const [what, edit] of [
+        [
+          "an edited file",
+          () => Deno.writeTextFileSync(join(root, "src", "main.ts"), "\n", { append: true }),
+        ],
+        ["a new file", () => Deno.writeTextFileSync(join(root, "src", "io", "new_file.ts"), "\n")],
+        ["a removed file", () => Deno.removeSync(join(root, "src", "io", "new_file.ts"))],
+        [
+          "deno.json",
+          () => Deno.writeTextFileSync(join(root, "deno.json"), "\n", { append: true }),
+        ],
+      ] as const
+    ) {
+      await t.step(what, async () => {
+        const before = currentBuild(folder);
+        edit();
+        assertRefresh(await hook(`edit ${what}`));
+        const calls = ran();
+        assert.ok(calls.some((l) => l.endsWith(join(root, "src", "main.ts"))), calls.join("\n"));
+        assert.ok(!calls.some((l) => l.includes("source_bundle.js")), "a stale bundle is not run");
+        await waitFor(() => built() && currentBuild(folder) !== before, 60_000, "the rebuild");
+        ran();
+        assertRefresh(await hook(`after ${what}`));
+        assert.deepEqual(ran(), [fromBundle(root, folder)]);
+      });
+    }
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test({
+  name: "hooks/run: a corrupt or half-written bundle is passed over, silently, stdin intact",
+  ignore: IGNORE,
+}, async () => {
+  const { dir, root, folder, ran, hook, built } = setup();
+  try {
+    await hook("warm");
+    await waitFor(built, 60_000, "the bundle");
+    const bundle = join(folder, currentBuild(folder)!, "lessons-reinject.js");
+    const whole = Deno.readFileSync(bundle);
+    for (
+      const [what, bytes] of [
+        ["half-written", whole.subarray(0, whole.length >> 1)],
+        ["garbage", new TextEncoder().encode("\u0000\u0001 not JavaScript {{{")],
+        ["empty", new Uint8Array()],
+        ["no main", new TextEncoder().encode("export const x = 1;\n")],
+      ] as const
+    ) {
+      // Written with the bundle's own mtime: no source file becomes newer, it is just bad.
+      const info = Deno.statSync(bundle);
+      Deno.writeFileSync(bundle, bytes);
+      Deno.utimeSync(bundle, info.atime!, info.mtime!);
+      ran();
+      // The source serves the whole call: the payload was still there to read.
+      assertRefresh(await hook(what));
+      const calls = ran();
+      assert.equal(calls[0], fromBundle(root, folder), what);
+      assert.ok(calls.some((l) => l.endsWith(join(root, "src", "main.ts"))), calls.join("\n"));
+    }
+    // A removed one too.
+    Deno.removeSync(join(folder, currentBuild(folder)!), { recursive: true });
+    assertRefresh(await hook("removed"));
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test({
+  name: "hooks/run: no cache folder to write: the source serves every call, silently",
+  ignore: IGNORE,
+}, async () => {
+  const blocked = Deno.makeTempDirSync({ prefix: "lessons-blocked-" });
+  // A file where the cache folder would be: no one, not even root, can make a folder under it.
+  Deno.writeTextFileSync(join(blocked, "file"), "");
+  const { dir, root, ran, hook } = setup({ cache: join(blocked, "file", "cache") });
+  try {
+    for (const session of ["one", "two"]) {
+      assertRefresh(await hook(session));
+      const calls = ran();
+      assert.ok(calls.some((l) => l.endsWith(join(root, "src", "main.ts"))), calls.join("\n"));
+      assert.ok(!calls.some((l) => l.includes("source_bundle")), calls.join("\n"));
+    }
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+    Deno.removeSync(blocked, { recursive: true });
+  }
+});
+
+/** Every request to the network fails at once: a proxy on a closed port, for every host. */
+const OFFLINE = {
+  HTTPS_PROXY: "http://127.0.0.1:9",
+  HTTP_PROXY: "http://127.0.0.1:9",
+  https_proxy: "http://127.0.0.1:9",
+  http_proxy: "http://127.0.0.1:9",
+  NO_PROXY: "",
+  no_proxy: "",
+};
+
+Deno.test({
+  name:
+    "hooks/run offline: a warm Deno cache builds the bundle; a cold one leaves the source, silent",
+  ignore: IGNORE,
+}, async (t) => {
+  await t.step("warm: esbuild and the packages are in Deno's cache", async () => {
+    const { dir, root, folder, ran, hook, built } = setup({ env: OFFLINE });
+    try {
+      assertRefresh(await hook("offline warm"));
+      await waitFor(built, 60_000, "the bundle, offline");
+      ran();
+      assertRefresh(await hook("offline warm again"));
+      assert.deepEqual(ran(), [fromBundle(root, folder)]);
+    } finally {
+      Deno.removeSync(dir, { recursive: true });
+    }
+  });
+  await t.step("cold: no esbuild, no packages", async () => {
+    const cold = Deno.makeTempDirSync({ prefix: "lessons-cold-deno-dir-" });
+    const { dir, folder, ran, env, launcher } = setup({ denoDir: cold, env: OFFLINE });
+    try {
+      const quiet = { ...env, LESSONS_REINJECT_TOOL_COUNT: "0" };
+      const first = await run([launcher], quiet, FIRING);
+      assert.deepEqual([first.code, first.stdout, first.stderr], [0, "", ""]);
+      const log = join(folder, "build.log");
+      await waitFor(
+        () => {
+          try {
+            return Deno.readTextFileSync(log).includes("source bundle: failed");
+          } catch {
+            return false;
+          }
+        },
+        60_000,
+        "the build to fail",
+      );
+      ran();
+      // The failed build's lock stays: the next calls run the source and start no other build.
+      const second = await run([launcher], quiet, FIRING);
+      assert.deepEqual([second.code, second.stdout, second.stderr], [0, "", ""]);
+      assert.ok(!ran().some((l) => l.includes("source_bundle")), "no second build");
+      assert.equal(currentBuild(folder), undefined);
+    } finally {
+      Deno.removeSync(dir, { recursive: true });
+      Deno.removeSync(cold, { recursive: true });
+    }
+  });
+});
