@@ -126,11 +126,17 @@ Deno.test({
     ]);
     assert.deepEqual(ran(), [`${fromBundle(root, folder)} --version`]);
     // It is the hook the release is: the release's smoke test passes through the launcher.
-    assert.deepEqual(await smoke([launcher], env), []);
-    assert.ok(
-      ran().every((l) => l === fromBundle(root, folder)),
-      "every smoke call ran the bundle",
+    // (smoke() gives each call an environment of its own: a wrapper keeps this plugin's.)
+    const wrapper = join(dir, "launch");
+    Deno.writeTextFileSync(
+      wrapper,
+      `#!/bin/sh\nexport PATH='${env.PATH}' XDG_CACHE_HOME='${env.XDG_CACHE_HOME}' ` +
+        `LESSONS_REINJECT_NO_AUTO_INSTALL=1\nexec '${launcher}' "$@"\n`,
+      { mode: 0o755 },
     );
+    assert.deepEqual(await smoke([wrapper]), []);
+    const calls = ran();
+    assert.ok(calls.every((l) => l.startsWith(fromBundle(root, folder))), calls.join("\n"));
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }
@@ -267,14 +273,17 @@ Deno.test({
     const cold = Deno.makeTempDirSync({ prefix: "lessons-cold-deno-dir-" });
     const { dir, folder, ran, env, launcher } = setup({ denoDir: cold, env: OFFLINE });
     try {
-      const quiet = { ...env, LESSONS_REINJECT_TOOL_COUNT: "0" };
+      const quiet = { ...env, LESSONS_REINJECT_TOOL_COUNT: "20" };
       const first = await run([launcher], quiet, FIRING);
       assert.deepEqual([first.code, first.stdout, first.stderr], [0, "", ""]);
       const log = join(folder, "build.log");
       await waitFor(
         () => {
           try {
-            return Deno.readTextFileSync(log).includes("source bundle: failed");
+            return Deno.readTextFileSync(log).endsWith(
+              "lessons-reinject source bundle: failed; the source serves, and the build is " +
+                "tried again in 10 minutes\n",
+            );
           } catch {
             return false;
           }
@@ -293,4 +302,30 @@ Deno.test({
       Deno.removeSync(cold, { recursive: true });
     }
   });
+});
+
+Deno.test({
+  name: "hooks/run's check that the bundle is fresh runs no program: deno is its one fork",
+  ignore: IGNORE || !has("strace"),
+}, async () => {
+  const { dir, root, folder, ran, launcher, hook, built, env } = setup();
+  try {
+    await hook("warm");
+    await waitFor(built, 60_000, "the bundle");
+    ran();
+    const trace = join(dir, "trace");
+    // The launcher's own process only (no -f): what it forks and executes itself.
+    const traced = await run(
+      [which("strace"), "-qq", "-o", trace, "-e", "trace=fork,vfork,clone,clone3,execve", launcher],
+      env,
+      FIRING,
+    );
+    assertRefresh(traced);
+    assert.deepEqual(ran(), [fromBundle(root, folder)]);
+    const calls = Deno.readTextFileSync(trace).trim().split("\n");
+    assert.equal(calls.filter((l) => /\b(v?fork|clone3?)\(/.test(l)).length, 1, calls.join("\n"));
+    assert.equal(calls.filter((l) => /\bexecve\(/.test(l)).length, 1, calls.join("\n"));
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
 });
