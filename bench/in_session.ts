@@ -23,6 +23,8 @@ import {
 } from "../scripts/loopback/backed_steps.ts";
 import { locateClaude } from "../scripts/loopback/claude_cli.ts";
 import { assetName, BINARY_PERMISSIONS, targetFor } from "../scripts/release_files.ts";
+import { bundleFolder, pluginCopy } from "./launchers.ts";
+import { currentBuild } from "../scripts/source_bundle.ts";
 
 const MODEL = "claude-sonnet-4-6";
 const WINDOW = 200_000;
@@ -74,7 +76,8 @@ export const READINGS: readonly number[] = [
 const THRESHOLDS = [30, 52, 70];
 
 export const IN_SESSION_USAGE =
-  `deno task bench --in-session [--runs N] [--compare REF] [--launcher REF] [--no-write] [--keep]
+  `deno task bench --in-session [--runs N] [--compare REF] [--launcher REF] [--from-source]
+                             [--no-write] [--keep]
 
   --runs N        sessions per variant, interleaved (default 10)
   --latency MS    the stand-in takes this long to answer each request, as a model does (default
@@ -83,6 +86,9 @@ export const IN_SESSION_USAGE =
                   (repeatable)
   --launcher REF  also time hooks/run alone, as of git commit REF and now, in front of /bin/true
                   (run as Claude Code runs a hook command: bash -c), against /bin/true alone
+  --from-source   also run the plugin as users have it before a release: no binary, hooks/run
+                  running the source's bundle (built by the warm-up session), and the source
+                  without it, in the same rounds as ours (the release's path)
   --no-write      print the table, leave the benchmarks file alone
   --keep          keep the temporary folder (debug logs, transcripts)`;
 
@@ -260,6 +266,10 @@ interface Variant {
   root: string;
   home: string;
   tmp: string;
+  /** More environment for its sessions. */
+  env?: Record<string, string>;
+  /** No binary: the plugin runs from its source's bundle (true) or its source (false). */
+  source?: boolean;
 }
 
 interface RunResult {
@@ -334,6 +344,7 @@ async function oneSession(
         LESSONS_MANIFEST_PATH: SAMPLE_MANIFEST,
         // Every hook says what it did in its record (how long it waited, for one).
         LESSONS_DEBUG: "1",
+        ...variant.env,
       }),
       stdin: "null",
       stdout: "piped",
@@ -616,6 +627,41 @@ async function launcherOverhead(ref: string, tmp: string, calls = 400): Promise<
     `/bin/true alone: ${over.join(", ")}.`;
 }
 
+/** The variant without a binary running its source's bundle. */
+const SOURCE_BUNDLE = "no binary: source bundle";
+/** The variant without a binary or bundle, running the source. */
+const SOURCE = "no binary: source";
+
+/** The bundle the warm-up session of `v` had built, waiting for the build to end. */
+async function builtBundle(v: Variant): Promise<{ folder: string; build: string }> {
+  const folder = bundleFolder(join(v.home, ".cache"), v.root);
+  const until = Date.now() + 120_000;
+  for (;;) {
+    const building = await Deno.stat(join(folder, "building")).then(() => true, () => false);
+    const build = currentBuild(folder);
+    if (build && !building) return { folder, build };
+    if (Date.now() > until) {
+      const log = await Deno.readTextFile(join(folder, "build.log")).catch(() => "no log");
+      throw new Error(`${v.name}: no bundle after the warm-up session: ${log}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** The variants without a binary against ours (the release's path), paired in the same rounds. */
+function sourceParagraph(ours: Summary, sources: Summary[]): string {
+  const f = (n: number) => Number.isFinite(n) ? n.toFixed(1) : "n/a";
+  const r = (a: number, b: number) => Number.isFinite(a / b) ? `${(a / b).toFixed(2)}x` : "n/a";
+  return `**Without a binary** (\`--from-source\`: the same plugin with no binary, as every user ` +
+    `has it before a release; hooks/run runs the source's bundle, which the warm-up session built, ` +
+    `or, without the bundle's files, the source; no background download): ` +
+    sources.map((s) =>
+      `**${s.name}** median ${f(s.median)} ms, ${r(s.median, ours.median)} ours (the release's ` +
+      `path, ${f(ours.median)} ms); p95 ${f(s.p95)} ms, ${r(s.p95, ours.p95)}; firing calls ` +
+      `${f(s.firing)} ms, ${r(s.firing, ours.firing)}`
+    ).join("; ") + ". Target: the source's bundle within 1.2x of ours.";
+}
+
 /** Runs the in-session benchmark with the arguments after `--in-session`. */
 export async function inSessionMain(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -625,6 +671,7 @@ export async function inSessionMain(argv: string[]): Promise<number> {
       "no-write": { type: "boolean", default: false },
       keep: { type: "boolean", default: false },
       launcher: { type: "string" },
+      "from-source": { type: "boolean", default: false },
       compare: { type: "string", multiple: true, default: [] },
       latency: { type: "string", default: "0" },
       help: { type: "boolean", default: false },
@@ -682,11 +729,35 @@ export async function inSessionMain(argv: string[]): Promise<number> {
         tmp: work,
       });
     }
+    if (values["from-source"]) {
+      for (const [name, bundled] of [[SOURCE_BUNDLE, true], [SOURCE, false]] as const) {
+        const dir = join(tmp, name.replace(/[^A-Za-z0-9._-]/g, "_"));
+        const home = join(dir, "home");
+        const work = join(dir, "tmp");
+        await Deno.mkdir(home, { recursive: true });
+        await Deno.mkdir(work, { recursive: true });
+        variants.push({
+          name,
+          hook: true,
+          root: await pluginCopy(join(dir, "plugin"), true, bundled),
+          home,
+          tmp: work,
+          // No download to start (and time): the release does not exist yet.
+          env: { LESSONS_REINJECT_NO_AUTO_INSTALL: "1" },
+          source: bundled,
+        });
+      }
+    }
     // Warm-up, untimed: Deno's code cache, the page cache, and the launcher's first call, which
-    // checks the stand-in and names it in dist/.entry.
+    // checks the stand-in and names it in dist/.entry (without a binary: builds the bundle).
+    const bundles = new Map<Variant, { folder: string; build: string }>();
     for (const v of variants) {
       const warm = await oneSession(cli.bin, v, -1, latency);
       if (warm.problems.length) say(`warm-up ${v.name}: ${warm.problems.join("; ")}`);
+      if (v.source !== undefined) {
+        if (v.source) bundles.set(v, await builtBundle(v));
+        continue;
+      }
       const entry = await Deno.readTextFile(join(v.root, "dist", ".entry")).catch(() => "");
       if (entry.trim() !== assetName(target)) {
         throw new Error(
@@ -744,16 +815,30 @@ export async function inSessionMain(argv: string[]): Promise<number> {
       runs,
       ours: summarize("ours", good("ours"), earlyIds),
       floor: summarize("floor", good("floor"), earlyIds),
-      compared: variants.filter((v) => v.hook && v.name !== "ours").map((v) =>
-        summarize(v.name, good(v.name), earlyIds)
-      ),
+      compared: variants.filter((v) => v.hook && v.name !== "ours" && v.source === undefined).map((
+        v,
+      ) => summarize(v.name, good(v.name), earlyIds)),
       delivered: good("ours").length,
       latency,
       waited: good("ours").flatMap((r) => r.waited ?? []),
       early: earlyRuns,
       excluded,
     });
-    const report = launcher ? `${sessions}\n\n${launcher}` : sessions;
+    // The bundle must have served every timed session: no rebuild, no build started.
+    const rebuilt = [...bundles].filter(([, b]) => currentBuild(b.folder) !== b.build);
+    const sourceNote = bundles.size === 0 ? "" : `\n\n${
+      sourceParagraph(
+        summarize("ours", good("ours"), earlyIds),
+        variants.filter((v) => v.source !== undefined).map((v) =>
+          summarize(v.name, good(v.name), earlyIds)
+        ),
+      )
+    } ${
+      rebuilt.length
+        ? `**The bundle was rebuilt during the timed sessions** (${rebuilt.map(([v]) => v.name)}).`
+        : "The bundle served every timed session (its build did not change)."
+    }`;
+    const report = `${launcher ? `${sessions}\n\n${launcher}` : sessions}${sourceNote}`;
     print(report);
     if (!values["no-write"]) say(`wrote ${await writeReport(report)}`);
     return excluded.some((e) => e.includes("ours")) ? 1 : 0;

@@ -42,38 +42,53 @@ async function copyTree(from: string, to: string): Promise<void> {
   if (!copied.success) throw new Error(`cannot copy ${from}`);
 }
 
+/**
+ * A plugin folder at `root` as an install leaves it before any binary (not a checkout): hooks/,
+ * .claude-plugin/, the source and its builder; without the bundle's two files when `bundled` is
+ * false (hooks/run then runs the source, as before there was a bundle). With `source` false, only
+ * hooks/ and .claude-plugin/.
+ */
+export async function pluginCopy(root: string, source: boolean, bundled = true): Promise<string> {
+  await Deno.mkdir(join(root, "dist"), { recursive: true });
+  for (const path of ["hooks", ".claude-plugin"]) {
+    await copyTree(join(ROOT, path), join(root, path));
+  }
+  if (source) {
+    for (const path of ["src", "scripts", "deno.json", "deno.lock"]) {
+      await copyTree(join(ROOT, path), join(root, path));
+    }
+  }
+  if (!bundled) {
+    await Deno.remove(join(root, "hooks", "source_bundle.js"));
+    await Deno.remove(join(root, "scripts", "source_bundle.ts"));
+  }
+  return root;
+}
+
+/** Where hooks/run keeps the bundle of the plugin at `root`, for a cache folder `cache`. */
+export function bundleFolder(cache: string, root: string): string {
+  return join(cache, "lessons-reinject", "source-bundles", root);
+}
+
 /** The three plugin folders under `tmp`, the release's running `bundle`. */
 export async function launchers(tmp: string, bundle: string): Promise<Launchers> {
   const target = targetFor(Deno.build.os, Deno.build.arch);
   if (!target || Deno.build.os === "windows") {
     throw new Error("--launchers runs on Linux and macOS (hooks/run with a shell stand-in)");
   }
-  const plugin = async (name: string, source: boolean) => {
-    const root = join(tmp, name);
-    await Deno.mkdir(join(root, "dist"), { recursive: true });
-    await copyTree(join(ROOT, "hooks"), join(root, "hooks"));
-    if (source) {
-      for (const path of ["src", "scripts", "deno.json", "deno.lock"]) {
-        await copyTree(join(ROOT, path), join(root, path));
-      }
-    }
-    return root;
-  };
-  const release = await plugin("release", false);
+  const release = await pluginCopy(join(tmp, "release"), false);
   await Deno.writeTextFile(
     join(release, "dist", assetName(target)),
     `#!/bin/sh\nexec '${Deno.execPath()}' run --no-config --quiet --no-prompt ` +
       `${BINARY_PERMISSIONS.join(" ")} '${bundle}' "$@"\n`,
     { mode: 0o755 },
   );
-  const bundled = await plugin("source-bundle", true);
+  const bundled = await pluginCopy(join(tmp, "source-bundle"), true);
   const cache = join(tmp, "cache");
-  const folder = join(cache, "lessons-reinject", "source-bundles", bundled);
+  const folder = bundleFolder(cache, bundled);
   await buildSourceBundle(bundled, folder);
   const built = currentBuild(folder);
-  const plain = await plugin("source", true);
-  await Deno.remove(join(plain, "hooks", "source_bundle.js"));
-  await Deno.remove(join(plain, "scripts", "source_bundle.ts"));
+  const plain = await pluginCopy(join(tmp, "source"), true, false);
   const noInstall = { LESSONS_REINJECT_NO_AUTO_INSTALL: "1", XDG_CACHE_HOME: cache };
   return {
     variants: [
