@@ -277,6 +277,8 @@ interface RunResult {
   /** Per hook run of ours that waited for its entry, how long (its debug line says). */
   waited?: number[];
   hooks: HookTiming[];
+  /** The SessionStart startup hook (the launcher's startup notice), as Claude Code timed it. */
+  starts: HookTiming[];
   /** Arrival-to-arrival of consecutive main-conversation requests, ms. */
   gaps: number[];
   /** Problems that make the run not what it should measure. */
@@ -357,7 +359,9 @@ async function oneSession(
         `claude exited ${out.code}: ${new TextDecoder().decode(out.stderr).slice(0, 200)}`,
       );
     }
-    const hooks = hookTimings(await Deno.readTextFile(debugFile).catch(() => ""));
+    const debugLog = await Deno.readTextFile(debugFile).catch(() => "");
+    const hooks = hookTimings(debugLog);
+    const starts = hookTimings(debugLog, "SessionStart:startup");
     const { ids, crossing } = benchCalls();
     if (hooks.length !== ids.length) {
       problems.push(`${hooks.length} PostToolUse:Bash hook runs, not ${ids.length}`);
@@ -390,6 +394,7 @@ async function oneSession(
       variant: variant.name,
       ...(waited ? { waited } : {}),
       hooks,
+      starts,
       gaps,
       problems,
       sessionMs,
@@ -413,6 +418,8 @@ interface Summary {
   mayWait: number;
   gap: number;
   session: number;
+  /** Median SessionStart startup hook, ms. */
+  start: number;
 }
 
 function summarize(name: string, results: RunResult[], early: ReadonlySet<string>): Summary {
@@ -444,6 +451,7 @@ function summarize(name: string, results: RunResult[], early: ReadonlySet<string
     mayWait: median(quietWhere(false)),
     gap: median(results.flatMap((r) => r.gaps)),
     session: median(results.map((r) => r.sessionMs)),
+    start: median(results.flatMap((r) => r.starts.map((h) => h.ms))),
   };
 }
 
@@ -658,7 +666,8 @@ function sourceParagraph(ours: Summary, sources: Summary[]): string {
     sources.map((s) =>
       `**${s.name}** median ${f(s.median)} ms, ${r(s.median, ours.median)} ours (the release's ` +
       `path, ${f(ours.median)} ms); p95 ${f(s.p95)} ms, ${r(s.p95, ours.p95)}; firing calls ` +
-      `${f(s.firing)} ms, ${r(s.firing, ours.firing)}`
+      `${f(s.firing)} ms, ${r(s.firing, ours.firing)}; session start (SessionStart startup, ` +
+      `the startup notice) ${f(s.start)} ms against ${f(ours.start)}`
     ).join("; ") + ". Target: the source's bundle within 1.2x of ours.";
 }
 
