@@ -96,6 +96,15 @@ export async function buildSourceBundle(
       await new Promise((resolve) => setTimeout(resolve, wait + 1));
     }
     if (changedSince(root, started.getTime())) return undefined;
+    // On disk before `current` names them: a crash never leaves it naming half a bundle.
+    for (const name of ["lessons-reinject.js", "lessons-reinject-cli.js"]) {
+      const written = await Deno.open(join(dir, name));
+      try {
+        await written.sync();
+      } finally {
+        written.close();
+      }
+    }
     // It loads: importing it runs nothing (main.ts runs only as the main module).
     const { main } = await import(pathToFileURL(hook).href);
     if (typeof main !== "function") throw new Error(`${hook} exports no main()`);

@@ -107,14 +107,13 @@ Deno.test({
   try {
     // The first call: the source serves it, and the bundle is built in the background.
     assertRefresh(await hook("first"));
+    await waitFor(built, 60_000, "the bundle to be built");
     const first = ran();
     assert.ok(first.some((l) => l.endsWith(join(root, "src", "main.ts"))), first.join("\n"));
     assert.ok(
       first.some((l) => l.includes("--allow-run") && l.endsWith(`source_bundle.ts ${folder}`)),
       first.join("\n"),
     );
-    await waitFor(built, 60_000, "the bundle to be built");
-    ran();
     // From now on the bundle: one deno, the binary's permissions, no config, no build.
     assertRefresh(await hook("second"));
     assert.deepEqual(ran(), [fromBundle(root, folder)]);
@@ -192,8 +191,12 @@ Deno.test({
   try {
     await hook("warm");
     await waitFor(built, 60_000, "the bundle");
-    const bundle = join(folder, currentBuild(folder)!, "lessons-reinject.js");
+    const build = currentBuild(folder)!;
+    const bundle = join(folder, build, "lessons-reinject.js");
     const whole = Deno.readFileSync(bundle);
+    // A build in progress (its lock): a bad bundle is rebuilt, but not before these calls.
+    const lock = join(folder, "building");
+    Deno.mkdirSync(lock);
     for (
       const [what, bytes] of [
         ["half-written", whole.subarray(0, whole.length >> 1)],
@@ -213,6 +216,13 @@ Deno.test({
       assert.equal(calls[0], fromBundle(root, folder), what);
       assert.ok(calls.some((l) => l.endsWith(join(root, "src", "main.ts"))), calls.join("\n"));
     }
+    // Without the lock, the next such call builds it again, and the new bundle serves.
+    Deno.removeSync(lock);
+    assertRefresh(await hook("rebuild"));
+    await waitFor(() => built() && currentBuild(folder) !== build, 60_000, "the rebuild");
+    ran();
+    assertRefresh(await hook("rebuilt"));
+    assert.deepEqual(ran(), [fromBundle(root, folder)]);
     // A removed one too.
     Deno.removeSync(join(folder, currentBuild(folder)!), { recursive: true });
     assertRefresh(await hook("removed"));
