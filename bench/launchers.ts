@@ -86,6 +86,7 @@ export async function launchers(tmp: string, bundle: string): Promise<Launchers>
   const bundled = await pluginCopy(join(tmp, "source-bundle"), true);
   const cache = join(tmp, "cache");
   const folder = bundleFolder(cache, bundled);
+  await Deno.mkdir(folder, { recursive: true });
   await buildSourceBundle(bundled, folder);
   const built = currentBuild(folder);
   const plain = await pluginCopy(join(tmp, "source"), true, false);

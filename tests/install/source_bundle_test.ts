@@ -106,6 +106,14 @@ Deno.test({
   const { dir, root, folder, ran, launcher, hook, built, env } = setup();
   try {
     // The first call: the source serves it, and the bundle is built in the background.
+    // A command never starts a build (as it never starts a download): it runs the source.
+    const command = await run([launcher, "--version"], env);
+    assert.deepEqual([command.code, command.stderr], [0, ""]);
+    assert.deepEqual(ran(), [
+      `run --quiet --no-prompt --cached-only ${HOOK_PERMISSIONS.join(" ")} ` +
+      `${join(root, "src", "main.ts")} --version`,
+    ]);
+    assert.throws(() => Deno.statSync(folder), "no cache folder made");
     assertRefresh(await hook("first"));
     await waitFor(built, 60_000, "the bundle to be built");
     const first = ran();
