@@ -242,12 +242,15 @@ function pairLines(input: ReportInput): string[] {
         const ratios = pairedRatios(a, b, wall).filter(Number.isFinite);
         const m = median(ratios);
         if (pair.limit !== undefined && !(m <= pair.limit)) met = false;
+        // CPU too: on a loaded machine it moves far less than wall time does.
+        const cpuRatios = pairedRatios(a, b, cpu).filter(Number.isFinite);
         parts.push(
           `${size.label} ${kind} ${m.toFixed(2)}× [${quantile(ratios, 0.25).toFixed(2)}–${
             quantile(ratios, 0.75).toFixed(2)
           }] (${median(a.samples.map(wall)).toFixed(1)} against ${
             median(b.samples.map(wall)).toFixed(1)
-          } ms)`,
+          } ms; CPU ${median(cpuRatios).toFixed(2)}×, ${median(a.samples.map(cpu)).toFixed(1)} ` +
+            `against ${median(b.samples.map(cpu)).toFixed(1)} ms)`,
         );
       }
     }
