@@ -1,4 +1,5 @@
 /** What every command shares: its context, strict flags, output, text wrapped to a width. */
+import { fileReason, NO_SUCH_FILE } from "../core/errors.ts";
 import { formatTokens } from "../core/header.ts";
 import { groupDigits, percentText, type Threshold, thresholdText } from "../core/numbers.ts";
 import { resolve } from "../core/path.ts";
@@ -89,16 +90,18 @@ export async function readFlags<S extends Spec>(
       values[name] = true;
     } else {
       const value = inline ?? args[++i];
-      if (value === undefined || (inline === undefined && value.startsWith("--"))) {
+      if (value === undefined || value === "" || (inline === undefined && value.startsWith("--"))) {
         problem = `--${name} needs a value`;
       } else values[name] = value;
     }
   }
   const started = ctx.program().cwd;
   const cwd = typeof values.project === "string" ? resolve(started, values.project) : started;
-  if (problem === undefined && cwd !== started && !statOf(cwd)?.isDirectory) {
-    problem = `--project ${values.project}: no such folder`;
-  }
+  const folder = problem === undefined && cwd !== started ? statOrWhy(cwd) : undefined;
+  if (typeof folder === "string") {
+    const why = folder === NO_SUCH_FILE ? "no such folder" : folder;
+    problem = `--project ${values.project}: ${why}`;
+  } else if (folder && !folder.isDirectory) problem = `--project ${values.project}: not a folder`;
   if (problem !== undefined) return { exit: await usageError(problem, help) };
   if (!values.help) return { values: values as Values<S>, cwd };
   await out(help);
@@ -111,6 +114,15 @@ export function statOf(path: string): Deno.FileInfo | undefined {
     return Deno.statSync(path);
   } catch {
     return undefined;
+  }
+}
+
+/** The file's information, or why it cannot be had, in {@link fileReason}'s words. */
+export function statOrWhy(path: string): Deno.FileInfo | string {
+  try {
+    return Deno.statSync(path);
+  } catch (error) {
+    return fileReason(error);
   }
 }
 

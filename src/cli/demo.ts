@@ -3,6 +3,7 @@
  * replayed call by call through `runHook` in a temporary folder, and laid out to the width.
  */
 import { DELIVERED_ATTACHMENT } from "../core/claude_code.ts";
+import { NO_SUCH_FILE, writeReason } from "../core/errors.ts";
 import { join } from "../core/path.ts";
 import { isReading } from "../core/reading.ts";
 import { DEMO_TRANSCRIPT_LINES } from "../data/demo_session.ts";
@@ -245,7 +246,27 @@ async function replay(dir: string): Promise<Omit<DemoJson, "steps"> & { steps: S
 export async function runDemo(args: string[], ctx: cli.Ctx): Promise<number> {
   const flags = await cli.readFlags(args, { ...cli.COMMON, full: "boolean" }, HELP, ctx);
   if ("exit" in flags) return flags.exit;
-  const dir = Deno.makeTempDirSync({ prefix: "lessons-reinject-demo-" });
+  let dir: string;
+  try {
+    dir = Deno.makeTempDirSync({ prefix: "lessons-reinject-demo-" });
+  } catch (error) {
+    // Deno makes it in TMPDIR, else /tmp: say which of the two is wrong.
+    const set = Deno.env.get("TMPDIR");
+    const tmp = set || "/tmp";
+    const info = cli.statOrWhy(tmp);
+    const why = info === NO_SUCH_FILE
+      ? "there is no such folder"
+      : typeof info === "string"
+      ? info
+      : info.isDirectory
+      ? writeReason(error)
+      : "it is not a folder";
+    const where = set ? `TMPDIR ${tmp}` : tmp;
+    return await cli.fail(
+      `cannot make its temporary folder in ${where}: ${why}`,
+      flags.values.json,
+    );
+  }
   const demo = await replay(dir).finally(() =>
     Deno.remove(dir, { recursive: true }).catch(() => {})
   );

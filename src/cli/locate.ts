@@ -6,7 +6,8 @@ import { basename, dirname, join } from "../core/path.ts";
 import { COMPACTION_SUMMARISER_PREFIX, SUBAGENT_FILE_PREFIX } from "../core/claude_code.ts";
 import { parentTranscriptOf } from "../io/session_files.ts";
 import type { HookPayload } from "../schemas/payload.ts";
-import { type Ctx, fail, statOf, usageError } from "./common.ts";
+import { NO_SUCH_FILE } from "../core/errors.ts";
+import { type Ctx, fail, statOf, statOrWhy, usageError } from "./common.ts";
 
 /** A transcript to inspect, with the ids its hook calls carry (`agentId` in a subagent's file). */
 export interface Target {
@@ -69,8 +70,9 @@ export function locateTranscript(
 }
 
 function namedTranscript(path: string): Found {
-  const info = statOf(path);
-  if (!info) return { error: `no transcript at ${path}` };
+  const info = statOrWhy(path);
+  if (info === NO_SUCH_FILE) return { error: `no transcript at ${path}` };
+  if (typeof info === "string") return { error: `cannot read ${path}: ${info}` };
   if (info.isDirectory) return { error: `${path} is a folder, not a transcript (a .jsonl file)` };
   if (!info.isFile) return { error: `${path} is not a regular file` };
   const head = headOf(path);
