@@ -7,8 +7,11 @@ import { pointOf } from "../core/thresholds.ts";
 import { writeAll } from "../io/write_all.ts";
 import type { Settings } from "../settings/resolve.ts";
 import type { Program } from "./dispatch.ts";
+import { renderHelp } from "./help.ts";
+import { wrap } from "./wrap.ts";
 
 export { groupDigits };
+export { wrap };
 
 /** What a command runs with, resolved once by dispatch.ts. */
 export interface Ctx {
@@ -43,7 +46,7 @@ export async function fail(error: string, json: boolean | undefined): Promise<nu
 
 /** Prints a usage error and the command's help, and returns exit code 2. */
 export async function usageError(message: string, help: string): Promise<number> {
-  await writeAll(Deno.stderr, `lessons-reinject: ${message}\n\n${help}`);
+  await writeAll(Deno.stderr, `lessons-reinject: ${message}\n\n${helpText(help, Deno.stderr)}`);
   return 2;
 }
 
@@ -104,7 +107,7 @@ export async function readFlags<S extends Spec>(
   } else if (folder && !folder.isDirectory) problem = `--project ${values.project}: not a folder`;
   if (problem !== undefined) return { exit: await usageError(problem, help) };
   if (!values.help) return { values: values as Values<S>, cwd };
-  await out(help);
+  await out(helpText(help, Deno.stdout));
   return { exit: EXIT_OK };
 }
 
@@ -132,26 +135,25 @@ export function widthOf(terminal: number | undefined, columnsEnv: string | undef
   return Math.max(60, [terminal, fromEnv].find((c) => c !== undefined && c > 0) ?? 100);
 }
 
-/** `text` broken at spaces into lines of at most `width`; a longer word after a `/`, else cut. */
-export function wrap(text: string, width: number): string[] {
-  const lines: string[] = [];
-  let line = "";
-  for (const word of text.split(" ")) {
-    let rest = [...word];
-    while (rest.length > width) {
-      if (line !== "") lines.push(line), line = "";
-      const slash = rest.lastIndexOf("/", width - 1);
-      const cut = slash > 0 ? slash + 1 : width;
-      lines.push(rest.slice(0, cut).join(""));
-      rest = rest.slice(cut);
-    }
-    const piece = rest.join("");
-    const candidate = line === "" ? piece : `${line} ${piece}`;
-    if ([...candidate].length <= width) line = candidate;
-    else lines.push(line), line = piece;
+/**
+ * Columns for help text: the terminal's, else `COLUMNS`, else 80 (at most 100: longer lines read
+ * badly; never under 40).
+ */
+export function helpWidthOf(terminal: number | undefined, columnsEnv: string | undefined): number {
+  const fromEnv = /^\s*\d+\s*$/.test(columnsEnv ?? "") ? Number(columnsEnv) : undefined;
+  const known = [terminal, fromEnv].find((c) => c !== undefined && c > 0);
+  return Math.min(100, Math.max(40, known ?? 80));
+}
+
+/** `help` laid out for `stream`: its terminal's width when it is one (see {@link helpWidthOf}). */
+export function helpText(help: string, stream: { isTerminal(): boolean }): string {
+  let terminal: number | undefined;
+  try {
+    if (stream.isTerminal()) terminal = Deno.consoleSize().columns;
+  } catch {
+    // No size to be had: COLUMNS, else 80.
   }
-  if (line !== "" || lines.length === 0) lines.push(line);
-  return lines;
+  return renderHelp(help, helpWidthOf(terminal, Deno.env.get("COLUMNS")));
 }
 
 /** Rows of label and value: labels padded to `column`, each value line wrapped beside them. */

@@ -5,7 +5,16 @@
 import denoJson from "../../deno.json" with { type: "json" };
 import { dirname, join } from "../core/path.ts";
 import { loadSettings } from "../settings/load.ts";
-import { type Ctx, EXIT_OK, out, printJson, statOf, usageError, widthOf } from "./common.ts";
+import {
+  type Ctx,
+  EXIT_OK,
+  helpText,
+  out,
+  printJson,
+  statOf,
+  usageError,
+  widthOf,
+} from "./common.ts";
 
 /** The version in deno.json, embedded in the binary. */
 const VERSION: string = denoJson.version;
@@ -22,7 +31,8 @@ Usage:
   lessons-reinject <command> [options]
 
 Commands:
-  status      what the hook sees for a session now: gauge, tokens, window, what fired, what next
+  status      what the hook sees for a session now: gauge, tokens, window, what fired, what next;
+              with --timeline, the whole session call by call (--svg FILE: also as an SVG)
   preview     the exact text the next refresh would inject, and its size against the budget
   demo        replay a bundled session through the hook: three refreshes at 30, 52, 70 %
   doctor      check the installation; each problem with its fix (exit 1 when there is one)
@@ -62,7 +72,7 @@ export async function runCli(args: string[]): Promise<number> {
     return await runCli([rest[0], "--help"]);
   }
   if (first === "--help" || first === "-h" || first === "help") {
-    await out(MAIN_HELP);
+    await out(helpText(MAIN_HELP, Deno.stdout));
     return EXIT_OK;
   }
   const load = COMMANDS[first];

@@ -18,6 +18,7 @@ import type { StatusJson } from "./schemas.ts";
 
 const HELP =
   `Usage: lessons-reinject status [--transcript PATH | --session ID] [--project DIR] [--json]
+       [--timeline [--svg FILE]]
 
 What the hook sees for a session now: a gauge of the context use with the thresholds marked, the
 tokens and window and how they were found, the thresholds, which fired, what the next tool call
@@ -28,6 +29,9 @@ Options:
   --session ID       the session's transcript under ~/.claude/projects/ (its id, or its start)
   --project DIR      the project whose newest session to read (default: this folder)
   --json             print the report as JSON (docs/commands.md: "status --json")
+  --timeline         the whole session instead, call by call: a chart of the context use with
+                     each threshold, compaction and refresh (status --timeline --help)
+  --svg FILE         with --timeline, also write the chart as a standalone SVG file
   -h, --help         this help
 `;
 

@@ -19,7 +19,10 @@ For Claude Code's statusLine setting: records the context reading of the statusL
 for the session, which the hook prefers while it is fresh (at most 60 s old and newer than the
 transcript's last usage), and prints a compact gauge. Always exits 0. In ~/.claude/settings.json:
 
-  "statusLine": { "type": "command", "command": "<plugin folder>/hooks/run statusline" }
+  "statusLine": {
+    "type": "command",
+    "command": "<plugin folder>/hooks/run statusline"
+  }
 
 Options:
   --pass      print stdin back unchanged instead of the gauge (to pipe into your own statusline)
