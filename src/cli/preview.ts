@@ -6,6 +6,7 @@ import type { RefreshCause } from "../core/header.ts";
 import * as numbers from "../core/numbers.ts";
 import { isReading } from "../core/reading.ts";
 import { buildRefresh, dryRun } from "../hook.ts";
+import { describeReading, FOR_PEOPLE } from "../hook/trace.ts";
 import { refreshToken } from "../io/state_store.ts";
 import * as cli from "./common.ts";
 import { locateTranscript, nextCallPayload } from "./locate.ts";
@@ -33,8 +34,9 @@ const OPTIONS = { ...cli.TARGET, threshold: "string" } as const;
 /** The human report: the text, a rule, then the accounting; or why nothing is due. Pure. */
 function render(p: PreviewJson, program: string, width: number): string {
   if (p.text === null) {
-    return `nothing is due in this context: ${p.reason}\n` +
-      `(\`${program} preview --threshold N\` shows the text a refresh for N would inject)\n`;
+    const note = `nothing is due in this context: ${p.reason}\n` +
+      `(\`${program} preview --threshold N\` shows the text a refresh for N would inject)`;
+    return note.split("\n").flatMap((line) => cli.wrap(line, width)).join("\n") + "\n";
   }
   const list = (items: string[]) => (items.length > 0 ? items.join(", ") : "none");
   const size = `${cli.groupDigits(p.chars)} of ${cli.groupDigits(p.budget)} characters`;
@@ -79,7 +81,11 @@ export async function runPreview(args: string[], ctx: cli.Ctx): Promise<number> 
     const trace = await dryRun(nextCallPayload(target, flags.cwd), settings, { render: false });
     const r = trace.reading && isReading(trace.reading) ? trace.reading : undefined;
     due = trace.result === "fired";
-    reason = trace.reason;
+    // The hook's reason, its numbers written as every report writes them (200k, 145,000).
+    const refused = trace.refused ? `, but ${trace.refused}` : "";
+    reason = r && trace.decision
+      ? `${describeReading(r, FOR_PEOPLE)} → ${trace.decision.reason}${refused}`
+      : trace.reason;
     // Not due: the next threshold's refresh, as --threshold shows it, at this reading.
     const shown = threshold?.value ?? (due ? undefined : trace.decision?.upcoming);
     const byTokens = shown !== undefined && numbers.isTokenThreshold(shown);
