@@ -250,10 +250,9 @@ export async function runDemo(args: string[], ctx: cli.Ctx): Promise<number> {
   try {
     dir = Deno.makeTempDirSync({ prefix: "lessons-reinject-demo-" });
   } catch (error) {
-    // Deno makes it in TMPDIR, else /tmp: say which of the two is wrong.
-    const set = Deno.env.get("TMPDIR");
-    const tmp = set || "/tmp";
-    const info = cli.statOrWhy(tmp);
+    // Deno makes it in the temp folder (TMPDIR, TMP, TEMP, else /tmp): say which, and why not.
+    const tmp = ctx.settings.tmpDir;
+    const info = cli.statOrWhy(tmp.path);
     const why = info === NO_SUCH_FILE
       ? "there is no such folder"
       : typeof info === "string"
@@ -261,7 +260,7 @@ export async function runDemo(args: string[], ctx: cli.Ctx): Promise<number> {
       : info.isDirectory
       ? writeReason(error)
       : "it is not a folder";
-    const where = set ? `TMPDIR ${tmp}` : tmp;
+    const where = tmp.via ? `${tmp.via} ${tmp.path}` : tmp.path;
     return await cli.fail(
       `cannot make its temporary folder in ${where}: ${why}`,
       flags.values.json,
