@@ -33,9 +33,10 @@ Options:
 /** Records the reading in `stdin`; returns what happened. Never throws. */
 async function bridge(stdin: string | undefined | Error, settings: Settings) {
   const none = { recorded: false, path: null, percent: null, tokens: null, window: null };
-  const nothing = (error: string): StatuslineJson => ({
+  // At startup the line says so plainly; any other lack of a reading says why.
+  const nothing = (error: string, early?: boolean): StatuslineJson => ({
     ...none,
-    line: `lessons-reinject: no context reading (${error})`,
+    line: `lessons-reinject: no context reading ${early ? "yet" : `(${error})`}`,
     error,
   });
   if (stdin instanceof Error) return nothing(messageOf(stdin));
@@ -50,7 +51,7 @@ async function bridge(stdin: string | undefined | Error, settings: Settings) {
   const path = typeof transcript === "string" ? transcript : undefined;
   // No transcript yet: the record carries no size.
   const made = recordFromStatusline(input, Date.now(), path ? cli.statOf(path)?.size : undefined);
-  if ("error" in made) return nothing(made.error);
+  if ("error" in made) return nothing(made.error, made.early);
   const { record } = made;
   // The hook's dry run on Claude Code's figures: what is due, what comes next.
   const { reading, decision } = await dryRun(

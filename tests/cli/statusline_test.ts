@@ -70,6 +70,17 @@ Deno.test("statusline prints a compact gauge, and exits 0 on any input", async (
     );
     assertEquals(json.recorded, false);
   }
+  // At startup Claude Code sends nulls until the first reply: said once, plainly.
+  const start = statuslineInput({
+    context_window: { context_window_size: 200_000, current_usage: null, used_percentage: null },
+  });
+  const early = await cli(["statusline"], box.env, start);
+  assertEquals(early.stdout, "lessons-reinject: no context reading yet\n");
+  const earlyJson = parsedAs(
+    StatuslineJsonSchema,
+    (await cli(["statusline", "--json"], box.env, start)).stdout,
+  );
+  assertEquals(earlyJson.error, "used_percentage is null (before the session's first reply)");
   await Deno.remove(box.dir, { recursive: true });
 });
 
