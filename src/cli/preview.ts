@@ -2,15 +2,11 @@
  * `lessons-reinject preview`: the exact text the hook's next tool call would inject (from its dry
  * run), its size against the budget, and which rules went in whole, as a summary, or were left out.
  */
-import type { RefreshCause } from "../core/header.ts";
 import * as numbers from "../core/numbers.ts";
-import { isReading } from "../core/reading.ts";
-import { buildRefresh, dryRun } from "../hook.ts";
-import { describeReading, FOR_PEOPLE } from "../hook/trace.ts";
-import { refreshToken } from "../io/state_store.ts";
 import * as cli from "./common.ts";
-import { locateTranscript, nextCallPayload } from "./locate.ts";
-import { nothingToRestate, sampleCause } from "./rules.ts";
+import { locateTranscript } from "./locate.ts";
+import { nextRefresh } from "./next_refresh.ts";
+import { nothingToRestate } from "./rules.ts";
 import type { PreviewJson } from "./schemas.ts";
 
 const HELP = `Usage: lessons-reinject preview [--threshold N] [--transcript PATH | --session ID]
@@ -71,38 +67,9 @@ export async function runPreview(args: string[], ctx: cli.Ctx): Promise<number> 
   for (const problem of settings.problems) await cli.err(problem);
   const target = locateTranscript({ transcript, session }, settings.claudeDir, flags.cwd);
   if ("error" in target && (transcript || session)) return await cli.fail(target.error, json);
-  let cause: RefreshCause | undefined = sampleCause(settings.thresholds, threshold?.value);
-  let reason = "";
-  let due = false;
-  if ("error" in target) {
-    const first = numbers.thresholdText(cause.thresholds[0]!);
-    reason = `no session found (${target.error}); a refresh at ${first} reads like this`;
-  } else {
-    const trace = await dryRun(nextCallPayload(target, flags.cwd), settings, { render: false });
-    const r = trace.reading && isReading(trace.reading) ? trace.reading : undefined;
-    due = trace.result === "fired";
-    // The hook's reason, its numbers written as every report writes them (200k, 145,000).
-    const refused = trace.refused ? `, but ${trace.refused}` : "";
-    reason = r && trace.decision
-      ? `${describeReading(r, FOR_PEOPLE)} → ${trace.decision.reason}${refused}`
-      : trace.reason;
-    // Not due: the next threshold's refresh, as --threshold shows it, at this reading.
-    const shown = threshold?.value ?? (due ? undefined : trace.decision?.upcoming);
-    const byTokens = shown !== undefined && numbers.isTokenThreshold(shown);
-    const tokens = r?.tokens ?? (!r && byTokens ? shown : undefined);
-    cause = shown === undefined ? trace.decision?.cause : {
-      kind: "thresholds",
-      thresholds: [shown],
-      percent: r?.percent ?? (byTokens ? 0 : shown),
-      ...(r?.window !== undefined ? { window: r.window } : {}),
-      ...(r?.span !== undefined && r.span !== r.window ? { span: r.span } : {}),
-      ...(tokens !== undefined ? { tokens } : {}),
-    };
-  }
-  const token = "error" in target
-    ? refreshToken("preview")
-    : refreshToken(target.sessionId, target.agentId);
-  const built = cause && await buildRefresh(cause, token, flags.cwd, settings);
+  const { cause, built, due, reason } = await nextRefresh(settings, flags.cwd, target, {
+    threshold: threshold?.value,
+  });
   if (built?.kind === "error") return await cli.fail(nothingToRestate(built.manifest), json);
   const a = built?.account;
   const preview: PreviewJson = {
