@@ -42,11 +42,12 @@ function configCandidates(env: Env): Location[] {
 /** Finds and reads the config file. Never throws: an unusable file gives its problems. */
 async function loadConfigFile(env: Env): Promise<ConfigFileOutcome> {
   for (const { path, via } of configCandidates(env)) {
-    const failed = (why: string): ConfigFileOutcome => ({
+    // `located`: the reason starts with the path itself (`path:line:column: ...`), named once.
+    const failed = (why: string, located = false): ConfigFileOutcome => ({
       path,
       via,
       settings: {},
-      problems: [`config ${path}: ${why}; using the defaults`],
+      problems: [`config ${located ? "" : `${path}: `}${why}; using the defaults`],
     });
     let text: string;
     try {
@@ -65,7 +66,7 @@ async function loadConfigFile(env: Env): Promise<ConfigFileOutcome> {
       return failed(messageOf(error));
     }
     const parsed = await parseConfigText(text, path, env);
-    if (parsed.kind === "unusable") return failed(parsed.unusable);
+    if (parsed.kind === "unusable") return failed(parsed.unusable, true);
     const { settings, problems, empty } = parsed;
     return {
       path,
