@@ -178,7 +178,12 @@ function statusRows(r: StatusJson): [string, string][] {
     ["pending", list(r.pending, ": the next tool call refreshes")],
     ["next call", nextCallText(r)],
     ["next", r.next === null ? past : thresholdText(r.next)],
-    ["tool count", `${r.toolCount} (fallback refresh every ${r.toolCountInterval} calls)`],
+    // Only when the count decides (no reading): otherwise it is not kept, and "0" misleads.
+    [
+      "tool count",
+      r.source === "tool count" &&
+      `${r.toolCount} (fallback refresh every ${r.toolCountInterval} calls)`,
+    ],
     ["state file", `${r.statePath} (${r.stateFile})`],
     ["compaction", r.afterCompact === "pending" && restate],
     ["deliveries", deliveryLines(r.deliveries).join("\n")],
