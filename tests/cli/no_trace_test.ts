@@ -181,13 +181,11 @@ Deno.test("bad settings and folders in the environment: every command reports, n
   ];
   const commands: { args: string[]; stdin?: unknown; codes: number[] }[] = [
     { args: ["status", "--transcript", transcript], codes: [0] },
-    { args: ["status", "--json", "--transcript", transcript], codes: [0] },
     { args: ["status", "--timeline", "--transcript", transcript], codes: [0] },
     { args: ["preview", "--transcript", transcript], codes: [0, 1] },
     { args: ["doctor"], codes: [0, 1] },
     { args: ["doctor", "--plugin-root", "/proc"], codes: [1] },
     { args: ["statusline"], stdin: statuslineInput(), codes: [0] },
-    { args: ["statusline", "--pass"], stdin: "not json", codes: [0] },
   ];
   const [program, ...rest] = MAIN_COMMAND;
   const failures: string[] = [];
@@ -229,5 +227,22 @@ Deno.test("stdout closed early (a pipe into `true`): one line, no trace", async 
       run.stderr,
       `lessons-reinject: ${args[0]}: cannot write to stdout: it was closed (broken pipe)\n`,
     );
+  }
+});
+
+Deno.test("doctor --plugin-root: a folder it may not read is not called missing", async () => {
+  const box = sandbox();
+  const env = { ...box.env, HOME: box.dir };
+  for (
+    const [root, says] of [
+      ["/proc", "/proc (--plugin-root) cannot be read: it is a system path"],
+      [join(box.dir, "gone"), `${join(box.dir, "gone")} (--plugin-root) does not exist`],
+    ]
+  ) {
+    const run = await cli(["doctor", "--json", "--plugin-root", root!], env);
+    assertEquals(run.code, 1, run.stderr);
+    const plugin = (JSON.parse(run.stdout).checks as { name: string; detail: string }[])
+      .find((c) => c.name === "plugin");
+    ok(plugin?.detail.startsWith(says!), plugin?.detail);
   }
 });
