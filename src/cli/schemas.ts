@@ -28,6 +28,7 @@ export const StatusJsonSchema = z.object({
   reason: str,
   model: str,
   thresholds: numbers,
+  cadence: num,
   span: num,
   thresholdTokens: numbers,
   compaction: z.nullable(
@@ -39,6 +40,7 @@ export const StatusJsonSchema = z.object({
   inherited: numbers,
   pending: numbers,
   next: num,
+  nextTokens: num,
   toolCount: z.number(),
   toolCountInterval: z.number(),
   statePath: z.string(),
