@@ -83,7 +83,8 @@ export const PreviewJsonSchema = z.object({
 export type PreviewJson = z.infer<typeof PreviewJsonSchema>;
 
 /** `lessons-reinject demo --json`. */
-export const DemoJsonSchema = z.object({
+/** One replay of `demo --json`. */
+const DemoReplaySchema = z.object({
   model: z.string(),
   window: z.number(),
   thresholds: numbers,
@@ -103,6 +104,12 @@ export const DemoJsonSchema = z.object({
     text: str,
   })),
   injections: z.number(),
+});
+
+/** `lessons-reinject demo --json`: the 200k replay, and the same on Claude Code's default model. */
+export const DemoJsonSchema = z.object({
+  ...DemoReplaySchema.shape,
+  defaultModel: DemoReplaySchema,
 });
 export type DemoJson = z.infer<typeof DemoJsonSchema>;
 

@@ -115,6 +115,12 @@ export function decide(input: DecideInput): Decision {
   };
 }
 
+/** `52`; on a span over 200k, where readings are in tokens, `52% (104k)`; `180k`. */
+function crossedText(threshold: Threshold, large: boolean, span: number): string {
+  if (!large || isTokenThreshold(threshold)) return thresholdText(threshold, { bare: true });
+  return `${threshold}% (${thresholdText(Math.round(pointOf(threshold, span)))})`;
+}
+
 /** Thresholds reached and not fired fire now, in one refresh; with no reading, every n-th call. */
 function onThresholds(
   reading: Reading | NoReading,
@@ -183,6 +189,6 @@ function onThresholds(
       firedPercent: reading.percent,
       ...(at !== undefined ? { firedAt: at } : {}),
     },
-    reason: `${shown} crossed ${crossed.map((t) => thresholdText(t, { bare: true })).join(", ")}`,
+    reason: `${shown} crossed ${crossed.map((t) => crossedText(t, large, fill.span)).join(", ")}`,
   };
 }
