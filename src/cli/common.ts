@@ -1,5 +1,5 @@
 /** What every command shares: its context, strict flags, output, text wrapped to a width. */
-import { fileReason, NO_SUCH_FILE } from "../core/errors.ts";
+import { fileReason, NO_SUCH_FILE, writeReason } from "../core/errors.ts";
 import { formatTokens } from "../core/header.ts";
 import { groupDigits, percentText, type Threshold, thresholdText } from "../core/numbers.ts";
 import { resolve } from "../core/path.ts";
@@ -126,6 +126,30 @@ export function statOrWhy(path: string): Deno.FileInfo | string {
     return Deno.statSync(path);
   } catch (error) {
     return fileReason(error);
+  }
+}
+
+/**
+ * A new folder under the temp folder, or why none could be made there, in one line naming the
+ * temp folder (and the variable that named it) and the reason.
+ */
+export function makeTempFolder(
+  prefix: string,
+  tmp: { path: string; via: string | undefined },
+): string | { failed: string } {
+  try {
+    return Deno.makeTempDirSync({ prefix });
+  } catch (error) {
+    const info = statOrWhy(tmp.path);
+    const why = info === NO_SUCH_FILE
+      ? "there is no such folder"
+      : typeof info === "string"
+      ? info
+      : info.isDirectory
+      ? writeReason(error)
+      : "it is not a folder";
+    const where = tmp.via ? `${tmp.via} ${tmp.path}` : tmp.path;
+    return { failed: `cannot make its temporary folder in ${where}: ${why}` };
   }
 }
 

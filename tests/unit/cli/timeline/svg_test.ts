@@ -123,6 +123,7 @@ Deno.test("timelineJson() writes every key, null where unknown", () => {
     tokens: null,
     window: null,
     span: null,
+    large: false,
   });
   assertEquals(json.events[0], {
     kind: "compaction",
@@ -134,6 +135,7 @@ Deno.test("timelineJson() writes every key, null where unknown", () => {
     "transcript",
     "sessionId",
     "thresholds",
+    "cadence",
     "calls",
     "events",
     "subagents",
