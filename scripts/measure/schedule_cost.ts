@@ -65,5 +65,5 @@ for (const path of Deno.args) {
 }
 const head = ["file", "context", "window", "peak tokens", "cadence", "refreshes"];
 const shares = SIZES.map((size) => `% at ${size} chars`);
-console.log([...head, ...shares, "refreshed at"].join("\t"));
-console.log(rows.join("\n"));
+const table = [[...head, ...shares, "refreshed at"].join("\t"), ...rows].join("\n");
+Deno.stdout.writeSync(new TextEncoder().encode(`${table}\n`));

@@ -60,8 +60,9 @@ export async function nextRefresh(
     thresholds: [shown],
     percent: r?.percent ?? (byTokens ? 0 : shown),
     ...(r?.window !== undefined ? { window: r.window } : {}),
-    ...(r?.span !== undefined && r.span !== r.window ? { span: r.span } : {}),
+    ...(r?.span !== undefined && r.span !== r.window && !r.cadence ? { span: r.span } : {}),
     ...(tokens !== undefined ? { tokens } : {}),
+    ...(r?.cadence ? { inTokens: true } : {}),
   };
   const token = refreshToken(target.sessionId, target.agentId);
   const built = cause && await buildRefresh(cause, token, cwd, settings);
