@@ -68,12 +68,17 @@ export async function runCli(args: string[]): Promise<number> {
   const load = COMMANDS[first];
   if (!load) return await usageError(`unknown command "${first}"`, MAIN_HELP);
   const env = (name: string) => Deno.env.get(name);
-  const [command, settings] = await Promise.all([load(), loadSettings(env)]);
   let program: Program | undefined;
+  const programNow = () => program ??= thisProgram(env("INIT_CWD"));
+  // The installed plugin's config file, as its hooks read it: found from where this runs.
+  const [command, settings] = await Promise.all([
+    load(),
+    loadSettings(env, { root: programNow().root }),
+  ]);
   const terminal = Deno.stdout.isTerminal();
   return await command(rest, {
     settings,
-    program: () => program ??= thisProgram(env("INIT_CWD")),
+    program: programNow,
     width: widthOf(terminal ? Deno.consoleSize().columns : undefined, settings.columns),
     color: terminal && !settings.noColor,
   });

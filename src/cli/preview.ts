@@ -47,6 +47,7 @@ function render(p: PreviewJson, program: string, width: number): string {
     ["left out", list(p.omitted)],
     ["sources", p.sources.join("\n")],
     ...(p.invalid.length > 0 ? [["invalid", p.invalid.join(" | ")] as [string, string]] : []),
+    ["config file", p.configFile],
   ];
   return `${p.text.trimEnd()}\n\n${"-".repeat(Math.min(72, width))}\n${cli.table(rows, 13, width)}`;
 }
@@ -113,6 +114,7 @@ export async function runPreview(args: string[], ctx: cli.Ctx): Promise<number> 
     invalid: [],
     sources: [],
     ...(a && { ...a, manifest: a.manifest ?? null }),
+    configFile: cli.configFileText(settings.configFile),
   };
   if (json) await cli.printJson(preview);
   else await cli.out(render(preview, ctx.program().command, ctx.width));

@@ -59,6 +59,8 @@ export const StatusJsonSchema = z.object({
   })),
   leftOut: strings,
   configFile: str,
+  /** The config file and how it was found, or where none was: as the report says it. */
+  configFileText: z.string(),
   problems: strings,
 });
 export type StatusJson = z.infer<typeof StatusJsonSchema>;
@@ -77,6 +79,8 @@ export const PreviewJsonSchema = z.object({
   omitted: strings,
   invalid: strings,
   sources: strings,
+  /** The config file and how it was found, or where none was. */
+  configFile: z.string(),
 });
 export type PreviewJson = z.infer<typeof PreviewJsonSchema>;
 

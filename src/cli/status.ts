@@ -94,6 +94,7 @@ export function statusOf(
     deliveries: (decision?.deliveries ?? []).map((d) => ({ ...d, reason: d.reason ?? null })),
     leftOut: rules.leftOut,
     configFile: settings.configFile.path ?? null,
+    configFileText: cli.configFileText(settings.configFile),
     problems: settings.problems,
   };
 }
@@ -180,7 +181,7 @@ function statusRows(r: StatusJson): [string, string][] {
     ["deliveries", deliveryLines(r.deliveries).join("\n")],
     ["sources", r.sources.join("\n")],
     ["left out", r.leftOut.length > 0 && `${r.leftOut.join(", ")} (over the refresh budget)`],
-    ["config file", r.configFile ?? "none"],
+    ["config file", r.configFileText],
     ...r.problems.map((p): [string, string] => ["problem", p]),
   ];
   return rows.filter((row): row is [string, string] => typeof row[1] === "string" && row[1] !== "");
