@@ -98,7 +98,9 @@ export async function runPreview(args: string[], ctx: cli.Ctx): Promise<number> 
     ? refreshToken("preview")
     : refreshToken(target.sessionId, target.agentId);
   const built = cause && await buildRefresh(cause, token, flags.cwd, settings);
-  if (built?.kind === "error") return await cli.fail(nothingToRestate(built.manifest), json);
+  if (built?.kind === "error") {
+    return await cli.fail(nothingToRestate(built.manifest, built.sources), json);
+  }
   const a = built?.account;
   const preview: PreviewJson = {
     text: null,
