@@ -27,13 +27,14 @@ Commands:
   demo        replay a bundled session through the hook: three refreshes at 30, 52, 70 %
   doctor      check the installation; each problem with its fix (exit 1 when there is one)
   statusline  bridge for Claude Code's statusLine: record its context reading, print a gauge
+  why         why no refresh came: the hook's answer for its next call, and what it recorded
 
 Options:
   -h, --help       this help (\`lessons-reinject <command> --help\` explains one command)
   -V, --version    print the version
   --json           (with --version, or any command) machine-readable output
-  --project DIR    (status, preview, doctor) the project folder to look at; default: the folder
-                   you run it from
+  --project DIR    (status, preview, doctor, why) the project folder to look at; default:
+                   the folder you run it from
 
 Configuration: environment variables, then a JSONC file (lessons-reinject.jsonc in
 $CLAUDE_PLUGIN_DATA, or ~/.config/lessons-reinject/config.jsonc; LESSONS_CONFIG names another),
@@ -48,6 +49,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   demo: async () => (await import("./demo.ts")).runDemo,
   doctor: async () => (await import("./doctor.ts")).runDoctor,
   statusline: async () => (await import("./statusline.ts")).runStatusline,
+  why: async () => (await import("./why.ts")).runWhy,
 };
 
 /** Runs the command line `args` (non-empty) and returns the exit code. */

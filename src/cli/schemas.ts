@@ -65,6 +65,20 @@ export const StatusJsonSchema = z.object({
 });
 export type StatusJson = z.infer<typeof StatusJsonSchema>;
 
+/** `lessons-reinject why --json`. */
+export const WhyJsonSchema = z.object({
+  transcript: z.string(),
+  /** Why no refresh, or what the next tool call does, in one line. */
+  answer: z.string(),
+  /** The hook's own debug line for its next call. */
+  nextCall: z.string(),
+  /** What Claude Code recorded of the hook's stderr and cancelled runs, oldest first. */
+  recorded: strings,
+  problems: strings,
+  configFile: z.string(),
+});
+export type WhyJson = z.infer<typeof WhyJsonSchema>;
+
 /** `lessons-reinject preview --json`. */
 export const PreviewJsonSchema = z.object({
   text: str,

@@ -35,18 +35,31 @@ export async function startupNotice(
   };
 }
 
-/** Why the rules cannot be read when nothing at all can be restated; undefined otherwise. */
+/**
+ * Why the rules cannot be read when nothing at all can be restated; undefined otherwise. Cheap
+ * first: the own sources, and the manifest read as JSON only (its schema's check builds zod's
+ * schemas, which a session's start should not pay for); the whole check only when a source is
+ * broken and a manifest might still have lessons.
+ */
 async function unreadableRules(
   cwd: string | undefined,
   settings: Settings,
 ): Promise<string | undefined> {
-  const [{ loadStandingRules }, { sourceProblems }] = await Promise.all([
-    import("../io/standing_rules.ts"),
-    import("../io/rule_sources.ts"),
-  ]);
-  const rules = await loadStandingRules(settings, cwd);
-  if (rules.lessons.length > 0 || rules.blocks.length > 0) return undefined;
-  const problems = sourceProblems(rules.sources);
-  if (rules.manifest.kind === "invalid") problems.unshift(rules.manifest.error);
-  return problems.length > 0 ? problems.join("; ") : undefined;
+  const { findGitRoot, readRuleSource, ruleSourceCandidates, sourceProblems } = await import(
+    "../io/rule_sources.ts"
+  );
+  const own = ruleSourceCandidates(settings, cwd, findGitRoot(cwd)).map(readRuleSource);
+  if (own.some((source) => source.blocks.length > 0)) return undefined;
+  const problems = sourceProblems(own);
+  const { readManifest } = await import("../io/manifest_file.ts");
+  const manifest = settings.sources.includes("manifest")
+    ? await readManifest(settings)
+    : { kind: "off" as const };
+  if (manifest.kind === "invalid") problems.unshift(manifest.error);
+  if (problems.length === 0) return undefined;
+  if (manifest.kind === "json") {
+    const { loadStandingRules } = await import("../io/standing_rules.ts");
+    if ((await loadStandingRules(settings, cwd)).lessons.length > 0) return undefined;
+  }
+  return problems.join("; ");
 }

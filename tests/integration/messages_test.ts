@@ -3,11 +3,13 @@
  * names the problem, exit 0 for the hook, never Deno's own wording or an "internal error".
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { join } from "node:path";
 import {
   baseEnv,
   entries,
   MAIN_COMMAND,
   payload,
+  ROOT,
   runHook,
   sandbox,
   spawnWithStdin,
@@ -163,6 +165,11 @@ Deno.test("rules that cannot be read, with no other source of rules, are told to
       `lessons-reinject: ${claudeMd}:3: section never closed; left out, and no other source ` +
         "has rules, so no context refresh is given; fix it, then `preview` shows the text",
     );
+  });
+  await t.step("an unclosed marker, but the manifest has lessons: nothing to say", async () => {
+    const manifest = join(ROOT, "src", "data", "sample_manifest.json");
+    const run = await runHook(startup, { ...env, LESSONS_MANIFEST_PATH: manifest });
+    assertEquals([run.code, run.stdout, run.stderr], [0, "", ""]);
   });
   await t.step("another source has rules: nothing to say", async () => {
     Deno.mkdirSync(`${project}/.claude`);
