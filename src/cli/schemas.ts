@@ -142,6 +142,8 @@ export const StatuslineJsonSchema = z.object({
   ...reading,
   line: z.string(),
   error: str,
+  /** The config file and how it was found, or where none was. */
+  configFile: z.string(),
 });
 export type StatuslineJson = z.infer<typeof StatuslineJsonSchema>;
 

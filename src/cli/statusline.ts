@@ -31,8 +31,19 @@ Options:
 `;
 
 /** Records the reading in `stdin`; returns what happened. Never throws. */
-async function bridge(stdin: string | undefined | Error, settings: Settings, here: string) {
-  const none = { recorded: false, path: null, percent: null, tokens: null, window: null };
+async function bridge(
+  stdin: string | undefined | Error,
+  settings: Settings,
+  here: string,
+): Promise<StatuslineJson> {
+  const none = {
+    recorded: false,
+    path: null,
+    percent: null,
+    tokens: null,
+    window: null,
+    configFile: cli.configFileText(settings.configFile),
+  };
   const nothing = (error: string): StatuslineJson => ({
     ...none,
     line: `lessons-reinject: no context reading (${error})`,

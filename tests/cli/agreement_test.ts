@@ -303,6 +303,8 @@ Deno.test("a config file drives status, preview, doctor and the statusline where
       });
       const bar = await commands(["statusline"], env, project, input);
       assertIncludes(bar.stdout, "next refresh 40%");
+      const said = await commands(["statusline", "--json"], env, project, input);
+      assertIncludes(JSON.parse(said.stdout).configFile, file);
       const doctor = await commands(["doctor", "--json", "--project", project], env, project);
       const checks: { name: string; detail: string }[] = JSON.parse(doctor.stdout).checks;
       assertIncludes(checks.find((c) => c.name === "config file")?.detail ?? "", file);
