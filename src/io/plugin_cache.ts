@@ -66,7 +66,8 @@ function installedIds(pluginsDir: string, plugin: string): string[] {
  * `<plugins>/data/<id>`, every character of the id outside `[A-Za-z0-9_-]` made a `-`), for a
  * process Claude Code did not start. The install is the one `root` (the folder this program runs
  * from) is: a cache copy `<plugins>/cache/<marketplace>/<plugin>/<version>`, or a local
- * marketplace's folder; else the only one recorded, else the first whose data folder exists.
+ * marketplace's folder; else the only one recorded, else the first whose data folder exists; else
+ * the one `claude --plugin-dir` made.
  */
 export function installedDataDir(
   pluginsDir: string,
@@ -88,7 +89,10 @@ export function installedDataDir(
   }
   const ids = installedIds(pluginsDir, plugin);
   const found = ids.length === 1 ? ids[0] : ids.find((id) => statOf(dataOf(id).dir)?.isDirectory);
-  return found === undefined ? undefined : dataOf(found);
+  if (found !== undefined) return dataOf(found);
+  // Not installed: `claude --plugin-dir` names it `<plugin>@inline` (2.1.332).
+  const inline = dataOf(`${plugin}@inline`);
+  return statOf(inline.dir)?.isDirectory ? inline : undefined;
 }
 
 function statOf(path: string): Deno.FileInfo | undefined {
