@@ -224,6 +224,7 @@ Deno.test("a config file drives status, preview, doctor and the statusline where
     "CLAUDE_PLUGIN_DATA, commands run from the local marketplace's folder",
     "CLAUDE_PLUGIN_DATA, commands run from a clone, the plugin installed from GitHub",
     "CLAUDE_PLUGIN_DATA under CLAUDE_CONFIG_DIR, commands run from the cache copy",
+    "CLAUDE_PLUGIN_DATA of claude --plugin-dir, commands run from the checkout",
   ];
   for (const place of places) {
     await t.step(place, async () => {
@@ -239,7 +240,12 @@ Deno.test("a config file drives status, preview, doctor and the statusline where
         ? join(box.dir, "claude-config")
         : join(home, ".claude");
       const plugins = join(claudeDir, "plugins");
-      const data = join(plugins, "data", "lessons-reinject-lessons-reinject");
+      const inline = place.includes("--plugin-dir");
+      const data = join(
+        plugins,
+        "data",
+        `lessons-reinject-${inline ? "inline" : "lessons-reinject"}`,
+      );
       const cacheCopy = join(plugins, "cache", "lessons-reinject", "lessons-reinject", "0.1.0");
       const env: Record<string, string> = {
         ...box.env,
@@ -271,7 +277,7 @@ Deno.test("a config file drives status, preview, doctor and the statusline where
               at,
             );
         } else if (place.includes("local marketplace")) records(plugins, cacheCopy, ROOT);
-        else records(plugins, cacheCopy);
+        else if (!inline) records(plugins, cacheCopy);
       }
       Deno.mkdirSync(join(file, ".."), { recursive: true });
       Deno.writeTextFileSync(file, '{ "thresholds": [20, 40, 60] }\n');
