@@ -198,7 +198,7 @@ export async function runStatus(args: string[], ctx: cli.Ctx): Promise<number> {
   if ("exit" in target) return target.exit;
   const { settings } = ctx;
   const trace = await dryRun(nextCallPayload(target, flags.cwd), settings, { render: true });
-  const rules = await loadStandingRules(settings, flags.cwd);
+  const rules = await loadStandingRules(settings, target.cwd ?? flags.cwd);
   const leftOut = sampleRefresh(rules, settings).omitted;
   const r = statusOf(trace, target, settings, { sources: sourceLines(rules), leftOut });
   if (flags.values.json) await cli.printJson(r);

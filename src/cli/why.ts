@@ -72,7 +72,7 @@ export async function runWhy(args: string[], ctx: cli.Ctx): Promise<number> {
   const read = withTranscript(target.path, (source, size) => hookRecordsOf(source, size));
   const records = "error" in read ? [] : read;
   const stateProblem = untrustedDirReason(settings.stateDir);
-  const rules = await loadStandingRules(settings, flags.cwd);
+  const rules = await loadStandingRules(settings, target.cwd ?? flags.cwd);
   const none = rules.lessons.length === 0 && rules.blocks.length === 0;
   const quiet = "none: the hook writes a line per call only with LESSONS_DEBUG=1 (or " +
     `"debug": true in the config file), and otherwise only when a setting is wrong`;

@@ -64,28 +64,29 @@ function installedIds(pluginsDir: string, plugin: string): string[] {
 /**
  * The data folder Claude Code gives the installed `plugin` as `CLAUDE_PLUGIN_DATA` (2.1.332:
  * `<plugins>/data/<id>`, every character of the id outside `[A-Za-z0-9_-]` made a `-`), for a
- * process Claude Code did not start. The install is the one `root` (the folder this program runs
- * from) is: a cache copy `<plugins>/cache/<marketplace>/<plugin>/<version>`, or a local
+ * process Claude Code did not start. The install is the one `runsFrom` (this program's folder)
+ * is: a cache copy `<plugins>/cache/<marketplace>/<plugin>/<version>`, or a local
  * marketplace's folder; else the only one recorded, else the first whose data folder exists; else
  * the one `claude --plugin-dir` made.
  */
 export function installedDataDir(
   pluginsDir: string,
   plugin: string,
-  root: string | undefined,
+  runsFrom: string | undefined,
 ): { dir: string; id: string } | undefined {
   const dataOf = (id: string) => ({
     dir: join(pluginsDir, "data", id.replace(/[^\w-]/g, "-")),
     id,
   });
-  if (root !== undefined) {
-    const marketplace = dirname(dirname(root));
+  if (runsFrom !== undefined) {
+    // <plugins>/cache/<marketplace>/<plugin>/<version>
+    const [name, marketplace] = [dirname(runsFrom), dirname(dirname(runsFrom))];
     const cached = resolve(dirname(marketplace)) === resolve(pluginsDir, "cache");
-    if (cached && basename(dirname(root)) === plugin) {
+    if (cached && basename(name) === plugin) {
       return dataOf(`${plugin}@${basename(marketplace)}`);
     }
     const local = localInstall(pluginsDir, plugin);
-    if (local && resolve(local.root) === resolve(root)) return dataOf(local.id);
+    if (local && resolve(local.root) === resolve(runsFrom)) return dataOf(local.id);
   }
   const ids = installedIds(pluginsDir, plugin);
   const found = ids.length === 1 ? ids[0] : ids.find((id) => statOf(dataOf(id).dir)?.isDirectory);
