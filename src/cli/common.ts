@@ -5,7 +5,7 @@ import { groupDigits, percentText, type Threshold, thresholdText } from "../core
 import { resolve } from "../core/path.ts";
 import { pointOf } from "../core/thresholds.ts";
 import { writeAll } from "../io/write_all.ts";
-import type { Settings } from "../settings/resolve.ts";
+import type { ConfigFileOutcome, Settings } from "../settings/resolve.ts";
 import type { Program } from "./dispatch.ts";
 import { renderHelp } from "./help.ts";
 import { wrap } from "./wrap.ts";
@@ -53,6 +53,13 @@ export async function usageError(message: string, help: string): Promise<number>
 /** `n` and a noun, plural unless `n` is 1: `1 section`, `2 sections`. */
 export const count = (n: number, noun: string): string =>
   `${groupDigits(n)} ${noun}${n === 1 ? "" : "s"}`;
+
+/** The config file used and where it was found, or where none was: `none (looked for a, b)`. */
+export function configFileText(file: ConfigFileOutcome): string {
+  if (file.path !== undefined) return `${file.path} (${file.via})`;
+  const looked = file.looked ?? [];
+  return looked.length > 0 ? `none (looked for ${looked.join(", ")})` : "none";
+}
 
 /** Threshold names, or "none": `30%, 60k`. */
 export const names = (list: readonly Threshold[]): string =>

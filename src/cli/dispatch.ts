@@ -37,13 +37,14 @@ Commands:
   demo        replay a bundled session through the hook: three refreshes at 30, 52, 70 %
   doctor      check the installation; each problem with its fix (exit 1 when there is one)
   statusline  bridge for Claude Code's statusLine: record its context reading, print a gauge
+  why         why no refresh came: the hook's answer for its next call, and what it recorded
 
 Options:
   -h, --help       this help (\`lessons-reinject <command> --help\` explains one command)
   -V, --version    print the version
   --json           (with --version, or any command) machine-readable output
-  --project DIR    (status, preview, doctor) the project folder to look at; default: the folder
-                   you run it from
+  --project DIR    (status, preview, doctor, why) the project folder to look at; default:
+                   the folder you run it from
 
 Configuration: environment variables, then a JSONC file (lessons-reinject.jsonc in
 $CLAUDE_PLUGIN_DATA, or ~/.config/lessons-reinject/config.jsonc; LESSONS_CONFIG names another),
@@ -58,6 +59,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   demo: async () => (await import("./demo.ts")).runDemo,
   doctor: async () => (await import("./doctor.ts")).runDoctor,
   statusline: async () => (await import("./statusline.ts")).runStatusline,
+  why: async () => (await import("./why.ts")).runWhy,
 };
 
 /** Runs the command line `args` (non-empty) and returns the exit code. */
@@ -78,12 +80,17 @@ export async function runCli(args: string[]): Promise<number> {
   const load = COMMANDS[first];
   if (!load) return await usageError(`unknown command "${first}"`, MAIN_HELP);
   const env = (name: string) => Deno.env.get(name);
-  const [command, settings] = await Promise.all([load(), loadSettings(env)]);
   let program: Program | undefined;
+  const programNow = () => program ??= thisProgram(env("INIT_CWD"));
+  // The installed plugin's config file, as its hooks read it: found from where this runs.
+  const [command, settings] = await Promise.all([
+    load(),
+    loadSettings(env, { root: programNow().root }),
+  ]);
   const terminal = Deno.stdout.isTerminal();
   return await command(rest, {
     settings,
-    program: () => program ??= thisProgram(env("INIT_CWD")),
+    program: programNow,
     width: widthOf(terminal ? Deno.consoleSize().columns : undefined, settings.columns),
     color: terminal && !settings.noColor,
   });

@@ -61,11 +61,15 @@ function checkSettings({ configFile: file, problems }: Settings): Check[] {
   const env = problems.filter((p) => !file.problems.includes(p));
   const where = `correct ${file.path ?? "the file"} at the line and column named (or remove it)`;
   const unset = "correct or unset the variables named (docs/configuration.md lists every setting)";
-  const found = file.path ? `${file.path} (${file.via}): ${file.empty ? "empty" : "valid"}` : "";
+  const found = file.path ? `${cli.configFileText(file)}: ${file.empty ? "empty" : "valid"}` : "";
   return [
     file.problems.length > 0
       ? check("config file", "fail", file.problems.join("\n"), where)
-      : check("config file", "ok", found || "none: environment and defaults apply"),
+      : check(
+        "config file",
+        "ok",
+        found || `${cli.configFileText(file)}: environment and defaults apply`,
+      ),
     env.length > 0
       ? check("environment", "fail", env.join("\n"), unset)
       : check("environment", "ok", "every LESSONS_* setting is valid"),

@@ -4,6 +4,7 @@
  */
 import { basename, dirname, join } from "../core/path.ts";
 import { COMPACTION_SUMMARISER_PREFIX, SUBAGENT_FILE_PREFIX } from "../core/claude_code.ts";
+import { findGitRoot } from "../io/rule_sources.ts";
 import { parentTranscriptOf } from "../io/session_files.ts";
 import type { HookPayload } from "../schemas/payload.ts";
 import { NO_SUCH_FILE } from "../core/errors.ts";
@@ -14,6 +15,8 @@ export interface Target {
   path: string;
   sessionId: string;
   agentId: string | undefined;
+  /** The folder the session was started in, when found above the folder asked about. */
+  cwd?: string;
 }
 
 type Found = Target | { error: string };
@@ -24,7 +27,7 @@ export function nextCallPayload(target: Target, cwd: string): HookPayload {
     session_id: target.sessionId,
     hook_event_name: "PostToolUse",
     transcript_path: target.path,
-    cwd,
+    cwd: target.cwd ?? cwd,
     ...(target.agentId ? { agent_id: target.agentId, agent_transcript_path: target.path } : {}),
   };
 }
@@ -56,17 +59,43 @@ export function locateTranscript(
   if (!claudeDir) return { error: "no home folder: pass --transcript PATH" };
   const projects = join(claudeDir, "projects");
   // Claude Code's folder name for a project: `/home/dev/my.app` → `-home-dev-my-app`.
-  const here = join(projects, cwd.replace(/[^a-zA-Z0-9]/g, "-"));
+  const folderOf = (dir: string) => join(projects, dir.replace(/[^a-zA-Z0-9]/g, "-"));
+  const here = folderOf(cwd);
   if (options.session) return findSession(options.session, projects, here);
+  // From a subfolder, the session was started further up: this folder, then each one above it
+  // up to the repository's root; the nearest with a session.
+  for (const dir of foldersUp(cwd, findGitRoot(cwd))) {
+    const newest = newestSession(folderOf(dir));
+    if (newest) return { ...idsOf(newest, headOf(newest)), path: newest, cwd: dir };
+  }
+  const up = findGitRoot(cwd) ?? cwd;
+  const where = up === cwd
+    ? `${cwd} under ${here}`
+    : `${cwd} or a folder above it up to ${up} under ${projects}`;
+  return {
+    error: `no transcript for ${where} (pass --project DIR, the folder the session was started ` +
+      "in, or --transcript PATH or --session ID)",
+  };
+}
+
+/** `cwd`, then each folder above it up to `root` (only `cwd` when `root` is not above it). */
+function foldersUp(cwd: string, root: string | undefined): string[] {
+  const folders = [cwd];
+  if (root === undefined || !cwd.startsWith(root)) return folders;
+  for (let dir = cwd; dir !== root && dirname(dir) !== dir;) {
+    dir = dirname(dir);
+    folders.push(dir);
+  }
+  return folders;
+}
+
+/** The newest session's transcript in a project's folder under `~/.claude/projects/`. */
+function newestSession(folder: string): string | undefined {
   // A subagent's or the compaction summariser's file (2.0.x keeps them here) is no session.
-  const newest = sessionFiles(here).filter((name) => !name.startsWith(SUBAGENT_FILE_PREFIX))
-    .map((name) => join(here, name))
+  return sessionFiles(folder).filter((name) => !name.startsWith(SUBAGENT_FILE_PREFIX))
+    .map((name) => join(folder, name))
     .map((file) => ({ file, mtime: statOf(file)?.mtime?.getTime() ?? 0 }))
     .sort((a, b) => b.mtime - a.mtime)[0]?.file;
-  if (newest) return { ...idsOf(newest, headOf(newest)), path: newest };
-  return {
-    error: `no transcript for ${cwd} under ${here} (pass --transcript PATH or --session ID)`,
-  };
 }
 
 function namedTranscript(path: string): Found {

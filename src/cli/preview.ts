@@ -45,6 +45,7 @@ function render(p: PreviewJson, program: string, width: number): string {
     ["left out", list(p.omitted)],
     ["sources", p.sources.join("\n")],
     ...(p.invalid.length > 0 ? [["invalid", p.invalid.join(" | ")] as [string, string]] : []),
+    ["config file", p.configFile],
   ];
   return `${p.text.trimEnd()}\n\n${"-".repeat(Math.min(72, width))}\n${cli.table(rows, 13, width)}`;
 }
@@ -70,7 +71,9 @@ export async function runPreview(args: string[], ctx: cli.Ctx): Promise<number> 
   const { cause, built, due, reason } = await nextRefresh(settings, flags.cwd, target, {
     threshold: threshold?.value,
   });
-  if (built?.kind === "error") return await cli.fail(nothingToRestate(built.manifest), json);
+  if (built?.kind === "error") {
+    return await cli.fail(nothingToRestate(built.manifest, built.sources), json);
+  }
   const a = built?.account;
   const preview: PreviewJson = {
     text: null,
@@ -86,6 +89,7 @@ export async function runPreview(args: string[], ctx: cli.Ctx): Promise<number> 
     invalid: [],
     sources: [],
     ...(a && { ...a, manifest: a.manifest ?? null }),
+    configFile: cli.configFileText(settings.configFile),
   };
   if (json) await cli.printJson(preview);
   else await cli.out(render(preview, ctx.program().command, ctx.width));

@@ -118,6 +118,7 @@ export function statusOf(
     deliveries: (decision?.deliveries ?? []).map((d) => ({ ...d, reason: d.reason ?? null })),
     leftOut: rules.leftOut,
     configFile: settings.configFile.path ?? null,
+    configFileText: cli.configFileText(settings.configFile),
     problems: settings.problems,
   };
 }
@@ -215,7 +216,7 @@ function statusRows(r: StatusJson): [string, string][] {
     ["deliveries", deliveryLines(r.deliveries).join("\n")],
     ["sources", r.sources.join("\n")],
     ["left out", r.leftOut.length > 0 && `${r.leftOut.join(", ")} (over the refresh budget)`],
-    ["config file", r.configFile ?? "none"],
+    ["config file", r.configFileText],
     ...r.problems.map((p): [string, string] => ["problem", p]),
   ];
   return rows.filter((row): row is [string, string] => typeof row[1] === "string" && row[1] !== "");
@@ -232,7 +233,7 @@ export async function runStatus(args: string[], ctx: cli.Ctx): Promise<number> {
   if ("exit" in target) return target.exit;
   const { settings } = ctx;
   const trace = await dryRun(nextCallPayload(target, flags.cwd), settings, { render: true });
-  const rules = await loadStandingRules(settings, flags.cwd);
+  const rules = await loadStandingRules(settings, target.cwd ?? flags.cwd);
   const leftOut = sampleRefresh(rules, settings).omitted;
   const r = statusOf(trace, target, settings, { sources: sourceLines(rules), leftOut });
   if (flags.values.json) await cli.printJson(r);

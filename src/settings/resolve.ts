@@ -19,9 +19,16 @@ const isWindows = Deno.build.os === "windows";
 /** The config file found (none: `path` undefined), its valid settings and a line per problem. */
 export interface ConfigFileOutcome {
   path: string | undefined;
-  via: "LESSONS_CONFIG" | "CLAUDE_PLUGIN_DATA" | "~/.config" | undefined;
+  via:
+    | "LESSONS_CONFIG"
+    | "CLAUDE_PLUGIN_DATA"
+    | "installed plugin's data folder"
+    | "~/.config"
+    | undefined;
   settings: FileSettings;
   problems: string[];
+  /** Every path looked at, in order. */
+  looked?: string[];
   /** Only blanks or comments: accepted, and said to be empty. */
   empty?: boolean;
 }

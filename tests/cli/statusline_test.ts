@@ -134,3 +134,31 @@ Deno.test("statusline round-trip: the hook then uses the fresh reading, not a st
   assertIncludes(later.context ?? "", "[lessons-reinject refresh 52 ");
   await Deno.remove(box.dir, { recursive: true });
 });
+
+Deno.test("statusline never promises a refresh the hook will not give: no rules, an unclosed marker, an unusable state folder", async () => {
+  const box = sandbox();
+  const project = `${box.dir}/project`;
+  Deno.mkdirSync(`${project}/.git`, { recursive: true });
+  const env = { ...box.env, HOME: box.dir, LESSONS_MANIFEST_PATH: "" };
+  const input = statuslineInput({ cwd: project, workspace: { current_dir: project } });
+  const line = async (e: Record<string, string> = env) =>
+    (await cli(["statusline"], e, input, project)).stdout;
+  const bar = "[######|....|....|......] 32% of 200k";
+  assertEquals(await line(), `${bar} · no refresh: no rules to restate\n`);
+  Deno.writeTextFileSync(`${project}/CLAUDE.md`, "# Notes\n\n<!-- reinject -->\nKeep it small.\n");
+  assertEquals(
+    await line(),
+    `${bar} · no refresh: ${project}/CLAUDE.md:3: section never closed; left out\n`,
+  );
+  Deno.writeTextFileSync(`${project}/CLAUDE.md`, "<!-- reinject -->\nSmall.\n<!-- /reinject -->\n");
+  assertEquals(await line(), `${bar} · refresh due (30%)\n`);
+  if (Deno.build.os !== "windows") {
+    Deno.mkdirSync(box.stateDir, { recursive: true });
+    Deno.chmodSync(box.stateDir, 0o777);
+    assertEquals(
+      await line(),
+      `${bar} · no refresh: state folder ${box.stateDir} is writable by others (mode 777)\n`,
+    );
+  }
+  await Deno.remove(box.dir, { recursive: true });
+});
