@@ -320,7 +320,7 @@ Deno.test("a config file drives status, preview, doctor and the statusline where
         context_window: { used_percentage: 22, context_window_size: 200_000 },
       });
       const bar = await commands(["statusline"], env, project, input);
-      assertIncludes(bar.stdout, "next refresh 40%");
+      assertIncludes(bar.stdout, "next refresh at 80k (40%)");
       const said = await commands(["statusline", "--json"], env, project, input);
       assertIncludes(JSON.parse(said.stdout).configFile, file);
       const doctor = await commands(["doctor", "--json", "--project", project], env, project);

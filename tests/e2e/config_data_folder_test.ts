@@ -147,7 +147,7 @@ Deno.test({
       context_window: { used_percentage: 31, context_window_size: 200_000 },
     };
     const line = await run(hooksRun, ["statusline"], env, work, JSON.stringify(statusLine));
-    ok(line.stdout.includes("next refresh 80k"), line.stdout);
+    ok(line.stdout.includes("next refresh at 80k"), line.stdout);
   } finally {
     await stub.close();
     await Deno.remove(root, { recursive: true });
