@@ -1,5 +1,6 @@
 /** The decision: one pure function for every event the hook answers. */
 import type { State } from "../schemas/state.ts";
+import { advanceChains, firedOnChain } from "./chains.ts";
 import { afterCompaction, compactionEvent, compactionFound } from "./compaction_refresh.ts";
 import { applyFacts, type ContextFacts, resetState } from "./facts.ts";
 import type { RefreshCause } from "./header.ts";
@@ -87,8 +88,12 @@ export function decide(input: DecideInput): Decision {
   const found = compactionFound(input.state, known, settings.refreshAfterCompact);
   const settled = settleDeliveries(found, input.receipts);
   const state = settled.state;
-  const crossed = onThresholds(reading, state, settings, input.claim.at);
-  const step = afterCompaction(crossed, state, reading);
+  // Thresholds count on the chain of entries that received them (core/chains.ts).
+  const chain = input.facts.chain;
+  const line = { ...state, fired: firedOnChain(state, chain) };
+  const crossed = onThresholds(reading, line, settings, input.claim.at);
+  const onChain = { ...crossed, next: advanceChains(crossed.next, state, chain) };
+  const step = afterCompaction(onChain, state, reading);
   const decision = withReceipts(step, settled, reading, input.claim);
   const next = decision.next ?? state;
   const span = isReading(reading) ? fillOf(reading).span : undefined;

@@ -46,6 +46,7 @@ export function measure(input: MeasureInput): Measured {
   if (view === undefined) return { reading: none("no transcript_path"), facts: {} };
   if ("error" in view) return { reading: none(view.error), facts: {} };
   const facts = compactionFacts(view.compaction, state, settings, input.files);
+  if (view.chain) facts.chain = view.chain;
   const marker = view.markerAfterUsage ?? view.markerSince;
   if (marker !== undefined) facts.marker = marker;
   const from = markersFrom(state);

@@ -1,0 +1,107 @@
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { advanceChains, CHAINS_KEPT, firedOnChain } from "../../../src/core/chains.ts";
+import { decide, type DecideInput } from "../../../src/core/decide.ts";
+import type { ChainFacts } from "../../../src/core/chains.ts";
+import type { Reading } from "../../../src/core/reading.ts";
+import type { State } from "../../../src/schemas/state.ts";
+
+const reading = (percent: number): Reading => ({
+  kind: "reading",
+  source: "transcript tool_use match",
+  percent,
+  tokens: percent * 2_000,
+  window: 200_000,
+  windowSource: "test",
+  model: "claude-sonnet-4-6",
+});
+
+const call = (state: State, percent: number, chain?: ChainFacts): DecideInput => ({
+  event: "tool call",
+  state,
+  stateFound: true,
+  reading: reading(percent),
+  facts: chain ? { chain } : {},
+  receipts: undefined,
+  claim: { call: undefined, at: undefined },
+  settings: { thresholds: [30, 52, 70], toolCountInterval: 20, refreshAfterCompact: true },
+});
+
+/** Runs calls in order, each `[chain entry, tip it met, percent]`; what each refreshed for. */
+function run(calls: [string, string | undefined, number, boolean?][]): string[] {
+  let state: State = { fired: [], toolCount: 0, epoch: 0 };
+  return calls.map(([entry, met, percent, turned]) => {
+    const d = decide(call(state, percent, { entry, met, ...(turned && { turned }) }));
+    state = d.state;
+    return `${entry} ${d.cause?.kind === "thresholds" ? d.cause.thresholds.join() : "-"}`;
+  });
+}
+
+Deno.test("two chains after a resume: each gets each threshold once, on its own crossing call", () => {
+  assertEquals(
+    run([
+      ["a1", undefined, 31], // the session's first refresh: chain a's first tip
+      ["a2", "a1", 40],
+      ["b1", "a2", 45, true], // a second process resumes from a2: a prompt lies between
+      ["b2", "b1", 53], // b crosses 52 first
+      ["a3", "a2", 50, true], // a goes on from a2
+      ["a4", "a3", 54], // and gets 52 on its own chain
+      ["b3", "b2", 60], // b does not get it again
+      ["a5", "a4", 71],
+      ["b4", "b3", 72],
+      ["a6", "a5", 80],
+    ]),
+    ["a1 30", "a2 -", "b1 -", "b2 52", "a3 -", "a4 52", "b3 -", "a5 70", "b4 70", "a6 -"],
+  );
+});
+
+Deno.test("a call whose chain is unknown counts the session's fired thresholds: never twice", () => {
+  assertEquals(
+    run([
+      ["a1", undefined, 31],
+      ["b1", undefined, 53], // no tip met (out of reach): as before this change, 30 counts
+      ["a2", "a1", 54], // a's chain never received 52, and gets it
+      ["b2", "b1", 55], // b's tip took what counted for it: 52 is not sent again
+    ]),
+    ["a1 30", "b1 52", "a2 52", "b2 -"],
+  );
+});
+
+Deno.test("one chain: the state is what it was before chains, plus the tip", () => {
+  const before: State = { fired: [30], toolCount: 0, epoch: 0, firedWindow: { 30: 200_000 } };
+  const withTip = decide(call(before, 53, { entry: "e2" }));
+  const withoutFacts = decide(call(before, 53));
+  const { chains, ...rest } = withTip.state;
+  assertEquals(rest, withoutFacts.state);
+  assertEquals(chains, [{ tip: "e2", fired: [30, 52] }]);
+  assertEquals(withTip.cause, withoutFacts.cause);
+});
+
+Deno.test("firedOnChain: the met tip's thresholds; none met, the session's", () => {
+  const state: State = {
+    fired: [30, 52],
+    toolCount: 0,
+    chains: [{ tip: "b", fired: [30, 52] }, { tip: "a", message: "msg_a", fired: [30] }],
+  };
+  assertEquals(firedOnChain(state, { entry: "x", met: "a" }), [30]);
+  assertEquals(firedOnChain(state, { entry: "x", met: "msg_a" }), [30]); // a split response
+  assertEquals(firedOnChain(state, { entry: "x" }), [30, 52]);
+  assertEquals(firedOnChain(state, undefined), [30, 52]);
+});
+
+Deno.test("advanceChains: a tip moves on; kept where a turn began; at most CHAINS_KEPT", () => {
+  const state: State = { fired: [30], toolCount: 0, chains: [{ tip: "a", fired: [30] }] };
+  assertEquals(advanceChains(undefined, state, { entry: "b", met: "a" })?.chains, [
+    { tip: "b", fired: [30] },
+  ]);
+  assertEquals(advanceChains(undefined, state, { entry: "b", met: "a", turned: true })?.chains, [
+    { tip: "b", fired: [30] },
+    { tip: "a", fired: [30] },
+  ]);
+  let s = state;
+  for (let i = 0; i < CHAINS_KEPT + 3; i++) {
+    s = advanceChains(undefined, s, { entry: `t${i}`, met: `t${i - 1}`, turned: true })!;
+  }
+  assertEquals(s.chains?.length, CHAINS_KEPT);
+  // Nothing fired yet and no tip: nothing to keep, the state is left alone.
+  assertEquals(advanceChains(undefined, { fired: [], toolCount: 0 }, { entry: "e" }), undefined);
+});
