@@ -47,6 +47,12 @@ export interface Truth {
    * parent's transcript records before the fork point count as made in it. Names the parent's file.
    */
   forkOf?: string;
+  /**
+   * The release's window for the model was never measured: the hook knows the real window only
+   * from the first reading over 200k and counts the session as 200k until then
+   * (docs/context-windows.md).
+   */
+  provenByReading?: boolean;
 }
 
 /** The real window of each model of the generated shapes, by Claude Code version. */
@@ -115,6 +121,13 @@ export const TRUTH: Record<string, Truth & { why: string }> = {
     window: 200_000,
     sidechainFile: false,
     why: "a gateway: 2.1.212 gives fable-5 1M only on the first-party API",
+  },
+  "v2.1.225-two-processes-one-session.jsonl": {
+    window: 1_000_000,
+    sidechainFile: false,
+    provenByReading: true,
+    why: "claude-opus-5 reading up to 359,753 tokens with no compaction: over 200k, so 1M; two " +
+      "processes (2.1.225 and 2.1.226) each append their own chain after a resume",
   },
   "recorded-2.1.328-sonnet-climb.jsonl": {
     window: 200_000,
@@ -322,6 +335,41 @@ function tokensOf(entry: Json): number | undefined {
   return sum > 0 ? sum : undefined;
 }
 
+const uuidIndex = new WeakMap<(Json | undefined)[], Map<string, number>>();
+
+/**
+ * The lines on the chain of entries (`parentUuid`) that ends at `line`, found with hindsight over
+ * the whole file. Two Claude Code processes appending to one file after a resume each write their
+ * own chain; a refresh delivered on one is in that process's context only. A response split over
+ * entries is on the chain when one of its entries is (parallel tool results hang off any of them).
+ * Undefined when a parent is not in the file: the chain cannot be told, every refresh counts.
+ */
+export function chainLines(lines: (Json | undefined)[], line: number): Set<number> | undefined {
+  let byUuid = uuidIndex.get(lines);
+  if (!byUuid) {
+    byUuid = new Map<string, number>();
+    for (const [i, entry] of lines.entries()) {
+      if (typeof entry?.uuid === "string") byUuid.set(entry.uuid, i);
+    }
+    uuidIndex.set(lines, byUuid);
+  }
+  const messages = new Set<string>();
+  const on = new Set<number>();
+  for (let i: number | undefined = line; i !== undefined && !on.has(i);) {
+    on.add(i);
+    const id = record(lines[i]?.message)?.id;
+    if (lines[i]?.type === "assistant" && typeof id === "string") messages.add(id);
+    const parent: unknown = lines[i]?.parentUuid;
+    i = typeof parent === "string" ? byUuid.get(parent) : undefined;
+    if (typeof parent === "string" && i === undefined) return undefined;
+  }
+  lines.forEach((entry, i) => {
+    const id = record(entry?.message)?.id;
+    if (entry?.type === "assistant" && typeof id === "string" && messages.has(id)) on.add(i);
+  });
+  return on;
+}
+
 /**
  * The tool calls of a transcript, in the order Claude Code ran their hooks. A fork's file starts
  * with a copy of its parent's Agent call, before the fork's first user entry: that call was the
@@ -423,8 +471,16 @@ export function expectCalls(
    * Fired threshold -> the span it fired under (inherited ones and token counts count under any).
    */
   let fired = new Map<number, number>(inherited.map((t) => [t, Infinity]));
-  const counting = (window: number) =>
-    new Set([...fired].filter(([, under]) => under >= window).map(([t]) => t));
+  /** The lines of the calls each threshold fired on (inherited ones: none, they count on any). */
+  const firedOn = new Map<number, number[]>();
+  const counting = (window: number, chain: Set<number> | undefined) =>
+    new Set(
+      [...fired].filter(([t, under]) =>
+        under >= window && (!chain || (firedOn.get(t)?.some((line) => chain.has(line)) ?? true))
+      ).map(([t]) => t),
+    );
+  /** A reading over 200k was seen: the session's real window is known from here on. */
+  let proven = !truth.provenByReading;
   let counter = 0;
   /** SessionStart restated: the first reading absorbs what it reached. */
   let delivered = false;
@@ -449,6 +505,7 @@ export function expectCalls(
       newest = lines[(boundaries.at(-1) ?? call.markersBefore.at(-1))!];
       if (withEvents) {
         fired = new Map();
+        firedOn.clear();
         counter = 0;
         delivered = true;
         event = { kind: "compact" };
@@ -479,6 +536,8 @@ export function expectCalls(
         break;
       }
     }
+    if (tokens !== undefined && tokens > SMALL_SPAN) proven = true;
+    if (!proven) window = Math.min(window, SMALL_SPAN);
     const percent = tokens === undefined ? undefined : (tokens * 100) / window;
     // Reached at its point or past it (percentages multiplied out: no rounding miss).
     const reachedOver = (span: number) => (t: number) =>
@@ -489,6 +548,7 @@ export function expectCalls(
     if (unnoticed) {
       unnoticed = false;
       fired = new Map();
+      firedOn.clear();
       counter = 0;
       restate = true;
       learn(); // Looking back found the marker.
@@ -498,12 +558,14 @@ export function expectCalls(
     const reached = reachedOver(span);
     let expected: Expected = { kind: "none" };
     if (percent !== undefined) {
-      const already = counting(span);
+      // Only what fired on this call's own chain of entries counts (a second process's does not).
+      const already = counting(span, chainLines(lines, call.line));
       // In the order a filling context reaches them; a percentage first at the same point.
       const crossed = thresholds.filter((t) => reached(t) && !already.has(t)).sort((a, b) =>
         pointOf(a) - pointOf(b) || Number(a >= 1000) - Number(b >= 1000)
       );
       crossed.forEach((t) => fired.set(t, t >= 1000 ? Infinity : span));
+      crossed.forEach((t) => firedOn.set(t, [...(firedOn.get(t) ?? []), call.line]));
       if (restate) expected = { kind: "compact" };
       else if (crossed.length > 0 && !delivered) {
         expected = { kind: "thresholds", thresholds: crossed };

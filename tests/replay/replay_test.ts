@@ -48,10 +48,10 @@ Deno.test("replay: every real transcript, call by call, agrees with the oracle",
     }
   }
   deepStrictEqual(Object.keys(disagreements).sort(), Object.keys(EXPLAINED).sort());
-  // Every transcript is in the repository and replayed whole: nine skeletons of public sessions,
-  // five recordings and ten generated shapes, 1,826 calls over both modes. Fewer means one was
+  // Every transcript is in the repository and replayed whole: ten skeletons of public sessions,
+  // five recordings and ten generated shapes, 2,216 calls over both modes. Fewer means one was
   // skipped or cut short.
-  deepStrictEqual(total, 1826);
+  deepStrictEqual(total, 2216);
 });
 
 Deno.test("a subagent compacting twice in its own file: restated after each, the tighter point kept", async () => {
@@ -125,7 +125,7 @@ for (const [name, config] of Object.entries(CONFIGS)) {
       }
     }
     deepStrictEqual(disagreements, []);
-    deepStrictEqual(total, 1826);
+    deepStrictEqual(total, 2216);
     // A replay in which nothing fired would prove nothing about where the thresholds fall.
     ok(refreshes > 20, `${refreshes} threshold refreshes`);
   });
