@@ -12,10 +12,12 @@ type Link = NonNullable<ReturnType<typeof chainLinkOf>>;
 /**
  * Follows `parentUuid` back from `link` (the call's entry, whose line starts at `at`) until an
  * entry or response in `tips`; stops at a compaction marker, a chain's start or the byte cap.
- * Only lines naming the wanted uuid are parsed.
+ * Only lines naming the wanted uuid are parsed. It reads back from `size`, in the chunks the
+ * reading read (a cached source serves them again).
  */
 export function chainFrom(
   source: ByteSource,
+  size: number,
   at: number,
   link: Link,
   tips: ReadonlySet<string>,
@@ -31,9 +33,12 @@ export function chainFrom(
   if (tips.size === 0) return facts;
   let found = met(link);
   let wanted = link.parent;
-  for (const line of readLinesBackward(source, at, { maxBytes: WALK_MAX_BYTES })) {
+  for (const line of readLinesBackward(source, size, { maxBytes: size - at + WALK_MAX_BYTES })) {
     if (found !== undefined || wanted === undefined) break;
-    if (line.oversized || !decoder.decode(line.bytes).includes(`"uuid":"${wanted}"`)) continue;
+    if (
+      line.start >= at || line.oversized ||
+      !decoder.decode(line.bytes).includes(`"uuid":"${wanted}"`)
+    ) continue;
     const parent = chainLinkOf(parseLine(line.bytes));
     if (parent?.uuid !== wanted) continue;
     if (parent.marker) break;

@@ -132,7 +132,7 @@ export function viewOf(raw: ByteSource, size: number, query: ViewQuery): Transcr
     Object.assign(view, markersSince(source, size, query.markersFrom));
   }
   if (own?.link && query.chainTips) {
-    view.chain = chainFrom(source, own.at, own.link, new Set(query.chainTips));
+    view.chain = chainFrom(source, size, own.at, own.link, new Set(query.chainTips));
   }
   if (query.receipts) {
     view.receipts = receiptsOf(source, size, { ...query.receipts, sidechainFile });
