@@ -1,33 +1,25 @@
 /**
- * Two Claude Code processes can append to one session file (the session resumed in a second
- * terminal while the first runs on): every hook call carries the same session id and transcript,
- * but each process writes its own chain of entries (`parentUuid`), and its model sees only the
- * refreshes delivered on that chain. So a threshold counts as fired for the chain that received it.
- * The state keeps each chain's tip (the entry of its newest tool call known) and what fired on it;
- * a call finds its chain by walking back from its own entry to the nearest tip (io/chain_walk.ts).
- * With no tip in reach, the session's fired thresholds count: never twice on one chain.
+ * Two Claude Code processes can append to one session file (resumed in a second terminal): same
+ * session id, same transcript, but each writes its own chain of entries (`parentUuid`) and its model
+ * sees only the refreshes delivered on it. So a threshold counts as fired on the chain that got it:
+ * the state keeps each chain's tip (its newest tool call's entry) and what fired on it.
  */
 import type { Chain, State } from "../schemas/state.ts";
 
-/** What the transcript shows of a call's chain: its entry, and the first tip the walk met. */
+/** A call's entry (and response id), and the first tip its walk back met (io/chain_walk.ts). */
 export interface ChainFacts {
   entry: string;
-  /** The entry's `message.id`: the tip of a response split over entries is met by any of them. */
   message?: string | undefined;
-  /** A chain's `tip` or `message`; undefined: no tip within reach. */
   met?: string | undefined;
-  /** A user entry (a prompt, a command) lies between the tip and this call: a fork may start. */
+  /** A user's turn lies between the tip and the call: another process may resume from the tip. */
   turned?: boolean;
 }
 
-/** Tips kept: the chains of the processes writing the file, and where they may have forked. */
 export const CHAINS_KEPT = 8;
 
-/** What a call's walk looks for: every tip and its response's id. */
+/** What a call's walk stops at: each tip, and its response's id (a response spans entries). */
 export function chainTips(state: State): string[] {
-  return (state.chains ?? []).flatMap((c) =>
-    c.message === undefined ? [c.tip] : [c.tip, c.message]
-  );
+  return (state.chains ?? []).flatMap((c) => [c.tip, ...(c.message ? [c.message] : [])]);
 }
 
 function metChain(state: State, facts: ChainFacts | undefined): Chain | undefined {
@@ -37,33 +29,26 @@ function metChain(state: State, facts: ChainFacts | undefined): Chain | undefine
     : state.chains?.find((c) => c.tip === met || c.message === met);
 }
 
-/** The thresholds fired on this call's chain; the session's when its chain is unknown. */
+/** The thresholds fired on this call's chain; with no tip met, the session's: never twice. */
 export function firedOnChain(state: State, facts: ChainFacts | undefined): number[] {
   const chain = metChain(state, facts);
   return chain ? state.fired.filter((t) => chain.fired.includes(t)) : state.fired;
 }
 
 /**
- * `next` (decided with `firedOnChain` as `fired`; undefined: no change) with the other chains'
- * fired thresholds kept and this call's entry as its chain's tip. A single chain's state is
- * exactly `next`, its tip aside; a call whose entry is unknown counts what fired for every chain.
+ * `next`, decided with `firedOnChain` as `fired` (undefined: no change), keeping what fired on
+ * other chains, this call's entry its chain's tip. One chain's state is `next` and a tip; a call
+ * whose entry is unknown adds what it fired to every chain.
  */
-export function advanceChains(
-  next: State | undefined,
-  state: State,
-  facts: ChainFacts | undefined,
-): State | undefined {
+export function advanceChains(next: State | undefined, state: State, facts?: ChainFacts) {
   const own = firedOnChain(state, facts);
   const decided = next ?? { ...state, fired: own };
   const others = state.fired.filter((t) => !own.includes(t));
-  const fired = [...new Set([...decided.fired, ...others])].sort((a, b) => a - b);
-  const kept = Object.fromEntries(
-    Object.entries(state.firedWindow ?? {}).filter(([t]) => others.includes(Number(t))),
-  );
-  const window = decided.firedWindow ?? (others.length > 0 ? {} : undefined);
-  const merged: State = others.length === 0
-    ? decided
-    : { ...decided, fired, ...(window && { firedWindow: { ...kept, ...window } }) };
+  const merged: State = others.length === 0 ? decided : {
+    ...decided,
+    fired: [...new Set([...decided.fired, ...others])].sort((a, b) => a - b),
+    ...(state.firedWindow && { firedWindow: { ...state.firedWindow, ...decided.firedWindow } }),
+  };
   const newly = decided.fired.filter((t) => !own.includes(t));
   if (facts === undefined) {
     if (newly.length === 0 || !state.chains?.length) return next && merged;
@@ -72,13 +57,8 @@ export function advanceChains(
   }
   if (decided.fired.length === 0 && !state.chains?.length) return next;
   const met = metChain(state, facts);
-  const tip: Chain = {
-    tip: facts.entry,
-    ...(facts.message !== undefined && { message: facts.message }),
-    fired: decided.fired,
-  };
-  const rest = (state.chains ?? []).filter((c) =>
-    c.tip !== facts.entry && (c !== met || facts.turned === true)
-  );
-  return { ...merged, chains: [tip, ...rest].slice(0, CHAINS_KEPT) };
+  const { entry: tip, message } = facts;
+  const rest = (state.chains ?? []).filter((c) => c.tip !== tip && (c !== met || facts.turned));
+  const chain: Chain = { tip, ...(message !== undefined && { message }), fired: decided.fired };
+  return { ...merged, chains: [chain, ...rest].slice(0, CHAINS_KEPT) };
 }
