@@ -22,11 +22,12 @@ export function chainTips(state: State): string[] {
   return (state.chains ?? []).flatMap((c) => [c.tip, ...(c.message ? [c.message] : [])]);
 }
 
+/** The chain of the tip met; first, one tipped by this call's own response (a parallel call's). */
 function metChain(state: State, facts: ChainFacts | undefined): Chain | undefined {
-  const met = facts?.met;
-  return met === undefined
-    ? undefined
-    : state.chains?.find((c) => c.tip === met || c.message === met);
+  const { message, met } = facts ?? {};
+  const chains = state.chains ?? [];
+  return chains.find((c) => message !== undefined && c.message === message) ??
+    chains.find((c) => met !== undefined && (c.tip === met || c.message === met));
 }
 
 /** The thresholds fired on this call's chain; with no tip met, the session's: never twice. */

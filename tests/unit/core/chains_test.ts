@@ -54,6 +54,23 @@ Deno.test("two chains after a resume: each gets each threshold once, on its own 
   );
 });
 
+Deno.test("parallel calls of one response: the second finds the chain the first moved on", () => {
+  // Both walked before either decided and met the tip t of chain a; the first replaced t with its
+  // entry. Chain b got 52 already, chain a not: the first call gets it, the second not again.
+  const state: State = {
+    fired: [30, 52],
+    toolCount: 0,
+    chains: [{ tip: "b", fired: [30, 52] }, { tip: "t", fired: [30] }],
+  };
+  const first = decide(call(state, 55, { entry: "x", message: "msg_m", met: "t" }));
+  const second = decide(call(first.state, 56, { entry: "y", message: "msg_m", met: "t" }));
+  assertEquals([first.cause?.kind, second.cause?.kind], ["thresholds", undefined]);
+  assertEquals(second.state.chains?.[0], { tip: "y", message: "msg_m", fired: [30, 52] });
+  // The other chain's tip still says only what it got.
+  assertEquals(second.state.chains?.find((c) => c.tip === "b")?.fired, [30, 52]);
+  assertEquals(second.state.chains?.length, 2);
+});
+
 Deno.test("a call whose chain is unknown counts the session's fired thresholds: never twice", () => {
   assertEquals(
     run([
