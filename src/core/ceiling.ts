@@ -47,8 +47,10 @@ export function ceilingOf(
   files: CompactSettings | undefined,
 ): Fill | undefined {
   const usage = view.usage;
+  // Interleaved chains (core/chains.ts): the newest usage may be another process's context.
   if (
-    !usage || usage.matched || usage.window !== undefined || usage.firstEnd === undefined ||
+    state.forked || !usage || usage.matched || usage.window !== undefined ||
+    usage.firstEnd === undefined ||
     view.promptAfterUsage || view.markerSince !== undefined
   ) {
     return undefined;

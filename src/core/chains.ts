@@ -61,5 +61,7 @@ export function advanceChains(next: State | undefined, state: State, facts?: Cha
   const { entry: tip, message } = facts;
   const rest = (state.chains ?? []).filter((c) => c.tip !== tip && (c !== met || facts.turned));
   const chain: Chain = { tip, ...(message !== undefined && { message }), fired: decided.fired };
-  return { ...merged, chains: [chain, ...rest].slice(0, CHAINS_KEPT) };
+  // One chain's calls each meet the tip the one before left: any other means two interleave.
+  const forked = state.forked || (met !== undefined && met !== state.chains?.[0]);
+  return { ...merged, chains: [chain, ...rest].slice(0, CHAINS_KEPT), ...(forked && { forked }) };
 }

@@ -92,7 +92,9 @@ export function isState(value: unknown): value is State {
     allOptional(value, STATE_COUNTS, isCount) && allOptional(value, STATE_STRINGS, isString) &&
     optional(value.firedPercent, isNumber) && optional(value.afterCompact, isAfterCompact) &&
     optional(value.firedWindow, isNumberRecord) && optional(value.deliveries, isDeliveries) &&
-    optional(value.results, isNumberRecord) && optional(value.chains, (v) => isArrayOf(v, isChain));
+    optional(value.results, isNumberRecord) &&
+    optional(value.chains, (v) => isArrayOf(v, isChain)) &&
+    optional(value.forked, (v) => typeof v === "boolean");
 }
 
 const RECORD_NUMBERS = ["tokens", "window", "transcriptSize"];

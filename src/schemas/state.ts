@@ -50,6 +50,7 @@ export const StateSchema = z.looseObject({
   deliveries: z.optional(z.array(DeliverySchema)), // each refresh's delivery, and its receipt
   // Two processes appending to one session file after a resume: each chain's own `fired`.
   chains: z.optional(z.array(ChainSchema)),
+  forked: z.optional(z.boolean()), // a call met a tip other than the newest: chains interleave
   // Each recent tool result's size (bytes of `tool_response`), as its own hook saw it: what the
   // transcript will hold once written (core/ceiling.ts).
   results: z.optional(z.record(z.string(), z.number())),

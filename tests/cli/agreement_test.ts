@@ -43,7 +43,7 @@ type Commands = (
 function transcripts(): string[] {
   const skeletons = readdirSync(SKELETONS).filter((f) => f.endsWith(".jsonl")).sort()
     .map((f) => `${SKELETONS}/${f}`);
-  if (skeletons.length !== 9) throw new Error(`${skeletons.length} skeletons in ${SKELETONS}`);
+  if (skeletons.length !== 10) throw new Error(`${skeletons.length} skeletons in ${SKELETONS}`);
   return [RECORDED, ...skeletons];
 }
 

@@ -26,13 +26,18 @@ const call = (state: State, percent: number, chain?: ChainFacts): DecideInput =>
   settings: { thresholds: [30, 52, 70], toolCountInterval: 20, refreshAfterCompact: true },
 });
 
-/** Runs calls in order, each `[chain entry, tip it met, percent]`; what each refreshed for. */
+/**
+ * Runs calls in order, each `[chain entry, tip it met, percent]`; what each refreshed for, and
+ * `forked` after the first call that met a tip other than the newest (two chains interleave).
+ */
 function run(calls: [string, string | undefined, number, boolean?][]): string[] {
   let state: State = { fired: [], toolCount: 0, epoch: 0 };
   return calls.map(([entry, met, percent, turned]) => {
+    const was = state.forked;
     const d = decide(call(state, percent, { entry, met, ...(turned && { turned }) }));
     state = d.state;
-    return `${entry} ${d.cause?.kind === "thresholds" ? d.cause.thresholds.join() : "-"}`;
+    const fired = d.cause?.kind === "thresholds" ? d.cause.thresholds.join() : "-";
+    return `${entry} ${fired}${state.forked && !was ? " forked" : ""}`;
   });
 }
 
@@ -50,7 +55,7 @@ Deno.test("two chains after a resume: each gets each threshold once, on its own 
       ["b4", "b3", 72],
       ["a6", "a5", 80],
     ]),
-    ["a1 30", "a2 -", "b1 -", "b2 52", "a3 -", "a4 52", "b3 -", "a5 70", "b4 70", "a6 -"],
+    ["a1 30", "a2 -", "b1 -", "b2 52", "a3 - forked", "a4 52", "b3 -", "a5 70", "b4 70", "a6 -"],
   );
 });
 
@@ -79,7 +84,7 @@ Deno.test("a call whose chain is unknown counts the session's fired thresholds: 
       ["a2", "a1", 54], // a's chain never received 52, and gets it
       ["b2", "b1", 55], // b's tip took what counted for it: 52 is not sent again
     ]),
-    ["a1 30", "b1 52", "a2 52", "b2 -"],
+    ["a1 30", "b1 52", "a2 52 forked", "b2 -"],
   );
 });
 
@@ -121,4 +126,18 @@ Deno.test("advanceChains: a tip moves on; kept where a turn began; at most CHAIN
   assertEquals(s.chains?.length, CHAINS_KEPT);
   // Nothing fired yet and no tip: nothing to keep, the state is left alone.
   assertEquals(advanceChains(undefined, { fired: [], toolCount: 0 }, { entry: "e" }), undefined);
+});
+
+Deno.test("one chain, turn after turn: each call meets the newest tip, never forked", () => {
+  assertEquals(
+    run([
+      ["c1", undefined, 31],
+      ["c2", "c1", 35],
+      ["c3", "c2", 40, true], // a new prompt: c2 kept beside c3
+      ["c4", "c3", 53],
+      ["c5", "c4", 60, true],
+      ["c6", "c5", 71],
+    ]),
+    ["c1 30", "c2 -", "c3 -", "c4 52", "c5 -", "c6 70"],
+  );
 });
