@@ -76,6 +76,27 @@ Deno.test("a subagent compacting twice in its own file: restated after each, the
   ]);
 });
 
+Deno.test("two processes on one session file: each chain gets each refresh once, on its own crossing", async () => {
+  // v2.1.225-two-processes-one-session (tests/fixtures/transcripts/skeletons/README.md): a 2.1.226
+  // process resumed the session at line 822 while the 2.1.225 one ran on, both on claude-opus-5.
+  const rows = await replay("v2.1.225-two-processes-one-session.jsonl", true);
+  const refreshes = rows.filter((r) => r.hook.kind === "thresholds").map((r) =>
+    `${r.call.line + 1} ${r.hook.thresholds.join()}`
+  );
+  deepStrictEqual(refreshes, [
+    "227 30", // 60k, 104k, 140k: one process, as a 200k session has them
+    "356 52",
+    "497 70",
+    "686 180000", // the first reading over 200k proves the 1M window
+    "746 220000",
+    "857 260000", // 2.1.226's chain, 260,653 tokens
+    "1070 260000", // 2.1.225's chain, 260,814: its own refresh, not used up by the other's
+    "1106 300000", // 2.1.226's
+    "1366 340000", // 2.1.226's
+    "1500 300000", // 2.1.225's
+  ]);
+});
+
 /**
  * The same replay with settings most sessions never change, each read by the oracle on its own:
  * token thresholds mixed with percentages, and an auto-compact window (Claude Code's
