@@ -9,7 +9,7 @@ import { buildRefresh, dryRun } from "../hook.ts";
 import { refreshToken } from "../io/state_store.ts";
 import * as cli from "./common.ts";
 import { locateTranscript, nextCallPayload } from "./locate.ts";
-import { nothingToRestate, sampleCause } from "./rules.ts";
+import { leftOutList, nothingToRestate, sampleCause } from "./rules.ts";
 import type { PreviewJson } from "./schemas.ts";
 
 const HELP = `Usage: lessons-reinject preview [--threshold N] [--transcript PATH | --session ID]
@@ -44,7 +44,7 @@ function render(p: PreviewJson, program: string, width: number): string {
     ["manifest", p.manifest ?? "none"],
     ["whole", list(p.whole)],
     ["summarized", list(p.summarized)],
-    ["left out", list(p.omitted)],
+    ["left out", list(leftOutList(p.excluded))],
     ["sources", p.sources.join("\n")],
     ...(p.invalid.length > 0 ? [["invalid", p.invalid.join(" | ")] as [string, string]] : []),
   ];
@@ -110,6 +110,7 @@ export async function runPreview(args: string[], ctx: cli.Ctx): Promise<number> 
     whole: [],
     summarized: [],
     omitted: [],
+    excluded: [],
     invalid: [],
     sources: [],
     ...(a && { ...a, manifest: a.manifest ?? null }),

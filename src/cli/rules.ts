@@ -6,6 +6,7 @@ import { type RefreshCause, refreshHeader } from "../core/header.ts";
 import { isTokenThreshold } from "../core/numbers.ts";
 import { type CombinedRefresh, renderCombined } from "../core/render_rules.ts";
 import type { StandingRules } from "../io/standing_rules.ts";
+import type { LeftOut, LeftOutWhy } from "../core/lessons.ts";
 
 /** The refresh at `threshold`, else the first threshold (a token threshold names no window). */
 export function sampleCause(
@@ -69,4 +70,16 @@ export function nothingToRestate(m: StandingRules["manifest"]): string {
     : `${m.location.path} has no active directives or protocols, and ${marked}; add lessons, ` +
       `or ${CLAUDE_MD_ROUTE}`;
   return `nothing to restate: ${why}`;
+}
+
+const WHY: Record<LeftOutWhy, string> = {
+  "scope": "scoped to another project",
+  "session-start-cap": "past session start's cap",
+  "session-start-budget": "over session start's budget",
+  "refresh-budget": "over this refresh's budget",
+};
+
+/** `slug (why)` for each lesson or rule section left out, in the order given. */
+export function leftOutList(excluded: readonly LeftOut[]): string[] {
+  return excluded.map(({ id, why }) => `${id} (${WHY[why]})`);
 }

@@ -3,6 +3,7 @@
  * The rules' code loads on first use: a call that does not fire never pays for it.
  */
 import { type RefreshCause, refreshHeader } from "../core/header.ts";
+import type { LeftOut } from "../core/lessons.ts";
 import type { Settings } from "../settings/resolve.ts";
 import type { RefreshAccount } from "./trace.ts";
 import type { StandingRules } from "../io/standing_rules.ts";
@@ -33,10 +34,15 @@ export async function buildRefresh(
     settings.maxChars,
   );
   const ok = manifest.kind === "ok";
+  const excluded: LeftOut[] = [
+    ...(ok ? manifest.selection.left : []),
+    ...rendered.omitted.map((id) => ({ id, why: "refresh-budget" as const })),
+  ];
   return {
     kind: "text",
     account: {
       ...rendered,
+      excluded,
       chars: rendered.text.length,
       budget: settings.maxChars,
       invalid: ok ? manifest.selection.invalid : [],
