@@ -98,7 +98,8 @@ export async function runPreview(args: string[], ctx: cli.Ctx): Promise<number> 
     : refreshToken(target.sessionId, target.agentId);
   const built = cause && await buildRefresh(cause, token, flags.cwd, settings);
   if (built?.kind === "error") return await cli.fail(nothingToRestate(built.manifest), json);
-  const a = built?.account;
+  if (built?.kind === "reloaded") reason = `${reason}; nothing restated: ${built.why}`;
+  const a = built?.kind === "text" ? built.account : undefined;
   const preview: PreviewJson = {
     text: null,
     due,

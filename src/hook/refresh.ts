@@ -8,8 +8,10 @@ import type { Settings } from "../settings/resolve.ts";
 import type { RefreshAccount } from "./trace.ts";
 import type { StandingRules } from "../io/standing_rules.ts";
 
+/** `reloaded`: after a compaction, nothing Claude Code does not reload itself (CLAUDE.md). */
 export type BuiltRefresh =
   | { kind: "text"; account: RefreshAccount }
+  | { kind: "reloaded"; why: string }
   | { kind: "error"; error: string; manifest: StandingRules["manifest"] };
 
 /** Builds the refresh for `cause`, for the project at `cwd`, headed with `token`. */
@@ -23,8 +25,18 @@ export async function buildRefresh(
     import("../io/standing_rules.ts"),
     import("../core/render_rules.ts"),
   ]);
-  const { manifest, trace, blocks, lessons } = await loadStandingRules(settings, cwd);
+  const { manifest, trace, sources, blocks: all, lessons } = await loadStandingRules(settings, cwd);
+  // After a compaction Claude Code puts every CLAUDE.md back into the context itself
+  // (InstructionsLoaded, load_reason "compact"; measured in the first request after it, 2.1.328
+  // and 2.1.332): restated, its marked sections would reach the model twice.
+  const blocks = cause.kind === "compaction"
+    ? sources.filter((s) => s.kind !== "claude-md").flatMap((s) => s.blocks)
+    : all;
   if (lessons.length === 0 && blocks.length === 0) {
+    if (all.length > 0) {
+      const why = "only CLAUDE.md rules, which Claude Code puts back itself after a compaction";
+      return { kind: "reloaded", why };
+    }
     return { kind: "error", error: `no rules to restate (${trace.join("; ")})`, manifest };
   }
   const rendered = renderCombined(

@@ -593,21 +593,26 @@ async function compactSession(s: Scenario): Promise<Json[]> {
   return await mainLines(s);
 }
 
+const REINJECT_MD = "Quote the failing test's name in every report.";
+
 scenario(
   "after a real /compact the own rules reach the model in the new context's first request, once",
   {
     manifest: null,
-    files: { "work/CLAUDE.md": OWN_CLAUDE_MD },
+    files: { "work/CLAUDE.md": OWN_CLAUDE_MD, "work/.claude/reinject.md": `${REINJECT_MD}\n` },
     script: compactScript("toolu_q"),
   },
   async (s) => {
     const lines = await compactSession(s);
     const refreshes = refreshesIn(lines);
     deepStrictEqual(refreshes.map((r) => r.toolUseID), ["toolu_q01", "SessionStart", "toolu_q03"]);
+    // A threshold restates both sources.
+    ok(bodyOf(refreshes[0]!).includes(OWN_RULES) && bodyOf(refreshes[0]!).includes(REINJECT_MD));
     const start = refreshes[1]!;
     equal(start.hookName, "SessionStart");
     ok(start.content.startsWith(COMPACT_TAG), start.content.slice(0, 80));
-    equal(bodyOf(start), `${OWN_HEADING}\n\n${OWN_RULES}\n`.replace(/^/, "\n"));
+    // After the compaction, only what Claude Code does not put back itself: not CLAUDE.md.
+    equal(bodyOf(start), `\n## Your rules from .claude/reinject.md\n\n${REINJECT_MD}\n`);
 
     const restated = restatedAfterCompaction(s);
     equal(restated.count, 1, "restated once in the first request of the new context");
@@ -618,6 +623,10 @@ scenario(
       ),
       "the whole restatement, as SessionStart hook additional context",
     );
+    // The marked CLAUDE.md section is in that request once: Claude Code's own copy of CLAUDE.md.
+    const marked = JSON.stringify(OWN_RULES).slice(1, -1);
+    equal(restated.first.split(marked).length - 1, 1, "the marked section, once");
+    ok(restated.first.includes("UNMARKED project notes"), "from Claude Code's CLAUDE.md");
     // Never again back to back: no tool call of the new context restates it a second time.
     deepStrictEqual(restated.perRequest, restated.perRequest.map(() => 1));
     // The thresholds work as before in the new context.
