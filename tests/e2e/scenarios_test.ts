@@ -825,7 +825,7 @@ scenario("an impossible jump (10% to 75%, no bytes) refreshes on the crossing ca
 scenario("a jump straight into auto-compaction loses nothing: the restatement carries the rules", {
   unbacked: "a jump to 95 % on an echo: straight into auto-compaction, on purpose",
   manifest: null,
-  files: { "work/CLAUDE.md": OWN_CLAUDE_MD },
+  files: { "work/CLAUDE.md": OWN_CLAUDE_MD, "work/.claude/reinject.md": `${REINJECT_MD}\n` },
   script: {
     main: [
       ...[20_000, 21_000, 190_000].map((tokens, i) => ({
@@ -849,5 +849,17 @@ scenario("a jump straight into auto-compaction loses nothing: the restatement ca
   );
   const restated = restatedAfterCompaction(s);
   equal(restated.count, 1, "the rules restated once in the new context's first request");
-  ok(restated.first.includes(OWN_RULES.split("\n")[0]!), "the restatement lacks the rules");
+  ok(restated.first.includes(REINJECT_MD), "the restatement lacks the rules");
+  // The marked CLAUDE.md section is not in the restatement: Claude Code's reloaded CLAUDE.md is in
+  // that request already. (The refresh of the call that crossed into the compaction is there too:
+  // Claude Code keeps that call's result in the new context.)
+  const start = refreshesIn(lines).find((r) => r.toolUseID === "SessionStart");
+  ok(start?.content.includes(REINJECT_MD), start?.content);
+  ok(!start?.content.includes(OWN_RULES), start?.content);
+  ok(
+    restated.first.includes(
+      `UNMARKED project notes stay out of refreshes.\\n\\n${OWN_RULES.split("\n")[0]}`,
+    ),
+    "Claude Code's own copy of CLAUDE.md",
+  );
 });
