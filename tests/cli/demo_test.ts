@@ -35,7 +35,7 @@ Deno.test("demo shows each decision with the gauge and what was injected", async
   assertEquals(run.code, 0, run.stderr);
   assertIncludes(run.stdout, "claude-sonnet-4-6 (200,000-token window)");
   assertIncludes(run.stdout, "62,000 tokens  [############|.........|.......|............] 31%");
-  assertIncludes(run.stdout, "refresh: 31% crossed 30%, so 1,324 characters went into");
+  assertIncludes(run.stdout, "refresh: 31% crossed 30%, so 1,329 characters went into");
   assertIncludes(run.stdout, "quiet: 12% is below the next threshold, 30%");
   assertIncludes(run.stdout, "│ [lessons-reinject refresh 70 ref=");
   assertIncludes(run.stdout, "quiet: every threshold has fired in this context");

@@ -310,7 +310,10 @@ function bigManifest(): { text: string; directives: string[]; protocols: string[
       summary: `${slug}: the rule in one line.`,
     };
   }
-  const text = JSON.stringify({ type: "lessons-learned-manifest", version: 1, lessons }, null, 2);
+  // Session start's limits raised so that it shows all 40: the refresh must fit them all.
+  const config = { maxSessionStartLessons: 40, sessionStartBudgetBytes: 100_000 };
+  const manifest = { type: "lessons-learned-manifest", version: 1, config, lessons };
+  const text = JSON.stringify(manifest, null, 2);
   return { text, directives, protocols };
 }
 
