@@ -205,6 +205,7 @@ async function onToolCall(
   }
   if (refresh?.kind === "reloaded") {
     // Settled and recorded: the next call does not try again.
+    trace.reloaded = refresh.why;
     return void (trace.reason = `${trace.reason}; nothing restated: ${refresh.why}`);
   }
   trace.result = "fired";

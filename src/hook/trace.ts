@@ -39,6 +39,7 @@ export interface Trace {
   decision?: Decision;
   refresh?: RefreshAccount;
   refused?: string; // why a refresh the decision called for was not given
+  reloaded?: string; // after a compaction: why nothing was restated (Claude Code reloads it)
   rearm?: RearmResult | undefined;
 }
 
