@@ -12,7 +12,12 @@ import type { StandingRules } from "../io/standing_rules.ts";
 export type BuiltRefresh =
   | { kind: "text"; account: RefreshAccount }
   | { kind: "reloaded"; why: string }
-  | { kind: "error"; error: string; manifest: StandingRules["manifest"] };
+  | {
+    kind: "error";
+    error: string;
+    manifest: StandingRules["manifest"];
+    sources: StandingRules["sources"];
+  };
 
 /** Builds the refresh for `cause`, for the project at `cwd`, headed with `token`. */
 export async function buildRefresh(
@@ -37,7 +42,7 @@ export async function buildRefresh(
       const why = "only CLAUDE.md rules, which Claude Code puts back itself after a compaction";
       return { kind: "reloaded", why };
     }
-    return { kind: "error", error: `no rules to restate (${trace.join("; ")})`, manifest };
+    return { kind: "error", error: `no rules to restate (${trace.join("; ")})`, manifest, sources };
   }
   const rendered = renderCombined(
     refreshHeader(cause, token, { blocks, lessons }),

@@ -19,9 +19,16 @@ const isWindows = Deno.build.os === "windows";
 /** The config file found (none: `path` undefined), its valid settings and a line per problem. */
 export interface ConfigFileOutcome {
   path: string | undefined;
-  via: "LESSONS_CONFIG" | "CLAUDE_PLUGIN_DATA" | "~/.config" | undefined;
+  via:
+    | "LESSONS_CONFIG"
+    | "CLAUDE_PLUGIN_DATA"
+    | "installed plugin's data folder"
+    | "~/.config"
+    | undefined;
   settings: FileSettings;
   problems: string[];
+  /** Every path looked at, in order. */
+  looked?: string[];
   /** Only blanks or comments: accepted, and said to be empty. */
   empty?: boolean;
 }
@@ -56,6 +63,8 @@ export function resolveSettings(env: Env, file: ConfigFileOutcome = NO_FILE) {
     /** Thresholds whose refresh re-arms lessons-learned's PreToolUse dedup; empty: never. */
     rearmDedupAt: rearmAt(setting(SETTINGS.rearmDedupAt), thresholds, problems),
     lessonsLearnedTmp: nodeTmpdir(env, Deno.build.os),
+    /** Tokens between refreshes past the last threshold on a span over 200k; 0: off. */
+    cadence: setting(SETTINGS.cadence),
     toolCountInterval: setting(SETTINGS.toolCountInterval),
     maxChars: setting(SETTINGS.maxChars),
     windowOverride: setting(SETTINGS.contextWindow),
@@ -74,6 +83,8 @@ export function resolveSettings(env: Env, file: ConfigFileOutcome = NO_FILE) {
     rulesFiles: setting(SETTINGS.rulesFiles).map((p) => expandHome(p, home) ?? p),
     refreshAfterCompact: setting(SETTINGS.refreshAfterCompact),
     home,
+    /** The temp folder (TMPDIR, TMP, TEMP, else the system's), as `tmp` names it to the user. */
+    tmpDir: tempDirOf(env),
     claudeDir: nonEmpty(env("CLAUDE_CONFIG_DIR")) ?? (home ? join(home, ".claude") : undefined),
     pluginRoot: nonEmpty(env("CLAUDE_PLUGIN_ROOT")),
     projectDir: nonEmpty(env("CLAUDE_PROJECT_DIR")),
@@ -145,10 +156,17 @@ export function expandHome(path: string | undefined, home: string | undefined): 
   return path === "~" || path.startsWith("~/") ? join(home, path.slice(1)) : path;
 }
 
+/** The temp folder and the variable naming it: `TMPDIR /x`, or the system's `/tmp`. */
+function tempDirOf(env: Env): { path: string; via: string | undefined } {
+  const via = ["TMPDIR", "TMP", "TEMP"].find((name) => nonEmpty(env(name)));
+  const path = via ? env(via)! : isWindows ? "C:\\Windows\\Temp" : "/tmp";
+  return { path, via };
+}
+
 /** Under the temp folder, named by a hash of user and home: users sharing `/tmp` never share. */
 function defaultStateDir(env: Env): string {
   const first = (...names: string[]) => names.map((n) => nonEmpty(env(n))).find((v) => v);
-  const tmp = first("TMPDIR", "TMP", "TEMP") ?? (isWindows ? "C:\\Windows\\Temp" : "/tmp");
+  const tmp = tempDirOf(env).path;
   const who = first("USER", "USERNAME", "LOGNAME", "HOME") ?? "user";
   // FNV-1a: a short stable name, not security (the folder's mode and owner are).
   const text = `${who}\0${env("HOME") ?? ""}`;
