@@ -192,6 +192,11 @@ async function onToolCall(
     trace.refused = refresh.error;
     return void (trace.reason = `${trace.reason}, but ${refresh.error}`);
   }
+  if (refresh?.kind === "reloaded") {
+    // Settled and recorded: the next call does not try again.
+    trace.reloaded = refresh.why;
+    return void (trace.reason = `${trace.reason}; nothing restated: ${refresh.why}`);
+  }
   trace.result = "fired";
   if (!refresh) return undefined;
   trace.refresh = refresh.account;
@@ -256,6 +261,8 @@ async function onReset(
   trace.decision = decision;
   trace.reason = built?.kind === "error"
     ? `${decision.reason}; cannot restate: ${built.error}`
+    : built?.kind === "reloaded"
+    ? `reset; nothing restated: ${built.why}`
     : decision.reason;
   if (!decision.cause || built?.kind !== "text") return undefined;
   trace.refresh = built.account;

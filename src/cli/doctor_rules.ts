@@ -15,7 +15,7 @@ import type { Settings } from "../settings/resolve.ts";
 import { count, groupDigits, names } from "./common.ts";
 import { check } from "./doctor_setup.ts";
 import type { Check } from "./schemas.ts";
-import { CLAUDE_MD_ROUTE, manifestFix, sourceLines } from "./rules.ts";
+import { CLAUDE_MD_ROUTE, leftOutList, manifestFix, sourceLines } from "./rules.ts";
 
 const RAISE = `raise LESSONS_REINJECT_MAX_CHARS (up to ${claudeCode.INLINE_LIMIT})`;
 
@@ -43,22 +43,33 @@ function checkManifest(
     return check("manifest", "warn", looked, manifestFix(m));
   }
   if (m.kind === "invalid") return check("manifest", "fail", m.error, manifestFix(m));
-  const { lessons, invalid } = m.selection;
+  const { lessons, invalid, left, limits } = m.selection;
   const directives = lessons.filter((l) => l.kind === "directive").length;
   const skipped = invalid.length > 0
     ? `; ${count(invalid.length, "invalid lesson")} skipped (${invalid.join(" | ")})`
     : "";
   const counts = `${m.location.path} (${m.location.via}): ${count(directives, "directive")}, ` +
     `${count(lessons.length - directives, "protocol")}${skipped}`;
+  const ids = new Set(lessons.map((l) => l.slug));
+  // Every active lesson not restated, and why: scope, session start's limits, the budget.
+  const cut = [
+    ...left,
+    ...r.omitted.filter((id) => ids.has(id)).map((id) => ({
+      id,
+      why: "refresh-budget" as const,
+    })),
+  ];
+  const named = cut.length > 0 ? `\nleft out: ${leftOutList(cut).join(", ")}` : "";
   if (lessons.length === 0) {
     const fix = "add directive or protocol lessons (or check their scope)";
-    return check("manifest", any ? "warn" : "fail", `${counts}: nothing to restate`, fix);
+    return check("manifest", any ? "warn" : "fail", `${counts}: nothing to restate${named}`, fix);
   }
-  const ids = new Set(lessons.map((l) => l.slug));
   const [whole = 0, summarized = 0, omitted = 0] = [r.whole, r.summarized, r.omitted]
     .map((list) => list.filter((name) => ids.has(name)).length);
   const detail = `${counts}; in a refresh of ${size}: ${whole} whole, ${summarized} as a ` +
-    `summary, ${omitted} left out`;
+    `summary, ${omitted} left out; session start shows at most ` +
+    `${count(limits.maxLessons, "lesson")} within ${groupDigits(limits.budget)} characters` +
+    `${named}`;
   if (whole + summarized === 0) return check("manifest", "fail", detail, RAISE);
   if (omitted) {
     return check("manifest", "warn", detail, `${RAISE} or shorten the lessons' summaries`);

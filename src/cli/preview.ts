@@ -6,7 +6,7 @@ import * as numbers from "../core/numbers.ts";
 import * as cli from "./common.ts";
 import { locateTranscript } from "./locate.ts";
 import { nextRefresh } from "./next_refresh.ts";
-import { nothingToRestate } from "./rules.ts";
+import { leftOutList, nothingToRestate } from "./rules.ts";
 import type { PreviewJson } from "./schemas.ts";
 
 const HELP = `Usage: lessons-reinject preview [--threshold N] [--transcript PATH | --session ID]
@@ -42,7 +42,7 @@ function render(p: PreviewJson, program: string, width: number): string {
     ["manifest", p.manifest ?? "none"],
     ["whole", list(p.whole)],
     ["summarized", list(p.summarized)],
-    ["left out", list(p.omitted)],
+    ["left out", list(leftOutList(p.excluded))],
     ["sources", p.sources.join("\n")],
     ...(p.invalid.length > 0 ? [["invalid", p.invalid.join(" | ")] as [string, string]] : []),
     ["config file", p.configFile],
@@ -68,13 +68,15 @@ export async function runPreview(args: string[], ctx: cli.Ctx): Promise<number> 
   for (const problem of settings.problems) await cli.err(problem);
   const target = locateTranscript({ transcript, session }, settings.claudeDir, flags.cwd);
   if ("error" in target && (transcript || session)) return await cli.fail(target.error, json);
-  const { cause, built, due, reason } = await nextRefresh(settings, flags.cwd, target, {
-    threshold: threshold?.value,
-  });
+  const next = await nextRefresh(settings, flags.cwd, target, { threshold: threshold?.value });
+  const { cause, built, due } = next;
   if (built?.kind === "error") {
     return await cli.fail(nothingToRestate(built.manifest, built.sources), json);
   }
-  const a = built?.account;
+  const reason = built?.kind === "reloaded"
+    ? `${next.reason}; nothing restated: ${built.why}`
+    : next.reason;
+  const a = built?.kind === "text" ? built.account : undefined;
   const preview: PreviewJson = {
     text: null,
     due,
@@ -86,6 +88,7 @@ export async function runPreview(args: string[], ctx: cli.Ctx): Promise<number> 
     whole: [],
     summarized: [],
     omitted: [],
+    excluded: [],
     invalid: [],
     sources: [],
     ...(a && { ...a, manifest: a.manifest ?? null }),

@@ -7,6 +7,7 @@ import { isTokenThreshold } from "../core/numbers.ts";
 import { type CombinedRefresh, renderCombined } from "../core/render_rules.ts";
 import { sourceProblems } from "../io/rule_sources.ts";
 import type { StandingRules } from "../io/standing_rules.ts";
+import type { LeftOut, LeftOutWhy } from "../core/lessons.ts";
 
 /** The refresh at `threshold`, else the first threshold (a token threshold names no window). */
 export function sampleCause(
@@ -79,4 +80,16 @@ export function nothingToRestate(
     : `${m.location.path} has no active directives or protocols, and ${marked}; add lessons, ` +
       `or ${CLAUDE_MD_ROUTE}`;
   return `nothing to restate: ${why}`;
+}
+
+const WHY: Record<LeftOutWhy, string> = {
+  "scope": "scoped to another project",
+  "session-start-cap": "past session start's cap",
+  "session-start-budget": "over session start's budget",
+  "refresh-budget": "over this refresh's budget",
+};
+
+/** `slug (why)` for each lesson or rule section left out, in the order given. */
+export function leftOutList(excluded: readonly LeftOut[]): string[] {
+  return excluded.map(({ id, why }) => `${id} (${WHY[why]})`);
 }

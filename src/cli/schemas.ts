@@ -3,6 +3,7 @@
  * docs/commands.md. Commands build their output to these types; tests validate what they print.
  */
 import * as z from "zod/mini";
+import { LEFT_OUT_WHY } from "../core/lessons.ts";
 
 const num = z.nullable(z.number());
 const str = z.nullable(z.string());
@@ -93,6 +94,7 @@ export const PreviewJsonSchema = z.object({
   whole: strings,
   summarized: strings,
   omitted: strings,
+  excluded: z.array(z.object({ id: z.string(), why: z.enum(LEFT_OUT_WHY) })),
   invalid: strings,
   sources: strings,
   /** The config file and how it was found, or where none was. */

@@ -104,7 +104,8 @@ export function statusOf(
     action: fired ? "refresh" : "nothing",
     decision: decision
       // The refusal without its list of sources: they have a row of their own.
-      ? decision.reason + (trace.refused ? `, but ${trace.refused.split(" (")[0]}` : "")
+      ? decision.reason + (trace.refused ? `, but ${trace.refused.split(" (")[0]}` : "") +
+        (trace.reloaded ? `, but nothing restated: ${trace.reloaded}` : "")
       : trace.reason,
     beforeCompaction: none?.before
       ? {
@@ -183,6 +184,7 @@ function statusRows(r: StatusJson): [string, string][] {
     ? "none after the pending ones: the context is past every threshold"
     : "none: every threshold has fired";
   const restate = "the next tool call restates the rules for the new context";
+  const settles = "the next tool call restates nothing (see decision)";
   const rows: [string, string | false | null][] = [
     ["transcript", r.transcript ?? "(none)"],
     ["session", `${r.sessionId ?? "?"}${r.agentId ? ` (subagent ${r.agentId})` : ""}`],
@@ -212,7 +214,7 @@ function statusRows(r: StatusJson): [string, string][] {
       `${r.toolCount} (fallback refresh every ${r.toolCountInterval} calls)`,
     ],
     ["state file", `${r.statePath} (${r.stateFile})`],
-    ["compaction", r.afterCompact === "pending" && restate],
+    ["compaction", r.afterCompact === "pending" && (r.action === "refresh" ? restate : settles)],
     ["deliveries", deliveryLines(r.deliveries).join("\n")],
     ["sources", r.sources.join("\n")],
     ["left out", r.leftOut.length > 0 && `${r.leftOut.join(", ")} (over the refresh budget)`],

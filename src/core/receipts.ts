@@ -198,3 +198,18 @@ export function withReceipts(
   const kept = current.filter((d) => !labels.includes(d.refresh));
   return { cause, reason, next: { ...state, deliveries: [...kept, ...made] } };
 }
+
+/**
+ * `after` without the compaction restatement's delivery that this call made (not in `before`):
+ * nothing was sent, Claude Code having put the rules back itself, so no receipt is awaited.
+ */
+export function nothingSentAfterCompaction(before: State, after: State): State {
+  const made = (d: Delivery) =>
+    d.refresh === COMPACT_LABEL &&
+    !(before.deliveries ?? []).some((b) =>
+      b.refresh === d.refresh && b.call === d.call &&
+      b.sent === d.sent
+    );
+  const deliveries = (after.deliveries ?? []).filter((d) => !made(d));
+  return after.deliveries === undefined ? after : { ...after, deliveries };
+}

@@ -6,6 +6,7 @@ import { groupDigits, percentText } from "../core/numbers.ts";
 import { isReading, type NoReading, type Reading } from "../core/reading.ts";
 import type { State } from "../schemas/state.ts";
 import type { RearmResult } from "../io/lessons_learned_dedup.ts";
+import type { LeftOut } from "../core/lessons.ts";
 
 /** A refresh's text and how the budget was spent; `invalid`: lessons failing validation. */
 export interface RefreshAccount {
@@ -15,6 +16,8 @@ export interface RefreshAccount {
   whole: string[];
   summarized: string[];
   omitted: string[];
+  /** Every lesson or rule section not restated, and why: scope, session start, this budget. */
+  excluded: LeftOut[];
   invalid: string[];
   sources: string[]; // a line per source of rules: what it gave, or why nothing
   manifest: string | undefined;
@@ -37,6 +40,7 @@ export interface Trace {
   decision?: Decision;
   refresh?: RefreshAccount;
   refused?: string; // why a refresh the decision called for was not given
+  reloaded?: string; // after a compaction: why nothing was restated (Claude Code reloads it)
   rearm?: RearmResult | undefined;
 }
 

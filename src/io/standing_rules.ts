@@ -1,11 +1,7 @@
 /** Every standing rule a refresh restates: the lessons-learned manifest and the user's own. */
 import type { Settings } from "../settings/resolve.ts";
-import {
-  type LessonSelection,
-  projectIdsFor,
-  type RefreshLesson,
-  selectLessons,
-} from "../core/lessons.ts";
+import { type LessonSelection, type RefreshLesson, selectLessons } from "../core/lessons.ts";
+import { projectIdOf } from "../core/session_start.ts";
 import type { RuleBlock } from "../core/render_rules.ts";
 import { messageOf } from "../core/errors.ts";
 import { type ManifestSettings, readManifest, type UnusableManifest } from "./manifest_file.ts";
@@ -59,11 +55,12 @@ function manifestLine(manifest: StandingRules["manifest"]): string {
   if (manifest.kind === "off") return "manifest: turned off";
   if (manifest.kind === "none") return "manifest: no manifest found (set LESSONS_MANIFEST_PATH)";
   if (manifest.kind === "invalid") return `manifest: ${manifest.error}`;
-  const { selection: { lessons, invalid }, location: { path } } = manifest;
+  const { selection: { lessons, invalid, left }, location: { path } } = manifest;
   const bad = invalid.length > 0 ? `; invalid lessons skipped: ${invalid.join(" | ")}` : "";
+  const notShown = left.length > 0 ? ` (${left.length} more not shown at session start)` : "";
   return lessons.length === 0
-    ? `manifest: ${path} has no active directives or protocols${bad}`
-    : `manifest: ${lessons.length} directives and protocols from ${path}${bad}`;
+    ? `manifest: ${path} has no active directives or protocols${notShown}${bad}`
+    : `manifest: ${lessons.length} directives and protocols from ${path}${notShown}${bad}`;
 }
 
 /** The manifest, its lessons selected for the project; an unusable one says why in one line. */
@@ -75,7 +72,7 @@ async function findManifest(
   if (read.kind !== "json") return read;
   const { location, raw } = read;
   try {
-    const selection = selectLessons(raw, projectIdsFor(search.projectDir ?? cwd));
+    const selection = selectLessons(raw, projectIdOf(search.projectDir ?? cwd));
     return { kind: "ok", location, selection };
   } catch (error) {
     return {

@@ -41,14 +41,14 @@ Deno.test("demo shows each decision with the gauge and what was injected", async
   assertEquals(run.code, 0, run.stderr);
   assertIncludes(run.stdout, "claude-sonnet-4-6 (200,000-token window)");
   assertIncludes(run.stdout, "62,000 tokens  [############|.........|.......|............] 31%");
-  assertIncludes(run.stdout, "refresh: 31% crossed 30%, so 1,324 characters went into");
+  assertIncludes(run.stdout, "refresh: 31% crossed 30%, so 1,329 characters went into");
   assertIncludes(run.stdout, "quiet: 12% is below the next threshold, 30%");
   assertIncludes(run.stdout, "│ [lessons-reinject refresh 70 ref=");
   assertIncludes(run.stdout, "quiet: every threshold has fired in this context");
   assertIncludes(run.stdout, "3 refreshes over 10 tool calls, at 31%, 53% and 71%");
   // Then the same session on the default 1M model: five refreshes, said in tokens.
   assertIncludes(run.stdout, "claude-opus-5-5 (1,000,000-token window)");
-  assertIncludes(run.stdout, "refresh: 61,500 tokens crossed 30% (60k), so 1,337 characters");
+  assertIncludes(run.stdout, "refresh: 61,500 tokens crossed 30% (60k), so 1,342 characters");
   assertIncludes(run.stdout, "refresh: 181,500 tokens crossed 180k, so");
   assertIncludes(run.stdout, "5 refreshes over 10 tool calls, at 61,500, 117,000, 144,000");
   assertEquals(run.stdout.split("\n").filter((l) => l.includes("refresh: ")).length, 8);

@@ -96,8 +96,18 @@ Deno.test("status says when the next tool call restates the rules after a compac
     work,
   );
   ok(hook.code === 0 && hook.stdout.includes("refresh 30"), hook.stdout);
-  // A compaction no event reported (SessionStart(compact) dropped): the next tool call restates.
+  // A compaction no event reported (SessionStart(compact) dropped): with only CLAUDE.md rules,
+  // which Claude Code puts back itself, the next tool call restates nothing.
   appendTranscript(transcript, [entries.compactBoundary()]);
+  const only = await cli(["status", "--json", "--transcript", transcript], env, "", work);
+  const nothing = parsedAs(StatusJsonSchema, only.stdout);
+  assertEquals([nothing.afterCompact, nothing.action], ["pending", "nothing"]);
+  assertIncludes(nothing.decision, "but nothing restated: only CLAUDE.md rules");
+  const quiet = await cli(["status", "--transcript", transcript], env, "", work);
+  assertIncludes(quiet.stdout, "compaction   the next tool call restates nothing (see decision)");
+  // With a reinject.md it restates that.
+  Deno.mkdirSync(join(work, ".claude"));
+  Deno.writeTextFileSync(join(work, ".claude", "reinject.md"), "Mine.\n");
   const run = await cli(["status", "--json", "--transcript", transcript], env, "", work);
   const status = parsedAs(StatusJsonSchema, run.stdout);
   assertEquals([status.afterCompact, status.action], ["pending", "refresh"]);

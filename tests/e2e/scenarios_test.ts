@@ -341,7 +341,10 @@ function bigManifest(): { text: string; directives: string[]; protocols: string[
       summary: `${slug}: the rule in one line.`,
     };
   }
-  const text = JSON.stringify({ type: "lessons-learned-manifest", version: 1, lessons }, null, 2);
+  // Session start's limits raised so that it shows all 40: the refresh must fit them all.
+  const config = { maxSessionStartLessons: 40, sessionStartBudgetBytes: 100_000 };
+  const manifest = { type: "lessons-learned-manifest", version: 1, config, lessons };
+  const text = JSON.stringify(manifest, null, 2);
   return { text, directives, protocols };
 }
 
@@ -624,21 +627,26 @@ async function compactSession(s: Scenario): Promise<Json[]> {
   return await mainLines(s);
 }
 
+const REINJECT_MD = "Quote the failing test's name in every report.";
+
 scenario(
   "after a real /compact the own rules reach the model in the new context's first request, once",
   {
     manifest: null,
-    files: { "work/CLAUDE.md": OWN_CLAUDE_MD },
+    files: { "work/CLAUDE.md": OWN_CLAUDE_MD, "work/.claude/reinject.md": `${REINJECT_MD}\n` },
     script: compactScript("toolu_q"),
   },
   async (s) => {
     const lines = await compactSession(s);
     const refreshes = refreshesIn(lines);
     deepStrictEqual(refreshes.map((r) => r.toolUseID), ["toolu_q01", "SessionStart", "toolu_q03"]);
+    // A threshold restates both sources.
+    ok(bodyOf(refreshes[0]!).includes(OWN_RULES) && bodyOf(refreshes[0]!).includes(REINJECT_MD));
     const start = refreshes[1]!;
     equal(start.hookName, "SessionStart");
     ok(start.content.startsWith(COMPACT_TAG), start.content.slice(0, 80));
-    equal(bodyOf(start), `${OWN_HEADING}\n\n${OWN_RULES}\n`.replace(/^/, "\n"));
+    // After the compaction, only what Claude Code does not put back itself: not CLAUDE.md.
+    equal(bodyOf(start), `\n## Your rules from .claude/reinject.md\n\n${REINJECT_MD}\n`);
 
     const restated = restatedAfterCompaction(s);
     equal(restated.count, 1, "restated once in the first request of the new context");
@@ -649,6 +657,10 @@ scenario(
       ),
       "the whole restatement, as SessionStart hook additional context",
     );
+    // The marked CLAUDE.md section is in that request once: Claude Code's own copy of CLAUDE.md.
+    const marked = JSON.stringify(OWN_RULES).slice(1, -1);
+    equal(restated.first.split(marked).length - 1, 1, "the marked section, once");
+    ok(restated.first.includes("UNMARKED project notes"), "from Claude Code's CLAUDE.md");
     // Never again back to back: no tool call of the new context restates it a second time.
     deepStrictEqual(restated.perRequest, restated.perRequest.map(() => 1));
     // The thresholds work as before in the new context.
@@ -847,7 +859,7 @@ scenario("an impossible jump (10% to 75%, no bytes) refreshes on the crossing ca
 scenario("a jump straight into auto-compaction loses nothing: the restatement carries the rules", {
   unbacked: "a jump to 95 % on an echo: straight into auto-compaction, on purpose",
   manifest: null,
-  files: { "work/CLAUDE.md": OWN_CLAUDE_MD },
+  files: { "work/CLAUDE.md": OWN_CLAUDE_MD, "work/.claude/reinject.md": `${REINJECT_MD}\n` },
   script: {
     main: [
       ...[20_000, 21_000, 190_000].map((tokens, i) => ({
@@ -871,5 +883,17 @@ scenario("a jump straight into auto-compaction loses nothing: the restatement ca
   );
   const restated = restatedAfterCompaction(s);
   equal(restated.count, 1, "the rules restated once in the new context's first request");
-  ok(restated.first.includes(OWN_RULES.split("\n")[0]!), "the restatement lacks the rules");
+  ok(restated.first.includes(REINJECT_MD), "the restatement lacks the rules");
+  // The marked CLAUDE.md section is not in the restatement: Claude Code's reloaded CLAUDE.md is in
+  // that request already. (The refresh of the call that crossed into the compaction is there too:
+  // Claude Code keeps that call's result in the new context.)
+  const start = refreshesIn(lines).find((r) => r.toolUseID === "SessionStart");
+  ok(start?.content.includes(REINJECT_MD), start?.content);
+  ok(!start?.content.includes(OWN_RULES), start?.content);
+  ok(
+    restated.first.includes(
+      `UNMARKED project notes stay out of refreshes.\\n\\n${OWN_RULES.split("\n")[0]}`,
+    ),
+    "Claude Code's own copy of CLAUDE.md",
+  );
 });
