@@ -2,7 +2,7 @@
  * A manifest's lessons, validated one by one so that one bad lesson never hides the good, and
  * selected as lessons-learned's session start selects them (session_start.ts).
  */
-import { firstLine } from "./render_rules.ts";
+import { firstLine } from "./first_line.ts";
 import { LessonSchema, ManifestSchema } from "../schemas/manifest.ts";
 import { MANIFEST_TYPE, MANIFEST_VERSION } from "../schemas/manifest.ts";
 import {

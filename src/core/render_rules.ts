@@ -3,6 +3,7 @@
  * session-start layout (its order and grouping, session_start.ts), then the user's own rules
  * verbatim under their headings.
  */
+import { firstLine } from "./first_line.ts";
 import type { RefreshLesson } from "./lessons.ts";
 import { INLINE_LIMIT } from "./claude_code.ts";
 import { byPriority, tagOrder } from "./session_start.ts";
@@ -46,14 +47,6 @@ const INTROS: Record<RefreshLesson["kind"], string> = {
 const UNTAGGED = "(untagged)";
 const CUT = " (first line only)";
 const JOIN = 2; // "\n\n" between parts and between blocks
-const SUMMARY_LIMIT = 120;
-
-/** The line standing for a text cut short: its first non-heading line, at most 120 characters. */
-export function firstLine(text: string): string {
-  const lines = text.split("\n").map((l) => l.trim()).filter((l) => l !== "");
-  const line = lines.find((l) => !l.startsWith("#")) ?? lines[0] ?? "";
-  return line.length > SUMMARY_LIMIT ? `${line.slice(0, SUMMARY_LIMIT - 1)}…` : line;
-}
 
 /**
  * `rules` (ranked first) and `lessons` (by priority) under `header` in at most `maxChars` (never

@@ -2,7 +2,8 @@ import { deepStrictEqual as assertEquals, equal, ok } from "node:assert/strict";
 import { type RefreshLesson, selectLessons } from "../../../src/core/lessons.ts";
 import { projectIdOf } from "../../../src/core/session_start.ts";
 import { INLINE_LIMIT } from "../../../src/core/claude_code.ts";
-import { firstLine, renderCombined, type RuleBlock } from "../../../src/core/render_rules.ts";
+import { firstLine } from "../../../src/core/first_line.ts";
+import { renderCombined, type RuleBlock } from "../../../src/core/render_rules.ts";
 import { largeManifest, SAMPLE_MANIFEST, seededRandom } from "../../_helpers.ts";
 
 const HEADER = "[lessons-reinject refresh 30 ref=00000000] Context refresh at 31%.";
