@@ -52,7 +52,7 @@ Deno.writeTextFileSync(dir + "/" + p.hook_event_name + "-" + n + ".json", raw);
 try { Deno.copyFileSync(p.transcript_path, dir + "/" + p.hook_event_name + "-" + n + ".rollout.jsonl"); } catch {}
 if (p.hook_event_name === "PostToolUse" || p.hook_event_name === "SessionStart") {
   const text = "MEASURE-RECEIPT " + p.hook_event_name + " " + (p.source ?? p.tool_use_id ?? "");
-  console.log(JSON.stringify({ hookSpecificOutput: { hookEventName: p.hook_event_name, additionalContext: text } }));
+  const line = JSON.stringify({ hookSpecificOutput: { hookEventName: p.hook_event_name, additionalContext: text } }));
 }
 `;
 
@@ -98,11 +98,12 @@ if (import.meta.main) {
   }).output();
   await stub.close();
   Deno.writeTextFileSync(join(out, "requests.json"), JSON.stringify(stub.requests, null, 1));
-  console.log(JSON.stringify({
+  const line = JSON.stringify({
     out,
     exit: result.code,
     requests: stub.requests.map((r) => `${r.route} ${r.input ?? ""}`),
     hooks: [...Deno.readDirSync(rec)].map((e) => e.name).filter((n) => !n.includes("rollout"))
       .sort((a, b) => a.split("-")[1]!.localeCompare(b.split("-")[1]!)),
-  }));
+  });
+  Deno.stdout.writeSync(new TextEncoder().encode(`${line}\n`));
 }
