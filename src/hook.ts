@@ -32,7 +32,8 @@ import {
   statePaths,
   untrustedDirReason,
 } from "./io/state_store.ts";
-import { viewOf, withTranscript } from "./io/transcript.ts";
+import { withTranscript } from "./io/transcript.ts";
+import { readerFor, settingsFor } from "./io/hosts.ts";
 import { claim } from "./hook/claim.ts";
 import { observe } from "./hook/observe.ts";
 import { buildRefresh } from "./hook/refresh.ts";
@@ -57,12 +58,13 @@ export interface HookOutcome {
 /** Runs the hook on `stdinText` (undefined: stdin was over the cap). */
 export async function runHook(
   stdinText: string | undefined,
-  settings: Settings,
+  given: Settings,
 ): Promise<HookOutcome> {
   const payload = readPayload(stdinText);
   if (typeof payload === "string") {
-    return finish({ result: "silent", reason: payload }, undefined, settings);
+    return finish({ result: "silent", reason: payload }, undefined, given);
   }
+  const settings = settingsFor(payload.transcript_path, given);
   const trace = traceOf(payload);
   const event = payload.hook_event_name;
   const startsAfresh = event === SESSION_START && RESET_SOURCES.includes(payload.source ?? "");
@@ -102,8 +104,9 @@ export async function dryRun(
   options: { render: boolean },
 ): Promise<Trace> {
   const trace = traceOf(payload);
+  const host = settingsFor(payload.transcript_path, settings);
   try {
-    await onToolCall(payload, { ...settings, waitMs: 0 }, trace, { dry: true, ...options });
+    await onToolCall(payload, { ...host, waitMs: 0 }, trace, { dry: true, ...options });
   } catch (error) {
     Object.assign(trace, { result: "silent", reason: messageOf(error) });
   }
@@ -232,7 +235,8 @@ async function onReset(
   // The compaction's size, from the transcript's last megabyte.
   const path = event === "clear" ? undefined : payload.transcript_path;
   const tail = path && withTranscript(path, (source, size) => {
-    return viewOf(source, size, { sidechainFile: false, markersFrom: Math.max(0, size - 2 ** 20) });
+    const query = { sidechainFile: false, markersFrom: Math.max(0, size - 2 ** 20) };
+    return readerFor(path).viewOf(source, size, query);
   });
   const view = tail && !("error" in tail) ? tail : undefined;
   // A reset is where Claude Code's settings are read afresh for the new context.

@@ -14,7 +14,8 @@ import type { HookPayload } from "../schemas/payload.ts";
 import type { State } from "../schemas/state.ts";
 import type { Settings } from "../settings/resolve.ts";
 import { loadStatusline } from "../io/statusline_store.ts";
-import { viewOf, withTranscript } from "../io/transcript.ts";
+import { readerFor } from "../io/hosts.ts";
+import { withTranscript } from "../io/transcript.ts";
 import type { TranscriptRef } from "../io/session_files.ts";
 import { recoverHistory } from "./history.ts";
 
@@ -69,6 +70,7 @@ function readWaiting(
 ) {
   const mayAppear = transcript.sidechainFile || !stateFound;
   const query = viewQuery(state, token, toolUseId, transcript.sidechainFile);
+  const { viewOf } = readerFor(transcript.path);
   const started = performance.now();
   const deadline = started + settings.waitMs;
   for (let reads = 1;; reads++) {

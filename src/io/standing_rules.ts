@@ -29,6 +29,7 @@ type FoundManifest =
 
 type RulesSettings =
   & Pick<Settings, "sources" | "rulesFiles" | "home" | "claudeDir" | "pluginRoot">
+  & Partial<Pick<Settings, "agent" | "codexHome">>
   & Pick<Settings, "manifestPath" | "manifestPathFrom" | "projectDir">;
 
 /** `sources`: each own-rule source looked at, in rank order; `trace`: a line per source. */
@@ -125,7 +126,9 @@ function locateManifest(search: RulesSettings): { path: string; via: string } | 
     // Not bundled: look for an installed plugin.
   }
   const manifestFile = ["data", "lesson-manifest.json"];
-  const installed = claudeDir &&
-    newestInstalledFile(join(claudeDir, "plugins"), "lessons-learned", manifestFile);
+  // Under Codex, lessons-learned is installed in $CODEX_HOME/plugins, laid out as Claude Code's.
+  const agentDir = search.agent === "codex" ? search.codexHome : claudeDir;
+  const installed = agentDir &&
+    newestInstalledFile(join(agentDir, "plugins"), "lessons-learned", manifestFile);
   return installed ? { path: installed.path, via: "installed lessons-learned plugin" } : undefined;
 }

@@ -75,6 +75,9 @@ export function resolveSettings(env: Env, file: ConfigFileOutcome = NO_FILE) {
     refreshAfterCompact: setting(SETTINGS.refreshAfterCompact),
     home,
     claudeDir: nonEmpty(env("CLAUDE_CONFIG_DIR")) ?? (home ? join(home, ".claude") : undefined),
+    /** The agent whose session this is: its instruction files and plugins (io/hosts.ts). */
+    agent: "claude-code" as "claude-code" | "codex",
+    codexHome: nonEmpty(env("CODEX_HOME")) ?? (home ? join(home, ".codex") : undefined),
     pluginRoot: nonEmpty(env("CLAUDE_PLUGIN_ROOT")),
     projectDir: nonEmpty(env("CLAUDE_PROJECT_DIR")),
     /** `NO_COLOR` set to anything but "" (no-color.org). */
