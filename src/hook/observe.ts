@@ -82,7 +82,8 @@ function readWaiting(
       if (!view.missing || !mayAppear || !toolUseId || late) return { view, waited };
     } else {
       const usage = view.usage;
-      if (usage?.matched || view.callPresent || usage?.window !== undefined || !toolUseId) {
+      const stated = usage?.window !== undefined && !view.ownUsageDue;
+      if (usage?.matched || view.callPresent || stated || !toolUseId) {
         return { view, waited };
       }
       const ceiling = ceilingOf(view, state, settings, files);

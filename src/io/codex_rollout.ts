@@ -65,7 +65,6 @@ export function rolloutViewOf(raw: ByteSource, size: number, query: ViewQuery): 
     if (line.kind === "call" && line.callId === toolUseId && !settled) {
       // Written before the newest usage: that usage is its response's. After: not yet written.
       if (newest) newest.matched = true;
-      else view.callPresent = true;
       settled = true;
     }
     if (newest && settled && window !== undefined) break;
@@ -74,8 +73,9 @@ export function rolloutViewOf(raw: ByteSource, size: number, query: ViewQuery): 
     newest.model = model;
     if (window !== undefined) newest.window = window;
     view.usage = newest;
-    view.callPresent ||= newest.matched;
+    view.callPresent = newest.matched;
   }
+  if (toolUseId !== undefined && !view.callPresent) view.ownUsageDue = true;
   if (query.markersFrom !== undefined && view.markerAfterUsage === undefined) {
     Object.assign(view, markersSince(source, size, query.markersFrom));
   }

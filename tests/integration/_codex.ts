@@ -52,19 +52,33 @@ export class CodexSession {
   }
 
   /** A response of `tokens` input tokens calling one command; its hook run; what Codex writes. */
-  async call(tokens: number, env: Record<string, string>, options: { drop?: boolean } = {}) {
+  /**
+   * `drop`: Codex records no answer; `lateMs`: the response completes that long after the
+   * command, so its `token_usage_record` lands while the hook runs (measured: `late` rollout).
+   */
+  async call(
+    tokens: number,
+    env: Record<string, string>,
+    options: { drop?: boolean; lateMs?: number } = {},
+  ) {
     const callId = `call_${++this.#calls}`;
     const call = template("response_item", "function_call");
     call.payload.call_id = callId;
     const record = template("token_usage_record");
     record.payload.usage.input_tokens = tokens;
-    this.append(call, record);
+    this.append(call);
+    const late = options.lateMs === undefined
+      ? this.append(record)
+      : new Promise((resolve) => setTimeout(resolve, options.lateMs)).then(() =>
+        this.append(record)
+      );
     const stdin = codexPayload("PostToolUse", {
       transcript_path: this.path,
       cwd: this.cwd,
       tool_use_id: callId,
     });
     const run = await runHook(stdin, env);
+    await late;
     if (run.context !== undefined && !options.drop) this.append(this.answer(run.context));
     const output = template("response_item", "function_call_output");
     output.payload.call_id = callId;

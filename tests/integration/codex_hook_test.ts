@@ -85,3 +85,12 @@ Deno.test("Codex: lessons-learned's manifest is found where Codex installed the 
     .context;
   ok(text?.includes("## Non-Negotiable Directives"), text?.slice(0, 300));
 });
+
+Deno.test("Codex: a crossing call whose response is recorded after its hook started still refreshes", async () => {
+  const { env, session } = setup();
+  const waiting = { ...env, LESSONS_REINJECT_WAIT_MS: "2000" };
+  assertEquals((await session.call(40_000, waiting)).context, undefined);
+  const late = await session.call(60_000, waiting, { lateMs: 300 });
+  assertEquals(labelOf(late.context), "30");
+  ok(late.context?.includes("31% of the 190k-token context window"), late.context?.slice(0, 120));
+});

@@ -58,14 +58,13 @@ Deno.test("each hook sees the input tokens of the response that made its call, a
 
 Deno.test("a response completed after its command: the call is there, its usage not yet", () => {
   const first = view("late", 12, "call_2");
-  assertEquals([first.usage, first.callPresent], [undefined, true]);
+  assertEquals([first.usage, first.callPresent, first.ownUsageDue], [undefined, false, true]);
   const second = view("late", 18, "call_4");
   // The previous response's count, not this call's: the hook waits for its own.
-  assertEquals([second.usage?.tokens, second.usage?.matched, second.callPresent], [
-    50_000,
-    false,
-    true,
-  ]);
+  assertEquals(
+    [second.usage?.tokens, second.usage?.matched, second.ownUsageDue],
+    [50_000, false, true],
+  );
   // 1.5 s later its token_usage_record is written: the wait finds it.
   const later = view("late", 20, "call_4").usage;
   assertEquals([later?.tokens, later?.matched], [62_000, true]);
