@@ -18,9 +18,11 @@ import { findCodex } from "./codex_cli.ts";
 
 const RULE = "Name every file you touch (AGENTS-MD-MARKED-RULE).";
 const found = await findCodex();
-const ignore = "problem" in found;
-if (ignore) {
-  Deno.stderr.writeSync(new TextEncoder().encode(`codex e2e skipped: ${found.problem}\n`));
+// As tests/e2e/harness.ts does for Claude Code: under CI=true a missing Codex fails loudly.
+const ci = ["1", "true"].includes((Deno.env.get("CI") ?? "").toLowerCase());
+const ignore = "problem" in found && !ci;
+if ("problem" in found) {
+  Deno.stderr.writeSync(new TextEncoder().encode(`codex e2e: ${found.problem}\n`));
 }
 
 interface Run {
