@@ -6,6 +6,7 @@ import type { RefreshCause } from "../core/header.ts";
 import * as numbers from "../core/numbers.ts";
 import { isReading } from "../core/reading.ts";
 import { buildRefresh, dryRun } from "../hook.ts";
+import { settingsFor } from "../io/hosts.ts";
 import { refreshToken } from "../io/state_store.ts";
 import * as cli from "./common.ts";
 import { locateTranscript, nextCallPayload } from "./locate.ts";
@@ -67,7 +68,8 @@ export async function runPreview(args: string[], ctx: cli.Ctx): Promise<number> 
     return await cli.usageError(`--threshold ${asked}: ${expected}`, HELP);
   }
   for (const problem of settings.problems) await cli.err(problem);
-  const target = locateTranscript({ transcript, session }, settings.claudeDir, flags.cwd);
+  const { claudeDir, codexHome } = settings;
+  const target = locateTranscript({ transcript, session }, claudeDir, flags.cwd, codexHome);
   if ("error" in target && (transcript || session)) return await cli.fail(target.error, json);
   let cause: RefreshCause | undefined = sampleCause(settings.thresholds, threshold?.value);
   let reason = "";
@@ -96,7 +98,9 @@ export async function runPreview(args: string[], ctx: cli.Ctx): Promise<number> 
   const token = "error" in target
     ? refreshToken("preview")
     : refreshToken(target.sessionId, target.agentId);
-  const built = cause && await buildRefresh(cause, token, flags.cwd, settings);
+  // The rules of the session's agent (AGENTS.md for Codex: io/hosts.ts).
+  const own = "error" in target ? settings : settingsFor(target.path, settings);
+  const built = cause && await buildRefresh(cause, token, flags.cwd, own);
   if (built?.kind === "error") return await cli.fail(nothingToRestate(built.manifest), json);
   const a = built?.account;
   const preview: PreviewJson = {

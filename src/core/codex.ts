@@ -100,3 +100,40 @@ function itemOf(payload: Fields): RolloutLine | undefined {
   );
   return { kind: "answer", texts };
 }
+
+/** Where Codex runs a hook in a rollout read forward (`status --timeline`); as hook/replay.ts's. */
+export type RolloutPoint =
+  | { kind: "call"; end: number; toolUseId: string; tool: string; time: string | undefined }
+  | { kind: "compaction"; end: number; trigger: string | undefined; preTokens: undefined };
+
+/**
+ * Each call's hook runs once its response's usage is written (a `token_usage_record`, or before
+ * 0.171.0 its `token_count`): the point is just past that line; a `compacted` line is a compaction.
+ */
+export function rolloutPointsOf(
+  lines: Iterable<{ line: Uint8Array; end: number }>,
+  parse: (bytes: Uint8Array) => unknown,
+): RolloutPoint[] {
+  const points: RolloutPoint[] = [];
+  let pending: { id: string; time: string | undefined }[] = [];
+  const flush = (end: number) => {
+    for (const { id, time } of pending) {
+      points.push({ kind: "call", end, toolUseId: id, tool: "Bash", time });
+    }
+    pending = [];
+  };
+  for (const { line, end } of lines) {
+    const entry = parse(line);
+    const found = rolloutLineOf(entry);
+    if (found?.kind === "call") {
+      const time = isRecord(entry) ? text(entry.timestamp) : undefined;
+      pending.push({ id: found.callId, time });
+    } else if (found?.kind === "usage") flush(end + 1);
+    else if (found?.kind === "compacted") {
+      flush(end + 1);
+      points.push({ kind: "compaction", end: end + 1, trigger: "auto", preTokens: undefined });
+    }
+  }
+  if (pending.length > 0) flush(points.at(-1)?.end ?? 0);
+  return points;
+}

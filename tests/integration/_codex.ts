@@ -26,9 +26,10 @@ export function codexPayload(name: string, overrides: Record<string, unknown>) {
 
 export class CodexSession {
   readonly path: string;
+  readonly id = "01a24332-43c1-7c10-b6aa-c7c52b770a52";
   #calls = 0;
   constructor(readonly dir: string, readonly cwd: string, readonly window = 190_000) {
-    const id = "01a24332-43c1-7c10-b6aa-c7c52b770a52";
+    const id = this.id;
     this.path = join(
       dir,
       "sessions",
@@ -73,6 +74,7 @@ export class CodexSession {
         this.append(record)
       );
     const stdin = codexPayload("PostToolUse", {
+      session_id: this.id,
       transcript_path: this.path,
       cwd: this.cwd,
       tool_use_id: callId,
@@ -108,6 +110,7 @@ export class CodexSession {
     count.payload.info.model_context_window = this.window;
     this.append(template("compacted"), count);
     const stdin = codexPayload("SessionStart.compact", {
+      session_id: this.id,
       transcript_path: this.path,
       cwd: this.cwd,
     });
