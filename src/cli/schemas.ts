@@ -28,6 +28,7 @@ export const StatusJsonSchema = z.object({
   reason: str,
   model: str,
   thresholds: numbers,
+  cadence: num,
   span: num,
   thresholdTokens: numbers,
   compaction: z.nullable(
@@ -39,6 +40,7 @@ export const StatusJsonSchema = z.object({
   inherited: numbers,
   pending: numbers,
   next: num,
+  nextTokens: num,
   toolCount: z.number(),
   toolCountInterval: z.number(),
   statePath: z.string(),
@@ -81,7 +83,8 @@ export const PreviewJsonSchema = z.object({
 export type PreviewJson = z.infer<typeof PreviewJsonSchema>;
 
 /** `lessons-reinject demo --json`. */
-export const DemoJsonSchema = z.object({
+/** One replay of `demo --json`. */
+const DemoReplaySchema = z.object({
   model: z.string(),
   window: z.number(),
   thresholds: numbers,
@@ -101,6 +104,12 @@ export const DemoJsonSchema = z.object({
     text: str,
   })),
   injections: z.number(),
+});
+
+/** `lessons-reinject demo --json`: the 200k replay, and the same on Claude Code's default model. */
+export const DemoJsonSchema = z.object({
+  ...DemoReplaySchema.shape,
+  defaultModel: DemoReplaySchema,
 });
 export type DemoJson = z.infer<typeof DemoJsonSchema>;
 

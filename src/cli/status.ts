@@ -3,8 +3,10 @@
  * hook's dry run (`dryRun` in src/hook.ts). It reads; it never writes.
  */
 import { formatTokens } from "../core/header.ts";
-import { percentText, thresholdText } from "../core/numbers.ts";
-import { fillOf, isReading } from "../core/reading.ts";
+import { isTokenThreshold, percentText, thresholdText } from "../core/numbers.ts";
+import { endOf } from "../core/compaction_point.ts";
+import { fillOf, isReading, type Reading } from "../core/reading.ts";
+import { plannedRefreshes } from "../core/schedule.ts";
 import { pointOf } from "../core/thresholds.ts";
 import { percentOf } from "../core/window.ts";
 import { dryRun, type Trace } from "../hook.ts";
@@ -31,6 +33,18 @@ Options:
   -h, --help         this help
 `;
 
+/** Where the refreshes land, in tokens, up to where the context ends (its compaction point). */
+function refreshPoints(
+  thresholds: readonly number[] | undefined,
+  span: number,
+  reading: Reading | undefined,
+): number[] {
+  const end = reading?.compaction && reading.window !== undefined
+    ? endOf(reading.compaction, reading.window)
+    : Infinity;
+  return plannedRefreshes(thresholds ?? [], span).map((p) => p.tokens).filter((t) => t < end);
+}
+
 /** `status --json` from a dry run's trace. Pure. */
 export function statusOf(
   trace: Trace,
@@ -46,6 +60,8 @@ export function statusOf(
   const span = measured ? fillOf(measured).span : undefined;
   const point = measured?.compaction;
   const fired = trace.result === "fired";
+  // Refused for want of rules: what it crossed is still ahead.
+  const next = trace.refused ? cause[0] : decision?.upcoming;
   return {
     transcript: target.path,
     sessionId: target.sessionId,
@@ -57,9 +73,12 @@ export function statusOf(
     source: measured?.source ?? (none?.countCalls ? "tool count" : null),
     reason: measured ? null : none?.reason ?? trace.reason,
     model: measured?.model ?? null,
-    thresholds: settings.thresholds,
+    thresholds: span === undefined
+      ? settings.thresholds
+      : plannedRefreshes(settings.thresholds, span).flatMap((p) => p.thresholds),
+    cadence: measured?.cadence?.every ?? null,
     span: span ?? null,
-    thresholdTokens: span === undefined ? [] : settings.thresholds.map((t) => pointOf(t, span)),
+    thresholdTokens: span === undefined ? [] : refreshPoints(decision?.thresholds, span, measured),
     compaction: point === undefined ? null : {
       tokens: point.kind === "point" ? point.tokens : null,
       window: point.kind === "point" ? point.window : null,
@@ -72,7 +91,8 @@ export function statusOf(
     inherited: trace.facts?.inherited ?? [],
     pending: fired ? [...cause] : [],
     // Refused for want of rules: what it crossed is still ahead.
-    next: (trace.refused ? cause[0] : decision?.upcoming) ?? null,
+    next: next ?? null,
+    nextTokens: next !== undefined && span !== undefined ? Math.round(pointOf(next, span)) : null,
     toolCount: known.toolCount,
     toolCountInterval: settings.toolCountInterval,
     statePath: trace.statePath ?? statePaths(settings.stateDir, target.sessionId).state,
@@ -138,11 +158,17 @@ function statusRows(r: StatusJson): [string, string][] {
   const list = (values: number[], then: string) => values.length > 0 && cli.names(values) + then;
   const before = b && `from ${n(b.tokens)} tokens of ${formatTokens(b.window)} (` +
       `${percentText(b.percent)}${b.model ? `, ${b.model}` : ""}): no longer the context`;
-  const span = r.span !== null && r.span !== r.window
+  const cadence = r.cadence === null ? "" : `, then every ${n(r.cadence)} tokens`;
+  const span = r.cadence !== null
+    ? `; percentages of ${n(r.span)} tokens, as on a 200k window`
+    : r.span !== null && r.span !== r.window
     ? `, percentages of the ${n(r.span)} tokens before auto-compaction`
     : "";
   const at = r.thresholdTokens.length > 0
     ? ` (at ${r.thresholdTokens.map(n).join(", ")} tokens)`
+    : "";
+  const nextAt = r.next !== null && r.nextTokens !== null && !isTokenThreshold(r.next)
+    ? ` (at ${n(r.nextTokens)} tokens)`
     : "";
   const counted = r.source === "tool count"
     ? `tool count (a refresh every ${r.toolCountInterval} calls)`
@@ -160,7 +186,7 @@ function statusRows(r: StatusJson): [string, string][] {
     ["window", r.percent !== null && `${n(r.window)} tokens: ${r.windowSource ?? "unknown"}`],
     ["model", r.model],
     ["source", r.percent !== null ? r.source ?? "?" : counted],
-    ["thresholds", `${cli.names(r.thresholds)}${span}${at}`],
+    ["thresholds", `${cli.names(r.thresholds)}${cadence}${span}${at}`],
     ["compaction", c && `${point}: ${c.evidence}`],
     ["fired", `${cli.names(r.fired)} in this context`],
     [
@@ -173,7 +199,7 @@ function statusRows(r: StatusJson): [string, string][] {
     ],
     ["pending", list(r.pending, ": the next tool call refreshes")],
     ["next call", nextCallText(r)],
-    ["next", r.next === null ? past : thresholdText(r.next)],
+    ["next", r.next === null ? past : `${thresholdText(r.next)}${nextAt}`],
     ["tool count", `${r.toolCount} (fallback refresh every ${r.toolCountInterval} calls)`],
     ["state file", `${r.statePath} (${r.stateFile})`],
     ["compaction", r.afterCompact === "pending" && restate],

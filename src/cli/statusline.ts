@@ -3,7 +3,9 @@
  * stdin's `context_window` reading for the hook to prefer; prints a gauge (`--pass`: the stdin).
  */
 import { messageOf } from "../core/errors.ts";
-import { thresholdText } from "../core/numbers.ts";
+import { formatTokens } from "../core/header.ts";
+import { isTokenThreshold, thresholdText } from "../core/numbers.ts";
+import { pointOf } from "../core/thresholds.ts";
 import { fillOf, isReading } from "../core/reading.ts";
 import { dryRun } from "../hook.ts";
 import { preparePrivateDir } from "../io/state_store.ts";
@@ -72,7 +74,7 @@ async function bridge(stdin: string | undefined | Error, settings: Settings) {
     ? `refresh due (${cli.names(decision.cause.thresholds)})`
     : decision?.upcoming === undefined
     ? "all refreshed"
-    : `next refresh ${thresholdText(decision.upcoming)}`;
+    : `next refresh at ${nextAt(decision.upcoming, span)}`;
   const result = {
     ...none,
     percent: record.percent,
@@ -88,6 +90,13 @@ async function bridge(stdin: string | undefined | Error, settings: Settings) {
   } catch (error) {
     return { ...result, error: messageOf(error) };
   }
+}
+
+/** The next refresh in tokens, as people say them: `180k`; `60k (30%)` for a percentage. */
+function nextAt(next: number, span: number | undefined): string {
+  if (isTokenThreshold(next)) return formatTokens(next);
+  if (span === undefined) return thresholdText(next);
+  return `${formatTokens(Math.round(pointOf(next, span)))} (${thresholdText(next)})`;
 }
 
 /** Runs `statusline`. Always exit 0 (a failing statusLine command blanks the line). */

@@ -1,5 +1,6 @@
 /** Where Claude Code will auto-compact, and the span percentage thresholds are measured against. */
 import { AUTOCOMPACT_BUFFER, AUTOCOMPACT_MARGIN, SUMMARY_OUTPUT_BUFFER } from "./claude_code.ts";
+import { BLOCKING_BUFFER } from "./claude_code.ts";
 import { MIN_AUTO_COMPACT_WINDOW } from "./claude_code.ts";
 import { groupDigits, isTokenThreshold, type Threshold } from "./numbers.ts";
 import { modelKey } from "./window.ts";
@@ -85,6 +86,11 @@ interface CompactionInputs {
   env: CompactEnv;
   files?: CompactSettings | undefined;
   learned?: number | undefined;
+}
+
+/** The most a context on `window` holds: its compaction point, or with none the blocking limit. */
+export function endOf(point: CompactionPoint, window: number): number {
+  return point.kind === "point" ? point.tokens : window - SUMMARY_OUTPUT_BUFFER - BLOCKING_BUFFER;
 }
 
 /** Where 2.1.328 auto-compacts; a lower learned point wins (for reasons the hook cannot read). */

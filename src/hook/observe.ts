@@ -9,6 +9,7 @@ import { measure } from "../core/measure.ts";
 import { fillOf, isFresh, isReading } from "../core/reading.ts";
 import { receiptsSettled } from "../core/receipts.ts";
 import { crossedThresholds } from "../core/thresholds.ts";
+import { scheduledThresholds } from "../core/schedule.ts";
 import { viewQuery } from "../core/view.ts";
 import type { HookPayload } from "../schemas/payload.ts";
 import type { State } from "../schemas/state.ts";
@@ -50,7 +51,12 @@ export function observe(payload: HookPayload, context: CallContext, settings: Se
   if (transcript?.found) facts.agentTranscript = transcript.found;
   if (
     !context.stateFound && transcript && view && isReading(reading) &&
-    crossedThresholds(fillOf(reading), settings.thresholds, state.fired).length > 0
+    crossedThresholds(
+        fillOf(reading),
+        scheduledThresholds(settings.thresholds, reading),
+        state.fired,
+      )
+        .length > 0
   ) {
     const { token } = context;
     Object.assign(facts, recoverHistory(transcript, token, payload.transcript_path, view.size));

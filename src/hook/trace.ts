@@ -54,7 +54,10 @@ function compactionText(reading: Reading): string {
   const point = reading.compaction;
   if (point === undefined) return "";
   if (point.kind === "off") return `; no auto-compaction (${point.evidence})`;
-  const span = reading.span === undefined
+  const span = reading.cadence !== undefined
+    ? `; percentages of ${reading.span} tokens as on a 200k window, then every ` +
+      `${reading.cadence.every} tokens`
+    : reading.span === undefined
     ? ""
     : `; percentages measured against ${reading.span} tokens`;
   return `; compaction at ${point.tokens} (${point.evidence})${span}`;

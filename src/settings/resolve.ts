@@ -56,6 +56,8 @@ export function resolveSettings(env: Env, file: ConfigFileOutcome = NO_FILE) {
     /** Thresholds whose refresh re-arms lessons-learned's PreToolUse dedup; empty: never. */
     rearmDedupAt: rearmAt(setting(SETTINGS.rearmDedupAt), thresholds, problems),
     lessonsLearnedTmp: nodeTmpdir(env, Deno.build.os),
+    /** Tokens between refreshes past the last threshold on a span over 200k; 0: off. */
+    cadence: setting(SETTINGS.cadence),
     toolCountInterval: setting(SETTINGS.toolCountInterval),
     maxChars: setting(SETTINGS.maxChars),
     windowOverride: setting(SETTINGS.contextWindow),

@@ -30,8 +30,9 @@ function transcripts(): string[] {
 
 /** The thresholds a refresh's header names, or [] for a periodic one. */
 function namedIn(context: string): number[] {
-  const match = /^\[lessons-reinject refresh ([0-9,]+) /.exec(context);
-  return match?.[1] ? match[1].split(",").map(Number) : [];
+  const match = /^\[lessons-reinject refresh ([0-9kM,]+) /.exec(context);
+  const scale = (label: string) => label.endsWith("k") ? 1e3 : label.endsWith("M") ? 1e6 : 1;
+  return match?.[1] ? match[1].split(",").map((t) => parseFloat(t) * scale(t)) : [];
 }
 
 /**
@@ -143,13 +144,14 @@ Deno.test("in a user's own project, with rules marked in CLAUDE.md only, all thr
   await Deno.remove(box.dir, { recursive: true });
 });
 
-Deno.test("status agrees with the hook once a larger window is proven after refreshes at 200k", async () => {
+/** Five calls of claude-sonnet-4-6, counted as 200k until 250,000 tokens prove 1M. */
+async function provenLarger(cadence: string) {
   const box = sandbox();
-  const env = { ...box.env, HOME: box.dir, LESSONS_DEBUG: "1" };
+  const env = { ...box.env, HOME: box.dir, LESSONS_DEBUG: "1", LESSONS_REINJECT_CADENCE: cadence };
   writeTranscript(box.transcript, []);
-  // claude-sonnet-4-6 has 1M only if chosen: counted as 200k until 250,000 tokens prove 1M.
   const steps = [62_000, 110_000, 150_000, 250_000, 320_000];
   const refreshed: number[][] = [];
+  const atProof: unknown[] = [];
   for (const [i, tokens] of steps.entries()) {
     const id = `toolu_w${i}`;
     appendTranscript(box.transcript, [
@@ -161,11 +163,21 @@ Deno.test("status agrees with the hook once a larger window is proven after refr
       return hook = await runRecorded(c, e);
     });
     refreshed.push(hook?.context === undefined ? [] : namedIn(hook.context));
-    if (tokens === 250_000) {
-      // The refreshes made at 200k lie below 30 % of 1M: they no longer count.
-      assertEquals([status.window, status.fired, status.next], [1_000_000, [], 30]);
-    }
+    if (tokens === 250_000) atProof.push(status.window, status.fired, status.next);
   }
-  assertEquals(refreshed, [[30], [52], [70], [], [30]]);
   await Deno.remove(box.dir, { recursive: true });
+  return { refreshed, atProof };
+}
+
+Deno.test("status agrees with the hook once a larger window is proven after refreshes at 200k", async (t) => {
+  await t.step("by default: what fired at 200k still counts; the cadence follows", async () => {
+    const { refreshed, atProof } = await provenLarger("");
+    assertEquals(atProof, [1_000_000, [30, 52, 70], 260_000]);
+    assertEquals(refreshed, [[30], [52], [70], [180_000, 220_000], [260_000, 300_000]]);
+  });
+  await t.step("with the cadence off: refreshes at 200k lie below 30 % of 1M", async () => {
+    const { refreshed, atProof } = await provenLarger("off");
+    assertEquals(atProof, [1_000_000, [], 30]);
+    assertEquals(refreshed, [[30], [52], [70], [], [30]]);
+  });
 });

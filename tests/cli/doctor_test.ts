@@ -254,7 +254,18 @@ Deno.test("doctor: where each threshold falls against Claude Code's compaction p
       found.detail,
       "auto-compaction at 167,000 (the 200,000-token window); 300k never",
     );
-    assertIncludes(found.detail, "of a 1M window: at 300,000, 520,000, 300,000 tokens");
+    // On 1M the percentages land where a 200k session has them, and the cadence follows 300k;
+    // the gap before 300k is named.
+    assertIncludes(
+      found.detail,
+      "of 200,000 tokens, as on a 200k window, on the default model's 1M window: at 60,000, " +
+        "104,000, 300,000 tokens, then every 40,000 to 940,000 (19 refreshes)",
+    );
+    assertIncludes(
+      found.detail,
+      "on the default model's 1M window 196,000 tokens pass between the refreshes at 104,000 " +
+        "and 300,000",
+    );
     assertIncludes(found.fix ?? "", "lower 300k below the compaction point");
     await Deno.remove(box.dir, { recursive: true });
   });
@@ -268,8 +279,9 @@ Deno.test("doctor: where each threshold falls against Claude Code's compaction p
     assertEquals(found.status, "ok", JSON.stringify(found));
     assertIncludes(
       found.detail,
-      "of the 400,000 tokens before auto-compaction on a 1M window: at 120,000, 208,000, " +
-        "280,000 tokens; auto-compaction at 367,000 (autoCompactWindow 400000 in",
+      "of 200,000 tokens, as on a 200k window, on the default model's 1M window: at 60,000, " +
+        "104,000, 140,000 tokens, then every 40,000 to 340,000 (8 refreshes); auto-compaction " +
+        "at 367,000 (autoCompactWindow 400000 in",
     );
     await Deno.remove(box.dir, { recursive: true });
   });
@@ -293,6 +305,26 @@ Deno.test("doctor: where each threshold falls against Claude Code's compaction p
       await Deno.remove(box.dir, { recursive: true });
     },
   );
+});
+
+Deno.test("doctor warns when a schedule leaves more than 100,000 tokens without a refresh", async (t) => {
+  await t.step("the cadence off: the first refresh on 1M comes at 300,000", async () => {
+    const box = sandbox();
+    const { code, report } = await doctor({ ...healthy(box), LESSONS_REINJECT_CADENCE: "off" });
+    assertEquals(code, 0);
+    const found = check(report, "thresholds");
+    assertEquals(found.status, "warn", JSON.stringify(found));
+    assertIncludes(found.detail, "of the default model's 1M window: at 300,000, 520,000, 700,000");
+    assertIncludes(found.detail, "the first refresh comes at 300,000 tokens");
+    assertIncludes(found.fix ?? "", "turn the cadence back on");
+    await Deno.remove(box.dir, { recursive: true });
+  });
+  await t.step("the default schedule: no gap over 60,000 on either window", async () => {
+    const box = sandbox();
+    const found = check((await doctor(healthy(box))).report, "thresholds");
+    assertEquals(found.status, "ok", JSON.stringify(found));
+    await Deno.remove(box.dir, { recursive: true });
+  });
 });
 
 Deno.test("doctor --plugin-root on a folder that is not the plugin says so, once", async () => {

@@ -23,6 +23,7 @@ import {
   type ScenarioSetup,
   scenarioTest,
   statedPercent,
+  statedTokens,
   thresholdsOf,
   TOO_LARGE,
   toolResultText,
@@ -136,33 +137,63 @@ scenario("a climb from 5% to 74% on a 200k model refreshes at 30, 52 and 70", {
   assertDelivered(s, refreshes);
 });
 
-scenario("the default model (claude-opus-5-5) is measured against 1,000,000 tokens", {
-  script: {
-    main: backedSteps([
-      { id: "toolu_o01", tokens: 280_000 }, // 28 % of 1M; would be 140 % of 200k
-      { id: "toolu_o02", tokens: 297_000 }, // 29.7 %
-      { id: "toolu_o03", tokens: 310_000 }, // 31 %: crosses 30
-      // Eight parallel calls each print what one Bash result passes inline.
-      { id: parallel("toolu_o03", 8), tokens: 327_000 },
-      { id: parallel("toolu_o04", 4), tokens: 466_000 },
-      { id: "toolu_o04", tokens: 530_000 }, // 53 %: crosses 52
-    ], 540_000),
+/** The release whose default model is claude-opus-5-5 for every user (1M window, natively). */
+const DEFAULT_MODEL_RELEASE = "2.1.332";
+const bin332 = await claudeForSuite(DEFAULT_MODEL_RELEASE);
+
+scenarioTest(bin332, {
+  name:
+    `e2e: on the default model (claude-opus-5-5, ${DEFAULT_MODEL_RELEASE}), refreshes at 60k, ` +
+    "104k and 140k as on 200k, then every 40k",
+  setup: () => ({
+    name: "default-model-climb",
+    script: {
+      main: backedSteps([
+        { id: "toolu_o01", tokens: 22_000 },
+        { id: "toolu_o02", tokens: 39_000 },
+        { id: "toolu_o03", tokens: 56_000 },
+        { id: "toolu_o04", tokens: 62_000 }, // crosses 60,000: 30
+        { id: "toolu_o05", tokens: 78_000 },
+        { id: "toolu_o06", tokens: 94_000 },
+        { id: "toolu_o07", tokens: 102_000 },
+        { id: "toolu_o08", tokens: 106_000 }, // crosses 104,000: 52
+        { id: "toolu_o09", tokens: 122_000 },
+        { id: "toolu_o10", tokens: 138_000 },
+        { id: "toolu_o11", tokens: 142_000 }, // crosses 140,000: 70
+        { id: "toolu_o12", tokens: 158_000 },
+        // Parallel calls each print what one Bash result passes inline.
+        { id: parallel("toolu_o13", 2), tokens: 174_000 },
+        { id: "toolu_o14", tokens: 178_000 },
+        { id: "toolu_o15", tokens: 182_000 }, // crosses 180,000: the cadence's first
+        { id: "toolu_o16", tokens: 198_000 },
+        { id: "toolu_o17", tokens: 214_000 },
+        { id: "toolu_o18", tokens: 218_000 },
+        { id: "toolu_o19", tokens: 222_000 }, // crosses 220,000
+      ], 224_000),
+    },
+  }),
+  body: async (s) => {
+    await runTurn(s, "Use the default model.");
+    const lines = await mainLines(s);
+    const models = new Set(
+      lines.filter((l) => l.type === "assistant").map((l) => (l.message as Json).model),
+    );
+    deepStrictEqual([...models], ["claude-opus-5-5"]);
+    const refreshes = refreshesIn(lines);
+    deepStrictEqual(refreshes.map((r) => r.toolUseID), [
+      "toolu_o04",
+      "toolu_o08",
+      "toolu_o11",
+      "toolu_o15",
+      "toolu_o19",
+    ]);
+    deepStrictEqual(refreshes.map(thresholdsOf), [[30], [52], [70], [180_000], [220_000]]);
+    deepStrictEqual(
+      refreshes.map(statedTokens),
+      [62_000, 106_000, 142_000, 182_000, 222_000].map((tokens) => ({ tokens, window: "1M" })),
+    );
+    assertDelivered(s, refreshes);
   },
-}, async (s) => {
-  await runTurn(s, "Use the default model.");
-  const lines = await mainLines(s);
-  const models = new Set(
-    lines.filter((l) => l.type === "assistant").map((l) => (l.message as Json).model),
-  );
-  deepStrictEqual([...models], ["claude-opus-5-5"]);
-  const refreshes = refreshesIn(lines);
-  deepStrictEqual(refreshes.map((r) => r.toolUseID), ["toolu_o03", "toolu_o04"]);
-  deepStrictEqual(refreshes.map(thresholdsOf), [[30], [52]]);
-  deepStrictEqual(refreshes.map(statedPercent), [
-    { percent: 31, window: "1M" },
-    { percent: 53, window: "1M" },
-  ]);
-  assertDelivered(s, refreshes);
 });
 
 scenario("a jump from 8% to 75% refreshes once and never again", {

@@ -43,6 +43,8 @@ const SETTINGS: MeasureSettings = {
   firstParty: true,
   compactEnv: {},
   scaleForAutocompact: true,
+  // Percentages of the whole window, as before the every-window schedule; that one is below.
+  cadence: 0,
 };
 /** 1M: claude-opus-5-5 written by 2.1.328; 200k: claude-sonnet-4-6. */
 const MODELS = {
@@ -80,7 +82,7 @@ const state = (fired: number[], extra: Partial<State> = {}): State => ({
   ...extra,
 });
 
-Deno.test("ceilingOf() answers at once only below every threshold that counts", async (t) => {
+Deno.test("ceilingOf() with the cadence off answers at once only below every threshold that counts", async (t) => {
   const cases: [string, TranscriptView, State, number | undefined][] = [
     // name, view, state, the ceiling's share of the span (undefined: wait for the entry)
     ["far below 30 % of 1M", view(20_000, 1_000_000), state([]), 3.13],
@@ -181,6 +183,33 @@ Deno.test("ceilingOf() measures against the span and the token thresholds the ho
     undefined,
   );
   ok(ceilingOf(v, state([]), { ...SETTINGS, thresholds: [30, 130_000] }, undefined));
+});
+
+Deno.test("ceilingOf() on a 1M window with the cadence on: 200k's points, then every 40k", async (t) => {
+  const on = { ...SETTINGS, cadence: 40_000 };
+  // The margin (about 10k tokens) and the 100 output tokens put the ceiling about 10k above.
+  const cases: [string, TranscriptView, State, boolean][] = [
+    ["far below 60k", view(20_000, 1_000_000), state([]), true],
+    ["within the margin of 60k", view(55_000, 1_000_000), state([]), false],
+    ["30 fired, between 60k and 104k", view(80_000, 1_000_000), state([30]), true],
+    [
+      "30, 52, 70 fired, within reach of 180k",
+      view(175_000, 1_000_000),
+      state([30, 52, 70]),
+      false,
+    ],
+    ["30, 52, 70 fired, far from 180k", view(150_000, 1_000_000), state([30, 52, 70]), true],
+    [
+      "up to 180k fired, within reach of 220k",
+      view(215_000, 1_000_000),
+      state([30, 52, 70, 180_000]),
+      false,
+    ],
+    ["200k window: nothing after 70", view(150_000, 200_000), state([30, 52, 70]), true],
+  ];
+  for (const [name, v, s, early] of cases) {
+    await t.step(name, () => assertEquals(ceilingOf(v, s, on, undefined) !== undefined, early));
+  }
 });
 
 Deno.test("a switch to a smaller window between responses costs at most one call", () => {

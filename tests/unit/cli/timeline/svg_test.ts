@@ -122,6 +122,7 @@ Deno.test("timelineJson() writes every key, null where unknown", () => {
     tokens: null,
     window: null,
     span: null,
+    large: false,
   });
   assertEquals(json.events[0], {
     kind: "compaction",
@@ -133,6 +134,7 @@ Deno.test("timelineJson() writes every key, null where unknown", () => {
     "transcript",
     "sessionId",
     "thresholds",
+    "cadence",
     "calls",
     "events",
     "subagents",
