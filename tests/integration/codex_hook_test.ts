@@ -10,7 +10,7 @@ import { CodexSession } from "./_codex.ts";
 
 const RULE = "Always answer in haiku (AGENTS-MD-RULE).";
 
-function setup() {
+function setup(window?: number) {
   const box = sandbox();
   const project = join(box.dir, "project");
   Deno.mkdirSync(project);
@@ -20,7 +20,7 @@ function setup() {
   );
   const codexHome = join(box.dir, "codex-home");
   const env: Record<string, string> = { ...box.env, CODEX_HOME: codexHome, HOME: box.dir };
-  return { box, env, session: new CodexSession(codexHome, project) };
+  return { box, env, session: new CodexSession(codexHome, project, window) };
 }
 
 const labelOf = (text: string | undefined) => text?.match(/^\[lessons-reinject refresh (\S+)/)?.[1];
@@ -93,4 +93,16 @@ Deno.test("Codex: a crossing call whose response is recorded after its hook star
   const late = await session.call(60_000, waiting, { lateMs: 300 });
   assertEquals(labelOf(late.context), "30");
   ok(late.context?.includes("31% of the 190k-token context window"), late.context?.slice(0, 120));
+});
+
+Deno.test("Codex: gpt-5.5's 258,400 window follows the every-window schedule: 60k, 104k, 140k, then 180k and 220k", async () => {
+  const { env, session } = setup(258_400);
+  const fired: [number, string | undefined][] = [];
+  for (
+    const tokens of [59_000, 61_000, 103_000, 105_000, 139_000, 141_000, 179_000, 181_000, 221_000]
+  ) {
+    const label = labelOf((await session.call(tokens, env)).context);
+    if (label) fired.push([tokens, label]);
+  }
+  assertEquals(fired.map(([tokens]) => tokens), [61_000, 105_000, 141_000, 181_000, 221_000]);
 });
