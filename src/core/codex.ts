@@ -30,7 +30,7 @@ export const isRolloutPath = (path: string | undefined): boolean =>
 
 /** What one rollout line says. `usage`: a response's input tokens (`input_tokens` holds the cached). */
 export type RolloutLine =
-  | { kind: "usage"; tokens: number; window?: number | undefined }
+  | { kind: "usage"; tokens: number; window?: number | undefined; record?: true }
   | { kind: "window"; window: number }
   | { kind: "call"; callId: string }
   | { kind: "output"; callId: string }
@@ -52,8 +52,11 @@ export function rolloutLineOf(entry: unknown): RolloutLine | undefined {
   switch (entry.type) {
     case "compacted":
       return { kind: "compacted" };
-    case "token_usage_record":
-      return usage(payload.usage, undefined);
+    case "token_usage_record": {
+      // Written before the call's hook (0.171.0); releases without it write only the count after.
+      const found = usage(payload.usage, undefined);
+      return found?.kind === "usage" ? { ...found, record: true } : found;
+    }
     case "turn_context":
       return text(payload.model) ? { kind: "model", model: payload.model as string } : undefined;
     case "session_meta":

@@ -43,6 +43,9 @@ export function rolloutViewOf(raw: ByteSource, size: number, query: ViewQuery): 
   let window: number | undefined;
   let model: string | undefined;
   let settled = toolUseId === undefined;
+  // Usage lines read, and whether this Codex records a response's usage before the call's hook.
+  let usages = 0;
+  let records = false;
   for (const { start, line } of linesBack(source, size, query.maxBytes ?? MAX_SCAN_BYTES)) {
     if (line.kind === "compacted") {
       if (!newest) view.markerAfterUsage = start;
@@ -51,6 +54,8 @@ export function rolloutViewOf(raw: ByteSource, size: number, query: ViewQuery): 
     if (line.kind === "usage" || line.kind === "window") window ??= line.window;
     if (line.kind === "model") model ??= line.model;
     if (line.kind === "usage") {
+      usages++;
+      records ||= line.record === true;
       if (!newest) {
         newest = {
           tokens: line.tokens,
@@ -67,7 +72,9 @@ export function rolloutViewOf(raw: ByteSource, size: number, query: ViewQuery): 
       if (newest) newest.matched = true;
       settled = true;
     }
-    if (newest && settled && window !== undefined) break;
+    // Unmatched, one more usage line tells whether this Codex writes records (0.171.0: a record
+    // precedes each response's count): without them the call's own usage cannot come in time.
+    if (newest && settled && window !== undefined && (newest.matched || usages > 1)) break;
   }
   if (newest) {
     newest.model = model;
@@ -75,7 +82,7 @@ export function rolloutViewOf(raw: ByteSource, size: number, query: ViewQuery): 
     view.usage = newest;
     view.callPresent = newest.matched;
   }
-  if (toolUseId !== undefined && !view.callPresent) view.ownUsageDue = true;
+  if (toolUseId !== undefined && !view.callPresent && records) view.ownUsageDue = true;
   if (query.markersFrom !== undefined && view.markerAfterUsage === undefined) {
     Object.assign(view, markersSince(source, size, query.markersFrom));
   }

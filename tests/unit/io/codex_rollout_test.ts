@@ -18,8 +18,12 @@ const ROLLOUTS = join(ROOT, "tests", "fixtures", "codex", "rollouts");
 const encoder = new TextEncoder();
 
 /** The rollout's first `lines` lines, as the hook found the file. */
-function rollout(name: string, lines?: number): { source: ByteSource; size: number } {
-  const all = Deno.readTextFileSync(join(ROLLOUTS, `recorded-0.171.0-${name}.jsonl`));
+function rollout(
+  name: string,
+  lines?: number,
+  release = "0.171.0",
+): { source: ByteSource; size: number } {
+  const all = Deno.readTextFileSync(join(ROLLOUTS, `recorded-${release}-${name}.jsonl`));
   const kept = lines === undefined ? all : all.split("\n").slice(0, lines).join("\n") + "\n";
   return memory(kept);
 }
@@ -29,8 +33,8 @@ function memory(text: string): { source: ByteSource; size: number } {
   return { source: { readAt: (at, n) => bytes.subarray(at, at + n) }, size: bytes.length };
 }
 
-const view = (name: string, lines: number | undefined, call?: string) => {
-  const { source, size } = rollout(name, lines);
+const view = (name: string, lines: number | undefined, call?: string, release = "0.171.0") => {
+  const { source, size } = rollout(name, lines, release);
   return rolloutViewOf(source, size, { toolUseId: call, sidechainFile: false });
 };
 
@@ -58,7 +62,8 @@ Deno.test("each hook sees the input tokens of the response that made its call, a
 
 Deno.test("a response completed after its command: the call is there, its usage not yet", () => {
   const first = view("late", 12, "call_2");
-  assertEquals([first.usage, first.callPresent, first.ownUsageDue], [undefined, false, true]);
+  // Nothing yet says this Codex records a response's usage before the hook: no wait.
+  assertEquals([first.usage, first.callPresent, first.ownUsageDue], [undefined, false, undefined]);
   const second = view("late", 18, "call_4");
   // The previous response's count, not this call's: the hook waits for its own.
   assertEquals(
@@ -109,4 +114,13 @@ Deno.test("the history stops at the newest compaction", () => {
   const history = rolloutHistoryOf(source, size, "0a1b2c3d");
   assert(history.marker !== undefined);
   assertEquals(history.refreshed, []);
+});
+
+Deno.test("0.150.0 writes no token_usage_record: the hook reads the previous count, and waits for none", () => {
+  // call_4's function call and its item_completed: its output and count come after the hook.
+  const seen = view("basic", 14, "call_4", "0.150.0");
+  assertEquals(
+    [seen.usage?.tokens, seen.usage?.window, seen.usage?.matched, seen.ownUsageDue],
+    [50_000, 190_000, false, undefined],
+  );
 });
