@@ -19,7 +19,8 @@ export const ROLLOUT_KEYS: readonly string[] = [
   '"token_usage_record"',
   '"model_context_window"',
   '"compacted"',
-  '"function_call',
+  '_call"', // function_call, custom_tool_call, local_shell_call
+  '_call_output"',
   HOOK_CONTEXT_KIND,
   '"turn_context"',
   '"session_meta"',
