@@ -57,7 +57,13 @@ Deno.test("status --timeline replays a Codex session, its compaction and its rec
   const run = await cli(["status", "--timeline", "--json", "--project", project], env);
   assertEquals(run.code, 0, run.stderr);
   const { calls, events } = JSON.parse(run.stdout);
-  assertEquals(calls.map((c: { tokens: number }) => c.tokens), [40_000, 61_000, 70_000, 20_000, 61_000]);
+  assertEquals(calls.map((c: { tokens: number }) => c.tokens), [
+    40_000,
+    61_000,
+    70_000,
+    20_000,
+    61_000,
+  ]);
   assertEquals(events, [
     { kind: "refresh", call: 2, thresholds: [30], delivery: "delivered" },
     { kind: "compaction", beforeCall: 4, trigger: "auto", preTokens: null },
