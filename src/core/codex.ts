@@ -141,3 +141,18 @@ export function rolloutPointsOf(
   if (pending.length > 0) flush(points.at(-1)?.end ?? 0);
   return points;
 }
+
+/**
+ * Codex keeps 95 % of the configured `model_context_window` as the window it states, and without
+ * `model_auto_compact_token_limit` compacts at 90 % of the configured one (0.171.0: 178,000 of a
+ * stated 190,000 did not compact, 184,000 did): 90/95 of the stated window.
+ */
+export const DEFAULT_COMPACT_SHARE = 0.9 / 0.95;
+
+/** `model_auto_compact_token_limit` from a config.toml's top level (before its first table). */
+export function autoCompactLimitOf(toml: string): number | undefined {
+  const top = toml.split(/^\s*\[/m)[0] ?? "";
+  const match = /^\s*model_auto_compact_token_limit\s*=\s*([0-9_]+)\s*(?:#.*)?$/m.exec(top);
+  const value = match ? Number(match[1]!.replaceAll("_", "")) : NaN;
+  return Number.isSafeInteger(value) && value > 0 ? value : undefined;
+}

@@ -58,7 +58,7 @@ export function rolloutOf(path: string): Rollout {
   return { path, sessionId: sessionId ?? path, cwd, mtime };
 }
 
-/** Every rollout under `codexHome`, newest day first, as long as `keep` wants more. */
+/** Every rollout under `codexHome`, the newest day first, the newest file first in a day. */
 function* rollouts(codexHome: string): Generator<string> {
   const root = join(codexHome, SESSIONS_DIR);
   for (const year of names(root, false)) {

@@ -4,7 +4,9 @@
  * reader gives the same view (core/view.ts); the decision, the state, the rendering and the
  * commands know no host. docs/architecture.md draws it.
  */
-import { isRolloutPath } from "../core/codex.ts";
+import { autoCompactLimitOf, DEFAULT_COMPACT_SHARE, isRolloutPath } from "../core/codex.ts";
+import type { CompactEnv } from "../core/compaction_point.ts";
+import { join } from "../core/path.ts";
 import type { Settings } from "../settings/resolve.ts";
 import { rolloutHistoryOf, rolloutViewOf } from "./codex_rollout.ts";
 import { historyOf, viewOf } from "./transcript.ts";
@@ -37,5 +39,23 @@ export function readerFor(path: string | undefined): TranscriptReader {
  */
 export function settingsFor(path: string | undefined, settings: Settings): Settings {
   if (readerFor(path) !== CODEX) return settings;
-  return { ...settings, agent: "codex", compactEnv: {}, scaleForAutocompact: false };
+  const compactEnv = { host: codexCompaction(settings.codexHome) };
+  return { ...settings, agent: "codex", compactEnv, scaleForAutocompact: false };
+}
+
+/** Where Codex compacts: `model_auto_compact_token_limit` in its config.toml, else its default. */
+function codexCompaction(codexHome: string | undefined): NonNullable<CompactEnv["host"]> {
+  const file = codexHome && join(codexHome, "config.toml");
+  let limit: number | undefined;
+  try {
+    limit = file ? autoCompactLimitOf(Deno.readTextFileSync(file)) : undefined;
+  } catch {
+    // No config file: Codex's default.
+  }
+  if (limit !== undefined) {
+    const evidence = `model_auto_compact_token_limit = ${limit} in ${file}`;
+    return { tokens: limit, source: "model_auto_compact_token_limit", evidence };
+  }
+  const evidence = "Codex's default: 90% of the configured window, of which it states 95%";
+  return { share: DEFAULT_COMPACT_SHARE, source: "Codex's default", evidence };
 }

@@ -1,6 +1,10 @@
 /** Settings resolved into one object: the environment over the file over the defaults. Pure. */
 import { join } from "../core/path.ts";
-import { autocompactPctOf, autoCompactWindowOf } from "../core/compaction_point.ts";
+import {
+  autocompactPctOf,
+  autoCompactWindowOf,
+  type CompactEnv,
+} from "../core/compaction_point.ts";
 import type { Threshold } from "../core/numbers.ts";
 import { denoNpmCache, nodeTmpdir } from "./other_programs.ts";
 import {
@@ -107,7 +111,7 @@ function rearmAt(wanted: Threshold[], thresholds: Threshold[], problems: string[
 }
 
 /** Claude Code's auto-compaction variables, read the way Claude Code 2.1.328 reads them. */
-function compactEnvOf(env: Env) {
+function compactEnvOf(env: Env): CompactEnv {
   const raw = env("CLAUDE_CODE_AUTO_COMPACT_WINDOW");
   const tokens = autoCompactWindowOf(raw);
   const pct = autocompactPctOf(env("CLAUDE_AUTOCOMPACT_PCT_OVERRIDE"));

@@ -44,6 +44,11 @@ Deno.test("status finds a project's Codex session and reads it against the rollo
   const report = await status(env, project);
   assertEquals([report.transcript, report.tokens, report.window], [session.path, 70_000, 190_000]);
   assertEquals(report.fired, [30]);
+  // Where Codex compacts by default: 90 % of the configured 200,000 (codex-facts.md).
+  assertEquals([report.compaction?.tokens, report.compaction?.source], [
+    180_000,
+    "Codex's default",
+  ]);
   const text = await cli(["status", "--project", project], env);
   assertEquals(text.code, 0, text.stderr);
   assertIncludes(text.stdout, "190,000");

@@ -20,12 +20,13 @@ const RECORDED = ["0.171.0-basic", "0.171.0-compact", "0.171.0-late", "0.150.0-b
 /**
  * Where 30/52/70 % land, in tokens: on a window of 200k or less, percentages of it; on a larger
  * one, where a 200k session has them, then every 40k up to the compaction point
- * (docs/thresholds.md): 258,400 less 33,000 is 225,400.
+ * (docs/thresholds.md), which Codex puts at 90 % of the configured window, 95 % of which it
+ * states (codex-facts.md): 244,800 of a stated 258,400.
  */
 function scheduleOf(window: number): number[] {
   if (window <= 200_000) return [30, 52, 70].map((p) => (p * window) / 100);
   const points = [60_000, 104_000, 140_000];
-  for (let at = 180_000; at < window - 33_000; at += 40_000) points.push(at);
+  for (let at = 180_000; at < (window * 0.9) / 0.95; at += 40_000) points.push(at);
   return points;
 }
 
