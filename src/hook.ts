@@ -1,10 +1,10 @@
 /**
  * The hook: one payload in (Claude Code's or Codex's: io/hosts.ts), at most one JSON answer out,
- * and the trace of how it decided (docs/architecture.md). A tool call reads the payload, loads the state
- * (io/state_store.ts), observes the transcript (hook/observe.ts), then claims (hook/claim.ts):
- * under the lock it decides once and renders. Whether to re-send an undelivered refresh is decided
- * in core/decide.ts (core/receipts.ts `settleDeliveries`, `withReceipts`). Commands run the same
- * steps as a dry run (`dryRun`). It never throws and never blocks a session.
+ * and the trace of how it decided (docs/architecture.md). A tool call reads the payload, loads the
+ * state (io/state_store.ts), observes the transcript (hook/observe.ts), then claims
+ * (hook/claim.ts): under the lock it decides once and renders. Whether to re-send an undelivered
+ * refresh is decided in core/decide.ts (core/receipts.ts `settleDeliveries`, `withReceipts`).
+ * Commands run the same steps as a dry run (`dryRun`). It never throws and never blocks a session.
  */
 import {
   CONTINUE_SOURCES,

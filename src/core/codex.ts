@@ -29,7 +29,7 @@ export const ROLLOUT_KEYS: readonly string[] = [
 export const isRolloutPath = (path: string | undefined): boolean =>
   path !== undefined && /(?:^|[\\/])rollout-[^\\/]*\.jsonl$/.test(path);
 
-/** What one rollout line says. `usage`: a response's input tokens (`input_tokens` holds the cached). */
+/** What one rollout line says; `usage`: a response's input tokens (the cached ones among them). */
 export type RolloutLine =
   | { kind: "usage"; tokens: number; window?: number | undefined; record?: true }
   | { kind: "window"; window: number }

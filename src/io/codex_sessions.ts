@@ -1,7 +1,7 @@
 /**
- * Where Codex keeps a session's rollout: `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl`,
- * its project folder in the first line (`session_meta`). The commands find a project's newest
- * Codex session here, as they find Claude Code's under `~/.claude/projects/`.
+ * Where Codex keeps a session: `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl`, its
+ * project folder in the first line (`session_meta`). The commands find a project's newest Codex
+ * session here, as they find Claude Code's under `~/.claude/projects/`.
  */
 import { isRolloutPath, rolloutLineOf, SESSIONS_DIR } from "../core/codex.ts";
 import { join } from "../core/path.ts";

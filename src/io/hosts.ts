@@ -27,7 +27,7 @@ export const CODEX: TranscriptReader = {
   historyOf: rolloutHistoryOf,
 };
 
-/** The reader for a transcript: a Codex rollout is `rollout-*.jsonl`; anything else is Claude Code's. */
+/** The reader for a transcript: a rollout (`rollout-*.jsonl`) is Codex's, any other is Claude's. */
 export function readerFor(path: string | undefined): TranscriptReader {
   return isRolloutPath(path) ? CODEX : CLAUDE_CODE;
 }
