@@ -128,8 +128,9 @@ function replayed(
 ): Replayed[] {
   const out: Replayed[] = [];
   // The host's reader: the points and views of its transcript (io/hosts.ts).
-  const { viewOf } = readerFor(path);
-  const points = readerFor(path) === CODEX
+  const reader = readerFor(path);
+  const { viewOf } = reader;
+  const points = reader === CODEX
     ? rolloutPointsOf(linesForward(source, size), parseLine)
     : pointsOf(source, size, sidechainFile);
   let state = EMPTY_STATE;

@@ -102,3 +102,19 @@ Deno.test("with both agents, the session written last is shown, and either by it
   Deno.utimeSync(session.path, newer, newer);
   assertEquals((await status(env, project)).transcript, session.path);
 });
+
+Deno.test("Claude Code's auto-compaction settings do not move a Codex session's span", async () => {
+  const { box, env, project } = await codexProject();
+  // An early auto-compaction for Claude Code sessions only.
+  Deno.mkdirSync(join(box.dir, ".claude"), { recursive: true });
+  Deno.writeTextFileSync(
+    join(box.dir, ".claude", "settings.json"),
+    JSON.stringify({ autoCompactWindow: 100_000 }),
+  );
+  const withClaude = { ...env, CLAUDE_CODE_AUTO_COMPACT_WINDOW: "100000" };
+  assertEquals((await status(withClaude, project)).span, 190_000);
+  const run = await cli(["status", "--timeline", "--json", "--project", project], withClaude);
+  assertEquals(run.code, 0, run.stderr);
+  const spans = JSON.parse(run.stdout).calls.map((c: { span: number }) => c.span);
+  assertEquals(spans, [190_000, 190_000, 190_000]);
+});
