@@ -91,8 +91,9 @@ export async function runPreview(args: string[], ctx: cli.Ctx): Promise<number> 
       thresholds: [shown],
       percent: r?.percent ?? (byTokens ? 0 : shown),
       ...(r?.window !== undefined ? { window: r.window } : {}),
-      ...(r?.span !== undefined && r.span !== r.window ? { span: r.span } : {}),
+      ...(r?.span !== undefined && r.span !== r.window && !r.cadence ? { span: r.span } : {}),
       ...(tokens !== undefined ? { tokens } : {}),
+      ...(r?.cadence ? { inTokens: true } : {}),
     };
   }
   const token = "error" in target

@@ -3,6 +3,7 @@ import type { State } from "../schemas/state.ts";
 import { afterCompaction, compactionEvent, compactionFound } from "./compaction_refresh.ts";
 import { applyFacts, type ContextFacts, resetState } from "./facts.ts";
 import type { RefreshCause } from "./header.ts";
+import type { Step } from "./step.ts";
 import { groupDigits, isTokenThreshold, percentText, type Threshold } from "./numbers.ts";
 import { thresholdText } from "./numbers.ts";
 import { fillOf, isReading, type NoReading, type Reading } from "./reading.ts";
@@ -10,13 +11,6 @@ import { type DeliveryReport, type ReceiptEvidence, reportOf } from "./receipts.
 import { settleDeliveries, withReceipts } from "./receipts.ts";
 import { scheduledThresholds } from "./schedule.ts";
 import { crossedThresholds, firedUnder, nextThreshold, pointOf } from "./thresholds.ts";
-
-/** One step of a decision: what to refresh for, the state to write (undefined: none), why. */
-export interface Step {
-  cause: RefreshCause | undefined;
-  next: State | undefined;
-  reason: string;
-}
 
 export interface DecideSettings {
   thresholds: readonly Threshold[];

@@ -2,7 +2,7 @@
 import { thresholdOf, thresholdText } from "./numbers.ts";
 import type { Delivery, State } from "../schemas/state.ts";
 import { SESSION_START } from "./claude_code.ts";
-import type { Step } from "./decide.ts";
+import type { Step } from "./step.ts";
 import { isReading, type NoReading, type Reading } from "./reading.ts";
 import type { RefreshCause } from "./header.ts";
 

@@ -421,3 +421,19 @@ Deno.test("on Claude Code's default 1M model, status and the statusline name the
   );
   assertIncludes(line.stdout, "next refresh at 180k");
 });
+
+Deno.test("on the default 1M model, preview shows the next refresh as the hook will word it", async () => {
+  const box = sandbox();
+  const env = { ...box.env, HOME: box.dir };
+  const transcript = join(box.dir, "session.jsonl");
+  const opus = { model: "claude-opus-5-5", version: "2.1.332" };
+  writeTranscript(transcript, [entries.assistant(40_000, ["toolu_a"], opus)]);
+  const run = await cli(["preview", "--transcript", transcript], env);
+  assertEquals(run.code, 0, run.stderr);
+  assertIncludes(run.stdout, "[lessons-reinject refresh 30 ref=");
+  assertIncludes(
+    run.stdout,
+    "Context refresh at 40,000 tokens (4% of the 1M-token context window)",
+  );
+  assert(!run.stdout.includes("measured before auto-compaction"), run.stdout);
+});

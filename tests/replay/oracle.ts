@@ -209,7 +209,13 @@ export interface Config {
   thresholds: number[];
   autoCompactWindow?: number;
   pct?: number;
+  /** Tokens between refreshes after the last threshold on a span over 200k; 0: off. */
+  cadence?: number;
 }
+
+/** docs/thresholds.md: past 200k, percentages are of 200,000 tokens, then a refresh every 40k. */
+const SMALL_SPAN = 200_000;
+const CADENCE = 40_000;
 
 export const DEFAULT_CONFIG: Config = { thresholds: THRESHOLDS };
 
@@ -225,12 +231,7 @@ const COMPACT_BUFFER = 13_000;
  * are of the window that compacts there, narrowed until the highest sits 3 % of it before.
  */
 export function spanOf(config: Config, window: number, learned?: number): number {
-  const own = Math.min(window, config.autoCompactWindow ?? window);
-  let compactAt = own - OUTPUT_BUFFER - COMPACT_BUFFER;
-  if (config.pct !== undefined) {
-    compactAt = Math.min(compactAt, Math.floor((own - OUTPUT_BUFFER) * config.pct / 100));
-  }
-  if (learned !== undefined && learned < compactAt) compactAt = learned;
+  const compactAt = compactionAt(config, window, learned);
   let span = window;
   const early = compactAt + OUTPUT_BUFFER + COMPACT_BUFFER;
   if (early < window) {
@@ -243,6 +244,36 @@ export function spanOf(config: Config, window: number, learned?: number): number
     }
   }
   return span;
+}
+
+/** Where Claude Code auto-compacts a session of `window` tokens (see {@link spanOf}). */
+function compactionAt(config: Config, window: number, learned?: number): number {
+  const own = Math.min(window, config.autoCompactWindow ?? window);
+  let compactAt = own - OUTPUT_BUFFER - COMPACT_BUFFER;
+  if (config.pct !== undefined) {
+    compactAt = Math.min(compactAt, Math.floor((own - OUTPUT_BUFFER) * config.pct / 100));
+  }
+  if (learned !== undefined && learned < compactAt) compactAt = learned;
+  return compactAt;
+}
+
+/**
+ * The thresholds of a context and the tokens its percentages are of: on a span over 200,000
+ * tokens, percentages are of 200,000 and, past the highest threshold, one more comes every
+ * `cadence` tokens while it is below the compaction point.
+ */
+export function scheduleOf(config: Config, window: number, learned?: number) {
+  const span = spanOf(config, window, learned);
+  const cadence = config.cadence ?? CADENCE;
+  if (cadence <= 0 || span <= SMALL_SPAN) return { span, thresholds: config.thresholds };
+  const at = (t: number) => (t < 100 ? (t * SMALL_SPAN) / 100 : t);
+  const extra: number[] = [];
+  const end = compactionAt(config, window, learned);
+  for (let p = Math.max(...config.thresholds.map(at)) + cadence; p < end; p += cadence) {
+    extra.push(Math.round(p));
+  }
+  const thresholds = [...config.thresholds, ...extra.filter((p) => !config.thresholds.includes(p))];
+  return { span: SMALL_SPAN, thresholds };
 }
 
 type Json = Record<string, unknown>;
@@ -462,14 +493,14 @@ export function expectCalls(
       restate = true;
       learn(); // Looking back found the marker.
     }
-    const span = spanOf(config, window, learned);
+    const { span, thresholds } = scheduleOf(config, window, learned);
     const pointOf = (t: number) => (t < 100 ? t * span / 100 : t);
     const reached = reachedOver(span);
     let expected: Expected = { kind: "none" };
     if (percent !== undefined) {
       const already = counting(span);
       // In the order a filling context reaches them; a percentage first at the same point.
-      const crossed = config.thresholds.filter((t) => reached(t) && !already.has(t)).sort((a, b) =>
+      const crossed = thresholds.filter((t) => reached(t) && !already.has(t)).sort((a, b) =>
         pointOf(a) - pointOf(b) || Number(a >= 1000) - Number(b >= 1000)
       );
       crossed.forEach((t) => fired.set(t, t >= 1000 ? Infinity : span));
