@@ -13,7 +13,7 @@ import {
   type ResponsesStub,
   startResponsesStub,
 } from "../../scripts/loopback/responses_stub.ts";
-import { ROOT, SAMPLE_MANIFEST } from "../_helpers.ts";
+import { baseEnv, ROOT, SAMPLE_MANIFEST } from "../_helpers.ts";
 import { findCodex } from "./codex_cli.ts";
 
 const RULE = "Name every file you touch (AGENTS-MD-MARKED-RULE).";
@@ -40,7 +40,8 @@ async function codex(home: string, project: string, args: string[], env: Record<
   const out = await new Deno.Command(found.bin, {
     args,
     cwd: project,
-    env: { CODEX_HOME: home, OPENAI_API_KEY: "sk-loop", ...env },
+    env: baseEnv({ CODEX_HOME: home, OPENAI_API_KEY: "sk-loop", ...env }),
+    clearEnv: true,
     stdin: "null",
     stdout: "piped",
     stderr: "piped",

@@ -12,6 +12,7 @@
  */
 import { join } from "node:path";
 import { type ResponsesStep, startResponsesStub } from "../../scripts/loopback/responses_stub.ts";
+import { baseEnv } from "../_helpers.ts";
 import { locateCodex } from "./codex_cli.ts";
 
 const SCENARIOS: Record<string, { steps: ResponsesStep[]; compactLimit?: number }> = {
@@ -91,7 +92,8 @@ if (import.meta.main) {
       project,
       "Run the scripted steps.",
     ],
-    env: { CODEX_HOME: home, OPENAI_API_KEY: "sk-loop" },
+    env: baseEnv({ CODEX_HOME: home, OPENAI_API_KEY: "sk-loop" }),
+    clearEnv: true,
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
