@@ -13,7 +13,6 @@ import {
   SESSION_START,
   STARTUP_SOURCE,
   TOOL_CALL_EVENTS,
-  userNotice,
 } from "./core/claude_code.ts";
 import { decide } from "./core/decide.ts";
 import { messageOf } from "./core/errors.ts";
@@ -25,16 +24,11 @@ import type { Settings } from "./settings/resolve.ts";
 import { compactSettingsOf } from "./io/claude_settings.ts";
 import { rearmAfterRefresh } from "./io/lessons_learned_dedup.ts";
 import { transcriptOf } from "./io/session_files.ts";
-import {
-  loadState,
-  preparePrivateDir,
-  stateDirFix,
-  statePaths,
-  untrustedDirReason,
-} from "./io/state_store.ts";
+import { loadState, stateDirFix, statePaths, untrustedDirReason } from "./io/state_store.ts";
 import { withTranscript } from "./io/transcript.ts";
 import { readerFor, settingsFor } from "./io/hosts.ts";
 import { claim } from "./hook/claim.ts";
+import { startupNotice } from "./hook/startup.ts";
 import { observe } from "./hook/observe.ts";
 import { buildRefresh } from "./hook/refresh.ts";
 import type * as Replay from "./hook/replay.ts";
@@ -74,12 +68,7 @@ export async function runHook(
       const text = await onReset(payload, settings, trace);
       answer = text === undefined ? undefined : hookAnswer(SESSION_START, text);
     } else if (event === SESSION_START && payload.source === STARTUP_SOURCE) {
-      const problem = preparePrivateDir(settings.stateDir);
-      trace.reason = problem ? `told the user: ${problem}` : "the state folder is usable";
-      answer = problem && userNotice(
-        `lessons-reinject: ${problem}: it will not use it, so no context refresh is given; ` +
-          stateDirFix(settings.stateDir, problem),
-      );
+      ({ answer, reason: trace.reason } = await startupNotice(payload, settings));
     } else if (TOOL_CALL_EVENTS.includes(event) || continues(payload)) {
       // A resumed or forked session is measured as a tool call is; SessionStart answers it.
       const text = await onToolCall(payload, settings, trace, { dry: false, render: true });

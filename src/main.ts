@@ -6,6 +6,7 @@ import { runHook } from "./hook.ts";
 import { readStdinCapped, StdinError } from "./io/stdin.ts";
 import { loadSettings } from "./settings/load.ts";
 import { writeAll } from "./io/write_all.ts";
+import { messageOf, writeReason } from "./core/errors.ts";
 
 /** Commands load only with arguments: a hook call loads only the hook (scripts/bundle.ts). */
 async function commands(): Promise<typeof import("./cli/dispatch.ts")> {
@@ -44,12 +45,31 @@ async function hookMain(): Promise<void> {
   }
 }
 
+/**
+ * A command's own catch-all: whatever escapes it (a package Deno cannot load, stdout closed, a
+ * failure no command foresaw) is one line naming the command, never Deno's stack trace; exit 1.
+ */
+async function cliMain(args: string[]): Promise<number> {
+  try {
+    return await (await commands()).runCli(args);
+  } catch (error) {
+    const what = error instanceof Deno.errors.BrokenPipe
+      ? `cannot write to stdout: ${writeReason(error)}`
+      : messageOf(error);
+    try {
+      await writeAll(Deno.stderr, `lessons-reinject: ${args[0]}: ${what}\n`);
+    } catch {
+      // stderr closed too: the exit code says it.
+    }
+    return 1;
+  }
+}
+
 if (import.meta.main) {
   if (Deno.args.length === 0) {
     await hookMain();
     Deno.exit(0);
   } else {
-    const { runCli } = await commands();
-    Deno.exit(await runCli(Deno.args));
+    Deno.exit(await cliMain(Deno.args));
   }
 }

@@ -316,14 +316,18 @@ async function replay(dir: string, variant: Variant = { scale: 1 }): Promise<Rep
 export async function runDemo(args: string[], ctx: cli.Ctx): Promise<number> {
   const flags = await cli.readFlags(args, { ...cli.COMMON, full: "boolean" }, HELP, ctx);
   if ("exit" in flags) return flags.exit;
+  // Each replay in a temporary folder of its own; one that cannot be made fails in one line.
   const replayIn = async (variant?: Variant) => {
-    const dir = Deno.makeTempDirSync({ prefix: "lessons-reinject-demo-" });
+    const dir = cli.makeTempFolder("lessons-reinject-demo-", ctx.settings.tmpDir);
+    if (typeof dir !== "string") return dir;
     return await replay(dir, variant).finally(() =>
       Deno.remove(dir, { recursive: true }).catch(() => {})
     );
   };
   const demo = await replayIn();
+  if ("failed" in demo) return await cli.fail(demo.failed, flags.values.json);
   const large = await replayIn(DEFAULT_MODEL_SESSION);
+  if ("failed" in large) return await cli.fail(large.failed, flags.values.json);
   const json = ({ steps, ...rest }: Replayed) => ({
     ...rest,
     steps: steps.map(({ reason: _, crossed: __, ...step }) => step),

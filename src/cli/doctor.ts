@@ -10,6 +10,7 @@ import * as cli from "./common.ts";
 import { checkRules, checkThresholds } from "./doctor_rules.ts";
 import { check, checkPlugin, checkStatusline, pluginRootFor } from "./doctor_setup.ts";
 import { locateTranscript, nextCallPayload } from "./locate.ts";
+import { nextRefresh } from "./next_refresh.ts";
 import { sampleRefresh } from "./rules.ts";
 import type { Check, DoctorJson, StatusJson } from "./schemas.ts";
 import { contextText, deliveryLines, nextCallText, statusOf } from "./status.ts";
@@ -39,10 +40,13 @@ async function diagnose(ctx: cli.Ctx, cwd: string, flag: string | undefined): Pr
   const plugin = pluginRootFor(settings, program.root, flag);
   const trace = found && await dryRun(nextCallPayload(found, cwd), settings, { render: true });
   const rules = await loadStandingRules(settings, cwd);
+  // The size `preview` gives: the refresh this session's next one would be, at its reading.
+  const next = await nextRefresh(settings, cwd, target, { always: true });
+  const measured = next.built?.kind === "text" ? next.built.account : undefined;
   const checks: Check[] = [
     ...checkSettings(settings),
     ...await checkPlugin(plugin, settings),
-    ...checkRules(rules, settings.maxChars, sampleRefresh(rules, settings)),
+    ...checkRules(rules, settings.maxChars, measured ?? sampleRefresh(rules, settings)),
     checkThresholds(settings, cwd, trace),
     checkStateDir(settings.stateDir),
     checkStatusline(settings, plugin),
@@ -59,11 +63,15 @@ function checkSettings({ configFile: file, problems }: Settings): Check[] {
   const env = problems.filter((p) => !file.problems.includes(p));
   const where = `correct ${file.path ?? "the file"} at the line and column named (or remove it)`;
   const unset = "correct or unset the variables named (docs/configuration.md lists every setting)";
-  const found = file.path ? `${file.path} (${file.via}): ${file.empty ? "empty" : "valid"}` : "";
+  const found = file.path ? `${cli.configFileText(file)}: ${file.empty ? "empty" : "valid"}` : "";
   return [
     file.problems.length > 0
       ? check("config file", "fail", file.problems.join("\n"), where)
-      : check("config file", "ok", found || "none: environment and defaults apply"),
+      : check(
+        "config file",
+        "ok",
+        found || `${cli.configFileText(file)}: environment and defaults apply`,
+      ),
     env.length > 0
       ? check("environment", "fail", env.join("\n"), unset)
       : check("environment", "ok", "every LESSONS_* setting is valid"),

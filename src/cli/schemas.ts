@@ -61,9 +61,25 @@ export const StatusJsonSchema = z.object({
   })),
   leftOut: strings,
   configFile: str,
+  /** The config file and how it was found, or where none was: as the report says it. */
+  configFileText: z.string(),
   problems: strings,
 });
 export type StatusJson = z.infer<typeof StatusJsonSchema>;
+
+/** `lessons-reinject why --json`. */
+export const WhyJsonSchema = z.object({
+  transcript: z.string(),
+  /** Why no refresh, or what the next tool call does, in one line. */
+  answer: z.string(),
+  /** The hook's own debug line for its next call. */
+  nextCall: z.string(),
+  /** What Claude Code recorded of the hook's stderr and cancelled runs, oldest first. */
+  recorded: strings,
+  problems: strings,
+  configFile: z.string(),
+});
+export type WhyJson = z.infer<typeof WhyJsonSchema>;
 
 /** `lessons-reinject preview --json`. */
 export const PreviewJsonSchema = z.object({
@@ -79,6 +95,8 @@ export const PreviewJsonSchema = z.object({
   omitted: strings,
   invalid: strings,
   sources: strings,
+  /** The config file and how it was found, or where none was. */
+  configFile: z.string(),
 });
 export type PreviewJson = z.infer<typeof PreviewJsonSchema>;
 
@@ -133,6 +151,8 @@ export const StatuslineJsonSchema = z.object({
   ...reading,
   line: z.string(),
   error: str,
+  /** The config file and how it was found, or where none was. */
+  configFile: z.string(),
 });
 export type StatuslineJson = z.infer<typeof StatuslineJsonSchema>;
 

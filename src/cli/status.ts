@@ -20,6 +20,7 @@ import type { StatusJson } from "./schemas.ts";
 
 const HELP =
   `Usage: lessons-reinject status [--transcript PATH | --session ID] [--project DIR] [--json]
+       [--timeline [--svg FILE]]
 
 What the hook sees for a session now: a gauge of the context use with the thresholds marked, the
 tokens and window and how they were found, the thresholds, which fired, what the next tool call
@@ -30,6 +31,9 @@ Options:
   --session ID       the session's transcript under ~/.claude/projects/ (its id, or its start)
   --project DIR      the project whose newest session to read (default: this folder)
   --json             print the report as JSON (docs/commands.md: "status --json")
+  --timeline         the whole session instead, call by call: a chart of the context use with
+                     each threshold, compaction and refresh (status --timeline --help)
+  --svg FILE         with --timeline, also write the chart as a standalone SVG file
   -h, --help         this help
 `;
 
@@ -114,6 +118,7 @@ export function statusOf(
     deliveries: (decision?.deliveries ?? []).map((d) => ({ ...d, reason: d.reason ?? null })),
     leftOut: rules.leftOut,
     configFile: settings.configFile.path ?? null,
+    configFileText: cli.configFileText(settings.configFile),
     problems: settings.problems,
   };
 }
@@ -200,13 +205,18 @@ function statusRows(r: StatusJson): [string, string][] {
     ["pending", list(r.pending, ": the next tool call refreshes")],
     ["next call", nextCallText(r)],
     ["next", r.next === null ? past : `${thresholdText(r.next)}${nextAt}`],
-    ["tool count", `${r.toolCount} (fallback refresh every ${r.toolCountInterval} calls)`],
+    // Only when the count decides (no reading): otherwise it is not kept, and "0" misleads.
+    [
+      "tool count",
+      r.source === "tool count" &&
+      `${r.toolCount} (fallback refresh every ${r.toolCountInterval} calls)`,
+    ],
     ["state file", `${r.statePath} (${r.stateFile})`],
     ["compaction", r.afterCompact === "pending" && restate],
     ["deliveries", deliveryLines(r.deliveries).join("\n")],
     ["sources", r.sources.join("\n")],
     ["left out", r.leftOut.length > 0 && `${r.leftOut.join(", ")} (over the refresh budget)`],
-    ["config file", r.configFile ?? "none"],
+    ["config file", r.configFileText],
     ...r.problems.map((p): [string, string] => ["problem", p]),
   ];
   return rows.filter((row): row is [string, string] => typeof row[1] === "string" && row[1] !== "");
@@ -223,7 +233,7 @@ export async function runStatus(args: string[], ctx: cli.Ctx): Promise<number> {
   if ("exit" in target) return target.exit;
   const { settings } = ctx;
   const trace = await dryRun(nextCallPayload(target, flags.cwd), settings, { render: true });
-  const rules = await loadStandingRules(settings, flags.cwd);
+  const rules = await loadStandingRules(settings, target.cwd ?? flags.cwd);
   const leftOut = sampleRefresh(rules, settings).omitted;
   const r = statusOf(trace, target, settings, { sources: sourceLines(rules), leftOut });
   if (flags.values.json) await cli.printJson(r);

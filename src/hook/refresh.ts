@@ -9,7 +9,12 @@ import type { StandingRules } from "../io/standing_rules.ts";
 
 export type BuiltRefresh =
   | { kind: "text"; account: RefreshAccount }
-  | { kind: "error"; error: string; manifest: StandingRules["manifest"] };
+  | {
+    kind: "error";
+    error: string;
+    manifest: StandingRules["manifest"];
+    sources: StandingRules["sources"];
+  };
 
 /** Builds the refresh for `cause`, for the project at `cwd`, headed with `token`. */
 export async function buildRefresh(
@@ -22,9 +27,9 @@ export async function buildRefresh(
     import("../io/standing_rules.ts"),
     import("../core/render_rules.ts"),
   ]);
-  const { manifest, trace, blocks, lessons } = await loadStandingRules(settings, cwd);
+  const { manifest, trace, blocks, lessons, sources } = await loadStandingRules(settings, cwd);
   if (lessons.length === 0 && blocks.length === 0) {
-    return { kind: "error", error: `no rules to restate (${trace.join("; ")})`, manifest };
+    return { kind: "error", error: `no rules to restate (${trace.join("; ")})`, manifest, sources };
   }
   const rendered = renderCombined(
     refreshHeader(cause, token, { blocks, lessons }),

@@ -1,7 +1,8 @@
 /** The trace of one hook call: what each step saw and decided, for the debug line and commands. */
 import type { ContextFacts } from "../core/facts.ts";
 import type { Decision } from "../core/decide.ts";
-import { percentText } from "../core/numbers.ts";
+import { formatTokens } from "../core/header.ts";
+import { groupDigits, percentText } from "../core/numbers.ts";
 import { isReading, type NoReading, type Reading } from "../core/reading.ts";
 import type { State } from "../schemas/state.ts";
 import type { RearmResult } from "../io/lessons_learned_dedup.ts";
@@ -39,13 +40,25 @@ export interface Trace {
   rearm?: RearmResult | undefined;
 }
 
+/** How a reading's numbers are written: the debug line's plain digits, or the reports' `200k`. */
+export interface NumberStyle {
+  tokens: (tokens: number) => string;
+  window: (tokens: number) => string;
+}
+
+/** The debug line's: plain digits, as the hook has always logged them. */
+const DIGITS: NumberStyle = { tokens: String, window: String };
+
+/** The commands': `145,000` tokens of a `200k` window, as every report writes them. */
+export const FOR_PEOPLE: NumberStyle = { tokens: groupDigits, window: formatTokens };
+
 /** The reading in a few words: `31% of 200000 (why), 62000 tokens from transcript latest`. */
-export function describeReading(reading: Reading | NoReading): string {
+export function describeReading(reading: Reading | NoReading, style = DIGITS): string {
   if (!isReading(reading)) return reading.reason;
-  const tokens = reading.tokens === undefined ? "" : `, ${reading.tokens} tokens`;
+  const tokens = reading.tokens === undefined ? "" : `, ${style.tokens(reading.tokens)} tokens`;
   const window = reading.window === undefined
     ? ""
-    : ` of ${reading.window} (${reading.windowSource})`;
+    : ` of ${style.window(reading.window)} (${reading.windowSource})`;
   return `${percentText(reading.percent)}${window}${tokens} from ${reading.source}`;
 }
 

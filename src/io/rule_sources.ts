@@ -140,3 +140,17 @@ export function describeSource(source: LoadedRuleSource): string {
     : `${n} marked ${n === 1 ? "section" : "sections"}`;
   return `${source.display}: ${what}${size}${notes}`;
 }
+
+/**
+ * Each source's problem that cost rules, by full path and line: `/p/CLAUDE.md:7: section never
+ * closed; left out`, `/p/.claude/reinject.md: not UTF-8 text`. Empty files and files without
+ * markers are no problem.
+ */
+export function sourceProblems(sources: readonly LoadedRuleSource[]): string[] {
+  return sources.flatMap((s) =>
+    s.status === "skipped" ? [`${s.path}: ${s.notes.join("; ")}`] : s.notes.flatMap((note) => {
+      const at = /^line (\d+): (.*)$/.exec(note);
+      return at ? [`${s.path}:${at[1]}: ${at[2]}`] : [];
+    })
+  );
+}

@@ -23,9 +23,16 @@ const isWindows = Deno.build.os === "windows";
 /** The config file found (none: `path` undefined), its valid settings and a line per problem. */
 export interface ConfigFileOutcome {
   path: string | undefined;
-  via: "LESSONS_CONFIG" | "CLAUDE_PLUGIN_DATA" | "~/.config" | undefined;
+  via:
+    | "LESSONS_CONFIG"
+    | "CLAUDE_PLUGIN_DATA"
+    | "installed plugin's data folder"
+    | "~/.config"
+    | undefined;
   settings: FileSettings;
   problems: string[];
+  /** Every path looked at, in order. */
+  looked?: string[];
   /** Only blanks or comments: accepted, and said to be empty. */
   empty?: boolean;
 }
@@ -80,6 +87,8 @@ export function resolveSettings(env: Env, file: ConfigFileOutcome = NO_FILE) {
     rulesFiles: setting(SETTINGS.rulesFiles).map((p) => expandHome(p, home) ?? p),
     refreshAfterCompact: setting(SETTINGS.refreshAfterCompact),
     home,
+    /** The temp folder (TMPDIR, TMP, TEMP, else the system's), as `tmp` names it to the user. */
+    tmpDir: tempDirOf(env),
     claudeDir: nonEmpty(env("CLAUDE_CONFIG_DIR")) ?? (home ? join(home, ".claude") : undefined),
     /** The agent whose session this is: its instruction files and plugins (io/hosts.ts). */
     agent: "claude-code" as "claude-code" | "codex",
@@ -154,10 +163,17 @@ export function expandHome(path: string | undefined, home: string | undefined): 
   return path === "~" || path.startsWith("~/") ? join(home, path.slice(1)) : path;
 }
 
+/** The temp folder and the variable naming it: `TMPDIR /x`, or the system's `/tmp`. */
+function tempDirOf(env: Env): { path: string; via: string | undefined } {
+  const via = ["TMPDIR", "TMP", "TEMP"].find((name) => nonEmpty(env(name)));
+  const path = via ? env(via)! : isWindows ? "C:\\Windows\\Temp" : "/tmp";
+  return { path, via };
+}
+
 /** Under the temp folder, named by a hash of user and home: users sharing `/tmp` never share. */
 function defaultStateDir(env: Env): string {
   const first = (...names: string[]) => names.map((n) => nonEmpty(env(n))).find((v) => v);
-  const tmp = first("TMPDIR", "TMP", "TEMP") ?? (isWindows ? "C:\\Windows\\Temp" : "/tmp");
+  const tmp = tempDirOf(env).path;
   const who = first("USER", "USERNAME", "LOGNAME", "HOME") ?? "user";
   // FNV-1a: a short stable name, not security (the folder's mode and owner are).
   const text = `${who}\0${env("HOME") ?? ""}`;

@@ -228,8 +228,9 @@ const ROWS = {
     ...onOff,
     fallback: false,
     shownDefault: "off",
-    doc: "One stderr line per call with the decision and why (Claude Code shows hook stderr " +
-      "in verbose mode).",
+    doc: "One stderr line per call with the decision and why. Claude Code does not show it, " +
+      "even with --verbose: it keeps it in the session's transcript, where `why` reads it " +
+      "(and in `claude --debug-file`).",
   },
   waitMs: {
     key: "waitMs",

@@ -1,7 +1,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { type DoctorJson, DoctorJsonSchema } from "../../src/cli/schemas.ts";
-import { entries, SAMPLE_MANIFEST, writeTranscript } from "../_helpers.ts";
+import { entries, payload, runHook, SAMPLE_MANIFEST, writeTranscript } from "../_helpers.ts";
 import { assertIncludes, cli, parsedAs, ROOT, sandbox } from "./_cli.ts";
 import { compactionSummariser, SUMMARISER_ID } from "../replay/shapes.ts";
 
@@ -415,5 +415,52 @@ Deno.test("doctor flags a statusLine command that cannot run, and names the path
       assertIncludes(found.fix ?? "", "its path holds the plugin's version");
     },
   );
+  await Deno.remove(box.dir, { recursive: true });
+});
+
+Deno.test("doctor gives the size preview gives, the length of what Claude Code receives", async () => {
+  const box = sandbox();
+  const cwd = join(box.dir, "project");
+  Deno.mkdirSync(cwd);
+  Deno.writeTextFileSync(
+    join(cwd, "CLAUDE.md"),
+    "# Project\n<!-- reinject -->\n- Run the tests before every commit.\n<!-- /reinject -->\n",
+  );
+  const projects = join(box.dir, ".claude", "projects", cwd.replace(/[^a-zA-Z0-9]/g, "-"));
+  Deno.mkdirSync(projects, { recursive: true });
+  const transcript = join(projects, "size-session.jsonl");
+  const env = healthy(box);
+  // 31% of a 200k window, and (later) 40%: a refresh due, then none due, the next one ahead.
+  for (const [tokens, due] of [[62_000, true], [80_000, false]] as const) {
+    const id = `toolu_size${tokens}`;
+    const line = entries.assistant(tokens, [id], { model: "claude-sonnet-4-6" });
+    writeTranscript(transcript, [line]);
+    const size = (report: DoctorJson) =>
+      Number(
+        /in a refresh of ([\d,]+) of|a refresh of every source is ([\d,]+) of/.exec(
+          report.checks.map((c) => c.detail).join("\n"),
+        )?.slice(1).find((m) => m)?.replaceAll(",", ""),
+      );
+    const report = parsedAs(
+      DoctorJsonSchema,
+      (await cli(["doctor", "--json", "--plugin-root", ROOT], env, "", cwd)).stdout,
+    );
+    const preview = JSON.parse((await cli(["preview", "--json"], env, "", cwd)).stdout);
+    assertEquals(preview.due, due);
+    assertEquals(size(report), preview.chars, `at ${tokens} tokens`);
+    if (!due) continue;
+    // What Claude Code receives: the hook's additionalContext on this very call.
+    const hook = await runHook(
+      payload("PostToolUse.Bash", {
+        session_id: String(line.sessionId),
+        transcript_path: transcript,
+        tool_use_id: id,
+        cwd,
+      }),
+      env,
+    );
+    assertEquals(hook.context?.length, preview.chars);
+    // 30% has fired now: at 40% nothing is due, and both measure the 52% refresh.
+  }
   await Deno.remove(box.dir, { recursive: true });
 });

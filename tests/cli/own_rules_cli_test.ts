@@ -201,3 +201,15 @@ Deno.test("preview and doctor measure the same rules with one measure, in plain 
   );
   assertIncludes(checks.find((c) => c.name === "rules")?.detail ?? "", `is ${chars} of 9,500`);
 });
+
+Deno.test("preview names the file and line of an unclosed marker in the only rules file", async () => {
+  const { work, env } = project();
+  const claudeMd = join(work, "CLAUDE.md");
+  Deno.writeTextFileSync(claudeMd, "# Notes\n\n\n\n\n\n<!-- reinject -->\nKeep commits small.\n");
+  const run = await cli(["preview"], env, "", work);
+  assertEquals(run.code, 1, run.stdout);
+  assertIncludes(run.stderr, `${claudeMd}:7: section never closed; left out`);
+  ok(!run.stderr.includes("no rules are marked"), run.stderr);
+  const json = await cli(["preview", "--json"], env, "", work);
+  assertIncludes(JSON.parse(json.stdout).error, `${claudeMd}:7: section never closed`);
+});

@@ -2,7 +2,7 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import { join } from "node:path";
 import { ErrorJsonSchema, PreviewJsonSchema } from "../../src/cli/schemas.ts";
 import { entries, payload, RECORDED, runHook, writeTranscript } from "../_helpers.ts";
-import { assertIncludes, cli, parsedAs, ROOT, sandbox } from "./_cli.ts";
+import { assertIncludes, cli, parsedAs, ROOT, sandbox, unwrap } from "./_cli.ts";
 
 Deno.test("preview prints the exact text the hook's next call would inject, and its accounting", async () => {
   const box = sandbox();
@@ -18,6 +18,11 @@ Deno.test("preview prints the exact text the hook's next call would inject, and 
   assertIncludes(run.stdout, "of 9,500 characters (within the budget)");
   assertIncludes(run.stdout, "whole        ");
   assertIncludes(run.stdout, "left out     none");
+  // Its numbers as every report writes them: a 200k window, 180,000 tokens; never 180000.
+  const accounting = unwrap(run.stdout.split("\n---")[1] ?? "");
+  assertIncludes(accounting, "90% of 200k (");
+  assertIncludes(accounting, ", 180,000 tokens from ");
+  assert(!/\d{5}/.test(accounting), accounting);
 
   // The hook's next call at that reading injects exactly that text.
   const exact = parsedAs(
@@ -40,9 +45,14 @@ Deno.test("preview prints the exact text the hook's next call would inject, and 
   const after = await cli(["preview", "--transcript", box.transcript], env);
   assertEquals(after.code, 0, after.stderr);
   assertIncludes(after.stdout, "nothing is due in this context: ");
-  assertIncludes(after.stdout, "every threshold has fired in this context");
+  assertIncludes(unwrap(after.stdout, 0), "every threshold has fired in this context");
   // Its hint names a command that works here, in a checkout.
-  assertIncludes(after.stdout, "(`deno task hook preview --threshold N` shows the text");
+  assertIncludes(unwrap(after.stdout, 0), "(`deno task hook preview --threshold N` shows the text");
+  // The note fits the width, wrapped at spaces.
+  const narrow = await cli(["preview", "--transcript", box.transcript], { ...env, COLUMNS: "60" });
+  assert(narrow.stdout.split("\n").every((line) => line.length <= 60), narrow.stdout);
+  assertEquals(narrow.stdout.replace(/\s+/g, " "), after.stdout.replace(/\s+/g, " "));
+  assert(!/\d{5}/.test(after.stdout), after.stdout);
 
   const json = parsedAs(
     PreviewJsonSchema,

@@ -3,6 +3,7 @@
  * (`replaySession` in src/hook.ts), then draws it as text, as a standalone SVG or as JSON.
  */
 import { settingsFor } from "../../io/hosts.ts";
+import { writeReason } from "../../core/errors.ts";
 import { compactSettingsFor } from "../../io/claude_settings.ts";
 import { subagentCount } from "../../io/session_files.ts";
 import { refreshToken } from "../../io/state_store.ts";
@@ -63,7 +64,13 @@ export async function runTimeline(args: string[], ctx: cli.Ctx): Promise<number>
     thresholds: settings.thresholds,
     subagents: agentId ? 0 : subagentCount(path, sessionId),
   });
-  if (svg) await Deno.writeTextFile(svg, timelineSvg(timeline));
+  if (svg !== undefined) {
+    try {
+      await Deno.writeTextFile(svg, timelineSvg(timeline));
+    } catch (error) {
+      return await cli.fail(`cannot write the SVG to ${svg}: ${writeReason(error)}`, json);
+    }
+  }
   if (json) await cli.out(`${timelineJson(timeline)}\n`);
   else await cli.out(renderTimeline(timeline, { width: ctx.width, color: ctx.color }));
   return cli.EXIT_OK;
