@@ -1,10 +1,10 @@
 /**
- * The hook: one Claude Code payload in, at most one JSON answer out, and the trace of how it
- * decided (docs/architecture.md). A tool call reads the payload, loads the state
- * (io/state_store.ts), observes the transcript (hook/observe.ts), then claims (hook/claim.ts):
- * under the lock it decides once and renders. Whether to re-send an undelivered refresh is decided
- * in core/decide.ts (core/receipts.ts `settleDeliveries`, `withReceipts`). Commands run the same
- * steps as a dry run (`dryRun`). It never throws and never blocks a session.
+ * The hook: one payload in (Claude Code's or Codex's: io/hosts.ts), at most one JSON answer out,
+ * and the trace of how it decided (docs/architecture.md). A tool call reads the payload, loads the
+ * state (io/state_store.ts), observes the transcript (hook/observe.ts), then claims
+ * (hook/claim.ts): under the lock it decides once and renders. Whether to re-send an undelivered
+ * refresh is decided in core/decide.ts (core/receipts.ts `settleDeliveries`, `withReceipts`).
+ * Commands run the same steps as a dry run (`dryRun`). It never throws and never blocks a session.
  */
 import {
   CONTINUE_SOURCES,
@@ -25,7 +25,8 @@ import { compactSettingsOf } from "./io/claude_settings.ts";
 import { rearmAfterRefresh } from "./io/lessons_learned_dedup.ts";
 import { transcriptOf } from "./io/session_files.ts";
 import { loadState, stateDirFix, statePaths, untrustedDirReason } from "./io/state_store.ts";
-import { viewOf, withTranscript } from "./io/transcript.ts";
+import { withTranscript } from "./io/transcript.ts";
+import { readerFor, settingsFor } from "./io/hosts.ts";
 import { claim } from "./hook/claim.ts";
 import { startupNotice } from "./hook/startup.ts";
 import { observe } from "./hook/observe.ts";
@@ -51,12 +52,13 @@ export interface HookOutcome {
 /** Runs the hook on `stdinText` (undefined: stdin was over the cap). */
 export async function runHook(
   stdinText: string | undefined,
-  settings: Settings,
+  given: Settings,
 ): Promise<HookOutcome> {
   const payload = readPayload(stdinText);
   if (typeof payload === "string") {
-    return finish({ result: "silent", reason: payload }, undefined, settings);
+    return finish({ result: "silent", reason: payload }, undefined, given);
   }
+  const settings = settingsFor(payload.transcript_path, given);
   const trace = traceOf(payload);
   const event = payload.hook_event_name;
   const startsAfresh = event === SESSION_START && RESET_SOURCES.includes(payload.source ?? "");
@@ -91,8 +93,9 @@ export async function dryRun(
   options: { render: boolean },
 ): Promise<Trace> {
   const trace = traceOf(payload);
+  const host = settingsFor(payload.transcript_path, settings);
   try {
-    await onToolCall(payload, { ...settings, waitMs: 0 }, trace, { dry: true, ...options });
+    await onToolCall(payload, { ...host, waitMs: 0 }, trace, { dry: true, ...options });
   } catch (error) {
     Object.assign(trace, { result: "silent", reason: messageOf(error) });
   }
@@ -226,7 +229,8 @@ async function onReset(
   // The compaction's size, from the transcript's last megabyte.
   const path = event === "clear" ? undefined : payload.transcript_path;
   const tail = path && withTranscript(path, (source, size) => {
-    return viewOf(source, size, { sidechainFile: false, markersFrom: Math.max(0, size - 2 ** 20) });
+    const query = { sidechainFile: false, markersFrom: Math.max(0, size - 2 ** 20) };
+    return readerFor(path).viewOf(source, size, query);
   });
   const view = tail && !("error" in tail) ? tail : undefined;
   // A reset is where Claude Code's settings are read afresh for the new context.

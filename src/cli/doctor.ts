@@ -1,4 +1,5 @@
 /** `lessons-reinject doctor`: checks an installation and the newest session (its dry run). */
+import { settingsFor } from "../io/hosts.ts";
 import { formatTokens } from "../core/header.ts";
 import { percentText } from "../core/numbers.ts";
 import { dryRun, stateDirFix } from "../hook.ts";
@@ -31,11 +32,12 @@ Options:
 
 /** Runs every check for the project at `cwd`. */
 async function diagnose(ctx: cli.Ctx, cwd: string, flag: string | undefined): Promise<DoctorJson> {
-  const { settings } = ctx;
   const program = ctx.program();
-  const plugin = pluginRootFor(settings, program.root, flag);
-  const target = locateTranscript({}, settings.claudeDir, cwd);
+  const target = locateTranscript({}, ctx.settings.claudeDir, cwd, ctx.settings.codexHome);
   const found = "error" in target ? undefined : target;
+  // The rules of the project's newest session's agent (AGENTS.md for Codex: io/hosts.ts).
+  const settings = settingsFor(found?.path, ctx.settings);
+  const plugin = pluginRootFor(settings, program.root, flag);
   const trace = found && await dryRun(nextCallPayload(found, cwd), settings, { render: true });
   const rules = await loadStandingRules(settings, cwd);
   // The size `preview` gives: the refresh this session's next one would be, at its reading.

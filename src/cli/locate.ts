@@ -4,6 +4,8 @@
  */
 import { basename, dirname, join } from "../core/path.ts";
 import { COMPACTION_SUMMARISER_PREFIX, SUBAGENT_FILE_PREFIX } from "../core/claude_code.ts";
+import { isRolloutPath } from "../core/codex.ts";
+import { newestRolloutFor, rolloutOf, rolloutsWithId } from "../io/codex_sessions.ts";
 import { findGitRoot } from "../io/rule_sources.ts";
 import { parentTranscriptOf } from "../io/session_files.ts";
 import type { HookPayload } from "../schemas/payload.ts";
@@ -45,17 +47,48 @@ export async function chosenTarget(
   if (transcript && session) {
     return { exit: await usageError("give --transcript or --session, not both", help) };
   }
-  const target = locateTranscript({ transcript, session }, ctx.settings.claudeDir, cwd);
+  const { claudeDir, codexHome } = ctx.settings;
+  const target = locateTranscript({ transcript, session }, claudeDir, cwd, codexHome);
   return "error" in target ? { exit: await fail(target.error, json) } : target;
 }
 
-/** Finds the transcript to inspect, or says why there is none. */
+/**
+ * Finds the transcript to inspect, or says why there is none. With Codex too (`codexHome`), a
+ * session id may be either agent's, and a project's newest session is the one written last.
+ */
 export function locateTranscript(
   options: { transcript?: string | undefined; session?: string | undefined },
   claudeDir: string | undefined,
   cwd: string,
+  codexHome?: string | undefined,
 ): Found {
   if (options.transcript) return namedTranscript(options.transcript);
+  const claude = claudeTranscript(options, claudeDir, cwd);
+  if (!codexHome) return claude;
+  if (options.session) {
+    if (!("error" in claude) || claude.error.includes("start with")) return claude;
+    const codex = rolloutsWithId(codexHome, options.session);
+    const only = codex.length === 1 ? codex[0]! : undefined;
+    if (only) return { path: only.path, sessionId: only.sessionId, agentId: undefined };
+    return codex.length === 0 ? claude : {
+      error: `${codex.length} Codex sessions start with ` +
+        `${options.session}: give more of the id`,
+    };
+  }
+  const rollout = newestRolloutFor(codexHome, cwd);
+  if (!rollout) return claude;
+  const mtime = "error" in claude ? -1 : statOf(claude.path)?.mtime?.getTime() ?? 0;
+  return rollout.mtime > mtime
+    ? { path: rollout.path, sessionId: rollout.sessionId, agentId: undefined }
+    : claude;
+}
+
+/** A Claude Code transcript: named by session id, else the project's newest. */
+function claudeTranscript(
+  options: { session?: string | undefined },
+  claudeDir: string | undefined,
+  cwd: string,
+): Found {
   if (!claudeDir) return { error: "no home folder: pass --transcript PATH" };
   const projects = join(claudeDir, "projects");
   // Claude Code's folder name for a project: `/home/dev/my.app` → `-home-dev-my-app`.
@@ -104,6 +137,9 @@ function namedTranscript(path: string): Found {
   if (typeof info === "string") return { error: `cannot read ${path}: ${info}` };
   if (info.isDirectory) return { error: `${path} is a folder, not a transcript (a .jsonl file)` };
   if (!info.isFile) return { error: `${path} is not a regular file` };
+  if (isRolloutPath(path)) {
+    return { path, sessionId: rolloutOf(path).sessionId, agentId: undefined };
+  }
   const head = headOf(path);
   const notOne = notATranscript(head);
   if (notOne !== undefined) {

@@ -4,6 +4,7 @@
  * no session, the first threshold's. `preview` prints it and `doctor` gives its size: one text,
  * one size, the size of the additionalContext string Claude Code receives.
  */
+import { settingsFor } from "../io/hosts.ts";
 import type { RefreshCause } from "../core/header.ts";
 import * as numbers from "../core/numbers.ts";
 import { isReading } from "../core/reading.ts";
@@ -29,12 +30,14 @@ export interface NextRefresh {
  * `always`: when nothing is ahead, the first threshold's at this reading rather than none.
  */
 export async function nextRefresh(
-  settings: Settings,
+  given: Settings,
   cwd: string,
   target: Target | { error: string },
   options: { threshold?: number | undefined; always?: boolean } = {},
 ): Promise<NextRefresh> {
   const { threshold } = options;
+  // The rules of the session's agent (AGENTS.md for Codex: io/hosts.ts).
+  const settings = "error" in target ? given : settingsFor(target.path, given);
   if ("error" in target) {
     const cause = sampleCause(settings.thresholds, threshold);
     const first = numbers.thresholdText(cause.thresholds[0]!);

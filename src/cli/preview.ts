@@ -66,7 +66,8 @@ export async function runPreview(args: string[], ctx: cli.Ctx): Promise<number> 
     return await cli.usageError(`--threshold ${asked}: ${expected}`, HELP);
   }
   for (const problem of settings.problems) await cli.err(problem);
-  const target = locateTranscript({ transcript, session }, settings.claudeDir, flags.cwd);
+  const { claudeDir, codexHome } = settings;
+  const target = locateTranscript({ transcript, session }, claudeDir, flags.cwd, codexHome);
   if ("error" in target && (transcript || session)) return await cli.fail(target.error, json);
   const next = await nextRefresh(settings, flags.cwd, target, { threshold: threshold?.value });
   const { cause, built, due } = next;

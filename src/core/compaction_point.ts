@@ -24,6 +24,8 @@ export interface CompactEnv {
   window?: { tokens: number; raw: string };
   pct?: number;
   off?: "DISABLE_COMPACT" | "DISABLE_AUTO_COMPACT";
+  /** Another host's own rule (io/hosts.ts): a token count, or a share of the window. */
+  host?: { tokens?: number; share?: number; source: string; evidence: string };
 }
 
 /** Where auto-compaction fires (`tokens`, in the auto-compact `window`), or that it never does. */
@@ -97,6 +99,20 @@ export function endOf(point: CompactionPoint, window: number): number {
 export function compactionPoint(inputs: CompactionInputs): CompactionPoint {
   const { env, files } = inputs;
   if (env.off) return { kind: "off", evidence: `${env.off} is set` };
+  const host = env.host;
+  if (host) {
+    const tokens = Math.min(
+      host.tokens ?? Math.floor(inputs.window * (host.share ?? 1)),
+      inputs.window,
+    );
+    return {
+      kind: "point",
+      tokens,
+      window: inputs.window,
+      source: host.source,
+      evidence: host.evidence,
+    };
+  }
   if (files?.enabled?.value === false) {
     return { kind: "off", evidence: `autoCompactEnabled is false in ${files.enabled.file}` };
   }

@@ -32,6 +32,8 @@ export interface TranscriptView {
   compactedUsage?: EntryUsage;
   /** This call's entry is in the file, even if its usage gives no reading (a gateway). */
   callPresent: boolean;
+  /** This call's response is not recorded yet (a Codex rollout): worth waiting for. */
+  ownUsageDue?: boolean;
   /** A prompt was written after the newest usage: a new turn, perhaps on another model. */
   promptAfterUsage: boolean;
   receipts?: ReceiptEvidence;

@@ -15,7 +15,8 @@ import type { HookPayload } from "../schemas/payload.ts";
 import type { State } from "../schemas/state.ts";
 import type { Settings } from "../settings/resolve.ts";
 import { loadStatusline } from "../io/statusline_store.ts";
-import { viewOf, withTranscript } from "../io/transcript.ts";
+import { readerFor } from "../io/hosts.ts";
+import { withTranscript } from "../io/transcript.ts";
 import type { TranscriptRef } from "../io/session_files.ts";
 import { recoverHistory } from "./history.ts";
 
@@ -75,6 +76,7 @@ function readWaiting(
 ) {
   const mayAppear = transcript.sidechainFile || !stateFound;
   const query = viewQuery(state, token, toolUseId, transcript.sidechainFile);
+  const { viewOf } = readerFor(transcript.path);
   const started = performance.now();
   const deadline = started + settings.waitMs;
   for (let reads = 1;; reads++) {
@@ -86,7 +88,8 @@ function readWaiting(
       if (!view.missing || !mayAppear || !toolUseId || late) return { view, waited };
     } else {
       const usage = view.usage;
-      if (usage?.matched || view.callPresent || usage?.window !== undefined || !toolUseId) {
+      const stated = usage?.window !== undefined && !view.ownUsageDue;
+      if (usage?.matched || view.callPresent || stated || !toolUseId) {
         return { view, waited };
       }
       const ceiling = ceilingOf(view, state, settings, files);

@@ -12,10 +12,9 @@ import { newestInstalledFile } from "./plugin_cache.ts";
 /** Manifests larger than this are refused unparsed (real ones are well under 1 MB). */
 const MAX_MANIFEST_BYTES = 8 * 1024 * 1024;
 
-export type ManifestSettings = Pick<
-  Settings,
-  "manifestPath" | "manifestPathFrom" | "pluginRoot" | "claudeDir"
->;
+export type ManifestSettings =
+  & Pick<Settings, "manifestPath" | "manifestPathFrom" | "pluginRoot" | "claudeDir">
+  & Partial<Pick<Settings, "agent" | "codexHome">>;
 
 /** No manifest, or one that cannot be used and why. */
 export type UnusableManifest =
@@ -72,7 +71,9 @@ function locateManifest(search: ManifestSettings): { path: string; via: string }
     // Not bundled: look for an installed plugin.
   }
   const manifestFile = ["data", "lesson-manifest.json"];
-  const installed = claudeDir &&
-    newestInstalledFile(join(claudeDir, "plugins"), "lessons-learned", manifestFile);
+  // Under Codex, lessons-learned is installed in $CODEX_HOME/plugins, laid out as Claude Code's.
+  const agentDir = search.agent === "codex" ? search.codexHome : claudeDir;
+  const installed = agentDir &&
+    newestInstalledFile(join(agentDir, "plugins"), "lessons-learned", manifestFile);
   return installed ? { path: installed.path, via: "installed lessons-learned plugin" } : undefined;
 }

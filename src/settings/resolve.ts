@@ -1,6 +1,10 @@
 /** Settings resolved into one object: the environment over the file over the defaults. Pure. */
 import { join } from "../core/path.ts";
-import { autocompactPctOf, autoCompactWindowOf } from "../core/compaction_point.ts";
+import {
+  autocompactPctOf,
+  autoCompactWindowOf,
+  type CompactEnv,
+} from "../core/compaction_point.ts";
 import type { Threshold } from "../core/numbers.ts";
 import { denoNpmCache, nodeTmpdir } from "./other_programs.ts";
 import {
@@ -86,6 +90,9 @@ export function resolveSettings(env: Env, file: ConfigFileOutcome = NO_FILE) {
     /** The temp folder (TMPDIR, TMP, TEMP, else the system's), as `tmp` names it to the user. */
     tmpDir: tempDirOf(env),
     claudeDir: nonEmpty(env("CLAUDE_CONFIG_DIR")) ?? (home ? join(home, ".claude") : undefined),
+    /** The agent whose session this is: its instruction files and plugins (io/hosts.ts). */
+    agent: "claude-code" as "claude-code" | "codex",
+    codexHome: nonEmpty(env("CODEX_HOME")) ?? (home ? join(home, ".codex") : undefined),
     pluginRoot: nonEmpty(env("CLAUDE_PLUGIN_ROOT")),
     projectDir: nonEmpty(env("CLAUDE_PROJECT_DIR")),
     /** `NO_COLOR` set to anything but "" (no-color.org). */
@@ -113,7 +120,7 @@ function rearmAt(wanted: Threshold[], thresholds: Threshold[], problems: string[
 }
 
 /** Claude Code's auto-compaction variables, read the way Claude Code 2.1.328 reads them. */
-function compactEnvOf(env: Env) {
+function compactEnvOf(env: Env): CompactEnv {
   const raw = env("CLAUDE_CODE_AUTO_COMPACT_WINDOW");
   const tokens = autoCompactWindowOf(raw);
   const pct = autocompactPctOf(env("CLAUDE_AUTOCOMPACT_PCT_OVERRIDE"));

@@ -2,6 +2,7 @@
  * `lessons-reinject status --timeline`: replays a whole session through the hook's own steps
  * (`replaySession` in src/hook.ts), then draws it as text, as a standalone SVG or as JSON.
  */
+import { settingsFor } from "../../io/hosts.ts";
 import { writeReason } from "../../core/errors.ts";
 import { compactSettingsFor } from "../../io/claude_settings.ts";
 import { subagentCount } from "../../io/session_files.ts";
@@ -38,7 +39,8 @@ export async function runTimeline(args: string[], ctx: cli.Ctx): Promise<number>
   // Without a transcript, --json prints nothing: the error goes to stderr only.
   const target = await chosenTarget({ ...flags.values, json: false }, ctx, flags.cwd, HELP);
   if ("exit" in target) return target.exit;
-  const { settings } = ctx;
+  // The settings a session of its agent runs under (io/hosts.ts).
+  const settings = settingsFor(target.path, ctx.settings);
   // Claude Code's auto-compaction settings as the hook reads them, unless they cannot matter.
   const files = settings.scaleForAutocompact && !settings.compactEnv.off
     ? compactSettingsFor(undefined, {
