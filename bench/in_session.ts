@@ -145,6 +145,7 @@ export function callsAnsweredEarly(transcript: Uint8Array, ids: string[]): strin
     firstParty: true,
     compactEnv: {},
     scaleForAutocompact: true,
+    cadence: 40_000,
   };
   const encoder = new TextEncoder();
   const fired: number[] = [];

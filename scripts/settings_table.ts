@@ -14,6 +14,7 @@ export const LIST_MARKERS = ["<!-- settings-list:start -->", "<!-- settings-list
 /** The settings people change, in the README's order; the rest are in docs/configuration.md. */
 export const README_SETTINGS: readonly SettingKey[] = [
   "thresholds",
+  "cadence",
   "contextWindow",
   "maxChars",
   "manifestPath",

@@ -1,10 +1,10 @@
 /**
- * The hook: one Claude Code payload in, at most one JSON answer out, and the trace of how it
- * decided (docs/architecture.md). A tool call reads the payload, loads the state
- * (io/state_store.ts), observes the transcript (hook/observe.ts), then claims (hook/claim.ts):
- * under the lock it decides once and renders. Whether to re-send an undelivered refresh is decided
- * in core/decide.ts (core/receipts.ts `settleDeliveries`, `withReceipts`). Commands run the same
- * steps as a dry run (`dryRun`). It never throws and never blocks a session.
+ * The hook: one payload in (Claude Code's or Codex's: io/hosts.ts), at most one JSON answer out,
+ * and the trace of how it decided (docs/architecture.md). A tool call reads the payload, loads the
+ * state (io/state_store.ts), observes the transcript (hook/observe.ts), then claims
+ * (hook/claim.ts): under the lock it decides once and renders. Whether to re-send an undelivered
+ * refresh is decided in core/decide.ts (core/receipts.ts `settleDeliveries`, `withReceipts`).
+ * Commands run the same steps as a dry run (`dryRun`). It never throws and never blocks a session.
  */
 import {
   CONTINUE_SOURCES,
@@ -13,7 +13,6 @@ import {
   SESSION_START,
   STARTUP_SOURCE,
   TOOL_CALL_EVENTS,
-  userNotice,
 } from "./core/claude_code.ts";
 import { decide } from "./core/decide.ts";
 import { messageOf } from "./core/errors.ts";
@@ -25,15 +24,11 @@ import type { Settings } from "./settings/resolve.ts";
 import { compactSettingsOf } from "./io/claude_settings.ts";
 import { rearmAfterRefresh } from "./io/lessons_learned_dedup.ts";
 import { transcriptOf } from "./io/session_files.ts";
-import {
-  loadState,
-  preparePrivateDir,
-  stateDirFix,
-  statePaths,
-  untrustedDirReason,
-} from "./io/state_store.ts";
-import { viewOf, withTranscript } from "./io/transcript.ts";
+import { loadState, stateDirFix, statePaths, untrustedDirReason } from "./io/state_store.ts";
+import { withTranscript } from "./io/transcript.ts";
+import { readerFor, settingsFor } from "./io/hosts.ts";
 import { claim } from "./hook/claim.ts";
+import { startupNotice } from "./hook/startup.ts";
 import { observe } from "./hook/observe.ts";
 import { buildRefresh } from "./hook/refresh.ts";
 import type * as Replay from "./hook/replay.ts";
@@ -57,12 +52,13 @@ export interface HookOutcome {
 /** Runs the hook on `stdinText` (undefined: stdin was over the cap). */
 export async function runHook(
   stdinText: string | undefined,
-  settings: Settings,
+  given: Settings,
 ): Promise<HookOutcome> {
   const payload = readPayload(stdinText);
   if (typeof payload === "string") {
-    return finish({ result: "silent", reason: payload }, undefined, settings);
+    return finish({ result: "silent", reason: payload }, undefined, given);
   }
+  const settings = settingsFor(payload.transcript_path, given);
   const trace = traceOf(payload);
   const event = payload.hook_event_name;
   const startsAfresh = event === SESSION_START && RESET_SOURCES.includes(payload.source ?? "");
@@ -72,12 +68,7 @@ export async function runHook(
       const text = await onReset(payload, settings, trace);
       answer = text === undefined ? undefined : hookAnswer(SESSION_START, text);
     } else if (event === SESSION_START && payload.source === STARTUP_SOURCE) {
-      const problem = preparePrivateDir(settings.stateDir);
-      trace.reason = problem ? `told the user: ${problem}` : "the state folder is usable";
-      answer = problem && userNotice(
-        `lessons-reinject: ${problem}: it will not use it, so no context refresh is given; ` +
-          stateDirFix(settings.stateDir, problem),
-      );
+      ({ answer, reason: trace.reason } = await startupNotice(payload, settings));
     } else if (TOOL_CALL_EVENTS.includes(event) || continues(payload)) {
       // A resumed or forked session is measured as a tool call is; SessionStart answers it.
       const text = await onToolCall(payload, settings, trace, { dry: false, render: true });
@@ -102,8 +93,9 @@ export async function dryRun(
   options: { render: boolean },
 ): Promise<Trace> {
   const trace = traceOf(payload);
+  const host = settingsFor(payload.transcript_path, settings);
   try {
-    await onToolCall(payload, { ...settings, waitMs: 0 }, trace, { dry: true, ...options });
+    await onToolCall(payload, { ...host, waitMs: 0 }, trace, { dry: true, ...options });
   } catch (error) {
     Object.assign(trace, { result: "silent", reason: messageOf(error) });
   }
@@ -203,6 +195,11 @@ async function onToolCall(
     trace.refused = refresh.error;
     return void (trace.reason = `${trace.reason}, but ${refresh.error}`);
   }
+  if (refresh?.kind === "reloaded") {
+    // Settled and recorded: the next call does not try again.
+    trace.reloaded = refresh.why;
+    return void (trace.reason = `${trace.reason}; nothing restated: ${refresh.why}`);
+  }
   trace.result = "fired";
   if (!refresh) return undefined;
   trace.refresh = refresh.account;
@@ -232,7 +229,8 @@ async function onReset(
   // The compaction's size, from the transcript's last megabyte.
   const path = event === "clear" ? undefined : payload.transcript_path;
   const tail = path && withTranscript(path, (source, size) => {
-    return viewOf(source, size, { sidechainFile: false, markersFrom: Math.max(0, size - 2 ** 20) });
+    const query = { sidechainFile: false, markersFrom: Math.max(0, size - 2 ** 20) };
+    return readerFor(path).viewOf(source, size, query);
   });
   const view = tail && !("error" in tail) ? tail : undefined;
   // A reset is where Claude Code's settings are read afresh for the new context.
@@ -267,6 +265,8 @@ async function onReset(
   trace.decision = decision;
   trace.reason = built?.kind === "error"
     ? `${decision.reason}; cannot restate: ${built.error}`
+    : built?.kind === "reloaded"
+    ? `reset; nothing restated: ${built.why}`
     : decision.reason;
   if (!decision.cause || built?.kind !== "text") return undefined;
   trace.refresh = built.account;

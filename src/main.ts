@@ -6,6 +6,7 @@ import { runHook } from "./hook.ts";
 import { readStdinCapped, StdinError } from "./io/stdin.ts";
 import { loadSettings } from "./settings/load.ts";
 import { writeAll } from "./io/write_all.ts";
+import { messageOf, writeReason } from "./core/errors.ts";
 
 /** Commands load only with arguments: a hook call loads only the hook (scripts/bundle.ts). */
 async function commands(): Promise<typeof import("./cli/dispatch.ts")> {
@@ -45,6 +46,26 @@ async function hookMain(): Promise<void> {
 }
 
 /**
+ * A command's own catch-all: whatever escapes it (a package Deno cannot load, stdout closed, a
+ * failure no command foresaw) is one line naming the command, never Deno's stack trace; exit 1.
+ */
+async function cliMain(args: string[]): Promise<number> {
+  try {
+    return await (await commands()).runCli(args);
+  } catch (error) {
+    const what = error instanceof Deno.errors.BrokenPipe
+      ? `cannot write to stdout: ${writeReason(error)}`
+      : messageOf(error);
+    try {
+      await writeAll(Deno.stderr, `lessons-reinject: ${args[0]}: ${what}\n`);
+    } catch {
+      // stderr closed too: the exit code says it.
+    }
+    return 1;
+  }
+}
+
+/**
  * The program: with no arguments the hook, which exits 0; else the command `args`, which keeps its
  * status. Exported for hooks/source_bundle.js, which imports the source's bundle and runs it.
  */
@@ -53,8 +74,7 @@ export async function main(args: readonly string[]): Promise<never> {
     await hookMain();
     Deno.exit(0);
   }
-  const { runCli } = await commands();
-  Deno.exit(await runCli([...args]));
+  Deno.exit(await cliMain([...args]));
 }
 
 if (import.meta.main) await main(Deno.args);

@@ -376,7 +376,9 @@ export function largeManifest(targetBytes: number): Record<string, unknown> {
     lessons[`01JLARGE${String(i).padStart(18, "0")}`] = lesson;
     size += JSON.stringify(lesson).length;
   }
-  return { ...sample, lessons };
+  // Session start's own limits lifted: these lessons are there to overflow the refresh's budget.
+  const config = { ...sample.config, maxSessionStartLessons: 1e6, sessionStartBudgetBytes: 1e9 };
+  return { ...sample, config, lessons };
 }
 
 /** Whether a program is on PATH. */

@@ -31,6 +31,9 @@ const STRUCTURE_KEYS: ReadonlySet<string> = new Set([
   "effort",
   "commandMode",
   "promptSource",
+  // Codex rollouts: what kind of content a message holds (a hook's answer), the window's role.
+  "content_item_kinds",
+  "cli_version",
 ]);
 
 /** Ids: `id`, `uuid`, `sessionId`, `tool_use_id`, `toolUseID`, `leafUuid`, `uuids`, ... */
@@ -46,7 +49,12 @@ const FIELD_NAME = /^[A-Za-z_$][\w$-]{0,63}$/;
 const DATA_KEYED: ReadonlySet<string> = new Set(["trackedFileBackups", "answers"]);
 
 /** Blocks whose `name` is a tool's name (structure, read by the replay oracle). */
-const TOOL_BLOCKS: ReadonlySet<string> = new Set(["tool_use", "server_tool_use", "mcp_tool_use"]);
+const TOOL_BLOCKS: ReadonlySet<string> = new Set([
+  "tool_use",
+  "server_tool_use",
+  "mcp_tool_use",
+  "function_call", // a Codex rollout's
+]);
 
 /**
  * Text the hook reads inside free text, kept where it stands: the header of a refresh this hook

@@ -1,13 +1,17 @@
 /** What every command shares: its context, strict flags, output, text wrapped to a width. */
+import { fileReason, NO_SUCH_FILE, writeReason } from "../core/errors.ts";
 import { formatTokens } from "../core/header.ts";
 import { groupDigits, percentText, type Threshold, thresholdText } from "../core/numbers.ts";
 import { resolve } from "../core/path.ts";
 import { pointOf } from "../core/thresholds.ts";
 import { writeAll } from "../io/write_all.ts";
-import type { Settings } from "../settings/resolve.ts";
+import type { ConfigFileOutcome, Settings } from "../settings/resolve.ts";
 import type { Program } from "./dispatch.ts";
+import { renderHelp } from "./help.ts";
+import { wrap } from "./wrap.ts";
 
 export { groupDigits };
+export { wrap };
 
 /** What a command runs with, resolved once by dispatch.ts. */
 export interface Ctx {
@@ -42,13 +46,20 @@ export async function fail(error: string, json: boolean | undefined): Promise<nu
 
 /** Prints a usage error and the command's help, and returns exit code 2. */
 export async function usageError(message: string, help: string): Promise<number> {
-  await writeAll(Deno.stderr, `lessons-reinject: ${message}\n\n${help}`);
+  await writeAll(Deno.stderr, `lessons-reinject: ${message}\n\n${helpText(help, Deno.stderr)}`);
   return 2;
 }
 
 /** `n` and a noun, plural unless `n` is 1: `1 section`, `2 sections`. */
 export const count = (n: number, noun: string): string =>
   `${groupDigits(n)} ${noun}${n === 1 ? "" : "s"}`;
+
+/** The config file used and where it was found, or where none was: `none (looked for a, b)`. */
+export function configFileText(file: ConfigFileOutcome): string {
+  if (file.path !== undefined) return `${file.path} (${file.via})`;
+  const looked = file.looked ?? [];
+  return looked.length > 0 ? `none (looked for ${looked.join(", ")})` : "none";
+}
 
 /** Threshold names, or "none": `30%, 60k`. */
 export const names = (list: readonly Threshold[]): string =>
@@ -89,19 +100,21 @@ export async function readFlags<S extends Spec>(
       values[name] = true;
     } else {
       const value = inline ?? args[++i];
-      if (value === undefined || (inline === undefined && value.startsWith("--"))) {
+      if (value === undefined || value === "" || (inline === undefined && value.startsWith("--"))) {
         problem = `--${name} needs a value`;
       } else values[name] = value;
     }
   }
   const started = ctx.program().cwd;
   const cwd = typeof values.project === "string" ? resolve(started, values.project) : started;
-  if (problem === undefined && cwd !== started && !statOf(cwd)?.isDirectory) {
-    problem = `--project ${values.project}: no such folder`;
-  }
+  const folder = problem === undefined && cwd !== started ? statOrWhy(cwd) : undefined;
+  if (typeof folder === "string") {
+    const why = folder === NO_SUCH_FILE ? "no such folder" : folder;
+    problem = `--project ${values.project}: ${why}`;
+  } else if (folder && !folder.isDirectory) problem = `--project ${values.project}: not a folder`;
   if (problem !== undefined) return { exit: await usageError(problem, help) };
   if (!values.help) return { values: values as Values<S>, cwd };
-  await out(help);
+  await out(helpText(help, Deno.stdout));
   return { exit: EXIT_OK };
 }
 
@@ -114,32 +127,64 @@ export function statOf(path: string): Deno.FileInfo | undefined {
   }
 }
 
+/** The file's information, or why it cannot be had, in {@link fileReason}'s words. */
+export function statOrWhy(path: string): Deno.FileInfo | string {
+  try {
+    return Deno.statSync(path);
+  } catch (error) {
+    return fileReason(error);
+  }
+}
+
+/**
+ * A new folder under the temp folder, or why none could be made there, in one line naming the
+ * temp folder (and the variable that named it) and the reason.
+ */
+export function makeTempFolder(
+  prefix: string,
+  tmp: { path: string; via: string | undefined },
+): string | { failed: string } {
+  try {
+    return Deno.makeTempDirSync({ prefix });
+  } catch (error) {
+    const info = statOrWhy(tmp.path);
+    const why = info === NO_SUCH_FILE
+      ? "there is no such folder"
+      : typeof info === "string"
+      ? info
+      : info.isDirectory
+      ? writeReason(error)
+      : "it is not a folder";
+    const where = tmp.via ? `${tmp.via} ${tmp.path}` : tmp.path;
+    return { failed: `cannot make its temporary folder in ${where}: ${why}` };
+  }
+}
+
 /** The width to fit: the terminal's columns, else `COLUMNS`, else 100; never under 60. */
 export function widthOf(terminal: number | undefined, columnsEnv: string | undefined): number {
   const fromEnv = /^\s*\d+\s*$/.test(columnsEnv ?? "") ? Number(columnsEnv) : undefined;
   return Math.max(60, [terminal, fromEnv].find((c) => c !== undefined && c > 0) ?? 100);
 }
 
-/** `text` broken at spaces into lines of at most `width`; a longer word after a `/`, else cut. */
-export function wrap(text: string, width: number): string[] {
-  const lines: string[] = [];
-  let line = "";
-  for (const word of text.split(" ")) {
-    let rest = [...word];
-    while (rest.length > width) {
-      if (line !== "") lines.push(line), line = "";
-      const slash = rest.lastIndexOf("/", width - 1);
-      const cut = slash > 0 ? slash + 1 : width;
-      lines.push(rest.slice(0, cut).join(""));
-      rest = rest.slice(cut);
-    }
-    const piece = rest.join("");
-    const candidate = line === "" ? piece : `${line} ${piece}`;
-    if ([...candidate].length <= width) line = candidate;
-    else lines.push(line), line = piece;
+/**
+ * Columns for help text: the terminal's, else `COLUMNS`, else 80 (at most 100: longer lines read
+ * badly; never under 40).
+ */
+export function helpWidthOf(terminal: number | undefined, columnsEnv: string | undefined): number {
+  const fromEnv = /^\s*\d+\s*$/.test(columnsEnv ?? "") ? Number(columnsEnv) : undefined;
+  const known = [terminal, fromEnv].find((c) => c !== undefined && c > 0);
+  return Math.min(100, Math.max(40, known ?? 80));
+}
+
+/** `help` laid out for `stream`: its terminal's width when it is one (see {@link helpWidthOf}). */
+export function helpText(help: string, stream: { isTerminal(): boolean }): string {
+  let terminal: number | undefined;
+  try {
+    if (stream.isTerminal()) terminal = Deno.consoleSize().columns;
+  } catch {
+    // No size to be had: COLUMNS, else 80.
   }
-  if (line !== "" || lines.length === 0) lines.push(line);
-  return lines;
+  return renderHelp(help, helpWidthOf(terminal, Deno.env.get("COLUMNS")));
 }
 
 /** Rows of label and value: labels padded to `column`, each value line wrapped beside them. */

@@ -4,7 +4,9 @@
  */
 import { DELIVERED_ATTACHMENT } from "../core/claude_code.ts";
 import { join } from "../core/path.ts";
+import { formatTokens } from "../core/header.ts";
 import { isReading } from "../core/reading.ts";
+import { REFERENCE_SPAN } from "../core/schedule.ts";
 import { DEMO_TRANSCRIPT_LINES } from "../data/demo_session.ts";
 import sampleManifest from "../data/sample_manifest.json" with { type: "json" };
 import { debugLine, runHook } from "../hook.ts";
@@ -19,8 +21,10 @@ Replays a Claude Code session through the hook's own code, tool call by tool cal
 sample lessons. Its transcript lines are ones Claude Code 2.1.328 wrote (claude-sonnet-4-6,
 200,000-token window); their token counts were rewritten so that the context climbs past 30%, 52%
 and 70%. Each call is shown with its gauge and the hook's decision, each refresh with what it
-injected: exactly three refreshes. Runs in a temporary folder it removes; ignores your settings; no
-network, no Claude Code needed. Colour on a terminal, unless NO_COLOR is set. Laid out to the
+injected: exactly three refreshes. Then the same session on Claude Code's default model,
+claude-opus-5-5 (1,000,000-token window), its token counts 1.5 times larger: five refreshes, at
+60k, 104k and 140k as on 200k, then every 40k. Runs in temporary folders it removes; ignores your
+settings; no network, no Claude Code needed. Colour on a terminal, unless NO_COLOR is set. Laid out to the
 terminal's width (piped: COLUMNS when set, else 100; never under 60).
 
 Options:
@@ -48,6 +52,8 @@ export interface DemoView {
   program: string;
   anywhere: string;
   readme: string | undefined;
+  /** The same session on Claude Code's default model, its token counts scaled by `scale`. */
+  defaultModel?: Pick<DemoView, "model" | "window" | "rows"> & { scale: number; span: number };
 }
 
 const INDENT = "    ";
@@ -65,7 +71,6 @@ export function demoLines(view: DemoView): string[] {
   const { width, rows, thresholds } = view;
   const paint = (style: keyof typeof CODES, text: string) =>
     view.color && text !== "" ? `${CODES[style]}${text}\x1b[0m` : text;
-  const room = width - INDENT.length;
   const intro = `${rows.length} tool calls of a Claude Code session on ${view.model} ` +
     `(${groupDigits(view.window)}-token window) go through the hook's own code one at a time, ` +
     "with the bundled sample lessons. The transcript lines are ones Claude Code 2.1.328 wrote; " +
@@ -73,17 +78,56 @@ export function demoLines(view: DemoView): string[] {
     `${listPercents(thresholds)}. Nothing leaves this machine and your own settings are not used.`;
   const title = "lessons-reinject demo: the hook in a session that keeps growing";
   const out = [...wrap(title, width).map((l) => paint("bold", l)), "", ...wrap(intro, width), ""];
+  out.push(...rowLines(view, rows, paint));
+  const at = rows.filter((r) => r.text !== null).map((r) => Math.floor(r.percent));
+  const summary = `${at.length} ${at.length === 1 ? "refresh" : "refreshes"} over ${rows.length} ` +
+    `tool calls${at.length > 0 ? `, at ${listPercents(at)}` : ""}; every other call stayed quiet.`;
+  out.push(...wrap(summary, width), "");
+  const large = view.defaultModel;
+  if (large) {
+    const given = large.rows.filter((r) => r.text !== null).map((r) => groupDigits(r.tokens));
+    const heading = `The same session on Claude Code's default model, ${large.model} ` +
+      `(${groupDigits(large.window)}-token window)`;
+    const about = `Its token counts are ${large.scale} times the ones above. On a window over ` +
+      "200k the thresholds land where a 200k session has them (60,000, 104,000 and 140,000 " +
+      "tokens), then a refresh comes every 40,000 tokens up to the compaction point.";
+    out.push(...wrap(heading, width).map((l) => paint("bold", l)), "", ...wrap(about, width), "");
+    out.push(...rowLines(view, large.rows, paint, large));
+    const summary = `${given.length} refreshes over ${large.rows.length} tool calls, at ` +
+      `${given.join(", ")} tokens.`;
+    out.push(...wrap(summary, width), "");
+  }
+  out.push(...wrap("The demo's temporary folders have been removed.", width));
+  return [...out, "", paint("bold", "Next"), ...nextSteps(view)];
+}
+
+/** Each call of a replay: its figures and gauge, then why it stayed quiet or what it injected. */
+function rowLines(
+  view: DemoView,
+  rows: readonly DemoRow[],
+  paint: (style: keyof typeof CODES, text: string) => string,
+  scale?: { window: number; span: number },
+): string[] {
+  const inTokens = scale !== undefined;
+  const { width, thresholds } = view;
+  const room = width - INDENT.length;
+  const out: string[] = [];
   const stepWidth = String(rows.length).length + 1;
   const tokenWidth = Math.max(0, ...rows.map((r) => groupDigits(r.tokens).length));
   // The "event tool" column is at most 24 wide, so that the gauge keeps room beside it.
   const callWidth = Math.min(Math.max(0, ...rows.map((r) => `${r.event} ${r.tool}`.length)), 24);
-  const cells = (columns: number) => Math.min(40, columns - "[] 100%".length - thresholds.length);
+  const suffix = scale ? ` of ${formatTokens(scale.window)}`.length : 0;
+  const cells = (columns: number) =>
+    Math.min(40, columns - "[] 100%".length - suffix - thresholds.length);
   // Beside the head: "<step>  <call>  <tokens> tokens  ".
   const beside = cells(width - stepWidth - callWidth - tokenWidth - 13);
   for (const row of rows) {
     const call = `${row.event} ${row.tool}`;
     const bar = (n: number) =>
-      gauge(row.percent, thresholds, undefined, n).replace(/#+/g, (f) => paint("cyan", f));
+      gauge(row.percent, thresholds, scale?.window, n, scale?.span).replace(
+        /#+/g,
+        (f) => paint("cyan", f),
+      );
     const head = (pad: boolean) =>
       `${paint("bold", String(row.step).padStart(stepWidth))}  ${
         pad ? call.padEnd(callWidth) : call
@@ -94,7 +138,7 @@ export function demoLines(view: DemoView): string[] {
     if (row.text === null) {
       out.push(...wrap(`quiet: ${row.reason}`, room).map((l) => INDENT + paint("dim", l)));
     } else {
-      const why = row.crossed.length > 0
+      const why = row.crossed.length > 0 && !inTokens
         ? `${Math.floor(row.percent)}% crossed ${listPercents(row.crossed)}`
         : row.reason;
       const [first = "", ...more] = wrap(
@@ -116,11 +160,7 @@ export function demoLines(view: DemoView): string[] {
     }
     out.push("");
   }
-  const at = rows.filter((r) => r.text !== null).map((r) => Math.floor(r.percent));
-  const summary = `${at.length} ${at.length === 1 ? "refresh" : "refreshes"} over ${rows.length} ` +
-    `tool calls${at.length > 0 ? `, at ${listPercents(at)}` : ""}; every other call stayed ` +
-    "quiet. The demo's temporary folder has been removed.";
-  return [...out, ...wrap(summary, width), "", paint("bold", "Next"), ...nextSteps(view)];
+  return out;
 }
 
 /** What to do next, each command whole on a line (to copy it): beside its label, else under it. */
@@ -143,9 +183,40 @@ function nextSteps({ program, anywhere, readme, width }: DemoView): string[] {
 type Entry = Record<string, any>;
 type Step = DemoJson["steps"][number] & DemoRow;
 
-/** Replays the bundled session through `runHook` in `dir`, an empty folder. */
-async function replay(dir: string): Promise<Omit<DemoJson, "steps"> & { steps: Step[] }> {
-  const entries: Entry[] = DEMO_TRANSCRIPT_LINES.map((l) => JSON.parse(l));
+/** The bundled session as recorded, or on another model with its token counts scaled. */
+interface Variant {
+  model?: string;
+  version?: string;
+  scale: number;
+}
+
+/** Claude Code's default model in the release that made it so: a 1M window, natively. */
+export const DEFAULT_MODEL_SESSION: Variant = {
+  model: "claude-opus-5-5",
+  version: "2.1.332",
+  scale: 1.5,
+};
+
+/** The bundled session's entries, rewritten to `variant`. */
+function entriesOf(variant: Variant): Entry[] {
+  return DEMO_TRANSCRIPT_LINES.map((line) => {
+    const entry: Entry = JSON.parse(line);
+    if (variant.version && entry.version) entry.version = variant.version;
+    const message = entry.type === "assistant" ? entry.message : undefined;
+    if (message && variant.model) message.model = variant.model;
+    const usage = message?.usage;
+    for (const key of ["input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"]) {
+      if (typeof usage?.[key] === "number") usage[key] = Math.round(usage[key] * variant.scale);
+    }
+    return entry;
+  });
+}
+
+type Replayed = Omit<DemoJson, "steps" | "defaultModel"> & { steps: Step[] };
+
+/** Replays the bundled session (as `variant` has it) through `runHook` in `dir`, an empty folder. */
+async function replay(dir: string, variant: Variant = { scale: 1 }): Promise<Replayed> {
+  const entries = entriesOf(variant);
   const { sessionId, cwd } = entries.find((e) => e.sessionId && e.cwd)!;
   const transcript = join(dir, `${sessionId}.jsonl`);
   const manifest = join(dir, "lesson-manifest.json");
@@ -227,7 +298,7 @@ async function replay(dir: string): Promise<Omit<DemoJson, "steps"> & { steps: S
         percent,
         tokens: reading?.tokens ?? 0,
         window: demo.window,
-        gauge: cli.gauge(percent, settings.thresholds, demo.window),
+        gauge: cli.gauge(percent, settings.thresholds, demo.window, 40, reading?.span),
         decision: debugLine(trace),
         injected: text !== null,
         header: text?.split("\n")[0] ?? null,
@@ -241,24 +312,39 @@ async function replay(dir: string): Promise<Omit<DemoJson, "steps"> & { steps: S
   return { ...demo, injections: demo.steps.filter((s) => s.injected).length };
 }
 
-/** Runs `demo`. Exit 0 when the replay injected exactly three times, else 1. */
+/** Runs `demo`. Exit 0 when the replays injected three and five times, else 1. */
 export async function runDemo(args: string[], ctx: cli.Ctx): Promise<number> {
   const flags = await cli.readFlags(args, { ...cli.COMMON, full: "boolean" }, HELP, ctx);
   if ("exit" in flags) return flags.exit;
-  const dir = Deno.makeTempDirSync({ prefix: "lessons-reinject-demo-" });
-  const demo = await replay(dir).finally(() =>
-    Deno.remove(dir, { recursive: true }).catch(() => {})
-  );
+  // Each replay in a temporary folder of its own; one that cannot be made fails in one line.
+  const replayIn = async (variant?: Variant) => {
+    const dir = cli.makeTempFolder("lessons-reinject-demo-", ctx.settings.tmpDir);
+    if (typeof dir !== "string") return dir;
+    return await replay(dir, variant).finally(() =>
+      Deno.remove(dir, { recursive: true }).catch(() => {})
+    );
+  };
+  const demo = await replayIn();
+  if ("failed" in demo) return await cli.fail(demo.failed, flags.values.json);
+  const large = await replayIn(DEFAULT_MODEL_SESSION);
+  if ("failed" in large) return await cli.fail(large.failed, flags.values.json);
+  const json = ({ steps, ...rest }: Replayed) => ({
+    ...rest,
+    steps: steps.map(({ reason: _, crossed: __, ...step }) => step),
+  });
   if (flags.values.json) {
-    await cli.printJson({
-      ...demo,
-      steps: demo.steps.map(({ reason: _, crossed: __, ...s }) => s),
-    });
+    await cli.printJson({ ...json(demo), defaultModel: json(large) });
   } else {
     const { command: program, anywhere, readme } = ctx.program();
     const how = { full: flags.values.full ?? false, color: ctx.color, width: ctx.width, readme };
     const view = { ...demo, rows: demo.steps, ...how, program, anywhere };
-    await cli.out(demoLines(view).join("\n") + "\n");
+    const span = Math.min(large.window, REFERENCE_SPAN);
+    const second = { ...large, rows: large.steps, scale: DEFAULT_MODEL_SESSION.scale, span };
+    await cli.out(demoLines({ ...view, defaultModel: second }).join("\n") + "\n");
   }
-  return demo.injections === 3 ? cli.EXIT_OK : cli.EXIT_PROBLEM;
+  const expected = demo.injections === 3 && large.injections === DEFAULT_MODEL_REFRESHES;
+  return expected ? cli.EXIT_OK : cli.EXIT_PROBLEM;
 }
+
+/** 60k, 104k and 140k as on 200k, then 180k and 220k of the cadence. */
+const DEFAULT_MODEL_REFRESHES = 5;

@@ -5,7 +5,16 @@
 import denoJson from "../../deno.json" with { type: "json" };
 import { dirname, join } from "../core/path.ts";
 import { loadSettings } from "../settings/load.ts";
-import { type Ctx, EXIT_OK, out, printJson, statOf, usageError, widthOf } from "./common.ts";
+import {
+  type Ctx,
+  EXIT_OK,
+  helpText,
+  out,
+  printJson,
+  statOf,
+  usageError,
+  widthOf,
+} from "./common.ts";
 
 /** The version in deno.json, embedded in the binary. */
 const VERSION: string = denoJson.version;
@@ -22,18 +31,20 @@ Usage:
   lessons-reinject <command> [options]
 
 Commands:
-  status      what the hook sees for a session now: gauge, tokens, window, what fired, what next
+  status      what the hook sees for a session now: gauge, tokens, window, what fired, what next;
+              with --timeline, the whole session call by call (--svg FILE: also as an SVG)
   preview     the exact text the next refresh would inject, and its size against the budget
   demo        replay a bundled session through the hook: three refreshes at 30, 52, 70 %
   doctor      check the installation; each problem with its fix (exit 1 when there is one)
   statusline  bridge for Claude Code's statusLine: record its context reading, print a gauge
+  why         why no refresh came: the hook's answer for its next call, and what it recorded
 
 Options:
   -h, --help       this help (\`lessons-reinject <command> --help\` explains one command)
   -V, --version    print the version
   --json           (with --version, or any command) machine-readable output
-  --project DIR    (status, preview, doctor) the project folder to look at; default: the folder
-                   you run it from
+  --project DIR    (status, preview, doctor, why) the project folder to look at; default:
+                   the folder you run it from
 
 Configuration: environment variables, then a JSONC file (lessons-reinject.jsonc in
 $CLAUDE_PLUGIN_DATA, or ~/.config/lessons-reinject/config.jsonc; LESSONS_CONFIG names another),
@@ -48,6 +59,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   demo: async () => (await import("./demo.ts")).runDemo,
   doctor: async () => (await import("./doctor.ts")).runDoctor,
   statusline: async () => (await import("./statusline.ts")).runStatusline,
+  why: async () => (await import("./why.ts")).runWhy,
 };
 
 /** Runs the command line `args` (non-empty) and returns the exit code. */
@@ -62,18 +74,23 @@ export async function runCli(args: string[]): Promise<number> {
     return await runCli([rest[0], "--help"]);
   }
   if (first === "--help" || first === "-h" || first === "help") {
-    await out(MAIN_HELP);
+    await out(helpText(MAIN_HELP, Deno.stdout));
     return EXIT_OK;
   }
   const load = COMMANDS[first];
   if (!load) return await usageError(`unknown command "${first}"`, MAIN_HELP);
   const env = (name: string) => Deno.env.get(name);
-  const [command, settings] = await Promise.all([load(), loadSettings(env)]);
   let program: Program | undefined;
+  const programNow = () => program ??= thisProgram(env("INIT_CWD"));
+  // The installed plugin's config file, as its hooks read it: found from where this runs.
+  const [command, settings] = await Promise.all([
+    load(),
+    loadSettings(env, { root: programNow().root }),
+  ]);
   const terminal = Deno.stdout.isTerminal();
   return await command(rest, {
     settings,
-    program: () => program ??= thisProgram(env("INIT_CWD")),
+    program: programNow,
     width: widthOf(terminal ? Deno.consoleSize().columns : undefined, settings.columns),
     color: terminal && !settings.noColor,
   });

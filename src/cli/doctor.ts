@@ -1,4 +1,5 @@
 /** `lessons-reinject doctor`: checks an installation and the newest session (its dry run). */
+import { settingsFor } from "../io/hosts.ts";
 import { formatTokens } from "../core/header.ts";
 import { percentText } from "../core/numbers.ts";
 import { dryRun, stateDirFix } from "../hook.ts";
@@ -9,6 +10,7 @@ import * as cli from "./common.ts";
 import { checkRules, checkThresholds } from "./doctor_rules.ts";
 import { check, checkPlugin, checkStatusline, pluginRootFor } from "./doctor_setup.ts";
 import { locateTranscript, nextCallPayload } from "./locate.ts";
+import { nextRefresh } from "./next_refresh.ts";
 import { sampleRefresh } from "./rules.ts";
 import type { Check, DoctorJson, StatusJson } from "./schemas.ts";
 import { contextText, deliveryLines, nextCallText, statusOf } from "./status.ts";
@@ -30,17 +32,21 @@ Options:
 
 /** Runs every check for the project at `cwd`. */
 async function diagnose(ctx: cli.Ctx, cwd: string, flag: string | undefined): Promise<DoctorJson> {
-  const { settings } = ctx;
   const program = ctx.program();
-  const plugin = pluginRootFor(settings, program.root, flag);
-  const target = locateTranscript({}, settings.claudeDir, cwd);
+  const target = locateTranscript({}, ctx.settings.claudeDir, cwd, ctx.settings.codexHome);
   const found = "error" in target ? undefined : target;
+  // The rules of the project's newest session's agent (AGENTS.md for Codex: io/hosts.ts).
+  const settings = settingsFor(found?.path, ctx.settings);
+  const plugin = pluginRootFor(settings, program.root, flag);
   const trace = found && await dryRun(nextCallPayload(found, cwd), settings, { render: true });
   const rules = await loadStandingRules(settings, cwd);
+  // The size `preview` gives: the refresh this session's next one would be, at its reading.
+  const next = await nextRefresh(settings, cwd, target, { always: true });
+  const measured = next.built?.kind === "text" ? next.built.account : undefined;
   const checks: Check[] = [
     ...checkSettings(settings),
     ...await checkPlugin(plugin, settings),
-    ...checkRules(rules, settings.maxChars, sampleRefresh(rules, settings)),
+    ...checkRules(rules, settings.maxChars, measured ?? sampleRefresh(rules, settings)),
     checkThresholds(settings, cwd, trace),
     checkStateDir(settings.stateDir),
     checkStatusline(settings, plugin),
@@ -57,11 +63,15 @@ function checkSettings({ configFile: file, problems }: Settings): Check[] {
   const env = problems.filter((p) => !file.problems.includes(p));
   const where = `correct ${file.path ?? "the file"} at the line and column named (or remove it)`;
   const unset = "correct or unset the variables named (docs/configuration.md lists every setting)";
-  const found = file.path ? `${file.path} (${file.via}): ${file.empty ? "empty" : "valid"}` : "";
+  const found = file.path ? `${cli.configFileText(file)}: ${file.empty ? "empty" : "valid"}` : "";
   return [
     file.problems.length > 0
       ? check("config file", "fail", file.problems.join("\n"), where)
-      : check("config file", "ok", found || "none: environment and defaults apply"),
+      : check(
+        "config file",
+        "ok",
+        found || `${cli.configFileText(file)}: environment and defaults apply`,
+      ),
     env.length > 0
       ? check("environment", "fail", env.join("\n"), unset)
       : check("environment", "ok", "every LESSONS_* setting is valid"),

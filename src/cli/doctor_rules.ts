@@ -1,9 +1,11 @@
 /** `doctor`'s checks of what the hook restates and when: manifest, own rules, thresholds. */
 import * as claudeCode from "../core/claude_code.ts";
-import { type CompactionPoint, mergeCompactSettings, spanFor } from "../core/compaction_point.ts";
+import { type CompactionPoint, endOf, mergeCompactSettings } from "../core/compaction_point.ts";
+import { spanFor } from "../core/compaction_point.ts";
+import { plannedRefreshes, scheduleFor, widestGap } from "../core/schedule.ts";
 import { formatTokens } from "../core/header.ts";
 import { isTokenThreshold, type Threshold } from "../core/numbers.ts";
-import { fillOf, isReading } from "../core/reading.ts";
+import { isReading } from "../core/reading.ts";
 import type { CombinedRefresh } from "../core/render_rules.ts";
 import { pointOf } from "../core/thresholds.ts";
 import type { Trace } from "../hook.ts";
@@ -13,7 +15,7 @@ import type { Settings } from "../settings/resolve.ts";
 import { count, groupDigits, names } from "./common.ts";
 import { check } from "./doctor_setup.ts";
 import type { Check } from "./schemas.ts";
-import { CLAUDE_MD_ROUTE, manifestFix, sourceLines } from "./rules.ts";
+import { CLAUDE_MD_ROUTE, leftOutList, manifestFix, sourceLines } from "./rules.ts";
 
 const RAISE = `raise LESSONS_REINJECT_MAX_CHARS (up to ${claudeCode.INLINE_LIMIT})`;
 
@@ -41,22 +43,33 @@ function checkManifest(
     return check("manifest", "warn", looked, manifestFix(m));
   }
   if (m.kind === "invalid") return check("manifest", "fail", m.error, manifestFix(m));
-  const { lessons, invalid } = m.selection;
+  const { lessons, invalid, left, limits } = m.selection;
   const directives = lessons.filter((l) => l.kind === "directive").length;
   const skipped = invalid.length > 0
     ? `; ${count(invalid.length, "invalid lesson")} skipped (${invalid.join(" | ")})`
     : "";
   const counts = `${m.location.path} (${m.location.via}): ${count(directives, "directive")}, ` +
     `${count(lessons.length - directives, "protocol")}${skipped}`;
+  const ids = new Set(lessons.map((l) => l.slug));
+  // Every active lesson not restated, and why: scope, session start's limits, the budget.
+  const cut = [
+    ...left,
+    ...r.omitted.filter((id) => ids.has(id)).map((id) => ({
+      id,
+      why: "refresh-budget" as const,
+    })),
+  ];
+  const named = cut.length > 0 ? `\nleft out: ${leftOutList(cut).join(", ")}` : "";
   if (lessons.length === 0) {
     const fix = "add directive or protocol lessons (or check their scope)";
-    return check("manifest", any ? "warn" : "fail", `${counts}: nothing to restate`, fix);
+    return check("manifest", any ? "warn" : "fail", `${counts}: nothing to restate${named}`, fix);
   }
-  const ids = new Set(lessons.map((l) => l.slug));
   const [whole = 0, summarized = 0, omitted = 0] = [r.whole, r.summarized, r.omitted]
     .map((list) => list.filter((name) => ids.has(name)).length);
   const detail = `${counts}; in a refresh of ${size}: ${whole} whole, ${summarized} as a ` +
-    `summary, ${omitted} left out`;
+    `summary, ${omitted} left out; session start shows at most ` +
+    `${count(limits.maxLessons, "lesson")} within ${groupDigits(limits.budget)} characters` +
+    `${named}`;
   if (whole + summarized === 0) return check("manifest", "fail", detail, RAISE);
   if (omitted) {
     return check("manifest", "warn", detail, `${RAISE} or shorten the lessons' summaries`);
@@ -102,6 +115,9 @@ function checkOwnRules(rules: StandingRules, r: CombinedRefresh, size: string, e
   return check("rules", "warn", detail, fix);
 }
 
+/** Rules fade well before this many tokens pass without a refresh (docs/thresholds.md). */
+const SPARSE_GAP = 100_000;
+
 /**
  * Each threshold against where Claude Code compacts (or the context stops), on the session's window
  * as the dry run measured it, else on 200k and 1M: one never reached warns; it fails when only
@@ -124,22 +140,31 @@ export function checkThresholds(settings: Settings, cwd: string, trace: Trace | 
   };
   const cases: [number, CompactionPoint, number, string][] =
     reading?.window !== undefined && reading.compaction
-      ? [[reading.window, reading.compaction, fillOf(reading).span, "this session's"]]
+      ? [[
+        reading.window,
+        reading.compaction,
+        spanFor(reading.window, reading.model, context).span,
+        "this session's",
+      ]]
       : [claudeCode.SMALL_WINDOW, claudeCode.LARGE_WINDOW].map((window) => {
         const { compaction, span } = spanFor(window, undefined, context);
-        return [window, compaction, span, "a"];
+        const whose = window === claudeCode.LARGE_WINDOW ? "the default model's" : "a";
+        return [window, compaction, span, whose];
       });
   const never = new Set<Threshold>();
+  const sparse: string[] = [];
   let scalingOff = false;
-  const lines = cases.map(([window, point, span, whose]) => {
-    const end = point.kind === "point"
-      ? point.tokens
-      : window - claudeCode.SUMMARY_OUTPUT_BUFFER - claudeCode.BLOCKING_BUFFER;
+  const lines = cases.map(([window, point, windowSpan, whose]) => {
+    const end = endOf(point, window);
+    const schedule = scheduleFor(thresholds, settings.cadence, windowSpan, end);
+    const span = schedule.span;
     const late = thresholds.filter((t) => pointOf(t, span) >= end);
     late.forEach((t) => never.add(t));
     if (point.kind === "point" && late.some((t) => !isTokenThreshold(t))) scalingOff = true;
     const of = `${whose} ${formatTokens(window)} window`;
-    const measured = span === window
+    const measured = schedule.cadence
+      ? `of ${groupDigits(span)} tokens, as on a 200k window, on ${of}`
+      : span === window
       ? `of ${of}`
       : `of the ${groupDigits(span)} tokens before auto-compaction on ${of}`;
     const compaction = point.kind === "point"
@@ -148,11 +173,33 @@ export function checkThresholds(settings: Settings, cwd: string, trace: Trace | 
     const lost = late.length > 0
       ? `; ${names(late)} never ${late.length === 1 ? "fires" : "fire"} there`
       : "";
-    const at = thresholds.map((t) => groupDigits(pointOf(t, span))).join(", ");
-    return `${measured}: at ${at} tokens; ${compaction}${lost}`;
+    const points = plannedRefreshes(thresholds, span).map((p) => p.tokens).filter((t) => t < end);
+    const cadence = schedule.cadence?.points ?? [];
+    const then = cadence.length === 0
+      ? ""
+      : `, then every ${groupDigits(schedule.cadence!.every)}` +
+        ` to ${groupDigits(cadence.at(-1)!)} (${points.length + cadence.length} refreshes)`;
+    const gap = widestGap([...points, ...cadence]);
+    if (gap.tokens > SPARSE_GAP) {
+      sparse.push(
+        gap.from === 0
+          ? `on ${of} the first refresh comes at ${groupDigits(gap.tokens)} tokens`
+          : `on ${of} ${groupDigits(gap.tokens)} tokens pass between the refreshes at ` +
+            `${groupDigits(gap.from)} and ${groupDigits(gap.from + gap.tokens)}`,
+      );
+    }
+    const at = points.map(groupDigits).join(", ");
+    return `${measured}: at ${at} tokens${then}; ${compaction}${lost}`;
   });
-  const detail = [names(thresholds), ...lines].join("\n");
+  const detail = [names(thresholds), ...lines, ...sparse].join("\n");
   const lost = names([...never]);
+  if (never.size === 0 && sparse.length > 0) {
+    const fix = settings.cadence > 0
+      ? "add token thresholds where the gap is (LESSONS_REINJECT_THRESHOLDS=30,52,70 gives 60k, " +
+        "104k and 140k on every window)"
+      : "turn the cadence back on (unset LESSONS_REINJECT_CADENCE), or add token thresholds";
+    return check("thresholds", "warn", detail, fix);
+  }
   if (never.size === 0) return check("thresholds", "ok", detail);
   if (scalingOff && !settings.scaleForAutocompact) {
     const fix = "unset LESSONS_SCALE_FOR_AUTOCOMPACT=0 (on by default, it measures the " +

@@ -3,14 +3,14 @@
  * binary hooks/run would start, and the statusLine command.
  */
 import { HOOK_EVENTS } from "../core/claude_code.ts";
-import { fileReason } from "../core/errors.ts";
+import { fileReason, NO_SUCH_FILE } from "../core/errors.ts";
 import { fieldOf } from "../schemas/guards.ts";
 import { whyNotJson } from "../core/json_syntax.ts";
 import { join } from "../core/path.ts";
 import { launcherVerdict, readLauncherState } from "../io/launcher_state.ts";
 import { localPluginRoot, newestInstalledFile } from "../io/plugin_cache.ts";
 import type { Settings } from "../settings/resolve.ts";
-import { PLUGIN_INSTALL, statOf } from "./common.ts";
+import { PLUGIN_INSTALL, statOf, statOrWhy } from "./common.ts";
 import type { Check } from "./schemas.ts";
 
 /** One check, as `doctor --json` prints it. */
@@ -50,8 +50,9 @@ export async function checkPlugin(plugin: PluginRoot | undefined, settings: Sett
     const why = "not found: no --plugin-root, CLAUDE_PLUGIN_ROOT or install in ~/.claude/plugins";
     return [check("plugin", "fail", why, install)];
   }
-  const info = statOf(plugin.root);
-  if (!info) return fail("does not exist");
+  const info = statOrWhy(plugin.root);
+  if (info === NO_SUCH_FILE) return fail("does not exist");
+  if (typeof info === "string") return fail(`cannot be read: ${info}`);
   if (!info.isDirectory) return fail("is not a folder");
   // A folder with none of the plugin's files is another folder, not a broken plugin.
   const marks = [".claude-plugin/plugin.json", "hooks/hooks.json", "hooks/run"];

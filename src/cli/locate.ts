@@ -4,15 +4,21 @@
  */
 import { basename, dirname, join } from "../core/path.ts";
 import { COMPACTION_SUMMARISER_PREFIX, SUBAGENT_FILE_PREFIX } from "../core/claude_code.ts";
+import { isRolloutPath } from "../core/codex.ts";
+import { newestRolloutFor, rolloutOf, rolloutsWithId } from "../io/codex_sessions.ts";
+import { findGitRoot } from "../io/rule_sources.ts";
 import { parentTranscriptOf } from "../io/session_files.ts";
 import type { HookPayload } from "../schemas/payload.ts";
-import { type Ctx, fail, statOf, usageError } from "./common.ts";
+import { NO_SUCH_FILE } from "../core/errors.ts";
+import { type Ctx, fail, statOf, statOrWhy, usageError } from "./common.ts";
 
 /** A transcript to inspect, with the ids its hook calls carry (`agentId` in a subagent's file). */
 export interface Target {
   path: string;
   sessionId: string;
   agentId: string | undefined;
+  /** The folder the session was started in, when found above the folder asked about. */
+  cwd?: string;
 }
 
 type Found = Target | { error: string };
@@ -23,7 +29,7 @@ export function nextCallPayload(target: Target, cwd: string): HookPayload {
     session_id: target.sessionId,
     hook_event_name: "PostToolUse",
     transcript_path: target.path,
-    cwd,
+    cwd: target.cwd ?? cwd,
     ...(target.agentId ? { agent_id: target.agentId, agent_transcript_path: target.path } : {}),
   };
 }
@@ -41,38 +47,99 @@ export async function chosenTarget(
   if (transcript && session) {
     return { exit: await usageError("give --transcript or --session, not both", help) };
   }
-  const target = locateTranscript({ transcript, session }, ctx.settings.claudeDir, cwd);
+  const { claudeDir, codexHome } = ctx.settings;
+  const target = locateTranscript({ transcript, session }, claudeDir, cwd, codexHome);
   return "error" in target ? { exit: await fail(target.error, json) } : target;
 }
 
-/** Finds the transcript to inspect, or says why there is none. */
+/**
+ * Finds the transcript to inspect, or says why there is none. With Codex too (`codexHome`), a
+ * session id may be either agent's, and a project's newest session is the one written last.
+ */
 export function locateTranscript(
   options: { transcript?: string | undefined; session?: string | undefined },
   claudeDir: string | undefined,
   cwd: string,
+  codexHome?: string | undefined,
 ): Found {
   if (options.transcript) return namedTranscript(options.transcript);
+  const claude = claudeTranscript(options, claudeDir, cwd);
+  if (!codexHome) return claude;
+  if (options.session) {
+    if (!("error" in claude) || claude.error.includes("start with")) return claude;
+    const codex = rolloutsWithId(codexHome, options.session);
+    const only = codex.length === 1 ? codex[0]! : undefined;
+    if (only) return { path: only.path, sessionId: only.sessionId, agentId: undefined };
+    return codex.length === 0 ? claude : {
+      error: `${codex.length} Codex sessions start with ` +
+        `${options.session}: give more of the id`,
+    };
+  }
+  const rollout = newestRolloutFor(codexHome, cwd);
+  if (!rollout) return claude;
+  const mtime = "error" in claude ? -1 : statOf(claude.path)?.mtime?.getTime() ?? 0;
+  return rollout.mtime > mtime
+    ? { path: rollout.path, sessionId: rollout.sessionId, agentId: undefined }
+    : claude;
+}
+
+/** A Claude Code transcript: named by session id, else the project's newest. */
+function claudeTranscript(
+  options: { session?: string | undefined },
+  claudeDir: string | undefined,
+  cwd: string,
+): Found {
   if (!claudeDir) return { error: "no home folder: pass --transcript PATH" };
   const projects = join(claudeDir, "projects");
   // Claude Code's folder name for a project: `/home/dev/my.app` → `-home-dev-my-app`.
-  const here = join(projects, cwd.replace(/[^a-zA-Z0-9]/g, "-"));
+  const folderOf = (dir: string) => join(projects, dir.replace(/[^a-zA-Z0-9]/g, "-"));
+  const here = folderOf(cwd);
   if (options.session) return findSession(options.session, projects, here);
-  // A subagent's or the compaction summariser's file (2.0.x keeps them here) is no session.
-  const newest = sessionFiles(here).filter((name) => !name.startsWith(SUBAGENT_FILE_PREFIX))
-    .map((name) => join(here, name))
-    .map((file) => ({ file, mtime: statOf(file)?.mtime?.getTime() ?? 0 }))
-    .sort((a, b) => b.mtime - a.mtime)[0]?.file;
-  if (newest) return { ...idsOf(newest, headOf(newest)), path: newest };
+  // From a subfolder, the session was started further up: this folder, then each one above it
+  // up to the repository's root; the nearest with a session.
+  for (const dir of foldersUp(cwd, findGitRoot(cwd))) {
+    const newest = newestSession(folderOf(dir));
+    if (newest) return { ...idsOf(newest, headOf(newest)), path: newest, cwd: dir };
+  }
+  const up = findGitRoot(cwd) ?? cwd;
+  const where = up === cwd
+    ? `${cwd} under ${here}`
+    : `${cwd} or a folder above it up to ${up} under ${projects}`;
   return {
-    error: `no transcript for ${cwd} under ${here} (pass --transcript PATH or --session ID)`,
+    error: `no transcript for ${where} (pass --project DIR, the folder the session was started ` +
+      "in, or --transcript PATH or --session ID)",
   };
 }
 
+/** `cwd`, then each folder above it up to `root` (only `cwd` when `root` is not above it). */
+function foldersUp(cwd: string, root: string | undefined): string[] {
+  const folders = [cwd];
+  if (root === undefined || !cwd.startsWith(root)) return folders;
+  for (let dir = cwd; dir !== root && dirname(dir) !== dir;) {
+    dir = dirname(dir);
+    folders.push(dir);
+  }
+  return folders;
+}
+
+/** The newest session's transcript in a project's folder under `~/.claude/projects/`. */
+function newestSession(folder: string): string | undefined {
+  // A subagent's or the compaction summariser's file (2.0.x keeps them here) is no session.
+  return sessionFiles(folder).filter((name) => !name.startsWith(SUBAGENT_FILE_PREFIX))
+    .map((name) => join(folder, name))
+    .map((file) => ({ file, mtime: statOf(file)?.mtime?.getTime() ?? 0 }))
+    .sort((a, b) => b.mtime - a.mtime)[0]?.file;
+}
+
 function namedTranscript(path: string): Found {
-  const info = statOf(path);
-  if (!info) return { error: `no transcript at ${path}` };
+  const info = statOrWhy(path);
+  if (info === NO_SUCH_FILE) return { error: `no transcript at ${path}` };
+  if (typeof info === "string") return { error: `cannot read ${path}: ${info}` };
   if (info.isDirectory) return { error: `${path} is a folder, not a transcript (a .jsonl file)` };
   if (!info.isFile) return { error: `${path} is not a regular file` };
+  if (isRolloutPath(path)) {
+    return { path, sessionId: rolloutOf(path).sessionId, agentId: undefined };
+  }
   const head = headOf(path);
   const notOne = notATranscript(head);
   if (notOne !== undefined) {

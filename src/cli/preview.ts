@@ -2,14 +2,11 @@
  * `lessons-reinject preview`: the exact text the hook's next tool call would inject (from its dry
  * run), its size against the budget, and which rules went in whole, as a summary, or were left out.
  */
-import type { RefreshCause } from "../core/header.ts";
 import * as numbers from "../core/numbers.ts";
-import { isReading } from "../core/reading.ts";
-import { buildRefresh, dryRun } from "../hook.ts";
-import { refreshToken } from "../io/state_store.ts";
 import * as cli from "./common.ts";
-import { locateTranscript, nextCallPayload } from "./locate.ts";
-import { nothingToRestate, sampleCause } from "./rules.ts";
+import { locateTranscript } from "./locate.ts";
+import { nextRefresh } from "./next_refresh.ts";
+import { leftOutList, nothingToRestate } from "./rules.ts";
 import type { PreviewJson } from "./schemas.ts";
 
 const HELP = `Usage: lessons-reinject preview [--threshold N] [--transcript PATH | --session ID]
@@ -33,8 +30,9 @@ const OPTIONS = { ...cli.TARGET, threshold: "string" } as const;
 /** The human report: the text, a rule, then the accounting; or why nothing is due. Pure. */
 function render(p: PreviewJson, program: string, width: number): string {
   if (p.text === null) {
-    return `nothing is due in this context: ${p.reason}\n` +
-      `(\`${program} preview --threshold N\` shows the text a refresh for N would inject)\n`;
+    const note = `nothing is due in this context: ${p.reason}\n` +
+      `(\`${program} preview --threshold N\` shows the text a refresh for N would inject)`;
+    return note.split("\n").flatMap((line) => cli.wrap(line, width)).join("\n") + "\n";
   }
   const list = (items: string[]) => (items.length > 0 ? items.join(", ") : "none");
   const size = `${cli.groupDigits(p.chars)} of ${cli.groupDigits(p.budget)} characters`;
@@ -44,9 +42,10 @@ function render(p: PreviewJson, program: string, width: number): string {
     ["manifest", p.manifest ?? "none"],
     ["whole", list(p.whole)],
     ["summarized", list(p.summarized)],
-    ["left out", list(p.omitted)],
+    ["left out", list(leftOutList(p.excluded))],
     ["sources", p.sources.join("\n")],
     ...(p.invalid.length > 0 ? [["invalid", p.invalid.join(" | ")] as [string, string]] : []),
+    ["config file", p.configFile],
   ];
   return `${p.text.trimEnd()}\n\n${"-".repeat(Math.min(72, width))}\n${cli.table(rows, 13, width)}`;
 }
@@ -67,38 +66,18 @@ export async function runPreview(args: string[], ctx: cli.Ctx): Promise<number> 
     return await cli.usageError(`--threshold ${asked}: ${expected}`, HELP);
   }
   for (const problem of settings.problems) await cli.err(problem);
-  const target = locateTranscript({ transcript, session }, settings.claudeDir, flags.cwd);
+  const { claudeDir, codexHome } = settings;
+  const target = locateTranscript({ transcript, session }, claudeDir, flags.cwd, codexHome);
   if ("error" in target && (transcript || session)) return await cli.fail(target.error, json);
-  let cause: RefreshCause | undefined = sampleCause(settings.thresholds, threshold?.value);
-  let reason = "";
-  let due = false;
-  if ("error" in target) {
-    const first = numbers.thresholdText(cause.thresholds[0]!);
-    reason = `no session found (${target.error}); a refresh at ${first} reads like this`;
-  } else {
-    const trace = await dryRun(nextCallPayload(target, flags.cwd), settings, { render: false });
-    const r = trace.reading && isReading(trace.reading) ? trace.reading : undefined;
-    due = trace.result === "fired";
-    reason = trace.reason;
-    // Not due: the next threshold's refresh, as --threshold shows it, at this reading.
-    const shown = threshold?.value ?? (due ? undefined : trace.decision?.upcoming);
-    const byTokens = shown !== undefined && numbers.isTokenThreshold(shown);
-    const tokens = r?.tokens ?? (!r && byTokens ? shown : undefined);
-    cause = shown === undefined ? trace.decision?.cause : {
-      kind: "thresholds",
-      thresholds: [shown],
-      percent: r?.percent ?? (byTokens ? 0 : shown),
-      ...(r?.window !== undefined ? { window: r.window } : {}),
-      ...(r?.span !== undefined && r.span !== r.window ? { span: r.span } : {}),
-      ...(tokens !== undefined ? { tokens } : {}),
-    };
+  const next = await nextRefresh(settings, flags.cwd, target, { threshold: threshold?.value });
+  const { cause, built, due } = next;
+  if (built?.kind === "error") {
+    return await cli.fail(nothingToRestate(built.manifest, built.sources), json);
   }
-  const token = "error" in target
-    ? refreshToken("preview")
-    : refreshToken(target.sessionId, target.agentId);
-  const built = cause && await buildRefresh(cause, token, flags.cwd, settings);
-  if (built?.kind === "error") return await cli.fail(nothingToRestate(built.manifest), json);
-  const a = built?.account;
+  const reason = built?.kind === "reloaded"
+    ? `${next.reason}; nothing restated: ${built.why}`
+    : next.reason;
+  const a = built?.kind === "text" ? built.account : undefined;
   const preview: PreviewJson = {
     text: null,
     due,
@@ -110,9 +89,11 @@ export async function runPreview(args: string[], ctx: cli.Ctx): Promise<number> 
     whole: [],
     summarized: [],
     omitted: [],
+    excluded: [],
     invalid: [],
     sources: [],
     ...(a && { ...a, manifest: a.manifest ?? null }),
+    configFile: cli.configFileText(settings.configFile),
   };
   if (json) await cli.printJson(preview);
   else await cli.out(render(preview, ctx.program().command, ctx.width));

@@ -5,7 +5,9 @@
 import { type RefreshCause, refreshHeader } from "../core/header.ts";
 import { isTokenThreshold } from "../core/numbers.ts";
 import { type CombinedRefresh, renderCombined } from "../core/render_rules.ts";
+import { sourceProblems } from "../io/rule_sources.ts";
 import type { StandingRules } from "../io/standing_rules.ts";
+import type { LeftOut, LeftOutWhy } from "../core/lessons.ts";
 
 /** The refresh at `threshold`, else the first threshold (a token threshold names no window). */
 export function sampleCause(
@@ -57,9 +59,18 @@ export function manifestFix(manifest: StandingRules["manifest"]): string {
   return `${mend}; or ${CLAUDE_MD_ROUTE}`;
 }
 
-/** Why nothing can be restated, and what to do, in one line. */
-export function nothingToRestate(m: StandingRules["manifest"]): string {
-  const marked = "no rules are marked in CLAUDE.md";
+/**
+ * Why nothing can be restated, and what to do, in one line; a rules source that could not be read
+ * (an unclosed marker, an unreadable file) is named by path and line.
+ */
+export function nothingToRestate(
+  m: StandingRules["manifest"],
+  sources: StandingRules["sources"] = [],
+): string {
+  const problems = sourceProblems(sources);
+  const marked = problems.length > 0
+    ? `no rules could be read from your own (${problems.join("; ")})`
+    : "no rules are marked in CLAUDE.md";
   const why = m.kind === "off"
     ? `the manifest is turned off (sources setting) and ${marked}; ${CLAUDE_MD_ROUTE}`
     : m.kind === "none"
@@ -69,4 +80,16 @@ export function nothingToRestate(m: StandingRules["manifest"]): string {
     : `${m.location.path} has no active directives or protocols, and ${marked}; add lessons, ` +
       `or ${CLAUDE_MD_ROUTE}`;
   return `nothing to restate: ${why}`;
+}
+
+const WHY: Record<LeftOutWhy, string> = {
+  "scope": "scoped to another project",
+  "session-start-cap": "past session start's cap",
+  "session-start-budget": "over session start's budget",
+  "refresh-budget": "over this refresh's budget",
+};
+
+/** `slug (why)` for each lesson or rule section left out, in the order given. */
+export function leftOutList(excluded: readonly LeftOut[]): string[] {
+  return excluded.map(({ id, why }) => `${id} (${WHY[why]})`);
 }

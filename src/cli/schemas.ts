@@ -3,6 +3,7 @@
  * docs/commands.md. Commands build their output to these types; tests validate what they print.
  */
 import * as z from "zod/mini";
+import { LEFT_OUT_WHY } from "../core/lessons.ts";
 
 const num = z.nullable(z.number());
 const str = z.nullable(z.string());
@@ -28,6 +29,7 @@ export const StatusJsonSchema = z.object({
   reason: str,
   model: str,
   thresholds: numbers,
+  cadence: num,
   span: num,
   thresholdTokens: numbers,
   compaction: z.nullable(
@@ -39,6 +41,7 @@ export const StatusJsonSchema = z.object({
   inherited: numbers,
   pending: numbers,
   next: num,
+  nextTokens: num,
   toolCount: z.number(),
   toolCountInterval: z.number(),
   statePath: z.string(),
@@ -59,9 +62,25 @@ export const StatusJsonSchema = z.object({
   })),
   leftOut: strings,
   configFile: str,
+  /** The config file and how it was found, or where none was: as the report says it. */
+  configFileText: z.string(),
   problems: strings,
 });
 export type StatusJson = z.infer<typeof StatusJsonSchema>;
+
+/** `lessons-reinject why --json`. */
+export const WhyJsonSchema = z.object({
+  transcript: z.string(),
+  /** Why no refresh, or what the next tool call does, in one line. */
+  answer: z.string(),
+  /** The hook's own debug line for its next call. */
+  nextCall: z.string(),
+  /** What Claude Code recorded of the hook's stderr and cancelled runs, oldest first. */
+  recorded: strings,
+  problems: strings,
+  configFile: z.string(),
+});
+export type WhyJson = z.infer<typeof WhyJsonSchema>;
 
 /** `lessons-reinject preview --json`. */
 export const PreviewJsonSchema = z.object({
@@ -75,13 +94,17 @@ export const PreviewJsonSchema = z.object({
   whole: strings,
   summarized: strings,
   omitted: strings,
+  excluded: z.array(z.object({ id: z.string(), why: z.enum(LEFT_OUT_WHY) })),
   invalid: strings,
   sources: strings,
+  /** The config file and how it was found, or where none was. */
+  configFile: z.string(),
 });
 export type PreviewJson = z.infer<typeof PreviewJsonSchema>;
 
 /** `lessons-reinject demo --json`. */
-export const DemoJsonSchema = z.object({
+/** One replay of `demo --json`. */
+const DemoReplaySchema = z.object({
   model: z.string(),
   window: z.number(),
   thresholds: numbers,
@@ -101,6 +124,12 @@ export const DemoJsonSchema = z.object({
     text: str,
   })),
   injections: z.number(),
+});
+
+/** `lessons-reinject demo --json`: the 200k replay, and the same on Claude Code's default model. */
+export const DemoJsonSchema = z.object({
+  ...DemoReplaySchema.shape,
+  defaultModel: DemoReplaySchema,
 });
 export type DemoJson = z.infer<typeof DemoJsonSchema>;
 
@@ -124,6 +153,8 @@ export const StatuslineJsonSchema = z.object({
   ...reading,
   line: z.string(),
   error: str,
+  /** The config file and how it was found, or where none was. */
+  configFile: z.string(),
 });
 export type StatuslineJson = z.infer<typeof StatuslineJsonSchema>;
 

@@ -3,8 +3,10 @@
  * hook's dry run (`dryRun` in src/hook.ts). It reads; it never writes.
  */
 import { formatTokens } from "../core/header.ts";
-import { percentText, thresholdText } from "../core/numbers.ts";
-import { fillOf, isReading } from "../core/reading.ts";
+import { isTokenThreshold, percentText, thresholdText } from "../core/numbers.ts";
+import { endOf } from "../core/compaction_point.ts";
+import { fillOf, isReading, type Reading } from "../core/reading.ts";
+import { plannedRefreshes } from "../core/schedule.ts";
 import { pointOf } from "../core/thresholds.ts";
 import { percentOf } from "../core/window.ts";
 import { dryRun, type Trace } from "../hook.ts";
@@ -18,6 +20,7 @@ import type { StatusJson } from "./schemas.ts";
 
 const HELP =
   `Usage: lessons-reinject status [--transcript PATH | --session ID] [--project DIR] [--json]
+       [--timeline [--svg FILE]]
 
 What the hook sees for a session now: a gauge of the context use with the thresholds marked, the
 tokens and window and how they were found, the thresholds, which fired, what the next tool call
@@ -28,8 +31,23 @@ Options:
   --session ID       the session's transcript under ~/.claude/projects/ (its id, or its start)
   --project DIR      the project whose newest session to read (default: this folder)
   --json             print the report as JSON (docs/commands.md: "status --json")
+  --timeline         the whole session instead, call by call: a chart of the context use with
+                     each threshold, compaction and refresh (status --timeline --help)
+  --svg FILE         with --timeline, also write the chart as a standalone SVG file
   -h, --help         this help
 `;
+
+/** Where the refreshes land, in tokens, up to where the context ends (its compaction point). */
+function refreshPoints(
+  thresholds: readonly number[] | undefined,
+  span: number,
+  reading: Reading | undefined,
+): number[] {
+  const end = reading?.compaction && reading.window !== undefined
+    ? endOf(reading.compaction, reading.window)
+    : Infinity;
+  return plannedRefreshes(thresholds ?? [], span).map((p) => p.tokens).filter((t) => t < end);
+}
 
 /** `status --json` from a dry run's trace. Pure. */
 export function statusOf(
@@ -46,6 +64,8 @@ export function statusOf(
   const span = measured ? fillOf(measured).span : undefined;
   const point = measured?.compaction;
   const fired = trace.result === "fired";
+  // Refused for want of rules: what it crossed is still ahead.
+  const next = trace.refused ? cause[0] : decision?.upcoming;
   return {
     transcript: target.path,
     sessionId: target.sessionId,
@@ -57,9 +77,12 @@ export function statusOf(
     source: measured?.source ?? (none?.countCalls ? "tool count" : null),
     reason: measured ? null : none?.reason ?? trace.reason,
     model: measured?.model ?? null,
-    thresholds: settings.thresholds,
+    thresholds: span === undefined
+      ? settings.thresholds
+      : plannedRefreshes(settings.thresholds, span).flatMap((p) => p.thresholds),
+    cadence: measured?.cadence?.every ?? null,
     span: span ?? null,
-    thresholdTokens: span === undefined ? [] : settings.thresholds.map((t) => pointOf(t, span)),
+    thresholdTokens: span === undefined ? [] : refreshPoints(decision?.thresholds, span, measured),
     compaction: point === undefined ? null : {
       tokens: point.kind === "point" ? point.tokens : null,
       window: point.kind === "point" ? point.window : null,
@@ -72,7 +95,8 @@ export function statusOf(
     inherited: trace.facts?.inherited ?? [],
     pending: fired ? [...cause] : [],
     // Refused for want of rules: what it crossed is still ahead.
-    next: (trace.refused ? cause[0] : decision?.upcoming) ?? null,
+    next: next ?? null,
+    nextTokens: next !== undefined && span !== undefined ? Math.round(pointOf(next, span)) : null,
     toolCount: known.toolCount,
     toolCountInterval: settings.toolCountInterval,
     statePath: trace.statePath ?? statePaths(settings.stateDir, target.sessionId).state,
@@ -80,7 +104,8 @@ export function statusOf(
     action: fired ? "refresh" : "nothing",
     decision: decision
       // The refusal without its list of sources: they have a row of their own.
-      ? decision.reason + (trace.refused ? `, but ${trace.refused.split(" (")[0]}` : "")
+      ? decision.reason + (trace.refused ? `, but ${trace.refused.split(" (")[0]}` : "") +
+        (trace.reloaded ? `, but nothing restated: ${trace.reloaded}` : "")
       : trace.reason,
     beforeCompaction: none?.before
       ? {
@@ -94,6 +119,7 @@ export function statusOf(
     deliveries: (decision?.deliveries ?? []).map((d) => ({ ...d, reason: d.reason ?? null })),
     leftOut: rules.leftOut,
     configFile: settings.configFile.path ?? null,
+    configFileText: cli.configFileText(settings.configFile),
     problems: settings.problems,
   };
 }
@@ -138,11 +164,17 @@ function statusRows(r: StatusJson): [string, string][] {
   const list = (values: number[], then: string) => values.length > 0 && cli.names(values) + then;
   const before = b && `from ${n(b.tokens)} tokens of ${formatTokens(b.window)} (` +
       `${percentText(b.percent)}${b.model ? `, ${b.model}` : ""}): no longer the context`;
-  const span = r.span !== null && r.span !== r.window
+  const cadence = r.cadence === null ? "" : `, then every ${n(r.cadence)} tokens`;
+  const span = r.cadence !== null
+    ? `; percentages of ${n(r.span)} tokens, as on a 200k window`
+    : r.span !== null && r.span !== r.window
     ? `, percentages of the ${n(r.span)} tokens before auto-compaction`
     : "";
   const at = r.thresholdTokens.length > 0
     ? ` (at ${r.thresholdTokens.map(n).join(", ")} tokens)`
+    : "";
+  const nextAt = r.next !== null && r.nextTokens !== null && !isTokenThreshold(r.next)
+    ? ` (at ${n(r.nextTokens)} tokens)`
     : "";
   const counted = r.source === "tool count"
     ? `tool count (a refresh every ${r.toolCountInterval} calls)`
@@ -152,6 +184,7 @@ function statusRows(r: StatusJson): [string, string][] {
     ? "none after the pending ones: the context is past every threshold"
     : "none: every threshold has fired";
   const restate = "the next tool call restates the rules for the new context";
+  const settles = "the next tool call restates nothing (see decision)";
   const rows: [string, string | false | null][] = [
     ["transcript", r.transcript ?? "(none)"],
     ["session", `${r.sessionId ?? "?"}${r.agentId ? ` (subagent ${r.agentId})` : ""}`],
@@ -160,7 +193,7 @@ function statusRows(r: StatusJson): [string, string][] {
     ["window", r.percent !== null && `${n(r.window)} tokens: ${r.windowSource ?? "unknown"}`],
     ["model", r.model],
     ["source", r.percent !== null ? r.source ?? "?" : counted],
-    ["thresholds", `${cli.names(r.thresholds)}${span}${at}`],
+    ["thresholds", `${cli.names(r.thresholds)}${cadence}${span}${at}`],
     ["compaction", c && `${point}: ${c.evidence}`],
     ["fired", `${cli.names(r.fired)} in this context`],
     [
@@ -173,14 +206,19 @@ function statusRows(r: StatusJson): [string, string][] {
     ],
     ["pending", list(r.pending, ": the next tool call refreshes")],
     ["next call", nextCallText(r)],
-    ["next", r.next === null ? past : thresholdText(r.next)],
-    ["tool count", `${r.toolCount} (fallback refresh every ${r.toolCountInterval} calls)`],
+    ["next", r.next === null ? past : `${thresholdText(r.next)}${nextAt}`],
+    // Only when the count decides (no reading): otherwise it is not kept, and "0" misleads.
+    [
+      "tool count",
+      r.source === "tool count" &&
+      `${r.toolCount} (fallback refresh every ${r.toolCountInterval} calls)`,
+    ],
     ["state file", `${r.statePath} (${r.stateFile})`],
-    ["compaction", r.afterCompact === "pending" && restate],
+    ["compaction", r.afterCompact === "pending" && (r.action === "refresh" ? restate : settles)],
     ["deliveries", deliveryLines(r.deliveries).join("\n")],
     ["sources", r.sources.join("\n")],
     ["left out", r.leftOut.length > 0 && `${r.leftOut.join(", ")} (over the refresh budget)`],
-    ["config file", r.configFile ?? "none"],
+    ["config file", r.configFileText],
     ...r.problems.map((p): [string, string] => ["problem", p]),
   ];
   return rows.filter((row): row is [string, string] => typeof row[1] === "string" && row[1] !== "");
@@ -197,7 +235,7 @@ export async function runStatus(args: string[], ctx: cli.Ctx): Promise<number> {
   if ("exit" in target) return target.exit;
   const { settings } = ctx;
   const trace = await dryRun(nextCallPayload(target, flags.cwd), settings, { render: true });
-  const rules = await loadStandingRules(settings, flags.cwd);
+  const rules = await loadStandingRules(settings, target.cwd ?? flags.cwd);
   const leftOut = sampleRefresh(rules, settings).omitted;
   const r = statusOf(trace, target, settings, { sources: sourceLines(rules), leftOut });
   if (flags.values.json) await cli.printJson(r);

@@ -3,10 +3,15 @@
  * stdin's `context_window` reading for the hook to prefer; prints a gauge (`--pass`: the stdin).
  */
 import { messageOf } from "../core/errors.ts";
-import { thresholdText } from "../core/numbers.ts";
+import { formatTokens } from "../core/header.ts";
+import { isTokenThreshold, thresholdText } from "../core/numbers.ts";
+import { pointOf } from "../core/thresholds.ts";
 import { fillOf, isReading } from "../core/reading.ts";
 import { dryRun } from "../hook.ts";
+import { sourceProblems } from "../io/rule_sources.ts";
 import { preparePrivateDir } from "../io/state_store.ts";
+import { loadStandingRules } from "../io/standing_rules.ts";
+import { fieldOf } from "../schemas/guards.ts";
 import { readStdinCapped } from "../io/stdin.ts";
 import { recordFromStatusline, saveStatusline } from "../io/statusline_store.ts";
 import type { Settings } from "../settings/resolve.ts";
@@ -19,7 +24,10 @@ For Claude Code's statusLine setting: records the context reading of the statusL
 for the session, which the hook prefers while it is fresh (at most 60 s old and newer than the
 transcript's last usage), and prints a compact gauge. Always exits 0. In ~/.claude/settings.json:
 
-  "statusLine": { "type": "command", "command": "<plugin folder>/hooks/run statusline" }
+  "statusLine": {
+    "type": "command",
+    "command": "<plugin folder>/hooks/run statusline"
+  }
 
 Options:
   --pass      print stdin back unchanged instead of the gauge (to pipe into your own statusline)
@@ -28,11 +36,23 @@ Options:
 `;
 
 /** Records the reading in `stdin`; returns what happened. Never throws. */
-async function bridge(stdin: string | undefined | Error, settings: Settings) {
-  const none = { recorded: false, path: null, percent: null, tokens: null, window: null };
-  const nothing = (error: string): StatuslineJson => ({
+async function bridge(
+  stdin: string | undefined | Error,
+  settings: Settings,
+  here: string,
+): Promise<StatuslineJson> {
+  const none = {
+    recorded: false,
+    path: null,
+    percent: null,
+    tokens: null,
+    window: null,
+    configFile: cli.configFileText(settings.configFile),
+  };
+  // At startup the line says so plainly; any other lack of a reading says why.
+  const nothing = (error: string, early?: boolean): StatuslineJson => ({
     ...none,
-    line: `lessons-reinject: no context reading (${error})`,
+    line: `lessons-reinject: no context reading ${early ? "yet" : `(${error})`}`,
     error,
   });
   if (stdin instanceof Error) return nothing(messageOf(stdin));
@@ -43,11 +63,14 @@ async function bridge(stdin: string | undefined | Error, settings: Settings) {
   } catch {
     return nothing(stdin.trim() === "" ? "stdin is empty" : "stdin is not JSON");
   }
-  const transcript = (input as { transcript_path?: unknown } | null)?.transcript_path;
+  const transcript = fieldOf(input, "transcript_path");
   const path = typeof transcript === "string" ? transcript : undefined;
+  // The session's folder, whose rules the hook restates (Claude Code runs the command there).
+  const folder = fieldOf(input, "cwd") ?? fieldOf(fieldOf(input, "workspace"), "current_dir");
+  const cwd = typeof folder === "string" && folder !== "" ? folder : here;
   // No transcript yet: the record carries no size.
   const made = recordFromStatusline(input, Date.now(), path ? cli.statOf(path)?.size : undefined);
-  if ("error" in made) return nothing(made.error);
+  if ("error" in made) return nothing(made.error, made.early);
   const { record } = made;
   // The hook's dry run on Claude Code's figures: what is due, what comes next.
   const { reading, decision } = await dryRun(
@@ -55,6 +78,7 @@ async function bridge(stdin: string | undefined | Error, settings: Settings) {
       session_id: record.sessionId,
       hook_event_name: "PostToolUse",
       ...(path === undefined ? {} : { transcript_path: path }),
+      cwd,
       context_window: {
         used_percentage: record.percent,
         context_window_size: record.window ?? null,
@@ -68,11 +92,15 @@ async function bridge(stdin: string | undefined | Error, settings: Settings) {
   const window = measured?.window ?? record.window;
   const span = measured && fillOf(measured).span;
   const bar = cli.gauge(record.percent, settings.thresholds, window, 20, span);
-  const after = decision?.cause?.kind === "thresholds"
+  // Never a promise the hook will not keep: no state folder it will use, or no rules.
+  const problem = preparePrivateDir(settings.stateDir);
+  const promise = decision?.cause?.kind === "thresholds"
     ? `refresh due (${cli.names(decision.cause.thresholds)})`
     : decision?.upcoming === undefined
-    ? "all refreshed"
-    : `next refresh ${thresholdText(decision.upcoming)}`;
+    ? undefined
+    : `next refresh at ${nextAt(decision.upcoming, span)}`;
+  const broken = problem ?? (promise && await noRules(settings, cwd));
+  const after = broken ? `no refresh: ${broken}` : promise ?? "all refreshed";
   const result = {
     ...none,
     percent: record.percent,
@@ -81,7 +109,6 @@ async function bridge(stdin: string | undefined | Error, settings: Settings) {
     line: `${bar} · ${after}`,
     error: null,
   };
-  const problem = preparePrivateDir(settings.stateDir);
   if (problem) return { ...result, error: problem };
   try {
     return { ...result, recorded: true, path: saveStatusline(settings.stateDir, record) };
@@ -90,13 +117,28 @@ async function bridge(stdin: string | undefined | Error, settings: Settings) {
   }
 }
 
+/** The next refresh in tokens, as people say them: `180k`; `60k (30%)` for a percentage. */
+function nextAt(next: number, span: number | undefined): string {
+  if (isTokenThreshold(next)) return formatTokens(next);
+  if (span === undefined) return thresholdText(next);
+  return `${formatTokens(Math.round(pointOf(next, span)))} (${thresholdText(next)})`;
+}
+
+/** Why the hook has nothing to restate for the folder `cwd`, or undefined when it has rules. */
+async function noRules(settings: Settings, cwd: string): Promise<string | undefined> {
+  const rules = await loadStandingRules(settings, cwd);
+  if (rules.lessons.length > 0 || rules.blocks.length > 0) return undefined;
+  const manifest = rules.manifest.kind === "invalid" ? [rules.manifest.error] : [];
+  return [...manifest, ...sourceProblems(rules.sources)][0] ?? "no rules to restate";
+}
+
 /** Runs `statusline`. Always exit 0 (a failing statusLine command blanks the line). */
 export async function runStatusline(args: string[], ctx: cli.Ctx): Promise<number> {
   const flags = await cli.readFlags(args, { ...cli.COMMON, pass: "boolean" }, HELP, ctx);
   if ("exit" in flags) return flags.exit;
   // A folder or a closed descriptor as stdin: say so on the line, exit 0 as promised.
   const stdin = await readStdinCapped().catch((error: Error) => error);
-  const result: StatuslineJson = await bridge(stdin, ctx.settings);
+  const result: StatuslineJson = await bridge(stdin, ctx.settings, ctx.program().cwd);
   if (flags.values.pass) await cli.out(typeof stdin === "string" ? stdin : "");
   else if (flags.values.json) await cli.printJson(result);
   else await cli.out(`${result.line}\n`);

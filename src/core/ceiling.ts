@@ -1,6 +1,7 @@
 /** A bound on this call's reading before its entry is written: below every threshold, no wait. */
 import { INLINE_LIMIT, LARGEST_UNSEEN_TOKENS, TOKENS_PER_BYTE } from "./claude_code.ts";
-import { type CompactSettings, spanFor } from "./compaction_point.ts";
+import { type CompactSettings, endOf, spanFor } from "./compaction_point.ts";
+import { REFERENCE_SPAN, scheduledThresholds, scheduleFor } from "./schedule.ts";
 import { proofOf } from "./facts.ts";
 import { type MeasureSettings, windowFor } from "./measure.ts";
 import { MAX_TOKENS } from "./numbers.ts";
@@ -46,8 +47,10 @@ export function ceilingOf(
   files: CompactSettings | undefined,
 ): Fill | undefined {
   const usage = view.usage;
+  // Interleaved chains (core/chains.ts): the newest usage may be another process's context.
   if (
-    !usage || usage.matched || usage.window !== undefined || usage.firstEnd === undefined ||
+    state.forked || !usage || usage.matched || usage.window !== undefined ||
+    usage.firstEnd === undefined ||
     view.promptAfterUsage || view.markerSince !== undefined
   ) {
     return undefined;
@@ -57,17 +60,18 @@ export function ceilingOf(
   // Without the token count, which can only widen it: never wider than the reading's window.
   const model = { model: usage.model, version: usage.version };
   const window = windowFor(model, view.compaction, proofOf(state), settings, files).window;
-  const { compactEnv: env, thresholds, scaleForAutocompact: scale } = settings;
+  const { compactEnv: env, thresholds, scaleForAutocompact: scale, cadence } = settings;
   const context = { env, files, learned: state.compactedAt, thresholds, scale };
+  const own = spanFor(window, usage.model, context);
+  const schedule = scheduleFor(thresholds, cadence, own.span, endOf(own.compaction, window));
   // A larger window's span may be smaller (an early point set for it): take the smaller.
-  const span = Math.min(
-    spanFor(window, usage.model, context).span,
-    spanFor(MAX_TOKENS, usage.model, context).span,
-  );
+  const wider = spanFor(MAX_TOKENS, usage.model, context).span;
+  const span = Math.min(schedule.span, cadence > 0 ? Math.min(wider, REFERENCE_SPAN) : wider);
   if (!(window > 0) || !(span > 0) || !(usage.tokens >= 0)) return undefined;
   const bytesAfter = view.size - usage.firstEnd + unwritten;
   const tokens = ceilingTokens(usage.tokens, usage.outputTokens, bytesAfter);
   const counting = firedUnder(state.fired, state.firedWindow, span);
-  const crossed = crossedThresholds({ tokens, span }, settings.thresholds, counting);
+  const all = scheduledThresholds(thresholds, schedule);
+  const crossed = crossedThresholds({ tokens, span }, all, counting);
   return crossed.length === 0 ? { tokens, span } : undefined;
 }

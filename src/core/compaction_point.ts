@@ -1,5 +1,6 @@
 /** Where Claude Code will auto-compact, and the span percentage thresholds are measured against. */
 import { AUTOCOMPACT_BUFFER, AUTOCOMPACT_MARGIN, SUMMARY_OUTPUT_BUFFER } from "./claude_code.ts";
+import { BLOCKING_BUFFER } from "./claude_code.ts";
 import { MIN_AUTO_COMPACT_WINDOW } from "./claude_code.ts";
 import { groupDigits, isTokenThreshold, type Threshold } from "./numbers.ts";
 import { modelKey } from "./window.ts";
@@ -23,6 +24,8 @@ export interface CompactEnv {
   window?: { tokens: number; raw: string };
   pct?: number;
   off?: "DISABLE_COMPACT" | "DISABLE_AUTO_COMPACT";
+  /** Another host's own rule (io/hosts.ts): a token count, or a share of the window. */
+  host?: { tokens?: number; share?: number; source: string; evidence: string };
 }
 
 /** Where auto-compaction fires (`tokens`, in the auto-compact `window`), or that it never does. */
@@ -87,10 +90,29 @@ interface CompactionInputs {
   learned?: number | undefined;
 }
 
+/** The most a context on `window` holds: its compaction point, or with none the blocking limit. */
+export function endOf(point: CompactionPoint, window: number): number {
+  return point.kind === "point" ? point.tokens : window - SUMMARY_OUTPUT_BUFFER - BLOCKING_BUFFER;
+}
+
 /** Where 2.1.328 auto-compacts; a lower learned point wins (for reasons the hook cannot read). */
 export function compactionPoint(inputs: CompactionInputs): CompactionPoint {
   const { env, files } = inputs;
   if (env.off) return { kind: "off", evidence: `${env.off} is set` };
+  const host = env.host;
+  if (host) {
+    const tokens = Math.min(
+      host.tokens ?? Math.floor(inputs.window * (host.share ?? 1)),
+      inputs.window,
+    );
+    return {
+      kind: "point",
+      tokens,
+      window: inputs.window,
+      source: host.source,
+      evidence: host.evidence,
+    };
+  }
   if (files?.enabled?.value === false) {
     return { kind: "off", evidence: `autoCompactEnabled is false in ${files.enabled.file}` };
   }

@@ -5,7 +5,7 @@
  */
 import type { State } from "../schemas/state.ts";
 import { SESSION_START } from "./claude_code.ts";
-import type { Step } from "./decide.ts";
+import type { Step } from "./step.ts";
 import { isReading, type NoReading, type Reading } from "./reading.ts";
 import { answerAwaitingReceipt, COMPACT_LABEL } from "./receipts.ts";
 

@@ -1,20 +1,17 @@
 /** The decision: one pure function for every event the hook answers. */
 import type { State } from "../schemas/state.ts";
+import { advanceChains, firedOnChain } from "./chains.ts";
 import { afterCompaction, compactionEvent, compactionFound } from "./compaction_refresh.ts";
 import { applyFacts, type ContextFacts, resetState } from "./facts.ts";
 import type { RefreshCause } from "./header.ts";
-import { isTokenThreshold, percentText, type Threshold, thresholdText } from "./numbers.ts";
+import type { Step } from "./step.ts";
+import { groupDigits, isTokenThreshold, percentText, type Threshold } from "./numbers.ts";
+import { thresholdText } from "./numbers.ts";
 import { fillOf, isReading, type NoReading, type Reading } from "./reading.ts";
 import { type DeliveryReport, type ReceiptEvidence, reportOf } from "./receipts.ts";
 import { settleDeliveries, withReceipts } from "./receipts.ts";
-import { crossedThresholds, firedUnder, nextThreshold } from "./thresholds.ts";
-
-/** One step of a decision: what to refresh for, the state to write (undefined: none), why. */
-export interface Step {
-  cause: RefreshCause | undefined;
-  next: State | undefined;
-  reason: string;
-}
+import { scheduledThresholds } from "./schedule.ts";
+import { crossedThresholds, firedUnder, nextThreshold, pointOf } from "./thresholds.ts";
 
 export interface DecideSettings {
   thresholds: readonly Threshold[];
@@ -58,6 +55,8 @@ export interface Decision {
   deliveries: DeliveryReport[];
   fired: Threshold[];
   upcoming: Threshold | undefined;
+  /** Every threshold of this context, the cadence's points included (core/schedule.ts). */
+  thresholds: Threshold[];
 }
 
 /** Decides one event: at 55% with 30 fired, the reason is "55% crossed 52". */
@@ -81,6 +80,7 @@ export function decide(input: DecideInput): Decision {
       deliveries: reportOf(next.deliveries),
       fired: next.fired,
       upcoming: undefined,
+      thresholds: [],
     };
   }
   const { reading, settings } = input;
@@ -88,11 +88,18 @@ export function decide(input: DecideInput): Decision {
   const found = compactionFound(input.state, known, settings.refreshAfterCompact);
   const settled = settleDeliveries(found, input.receipts);
   const state = settled.state;
-  const crossed = onThresholds(reading, state, settings, input.claim.at);
-  const step = afterCompaction(crossed, state, reading);
+  // Thresholds count on the chain of entries that received them (core/chains.ts).
+  const chain = input.facts.chain;
+  const line = { ...state, fired: firedOnChain(state, chain) };
+  const crossed = onThresholds(reading, line, settings, input.claim.at);
+  const onChain = { ...crossed, next: advanceChains(crossed.next, state, chain) };
+  const step = afterCompaction(onChain, state, reading);
   const decision = withReceipts(step, settled, reading, input.claim);
   const next = decision.next ?? state;
   const span = isReading(reading) ? fillOf(reading).span : undefined;
+  const thresholds = isReading(reading)
+    ? scheduledThresholds(settings.thresholds, reading)
+    : [...settings.thresholds];
   const after = firedUnder(next.fired, next.firedWindow, span);
   return {
     cause: decision.cause,
@@ -102,8 +109,15 @@ export function decide(input: DecideInput): Decision {
     receipts: settled.notes,
     deliveries: settled.report,
     fired: firedUnder(state.fired, state.firedWindow, span),
-    upcoming: nextThreshold(settings.thresholds, after, span ?? 100),
+    upcoming: nextThreshold(thresholds, after, span ?? 100),
+    thresholds,
   };
+}
+
+/** `52`; on a span over 200k, where readings are in tokens, `52% (104k)`; `180k`. */
+function crossedText(threshold: Threshold, large: boolean, span: number): string {
+  if (!large || isTokenThreshold(threshold)) return thresholdText(threshold, { bare: true });
+  return `${threshold}% (${thresholdText(Math.round(pointOf(threshold, span)))})`;
 }
 
 /** Thresholds reached and not fired fire now, in one refresh; with no reading, every n-th call. */
@@ -130,15 +144,22 @@ function onThresholds(
   // Refreshes made under a smaller span than this reading's no longer count (never miss).
   const fill = fillOf(reading);
   const counting = firedUnder(state.fired, state.firedWindow, fill.span);
-  const crossed = crossedThresholds(fill, settings.thresholds, counting);
-  const narrowed = reading.span !== undefined && reading.span !== reading.window;
-  const shown = percentText((fill.tokens * 100) / fill.span) +
-    (narrowed ? ` of ${reading.span} (the span before auto-compaction)` : "");
+  const thresholds = scheduledThresholds(settings.thresholds, reading);
+  const crossed = crossedThresholds(fill, thresholds, counting);
+  const large = reading.cadence !== undefined;
+  const narrowed = !large && reading.span !== undefined && reading.span !== reading.window;
+  const shown = large
+    ? `${groupDigits(fill.tokens)} tokens`
+    : percentText((fill.tokens * 100) / fill.span) +
+      (narrowed ? ` of ${reading.span} (the span before auto-compaction)` : "");
   if (crossed.length === 0) {
-    const next = nextThreshold(settings.thresholds, counting, fill.span);
+    const next = nextThreshold(thresholds, counting, fill.span);
+    const at = next !== undefined && large && !isTokenThreshold(next)
+      ? ` (${groupDigits(pointOf(next, fill.span))} tokens)`
+      : "";
     const reason = next === undefined
       ? "every threshold has fired in this context"
-      : `${shown} is below the next threshold, ${thresholdText(next)}`;
+      : `${shown} is below the next threshold, ${thresholdText(next)}${at}`;
     return { cause: undefined, next: undefined, reason };
   }
   const fired = [...new Set([...counting, ...crossed])].sort((a, b) => a - b);
@@ -158,6 +179,7 @@ function onThresholds(
       ...(reading.window !== undefined ? { window: reading.window } : {}),
       ...(narrowed && reading.span !== undefined ? { span: reading.span } : {}),
       ...(reading.tokens !== undefined ? { tokens: reading.tokens } : {}),
+      ...(large ? { inTokens: true } : {}),
     },
     next: {
       ...state,
@@ -166,6 +188,6 @@ function onThresholds(
       firedPercent: reading.percent,
       ...(at !== undefined ? { firedAt: at } : {}),
     },
-    reason: `${shown} crossed ${crossed.map((t) => thresholdText(t, { bare: true })).join(", ")}`,
+    reason: `${shown} crossed ${crossed.map((t) => crossedText(t, large, fill.span)).join(", ")}`,
   };
 }

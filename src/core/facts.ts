@@ -1,5 +1,6 @@
 /** What the transcript taught about a context, applied to its state. */
 import type { State } from "../schemas/state.ts";
+import type { ChainFacts } from "./chains.ts";
 import type { WindowProof } from "./window.ts";
 
 export interface ContextFacts {
@@ -18,6 +19,8 @@ export interface ContextFacts {
   compactedAt?: number;
   /** Claude Code's auto-compaction settings, and their files' signature. */
   claudeSettings?: string;
+  /** This tool call's entry and the chain it is on (core/chains.ts). */
+  chain?: ChainFacts;
   /** This tool call's result: `[tool_use_id, bytes]`. */
   result?: [string, number];
 }

@@ -12,6 +12,8 @@ export type RefreshCause =
     /** The span percentages were measured against, when less than the window. */
     span?: number;
     tokens?: number;
+    /** On a span over 200k, where thresholds are token counts: the reading is said in tokens. */
+    inTokens?: boolean;
   }
   | { kind: "toolCount"; calls: number }
   | { kind: "compaction"; thresholds: readonly Threshold[] };
@@ -56,7 +58,7 @@ function readingText(cause: Extract<RefreshCause, { kind: "thresholds" }>): stri
       `before auto-compaction (${groupDigits(tokens)} tokens${whole ? ` of ${whole}` : ""})`;
   }
   const share = percentText(cause.percent);
-  if (tokens !== undefined && cause.thresholds.some(isTokenThreshold)) {
+  if (tokens !== undefined && (cause.inTokens || cause.thresholds.some(isTokenThreshold))) {
     return `${groupDigits(tokens)} tokens${whole ? ` (${share} of ${whole})` : ""}`;
   }
   return whole ? `${share} of ${whole}` : share;

@@ -1,7 +1,17 @@
-/** A manifest's lessons, validated one by one so that one bad lesson never hides the good. */
-import { firstLine } from "./render_rules.ts";
+/**
+ * A manifest's lessons, validated one by one so that one bad lesson never hides the good, and
+ * selected as lessons-learned's session start selects them (session_start.ts).
+ */
+import { firstLine } from "./first_line.ts";
 import { LessonSchema, ManifestSchema } from "../schemas/manifest.ts";
 import { MANIFEST_TYPE, MANIFEST_VERSION } from "../schemas/manifest.ts";
+import {
+  limitsOf,
+  selectForSessionStart,
+  type SessionStartCut,
+  type SessionStartLimits,
+  sizeOf,
+} from "./session_start.ts";
 
 export interface RefreshLesson {
   slug: string;
@@ -12,40 +22,64 @@ export interface RefreshLesson {
   tag: string | undefined;
 }
 
+/** Why an active directive or protocol is not restated; `refresh-budget`: the refresh's own. */
+export const LEFT_OUT_WHY = [
+  "scope",
+  "session-start-cap",
+  "session-start-budget",
+  "refresh-budget",
+] as const satisfies readonly ("scope" | SessionStartCut | "refresh-budget")[];
+export type LeftOutWhy = typeof LEFT_OUT_WHY[number];
+
+/** A lesson (by slug) or a rule block (by id) that a refresh leaves out, and why. */
+export interface LeftOut {
+  id: string;
+  why: LeftOutWhy;
+}
+
 export interface LessonSelection {
+  /** What session start shows, in its order: priority, highest first, ties in manifest order. */
   lessons: RefreshLesson[];
+  /** Active lessons session start leaves out: another project's, or past its cap or budget. */
+  left: LeftOut[];
+  limits: SessionStartLimits;
   /** `id: what was wrong`, for each lesson that failed validation. */
   invalid: string[];
 }
 
-/** The ids a lesson scoped to the project at `folder` may carry: `a-b`, `-a-b`, `/a/b`. */
-export function projectIdsFor(folder: string | undefined): string[] {
-  if (!folder) return [];
-  const dashed = folder.replace(/[\\/:]/g, "-");
-  return [dashed.replace(/^-+/, ""), dashed, folder];
-}
-
-/** The lessons of manifest `raw` unscoped or scoped to `projectIds`; `TypeError` if no manifest. */
-export function selectLessons(raw: unknown, projectIds: readonly string[]): LessonSelection {
+/**
+ * The lessons of manifest `raw` that lessons-learned's session start shows in the project
+ * `projectId` (session_start.ts `projectIdOf`), and why each other active one is not; `TypeError`
+ * if `raw` is no manifest. Unlike lessons-learned's own schema, unknown fields are accepted.
+ */
+export function selectLessons(raw: unknown, projectId: string | undefined): LessonSelection {
   const envelope = ManifestSchema.safeParse(raw);
   if (!envelope.success) {
     throw new TypeError(`not a lessons-learned manifest (${envelopeProblem(raw)})`);
   }
-  const selection: LessonSelection = { lessons: [], invalid: [] };
+  const limits = limitsOf(envelope.data.config);
+  const left: LeftOut[] = [];
+  const invalid: string[] = [];
+  const candidates: (RefreshLesson & { id: string; size: number })[] = [];
   for (const [id, value] of Object.entries(envelope.data.lessons)) {
     const parsed = LessonSchema.safeParse(value);
     if (!parsed.success) {
       const issues = parsed.error.issues.map((i) =>
         i.path.length > 0 ? `${i.path.map(String).join(".")}: ${i.message}` : i.message
       );
-      selection.invalid.push(`${id}: ${issues.join("; ")}`);
+      invalid.push(`${id}: ${issues.join("; ")}`);
       continue;
     }
     const { type, disabled, scope, slug, priority, summary, tags } = parsed.data;
     if ((type !== "directive" && type !== "protocol") || disabled === true) continue;
-    if (scope !== undefined && scope !== null && !projectIds.includes(scope)) continue;
+    if (scope !== undefined && scope !== null && scope !== projectId) {
+      left.push({ id: slug, why: "scope" });
+      continue;
+    }
     const message = parsed.data.message.trim();
-    selection.lessons.push({
+    candidates.push({
+      id: slug,
+      size: sizeOf(summary, parsed.data.problem, parsed.data.solution),
       slug,
       kind: type,
       // Without a priority a lesson sorts as the lessons-learned plugin sorts it.
@@ -55,7 +89,13 @@ export function selectLessons(raw: unknown, projectIds: readonly string[]): Less
       tag: tags?.[0],
     });
   }
-  return selection;
+  const { shown, cut } = selectForSessionStart(candidates, limits);
+  return {
+    lessons: shown.map(({ id: _id, size: _size, ...lesson }) => lesson),
+    left: [...left, ...cut.map(({ lesson, why }) => ({ id: lesson.slug, why }))],
+    limits,
+    invalid,
+  };
 }
 
 /** What the manifest's envelope lacks, in the manifest's own terms (zod says "Invalid input"). */

@@ -1,6 +1,7 @@
 /** One call's reading, and what the read taught: a compaction, where it compacts, a window. */
 import type { CompactEnv, CompactSettings } from "./compaction_point.ts";
-import { compactsEarly, spanFor } from "./compaction_point.ts";
+import { compactsEarly, endOf, spanFor } from "./compaction_point.ts";
+import { scheduleFor } from "./schedule.ts";
 import { CHECKPOINT_BYTES, type ContextFacts, markersFrom, proofOf } from "./facts.ts";
 import type { Threshold } from "./numbers.ts";
 import { figuresOf, type NoReading, type Reading } from "./reading.ts";
@@ -18,6 +19,7 @@ export interface MeasureSettings {
   firstParty: boolean;
   compactEnv: CompactEnv;
   scaleForAutocompact: boolean;
+  cadence: number;
 }
 
 /** `contextWindow`: stdin's (no release sends one yet); `bridged`: a fresh statusline record. */
@@ -44,6 +46,7 @@ export function measure(input: MeasureInput): Measured {
   if (view === undefined) return { reading: none("no transcript_path"), facts: {} };
   if ("error" in view) return { reading: none(view.error), facts: {} };
   const facts = compactionFacts(view.compaction, state, settings, input.files);
+  if (view.chain) facts.chain = view.chain;
   const marker = view.markerAfterUsage ?? view.markerSince;
   if (marker !== undefined) facts.marker = marker;
   const from = markersFrom(state);
@@ -164,6 +167,8 @@ function withSpan(reading: Reading, input: MeasureInput, learned: number | undef
   const context = { env, files: input.files, learned, thresholds, scale };
   const { compaction, span } = spanFor(window, model, context);
   reading.compaction = compaction;
-  if (span !== window) reading.span = span;
+  const schedule = scheduleFor(thresholds, input.settings.cadence, span, endOf(compaction, window));
+  if (schedule.span !== window) reading.span = schedule.span;
+  if (schedule.cadence) reading.cadence = schedule.cadence;
   return reading;
 }

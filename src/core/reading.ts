@@ -20,6 +20,8 @@ export interface Reading {
   span?: number | undefined;
   /** Where Claude Code will auto-compact this context, as far as the hook can tell. */
   compaction?: CompactionPoint | undefined;
+  /** On a span larger than 200k: `span` is 200k, and refreshes follow every `every` tokens. */
+  cadence?: { every: number; points: number[] } | undefined;
 }
 
 export interface NoReading {

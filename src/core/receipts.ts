@@ -2,7 +2,7 @@
 import { thresholdOf, thresholdText } from "./numbers.ts";
 import type { Delivery, State } from "../schemas/state.ts";
 import { SESSION_START } from "./claude_code.ts";
-import type { Step } from "./decide.ts";
+import type { Step } from "./step.ts";
 import { isReading, type NoReading, type Reading } from "./reading.ts";
 import type { RefreshCause } from "./header.ts";
 
@@ -197,4 +197,19 @@ export function withReceipts(
   });
   const kept = current.filter((d) => !labels.includes(d.refresh));
   return { cause, reason, next: { ...state, deliveries: [...kept, ...made] } };
+}
+
+/**
+ * `after` without the compaction restatement's delivery that this call made (not in `before`):
+ * nothing was sent, Claude Code having put the rules back itself, so no receipt is awaited.
+ */
+export function nothingSentAfterCompaction(before: State, after: State): State {
+  const made = (d: Delivery) =>
+    d.refresh === COMPACT_LABEL &&
+    !(before.deliveries ?? []).some((b) =>
+      b.refresh === d.refresh && b.call === d.call &&
+      b.sent === d.sent
+    );
+  const deliveries = (after.deliveries ?? []).filter((d) => !made(d));
+  return after.deliveries === undefined ? after : { ...after, deliveries };
 }

@@ -1,10 +1,12 @@
 /**
  * One refresh of every source of standing rules within one budget: the manifest's lessons in the
- * session-start layout, then the user's own rules verbatim under their headings. Strings sort by
- * code unit, not locale: no ICU to load, one order everywhere.
+ * session-start layout (its order and grouping, session_start.ts), then the user's own rules
+ * verbatim under their headings.
  */
+import { firstLine } from "./first_line.ts";
 import type { RefreshLesson } from "./lessons.ts";
 import { INLINE_LIMIT } from "./claude_code.ts";
+import { byPriority, tagOrder } from "./session_start.ts";
 
 /** One unit of the user's own rules: a marked CLAUDE.md section or a whole rules file. */
 export interface RuleBlock {
@@ -37,21 +39,14 @@ const INTROS: Record<RefreshLesson["kind"], string> = {
   directive:
     "## Non-Negotiable Directives\n\n<IMPORTANT>\nThese are non-negotiable rules derived " +
     "from real failures with measurable cost. Applying them is not optional.\n</IMPORTANT>",
+  // Session start's rule between its two sections, kept: five characters that keep its layout.
   protocol:
-    "## Active Protocols\n\nThese protocols capture hard-won coordination patterns. Apply " +
+    "---\n\n## Active Protocols\n\nThese protocols capture hard-won coordination patterns. Apply " +
     "them before starting work in the relevant context.",
 };
 const UNTAGGED = "(untagged)";
 const CUT = " (first line only)";
 const JOIN = 2; // "\n\n" between parts and between blocks
-const SUMMARY_LIMIT = 120;
-
-/** The line standing for a text cut short: its first non-heading line, at most 120 characters. */
-export function firstLine(text: string): string {
-  const lines = text.split("\n").map((l) => l.trim()).filter((l) => l !== "");
-  const line = lines.find((l) => !l.startsWith("#")) ?? lines[0] ?? "";
-  return line.length > SUMMARY_LIMIT ? `${line.slice(0, SUMMARY_LIMIT - 1)}…` : line;
-}
 
 /**
  * `rules` (ranked first) and `lessons` (by priority) under `header` in at most `maxChars` (never
@@ -66,7 +61,8 @@ export function renderCombined(
   maxChars: number,
 ): CombinedRefresh {
   const limit = Math.min(Math.max(0, Math.floor(maxChars)), INLINE_LIMIT);
-  const ranked = [...lessons].sort((a, b) => b.priority - a.priority || order(a.slug, b.slug));
+  // Session start's order: equal priorities keep the order they came in (the manifest's).
+  const ranked = byPriority(lessons);
   const units = [
     ...rules.map((r) => unitOf(r.id, "rule", r.heading, r.text, firstLine(r.text) + CUT)),
     ...ranked.map((l) => unitOf(l.slug, l.kind, l.tag ?? UNTAGGED, l.message, l.summary)),
@@ -126,10 +122,6 @@ function unitOf(id: string, kind: Kind, group: string, whole: string, line: stri
   return { id, kind, group, whole, summary: `- ${line}` };
 }
 
-function order(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 function headingOf(unit: Unit): string {
   return unit.kind === "rule" ? unit.group : `### ${unit.group}`;
 }
@@ -143,7 +135,7 @@ function omittedNote(kind: "lesson" | "rule", omitted: number, limit: number): s
   return omitted === 0 ? [] : [note];
 }
 
-/** The lessons by section and tag (code-unit order, untagged last), then the rules by heading. */
+/** The lessons by section and first tag (`localeCompare` order, untagged last), then the rules. */
 function layout(
   header: string,
   shown: readonly Unit[],
@@ -161,7 +153,7 @@ function layout(
   const parts = [header];
   for (const kind of ["directive", "protocol"] as const) {
     const groups = groupsOf(kind).sort(([a], [b]) =>
-      a === UNTAGGED ? 1 : b === UNTAGGED ? -1 : order(a, b)
+      a === UNTAGGED ? 1 : b === UNTAGGED ? -1 : tagOrder(a, b)
     );
     const blocks = groups.flatMap(([tag, group]) =>
       groups.length > 1 ? [`### ${tag}`, ...group] : group

@@ -89,6 +89,20 @@ function idsOf(content: unknown, type: string, key: string): string[] {
   });
 }
 
+/** An entry's place in its chain: ids, and whether it is a user's turn (no tool result) or a marker. */
+export function chainLinkOf(entry: unknown) {
+  if (!isRecord(entry) || typeof entry.uuid !== "string") return undefined;
+  const message = isRecord(entry.message) ? entry.message : {};
+  return {
+    uuid: entry.uuid,
+    parent: text(entry.parentUuid),
+    message: entry.type === "assistant" ? text(message.id) : undefined,
+    turn: entry.type === "user" &&
+      idsOf(message.content, "tool_result", "tool_use_id").length === 0,
+    marker: isCompactionMarker(entry),
+  };
+}
+
 /** A `compact_boundary`'s trigger and the context size it compacted. */
 export function compactionOf(entry: unknown) {
   if (!isRecord(entry) || entry.type !== "system" || entry.subtype !== COMPACT_BOUNDARY) return;

@@ -1,4 +1,5 @@
 /** What one read of a transcript showed: the newest usage, compaction markers, receipts. */
+import { type ChainFacts, chainTips as chainTipsOf } from "./chains.ts";
 import { markersFrom } from "./facts.ts";
 import { type ReceiptEvidence, receiptQuery } from "./receipts.ts";
 import type { EntryUsage } from "./transcript_entry.ts";
@@ -31,9 +32,13 @@ export interface TranscriptView {
   compactedUsage?: EntryUsage;
   /** This call's entry is in the file, even if its usage gives no reading (a gateway). */
   callPresent: boolean;
+  /** This call's response is not recorded yet (a Codex rollout): worth waiting for. */
+  ownUsageDue?: boolean;
   /** A prompt was written after the newest usage: a new turn, perhaps on another model. */
   promptAfterUsage: boolean;
   receipts?: ReceiptEvidence;
+  /** This call's entry, and the chain tip its walk back met (io/chain_walk.ts). */
+  chain?: ChainFacts;
   bytesRead: number;
 }
 
@@ -46,6 +51,8 @@ export interface ViewQuery {
   maxBytes?: number;
   /** Outstanding deliveries: read back to `from` for their records. */
   receipts?: { from: number; calls: readonly string[]; token: string } | undefined;
+  /** Chain tips and their responses' ids: the call's walk back stops at the first it meets. */
+  chainTips?: readonly string[];
 }
 
 /** What the call `toolUseId` looks for in its context's transcript. */
@@ -57,5 +64,6 @@ export function viewQuery(
 ): ViewQuery {
   const outstanding = receiptQuery(state);
   const receipts = outstanding && { ...outstanding, token };
-  return { toolUseId, sidechainFile, markersFrom: markersFrom(state), receipts };
+  const chainTips = chainTipsOf(state);
+  return { toolUseId, sidechainFile, markersFrom: markersFrom(state), receipts, chainTips };
 }

@@ -5,6 +5,7 @@
 import type { Decision } from "../core/decide.ts";
 import type { RefreshCause } from "../core/header.ts";
 import type { State } from "../schemas/state.ts";
+import { nothingSentAfterCompaction } from "../core/receipts.ts";
 import {
   loadState,
   preparePrivateDir,
@@ -35,8 +36,11 @@ export async function claim(input: ClaimInput): Promise<Claimed> {
   async function step(): Promise<Claimed> {
     const { kind, state } = loadState(input.paths.state);
     if (input.epoch !== undefined && (state.epoch ?? 0) !== input.epoch) return { kind: "raced" };
-    const decision = input.decide(state, kind === "found");
-    const refresh = decision.cause && input.render ? await input.render(decision.cause) : undefined;
+    const decided = input.decide(state, kind === "found");
+    const refresh = decided.cause && input.render ? await input.render(decided.cause) : undefined;
+    const decision = refresh?.kind === "reloaded"
+      ? { ...decided, state: nothingSentAfterCompaction(state, decided.state) }
+      : decided;
     // A refresh that cannot be rendered is not recorded as given.
     const changed = kind !== "found" || canonical(decision.state) !== canonical(state);
     if (!input.dry && refresh?.kind !== "error" && changed) {

@@ -5,6 +5,7 @@
 import type { ContextFacts } from "../core/facts.ts";
 import { forkReferenceOf } from "../core/transcript_entry.ts";
 import { refreshToken } from "../io/state_store.ts";
+import { readerFor } from "../io/hosts.ts";
 import { historyOf, withTranscript } from "../io/transcript.ts";
 import { parentTranscriptOf, type TranscriptRef } from "../io/session_files.ts";
 
@@ -19,7 +20,7 @@ export function recoverHistory(
 ): ContextFacts {
   const history = withTranscript(
     transcript.path,
-    (source, size) => historyOf(source, Math.min(size, seen), token),
+    (source, size) => readerFor(transcript.path).historyOf(source, Math.min(size, seen), token),
   );
   if ("error" in history) return {};
   const facts: ContextFacts = { recovered: history.refreshed };

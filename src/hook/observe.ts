@@ -9,12 +9,14 @@ import { measure } from "../core/measure.ts";
 import { fillOf, isFresh, isReading } from "../core/reading.ts";
 import { receiptsSettled } from "../core/receipts.ts";
 import { crossedThresholds } from "../core/thresholds.ts";
+import { scheduledThresholds } from "../core/schedule.ts";
 import { viewQuery } from "../core/view.ts";
 import type { HookPayload } from "../schemas/payload.ts";
 import type { State } from "../schemas/state.ts";
 import type { Settings } from "../settings/resolve.ts";
 import { loadStatusline } from "../io/statusline_store.ts";
-import { viewOf, withTranscript } from "../io/transcript.ts";
+import { readerFor } from "../io/hosts.ts";
+import { withTranscript } from "../io/transcript.ts";
 import type { TranscriptRef } from "../io/session_files.ts";
 import { recoverHistory } from "./history.ts";
 
@@ -49,7 +51,12 @@ export function observe(payload: HookPayload, context: CallContext, settings: Se
   if (transcript?.found) facts.agentTranscript = transcript.found;
   if (
     !context.stateFound && transcript && view && isReading(reading) &&
-    crossedThresholds(fillOf(reading), settings.thresholds, state.fired).length > 0
+    crossedThresholds(
+        fillOf(reading),
+        scheduledThresholds(settings.thresholds, reading),
+        state.fired,
+      )
+        .length > 0
   ) {
     const { token } = context;
     Object.assign(facts, recoverHistory(transcript, token, payload.transcript_path, view.size));
@@ -69,6 +76,7 @@ function readWaiting(
 ) {
   const mayAppear = transcript.sidechainFile || !stateFound;
   const query = viewQuery(state, token, toolUseId, transcript.sidechainFile);
+  const { viewOf } = readerFor(transcript.path);
   const started = performance.now();
   const deadline = started + settings.waitMs;
   for (let reads = 1;; reads++) {
@@ -80,7 +88,8 @@ function readWaiting(
       if (!view.missing || !mayAppear || !toolUseId || late) return { view, waited };
     } else {
       const usage = view.usage;
-      if (usage?.matched || view.callPresent || usage?.window !== undefined || !toolUseId) {
+      const stated = usage?.window !== undefined && !view.ownUsageDue;
+      if (usage?.matched || view.callPresent || stated || !toolUseId) {
         return { view, waited };
       }
       const ceiling = ceilingOf(view, state, settings, files);

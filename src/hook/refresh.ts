@@ -3,13 +3,21 @@
  * The rules' code loads on first use: a call that does not fire never pays for it.
  */
 import { type RefreshCause, refreshHeader } from "../core/header.ts";
+import type { LeftOut } from "../core/lessons.ts";
 import type { Settings } from "../settings/resolve.ts";
 import type { RefreshAccount } from "./trace.ts";
 import type { StandingRules } from "../io/standing_rules.ts";
 
+/** `reloaded`: after a compaction, nothing Claude Code does not reload itself (CLAUDE.md). */
 export type BuiltRefresh =
   | { kind: "text"; account: RefreshAccount }
-  | { kind: "error"; error: string; manifest: StandingRules["manifest"] };
+  | { kind: "reloaded"; why: string }
+  | {
+    kind: "error";
+    error: string;
+    manifest: StandingRules["manifest"];
+    sources: StandingRules["sources"];
+  };
 
 /** Builds the refresh for `cause`, for the project at `cwd`, headed with `token`. */
 export async function buildRefresh(
@@ -22,9 +30,19 @@ export async function buildRefresh(
     import("../io/standing_rules.ts"),
     import("../core/render_rules.ts"),
   ]);
-  const { manifest, trace, blocks, lessons } = await loadStandingRules(settings, cwd);
+  const { manifest, trace, sources, blocks: all, lessons } = await loadStandingRules(settings, cwd);
+  // After a compaction Claude Code puts every CLAUDE.md back into the context itself
+  // (InstructionsLoaded, load_reason "compact"; measured in the first request after it, 2.1.328
+  // and 2.1.332): restated, its marked sections would reach the model twice.
+  const blocks = cause.kind === "compaction"
+    ? sources.filter((s) => s.kind !== "claude-md").flatMap((s) => s.blocks)
+    : all;
   if (lessons.length === 0 && blocks.length === 0) {
-    return { kind: "error", error: `no rules to restate (${trace.join("; ")})`, manifest };
+    if (all.length > 0) {
+      const why = "only CLAUDE.md rules, which Claude Code puts back itself after a compaction";
+      return { kind: "reloaded", why };
+    }
+    return { kind: "error", error: `no rules to restate (${trace.join("; ")})`, manifest, sources };
   }
   const rendered = renderCombined(
     refreshHeader(cause, token, { blocks, lessons }),
@@ -33,10 +51,15 @@ export async function buildRefresh(
     settings.maxChars,
   );
   const ok = manifest.kind === "ok";
+  const excluded: LeftOut[] = [
+    ...(ok ? manifest.selection.left : []),
+    ...rendered.omitted.map((id) => ({ id, why: "refresh-budget" as const })),
+  ];
   return {
     kind: "text",
     account: {
       ...rendered,
+      excluded,
       chars: rendered.text.length,
       budget: settings.maxChars,
       invalid: ok ? manifest.selection.invalid : [],

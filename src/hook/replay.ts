@@ -14,7 +14,10 @@ import { isCompactionMarker } from "../core/transcript_entry.ts";
 import { viewQuery } from "../core/view.ts";
 import { EMPTY_STATE } from "../schemas/guards.ts";
 import type { ByteSource } from "../io/reverse_lines.ts";
-import { viewOf, withTranscript } from "../io/transcript.ts";
+import { withTranscript } from "../io/transcript.ts";
+import { CODEX, readerFor } from "../io/hosts.ts";
+import { rolloutPointsOf } from "../core/codex.ts";
+import { parseLine } from "../core/transcript_entry.ts";
 
 /** Where the hook runs: just past a tool call's entry (`end`), or past a compaction marker. */
 type Point =
@@ -110,7 +113,7 @@ export function replaySession(
   sidechainFile = false,
 ): Replayed[] | { error: string } {
   return withTranscript(path, (source, size) => {
-    return replayed(source, size, token, settings, files, sidechainFile);
+    return replayed(source, size, token, settings, files, sidechainFile, path);
   });
 }
 
@@ -121,8 +124,15 @@ function replayed(
   settings: MeasureSettings & DecideSettings,
   files: CompactSettings | undefined,
   sidechainFile: boolean,
+  path: string,
 ): Replayed[] {
   const out: Replayed[] = [];
+  // The host's reader: the points and views of its transcript (io/hosts.ts).
+  const reader = readerFor(path);
+  const { viewOf } = reader;
+  const points = reader === CODEX
+    ? rolloutPointsOf(linesForward(source, size), parseLine)
+    : pointsOf(source, size, sidechainFile);
   let state = EMPTY_STATE;
   let found = false;
   /** The receipts of `state`'s outstanding deliveries as the file stands at `end`. */
@@ -132,7 +142,7 @@ function replayed(
       out.push({ kind: "settled", end, deliveries: settleDeliveries(state, receipts).report });
     }
   };
-  for (const point of pointsOf(source, size, sidechainFile)) {
+  for (const point of points) {
     if (point.kind === "compaction") {
       if (sidechainFile) continue;
       settle(state, point.end);

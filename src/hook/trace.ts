@@ -1,10 +1,12 @@
 /** The trace of one hook call: what each step saw and decided, for the debug line and commands. */
 import type { ContextFacts } from "../core/facts.ts";
 import type { Decision } from "../core/decide.ts";
-import { percentText } from "../core/numbers.ts";
+import { formatTokens } from "../core/header.ts";
+import { groupDigits, percentText } from "../core/numbers.ts";
 import { isReading, type NoReading, type Reading } from "../core/reading.ts";
 import type { State } from "../schemas/state.ts";
 import type { RearmResult } from "../io/lessons_learned_dedup.ts";
+import type { LeftOut } from "../core/lessons.ts";
 
 /** A refresh's text and how the budget was spent; `invalid`: lessons failing validation. */
 export interface RefreshAccount {
@@ -14,6 +16,8 @@ export interface RefreshAccount {
   whole: string[];
   summarized: string[];
   omitted: string[];
+  /** Every lesson or rule section not restated, and why: scope, session start, this budget. */
+  excluded: LeftOut[];
   invalid: string[];
   sources: string[]; // a line per source of rules: what it gave, or why nothing
   manifest: string | undefined;
@@ -36,16 +40,29 @@ export interface Trace {
   decision?: Decision;
   refresh?: RefreshAccount;
   refused?: string; // why a refresh the decision called for was not given
+  reloaded?: string; // after a compaction: why nothing was restated (Claude Code reloads it)
   rearm?: RearmResult | undefined;
 }
 
+/** How a reading's numbers are written: the debug line's plain digits, or the reports' `200k`. */
+export interface NumberStyle {
+  tokens: (tokens: number) => string;
+  window: (tokens: number) => string;
+}
+
+/** The debug line's: plain digits, as the hook has always logged them. */
+const DIGITS: NumberStyle = { tokens: String, window: String };
+
+/** The commands': `145,000` tokens of a `200k` window, as every report writes them. */
+export const FOR_PEOPLE: NumberStyle = { tokens: groupDigits, window: formatTokens };
+
 /** The reading in a few words: `31% of 200000 (why), 62000 tokens from transcript latest`. */
-export function describeReading(reading: Reading | NoReading): string {
+export function describeReading(reading: Reading | NoReading, style = DIGITS): string {
   if (!isReading(reading)) return reading.reason;
-  const tokens = reading.tokens === undefined ? "" : `, ${reading.tokens} tokens`;
+  const tokens = reading.tokens === undefined ? "" : `, ${style.tokens(reading.tokens)} tokens`;
   const window = reading.window === undefined
     ? ""
-    : ` of ${reading.window} (${reading.windowSource})`;
+    : ` of ${style.window(reading.window)} (${reading.windowSource})`;
   return `${percentText(reading.percent)}${window}${tokens} from ${reading.source}`;
 }
 
@@ -54,7 +71,10 @@ function compactionText(reading: Reading): string {
   const point = reading.compaction;
   if (point === undefined) return "";
   if (point.kind === "off") return `; no auto-compaction (${point.evidence})`;
-  const span = reading.span === undefined
+  const span = reading.cadence !== undefined
+    ? `; percentages of ${reading.span} tokens as on a 200k window, then every ` +
+      `${reading.cadence.every} tokens`
+    : reading.span === undefined
     ? ""
     : `; percentages measured against ${reading.span} tokens`;
   return `; compaction at ${point.tokens} (${point.evidence})${span}`;

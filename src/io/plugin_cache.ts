@@ -1,6 +1,6 @@
-/** Where Claude Code keeps a plugin: its cache, or a local marketplace's folder. */
+/** Where Claude Code keeps a plugin: its cache, a local marketplace's folder, its data folder. */
 import { fieldOf } from "../schemas/guards.ts";
-import { join } from "../core/path.ts";
+import { basename, dirname, join, resolve } from "../core/path.ts";
 
 /** The install of `plugin` whose `relativePath` file was modified last, if any. */
 export function newestInstalledFile(
@@ -26,12 +26,17 @@ export function newestInstalledFile(
  * `CLAUDE_PLUGIN_ROOT` is that folder, not the cache copy), from the records in `pluginsDir`.
  */
 export function localPluginRoot(pluginsDir: string, plugin: string): string | undefined {
-  const installed = fieldOf(readJson(join(pluginsDir, "installed_plugins.json")), "plugins");
+  return localInstall(pluginsDir, plugin)?.root;
+}
+
+/** {@link localPluginRoot} and the plugin's id (`<plugin>@<marketplace>`). */
+function localInstall(
+  pluginsDir: string,
+  plugin: string,
+): { root: string; id: string } | undefined {
   const known = readJson(join(pluginsDir, "known_marketplaces.json"));
-  if (typeof installed !== "object" || installed === null) return undefined;
-  for (const key of Object.keys(installed)) {
+  for (const key of installedIds(pluginsDir, plugin)) {
     const at = key.lastIndexOf("@");
-    if (at < 0 || key.slice(0, at) !== plugin) continue;
     const source = fieldOf(fieldOf(known, key.slice(at + 1)), "source");
     const folder = fieldOf(source, "path");
     if (fieldOf(source, "source") !== "directory" || typeof folder !== "string") continue;
@@ -44,9 +49,51 @@ export function localPluginRoot(pluginsDir: string, plugin: string): string | un
     // A plugin of a local marketplace lives at a relative path inside it ("./" for this one).
     if (typeof sub !== "string" || sub.startsWith("/") || /^[a-z]+:/i.test(sub)) continue;
     const root = join(folder, sub).replace(/[\\/]+\.?$/, "");
-    if (statOf(join(root, "hooks", "hooks.json"))?.isFile) return root;
+    if (statOf(join(root, "hooks", "hooks.json"))?.isFile) return { root, id: key };
   }
   return undefined;
+}
+
+/** The ids (`<plugin>@<marketplace>`) Claude Code's records in `pluginsDir` install `plugin` as. */
+function installedIds(pluginsDir: string, plugin: string): string[] {
+  const installed = fieldOf(readJson(join(pluginsDir, "installed_plugins.json")), "plugins");
+  if (typeof installed !== "object" || installed === null) return [];
+  return Object.keys(installed).filter((key) => key.slice(0, key.lastIndexOf("@")) === plugin);
+}
+
+/**
+ * The data folder Claude Code gives the installed `plugin` as `CLAUDE_PLUGIN_DATA` (2.1.332:
+ * `<plugins>/data/<id>`, every character of the id outside `[A-Za-z0-9_-]` made a `-`), for a
+ * process Claude Code did not start. The install is the one `runsFrom` (this program's folder)
+ * is: a cache copy `<plugins>/cache/<marketplace>/<plugin>/<version>`, or a local
+ * marketplace's folder; else the only one recorded, else the first whose data folder exists; else
+ * the one `claude --plugin-dir` made.
+ */
+export function installedDataDir(
+  pluginsDir: string,
+  plugin: string,
+  runsFrom: string | undefined,
+): { dir: string; id: string } | undefined {
+  const dataOf = (id: string) => ({
+    dir: join(pluginsDir, "data", id.replace(/[^\w-]/g, "-")),
+    id,
+  });
+  if (runsFrom !== undefined) {
+    // <plugins>/cache/<marketplace>/<plugin>/<version>
+    const [name, marketplace] = [dirname(runsFrom), dirname(dirname(runsFrom))];
+    const cached = resolve(dirname(marketplace)) === resolve(pluginsDir, "cache");
+    if (cached && basename(name) === plugin) {
+      return dataOf(`${plugin}@${basename(marketplace)}`);
+    }
+    const local = localInstall(pluginsDir, plugin);
+    if (local && resolve(local.root) === resolve(runsFrom)) return dataOf(local.id);
+  }
+  const ids = installedIds(pluginsDir, plugin);
+  const found = ids.length === 1 ? ids[0] : ids.find((id) => statOf(dataOf(id).dir)?.isDirectory);
+  if (found !== undefined) return dataOf(found);
+  // Not installed: `claude --plugin-dir` names it `<plugin>@inline` (2.1.332).
+  const inline = dataOf(`${plugin}@inline`);
+  return statOf(inline.dir)?.isDirectory ? inline : undefined;
 }
 
 function statOf(path: string): Deno.FileInfo | undefined {

@@ -1,4 +1,5 @@
 /** The user's own rules: marked sections of CLAUDE.md files and whole `reinject.md` files. */
+import { AGENTS_FILES } from "../core/codex.ts";
 import { dirname, isAbsolute, join, resolve } from "../core/path.ts";
 import { markedSections } from "../core/marked_rules.ts";
 import type { RuleBlock } from "../core/render_rules.ts";
@@ -30,7 +31,9 @@ export interface LoadedRuleSource extends RuleSourceSpec {
  * (`cwd`, then the git root), then the user's `reinject.md` and `CLAUDE.md`. Each path once. Pure.
  */
 export function ruleSourceCandidates(
-  settings: Pick<Settings, "sources" | "rulesFiles" | "claudeDir" | "home">,
+  settings:
+    & Pick<Settings, "sources" | "rulesFiles" | "claudeDir" | "home">
+    & Partial<Pick<Settings, "agent" | "codexHome">>,
   cwd: string | undefined,
   gitRoot: string | undefined,
 ): RuleSourceSpec[] {
@@ -45,13 +48,17 @@ export function ruleSourceCandidates(
     add("rules-file", "configured", isAbsolute(file) || !cwd ? file : join(cwd, file));
   }
   for (const dir of projectDirs) add("rules-file", "project", join(dir, ".claude", "reinject.md"));
+  // Codex reads AGENTS.md where Claude Code reads CLAUDE.md (core/codex.ts).
+  const codex = settings.agent === "codex";
+  const own = codex ? AGENTS_FILES : ["CLAUDE.local.md", "CLAUDE.md", join(".claude", "CLAUDE.md")];
   for (const dir of projectDirs) {
-    add("claude-md", "project", join(dir, "CLAUDE.local.md"));
-    add("claude-md", "project", join(dir, "CLAUDE.md"));
-    add("claude-md", "project", join(dir, ".claude", "CLAUDE.md"));
+    for (const file of own) add("claude-md", "project", join(dir, file));
   }
   if (userDir) add("rules-file", "user", join(userDir, "reinject.md"));
-  if (userDir) add("claude-md", "user", join(userDir, "CLAUDE.md"));
+  const agentDir = codex ? settings.codexHome : userDir;
+  for (const file of codex ? AGENTS_FILES : ["CLAUDE.md"]) {
+    if (agentDir) add("claude-md", "user", join(agentDir, file));
+  }
   return specs;
 }
 
@@ -132,4 +139,18 @@ export function describeSource(source: LoadedRuleSource): string {
     ? (n > 0 ? "whole file" : "nothing")
     : `${n} marked ${n === 1 ? "section" : "sections"}`;
   return `${source.display}: ${what}${size}${notes}`;
+}
+
+/**
+ * Each source's problem that cost rules, by full path and line: `/p/CLAUDE.md:7: section never
+ * closed; left out`, `/p/.claude/reinject.md: not UTF-8 text`. Empty files and files without
+ * markers are no problem.
+ */
+export function sourceProblems(sources: readonly LoadedRuleSource[]): string[] {
+  return sources.flatMap((s) =>
+    s.status === "skipped" ? [`${s.path}: ${s.notes.join("; ")}`] : s.notes.flatMap((note) => {
+      const at = /^line (\d+): (.*)$/.exec(note);
+      return at ? [`${s.path}:${at[1]}: ${at[2]}`] : [];
+    })
+  );
 }

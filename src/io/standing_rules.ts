@@ -1,16 +1,10 @@
 /** Every standing rule a refresh restates: the lessons-learned manifest and the user's own. */
 import type { Settings } from "../settings/resolve.ts";
-import {
-  type LessonSelection,
-  projectIdsFor,
-  type RefreshLesson,
-  selectLessons,
-} from "../core/lessons.ts";
+import { type LessonSelection, type RefreshLesson, selectLessons } from "../core/lessons.ts";
+import { projectIdOf } from "../core/session_start.ts";
 import type { RuleBlock } from "../core/render_rules.ts";
-import { join } from "../core/path.ts";
-import { fileReason, messageOf } from "../core/errors.ts";
-import { whyNotJson } from "../core/json_syntax.ts";
-import { newestInstalledFile } from "./plugin_cache.ts";
+import { messageOf } from "../core/errors.ts";
+import { type ManifestSettings, readManifest, type UnusableManifest } from "./manifest_file.ts";
 import {
   describeSource,
   findGitRoot,
@@ -19,17 +13,14 @@ import {
   ruleSourceCandidates,
 } from "./rule_sources.ts";
 
-/** Manifests larger than this are refused unparsed (real ones are well under 1 MB). */
-const MAX_MANIFEST_BYTES = 8 * 1024 * 1024;
-
 type FoundManifest =
-  | { kind: "none" }
-  | { kind: "invalid"; location: { path: string; via: string }; error: string }
+  | UnusableManifest
   | { kind: "ok"; location: { path: string; via: string }; selection: LessonSelection };
 
 type RulesSettings =
   & Pick<Settings, "sources" | "rulesFiles" | "home" | "claudeDir" | "pluginRoot">
-  & Pick<Settings, "manifestPath" | "manifestPathFrom" | "projectDir">;
+  & ManifestSettings
+  & Pick<Settings, "projectDir">;
 
 /** `sources`: each own-rule source looked at, in rank order; `trace`: a line per source. */
 export interface StandingRules {
@@ -64,11 +55,12 @@ function manifestLine(manifest: StandingRules["manifest"]): string {
   if (manifest.kind === "off") return "manifest: turned off";
   if (manifest.kind === "none") return "manifest: no manifest found (set LESSONS_MANIFEST_PATH)";
   if (manifest.kind === "invalid") return `manifest: ${manifest.error}`;
-  const { selection: { lessons, invalid }, location: { path } } = manifest;
+  const { selection: { lessons, invalid, left }, location: { path } } = manifest;
   const bad = invalid.length > 0 ? `; invalid lessons skipped: ${invalid.join(" | ")}` : "";
+  const notShown = left.length > 0 ? ` (${left.length} more not shown at session start)` : "";
   return lessons.length === 0
-    ? `manifest: ${path} has no active directives or protocols${bad}`
-    : `manifest: ${lessons.length} directives and protocols from ${path}${bad}`;
+    ? `manifest: ${path} has no active directives or protocols${notShown}${bad}`
+    : `manifest: ${lessons.length} directives and protocols from ${path}${notShown}${bad}`;
 }
 
 /** The manifest, its lessons selected for the project; an unusable one says why in one line. */
@@ -76,56 +68,17 @@ async function findManifest(
   search: RulesSettings,
   cwd: string | undefined,
 ): Promise<FoundManifest> {
-  const location = locateManifest(search);
-  if (!location) return { kind: "none" };
-  const invalid = (why: string): FoundManifest => ({
-    kind: "invalid",
-    location,
-    error: `manifest ${location.path}: ${why}`,
-  });
-  let text: string;
+  const read = await readManifest(search);
+  if (read.kind !== "json") return read;
+  const { location, raw } = read;
   try {
-    const info = Deno.statSync(location.path);
-    if (info.isDirectory) return invalid("it is a folder, not a file");
-    if (!info.isFile) return invalid("it is not a regular file");
-    if (info.size > MAX_MANIFEST_BYTES) {
-      return invalid(`it is ${info.size} bytes, over the ${MAX_MANIFEST_BYTES}-byte limit`);
-    }
-    text = Deno.readTextFileSync(location.path);
-  } catch (error) {
-    return invalid(fileReason(error));
-  }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    // Saying where the JSON breaks needs jsonc-parser, which a cold Deno cache may lack.
-    return invalid(await whyNotJson(text).catch(messageOf));
-  }
-  try {
-    const selection = selectLessons(raw, projectIdsFor(search.projectDir ?? cwd));
+    const selection = selectLessons(raw, projectIdOf(search.projectDir ?? cwd));
     return { kind: "ok", location, selection };
   } catch (error) {
-    return invalid(`it is ${messageOf(error)}`);
+    return {
+      kind: "invalid",
+      location,
+      error: `manifest ${location.path}: it is ${messageOf(error)}`,
+    };
   }
-}
-
-/** The configured path, else the plugin root's `data/`, else the newest installed plugin's. */
-function locateManifest(search: RulesSettings): { path: string; via: string } | undefined {
-  const { manifestPath, pluginRoot, claudeDir } = search;
-  if (manifestPath) {
-    return { path: manifestPath, via: search.manifestPathFrom ?? "LESSONS_MANIFEST_PATH" };
-  }
-  const bundled = pluginRoot && join(pluginRoot, "data", "lesson-manifest.json");
-  try {
-    if (bundled && Deno.statSync(bundled).isFile) {
-      return { path: bundled, via: "CLAUDE_PLUGIN_ROOT/data" };
-    }
-  } catch {
-    // Not bundled: look for an installed plugin.
-  }
-  const manifestFile = ["data", "lesson-manifest.json"];
-  const installed = claudeDir &&
-    newestInstalledFile(join(claudeDir, "plugins"), "lessons-learned", manifestFile);
-  return installed ? { path: installed.path, via: "installed lessons-learned plugin" } : undefined;
 }

@@ -7,12 +7,12 @@ import { sessionKeyOf, writeJsonAtomically } from "./state_store.ts";
 
 const MAX_RECORD_BYTES = 16 * 1024;
 
-/** The record for a statusLine stdin, or why there is none. Pure. */
+/** The record for a statusLine stdin, or why there is none (`early`: none yet, as at startup). Pure. */
 export function recordFromStatusline(
   input: unknown,
   recordedAt: number,
   transcriptSize: number | undefined,
-): { record: StatuslineRecord } | { error: string } {
+): { record: StatuslineRecord } | { error: string; early?: true } {
   if (!isStatuslineInput(input)) {
     return { error: "stdin is not a statusLine payload with a session_id" };
   }
@@ -21,7 +21,10 @@ export function recordFromStatusline(
   const absurd = absurdFigure(cw);
   if (absurd !== undefined) return { error: `not a reading Claude Code sends: ${absurd}` };
   const figures = figuresOf(cw);
-  if (figures === undefined) return { error: "no context reading yet (used_percentage is null)" };
+  // At startup, until the first reply, Claude Code has no figure: a normal start, not a fault.
+  if (figures === undefined) {
+    return { error: "used_percentage is null (before the session's first reply)", early: true };
+  }
   const { percent, tokens, window } = figures;
   const record: StatuslineRecord = { sessionId: input.session_id, recordedAt, percent };
   if (tokens !== undefined) record.tokens = tokens;

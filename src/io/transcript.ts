@@ -1,5 +1,6 @@
 /** What a transcript shows one tool call, read backwards from its end: usage, markers, receipts. */
 import {
+  chainLinkOf,
   compactionOf,
   type EntryUsage,
   holdsToolUse,
@@ -15,6 +16,7 @@ import type { CompactionEvidence } from "../core/window.ts";
 import { COMPACTION_MARKER_TEXTS, DELIVERED_ATTACHMENT } from "../core/claude_code.ts";
 import { messageOf } from "../core/errors.ts";
 import { fieldOf } from "../schemas/guards.ts";
+import { chainFrom } from "./chain_walk.ts";
 import { receiptsOf } from "./receipts_scan.ts";
 import {
   type ByteSource,
@@ -64,6 +66,8 @@ export function viewOf(raw: ByteSource, size: number, query: ViewQuery): Transcr
   let sawStart = false;
   let lowest = size;
   let marker: number | undefined;
+  // This call's own entry, where the walk along its chain starts.
+  let own: { link: ReturnType<typeof chainLinkOf>; at: number } | undefined;
   for (
     const line of readLinesBackward(source, size, { maxBytes: query.maxBytes ?? MAX_SCAN_BYTES })
   ) {
@@ -98,6 +102,7 @@ export function viewOf(raw: ByteSource, size: number, query: ViewQuery): Transcr
       continue;
     }
     const matched = toolUseId !== undefined && usage.toolUseIds.includes(toolUseId);
+    if (matched) own = { link: chainLinkOf(entry), at: line.start };
     const end = line.start + line.bytes.length + 1;
     if (!newest) {
       newest = { ...usage, matched, offset: line.start, firstEnd: end, unanswered: [] };
@@ -125,6 +130,9 @@ export function viewOf(raw: ByteSource, size: number, query: ViewQuery): Transcr
   }
   if (query.markersFrom !== undefined && view.markerAfterUsage === undefined) {
     Object.assign(view, markersSince(source, size, query.markersFrom));
+  }
+  if (own?.link && query.chainTips) {
+    view.chain = chainFrom(source, size, own.at, own.link, new Set(query.chainTips));
   }
   if (query.receipts) {
     view.receipts = receiptsOf(source, size, { ...query.receipts, sidechainFile });

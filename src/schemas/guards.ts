@@ -77,6 +77,10 @@ function isDelivery(d: unknown): boolean {
     isCount(d.sent) && DELIVERY_STATUSES.includes(d.status) && optional(d.reason, isString);
 }
 const isDeliveries = (value: unknown) => isArrayOf(value, isDelivery);
+function isChain(c: unknown): boolean {
+  return isObject(c) && isString(c.tip) && optional(c.message, isString) &&
+    isArrayOf(c.fired, isNumber);
+}
 const isAfterCompact = (value: unknown) => value === "pending" || value === "delivered";
 /** `z.record(z.string(), z.number())` */
 const isNumberRecord = (value: unknown) =>
@@ -88,7 +92,9 @@ export function isState(value: unknown): value is State {
     allOptional(value, STATE_COUNTS, isCount) && allOptional(value, STATE_STRINGS, isString) &&
     optional(value.firedPercent, isNumber) && optional(value.afterCompact, isAfterCompact) &&
     optional(value.firedWindow, isNumberRecord) && optional(value.deliveries, isDeliveries) &&
-    optional(value.results, isNumberRecord);
+    optional(value.results, isNumberRecord) &&
+    optional(value.chains, (v) => isArrayOf(v, isChain)) &&
+    optional(value.forked, (v) => typeof v === "boolean");
 }
 
 const RECORD_NUMBERS = ["tokens", "window", "transcriptSize"];

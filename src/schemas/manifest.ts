@@ -8,6 +8,9 @@ export const LessonSchema = z.looseObject({
   priority: z.optional(z.nullable(z.number())),
   message: z.string(),
   summary: z.optional(z.nullable(z.string())),
+  // Session start counts their lengths against its budget; any other value counts as none.
+  problem: z.optional(z.unknown()),
+  solution: z.optional(z.unknown()),
   tags: z.optional(z.nullable(z.array(z.string()))),
   scope: z.optional(z.nullable(z.string())),
   disabled: z.optional(z.nullable(z.boolean())),
@@ -21,6 +24,8 @@ export const ManifestSchema = z.looseObject({
   type: z.literal(MANIFEST_TYPE),
   version: z.literal(MANIFEST_VERSION),
   lessons: z.record(z.string(), z.unknown()),
+  /** Session start's `maxSessionStartLessons` and `sessionStartBudgetBytes`, read leniently. */
+  config: z.optional(z.unknown()),
 });
 
 export type Lesson = z.infer<typeof LessonSchema>;

@@ -19,6 +19,15 @@ const DeliverySchema = z.looseObject({
 
 export type Delivery = z.infer<typeof DeliverySchema>;
 
+/** One chain of entries (`parentUuid`) of the session file, and what was refreshed on it. */
+const ChainSchema = z.looseObject({
+  tip: z.string(), // the `uuid` of the newest tool call's entry known on it
+  message: z.optional(z.string()), // that entry's `message.id` (a response may span entries)
+  fired: z.array(z.number()), // the thresholds refreshed on this chain (core/chains.ts)
+});
+
+export type Chain = z.infer<typeof ChainSchema>;
+
 export const StateSchema = z.looseObject({
   fired: z.array(z.number()), // thresholds already injected in this context
   toolCount: count, // tool calls since the last reset, for the fallback counter
@@ -39,6 +48,9 @@ export const StateSchema = z.looseObject({
   provenVersion: z.optional(z.string()),
   agentTranscript: z.optional(z.string()), // where a subagent's transcript was found
   deliveries: z.optional(z.array(DeliverySchema)), // each refresh's delivery, and its receipt
+  // Two processes appending to one session file after a resume: each chain's own `fired`.
+  chains: z.optional(z.array(ChainSchema)),
+  forked: z.optional(z.boolean()), // a call met a tip other than the newest: chains interleave
   // Each recent tool result's size (bytes of `tool_response`), as its own hook saw it: what the
   // transcript will hold once written (core/ceiling.ts).
   results: z.optional(z.record(z.string(), z.number())),

@@ -1,6 +1,7 @@
 /** The edge where settings are read, once per process: the config file, then the environment. */
 import { join } from "../core/path.ts";
 import { messageOf } from "../core/errors.ts";
+import { installedDataDir } from "../io/plugin_cache.ts";
 import { parseConfigText } from "./config_file.ts";
 import {
   type ConfigFileOutcome,
@@ -11,9 +12,16 @@ import {
   type Settings,
 } from "./resolve.ts";
 
-/** Settings as the hook resolves them on its next call. Never throws. */
-export async function loadSettings(env: Env): Promise<Settings> {
-  return resolveSettings(env, await loadConfigFile(env));
+/**
+ * Settings as the hook resolves them on its next call. Never throws. A command passes the folder
+ * it runs from (`from`): without `CLAUDE_PLUGIN_DATA` (Claude Code sets it for a plugin's hooks
+ * only) it reads the installed plugin's data folder, where the hook finds its config file.
+ */
+export async function loadSettings(
+  env: Env,
+  from?: { root: string | undefined },
+): Promise<Settings> {
+  return resolveSettings(env, await loadConfigFile(env, from));
 }
 
 /** Config files larger than this are refused (a real one is a few hundred bytes). */
@@ -21,32 +29,60 @@ const MAX_CONFIG_BYTES = 256 * 1024;
 
 type Location = { path: string; via: NonNullable<ConfigFileOutcome["via"]> };
 
+/** The config file's name in the plugin's data folder. */
+const IN_DATA = "lessons-reinject.jsonc";
+
 /**
  * Where the config file is looked for, in order: `LESSONS_CONFIG` alone when set; else
- * `$CLAUDE_PLUGIN_DATA/lessons-reinject.jsonc`, then `~/.config/lessons-reinject/config.jsonc`.
+ * `$CLAUDE_PLUGIN_DATA/lessons-reinject.jsonc` (for a command without it, the installed plugin's
+ * data folder), then `~/.config/lessons-reinject/config.jsonc`.
  */
-function configCandidates(env: Env): Location[] {
+function configCandidates(env: Env, from?: { root: string | undefined }): Location[] {
   const named = env("LESSONS_CONFIG");
   const home = homeFrom(env);
   if (named?.trim()) return [{ path: expandHome(named, home) ?? named, via: "LESSONS_CONFIG" }];
   const data = env("CLAUDE_PLUGIN_DATA");
   const candidates: Location[] = [];
-  if (data) {
-    candidates.push({ path: join(data, "lessons-reinject.jsonc"), via: "CLAUDE_PLUGIN_DATA" });
+  if (data) candidates.push({ path: join(data, IN_DATA), via: "CLAUDE_PLUGIN_DATA" });
+  else if (from) {
+    const plugins = pluginsDirOf(env);
+    const installed = plugins && installedDataDir(plugins, "lessons-reinject", from.root);
+    if (installed) {
+      candidates.push({
+        path: join(installed.dir, IN_DATA),
+        via: "installed plugin's data folder",
+      });
+    }
   }
   const config = home && join(home, ".config", "lessons-reinject", "config.jsonc");
   if (config) candidates.push({ path: config, via: "~/.config" });
   return candidates;
 }
 
+/** Claude Code's plugins folder: `CLAUDE_CODE_PLUGIN_CACHE_DIR`, else `<Claude folder>/plugins`. */
+function pluginsDirOf(env: Env): string | undefined {
+  const home = homeFrom(env);
+  const named = env("CLAUDE_CODE_PLUGIN_CACHE_DIR")?.trim();
+  if (named) return expandHome(named, home);
+  const claude = env("CLAUDE_CONFIG_DIR")?.trim() || (home && join(home, ".claude"));
+  return claude ? join(claude, "plugins") : undefined;
+}
+
 /** Finds and reads the config file. Never throws: an unusable file gives its problems. */
-async function loadConfigFile(env: Env): Promise<ConfigFileOutcome> {
-  for (const { path, via } of configCandidates(env)) {
-    const failed = (why: string): ConfigFileOutcome => ({
+async function loadConfigFile(
+  env: Env,
+  from?: { root: string | undefined },
+): Promise<ConfigFileOutcome> {
+  const candidates = configCandidates(env, from);
+  const looked = candidates.map((c) => c.path);
+  for (const { path, via } of candidates) {
+    // `located`: the reason starts with the path itself (`path:line:column: ...`), named once.
+    const failed = (why: string, located = false): ConfigFileOutcome => ({
       path,
       via,
       settings: {},
-      problems: [`config ${path}: ${why}; using the defaults`],
+      problems: [`config ${located ? "" : `${path}: `}${why}; using the defaults`],
+      looked,
     });
     let text: string;
     try {
@@ -65,15 +101,16 @@ async function loadConfigFile(env: Env): Promise<ConfigFileOutcome> {
       return failed(messageOf(error));
     }
     const parsed = await parseConfigText(text, path, env);
-    if (parsed.kind === "unusable") return failed(parsed.unusable);
+    if (parsed.kind === "unusable") return failed(parsed.unusable, true);
     const { settings, problems, empty } = parsed;
     return {
       path,
       via,
       settings,
       problems: problems.map((p) => `config ${p}`),
+      looked,
       ...(empty ? { empty } : {}),
     };
   }
-  return { path: undefined, via: undefined, settings: {}, problems: [] };
+  return { path: undefined, via: undefined, settings: {}, problems: [], looked };
 }

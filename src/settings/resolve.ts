@@ -1,6 +1,10 @@
 /** Settings resolved into one object: the environment over the file over the defaults. Pure. */
 import { join } from "../core/path.ts";
-import { autocompactPctOf, autoCompactWindowOf } from "../core/compaction_point.ts";
+import {
+  autocompactPctOf,
+  autoCompactWindowOf,
+  type CompactEnv,
+} from "../core/compaction_point.ts";
 import type { Threshold } from "../core/numbers.ts";
 import { denoNpmCache, nodeTmpdir } from "./other_programs.ts";
 import {
@@ -19,9 +23,16 @@ const isWindows = Deno.build.os === "windows";
 /** The config file found (none: `path` undefined), its valid settings and a line per problem. */
 export interface ConfigFileOutcome {
   path: string | undefined;
-  via: "LESSONS_CONFIG" | "CLAUDE_PLUGIN_DATA" | "~/.config" | undefined;
+  via:
+    | "LESSONS_CONFIG"
+    | "CLAUDE_PLUGIN_DATA"
+    | "installed plugin's data folder"
+    | "~/.config"
+    | undefined;
   settings: FileSettings;
   problems: string[];
+  /** Every path looked at, in order. */
+  looked?: string[];
   /** Only blanks or comments: accepted, and said to be empty. */
   empty?: boolean;
 }
@@ -56,6 +67,8 @@ export function resolveSettings(env: Env, file: ConfigFileOutcome = NO_FILE) {
     /** Thresholds whose refresh re-arms lessons-learned's PreToolUse dedup; empty: never. */
     rearmDedupAt: rearmAt(setting(SETTINGS.rearmDedupAt), thresholds, problems),
     lessonsLearnedTmp: nodeTmpdir(env, Deno.build.os),
+    /** Tokens between refreshes past the last threshold on a span over 200k; 0: off. */
+    cadence: setting(SETTINGS.cadence),
     toolCountInterval: setting(SETTINGS.toolCountInterval),
     maxChars: setting(SETTINGS.maxChars),
     windowOverride: setting(SETTINGS.contextWindow),
@@ -74,7 +87,12 @@ export function resolveSettings(env: Env, file: ConfigFileOutcome = NO_FILE) {
     rulesFiles: setting(SETTINGS.rulesFiles).map((p) => expandHome(p, home) ?? p),
     refreshAfterCompact: setting(SETTINGS.refreshAfterCompact),
     home,
+    /** The temp folder (TMPDIR, TMP, TEMP, else the system's), as `tmp` names it to the user. */
+    tmpDir: tempDirOf(env),
     claudeDir: nonEmpty(env("CLAUDE_CONFIG_DIR")) ?? (home ? join(home, ".claude") : undefined),
+    /** The agent whose session this is: its instruction files and plugins (io/hosts.ts). */
+    agent: "claude-code" as "claude-code" | "codex",
+    codexHome: nonEmpty(env("CODEX_HOME")) ?? (home ? join(home, ".codex") : undefined),
     pluginRoot: nonEmpty(env("CLAUDE_PLUGIN_ROOT")),
     projectDir: nonEmpty(env("CLAUDE_PROJECT_DIR")),
     /** `NO_COLOR` set to anything but "" (no-color.org). */
@@ -102,7 +120,7 @@ function rearmAt(wanted: Threshold[], thresholds: Threshold[], problems: string[
 }
 
 /** Claude Code's auto-compaction variables, read the way Claude Code 2.1.328 reads them. */
-function compactEnvOf(env: Env) {
+function compactEnvOf(env: Env): CompactEnv {
   const raw = env("CLAUDE_CODE_AUTO_COMPACT_WINDOW");
   const tokens = autoCompactWindowOf(raw);
   const pct = autocompactPctOf(env("CLAUDE_AUTOCOMPACT_PCT_OVERRIDE"));
@@ -145,10 +163,17 @@ export function expandHome(path: string | undefined, home: string | undefined): 
   return path === "~" || path.startsWith("~/") ? join(home, path.slice(1)) : path;
 }
 
+/** The temp folder and the variable naming it: `TMPDIR /x`, or the system's `/tmp`. */
+function tempDirOf(env: Env): { path: string; via: string | undefined } {
+  const via = ["TMPDIR", "TMP", "TEMP"].find((name) => nonEmpty(env(name)));
+  const path = via ? env(via)! : isWindows ? "C:\\Windows\\Temp" : "/tmp";
+  return { path, via };
+}
+
 /** Under the temp folder, named by a hash of user and home: users sharing `/tmp` never share. */
 function defaultStateDir(env: Env): string {
   const first = (...names: string[]) => names.map((n) => nonEmpty(env(n))).find((v) => v);
-  const tmp = first("TMPDIR", "TMP", "TEMP") ?? (isWindows ? "C:\\Windows\\Temp" : "/tmp");
+  const tmp = tempDirOf(env).path;
   const who = first("USER", "USERNAME", "LOGNAME", "HOME") ?? "user";
   // FNV-1a: a short stable name, not security (the folder's mode and owner are).
   const text = `${who}\0${env("HOME") ?? ""}`;

@@ -4,6 +4,7 @@
  */
 import { SOURCE_NAMES, type SourceName } from "../core/rule_source_names.ts";
 import { DEFAULT_THRESHOLDS } from "../core/thresholds.ts";
+import { DEFAULT_CADENCE, MIN_CADENCE } from "../core/schedule.ts";
 import {
   type Parsed,
   parseTokens,
@@ -94,6 +95,24 @@ const thresholdList: Parse<Threshold[]> = (raw) => {
   return { kind: "valid", value: [...new Set(values)].sort((a, b) => a - b) };
 };
 
+const CADENCE_EXPECTED = `a number of tokens from ${MIN_CADENCE / 1000}k to 1M (e.g. 40k), or off`;
+
+/** Tokens between refreshes past the last threshold on a large span; `off` (or 0) is 0. */
+const cadenceOf: Parse<number> = (raw) => {
+  const word = typeof raw === "string" || typeof raw === "number" ? String(raw).trim() : "";
+  if (["off", "none", "0", "false", "no"].includes(word.toLowerCase())) {
+    return { kind: "valid", value: 0 };
+  }
+  const parsed = parseTokens(raw);
+  if (parsed.kind === "invalid") {
+    return { kind: "invalid", problem: parsed.problem.replace(TOKENS_EXPECTED, CADENCE_EXPECTED) };
+  }
+  return parsed.value >= MIN_CADENCE && parsed.value <= 1_000_000 ? parsed : {
+    kind: "invalid",
+    problem: `expected ${CADENCE_EXPECTED} (${shownValue(raw)} is out of that range)`,
+  };
+};
+
 const REARM_EXPECTED = "a list of thresholds from the thresholds setting, e.g. 52,70, or off " +
   "(an empty list)";
 
@@ -146,6 +165,18 @@ const ROWS = {
       "Claude Code compacts earlier) and token counts, mixed; duplicates dropped. See " +
       "docs/thresholds.md.",
   },
+  cadence: {
+    key: "cadence",
+    env: "LESSONS_REINJECT_CADENCE",
+    expected: CADENCE_EXPECTED,
+    parse: cadenceOf,
+    fallback: DEFAULT_CADENCE,
+    shownDefault: "`40k`",
+    doc: "On a window (or auto-compact window) over 200k: the thresholds' percentages land " +
+      "where a 200k session has them (60k, 104k, 140k), then a refresh every this many tokens " +
+      "up to the compaction point; `off`: percentages of the whole window and nothing after " +
+      "the last. See docs/thresholds.md.",
+  },
   toolCountInterval: {
     key: "toolCountInterval",
     env: "LESSONS_REINJECT_TOOL_COUNT",
@@ -197,8 +228,9 @@ const ROWS = {
     ...onOff,
     fallback: false,
     shownDefault: "off",
-    doc: "One stderr line per call with the decision and why (Claude Code shows hook stderr " +
-      "in verbose mode).",
+    doc: "One stderr line per call with the decision and why. Claude Code does not show it, " +
+      "even with --verbose: it keeps it in the session's transcript, where `why` reads it " +
+      "(and in `claude --debug-file`).",
   },
   waitMs: {
     key: "waitMs",

@@ -2,7 +2,8 @@
  * `status` and `preview` are dry runs of the hook's own steps: they must name exactly what the
  * hook then does on its next call at that reading: on every real transcript, with no state file
  * (the hook recovers its earlier refreshes from the transcript) and with one; with no rules
- * anywhere; and once a larger window is proven after refreshes made at the smaller one.
+ * anywhere; once a larger window is proven after refreshes made at the smaller one; and with a
+ * config file in every place it can live, the hook's environment (`CLAUDE_PLUGIN_DATA`) not theirs.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { readdirSync } from "node:fs";
@@ -12,26 +13,45 @@ import {
   appendTranscript,
   entries,
   type HookRun,
+  MAIN_COMMAND,
   payload,
   RECORDED,
   runHook,
   runRecorded,
   SKELETONS,
+  spawnWithStdin,
   writeTranscript,
 } from "../_helpers.ts";
-import { assertIncludes, cli, parsedAs, ROOT, sandbox } from "./_cli.ts";
+import {
+  assertIncludes,
+  cli,
+  type CliRun,
+  parsedAs,
+  ROOT,
+  sandbox,
+  statuslineInput,
+} from "./_cli.ts";
+
+/** How a test runs the commands: `cli` itself, or the same from another copy of the program. */
+type Commands = (
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+  stdin?: unknown,
+) => Promise<CliRun>;
 
 function transcripts(): string[] {
   const skeletons = readdirSync(SKELETONS).filter((f) => f.endsWith(".jsonl")).sort()
     .map((f) => `${SKELETONS}/${f}`);
-  if (skeletons.length !== 9) throw new Error(`${skeletons.length} skeletons in ${SKELETONS}`);
+  if (skeletons.length !== 10) throw new Error(`${skeletons.length} skeletons in ${SKELETONS}`);
   return [RECORDED, ...skeletons];
 }
 
 /** The thresholds a refresh's header names, or [] for a periodic one. */
 function namedIn(context: string): number[] {
-  const match = /^\[lessons-reinject refresh ([0-9,]+) /.exec(context);
-  return match?.[1] ? match[1].split(",").map(Number) : [];
+  const match = /^\[lessons-reinject refresh ([0-9kM,]+) /.exec(context);
+  const scale = (label: string) => label.endsWith("k") ? 1e3 : label.endsWith("M") ? 1e6 : 1;
+  return match?.[1] ? match[1].split(",").map((t) => parseFloat(t) * scale(t)) : [];
 }
 
 /**
@@ -44,12 +64,13 @@ async function agree(
   cwd: string,
   call: Record<string, unknown>,
   run: (call: Record<string, unknown>, env: Record<string, string>) => Promise<HookRun>,
+  commands: Commands = (args, e, at) => cli(args, e, "", at),
 ) {
   const status = parsedAs(
     StatusJsonSchema,
-    (await cli(["status", "--json", "--transcript", path], env, "", cwd)).stdout,
+    (await commands(["status", "--json", "--transcript", path], env, cwd)).stdout,
   );
-  const shown = await cli(["preview", "--json", "--transcript", path], env, "", cwd);
+  const shown = await commands(["preview", "--json", "--transcript", path], env, cwd);
   const hook = await run({
     ...call,
     session_id: status.sessionId,
@@ -143,13 +164,14 @@ Deno.test("in a user's own project, with rules marked in CLAUDE.md only, all thr
   await Deno.remove(box.dir, { recursive: true });
 });
 
-Deno.test("status agrees with the hook once a larger window is proven after refreshes at 200k", async () => {
+/** Five calls of claude-sonnet-4-6, counted as 200k until 250,000 tokens prove 1M. */
+async function provenLarger(cadence: string) {
   const box = sandbox();
-  const env = { ...box.env, HOME: box.dir, LESSONS_DEBUG: "1" };
+  const env = { ...box.env, HOME: box.dir, LESSONS_DEBUG: "1", LESSONS_REINJECT_CADENCE: cadence };
   writeTranscript(box.transcript, []);
-  // claude-sonnet-4-6 has 1M only if chosen: counted as 200k until 250,000 tokens prove 1M.
   const steps = [62_000, 110_000, 150_000, 250_000, 320_000];
   const refreshed: number[][] = [];
+  const atProof: unknown[] = [];
   for (const [i, tokens] of steps.entries()) {
     const id = `toolu_w${i}`;
     appendTranscript(box.transcript, [
@@ -161,11 +183,150 @@ Deno.test("status agrees with the hook once a larger window is proven after refr
       return hook = await runRecorded(c, e);
     });
     refreshed.push(hook?.context === undefined ? [] : namedIn(hook.context));
-    if (tokens === 250_000) {
-      // The refreshes made at 200k lie below 30 % of 1M: they no longer count.
-      assertEquals([status.window, status.fired, status.next], [1_000_000, [], 30]);
-    }
+    if (tokens === 250_000) atProof.push(status.window, status.fired, status.next);
   }
-  assertEquals(refreshed, [[30], [52], [70], [], [30]]);
   await Deno.remove(box.dir, { recursive: true });
+  return { refreshed, atProof };
+}
+
+Deno.test("status agrees with the hook once a larger window is proven after refreshes at 200k", async (t) => {
+  await t.step("by default: what fired at 200k still counts; the cadence follows", async () => {
+    const { refreshed, atProof } = await provenLarger("");
+    assertEquals(atProof, [1_000_000, [30, 52, 70], 260_000]);
+    assertEquals(refreshed, [[30], [52], [70], [180_000, 220_000], [260_000, 300_000]]);
+  });
+  await t.step("with the cadence off: refreshes at 200k lie below 30 % of 1M", async () => {
+    const { refreshed, atProof } = await provenLarger("off");
+    assertEquals(atProof, [1_000_000, [], 30]);
+    assertEquals(refreshed, [[30], [52], [70], [], [30]]);
+  });
+});
+
+/** The plugin's files as a marketplace install copies them into Claude Code's cache. */
+function copyProgram(to: string): void {
+  for (const name of ["src", "hooks", ".claude-plugin", "deno.json", "deno.lock"]) {
+    Deno.mkdirSync(to, { recursive: true });
+    const cp = new Deno.Command("cp", { args: ["-R", join(ROOT, name), to] }).outputSync();
+    assert(cp.success, new TextDecoder().decode(cp.stderr));
+  }
+}
+
+/** Claude Code's records of an install of lessons-reinject (2.1.328's shapes). */
+function records(plugins: string, installPath: string, localFolder?: string): void {
+  Deno.mkdirSync(plugins, { recursive: true });
+  const install = { scope: "user", installPath, version: "0.1.0" };
+  Deno.writeTextFileSync(
+    join(plugins, "installed_plugins.json"),
+    JSON.stringify({ version: 2, plugins: { "lessons-reinject@lessons-reinject": [install] } }),
+  );
+  const source = localFolder
+    ? { source: "directory", path: localFolder }
+    : { source: "github", repo: "lessons-reinject/lessons-reinject" };
+  Deno.writeTextFileSync(
+    join(plugins, "known_marketplaces.json"),
+    JSON.stringify({ "lessons-reinject": { source, installLocation: localFolder ?? "" } }),
+  );
+}
+
+Deno.test("a config file drives status, preview, doctor and the statusline wherever it lives, as it drives the hook", async (t) => {
+  const places = [
+    "LESSONS_CONFIG",
+    "~/.config",
+    "CLAUDE_PLUGIN_DATA, commands run from the cache copy",
+    "CLAUDE_PLUGIN_DATA, commands run from the local marketplace's folder",
+    "CLAUDE_PLUGIN_DATA, commands run from a clone, the plugin installed from GitHub",
+    "CLAUDE_PLUGIN_DATA under CLAUDE_CONFIG_DIR, commands run from the cache copy",
+    "CLAUDE_PLUGIN_DATA of claude --plugin-dir, commands run from the checkout",
+  ];
+  for (const place of places) {
+    await t.step(place, async () => {
+      const box = sandbox();
+      const home = join(box.dir, "home");
+      const project = join(box.dir, "project");
+      Deno.mkdirSync(join(project, ".git"), { recursive: true });
+      Deno.writeTextFileSync(
+        join(project, "CLAUDE.md"),
+        "<!-- reinject -->\nKeep commits small.\n<!-- /reinject -->\n",
+      );
+      const claudeDir = place.includes("CLAUDE_CONFIG_DIR")
+        ? join(box.dir, "claude-config")
+        : join(home, ".claude");
+      const plugins = join(claudeDir, "plugins");
+      const inline = place.includes("--plugin-dir");
+      const data = join(
+        plugins,
+        "data",
+        `lessons-reinject-${inline ? "inline" : "lessons-reinject"}`,
+      );
+      const cacheCopy = join(plugins, "cache", "lessons-reinject", "lessons-reinject", "0.1.0");
+      const env: Record<string, string> = {
+        ...box.env,
+        HOME: home,
+        LESSONS_DEBUG: "1",
+        LESSONS_MANIFEST_PATH: "",
+        ...(place.includes("CLAUDE_CONFIG_DIR") ? { CLAUDE_CONFIG_DIR: claudeDir } : {}),
+      };
+      const hookEnv = { ...env };
+      let file: string;
+      let commands: Commands = (args, e, at, stdin = "") => cli(args, e, stdin, at);
+      if (place === "LESSONS_CONFIG") {
+        file = join(box.dir, "named.jsonc");
+        env.LESSONS_CONFIG = hookEnv.LESSONS_CONFIG = file;
+      } else if (place === "~/.config") {
+        file = join(home, ".config", "lessons-reinject", "config.jsonc");
+      } else {
+        // Claude Code gives CLAUDE_PLUGIN_DATA to the plugin's hooks only.
+        file = join(data, "lessons-reinject.jsonc");
+        hookEnv.CLAUDE_PLUGIN_DATA = data;
+        if (place.includes("cache copy")) {
+          copyProgram(cacheCopy);
+          commands = (args, e, at, stdin = "") =>
+            spawnWithStdin(
+              MAIN_COMMAND[0]!,
+              [...MAIN_COMMAND.slice(1, -1), join(cacheCopy, "src", "main.ts"), ...args],
+              stdin,
+              e,
+              at,
+            );
+        } else if (place.includes("local marketplace")) records(plugins, cacheCopy, ROOT);
+        else if (!inline) records(plugins, cacheCopy);
+      }
+      Deno.mkdirSync(join(file, ".."), { recursive: true });
+      Deno.writeTextFileSync(file, '{ "thresholds": [20, 40, 60] }\n');
+      // 22 % of 200k: past the file's 20, short of the default 30.
+      writeTranscript(box.transcript, [
+        entries.assistant(44_000, ["toolu_cf"], { model: "claude-sonnet-4-6" }),
+      ]);
+      const human = await commands(["status", "--transcript", box.transcript], env, project);
+      // The report names the file (a long path wraps after a `/`).
+      assertIncludes(human.stdout.replace(/\/\n +/g, "/"), `config file  ${file}`);
+      const call = payload("PostToolUse.Bash", { tool_use_id: "toolu_cf" });
+      let hook: HookRun | undefined;
+      const status = await agree(
+        box.transcript,
+        env,
+        project,
+        call,
+        async (c) => hook = await runRecorded(c, hookEnv),
+        commands,
+      );
+      assertEquals(namedIn(hook?.context ?? ""), [20], hook?.stderr);
+      assertEquals([status.configFile, status.pending], [file, [20]]);
+      // Once refreshed at 20, the statusline names 40 (with the defaults, 30).
+      const input = statuslineInput({
+        session_id: status.sessionId,
+        transcript_path: box.transcript,
+        cwd: project,
+        context_window: { used_percentage: 22, context_window_size: 200_000 },
+      });
+      const bar = await commands(["statusline"], env, project, input);
+      assertIncludes(bar.stdout, "next refresh at 80k (40%)");
+      const said = await commands(["statusline", "--json"], env, project, input);
+      assertIncludes(JSON.parse(said.stdout).configFile, file);
+      const doctor = await commands(["doctor", "--json", "--project", project], env, project);
+      const checks: { name: string; detail: string }[] = JSON.parse(doctor.stdout).checks;
+      assertIncludes(checks.find((c) => c.name === "config file")?.detail ?? "", file);
+      await Deno.remove(box.dir, { recursive: true });
+    });
+  }
 });

@@ -22,6 +22,12 @@ Deno.test("demo injects exactly three times, at 30, 52 and 70 %", async () => {
   assertEquals(demo.steps.map((s) => s.injected ? 1 : 0), [0, 0, 1, 0, 0, 1, 0, 0, 1, 0]);
   assertEquals(demo.steps[3]?.event, "PostToolUseFailure");
   assert(demo.steps.every((s) => s.decision.includes("transcript tool_use match")));
+  // The same session on Claude Code's default model, 1.5 times the tokens: 60k, 104k and 140k as
+  // on 200k, then every 40k.
+  const large = demo.defaultModel;
+  assertEquals([large.model, large.window, large.injections], ["claude-opus-5-5", 1_000_000, 5]);
+  const labels = large.steps.filter((s) => s.injected).map((s) => s.header?.split(" ")[2]);
+  assertEquals(labels, ["30", "52", "70", "180k", "220k"]);
   // The temporary folder is gone.
   assertEquals(
     [...Deno.readDirSync(box.dir)].map((e) => e.name).filter((n) => n.includes("demo")),
@@ -35,12 +41,17 @@ Deno.test("demo shows each decision with the gauge and what was injected", async
   assertEquals(run.code, 0, run.stderr);
   assertIncludes(run.stdout, "claude-sonnet-4-6 (200,000-token window)");
   assertIncludes(run.stdout, "62,000 tokens  [############|.........|.......|............] 31%");
-  assertIncludes(run.stdout, "refresh: 31% crossed 30%, so 1,324 characters went into");
+  assertIncludes(run.stdout, "refresh: 31% crossed 30%, so 1,329 characters went into");
   assertIncludes(run.stdout, "quiet: 12% is below the next threshold, 30%");
   assertIncludes(run.stdout, "│ [lessons-reinject refresh 70 ref=");
   assertIncludes(run.stdout, "quiet: every threshold has fired in this context");
   assertIncludes(run.stdout, "3 refreshes over 10 tool calls, at 31%, 53% and 71%");
-  assertEquals(run.stdout.split("\n").filter((l) => l.includes("refresh: ")).length, 3);
+  // Then the same session on the default 1M model: five refreshes, said in tokens.
+  assertIncludes(run.stdout, "claude-opus-5-5 (1,000,000-token window)");
+  assertIncludes(run.stdout, "refresh: 61,500 tokens crossed 30% (60k), so 1,342 characters");
+  assertIncludes(run.stdout, "refresh: 181,500 tokens crossed 180k, so");
+  assertIncludes(run.stdout, "5 refreshes over 10 tool calls, at 61,500, 117,000, 144,000");
+  assertEquals(run.stdout.split("\n").filter((l) => l.includes("refresh: ")).length, 8);
 });
 
 Deno.test("demo tells the truth about its session and ends with what to do next", async () => {
@@ -141,8 +152,8 @@ Deno.test({
     const max = widest(text);
     assert(max <= 72 && max > 62, `widest line ${max}`);
     const bars = text.split(/\r?\n/).filter((l) => /\[[#.|]{20,}/.test(l));
-    assertEquals(bars.length, 10);
-    assert(bars.every((l) => /\[[#.|]+\] \d+%$/.test(l)), bars.join("\n"));
+    assertEquals(bars.length, 20);
+    assert(bars.every((l) => /\[[#.|]+\] \d+%( of 1M)?$/.test(l)), bars.join("\n"));
   },
 });
 

@@ -1,7 +1,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { type DoctorJson, DoctorJsonSchema } from "../../src/cli/schemas.ts";
-import { entries, SAMPLE_MANIFEST, writeTranscript } from "../_helpers.ts";
+import { entries, payload, runHook, SAMPLE_MANIFEST, writeTranscript } from "../_helpers.ts";
 import { assertIncludes, cli, parsedAs, ROOT, sandbox } from "./_cli.ts";
 import { compactionSummariser, SUMMARISER_ID } from "../replay/shapes.ts";
 
@@ -254,7 +254,18 @@ Deno.test("doctor: where each threshold falls against Claude Code's compaction p
       found.detail,
       "auto-compaction at 167,000 (the 200,000-token window); 300k never",
     );
-    assertIncludes(found.detail, "of a 1M window: at 300,000, 520,000, 300,000 tokens");
+    // On 1M the percentages land where a 200k session has them, and the cadence follows 300k;
+    // the gap before 300k is named.
+    assertIncludes(
+      found.detail,
+      "of 200,000 tokens, as on a 200k window, on the default model's 1M window: at 60,000, " +
+        "104,000, 300,000 tokens, then every 40,000 to 940,000 (19 refreshes)",
+    );
+    assertIncludes(
+      found.detail,
+      "on the default model's 1M window 196,000 tokens pass between the refreshes at 104,000 " +
+        "and 300,000",
+    );
     assertIncludes(found.fix ?? "", "lower 300k below the compaction point");
     await Deno.remove(box.dir, { recursive: true });
   });
@@ -268,8 +279,9 @@ Deno.test("doctor: where each threshold falls against Claude Code's compaction p
     assertEquals(found.status, "ok", JSON.stringify(found));
     assertIncludes(
       found.detail,
-      "of the 400,000 tokens before auto-compaction on a 1M window: at 120,000, 208,000, " +
-        "280,000 tokens; auto-compaction at 367,000 (autoCompactWindow 400000 in",
+      "of 200,000 tokens, as on a 200k window, on the default model's 1M window: at 60,000, " +
+        "104,000, 140,000 tokens, then every 40,000 to 340,000 (8 refreshes); auto-compaction " +
+        "at 367,000 (autoCompactWindow 400000 in",
     );
     await Deno.remove(box.dir, { recursive: true });
   });
@@ -293,6 +305,26 @@ Deno.test("doctor: where each threshold falls against Claude Code's compaction p
       await Deno.remove(box.dir, { recursive: true });
     },
   );
+});
+
+Deno.test("doctor warns when a schedule leaves more than 100,000 tokens without a refresh", async (t) => {
+  await t.step("the cadence off: the first refresh on 1M comes at 300,000", async () => {
+    const box = sandbox();
+    const { code, report } = await doctor({ ...healthy(box), LESSONS_REINJECT_CADENCE: "off" });
+    assertEquals(code, 0);
+    const found = check(report, "thresholds");
+    assertEquals(found.status, "warn", JSON.stringify(found));
+    assertIncludes(found.detail, "of the default model's 1M window: at 300,000, 520,000, 700,000");
+    assertIncludes(found.detail, "the first refresh comes at 300,000 tokens");
+    assertIncludes(found.fix ?? "", "turn the cadence back on");
+    await Deno.remove(box.dir, { recursive: true });
+  });
+  await t.step("the default schedule: no gap over 60,000 on either window", async () => {
+    const box = sandbox();
+    const found = check((await doctor(healthy(box))).report, "thresholds");
+    assertEquals(found.status, "ok", JSON.stringify(found));
+    await Deno.remove(box.dir, { recursive: true });
+  });
 });
 
 Deno.test("doctor --plugin-root on a folder that is not the plugin says so, once", async () => {
@@ -383,5 +415,52 @@ Deno.test("doctor flags a statusLine command that cannot run, and names the path
       assertIncludes(found.fix ?? "", "its path holds the plugin's version");
     },
   );
+  await Deno.remove(box.dir, { recursive: true });
+});
+
+Deno.test("doctor gives the size preview gives, the length of what Claude Code receives", async () => {
+  const box = sandbox();
+  const cwd = join(box.dir, "project");
+  Deno.mkdirSync(cwd);
+  Deno.writeTextFileSync(
+    join(cwd, "CLAUDE.md"),
+    "# Project\n<!-- reinject -->\n- Run the tests before every commit.\n<!-- /reinject -->\n",
+  );
+  const projects = join(box.dir, ".claude", "projects", cwd.replace(/[^a-zA-Z0-9]/g, "-"));
+  Deno.mkdirSync(projects, { recursive: true });
+  const transcript = join(projects, "size-session.jsonl");
+  const env = healthy(box);
+  // 31% of a 200k window, and (later) 40%: a refresh due, then none due, the next one ahead.
+  for (const [tokens, due] of [[62_000, true], [80_000, false]] as const) {
+    const id = `toolu_size${tokens}`;
+    const line = entries.assistant(tokens, [id], { model: "claude-sonnet-4-6" });
+    writeTranscript(transcript, [line]);
+    const size = (report: DoctorJson) =>
+      Number(
+        /in a refresh of ([\d,]+) of|a refresh of every source is ([\d,]+) of/.exec(
+          report.checks.map((c) => c.detail).join("\n"),
+        )?.slice(1).find((m) => m)?.replaceAll(",", ""),
+      );
+    const report = parsedAs(
+      DoctorJsonSchema,
+      (await cli(["doctor", "--json", "--plugin-root", ROOT], env, "", cwd)).stdout,
+    );
+    const preview = JSON.parse((await cli(["preview", "--json"], env, "", cwd)).stdout);
+    assertEquals(preview.due, due);
+    assertEquals(size(report), preview.chars, `at ${tokens} tokens`);
+    if (!due) continue;
+    // What Claude Code receives: the hook's additionalContext on this very call.
+    const hook = await runHook(
+      payload("PostToolUse.Bash", {
+        session_id: String(line.sessionId),
+        transcript_path: transcript,
+        tool_use_id: id,
+        cwd,
+      }),
+      env,
+    );
+    assertEquals(hook.context?.length, preview.chars);
+    // 30% has fired now: at 40% nothing is due, and both measure the 52% refresh.
+  }
   await Deno.remove(box.dir, { recursive: true });
 });

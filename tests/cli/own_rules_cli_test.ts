@@ -96,8 +96,18 @@ Deno.test("status says when the next tool call restates the rules after a compac
     work,
   );
   ok(hook.code === 0 && hook.stdout.includes("refresh 30"), hook.stdout);
-  // A compaction no event reported (SessionStart(compact) dropped): the next tool call restates.
+  // A compaction no event reported (SessionStart(compact) dropped): with only CLAUDE.md rules,
+  // which Claude Code puts back itself, the next tool call restates nothing.
   appendTranscript(transcript, [entries.compactBoundary()]);
+  const only = await cli(["status", "--json", "--transcript", transcript], env, "", work);
+  const nothing = parsedAs(StatusJsonSchema, only.stdout);
+  assertEquals([nothing.afterCompact, nothing.action], ["pending", "nothing"]);
+  assertIncludes(nothing.decision, "but nothing restated: only CLAUDE.md rules");
+  const quiet = await cli(["status", "--transcript", transcript], env, "", work);
+  assertIncludes(quiet.stdout, "compaction   the next tool call restates nothing (see decision)");
+  // With a reinject.md it restates that.
+  Deno.mkdirSync(join(work, ".claude"));
+  Deno.writeTextFileSync(join(work, ".claude", "reinject.md"), "Mine.\n");
   const run = await cli(["status", "--json", "--transcript", transcript], env, "", work);
   const status = parsedAs(StatusJsonSchema, run.stdout);
   assertEquals([status.afterCompact, status.action], ["pending", "refresh"]);
@@ -200,4 +210,16 @@ Deno.test("preview and doctor measure the same rules with one measure, in plain 
     `in a refresh of ${chars} of 9,500`,
   );
   assertIncludes(checks.find((c) => c.name === "rules")?.detail ?? "", `is ${chars} of 9,500`);
+});
+
+Deno.test("preview names the file and line of an unclosed marker in the only rules file", async () => {
+  const { work, env } = project();
+  const claudeMd = join(work, "CLAUDE.md");
+  Deno.writeTextFileSync(claudeMd, "# Notes\n\n\n\n\n\n<!-- reinject -->\nKeep commits small.\n");
+  const run = await cli(["preview"], env, "", work);
+  assertEquals(run.code, 1, run.stdout);
+  assertIncludes(run.stderr, `${claudeMd}:7: section never closed; left out`);
+  ok(!run.stderr.includes("no rules are marked"), run.stderr);
+  const json = await cli(["preview", "--json"], env, "", work);
+  assertIncludes(JSON.parse(json.stdout).error, `${claudeMd}:7: section never closed`);
 });

@@ -2,7 +2,7 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import { join } from "node:path";
 import { ErrorJsonSchema, PreviewJsonSchema } from "../../src/cli/schemas.ts";
 import { entries, payload, RECORDED, runHook, writeTranscript } from "../_helpers.ts";
-import { assertIncludes, cli, parsedAs, ROOT, sandbox } from "./_cli.ts";
+import { assertIncludes, cli, parsedAs, ROOT, sandbox, unwrap } from "./_cli.ts";
 
 Deno.test("preview prints the exact text the hook's next call would inject, and its accounting", async () => {
   const box = sandbox();
@@ -17,7 +17,15 @@ Deno.test("preview prints the exact text the hook's next call would inject, and 
   assertIncludes(run.stdout, "## Non-Negotiable Directives");
   assertIncludes(run.stdout, "of 9,500 characters (within the budget)");
   assertIncludes(run.stdout, "whole        ");
-  assertIncludes(run.stdout, "left out     none");
+  // The sample manifest's lesson for another project is named, and why.
+  assertIncludes(run.stdout, "left out     other-project-only-o5p6 (scoped to another project)");
+  // Its numbers as every report writes them: a 200k window, 180,000 tokens; never 180000.
+  // After the rule line (the refresh's own "---" before its protocols is three dashes).
+  const accounting = unwrap(run.stdout.split(/\n-{4,}\n/)[1] ?? "");
+  assertIncludes(accounting, "90% of 200k (");
+  assertIncludes(accounting, ", 180,000 tokens from ");
+  // Paths left out: a temporary folder's random name may hold five digits in a row.
+  assert(!/\d{5}/.test(accounting.replace(/\/\S+/g, "")), accounting);
 
   // The hook's next call at that reading injects exactly that text.
   const exact = parsedAs(
@@ -40,9 +48,14 @@ Deno.test("preview prints the exact text the hook's next call would inject, and 
   const after = await cli(["preview", "--transcript", box.transcript], env);
   assertEquals(after.code, 0, after.stderr);
   assertIncludes(after.stdout, "nothing is due in this context: ");
-  assertIncludes(after.stdout, "every threshold has fired in this context");
+  assertIncludes(unwrap(after.stdout, 0), "every threshold has fired in this context");
   // Its hint names a command that works here, in a checkout.
-  assertIncludes(after.stdout, "(`deno task hook preview --threshold N` shows the text");
+  assertIncludes(unwrap(after.stdout, 0), "(`deno task hook preview --threshold N` shows the text");
+  // The note fits the width, wrapped at spaces.
+  const narrow = await cli(["preview", "--transcript", box.transcript], { ...env, COLUMNS: "60" });
+  assert(narrow.stdout.split("\n").every((line) => line.length <= 60), narrow.stdout);
+  assertEquals(narrow.stdout.replace(/\s+/g, " "), after.stdout.replace(/\s+/g, " "));
+  assert(!/\d{5}/.test(after.stdout), after.stdout);
 
   const json = parsedAs(
     PreviewJsonSchema,
@@ -60,7 +73,7 @@ Deno.test("preview prints the exact text the hook's next call would inject, and 
   await Deno.remove(box.dir, { recursive: true });
 });
 
-Deno.test("preview of a 40 KB manifest stays within the budget, summarizing what does not fit", async () => {
+Deno.test("preview of a 40 KB manifest: session start's 20, within the budget, the rest named", async () => {
   const box = sandbox();
   const lessons: Record<string, unknown> = {};
   for (let i = 0; i < 40; i++) {
@@ -88,7 +101,19 @@ Deno.test("preview of a 40 KB manifest stays within the budget, summarizing what
   const json = parsedAs(PreviewJsonSchema, run.stdout);
   assert(json.chars <= 9_500, String(json.chars));
   assert(json.summarized.length > 0);
-  assertEquals(json.whole.length + json.summarized.length + json.omitted.length, 40);
+  // Session start shows 20 (its default cap, this manifest setting none): the refresh too.
+  assertEquals(json.whole.length + json.summarized.length + json.omitted.length, 20);
+  // Every one of the 40 is accounted for: restated, or named with why not.
+  const cap = json.excluded.filter((e) => e.why === "session-start-cap").map((e) => e.id);
+  assertEquals(cap.length, 20);
+  assertEquals(
+    json.excluded.filter((e) => e.why === "refresh-budget").map((e) => e.id),
+    json.omitted,
+  );
+  assertEquals(
+    new Set([...json.whole, ...json.summarized, ...json.omitted, ...cap]).size,
+    40,
+  );
   await Deno.remove(box.dir, { recursive: true });
 });
 

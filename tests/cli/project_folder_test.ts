@@ -85,6 +85,43 @@ Deno.test("preview, status and doctor look at the project they are run for", asy
   }
 });
 
+Deno.test("from a subfolder of the project, the commands find the session started at its root", async () => {
+  const user = newUser();
+  const deep = join(user.project, "src", "deep");
+  Deno.mkdirSync(deep, { recursive: true });
+  for (const command of ["status", "why"]) {
+    const run = await cli([command, "--json"], user.env, "", deep);
+    assertEquals(run.code, 0, `${command}: ${run.stderr}`);
+    assertEquals(JSON.parse(run.stdout).transcript, user.transcript, command);
+  }
+  const preview = await cli(["preview", "--json"], user.env, "", deep);
+  assert(
+    !parsedAs(PreviewJsonSchema, preview.stdout).reason.includes("no session"),
+    preview.stdout,
+  );
+  const doctor = parsedAs(
+    DoctorJsonSchema,
+    (await cli(["doctor", "--json"], user.env, "", deep)).stdout,
+  );
+  assertIncludes(doctor.checks.find((c) => c.name === "this session")?.detail ?? "", "20%");
+  // Outside the repository nothing is found, and the message names --project.
+  const elsewhere = join(user.box.dir, "elsewhere");
+  Deno.mkdirSync(elsewhere);
+  const none = await cli(["status"], user.env, "", elsewhere);
+  assertEquals(none.code, 1);
+  assertIncludes(none.stderr, `no transcript for ${elsewhere}`);
+  assertIncludes(none.stderr, "pass --project DIR, the folder the session was started in");
+  // A repository with no session anywhere up to its root says how far it looked.
+  const other = newUser("other-app");
+  Deno.removeSync(join(other.transcript, ".."), { recursive: true });
+  Deno.mkdirSync(join(other.project, "lib"));
+  const up = await cli(["status"], other.env, "", join(other.project, "lib"));
+  assertIncludes(up.stderr, `or a folder above it up to ${other.project}`);
+  assertIncludes(up.stderr, "--project DIR");
+  await Deno.remove(user.box.dir, { recursive: true });
+  await Deno.remove(other.box.dir, { recursive: true });
+});
+
 Deno.test("deno task --cwd and a --project that is no folder are one line, never a stack trace", async () => {
   const user = newUser();
   const moved = await spawnWithStdin(

@@ -1,8 +1,15 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { join } from "node:path";
 import { ErrorJsonSchema, StatusJsonSchema } from "../../src/cli/schemas.ts";
-import { entries, RECORDED, skeletonTranscript, writeTranscript } from "../_helpers.ts";
-import { assertIncludes, cli, parsedAs, ROOT, sandbox, unwrap } from "./_cli.ts";
+import {
+  entries,
+  payload,
+  RECORDED,
+  runRecorded,
+  skeletonTranscript,
+  writeTranscript,
+} from "../_helpers.ts";
+import { assertIncludes, cli, parsedAs, ROOT, sandbox, statuslineInput, unwrap } from "./_cli.ts";
 import { compactionSummariser, FORK, shapes, SUMMARISER_ID } from "../replay/shapes.ts";
 
 /**
@@ -368,4 +375,65 @@ Deno.test("status reads at a glance: next, the next call, and the columns", asyn
     assertColumns(run.stdout);
   });
   await Deno.remove(box.dir, { recursive: true });
+});
+
+Deno.test("on Claude Code's default 1M model, status and the statusline name the next refresh in tokens", async () => {
+  const box = sandbox();
+  const env = { ...box.env, HOME: box.dir, LESSONS_DEBUG: "1" };
+  const transcript = join(box.dir, "session.jsonl");
+  const opus = { model: "claude-opus-5-5", version: "2.1.332" };
+  writeTranscript(transcript, [entries.assistant(145_000, ["toolu_a"], opus)]);
+  const json = parsedAs(
+    StatusJsonSchema,
+    (await cli(["status", "--json", "--transcript", transcript], env)).stdout,
+  );
+  assertEquals([json.window, json.span, json.cadence], [1_000_000, 200_000, 40_000]);
+  assertEquals(json.pending, [30, 52, 70]);
+  assertEquals([json.next, json.nextTokens], [180_000, 180_000]);
+  assertEquals(json.thresholdTokens.slice(0, 5), [60_000, 104_000, 140_000, 180_000, 220_000]);
+  // Up to the compaction point, 967,000 on 1M.
+  assertEquals(json.thresholdTokens.at(-1), 940_000);
+  const text = unwrap((await cli(["status", "--transcript", transcript], env)).stdout);
+  assertIncludes(
+    text,
+    "thresholds   30%, 52%, 70%, then every 40,000 tokens; percentages of 200,000 tokens, as on " +
+      "a 200k window (at 60,000, 104,000, 140,000, 180,000,",
+  );
+  assertIncludes(text, "next         180k");
+  // The hook's call fires 30, 52 and 70 at once; then the statusline's next is the cadence's.
+  const call = payload("PostToolUse.Bash", { transcript_path: transcript, tool_use_id: "toolu_a" });
+  assertIncludes((await runRecorded(call, env)).context ?? "", "refresh 30,52,70 ");
+  const figures = statuslineInput().context_window as Record<string, unknown>;
+  const line = await cli(
+    ["statusline"],
+    env,
+    statuslineInput({
+      session_id: call.session_id,
+      transcript_path: transcript,
+      model: { id: "claude-opus-5-5", display_name: "Opus 5.5" },
+      context_window: {
+        ...figures,
+        context_window_size: 1_000_000,
+        current_usage: { input_tokens: 150_000 },
+        used_percentage: 15,
+      },
+    }),
+  );
+  assertIncludes(line.stdout, "next refresh at 180k");
+});
+
+Deno.test("on the default 1M model, preview shows the next refresh as the hook will word it", async () => {
+  const box = sandbox();
+  const env = { ...box.env, HOME: box.dir };
+  const transcript = join(box.dir, "session.jsonl");
+  const opus = { model: "claude-opus-5-5", version: "2.1.332" };
+  writeTranscript(transcript, [entries.assistant(40_000, ["toolu_a"], opus)]);
+  const run = await cli(["preview", "--transcript", transcript], env);
+  assertEquals(run.code, 0, run.stderr);
+  assertIncludes(run.stdout, "[lessons-reinject refresh 30 ref=");
+  assertIncludes(
+    run.stdout,
+    "Context refresh at 40,000 tokens (4% of the 1M-token context window)",
+  );
+  assert(!run.stdout.includes("measured before auto-compaction"), run.stdout);
 });

@@ -70,6 +70,17 @@ Deno.test("statusline prints a compact gauge, and exits 0 on any input", async (
     );
     assertEquals(json.recorded, false);
   }
+  // At startup Claude Code sends nulls until the first reply: said once, plainly.
+  const start = statuslineInput({
+    context_window: { context_window_size: 200_000, current_usage: null, used_percentage: null },
+  });
+  const early = await cli(["statusline"], box.env, start);
+  assertEquals(early.stdout, "lessons-reinject: no context reading yet\n");
+  const earlyJson = parsedAs(
+    StatuslineJsonSchema,
+    (await cli(["statusline", "--json"], box.env, start)).stdout,
+  );
+  assertEquals(earlyJson.error, "used_percentage is null (before the session's first reply)");
   await Deno.remove(box.dir, { recursive: true });
 });
 
@@ -121,5 +132,33 @@ Deno.test("statusline round-trip: the hook then uses the fresh reading, not a st
   );
   assertIncludes(later.stderr, "from transcript tool_use match");
   assertIncludes(later.context ?? "", "[lessons-reinject refresh 52 ");
+  await Deno.remove(box.dir, { recursive: true });
+});
+
+Deno.test("statusline never promises a refresh the hook will not give: no rules, an unclosed marker, an unusable state folder", async () => {
+  const box = sandbox();
+  const project = `${box.dir}/project`;
+  Deno.mkdirSync(`${project}/.git`, { recursive: true });
+  const env = { ...box.env, HOME: box.dir, LESSONS_MANIFEST_PATH: "" };
+  const input = statuslineInput({ cwd: project, workspace: { current_dir: project } });
+  const line = async (e: Record<string, string> = env) =>
+    (await cli(["statusline"], e, input, project)).stdout;
+  const bar = "[######|....|....|......] 32% of 200k";
+  assertEquals(await line(), `${bar} · no refresh: no rules to restate\n`);
+  Deno.writeTextFileSync(`${project}/CLAUDE.md`, "# Notes\n\n<!-- reinject -->\nKeep it small.\n");
+  assertEquals(
+    await line(),
+    `${bar} · no refresh: ${project}/CLAUDE.md:3: section never closed; left out\n`,
+  );
+  Deno.writeTextFileSync(`${project}/CLAUDE.md`, "<!-- reinject -->\nSmall.\n<!-- /reinject -->\n");
+  assertEquals(await line(), `${bar} · refresh due (30%)\n`);
+  if (Deno.build.os !== "windows") {
+    Deno.mkdirSync(box.stateDir, { recursive: true });
+    Deno.chmodSync(box.stateDir, 0o777);
+    assertEquals(
+      await line(),
+      `${bar} · no refresh: state folder ${box.stateDir} is writable by others (mode 777)\n`,
+    );
+  }
   await Deno.remove(box.dir, { recursive: true });
 });

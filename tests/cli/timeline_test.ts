@@ -22,9 +22,11 @@ async function timeline(transcript: string, env: Record<string, string>) {
   const run = await cli(["status", "--timeline", "--json", "--transcript", transcript], env);
   assertEquals(run.code, 0, run.stderr);
   return JSON.parse(run.stdout) as {
-    calls: { call: number; tokens: number | null; window: number | null }[];
+    calls: { call: number; tokens: number | null; window: number | null; large: boolean }[];
     events: Record<string, unknown>[];
     subagents: number;
+    thresholds: number[];
+    cadence: number[];
   };
 }
 
@@ -59,9 +61,16 @@ Deno.test("status --timeline: a window proven 1M part-way is drawn as the hook d
   assertEquals(t.calls.map((c) => c.window), [200_000, 200_000, 1_000_000, 1_000_000]);
   const window = t.events.find((e) => e.kind === "window");
   assertEquals([window?.call, window?.from, window?.to], [3, 200_000, 1_000_000]);
-  // The refreshes made under 200k stop counting: 30 % of 1M fires at 310,000.
+  // 30, 52 and 70 land at 60k, 104k and 140k on either window; past them, every 40k on 1M.
   const refreshed = t.events.filter((e) => e.kind === "refresh").map((e) => [e.call, e.thresholds]);
-  assertEquals(refreshed, [[1, [30]], [2, [52, 70]], [4, [30]]]);
+  assertEquals(refreshed, [[1, [30]], [2, [52, 70]], [3, [180_000, 220_000]], [4, [
+    260_000,
+    300_000,
+  ]]]);
+  // Each of them is a threshold line, the cadence's drawn only from the call that proved 1M.
+  assertEquals(t.thresholds.slice(0, 3), [30, 52, 70]);
+  assertEquals(t.cadence.slice(0, 3), [180_000, 220_000, 260_000]);
+  assertEquals(t.calls.map((c) => c.large), [false, false, true, true]);
 });
 
 Deno.test("status --timeline: a refresh Claude Code did not deliver, and its re-send", async () => {

@@ -317,5 +317,5 @@ Deno.test("the README's list of settings is the one the settings table generates
     renderSettingsList(),
     REGENERATE,
   );
-  assertEquals(README_SETTINGS.length, 5, "the README lists the five settings people change");
+  assertEquals(README_SETTINGS.length, 6, "the README lists the six settings people change");
 });

@@ -17,6 +17,7 @@ const DOCUMENTED: Record<string, string> = {
   DemoJsonSchema: "demo --json",
   DoctorJsonSchema: "doctor --json",
   StatuslineJsonSchema: "statusline --json",
+  WhyJsonSchema: "why --json",
   VersionJsonSchema: "--version --json",
 };
 
@@ -103,6 +104,12 @@ Deno.test("every field the commands really print is documented under that comman
     ["doctor --json", ["doctor", "--json"], ""],
     ["statusline --json", ["statusline", "--json"], statuslineInput()],
     ["--version --json", ["--version", "--json"], ""],
+    ["why --json", [
+      "why",
+      "--json",
+      "--transcript",
+      join(ROOT, "tests", "fixtures", "transcripts", "recorded-2.1.328-compact.jsonl"),
+    ], ""],
   ];
   const missing: string[] = [];
   for (const [command, args, stdin] of runs) {

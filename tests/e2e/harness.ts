@@ -13,7 +13,7 @@ import {
   startApiStub,
 } from "../../scripts/loopback/api_stub.ts";
 import { unbackedSteps } from "../../scripts/loopback/backed_steps.ts";
-import { locateClaude } from "../../scripts/loopback/claude_cli.ts";
+import { installedClaude, locateClaude } from "../../scripts/loopback/claude_cli.ts";
 import { baseEnv } from "../_helpers.ts";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -407,8 +407,19 @@ export function hookErrorsIn(lines: Json[]): Json[] {
 
 /** The thresholds a refresh header names, e.g. `[30]` or `[30, 52, 70]`. */
 export function thresholdsOf(refresh: Refresh): number[] {
-  const match = /\[lessons-reinject refresh ([0-9,]+) ref=/.exec(refresh.content);
-  return match?.[1] ? match[1].split(",").map(Number) : [];
+  const match = /\[lessons-reinject refresh ([0-9kM,]+) ref=/.exec(refresh.content);
+  const scale = (label: string) => label.endsWith("k") ? 1e3 : label.endsWith("M") ? 1e6 : 1;
+  return match?.[1] ? match[1].split(",").map((t) => parseFloat(t) * scale(t)) : [];
+}
+
+/** The tokens a refresh header states on a large window ("at 62,000 tokens (6% of the 1M-..."). */
+export function statedTokens(refresh: Refresh): { tokens: number; window: string } | undefined {
+  const match = /Context refresh at ([0-9,]+) tokens \([0-9]+% of the ([0-9.]+[kM])-token/.exec(
+    refresh.content,
+  );
+  return match?.[1] && match[2]
+    ? { tokens: Number(match[1].replaceAll(",", "")), window: match[2] }
+    : undefined;
 }
 
 /** The percentage a refresh header states ("Context refresh at 31% of the 200k-token ..."). */
@@ -479,8 +490,10 @@ export function toolResultText(request: RecordedRequest, toolUseId: string): str
  * The Claude Code binary the suites drive, or "" when it cannot be had (the suite then skips,
  * saying so). Under CI=true it must be had: a missing CLI fails the suite loudly instead.
  */
-export async function claudeForSuite(): Promise<string> {
-  const cli = await locateClaude();
+export async function claudeForSuite(release?: string): Promise<string> {
+  // A suite's own release, unless the run names one (CLAUDE_BIN, LESSONS_E2E_CLAUDE_VERSION).
+  const named = Deno.env.get("CLAUDE_BIN") || Deno.env.get("LESSONS_E2E_CLAUDE_VERSION");
+  const cli = release && !named ? await installedClaude(release) : await locateClaude();
   if ("bin" in cli) return cli.bin;
   if (["1", "true"].includes((Deno.env.get("CI") ?? "").toLowerCase())) {
     throw new Error(`e2e: cannot get Claude Code: ${cli.problem}`);

@@ -23,6 +23,7 @@ import {
   type ScenarioSetup,
   scenarioTest,
   statedPercent,
+  statedTokens,
   thresholdsOf,
   TOO_LARGE,
   toolResultText,
@@ -136,33 +137,63 @@ scenario("a climb from 5% to 74% on a 200k model refreshes at 30, 52 and 70", {
   assertDelivered(s, refreshes);
 });
 
-scenario("the default model (claude-opus-5-5) is measured against 1,000,000 tokens", {
-  script: {
-    main: backedSteps([
-      { id: "toolu_o01", tokens: 280_000 }, // 28 % of 1M; would be 140 % of 200k
-      { id: "toolu_o02", tokens: 297_000 }, // 29.7 %
-      { id: "toolu_o03", tokens: 310_000 }, // 31 %: crosses 30
-      // Eight parallel calls each print what one Bash result passes inline.
-      { id: parallel("toolu_o03", 8), tokens: 327_000 },
-      { id: parallel("toolu_o04", 4), tokens: 466_000 },
-      { id: "toolu_o04", tokens: 530_000 }, // 53 %: crosses 52
-    ], 540_000),
+/** The release whose default model is claude-opus-5-5 for every user (1M window, natively). */
+const DEFAULT_MODEL_RELEASE = "2.1.332";
+const bin332 = await claudeForSuite(DEFAULT_MODEL_RELEASE);
+
+scenarioTest(bin332, {
+  name:
+    `e2e: on the default model (claude-opus-5-5, ${DEFAULT_MODEL_RELEASE}), refreshes at 60k, ` +
+    "104k and 140k as on 200k, then every 40k",
+  setup: () => ({
+    name: "default-model-climb",
+    script: {
+      main: backedSteps([
+        { id: "toolu_o01", tokens: 22_000 },
+        { id: "toolu_o02", tokens: 39_000 },
+        { id: "toolu_o03", tokens: 56_000 },
+        { id: "toolu_o04", tokens: 62_000 }, // crosses 60,000: 30
+        { id: "toolu_o05", tokens: 78_000 },
+        { id: "toolu_o06", tokens: 94_000 },
+        { id: "toolu_o07", tokens: 102_000 },
+        { id: "toolu_o08", tokens: 106_000 }, // crosses 104,000: 52
+        { id: "toolu_o09", tokens: 122_000 },
+        { id: "toolu_o10", tokens: 138_000 },
+        { id: "toolu_o11", tokens: 142_000 }, // crosses 140,000: 70
+        { id: "toolu_o12", tokens: 158_000 },
+        // Parallel calls each print what one Bash result passes inline.
+        { id: parallel("toolu_o13", 2), tokens: 174_000 },
+        { id: "toolu_o14", tokens: 178_000 },
+        { id: "toolu_o15", tokens: 182_000 }, // crosses 180,000: the cadence's first
+        { id: "toolu_o16", tokens: 198_000 },
+        { id: "toolu_o17", tokens: 214_000 },
+        { id: "toolu_o18", tokens: 218_000 },
+        { id: "toolu_o19", tokens: 222_000 }, // crosses 220,000
+      ], 224_000),
+    },
+  }),
+  body: async (s) => {
+    await runTurn(s, "Use the default model.");
+    const lines = await mainLines(s);
+    const models = new Set(
+      lines.filter((l) => l.type === "assistant").map((l) => (l.message as Json).model),
+    );
+    deepStrictEqual([...models], ["claude-opus-5-5"]);
+    const refreshes = refreshesIn(lines);
+    deepStrictEqual(refreshes.map((r) => r.toolUseID), [
+      "toolu_o04",
+      "toolu_o08",
+      "toolu_o11",
+      "toolu_o15",
+      "toolu_o19",
+    ]);
+    deepStrictEqual(refreshes.map(thresholdsOf), [[30], [52], [70], [180_000], [220_000]]);
+    deepStrictEqual(
+      refreshes.map(statedTokens),
+      [62_000, 106_000, 142_000, 182_000, 222_000].map((tokens) => ({ tokens, window: "1M" })),
+    );
+    assertDelivered(s, refreshes);
   },
-}, async (s) => {
-  await runTurn(s, "Use the default model.");
-  const lines = await mainLines(s);
-  const models = new Set(
-    lines.filter((l) => l.type === "assistant").map((l) => (l.message as Json).model),
-  );
-  deepStrictEqual([...models], ["claude-opus-5-5"]);
-  const refreshes = refreshesIn(lines);
-  deepStrictEqual(refreshes.map((r) => r.toolUseID), ["toolu_o03", "toolu_o04"]);
-  deepStrictEqual(refreshes.map(thresholdsOf), [[30], [52]]);
-  deepStrictEqual(refreshes.map(statedPercent), [
-    { percent: 31, window: "1M" },
-    { percent: 53, window: "1M" },
-  ]);
-  assertDelivered(s, refreshes);
 });
 
 scenario("a jump from 8% to 75% refreshes once and never again", {
@@ -310,7 +341,10 @@ function bigManifest(): { text: string; directives: string[]; protocols: string[
       summary: `${slug}: the rule in one line.`,
     };
   }
-  const text = JSON.stringify({ type: "lessons-learned-manifest", version: 1, lessons }, null, 2);
+  // Session start's limits raised so that it shows all 40: the refresh must fit them all.
+  const config = { maxSessionStartLessons: 40, sessionStartBudgetBytes: 100_000 };
+  const manifest = { type: "lessons-learned-manifest", version: 1, config, lessons };
+  const text = JSON.stringify(manifest, null, 2);
   return { text, directives, protocols };
 }
 
@@ -593,21 +627,26 @@ async function compactSession(s: Scenario): Promise<Json[]> {
   return await mainLines(s);
 }
 
+const REINJECT_MD = "Quote the failing test's name in every report.";
+
 scenario(
   "after a real /compact the own rules reach the model in the new context's first request, once",
   {
     manifest: null,
-    files: { "work/CLAUDE.md": OWN_CLAUDE_MD },
+    files: { "work/CLAUDE.md": OWN_CLAUDE_MD, "work/.claude/reinject.md": `${REINJECT_MD}\n` },
     script: compactScript("toolu_q"),
   },
   async (s) => {
     const lines = await compactSession(s);
     const refreshes = refreshesIn(lines);
     deepStrictEqual(refreshes.map((r) => r.toolUseID), ["toolu_q01", "SessionStart", "toolu_q03"]);
+    // A threshold restates both sources.
+    ok(bodyOf(refreshes[0]!).includes(OWN_RULES) && bodyOf(refreshes[0]!).includes(REINJECT_MD));
     const start = refreshes[1]!;
     equal(start.hookName, "SessionStart");
     ok(start.content.startsWith(COMPACT_TAG), start.content.slice(0, 80));
-    equal(bodyOf(start), `${OWN_HEADING}\n\n${OWN_RULES}\n`.replace(/^/, "\n"));
+    // After the compaction, only what Claude Code does not put back itself: not CLAUDE.md.
+    equal(bodyOf(start), `\n## Your rules from .claude/reinject.md\n\n${REINJECT_MD}\n`);
 
     const restated = restatedAfterCompaction(s);
     equal(restated.count, 1, "restated once in the first request of the new context");
@@ -618,6 +657,10 @@ scenario(
       ),
       "the whole restatement, as SessionStart hook additional context",
     );
+    // The marked CLAUDE.md section is in that request once: Claude Code's own copy of CLAUDE.md.
+    const marked = JSON.stringify(OWN_RULES).slice(1, -1);
+    equal(restated.first.split(marked).length - 1, 1, "the marked section, once");
+    ok(restated.first.includes("UNMARKED project notes"), "from Claude Code's CLAUDE.md");
     // Never again back to back: no tool call of the new context restates it a second time.
     deepStrictEqual(restated.perRequest, restated.perRequest.map(() => 1));
     // The thresholds work as before in the new context.
@@ -816,7 +859,7 @@ scenario("an impossible jump (10% to 75%, no bytes) refreshes on the crossing ca
 scenario("a jump straight into auto-compaction loses nothing: the restatement carries the rules", {
   unbacked: "a jump to 95 % on an echo: straight into auto-compaction, on purpose",
   manifest: null,
-  files: { "work/CLAUDE.md": OWN_CLAUDE_MD },
+  files: { "work/CLAUDE.md": OWN_CLAUDE_MD, "work/.claude/reinject.md": `${REINJECT_MD}\n` },
   script: {
     main: [
       ...[20_000, 21_000, 190_000].map((tokens, i) => ({
@@ -840,5 +883,17 @@ scenario("a jump straight into auto-compaction loses nothing: the restatement ca
   );
   const restated = restatedAfterCompaction(s);
   equal(restated.count, 1, "the rules restated once in the new context's first request");
-  ok(restated.first.includes(OWN_RULES.split("\n")[0]!), "the restatement lacks the rules");
+  ok(restated.first.includes(REINJECT_MD), "the restatement lacks the rules");
+  // The marked CLAUDE.md section is not in the restatement: Claude Code's reloaded CLAUDE.md is in
+  // that request already. (The refresh of the call that crossed into the compaction is there too:
+  // Claude Code keeps that call's result in the new context.)
+  const start = refreshesIn(lines).find((r) => r.toolUseID === "SessionStart");
+  ok(start?.content.includes(REINJECT_MD), start?.content);
+  ok(!start?.content.includes(OWN_RULES), start?.content);
+  ok(
+    restated.first.includes(
+      `UNMARKED project notes stay out of refreshes.\\n\\n${OWN_RULES.split("\n")[0]}`,
+    ),
+    "Claude Code's own copy of CLAUDE.md",
+  );
 });

@@ -279,12 +279,23 @@ export function assert(condition: unknown, message?: string): asserts condition 
 
 /**
  * The hook's answer is sane: exit 0, and stdout empty or one JSON object whose
- * `hookSpecificOutput.additionalContext` is a string of at most 10,000 characters.
+ * `hookSpecificOutput.additionalContext` is a string of at most 10,000 characters; with `notice`
+ * (SessionStart), or `{"systemMessage": ...}`: one line for the user, naming the hook.
  */
-export function assertSane(run: { code: number; stdout: string }, label = ""): string | undefined {
+export function assertSane(
+  run: { code: number; stdout: string },
+  label = "",
+  notice = false,
+): string | undefined {
   assertEquals(run.code, 0, `${label}: exit code`);
   if (run.stdout === "") return undefined;
   const parsed = JSON.parse(run.stdout);
+  if (notice && Object.keys(parsed).join() === "systemMessage") {
+    const line = parsed.systemMessage;
+    assert(typeof line === "string" && line.startsWith("lessons-reinject: "), label);
+    assert(!line.includes("\n"), `${label}: ${line}`);
+    return undefined;
+  }
   const context = parsed?.hookSpecificOutput?.additionalContext;
   assert(typeof context === "string", `${label}: stdout is not the hook's answer: ${run.stdout}`);
   assert(context.length <= 10_000, `${label}: ${context.length} characters`);

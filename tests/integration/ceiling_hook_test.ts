@@ -18,6 +18,8 @@ import {
 
 const WINDOW = 1_000_000;
 const WAIT_MS = 4_000; // the most waitMs takes
+/** Percentages of the whole 1M window, as the cadence's off switch gives; the cadence is below. */
+const CADENCE_OFF = { LESSONS_REINJECT_CADENCE: "off" };
 
 /** A session whose newest entry is the previous response's, at `tokens`. */
 function setup(tokens: number) {
@@ -29,6 +31,7 @@ function setup(tokens: number) {
   const env = {
     ...box.env,
     LESSONS_CONTEXT_WINDOW: String(WINDOW),
+    ...CADENCE_OFF,
     LESSONS_DEBUG: "1",
     // Long enough that the entry written 300 ms late is waited for even on a loaded machine.
     // Whether a call waited is read from its debug line ("not waited for"), never from a clock.
@@ -75,6 +78,34 @@ Deno.test("near a threshold the hook waits for its entry and fires on this call"
   ok(/\(waited \d+ ms for its entry\)/.test(result.stderr), result.stderr);
 });
 
+Deno.test("on 1M with the default cadence, a call near 180k waits for its entry and fires 180k", async () => {
+  const { box, env: offEnv, call } = setup(175_000);
+  const env = { ...offEnv, LESSONS_REINJECT_CADENCE: "" }; // the default: every 40k past 140k
+  Deno.mkdirSync(box.stateDir, { recursive: true, mode: 0o700 });
+  // A first call at 150,000 tokens fires 30, 52 and 70 (60k, 104k, 140k), and is delivered.
+  appendTranscript(box.transcript, [entries.assistant(150_000, ["toolu_first"])]);
+  const first = payload("PostToolUse.Bash", {
+    transcript_path: box.transcript,
+    tool_use_id: "toolu_first",
+  });
+  const fired = await run(first, env);
+  ok(fired.stdout.includes("refresh 30,52,70 "), fired.stderr);
+  recordAnswer(first, contextOf(fired.stdout));
+  appendTranscript(box.transcript, [entries.assistant(175_000, ["toolu_prev2"])]);
+  const late = new Promise<void>((resolve) =>
+    setTimeout(() => {
+      appendTranscript(box.transcript, [entries.assistant(182_000, ["toolu_now"])]);
+      resolve();
+    }, 300)
+  );
+  const result = await run(call, env);
+  await late;
+  assertEquals(result.code, 0, result.stderr);
+  ok(result.stdout.includes("[lessons-reinject refresh 180k "), result.stderr);
+  ok(result.stdout.includes("at 182,000 tokens (18% of the 1M-token"), result.stdout);
+  ok(/\(waited \d+ ms for its entry\)/.test(result.stderr), result.stderr);
+});
+
 Deno.test("a transcript that has not caught up: the hook waits, though far below, and fires on this call", async () => {
   // The previous response's result is not in the file yet (Claude Code writes in batches, after
   // the hook starts): the bytes that carry the growth are missing, so no ceiling holds.
@@ -83,6 +114,7 @@ Deno.test("a transcript that has not caught up: the hook waits, though far below
   const env = {
     ...box.env,
     LESSONS_CONTEXT_WINDOW: String(WINDOW),
+    ...CADENCE_OFF,
     LESSONS_DEBUG: "1",
     LESSONS_REINJECT_WAIT_MS: String(WAIT_MS),
   };
@@ -143,6 +175,7 @@ Deno.test("results written between the previous response's entries count: the ho
   const env = {
     ...box.env,
     LESSONS_CONTEXT_WINDOW: String(WINDOW),
+    ...CADENCE_OFF,
     LESSONS_DEBUG: "1",
     LESSONS_REINJECT_WAIT_MS: "300",
   };
@@ -162,6 +195,7 @@ Deno.test("a transcript that has not caught up, the previous result's size recor
   const env = {
     ...box.env,
     LESSONS_CONTEXT_WINDOW: String(WINDOW),
+    ...CADENCE_OFF,
     LESSONS_DEBUG: "1",
     LESSONS_REINJECT_WAIT_MS: String(WAIT_MS),
   };

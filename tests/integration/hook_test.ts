@@ -405,7 +405,9 @@ Deno.test("the window follows the model of the entry used", async () => {
     payload("PostToolUse.Bash", { transcript_path: box.transcript }),
     env,
   );
-  ok(run.context?.includes("at 31% of the 1M-token context window"), run.stderr);
+  // On 1M the schedule is in tokens: 60k, 104k, 140k, then every 40k; all up to 300k at once.
+  ok(run.context?.includes("at 310,000 tokens (31% of the 1M-token context window)"), run.stderr);
+  ok(run.context?.includes("refresh 30,52,70,180k,220k,260k,300k "), run.context);
 });
 
 Deno.test("10 concurrent first calls after PostCompact restate the rules exactly once", async () => {

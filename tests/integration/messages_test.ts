@@ -3,11 +3,13 @@
  * names the problem, exit 0 for the hook, never Deno's own wording or an "internal error".
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { join } from "node:path";
 import {
   baseEnv,
   entries,
   MAIN_COMMAND,
   payload,
+  ROOT,
   runHook,
   sandbox,
   spawnWithStdin,
@@ -139,4 +141,52 @@ Deno.test({
     const quiet = await runHook(startup, box.env);
     assertEquals([quiet.code, quiet.stdout, quiet.stderr], [0, "", ""]);
   },
+});
+
+Deno.test("rules that cannot be read, with no other source of rules, are told to the user once, at SessionStart startup", async (t) => {
+  const box = sandbox();
+  const project = `${box.dir}/project`;
+  Deno.mkdirSync(`${project}/.git`, { recursive: true });
+  const claudeMd = `${project}/CLAUDE.md`;
+  const env = { ...box.env, HOME: box.dir, LESSONS_MANIFEST_PATH: "" };
+  const startup = payload("SessionStart.startup", {
+    transcript_path: box.transcript,
+    cwd: project,
+  });
+  const say = async () => {
+    const run = await runHook(startup, env);
+    assertEquals([run.code, run.stderr], [0, ""]);
+    return run.stdout === "" ? undefined : JSON.parse(run.stdout).systemMessage;
+  };
+  await t.step("an unclosed marker in the only rules file: its path and line", async () => {
+    Deno.writeTextFileSync(claudeMd, "# Notes\n\n<!-- reinject -->\nKeep commits small.\n");
+    assertEquals(
+      await say(),
+      `lessons-reinject: ${claudeMd}:3: section never closed; left out, and no other source ` +
+        "has rules, so no context refresh is given; fix it, then `preview` shows the text",
+    );
+  });
+  await t.step("an unclosed marker, but the manifest has lessons: nothing to say", async () => {
+    const manifest = join(ROOT, "src", "data", "sample_manifest.json");
+    const run = await runHook(startup, { ...env, LESSONS_MANIFEST_PATH: manifest });
+    assertEquals([run.code, run.stdout, run.stderr], [0, "", ""]);
+  });
+  await t.step("another source has rules: nothing to say", async () => {
+    Deno.mkdirSync(`${project}/.claude`);
+    Deno.writeTextFileSync(`${project}/.claude/reinject.md`, "Answer in English.\n");
+    assertEquals(await say(), undefined);
+    Deno.removeSync(`${project}/.claude`, { recursive: true });
+  });
+  await t.step("no rules anywhere and nothing broken: nothing to say", async () => {
+    Deno.writeTextFileSync(claudeMd, "# Notes\n");
+    assertEquals(await say(), undefined);
+  });
+  await t.step("a manifest that cannot be parsed: named", async () => {
+    const manifest = `${box.dir}/lesson-manifest.json`;
+    Deno.writeTextFileSync(manifest, "{ not json");
+    const run = await runHook(startup, { ...env, LESSONS_MANIFEST_PATH: manifest });
+    const notice: string = JSON.parse(run.stdout).systemMessage;
+    ok(notice.startsWith("lessons-reinject: ") && notice.includes(manifest), notice);
+    ok(!notice.includes("\n"), notice);
+  });
 });

@@ -24,7 +24,8 @@ const LAST_212 = 176_969; // line 831 of v2.1.112-compact-boundary.jsonl, 0-base
 
 /** `Context refresh at 31% of the 200k-token` → [31, "200k"]. */
 function stated(decision: HookDecision): [number, string] | undefined {
-  const match = /refresh at (\d+)% of the (\S+)-token/.exec(decision.header);
+  const match = /refresh at (\d+)% of the (\S+)-token/.exec(decision.header) ??
+    /refresh at [\d,]+ tokens \((\d+)% of the (\S+)-token/.exec(decision.header);
   return match ? [Number(match[1]), match[2]!] : undefined;
 }
 
@@ -69,9 +70,9 @@ Deno.test({
 });
 
 /** A hand-written session: one hook call per `tokens`, on model `model`, through the adapter. */
-function session(model: string) {
+function session(model: string, more: Record<string, string> = {}) {
   const box = sandbox();
-  const env = { ...box.env, LESSONS_DEBUG: "1" };
+  const env = { ...box.env, LESSONS_DEBUG: "1", ...more };
   writeTranscript(box.transcript, []);
   let n = 0;
   const call = async (tokens: number, extra: { wait?: string } = {}) => {
@@ -108,12 +109,33 @@ Deno.test("an unreported compaction is found on the first call after it", async 
   deepStrictEqual((await call(66_000)).decision.kind, "none"); // 33 %
 });
 
-Deno.test("a 1M session on an uncertain window refreshes early, then at 30, 52 and 70 % of 1M", async () => {
+const CLIMB = [70_000, 110_000, 150_000, 250_000, 310_000, 530_000, 710_000];
+
+Deno.test("a 1M session on an uncertain window: 60k, 104k and 140k, then the cadence once 1M is proven", async () => {
   // claude-sonnet-4-6 in 2.1.328 is 200k unless [1m] was chosen, which the transcript does not
-  // record: measured against 200k until a reading above 200k proves 1M.
+  // record: measured against 200k until a reading above 200k proves 1M. The first three land at
+  // the same token counts either way; the cadence starts with the proof.
   const { call } = session("claude-sonnet-4-6");
   const seen: [number, number[], string | undefined][] = [];
-  for (const tokens of [70_000, 110_000, 150_000, 250_000, 310_000, 530_000, 710_000]) {
+  for (const tokens of CLIMB) {
+    const { decision } = await call(tokens);
+    seen.push([tokens, decision.thresholds, stated(decision)?.[1]]);
+  }
+  deepStrictEqual(seen, [
+    [70_000, [30], "200k"],
+    [110_000, [52], "200k"],
+    [150_000, [70], "200k"],
+    [250_000, [180_000, 220_000], "1M"], // proves 1M: what the cadence passed, in one refresh
+    [310_000, [260_000, 300_000], "1M"],
+    [530_000, [340_000, 380_000, 420_000, 460_000, 500_000], "1M"],
+    [710_000, [540_000, 580_000, 620_000, 660_000, 700_000], "1M"],
+  ]);
+});
+
+Deno.test("with the cadence off, a 1M session on an uncertain window refreshes early, then at 30, 52 and 70 % of 1M", async () => {
+  const { call } = session("claude-sonnet-4-6", { LESSONS_REINJECT_CADENCE: "off" });
+  const seen: [number, number[], string | undefined][] = [];
+  for (const tokens of CLIMB) {
     const { decision } = await call(tokens);
     seen.push([tokens, decision.thresholds, stated(decision)?.[1]]);
   }
@@ -128,13 +150,19 @@ Deno.test("a 1M session on an uncertain window refreshes early, then at 30, 52 a
   ]);
 });
 
-Deno.test("the default model of 2.1.328 is certainly 1M: no early refresh", async () => {
+Deno.test("the default model of 2.1.328 is certainly 1M: 30, 52, 70 at 60k, 104k, 140k, no early refresh", async () => {
   const { call } = session("claude-opus-5-5");
   const seen = [];
-  for (const tokens of [150_000, 310_000, 530_000]) {
+  for (const tokens of [50_000, 150_000, 170_000, 185_000]) {
     seen.push((await call(tokens)).decision.thresholds);
   }
-  deepStrictEqual(seen, [[], [30], [52]]);
+  deepStrictEqual(seen, [[], [30, 52, 70], [], [180_000]]);
+  const off = session("claude-opus-5-5", { LESSONS_REINJECT_CADENCE: "off" });
+  const offSeen = [];
+  for (const tokens of [150_000, 310_000, 530_000]) {
+    offSeen.push((await off.call(tokens)).decision.thresholds);
+  }
+  deepStrictEqual(offSeen, [[], [30], [52]]);
 });
 
 Deno.test("a gateway's own entry with all-zero usage ends the wait: the counter, at once", async () => {

@@ -47,6 +47,12 @@ export interface Truth {
    * parent's transcript records before the fork point count as made in it. Names the parent's file.
    */
   forkOf?: string;
+  /**
+   * The release's window for the model was never measured: the hook knows the real window only
+   * from the first reading over 200k and counts the session as 200k until then
+   * (docs/context-windows.md).
+   */
+  provenByReading?: boolean;
 }
 
 /** The real window of each model of the generated shapes, by Claude Code version. */
@@ -115,6 +121,13 @@ export const TRUTH: Record<string, Truth & { why: string }> = {
     window: 200_000,
     sidechainFile: false,
     why: "a gateway: 2.1.212 gives fable-5 1M only on the first-party API",
+  },
+  "v2.1.225-two-processes-one-session.jsonl": {
+    window: 1_000_000,
+    sidechainFile: false,
+    provenByReading: true,
+    why: "claude-opus-5 reading up to 359,753 tokens with no compaction: over 200k, so 1M; two " +
+      "processes (2.1.225 and 2.1.226) each append their own chain after a resume",
   },
   "recorded-2.1.328-sonnet-climb.jsonl": {
     window: 200_000,
@@ -209,7 +222,13 @@ export interface Config {
   thresholds: number[];
   autoCompactWindow?: number;
   pct?: number;
+  /** Tokens between refreshes after the last threshold on a span over 200k; 0: off. */
+  cadence?: number;
 }
+
+/** docs/thresholds.md: past 200k, percentages are of 200,000 tokens, then a refresh every 40k. */
+const SMALL_SPAN = 200_000;
+const CADENCE = 40_000;
 
 export const DEFAULT_CONFIG: Config = { thresholds: THRESHOLDS };
 
@@ -225,12 +244,7 @@ const COMPACT_BUFFER = 13_000;
  * are of the window that compacts there, narrowed until the highest sits 3 % of it before.
  */
 export function spanOf(config: Config, window: number, learned?: number): number {
-  const own = Math.min(window, config.autoCompactWindow ?? window);
-  let compactAt = own - OUTPUT_BUFFER - COMPACT_BUFFER;
-  if (config.pct !== undefined) {
-    compactAt = Math.min(compactAt, Math.floor((own - OUTPUT_BUFFER) * config.pct / 100));
-  }
-  if (learned !== undefined && learned < compactAt) compactAt = learned;
+  const compactAt = compactionAt(config, window, learned);
   let span = window;
   const early = compactAt + OUTPUT_BUFFER + COMPACT_BUFFER;
   if (early < window) {
@@ -243,6 +257,36 @@ export function spanOf(config: Config, window: number, learned?: number): number
     }
   }
   return span;
+}
+
+/** Where Claude Code auto-compacts a session of `window` tokens (see {@link spanOf}). */
+function compactionAt(config: Config, window: number, learned?: number): number {
+  const own = Math.min(window, config.autoCompactWindow ?? window);
+  let compactAt = own - OUTPUT_BUFFER - COMPACT_BUFFER;
+  if (config.pct !== undefined) {
+    compactAt = Math.min(compactAt, Math.floor((own - OUTPUT_BUFFER) * config.pct / 100));
+  }
+  if (learned !== undefined && learned < compactAt) compactAt = learned;
+  return compactAt;
+}
+
+/**
+ * The thresholds of a context and the tokens its percentages are of: on a span over 200,000
+ * tokens, percentages are of 200,000 and, past the highest threshold, one more comes every
+ * `cadence` tokens while it is below the compaction point.
+ */
+export function scheduleOf(config: Config, window: number, learned?: number) {
+  const span = spanOf(config, window, learned);
+  const cadence = config.cadence ?? CADENCE;
+  if (cadence <= 0 || span <= SMALL_SPAN) return { span, thresholds: config.thresholds };
+  const at = (t: number) => (t < 100 ? (t * SMALL_SPAN) / 100 : t);
+  const extra: number[] = [];
+  const end = compactionAt(config, window, learned);
+  for (let p = Math.max(...config.thresholds.map(at)) + cadence; p < end; p += cadence) {
+    extra.push(Math.round(p));
+  }
+  const thresholds = [...config.thresholds, ...extra.filter((p) => !config.thresholds.includes(p))];
+  return { span: SMALL_SPAN, thresholds };
 }
 
 type Json = Record<string, unknown>;
@@ -289,6 +333,41 @@ function tokensOf(entry: Json): number | undefined {
   const sum = n(usage.input_tokens) + n(usage.cache_creation_input_tokens) +
     n(usage.cache_read_input_tokens);
   return sum > 0 ? sum : undefined;
+}
+
+const uuidIndex = new WeakMap<(Json | undefined)[], Map<string, number>>();
+
+/**
+ * The lines on the chain of entries (`parentUuid`) that ends at `line`, found with hindsight over
+ * the whole file. Two Claude Code processes appending to one file after a resume each write their
+ * own chain; a refresh delivered on one is in that process's context only. A response split over
+ * entries is on the chain when one of its entries is (parallel tool results hang off any of them).
+ * Undefined when a parent is not in the file: the chain cannot be told, every refresh counts.
+ */
+export function chainLines(lines: (Json | undefined)[], line: number): Set<number> | undefined {
+  let byUuid = uuidIndex.get(lines);
+  if (!byUuid) {
+    byUuid = new Map<string, number>();
+    for (const [i, entry] of lines.entries()) {
+      if (typeof entry?.uuid === "string") byUuid.set(entry.uuid, i);
+    }
+    uuidIndex.set(lines, byUuid);
+  }
+  const messages = new Set<string>();
+  const on = new Set<number>();
+  for (let i: number | undefined = line; i !== undefined && !on.has(i);) {
+    on.add(i);
+    const id = record(lines[i]?.message)?.id;
+    if (lines[i]?.type === "assistant" && typeof id === "string") messages.add(id);
+    const parent: unknown = lines[i]?.parentUuid;
+    i = typeof parent === "string" ? byUuid.get(parent) : undefined;
+    if (typeof parent === "string" && i === undefined) return undefined;
+  }
+  lines.forEach((entry, i) => {
+    const id = record(entry?.message)?.id;
+    if (entry?.type === "assistant" && typeof id === "string" && messages.has(id)) on.add(i);
+  });
+  return on;
 }
 
 /**
@@ -392,8 +471,16 @@ export function expectCalls(
    * Fired threshold -> the span it fired under (inherited ones and token counts count under any).
    */
   let fired = new Map<number, number>(inherited.map((t) => [t, Infinity]));
-  const counting = (window: number) =>
-    new Set([...fired].filter(([, under]) => under >= window).map(([t]) => t));
+  /** The lines of the calls each threshold fired on (inherited ones: none, they count on any). */
+  const firedOn = new Map<number, number[]>();
+  const counting = (window: number, chain: Set<number> | undefined) =>
+    new Set(
+      [...fired].filter(([t, under]) =>
+        under >= window && (!chain || (firedOn.get(t)?.some((line) => chain.has(line)) ?? true))
+      ).map(([t]) => t),
+    );
+  /** A reading over 200k was seen: the session's real window is known from here on. */
+  let proven = !truth.provenByReading;
   let counter = 0;
   /** SessionStart restated: the first reading absorbs what it reached. */
   let delivered = false;
@@ -418,6 +505,7 @@ export function expectCalls(
       newest = lines[(boundaries.at(-1) ?? call.markersBefore.at(-1))!];
       if (withEvents) {
         fired = new Map();
+        firedOn.clear();
         counter = 0;
         delivered = true;
         event = { kind: "compact" };
@@ -448,6 +536,8 @@ export function expectCalls(
         break;
       }
     }
+    if (tokens !== undefined && tokens > SMALL_SPAN) proven = true;
+    if (!proven) window = Math.min(window, SMALL_SPAN);
     const percent = tokens === undefined ? undefined : (tokens * 100) / window;
     // Reached at its point or past it (percentages multiplied out: no rounding miss).
     const reachedOver = (span: number) => (t: number) =>
@@ -458,21 +548,24 @@ export function expectCalls(
     if (unnoticed) {
       unnoticed = false;
       fired = new Map();
+      firedOn.clear();
       counter = 0;
       restate = true;
       learn(); // Looking back found the marker.
     }
-    const span = spanOf(config, window, learned);
+    const { span, thresholds } = scheduleOf(config, window, learned);
     const pointOf = (t: number) => (t < 100 ? t * span / 100 : t);
     const reached = reachedOver(span);
     let expected: Expected = { kind: "none" };
     if (percent !== undefined) {
-      const already = counting(span);
+      // Only what fired on this call's own chain of entries counts (a second process's does not).
+      const already = counting(span, chainLines(lines, call.line));
       // In the order a filling context reaches them; a percentage first at the same point.
-      const crossed = config.thresholds.filter((t) => reached(t) && !already.has(t)).sort((a, b) =>
+      const crossed = thresholds.filter((t) => reached(t) && !already.has(t)).sort((a, b) =>
         pointOf(a) - pointOf(b) || Number(a >= 1000) - Number(b >= 1000)
       );
       crossed.forEach((t) => fired.set(t, t >= 1000 ? Infinity : span));
+      crossed.forEach((t) => firedOn.set(t, [...(firedOn.get(t) ?? []), call.line]));
       if (restate) expected = { kind: "compact" };
       else if (crossed.length > 0 && !delivered) {
         expected = { kind: "thresholds", thresholds: crossed };

@@ -48,10 +48,10 @@ Deno.test("replay: every real transcript, call by call, agrees with the oracle",
     }
   }
   deepStrictEqual(Object.keys(disagreements).sort(), Object.keys(EXPLAINED).sort());
-  // Every transcript is in the repository and replayed whole: nine skeletons of public sessions,
-  // five recordings and ten generated shapes, 1,826 calls over both modes. Fewer means one was
+  // Every transcript is in the repository and replayed whole: ten skeletons of public sessions,
+  // five recordings and ten generated shapes, 2,216 calls over both modes. Fewer means one was
   // skipped or cut short.
-  deepStrictEqual(total, 1826);
+  deepStrictEqual(total, 2216);
 });
 
 Deno.test("a subagent compacting twice in its own file: restated after each, the tighter point kept", async () => {
@@ -73,6 +73,27 @@ Deno.test("a subagent compacting twice in its own file: restated after each, the
     "toolu_ae01 compact", // after the second (160,000)
     "toolu_ae02 30", // 56,000: 30 % of 183,000 (the 150,000 point), not of 193,000
     "toolu_ae03 none",
+  ]);
+});
+
+Deno.test("two processes on one session file: each chain gets each refresh once, on its own crossing", async () => {
+  // v2.1.225-two-processes-one-session (tests/fixtures/transcripts/skeletons/README.md): a 2.1.226
+  // process resumed the session at line 822 while the 2.1.225 one ran on, both on claude-opus-5.
+  const rows = await replay("v2.1.225-two-processes-one-session.jsonl", true);
+  const refreshes = rows.filter((r) => r.hook.kind === "thresholds").map((r) =>
+    `${r.call.line + 1} ${r.hook.thresholds.join()}`
+  );
+  deepStrictEqual(refreshes, [
+    "227 30", // 60k, 104k, 140k: one process, as a 200k session has them
+    "356 52",
+    "497 70",
+    "686 180000", // the first reading over 200k proves the 1M window
+    "746 220000",
+    "857 260000", // 2.1.226's chain, 260,653 tokens
+    "1070 260000", // 2.1.225's chain, 260,814: its own refresh, not used up by the other's
+    "1106 300000", // 2.1.226's
+    "1366 340000", // 2.1.226's
+    "1500 300000", // 2.1.225's
   ]);
 });
 
@@ -125,7 +146,7 @@ for (const [name, config] of Object.entries(CONFIGS)) {
       }
     }
     deepStrictEqual(disagreements, []);
-    deepStrictEqual(total, 1826);
+    deepStrictEqual(total, 2216);
     // A replay in which nothing fired would prove nothing about where the thresholds fall.
     ok(refreshes > 20, `${refreshes} threshold refreshes`);
   });

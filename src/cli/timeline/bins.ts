@@ -13,6 +13,8 @@ export interface Bin {
   tokens: number | undefined;
   window: number | undefined;
   span: number | undefined;
+  /** The cadence applied at its last call (a span over 200k). */
+  large: boolean;
   points: (number | undefined)[];
   events: TimelineEvent[];
 }
@@ -36,6 +38,7 @@ export function binTimeline(timeline: Timeline, columns: number): Bin[] {
       tokens: undefined,
       window,
       span,
+      large: false,
       points: [],
       events: [],
     };
@@ -43,10 +46,12 @@ export function binTimeline(timeline: Timeline, columns: number): Bin[] {
     if (call.tokens !== undefined) bin.tokens = Math.max(bin.tokens ?? 0, call.tokens);
     window = bin.window = call.window ?? window;
     span = bin.span = call.span ?? span;
+    bin.large = call.large;
   });
   for (const bin of bins) {
     const base = bin.span ?? bin.window;
     bin.points = timeline.thresholds.map((t) => {
+      if (!bin.large && timeline.cadence.includes(t)) return undefined;
       const at = isTokenThreshold(t) || base !== undefined ? pointOf(t, base ?? 0) : undefined;
       return at !== undefined && at < (bin.window ?? Infinity) ? at : undefined;
     });

@@ -2,6 +2,8 @@
  * `lessons-reinject status --timeline`: replays a whole session through the hook's own steps
  * (`replaySession` in src/hook.ts), then draws it as text, as a standalone SVG or as JSON.
  */
+import { settingsFor } from "../../io/hosts.ts";
+import { writeReason } from "../../core/errors.ts";
 import { compactSettingsFor } from "../../io/claude_settings.ts";
 import { subagentCount } from "../../io/session_files.ts";
 import { refreshToken } from "../../io/state_store.ts";
@@ -37,7 +39,8 @@ export async function runTimeline(args: string[], ctx: cli.Ctx): Promise<number>
   // Without a transcript, --json prints nothing: the error goes to stderr only.
   const target = await chosenTarget({ ...flags.values, json: false }, ctx, flags.cwd, HELP);
   if ("exit" in target) return target.exit;
-  const { settings } = ctx;
+  // The settings a session of its agent runs under (io/hosts.ts).
+  const settings = settingsFor(target.path, ctx.settings);
   // Claude Code's auto-compaction settings as the hook reads them, unless they cannot matter.
   const files = settings.scaleForAutocompact && !settings.compactEnv.off
     ? compactSettingsFor(undefined, {
@@ -61,7 +64,13 @@ export async function runTimeline(args: string[], ctx: cli.Ctx): Promise<number>
     thresholds: settings.thresholds,
     subagents: agentId ? 0 : subagentCount(path, sessionId),
   });
-  if (svg) await Deno.writeTextFile(svg, timelineSvg(timeline));
+  if (svg !== undefined) {
+    try {
+      await Deno.writeTextFile(svg, timelineSvg(timeline));
+    } catch (error) {
+      return await cli.fail(`cannot write the SVG to ${svg}: ${writeReason(error)}`, json);
+    }
+  }
   if (json) await cli.out(`${timelineJson(timeline)}\n`);
   else await cli.out(renderTimeline(timeline, { width: ctx.width, color: ctx.color }));
   return cli.EXIT_OK;

@@ -26,7 +26,10 @@ export type TimelineEvent =
 export interface Timeline {
   transcript: string;
   sessionId: string;
+  /** Every threshold line: the settings', then the cadence's points (core/schedule.ts). */
   thresholds: Threshold[];
+  /** The cadence's points among them, drawn only where a call's span was over 200k. */
+  cadence: number[];
   calls: {
     call: number;
     time: string | undefined;
@@ -34,6 +37,8 @@ export interface Timeline {
     tokens: number | undefined;
     window: number | undefined;
     span: number | undefined;
+    /** Its span was over 200k: the cadence's points applied. */
+    large: boolean;
   }[];
   events: TimelineEvent[];
   subagents: number;
@@ -62,6 +67,7 @@ export function timelineOf(
     for (const label of labels) awaiting.set(`${id}|${label}`, event);
   };
   let window: number | undefined;
+  const cadence = new Set<number>();
   for (const r of replayed) {
     for (const report of r.kind === "settled" ? r.deliveries : r.decision.deliveries) {
       const event = awaiting.get(`${report.call}|${report.refresh}`);
@@ -79,7 +85,9 @@ export function timelineOf(
     }
     const reading = r.reading.kind === "reading" ? r.reading : undefined;
     const [tokens, to, span] = [reading?.tokens, reading?.window, reading?.span ?? reading?.window];
-    calls.push({ call: n, time: r.time, tool: r.tool, tokens, window: to, span });
+    const large = reading?.cadence !== undefined;
+    for (const t of d.thresholds) if (!session.thresholds.includes(t)) cadence.add(t);
+    calls.push({ call: n, time: r.time, tool: r.tool, tokens, window: to, span, large });
     if (window !== undefined && to !== undefined && to > window) {
       const evidence = reading?.windowSource ?? "";
       events.push({ kind: "window", call: n, from: window, to, evidence });
@@ -104,7 +112,14 @@ export function timelineOf(
     const again = owed.filter((l) => labels.includes(l));
     claim({ kind: "resend", call: n, refreshes: again, delivery: "pending" }, r.toolUseId, again);
   }
-  return { ...session, calls, events };
+  const points = [...cadence].sort((a, b) => a - b);
+  return {
+    ...session,
+    thresholds: [...session.thresholds, ...points],
+    cadence: points,
+    calls,
+    events,
+  };
 }
 
 /** `status --timeline --json`: the timeline on one line, `null` where unknown. */

@@ -73,11 +73,14 @@ export function timelineSvg(timeline: Timeline): string {
         last === undefined ? "" : label(R + 6, y(last) + 4, thresholdText(t)),
       ];
     }),
-    // Axes: the tokens at each quarter of the height, the call at each quarter of the width.
-    ...[0, 0.25, 0.5, 0.75, 1].flatMap((q) => [
-      label(L - 6, y(tokensAt(q, scale)) + 4, formatTokens(Math.round(tokensAt(q, scale))), "end"),
-      label(x(q * n), B + 16, String(Math.max(1, Math.round(q * n))), "middle"),
-    ]),
+    // Axes: the tokens at each quarter of the height; the first call, the last, and the calls
+    // at each quarter between, each under the middle of its own column, where its marks are.
+    ...[0, 0.25, 0.5, 0.75, 1].map((q) =>
+      label(L - 6, y(tokensAt(q, scale)) + 4, formatTokens(Math.round(tokensAt(q, scale))), "end")
+    ),
+    ...[...new Set([0, 0.25, 0.5, 0.75, 1].map((q) => Math.max(1, Math.round(q * n))))].map(
+      (call) => label(x(call - 0.5), B + 16, String(call), "middle"),
+    ),
   ];
   bins.forEach((bin, i) => {
     // A restatement at SessionStart is marked where the bin's last compaction was.

@@ -43,6 +43,8 @@ const SETTINGS: MeasureSettings = {
   firstParty: true,
   compactEnv: {},
   scaleForAutocompact: true,
+  // Percentages of the whole window, as before the every-window schedule; that one is below.
+  cadence: 0,
 };
 /** 1M: claude-opus-5-5 written by 2.1.328; 200k: claude-sonnet-4-6. */
 const MODELS = {
@@ -80,7 +82,7 @@ const state = (fired: number[], extra: Partial<State> = {}): State => ({
   ...extra,
 });
 
-Deno.test("ceilingOf() answers at once only below every threshold that counts", async (t) => {
+Deno.test("ceilingOf() with the cadence off answers at once only below every threshold that counts", async (t) => {
   const cases: [string, TranscriptView, State, number | undefined][] = [
     // name, view, state, the ceiling's share of the span (undefined: wait for the entry)
     ["far below 30 % of 1M", view(20_000, 1_000_000), state([]), 3.13],
@@ -164,6 +166,13 @@ Deno.test("ceilingOf() answers at once only below every threshold that counts", 
   }
 });
 
+Deno.test("ceilingOf() answers nothing where chains interleave: the newest usage may be another's", () => {
+  const v = view(110_000, 1_000_000, { size: 10_000 });
+  ok(ceilingOf(v, state([]), { ...SETTINGS, thresholds: [30] }, undefined));
+  const forked = state([], { forked: true });
+  assertEquals(ceilingOf(v, forked, { ...SETTINGS, thresholds: [30] }, undefined), undefined);
+});
+
 Deno.test("ceilingOf() measures against the span and the token thresholds the hook uses", () => {
   // 110,000 tokens on a 1M window: the ceiling is past 120,000.
   const v = view(110_000, 1_000_000, { size: 10_000 });
@@ -181,6 +190,33 @@ Deno.test("ceilingOf() measures against the span and the token thresholds the ho
     undefined,
   );
   ok(ceilingOf(v, state([]), { ...SETTINGS, thresholds: [30, 130_000] }, undefined));
+});
+
+Deno.test("ceilingOf() on a 1M window with the cadence on: 200k's points, then every 40k", async (t) => {
+  const on = { ...SETTINGS, cadence: 40_000 };
+  // The margin (about 10k tokens) and the 100 output tokens put the ceiling about 10k above.
+  const cases: [string, TranscriptView, State, boolean][] = [
+    ["far below 60k", view(20_000, 1_000_000), state([]), true],
+    ["within the margin of 60k", view(55_000, 1_000_000), state([]), false],
+    ["30 fired, between 60k and 104k", view(80_000, 1_000_000), state([30]), true],
+    [
+      "30, 52, 70 fired, within reach of 180k",
+      view(175_000, 1_000_000),
+      state([30, 52, 70]),
+      false,
+    ],
+    ["30, 52, 70 fired, far from 180k", view(150_000, 1_000_000), state([30, 52, 70]), true],
+    [
+      "up to 180k fired, within reach of 220k",
+      view(215_000, 1_000_000),
+      state([30, 52, 70, 180_000]),
+      false,
+    ],
+    ["200k window: nothing after 70", view(150_000, 200_000), state([30, 52, 70]), true],
+  ];
+  for (const [name, v, s, early] of cases) {
+    await t.step(name, () => assertEquals(ceilingOf(v, s, on, undefined) !== undefined, early));
+  }
 });
 
 Deno.test("a switch to a smaller window between responses costs at most one call", () => {
@@ -204,6 +240,27 @@ interface Response {
   text: number;
   /** Whether an image was written after its first entry. */
   image: boolean;
+  /** Its entries' uuids, and where each entry of the file hangs (`parentUuid`) and starts. */
+  uuids: string[];
+  links: Map<string, { parent: unknown; offset: number }>;
+}
+
+/**
+ * `next` continues `previous`'s context: its chain of entries leads back to it. Where two Claude
+ * Code processes append to one file (v2.1.225-two-processes-one-session), the response before
+ * another in the file may be the other process's; the hook then stops answering on the ceiling
+ * (core/chains.ts `forked`), so such pairs say nothing of it.
+ */
+function continues(previous: Response, next: Response): boolean {
+  let id: unknown = next.links.get(next.uuids[0]!)?.parent;
+  while (typeof id === "string" && !previous.uuids.includes(id)) {
+    const link = next.links.get(id);
+    // A parent the file does not hold (v2.1.167 line 61's): the chain cannot be told apart.
+    if (!link) return true;
+    if (link.offset < previous.start) return false;
+    id = link.parent;
+  }
+  return typeof id === "string";
 }
 
 const encoder = new TextEncoder();
@@ -235,6 +292,7 @@ function responsesOf(bytes: Uint8Array, sidechainFile: boolean): (Response | "ma
   const decoder = new TextDecoder();
   const out: (Response | "marker")[] = [];
   let current: (Response & { id: string | undefined }) | undefined;
+  const links = new Map<string, { parent: unknown; offset: number }>();
   let offset = 0;
   for (let line = 1; offset < bytes.length; line++) {
     let newline = bytes.indexOf(10, offset);
@@ -249,12 +307,15 @@ function responsesOf(bytes: Uint8Array, sidechainFile: boolean): (Response | "ma
       out.push("marker");
       current = undefined;
     }
+    const { uuid, parentUuid } = (entry ?? {}) as { uuid?: unknown; parentUuid?: unknown };
+    if (typeof uuid === "string") links.set(uuid, { parent: parentUuid, offset });
     const usage = usageOf(entry, sidechainFile);
     if (usage) {
       if (current && current.id !== undefined && current.id === usage.messageId) {
         // The newest entry of a response is what the hook reads: its output count is final.
         current.end = newline + 1;
         current.outputTokens = usage.outputTokens;
+        if (typeof uuid === "string") current.uuids.push(uuid);
       } else {
         current = {
           id: usage.messageId,
@@ -267,6 +328,8 @@ function responsesOf(bytes: Uint8Array, sidechainFile: boolean): (Response | "ma
           line,
           text: 0,
           image: false,
+          uuids: typeof uuid === "string" ? [uuid] : [],
+          links,
         };
         out.push(current);
       }
@@ -300,6 +363,7 @@ function pairsIn(folder: string): Pair[] {
       const next = list[i]!;
       // Across a compaction the hook sees the marker first and takes no reading at all.
       if (previous === "marker" || next === "marker") continue;
+      if (!continues(previous, next)) continue;
       pairs.push({ file, line: next.line, previous, next, bytes: next.start - previous.firstEnd });
     }
   }
@@ -308,7 +372,7 @@ function pairsIn(folder: string): Pair[] {
 }
 
 /**
- * Real transcripts: usage the Messages API reported, in the skeletons of the nine public ones
+ * Real transcripts: usage the Messages API reported, in the skeletons of the ten public ones
  * (tests/fixtures/transcripts/skeletons: every line as many bytes long, every usage figure kept,
  * free text replaced by filler of the same JSON length). The repo's own recordings
  * (tests/fixtures/transcripts) are not among them: their stand-in's usage was scripted before

@@ -1,7 +1,7 @@
 /** core/errors.ts: how a caught error becomes one line for a person. */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { join } from "node:path";
-import { fileReason, messageOf } from "../../../src/core/errors.ts";
+import { fileReason, messageOf, writeReason } from "../../../src/core/errors.ts";
 import { ROOT } from "../../_helpers.ts";
 
 Deno.test("fileReason() says why a file cannot be read without OS codes", () => {
@@ -48,4 +48,43 @@ Deno.test("messageOf() gives Deno's module errors in the project's words, on one
     'Module not found "file:///x/y.ts".',
   );
   assertEquals(messageOf(new Error("two\nlines")), "two lines");
+});
+
+Deno.test("messageOf(): a package Deno could not fetch says why and what to do, on one line", () => {
+  // What Deno 2.9.6 printed for a cold cache and no registry: tests/fixtures/deno-errors.
+  const captured = Deno.readTextFileSync(
+    join(ROOT, "tests", "fixtures", "deno-errors", "cold-cache-no-registry-2.9.6.txt"),
+  );
+  assertEquals(
+    messageOf(new TypeError(captured.replace(/^error: /, ""))),
+    "its package jsonc-parser@3.3.1 is not in Deno's cache and could not be fetched from the " +
+      "npm registry (connection refused): reach the npm registry (or a mirror named by " +
+      "NPM_CONFIG_REGISTRY) and run it again, or use the release binary, which needs none",
+  );
+});
+
+Deno.test("writeReason() says why a file cannot be written without OS codes or the path", () => {
+  const cases: [unknown, string][] = [
+    [
+      new Deno.errors.NotFound("No such file or directory (os error 2): writefile '/x/y'"),
+      "its folder does not exist",
+    ],
+    [
+      new Deno.errors.IsADirectory("Is a directory (os error 21): writefile '/tmp'"),
+      "it is a folder",
+    ],
+    [
+      new Deno.errors.NotADirectory("Not a directory (os error 20)"),
+      "a folder on its path is a file",
+    ],
+    [new Deno.errors.PermissionDenied("Permission denied (os error 13)"), "permission denied"],
+    [
+      new Deno.errors.NotCapable(
+        'Requires all access to "/proc/x.svg", run again with the --allow-all flag',
+      ),
+      "it is a system path (under /proc, /dev or /sys) that the hook is not allowed to use",
+    ],
+    [new Error("No space left on device (os error 28): write '/x'"), "no space left on device"],
+  ];
+  for (const [error, expected] of cases) assertEquals(writeReason(error), expected);
 });

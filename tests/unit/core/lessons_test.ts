@@ -1,11 +1,12 @@
 import { deepStrictEqual as assertEquals, ok, throws } from "node:assert/strict";
-import { projectIdsFor, selectLessons } from "../../../src/core/lessons.ts";
+import { selectLessons } from "../../../src/core/lessons.ts";
+import { projectIdOf } from "../../../src/core/session_start.ts";
 import { SAMPLE_MANIFEST } from "../../_helpers.ts";
 
 const sample = () => JSON.parse(Deno.readTextFileSync(SAMPLE_MANIFEST));
 
 Deno.test("selectLessons() keeps enabled, in-scope directives and protocols", () => {
-  const { lessons, invalid } = selectLessons(sample(), projectIdsFor("/home/dev/project"));
+  const { lessons, invalid } = selectLessons(sample(), projectIdOf("/home/dev/project"));
   assertEquals(lessons.map((l) => l.slug).sort(), [
     "ask-before-deleting-i9j0",
     "no-force-push-c3d4",
@@ -16,9 +17,12 @@ Deno.test("selectLessons() keeps enabled, in-scope directives and protocols", ()
   assertEquals(invalid, []);
 });
 
-Deno.test("selectLessons() includes a lesson scoped to this project", () => {
-  const { lessons } = selectLessons(sample(), projectIdsFor("/home/someone-else/project"));
+Deno.test("selectLessons() includes a lesson scoped to this project, and names it elsewhere", () => {
+  const { lessons, left } = selectLessons(sample(), projectIdOf("/home/someone-else/project"));
   ok(lessons.some((l) => l.slug === "other-project-only-o5p6"));
+  assertEquals(left, []);
+  const elsewhere = selectLessons(sample(), projectIdOf("/home/dev/project"));
+  assertEquals(elsewhere.left, [{ id: "other-project-only-o5p6", why: "scope" }]);
 });
 
 Deno.test("selectLessons() names invalid lessons and keeps the valid ones", () => {
@@ -26,7 +30,7 @@ Deno.test("selectLessons() names invalid lessons and keeps the valid ones", () =
   manifest.lessons.bad1 = { slug: "bad", type: "directive", priority: "high", message: 3 };
   manifest.lessons.bad2 = "not an object";
   manifest.lessons.extra = { ...manifest.lessons["01JSAMPLE0000000000000001"], newField: { x: 1 } };
-  const { lessons, invalid } = selectLessons(manifest, []);
+  const { lessons, invalid } = selectLessons(manifest, undefined);
   assertEquals(lessons.length, 6);
   assertEquals(invalid.length, 2);
   ok(invalid[0]!.startsWith("bad1: "), invalid[0]);
@@ -59,7 +63,7 @@ Deno.test("selectLessons() throws TypeError saying what a non-manifest lacks", a
   ];
   for (const [name, raw, says] of cases) {
     await t.step(name, () =>
-      throws(() => selectLessons(raw, []), {
+      throws(() => selectLessons(raw, undefined), {
         name: "TypeError",
         message: `not a lessons-learned manifest (${says})`,
       }));
@@ -71,16 +75,7 @@ Deno.test("selectLessons() falls back to priority 5 and a first-line summary", (
     type: "lessons-learned-manifest",
     version: 1,
     lessons: { a: { slug: "a", type: "protocol", message: "\nFirst line.\nSecond line." } },
-  }, []);
+  }, undefined);
   assertEquals(lessons[0]?.priority, 5);
   assertEquals(lessons[0]?.summary, "First line.");
-});
-
-Deno.test("projectIdsFor() gives the lessons-learned project id forms", () => {
-  assertEquals(projectIdsFor("/home/dev/project"), [
-    "home-dev-project",
-    "-home-dev-project",
-    "/home/dev/project",
-  ]);
-  assertEquals(projectIdsFor(undefined), []);
 });

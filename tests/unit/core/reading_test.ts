@@ -11,6 +11,7 @@ const SETTINGS: MeasureSettings = {
   firstParty: true,
   compactEnv: {},
   scaleForAutocompact: true,
+  cadence: 40_000,
 };
 
 Deno.test("figuresOf() prefers exact tokens over the rounded used_percentage", async (t) => {

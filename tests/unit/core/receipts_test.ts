@@ -4,7 +4,7 @@
  * is owed and records what it delivers.
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import type { Step } from "../../../src/core/decide.ts";
+import type { Step } from "../../../src/core/step.ts";
 import type { NoReading, Reading } from "../../../src/core/reading.ts";
 import {
   answerAwaitingReceipt,

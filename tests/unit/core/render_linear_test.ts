@@ -1,7 +1,8 @@
 /**
  * renderCombined()'s linear fitting of lessons gives exactly what laying the text out again after
  * every change gives (a quadratic fitting, the reference here), on seeded random lesson sets and
- * budgets; and strings are ordered by code unit, not by locale.
+ * budgets; and lessons keep session start's order (equal priorities as given) and its tag order
+ * (`localeCompare`, untagged last).
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import type { RefreshLesson } from "../../../src/core/lessons.ts";
@@ -18,14 +19,14 @@ type Form = "whole" | "summary" | "omitted";
 const DIRECTIVES_INTRO = "## Non-Negotiable Directives\n\n<IMPORTANT>\nThese are non-negotiable " +
   "rules derived from real failures with measurable cost. Applying them is not optional.\n" +
   "</IMPORTANT>\n";
-const PROTOCOLS_INTRO = "## Active Protocols\n\nThese protocols capture hard-won coordination " +
+const PROTOCOLS_INTRO =
+  "---\n\n## Active Protocols\n\nThese protocols capture hard-won coordination " +
   "patterns. Apply them before starting work in the relevant context.\n";
-const codeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The fitting as it was: a whole layout after every change. */
 function reference(header: string, lessons: readonly RefreshLesson[], maxChars: number) {
   const limit = Math.min(Math.max(0, Math.floor(maxChars)), INLINE_LIMIT);
-  const ranked = [...lessons].sort((a, b) => b.priority - a.priority || codeUnits(a.slug, b.slug));
+  const ranked = [...lessons].sort((a, b) => b.priority - a.priority);
   const forms = new Map<RefreshLesson, Form>(ranked.map((l) => [l, "summary"]));
   const layout = () => {
     const shown = ranked.filter((l) => forms.get(l) !== "omitted");
@@ -38,7 +39,7 @@ function reference(header: string, lessons: readonly RefreshLesson[], maxChars: 
         groups.set(l.tag ?? "(untagged)", [...groups.get(l.tag ?? "(untagged)") ?? [], l]);
       }
       const sorted = [...groups].sort(([a], [b]) =>
-        a === "(untagged)" ? 1 : b === "(untagged)" ? -1 : codeUnits(a, b)
+        a === "(untagged)" ? 1 : b === "(untagged)" ? -1 : a.localeCompare(b)
       );
       const blocks = [intro!.trimEnd()];
       for (const [tag, group] of sorted) {
@@ -82,7 +83,19 @@ function reference(header: string, lessons: readonly RefreshLesson[], maxChars: 
   };
 }
 
-const TAGS = [undefined, "tool:git", "Tool:git", "workflow:editing", "(untagged)", "ä", "Z", "a"];
+const TAGS = [
+  undefined,
+  "tool:git",
+  "Tool:git",
+  "workflow:editing",
+  "(untagged)",
+  "ä",
+  "Z",
+  "a",
+  "topic_x",
+  "topic-x",
+  "topic:x1",
+];
 
 Deno.test("renderCombined() of lessons alone gives what re-laying out after every change gave", () => {
   const rand = seededRandom(12);
@@ -111,7 +124,7 @@ Deno.test("renderCombined() of lessons alone gives what re-laying out after ever
   ok(omittedSome > 50 && summarizedSome > 50, `${omittedSome} ${summarizedSome}`);
 });
 
-Deno.test("renderCombined() of lessons alone orders slugs and tags by code unit, untagged last", () => {
+Deno.test("renderCombined() keeps equal priorities in their order, tags in locale order, untagged last", () => {
   const lesson = (slug: string, tag: string | undefined): RefreshLesson => ({
     slug,
     kind: "directive",
@@ -125,11 +138,12 @@ Deno.test("renderCombined() of lessons alone orders slugs and tags by code unit,
     [lesson("b", "alpha"), lesson("a", "Zeta"), lesson("C", undefined), lesson("A", "alpha")],
     9000,
   );
-  // "Zeta" < "alpha" in code units (a locale order would put alpha first).
-  ok(r.text.indexOf("### Zeta") < r.text.indexOf("### alpha"), r.text);
-  ok(r.text.indexOf("### alpha") < r.text.indexOf("### (untagged)"), r.text);
-  assertEquals(r.whole, ["A", "C", "a", "b"]);
-  ok(r.text.indexOf("Message A.") < r.text.indexOf("Message b."), r.text);
+  // As session start: "alpha" before "Zeta" (`localeCompare`; by code unit "Zeta" came first).
+  ok(r.text.indexOf("### alpha") < r.text.indexOf("### Zeta"), r.text);
+  ok(r.text.indexOf("### Zeta") < r.text.indexOf("### (untagged)"), r.text);
+  // Equal priorities in the order given (by slug they were A, C, a, b).
+  assertEquals(r.whole, ["b", "a", "C", "A"]);
+  ok(r.text.indexOf("Message b.") < r.text.indexOf("Message A."), r.text);
 });
 
 Deno.test("renderCombined() of 1,500 lessons is linear: each lesson's text is read a few times", () => {

@@ -1,13 +1,15 @@
 import { deepStrictEqual as assertEquals, equal, ok } from "node:assert/strict";
-import { projectIdsFor, type RefreshLesson, selectLessons } from "../../../src/core/lessons.ts";
+import { type RefreshLesson, selectLessons } from "../../../src/core/lessons.ts";
+import { projectIdOf } from "../../../src/core/session_start.ts";
 import { INLINE_LIMIT } from "../../../src/core/claude_code.ts";
-import { firstLine, renderCombined, type RuleBlock } from "../../../src/core/render_rules.ts";
+import { firstLine } from "../../../src/core/first_line.ts";
+import { renderCombined, type RuleBlock } from "../../../src/core/render_rules.ts";
 import { largeManifest, SAMPLE_MANIFEST, seededRandom } from "../../_helpers.ts";
 
 const HEADER = "[lessons-reinject refresh 30 ref=00000000] Context refresh at 31%.";
 const sampleLessons = () =>
-  selectLessons(JSON.parse(Deno.readTextFileSync(SAMPLE_MANIFEST)), projectIdsFor("/p")).lessons;
-const bigLessons = () => selectLessons(largeManifest(40_000), projectIdsFor("/p")).lessons;
+  selectLessons(JSON.parse(Deno.readTextFileSync(SAMPLE_MANIFEST)), projectIdOf("/p")).lessons;
+const bigLessons = () => selectLessons(largeManifest(40_000), projectIdOf("/p")).lessons;
 
 const rule = (id: string, heading: string, text: string): RuleBlock => ({ id, heading, text });
 /** The lessons' slugs among `ids`: those of no rule block. */

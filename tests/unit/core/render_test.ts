@@ -1,5 +1,6 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { projectIdsFor, type RefreshLesson, selectLessons } from "../../../src/core/lessons.ts";
+import { type RefreshLesson, selectLessons } from "../../../src/core/lessons.ts";
+import { projectIdOf } from "../../../src/core/session_start.ts";
 import { renderCombined } from "../../../src/core/render_rules.ts";
 import { INLINE_LIMIT } from "../../../src/core/claude_code.ts";
 import { largeManifest, SAMPLE_MANIFEST } from "../../_helpers.ts";
@@ -10,7 +11,7 @@ const renderLessons = (header: string, lessons: readonly RefreshLesson[], maxCha
 
 const HEADER = "[lessons-reinject refresh 30 ref=00000000] Context refresh at 31%.";
 const sampleLessons = () =>
-  selectLessons(JSON.parse(Deno.readTextFileSync(SAMPLE_MANIFEST)), projectIdsFor("/p")).lessons;
+  selectLessons(JSON.parse(Deno.readTextFileSync(SAMPLE_MANIFEST)), projectIdOf("/p")).lessons;
 
 Deno.test("renderCombined() of lessons alone uses the session-start layout", () => {
   const { text, whole, summarized, omitted } = renderLessons(HEADER, sampleLessons(), 9500);
@@ -53,7 +54,7 @@ Deno.test("renderCombined() of lessons alone shows group headings only when a se
 });
 
 Deno.test("renderCombined() of lessons alone fills the budget in priority order, then summaries, then counts the rest", async (t) => {
-  const lessons = selectLessons(largeManifest(40_000), []).lessons;
+  const lessons = selectLessons(largeManifest(40_000), undefined).lessons;
   ok(lessons.length > 40);
   for (const budget of [9500, 10_000, 5000, 3000, 1500, 400]) {
     await t.step(`budget ${budget}`, () => {
@@ -85,7 +86,7 @@ Deno.test("renderCombined() of lessons alone fills the budget in priority order,
 });
 
 Deno.test("renderCombined() of lessons alone never exceeds the inline limit, whatever it is asked", () => {
-  const lessons = selectLessons(largeManifest(40_000), []).lessons;
+  const lessons = selectLessons(largeManifest(40_000), undefined).lessons;
   assertEquals(renderLessons(HEADER, lessons, 50_000).text.length <= INLINE_LIMIT, true);
   assertEquals(renderLessons("h".repeat(20_000), lessons, 9500).text.length, 9500);
 });

@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { join } from "../../../src/core/path.ts";
-import { newestInstalledFile } from "../../../src/io/plugin_cache.ts";
+import { installedDataDir, newestInstalledFile } from "../../../src/io/plugin_cache.ts";
 import { loadStandingRules } from "../../../src/io/standing_rules.ts";
 
 Deno.test("newestInstalledFile() picks the install whose file changed last", async () => {
@@ -48,4 +48,37 @@ Deno.test("newestInstalledFile() picks the install whose file changed last", asy
   );
   assertEquals(elsewhere.manifest, { kind: "none" });
   Deno.removeSync(home, { recursive: true });
+});
+
+Deno.test("installedDataDir() names the data folder Claude Code gives the install this runs from", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "lessons-datadir-" });
+  try {
+    const plugins = join(dir, "plugins");
+    const data = (name: string) => ({ dir: join(plugins, "data", name), id: name });
+    const cache = join(plugins, "cache", "my.market", "lessons-reinject", "0.1.0");
+    // A cache copy names its marketplace; `.` is not kept in the folder's name.
+    assertEquals(
+      installedDataDir(plugins, "lessons-reinject", cache),
+      { ...data("lessons-reinject-my-market"), id: "lessons-reinject@my.market" },
+    );
+    // Nothing recorded, no --plugin-dir folder: none.
+    assertEquals(installedDataDir(plugins, "lessons-reinject", "/src/lessons-reinject"), undefined);
+    // `claude --plugin-dir` made `<plugin>-inline`.
+    await Deno.mkdir(join(plugins, "data", "lessons-reinject-inline"), { recursive: true });
+    assertEquals(
+      installedDataDir(plugins, "lessons-reinject", "/src/lessons-reinject"),
+      { ...data("lessons-reinject-inline"), id: "lessons-reinject@inline" },
+    );
+    // One install recorded: it, from anywhere.
+    await Deno.writeTextFile(
+      join(plugins, "installed_plugins.json"),
+      JSON.stringify({ version: 2, plugins: { "lessons-reinject@gh": [{}], "other@gh": [{}] } }),
+    );
+    assertEquals(
+      installedDataDir(plugins, "lessons-reinject", undefined),
+      { ...data("lessons-reinject-gh"), id: "lessons-reinject@gh" },
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

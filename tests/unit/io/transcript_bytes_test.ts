@@ -98,6 +98,8 @@ Deno.test("the hook answers from the tail of a 1 GiB transcript", async () => {
         LESSONS_STATE_DIR: join(dir, "state"),
         LESSONS_MANIFEST_PATH: SAMPLE_MANIFEST,
         LESSONS_CONTEXT_WINDOW: "1000000",
+        // 90,000 tokens, below 50 % of a 200k session's span (100,000): silent.
+        LESSONS_REINJECT_THRESHOLDS: "50",
         LESSONS_REINJECT_WAIT_MS: "1",
         LESSONS_DEBUG: "1",
       },

@@ -27,6 +27,7 @@ type Kind =
   | "number"
   | "count"
   | "numbers"
+  | "boolean"
   | "unknown"
   | { nullable: Kind }
   | { oneOf: readonly string[] }
@@ -99,6 +100,8 @@ function validOf(rand: Rand, kind: Kind, depth: number): unknown {
         { length: Math.floor(rand() * 4) },
         () => pick(rand, [30, 52, 70, 0.5, -3]),
       );
+    case "boolean":
+      return rand() < 0.5;
     case "unknown":
       return anyValue(rand, depth + 1);
   }
@@ -260,6 +263,16 @@ const SHAPES: Shape[] = [
           },
         },
       },
+      chains: {
+        kind: {
+          arrayOf: {
+            tip: { kind: "string", required: true },
+            message: { kind: "string" },
+            fired: { kind: "numbers", required: true },
+          },
+        },
+      },
+      forked: { kind: "boolean" },
     },
   },
   {

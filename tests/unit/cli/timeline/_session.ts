@@ -17,7 +17,8 @@ export function call(
   span = window,
 ): TimelineCall {
   const time = new Date(START + (n - 1) * 20_000).toISOString();
-  return { call: n, time, tool: TOOLS[n % TOOLS.length] ?? "Bash", tokens, window, span };
+  const tool = TOOLS[n % TOOLS.length] ?? "Bash";
+  return { call: n, time, tool, tokens, window, span, large: false };
 }
 
 /** A straight climb from `from` to `to` tokens over calls `first`..`last`; every 50th unread. */
@@ -73,6 +74,7 @@ export function threeCompactions(): Timeline {
     transcript: "/home/user/.claude/projects/-home-user-app/4f1c2a9e.jsonl",
     sessionId: "4f1c2a9e-0d1b-4c55-9a7e-2b6f1e0c8d11",
     thresholds: [30, 52, 70, 60_000],
+    cadence: [],
     calls,
     events,
     subagents: 2,
@@ -96,6 +98,7 @@ export function longSession(count: number): Timeline {
     transcript: "t.jsonl",
     sessionId: "long",
     thresholds: [30, 52, 70],
+    cadence: [],
     calls,
     events,
     subagents: 0,

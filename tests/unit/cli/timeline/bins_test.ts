@@ -16,6 +16,7 @@ function session(readings: (number | undefined)[], events: TimelineEvent[] = [])
     transcript: "t.jsonl",
     sessionId: "s",
     thresholds: [30, 52, 70],
+    cadence: [],
     calls: readings.map((tokens, i) =>
       call(i + 1, tokens, tokens === undefined ? undefined : 200_000)
     ),

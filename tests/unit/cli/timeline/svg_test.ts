@@ -7,6 +7,7 @@ import { DOMParser, type Element } from "@xmldom/xmldom";
 import { type Timeline, timelineJson } from "../../../../src/cli/timeline/model.ts";
 import { timelineSvg } from "../../../../src/cli/timeline/svg.ts";
 import { call, longSession, threeCompactions } from "./_session.ts";
+import type { TimelineEvent } from "../../../../src/cli/timeline/model.ts";
 
 /** The SVG's elements, parsed strictly: any parser warning or error fails the test. */
 function parse(svg: string): Element[] {
@@ -122,6 +123,7 @@ Deno.test("timelineJson() writes every key, null where unknown", () => {
     tokens: null,
     window: null,
     span: null,
+    large: false,
   });
   assertEquals(json.events[0], {
     kind: "compaction",
@@ -133,8 +135,42 @@ Deno.test("timelineJson() writes every key, null where unknown", () => {
     "transcript",
     "sessionId",
     "thresholds",
+    "cadence",
     "calls",
     "events",
     "subagents",
   ]);
+});
+
+Deno.test("timelineSvg(): each x-axis label sits under the middle of its call, where its marks are", () => {
+  for (const n of [1, 2, 4, 7, 600]) {
+    const calls = Array.from({ length: n }, (_, i) => call(i + 1, 20_000 + i * 100, 200_000));
+    // A refresh on every call: each mark's x is that call's middle.
+    const events: TimelineEvent[] = calls.map((c) => ({
+      kind: "refresh",
+      call: c.call,
+      thresholds: [30],
+      delivery: "delivered",
+    }));
+    const elements = parse(timelineSvg({ ...threeCompactions(), calls, events }));
+    const middle = new Map(
+      elements.filter((e) => e.getAttribute("data-kind") === "refresh").map((e) => [
+        e.getAttribute("data-call"),
+        e.getElementsByTagName("circle")[0]!.getAttribute("cx"),
+      ]),
+    );
+    // The axis labels: the texts just under the plot (the call numbers), not "tool call".
+    const axis = elements.filter((e) =>
+      e.tagName === "text" && /^\d+$/.test(e.textContent ?? "") &&
+      e.getAttribute("text-anchor") === "middle" && e.getAttribute("y") === "356"
+    );
+    ok(axis.length >= Math.min(n, 3), `${n} calls: ${axis.length} labels`);
+    const labels = axis.map((e) => e.textContent!);
+    assertEquals(new Set(labels).size, labels.length, `${n} calls: ${labels} (each once)`);
+    assertEquals(labels.at(0), "1");
+    assertEquals(labels.at(-1), String(n));
+    for (const e of axis) {
+      assertEquals(e.getAttribute("x"), middle.get(e.textContent), `${n} calls: ${e.textContent}`);
+    }
+  }
 });

@@ -1,0 +1,105 @@
+/**
+ * `lessons-reinject why`: why a session got no refresh (or what it gets next), in one answer. It
+ * renders the hook's dry run for the next call (`dryRun`, the trace the hook's own debug line is
+ * made of) and lists what Claude Code recorded of the hook's runs in the transcript: the lines the
+ * hook wrote to stderr, which Claude Code keeps there and does not show on screen.
+ */
+import { debugLine, dryRun, stateDirFix, type Trace } from "../hook.ts";
+import { type HookRecord, hookRecordsOf } from "../io/hook_records.ts";
+import { loadStandingRules } from "../io/standing_rules.ts";
+import { untrustedDirReason } from "../io/state_store.ts";
+import { withTranscript } from "../io/transcript.ts";
+import * as cli from "./common.ts";
+import { chosenTarget, nextCallPayload } from "./locate.ts";
+import { nothingToRestate } from "./rules.ts";
+import type { WhyJson } from "./schemas.ts";
+
+const HELP =
+  `Usage: lessons-reinject why [--transcript PATH | --session ID] [--project DIR] [--json]
+
+Why no refresh came in a session, or when the next one comes: one answer from the hook's own steps
+for the next tool call (the line it writes with LESSONS_DEBUG=1), then what Claude Code recorded
+of the hook in the transcript: the lines it wrote to stderr (Claude Code keeps them there and does
+not show them, even with --verbose) and runs cancelled at their timeout. Reads, never writes.
+
+Options:
+  --transcript PATH  the transcript to read
+  --session ID       the session's transcript under ~/.claude/projects/ (its id, or its start)
+  --project DIR      the project whose newest session to read (default: this folder)
+  --json             print the answer as JSON
+  -h, --help         this help
+`;
+
+/**
+ * The one answer: what stops the hook (a state folder it will not use, nothing to restate), else
+ * what its next call does and why. Pure.
+ */
+export function answerOf(
+  trace: Trace,
+  blocked: { stateDir: string; stateProblem: string | undefined; noRules: string | undefined },
+): string {
+  const { stateDir, stateProblem, noRules } = blocked;
+  if (stateProblem) {
+    return `no refresh will come: ${stateProblem}, and the hook will not use it; ` +
+      stateDirFix(stateDir, stateProblem);
+  }
+  const why = trace.decision?.reason ?? trace.reason;
+  if (noRules) return `no refresh will come: ${noRules} (the next tool call: ${why})`;
+  if (trace.refused) return `no refresh can be given: ${trace.refused} (${why})`;
+  return trace.result === "fired"
+    ? `a refresh is due: the next tool call gives it (${why})`
+    : `no refresh is due now: ${why}`;
+}
+
+/** The recorded runs as lines: `2026-12-04 10:02:11 PostToolUse:Bash: lessons-reinject: ...`. */
+function recordLines(records: readonly HookRecord[]): string[] {
+  return records.flatMap((r) => {
+    const at = r.at ? `${r.at.replace("T", " ").replace(/\.\d+Z$/, "Z")} ` : "";
+    return r.cancelled
+      ? [`${at}${r.hook}: a hook was cancelled at its timeout (Claude Code names no command)`]
+      : r.lines.map((line) => `${at}${r.hook}: ${line}`);
+  });
+}
+
+/** Runs `why`. Exit 0 with an answer; 1 when no transcript could be found; 2 on bad flags. */
+export async function runWhy(args: string[], ctx: cli.Ctx): Promise<number> {
+  const flags = await cli.readFlags(args, cli.TARGET, HELP, ctx);
+  if ("exit" in flags) return flags.exit;
+  const target = await chosenTarget(flags.values, ctx, flags.cwd, HELP);
+  if ("exit" in target) return target.exit;
+  const { settings } = ctx;
+  const trace = await dryRun(nextCallPayload(target, flags.cwd), settings, { render: true });
+  const read = withTranscript(target.path, (source, size) => hookRecordsOf(source, size));
+  const records = "error" in read ? [] : read;
+  const stateProblem = untrustedDirReason(settings.stateDir);
+  const rules = await loadStandingRules(settings, target.cwd ?? flags.cwd);
+  const none = rules.lessons.length === 0 && rules.blocks.length === 0;
+  const quiet = "none: the hook writes a line per call only with LESSONS_DEBUG=1 (or " +
+    `"debug": true in the config file), and otherwise only when a setting is wrong`;
+  const why: WhyJson = {
+    transcript: target.path,
+    answer: answerOf(trace, {
+      stateDir: settings.stateDir,
+      stateProblem,
+      noRules: none ? nothingToRestate(rules.manifest, rules.sources) : undefined,
+    }),
+    nextCall: debugLine(trace),
+    recorded: recordLines(records),
+    problems: settings.problems,
+    configFile: cli.configFileText(settings.configFile),
+  };
+  if (flags.values.json) {
+    await cli.printJson(why);
+    return cli.EXIT_OK;
+  }
+  const rows: [string, string][] = [
+    ["answer", why.answer],
+    ["next call", why.nextCall],
+    ["recorded", why.recorded.length > 0 ? why.recorded.join("\n") : quiet],
+    ...why.problems.map((p): [string, string] => ["problem", p]),
+    ["config file", why.configFile],
+    ["transcript", why.transcript],
+  ];
+  await cli.out(cli.table(rows, 12, ctx.width));
+  return cli.EXIT_OK;
+}

@@ -1,0 +1,97 @@
+/**
+ * Which directives and protocols lessons-learned's session start shows, and in what order, as its
+ * `hooks/session-start-lesson-protocol.mjs` behaves at commit 468d378 (2026-10-05): written from
+ * that behaviour, so that a refresh restates exactly what the model was given. Pure.
+ */
+
+/** Session start's own limits, the manifest's `config.maxSessionStartLessons` and budget. */
+export interface SessionStartLimits {
+  maxLessons: number;
+  /** `config.sessionStartBudgetBytes`: summed lengths of `summary`, `problem`, `solution`. */
+  budget: number;
+}
+
+export const DEFAULT_LIMITS: SessionStartLimits = { maxLessons: 20, budget: 8192 };
+
+/** A lesson that passed the type, `disabled` and scope filters, in manifest order. */
+export interface Candidate {
+  id: string;
+  priority: number;
+  /** What it counts against the budget: the lengths of `summary`, `problem` and `solution`. */
+  size: number;
+}
+
+/** Why session start leaves an active lesson out. */
+export type SessionStartCut = "session-start-cap" | "session-start-budget";
+
+/** The manifest's limits; a missing or non-numeric one takes session start's default. */
+export function limitsOf(config: unknown): SessionStartLimits {
+  const field = (key: string, fallback: number) => {
+    const value = typeof config === "object" && config !== null
+      ? Object.getOwnPropertyDescriptor(config, key)?.value
+      : undefined;
+    return typeof value === "number" && Number.isFinite(value) ? value : fallback;
+  };
+  return {
+    maxLessons: field("maxSessionStartLessons", DEFAULT_LIMITS.maxLessons),
+    budget: field("sessionStartBudgetBytes", DEFAULT_LIMITS.budget),
+  };
+}
+
+/** The project a `scope` names: the folder with `/` written as `-`, one leading `-` dropped. */
+export function projectIdOf(folder: string | undefined): string | undefined {
+  return folder ? folder.replaceAll("/", "-").replace(/^-/, "") : undefined;
+}
+
+/** The length `summary`, `problem` or `solution` adds to a lesson's size (0 when not text). */
+export function sizeOf(...fields: unknown[]): number {
+  return fields.reduce<number>((sum, f) => sum + (typeof f === "string" ? f.length : 0), 0);
+}
+
+/**
+ * `candidates` by priority, highest first, ties in manifest order; then, in that order, each taken
+ * while fewer than `maxLessons` are, if its size fits what is left of `budget` (one that does not
+ * is passed over and the next tried). `shown` keeps that order; `cut` says why each other one is
+ * out, in the same order.
+ */
+export function selectForSessionStart<T extends Candidate>(
+  candidates: readonly T[],
+  limits: SessionStartLimits,
+): { shown: T[]; cut: { lesson: T; why: SessionStartCut }[] } {
+  const ranked = byPriority(candidates);
+  const shown: T[] = [];
+  const cut: { lesson: T; why: SessionStartCut }[] = [];
+  let used = 0;
+  for (const lesson of ranked) {
+    if (shown.length >= limits.maxLessons) {
+      cut.push({ lesson, why: "session-start-cap" });
+    } else if (used + lesson.size > limits.budget) {
+      cut.push({ lesson, why: "session-start-budget" });
+    } else {
+      shown.push(lesson);
+      used += lesson.size;
+    }
+  }
+  return { shown, cut };
+}
+
+/** Highest priority first; equal priorities keep their order (`Array.prototype.sort` is stable). */
+export function byPriority<T extends { priority: number }>(items: readonly T[]): T[] {
+  return [...items].sort((a, b) => b.priority - a.priority);
+}
+
+const PLAIN = /^[a-z:-]*$/;
+const PLAIN_DIGITS = /^[a-z0-9-]*$/;
+
+/**
+ * `a.localeCompare(b)`'s sign, as session start orders its tag groups. Two tags both of lowercase
+ * letters, `:` and `-` (or lowercase letters, digits and `-`) compare by code unit, which gives
+ * the same order there (a test checks it against `localeCompare`) without initialising ICU (about
+ * 7 ms on a firing call); any other pair goes to `localeCompare`.
+ */
+export function tagOrder(a: string, b: string): number {
+  if ((PLAIN.test(a) && PLAIN.test(b)) || (PLAIN_DIGITS.test(a) && PLAIN_DIGITS.test(b))) {
+    return a < b ? -1 : a > b ? 1 : 0;
+  }
+  return Math.sign(a.localeCompare(b));
+}

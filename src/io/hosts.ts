@@ -1,0 +1,61 @@
+/**
+ * The host seam: which agent wrote a session's transcript, and what differs between them. Each
+ * host's facts live in its own module (core/claude_code.ts, core/codex.ts) and its transcript
+ * reader gives the same view (core/view.ts); the decision, the state, the rendering and the
+ * commands know no host. docs/architecture.md draws it.
+ */
+import { autoCompactLimitOf, DEFAULT_COMPACT_SHARE, isRolloutPath } from "../core/codex.ts";
+import type { CompactEnv } from "../core/compaction_point.ts";
+import { join } from "../core/path.ts";
+import type { Settings } from "../settings/resolve.ts";
+import { rolloutHistoryOf, rolloutViewOf } from "./codex_rollout.ts";
+import { historyOf, viewOf } from "./transcript.ts";
+
+export type HostName = "Claude Code" | "Codex";
+
+/** What the shared steps ask of a host's transcript. */
+export interface TranscriptReader {
+  host: HostName;
+  viewOf: typeof viewOf;
+  historyOf: (...args: Parameters<typeof rolloutHistoryOf>) => ReturnType<typeof historyOf>;
+}
+
+export const CLAUDE_CODE: TranscriptReader = { host: "Claude Code", viewOf, historyOf };
+export const CODEX: TranscriptReader = {
+  host: "Codex",
+  viewOf: rolloutViewOf,
+  historyOf: rolloutHistoryOf,
+};
+
+/** The reader for a transcript: a rollout (`rollout-*.jsonl`) is Codex's, any other is Claude's. */
+export function readerFor(path: string | undefined): TranscriptReader {
+  return isRolloutPath(path) ? CODEX : CLAUDE_CODE;
+}
+
+/**
+ * The settings a session of that host runs under. Codex: its own instruction files and
+ * `$CODEX_HOME`, and none of Claude Code's auto-compaction settings (the rollout states the
+ * window Codex works with, and Codex compacts by its own settings).
+ */
+export function settingsFor(path: string | undefined, settings: Settings): Settings {
+  if (readerFor(path) !== CODEX) return settings;
+  const compactEnv = { host: codexCompaction(settings.codexHome) };
+  return { ...settings, agent: "codex", compactEnv, scaleForAutocompact: false };
+}
+
+/** Where Codex compacts: `model_auto_compact_token_limit` in its config.toml, else its default. */
+function codexCompaction(codexHome: string | undefined): NonNullable<CompactEnv["host"]> {
+  const file = codexHome && join(codexHome, "config.toml");
+  let limit: number | undefined;
+  try {
+    limit = file ? autoCompactLimitOf(Deno.readTextFileSync(file)) : undefined;
+  } catch {
+    // No config file: Codex's default.
+  }
+  if (limit !== undefined) {
+    const evidence = `model_auto_compact_token_limit = ${limit} in ${file}`;
+    return { tokens: limit, source: "model_auto_compact_token_limit", evidence };
+  }
+  const evidence = "Codex's default: 90% of the configured window, of which it states 95%";
+  return { share: DEFAULT_COMPACT_SHARE, source: "Codex's default", evidence };
+}

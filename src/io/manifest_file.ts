@@ -1,0 +1,79 @@
+/**
+ * The lessons-learned manifest as a file: where it is, and its JSON read (not yet checked against
+ * its schema, whose zod schemas standing_rules.ts builds: SessionStart startup asks only whether
+ * it can be read, without paying for them).
+ */
+import type { Settings } from "../settings/resolve.ts";
+import { join } from "../core/path.ts";
+import { fileReason, messageOf } from "../core/errors.ts";
+import { whyNotJson } from "../core/json_syntax.ts";
+import { newestInstalledFile } from "./plugin_cache.ts";
+
+/** Manifests larger than this are refused unparsed (real ones are well under 1 MB). */
+const MAX_MANIFEST_BYTES = 8 * 1024 * 1024;
+
+export type ManifestSettings =
+  & Pick<Settings, "manifestPath" | "manifestPathFrom" | "pluginRoot" | "claudeDir">
+  & Partial<Pick<Settings, "agent" | "codexHome">>;
+
+/** No manifest, or one that cannot be used and why. */
+export type UnusableManifest =
+  | { kind: "none" }
+  | { kind: "invalid"; location: { path: string; via: string }; error: string };
+
+/**
+ * The manifest found, read and parsed as JSON; or why it cannot be used.
+ */
+export async function readManifest(
+  search: ManifestSettings,
+): Promise<
+  UnusableManifest | { kind: "json"; location: { path: string; via: string }; raw: unknown }
+> {
+  const location = locateManifest(search);
+  if (!location) return { kind: "none" };
+  const invalid = (why: string) => ({
+    kind: "invalid" as const,
+    location,
+    error: `manifest ${location.path}: ${why}`,
+  });
+  let text: string;
+  try {
+    const info = Deno.statSync(location.path);
+    if (info.isDirectory) return invalid("it is a folder, not a file");
+    if (!info.isFile) return invalid("it is not a regular file");
+    if (info.size > MAX_MANIFEST_BYTES) {
+      return invalid(`it is ${info.size} bytes, over the ${MAX_MANIFEST_BYTES}-byte limit`);
+    }
+    text = Deno.readTextFileSync(location.path);
+  } catch (error) {
+    return invalid(fileReason(error));
+  }
+  try {
+    return { kind: "json", location, raw: JSON.parse(text) };
+  } catch {
+    // Saying where the JSON breaks needs jsonc-parser, which a cold Deno cache may lack.
+    return invalid(await whyNotJson(text).catch(messageOf));
+  }
+}
+
+/** The configured path, else the plugin root's `data/`, else the newest installed plugin's. */
+function locateManifest(search: ManifestSettings): { path: string; via: string } | undefined {
+  const { manifestPath, pluginRoot, claudeDir } = search;
+  if (manifestPath) {
+    return { path: manifestPath, via: search.manifestPathFrom ?? "LESSONS_MANIFEST_PATH" };
+  }
+  const bundled = pluginRoot && join(pluginRoot, "data", "lesson-manifest.json");
+  try {
+    if (bundled && Deno.statSync(bundled).isFile) {
+      return { path: bundled, via: "CLAUDE_PLUGIN_ROOT/data" };
+    }
+  } catch {
+    // Not bundled: look for an installed plugin.
+  }
+  const manifestFile = ["data", "lesson-manifest.json"];
+  // Under Codex, lessons-learned is installed in $CODEX_HOME/plugins, laid out as Claude Code's.
+  const agentDir = search.agent === "codex" ? search.codexHome : claudeDir;
+  const installed = agentDir &&
+    newestInstalledFile(join(agentDir, "plugins"), "lessons-learned", manifestFile);
+  return installed ? { path: installed.path, via: "installed lessons-learned plugin" } : undefined;
+}

@@ -1,0 +1,120 @@
+/**
+ * The commands on a Codex session, found from the project folder as a Claude Code session is;
+ * with both agents' sessions for one project, the one written last, and either by its id.
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { join } from "node:path";
+import { StatusJsonSchema } from "../../src/cli/schemas.ts";
+import { entries, writeTranscript } from "../_helpers.ts";
+import { CodexSession } from "../integration/_codex.ts";
+import { assertIncludes, cli, parsedAs, sandbox } from "./_cli.ts";
+
+async function codexProject() {
+  const box = sandbox();
+  const project = join(box.dir, "project");
+  Deno.mkdirSync(project);
+  Deno.writeTextFileSync(
+    join(project, "AGENTS.md"),
+    "<!-- reinject -->\nKeep commits small (AGENTS-RULE).\n<!-- /reinject -->\n",
+  );
+  const codexHome = join(box.dir, ".codex");
+  const env = { ...box.env, HOME: box.dir, CODEX_HOME: codexHome };
+  const session = new CodexSession(codexHome, project);
+  for (const tokens of [40_000, 61_000, 70_000]) await session.call(tokens, env);
+  return { box, project, env, session };
+}
+
+/** A Claude Code session for the same project, under `~/.claude/projects/`. */
+function claudeSession(home: string, project: string, percent: number): string {
+  const dir = join(home, ".claude", "projects", project.replace(/[^a-zA-Z0-9]/g, "-"));
+  Deno.mkdirSync(dir, { recursive: true });
+  const path = join(dir, "6c1e2f3a-0000-4000-8000-000000000001.jsonl");
+  writeTranscript(path, [entries.assistant(percent * 2_000, ["toolu_1"])]);
+  return path;
+}
+
+const status = async (env: Record<string, string>, project: string, extra: string[] = []) => {
+  const run = await cli(["status", "--json", "--project", project, ...extra], env);
+  assertEquals(run.code, 0, run.stderr);
+  return parsedAs(StatusJsonSchema, run.stdout);
+};
+
+Deno.test("status finds a project's Codex session and reads it against the rollout's window", async () => {
+  const { env, project, session } = await codexProject();
+  const report = await status(env, project);
+  assertEquals([report.transcript, report.tokens, report.window], [session.path, 70_000, 190_000]);
+  assertEquals(report.fired, [30]);
+  // Where Codex compacts by default: 90 % of the configured 200,000 (codex-facts.md).
+  assertEquals([report.compaction?.tokens, report.compaction?.source], [
+    180_000,
+    "Codex's default",
+  ]);
+  const text = await cli(["status", "--project", project], env);
+  assertEquals(text.code, 0, text.stderr);
+  assertIncludes(text.stdout, "190,000");
+});
+
+Deno.test("status --timeline replays a Codex session, its compaction and its receipts", async () => {
+  const { env, project, session } = await codexProject();
+  await session.compact(env);
+  await session.call(20_000, env);
+  await session.call(61_000, env);
+  const run = await cli(["status", "--timeline", "--json", "--project", project], env);
+  assertEquals(run.code, 0, run.stderr);
+  const { calls, events } = JSON.parse(run.stdout);
+  assertEquals(calls.map((c: { tokens: number }) => c.tokens), [
+    40_000,
+    61_000,
+    70_000,
+    20_000,
+    61_000,
+  ]);
+  assertEquals(events, [
+    { kind: "refresh", call: 2, thresholds: [30], delivery: "delivered" },
+    { kind: "compaction", beforeCall: 4, trigger: "auto", preTokens: null },
+    { kind: "restatement", call: "SessionStart", delivery: "delivered" },
+    { kind: "refresh", call: 5, thresholds: [30], delivery: "delivered" },
+  ]);
+});
+
+Deno.test("preview renders AGENTS.md's marked rules for a Codex session; doctor runs on it", async () => {
+  const { env, project } = await codexProject();
+  const preview = await cli(["preview", "--project", project], env);
+  assertEquals(preview.code, 0, preview.stderr);
+  assertIncludes(preview.stdout, "Keep commits small (AGENTS-RULE).");
+  const doctor = await cli(["doctor", "--project", project], env);
+  ok(doctor.code === 0 || doctor.code === 1, doctor.stderr);
+  assertIncludes(doctor.stdout, "AGENTS.md");
+});
+
+Deno.test("with both agents, the session written last is shown, and either by its id", async () => {
+  const { box, env, project, session } = await codexProject();
+  const claude = claudeSession(box.dir, project, 20);
+  // The Claude Code session was written after the Codex one.
+  const later = new Date(Date.now() + 60_000);
+  Deno.utimeSync(claude, later, later);
+  assertEquals((await status(env, project)).transcript, claude);
+  const id = session.path.match(/([0-9a-f-]{36})\.jsonl$/)![1]!;
+  assertEquals((await status(env, project, ["--session", id])).transcript, session.path);
+  assertEquals((await status(env, project, ["--session", "6c1e2f3a"])).transcript, claude);
+  // Now Codex writes again: its session is the newer.
+  const newer = new Date(Date.now() + 120_000);
+  Deno.utimeSync(session.path, newer, newer);
+  assertEquals((await status(env, project)).transcript, session.path);
+});
+
+Deno.test("Claude Code's auto-compaction settings do not move a Codex session's span", async () => {
+  const { box, env, project } = await codexProject();
+  // An early auto-compaction for Claude Code sessions only.
+  Deno.mkdirSync(join(box.dir, ".claude"), { recursive: true });
+  Deno.writeTextFileSync(
+    join(box.dir, ".claude", "settings.json"),
+    JSON.stringify({ autoCompactWindow: 100_000 }),
+  );
+  const withClaude = { ...env, CLAUDE_CODE_AUTO_COMPACT_WINDOW: "100000" };
+  assertEquals((await status(withClaude, project)).span, 190_000);
+  const run = await cli(["status", "--timeline", "--json", "--project", project], withClaude);
+  assertEquals(run.code, 0, run.stderr);
+  const spans = JSON.parse(run.stdout).calls.map((c: { span: number }) => c.span);
+  assertEquals(spans, [190_000, 190_000, 190_000]);
+});

@@ -1,0 +1,78 @@
+/**
+ * `preview` and `doctor` name every active lesson a refresh leaves out, and why: scoped to another
+ * project, past session start's cap, over its budget, or over the refresh's own budget.
+ */
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { dirname, join } from "node:path";
+import { DoctorJsonSchema, PreviewJsonSchema } from "../../src/cli/schemas.ts";
+import { projectIdOf } from "../../src/core/session_start.ts";
+import { assertIncludes, cli, parsedAs, ROOT, sandbox, unwrap } from "./_cli.ts";
+
+const LIMITS = join(ROOT, "tests", "fixtures", "manifests", "session-start-limits.json");
+
+/** The limits fixture, its "this project" lessons scoped to `project`; a small refresh budget. */
+function setUp() {
+  const box = sandbox();
+  const project = join(box.dir, "proj");
+  Deno.mkdirSync(project);
+  const manifest = join(box.dir, "manifest.json");
+  Deno.writeTextFileSync(
+    manifest,
+    Deno.readTextFileSync(LIMITS).replaceAll(
+      '"home-dev-proj"',
+      JSON.stringify(projectIdOf(project)),
+    ),
+  );
+  const env = {
+    ...box.env,
+    HOME: box.dir,
+    PATH: dirname(Deno.execPath()),
+    LESSONS_MANIFEST_PATH: manifest,
+    // Room for the header and a few lessons, not all six.
+    LESSONS_REINJECT_MAX_CHARS: "500",
+  };
+  return { box, project, env };
+}
+
+Deno.test("preview names every lesson left out, and why", async () => {
+  const { project, env } = setUp();
+  const json = parsedAs(
+    PreviewJsonSchema,
+    (await cli(["preview", "--json", "--project", project], env, "", project)).stdout,
+  );
+  const by = (why: string) => json.excluded.filter((e) => e.why === why).map((e) => e.id);
+  assertEquals(by("scope"), ["scoped-elsewhere", "scoped-by-path"]);
+  assertEquals(by("session-start-budget"), ["big"]);
+  assertEquals(by("session-start-cap"), ["after-cap", "low"]);
+  assert(json.omitted.length > 0, "the refresh's own budget left some out");
+  assertEquals(by("refresh-budget"), json.omitted);
+  // Session start's six, each restated, summarized or named as over the refresh's budget.
+  assertEquals(
+    [...json.whole, ...json.summarized, ...json.omitted].sort(),
+    ["a-second", "alpha", "beta", "scoped-here", "untagged", "z-first"],
+  );
+  const human = await cli(["preview", "--project", project], env, "", project);
+  const text = unwrap(human.stdout);
+  assertIncludes(text, "scoped-elsewhere (scoped to another project)");
+  assertIncludes(text, "big (over session start's budget)");
+  assertIncludes(text, "low (past session start's cap)");
+  assertIncludes(text, `${json.omitted[0]} (over this refresh's budget)`);
+});
+
+Deno.test("doctor names every lesson left out, and why, and session start's limits", async () => {
+  const { project, env } = setUp();
+  const run = await cli(["doctor", "--json", "--plugin-root", ROOT], env, "", project);
+  const manifest = parsedAs(DoctorJsonSchema, run.stdout).checks.find((c) => c.name === "manifest");
+  const detail = manifest?.detail ?? "";
+  assertIncludes(detail, "session start shows at most 6 lessons within 300 characters");
+  for (
+    const named of [
+      "scoped-elsewhere (scoped to another project)",
+      "scoped-by-path (scoped to another project)",
+      "big (over session start's budget)",
+      "after-cap (past session start's cap)",
+      "low (past session start's cap)",
+      "(over this refresh's budget)",
+    ]
+  ) assertIncludes(detail, named);
+});

@@ -1,0 +1,104 @@
+/**
+ * `why`: one answer to "why no refresh?", from the hook's own steps for its next call (the same
+ * trace its debug line is made of) and from what Claude Code recorded of the hook's stderr in the
+ * transcript (`hook_success` attachments), which it does not show on screen.
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { join } from "node:path";
+import { WhyJsonSchema } from "../../src/cli/schemas.ts";
+import { appendTranscript, entries, payload, runHook, writeTranscript } from "../_helpers.ts";
+import { assertIncludes, cli, parsedAs, sandbox } from "./_cli.ts";
+
+/** What Claude Code 2.1.328 records of a hook run that wrote `stderr` (the compact fixture's). */
+function hookSuccess(toolUseId: string, stderr: string): Record<string, unknown> {
+  return {
+    parentUuid: null,
+    isSidechain: false,
+    attachment: {
+      type: "hook_success",
+      hookName: "PostToolUse:Bash",
+      toolUseID: toolUseId,
+      hookEvent: "PostToolUse",
+      content: "",
+      stdout: "",
+      stderr,
+      exitCode: 0,
+      command: '"${CLAUDE_PLUGIN_ROOT}/hooks/run"',
+      durationMs: 40,
+    },
+    type: "attachment",
+    uuid: crypto.randomUUID(),
+    timestamp: "2026-12-04T10:02:11.123Z",
+    sessionId: "s",
+  };
+}
+
+Deno.test("why answers from the hook's recorded lines and its next call's trace: an unclosed marker", async () => {
+  const box = sandbox();
+  const project = join(box.dir, "project");
+  Deno.mkdirSync(join(project, ".git"), { recursive: true });
+  const claudeMd = join(project, "CLAUDE.md");
+  Deno.writeTextFileSync(claudeMd, "# Notes\n\n\n\n\n\n<!-- reinject -->\nKeep commits small.\n");
+  const env = { ...box.env, HOME: box.dir, LESSONS_MANIFEST_PATH: "", LESSONS_DEBUG: "1" };
+  writeTranscript(box.transcript, [
+    entries.assistant(62_000, ["toolu_w1"], { model: "claude-sonnet-4-6" }),
+  ]);
+  // The hook's call, its stderr recorded as Claude Code records it.
+  const call = payload("PostToolUse.Bash", {
+    tool_use_id: "toolu_w1",
+    transcript_path: box.transcript,
+    cwd: project,
+  });
+  const first = await runHook(call, env);
+  assertEquals(first.stdout, "");
+  appendTranscript(box.transcript, [
+    entries.toolResult("toolu_w1"),
+    hookSuccess("toolu_w1", first.stderr),
+  ]);
+
+  const run = await cli(["why", "--json", "--transcript", box.transcript], env, "", project);
+  assertEquals(run.code, 0, run.stderr);
+  const why = parsedAs(WhyJsonSchema, run.stdout);
+  assertIncludes(why.answer, "no refresh will come");
+  assertIncludes(why.answer, `${claudeMd}:7: section never closed`);
+  // What the transcript recorded: the hook's own debug line, word for word.
+  assertEquals(why.recorded, [`2026-12-04 10:02:11Z PostToolUse:Bash: ${first.stderr.trim()}`]);
+  assertIncludes(first.stderr, "no rules to restate");
+  // Its next call says what `why` said it would: the same steps, the same line (less the tool's
+  // name, which a call has and a dry run has not, and the wait for its own entry).
+  const next = await runHook({ ...call, tool_use_id: "toolu_w2" }, env);
+  const said = next.stderr.trim().replace("PostToolUse Bash:", "PostToolUse:")
+    .replace(/ \(waited \d+ ms for its entry\)/, "");
+  assertEquals(said, `lessons-reinject: ${why.nextCall}`);
+
+  const human = await cli(
+    ["why", "--transcript", box.transcript],
+    { ...env, COLUMNS: "200" },
+    "",
+    project,
+  );
+  assertIncludes(human.stdout, "answer      no refresh will come: nothing to restate");
+  await Deno.remove(box.dir, { recursive: true });
+});
+
+Deno.test("why, with nothing recorded, says how to have the hook write its line", async () => {
+  const box = sandbox();
+  const env = { ...box.env, HOME: box.dir };
+  writeTranscript(box.transcript, [
+    entries.assistant(20_000, ["toolu_q"], { model: "claude-sonnet-4-6" }),
+  ]);
+  const run = await cli(["why", "--transcript", box.transcript], { ...env, COLUMNS: "200" });
+  assertEquals(run.code, 0, run.stderr);
+  assertIncludes(
+    run.stdout,
+    "answer      no refresh is due now: 10% is below the next threshold, 30%",
+  );
+  assertIncludes(
+    run.stdout,
+    "recorded    none: the hook writes a line per call only with LESSONS_DEBUG=1",
+  );
+  const missing = await cli(["why", "--transcript", join(box.dir, "nope.jsonl")], env);
+  assertEquals(missing.code, 1);
+  ok(!missing.stderr.includes("    at "), missing.stderr);
+  await Deno.remove(box.dir, { recursive: true });
+});

@@ -1,0 +1,122 @@
+/**
+ * A Codex session simulated line by line in the order real Codex 0.171.0 writes its rollout
+ * (docs/maintainers/codex-facts.md), each line a real one (tests/fixtures/codex/rollouts) with
+ * its figures, ids and text set: the call, its response's `token_usage_record`, the hook, the
+ * hook's answer record, the call's output, the response's `token_count`.
+ */
+import { join } from "node:path";
+import { contextOf, ROOT, runHook } from "../_helpers.ts";
+
+const FIXTURES = join(ROOT, "tests", "fixtures", "codex");
+const lines = (name: string) =>
+  Deno.readTextFileSync(join(FIXTURES, "rollouts", `recorded-0.171.0-${name}.jsonl`)).split("\n")
+    .filter((l) => l !== "").map((l) => JSON.parse(l));
+const basic = lines("basic");
+const template = (type: string, inner?: string) =>
+  structuredClone(
+    basic.find((e) => e.type === type && (inner === undefined || e.payload?.type === inner)) ??
+      lines("compact").find((e) => e.type === type),
+  );
+
+/** A captured Codex 0.171.0 payload (tests/fixtures/codex/payloads). */
+export function codexPayload(name: string, overrides: Record<string, unknown>) {
+  const text = Deno.readTextFileSync(join(FIXTURES, "payloads", `codex-0.171.0.${name}.json`));
+  return { ...JSON.parse(text), ...overrides };
+}
+
+export class CodexSession {
+  readonly path: string;
+  readonly id = "01a24332-43c1-7c10-b6aa-c7c52b770a52";
+  #calls = 0;
+  constructor(readonly dir: string, readonly cwd: string, readonly window = 190_000) {
+    const id = this.id;
+    this.path = join(
+      dir,
+      "sessions",
+      "2026",
+      "12",
+      "04",
+      `rollout-2026-12-04T22-34-57-${id}.jsonl`,
+    );
+    Deno.mkdirSync(join(dir, "sessions", "2026", "12", "04"), { recursive: true });
+    const meta = template("session_meta");
+    Object.assign(meta.payload, { cwd, session_id: id, id });
+    const started = template("event_msg", "task_started");
+    started.payload.model_context_window = window;
+    this.append(meta, started);
+  }
+
+  append(...entries: unknown[]) {
+    Deno.writeTextFileSync(this.path, entries.map((e) => JSON.stringify(e) + "\n").join(""), {
+      append: true,
+    });
+  }
+
+  /** A response of `tokens` input tokens calling one command; its hook run; what Codex writes. */
+  /**
+   * `drop`: Codex records no answer; `lateMs`: the response completes that long after the
+   * command, so its `token_usage_record` lands while the hook runs (measured: `late` rollout).
+   */
+  async call(
+    tokens: number,
+    env: Record<string, string>,
+    options: { drop?: boolean; lateMs?: number } = {},
+  ) {
+    const callId = `call_${++this.#calls}`;
+    const call = template("response_item", "function_call");
+    call.payload.call_id = callId;
+    const record = template("token_usage_record");
+    record.payload.usage.input_tokens = tokens;
+    this.append(call);
+    const late = options.lateMs === undefined
+      ? this.append(record)
+      : new Promise((resolve) => setTimeout(resolve, options.lateMs)).then(() =>
+        this.append(record)
+      );
+    const stdin = codexPayload("PostToolUse", {
+      session_id: this.id,
+      transcript_path: this.path,
+      cwd: this.cwd,
+      tool_use_id: callId,
+    });
+    const run = await runHook(stdin, env);
+    await late;
+    if (run.context !== undefined && !options.drop) this.append(this.answer(run.context));
+    const output = template("response_item", "function_call_output");
+    output.payload.call_id = callId;
+    const count = template("event_msg", "token_count");
+    count.payload.info.last_token_usage.input_tokens = tokens;
+    count.payload.info.model_context_window = this.window;
+    this.append(output, count);
+    return run;
+  }
+
+  /** Codex's record of a delivered answer: a developer message of the hook-context kind. */
+  answer(text: string) {
+    const entry = basic.find((e) =>
+      JSON.stringify(e.payload?.internal_chat_message_metadata_passthrough ?? "").includes(
+        "hooks.additional_context",
+      )
+    );
+    const copy = structuredClone(entry);
+    copy.payload.content[0].text = text;
+    return copy;
+  }
+
+  /** An automatic compaction as Codex writes it, then SessionStart(compact) and its answer. */
+  async compact(env: Record<string, string>) {
+    const count = template("event_msg", "token_count");
+    count.payload.info.last_token_usage.input_tokens = 0;
+    count.payload.info.model_context_window = this.window;
+    this.append(template("compacted"), count);
+    const stdin = codexPayload("SessionStart.compact", {
+      session_id: this.id,
+      transcript_path: this.path,
+      cwd: this.cwd,
+    });
+    const run = await runHook(stdin, env);
+    const context = contextOf(run.stdout);
+    if (context !== undefined) this.append(this.answer(context));
+    return run;
+  }
+}

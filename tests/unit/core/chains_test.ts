@@ -1,0 +1,143 @@
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { advanceChains, CHAINS_KEPT, firedOnChain } from "../../../src/core/chains.ts";
+import { decide, type DecideInput } from "../../../src/core/decide.ts";
+import type { ChainFacts } from "../../../src/core/chains.ts";
+import type { Reading } from "../../../src/core/reading.ts";
+import type { State } from "../../../src/schemas/state.ts";
+
+const reading = (percent: number): Reading => ({
+  kind: "reading",
+  source: "transcript tool_use match",
+  percent,
+  tokens: percent * 2_000,
+  window: 200_000,
+  windowSource: "test",
+  model: "claude-sonnet-4-6",
+});
+
+const call = (state: State, percent: number, chain?: ChainFacts): DecideInput => ({
+  event: "tool call",
+  state,
+  stateFound: true,
+  reading: reading(percent),
+  facts: chain ? { chain } : {},
+  receipts: undefined,
+  claim: { call: undefined, at: undefined },
+  settings: { thresholds: [30, 52, 70], toolCountInterval: 20, refreshAfterCompact: true },
+});
+
+/**
+ * Runs calls in order, each `[chain entry, tip it met, percent]`; what each refreshed for, and
+ * `forked` after the first call that met a tip other than the newest (two chains interleave).
+ */
+function run(calls: [string, string | undefined, number, boolean?][]): string[] {
+  let state: State = { fired: [], toolCount: 0, epoch: 0 };
+  return calls.map(([entry, met, percent, turned]) => {
+    const was = state.forked;
+    const d = decide(call(state, percent, { entry, met, ...(turned && { turned }) }));
+    state = d.state;
+    const fired = d.cause?.kind === "thresholds" ? d.cause.thresholds.join() : "-";
+    return `${entry} ${fired}${state.forked && !was ? " forked" : ""}`;
+  });
+}
+
+Deno.test("two chains after a resume: each gets each threshold once, on its own crossing call", () => {
+  assertEquals(
+    run([
+      ["a1", undefined, 31], // the session's first refresh: chain a's first tip
+      ["a2", "a1", 40],
+      ["b1", "a2", 45, true], // a second process resumes from a2: a prompt lies between
+      ["b2", "b1", 53], // b crosses 52 first
+      ["a3", "a2", 50, true], // a goes on from a2
+      ["a4", "a3", 54], // and gets 52 on its own chain
+      ["b3", "b2", 60], // b does not get it again
+      ["a5", "a4", 71],
+      ["b4", "b3", 72],
+      ["a6", "a5", 80],
+    ]),
+    ["a1 30", "a2 -", "b1 -", "b2 52", "a3 - forked", "a4 52", "b3 -", "a5 70", "b4 70", "a6 -"],
+  );
+});
+
+Deno.test("parallel calls of one response: the second finds the chain the first moved on", () => {
+  // Both walked before either decided and met the tip t of chain a; the first replaced t with its
+  // entry. Chain b got 52 already, chain a not: the first call gets it, the second not again.
+  const state: State = {
+    fired: [30, 52],
+    toolCount: 0,
+    chains: [{ tip: "b", fired: [30, 52] }, { tip: "t", fired: [30] }],
+  };
+  const first = decide(call(state, 55, { entry: "x", message: "msg_m", met: "t" }));
+  const second = decide(call(first.state, 56, { entry: "y", message: "msg_m", met: "t" }));
+  assertEquals([first.cause?.kind, second.cause?.kind], ["thresholds", undefined]);
+  assertEquals(second.state.chains?.[0], { tip: "y", message: "msg_m", fired: [30, 52] });
+  // The other chain's tip still says only what it got.
+  assertEquals(second.state.chains?.find((c) => c.tip === "b")?.fired, [30, 52]);
+  assertEquals(second.state.chains?.length, 2);
+});
+
+Deno.test("a call whose chain is unknown counts the session's fired thresholds: never twice", () => {
+  assertEquals(
+    run([
+      ["a1", undefined, 31],
+      ["b1", undefined, 53], // no tip met (out of reach): as before this change, 30 counts
+      ["a2", "a1", 54], // a's chain never received 52, and gets it
+      ["b2", "b1", 55], // b's tip took what counted for it: 52 is not sent again
+    ]),
+    ["a1 30", "b1 52", "a2 52 forked", "b2 -"],
+  );
+});
+
+Deno.test("one chain: the state is what it was before chains, plus the tip", () => {
+  const before: State = { fired: [30], toolCount: 0, epoch: 0, firedWindow: { 30: 200_000 } };
+  const withTip = decide(call(before, 53, { entry: "e2" }));
+  const withoutFacts = decide(call(before, 53));
+  const { chains, ...rest } = withTip.state;
+  assertEquals(rest, withoutFacts.state);
+  assertEquals(chains, [{ tip: "e2", fired: [30, 52] }]);
+  assertEquals(withTip.cause, withoutFacts.cause);
+});
+
+Deno.test("firedOnChain: the met tip's thresholds; none met, the session's", () => {
+  const state: State = {
+    fired: [30, 52],
+    toolCount: 0,
+    chains: [{ tip: "b", fired: [30, 52] }, { tip: "a", message: "msg_a", fired: [30] }],
+  };
+  assertEquals(firedOnChain(state, { entry: "x", met: "a" }), [30]);
+  assertEquals(firedOnChain(state, { entry: "x", met: "msg_a" }), [30]); // a split response
+  assertEquals(firedOnChain(state, { entry: "x" }), [30, 52]);
+  assertEquals(firedOnChain(state, undefined), [30, 52]);
+});
+
+Deno.test("advanceChains: a tip moves on; kept where a turn began; at most CHAINS_KEPT", () => {
+  const state: State = { fired: [30], toolCount: 0, chains: [{ tip: "a", fired: [30] }] };
+  assertEquals(advanceChains(undefined, state, { entry: "b", met: "a" })?.chains, [
+    { tip: "b", fired: [30] },
+  ]);
+  assertEquals(advanceChains(undefined, state, { entry: "b", met: "a", turned: true })?.chains, [
+    { tip: "b", fired: [30] },
+    { tip: "a", fired: [30] },
+  ]);
+  let s = state;
+  for (let i = 0; i < CHAINS_KEPT + 3; i++) {
+    s = advanceChains(undefined, s, { entry: `t${i}`, met: `t${i - 1}`, turned: true })!;
+  }
+  assertEquals(s.chains?.length, CHAINS_KEPT);
+  // Nothing fired yet and no tip: nothing to keep, the state is left alone.
+  assertEquals(advanceChains(undefined, { fired: [], toolCount: 0 }, { entry: "e" }), undefined);
+});
+
+Deno.test("one chain, turn after turn: each call meets the newest tip, never forked", () => {
+  assertEquals(
+    run([
+      ["c1", undefined, 31],
+      ["c2", "c1", 35],
+      ["c3", "c2", 40, true], // a new prompt: c2 kept beside c3
+      ["c4", "c3", 53],
+      ["c5", "c4", 60, true],
+      ["c6", "c5", 71],
+    ]),
+    ["c1 30", "c2 -", "c3 -", "c4 52", "c5 -", "c6 70"],
+  );
+});

@@ -1,0 +1,130 @@
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { decide } from "../../../src/core/decide.ts";
+import { measure, type MeasureSettings } from "../../../src/core/measure.ts";
+import {
+  plannedRefreshes,
+  scheduledThresholds,
+  scheduleFor,
+  widestGap,
+} from "../../../src/core/schedule.ts";
+import type { State } from "../../../src/schemas/state.ts";
+
+Deno.test("scheduleFor() keeps a span of 200k or less as it is, and paces a larger one", async (t) => {
+  const cases: [string, number[], number, number, number | undefined, number, number[]][] = [
+    // name, thresholds, cadence, span, end, the percentages' span, the cadence's points
+    ["200k: as before", [30, 52, 70], 40_000, 200_000, 167_000, 200_000, []],
+    ["a 100k auto-compact window: as before", [30, 52, 70], 40_000, 91_428, 67_000, 91_428, []],
+    ["1M, cadence off: percentages of 1M", [30, 52, 70], 0, 1_000_000, 967_000, 1_000_000, []],
+    ["400k auto-compact window", [30, 52, 70], 40_000, 400_000, 367_000, 200_000, [
+      180_000,
+      220_000,
+      260_000,
+      300_000,
+      340_000,
+    ]],
+    ["1M, a 50k cadence", [30, 52, 70], 50_000, 1_000_000, 400_000, 200_000, [
+      190_000,
+      240_000,
+      290_000,
+      340_000,
+      390_000,
+    ]],
+    ["1M, token thresholds past the percentages", [30, 250_000], 40_000, 1e6, 380_000, 2e5, [
+      290_000,
+      330_000,
+      370_000,
+    ]],
+    ["1M, compaction point unknown: no cadence", [30, 52, 70], 40_000, 1e6, undefined, 2e5, []],
+  ];
+  for (const [name, thresholds, cadence, span, end, percentSpan, points] of cases) {
+    await t.step(name, () => {
+      const schedule = scheduleFor(thresholds, cadence, span, end);
+      assertEquals(schedule.span, percentSpan);
+      assertEquals(schedule.cadence?.points ?? [], points);
+    });
+  }
+});
+
+Deno.test("scheduleFor() on 1M by default: 60k, 104k, 140k, then every 40k to the compaction", () => {
+  const schedule = scheduleFor([30, 52, 70], 40_000, 1_000_000, 967_000);
+  const all = scheduledThresholds([30, 52, 70], schedule);
+  const points = plannedRefreshes(all, schedule.span).map((p) => p.tokens);
+  assertEquals(points.slice(0, 5), [60_000, 104_000, 140_000, 180_000, 220_000]);
+  assertEquals(points.at(-1), 940_000);
+  assertEquals(points.length, 23);
+  assertEquals(widestGap(points), { from: 0, tokens: 60_000 });
+});
+
+Deno.test("plannedRefreshes() merges thresholds that land on one token count", () => {
+  assertEquals(plannedRefreshes([30, 60_000, 52], 200_000), [
+    { thresholds: [30, 60_000], tokens: 60_000 },
+    { thresholds: [52], tokens: 104_000 },
+  ]);
+});
+
+const SETTINGS: MeasureSettings = {
+  thresholds: [30, 52, 70],
+  windowOverride: undefined,
+  disable1m: false,
+  firstParty: true,
+  compactEnv: {},
+  scaleForAutocompact: true,
+  cadence: 40_000,
+};
+
+/** Climbs from 9k to `top` in steps of `step` on `window`: the token counts that refreshed. */
+function climb(window: number, top: number, step: number, settings = SETTINGS): number[] {
+  let state: State = { fired: [], toolCount: 0, epoch: 0 };
+  const refreshedAt: number[] = [];
+  for (let tokens = step; tokens <= top; tokens += step) {
+    const contextWindow = { context_window_size: window, current_usage: tokens };
+    const { reading, facts } = measure({
+      contextWindow,
+      view: undefined,
+      state,
+      settings,
+      files: undefined,
+    });
+    const decision = decide({
+      event: "tool call",
+      state,
+      stateFound: true,
+      reading,
+      facts,
+      receipts: undefined,
+      claim: { call: `toolu_${tokens}`, at: tokens },
+      settings: {
+        thresholds: settings.thresholds,
+        toolCountInterval: 20,
+        refreshAfterCompact: true,
+      },
+    });
+    if (decision.cause) refreshedAt.push(tokens);
+    state = decision.state;
+  }
+  return refreshedAt;
+}
+
+Deno.test("a 1M session climbing to 270k in steps of 9k: by 70k, three by 150k, then 25k-50k apart", () => {
+  const at = climb(1_000_000, 270_000, 9_000);
+  ok(at[0]! <= 70_000, `first refresh at ${at[0]}`);
+  ok(at.filter((t) => t <= 150_000).length >= 3, at.join());
+  const later = at.filter((t) => t > 150_000);
+  const gaps = later.map((t, i) =>
+    t - (i === 0 ? at.filter((x) => x <= 150_000).at(-1)! : later[i - 1]!)
+  );
+  ok(gaps.every((g) => g >= 25_000 && g <= 50_000), `gaps ${gaps.join()}`);
+  assertEquals(at, [63_000, 108_000, 144_000, 180_000, 225_000, 261_000]);
+});
+
+Deno.test("a 200k session climbing to 160k refreshes as before: at 30, 52 and 70 %", () => {
+  assertEquals(climb(200_000, 160_000, 9_000), [63_000, 108_000, 144_000]);
+});
+
+Deno.test("with the cadence off a 1M session refreshes at 30, 52 and 70 % of 1M", () => {
+  assertEquals(climb(1_000_000, 720_000, 9_000, { ...SETTINGS, cadence: 0 }), [
+    306_000,
+    522_000,
+    702_000,
+  ]);
+});
