@@ -227,7 +227,7 @@ Deno.test("marketplace.json lists this plugin from the repository root", () => {
 Deno.test("plugin.json holds only fields every release takes; docs/install.md names the hosts; its icon is one the directory takes", () => {
   const plugin = JSON.parse(read(".claude-plugin/plugin.json"));
   // Releases before 2.1.76 refuse a manifest with a field they do not know, `network` among them,
-  // and then load nothing of the plugin (tests/e2e/measure_plugin_events.ts, 2.0.76 to 2.1.75).
+  // and then load nothing of the plugin (scripts/measure/measure_plugin_events.ts, 2.0.76 to 2.1.75).
   const known = ["name", "version", "description", "author", "license", "keywords", "homepage"];
   assert.deepEqual(Object.keys(plugin).filter((key) => !known.includes(key)), []);
   // hooks/install: the release host, and where GitHub redirects a release asset (today's host

@@ -5,11 +5,11 @@
  * this repository as the plugin; prints, per release, the refresh headers each of the subagent's
  * requests carries and the receipts its transcript holds.
  *
- *     deno run -A tests/e2e/measure_subagent_receipts.ts 2.1.212 2.1.328
+ *     deno run -A scripts/measure/measure_subagent_receipts.ts 2.1.212 2.1.328
  */
-import { backedSteps, usage } from "../../scripts/loopback/backed_steps.ts";
-import { installedClaude } from "../../scripts/loopback/claude_cli.ts";
-import { attachmentOf, readJsonl, Scenario } from "./harness.ts";
+import { backedSteps, usage } from "../loopback/backed_steps.ts";
+import { installedClaude } from "../loopback/claude_cli.ts";
+import { attachmentOf, readJsonl, Scenario } from "../../tests/e2e/harness.ts";
 
 const MARKER = "E2E-SUBAGENT-RECEIPTS-77a1";
 const HEADER = /lessons-reinject refresh ([0-9,]+) ref=/g;

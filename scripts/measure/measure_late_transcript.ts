@@ -6,18 +6,18 @@
  * and when the previous result is missing, how many milliseconds pass until it is written.
  * With `--load`, both cores are kept busy meanwhile by a bounded CPU burner it starts and stops.
  *
- *     deno run -A tests/e2e/measure_late_transcript.ts [--load] [--calls 40] [--sessions 2]
+ *     deno run -A scripts/measure/measure_late_transcript.ts [--load] [--calls 40] [--sessions 2]
  *                                                      [--with-hook]
  *
  * `--with-hook` loads this repository's plugin beside the tracer, as a user's session has it.
  * Prints one JSON line per session and a total.
  */
 import { join } from "node:path";
-import type { Step } from "../../scripts/loopback/api_stub.ts";
-import { usage } from "../../scripts/loopback/backed_steps.ts";
-import { locateClaude } from "../../scripts/loopback/claude_cli.ts";
-import { startBurner } from "../../scripts/loopback/cpu_burner.ts";
-import { ROOT, Scenario } from "./harness.ts";
+import type { Step } from "../loopback/api_stub.ts";
+import { usage } from "../loopback/backed_steps.ts";
+import { locateClaude } from "../loopback/claude_cli.ts";
+import { startBurner } from "../loopback/cpu_burner.ts";
+import { ROOT, Scenario } from "../../tests/e2e/harness.ts";
 
 const args = [...Deno.args];
 const flag = (name: string) => {

@@ -7,13 +7,13 @@
  * transcript says which file was in force. A hook on each call logs the override its environment
  * carries.
  *
- *     deno run -A tests/e2e/measure_settings_reread.ts 2.1.328 2.1.332
+ *     deno run -A scripts/measure/measure_settings_reread.ts 2.1.328 2.1.332
  */
 import { join } from "node:path";
-import type { Step } from "../../scripts/loopback/api_stub.ts";
-import { usage } from "../../scripts/loopback/backed_steps.ts";
-import { installedClaude } from "../../scripts/loopback/claude_cli.ts";
-import { type Json, readJsonl, Scenario } from "./harness.ts";
+import type { Step } from "../loopback/api_stub.ts";
+import { usage } from "../loopback/backed_steps.ts";
+import { installedClaude } from "../loopback/claude_cli.ts";
+import { type Json, readJsonl, Scenario } from "../../tests/e2e/harness.ts";
 
 interface Case {
   name: string;

@@ -7,9 +7,9 @@
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import type { Step, ToolCall } from "../../scripts/loopback/api_stub.ts";
-import { locateClaude } from "../../scripts/loopback/claude_cli.ts";
-import { ROOT, Scenario, type ScenarioSetup, type TurnOptions } from "./harness.ts";
+import type { Step, ToolCall } from "../loopback/api_stub.ts";
+import { locateClaude } from "../loopback/claude_cli.ts";
+import { ROOT, Scenario, type ScenarioSetup, type TurnOptions } from "../../tests/e2e/harness.ts";
 import {
   analyseSession,
   type GrowthPair,

@@ -4,11 +4,11 @@
  * from 22 % to 74 % on a 200k model, with this repository as the plugin; the loopback API's
  * requests say which tool results carried a refresh, and which thresholds each named.
  *
- *     deno run -A tests/e2e/measure_no_receipts.ts 2.1.96 2.1.97
+ *     deno run -A scripts/measure/measure_no_receipts.ts 2.1.96 2.1.97
  */
-import { backedSteps } from "../../scripts/loopback/backed_steps.ts";
-import { installedClaude } from "../../scripts/loopback/claude_cli.ts";
-import { deliveredAfter, type Json, Scenario } from "./harness.ts";
+import { backedSteps } from "../loopback/backed_steps.ts";
+import { installedClaude } from "../loopback/claude_cli.ts";
+import { deliveredAfter, type Json, Scenario } from "../../tests/e2e/harness.ts";
 
 const CLIMB = [45_000, 50_000, 62_000, 76_000, 90_000, 105_000, 120_000, 135_000, 141_000, 148_000];
 const HEADER = /\[lessons-reinject refresh ([0-9a-z,:]+) ref=/g;

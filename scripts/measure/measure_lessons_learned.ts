@@ -1,10 +1,10 @@
 /**
  * A measurement, not a test: what the lessons-learned plugin's own SessionStart hooks give the
  * model after a real `/compact`. Run with a checkout of that plugin (its hooks need `node`):
- * `deno run -A tests/e2e/measure_lessons_learned.ts <lessons-learned folder>`; prints JSON.
+ * `deno run -A scripts/measure/measure_lessons_learned.ts <lessons-learned folder>`; prints JSON.
  */
-import { locateClaude } from "../../scripts/loopback/claude_cli.ts";
-import { type Json, Scenario, textOf } from "./harness.ts";
+import { locateClaude } from "../loopback/claude_cli.ts";
+import { type Json, Scenario, textOf } from "../../tests/e2e/harness.ts";
 
 const cli = await locateClaude();
 if ("problem" in cli) throw new Error(cli.problem);

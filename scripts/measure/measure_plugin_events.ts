@@ -5,12 +5,12 @@
  * `.claude-plugin/plugin.json`, and the same without the manifest's `network` field; a climb across
  * 30 %; the loopback API's requests say which tool results carried a refresh.
  *
- *     deno run -A tests/e2e/measure_plugin_events.ts 2.0.76 2.1.96 2.1.97
+ *     deno run -A scripts/measure/measure_plugin_events.ts 2.0.76 2.1.96 2.1.97
  */
 import { join } from "node:path";
-import { backedSteps } from "../../scripts/loopback/backed_steps.ts";
-import { installedClaude } from "../../scripts/loopback/claude_cli.ts";
-import { deliveredAfter, HEADER_TAG, ROOT, Scenario } from "./harness.ts";
+import { backedSteps } from "../loopback/backed_steps.ts";
+import { installedClaude } from "../loopback/claude_cli.ts";
+import { deliveredAfter, HEADER_TAG, ROOT, Scenario } from "../../tests/e2e/harness.ts";
 
 /** A plugin folder with this repository's hooks.json and manifest, less the fields in `drop`. */
 async function testPlugin(drop: string[]): Promise<string> {

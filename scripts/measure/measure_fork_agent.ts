@@ -2,15 +2,15 @@
  * A measurement, not a test: what real Claude Code writes for a fork subagent (the Agent tool's
  * `subagent_type: "fork"`, on with `CLAUDE_CODE_FORK_SUBAGENT=1`): its file name and agent id,
  * its first line, its usage, and the payloads its hook calls carry. Run:
- * `deno run -A tests/e2e/measure_fork_agent.ts [out-folder]`; then compacts the session to see
+ * `deno run -A scripts/measure/measure_fork_agent.ts [out-folder]`; then compacts the session to see
  * which files its summariser writes. Copies the session's transcripts and the captured payloads
  * to the out folder (default: a temporary one) and prints it. Made
  * tests/fixtures/transcripts/recorded-2.1.328-fork-*.jsonl.
  */
 import { basename, join } from "node:path";
-import { locateClaude } from "../../scripts/loopback/claude_cli.ts";
-import type { Step } from "../../scripts/loopback/api_stub.ts";
-import { Scenario } from "./harness.ts";
+import { locateClaude } from "../loopback/claude_cli.ts";
+import type { Step } from "../loopback/api_stub.ts";
+import { Scenario } from "../../tests/e2e/harness.ts";
 
 const cli = await locateClaude();
 if ("problem" in cli) throw new Error(cli.problem);

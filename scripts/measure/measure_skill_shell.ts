@@ -4,10 +4,10 @@
  * on the event saves its payload, and user-level hooks on the tool-call events show whether the
  * inline command fires those too. Prints, per release, what fired, and each payload.
  *
- *     deno run -A tests/e2e/measure_skill_shell.ts 2.1.331 2.1.332
+ *     deno run -A scripts/measure/measure_skill_shell.ts 2.1.331 2.1.332
  */
-import { installedClaude } from "../../scripts/loopback/claude_cli.ts";
-import { Scenario } from "./harness.ts";
+import { installedClaude } from "../loopback/claude_cli.ts";
+import { Scenario } from "../../tests/e2e/harness.ts";
 
 const SKILL = [
   "---",

@@ -5,10 +5,10 @@
  * (`hook_additional_context`, `hook_success`, `hook_cancelled`), and does a SessionStart answer
  * reach the model at startup, on `--resume`, on `--fork-session` and after `/compact`.
  *
- *     deno run -A tests/e2e/measure_versions.ts 2.1.332 2.1.328 ...   # one JSON line each
- *     deno run -A tests/e2e/measure_versions.ts --bisect 1.0.0 2.1.332 [--on receipts]
- *     deno run -A tests/e2e/measure_versions.ts --payloads <dir> 2.1.332  # keep the payloads
- *     deno run -A tests/e2e/measure_versions.ts --chars 10001 2.1.332  # answer of that size
+ *     deno run -A scripts/measure/measure_versions.ts 2.1.332 2.1.328 ...   # one JSON line each
+ *     deno run -A scripts/measure/measure_versions.ts --bisect 1.0.0 2.1.332 [--on receipts]
+ *     deno run -A scripts/measure/measure_versions.ts --payloads <dir> 2.1.332  # keep the payloads
+ *     deno run -A scripts/measure/measure_versions.ts --chars 10001 2.1.332  # answer of that size
  *
  * `--bisect LOW HIGH` looks for the oldest release between them (npm's list) on which a
  * PostToolUse `additionalContext` reaches the model, assuming it does on HIGH and never stops
@@ -17,11 +17,11 @@
  * Releases are installed as the e2e suite installs them (scripts/loopback/claude_cli.ts).
  */
 import { join } from "node:path";
-import { startApiStub, type Step } from "../../scripts/loopback/api_stub.ts";
-import { usage } from "../../scripts/loopback/backed_steps.ts";
-import { installedClaude } from "../../scripts/loopback/claude_cli.ts";
-import { baseEnv } from "../../scripts/project.ts";
-import { attachmentOf, type Json, readJsonl } from "./harness.ts";
+import { startApiStub, type Step } from "../loopback/api_stub.ts";
+import { usage } from "../loopback/backed_steps.ts";
+import { installedClaude } from "../loopback/claude_cli.ts";
+import { baseEnv } from "../project.ts";
+import { attachmentOf, type Json, readJsonl } from "../../tests/e2e/harness.ts";
 
 const PTU = "PTU-CONTEXT-PROBE";
 /** The PostToolUse answer: the marker, padded to `chars` characters (`--chars`). */

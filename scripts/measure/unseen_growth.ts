@@ -5,13 +5,13 @@
  * measure_unseen_growth.ts; its results are the fixture tests/unit/core/ceiling_test.ts pins.
  */
 import { TOKENS_PER_BYTE } from "../../src/core/claude_code.ts";
-import type { RecordedRequest } from "../../scripts/loopback/api_stub.ts";
+import type { RecordedRequest } from "../loopback/api_stub.ts";
 import {
   imageTokens,
   requestBytes,
   type RequestParts,
   requestParts,
-} from "../../scripts/loopback/request_size.ts";
+} from "../loopback/request_size.ts";
 
 /** Where the recorded pairs live, relative to the repository root. */
 export const UNSEEN_GROWTH_FIXTURE = "tests/fixtures/unseen-growth/pairs-2.1.328.jsonl";

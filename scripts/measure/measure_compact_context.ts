@@ -1,12 +1,12 @@
 /**
  * A measurement, not a test: where real Claude Code puts a SessionStart(compact) and a
  * PostCompact hook's `additionalContext`, as what, and how many characters get through. Run:
- * `deno run -A tests/e2e/measure_compact_context.ts [sizes...]`; prints one JSON line per size.
+ * `deno run -A scripts/measure/measure_compact_context.ts [sizes...]`; prints one JSON line per size.
  * A stand-in plugin answers both events with a known text; the loopback API records the requests.
  */
 import { join } from "node:path";
-import { locateClaude } from "../../scripts/loopback/claude_cli.ts";
-import { type Json, Scenario, textOf } from "./harness.ts";
+import { locateClaude } from "../loopback/claude_cli.ts";
+import { type Json, Scenario, textOf } from "../../tests/e2e/harness.ts";
 
 const cli = await locateClaude();
 if ("problem" in cli) throw new Error(cli.problem);

@@ -4,7 +4,7 @@
  * so its bytes say nothing of the tokens its pixels cost.
  */
 import { deflateSync } from "node:zlib";
-import { concatBytes } from "../_helpers.ts";
+import { concatBytes } from "../../tests/_helpers.ts";
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
   let c = n;
