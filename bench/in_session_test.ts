@@ -14,10 +14,11 @@ import {
   percentile,
   READINGS,
   refreshesDelivered,
-} from "../../../bench/in_session.ts";
-import { backedSteps, MAX_BACKED_TOKENS } from "../../../scripts/loopback/backed_steps.ts";
-import type { RecordedRequest } from "../../../scripts/loopback/api_stub.ts";
-import { entries, ROOT } from "../../_helpers.ts";
+} from "./in_session.ts";
+import { backedSteps, MAX_BACKED_TOKENS } from "../scripts/loopback/backed_steps.ts";
+import type { RecordedRequest } from "../scripts/loopback/api_stub.ts";
+import { ROOT } from "../scripts/project.ts";
+import { entries } from "../tests/_helpers.ts";
 
 Deno.test("the replayed climb runs from 15 % to 82 % and crosses 30, 52 and 70 once each", () => {
   assertEquals([READINGS[0], READINGS.at(-1), READINGS.length], [29_842, 164_096, 37]);

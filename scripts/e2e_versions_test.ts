@@ -1,7 +1,7 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { parseTap, render } from "../../../scripts/e2e_versions.ts";
-import { baseEnv, ROOT } from "../../_helpers.ts";
+import { parseTap, render } from "./e2e_versions.ts";
+import { baseEnv, ROOT } from "./project.ts";
 
 /** What `deno test --reporter=tap` really prints for a passing, an ignored and a failing test. */
 async function tapOf(source: string): Promise<string> {

@@ -1,7 +1,7 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { DotCondenser, DOTS_PER_LINE } from "../../../scripts/test.ts";
-import { baseEnv, ROOT } from "../../_helpers.ts";
+import { DotCondenser, DOTS_PER_LINE } from "./test.ts";
+import { baseEnv, ROOT } from "./project.ts";
 
 function condensed(chunks: string[]): string {
   let out = "";

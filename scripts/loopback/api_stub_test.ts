@@ -4,7 +4,7 @@
  * step is backed" check can start that queue afresh.
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { startApiStub } from "../../../scripts/loopback/api_stub.ts";
+import { startApiStub } from "./api_stub.ts";
 
 const COMPACTION = "Your task is to create a detailed summary of the conversation so far.";
 

@@ -4,16 +4,16 @@
  * inline, and a request whose scripted growth its own bytes do not carry is found.
  */
 import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
-import { TOKENS_PER_BYTE } from "../../../src/core/claude_code.ts";
-import type { RecordedRequest } from "../../../scripts/loopback/api_stub.ts";
+import { TOKENS_PER_BYTE } from "../../src/core/claude_code.ts";
+import type { RecordedRequest } from "./api_stub.ts";
 import {
   backedSteps,
   BASH_INLINE_BYTES,
   MAX_BACKED_TOKENS,
   reportCarrying,
   unbackedSteps,
-} from "../../../scripts/loopback/backed_steps.ts";
-import { bytesForTokens, requestTokens } from "../../../scripts/loopback/request_size.ts";
+} from "./backed_steps.ts";
+import { bytesForTokens, requestTokens } from "./request_size.ts";
 
 const commandOf = (step: ReturnType<typeof backedSteps>[number], i = 0) =>
   String(step.tools?.[i]?.input.command);

@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals, ok, throws } from "node:assert/strict";
-import { shapeOf, skeletonLine, skeletonOf } from "../../../scripts/skeleton/fill.ts";
+import { shapeOf, skeletonLine, skeletonOf } from "./fill.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text).length;
 
