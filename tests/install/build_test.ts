@@ -287,29 +287,6 @@ Deno.test("workflows: CI runs .ci/run on three systems; release builds and smoke
   for (const version of pinned) assert.equal(version, ciRun, "workflows use .ci/run's Deno");
 });
 
-Deno.test("nothing in src/ locates files beside itself or the executable", () => {
-  // A compiled binary has no src/ or data/ folder beside it: data must be imported modules.
-  const pattern = /import\.meta\.(url|dirname|filename|resolve)|Deno\.(execPath|mainModule)/;
-  // Names the command that runs the program, for hints; it reads nothing from where it is.
-  const naming = join(ROOT, "src", "cli", "dispatch.ts");
-  // Loads the commands' bundle, which the binary embeds beside it (scripts/compile.ts --include);
-  // the release smoke test runs a command from it on every OS.
-  const commands = join(ROOT, "src", "main.ts");
-  const offenders: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of Deno.readDirSync(dir)) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory) walk(path);
-      else if (/\.(ts|js)$/.test(entry.name) && pattern.test(Deno.readTextFileSync(path))) {
-        if (path !== naming && path !== commands) offenders.push(path);
-      }
-    }
-  };
-  walk(join(ROOT, "src"));
-  assert.deepEqual(offenders, []);
-  assert.doesNotMatch(Deno.readTextFileSync(naming), /Deno\.(read|open)/, "dispatch.ts only names");
-});
-
 Deno.test("the bundle alone, run by deno, passes the release smoke test", async () => {
   const dir = Deno.makeTempDirSync({ prefix: "lessons-bundle-" });
   try {
