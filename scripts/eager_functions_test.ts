@@ -1,22 +1,13 @@
 /**
- * The release bundle's functions are compiled with the file (scripts/eager_functions.ts), so
- * Deno's code cache holds them: the rewrite keeps what the code does, and a non-firing call of
- * the built bundle compiles none of its functions on the spot.
+ * The release bundle's functions are compiled with the file (eager_functions.ts), so Deno's code
+ * cache holds them: the rewrite keeps what the code does, and picks the hook's own functions by
+ * the source map. What it saves a call is held to a number by the start-up budget
+ * (tests/unit/hook/startup_budget_test.ts).
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import { join } from "node:path";
-import { eagerFunctions } from "../../scripts/eager_functions.ts";
-import { buildBundle, bundleArgs, isHookSource } from "../../scripts/bundle.ts";
-import { sourceLookup } from "../../scripts/source_map.ts";
-import {
-  entries,
-  HOOK_PERMISSIONS,
-  payload,
-  ROOT,
-  sandbox,
-  spawnWithStdin,
-  writeTranscript,
-} from "../_helpers.ts";
+import { eagerFunctions } from "./eager_functions.ts";
+import { isHookSource } from "./bundle.ts";
+import { sourceLookup } from "./source_map.ts";
 
 /** Evaluates `code` as a module and returns its exports. */
 async function evaluate(code: string): Promise<Record<string, unknown>> {
@@ -88,54 +79,4 @@ Deno.test("sourceLookup() maps offsets to the sources a source map names", () =>
   const code = "ab\ncd";
   const sourceOf = sourceLookup(code, { sources: ["a.ts", "b.ts"], mappings: "AAAA;ACAA,CAAA" });
   assertEquals([0, 1, 3, 4].map(sourceOf), ["a.ts", "a.ts", "b.ts", "b.ts"]);
-});
-
-/** Runs `bundle` on a non-firing call twice and returns V8's function events of the second. */
-async function lazyCompilesOfSteadyCall(bundle: string, dir: string): Promise<string[]> {
-  const box = sandbox();
-  writeTranscript(box.transcript, [entries.assistant(50_000, ["toolu_1"])]);
-  const call = payload("PostToolUse.Bash", { transcript_path: box.transcript });
-  const env = {
-    ...box.env,
-    LESSONS_CONTEXT_WINDOW: "200000",
-    // Its own Deno folder: a fresh code cache, made by the first run, used by the second.
-    DENO_DIR: join(dir, "deno-dir"),
-  };
-  const run = async (log: string) => {
-    const flags = `--v8-flags=--log-function-events,--logfile=${log},--no-logfile-per-isolate`;
-    const args = ["run", "--quiet", "--no-prompt", "--no-config", ...HOOK_PERMISSIONS, flags];
-    const result = await spawnWithStdin(Deno.execPath(), [...args, bundle], call, env);
-    assertEquals([result.code, result.stdout], [0, ""], result.stderr);
-  };
-  await run(join(dir, "first.log"));
-  const log = join(dir, "second.log");
-  await run(log);
-  const lines = (await Deno.readTextFile(log)).split("\n");
-  const script = lines.map((l) => l.split(",")).find((f) =>
-    f[0] === "script-details" && f[2]?.endsWith(bundle)
-  )?.[1];
-  assert(script !== undefined, "the log names the bundle's script");
-  return lines.filter((l) => l.startsWith(`function,parse-function,${script},`));
-}
-
-Deno.test("a non-firing call of the release bundle compiles none of its functions lazily", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "lessons-eager-" });
-  try {
-    const bundle = join(dir, "lessons-reinject.js");
-    await buildBundle(bundle, ROOT);
-    assertEquals(await lazyCompilesOfSteadyCall(bundle, dir), []);
-
-    // Control: the same bundle as `deno bundle` writes it compiles its functions on every call.
-    const plain = join(dir, "plain.js");
-    const built = await new Deno.Command(Deno.execPath(), {
-      args: bundleArgs(plain, ROOT),
-      cwd: ROOT,
-      stdout: "null",
-      stderr: "piped",
-    }).output();
-    assert(built.success, new TextDecoder().decode(built.stderr));
-    assert((await lazyCompilesOfSteadyCall(plain, dir)).length > 50);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
 });
