@@ -34,7 +34,8 @@ Deno.test("one permission list: compile, hook task, hooks/run and the test helpe
   for (const target of TARGETS) {
     assert.deepEqual(allowFlags(compileArgs(target)), expected, `compile ${target}`);
   }
-  assert.deepEqual(allowFlags(denoJson.tasks.hook.split(/\s+/)), expected, "deno task hook");
+  const hook = denoJson.tasks.hook.command as string;
+  assert.deepEqual(allowFlags(hook.split(/\s+/)), expected, "deno task hook");
   const launcher = read("hooks/run").replace(/\\\n/g, " ");
   const denoLines = launcher.split("\n").filter((l) => /\bdeno run\b/.test(l));
   assert.ok(denoLines.length > 0, "hooks/run has a deno run fallback");
