@@ -2,7 +2,7 @@
  * The release bundle's functions are compiled with the file (eager_functions.ts), so Deno's code
  * cache holds them: the rewrite keeps what the code does, and picks the hook's own functions by
  * the source map. What it saves a call is held to a number by the start-up budget
- * (tests/unit/hook/startup_budget_test.ts).
+ * (tests/budget/startup_budget_test.ts).
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { eagerFunctions } from "./eager_functions.ts";

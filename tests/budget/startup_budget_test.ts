@@ -10,7 +10,7 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { buildBundle } from "../../../scripts/bundle.ts";
+import { buildBundle } from "../../scripts/bundle.ts";
 import {
   entries,
   HOOK_PERMISSIONS,
@@ -21,8 +21,8 @@ import {
   sandbox,
   spawnWithStdin,
   writeTranscript,
-} from "../../_helpers.ts";
-import { saveStatusline } from "../../../src/io/statusline_store.ts";
+} from "../_helpers.ts";
+import { saveStatusline } from "../../src/io/statusline_store.ts";
 
 /** Budgets, in instructions against the floor's. */
 const NON_FIRING = 1.6;
