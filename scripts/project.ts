@@ -69,7 +69,8 @@ const LOOPBACK = ["127.0.0.1", "localhost", "::1"];
  * `DENO_DIR` (so a test that gives the child its own HOME does not make Deno look for its npm
  * packages, and the network, elsewhere), PATH and HOME, then whatever the test sets (`env`
  * wins). When a proxy is set, loopback is added to NO_PROXY and no_proxy. The one way to build
- * a child's environment: tests/repository/child_env_test.ts fails on any other.
+ * a child's environment: `deno lint` reports any other at its line and column (the rule
+ * `lessons/child-env`, scripts/lint/plugin.ts).
  *
  * @example
  * ```ts

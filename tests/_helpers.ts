@@ -2,6 +2,7 @@
  * Shared test helpers: the hook as a subprocess with exactly the binary's permissions, captured
  * payloads, and transcripts built from lines real Claude Code wrote.
  */
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import {
   baseEnv,
@@ -124,6 +125,38 @@ export async function runRecorded(
   const run = await runHook(stdin, env);
   recordAnswer(stdin, run.context);
   return run;
+}
+
+/**
+ * Starts the hook as {@link runHook} does, with a `--preload` script that creates a file the first
+ * time the hook pauses to wait for its transcript (its `Atomics.wait`). `paused` resolves then, so
+ * that a test writes what the call waits for while it waits, instead of after a fixed sleep.
+ */
+export function runPausing(
+  stdin: unknown,
+  env: Record<string, string>,
+  dir: string,
+): { paused: Promise<void>; done: Promise<HookRun> } {
+  const preload = join(dir, `pause-${crypto.randomUUID()}.js`);
+  const marker = `${preload}.paused`;
+  Deno.writeTextFileSync(
+    preload,
+    `const wait = Atomics.wait;\nAtomics.wait = (...args) => {\n` +
+      `  Deno.writeTextFileSync(${JSON.stringify(marker)}, "");\n  return wait(...args);\n};\n`,
+  );
+  const [program, ...rest] = MAIN_COMMAND;
+  const args = [...rest.slice(0, -1), "--preload", preload, MAIN];
+  const done = spawnWithStdin(program!, args, stdin, env)
+    .then((run) => ({ ...run, context: contextOf(run.stdout) }));
+  let ended = false;
+  done.then(() => ended = true, () => ended = true);
+  const paused = (async () => {
+    while (!existsSync(marker)) {
+      if (ended) throw new Error(`the hook ended without pausing: ${(await done).stderr}`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  })();
+  return { paused, done };
 }
 
 /** Appends what Claude Code writes once a hook has answered `stdin` (see runRecorded). */

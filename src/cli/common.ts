@@ -6,7 +6,7 @@ import { resolve } from "../core/path.ts";
 import { pointOf } from "../core/thresholds.ts";
 import { writeAll } from "../io/write_all.ts";
 import type { ConfigFileOutcome, Settings } from "../settings/resolve.ts";
-import type { Program } from "./dispatch.ts";
+import type { Program } from "./program.ts";
 import { renderHelp } from "./help.ts";
 import { wrap } from "./wrap.ts";
 

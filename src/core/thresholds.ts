@@ -1,7 +1,10 @@
 /** Which thresholds a reading has reached, which comes next, and which fires still count. */
 import { isTokenThreshold, type Threshold } from "./numbers.ts";
 
-/** The PRD's thresholds, calibrated to the context-degradation curve. */
+/**
+ * The thresholds of the lessons-learned plugin's PRD 005, calibrated to the context-degradation
+ * curve.
+ */
 export const DEFAULT_THRESHOLDS: readonly Threshold[] = [30, 52, 70];
 
 /** Tokens used, and the span percentages are measured against. */

@@ -186,7 +186,7 @@ function* stringsIn(value: unknown, depth: number): Generator<string> {
 
 const TOKEN_USAGE = /<system_warning>Token usage: (\d+)\/(\d+)/;
 
-/** A `Token usage: X/Y` warning (the PRD's second source): written by no release, but exact. */
+/** A `Token usage: X/Y` warning (PRD 005's second source): written by no release, but exact. */
 export function tokenUsageIn(line: string): { used: number; window: number } | undefined {
   const match = TOKEN_USAGE.exec(line);
   const [used, window] = [Number(match?.[1]), Number(match?.[2])];

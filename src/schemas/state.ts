@@ -1,6 +1,7 @@
 /**
- * The per-context state file: the PRD's `{ "fired": [30], "toolCount": 7 }` plus what tells a
- * reset, a compaction and a concurrent hook apart. The hook checks it with `isState` (./guards.ts).
+ * The per-context state file: the `{ "fired": [30], "toolCount": 7 }` of the lessons-learned
+ * plugin's PRD 005, plus what tells a reset, a compaction and a concurrent hook apart. The hook
+ * checks it with `isState` (./guards.ts).
  */
 import * as z from "zod/mini";
 

@@ -4,7 +4,7 @@ import { DEMO_TRANSCRIPT_LINES } from "../../src/data/demo_session.ts";
 import { baseEnv, MAIN_COMMAND } from "../_helpers.ts";
 import { join } from "node:path";
 import { assertIncludes, cli, parsedAs, ROOT, sandbox } from "./_cli.ts";
-import { buildDemoLines, RECORDED } from "./make_demo_session.ts";
+import { buildDemoLines, RECORDED } from "../../scripts/measure/make_demo_session.ts";
 
 Deno.test("demo injects exactly three times, at 30, 52 and 70 %", async () => {
   const box = sandbox();

@@ -3,7 +3,7 @@
  * as INIT_CWD), and a command for hints that works from there.
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { type Program, type ProgramFacts, programOf } from "../../src/cli/dispatch.ts";
+import { type Program, type ProgramFacts, programOf } from "../../src/cli/program.ts";
 
 const CHECKOUT = "/home/me/lessons-reinject";
 const PLUGIN = "/home/me/.claude/plugins/cache/lessons-reinject/lessons-reinject/0.1.0";

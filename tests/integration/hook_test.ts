@@ -10,6 +10,7 @@ import {
   largeManifest,
   payload,
   runHook,
+  runPausing,
   runRecorded,
   sandbox,
   writeTranscript,
@@ -94,8 +95,8 @@ Deno.test("PostToolUseFailure answers under its own event name", async () => {
   assertEquals(JSON.parse(run.stdout).hookSpecificOutput.hookEventName, "PostToolUseFailure");
 });
 
-Deno.test("a compaction resets: by the SessionStart(compact) and PostCompact events, and by the marker alone", async (t) => {
-  for (const reset of ["SessionStart.compact", "PostCompact", "marker only"]) {
+Deno.test("a compaction resets: by the SessionStart(compact) event, and by the marker alone", async (t) => {
+  for (const reset of ["SessionStart.compact", "marker only"]) {
     for (const after of ["on", "off"]) {
       await t.step(`${reset}, refresh after compaction ${after}`, async () => {
         const { box, env: base, call } = setup(35);
@@ -142,21 +143,6 @@ Deno.test("a compaction resets: by the SessionStart(compact) and PostCompact eve
       });
     }
   }
-});
-
-Deno.test("after SessionStart(compact) restated, PostCompact of the same compaction adds nothing", async () => {
-  const { box, env, call } = setup(35);
-  ok((await runRecorded(call(), env)).context);
-  appendTranscript(box.transcript, [entries.compactBoundary()]);
-  const ids = { session_id: call().session_id, transcript_path: box.transcript };
-  // The order real Claude Code 2.1.328 uses: SessionStart first, then PostCompact (measured).
-  ok((await runRecorded(payload("SessionStart.compact", ids), env)).context);
-  assertEquals((await runRecorded(payload("PostCompact", ids), env)).stdout, "");
-  const fresh = payload("PostToolUse.Bash", {
-    transcript_path: box.transcript,
-    tool_use_id: "toolu_x",
-  });
-  assertEquals((await runRecorded(fresh, env)).stdout, "", "no second restatement back to back");
 });
 
 Deno.test("a first reading after SessionStart(compact) restated takes the thresholds it reached as fired", async () => {
@@ -303,18 +289,15 @@ Deno.test("a subagent's first call waits for its own transcript, which Claude Co
   // the file exists (seen in the e2e subagent scenario). The call waits for it, as for an entry.
   const { box, env, call } = setup(10);
   const file = join(box.transcript.replace(/\.jsonl$/, ""), "subagents", "agent-a1late.jsonl");
-  const pending = runRecorded(
+  const { paused, done } = runPausing(
     call("toolu_sub1", { agent_id: "a1late", agent_type: "general-purpose" }),
-    {
-      ...env,
-      LESSONS_REINJECT_WAIT_MS: "2000",
-      LESSONS_DEBUG: "1",
-    },
+    { ...env, LESSONS_REINJECT_WAIT_MS: "10000", LESSONS_DEBUG: "1" },
+    box.dir,
   );
-  await new Promise((r) => setTimeout(r, 300));
+  await paused;
   Deno.mkdirSync(join(file, ".."), { recursive: true });
   writeTranscript(file, [entries.assistant(40_000, ["toolu_sub1"], { isSidechain: true })]);
-  const run = await pending;
+  const run = await done;
   ok(run.context?.includes("refresh 30 ref="), run.stderr);
   ok(run.stderr.includes("(subagent)") && run.stderr.includes("tool_use match"), run.stderr);
 });
@@ -323,11 +306,11 @@ Deno.test("a session's first call waits for its transcript, created late; later 
   // 2.1.120 under load created the session's file after its first PostToolUse hook started.
   const { box, env, call } = setup(10);
   Deno.removeSync(box.transcript);
-  const slow = { ...env, LESSONS_REINJECT_WAIT_MS: "2000", LESSONS_DEBUG: "1" };
-  const pending = runRecorded(call("toolu_first"), slow);
-  await new Promise((r) => setTimeout(r, 300));
+  const slow = { ...env, LESSONS_REINJECT_WAIT_MS: "10000", LESSONS_DEBUG: "1" };
+  const { paused, done } = runPausing(call("toolu_first"), slow, box.dir);
+  await paused;
   writeTranscript(box.transcript, [entries.assistant(31_000, ["toolu_first"])]);
-  const first = await pending;
+  const first = await done;
   ok(first.context?.includes("refresh 30 ref="), first.stderr);
   ok(/waited \d+ ms for its entry/.test(first.stderr), first.stderr);
   // With the context's state written, a missing file is not waited for: it will not appear.
@@ -338,14 +321,14 @@ Deno.test("a session's first call waits for its transcript, created late; later 
 
 Deno.test("waits briefly for this call's entry, which Claude Code writes asynchronously", async () => {
   const { box, env, call } = setup(20, "toolu_prev");
-  const pending = runRecorded(call("toolu_late"), {
-    ...env,
-    LESSONS_REINJECT_WAIT_MS: "2000",
-    LESSONS_DEBUG: "1",
-  });
-  await new Promise((r) => setTimeout(r, 400));
+  const { paused, done } = runPausing(
+    call("toolu_late"),
+    { ...env, LESSONS_REINJECT_WAIT_MS: "10000", LESSONS_DEBUG: "1" },
+    box.dir,
+  );
+  await paused;
   appendTranscript(box.transcript, [entries.assistant(31_000, ["toolu_late"])]);
-  const run = await pending;
+  const run = await done;
   ok(run.context?.includes("refresh 30 ref="), run.stderr);
   ok(run.stderr.includes("transcript tool_use match"), run.stderr);
 });
@@ -410,13 +393,11 @@ Deno.test("the window follows the model of the entry used", async () => {
   ok(run.context?.includes("refresh 30,52,70,180k,220k,260k,300k "), run.context);
 });
 
-Deno.test("10 concurrent first calls after PostCompact restate the rules exactly once", async () => {
+Deno.test("10 concurrent first calls after a compaction restate the rules exactly once", async () => {
   const { box, env, call } = setup(35);
   ok((await runRecorded(call(), env)).context);
+  // The marker alone (no SessionStart(compact)): the next tool call restates.
   appendTranscript(box.transcript, [entries.compactBoundary()]);
-  const ids = { session_id: call().session_id, transcript_path: box.transcript };
-  // PostCompact alone (SessionStart(compact) dropped): the next tool call restates.
-  assertEquals((await runRecorded(payload("PostCompact", ids), env)).stdout, "");
   const calls = Array.from({ length: 10 }, (_, i) => `toolu_after${i}`);
   appendTranscript(box.transcript, [entries.assistant(12_000, calls, { messageId: "msg_after" })]);
   const runs = await Promise.all(calls.map((id) => runRecorded(nextCallPayload(box, id), env)));
@@ -432,8 +413,6 @@ Deno.test("restated on a call without a reading, the next reading past 30 does n
   const { box, env, call } = setup(35);
   ok((await runRecorded(call(), env)).context);
   appendTranscript(box.transcript, [entries.compactBoundary()]);
-  const ids = { session_id: call().session_id, transcript_path: box.transcript };
-  assertEquals((await runRecorded(payload("PostCompact", ids), env)).stdout, "");
   // The call's own entry is not written yet: no reading, but the rules are restated here.
   const first = await runRecorded(nextCallPayload(box, "toolu_unwritten"), env);
   ok(first.context?.startsWith("[lessons-reinject refresh compact ref="), first.stdout);

@@ -20,8 +20,8 @@ import {
   roomOf,
   tokensOf,
   UNSEEN_GROWTH_FIXTURE,
-} from "../../e2e/unseen_growth.ts";
-import { SOURCES } from "../../e2e/measure_unseen_growth.ts";
+} from "../../../scripts/measure/unseen_growth.ts";
+import { SOURCES } from "../../../scripts/measure/measure_unseen_growth.ts";
 
 Deno.test("ceilingTokens() adds output, bytes at the measured rate and the margin", async (t) => {
   const cases: [string, Parameters<typeof ceilingTokens>, number][] = [
