@@ -32,10 +32,19 @@ export function bundleArgs(output: string, root: string, entry = join("src", "ma
   ];
 }
 
+/** src/ modules no Claude Code tool call runs: the demo, the replay, Codex's, the startup notice. */
+const LAZY = [
+  "src/data/demo_session.ts",
+  "src/hook/replay.ts",
+  "src/core/codex.ts",
+  "src/io/codex_rollout.ts",
+  "src/hook/startup.ts",
+];
+
 /**
  * True for code that every hook call runs, or may: this project's src/ (the commands live in
- * their own bundle; the replay, which only `status --timeline` runs, stays lazy) and the
- * bundler's own few helpers (no source: `undefined`). Compiled eagerly, a function costs its share
+ * their own bundle; what `LAZY` names stays lazy) and the bundler's own few helpers (no source:
+ * `undefined`). Compiled eagerly, a function costs its share
  * of the code cache on every call even if unused, so the npm packages (zod, only when firing; the
  * JSONC parser, only with a config file) stay lazy.
  */
@@ -45,8 +54,7 @@ export function isHookSource(source: string | undefined): boolean {
   const at = path.lastIndexOf("/src/");
   if (at < 0 && !path.startsWith("src/")) return false;
   const inSrc = at < 0 ? path : path.slice(at + 1);
-  return !inSrc.startsWith("src/cli/") &&
-    !["src/data/demo_session.ts", "src/hook/replay.ts"].includes(inSrc);
+  return !inSrc.startsWith("src/cli/") && !LAZY.includes(inSrc);
 }
 
 async function bundle(args: string[], root: string, deno: string): Promise<void> {
