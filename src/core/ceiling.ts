@@ -1,7 +1,7 @@
 /** A bound on this call's reading before its entry is written: below every threshold, no wait. */
 import { INLINE_LIMIT, LARGEST_UNSEEN_TOKENS, TOKENS_PER_BYTE } from "./claude_code.ts";
 import { type CompactSettings, endOf, spanFor } from "./compaction_point.ts";
-import { REFERENCE_SPAN, scheduledThresholds, scheduleFor } from "./schedule.ts";
+import { REFERENCE_SPAN, scheduleFor } from "./schedule.ts";
 import { proofOf } from "./facts.ts";
 import { type MeasureSettings, windowFor } from "./measure.ts";
 import { MAX_TOKENS } from "./numbers.ts";
@@ -71,7 +71,8 @@ export function ceilingOf(
   const bytesAfter = view.size - usage.firstEnd + unwritten;
   const tokens = ceilingTokens(usage.tokens, usage.outputTokens, bytesAfter);
   const counting = firedUnder(state.fired, state.firedWindow, span);
-  const all = scheduledThresholds(thresholds, schedule);
-  const crossed = crossedThresholds({ tokens, span }, all, counting);
+  // The cadence's points never make a call wait: one comes every 40k tokens, so waiting for them
+  // would hold most calls of a 1M session; when the entry is late, its refresh comes a call later.
+  const crossed = crossedThresholds({ tokens, span }, thresholds, counting);
   return crossed.length === 0 ? { tokens, span } : undefined;
 }

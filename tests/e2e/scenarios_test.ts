@@ -169,7 +169,8 @@ scenarioTest(bin332, {
         { id: "toolu_o17", tokens: 214_000 },
         { id: "toolu_o18", tokens: 218_000 },
         { id: "toolu_o19", tokens: 222_000 }, // crosses 220,000
-      ], 224_000),
+        { id: "toolu_o20", tokens: 224_000 },
+      ], 226_000),
     },
   }),
   body: async (s) => {
@@ -180,18 +181,18 @@ scenarioTest(bin332, {
     );
     deepStrictEqual([...models], ["claude-opus-5-5"]);
     const refreshes = refreshesIn(lines);
-    deepStrictEqual(refreshes.map((r) => r.toolUseID), [
-      "toolu_o04",
-      "toolu_o08",
-      "toolu_o11",
-      "toolu_o15",
-      "toolu_o19",
-    ]);
+    // 30, 52 and 70 on their crossing calls; a cadence point never makes a call wait for its
+    // entry, so its refresh comes on the crossing call or, when the entry was late, the next.
+    const ids = refreshes.map((r) => r.toolUseID);
+    deepStrictEqual(ids.slice(0, 3), ["toolu_o04", "toolu_o08", "toolu_o11"]);
+    ok(["toolu_o15", "toolu_o16"].includes(ids[3]!), ids.join());
+    ok(["toolu_o19", "toolu_o20"].includes(ids[4] ?? ""), ids.join());
     deepStrictEqual(refreshes.map(thresholdsOf), [[30], [52], [70], [180_000], [220_000]]);
     deepStrictEqual(
-      refreshes.map(statedTokens),
-      [62_000, 106_000, 142_000, 182_000, 222_000].map((tokens) => ({ tokens, window: "1M" })),
+      refreshes.slice(0, 3).map(statedTokens),
+      [62_000, 106_000, 142_000].map((tokens) => ({ tokens, window: "1M" })),
     );
+    ok(refreshes.slice(3).every((r) => (statedTokens(r)?.tokens ?? 0) >= 180_000));
     assertDelivered(s, refreshes);
   },
 });

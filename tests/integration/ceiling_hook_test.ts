@@ -78,7 +78,7 @@ Deno.test("near a threshold the hook waits for its entry and fires on this call"
   ok(/\(waited \d+ ms for its entry\)/.test(result.stderr), result.stderr);
 });
 
-Deno.test("on 1M with the default cadence, a call near 180k waits for its entry and fires 180k", async () => {
+Deno.test("on 1M with the default cadence, a call that waits for its entry (a result of unknown size) fires 180k on it", async () => {
   const { box, env: offEnv, call } = setup(175_000);
   const env = { ...offEnv, LESSONS_REINJECT_CADENCE: "" }; // the default: every 40k past 140k
   Deno.mkdirSync(box.stateDir, { recursive: true, mode: 0o700 });
@@ -104,6 +104,29 @@ Deno.test("on 1M with the default cadence, a call near 180k waits for its entry 
   ok(result.stdout.includes("[lessons-reinject refresh 180k "), result.stderr);
   ok(result.stdout.includes("at 182,000 tokens (18% of the 1M-token"), result.stdout);
   ok(/\(waited \d+ ms for its entry\)/.test(result.stderr), result.stderr);
+});
+
+Deno.test("on 1M a call within reach of only a cadence point does not wait: 180k comes a call later", async () => {
+  const { box, env: offEnv } = setup(100_000);
+  const env = { ...offEnv, LESSONS_REINJECT_CADENCE: "" };
+  Deno.mkdirSync(box.stateDir, { recursive: true, mode: 0o700 });
+  const callOf = (id: string) =>
+    payload("PostToolUse.Bash", { transcript_path: box.transcript, tool_use_id: id });
+  // 30, 52 and 70 fire at 150,000; a call at 175,000 records its result's size.
+  for (const [id, tokens] of [["toolu_c1", 150_000], ["toolu_c2", 175_000]] as const) {
+    appendTranscript(box.transcript, [entries.assistant(tokens, [id])]);
+    const run1 = await run(callOf(id), env);
+    recordAnswer(callOf(id), contextOf(run1.stdout));
+  }
+  // This call's entry (182,000) is not written yet: its ceiling reaches 180k, a cadence point.
+  const now = await run(callOf("toolu_c3"), env);
+  assertEquals([now.code, now.stdout], [0, ""]);
+  ok(now.stderr.includes("(not waited for: "), now.stderr);
+  appendTranscript(box.transcript, [entries.assistant(182_000, ["toolu_c3"])]);
+  recordAnswer(callOf("toolu_c3"), undefined);
+  appendTranscript(box.transcript, [entries.assistant(184_000, ["toolu_c4"])]);
+  const next = await run(callOf("toolu_c4"), env);
+  ok(next.stdout.includes("[lessons-reinject refresh 180k "), next.stderr);
 });
 
 Deno.test("a transcript that has not caught up: the hook waits, though far below, and fires on this call", async () => {
