@@ -1,7 +1,7 @@
 /** The demo's presentation: rows in, lines out, within the width given, colour only when asked. */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { widthOf, wrap } from "../../src/cli/common.ts";
-import { demoLines, type DemoView } from "../../src/cli/demo.ts";
+import { demoLines, type DemoView } from "../../src/cli/demo_view.ts";
 
 type Replay = Pick<DemoView, "model" | "window" | "thresholds" | "rows">;
 type DemoViewOptions = Omit<DemoView, keyof Replay>;
