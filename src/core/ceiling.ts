@@ -1,7 +1,7 @@
 /** A bound on this call's reading before its entry is written: below every threshold, no wait. */
 import { INLINE_LIMIT, LARGEST_UNSEEN_TOKENS, TOKENS_PER_BYTE } from "./claude_code.ts";
-import { type CompactSettings, endOf, spanFor } from "./compaction_point.ts";
-import { REFERENCE_SPAN, scheduleFor } from "./schedule.ts";
+import { type CompactSettings, spanFor } from "./compaction_point.ts";
+import { percentSpan } from "./schedule.ts";
 import { proofOf } from "./facts.ts";
 import { type MeasureSettings, windowFor } from "./measure.ts";
 import { MAX_TOKENS } from "./numbers.ts";
@@ -62,11 +62,11 @@ export function ceilingOf(
   const window = windowFor(model, view.compaction, proofOf(state), settings, files).window;
   const { compactEnv: env, thresholds, scaleForAutocompact: scale, cadence } = settings;
   const context = { env, files, learned: state.compactedAt, thresholds, scale };
-  const own = spanFor(window, usage.model, context);
-  const schedule = scheduleFor(thresholds, cadence, own.span, endOf(own.compaction, window));
   // A larger window's span may be smaller (an early point set for it): take the smaller.
-  const wider = spanFor(MAX_TOKENS, usage.model, context).span;
-  const span = Math.min(schedule.span, cadence > 0 ? Math.min(wider, REFERENCE_SPAN) : wider);
+  const span = Math.min(
+    percentSpan(spanFor(window, usage.model, context).span, cadence),
+    percentSpan(spanFor(MAX_TOKENS, usage.model, context).span, cadence),
+  );
   if (!(window > 0) || !(span > 0) || !(usage.tokens >= 0)) return undefined;
   const bytesAfter = view.size - usage.firstEnd + unwritten;
   const tokens = ceilingTokens(usage.tokens, usage.outputTokens, bytesAfter);

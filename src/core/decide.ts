@@ -91,15 +91,15 @@ export function decide(input: DecideInput): Decision {
   // Thresholds count on the chain of entries that received them (core/chains.ts).
   const chain = input.facts.chain;
   const line = { ...state, fired: firedOnChain(state, chain) };
-  const crossed = onThresholds(reading, line, settings, input.claim.at);
+  const thresholds = isReading(reading)
+    ? scheduledThresholds(settings.thresholds, reading)
+    : [...settings.thresholds];
+  const crossed = onThresholds(reading, line, { ...settings, thresholds }, input.claim.at);
   const onChain = { ...crossed, next: advanceChains(crossed.next, state, chain) };
   const step = afterCompaction(onChain, state, reading);
   const decision = withReceipts(step, settled, reading, input.claim);
   const next = decision.next ?? state;
   const span = isReading(reading) ? fillOf(reading).span : undefined;
-  const thresholds = isReading(reading)
-    ? scheduledThresholds(settings.thresholds, reading)
-    : [...settings.thresholds];
   const after = firedUnder(next.fired, next.firedWindow, span);
   return {
     cause: decision.cause,
@@ -144,7 +144,8 @@ function onThresholds(
   // Refreshes made under a smaller span than this reading's no longer count (never miss).
   const fill = fillOf(reading);
   const counting = firedUnder(state.fired, state.firedWindow, fill.span);
-  const thresholds = scheduledThresholds(settings.thresholds, reading);
+  // The settings' thresholds and, on a span over 200k, the cadence's points (decide()).
+  const { thresholds } = settings;
   const crossed = crossedThresholds(fill, thresholds, counting);
   const large = reading.cadence !== undefined;
   const narrowed = !large && reading.span !== undefined && reading.span !== reading.window;

@@ -32,12 +32,17 @@ export function scheduleFor(
   span: number,
   end: number | undefined,
 ): Schedule {
-  if (!(cadence > 0) || !(span > REFERENCE_SPAN)) return { span };
+  if (percentSpan(span, cadence) === span) return { span };
   const last = Math.max(0, ...thresholds.map((t) => pointOf(t, REFERENCE_SPAN)));
   const points: number[] = [];
   const stop = end ?? 0;
   for (let at = Math.round(last + cadence); at < stop; at += cadence) points.push(at);
   return { span: REFERENCE_SPAN, cadence: { every: cadence, points } };
+}
+
+/** What a span's percentages are of: 200k for a larger span with the cadence on, else the span. */
+export function percentSpan(span: number, cadence: number): number {
+  return cadence > 0 && span > REFERENCE_SPAN ? REFERENCE_SPAN : span;
 }
 
 /** The thresholds and the cadence's points, duplicates dropped. */
