@@ -24,6 +24,7 @@ import {
 import { locateClaude } from "../scripts/loopback/claude_cli.ts";
 import { assetName, BINARY_PERMISSIONS, targetFor } from "../scripts/release_files.ts";
 import { bundleFolder, pluginCopy } from "./launchers.ts";
+import { indexOfBytes } from "../scripts/index_of_bytes.ts";
 import { currentBuild } from "../scripts/source_bundle.ts";
 
 /**
@@ -198,18 +199,6 @@ export function callsAnsweredEarly(transcript: Uint8Array, ids: string[]): strin
     }
   }
   return early;
-}
-
-function indexOfBytes(haystack: Uint8Array, needle: Uint8Array): number {
-  outer: for (
-    let i = haystack.indexOf(needle[0]!);
-    i >= 0;
-    i = haystack.indexOf(needle[0]!, i + 1)
-  ) {
-    for (let j = 1; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue outer;
-    return i;
-  }
-  return -1;
 }
 
 /** The newest transcript under `home`'s Claude Code projects folder. */

@@ -12,6 +12,7 @@ import { ceilingOf } from "../../src/core/ceiling.ts";
 import { replaySession } from "../../src/hook.ts";
 import { viewOf } from "../../src/io/transcript.ts";
 import { resolveSettings } from "../../src/settings/resolve.ts";
+import { indexOfBytes } from "../index_of_bytes.ts";
 
 const SCHEDULES: [string, string][] = [["cadence off", "off"], ["cadence 40k", "40000"]];
 
@@ -32,7 +33,7 @@ for (const path of Deno.args) {
     for (const r of replayed) {
       if (r.kind !== "call") continue;
       if (r.reading.kind === "reading" && (r.reading.window ?? 0) > 200_000) large++;
-      const at = indexOf(bytes, encoder.encode(`"id":"${r.toolUseId}"`));
+      const at = indexOfBytes(bytes, encoder.encode(`"id":"${r.toolUseId}"`));
       if (at < 0) continue;
       const start = bytes.lastIndexOf(10, at) + 1;
       const query = { toolUseId: r.toolUseId, sidechainFile: false };
@@ -51,16 +52,3 @@ for (const path of Deno.args) {
 }
 const head = ["file", ...SCHEDULES.flatMap(([name]) => [`${name}: may wait`, "calls on 1M"])];
 Deno.stdout.writeSync(new TextEncoder().encode(`${[head.join("\t"), ...rows].join("\n")}\n`));
-
-/** Where `needle` first occurs in `haystack`, or -1. */
-function indexOf(haystack: Uint8Array, needle: Uint8Array): number {
-  outer: for (
-    let i = haystack.indexOf(needle[0]!);
-    i >= 0;
-    i = haystack.indexOf(needle[0]!, i + 1)
-  ) {
-    for (let j = 1; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue outer;
-    return i;
-  }
-  return -1;
-}
