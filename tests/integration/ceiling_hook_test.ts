@@ -11,6 +11,7 @@ import {
   MAIN_COMMAND,
   payload,
   recordAnswer,
+  runPausing,
   sandbox,
   spawnWithStdin,
   writeTranscript,
@@ -78,28 +79,35 @@ Deno.test("near a threshold the hook waits for its entry and fires on this call"
   ok(/\(waited \d+ ms for its entry\)/.test(result.stderr), result.stderr);
 });
 
-Deno.test("on 1M with the default cadence, a call that waits for its entry (a result of unknown size) fires 180k on it", async () => {
-  const { box, env: offEnv, call } = setup(175_000);
-  const env = { ...offEnv, LESSONS_REINJECT_CADENCE: "" }; // the default: every 40k past 140k
+/**
+ * A 1M session with the default cadence (every 40k past 140k): a call at 150,000 tokens fires 30,
+ * 52 and 70 and is delivered; `call(id)` is a tool call's payload and `run` runs it, recorded.
+ */
+function pastSeventy() {
+  const { box, env: offEnv } = setup(100_000);
+  const env = { ...offEnv, LESSONS_REINJECT_CADENCE: "" };
   Deno.mkdirSync(box.stateDir, { recursive: true, mode: 0o700 });
-  // A first call at 150,000 tokens fires 30, 52 and 70 (60k, 104k, 140k), and is delivered.
-  appendTranscript(box.transcript, [entries.assistant(150_000, ["toolu_first"])]);
-  const first = payload("PostToolUse.Bash", {
-    transcript_path: box.transcript,
-    tool_use_id: "toolu_first",
-  });
-  const fired = await run(first, env);
+  const call = (id: string) =>
+    payload("PostToolUse.Bash", { transcript_path: box.transcript, tool_use_id: id });
+  const recorded = async (id: string, tokens: number) => {
+    appendTranscript(box.transcript, [entries.assistant(tokens, [id])]);
+    const result = await run(call(id), env);
+    recordAnswer(call(id), contextOf(result.stdout));
+    return result;
+  };
+  return { box, env, call, recorded };
+}
+
+Deno.test("on 1M with the default cadence, a call that waits for its entry (a result of unknown size) fires 180k on it", async () => {
+  const { box, env, call, recorded } = pastSeventy();
+  const fired = await recorded("toolu_first", 150_000);
   ok(fired.stdout.includes("refresh 30,52,70 "), fired.stderr);
-  recordAnswer(first, contextOf(fired.stdout));
+  // A response at 175,000 whose result no hook recorded: this call cannot rule a crossing out.
   appendTranscript(box.transcript, [entries.assistant(175_000, ["toolu_prev2"])]);
-  const late = new Promise<void>((resolve) =>
-    setTimeout(() => {
-      appendTranscript(box.transcript, [entries.assistant(182_000, ["toolu_now"])]);
-      resolve();
-    }, 300)
-  );
-  const result = await run(call, env);
-  await late;
+  const { paused, done } = runPausing(call("toolu_now"), env, box.dir);
+  await paused;
+  appendTranscript(box.transcript, [entries.assistant(182_000, ["toolu_now"])]);
+  const result = await done;
   assertEquals(result.code, 0, result.stderr);
   ok(result.stdout.includes("[lessons-reinject refresh 180k "), result.stderr);
   ok(result.stdout.includes("at 182,000 tokens (18% of the 1M-token"), result.stdout);
@@ -107,25 +115,18 @@ Deno.test("on 1M with the default cadence, a call that waits for its entry (a re
 });
 
 Deno.test("on 1M a call within reach of only a cadence point does not wait: 180k comes a call later", async () => {
-  const { box, env: offEnv } = setup(100_000);
-  const env = { ...offEnv, LESSONS_REINJECT_CADENCE: "" };
-  Deno.mkdirSync(box.stateDir, { recursive: true, mode: 0o700 });
-  const callOf = (id: string) =>
-    payload("PostToolUse.Bash", { transcript_path: box.transcript, tool_use_id: id });
+  const { box, env, call, recorded } = pastSeventy();
   // 30, 52 and 70 fire at 150,000; a call at 175,000 records its result's size.
-  for (const [id, tokens] of [["toolu_c1", 150_000], ["toolu_c2", 175_000]] as const) {
-    appendTranscript(box.transcript, [entries.assistant(tokens, [id])]);
-    const run1 = await run(callOf(id), env);
-    recordAnswer(callOf(id), contextOf(run1.stdout));
-  }
+  ok((await recorded("toolu_c1", 150_000)).stdout.includes("refresh 30,52,70 "));
+  await recorded("toolu_c2", 175_000);
   // This call's entry (182,000) is not written yet: its ceiling reaches 180k, a cadence point.
-  const now = await run(callOf("toolu_c3"), env);
+  const now = await run(call("toolu_c3"), env);
   assertEquals([now.code, now.stdout], [0, ""]);
   ok(now.stderr.includes("(not waited for: "), now.stderr);
   appendTranscript(box.transcript, [entries.assistant(182_000, ["toolu_c3"])]);
-  recordAnswer(callOf("toolu_c3"), undefined);
+  recordAnswer(call("toolu_c3"), undefined);
   appendTranscript(box.transcript, [entries.assistant(184_000, ["toolu_c4"])]);
-  const next = await run(callOf("toolu_c4"), env);
+  const next = await run(call("toolu_c4"), env);
   ok(next.stdout.includes("[lessons-reinject refresh 180k "), next.stderr);
 });
 
