@@ -8,7 +8,7 @@
 import { buildBundle } from "../scripts/bundle.ts";
 import { buildBundleAt } from "./bundle_at.ts";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
+import { scriptArgs } from "../scripts/script_args.ts";
 import { baseEnv, HOOK_PERMISSIONS, RECORDED, ROOT, SAMPLE_MANIFEST } from "../scripts/project.ts";
 import { statePaths } from "../src/io/state_store.ts";
 import { historyOf, viewOf, withTranscript } from "../src/io/transcript.ts";
@@ -469,7 +469,7 @@ async function main(): Promise<number> {
     const { inSessionMain } = await import("./in_session.ts");
     return await inSessionMain(Deno.args.slice(1));
   }
-  const { values } = parseArgs({
+  const { values } = scriptArgs("bench", USAGE, {
     args: Deno.args,
     options: {
       runs: { type: "string", default: "20" },
@@ -478,13 +478,8 @@ async function main(): Promise<number> {
       "no-write": { type: "boolean", default: false },
       compare: { type: "string", multiple: true, default: [] },
       launchers: { type: "boolean", default: false },
-      help: { type: "boolean", default: false },
     },
   });
-  if (values.help) {
-    print(USAGE);
-    return 0;
-  }
   const runs = Number(values.runs);
   if (!Number.isInteger(runs) || runs < 1) throw new TypeError(`Cannot use --runs ${values.runs}`);
   const sizes = values.sizes.split(",").map(parseSize);

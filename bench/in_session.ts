@@ -13,7 +13,7 @@ import { TOKENS_PER_BYTE } from "../src/core/claude_code.ts";
 import { ceilingOf } from "../src/core/ceiling.ts";
 import { viewOf } from "../src/io/transcript.ts";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
+import { scriptArgs } from "../scripts/script_args.ts";
 import { type RecordedRequest, startApiStub, textOf } from "../scripts/loopback/api_stub.ts";
 import {
   type BackedStep,
@@ -710,7 +710,7 @@ function sourceParagraph(ours: Summary, sources: Summary[]): string {
 
 /** Runs the in-session benchmark with the arguments after `--in-session`. */
 export async function inSessionMain(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
+  const { values } = scriptArgs("bench --in-session", IN_SESSION_USAGE, {
     args: argv,
     options: {
       runs: { type: "string", default: "10" },
@@ -720,13 +720,8 @@ export async function inSessionMain(argv: string[]): Promise<number> {
       "from-source": { type: "boolean", default: false },
       compare: { type: "string", multiple: true, default: [] },
       latency: { type: "string", default: "0" },
-      help: { type: "boolean", default: false },
     },
   });
-  if (values.help) {
-    print(IN_SESSION_USAGE);
-    return 0;
-  }
   const runs = Number(values.runs);
   const latency = Number(values.latency);
   if (!Number.isInteger(latency) || latency < 0) {

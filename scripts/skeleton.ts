@@ -5,9 +5,9 @@
  */
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { SKELETONS } from "./project.ts";
 import { skeletonOf } from "./skeleton/fill.ts";
+import { scriptArgs } from "./script_args.ts";
 
 /** Where a skeleton's original comes from (tests/fixtures/transcripts/skeletons/sources.json). */
 export interface Source {
@@ -109,7 +109,10 @@ async function check(folder: string): Promise<number> {
 }
 
 if (import.meta.main) {
-  const { positionals } = parseArgs({ args: Deno.args, allowPositionals: true });
+  const { positionals } = scriptArgs("skeleton", USAGE, {
+    args: Deno.args,
+    allowPositionals: true,
+  });
   const [mode, folder] = positionals;
   if ((mode !== "make" && mode !== "check") || folder === undefined || positionals.length > 2) {
     Deno.stderr.writeSync(encoder.encode(`${USAGE}\n`));

@@ -6,7 +6,7 @@
  * `--write` saves the pairs to tests/fixtures/unseen-growth/ (what the unit test pins).
  */
 import { join } from "node:path";
-import { parseArgs } from "node:util";
+import { scriptArgs } from "../script_args.ts";
 import type { Step, ToolCall } from "../loopback/api_stub.ts";
 import { locateClaude } from "../loopback/claude_cli.ts";
 import { ROOT, Scenario, type ScenarioSetup, type TurnOptions } from "../../tests/e2e/harness.ts";
@@ -442,10 +442,17 @@ export async function measureSource(
   }
 }
 
+const USAGE = `usage: deno task measure-growth [--write] [--table] [source names...]
+
+  (no flags)  runs each source's scripted sessions with the real Claude Code and prints the pairs
+  --write     also saves them to ${UNSEEN_GROWTH_FIXTURE} (what the unit test pins)
+  --table     prints the committed pairs' table, as docs/maintainers/claude-code-facts.md shows it
+sources: ${SOURCES.map((s) => s.name).join(", ")}`;
+
 const print = (line: string) => Deno.stdout.writeSync(new TextEncoder().encode(`${line}\n`));
 
 if (import.meta.main) {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = scriptArgs("measure-growth", USAGE, {
     args: Deno.args,
     allowPositionals: true,
     options: {
