@@ -6,6 +6,7 @@
  */
 import { TOKENS_PER_BYTE } from "../../src/core/claude_code.ts";
 import { requestTokens } from "./request_size.ts";
+import { eventStream, pause, serveLoopback, sse } from "./loopback_server.ts";
 
 /** Usage as the API reports it; what lands in the transcript. */
 export interface StepUsage {
@@ -107,10 +108,6 @@ function lastUserText(messages: unknown[]): string {
     if (m?.role === "user") return textOf(m.content);
   }
   return "";
-}
-
-function sse(event: string, data: unknown): string {
-  return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
 /** The content blocks of a step's reply, tool ids assigned. */
@@ -246,20 +243,12 @@ export function startApiStub(script: Script): ApiStub {
   // Each queue's first request size, for `requestBase`.
   const firstSize: Record<string, number> = {};
 
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
-    const at = performance.now();
-    const url = new URL(req.url);
-    let body: Record<string, unknown> = {};
-    try {
-      body = await req.json();
-    } catch {
-      // GETs and empty bodies.
-    }
-    if (url.pathname.endsWith("/count_tokens")) {
-      requests.push({ path: url.pathname, body, route: "count_tokens", at });
+  const server = serveLoopback(async ({ path, body, at }) => {
+    if (path.endsWith("/count_tokens")) {
+      requests.push({ path, body, route: "count_tokens", at });
       return Response.json({ input_tokens: 1000 });
     }
-    if (!url.pathname.endsWith("/v1/messages")) {
+    if (!path.endsWith("/v1/messages")) {
       return Response.json({ type: "error", error: { type: "not_found_error", message: "stub" } }, {
         status: 404,
       });
@@ -287,7 +276,7 @@ export function startApiStub(script: Script): ApiStub {
     } else {
       step = { usage: { input_tokens: 10 }, text: "Scripted session" };
     }
-    if (step.latencyMs) await new Promise((resolve) => setTimeout(resolve, step.latencyMs));
+    await pause(step.latencyMs);
     const id = `msg_stub${++idCounter}`;
     const blocks = replyContent(step);
     let base: { tokens: number; first: number } | undefined;
@@ -299,7 +288,7 @@ export function startApiStub(script: Script): ApiStub {
     const stepUsage = usageFor(step, body, blocks, base);
     const usage = { tokens: usedTokens(stepUsage), outputTokens: stepUsage.output_tokens ?? 20 };
     requests.push({
-      path: url.pathname,
+      path,
       body,
       route,
       at,
@@ -321,25 +310,7 @@ export function startApiStub(script: Script): ApiStub {
     }
     const parts = streamParts(model, step, id, stepUsage, blocks);
     const delay = step.blockDelayMs ?? 0;
-    const stream = delay <= 0 ? parts.join("") : new ReadableStream<Uint8Array>({
-      async start(controller) {
-        const encoder = new TextEncoder();
-        for (const [i, part] of parts.entries()) {
-          if (i > 1) await new Promise((resolve) => setTimeout(resolve, delay));
-          controller.enqueue(encoder.encode(part));
-        }
-        controller.close();
-      },
-    });
-    return new Response(stream, {
-      headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
-    });
+    return eventStream(parts, (i) => i > 1 ? delay : 0);
   });
-  const addr = server.addr as Deno.NetAddr;
-  return {
-    url: `http://127.0.0.1:${addr.port}`,
-    requests,
-    served,
-    close: () => server.shutdown(),
-  };
+  return { url: server.url, requests, served, close: server.close };
 }

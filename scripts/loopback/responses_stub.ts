@@ -4,6 +4,7 @@
  * that sets the context percentage, and records every request body so tests can see what the
  * model received. Codex reaches it through a custom provider (tests/e2e/codex_harness.ts).
  */
+import { eventStream, pause, serveLoopback, sse } from "./loopback_server.ts";
 
 /** One model turn: shell commands (`exec_command`), or final text. */
 export interface ResponsesStep {
@@ -40,8 +41,9 @@ export interface ResponsesStub {
 
 let counter = 0;
 
-function sse(event: string, data: Record<string, unknown>): string {
-  return `event: ${event}\ndata: ${JSON.stringify({ type: event, ...data })}\n\n`;
+/** An event whose data names its type, as the Responses API writes them. */
+function typed(event: string, data: Record<string, unknown>): string {
+  return sse(event, { type: event, ...data });
 }
 
 /** The text of a request's `input` items: every string inside them, joined. */
@@ -85,10 +87,10 @@ function outputItems(step: ResponsesStep): Record<string, unknown>[] {
 export function streamResponse(step: ResponsesStep, id: string, model: string): string[] {
   const items = outputItems(step);
   const base = { id, object: "response", model, created_at: Math.floor(Date.now() / 1000) };
-  let out = sse("response.created", { response: { ...base, status: "in_progress", output: [] } });
+  let out = typed("response.created", { response: { ...base, status: "in_progress", output: [] } });
   items.forEach((item, output_index) => {
-    out += sse("response.output_item.added", { output_index, item });
-    out += sse("response.output_item.done", { output_index, item });
+    out += typed("response.output_item.added", { output_index, item });
+    out += typed("response.output_item.done", { output_index, item });
   });
   const usage = {
     input_tokens: step.input,
@@ -99,7 +101,7 @@ export function streamResponse(step: ResponsesStep, id: string, model: string): 
   };
   return [
     out,
-    sse("response.completed", {
+    typed("response.completed", {
       response: { ...base, status: "completed", output: items, usage },
     }),
   ];
@@ -117,18 +119,10 @@ export function startResponsesStub(
   const queue = [...main];
   const requests: ResponsesRequest[] = [];
   const stub: ResponsesStub = { url: "", requests, served: 0, close: () => Promise.resolve() };
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
-    const at = performance.now();
-    const url = new URL(req.url);
-    let body: Record<string, unknown> = {};
-    try {
-      body = await req.json();
-    } catch {
-      // GETs and empty bodies.
-    }
-    if (!url.pathname.endsWith("/responses")) {
-      requests.push({ path: url.pathname, body, route: "other", at });
-      if (url.pathname.endsWith("/models")) return Response.json({ object: "list", data: [] });
+  const server = serveLoopback(async ({ path, body, at }) => {
+    if (!path.endsWith("/responses")) {
+      requests.push({ path, body, route: "other", at });
+      if (path.endsWith("/models")) return Response.json({ object: "list", data: [] });
       return Response.json({ error: { message: "stub" } }, { status: 404 });
     }
     const tools = Array.isArray(body.tools) && body.tools.length > 0;
@@ -145,26 +139,14 @@ export function startResponsesStub(
     } else {
       step = { input: 10, text: "Scripted session" };
     }
-    if (step.latencyMs) await new Promise((resolve) => setTimeout(resolve, step.latencyMs));
+    await pause(step.latencyMs);
     const id = `resp_${++counter}`;
-    requests.push({ path: url.pathname, body, route, at, responseId: id, input: step.input });
+    requests.push({ path, body, route, at, responseId: id, input: step.input });
     const model = typeof body.model === "string" ? body.model : "gpt-5.5";
-    const [items_, completed] = streamResponse(step, id, model);
-    const stream = new ReadableStream<Uint8Array>({
-      async start(controller) {
-        const encoder = new TextEncoder();
-        controller.enqueue(encoder.encode(items_));
-        const delay = step.completeDelayMs ?? 0;
-        if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
-        controller.enqueue(encoder.encode(completed));
-        controller.close();
-      },
-    });
-    return new Response(stream, {
-      headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
-    });
+    const delay = step.completeDelayMs ?? 0;
+    return eventStream(streamResponse(step, id, model), (i) => i === 1 ? delay : 0);
   });
-  stub.url = `http://127.0.0.1:${(server.addr as Deno.NetAddr).port}`;
-  stub.close = () => server.shutdown();
+  stub.url = server.url;
+  stub.close = server.close;
   return stub;
 }
