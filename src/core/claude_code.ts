@@ -32,28 +32,26 @@ type ModelRow = {
   nativeFrom?: string;
   notNativeUntil?: string;
 };
+const native = (nativeFrom: string, notNativeUntil: string, ...families: string[]): ModelRow[] =>
+  families.map((family) => ({ family, kind: "native", nativeFrom, notNativeUntil }));
 const rows = (kind: "optIn" | "fixed", ...families: string[]): ModelRow[] =>
   families.map((family) => ({ family, kind }));
 
 /**
  * Each model family's window (docs/maintainers/windows-by-release.md): `native`, 1M from
  * `nativeFrom` (`notNativeUntil`: the last release read without it); `optIn`, 200k unless `[1m]`,
- * the beta or an experiment chose 1M (the transcript records none); `fixed`, 200k. Longest first.
+ * the beta or an experiment chose 1M (the transcript records none); `fixed`, 200k.
  */
 export const MODEL_ROWS: readonly ModelRow[] = [
-  { family: "claude-opus-4-7", kind: "native", nativeFrom: "2.1.117", notNativeUntil: "2.1.116" },
-  { family: "claude-opus-4-8", kind: "native", nativeFrom: "2.1.160", notNativeUntil: "2.1.150" },
-  { family: "claude-fable-5-2", kind: "native", nativeFrom: "2.1.328", notNativeUntil: "2.1.300" },
-  { family: "claude-fable-5-1", kind: "native", nativeFrom: "2.1.260", notNativeUntil: "2.1.250" },
-  { family: "claude-fable-5", kind: "native", nativeFrom: "2.1.185", notNativeUntil: "2.1.167" },
-  { family: "claude-mythos-5-2", kind: "native", nativeFrom: "2.1.328", notNativeUntil: "2.1.300" },
-  { family: "claude-mythos-5-1", kind: "native", nativeFrom: "2.1.260", notNativeUntil: "2.1.250" },
-  { family: "claude-mythos-5", kind: "native", nativeFrom: "2.1.185", notNativeUntil: "2.1.167" },
-  { family: "claude-sonnet-5-5", kind: "native", nativeFrom: "2.1.287", notNativeUntil: "2.1.275" },
-  { family: "claude-sonnet-5", kind: "native", nativeFrom: "2.1.200", notNativeUntil: "2.1.185" },
-  { family: "claude-opus-5-5", kind: "native", nativeFrom: "2.1.287", notNativeUntil: "2.1.275" },
-  { family: "claude-opus-5", kind: "native", nativeFrom: "2.1.250", notNativeUntil: "2.1.212" },
-  { family: "claude-haiku-5-5", kind: "native", nativeFrom: "2.1.300", notNativeUntil: "2.1.287" },
+  ...native("2.1.117", "2.1.116", "claude-opus-4-7"),
+  ...native("2.1.160", "2.1.150", "claude-opus-4-8"),
+  ...native("2.1.185", "2.1.167", "claude-fable-5", "claude-mythos-5"),
+  ...native("2.1.200", "2.1.185", "claude-sonnet-5"),
+  ...native("2.1.250", "2.1.212", "claude-opus-5"),
+  ...native("2.1.260", "2.1.250", "claude-fable-5-1", "claude-mythos-5-1"),
+  ...native("2.1.287", "2.1.275", "claude-sonnet-5-5", "claude-opus-5-5"),
+  ...native("2.1.300", "2.1.287", "claude-haiku-5-5"),
+  ...native("2.1.328", "2.1.300", "claude-fable-5-2", "claude-mythos-5-2"),
   ...rows("optIn", "claude-opus-4-6", "claude-sonnet-4-6", "claude-sonnet-4-5", "claude-sonnet-4"),
   ...rows("optIn", "claude-3-7-sonnet", "claude-3-5-sonnet"),
   ...rows("fixed", "claude-opus-4-5", "claude-opus-4-1", "claude-opus-4-0", "claude-opus-4"),

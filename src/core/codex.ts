@@ -2,9 +2,9 @@
  * Codex CLI facts, each with its release, and what one rollout line means to this hook;
  * docs/maintainers/codex-facts.md says how each was measured (0.171.0, 2026-12-04).
  */
+import { type Fields, isRecord, text } from "./transcript_entry.ts";
 
-/** A session's rollout: `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<session id>.jsonl`. */
-export const ROLLOUT_PREFIX = "rollout-";
+/** Sessions' rollouts are under it: `$CODEX_HOME/sessions/YYYY/MM/DD/`. */
 export const SESSIONS_DIR = "sessions";
 
 /** The instruction files Codex reads in each folder, the override first; and in `$CODEX_HOME`. */
@@ -26,6 +26,7 @@ export const ROLLOUT_KEYS: readonly string[] = [
   '"session_meta"',
 ];
 
+/** A session's rollout: `rollout-<time>-<session id>.jsonl`. */
 export const isRolloutPath = (path: string | undefined): boolean =>
   path !== undefined && /(?:^|[\\/])rollout-[^\\/]*\.jsonl$/.test(path);
 
@@ -40,10 +41,6 @@ export type RolloutLine =
   | { kind: "model"; model: string }
   | { kind: "meta"; cwd: string | undefined; version: string | undefined };
 
-type Fields = Record<string, unknown>;
-const isRecord = (v: unknown): v is Fields =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
-const text = (v: unknown) => typeof v === "string" ? v : undefined;
 const count = (v: unknown) => typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : undefined;
 
 /** `{timestamp, ordinal, type, payload}` as this hook reads it; anything else is undefined. */

@@ -1,7 +1,6 @@
 /** Where Claude Code will auto-compact, and the span percentage thresholds are measured against. */
 import { AUTOCOMPACT_BUFFER, AUTOCOMPACT_MARGIN, SUMMARY_OUTPUT_BUFFER } from "./claude_code.ts";
-import { BLOCKING_BUFFER } from "./claude_code.ts";
-import { MIN_AUTO_COMPACT_WINDOW } from "./claude_code.ts";
+import { BLOCKING_BUFFER, MIN_AUTO_COMPACT_WINDOW } from "./claude_code.ts";
 import { groupDigits, isTokenThreshold, type Threshold } from "./numbers.ts";
 import { modelKey } from "./window.ts";
 
@@ -99,19 +98,11 @@ export function endOf(point: CompactionPoint, window: number): number {
 export function compactionPoint(inputs: CompactionInputs): CompactionPoint {
   const { env, files } = inputs;
   if (env.off) return { kind: "off", evidence: `${env.off} is set` };
-  const host = env.host;
-  if (host) {
-    const tokens = Math.min(
-      host.tokens ?? Math.floor(inputs.window * (host.share ?? 1)),
-      inputs.window,
-    );
-    return {
-      kind: "point",
-      tokens,
-      window: inputs.window,
-      source: host.source,
-      evidence: host.evidence,
-    };
+  if (env.host) {
+    const { tokens: limit, share = 1, source, evidence } = env.host;
+    const { window } = inputs;
+    const tokens = Math.min(limit ?? Math.floor(window * share), window);
+    return { kind: "point", tokens, window, source, evidence };
   }
   if (files?.enabled?.value === false) {
     return { kind: "off", evidence: `autoCompactEnabled is false in ${files.enabled.file}` };

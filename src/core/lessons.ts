@@ -5,13 +5,8 @@
 import { firstLine } from "./first_line.ts";
 import { LessonSchema, ManifestSchema } from "../schemas/manifest.ts";
 import { MANIFEST_TYPE, MANIFEST_VERSION } from "../schemas/manifest.ts";
-import {
-  limitsOf,
-  selectForSessionStart,
-  type SessionStartCut,
-  type SessionStartLimits,
-  sizeOf,
-} from "./session_start.ts";
+import { limitsOf, selectForSessionStart, sizeOf } from "./session_start.ts";
+import type { SessionStartCut, SessionStartLimits } from "./session_start.ts";
 
 export interface RefreshLesson {
   slug: string;
@@ -77,17 +72,11 @@ export function selectLessons(raw: unknown, projectId: string | undefined): Less
       continue;
     }
     const message = parsed.data.message.trim();
-    candidates.push({
-      id: slug,
-      size: sizeOf(summary, parsed.data.problem, parsed.data.solution),
-      slug,
-      kind: type,
-      // Without a priority a lesson sorts as the lessons-learned plugin sorts it.
-      priority: priority ?? 5,
-      message,
-      summary: summary?.trim() || firstLine(message),
-      tag: tags?.[0],
-    });
+    const size = sizeOf(summary, parsed.data.problem, parsed.data.solution);
+    const short = summary?.trim() || firstLine(message);
+    // Without a priority a lesson sorts as the lessons-learned plugin sorts it.
+    const fields = { priority: priority ?? 5, message, summary: short, tag: tags?.[0] };
+    candidates.push({ id: slug, size, slug, kind: type, ...fields });
   }
   const { shown, cut } = selectForSessionStart(candidates, limits);
   return {

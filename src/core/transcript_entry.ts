@@ -4,7 +4,7 @@ import { CANCELLED_ATTACHMENT, COMPACT_BOUNDARY, DELIVERED_ATTACHMENT } from "./
 import { FORK_CONTEXT_REF, RAN_ATTACHMENT } from "./claude_code.ts";
 import type { Threshold } from "./numbers.ts";
 
-type Fields = Record<string, unknown>;
+export type Fields = Record<string, unknown>;
 
 const decoder = new TextDecoder();
 
@@ -20,11 +20,11 @@ export function parseLine(bytes: Uint8Array): unknown {
 export const mayBeUsage = (text: string) =>
   text.includes('"assistant"') && text.includes('"usage"');
 
-function isRecord(value: unknown): value is Fields {
+export function isRecord(value: unknown): value is Fields {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-const text = (value: unknown) => typeof value === "string" ? value : undefined;
+export const text = (value: unknown) => typeof value === "string" ? value : undefined;
 
 function optional(value: unknown, type: "string" | "number" | "boolean", nullable = false) {
   return value === undefined || (nullable && value === null) || typeof value === type;

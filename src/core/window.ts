@@ -1,5 +1,5 @@
 /** The window a reading is measured against, and why (docs/maintainers/windows-by-release.md). */
-import { AUTOCOMPACT_MARGIN, FIRST_PARTY_GATE, LARGE_WINDOW } from "./claude_code.ts";
+import { AUTOCOMPACT_MARGIN, FIRST_PARTY_GATE as GATE, LARGE_WINDOW } from "./claude_code.ts";
 import { MODEL_ROWS, SMALL_WINDOW } from "./claude_code.ts";
 
 export interface WindowChoice {
@@ -86,6 +86,7 @@ const pick = (
   proves?: WindowProof,
 ): WindowChoice => ({ window, source, certain, evidence, ...(proves && { proves }) });
 
+const OVERRIDE = "LESSONS_CONTEXT_WINDOW";
 const PROVEN = "proven earlier in this session";
 const COMPACTION = "auto-compaction point";
 const TABLE = "model and version";
@@ -93,9 +94,7 @@ const TABLE = "model and version";
 /** The window on the best evidence; while a larger one stays possible, the smaller, not certain. */
 export function resolveWindow(inputs: WindowInputs): WindowChoice {
   const { override, model, version, tokens, compaction: c } = inputs;
-  if (override !== undefined) {
-    return pick(override, "LESSONS_CONTEXT_WINDOW", "set by LESSONS_CONTEXT_WINDOW");
-  }
+  if (override !== undefined) return pick(override, OVERRIDE, `set by ${OVERRIDE}`);
   if (inputs.disable1m) {
     const off = "CLAUDE_CODE_DISABLE_1M_CONTEXT";
     return pick(SMALL_WINDOW, off, `${off} caps every model at 200k`);
@@ -146,9 +145,8 @@ export function resolveWindow(inputs: WindowInputs): WindowChoice {
     const why = unread ? "that release was not measured" : `1M only from ${from}`;
     return pick(SMALL_WINDOW, TABLE, `${inRelease}: ${why}`, false);
   }
-  const gate = FIRST_PARTY_GATE;
-  const gated = compareVersions(version, gate.lastWithout) > 0 &&
-    compareVersions(version, gate.firstWithoutAfter) < 0;
+  const gated = compareVersions(version, GATE.lastWithout) > 0 &&
+    compareVersions(version, GATE.firstWithoutAfter) < 0;
   if (gated && inputs.firstParty !== true) {
     const other = inputs.firstParty === false ? ", and another API is set" : "";
     return pick(SMALL_WINDOW, TABLE, `${inRelease}: 1M only on Anthropic's own API${other}`, false);

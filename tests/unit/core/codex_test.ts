@@ -7,20 +7,14 @@ import {
 import { compactionPoint } from "../../../src/core/compaction_point.ts";
 
 Deno.test("autoCompactLimitOf() reads the top-level key of a config.toml, not a table's", () => {
-  assertEquals(
-    autoCompactLimitOf('model = "gpt-5.5"\nmodel_auto_compact_token_limit = 100_000\n'),
-    100_000,
-  );
-  assertEquals(
-    autoCompactLimitOf("model_auto_compact_token_limit = 90000 # tokens\n[x]\n"),
-    90_000,
-  );
-  assertEquals(
-    autoCompactLimitOf("[profiles.a]\nmodel_auto_compact_token_limit = 5000\n"),
-    undefined,
-  );
-  assertEquals(autoCompactLimitOf('model_auto_compact_token_limit = "a lot"\n'), undefined);
-  assertEquals(autoCompactLimitOf(""), undefined);
+  const cases: [string, number | undefined][] = [
+    ['model = "gpt-5.5"\nmodel_auto_compact_token_limit = 100_000\n', 100_000],
+    ["model_auto_compact_token_limit = 90000 # tokens\n[x]\n", 90_000],
+    ["[profiles.a]\nmodel_auto_compact_token_limit = 5000\n", undefined],
+    ['model_auto_compact_token_limit = "a lot"\n', undefined],
+    ["", undefined],
+  ];
+  for (const [toml, limit] of cases) assertEquals(autoCompactLimitOf(toml), limit, toml);
 });
 
 Deno.test("a host's own compaction rule sets the point: a limit, or a share of the stated window", () => {
@@ -41,11 +35,11 @@ Deno.test("a host's own compaction rule sets the point: a limit, or a share of t
 });
 
 Deno.test("a rollout is known by its file name", () => {
-  assertEquals(
-    isRolloutPath("/h/.codex/sessions/2026/12/04/rollout-2026-12-04T22-34-57-a.jsonl"),
-    true,
-  );
-  assertEquals(isRolloutPath("C:\\u\\.codex\\sessions\\rollout-x.jsonl"), true);
-  assertEquals(isRolloutPath("/h/.claude/projects/p/rollout-notes/0b1c.jsonl"), false);
-  assertEquals(isRolloutPath(undefined), false);
+  const cases: [string | undefined, boolean][] = [
+    ["/h/.codex/sessions/2026/12/04/rollout-2026-12-04T22-34-57-a.jsonl", true],
+    ["C:\\u\\.codex\\sessions\\rollout-x.jsonl", true],
+    ["/h/.claude/projects/p/rollout-notes/0b1c.jsonl", false],
+    [undefined, false],
+  ];
+  for (const [path, rollout] of cases) assertEquals(isRolloutPath(path), rollout, path);
 });

@@ -15,11 +15,6 @@ import {
 } from "../../../src/core/compaction_point.ts";
 import { modelKey } from "../../../src/core/window.ts";
 import { pointOf } from "../../../src/core/thresholds.ts";
-import {
-  AUTOCOMPACT_BUFFER,
-  AUTOCOMPACT_MARGIN,
-  SUMMARY_OUTPUT_BUFFER,
-} from "../../../src/core/claude_code.ts";
 
 Deno.test("autoCompactWindowOf() reads CLAUDE_CODE_AUTO_COMPACT_WINDOW as Claude Code does", () => {
   const cases: [string | undefined, number | undefined][] = [
@@ -98,64 +93,54 @@ const none: CompactEnv = {};
 const filesWith = (files: Partial<CompactSettings>): CompactSettings => ({ byModel: {}, ...files });
 
 Deno.test("compactionPoint(): Claude Code 2.1.328's threshold, from each source", async (t) => {
+  const ENV = "CLAUDE_CODE_AUTO_COMPACT_WINDOW";
+  const SET = "autoCompactWindow setting";
+  const OWN = "the model's window";
+  const top = { window: { value: 300_000, file: "s" } };
+  const opus = (value: number | "auto") =>
+    filesWith({ ...top, byModel: { "claude-opus-5-5": { value, file: "s" } } });
   const cases: [string, Parameters<typeof compactionPoint>[0], number | "off", string][] = [
-    ["a 200k window: 167,000", { window: 200_000, env: none }, 167_000, "the model's window"],
-    ["a 1M window: 967,000", { window: 1_000_000, env: none }, 967_000, "the model's window"],
+    ["a 200k window: 167,000", { window: 200_000, env: none }, 167_000, OWN],
+    ["a 1M window: 967,000", { window: 1_000_000, env: none }, 967_000, OWN],
     [
-      "CLAUDE_CODE_AUTO_COMPACT_WINDOW=400k on 1M",
+      `${ENV}=400k on 1M`,
       { window: 1_000_000, env: { window: { tokens: 400_000, raw: "400k" } } },
       367_000,
-      "CLAUDE_CODE_AUTO_COMPACT_WINDOW",
+      ENV,
     ],
     [
       "an auto-compact window above the model's is capped to it",
       { window: 200_000, env: { window: { tokens: 500_000, raw: "500k" } } },
       167_000,
-      "CLAUDE_CODE_AUTO_COMPACT_WINDOW",
+      ENV,
     ],
     [
       "the environment beats the settings",
       {
         window: 1_000_000,
         env: { window: { tokens: 400_000, raw: "400000" } },
-        files: filesWith({ window: { value: 300_000, file: "s" } }),
+        files: filesWith(top),
       },
       367_000,
-      "CLAUDE_CODE_AUTO_COMPACT_WINDOW",
+      ENV,
     ],
     [
       "the top-level setting",
-      { window: 1_000_000, env: none, files: filesWith({ window: { value: 300_000, file: "s" } }) },
+      { window: 1_000_000, env: none, files: filesWith(top) },
       267_000,
-      "autoCompactWindow setting",
+      SET,
     ],
     [
       "a per-model setting for this model beats the top-level one",
-      {
-        window: 1_000_000,
-        model: "claude-opus-5-5",
-        env: none,
-        files: filesWith({
-          window: { value: 300_000, file: "s" },
-          byModel: { "claude-opus-5-5": { value: 500_000, file: "s" } },
-        }),
-      },
+      { window: 1_000_000, model: "claude-opus-5-5", env: none, files: opus(500_000) },
       467_000,
-      "autoCompactWindow setting",
+      SET,
     ],
     [
       'a per-model "auto" means the model\'s own window',
-      {
-        window: 1_000_000,
-        model: "claude-opus-5-5",
-        env: none,
-        files: filesWith({
-          window: { value: 300_000, file: "s" },
-          byModel: { "claude-opus-5-5": { value: "auto", file: "s" } },
-        }),
-      },
+      { window: 1_000_000, model: "claude-opus-5-5", env: none, files: opus("auto") },
       967_000,
-      "the model's window",
+      OWN,
     ],
     [
       "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE=50 on 200k: half of 180,000",
@@ -163,12 +148,7 @@ Deno.test("compactionPoint(): Claude Code 2.1.328's threshold, from each source"
       90_000,
       "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE",
     ],
-    [
-      "the override never raises the point",
-      { window: 200_000, env: { pct: 95 } },
-      167_000,
-      "the model's window",
-    ],
+    ["the override never raises the point", { window: 200_000, env: { pct: 95 } }, 167_000, OWN],
     [
       "an earlier auto-compaction below the point wins",
       { window: 1_000_000, env: none, learned: 380_000 },
@@ -179,7 +159,7 @@ Deno.test("compactionPoint(): Claude Code 2.1.328's threshold, from each source"
       "one above the point does not",
       { window: 200_000, env: none, learned: 169_486 },
       167_000,
-      "the model's window",
+      OWN,
     ],
     ["DISABLE_AUTO_COMPACT", { window: 200_000, env: { off: "DISABLE_AUTO_COMPACT" } }, "off", ""],
     ["DISABLE_COMPACT", { window: 200_000, env: { off: "DISABLE_COMPACT" } }, "off", ""],
@@ -193,10 +173,7 @@ Deno.test("compactionPoint(): Claude Code 2.1.328's threshold, from each source"
   for (const [name, inputs, tokens, source] of cases) {
     await t.step(name, () => {
       const point = compactionPoint(inputs);
-      if (tokens === "off") {
-        assertEquals(point.kind, "off");
-        return;
-      }
+      if (tokens === "off") return assertEquals(point.kind, "off");
       ok(point.kind === "point");
       assertEquals([point.tokens, point.source], [tokens, source]);
       ok(point.evidence.length > 0);
@@ -205,81 +182,46 @@ Deno.test("compactionPoint(): Claude Code 2.1.328's threshold, from each source"
 });
 
 Deno.test("spanFor(): the window, unless Claude Code compacts before its usual point", async (t) => {
+  const P = [30, 52, 70];
+  const w400k: CompactEnv = { window: { tokens: 400_000, raw: "400k" } };
+  const w100k: CompactEnv = { window: { tokens: 100_000, raw: "100000" } };
+  // Name, window, environment, learned point, thresholds, scaling, span.
   const cases: [string, number, CompactEnv, number | undefined, number[], boolean, number][] = [
-    ["200k, nothing set: the window", 200_000, none, undefined, [30, 52, 70], true, 200_000],
-    ["1M, nothing set: the window", 1_000_000, none, undefined, [30, 52, 70], true, 1_000_000],
-    [
-      "1M with a 400k auto-compact window: 400k",
-      1_000_000,
-      { window: { tokens: 400_000, raw: "400k" } },
-      undefined,
-      [30, 52, 70],
-      true,
-      400_000,
-    ],
-    [
-      "a 100k window at its usual point: the window (doctor warns about 70%)",
-      100_000,
-      none,
-      undefined,
-      [30, 52, 70],
-      true,
-      100_000,
-    ],
+    ["200k, nothing set: the window", 200_000, none, undefined, P, true, 200_000],
+    ["1M, nothing set: the window", 1_000_000, none, undefined, P, true, 1_000_000],
+    ["1M with a 400k auto-compact window: 400k", 1_000_000, w400k, undefined, P, true, 400_000],
+    // Doctor warns about 70% there.
+    ["a 100k window at its usual point: the window", 100_000, none, undefined, P, true, 100_000],
     [
       "the 100k minimum: narrowed so 70% lands before 67,000",
       200_000,
-      { window: { tokens: 100_000, raw: "100000" } },
+      w100k,
       undefined,
-      [30, 52, 70],
+      P,
       true,
       91_428,
     ],
     [
-      "override 50 on 200k: 70% lands before the 90,000 compaction",
+      "override 50 on 200k: 70% lands before 90,000",
       200_000,
       { pct: 50 },
       undefined,
-      [30, 52, 70],
+      P,
       true,
       123_000,
     ],
-    [
-      "a learned point: the window that compacts there",
-      1_000_000,
-      none,
-      380_000,
-      [30, 52, 70],
-      true,
-      413_000,
-    ],
-    [
-      "scaling off: the window",
-      1_000_000,
-      { window: { tokens: 400_000, raw: "400k" } },
-      undefined,
-      [30, 52, 70],
-      false,
-      1_000_000,
-    ],
+    ["a learned point: the window that compacts there", 1_000_000, none, 380_000, P, true, 413_000],
+    ["scaling off: the window", 1_000_000, w400k, undefined, P, false, 1_000_000],
     [
       "auto-compaction off: the window",
       200_000,
       { off: "DISABLE_AUTO_COMPACT" },
       undefined,
-      [30, 52, 70],
+      P,
       true,
       200_000,
     ],
-    [
-      "token thresholds only: the window that compacts there",
-      1_000_000,
-      { window: { tokens: 400_000, raw: "400k" } },
-      undefined,
-      [20_000, 60_000],
-      true,
-      400_000,
-    ],
+    ["token thresholds only: 400k", 1_000_000, w400k, undefined, [20_000, 60_000], true, 400_000],
   ];
   for (const [name, window, env, learned, thresholds, scale, expected] of cases) {
     await t.step(name, () => {
@@ -325,8 +267,4 @@ Deno.test("no window at least W has a span below the smaller of W's and the larg
       }
     }
   }
-});
-
-Deno.test("the two buffers make the margin the window table uses", () => {
-  assertEquals(SUMMARY_OUTPUT_BUFFER + AUTOCOMPACT_BUFFER, AUTOCOMPACT_MARGIN);
 });

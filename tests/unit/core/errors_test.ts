@@ -4,17 +4,16 @@ import { join } from "node:path";
 import { fileReason, messageOf, writeReason } from "../../../src/core/errors.ts";
 import { ROOT } from "../../_helpers.ts";
 
+const { IsADirectory, NotADirectory, NotCapable, NotFound, PermissionDenied } = Deno.errors;
+
 Deno.test("fileReason() says why a file cannot be read without OS codes", () => {
   const cases: [unknown, string][] = [
+    [new NotFound("No such file or directory (os error 2): stat '/x'"), "there is no such file"],
     [
-      new Deno.errors.NotFound("No such file or directory (os error 2): stat '/x'"),
-      "there is no such file",
-    ],
-    [
-      new Deno.errors.PermissionDenied("Permission denied (os error 13): open '/x'"),
+      new PermissionDenied("Permission denied (os error 13): open '/x'"),
       "it cannot be read (permission denied)",
     ],
-    [new Deno.errors.IsADirectory("Is a directory (os error 21)"), "it is a folder, not a file"],
+    [new IsADirectory("Is a directory (os error 21)"), "it is a folder, not a file"],
     [
       new Error("Too many open files (os error 24): open '/x'"),
       "it cannot be read (too many open files)",
@@ -66,22 +65,14 @@ Deno.test("messageOf(): a package Deno could not fetch says why and what to do, 
 Deno.test("writeReason() says why a file cannot be written without OS codes or the path", () => {
   const cases: [unknown, string][] = [
     [
-      new Deno.errors.NotFound("No such file or directory (os error 2): writefile '/x/y'"),
+      new NotFound("No such file or directory (os error 2): writefile '/x/y'"),
       "its folder does not exist",
     ],
+    [new IsADirectory("Is a directory (os error 21): writefile '/tmp'"), "it is a folder"],
+    [new NotADirectory("Not a directory (os error 20)"), "a folder on its path is a file"],
+    [new PermissionDenied("Permission denied (os error 13)"), "permission denied"],
     [
-      new Deno.errors.IsADirectory("Is a directory (os error 21): writefile '/tmp'"),
-      "it is a folder",
-    ],
-    [
-      new Deno.errors.NotADirectory("Not a directory (os error 20)"),
-      "a folder on its path is a file",
-    ],
-    [new Deno.errors.PermissionDenied("Permission denied (os error 13)"), "permission denied"],
-    [
-      new Deno.errors.NotCapable(
-        'Requires all access to "/proc/x.svg", run again with the --allow-all flag',
-      ),
+      new NotCapable('Requires all access to "/proc/x.svg", run again with the --allow-all flag'),
       "it is a system path (under /proc, /dev or /sys) that the hook is not allowed to use",
     ],
     [new Error("No space left on device (os error 28): write '/x'"), "no space left on device"],

@@ -6,61 +6,21 @@ import {
   refreshLabelOf,
 } from "../../../src/core/header.ts";
 
-Deno.test("refreshHeader() and parseRefreshHeader() round-trip with the session token only", async (t) => {
-  const token = "0a1b2c3d";
-  const header = refreshHeader({
-    kind: "thresholds",
-    thresholds: [30, 52],
-    percent: 53.9,
-    window: 200_000,
-  }, token);
-  await t.step("names thresholds, percent and window", () => {
-    ok(
-      header.startsWith(
-        "[lessons-reinject refresh 30,52 ref=0a1b2c3d] Context refresh at 53% of the 200k-token",
-      ),
-    );
-  });
-  await t.step(
-    "parses back",
-    () => assertEquals(parseRefreshHeader(header + "\n\nbody", token), [30, 52]),
-  );
-  await t.step(
-    "another token is not ours",
-    () => assertEquals(parseRefreshHeader(header, "ffffffff"), undefined),
-  );
-  await t.step(
-    "a quoted header is not at the start",
-    () => assertEquals(parseRefreshHeader(`see ${header}`, token), undefined),
-  );
-  await t.step("tool-count refreshes name no threshold", () => {
-    const counted = refreshHeader({ kind: "toolCount", calls: 40 }, token);
-    ok(
-      counted.startsWith(
-        "[lessons-reinject refresh calls:40 ref=0a1b2c3d] Periodic refresh after 40 tool calls",
-      ),
-    );
-    assertEquals(parseRefreshHeader(counted, token), []);
-  });
-});
+const token = "0a1b2c3d";
+type Cause = Parameters<typeof refreshHeader>[0];
 
-Deno.test("formatTokens() is short", () => {
-  assertEquals([
-    formatTokens(200_000),
-    formatTokens(1_000_000),
-    formatTokens(123_456),
-    formatTokens(900),
-  ], [
-    "200k",
-    "1M",
-    "123k",
-    "900",
-  ]);
-});
-
-Deno.test("refreshHeader() names token counts and the span, and the text agrees with the names", async (t) => {
-  const token = "0a1b2c3d";
-  const cases: [string, Parameters<typeof refreshHeader>[0], string][] = [
+Deno.test("refreshHeader() names what fired and the reading; parseRefreshHeader() reads back its thresholds with the session token only", async (t) => {
+  const cases: [string, Cause, string][] = [
+    [
+      "thresholds, percent and window",
+      { kind: "thresholds", thresholds: [30, 52], percent: 53.9, window: 200_000 },
+      "[lessons-reinject refresh 30,52 ref=0a1b2c3d] Context refresh at 53% of the 200k-token",
+    ],
+    [
+      "tool-count refreshes name no threshold",
+      { kind: "toolCount", calls: 40 },
+      "[lessons-reinject refresh calls:40 ref=0a1b2c3d] Periodic refresh after 40 tool calls",
+    ],
     [
       "a token count on a 200k window: the tokens first",
       { kind: "thresholds", thresholds: [60_000], percent: 30.5, window: 200_000, tokens: 61_000 },
@@ -84,7 +44,7 @@ Deno.test("refreshHeader() names token counts and the span, and the text agrees 
         kind: "thresholds",
         thresholds: [30],
         percent: 12.5,
-        window: 1_000_000,
+        window: 1e6,
         span: 400_000,
         tokens: 125_000,
       },
@@ -96,9 +56,13 @@ Deno.test("refreshHeader() names token counts and the span, and the text agrees 
     await t.step(name, () => {
       const header = refreshHeader(cause, token);
       ok(header.startsWith(starts), header);
+      const names = cause.kind === "thresholds" ? [...cause.thresholds] : [];
+      assertEquals(parseRefreshHeader(header + "\n\nbody", token), names);
+      assertEquals(parseRefreshHeader(header, "ffffffff"), undefined, "another token is not ours");
       assertEquals(
-        parseRefreshHeader(header, token),
-        cause.kind === "thresholds" ? [...cause.thresholds] : [],
+        parseRefreshHeader(`see ${header}`, token),
+        undefined,
+        "quoted: not at the start",
       );
     });
   }
@@ -106,18 +70,18 @@ Deno.test("refreshHeader() names token counts and the span, and the text agrees 
     for (let tokens = 59_000; tokens <= 61_000; tokens += 7) {
       const percent = (tokens * 100) / 200_000;
       if (percent < 30) continue;
-      const header = refreshHeader(
-        { kind: "thresholds", thresholds: [30], percent, window: 200_000 },
-        token,
-      );
-      ok(/at 30% of/.test(header), header);
+      const cause: Cause = { kind: "thresholds", thresholds: [30], percent, window: 200_000 };
+      ok(/at 30% of/.test(refreshHeader(cause, token)), refreshHeader(cause, token));
     }
   });
 });
 
+Deno.test("formatTokens() is short", () => {
+  assertEquals([200_000, 1_000_000, 123_456, 900].map(formatTokens), ["200k", "1M", "123k", "900"]);
+});
+
 Deno.test("refreshLabelOf() names what any of this session's refreshes answers", () => {
-  const token = "0a1b2c3d";
-  const cases: [Parameters<typeof refreshHeader>[0], string][] = [
+  const cases: [Cause, string][] = [
     [{ kind: "thresholds", thresholds: [30, 52], percent: 53 }, "30,52"],
     [{ kind: "toolCount", calls: 20 }, "calls:20"],
     [{ kind: "compaction", thresholds: [30] }, "compact"],
@@ -130,7 +94,7 @@ Deno.test("refreshLabelOf() names what any of this session's refreshes answers",
 });
 
 Deno.test("refreshHeader() names what it restates, for every cause", async (t) => {
-  const causes: Parameters<typeof refreshHeader>[0][] = [
+  const causes: Cause[] = [
     { kind: "thresholds", thresholds: [30], percent: 31, window: 200_000 },
     { kind: "toolCount", calls: 20 },
     { kind: "compaction", thresholds: [] },
@@ -147,7 +111,7 @@ Deno.test("refreshHeader() names what it restates, for every cause", async (t) =
   for (const [name, contents, says] of cases) {
     await t.step(name, () => {
       for (const cause of causes) {
-        const header = refreshHeader(cause, "0a1b2c3d", contents);
+        const header = refreshHeader(cause, token, contents);
         ok(header.includes(says), header);
         if (contents.lessons.length === 0) ok(!header.includes("directives"), header);
       }

@@ -38,25 +38,16 @@ Deno.test("selectLessons() names invalid lessons and keeps the valid ones", () =
 });
 
 Deno.test("selectLessons() throws TypeError saying what a non-manifest lacks", async (t) => {
+  const envelope = { type: "lessons-learned-manifest", version: 1, lessons: {} };
   const cases: [string, unknown, string][] = [
     ["null", null, "null, not an object"],
     ["array", [], "a list, not an object"],
     ["a string", "x", "a string, not an object"],
-    [
-      "wrong type tag",
-      { type: "other", version: 1, lessons: {} },
-      '"type" is not ' +
-      '"lessons-learned-manifest"',
-    ],
-    [
-      "wrong version",
-      { type: "lessons-learned-manifest", version: 2, lessons: {} },
-      '"version" ' +
-      "is not 1",
-    ],
+    ["wrong type tag", { ...envelope, type: "other" }, '"type" is not "lessons-learned-manifest"'],
+    ["wrong version", { ...envelope, version: 2 }, '"version" is not 1'],
     [
       "lessons not an object",
-      { type: "lessons-learned-manifest", version: 1, lessons: [] },
+      { ...envelope, lessons: [] },
       '"lessons" is not an object of lessons by id',
     ],
     ["an empty object", {}, 'no "type"; no "version"; no "lessons"'],
@@ -71,11 +62,8 @@ Deno.test("selectLessons() throws TypeError saying what a non-manifest lacks", a
 });
 
 Deno.test("selectLessons() falls back to priority 5 and a first-line summary", () => {
-  const { lessons } = selectLessons({
-    type: "lessons-learned-manifest",
-    version: 1,
-    lessons: { a: { slug: "a", type: "protocol", message: "\nFirst line.\nSecond line." } },
-  }, undefined);
+  const a = { slug: "a", type: "protocol", message: "\nFirst line.\nSecond line." };
+  const { lessons } = selectLessons({ ...sample(), lessons: { a } }, undefined);
   assertEquals(lessons[0]?.priority, 5);
   assertEquals(lessons[0]?.summary, "First line.");
 });

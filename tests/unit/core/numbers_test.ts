@@ -66,11 +66,7 @@ Deno.test("thresholdText() writes what thresholdOf() reads back", () => {
     assertEquals(valueOf(thresholdOf(thresholdText(t))), t);
     assertEquals(valueOf(thresholdOf(thresholdText(t, { bare: true }))), t);
   }
-  assertEquals([thresholdText(30), thresholdText(60_000), thresholdText(2_000_000)], [
-    "30%",
-    "60k",
-    "2M",
-  ]);
+  assertEquals([30, 60_000, 2_000_000].map((t) => thresholdText(t)), ["30%", "60k", "2M"]);
 });
 
 Deno.test("parseWhole(): decimal digits only, bounds named", () => {
@@ -104,12 +100,8 @@ Deno.test("percentText() rounds down: a refresh never claims more than was read"
 
 Deno.test("the messages' bounds are the constants' (written out so loading builds no text)", () => {
   // The percentages' bounds, 1 and 99, are thresholdOf()'s own.
-  assertEquals([0, 1, 99, 100].map((p) => valueOf(thresholdOf(`${p}%`))), [
-    undefined,
-    1,
-    99,
-    undefined,
-  ]);
+  const percents = [0, 1, 99, 100].map((p) => valueOf(thresholdOf(`${p}%`)));
+  assertEquals(percents, [undefined, 1, 99, undefined]);
   ok(THRESHOLD_EXPECTED.includes("from 1 to 99 "));
   ok(THRESHOLD_EXPECTED.includes(`from ${groupDigits(MIN_TOKENS)} to ${groupDigits(MAX_TOKENS)} `));
   ok(TOKENS_EXPECTED.includes(`from ${groupDigits(MIN_TOKENS)} to ${groupDigits(MAX_TOKENS)} `));

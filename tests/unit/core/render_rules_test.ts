@@ -1,3 +1,9 @@
+/**
+ * renderCombined(): one refresh of the user's own rules and the lessons within one budget
+ * (docs/own-rules.md). Lessons keep session start's layout and order (equal priorities as given,
+ * tags in `localeCompare` order, untagged last), and the linear fitting gives exactly what laying
+ * the text out again after every change gives (a quadratic fitting, the reference here).
+ */
 import { deepStrictEqual as assertEquals, equal, ok } from "node:assert/strict";
 import { type RefreshLesson, selectLessons } from "../../../src/core/lessons.ts";
 import { projectIdOf } from "../../../src/core/session_start.ts";
@@ -12,11 +18,60 @@ const sampleLessons = () =>
 const bigLessons = () => selectLessons(largeManifest(40_000), projectIdOf("/p")).lessons;
 
 const rule = (id: string, heading: string, text: string): RuleBlock => ({ id, heading, text });
+const lesson = (slug: string, fields: Partial<RefreshLesson> = {}): RefreshLesson => ({
+  slug,
+  kind: "directive",
+  priority: 5,
+  message: `Message ${slug}.`,
+  summary: slug,
+  tag: undefined,
+  ...fields,
+});
 /** The lessons' slugs among `ids`: those of no rule block. */
 const lessonsIn = (ids: string[], rules: readonly RuleBlock[]) =>
   ids.filter((id) => !rules.some((r) => r.id === id));
 const PROJECT = "## Rules you marked in CLAUDE.md";
 const USER = "## Rules you marked in ~/.claude/CLAUDE.md";
+
+Deno.test("renderCombined() of lessons alone keeps session start's layout and order", async (t) => {
+  await t.step("directives, then protocols; tag groups in order; priority within a group", () => {
+    const { text, whole, summarized, omitted } = renderCombined(HEADER, [], sampleLessons(), 9500);
+    ok(text.startsWith(HEADER));
+    const directives = text.indexOf("## Non-Negotiable Directives");
+    const protocols = text.indexOf("## Active Protocols");
+    ok(directives > 0 && protocols > directives, "directives first, protocols second");
+    ok(text.indexOf("### tool:git") < text.indexOf("### workflow:editing"));
+    // Within a group, priority descending: no-force-push (10) before stash (7).
+    ok(text.indexOf("Never `git push --force`") < text.indexOf("`git stash` leaves"));
+    assertEquals([whole.length, summarized.length, omitted.length], [5, 0, 0]);
+  });
+  await t.step("group headings only when a section has more than one group", () => {
+    const one = [
+      lesson("a", { tag: "x:y" }),
+      lesson("b", { priority: 4, tag: "x:y" }),
+      lesson("c", { kind: "protocol", priority: 4 }),
+    ];
+    const { text } = renderCombined(HEADER, [], one, 9500);
+    ok(!text.includes("###"), text);
+    const rendered = renderCombined(HEADER, [], [...one, lesson("d", { priority: 9 })], 9500).text;
+    ok(rendered.indexOf("### x:y") < rendered.indexOf("### (untagged)"), "untagged last");
+  });
+  await t.step("equal priorities in their order, tags in locale order, untagged last", () => {
+    const lessons = [
+      lesson("b", { tag: "alpha" }),
+      lesson("a", { tag: "Zeta" }),
+      lesson("C"),
+      lesson("A", { tag: "alpha" }),
+    ];
+    const r = renderCombined("H", [], lessons, 9000);
+    // As session start: "alpha" before "Zeta" (`localeCompare`; by code unit "Zeta" came first).
+    ok(r.text.indexOf("### alpha") < r.text.indexOf("### Zeta"), r.text);
+    ok(r.text.indexOf("### Zeta") < r.text.indexOf("### (untagged)"), r.text);
+    // Equal priorities in the order given (by slug they were A, C, a, b).
+    assertEquals(r.whole, ["b", "a", "C", "A"]);
+    ok(r.text.indexOf("Message b.") < r.text.indexOf("Message A."), r.text);
+  });
+});
 
 Deno.test("renderCombined() with rules only: header, then each heading once, text verbatim", () => {
   const rules = [
@@ -49,62 +104,38 @@ Deno.test("renderCombined() with rules that fit adds them after the lessons' own
   }
 });
 
-Deno.test("renderCombined() puts the session-start layout first and the user's rules after", () => {
-  const rules = [rule("r", PROJECT, "Mine.")];
-  const got = renderCombined(HEADER, rules, sampleLessons(), 9500);
-  ok(got.text.startsWith(`${HEADER}\n\n## Non-Negotiable Directives`));
-  ok(got.text.indexOf("## Active Protocols") < got.text.indexOf(PROJECT));
-  ok(got.text.endsWith(`${PROJECT}\n\nMine.\n`));
-  equal(lessonsIn(got.whole, rules).length, 5);
-});
-
 Deno.test("renderCombined() under a tight budget: first lines before whole texts, in rank order", async (t) => {
   const long = (n: number) => `Rule ${n} first line.\n` + `detail ${n} `.repeat(300);
-  const rules = [
-    rule("a", PROJECT, long(1)),
-    rule("b", PROJECT, long(2)),
-    rule("c", USER, long(3)),
-  ];
+  const order = ["a", "b", "c"];
+  const isRule = (id: string) => order.includes(id);
+  const rules = order.map((id, i) => rule(id, i < 2 ? PROJECT : USER, long(i + 1)));
   const lessons = bigLessons();
-  const cases = [9500, 5000, 2000, 800, 400];
-  for (const budget of cases) {
+  for (const budget of [9500, 5000, 2000, 800, 400]) {
     await t.step(`budget ${budget}`, () => {
       const got = renderCombined(HEADER, rules, lessons, budget);
       ok(got.text.length <= budget, `${got.text.length} > ${budget}`);
       ok(got.text.startsWith(HEADER), "the header is whole");
       const ids = new Set([...got.whole, ...got.summarized, ...got.omitted]);
       equal(ids.size, rules.length + lessons.length, "every unit is accounted for once");
+      const lessonsOut = got.omitted.filter((id) => !isRule(id));
+      const rulesOut = got.omitted.filter(isRule);
       // A rule is never whole while a lesson is left out.
-      const lessonsOut = lessonsIn(got.omitted, rules);
-      if (lessonsOut.length > 0) {
-        assertEquals(got.whole.filter((id) => ["a", "b", "c"].includes(id)), []);
-      }
+      if (lessonsOut.length > 0) assertEquals(got.whole.filter(isRule), []);
       // Rules rank above lessons: a lesson shown while a rule is left out never happens.
-      const rulesOut = got.omitted.filter((id) => ["a", "b", "c"].includes(id));
       if (rulesOut.length > 0) equal(lessonsOut.length, lessons.length);
       // Left-out rules are the lowest-ranked ones, and are counted in the text.
-      const order = ["a", "b", "c"];
       assertEquals(rulesOut, order.slice(order.length - rulesOut.length));
       if (rulesOut.length > 0) ok(got.text.includes(`(${rulesOut.length} more section`), got.text);
-      for (const id of got.summarized.filter((x) => order.includes(x))) {
-        const n = order.indexOf(id) + 1;
-        ok(got.text.includes(`- Rule ${n} first line. (first line only)`));
+      for (const id of got.summarized.filter(isRule)) {
+        ok(got.text.includes(`- Rule ${order.indexOf(id) + 1} first line. (first line only)`));
       }
-      for (const id of got.whole.filter((x) => order.includes(x))) {
-        ok(got.text.includes(long(order.indexOf(id) + 1)));
-      }
+      for (const id of got.whole.filter(isRule)) ok(got.text.includes(long(order.indexOf(id) + 1)));
+      // 9,500: every lesson at least summarised, the top rule whole; 400: only the header and
+      // first lines of the top rules.
+      if (budget === 9500) ok(lessonsOut.length === 0 && got.whole.includes("a"), got.whole.join());
+      if (budget === 400) ok(lessonsOut.length === lessons.length && got.summarized.includes("a"));
     });
   }
-  await t.step("9,500 characters: every lesson at least summarised, some rules whole", () => {
-    const got = renderCombined(HEADER, rules, lessons, 9500);
-    equal(lessonsIn(got.omitted, rules).length, 0);
-    ok(got.whole.includes("a"), JSON.stringify(got.whole));
-  });
-  await t.step("400 characters: only the header and first lines of the top rules", () => {
-    const got = renderCombined(HEADER, rules, lessons, 400);
-    equal(lessonsIn(got.omitted, rules).length, lessons.length);
-    ok(got.summarized.includes("a"));
-  });
 });
 
 Deno.test("renderCombined() never goes past Claude Code's inline limit", () => {
@@ -195,4 +226,142 @@ Deno.test("renderCombined() keeps the budget rules of docs/own-rules.md on rando
   }
   // Every case was met.
   ok(Object.values(seen).every((n) => n > 20), JSON.stringify(seen));
+});
+
+type Form = "whole" | "summary" | "omitted";
+
+const DIRECTIVES_INTRO = "## Non-Negotiable Directives\n\n<IMPORTANT>\nThese are non-negotiable " +
+  "rules derived from real failures with measurable cost. Applying them is not optional.\n" +
+  "</IMPORTANT>\n";
+const PROTOCOLS_INTRO =
+  "---\n\n## Active Protocols\n\nThese protocols capture hard-won coordination " +
+  "patterns. Apply them before starting work in the relevant context.\n";
+
+/** The fitting as it was: a whole layout after every change. */
+function reference(header: string, lessons: readonly RefreshLesson[], maxChars: number) {
+  const limit = Math.min(Math.max(0, Math.floor(maxChars)), INLINE_LIMIT);
+  const ranked = [...lessons].sort((a, b) => b.priority - a.priority);
+  const forms = new Map<RefreshLesson, Form>(ranked.map((l) => [l, "summary"]));
+  const layout = () => {
+    const shown = ranked.filter((l) => forms.get(l) !== "omitted");
+    const parts = [header];
+    for (const [intro, kind] of [[DIRECTIVES_INTRO, "directive"], [PROTOCOLS_INTRO, "protocol"]]) {
+      const mine = shown.filter((l) => l.kind === kind);
+      if (mine.length === 0) continue;
+      const groups = new Map<string, RefreshLesson[]>();
+      for (const l of mine) {
+        groups.set(l.tag ?? "(untagged)", [...groups.get(l.tag ?? "(untagged)") ?? [], l]);
+      }
+      const sorted = [...groups].sort(([a], [b]) =>
+        a === "(untagged)" ? 1 : b === "(untagged)" ? -1 : a.localeCompare(b)
+      );
+      const blocks = [intro!.trimEnd()];
+      for (const [tag, group] of sorted) {
+        if (sorted.length > 1) blocks.push(`### ${tag}`);
+        for (const l of group) blocks.push(forms.get(l) === "whole" ? l.message : `- ${l.summary}`);
+      }
+      parts.push(blocks.join("\n\n"));
+    }
+    const omitted = ranked.length - shown.length;
+    if (omitted > 0) {
+      parts.push(
+        `(${omitted} more ${omitted === 1 ? "lesson" : "lessons"} left out to stay within ` +
+          `${limit} characters.)`,
+      );
+    }
+    return parts.join("\n\n") + "\n";
+  };
+  const fits = () => layout().length <= limit;
+  if (fits()) {
+    for (const l of ranked) {
+      forms.set(l, "whole");
+      if (!fits()) forms.set(l, "summary");
+    }
+  } else {
+    for (const l of ranked) forms.set(l, "omitted");
+    for (const l of ranked) {
+      forms.set(l, "summary");
+      if (!fits()) {
+        forms.set(l, "omitted");
+        break;
+      }
+    }
+  }
+  const text = layout();
+  const slugs = (f: Form) => ranked.filter((l) => forms.get(l) === f).map((l) => l.slug);
+  return {
+    text: text.length <= limit ? text : text.slice(0, limit),
+    whole: slugs("whole"),
+    summarized: slugs("summary"),
+    omitted: slugs("omitted"),
+  };
+}
+
+const TAGS = [
+  undefined,
+  "tool:git",
+  "Tool:git",
+  "workflow:editing",
+  "(untagged)",
+  "ä",
+  "Z",
+  "a",
+  "topic_x",
+  "topic-x",
+  "topic:x1",
+];
+
+Deno.test("renderCombined() of lessons alone gives what re-laying out after every change gave", () => {
+  const rand = seededRandom(12);
+  const pick = <T>(items: readonly T[]) => items[Math.floor(rand() * items.length)]!;
+  let omittedSome = 0, summarizedSome = 0;
+  for (let round = 0; round < 1500; round++) {
+    const n = Math.floor(rand() * 40);
+    const lessons: RefreshLesson[] = Array.from({ length: n }, (_, i) => ({
+      slug: pick(["b", "B", "a", "é", "z-1", "z-10"]) + i,
+      kind: rand() < 0.6 ? "directive" : "protocol",
+      priority: Math.floor(rand() * 11),
+      message: "M".repeat(1 + Math.floor(rand() * 900)),
+      summary: "s".repeat(Math.floor(rand() * 120)),
+      tag: pick(TAGS),
+    }));
+    const header = "H".repeat(Math.floor(rand() * (rand() < 0.05 ? 12_000 : 300)));
+    const budget = pick([10_000, 9500, 20_000, 0, -5, 3.7]) === 3.7
+      ? Math.floor(rand() * 10_000)
+      : Math.floor(rand() * 12_000) - 500;
+    const got = renderCombined(header, [], lessons, budget);
+    assertEquals(got, reference(header, lessons, budget), `round ${round}`);
+    if (got.omitted.length > 0) omittedSome++;
+    if (got.summarized.length > 0) summarizedSome++;
+  }
+  // Every branch of the fitting was reached.
+  ok(omittedSome > 50 && summarizedSome > 50, `${omittedSome} ${summarizedSome}`);
+});
+
+Deno.test("renderCombined() of 1,500 lessons is linear: each lesson's text is read a few times", () => {
+  // Every summary fits, so each lesson is tried whole: 1,500 changes of form. A fitting that lays
+  // the text out at each change reads every text at every change (n^2 reads); a linear one reads
+  // each a bounded number of times. Counted, not timed: the reads of every message and summary.
+  let reads = 0;
+  const lessons: RefreshLesson[] = Array.from({ length: 1500 }, (_, i) => {
+    const message = `Rule ${i}.`;
+    return {
+      slug: `s${i}`,
+      kind: i % 3 ? "directive" : "protocol",
+      priority: i % 10,
+      get message() {
+        reads++;
+        return message;
+      },
+      get summary() {
+        reads++;
+        return "r";
+      },
+      tag: `t${i % 7}`,
+    };
+  });
+  const r = renderCombined("H", [], lessons, 10_000);
+  ok(r.text.length <= 10_000);
+  ok(r.omitted.length === 0 && r.whole.length > 100, `${r.whole.length} ${r.omitted.length}`);
+  ok(reads <= 8 * lessons.length, `${reads} reads of ${lessons.length} lessons' texts`);
 });

@@ -130,17 +130,9 @@ Deno.test("a refresh shows what session start shows, on 600 random manifests", (
     const config: Record<string, unknown> = {};
     if (rand() < 0.7) config.maxSessionStartLessons = Math.floor(rand() * 12);
     if (rand() < 0.7) config.sessionStartBudgetBytes = Math.floor(rand() * 3000);
-    const manifest: Manifest = {
-      ...{ type: "lessons-learned-manifest", version: 1 },
-      config,
-      lessons,
-    };
+    const manifest = { type: "lessons-learned-manifest", version: 1, config, lessons };
     const cwd = pick([PROJECT, "/home/dev/other", undefined]);
-    assertEquals(
-      productShows(manifest, cwd),
-      upstreamSessionStart(manifest, cwd),
-      `round ${round}`,
-    );
+    assertEquals(productShows(manifest, cwd), upstreamSessionStart(manifest, cwd), `${round}`);
     const { left, lessons: shown } = selectLessons(manifest, projectIdOf(cwd));
     if (left.some((l) => l.why === "session-start-cap")) capped++;
     if (left.some((l) => l.why === "session-start-budget")) overBudget++;
@@ -164,16 +156,15 @@ Deno.test("selectForSessionStart() passes over one that does not fit and tries t
 });
 
 Deno.test("limitsOf() reads the manifest's config; what is missing or not a number: 20, 8192", () => {
-  assertEquals(limitsOf(undefined), { maxLessons: 20, budget: 8192 });
-  assertEquals(limitsOf("x"), { maxLessons: 20, budget: 8192 });
-  assertEquals(limitsOf({ maxSessionStartLessons: 5, sessionStartBudgetBytes: "9" }), {
-    maxLessons: 5,
-    budget: 8192,
-  });
-  assertEquals(limitsOf({ maxSessionStartLessons: null, sessionStartBudgetBytes: 20000 }), {
-    maxLessons: 20,
-    budget: 20000,
-  });
+  const cases: [unknown, number, number][] = [
+    [undefined, 20, 8192],
+    ["x", 20, 8192],
+    [{ maxSessionStartLessons: 5, sessionStartBudgetBytes: "9" }, 5, 8192],
+    [{ maxSessionStartLessons: null, sessionStartBudgetBytes: 20000 }, 20, 20000],
+  ];
+  for (const [config, maxLessons, budget] of cases) {
+    assertEquals(limitsOf(config), { maxLessons, budget }, JSON.stringify(config));
+  }
 });
 
 Deno.test("projectIdOf() writes / as - and drops one leading -, as session start does", () => {

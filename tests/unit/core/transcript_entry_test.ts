@@ -17,11 +17,16 @@ const edit = (change: (entry: any) => void) => {
   return entry;
 };
 
-Deno.test("usageOf() reads a real assistant entry", () => {
-  const usage = usageOf(base(), false);
-  assertEquals([usage?.tokens, usage?.messageId, usage?.toolUseIds], [40_000, "msg_1", [
-    "toolu_a",
-  ]]);
+Deno.test("usageOf() reads an assistant entry: null counts, a subagent's own sidechain, its version", () => {
+  const read = (entry: unknown, sidechainFile = false) => {
+    const usage = usageOf(entry, sidechainFile);
+    return [usage?.tokens, usage?.messageId, usage?.toolUseIds, usage?.version];
+  };
+  const got = [40_000, "msg_1", ["toolu_a"], "2.1.328"];
+  assertEquals(read(base()), got);
+  assertEquals(read(edit((e) => (e.message.usage.input_tokens = null))), got);
+  assertEquals(read(edit((e) => (e.isSidechain = true)), true), got);
+  assertEquals(read(edit((e) => (e.version = "2.1.112"))), [...got.slice(0, 3), "2.1.112"]);
 });
 
 Deno.test("usageOf() refuses entries of the wrong shape or kind", async (t) => {
@@ -46,11 +51,6 @@ Deno.test("usageOf() refuses entries of the wrong shape or kind", async (t) => {
   }
 });
 
-Deno.test("usageOf() accepts null counts and a sidechain entry in a subagent's own file", () => {
-  assertEquals(usageOf(edit((e) => (e.message.usage.input_tokens = null)), false)?.tokens, 40_000);
-  assertEquals(usageOf(edit((e) => (e.isSidechain = true)), true)?.tokens, 40_000);
-});
-
 Deno.test("isCompactionMarker() knows both markers and nothing else", () => {
   assertEquals(isCompactionMarker(entries.compactBoundary()), true);
   assertEquals(
@@ -70,10 +70,6 @@ Deno.test("refreshRecordedIn() reads only hook_additional_context attachments", 
   assertEquals(refreshRecordedIn(other, "0badc0de"), undefined);
 });
 
-Deno.test("usageOf() keeps the version that wrote the entry", () => {
-  assertEquals(usageOf(edit((e) => (e.version = "2.1.112")), false)?.version, "2.1.112");
-});
-
 Deno.test("holdsToolUse() finds this call's entry even when its usage is all zero", () => {
   const zero = edit((e) => (e.message.usage.cache_read_input_tokens = 0));
   assertEquals(usageOf(zero, false), undefined); // no reading (a gateway's zeros)
@@ -89,11 +85,9 @@ Deno.test("compactionOf() reads a boundary's trigger and preTokens", async (t) =
     subtype: "compact_boundary",
     compactMetadata: meta,
   });
+  const auto = { trigger: "auto", preTokens: 167766 };
   const cases: [string, unknown, ReturnType<typeof compactionOf>][] = [
-    ["auto", boundary({ trigger: "auto", preTokens: 167766, postTokens: 6977 }), {
-      trigger: "auto",
-      preTokens: 167766,
-    }],
+    ["auto", boundary({ ...auto, postTokens: 6977 }), auto],
     ["no trigger", boundary({ preTokens: 5 }), { trigger: undefined, preTokens: 5 }],
     ["no preTokens", boundary({ trigger: "manual" }), undefined],
     ["no metadata", boundary(undefined), undefined],

@@ -7,241 +7,85 @@ import {
   windowText,
 } from "../../../src/core/window.ts";
 
-type Case = [string, WindowInputs, number, string, boolean];
+const [S, L] = [200_000, 1_000_000];
+const TABLE = "model and version";
+const PROVEN = "proven earlier in this session";
+const POINT = "auto-compaction point";
+const OFF = "CLAUDE_CODE_DISABLE_1M_CONTEXT";
+const manual = (preTokens: number) => ({ trigger: "manual", preTokens });
 
-Deno.test("resolveWindow() takes the best evidence first", async (t) => {
-  const cases: Case[] = [
-    [
-      "override wins",
-      { model: "claude-opus-5-5", override: 300_000 },
-      300_000,
-      "LESSONS_CONTEXT_WINDOW",
-      true,
-    ],
-    [
-      "override is trusted even when exceeded",
-      { override: 100_000, tokens: 150_000 },
-      100_000,
-      "LESSONS_CONTEXT_WINDOW",
-      true,
-    ],
-    [
-      "1M disabled wins over the table",
-      { model: "claude-opus-5-5", version: "2.1.328", disable1m: true },
-      200_000,
-      "CLAUDE_CODE_DISABLE_1M_CONTEXT",
-      true,
-    ],
-    [
-      "1M disabled wins over [1m]",
-      { model: "claude-sonnet-4-6[1m]", disable1m: true },
-      200_000,
-      "CLAUDE_CODE_DISABLE_1M_CONTEXT",
-      true,
-    ],
-    ["[1m] suffix", { model: "claude-sonnet-4-6[1m]" }, 1_000_000, "[1m] model id", true],
-    [
-      "usage above 200k proves 1M",
-      { model: "claude-sonnet-4-6", tokens: 250_000 },
-      1_000_000,
-      "usage above 200k",
-      true,
-    ],
-    [
-      "a window proven earlier outlives a compaction",
-      { model: "claude-sonnet-4-6", tokens: 30_000, proven: { window: 1_000_000 } },
-      1_000_000,
-      "proven earlier in this session",
-      true,
-    ],
-    // v2.1.112-compact-boundary.jsonl: auto-compacted at 167,766 tokens.
-    [
-      "an auto-compaction near 83.5 % of 200k proves 200k",
-      {
-        model: "claude-opus-4-7",
-        version: "2.1.112",
-        compaction: { trigger: "auto", preTokens: 167_766 },
-      },
-      200_000,
-      "auto-compaction point",
-      true,
-    ],
-    [
-      "a compaction above 200k proves 1M",
-      { model: "claude-sonnet-4-6", compaction: { trigger: "manual", preTokens: 420_000 } },
-      1_000_000,
-      "auto-compaction point",
-      true,
-    ],
-    [
-      "a small manual compaction proves nothing",
-      {
-        model: "claude-sonnet-4-6",
-        version: "2.1.185",
-        compaction: { trigger: "manual", preTokens: 40_000 },
-      },
-      200_000,
-      "model and version",
-      false,
-    ],
-  ];
-  for (const [name, inputs, window, source, certain] of cases) {
-    await t.step(name, () => {
+/** Inputs, then the window, its source and whether it is certain; a note says why, if needed. */
+type Case = [WindowInputs, number, string, boolean, string?];
+
+async function check(t: Deno.TestContext, cases: Case[]) {
+  for (const [inputs, window, source, certain, note] of cases) {
+    await t.step(note ?? JSON.stringify(inputs), () => {
       const got = resolveWindow(inputs);
       assertEquals([got.window, got.source, got.certain], [window, source, certain]);
     });
   }
+}
+
+Deno.test("resolveWindow() takes the best evidence first", async (t) => {
+  const auto = { trigger: "auto", preTokens: 167_766 };
+  await check(t, [
+    [{ model: "claude-opus-5-5", override: 300_000 }, 300_000, "LESSONS_CONTEXT_WINDOW", true],
+    [{ override: 100_000, tokens: 150_000 }, 100_000, "LESSONS_CONTEXT_WINDOW", true, "trusted"],
+    [{ model: "claude-opus-5-5", version: "2.1.328", disable1m: true }, S, OFF, true, "1M off"],
+    [{ model: "claude-sonnet-4-6[1m]", disable1m: true }, S, OFF, true, "1M off over [1m]"],
+    [{ model: "claude-sonnet-4-6[1m]" }, L, "[1m] model id", true],
+    [{ model: "claude-sonnet-4-6", tokens: 250_000 }, L, "usage above 200k", true],
+    [{ model: "claude-sonnet-4-6", tokens: 30_000, proven: { window: L } }, L, PROVEN, true],
+    // v2.1.112-compact-boundary.jsonl: auto-compacted at 167,766 tokens, 83.5 % of 200k.
+    [{ model: "claude-opus-4-7", version: "2.1.112", compaction: auto }, S, POINT, true],
+    [{ model: "claude-sonnet-4-6", compaction: manual(420_000) }, L, POINT, true],
+    [
+      { model: "claude-sonnet-4-6", version: "2.1.185", compaction: manual(40_000) },
+      S,
+      TABLE,
+      false,
+      "a small manual compaction proves nothing",
+    ],
+  ]);
 });
 
 Deno.test("resolveWindow() reads the model against the version that wrote the transcript", async (t) => {
-  const cases: Case[] = [
+  const on = (model: string, version?: string, firstParty?: boolean): WindowInputs =>
+    firstParty === undefined ? { model, version } : { model, version, firstParty };
+  await check(t, [
     // Read in 2.1.112's cli.js: 1M only for [1m], the beta, or an experiment on sonnet-4-6.
-    [
-      "opus-4-7 in 2.1.112 is 200k, 1M possible",
-      { model: "claude-opus-4-7", version: "2.1.112" },
-      200_000,
-      "model and version",
-      false,
-    ],
-    [
-      "opus-4-7 in 2.1.116 is 200k, 1M possible",
-      { model: "claude-opus-4-7", version: "2.1.116" },
-      200_000,
-      "model and version",
-      false,
-    ],
-    [
-      "opus-4-7 in 2.1.117 is natively 1M",
-      { model: "claude-opus-4-7", version: "2.1.117" },
-      1_000_000,
-      "model and version",
-      true,
-    ],
-    [
-      "opus-4-7 in 2.1.328 is natively 1M",
-      { model: "claude-opus-4-7", version: "2.1.328" },
-      1_000_000,
-      "model and version",
-      true,
-    ],
-    [
-      "dated id of a 1M family",
-      { model: "claude-opus-4-7-20260101", version: "2.1.328" },
-      1_000_000,
-      "model and version",
-      true,
-    ],
-    [
-      "Bedrock-style id",
-      { model: "us.anthropic.claude-opus-4-8-v1:0", version: "2.1.328" },
-      1_000_000,
-      "model and version",
-      true,
-    ],
-    [
-      "the default model of 2.1.328",
-      { model: "claude-opus-5-5", version: "2.1.328" },
-      1_000_000,
-      "model and version",
-      true,
-    ],
-    [
-      "mythos-5-2 in 2.1.328",
-      { model: "claude-mythos-5-2", version: "2.1.328" },
-      1_000_000,
-      "model and version",
-      true,
-    ],
-    [
-      "a version between the ones read is uncertain",
-      { model: "claude-fable-5", version: "2.1.170" },
-      200_000,
-      "model and version",
-      false,
-    ],
-    [
-      "no version recorded: the smaller window",
-      { model: "claude-opus-5-5" },
-      200_000,
-      "model and version",
-      false,
-    ],
+    [on("claude-opus-4-7", "2.1.112"), S, TABLE, false],
+    [on("claude-opus-4-7", "2.1.116"), S, TABLE, false],
+    [on("claude-opus-4-7", "2.1.117"), L, TABLE, true],
+    [on("claude-opus-4-7", "2.1.328"), L, TABLE, true],
+    [on("claude-opus-4-7-20260101", "2.1.328"), L, TABLE, true, "dated id of a 1M family"],
+    [on("us.anthropic.claude-opus-4-8-v1:0", "2.1.328"), L, TABLE, true, "Bedrock-style id"],
+    [on("claude-opus-5-5", "2.1.328"), L, TABLE, true, "the default model of 2.1.328"],
+    [on("claude-mythos-5-2", "2.1.328"), L, TABLE, true],
+    [on("claude-fable-5", "2.1.170"), S, TABLE, false, "a version between the ones read"],
+    [on("claude-opus-5-5"), S, TABLE, false, "no version recorded: the smaller window"],
     // 2.1.150 to 2.1.275: native 1M only on the first-party API.
-    [
-      "opus-4-8 in 2.1.167, first party",
-      { model: "claude-opus-4-8", version: "2.1.167", firstParty: true },
-      1_000_000,
-      "model and version",
-      true,
-    ],
-    [
-      "opus-4-8 in 2.1.167 through a gateway",
-      { model: "claude-opus-4-8", version: "2.1.167", firstParty: false },
-      200_000,
-      "model and version",
-      false,
-    ],
-    [
-      "fable-5 in 2.1.212, API not known",
-      { model: "claude-fable-5", version: "2.1.212" },
-      200_000,
-      "model and version",
-      false,
-    ],
-    [
-      "opus-5-5 in 2.1.328 through a gateway: no gate any more",
-      { model: "claude-opus-5-5", version: "2.1.328", firstParty: false },
-      1_000_000,
-      "model and version",
-      true,
-    ],
-    [
-      "sonnet-4-6 may have opted in to 1M",
-      { model: "claude-sonnet-4-6", version: "2.1.328" },
-      200_000,
-      "model and version",
-      false,
-    ],
-    [
-      "opus-4-5 is 200k in every version",
-      { model: "claude-opus-4-5-20251101", version: "2.0.76" },
-      200_000,
-      "model and version",
-      true,
-    ],
-    ["haiku-4-5 is 200k", { model: "claude-haiku-4-5" }, 200_000, "model and version", true],
-    [
-      "a gateway model is unknown",
-      { model: "glm-4.7", version: "2.1.328" },
-      200_000,
-      "unknown model",
-      false,
-    ],
-    [
-      "a longer number is another model",
-      { model: "claude-opus-4-70", version: "2.1.328" },
-      200_000,
-      "unknown model",
-      false,
-    ],
-    ["no model at all", {}, 200_000, "no model", false],
-  ];
-  for (const [name, inputs, window, source, certain] of cases) {
-    await t.step(name, () => {
-      const got = resolveWindow(inputs);
-      assertEquals([got.window, got.source, got.certain], [window, source, certain]);
-    });
-  }
+    [on("claude-opus-4-8", "2.1.167", true), L, TABLE, true, "first party"],
+    [on("claude-opus-4-8", "2.1.167", false), S, TABLE, false, "through a gateway"],
+    [on("claude-fable-5", "2.1.212"), S, TABLE, false, "API not known"],
+    [on("claude-opus-5-5", "2.1.328", false), L, TABLE, true, "2.1.328: no gate any more"],
+    [on("claude-sonnet-4-6", "2.1.328"), S, TABLE, false, "sonnet-4-6 may have opted in to 1M"],
+    [on("claude-opus-4-5-20251101", "2.0.76"), S, TABLE, true, "200k in every version"],
+    [on("claude-haiku-4-5"), S, TABLE, true],
+    [on("glm-4.7", "2.1.328"), S, "unknown model", false, "a gateway model is unknown"],
+    [on("claude-opus-4-70", "2.1.328"), S, "unknown model", false, "a longer number: another"],
+    [{}, S, "no model", false, "no model at all"],
+  ]);
 });
 
 Deno.test("the table matches families and versions, not prefixes of other numbers", () => {
   const on = (model: string, version = "2.1.328") => resolveWindow({ model, version }).window;
-  assertEquals(on("claude-opus-5"), 1_000_000);
-  assertEquals(on("claude-haiku-4-5"), 200_000);
-  assertEquals(on("CLAUDE-FABLE-5"), 1_000_000);
-  assertEquals(on("claude-opus-4-7", "2.1.112"), 200_000);
-  assertEquals(on("claude-opus-4-7", "2.1.121"), 1_000_000);
-  assertEquals(on("claude-opus-4-70"), 200_000);
+  assertEquals(on("claude-opus-5"), L);
+  assertEquals(on("claude-haiku-4-5"), S);
+  assertEquals(on("CLAUDE-FABLE-5"), L);
+  assertEquals(on("claude-opus-4-7", "2.1.112"), S);
+  assertEquals(on("claude-opus-4-7", "2.1.121"), L);
+  assertEquals(on("claude-opus-4-70"), S);
   assertEquals(modelKey("claude-opus-4-7-20260101"), "claude-opus-4-7");
 });
 
@@ -253,161 +97,119 @@ Deno.test("compareVersions() orders Claude Code versions numerically", () => {
 });
 
 Deno.test("resolveWindow() takes a proof or a compaction only for the model and release it was made in", async (t) => {
-  const opus5 = { window: 1_000_000, model: "claude-opus-5", version: "2.1.328" };
-  const cases: [string, WindowInputs, number, string, boolean][] = [
+  const [opus5, sonnet] = [{ model: "claude-opus-5", version: "2.1.328" }, "claude-sonnet-4-6"];
+  const proven = { window: L, ...opus5 };
+  const opus47 = { model: "claude-opus-4-7", version: "2.1.112" };
+  await check(t, [
     [
-      "1M proven by claude-opus-5 says nothing about claude-sonnet-4-6 after /model",
-      { model: "claude-sonnet-4-6", version: "2.1.328", tokens: 70_000, proven: opus5 },
-      200_000,
-      "model and version",
+      { model: sonnet, version: "2.1.328", tokens: 70_000, proven },
+      S,
+      TABLE,
       false,
+      "1M proven by claude-opus-5 says nothing about claude-sonnet-4-6 after /model",
     ],
     [
-      "it still speaks for claude-opus-5, dated ids included",
-      { model: "claude-opus-5-20260301", version: "2.1.328", tokens: 70_000, proven: opus5 },
-      1_000_000,
-      "proven earlier in this session",
+      { model: "claude-opus-5-20260301", version: "2.1.328", tokens: 70_000, proven },
+      L,
+      PROVEN,
       true,
+      "it still speaks for claude-opus-5, dated ids included",
     ],
     [
-      "200k proven by 2.1.112's auto-compaction says nothing about the same model in 2.1.328",
       {
         model: "claude-opus-4-7",
         version: "2.1.328",
         tokens: 62_000,
-        proven: { window: 200_000, model: "claude-opus-4-7", version: "2.1.112" },
+        proven: { window: S, ...opus47 },
       },
-      1_000_000,
-      "model and version",
+      L,
+      TABLE,
       true,
+      "200k proven by 2.1.112's auto-compaction says nothing about the same model in 2.1.328",
     ],
     [
+      { model: sonnet, version: "2.1.328", tokens: 70_000, proven: { window: L } },
+      L,
+      PROVEN,
+      true,
       "a proof of an earlier release of this hook (no model, no version) speaks for every entry",
-      {
-        model: "claude-sonnet-4-6",
-        version: "2.1.328",
-        tokens: 70_000,
-        proven: { window: 1_000_000 },
-      },
-      1_000_000,
-      "proven earlier in this session",
-      true,
     ],
     [
-      "a compaction of claude-opus-5 at 350k says nothing about claude-sonnet-4-6 after it",
       {
-        model: "claude-sonnet-4-6",
+        model: sonnet,
         version: "2.1.328",
         tokens: 20_000,
-        compaction: {
-          trigger: "manual",
-          preTokens: 350_000,
-          model: "claude-opus-5",
-          version: "2.1.328",
-        },
+        compaction: { ...manual(350_000), ...opus5 },
       },
-      200_000,
-      "model and version",
+      S,
+      TABLE,
       false,
+      "a compaction of claude-opus-5 at 350k says nothing about claude-sonnet-4-6 after it",
     ],
     [
-      "a compaction whose model was not read speaks for the model measured",
       {
-        model: "claude-sonnet-4-6",
+        model: sonnet,
         version: "2.1.328",
         tokens: 20_000,
-        compaction: { trigger: "manual", preTokens: 350_000 },
+        compaction: manual(350_000),
       },
-      1_000_000,
-      "auto-compaction point",
+      L,
+      POINT,
       true,
+      "a compaction whose model was not read speaks for the model measured",
     ],
-  ];
-  for (const [name, inputs, window, source, certain] of cases) {
-    await t.step(name, () => {
-      const got = resolveWindow(inputs);
-      assertEquals([got.window, got.source, got.certain], [window, source, certain]);
-    });
-  }
+  ]);
   await t.step("the proof names the evidence's model and release", () => {
     assertEquals(
-      resolveWindow({ model: "claude-sonnet-4-6", version: "2.1.328", tokens: 250_000 }).proves,
-      { window: 1_000_000, model: "claude-sonnet-4-6", version: "2.1.328" },
+      resolveWindow({ model: sonnet, version: "2.1.328", tokens: 250_000 }).proves,
+      { window: L, model: sonnet, version: "2.1.328" },
     );
-    assertEquals(
-      resolveWindow({
-        model: "claude-opus-4-7",
-        version: "2.1.112",
-        compaction: {
-          trigger: "auto",
-          preTokens: 167_766,
-          model: "claude-opus-4-7",
-          version: "2.1.112",
-        },
-      }).proves,
-      { window: 200_000, model: "claude-opus-4-7", version: "2.1.112" },
-    );
+    const compaction = { trigger: "auto", preTokens: 167_766, ...opus47 };
+    assertEquals(resolveWindow({ ...opus47, compaction }).proves, { window: S, ...opus47 });
   });
 });
 
 Deno.test("a proof speaks only for its own model and release; what it does not name, it lets through", () => {
+  const opus5 = { window: L, model: "claude-opus-5", version: "2.1.328" };
   const cases: [WindowInputs["proven"], string | undefined, string | undefined, boolean][] = [
+    [opus5, "claude-opus-5", "2.1.328", true],
+    [opus5, "claude-opus-5-20260301", "2.1.328", true],
+    [opus5, "claude-opus-5-5", "2.1.328", false],
     [
-      { window: 1_000_000, model: "claude-opus-5", version: "2.1.328" },
-      "claude-opus-5",
-      "2.1.328",
-      true,
-    ],
-    [
-      { window: 1_000_000, model: "claude-opus-5", version: "2.1.328" },
-      "claude-opus-5-20260301",
-      "2.1.328",
-      true,
-    ],
-    [
-      { window: 1_000_000, model: "claude-opus-5", version: "2.1.328" },
-      "claude-opus-5-5",
-      "2.1.328",
-      false,
-    ],
-    [
-      { window: 1_000_000, model: "claude-opus-4-8", version: "2.1.328" },
+      { window: L, model: "claude-opus-4-8", version: "2.1.328" },
       "claude-opus-5",
       "2.1.328",
       false,
     ],
     [
-      { window: 1_000_000, model: "claude-opus-4-7", version: "2.1.112" },
+      { window: L, model: "claude-opus-4-7", version: "2.1.112" },
       "claude-opus-4-7",
       "2.1.117",
       false,
     ],
-    [{ window: 1_000_000, model: "glm-4.7" }, "GLM-4.7", undefined, true],
-    [{ window: 1_000_000, model: "glm-4.7" }, "glm-4.6", undefined, false],
-    [{ window: 1_000_000 }, "claude-sonnet-4-6", "2.1.328", true],
-    [{ window: 1_000_000, model: "claude-opus-5" }, undefined, undefined, true],
+    [{ window: L, model: "glm-4.7" }, "GLM-4.7", undefined, true],
+    [{ window: L, model: "glm-4.7" }, "glm-4.6", undefined, false],
+    [{ window: L }, "claude-sonnet-4-6", "2.1.328", true],
+    [{ window: L, model: "claude-opus-5" }, undefined, undefined, true],
   ];
   for (const [proven, model, version, speaks] of cases) {
     const { source } = resolveWindow({ model, version, proven });
-    assertEquals(
-      source === "proven earlier in this session",
-      speaks,
-      JSON.stringify([proven, model, version]),
-    );
+    assertEquals(source === PROVEN, speaks, JSON.stringify([proven, model, version]));
   }
 });
 
 Deno.test("windowText() gives the evidence, and says 200k is counted while more is possible", () => {
+  const text = (model: string, version: string) => windowText(resolveWindow({ model, version }));
   assertEquals(
-    windowText(resolveWindow({ model: "claude-sonnet-4-6", version: "2.1.328" })),
+    text("claude-sonnet-4-6", "2.1.328"),
     "claude-sonnet-4-6 has 1M only if chosen; counted as 200k until a reading shows more",
   );
   assertEquals(
-    windowText(resolveWindow({ model: "claude-opus-4-7", version: "2.1.117" })),
+    text("claude-opus-4-7", "2.1.117"),
     "claude-opus-4-7 in Claude Code 2.1.117 has 1M natively",
   );
   assertEquals(
-    windowText(resolveWindow({ model: "claude-opus-4-7", version: "2.1.112" })),
+    text("claude-opus-4-7", "2.1.112"),
     "claude-opus-4-7 in Claude Code 2.1.112: 1M only from 2.1.117; counted as 200k until a " +
       "reading shows more",
   );
