@@ -5,7 +5,7 @@
  */
 import { COMPACTION_MARKER_TEXTS } from "../core/claude_code.ts";
 import type { CompactSettings } from "../core/compaction_point.ts";
-import { decide, type DecideSettings, type Decision } from "../core/decide.ts";
+import { decideReset, type DecideSettings, decideToolCall, type Decision } from "../core/decide.ts";
 import { type DeliveryReport, settleDeliveries } from "../core/receipts.ts";
 import type { State } from "../schemas/state.ts";
 import { compactionFacts, measure, type MeasureSettings } from "../core/measure.ts";
@@ -148,8 +148,8 @@ function replayed(
       settle(state, point.end);
       // Claude Code's SessionStart(compact), which restates the rules.
       const view = viewOf(source, point.end, { sidechainFile, markersFrom: 0 });
-      const decision = decide({
-        event: "SessionStart",
+      const decision = decideReset({
+        event: "compact",
         state,
         facts: compactionFacts(view.compaction, state, settings, files),
         promptId: undefined,
@@ -162,8 +162,7 @@ function replayed(
       const query = viewQuery(state, token, point.toolUseId, sidechainFile);
       const view = viewOf(source, point.end, query);
       const { reading, facts } = measure({ view, state, settings, files });
-      const decision = decide({
-        event: "tool call",
+      const decision = decideToolCall({
         state,
         stateFound: found,
         reading,

@@ -4,15 +4,17 @@
  * is owed and records what it delivers.
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import type { Step } from "../../../src/core/step.ts";
+import type { RefreshCause } from "../../../src/core/header.ts";
 import type { NoReading, Reading } from "../../../src/core/reading.ts";
 import {
   answerAwaitingReceipt,
   judge,
   labelsOf,
   type ReceiptEvidence,
+  type ReceiptInput,
   receiptQuery,
   receiptsSettled,
+  type Settled,
   settleDeliveries,
   type Verdict,
   withReceipts,
@@ -305,12 +307,13 @@ const CLAIM = { call: "toolu_b", at: 2000 };
 Deno.test("withReceipts() sends owed refreshes again and records what a decision delivers", async (t) => {
   const owedThirty = settleDeliveries({ ...BASE, deliveries: [THIRTY] }, MISSED);
   const nothingOwed = settleDeliveries({ ...BASE, deliveries: [] }, undefined);
-  const quiet: Step = { cause: undefined, next: undefined, reason: "35% is below 52%" };
-  const fiftyTwo: Step = {
-    cause: { kind: "thresholds", thresholds: [52], percent: 53, window: 200_000 },
-    next: { ...BASE, fired: [30, 52] },
-    reason: "53% crossed 52",
+  const fiftyTwo: RefreshCause = {
+    kind: "thresholds",
+    thresholds: [52],
+    percent: 53,
+    window: 200_000,
   };
+  const periodic: RefreshCause = { kind: "toolCount", calls: 20 };
   const sent = (refresh: string, times: number, reason?: string): Delivery => ({
     refresh,
     call: "toolu_b",
@@ -319,74 +322,69 @@ Deno.test("withReceipts() sends owed refreshes again and records what a decision
     status: "pending",
     ...(reason ? { reason } : {}),
   });
+  const input = (
+    cause: RefreshCause | undefined,
+    settled: Settled,
+    more: Partial<ReceiptInput> = {},
+  ): ReceiptInput => ({
+    cause,
+    owed: settled.owed,
+    deliveries: settled.state.deliveries ?? [],
+    reading: READING,
+    firedPercent: undefined,
+    claim: CLAIM,
+    ...more,
+  });
   const cases: {
     name: string;
-    decision: Step;
-    settled: ReturnType<typeof settleDeliveries>;
-    reading?: Reading | NoReading;
-    claim?: { call: string | undefined; at: number | undefined };
+    input: ReceiptInput;
+    // undefined deliveries: the settled ones stand.
     want: { thresholds: readonly number[] | undefined; deliveries: Delivery[] | undefined };
   }[] = [
     {
       name: "a fresh refresh is recorded as pending, sent once",
-      decision: fiftyTwo,
-      settled: nothingOwed,
+      input: input(fiftyTwo, nothingOwed),
       want: { thresholds: [52], deliveries: [sent("52", 1)] },
     },
     {
       name: "an owed threshold makes a refresh of its own, at this reading",
-      decision: quiet,
-      settled: owedThirty,
+      input: input(undefined, owedThirty),
       want: { thresholds: [30], deliveries: [sent("30", 2, MOVED)] },
     },
     {
       name: "an owed token threshold is sent again as the header names it",
-      decision: quiet,
-      settled: settleDeliveries(
-        { ...BASE, deliveries: [answerAwaitingReceipt("60k", "toolu_a", 1000)] },
-        MISSED,
+      input: input(
+        undefined,
+        settleDeliveries(
+          { ...BASE, deliveries: [answerAwaitingReceipt("60k", "toolu_a", 1000)] },
+          MISSED,
+        ),
       ),
       want: { thresholds: [60_000], deliveries: [sent("60k", 2, MOVED)] },
     },
     {
       name: "an owed threshold joins the refresh that fires anyway",
-      decision: fiftyTwo,
-      settled: owedThirty,
+      input: input(fiftyTwo, owedThirty),
       want: { thresholds: [30, 52], deliveries: [sent("30", 2, MOVED), sent("52", 1)] },
     },
     {
       name: "without a reading, an owed threshold replaces the periodic refresh",
-      decision: {
-        cause: { kind: "toolCount", calls: 20 },
-        next: { ...BASE, toolCount: 20 },
-        reason: "tool call 20",
-      },
-      settled: owedThirty,
-      reading: NO_READING,
+      input: input(periodic, owedThirty, { reading: NO_READING }),
       want: { thresholds: [30], deliveries: [sent("30", 2, MOVED)] },
     },
     {
       name: "a periodic refresh is not receipted",
-      decision: {
-        cause: { kind: "toolCount", calls: 20 },
-        next: { ...BASE, toolCount: 20 },
-        reason: "tool call 20",
-      },
-      settled: nothingOwed,
-      reading: NO_READING,
+      input: input(periodic, nothingOwed, { reading: NO_READING }),
       want: { thresholds: undefined, deliveries: undefined },
     },
     {
       name: "nothing to deliver: nothing recorded",
-      decision: quiet,
-      settled: nothingOwed,
-      want: { thresholds: undefined, deliveries: [] },
+      input: input(undefined, nothingOwed),
+      want: { thresholds: undefined, deliveries: undefined },
     },
     {
       name: "a call that cannot be checked later: the owed one is sent, then given up",
-      decision: quiet,
-      settled: owedThirty,
-      claim: { call: undefined, at: 2000 },
+      input: input(undefined, owedThirty, { claim: { call: undefined, at: 2000 } }),
       want: {
         thresholds: [30],
         deliveries: [{
@@ -400,42 +398,30 @@ Deno.test("withReceipts() sends owed refreshes again and records what a decision
   ];
   for (const c of cases) {
     await t.step(c.name, () => {
-      const decided = withReceipts(c.decision, c.settled, c.reading ?? READING, c.claim ?? CLAIM);
-      const cause = decided.cause;
+      const { cause, deliveries } = withReceipts(c.input);
       assertEquals(
         cause?.kind === "thresholds" || cause?.kind === "compaction" ? cause.thresholds : undefined,
         c.want.thresholds,
       );
-      assertEquals((decided.next ?? c.settled.state).deliveries, c.want.deliveries);
+      assertEquals(deliveries, c.want.deliveries);
     });
   }
   await t.step("the owed threshold's refresh is stated at this reading", () => {
-    const decided = withReceipts(quiet, owedThirty, READING, CLAIM);
-    assertEquals(decided.cause, {
+    assertEquals(withReceipts(input(undefined, owedThirty)).cause, {
       kind: "thresholds",
       thresholds: [30],
       percent: 35,
       window: 200_000,
     });
-    assertEquals(decided.reason, "35% is below 52%; sending 30 again (not delivered)");
   });
   await t.step("an owed restatement is recorded under compact and the thresholds it names", () => {
     const settled = settleDeliveries(
       { fired: [], toolCount: 0, afterCompact: "delivered", deliveries: [RESTATED] },
       seen({ responses: [1300] }),
     );
-    const decided = withReceipts(
-      {
-        cause: { kind: "compaction", thresholds: [30] },
-        next: { fired: [30], toolCount: 0, deliveries: settled.state.deliveries! },
-        reason: "restating",
-      },
-      settled,
-      READING,
-      CLAIM,
-    );
+    const { deliveries } = withReceipts(input({ kind: "compaction", thresholds: [30] }, settled));
     assertEquals(
-      decided.next?.deliveries?.map((d) => [d.refresh, d.call, d.sent]),
+      deliveries?.map((d) => [d.refresh, d.call, d.sent]),
       [["compact", "toolu_b", 2], ["30", "toolu_b", 1]],
     );
   });
