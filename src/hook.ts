@@ -1,9 +1,9 @@
 /**
  * The hook: one payload in (Claude Code's or Codex's: io/hosts.ts), at most one JSON answer out,
- * and the trace of how it decided (docs/architecture.md). A tool call reads the payload, loads the
- * state (io/state_store.ts), observes the transcript (hook/observe.ts), then claims
- * (hook/claim.ts): under the lock it decides once and renders. Whether to re-send an undelivered
- * refresh is decided in core/decide.ts (core/receipts.ts `settleDeliveries`, `withReceipts`).
+ * and the trace of how it decided (docs/architecture.md), built once from what the steps return.
+ * A tool call reads the payload, loads the state (io/state_store.ts), observes the transcript
+ * (hook/observe.ts), then claims (hook/claim.ts): under the lock it decides once and renders.
+ * Every decision, resets and re-sends of an undelivered refresh included, is in core/decide.ts.
  * Commands run the same steps as a dry run (`dryRun`). It never throws and never blocks a session.
  */
 import {
@@ -53,6 +53,7 @@ export interface HookOutcome {
 type Part = Partial<Trace> & Pick<Trace, "result" | "reason"> & { answer?: string | undefined };
 
 const UNRECORDED = "cannot record the decision";
+const silent = (reason: string): Part => ({ result: "silent", reason });
 
 /** Runs the hook on `stdinText` (undefined: stdin was over the cap). */
 export async function runHook(
@@ -60,17 +61,13 @@ export async function runHook(
   given: Settings,
 ): Promise<HookOutcome> {
   const payload = readPayload(stdinText);
-  if (typeof payload === "string") {
-    return finish({ result: "silent", reason: payload }, given);
-  }
+  if (typeof payload === "string") return finish(silent(payload), given);
   const settings = settingsFor(payload.transcript_path, given);
   const resets = payload.hook_event_name === SESSION_START &&
     RESET_SOURCES.includes(payload.source ?? "");
   // A state folder that fills up or a lock that stays busy ends this call quietly.
   const failed = (why: string): Part =>
-    resets
-      ? { result: "reset", reason: `cannot reset: ${why}` }
-      : { result: "silent", reason: `${UNRECORDED}: ${why}` };
+    resets ? { result: "reset", reason: `cannot reset: ${why}` } : silent(`${UNRECORDED}: ${why}`);
   return finish(await traced(payload, () => answer(payload, settings, resets), failed), settings);
 }
 
@@ -82,10 +79,7 @@ export async function dryRun(
 ): Promise<Trace> {
   const host = { ...settingsFor(payload.transcript_path, settings), waitMs: 0 };
   const call = () => onToolCall(payload, host, { dry: true, ...options });
-  const { answer: _, ...trace } = await traced(payload, call, (reason) => ({
-    result: "silent",
-    reason,
-  }));
+  const { answer: _, ...trace } = await traced(payload, call, silent);
   return trace;
 }
 
@@ -147,7 +141,7 @@ async function onToolCall(
   mode: { dry: boolean; render: boolean },
 ): Promise<Part> {
   const untrusted = untrustedDirReason(settings.stateDir);
-  if (untrusted) return { result: "silent", reason: untrusted };
+  if (untrusted) return silent(untrusted);
   // Step 2: the state, which transcript, and Claude Code's settings.
   const paths = statePaths(settings.stateDir, payload.session_id, payload.agent_id);
   const { kind, state } = loadState(paths.state);
@@ -189,6 +183,7 @@ async function onToolCall(
     return { ...observed, result: "silent", reason: mode.dry ? why : `${UNRECORDED}: ${why}` };
   }
 }
+
 /** What a tool call's claim came to: the decision, and the refresh given, refused or not needed. */
 function toolCallOutcome(
   claimed: Claimed,
@@ -198,8 +193,7 @@ function toolCallOutcome(
   dry: boolean,
 ): Part {
   if (claimed.kind !== "decided") {
-    const reason = claimed.kind === "failed" ? claimed.reason : "a reset arrived meanwhile";
-    return { result: "silent", reason };
+    return silent(claimed.kind === "failed" ? claimed.reason : "a reset arrived meanwhile");
   }
   const { decision, refresh } = claimed;
   const reason = isReading(reading)

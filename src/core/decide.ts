@@ -8,13 +8,13 @@ import { SESSION_START } from "./claude_code.ts";
 import { advanceChains, firedOnChain } from "./chains.ts";
 import { applyFacts, type ContextFacts } from "./facts.ts";
 import type { RefreshCause } from "./header.ts";
-import { groupDigits, isTokenThreshold, percentText, type Threshold } from "./numbers.ts";
-import { thresholdText } from "./numbers.ts";
+import type { Threshold } from "./numbers.ts";
+import { onThresholds, type Step } from "./crossing.ts";
 import { fillOf, isReading, type NoReading, type Reading } from "./reading.ts";
 import { answerAwaitingReceipt, COMPACT_LABEL, type DeliveryReport } from "./receipts.ts";
 import { type ReceiptEvidence, reportOf, settleDeliveries, withReceipts } from "./receipts.ts";
 import { scheduledThresholds } from "./schedule.ts";
-import { crossedThresholds, firedUnder, nextThreshold, pointOf } from "./thresholds.ts";
+import { firedUnder, nextThreshold } from "./thresholds.ts";
 
 export interface DecideSettings {
   thresholds: readonly Threshold[];
@@ -76,13 +76,6 @@ export function decide(input: DecideInput): Decision {
   return input.event === "tool call" ? decideToolCall(input) : decideReset(input);
 }
 
-/** What to refresh for, the state to write (undefined: as it was), and why. */
-interface Step {
-  cause: RefreshCause | undefined;
-  next: State | undefined;
-  reason: string;
-}
-
 /** What a reset keeps: what the session proved about its window, where it compacts, its file. */
 const KEPT = [
   "provenWindow",
@@ -105,42 +98,39 @@ export function resetState(state: State, checkedTo?: number): State {
  * `afterCompact` records it), unless a tool call that found the marker restated already.
  */
 export function decideReset(input: ResetInput): Decision {
-  const { state, promptId } = input;
-  const reset = resetState(state);
+  const { state, promptId, answerAt: at } = input;
   const prompt = promptId === undefined ? {} : { compactPrompt: promptId };
-  let step: { next: State; restateNow: boolean; reason: string };
-  if (input.event === "clear") {
-    step = { next: reset, restateNow: false, reason: "forgot fired thresholds and tool count" };
-  } else if (!input.restate) {
-    step = { next: reset, restateNow: false, reason: "reset (refresh after compaction is off)" };
-  } else if (
-    // A tool call that found the marker restated already (it knows no prompt id).
-    state.afterCompact === "delivered" && state.fired.length === 0 &&
-    state.compactPrompt === undefined
-  ) {
-    const reason =
-      "already reset and restated in this context by a tool call that found the marker";
-    step = { next: { ...state, ...prompt }, restateNow: false, reason };
-  } else {
-    const at = input.answerAt;
-    const receipt = at === undefined
-      ? {}
-      : { deliveries: [answerAwaitingReceipt(COMPACT_LABEL, SESSION_START, at)] };
-    step = {
-      next: { ...reset, afterCompact: "delivered", ...prompt, ...receipt },
-      restateNow: true,
-      reason: "reset; restating the rules in the new context",
-    };
-  }
+  const compact = input.event === "compact" && input.restate;
+  // A tool call that found the marker restated already (it knows no prompt id).
+  const restated = compact && state.afterCompact === "delivered" && state.fired.length === 0 &&
+    state.compactPrompt === undefined;
+  const restate = compact && !restated;
+  const receipt = restate && at !== undefined
+    ? { deliveries: [answerAwaitingReceipt(COMPACT_LABEL, SESSION_START, at)] }
+    : {};
+  const after = restated
+    ? { ...state, ...prompt }
+    : restate
+    ? { ...resetState(state), afterCompact: "delivered" as const, ...prompt, ...receipt }
+    : resetState(state);
   // What the compaction proved outlives the context it ended; its marker is read later.
   const from = input.compactedFrom;
-  const base = from === undefined ? step.next : { ...step.next, compactedFrom: from };
-  const next = applyFacts(base, input.facts, true);
+  const next = applyFacts(
+    from === undefined ? after : { ...after, compactedFrom: from },
+    input.facts,
+    true,
+  );
   return {
-    cause: step.restateNow ? { kind: "compaction", thresholds: [] } : undefined,
+    cause: restate ? { kind: "compaction", thresholds: [] } : undefined,
     known: state,
     state: next,
-    reason: step.reason,
+    reason: input.event === "clear"
+      ? "forgot fired thresholds and tool count"
+      : !compact
+      ? "reset (refresh after compaction is off)"
+      : restated
+      ? "already reset and restated in this context by a tool call that found the marker"
+      : "reset; restating the rules in the new context",
     receipts: [],
     deliveries: reportOf(next.deliveries),
     fired: next.fired,
@@ -232,83 +222,4 @@ function afterCompaction(decision: Step, state: State, reading: Reading | NoRead
   if (decision.cause?.kind !== "thresholds") return { ...decision, next };
   const reason = `${decision.reason}, already restated at SessionStart(compact): taken as fired`;
   return { cause: undefined, next, reason };
-}
-
-/** `52`; on a span over 200k, where readings are in tokens, `52% (104k)`; `180k`. */
-function crossedText(threshold: Threshold, large: boolean, span: number): string {
-  if (!large || isTokenThreshold(threshold)) return thresholdText(threshold, { bare: true });
-  return `${threshold}% (${thresholdText(Math.round(pointOf(threshold, span)))})`;
-}
-
-/** Thresholds reached and not fired fire now, in one refresh; with no reading, every n-th call. */
-function onThresholds(
-  reading: Reading | NoReading,
-  state: State,
-  settings: DecideSettings,
-  at: number | undefined,
-): Step {
-  if (!isReading(reading)) {
-    if (!reading.countCalls) return { cause: undefined, next: undefined, reason: reading.reason };
-    const toolCount = state.toolCount + 1;
-    const every = settings.toolCountInterval;
-    const due = toolCount % every === 0;
-    const when = due
-      ? ` is a multiple of ${every}`
-      : `, next refresh at ${Math.ceil(toolCount / every) * every}`;
-    return {
-      cause: due ? { kind: "toolCount", calls: toolCount } : undefined,
-      next: { ...state, toolCount },
-      reason: `${reading.reason}; tool call ${toolCount}${when}`,
-    };
-  }
-  // Refreshes made under a smaller span than this reading's no longer count (never miss).
-  const fill = fillOf(reading);
-  const counting = firedUnder(state.fired, state.firedWindow, fill.span);
-  // The settings' thresholds and, on a span over 200k, the cadence's points (decide()).
-  const { thresholds } = settings;
-  const crossed = crossedThresholds(fill, thresholds, counting);
-  const large = reading.cadence !== undefined;
-  const narrowed = !large && reading.span !== undefined && reading.span !== reading.window;
-  const shown = large
-    ? `${groupDigits(fill.tokens)} tokens`
-    : percentText((fill.tokens * 100) / fill.span) +
-      (narrowed ? ` of ${reading.span} (the span before auto-compaction)` : "");
-  if (crossed.length === 0) {
-    const next = nextThreshold(thresholds, counting, fill.span);
-    const at = next !== undefined && large && !isTokenThreshold(next)
-      ? ` (${groupDigits(pointOf(next, fill.span))} tokens)`
-      : "";
-    const reason = next === undefined
-      ? "every threshold has fired in this context"
-      : `${shown} is below the next threshold, ${thresholdText(next)}${at}`;
-    return { cause: undefined, next: undefined, reason };
-  }
-  const fired = [...new Set([...counting, ...crossed])].sort((a, b) => a - b);
-  // The span each percentage fired under (token thresholds do not move with it).
-  let firedWindow = state.firedWindow;
-  if (reading.window !== undefined) {
-    const spans: Record<string, number> = {};
-    for (const t of fired) if (firedWindow?.[t] !== undefined) spans[t] = firedWindow[t];
-    for (const t of crossed) if (!isTokenThreshold(t)) spans[t] = fill.span;
-    firedWindow = spans;
-  }
-  return {
-    cause: {
-      kind: "thresholds",
-      thresholds: crossed,
-      percent: reading.percent,
-      ...(reading.window !== undefined ? { window: reading.window } : {}),
-      ...(narrowed && reading.span !== undefined ? { span: reading.span } : {}),
-      ...(reading.tokens !== undefined ? { tokens: reading.tokens } : {}),
-      ...(large ? { inTokens: true } : {}),
-    },
-    next: {
-      ...state,
-      fired,
-      ...(firedWindow !== undefined ? { firedWindow } : {}),
-      firedPercent: reading.percent,
-      ...(at !== undefined ? { firedAt: at } : {}),
-    },
-    reason: `${shown} crossed ${crossed.map((t) => crossedText(t, large, fill.span)).join(", ")}`,
-  };
 }
