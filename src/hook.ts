@@ -255,10 +255,7 @@ async function onReset(payload: HookPayload, settings: Settings): Promise<Part> 
       decide({
         event,
         state,
-        facts: {
-          ...compactionFacts(view?.compaction, state, settings, compact.files),
-          ...(view?.compaction && compact.remember ? { claudeSettings: compact.remember } : {}),
-        },
+        facts: compactionFacts(view?.compaction, state, settings, compact.files, compact.remember),
         promptId: payload.prompt_id,
         restate: text !== undefined,
         answerAt: text ? view?.size : undefined,
