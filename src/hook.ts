@@ -89,15 +89,19 @@ async function traced(
   steps: () => Promise<Part>,
   failed: (why: string) => Part,
 ): Promise<Trace & { answer?: string | undefined }> {
-  const { hook_event_name: name, source, tool_name: tool, agent_id: agentId } = payload;
-  const event = source ? `${name} (${source})` : name;
+  const { tool_name: tool, agent_id: agentId } = payload;
   let part: Part;
   try {
     part = await steps();
   } catch (error) {
     part = failed(messageOf(error));
   }
-  return { event, tool, agentId, ...part };
+  return { event: eventOf(payload), tool, agentId, ...part };
+}
+
+/** `PostToolUse`, `SessionStart (compact)`: the event as the debug line names it. */
+function eventOf({ hook_event_name: name, source }: HookPayload): string {
+  return source ? `${name} (${source})` : name;
 }
 
 /** Step 1: stdin as a payload (a guard proven equal to its schema: none is built), or why not. */
@@ -124,8 +128,7 @@ async function answer(payload: HookPayload, settings: Settings, resets: boolean)
     // A resumed or forked session is measured as a tool call is; SessionStart answers it.
     return await onToolCall(payload, settings, { dry: false, render: true });
   }
-  const named = payload.source ? `${event} (${payload.source})` : event;
-  return { result: "silent", reason: `${named} needs no action`, event: undefined };
+  return { ...silent(`${eventOf(payload)} needs no action`), event: undefined };
 }
 
 /** A SessionStart that continues a context (`resume`, `fork`). */
