@@ -40,126 +40,97 @@ const MOVED = "not recorded for toolu_a, and the session moved past it";
 const UNRECORDED = "this Claude Code does not record deliveries";
 
 Deno.test("judge() tells a delivery from the transcript's records", async (t) => {
-  const cases: { name: string; delivery?: Delivery; evidence: ReceiptEvidence; want: Verdict }[] = [
-    {
-      name: "recorded after its claim: delivered",
-      evidence: seen({ answers: { toolu_a: [1500] }, results: { toolu_a: 1100 } }),
-      want: { kind: "delivered" },
-    },
-    {
-      name: "nothing written since the claim: pending",
-      evidence: seen(),
-      want: { kind: "pending" },
-    },
-    {
-      name: "its result is written, the next request not answered yet: pending",
-      evidence: seen({ results: { toolu_a: 1100 } }),
-      want: { kind: "pending" },
-    },
-    {
-      name: "a response before its result (a sibling of the same message): pending",
-      evidence: seen({ results: { toolu_a: 1100 }, responses: [1050] }),
-      want: { kind: "pending" },
-    },
-    {
-      name: "a response after its result, no record: missed",
-      evidence: seen({ results: { toolu_a: 1100 }, responses: [1300] }),
-      want: { kind: "missed", why: MOVED },
-    },
-    {
-      name: "a record older than the claim does not count",
-      evidence: seen({
-        answers: { toolu_a: [900] },
-        results: { toolu_a: 1100 },
-        responses: [1300],
-      }),
-      want: { kind: "missed", why: MOVED },
-    },
-    {
-      name: "the hook was cancelled: missed, and the reason says so",
-      evidence: seen({ results: { toolu_a: 1100 }, responses: [1300], cancelled: ["toolu_a"] }),
-      want: {
-        kind: "missed",
-        why:
-          "not recorded for toolu_a (Claude Code cancelled the hook), and the session moved past it",
-      },
-    },
-    {
-      name: "no result ever, two responses since the claim: missed",
-      evidence: seen({ responses: [1400, 1200] }),
-      want: {
-        kind: "missed",
-        why: "no result of toolu_a was recorded, and the session went on",
-      },
-    },
-    {
-      name: "no result, one response since the claim: pending",
-      evidence: seen({ responses: [1400, 900] }),
-      want: { kind: "pending" },
-    },
-    {
-      name: "the check did not read back to the claim: unread",
-      evidence: seen({ from: 1200, responses: [1400] }),
-      want: { kind: "unread" },
-    },
-    {
-      name: "a recorded answer is believed even past the reading budget",
-      evidence: seen({ from: 1200, answers: { toolu_a: [1300] } }),
-      want: { kind: "delivered" },
-    },
-    {
-      name: "SessionStart's answer recorded: delivered",
-      delivery: RESTATED,
-      evidence: seen({ answers: { SessionStart: [1100] }, responses: [1300] }),
-      want: { kind: "delivered" },
-    },
-    {
-      name: "SessionStart's answer, the new context answered without it: missed",
-      delivery: RESTATED,
-      evidence: seen({ responses: [1300] }),
-      want: { kind: "missed", why: "not recorded for SessionStart, and the session moved past it" },
-    },
-    {
-      name: "SessionStart's answer of an earlier compaction does not count",
-      delivery: RESTATED,
-      evidence: seen({ answers: { SessionStart: [500] }, responses: [1300] }),
-      want: { kind: "missed", why: "not recorded for SessionStart, and the session moved past it" },
-    },
-    {
-      name: "SessionStart's answer, no response in the new context yet: pending",
-      delivery: RESTATED,
-      evidence: seen({ responses: [800] }),
-      want: { kind: "pending" },
-    },
-    {
-      name: "a Claude Code that records no outcome, the session moved on: unrecorded",
-      evidence: seen({ results: { toolu_a: 1100 }, responses: [1300], records: false }),
-      want: { kind: "unrecorded" },
-    },
-    {
-      name: "one that records none, no result, two responses since: unrecorded",
-      evidence: seen({ responses: [1400, 1200], records: false }),
-      want: { kind: "unrecorded" },
-    },
-    {
-      name: "one that records none, SessionStart's answer, the context went on: unrecorded",
-      delivery: RESTATED,
-      evidence: seen({ responses: [1300], records: false }),
-      want: { kind: "unrecorded" },
-    },
-    {
-      name: "one that records none, nothing after the call yet: pending",
-      evidence: seen({ results: { toolu_a: 1100 }, records: false }),
-      want: { kind: "pending" },
-    },
-    {
-      name: "one that records none, an answer recorded all the same: delivered",
-      evidence: seen({ answers: { toolu_a: [1500] }, responses: [1600], records: false }),
-      want: { kind: "delivered" },
-    },
-  ];
-  for (const c of cases) {
-    await t.step(c.name, () => assertEquals(judge(c.delivery ?? THIRTY, c.evidence), c.want));
+  const PENDING: Verdict = { kind: "pending" };
+  const DELIVERED: Verdict = { kind: "delivered" };
+  const UNREAD: Verdict = { kind: "unread" };
+  const UNRECORDED_V: Verdict = { kind: "unrecorded" };
+  const missed = (why: string): Verdict => ({ kind: "missed", why });
+  // name: [evidence, verdict, delivery (default: 30 claimed on toolu_a at 1000)]
+  const cases: Record<string, [ReceiptEvidence, Verdict, Delivery?]> = {
+    "recorded after its claim: delivered": [
+      seen({ answers: { toolu_a: [1500] }, results: { toolu_a: 1100 } }),
+      DELIVERED,
+    ],
+    "nothing written since the claim: pending": [seen(), PENDING],
+    "its result is written, the next request not answered yet: pending": [
+      seen({ results: { toolu_a: 1100 } }),
+      PENDING,
+    ],
+    "a response before its result (a sibling of the same message): pending": [
+      seen({ results: { toolu_a: 1100 }, responses: [1050] }),
+      PENDING,
+    ],
+    "a response after its result, no record: missed": [
+      seen({ results: { toolu_a: 1100 }, responses: [1300] }),
+      missed(MOVED),
+    ],
+    "a record older than the claim does not count": [
+      seen({ answers: { toolu_a: [900] }, results: { toolu_a: 1100 }, responses: [1300] }),
+      missed(MOVED),
+    ],
+    "the hook was cancelled: missed, and the reason says so": [
+      seen({ results: { toolu_a: 1100 }, responses: [1300], cancelled: ["toolu_a"] }),
+      missed(
+        "not recorded for toolu_a (Claude Code cancelled the hook), and the session moved past it",
+      ),
+    ],
+    "no result ever, two responses since the claim: missed": [
+      seen({ responses: [1400, 1200] }),
+      missed("no result of toolu_a was recorded, and the session went on"),
+    ],
+    "no result, one response since the claim: pending": [seen({ responses: [1400, 900] }), PENDING],
+    "the check did not read back to the claim: unread": [
+      seen({ from: 1200, responses: [1400] }),
+      UNREAD,
+    ],
+    "a recorded answer is believed even past the reading budget": [
+      seen({ from: 1200, answers: { toolu_a: [1300] } }),
+      DELIVERED,
+    ],
+    "SessionStart's answer recorded: delivered": [
+      seen({ answers: { SessionStart: [1100] }, responses: [1300] }),
+      DELIVERED,
+      RESTATED,
+    ],
+    "SessionStart's answer, the new context answered without it: missed": [
+      seen({ responses: [1300] }),
+      missed("not recorded for SessionStart, and the session moved past it"),
+      RESTATED,
+    ],
+    "SessionStart's answer of an earlier compaction does not count": [
+      seen({ answers: { SessionStart: [500] }, responses: [1300] }),
+      missed("not recorded for SessionStart, and the session moved past it"),
+      RESTATED,
+    ],
+    "SessionStart's answer, no response in the new context yet: pending": [
+      seen({ responses: [800] }),
+      PENDING,
+      RESTATED,
+    ],
+    "a Claude Code that records no outcome, the session moved on: unrecorded": [
+      seen({ results: { toolu_a: 1100 }, responses: [1300], records: false }),
+      UNRECORDED_V,
+    ],
+    "one that records none, no result, two responses since: unrecorded": [
+      seen({ responses: [1400, 1200], records: false }),
+      UNRECORDED_V,
+    ],
+    "one that records none, SessionStart's answer, the context went on: unrecorded": [
+      seen({ responses: [1300], records: false }),
+      UNRECORDED_V,
+      RESTATED,
+    ],
+    "one that records none, nothing after the call yet: pending": [
+      seen({ results: { toolu_a: 1100 }, records: false }),
+      PENDING,
+    ],
+    "one that records none, an answer recorded all the same: delivered": [
+      seen({ answers: { toolu_a: [1500] }, responses: [1600], records: false }),
+      DELIVERED,
+    ],
+  };
+  for (const [name, [evidence, want, delivery]] of Object.entries(cases)) {
+    await t.step(name, () => assertEquals(judge(delivery ?? THIRTY, evidence), want));
   }
 });
 
