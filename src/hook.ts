@@ -68,7 +68,7 @@ export async function runHook(
   // A state folder that fills up or a lock that stays busy ends this call quietly.
   const failed = (why: string): Part =>
     resets ? { result: "reset", reason: `cannot reset: ${why}` } : silent(`${UNRECORDED}: ${why}`);
-  return finish(await traced(payload, () => answer(payload, settings, resets), failed), settings);
+  return finish(await traced(payload, () => onEvent(payload, settings, resets), failed), settings);
 }
 
 /** A tool call's steps without the lock, waiting or writing: what the next call would decide. */
@@ -118,7 +118,7 @@ function readPayload(stdinText: string | undefined): HookPayload | string {
 }
 
 /** The answer to the payload's event, by what it is. */
-async function answer(payload: HookPayload, settings: Settings, resets: boolean): Promise<Part> {
+async function onEvent(payload: HookPayload, settings: Settings, resets: boolean): Promise<Part> {
   const event = payload.hook_event_name;
   if (resets) return await onReset(payload, settings);
   if (event === SESSION_START && payload.source === STARTUP_SOURCE) {
