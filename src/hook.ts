@@ -1,9 +1,9 @@
 /**
  * The hook: one payload in (Claude Code's or Codex's: io/hosts.ts), at most one JSON answer out,
- * and the trace of how it decided (docs/architecture.md). A tool call reads the payload, loads the
- * state (io/state_store.ts), observes the transcript (hook/observe.ts), then claims
- * (hook/claim.ts): under the lock it decides once and renders. Whether to re-send an undelivered
- * refresh is decided in core/decide.ts (core/receipts.ts `settleDeliveries`, `withReceipts`).
+ * and the trace of how it decided (docs/architecture.md), built once from what the steps return.
+ * A tool call reads the payload, loads the state (io/state_store.ts), observes the transcript
+ * (hook/observe.ts), then claims (hook/claim.ts): under the lock it decides once and renders.
+ * Every decision, resets and re-sends of an undelivered refresh included, is in core/decide.ts.
  * Commands run the same steps as a dry run (`dryRun`). It never throws and never blocks a session.
  */
 import {
@@ -17,7 +17,7 @@ import {
 import { decide } from "./core/decide.ts";
 import { messageOf } from "./core/errors.ts";
 import { compactionFacts } from "./core/measure.ts";
-import { isReading } from "./core/reading.ts";
+import { isReading, type NoReading, type Reading } from "./core/reading.ts";
 import { isHookPayload } from "./schemas/guards.ts";
 import type { HookPayload } from "./schemas/payload.ts";
 import type { Settings } from "./settings/resolve.ts";
@@ -27,7 +27,7 @@ import { transcriptOf } from "./io/session_files.ts";
 import { loadState, stateDirFix, statePaths, untrustedDirReason } from "./io/state_store.ts";
 import { withTranscript } from "./io/transcript.ts";
 import { readerFor, settingsFor } from "./io/hosts.ts";
-import { claim } from "./hook/claim.ts";
+import { claim, type Claimed } from "./hook/claim.ts";
 import { startupNotice } from "./hook/startup.ts";
 import { observe } from "./hook/observe.ts";
 import { buildRefresh } from "./hook/refresh.ts";
@@ -49,41 +49,26 @@ export interface HookOutcome {
   trace: Trace;
 }
 
+/** A step's part of the trace (the payload gives the rest), and the answer when it has one. */
+type Part = Partial<Trace> & Pick<Trace, "result" | "reason"> & { answer?: string | undefined };
+
+const UNRECORDED = "cannot record the decision";
+const silent = (reason: string): Part => ({ result: "silent", reason });
+
 /** Runs the hook on `stdinText` (undefined: stdin was over the cap). */
 export async function runHook(
   stdinText: string | undefined,
   given: Settings,
 ): Promise<HookOutcome> {
   const payload = readPayload(stdinText);
-  if (typeof payload === "string") {
-    return finish({ result: "silent", reason: payload }, undefined, given);
-  }
+  if (typeof payload === "string") return finish(silent(payload), given);
   const settings = settingsFor(payload.transcript_path, given);
-  const trace = traceOf(payload);
-  const event = payload.hook_event_name;
-  const startsAfresh = event === SESSION_START && RESET_SOURCES.includes(payload.source ?? "");
-  let answer: string | undefined;
-  try {
-    if (startsAfresh) {
-      const text = await onReset(payload, settings, trace);
-      answer = text === undefined ? undefined : hookAnswer(SESSION_START, text);
-    } else if (event === SESSION_START && payload.source === STARTUP_SOURCE) {
-      ({ answer, reason: trace.reason } = await startupNotice(payload, settings));
-    } else if (TOOL_CALL_EVENTS.includes(event) || continues(payload)) {
-      // A resumed or forked session is measured as a tool call is; SessionStart answers it.
-      const text = await onToolCall(payload, settings, trace, { dry: false, render: true });
-      answer = text === undefined ? undefined : hookAnswer(event, text);
-    } else {
-      trace.reason = `${trace.event} needs no action`;
-      trace.event = undefined;
-    }
-  } catch (error) {
-    // A state folder that fills up or a lock that stays busy ends this call quietly.
-    const reset = trace.result === "reset";
-    trace.reason = `${reset ? "cannot reset" : "cannot record the decision"}: ${messageOf(error)}`;
-    if (!reset) trace.result = "silent";
-  }
-  return finish(trace, answer, settings);
+  const resets = payload.hook_event_name === SESSION_START &&
+    RESET_SOURCES.includes(payload.source ?? "");
+  // A state folder that fills up or a lock that stays busy ends this call quietly.
+  const failed = (why: string): Part =>
+    resets ? { result: "reset", reason: `cannot reset: ${why}` } : silent(`${UNRECORDED}: ${why}`);
+  return finish(await traced(payload, () => onEvent(payload, settings, resets), failed), settings);
 }
 
 /** A tool call's steps without the lock, waiting or writing: what the next call would decide. */
@@ -92,14 +77,31 @@ export async function dryRun(
   settings: Settings,
   options: { render: boolean },
 ): Promise<Trace> {
-  const trace = traceOf(payload);
-  const host = settingsFor(payload.transcript_path, settings);
-  try {
-    await onToolCall(payload, { ...host, waitMs: 0 }, trace, { dry: true, ...options });
-  } catch (error) {
-    Object.assign(trace, { result: "silent", reason: messageOf(error) });
-  }
+  const host = { ...settingsFor(payload.transcript_path, settings), waitMs: 0 };
+  const call = () => onToolCall(payload, host, { dry: true, ...options });
+  const { answer: _, ...trace } = await traced(payload, call, silent);
   return trace;
+}
+
+/** The one place a trace is built: from the payload and what the steps returned. */
+async function traced(
+  payload: HookPayload,
+  steps: () => Promise<Part>,
+  failed: (why: string) => Part,
+): Promise<Trace & { answer?: string | undefined }> {
+  const { tool_name: tool, agent_id: agentId } = payload;
+  let part: Part;
+  try {
+    part = await steps();
+  } catch (error) {
+    part = failed(messageOf(error));
+  }
+  return { event: eventOf(payload), tool, agentId, ...part };
+}
+
+/** `PostToolUse`, `SessionStart (compact)`: the event as the debug line names it. */
+function eventOf({ hook_event_name: name, source }: HookPayload): string {
+  return source ? `${name} (${source})` : name;
 }
 
 /** Step 1: stdin as a payload (a guard proven equal to its schema: none is built), or why not. */
@@ -115,16 +117,18 @@ function readPayload(stdinText: string | undefined): HookPayload | string {
   return isHookPayload(raw) ? raw : "stdin is not a hook payload with a session_id";
 }
 
-function traceOf(payload: HookPayload): Trace {
-  const { hook_event_name: name, source, tool_name: tool, agent_id: agentId } = payload;
-  const event = source ? `${name} (${source})` : name;
-  return { result: "silent", reason: "", event, tool, agentId };
-}
-
-/** The size of a tool call's `tool_response` (or `error`). */
-function resultBytes(payload: HookPayload): number {
-  const result = payload.tool_response ?? payload.error;
-  return result === undefined ? 0 : JSON.stringify(result).length;
+/** The answer to the payload's event, by what it is. */
+async function onEvent(payload: HookPayload, settings: Settings, resets: boolean): Promise<Part> {
+  const event = payload.hook_event_name;
+  if (resets) return await onReset(payload, settings);
+  if (event === SESSION_START && payload.source === STARTUP_SOURCE) {
+    return { result: "silent", ...(await startupNotice(payload, settings)) };
+  }
+  if (TOOL_CALL_EVENTS.includes(event) || continues(payload)) {
+    // A resumed or forked session is measured as a tool call is; SessionStart answers it.
+    return await onToolCall(payload, settings, { dry: false, render: true });
+  }
+  return { ...silent(`${eventOf(payload)} needs no action`), event: undefined };
 }
 
 /** A SessionStart that continues a context (`resume`, `fork`). */
@@ -133,97 +137,107 @@ function continues(payload: HookPayload): boolean {
     CONTINUE_SOURCES.includes(payload.source ?? "");
 }
 
-/** A tool call: load, observe, measure, claim; the refresh text when it fires. */
+/** A tool call: load, observe, measure, claim; the refresh when it fires. */
 async function onToolCall(
   payload: HookPayload,
   settings: Settings,
-  trace: Trace,
   mode: { dry: boolean; render: boolean },
-): Promise<string | undefined> {
+): Promise<Part> {
   const untrusted = untrustedDirReason(settings.stateDir);
-  if (untrusted) return void (trace.reason = untrusted);
+  if (untrusted) return silent(untrusted);
   // Step 2: the state, which transcript, and Claude Code's settings.
   const paths = statePaths(settings.stateDir, payload.session_id, payload.agent_id);
   const { kind, state } = loadState(paths.state);
-  Object.assign(trace, { statePath: paths.state, stateFile: kind, stateBefore: state });
   const transcript = transcriptOf(payload, state.agentTranscript);
-  const compact = compactSettingsOf(state.claudeSettings, settings, payload.cwd);
+  const { files, remember } = compactSettingsOf(state.claudeSettings, settings, payload.cwd);
   // Step 3.
-  const { files } = compact;
-  const context = { state, stateFound: kind === "found", transcript, token: paths.token, files };
-  const { view, reading, facts, ceiling, waited } = observe(payload, context, settings);
-  if (compact.remember) facts.claudeSettings = compact.remember;
-  // What this call's result will add to the transcript, for the next call's ceiling.
-  if (payload.tool_use_id) facts.result = [payload.tool_use_id, resultBytes(payload)];
-  Object.assign(trace, { reading, facts, ceiling, waited });
+  const { token } = paths;
+  const context = { state, stateFound: kind === "found", transcript, token, files };
+  const { view, ...seen } = observe(payload, { ...context, claudeSettings: remember }, settings);
+  const { reading, facts } = seen;
+  const observed = { statePath: paths.state, stateFile: kind, stateBefore: state, ...seen };
   // Step 4. SessionStart's answer is recorded under its own name (core/claude_code.ts).
   const call = payload.tool_use_id ?? (continues(payload) ? SESSION_START : undefined);
-  const claimed = await claim({
-    paths,
-    stateDir: settings.stateDir,
-    dry: mode.dry,
-    known: kind === "found",
-    epoch: state.epoch ?? 0,
-    decide: (fresh, found) =>
-      decide({
-        event: "tool call",
-        state: fresh,
-        stateFound: found,
-        reading,
-        facts,
-        receipts: view?.receipts,
-        claim: { call, at: view?.size },
-        settings,
-      }),
-    render: mode.render
-      ? (cause) => buildRefresh(cause, paths.token, payload.cwd, settings)
-      : undefined,
-  });
+  try {
+    const claimed = await claim({
+      paths,
+      stateDir: settings.stateDir,
+      dry: mode.dry,
+      known: kind === "found",
+      epoch: state.epoch ?? 0,
+      decide: (fresh, found) =>
+        decide({
+          event: "tool call",
+          state: fresh,
+          stateFound: found,
+          reading,
+          facts,
+          receipts: view?.receipts,
+          claim: { call, at: view?.size },
+          settings,
+        }),
+      render: mode.render
+        ? (cause) => buildRefresh(cause, token, payload.cwd, settings)
+        : undefined,
+    });
+    return { ...observed, ...toolCallOutcome(claimed, payload, reading, settings, mode.dry) };
+  } catch (error) {
+    const why = messageOf(error);
+    return { ...observed, result: "silent", reason: mode.dry ? why : `${UNRECORDED}: ${why}` };
+  }
+}
+
+/** What a tool call's claim came to: the decision, and the refresh given, refused or not needed. */
+function toolCallOutcome(
+  claimed: Claimed,
+  payload: HookPayload,
+  reading: Reading | NoReading,
+  settings: Settings,
+  dry: boolean,
+): Part {
   if (claimed.kind !== "decided") {
-    return void (trace.reason = claimed.kind === "failed"
-      ? claimed.reason
-      : "a reset arrived meanwhile");
+    return silent(claimed.kind === "failed" ? claimed.reason : "a reset arrived meanwhile");
   }
   const { decision, refresh } = claimed;
-  trace.decision = decision;
-  trace.reason = isReading(reading)
+  const reason = isReading(reading)
     ? `${describeReading(reading)} → ${decision.reason}`
     : decision.reason;
-  if (!decision.cause) return undefined;
+  const { cause } = decision;
+  if (!cause) return { result: "silent", reason, decision };
   if (refresh?.kind === "error") {
     // Nothing is sent, and nothing is recorded as sent.
-    trace.refused = refresh.error;
-    return void (trace.reason = `${trace.reason}, but ${refresh.error}`);
+    const refused = refresh.error;
+    return { result: "silent", reason: `${reason}, but ${refused}`, decision, refused };
   }
   if (refresh?.kind === "reloaded") {
     // Settled and recorded: the next call does not try again.
-    trace.reloaded = refresh.why;
-    return void (trace.reason = `${trace.reason}; nothing restated: ${refresh.why}`);
+    const reloaded = refresh.why;
+    return {
+      result: "silent",
+      reason: `${reason}; nothing restated: ${reloaded}`,
+      decision,
+      reloaded,
+    };
   }
-  trace.result = "fired";
-  if (!refresh) return undefined;
-  trace.refresh = refresh.account;
-  const { cause } = decision;
-  if (!mode.dry && cause.kind === "thresholds" && refresh.account.manifest !== undefined) {
-    const session = { sessionId: payload.session_id, subagent: payload.agent_id !== undefined };
-    trace.rearm = rearmAfterRefresh(cause.thresholds, session, refresh.account.manifest, settings);
-  }
-  return refresh.account.text;
+  if (!refresh) return { result: "fired", reason, decision };
+  const { account } = refresh;
+  const session = { sessionId: payload.session_id, subagent: payload.agent_id !== undefined };
+  const rearm = !dry && cause.kind === "thresholds" && account.manifest !== undefined
+    ? rearmAfterRefresh(cause.thresholds, session, account.manifest, settings)
+    : undefined;
+  const answer = hookAnswer(payload.hook_event_name, account.text);
+  return { result: "fired", reason, decision, refresh: account, rearm, answer };
 }
 
 /**
- * SessionStart (clear, compact): the context starts afresh; after a compaction the answer restates
- * the rules (rendered first: one that cannot be built is not recorded as given).
+ * SessionStart (clear, compact): the context starts afresh, as core/decide.ts `decideReset`
+ * decides; after a compaction the answer restates the rules (rendered first: one that cannot be
+ * built is not recorded as given).
  */
-async function onReset(
-  payload: HookPayload,
-  settings: Settings,
-  trace: Trace,
-): Promise<string | undefined> {
-  trace.result = "reset";
+async function onReset(payload: HookPayload, settings: Settings): Promise<Part> {
   const paths = statePaths(settings.stateDir, payload.session_id, payload.agent_id);
-  const event = payload.source === "compact" ? "SessionStart" : "clear";
-  const built = event === "SessionStart" && settings.refreshAfterCompact
+  const event = payload.source === "compact" ? "compact" : "clear";
+  const built = event === "compact" && settings.refreshAfterCompact
     ? await buildRefresh({ kind: "compaction", thresholds: [] }, paths.token, payload.cwd, settings)
     : undefined;
   // The compaction's size, from the transcript's last megabyte.
@@ -235,48 +249,51 @@ async function onReset(
   const view = tail && !("error" in tail) ? tail : undefined;
   // A reset is where Claude Code's settings are read afresh for the new context.
   const compact = compactSettingsOf(undefined, settings, payload.cwd);
+  const text = built?.kind === "text" ? built.account : undefined;
   const claimed = await claim({
     paths,
     stateDir: settings.stateDir,
     dry: false,
-    decide: (state) => {
-      const facts = compactionFacts(view?.compaction, state, settings, compact.files);
-      if (view?.compaction && compact.remember) facts.claudeSettings = compact.remember;
-      return decide({
+    decide: (state) =>
+      decide({
         event,
         state,
-        facts,
+        facts: compactionFacts(view?.compaction, state, settings, compact.files, compact.remember),
         promptId: payload.prompt_id,
-        restate: settings.refreshAfterCompact &&
-          (event !== "SessionStart" || built?.kind === "text"),
-        answerAt: built?.kind === "text" ? view?.size : undefined,
+        restate: text !== undefined,
+        answerAt: text ? view?.size : undefined,
         // A marker after the newest usage is this compaction's, written already.
-        compactedFrom: event === "SessionStart" && view?.markerAfterUsage === undefined
+        compactedFrom: event === "compact" && view?.markerAfterUsage === undefined
           ? view?.size
           : undefined,
-      });
-    },
+      }),
   });
   if (claimed.kind !== "decided") {
-    trace.reason = claimed.kind === "failed" ? `cannot reset: ${claimed.reason}` : "raced";
-    return undefined;
+    const reason = claimed.kind === "failed" ? `cannot reset: ${claimed.reason}` : "raced";
+    return { result: "reset", reason };
   }
   const { decision } = claimed;
-  trace.decision = decision;
-  trace.reason = built?.kind === "error"
+  const reason = built?.kind === "error"
     ? `${decision.reason}; cannot restate: ${built.error}`
     : built?.kind === "reloaded"
     ? `reset; nothing restated: ${built.why}`
     : decision.reason;
-  if (!decision.cause || built?.kind !== "text") return undefined;
-  trace.refresh = built.account;
-  trace.reason += `; ${built.account.chars} chars; sources: ${built.account.sources.join("; ")}`;
-  return built.account.text;
+  if (!decision.cause || text === undefined) return { result: "reset", reason, decision };
+  return {
+    result: "reset",
+    reason: `${reason}; ${text.chars} chars; sources: ${text.sources.join("; ")}`,
+    decision,
+    refresh: text,
+    answer: hookAnswer(SESSION_START, text.text),
+  };
 }
 
 /** The outcome: settings problems first, then the debug line when asked for. */
-function finish(trace: Trace, stdout: string | undefined, settings: Settings): HookOutcome {
+function finish(
+  { answer, ...trace }: Trace & { answer?: string | undefined },
+  settings: Settings,
+): HookOutcome {
   const stderr = settings.problems.map((problem) => `lessons-reinject: ${problem}`);
   if (settings.debug) stderr.push(`lessons-reinject: ${debugLine(trace)}`);
-  return { stdout, stderr, trace };
+  return { stdout: answer, stderr, trace };
 }

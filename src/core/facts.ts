@@ -18,11 +18,11 @@ export interface ContextFacts {
   /** The tightest point this session was seen to auto-compact at. */
   compactedAt?: number;
   /** Claude Code's auto-compaction settings, and their files' signature. */
-  claudeSettings?: string;
+  claudeSettings?: string | undefined;
   /** This tool call's entry and the chain it is on (core/chains.ts). */
   chain?: ChainFacts;
   /** This tool call's result: `[tool_use_id, bytes]`. */
-  result?: [string, number];
+  result?: [string, number] | undefined;
 }
 
 /** Result sizes kept: enough for one response's parallel calls. */
@@ -41,23 +41,6 @@ export function markersFrom(state: State): number | undefined {
 export function proofOf(state: State): WindowProof | undefined {
   if (state.provenWindow === undefined) return undefined;
   return { window: state.provenWindow, model: state.provenModel, version: state.provenVersion };
-}
-
-/** What a reset keeps: what the session proved about its window, where it compacts, its file. */
-const KEPT = [
-  "provenWindow",
-  "provenModel",
-  "provenVersion",
-  "compactedAt",
-  "agentTranscript",
-] as const;
-
-/** The state after a reset (clear, compaction): nothing fired, nothing counted, a new epoch. */
-export function resetState(state: State, checkedTo?: number): State {
-  const next: Record<string, unknown> = { fired: [], toolCount: 0, epoch: (state.epoch ?? 0) + 1 };
-  for (const key of KEPT) if (state[key] !== undefined) next[key] = state[key];
-  if (checkedTo !== undefined) next.checkedTo = checkedTo;
-  return next as State;
 }
 
 /** `base` updated with `facts`; `recovered` and `inherited` only without a state file. */
@@ -87,15 +70,9 @@ export function applyFacts(base: State, facts: ContextFacts, stateFound: boolean
     const { compactedFrom: _read, ...rest } = state;
     state = rest;
   }
-  // A marker ends the context once written after its last fire.
-  if (
-    facts.marker !== undefined && state.fired.length > 0 && facts.marker >= (state.firedAt ?? 0)
-  ) {
-    state = resetState(state, facts.marker);
-  } else if (facts.checkedTo !== undefined && facts.checkedTo > (state.checkedTo ?? 0)) {
+  if (facts.checkedTo !== undefined && facts.checkedTo > (state.checkedTo ?? 0)) {
     state = { ...state, checkedTo: facts.checkedTo };
   }
-  // Settings just read still describe the new context after a reset: keep them.
   if (claudeSettings !== undefined) state = { ...state, claudeSettings };
   if (result !== undefined) {
     const kept = Object.entries(state.results ?? {}).slice(1 - RESULTS_KEPT);

@@ -115,15 +115,19 @@ function newProof(choice: WindowChoice, kept: WindowProof | undefined): WindowPr
   return same ? undefined : proof;
 }
 
-/** What a compaction's size proves about the window, and where the session auto-compacts. */
+/**
+ * What a compaction's size proves about the window, and where the session auto-compacts; with
+ * `claudeSettings`, Claude Code's settings as read afresh for the new context.
+ */
 export function compactionFacts(
   compaction: CompactionEvidence | undefined,
   state: State,
   settings: MeasureSettings,
   files: CompactSettings | undefined,
+  claudeSettings?: string,
 ): ContextFacts {
   if (compaction === undefined) return {};
-  const facts: ContextFacts = {};
+  const facts: ContextFacts = claudeSettings === undefined ? {} : { claudeSettings };
   const kept = proofOf(state);
   // As the compacted context's own model would be, whatever window is set.
   const unset = { ...settings, windowOverride: undefined };

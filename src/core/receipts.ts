@@ -2,7 +2,6 @@
 import { thresholdOf, thresholdText } from "./numbers.ts";
 import type { Delivery, State } from "../schemas/state.ts";
 import { SESSION_START } from "./claude_code.ts";
-import type { Step } from "./step.ts";
 import { isReading, type NoReading, type Reading } from "./reading.ts";
 import type { RefreshCause } from "./header.ts";
 
@@ -145,22 +144,31 @@ export function labelsOf(cause: RefreshCause): string[] {
   return cause.kind === "compaction" ? [COMPACT_LABEL, ...thresholds] : thresholds;
 }
 
+/** What `withReceipts` works on: the decision's cause, what is owed, the deliveries as settled. */
+export interface ReceiptInput {
+  cause: RefreshCause | undefined;
+  owed: readonly string[];
+  deliveries: readonly Delivery[];
+  reading: Reading | NoReading;
+  /** The percent of the last fire: an owed threshold's refresh names it without a reading. */
+  firedPercent: number | undefined;
+  claim: { call: string | undefined; at: number | undefined };
+}
+
+/** The cause to refresh for, and the deliveries to keep (undefined: as they were). */
+export interface Receipted {
+  cause: RefreshCause | undefined;
+  deliveries?: Delivery[];
+}
+
 /**
- * `decision` with what is owed sent again (owed thresholds join its refresh or make one), and each
+ * The cause with what is owed sent again (owed thresholds join its refresh or make one), and each
  * delivery it makes pending on `claim`. Without a claim a re-send is given up at once. A periodic
  * refresh is not receipted: the next comes within the interval anyway.
  */
-export function withReceipts(
-  decision: Step,
-  settled: Settled,
-  reading: Reading | NoReading,
-  claim: { call: string | undefined; at: number | undefined },
-): Step {
-  const { owed } = settled;
-  if (owed.length === 0 && decision.cause === undefined) return decision;
-  const state = decision.next ?? settled.state;
-  const current = settled.state.deliveries ?? [];
-  let cause = decision.cause;
+export function withReceipts(input: ReceiptInput): Receipted {
+  const { owed, deliveries: current, reading } = input;
+  let cause = input.cause;
   const again = owed.map(thresholdOf).flatMap((t) => t.kind === "valid" ? [t.value] : []);
   if (again.length > 0) {
     cause = cause?.kind === "thresholds" || cause?.kind === "compaction"
@@ -171,24 +179,22 @@ export function withReceipts(
       : {
         kind: "thresholds",
         thresholds: again,
-        percent: isReading(reading) ? reading.percent : state.firedPercent ?? Math.max(...again),
+        percent: isReading(reading) ? reading.percent : input.firedPercent ?? Math.max(...again),
         ...(isReading(reading) && reading.window !== undefined ? { window: reading.window } : {}),
       };
   }
-  const resend = owed.length > 0 ? `; sending ${owed.join(", ")} again (not delivered)` : "";
-  const reason = decision.reason + resend;
-  if (!cause) return { ...decision, reason };
-  const { call, at } = claim;
+  if (!cause) return { cause };
+  const { call, at } = input.claim;
   if (call === undefined || at === undefined) {
-    if (owed.length === 0) return { ...decision, cause, reason };
+    if (owed.length === 0) return { cause };
     const why = "sent again on a call whose delivery cannot be checked";
     const deliveries = current.map((d): Delivery =>
       owed.includes(d.refresh) ? { ...d, sent: d.sent + 1, status: "given up", reason: why } : d
     );
-    return { cause, reason, next: { ...state, deliveries } };
+    return { cause, deliveries };
   }
   const labels = labelsOf(cause);
-  if (labels.length === 0) return { ...decision, cause, reason };
+  if (labels.length === 0) return { cause };
   const made = labels.map((refresh): Delivery => {
     const before = current.find((d) => d.refresh === refresh);
     return before && owed.includes(refresh)
@@ -196,7 +202,7 @@ export function withReceipts(
       : answerAwaitingReceipt(refresh, call, at);
   });
   const kept = current.filter((d) => !labels.includes(d.refresh));
-  return { cause, reason, next: { ...state, deliveries: [...kept, ...made] } };
+  return { cause, deliveries: [...kept, ...made] };
 }
 
 /**

@@ -15,7 +15,7 @@ import {
 } from "../io/state_store.ts";
 import type { BuiltRefresh } from "./refresh.ts";
 
-type Claimed =
+export type Claimed =
   | { kind: "decided"; decision: Decision; refresh: BuiltRefresh | undefined }
   | { kind: "raced" } // a reset landed after the reading: it belongs to the context that ended
   | { kind: "failed"; reason: string };

@@ -4,6 +4,7 @@
  * crossing out and no receipt it owes can still come. A fresh statusline record is preferred.
  */
 import { ceilingOf } from "../core/ceiling.ts";
+import type { ContextFacts } from "../core/facts.ts";
 import type { CompactSettings } from "../core/compaction_point.ts";
 import { measure } from "../core/measure.ts";
 import { fillOf, isFresh, isReading } from "../core/reading.ts";
@@ -29,6 +30,8 @@ interface CallContext {
   transcript: TranscriptRef | undefined;
   token: string;
   files: CompactSettings | undefined;
+  /** Claude Code's compaction settings to remember, when read afresh. */
+  claudeSettings: string | undefined;
 }
 
 /** Observes and measures the tool call; `ceiling` (percent): answered on it instead of waiting. */
@@ -40,7 +43,7 @@ export function observe(payload: HookPayload, context: CallContext, settings: Se
   const record = payload.agent_id || !view
     ? undefined
     : loadStatusline(settings.stateDir, payload.session_id);
-  const { reading, facts } = measure({
+  const measured = measure({
     contextWindow: payload.context_window,
     view: read?.view,
     bridged: record && isFresh(record, Date.now(), view?.usage) ? record : undefined,
@@ -48,21 +51,33 @@ export function observe(payload: HookPayload, context: CallContext, settings: Se
     settings,
     files,
   });
-  if (transcript?.found) facts.agentTranscript = transcript.found;
-  if (
-    !context.stateFound && transcript && view && isReading(reading) &&
+  const { reading } = measured;
+  const recover = !context.stateFound && transcript && view && isReading(reading) &&
     crossedThresholds(
         fillOf(reading),
         scheduledThresholds(settings.thresholds, reading),
         state.fired,
       )
-        .length > 0
-  ) {
-    const { token } = context;
-    Object.assign(facts, recoverHistory(transcript, token, payload.transcript_path, view.size));
-  }
+        .length > 0;
+  // Every fact this call learned, in one place: the read's, the history's, the settings'.
+  const facts: ContextFacts = {
+    ...measured.facts,
+    ...(transcript?.found ? { agentTranscript: transcript.found } : {}),
+    ...(recover
+      ? recoverHistory(transcript, context.token, payload.transcript_path, view.size)
+      : {}),
+    claudeSettings: context.claudeSettings,
+    // What this call's result will add to the transcript, for the next call's ceiling.
+    result: payload.tool_use_id ? [payload.tool_use_id, resultBytes(payload)] : undefined,
+  };
   const ceiling = read?.ceiling && (read.ceiling.tokens * 100) / read.ceiling.span;
   return { view, reading, facts, ceiling, waited: read?.waited };
+}
+
+/** The size of a tool call's `tool_response` (or `error`). */
+function resultBytes(payload: HookPayload): number {
+  const result = payload.tool_response ?? payload.error;
+  return result === undefined ? 0 : JSON.stringify(result).length;
 }
 
 // Reads for the call's own entry, waiting up to `waitMs`; for a missing file too where Claude Code

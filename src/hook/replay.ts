@@ -5,7 +5,7 @@
  */
 import { COMPACTION_MARKER_TEXTS } from "../core/claude_code.ts";
 import type { CompactSettings } from "../core/compaction_point.ts";
-import { decide, type DecideSettings, type Decision } from "../core/decide.ts";
+import { decideReset, type DecideSettings, decideToolCall, type Decision } from "../core/decide.ts";
 import { type DeliveryReport, settleDeliveries } from "../core/receipts.ts";
 import type { State } from "../schemas/state.ts";
 import { compactionFacts, measure, type MeasureSettings } from "../core/measure.ts";
@@ -112,71 +112,58 @@ export function replaySession(
   files: CompactSettings | undefined,
   sidechainFile = false,
 ): Replayed[] | { error: string } {
-  return withTranscript(path, (source, size) => {
-    return replayed(source, size, token, settings, files, sidechainFile, path);
+  return withTranscript(path, (source, size): Replayed[] => {
+    const out: Replayed[] = [];
+    // The host's reader: the points and views of its transcript (io/hosts.ts).
+    const reader = readerFor(path);
+    const { viewOf } = reader;
+    const points = reader === CODEX
+      ? rolloutPointsOf(linesForward(source, size), parseLine)
+      : pointsOf(source, size, sidechainFile);
+    let state = EMPTY_STATE;
+    let found = false;
+    /** The receipts of `state`'s outstanding deliveries as the file stands at `end`. */
+    const settle = (state: State, end: number) => {
+      const { receipts } = viewOf(source, end, viewQuery(state, token, undefined, sidechainFile));
+      if (receipts) {
+        out.push({ kind: "settled", end, deliveries: settleDeliveries(state, receipts).report });
+      }
+    };
+    for (const point of points) {
+      if (point.kind === "compaction") {
+        if (sidechainFile) continue;
+        settle(state, point.end);
+        // Claude Code's SessionStart(compact), which restates the rules.
+        const view = viewOf(source, point.end, { sidechainFile, markersFrom: 0 });
+        const decision = decideReset({
+          event: "compact",
+          state,
+          facts: compactionFacts(view.compaction, state, settings, files),
+          promptId: undefined,
+          restate: settings.refreshAfterCompact,
+          answerAt: point.end,
+        });
+        out.push({ ...point, decision });
+        state = decision.state;
+      } else {
+        const query = viewQuery(state, token, point.toolUseId, sidechainFile);
+        const view = viewOf(source, point.end, query);
+        const { reading, facts } = measure({ view, state, settings, files });
+        const decision = decideToolCall({
+          state,
+          stateFound: found,
+          reading,
+          facts,
+          receipts: view.receipts,
+          claim: { call: point.toolUseId, at: view.size },
+          settings,
+        });
+        out.push({ ...point, reading, decision });
+        state = decision.state;
+      }
+      found = true;
+    }
+    settle(state, size);
+    return out;
   });
-}
-
-function replayed(
-  source: ByteSource,
-  size: number,
-  token: string,
-  settings: MeasureSettings & DecideSettings,
-  files: CompactSettings | undefined,
-  sidechainFile: boolean,
-  path: string,
-): Replayed[] {
-  const out: Replayed[] = [];
-  // The host's reader: the points and views of its transcript (io/hosts.ts).
-  const reader = readerFor(path);
-  const { viewOf } = reader;
-  const points = reader === CODEX
-    ? rolloutPointsOf(linesForward(source, size), parseLine)
-    : pointsOf(source, size, sidechainFile);
-  let state = EMPTY_STATE;
-  let found = false;
-  /** The receipts of `state`'s outstanding deliveries as the file stands at `end`. */
-  const settle = (state: State, end: number) => {
-    const { receipts } = viewOf(source, end, viewQuery(state, token, undefined, sidechainFile));
-    if (receipts) {
-      out.push({ kind: "settled", end, deliveries: settleDeliveries(state, receipts).report });
-    }
-  };
-  for (const point of points) {
-    if (point.kind === "compaction") {
-      if (sidechainFile) continue;
-      settle(state, point.end);
-      // Claude Code's SessionStart(compact), which restates the rules.
-      const view = viewOf(source, point.end, { sidechainFile, markersFrom: 0 });
-      const decision = decide({
-        event: "SessionStart",
-        state,
-        facts: compactionFacts(view.compaction, state, settings, files),
-        promptId: undefined,
-        restate: settings.refreshAfterCompact,
-        answerAt: point.end,
-      });
-      out.push({ ...point, decision });
-      state = decision.state;
-    } else {
-      const query = viewQuery(state, token, point.toolUseId, sidechainFile);
-      const view = viewOf(source, point.end, query);
-      const { reading, facts } = measure({ view, state, settings, files });
-      const decision = decide({
-        event: "tool call",
-        state,
-        stateFound: found,
-        reading,
-        facts,
-        receipts: view.receipts,
-        claim: { call: point.toolUseId, at: view.size },
-        settings,
-      });
-      out.push({ ...point, reading, decision });
-      state = decision.state;
-    }
-    found = true;
-  }
-  settle(state, size);
-  return out;
 }

@@ -36,7 +36,7 @@ export const StateSchema = z.looseObject({
   firedAt: z.optional(count), // transcript size when `fired` last grew: later markers end it
   firedPercent: z.optional(z.number()), // the reading that last fired
   checkedTo: z.optional(count), // checked for compaction markers up to here
-  afterCompact: z.optional(z.enum(["pending", "delivered"])), // core/compaction_refresh.ts
+  afterCompact: z.optional(z.enum(["pending", "delivered"])), // core/decide.ts
   compactPrompt: z.optional(z.string()), // the `prompt_id` of the compaction that set it
   firedWindow: z.optional(z.record(z.string(), z.number())), // window per fired threshold
   provenWindow: z.optional(count), // a window this session proved (above 200k); kept by resets

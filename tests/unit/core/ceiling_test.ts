@@ -76,6 +76,9 @@ function view(tokens: number, window: 200_000 | 1_000_000, more: Partial<Transcr
   };
   return v;
 }
+/** The same at 20,000 of 1M, its usage changed: `unanswered`, `matched`. */
+const usageView = (more: Partial<NonNullable<TranscriptView["usage"]>>) =>
+  view(20_000, 1_000_000, { usage: { ...view(20_000, 1_000_000).usage!, ...more } });
 const state = (fired: number[], extra: Partial<State> = {}): State => ({
   fired,
   toolCount: 0,
@@ -96,27 +99,25 @@ Deno.test("ceilingOf() with the cadence off answers at once only below every thr
     [
       "a fire under a smaller span no longer counts",
       view(480_000, 1_000_000),
-      state([30], {
-        firedWindow: { "30": 200_000 },
-      }),
+      state([30], { firedWindow: { "30": 200_000 } }),
       undefined,
     ],
     [
       "a result not written yet, its size unknown: the transcript lags, wait",
-      view(20_000, 1_000_000, { usage: { ...view(20_000, 1_000_000).usage!, unanswered: ["p"] } }),
+      usageView({ unanswered: ["p"] }),
       state([]),
       undefined,
     ],
     [
       "a result not written yet, its hook recorded 10 KB: counted twice with its entry's fields",
-      view(20_000, 1_000_000, { usage: { ...view(20_000, 1_000_000).usage!, unanswered: ["p"] } }),
+      usageView({ unanswered: ["p"] }),
       state([], { results: { p: 10_000 } }),
       // 20,000 + 100 + 0.6 × (2,000 + 2 × 10,000 + 4,096) + 10,038 = 45,796: 4.58 % of 1M
       4.58,
     ],
     [
       "a result not written yet, which this hook answered: the answer counts too",
-      view(20_000, 1_000_000, { usage: { ...view(20_000, 1_000_000).usage!, unanswered: ["p"] } }),
+      usageView({ unanswered: ["p"] }),
       state([], {
         results: { p: 10_000 },
         deliveries: [{ refresh: "30", call: "p", at: 1, sent: 1, status: "pending" }],
@@ -126,31 +127,25 @@ Deno.test("ceilingOf() with the cadence off answers at once only below every thr
     ],
     [
       "a recorded result whose size puts the ceiling past 30 %: wait",
-      view(20_000, 1_000_000, { usage: { ...view(20_000, 1_000_000).usage!, unanswered: ["p"] } }),
+      usageView({ unanswered: ["p"] }),
       state([], { results: { p: 250_000 } }),
       undefined,
     ],
     [
       "a prompt since: a new turn may switch model, wait",
-      view(20_000, 1_000_000, {
-        promptAfterUsage: true,
-      }),
+      view(20_000, 1_000_000, { promptAfterUsage: true }),
       state([]),
       undefined,
     ],
     [
       "a marker since the last fire: a reset may unfire thresholds, wait",
-      view(20_000, 1_000_000, {
-        markerSince: 5_000,
-      }),
+      view(20_000, 1_000_000, { markerSince: 5_000 }),
       state([30]),
       undefined,
     ],
     [
       "this call's own entry: no ceiling needed",
-      view(20_000, 1_000_000, {
-        usage: { ...view(20_000, 1_000_000).usage!, matched: true },
-      }),
+      usageView({ matched: true }),
       state([]),
       undefined,
     ],

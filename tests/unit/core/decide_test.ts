@@ -1,5 +1,7 @@
-import { deepStrictEqual as assertEquals, equal } from "node:assert/strict";
-import { decide, type DecideInput, type Decision } from "../../../src/core/decide.ts";
+import { deepStrictEqual as assertEquals, equal, ok } from "node:assert/strict";
+import { decideReset, decideToolCall, type Decision } from "../../../src/core/decide.ts";
+import { resetState, type ToolCallInput } from "../../../src/core/decide.ts";
+import { parseRefreshHeader, refreshHeader } from "../../../src/core/header.ts";
 import type { ContextFacts } from "../../../src/core/facts.ts";
 import type { NoReading, Reading } from "../../../src/core/reading.ts";
 import type { ReceiptEvidence } from "../../../src/core/receipts.ts";
@@ -39,9 +41,8 @@ function call(
     toolUseId?: string;
     after?: boolean;
   } = {},
-): DecideInput {
+): ToolCallInput {
   return {
-    event: "tool call",
     state: s,
     stateFound: more.found ?? true,
     reading: r,
@@ -63,7 +64,7 @@ function causeOf(d: Decision): string | undefined {
   return c.kind === "toolCount" ? `toolCount:${c.calls}` : `${c.kind}:${c.thresholds.join(",")}`;
 }
 
-Deno.test("decide() with a reading: every threshold reached and not fired, once, together", async (t) => {
+Deno.test("decideToolCall() with a reading: every threshold reached and not fired, once, together", async (t) => {
   const cases: [string, number, number[], string | undefined, number[]][] = [
     // name, percent, fired before, cause, fired after
     ["31% fires 30", 31, [], "thresholds:30", [30]],
@@ -76,7 +77,7 @@ Deno.test("decide() with a reading: every threshold reached and not fired, once,
   ];
   for (const [name, percent, before, cause, after] of cases) {
     await t.step(name, () => {
-      const d = decide(call(reading(percent), state(before)));
+      const d = decideToolCall(call(reading(percent), state(before)));
       equal(causeOf(d), cause);
       assertEquals(d.state.fired, after);
       if (cause) assertEquals([d.state.firedAt, d.state.firedPercent], [1000, percent]);
@@ -84,7 +85,7 @@ Deno.test("decide() with a reading: every threshold reached and not fired, once,
   }
 });
 
-Deno.test("decide() without a reading counts tool calls", async (t) => {
+Deno.test("decideToolCall() without a reading counts tool calls", async (t) => {
   const cases: [string, number, boolean, string | undefined, number][] = [
     // name, toolCount before, countCalls, cause, toolCount after
     ["first call counts 1", 0, true, undefined, 1],
@@ -94,54 +95,54 @@ Deno.test("decide() without a reading counts tool calls", async (t) => {
   ];
   for (const [name, before, countCalls, cause, after] of cases) {
     await t.step(name, () => {
-      const d = decide(call(none(countCalls), state([], { toolCount: before })));
+      const d = decideToolCall(call(none(countCalls), state([], { toolCount: before })));
       equal(causeOf(d), cause);
       equal(d.state.toolCount, after);
     });
   }
 });
 
-Deno.test("decide() measures each threshold under the span it fired under", async (t) => {
+Deno.test("decideToolCall() measures each threshold under the span it fired under", async (t) => {
   await t.step("a fire under 200k records 200k", () => {
-    assertEquals(decide(call(reading(31), state([]))).state.firedWindow, { "30": 200_000 });
+    assertEquals(decideToolCall(call(reading(31), state([]))).state.firedWindow, { "30": 200_000 });
   });
   await t.step("once 1M is proven, refreshes under 200k stop counting", () => {
     const s = state([30, 52], { firedWindow: { "30": 200_000, "52": 200_000 } });
-    const silent = decide(call(reading(25, 1_000_000), s));
+    const silent = decideToolCall(call(reading(25, 1_000_000), s));
     equal(silent.cause, undefined);
     assertEquals([silent.fired, silent.upcoming], [[], 30]);
-    const d = decide(call(reading(31, 1_000_000), s));
+    const d = decideToolCall(call(reading(31, 1_000_000), s));
     equal(causeOf(d), "thresholds:30");
     assertEquals([d.state.fired, d.state.firedWindow], [[30], { "30": 1_000_000 }]);
   });
   await t.step("a refresh under the same window still counts", () => {
     const s = state([30], { firedWindow: { "30": 1_000_000 } });
-    equal(decide(call(reading(31, 1_000_000), s)).cause, undefined);
+    equal(decideToolCall(call(reading(31, 1_000_000), s)).cause, undefined);
   });
 });
 
-Deno.test("decide() with token thresholds and a span before an early compaction", async (t) => {
+Deno.test("decideToolCall() with token thresholds and a span before an early compaction", async (t) => {
   // A 1M window whose auto-compact window is 400k: percentages of 400k, tokens as they are.
   const at = (tokens: number) => reading(tokens / 10_000, 1_000_000, { tokens, span: 400_000 });
   const thresholds = [30, 52, 70, 60_000];
   await t.step("60k at 61,000 tokens, 30 % of 400k not yet", () => {
-    const d = decide(call(at(61_000), state([]), { thresholds }));
+    const d = decideToolCall(call(at(61_000), state([]), { thresholds }));
     equal(causeOf(d), "thresholds:60000");
     equal(d.reason, "15% of 400000 (the span before auto-compaction) crossed 60k");
     assertEquals(d.state.firedWindow, {});
   });
   await t.step("30 % of 400k at 120,000 tokens, its span recorded", () => {
-    const d = decide(call(at(120_000), state([60_000]), { thresholds }));
+    const d = decideToolCall(call(at(120_000), state([60_000]), { thresholds }));
     equal(causeOf(d), "thresholds:30");
     assertEquals([d.state.fired, d.state.firedWindow], [[30, 60_000], { "30": 400_000 }]);
     equal(d.cause?.kind === "thresholds" ? d.cause.span : undefined, 400_000);
   });
   await t.step("in reach order: 60k before 30 % of 400k", () => {
     const s = state([30], { firedWindow: { "30": 200_000 } });
-    equal(causeOf(decide(call(at(125_000), s, { thresholds }))), "thresholds:60000,30");
+    equal(causeOf(decideToolCall(call(at(125_000), s, { thresholds }))), "thresholds:60000,30");
   });
   await t.step("the next threshold is named in reach order", () => {
-    const d = decide(call(at(50_000), state([]), { thresholds }));
+    const d = decideToolCall(call(at(50_000), state([]), { thresholds }));
     equal(
       d.reason,
       "12% of 400000 (the span before auto-compaction) is below the next threshold, 60k",
@@ -150,7 +151,7 @@ Deno.test("decide() with token thresholds and a span before an early compaction"
   });
 });
 
-Deno.test("decide() after a compaction: the rules restated once, then thresholds as before", async (t) => {
+Deno.test("decideToolCall() after a compaction: the rules restated once, then thresholds as before", async (t) => {
   const cases: {
     name: string;
     state: State;
@@ -213,6 +214,24 @@ Deno.test("decide() after a compaction: the rules restated once, then thresholds
       afterCompact: undefined,
     },
     {
+      name: "a marker at the last fire's offset ends the context too",
+      state: state([30], { firedAt: 600 }),
+      reading: reading(12),
+      facts: { marker: 600 },
+      cause: "compaction:",
+      fired: [],
+      afterCompact: undefined,
+    },
+    {
+      name: "a marker before anything fired changes nothing",
+      state: state([]),
+      reading: reading(12),
+      facts: { marker: 600 },
+      cause: undefined,
+      fired: [],
+      afterCompact: undefined,
+    },
+    {
       name: "a marker before the last fire changes nothing",
       state: state([30], { firedAt: 400 }),
       reading: reading(33),
@@ -224,7 +243,7 @@ Deno.test("decide() after a compaction: the rules restated once, then thresholds
   ];
   for (const c of cases) {
     await t.step(c.name, () => {
-      const d = decide(call(c.reading, c.state, {
+      const d = decideToolCall(call(c.reading, c.state, {
         ...(c.facts ? { facts: c.facts } : {}),
         ...(c.after === undefined ? {} : { after: c.after }),
       }));
@@ -235,22 +254,24 @@ Deno.test("decide() after a compaction: the rules restated once, then thresholds
   }
 });
 
-Deno.test("decide() without a state file takes the refreshes the transcript shows as made", () => {
+Deno.test("decideToolCall() without a state file takes the refreshes the transcript shows as made", () => {
   const recovered = { recovered: [30], marker: 50 };
   equal(
-    causeOf(decide(call(reading(40), state([]), { found: false, facts: recovered }))),
+    causeOf(decideToolCall(call(reading(40), state([]), { found: false, facts: recovered }))),
     undefined,
   );
   // A state file that exists is the record: the transcript is only a backup.
   equal(
-    causeOf(decide(call(reading(40), state([]), { found: true, facts: recovered }))),
+    causeOf(decideToolCall(call(reading(40), state([]), { found: true, facts: recovered }))),
     "thresholds:30",
   );
-  const fork = decide(call(reading(55), state([]), { found: false, facts: { inherited: [30] } }));
+  const fork = decideToolCall(
+    call(reading(55), state([]), { found: false, facts: { inherited: [30] } }),
+  );
   equal(causeOf(fork), "thresholds:52");
 });
 
-Deno.test("decide() sends a missed refresh again once, on a call that can be checked", () => {
+Deno.test("decideToolCall() sends a missed refresh again once, on a call that can be checked", () => {
   const missed: State = state([30], {
     firedAt: 100,
     deliveries: [{ refresh: "30", call: "toolu_1", at: 100, sent: 1, status: "pending" }],
@@ -263,66 +284,129 @@ Deno.test("decide() sends a missed refresh again once, on a call that can be che
     responses: [400],
     records: true,
   };
-  const d = decide(call(reading(35), missed, { receipts: evidence, toolUseId: "toolu_2" }));
+  const d = decideToolCall(call(reading(35), missed, { receipts: evidence, toolUseId: "toolu_2" }));
   equal(causeOf(d), "thresholds:30");
   assertEquals(d.deliveries.map((x) => x.status), ["owed"]);
   assertEquals(d.state.deliveries?.map((x) => [x.call, x.sent]), [["toolu_2", 2]]);
   equal(d.reason, "35% is below the next threshold, 52%; sending 30 again (not delivered)");
 });
 
-Deno.test("decide() for the events that end a context", async (t) => {
+Deno.test("decideToolCall() resets at a marker, keeping what the call learned of the new context", () => {
+  const before = state([30], { firedAt: 500, firedPercent: 31, epoch: 2, toolCount: 3 });
+  const at700 = decideToolCall(call(none(false), before, { facts: { marker: 700 }, after: false }));
+  assertEquals(at700.known, { fired: [], toolCount: 0, epoch: 3, checkedTo: 700 });
+  const learned = { marker: 500, compactedAt: 67_044, claudeSettings: '{"byModel":{}}' };
+  const d = decideToolCall(call(none(false), state([30], { firedAt: 100 }), { facts: learned }));
+  assertEquals([d.state.fired, d.state.compactedAt, d.state.claudeSettings], [
+    [],
+    67_044,
+    '{"byModel":{}}',
+  ]);
+});
+
+Deno.test("resetState() forgets what fired and what was counted, moves the epoch, keeps what the session proved", () => {
+  assertEquals(resetState(state([30, 52], { toolCount: 7, epoch: 4, firedAt: 10 })), {
+    fired: [],
+    toolCount: 0,
+    epoch: 5,
+  });
+  const proved = state([30], {
+    toolCount: 3,
+    epoch: 1,
+    provenWindow: 1_000_000,
+    provenModel: "claude-opus-5",
+    provenVersion: "2.1.328",
+    agentTranscript: "/p/a.jsonl",
+    compactedAt: 67_044,
+    claudeSettings: '{"byModel":{}}',
+    results: { toolu_1: 100 },
+  });
+  assertEquals(resetState(proved), {
+    fired: [],
+    toolCount: 0,
+    epoch: 2,
+    provenWindow: 1_000_000,
+    compactedAt: 67_044,
+    provenModel: "claude-opus-5",
+    provenVersion: "2.1.328",
+    agentTranscript: "/p/a.jsonl",
+  });
+});
+
+Deno.test("decideReset() for the events that end a context", async (t) => {
   const before = state([30, 52], { toolCount: 4, epoch: 2, compactedAt: 90_000 });
   const cases: {
     name: string;
-    event: "clear" | "SessionStart";
-    state: State;
-    restate: boolean;
+    event: "clear" | "compact";
+    state?: State;
+    restate?: boolean;
     cause: string | undefined;
-    afterCompact: State["afterCompact"];
+    want: Partial<State>;
   }[] = [
-    {
-      name: "clear forgets",
-      event: "clear",
-      state: before,
-      restate: true,
-      cause: undefined,
-      afterCompact: undefined,
-    },
+    { name: "clear forgets", event: "clear", cause: undefined, want: { epoch: 3 } },
     {
       name: "SessionStart(compact) restates in its own answer",
-      event: "SessionStart",
-      state: before,
-      restate: true,
+      event: "compact",
       cause: "compaction:",
-      afterCompact: "delivered",
+      want: { afterCompact: "delivered", compactPrompt: "p1", epoch: 3 },
     },
     {
-      name: "off: SessionStart only resets",
-      event: "SessionStart",
-      state: before,
+      name: "off: SessionStart(compact) only resets",
+      event: "compact",
       restate: false,
       cause: undefined,
-      afterCompact: undefined,
+      want: { afterCompact: undefined, compactPrompt: undefined, epoch: 3 },
+    },
+    {
+      name: "after a tool call found the marker and restated: no second restatement",
+      event: "compact",
+      state: state([], { epoch: 2, afterCompact: "delivered", compactedAt: 90_000 }),
+      cause: undefined,
+      want: { afterCompact: "delivered", compactPrompt: "p1", epoch: 2 },
+    },
+    {
+      name: "an earlier SessionStart's restatement lingers: a new compaction, restated",
+      event: "compact",
+      state: state([], { afterCompact: "delivered", compactPrompt: "p0", epoch: 2 }),
+      cause: "compaction:",
+      want: { afterCompact: "delivered", compactPrompt: "p1", epoch: 3 },
     },
   ];
   for (const c of cases) {
     await t.step(c.name, () => {
-      const d = decide({
+      const compact = c.event === "compact";
+      const d = decideReset({
         event: c.event,
-        state: c.state,
+        state: c.state ?? before,
         facts: { compactedAt: 80_000 },
         promptId: "p1",
-        restate: c.restate,
+        restate: c.restate ?? true,
         answerAt: 500,
-        compactedFrom: c.event === "SessionStart" ? 500 : undefined,
+        compactedFrom: compact ? 500 : undefined,
       });
       equal(causeOf(d), c.cause);
       // A compaction's marker, not written yet when SessionStart runs, is looked for from there.
-      equal(d.state.compactedFrom, c.event === "SessionStart" ? 500 : undefined);
+      equal(d.state.compactedFrom, compact ? 500 : undefined);
       assertEquals([d.state.fired, d.state.toolCount], [[], 0]);
-      equal(d.state.afterCompact, c.afterCompact);
+      for (const [key, value] of Object.entries(c.want)) {
+        assertEquals(d.state[key as keyof State], value, key);
+      }
       // What the compaction showed outlives the context it ended.
       equal(d.state.compactedAt, 80_000);
+      // A restatement awaits its receipt on SessionStart's answer.
+      assertEquals(d.deliveries.map((x) => x.refresh), c.cause ? ["compact"] : []);
     });
   }
+});
+
+Deno.test("refreshHeader() has its own compaction header that no threshold parser believes", () => {
+  const header = refreshHeader({ kind: "compaction", thresholds: [] }, "0a1b2c3d");
+  ok(
+    header.startsWith(
+      "[lessons-reinject refresh compact ref=0a1b2c3d] The context was just compacted",
+    ),
+  );
+  equal(parseRefreshHeader(header, "0a1b2c3d"), undefined);
+  const plain = refreshHeader({ kind: "thresholds", thresholds: [30], percent: 31 }, "0a1b2c3d");
+  assertEquals(parseRefreshHeader(plain, "0a1b2c3d"), [30]);
 });

@@ -1,5 +1,6 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { applyFacts, markersFrom, proofOf, resetState } from "../../../src/core/facts.ts";
+import { resetState } from "../../../src/core/decide.ts";
+import { applyFacts, markersFrom, proofOf } from "../../../src/core/facts.ts";
 import type { State } from "../../../src/schemas/state.ts";
 
 const state = (fired: number[], toolCount = 0, extra: Partial<State> = {}): State => ({
@@ -9,108 +10,52 @@ const state = (fired: number[], toolCount = 0, extra: Partial<State> = {}): Stat
   ...extra,
 });
 
-Deno.test("resetState() forgets what fired and what was counted, moves the epoch, keeps what the session proved", () => {
-  assertEquals(resetState(state([30, 52], 7, { epoch: 4, firedAt: 10 })), {
-    fired: [],
-    toolCount: 0,
-    epoch: 5,
-  });
-  const proved = state([30], 3, {
-    epoch: 1,
-    provenWindow: 1_000_000,
-    provenModel: "claude-opus-5",
-    provenVersion: "2.1.328",
-    agentTranscript: "/p/a.jsonl",
-    compactedAt: 67_044,
-    claudeSettings: '{"byModel":{}}',
-  });
-  assertEquals(resetState(proved), {
-    fired: [],
-    toolCount: 0,
-    epoch: 2,
-    provenWindow: 1_000_000,
-    compactedAt: 67_044,
-    provenModel: "claude-opus-5",
-    provenVersion: "2.1.328",
-    agentTranscript: "/p/a.jsonl",
-  });
-});
-
-Deno.test("applyFacts() ends the context only at a marker written after the last fire", () => {
-  const s = state([30], 0, { firedAt: 500 });
-  assertEquals(applyFacts(s, { marker: 600 }, true).fired, []);
-  assertEquals(applyFacts(s, { marker: 500 }, true).fired, []);
-  assertEquals(applyFacts(s, { marker: 400 }, true), s);
-  // Nothing fired yet: a compaction changes nothing.
-  assertEquals(applyFacts(state([]), { marker: 600 }, true), state([]));
-});
-
 Deno.test("markersFrom() looks after the last fire, past what was checked, once something fired", () => {
   assertEquals(markersFrom(state([])), undefined);
   assertEquals(markersFrom(state([30], 0, { firedAt: 800 })), 800);
   assertEquals(markersFrom(state([30], 0, { firedAt: 800, checkedTo: 900 })), 900);
 });
 
-Deno.test("applyFacts() resets on a newer marker, keeps recovered refreshes from after it", async (t) => {
-  const fired = state([30], 3, { firedAt: 500, firedPercent: 31, epoch: 2 });
-  await t.step("marker after the last fire resets", () => {
-    assertEquals(applyFacts(fired, { marker: 700 }, true), {
-      fired: [],
-      toolCount: 0,
-      epoch: 3,
-      checkedTo: 700,
-    });
-  });
-  await t.step("marker before the last fire changes nothing", () => {
-    assertEquals(applyFacts(fired, { marker: 100 }, true), fired);
+Deno.test("applyFacts() applies what the transcript taught, and never resets", async (t) => {
+  await t.step("a marker alone changes nothing: the decision resets (decide_test.ts)", () => {
+    const fired = state([30], 3, { firedAt: 500, firedPercent: 31, epoch: 2 });
+    assertEquals(applyFacts(fired, { marker: 700 }, true), fired);
   });
   await t.step("recovered refreshes apply only when the state file is missing", () => {
-    assertEquals(applyFacts(state([]), { recovered: [30, 52], marker: 100 }, false).fired, [
-      30,
-      52,
-    ]);
-    assertEquals(applyFacts(state([]), { recovered: [30, 52], marker: 100 }, true).fired, []);
+    const facts = { recovered: [30, 52], marker: 100 };
+    assertEquals(applyFacts(state([]), facts, false).fired, [30, 52]);
+    assertEquals(applyFacts(state([]), facts, false).firedAt, 101);
+    assertEquals(applyFacts(state([]), facts, true).fired, []);
   });
   await t.step("checkedTo only moves forward", () => {
     const s = state([30], 0, { checkedTo: 50 });
     assertEquals(applyFacts(s, { checkedTo: 40 }, true).checkedTo, 50);
     assertEquals(applyFacts(s, { checkedTo: 90 }, true).checkedTo, 90);
   });
-  await t.step("facts learned on the call that finds a compaction outlive its reset", () => {
-    const after = applyFacts(
-      state([30], 0, { firedAt: 100 }),
-      { marker: 500, compactedAt: 67_044, claudeSettings: '{"byModel":{}}' },
-      true,
-    );
-    assertEquals([after.fired, after.compactedAt, after.claudeSettings], [
-      [],
-      67_044,
-      '{"byModel":{}}',
-    ]);
+  await t.step(
+    "a proof is replaced whole: a new model's does not keep the old one's release",
+    () => {
+      const s = state([], 0, {
+        provenWindow: 1_000_000,
+        provenModel: "claude-opus-5",
+        provenVersion: "2.1.328",
+      });
+      const next = applyFacts(s, { proven: { window: 200_000, model: "glm-4.7" } }, true);
+      assertEquals(proofOf(next), { window: 200_000, model: "glm-4.7", version: undefined });
+      assertEquals("provenVersion" in next, false);
+      assertEquals(proofOf(state([], 0)), undefined);
+    },
+  );
+  await t.step("the result sizes of the last 16 calls are kept, the newest last", () => {
+    let s = state([]);
+    for (let i = 1; i <= 20; i++) s = applyFacts(s, { result: [`toolu_${i}`, i * 100] }, true);
+    const kept = Object.entries(s.results ?? {});
+    assertEquals(kept.length, 16);
+    assertEquals(kept[0], ["toolu_5", 500]);
+    assertEquals(kept.at(-1), ["toolu_20", 2_000]);
+    // A reset forgets them: they describe results of the context that ended.
+    assertEquals(resetState(s).results, undefined);
   });
-});
-
-Deno.test("applyFacts() replaces a proof whole: a new model's proof does not keep the old one's release", () => {
-  const s = state([], 0, {
-    provenWindow: 1_000_000,
-    provenModel: "claude-opus-5",
-    provenVersion: "2.1.328",
-  });
-  const next = applyFacts(s, { proven: { window: 200_000, model: "glm-4.7" } }, true);
-  assertEquals(proofOf(next), { window: 200_000, model: "glm-4.7", version: undefined });
-  assertEquals("provenVersion" in next, false);
-  assertEquals(proofOf(state([], 0)), undefined);
-});
-
-Deno.test("applyFacts() keeps the result sizes of the last 16 calls, the newest last", () => {
-  let s = state([]);
-  for (let i = 1; i <= 20; i++) s = applyFacts(s, { result: [`toolu_${i}`, i * 100] }, true);
-  const kept = Object.entries(s.results ?? {});
-  assertEquals(kept.length, 16);
-  assertEquals(kept[0], ["toolu_5", 500]);
-  assertEquals(kept.at(-1), ["toolu_20", 2_000]);
-  // A reset forgets them: they describe results of the context that ended.
-  assertEquals(resetState(s).results, undefined);
 });
 
 Deno.test("after SessionStart(compact), the calls look for its marker from where it ran, until found", () => {

@@ -98,16 +98,8 @@ Deno.test("percentOf() is exact at whole-percent boundaries", () => {
 });
 
 /** The reading a `context_window` on stdin gives, should Claude Code ever send one to PostToolUse. */
-const stdinReading = (contextWindow: unknown) => {
-  const { reading } = measure({
-    contextWindow,
-    view: undefined,
-    state: { fired: [], toolCount: 0 },
-    settings: SETTINGS,
-    files: undefined,
-  });
-  return reading.kind === "reading" ? reading : undefined;
-};
+const stdinReading = (contextWindow: unknown) =>
+  reportedReading({ contextWindow, view: undefined });
 
 Deno.test("a stdin context_window is exact at whole-percent boundaries", async (t) => {
   // (58000 / 200000) * 100 is 28.999999999999996 in floating point: a 29 % threshold would miss.

@@ -4,15 +4,17 @@
  * is owed and records what it delivers.
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import type { Step } from "../../../src/core/step.ts";
+import type { RefreshCause } from "../../../src/core/header.ts";
 import type { NoReading, Reading } from "../../../src/core/reading.ts";
 import {
   answerAwaitingReceipt,
   judge,
   labelsOf,
   type ReceiptEvidence,
+  type ReceiptInput,
   receiptQuery,
   receiptsSettled,
+  type Settled,
   settleDeliveries,
   type Verdict,
   withReceipts,
@@ -38,126 +40,97 @@ const MOVED = "not recorded for toolu_a, and the session moved past it";
 const UNRECORDED = "this Claude Code does not record deliveries";
 
 Deno.test("judge() tells a delivery from the transcript's records", async (t) => {
-  const cases: { name: string; delivery?: Delivery; evidence: ReceiptEvidence; want: Verdict }[] = [
-    {
-      name: "recorded after its claim: delivered",
-      evidence: seen({ answers: { toolu_a: [1500] }, results: { toolu_a: 1100 } }),
-      want: { kind: "delivered" },
-    },
-    {
-      name: "nothing written since the claim: pending",
-      evidence: seen(),
-      want: { kind: "pending" },
-    },
-    {
-      name: "its result is written, the next request not answered yet: pending",
-      evidence: seen({ results: { toolu_a: 1100 } }),
-      want: { kind: "pending" },
-    },
-    {
-      name: "a response before its result (a sibling of the same message): pending",
-      evidence: seen({ results: { toolu_a: 1100 }, responses: [1050] }),
-      want: { kind: "pending" },
-    },
-    {
-      name: "a response after its result, no record: missed",
-      evidence: seen({ results: { toolu_a: 1100 }, responses: [1300] }),
-      want: { kind: "missed", why: MOVED },
-    },
-    {
-      name: "a record older than the claim does not count",
-      evidence: seen({
-        answers: { toolu_a: [900] },
-        results: { toolu_a: 1100 },
-        responses: [1300],
-      }),
-      want: { kind: "missed", why: MOVED },
-    },
-    {
-      name: "the hook was cancelled: missed, and the reason says so",
-      evidence: seen({ results: { toolu_a: 1100 }, responses: [1300], cancelled: ["toolu_a"] }),
-      want: {
-        kind: "missed",
-        why:
-          "not recorded for toolu_a (Claude Code cancelled the hook), and the session moved past it",
-      },
-    },
-    {
-      name: "no result ever, two responses since the claim: missed",
-      evidence: seen({ responses: [1400, 1200] }),
-      want: {
-        kind: "missed",
-        why: "no result of toolu_a was recorded, and the session went on",
-      },
-    },
-    {
-      name: "no result, one response since the claim: pending",
-      evidence: seen({ responses: [1400, 900] }),
-      want: { kind: "pending" },
-    },
-    {
-      name: "the check did not read back to the claim: unread",
-      evidence: seen({ from: 1200, responses: [1400] }),
-      want: { kind: "unread" },
-    },
-    {
-      name: "a recorded answer is believed even past the reading budget",
-      evidence: seen({ from: 1200, answers: { toolu_a: [1300] } }),
-      want: { kind: "delivered" },
-    },
-    {
-      name: "SessionStart's answer recorded: delivered",
-      delivery: RESTATED,
-      evidence: seen({ answers: { SessionStart: [1100] }, responses: [1300] }),
-      want: { kind: "delivered" },
-    },
-    {
-      name: "SessionStart's answer, the new context answered without it: missed",
-      delivery: RESTATED,
-      evidence: seen({ responses: [1300] }),
-      want: { kind: "missed", why: "not recorded for SessionStart, and the session moved past it" },
-    },
-    {
-      name: "SessionStart's answer of an earlier compaction does not count",
-      delivery: RESTATED,
-      evidence: seen({ answers: { SessionStart: [500] }, responses: [1300] }),
-      want: { kind: "missed", why: "not recorded for SessionStart, and the session moved past it" },
-    },
-    {
-      name: "SessionStart's answer, no response in the new context yet: pending",
-      delivery: RESTATED,
-      evidence: seen({ responses: [800] }),
-      want: { kind: "pending" },
-    },
-    {
-      name: "a Claude Code that records no outcome, the session moved on: unrecorded",
-      evidence: seen({ results: { toolu_a: 1100 }, responses: [1300], records: false }),
-      want: { kind: "unrecorded" },
-    },
-    {
-      name: "one that records none, no result, two responses since: unrecorded",
-      evidence: seen({ responses: [1400, 1200], records: false }),
-      want: { kind: "unrecorded" },
-    },
-    {
-      name: "one that records none, SessionStart's answer, the context went on: unrecorded",
-      delivery: RESTATED,
-      evidence: seen({ responses: [1300], records: false }),
-      want: { kind: "unrecorded" },
-    },
-    {
-      name: "one that records none, nothing after the call yet: pending",
-      evidence: seen({ results: { toolu_a: 1100 }, records: false }),
-      want: { kind: "pending" },
-    },
-    {
-      name: "one that records none, an answer recorded all the same: delivered",
-      evidence: seen({ answers: { toolu_a: [1500] }, responses: [1600], records: false }),
-      want: { kind: "delivered" },
-    },
-  ];
-  for (const c of cases) {
-    await t.step(c.name, () => assertEquals(judge(c.delivery ?? THIRTY, c.evidence), c.want));
+  const PENDING: Verdict = { kind: "pending" };
+  const DELIVERED: Verdict = { kind: "delivered" };
+  const UNREAD: Verdict = { kind: "unread" };
+  const UNRECORDED_V: Verdict = { kind: "unrecorded" };
+  const missed = (why: string): Verdict => ({ kind: "missed", why });
+  // name: [evidence, verdict, delivery (default: 30 claimed on toolu_a at 1000)]
+  const cases: Record<string, [ReceiptEvidence, Verdict, Delivery?]> = {
+    "recorded after its claim: delivered": [
+      seen({ answers: { toolu_a: [1500] }, results: { toolu_a: 1100 } }),
+      DELIVERED,
+    ],
+    "nothing written since the claim: pending": [seen(), PENDING],
+    "its result is written, the next request not answered yet: pending": [
+      seen({ results: { toolu_a: 1100 } }),
+      PENDING,
+    ],
+    "a response before its result (a sibling of the same message): pending": [
+      seen({ results: { toolu_a: 1100 }, responses: [1050] }),
+      PENDING,
+    ],
+    "a response after its result, no record: missed": [
+      seen({ results: { toolu_a: 1100 }, responses: [1300] }),
+      missed(MOVED),
+    ],
+    "a record older than the claim does not count": [
+      seen({ answers: { toolu_a: [900] }, results: { toolu_a: 1100 }, responses: [1300] }),
+      missed(MOVED),
+    ],
+    "the hook was cancelled: missed, and the reason says so": [
+      seen({ results: { toolu_a: 1100 }, responses: [1300], cancelled: ["toolu_a"] }),
+      missed(
+        "not recorded for toolu_a (Claude Code cancelled the hook), and the session moved past it",
+      ),
+    ],
+    "no result ever, two responses since the claim: missed": [
+      seen({ responses: [1400, 1200] }),
+      missed("no result of toolu_a was recorded, and the session went on"),
+    ],
+    "no result, one response since the claim: pending": [seen({ responses: [1400, 900] }), PENDING],
+    "the check did not read back to the claim: unread": [
+      seen({ from: 1200, responses: [1400] }),
+      UNREAD,
+    ],
+    "a recorded answer is believed even past the reading budget": [
+      seen({ from: 1200, answers: { toolu_a: [1300] } }),
+      DELIVERED,
+    ],
+    "SessionStart's answer recorded: delivered": [
+      seen({ answers: { SessionStart: [1100] }, responses: [1300] }),
+      DELIVERED,
+      RESTATED,
+    ],
+    "SessionStart's answer, the new context answered without it: missed": [
+      seen({ responses: [1300] }),
+      missed("not recorded for SessionStart, and the session moved past it"),
+      RESTATED,
+    ],
+    "SessionStart's answer of an earlier compaction does not count": [
+      seen({ answers: { SessionStart: [500] }, responses: [1300] }),
+      missed("not recorded for SessionStart, and the session moved past it"),
+      RESTATED,
+    ],
+    "SessionStart's answer, no response in the new context yet: pending": [
+      seen({ responses: [800] }),
+      PENDING,
+      RESTATED,
+    ],
+    "a Claude Code that records no outcome, the session moved on: unrecorded": [
+      seen({ results: { toolu_a: 1100 }, responses: [1300], records: false }),
+      UNRECORDED_V,
+    ],
+    "one that records none, no result, two responses since: unrecorded": [
+      seen({ responses: [1400, 1200], records: false }),
+      UNRECORDED_V,
+    ],
+    "one that records none, SessionStart's answer, the context went on: unrecorded": [
+      seen({ responses: [1300], records: false }),
+      UNRECORDED_V,
+      RESTATED,
+    ],
+    "one that records none, nothing after the call yet: pending": [
+      seen({ results: { toolu_a: 1100 }, records: false }),
+      PENDING,
+    ],
+    "one that records none, an answer recorded all the same: delivered": [
+      seen({ answers: { toolu_a: [1500] }, responses: [1600], records: false }),
+      DELIVERED,
+    ],
+  };
+  for (const [name, [evidence, want, delivery]] of Object.entries(cases)) {
+    await t.step(name, () => assertEquals(judge(delivery ?? THIRTY, evidence), want));
   }
 });
 
@@ -305,12 +278,13 @@ const CLAIM = { call: "toolu_b", at: 2000 };
 Deno.test("withReceipts() sends owed refreshes again and records what a decision delivers", async (t) => {
   const owedThirty = settleDeliveries({ ...BASE, deliveries: [THIRTY] }, MISSED);
   const nothingOwed = settleDeliveries({ ...BASE, deliveries: [] }, undefined);
-  const quiet: Step = { cause: undefined, next: undefined, reason: "35% is below 52%" };
-  const fiftyTwo: Step = {
-    cause: { kind: "thresholds", thresholds: [52], percent: 53, window: 200_000 },
-    next: { ...BASE, fired: [30, 52] },
-    reason: "53% crossed 52",
+  const fiftyTwo: RefreshCause = {
+    kind: "thresholds",
+    thresholds: [52],
+    percent: 53,
+    window: 200_000,
   };
+  const periodic: RefreshCause = { kind: "toolCount", calls: 20 };
   const sent = (refresh: string, times: number, reason?: string): Delivery => ({
     refresh,
     call: "toolu_b",
@@ -319,74 +293,69 @@ Deno.test("withReceipts() sends owed refreshes again and records what a decision
     status: "pending",
     ...(reason ? { reason } : {}),
   });
+  const input = (
+    cause: RefreshCause | undefined,
+    settled: Settled,
+    more: Partial<ReceiptInput> = {},
+  ): ReceiptInput => ({
+    cause,
+    owed: settled.owed,
+    deliveries: settled.state.deliveries ?? [],
+    reading: READING,
+    firedPercent: undefined,
+    claim: CLAIM,
+    ...more,
+  });
   const cases: {
     name: string;
-    decision: Step;
-    settled: ReturnType<typeof settleDeliveries>;
-    reading?: Reading | NoReading;
-    claim?: { call: string | undefined; at: number | undefined };
+    input: ReceiptInput;
+    // undefined deliveries: the settled ones stand.
     want: { thresholds: readonly number[] | undefined; deliveries: Delivery[] | undefined };
   }[] = [
     {
       name: "a fresh refresh is recorded as pending, sent once",
-      decision: fiftyTwo,
-      settled: nothingOwed,
+      input: input(fiftyTwo, nothingOwed),
       want: { thresholds: [52], deliveries: [sent("52", 1)] },
     },
     {
       name: "an owed threshold makes a refresh of its own, at this reading",
-      decision: quiet,
-      settled: owedThirty,
+      input: input(undefined, owedThirty),
       want: { thresholds: [30], deliveries: [sent("30", 2, MOVED)] },
     },
     {
       name: "an owed token threshold is sent again as the header names it",
-      decision: quiet,
-      settled: settleDeliveries(
-        { ...BASE, deliveries: [answerAwaitingReceipt("60k", "toolu_a", 1000)] },
-        MISSED,
+      input: input(
+        undefined,
+        settleDeliveries(
+          { ...BASE, deliveries: [answerAwaitingReceipt("60k", "toolu_a", 1000)] },
+          MISSED,
+        ),
       ),
       want: { thresholds: [60_000], deliveries: [sent("60k", 2, MOVED)] },
     },
     {
       name: "an owed threshold joins the refresh that fires anyway",
-      decision: fiftyTwo,
-      settled: owedThirty,
+      input: input(fiftyTwo, owedThirty),
       want: { thresholds: [30, 52], deliveries: [sent("30", 2, MOVED), sent("52", 1)] },
     },
     {
       name: "without a reading, an owed threshold replaces the periodic refresh",
-      decision: {
-        cause: { kind: "toolCount", calls: 20 },
-        next: { ...BASE, toolCount: 20 },
-        reason: "tool call 20",
-      },
-      settled: owedThirty,
-      reading: NO_READING,
+      input: input(periodic, owedThirty, { reading: NO_READING }),
       want: { thresholds: [30], deliveries: [sent("30", 2, MOVED)] },
     },
     {
       name: "a periodic refresh is not receipted",
-      decision: {
-        cause: { kind: "toolCount", calls: 20 },
-        next: { ...BASE, toolCount: 20 },
-        reason: "tool call 20",
-      },
-      settled: nothingOwed,
-      reading: NO_READING,
+      input: input(periodic, nothingOwed, { reading: NO_READING }),
       want: { thresholds: undefined, deliveries: undefined },
     },
     {
       name: "nothing to deliver: nothing recorded",
-      decision: quiet,
-      settled: nothingOwed,
-      want: { thresholds: undefined, deliveries: [] },
+      input: input(undefined, nothingOwed),
+      want: { thresholds: undefined, deliveries: undefined },
     },
     {
       name: "a call that cannot be checked later: the owed one is sent, then given up",
-      decision: quiet,
-      settled: owedThirty,
-      claim: { call: undefined, at: 2000 },
+      input: input(undefined, owedThirty, { claim: { call: undefined, at: 2000 } }),
       want: {
         thresholds: [30],
         deliveries: [{
@@ -400,42 +369,30 @@ Deno.test("withReceipts() sends owed refreshes again and records what a decision
   ];
   for (const c of cases) {
     await t.step(c.name, () => {
-      const decided = withReceipts(c.decision, c.settled, c.reading ?? READING, c.claim ?? CLAIM);
-      const cause = decided.cause;
+      const { cause, deliveries } = withReceipts(c.input);
       assertEquals(
         cause?.kind === "thresholds" || cause?.kind === "compaction" ? cause.thresholds : undefined,
         c.want.thresholds,
       );
-      assertEquals((decided.next ?? c.settled.state).deliveries, c.want.deliveries);
+      assertEquals(deliveries, c.want.deliveries);
     });
   }
   await t.step("the owed threshold's refresh is stated at this reading", () => {
-    const decided = withReceipts(quiet, owedThirty, READING, CLAIM);
-    assertEquals(decided.cause, {
+    assertEquals(withReceipts(input(undefined, owedThirty)).cause, {
       kind: "thresholds",
       thresholds: [30],
       percent: 35,
       window: 200_000,
     });
-    assertEquals(decided.reason, "35% is below 52%; sending 30 again (not delivered)");
   });
   await t.step("an owed restatement is recorded under compact and the thresholds it names", () => {
     const settled = settleDeliveries(
       { fired: [], toolCount: 0, afterCompact: "delivered", deliveries: [RESTATED] },
       seen({ responses: [1300] }),
     );
-    const decided = withReceipts(
-      {
-        cause: { kind: "compaction", thresholds: [30] },
-        next: { fired: [30], toolCount: 0, deliveries: settled.state.deliveries! },
-        reason: "restating",
-      },
-      settled,
-      READING,
-      CLAIM,
-    );
+    const { deliveries } = withReceipts(input({ kind: "compaction", thresholds: [30] }, settled));
     assertEquals(
-      decided.next?.deliveries?.map((d) => [d.refresh, d.call, d.sent]),
+      deliveries?.map((d) => [d.refresh, d.call, d.sent]),
       [["compact", "toolu_b", 2], ["30", "toolu_b", 1]],
     );
   });

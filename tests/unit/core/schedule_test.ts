@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { decide } from "../../../src/core/decide.ts";
+import { decideToolCall } from "../../../src/core/decide.ts";
 import { measure, type MeasureSettings } from "../../../src/core/measure.ts";
 import {
   plannedRefreshes,
@@ -85,8 +85,7 @@ function climb(window: number, top: number, step: number, settings = SETTINGS): 
       settings,
       files: undefined,
     });
-    const decision = decide({
-      event: "tool call",
+    const decision = decideToolCall({
       state,
       stateFound: true,
       reading,
@@ -117,14 +116,8 @@ Deno.test("a 1M session climbing to 270k in steps of 9k: by 70k, three by 150k, 
   assertEquals(at, [63_000, 108_000, 144_000, 180_000, 225_000, 261_000]);
 });
 
-Deno.test("a 200k session climbing to 160k refreshes as before: at 30, 52 and 70 %", () => {
+Deno.test("a 200k session, and a 1M one with the cadence off, refresh at 30, 52 and 70 %", () => {
   assertEquals(climb(200_000, 160_000, 9_000), [63_000, 108_000, 144_000]);
-});
-
-Deno.test("with the cadence off a 1M session refreshes at 30, 52 and 70 % of 1M", () => {
-  assertEquals(climb(1_000_000, 720_000, 9_000, { ...SETTINGS, cadence: 0 }), [
-    306_000,
-    522_000,
-    702_000,
-  ]);
+  const off = climb(1_000_000, 720_000, 9_000, { ...SETTINGS, cadence: 0 });
+  assertEquals(off, [306_000, 522_000, 702_000]);
 });
