@@ -19,52 +19,46 @@ import {
 const posix = Deno.build.os !== "windows";
 
 Deno.test({
-  name: "a directory given as stdin gets one plain line and exit 0",
+  name:
+    "a directory given as stdin: the hook says so in one plain line, statusline on its line; exit 0",
   ignore: !posix, // needs sh to open a directory as stdin
-  async fn() {
+  async fn(t) {
     const box = sandbox();
-    // Deno.Command can only pipe, inherit or close stdin: sh opens the directory for it.
-    const out = await new Deno.Command("sh", {
-      args: ["-c", 'dir=$1; shift; exec "$@" < "$dir"', "sh", box.dir, ...MAIN_COMMAND],
-      env: baseEnv({ ...box.env, LESSONS_DEBUG: "1" }),
-      clearEnv: true,
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const stderr = new TextDecoder().decode(out.stderr);
-    assertEquals(out.code, 0, stderr);
-    assertEquals(new TextDecoder().decode(out.stdout), "");
-    assertEquals(
-      stderr,
-      "lessons-reinject: stdin is a directory, not a hook payload; nothing to do\n",
-    );
-  },
-});
-
-Deno.test({
-  name: "statusline with a directory as stdin prints its reason on the line and exits 0",
-  ignore: !posix,
-  async fn() {
-    const box = sandbox();
-    const out = await new Deno.Command("sh", {
-      args: [
-        "-c",
-        'dir=$1; shift; exec "$@" < "$dir"',
-        "sh",
-        box.dir,
-        ...MAIN_COMMAND,
-        "statusline",
+    const cases = [
+      [
+        "the hook",
+        [],
+        "",
+        "lessons-reinject: stdin is a directory, not a hook payload; nothing to do\n",
       ],
-      env: baseEnv(box.env),
-      clearEnv: true,
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    assertEquals(out.code, 0, new TextDecoder().decode(out.stderr));
-    assertEquals(
-      new TextDecoder().decode(out.stdout),
-      "lessons-reinject: no context reading (stdin is a directory, not a hook payload)\n",
-    );
+      [
+        "statusline",
+        ["statusline"],
+        "lessons-reinject: no context reading (stdin is a directory, not a hook payload)\n",
+        "lessons-reinject: statusline not recorded: stdin is a directory, not a hook payload\n",
+      ],
+    ] as const;
+    for (const [name, args, stdout, stderr] of cases) {
+      await t.step(name, async () => {
+        // Deno.Command can only pipe, inherit or close stdin: sh opens the directory for it.
+        const out = await new Deno.Command("sh", {
+          args: [
+            "-c",
+            'dir=$1; shift; exec "$@" < "$dir"',
+            "sh",
+            box.dir,
+            ...MAIN_COMMAND,
+            ...args,
+          ],
+          env: baseEnv({ ...box.env, LESSONS_DEBUG: "1" }),
+          clearEnv: true,
+          stdout: "piped",
+          stderr: "piped",
+        }).output();
+        const decoded = [out.stdout, out.stderr].map((b) => new TextDecoder().decode(b));
+        assertEquals([out.code, ...decoded], [0, stdout, stderr]);
+      });
+    }
   },
 });
 
