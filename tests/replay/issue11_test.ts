@@ -109,45 +109,40 @@ Deno.test("an unreported compaction is found on the first call after it", async 
   deepStrictEqual((await call(66_000)).decision.kind, "none"); // 33 %
 });
 
-const CLIMB = [70_000, 110_000, 150_000, 250_000, 310_000, 530_000, 710_000];
-
-Deno.test("a 1M session on an uncertain window: 60k, 104k and 140k, then the cadence once 1M is proven", async () => {
+Deno.test("a 1M session on an uncertain window: 60k, 104k and 140k, then the cadence once 1M is proven; cadence off, 30, 52 and 70 % of 1M", async (t) => {
   // claude-sonnet-4-6 in 2.1.328 is 200k unless [1m] was chosen, which the transcript does not
   // record: measured against 200k until a reading above 200k proves 1M. The first three land at
-  // the same token counts either way; the cadence starts with the proof.
-  const { call } = session("claude-sonnet-4-6");
-  const seen: [number, number[], string | undefined][] = [];
-  for (const tokens of CLIMB) {
-    const { decision } = await call(tokens);
-    seen.push([tokens, decision.thresholds, stated(decision)?.[1]]);
+  // the same token counts either way (the early refreshes: never silence); the cadence starts
+  // with the proof, and with the cadence off the three stop counting.
+  const early = [[70_000, [30], "200k"], [110_000, [52], "200k"], [150_000, [70], "200k"]];
+  const cases = {
+    "default cadence": [
+      ...early,
+      [250_000, [180_000, 220_000], "1M"], // proves 1M: what the cadence passed, in one refresh
+      [310_000, [260_000, 300_000], "1M"],
+      [530_000, [340_000, 380_000, 420_000, 460_000, 500_000], "1M"],
+      [710_000, [540_000, 580_000, 620_000, 660_000, 700_000], "1M"],
+    ],
+    "cadence off": [
+      ...early,
+      [250_000, [], undefined], // proves 1M: the three above stop counting; 25 % of 1M
+      [310_000, [30], "1M"],
+      [530_000, [52], "1M"],
+      [710_000, [70], "1M"],
+    ],
+  };
+  for (const [name, want] of Object.entries(cases)) {
+    await t.step(name, async () => {
+      const off = name === "cadence off" ? { LESSONS_REINJECT_CADENCE: "off" } : {};
+      const { call } = session("claude-sonnet-4-6", off);
+      const seen = [];
+      for (const [tokens] of want) {
+        const { decision } = await call(tokens as number);
+        seen.push([tokens, decision.thresholds, stated(decision)?.[1]]);
+      }
+      deepStrictEqual(seen, want);
+    });
   }
-  deepStrictEqual(seen, [
-    [70_000, [30], "200k"],
-    [110_000, [52], "200k"],
-    [150_000, [70], "200k"],
-    [250_000, [180_000, 220_000], "1M"], // proves 1M: what the cadence passed, in one refresh
-    [310_000, [260_000, 300_000], "1M"],
-    [530_000, [340_000, 380_000, 420_000, 460_000, 500_000], "1M"],
-    [710_000, [540_000, 580_000, 620_000, 660_000, 700_000], "1M"],
-  ]);
-});
-
-Deno.test("with the cadence off, a 1M session on an uncertain window refreshes early, then at 30, 52 and 70 % of 1M", async () => {
-  const { call } = session("claude-sonnet-4-6", { LESSONS_REINJECT_CADENCE: "off" });
-  const seen: [number, number[], string | undefined][] = [];
-  for (const tokens of CLIMB) {
-    const { decision } = await call(tokens);
-    seen.push([tokens, decision.thresholds, stated(decision)?.[1]]);
-  }
-  deepStrictEqual(seen, [
-    [70_000, [30], "200k"], // the early refreshes: never silence
-    [110_000, [52], "200k"],
-    [150_000, [70], "200k"],
-    [250_000, [], undefined], // proves 1M: the three above stop counting; 25 % of 1M
-    [310_000, [30], "1M"],
-    [530_000, [52], "1M"],
-    [710_000, [70], "1M"],
-  ]);
 });
 
 Deno.test("the default model of 2.1.328 is certainly 1M: 30, 52, 70 at 60k, 104k, 140k, no early refresh", async () => {

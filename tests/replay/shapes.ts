@@ -136,6 +136,18 @@ class Writer {
     return line;
   }
 
+  /** The model's turn starting a subagent as `toolUseId` through the Agent tool. */
+  agentCall(toolUseId: string, tokens: number, prompt: string, type: string) {
+    const line = this.call(toolUseId, tokens, SONNET);
+    (line.message as Json).content = [{
+      type: "tool_use",
+      id: toolUseId,
+      name: "Agent",
+      input: { description: type === "fork" ? "fork" : "long task", prompt, subagent_type: type },
+    }];
+    return line;
+  }
+
   /** The tool's result. */
   result(toolUseId: string): void {
     const line = this.#push(templates().toolResult, {});
@@ -318,13 +330,7 @@ function fork(): { parent: Shape; agent: Shape } {
   p.call("toolu_fp02", 106_000, SONNET);
   p.refresh([52], 53, "toolu_fp02");
   const forkPoint = p.lastUuid;
-  const agentCall = p.call("toolu_fp03", 110_000, SONNET);
-  (agentCall.message as Json).content = [{
-    type: "tool_use",
-    id: "toolu_fp03",
-    name: "Agent",
-    input: { description: "fork", prompt: "Do the forked part.", subagent_type: "fork" },
-  }];
+  const agentCall = p.agentCall("toolu_fp03", 110_000, "Do the forked part.", "fork");
   p.call("toolu_fp04", 142_000, SONNET);
   p.refresh([70], 71, "toolu_fp04");
 
@@ -373,13 +379,7 @@ function agentCompactions(): { main: Shape; agent: Shape } {
   const m = new Writer(sessionId, "c4d5e6f7");
   m.prompt("Start.");
   m.call("toolu_am01", 30_000, SONNET);
-  const agentCall = m.call("toolu_am02", 34_000, SONNET);
-  (agentCall.message as Json).content = [{
-    type: "tool_use",
-    id: "toolu_am02",
-    name: "Agent",
-    input: { description: "long task", prompt: "Do the long task.", subagent_type: "general" },
-  }];
+  m.agentCall("toolu_am02", 34_000, "Do the long task.", "general");
   const a = new Writer(sessionId, "d5e6f7a8");
   a.sidechain = true;
   a.agentId = agentId;
