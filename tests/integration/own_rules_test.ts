@@ -39,7 +39,16 @@ function project(percent: number, env: Record<string, string> = {}) {
   };
   const call = (id = "toolu_1") =>
     payload("PostToolUse.Bash", { transcript_path: box.transcript, tool_use_id: id, cwd });
-  return { box, root, cwd, user, env: fullEnv, call };
+  /** SessionStart(compact) of this session, after the compaction's boundary. */
+  const compacted = () => {
+    appendTranscript(box.transcript, [entries.compactBoundary()]);
+    return payload("SessionStart.compact", {
+      session_id: call().session_id,
+      transcript_path: box.transcript,
+      cwd,
+    });
+  };
+  return { box, root, cwd, user, env: fullEnv, call, compacted };
 }
 
 Deno.test("a marked CLAUDE.md section alone, no manifest anywhere, is restated at 30%", async () => {
@@ -118,15 +127,7 @@ Deno.test("SessionStart(compact) restates reinject.md, not what Claude Code relo
   Deno.writeTextFileSync(join(p.root, ".claude", "reinject.md"), "REINJECT-MD stays.\n");
   const before = (await runRecorded(p.call(), p.env)).context ?? "";
   ok(before.includes(MARKED) && before.includes("REINJECT-MD stays."), before);
-  appendTranscript(p.box.transcript, [entries.compactBoundary()]);
-  const start = await runRecorded(
-    payload("SessionStart.compact", {
-      session_id: p.call().session_id,
-      transcript_path: p.box.transcript,
-      cwd: p.cwd,
-    }),
-    p.env,
-  );
+  const start = await runRecorded(p.compacted(), p.env);
   const answer = JSON.parse(start.stdout).hookSpecificOutput;
   equal(answer.hookEventName, "SessionStart");
   ok(answer.additionalContext.startsWith("[lessons-reinject refresh compact ref="));
@@ -137,36 +138,35 @@ Deno.test("SessionStart(compact) restates reinject.md, not what Claude Code relo
   equal((await runRecorded(p.call("toolu_2"), p.env)).stdout, "");
 });
 
-Deno.test("after a compaction, marked CLAUDE.md sections alone are not restated, and not tried again", async () => {
-  const p = project(35);
-  Deno.writeTextFileSync(join(p.root, "CLAUDE.md"), CLAUDE_MD);
-  ok((await runRecorded(p.call(), p.env)).context?.includes(MARKED));
+Deno.test("after a compaction, marked CLAUDE.md sections alone are not restated, and not tried again", async (t) => {
   const reloaded = "only CLAUDE.md rules, which Claude Code puts back itself after a compaction";
-  // SessionStart(compact): no answer.
-  const start = await runRecorded(
-    payload("SessionStart.compact", {
-      session_id: p.call().session_id,
-      transcript_path: p.box.transcript,
-      cwd: p.cwd,
-    }),
-    p.env,
+  const marked = async () => {
+    const p = project(35);
+    Deno.writeTextFileSync(join(p.root, "CLAUDE.md"), CLAUDE_MD);
+    ok((await runRecorded(p.call(), p.env)).context?.includes(MARKED));
+    return p;
+  };
+  await t.step("SessionStart(compact): no answer", async () => {
+    const p = await marked();
+    const start = await runRecorded(p.compacted(), p.env);
+    equal(start.stdout, "");
+    ok(start.stderr.includes(`nothing restated: ${reloaded}`), start.stderr);
+  });
+  await t.step(
+    "a compaction only a tool call finds: it restates nothing, and records it settled",
+    async () => {
+      const q = await marked();
+      appendTranscript(q.box.transcript, [
+        entries.compactBoundary(),
+        entries.assistant(10_000, ["toolu_2"]),
+      ]);
+      const found = await runRecorded(q.call("toolu_2"), q.env);
+      equal(found.stdout, "");
+      ok(found.stderr.includes(`nothing restated: ${reloaded}`), found.stderr);
+      appendTranscript(q.box.transcript, [entries.assistant(11_000, ["toolu_3"])]);
+      const next = await runRecorded(q.call("toolu_3"), q.env);
+      equal(next.stdout, "");
+      ok(!next.stderr.includes("nothing restated"), next.stderr);
+    },
   );
-  equal(start.stdout, "");
-  ok(start.stderr.includes(`nothing restated: ${reloaded}`), start.stderr);
-  // A compaction only a tool call finds (no SessionStart(compact)): that call restates nothing,
-  // and records it settled.
-  const q = project(35);
-  Deno.writeTextFileSync(join(q.root, "CLAUDE.md"), CLAUDE_MD);
-  ok((await runRecorded(q.call(), q.env)).context?.includes(MARKED));
-  appendTranscript(q.box.transcript, [
-    entries.compactBoundary(),
-    entries.assistant(10_000, ["toolu_2"]),
-  ]);
-  const found = await runRecorded(q.call("toolu_2"), q.env);
-  equal(found.stdout, "");
-  ok(found.stderr.includes(`nothing restated: ${reloaded}`), found.stderr);
-  appendTranscript(q.box.transcript, [entries.assistant(11_000, ["toolu_3"])]);
-  const next = await runRecorded(q.call("toolu_3"), q.env);
-  equal(next.stdout, "");
-  ok(!next.stderr.includes("nothing restated"), next.stderr);
 });
