@@ -5,7 +5,15 @@
  * (`session_id: "served:<id>"`).
  */
 import { deepStrictEqual as assertEquals, equal, ok } from "node:assert/strict";
-import { entries, payload, runHook, runRecorded, sandbox, writeTranscript } from "../_helpers.ts";
+import {
+  appendTranscript,
+  entries,
+  payload,
+  runHook,
+  runRecorded,
+  sandbox,
+  writeTranscript,
+} from "../_helpers.ts";
 
 const WINDOW = { LESSONS_CONTEXT_WINDOW: "100000" };
 
@@ -58,18 +66,10 @@ Deno.test("resumed: nothing fires twice", async (t) => {
     equal((await runHook(start, env)).stdout, "");
   });
   await t.step("a resumed SessionStart's refresh is not given again on the next call", async () => {
-    const { box, env, start } = resumed(35);
+    const { box, env, start, call } = resumed(35);
     ok((await runRecorded(start, env)).context?.includes("refresh 30"));
-    const next = payload("PostToolUse.Bash", {
-      session_id: start.session_id,
-      transcript_path: box.transcript,
-      tool_use_id: "toolu_next",
-    });
-    writeTranscript(box.transcript, [
-      ...Deno.readTextFileSync(box.transcript).trim().split("\n").map((l) => JSON.parse(l)),
-      entries.assistant(36_000, ["toolu_next"]),
-    ]);
-    equal((await runHook(next, env)).context, undefined);
+    appendTranscript(box.transcript, [entries.assistant(36_000, ["toolu_next"])]);
+    equal((await runHook(call("toolu_next"), env)).context, undefined);
   });
 });
 
