@@ -360,6 +360,23 @@ export function sandbox(): {
 }
 
 /**
+ * A sandboxed session: its transcript holds `lines`, `env` holds the sandbox's and `extra`, and
+ * `call(id, fields)` is the PostToolUse.Bash payload of tool call `id` in it. `at(tokens, id)`
+ * first appends the entry of Claude Code's response holding call `id` at `tokens` of context.
+ */
+export function sandboxSession(extra: Record<string, string> = {}, lines: unknown[] = []) {
+  const box = sandbox();
+  writeTranscript(box.transcript, lines);
+  const call = (id: string, fields: Record<string, unknown> = {}) =>
+    payload("PostToolUse.Bash", { transcript_path: box.transcript, tool_use_id: id, ...fields });
+  const at = (tokens: number, id: string, fields: Record<string, unknown> = {}) => {
+    appendTranscript(box.transcript, [entries.assistant(tokens, [id])]);
+    return call(id, fields);
+  };
+  return { box, env: { ...box.env, ...extra }, call, at };
+}
+
+/**
  * A manifest of about `targetBytes` built from the sample's lessons, repeated with new ids,
  * slugs, priorities and tags: directives and protocols with long messages.
  */

@@ -9,12 +9,10 @@ import {
   contextOf,
   entries,
   type HookRun,
-  payload,
   recordAnswer,
   runHook,
   runPausing,
-  sandbox,
-  writeTranscript,
+  sandboxSession,
 } from "../_helpers.ts";
 
 /**
@@ -23,18 +21,13 @@ import {
  * waited for"), never from a clock.
  */
 function session(lines: unknown[], waitMs = "4000") {
-  const box = sandbox();
-  writeTranscript(box.transcript, lines);
-  const env = {
-    ...box.env,
+  const { box, env, call } = sandboxSession({
     LESSONS_CONTEXT_WINDOW: "1000000",
     LESSONS_REINJECT_CADENCE: "off",
     LESSONS_DEBUG: "1",
     LESSONS_REINJECT_WAIT_MS: waitMs,
-  };
-  const call = (id = "toolu_now", extra: Record<string, unknown> = {}) =>
-    payload("PostToolUse.Bash", { transcript_path: box.transcript, tool_use_id: id, ...extra });
-  return { box, env, call };
+  }, lines);
+  return { box, env, call: (id = "toolu_now", extra = {}) => call(id, extra) };
 }
 
 /** A session whose newest entry is the previous response's, at `tokens`. */

@@ -13,25 +13,21 @@ import {
   runPausing,
   runRecorded,
   sandbox,
+  sandboxSession,
   writeTranscript,
 } from "../_helpers.ts";
 
 /** A window of 100,000 tokens makes tokens/1000 the percentage. */
 const WINDOW = { LESSONS_CONTEXT_WINDOW: "100000" };
 
+/** A session at `percent` whose newest entry holds call `toolUseId`; `call()` is its payload. */
 function setup(percent: number, toolUseId = "toolu_1") {
-  const box = sandbox();
-  writeTranscript(box.transcript, [entries.assistant(percent * 1000, [toolUseId])]);
-  const env = { ...box.env, ...WINDOW };
-  const call = (id = toolUseId, extra: Record<string, unknown> = {}) =>
-    payload("PostToolUse.Bash", { transcript_path: box.transcript, tool_use_id: id, ...extra });
-  return { box, env, call };
-}
-
-/** Appends what Claude Code writes for a next tool call at `percent`, returns its payload. */
-function nextCall(box: ReturnType<typeof sandbox>, percent: number, id: string) {
-  appendTranscript(box.transcript, [entries.assistant(percent * 1000, [id])]);
-  return payload("PostToolUse.Bash", { transcript_path: box.transcript, tool_use_id: id });
+  const { box, env, call, at } = sandboxSession(WINDOW, [
+    entries.assistant(percent * 1000, [toolUseId]),
+  ]);
+  /** Appends what Claude Code writes for a next tool call at `percent`, returns its payload. */
+  const next = (percent: number, id: string) => at(percent * 1000, id);
+  return { box, env, call: (id = toolUseId, extra = {}) => call(id, extra), next };
 }
 
 Deno.test("PRD 1: at 31% the refresh holds the directives and the protocols", async () => {
@@ -50,25 +46,25 @@ Deno.test("PRD 1: at 31% the refresh holds the directives and the protocols", as
 });
 
 Deno.test("PRD 2: at 25% nothing is printed; a jump to 75% refreshes once, naming every threshold, then never again", async () => {
-  const { box, env, call } = setup(25);
+  const { env, call, next } = setup(25);
   const quiet = await runRecorded(call(), env);
   assertEquals([quiet.code, quiet.stdout, quiet.stderr], [0, "", ""]);
-  const jump = await runRecorded(nextCall(box, 75, "toolu_2"), env);
+  const jump = await runRecorded(next(75, "toolu_2"), env);
   ok(
     jump.context?.startsWith("[lessons-reinject refresh 30,52,70 ref="),
     jump.context?.slice(0, 60),
   );
   for (const [i, pct] of [79, 82].entries()) {
-    assertEquals((await runRecorded(nextCall(box, pct, `toolu_${3 + i}`), env)).stdout, "");
+    assertEquals((await runRecorded(next(pct, `toolu_${3 + i}`), env)).stdout, "");
   }
 });
 
 Deno.test("PRD 3: each threshold fires once as the context climbs (past 30% twice refreshes only the first time)", async () => {
-  const { box, env, call } = setup(10);
+  const { env, call, next } = setup(10);
   const fired: string[] = [];
   const climb = [10, 29, 30, 31.5, 40, 51.9, 52, 60, 69, 71, 80];
   for (const [i, pct] of climb.entries()) {
-    const p = i === 0 ? call() : nextCall(box, pct, `toolu_c${i}`);
+    const p = i === 0 ? call() : next(pct, `toolu_c${i}`);
     const run = await runRecorded(p, env);
     equal(run.code, 0);
     if (run.context) fired.push(`${pct}:${/refresh ([0-9,]+)/.exec(run.context)?.[1]}`);
@@ -88,7 +84,7 @@ Deno.test("a compaction resets: by the SessionStart(compact) event, and by the m
   for (const reset of ["SessionStart.compact", "marker only"]) {
     for (const after of ["on", "off"]) {
       await t.step(`${reset}, refresh after compaction ${after}`, async () => {
-        const { box, env: base, call } = setup(35);
+        const { box, env: base, call, next } = setup(35);
         const env = { ...base, LESSONS_REINJECT_AFTER_COMPACT: after === "on" ? "1" : "0" };
         const sessionId = call().session_id;
         ok((await runRecorded(call(), env)).context);
@@ -123,8 +119,8 @@ Deno.test("a compaction resets: by the SessionStart(compact) event, and by the m
             ? []
             : [reset === "SessionStart.compact" ? "SessionStart.compact" : "first tool call"],
         );
-        assertEquals((await runRecorded(nextCall(box, 8, "toolu_low"), env)).stdout, "");
-        const again = await runRecorded(nextCall(box, 33, "toolu_again"), env);
+        assertEquals((await runRecorded(next(8, "toolu_low"), env)).stdout, "");
+        const again = await runRecorded(next(33, "toolu_again"), env);
         ok(
           again.context?.startsWith("[lessons-reinject refresh 30 ref="),
           `${reset}: ${again.stdout}`,
@@ -138,7 +134,7 @@ Deno.test("once the rules are restated after a compaction, a first reading past 
   // By SessionStart(compact); or by a call whose own entry is not written yet (no reading).
   for (const by of ["SessionStart.compact", "a call without a reading"]) {
     await t.step(by, async () => {
-      const { box, env, call } = setup(35);
+      const { box, env, call, next } = setup(35);
       ok((await runRecorded(call(), env)).context);
       appendTranscript(box.transcript, [entries.compactBoundary()]);
       const restate = by === "SessionStart.compact"
@@ -147,15 +143,15 @@ Deno.test("once the rules are restated after a compaction, a first reading past 
       const restated = await runRecorded(restate, env);
       ok(restated.context?.startsWith("[lessons-reinject refresh compact ref="), restated.stdout);
       // The new context starts at 34 %: the 30 % refresh would repeat what was just said.
-      assertEquals((await runRecorded(nextCall(box, 34, "toolu_n1"), env)).stdout, "");
-      const next = await runRecorded(nextCall(box, 53, "toolu_n2"), env);
-      ok(next.context?.includes("refresh 52 ref="), next.stdout);
+      assertEquals((await runRecorded(next(34, "toolu_n1"), env)).stdout, "");
+      const then = await runRecorded(next(53, "toolu_n2"), env);
+      ok(then.context?.includes("refresh 52 ref="), then.stdout);
     });
   }
 });
 
 Deno.test("a lost state file does not fire twice: what fired is recovered from the transcript", async () => {
-  const { box, env, call } = setup(35);
+  const { box, env, call, next } = setup(35);
   const first = await runRecorded(call(), env);
   ok(first.context);
   // Claude Code records the refresh in the transcript; then the temp folder is cleaned.
@@ -163,9 +159,9 @@ Deno.test("a lost state file does not fire twice: what fired is recovered from t
   for (const entry of Deno.readDirSync(box.stateDir)) {
     Deno.removeSync(join(box.stateDir, entry.name));
   }
-  assertEquals((await runRecorded(nextCall(box, 40, "toolu_2"), env)).stdout, "");
+  assertEquals((await runRecorded(next(40, "toolu_2"), env)).stdout, "");
   // The next threshold still fires.
-  ok((await runRecorded(nextCall(box, 53, "toolu_3"), env)).context?.includes("refresh 52 ref="));
+  ok((await runRecorded(next(53, "toolu_3"), env)).context?.includes("refresh 52 ref="));
 });
 
 Deno.test("a refresh header copied from another session or quoted in a lesson is not believed", async () => {

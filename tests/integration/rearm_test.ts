@@ -7,26 +7,24 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { sha256Hex } from "../../src/core/sha256.ts";
-import { entries, payload, runHook, sandbox, writeTranscript } from "../_helpers.ts";
+import { entries, runHook, sandboxSession, writeTranscript } from "../_helpers.ts";
 
 const GUARD = "pytest-tty-hang-k1l2"; // a Bash guard of the sample manifest
 const FOREIGN = "not-a-lesson-of-this-manifest";
 
 /** A session at `percent` % with lessons-learned's dedup files in the sandbox's TMPDIR. */
 function setup(percent: number) {
-  const box = sandbox();
-  writeTranscript(box.transcript, [entries.assistant(percent * 1000, ["toolu_1"])]);
-  const call = payload("PostToolUse.Bash", {
-    transcript_path: box.transcript,
-    tool_use_id: "toolu_1",
-  });
+  const { box, env, call: payloadOf } = sandboxSession(
+    { LESSONS_CONTEXT_WINDOW: "100000", LESSONS_DEBUG: "1" },
+    [entries.assistant(percent * 1000, ["toolu_1"])],
+  );
+  const call = payloadOf("toolu_1");
   const hash = sha256Hex(String(call.session_id)).slice(0, 16);
   const seenFile = join(box.dir, `lessons-${hash}-seen.txt`);
   const claimDir = join(box.dir, `lessons-${hash}-seen.d`);
   Deno.writeTextFileSync(seenFile, `${GUARD},${FOREIGN}`);
   Deno.mkdirSync(claimDir);
   for (const slug of [GUARD, FOREIGN]) Deno.writeTextFileSync(join(claimDir, slug), "");
-  const env = { ...box.env, LESSONS_CONTEXT_WINDOW: "100000", LESSONS_DEBUG: "1" };
   const left = () => ({
     seenFile: existsSync(seenFile),
     claims: [...Deno.readDirSync(claimDir)].map((e) => e.name).sort(),

@@ -16,6 +16,7 @@ import {
   runPausing,
   runRecorded,
   sandbox,
+  sandboxSession,
   writeTranscript,
 } from "../_helpers.ts";
 import { cli, parsedAs, unwrap } from "../cli/_cli.ts";
@@ -24,26 +25,13 @@ import { cli, parsedAs, unwrap } from "../cli/_cli.ts";
 const WINDOW = { LESSONS_CONTEXT_WINDOW: "100000", LESSONS_DEBUG: "1" };
 
 function session() {
-  const box = sandbox();
-  writeTranscript(box.transcript, []);
-  const env = { ...box.env, ...WINDOW };
   // The session the recorded lines belong to, as `status` finds it from the transcript.
-  const sessionId = String(entries.assistant(0).sessionId);
-  /** The payload of tool call `id`. */
-  const payloadOf = (id: string) =>
-    payload("PostToolUse.Bash", {
-      session_id: sessionId,
-      transcript_path: box.transcript,
-      tool_use_id: id,
-    });
+  const ids = { session_id: String(entries.assistant(0).sessionId) };
+  const { box, env, call: payloadOf, at } = sandboxSession(WINDOW);
   /** Claude Code writes the response holding tool call `id` at `percent`; its payload. */
-  const call = (id: string, percent: number) => {
-    appendTranscript(box.transcript, [entries.assistant(percent * 1000, [id])]);
-    return payloadOf(id);
-  };
-  const event = (name: string) =>
-    payload(name, { session_id: sessionId, transcript_path: box.transcript });
-  return { box, env, call, event, payloadOf };
+  const call = (id: string, percent: number) => at(percent * 1000, id, ids);
+  const event = (name: string) => payload(name, { ...ids, transcript_path: box.transcript });
+  return { box, env, call, event, payloadOf: (id: string) => payloadOf(id, ids) };
 }
 
 /** `status --json` of the transcript (its deliveries), and the line `status` prints for them. */
