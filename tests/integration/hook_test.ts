@@ -73,10 +73,10 @@ Deno.test("PRD 3: each threshold fires once as the context climbs (past 30% twic
 });
 
 Deno.test("PostToolUseFailure answers under its own event name", async () => {
-  const box = sandbox();
+  const { box, env } = sandboxSession(WINDOW);
   const failure = payload("PostToolUseFailure.Bash", { transcript_path: box.transcript });
   writeTranscript(box.transcript, [entries.assistant(40_000, [failure.tool_use_id as string])]);
-  const run = await runRecorded(failure, { ...box.env, ...WINDOW });
+  const run = await runRecorded(failure, env);
   assertEquals(JSON.parse(run.stdout).hookSpecificOutput.hookEventName, "PostToolUseFailure");
 });
 
@@ -103,11 +103,7 @@ Deno.test("a compaction resets: by the SessionStart(compact) event, and by the m
         }
         // Right after compaction there is no reading: no threshold fires, nothing is counted;
         // the rules are restated here unless SessionStart(compact) already did.
-        const fresh = payload("PostToolUse.Bash", {
-          transcript_path: box.transcript,
-          tool_use_id: "toolu_x",
-        });
-        const first = await runRecorded(fresh, env);
+        const first = await runRecorded(call("toolu_x"), env);
         if (first.context) {
           ok(first.context.startsWith("[lessons-reinject refresh compact ref="), first.context);
           ok(first.context.includes("## Non-Negotiable Directives"));
