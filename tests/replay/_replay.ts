@@ -39,8 +39,8 @@ interface AgentFile {
   main: string;
   agentId: string;
   agentType: string;
-  /** The folder under `<session>/` Claude Code wrote it to. */
-  folder: string;
+  /** The folder under `<session>/` Claude Code wrote it to, if not `subagents`. */
+  folder?: string;
 }
 
 const AGENTS: Record<string, AgentFile> = {
@@ -55,19 +55,16 @@ const AGENTS: Record<string, AgentFile> = {
     main: "recorded-2.1.328-fork-main.jsonl",
     agentId: "ae76d425a14d91e5a",
     agentType: "fork",
-    folder: "subagents",
   },
   [AGENT_COMPACTIONS.agent]: {
     main: AGENT_COMPACTIONS.main,
     agentId: AGENT_COMPACTIONS.agentId,
     agentType: "general-purpose",
-    folder: "subagents",
   },
   [FORK.agent]: {
     main: FORK.parent,
     agentId: FORK.agentId,
     agentType: "fork",
-    folder: "subagents",
   },
 };
 
@@ -165,7 +162,7 @@ export async function replay(
     if (agent && mainFile) {
       // The parent's transcript exists whole; the agent's own file grows call by call.
       Deno.copyFileSync(mainFile, mainPath);
-      const folder = join(project, sessionId, agent.folder);
+      const folder = join(project, sessionId, agent.folder ?? "subagents");
       Deno.mkdirSync(folder, { recursive: true });
       target = join(folder, `agent-${agent.agentId}.jsonl`);
     }

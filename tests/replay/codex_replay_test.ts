@@ -134,15 +134,8 @@ async function replay(original: string): Promise<{ got: string[]; want: string[]
         : { ...base, hook_event_name: "SessionStart", source: "compact" };
       const decision = await callHook({ ...payload, cwd: dir }, env);
       if (decision.text !== "") file.writeSync(encoder.encode(record(decision.text)));
-      got.push(
-        decision.kind === "compact"
-          ? "compact"
-          : decision.kind === "thresholds"
-          ? decision.thresholds.join(",")
-          : decision.kind === "none"
-          ? ""
-          : decision.kind,
-      );
+      const { kind, thresholds } = decision;
+      got.push(kind === "thresholds" ? thresholds.join(",") : kind === "none" ? "" : kind);
     }
     file.close();
     return { got, want: expected(steps) };

@@ -37,20 +37,13 @@ function templates(): Record<Kind, Json> {
     if (!found) throw new Error(`no ${what} line to build shapes from`);
     return found;
   };
-  const attachmentType = (l: Json) => (l.attachment as Json | undefined)?.type;
+  const attachmentType = (l: Json) =>
+    l.type === "attachment" ? (l.attachment as Json | undefined)?.type : undefined;
   cached = {
     assistant: find(climb, "assistant", (l) => l.type === "assistant"),
     toolResult: find(climb, "tool_result", (l) => l.type === "user" && "toolUseResult" in l),
-    refresh: find(
-      climb,
-      "refresh",
-      (l) => l.type === "attachment" && attachmentType(l) === "hook_additional_context",
-    ),
-    prompt: find(
-      compact,
-      "prompt",
-      (l) => l.type === "user" && typeof (l.message as Json)?.content === "string",
-    ),
+    refresh: find(climb, "refresh", (l) => attachmentType(l) === "hook_additional_context"),
+    prompt: find(compact, "prompt", (l) => typeof (l.message as Json)?.content === "string"),
     boundary: find(compact, "boundary", (l) => l.subtype === "compact_boundary"),
     summary: find(compact, "summary", (l) => l.isCompactSummary === true),
     forkRef: find(fork, "fork-context-ref", (l) => l.type === "fork-context-ref"),
