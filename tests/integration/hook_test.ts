@@ -169,19 +169,14 @@ Deno.test("a refresh header copied from another session or quoted in a lesson is
 });
 
 Deno.test("20 concurrent hook processes at 31% give exactly one refresh", async () => {
-  const { box, env } = setup(31, "toolu_p0");
   const ids = Array.from({ length: 20 }, (_, i) => `toolu_p${i}`);
-  writeTranscript(box.transcript, [
-    ...ids.map((id) => entries.assistant(31_000, [id], { messageId: "msg_parallel" })),
-  ]);
-  const runs = await Promise.all(
-    ids.map((id) =>
-      runRecorded(
-        payload("PostToolUse.Read", { transcript_path: box.transcript, tool_use_id: id }),
-        env,
-      )
-    ),
+  const { box, env } = sandboxSession(
+    WINDOW,
+    ids.map((id) => entries.assistant(31_000, [id], { messageId: "msg_parallel" })),
   );
+  const read = (id: string) =>
+    payload("PostToolUse.Read", { transcript_path: box.transcript, tool_use_id: id });
+  const runs = await Promise.all(ids.map((id) => runRecorded(read(id), env)));
   assertEquals(runs.map((r) => r.code).filter((c) => c !== 0), []);
   assertEquals(runs.filter((r) => r.context !== undefined).length, 1);
 });

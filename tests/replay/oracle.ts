@@ -271,12 +271,9 @@ export function scheduleOf(config: Config, window: number, learned?: number) {
 
 type Json = Record<string, unknown>;
 
-function isJson(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function record(value: unknown): Json | undefined {
-  return isJson(value) ? value : undefined;
+  const json = typeof value === "object" && value !== null && !Array.isArray(value);
+  return json ? value as Json : undefined;
 }
 
 /** Parses each line; unparsable lines become undefined. */
