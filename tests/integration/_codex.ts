@@ -18,6 +18,18 @@ const template = (type: string, inner?: string) =>
       lines("compact").find((e) => e.type === type),
   );
 
+/** Codex 0.171.0's record of a delivered answer: a developer message of the hook-context kind. */
+export function codexAnswer(text: string) {
+  const entry = basic.find((e) =>
+    JSON.stringify(e.payload?.internal_chat_message_metadata_passthrough ?? "").includes(
+      "hooks.additional_context",
+    )
+  );
+  const copy = structuredClone(entry);
+  copy.payload.content[0].text = text;
+  return copy;
+}
+
 /** A captured Codex 0.171.0 payload (tests/fixtures/codex/payloads). */
 export function codexPayload(name: string, overrides: Record<string, unknown>) {
   const text = Deno.readTextFileSync(join(FIXTURES, "payloads", `codex-0.171.0.${name}.json`));
@@ -76,7 +88,7 @@ export class CodexSession {
       this.append(record);
       run = await done;
     } else run = await runHook(stdin, env);
-    if (run.context !== undefined && !options.drop) this.append(this.answer(run.context));
+    if (run.context !== undefined && !options.drop) this.append(codexAnswer(run.context));
     const output = template("response_item", "function_call_output");
     output.payload.call_id = callId;
     const count = template("event_msg", "token_count");
@@ -84,18 +96,6 @@ export class CodexSession {
     count.payload.info.model_context_window = this.window;
     this.append(output, count);
     return run;
-  }
-
-  /** Codex's record of a delivered answer: a developer message of the hook-context kind. */
-  answer(text: string) {
-    const entry = basic.find((e) =>
-      JSON.stringify(e.payload?.internal_chat_message_metadata_passthrough ?? "").includes(
-        "hooks.additional_context",
-      )
-    );
-    const copy = structuredClone(entry);
-    copy.payload.content[0].text = text;
-    return copy;
   }
 
   /** An automatic compaction as Codex writes it, then SessionStart(compact) and its answer. */
@@ -111,7 +111,7 @@ export class CodexSession {
     });
     const run = await runHook(stdin, env);
     const context = contextOf(run.stdout);
-    if (context !== undefined) this.append(this.answer(context));
+    if (context !== undefined) this.append(codexAnswer(context));
     return run;
   }
 }
