@@ -86,35 +86,29 @@ Deno.test("a compaction resets: by the SessionStart(compact) event, and by the m
       await t.step(`${reset}, refresh after compaction ${after}`, async () => {
         const { box, env: base, call, next } = setup(35);
         const env = { ...base, LESSONS_REINJECT_AFTER_COMPACT: after === "on" ? "1" : "0" };
-        const sessionId = call().session_id;
         ok((await runRecorded(call(), env)).context);
         appendTranscript(box.transcript, [entries.compactBoundary()]);
-        const restated: string[] = [];
-        if (reset !== "marker only") {
-          const event = await runRecorded(
-            payload(reset, { session_id: sessionId, transcript_path: box.transcript }),
-            env,
-          );
-          equal(event.code, 0);
-          if (event.context) {
-            equal(JSON.parse(event.stdout).hookSpecificOutput.hookEventName, "SessionStart");
-            restated.push(`${reset}`);
-          } else equal(event.stdout, "");
-        }
         // Right after compaction there is no reading: no threshold fires, nothing is counted;
-        // the rules are restated here unless SessionStart(compact) already did.
-        const first = await runRecorded(call("toolu_x"), env);
-        if (first.context) {
-          ok(first.context.startsWith("[lessons-reinject refresh compact ref="), first.context);
-          ok(first.context.includes("## Non-Negotiable Directives"));
-          restated.push("first tool call");
+        // the rules are restated by the first tool call unless SessionStart(compact) already did.
+        const ids = { session_id: call().session_id, transcript_path: box.transcript };
+        const answers: [string, Record<string, unknown>][] = [["first tool call", call("toolu_x")]];
+        if (reset !== "marker only") answers.unshift([reset, payload(reset, ids)]);
+        const restated: string[] = [];
+        for (const [who, stdin] of answers) {
+          const run = await runRecorded(stdin, env);
+          equal(run.code, 0);
+          if (run.context === undefined) {
+            equal(run.stdout, "");
+            continue;
+          }
+          const event = JSON.parse(run.stdout).hookSpecificOutput.hookEventName;
+          equal(event, who === reset ? "SessionStart" : "PostToolUse");
+          ok(run.context.startsWith("[lessons-reinject refresh compact ref="), run.context);
+          ok(run.context.includes("## Non-Negotiable Directives"));
+          restated.push(who);
         }
-        assertEquals(
-          restated,
-          after === "off"
-            ? []
-            : [reset === "SessionStart.compact" ? "SessionStart.compact" : "first tool call"],
-        );
+        const by = reset === "marker only" ? "first tool call" : reset;
+        assertEquals(restated, after === "off" ? [] : [by]);
         assertEquals((await runRecorded(next(8, "toolu_low"), env)).stdout, "");
         const again = await runRecorded(next(33, "toolu_again"), env);
         ok(
