@@ -64,10 +64,12 @@ class Writer {
   #n = 0;
   #last: string | null = null;
   version = "2.1.328";
-  sidechain = false;
-  agentId: string | undefined;
+  /** A subagent's own file (`agentId` given): every line a sidechain line of that agent. */
+  readonly sidechain: boolean;
 
-  constructor(readonly sessionId: string, readonly tag: string) {}
+  constructor(readonly sessionId: string, readonly tag: string, readonly agentId?: string) {
+    this.sidechain = agentId !== undefined;
+  }
 
   /** A uuid unique in this shape, stable across runs. */
   uuid(): string {
@@ -327,9 +329,7 @@ function fork(): { parent: Shape; agent: Shape } {
   p.call("toolu_fp04", 142_000, SONNET);
   p.refresh([70], 71, "toolu_fp04");
 
-  const a = new Writer(FORK.sessionId, "b7a8b9c0");
-  a.sidechain = true;
-  a.agentId = FORK.agentId;
+  const a = new Writer(FORK.sessionId, "b7a8b9c0", FORK.agentId);
   a.lines.push({
     ...structuredClone(templates().forkRef),
     agentId: FORK.agentId,
@@ -373,9 +373,7 @@ function agentCompactions(): { main: Shape; agent: Shape } {
   m.prompt("Start.");
   m.call("toolu_am01", 30_000, SONNET);
   m.agentCall("toolu_am02", 34_000, "Do the long task.", "general");
-  const a = new Writer(sessionId, "d5e6f7a8");
-  a.sidechain = true;
-  a.agentId = agentId;
+  const a = new Writer(sessionId, "d5e6f7a8", agentId);
   a.prompt("Do the long task.");
   const climb = (prefix: string, tokens: number[]) =>
     tokens.forEach((t, i) => a.call(`toolu_${prefix}${String(i + 1).padStart(2, "0")}`, t, SONNET));
@@ -413,10 +411,8 @@ export function compactionSummariser(): { session: Shape; summariser: Shape; ses
   main.compact("auto", 167_000);
   main.call("toolu_cs04", 40_000, SONNET); // 20 % after the compaction
 
-  const agent = new Writer(sessionId, "ac0ac0ac");
+  const agent = new Writer(sessionId, "ac0ac0ac", SUMMARISER_ID);
   agent.version = "2.1.80";
-  agent.sidechain = true;
-  agent.agentId = SUMMARISER_ID;
   for (const line of conversation) {
     agent.lines.push({ ...line, isSidechain: true, agentId: SUMMARISER_ID });
   }
