@@ -278,25 +278,23 @@ function betweenMarkers(page: string, [start, end]: string[]): string {
 const REGENERATE =
   "run: deno run --allow-read --allow-write scripts/settings_table.ts && deno fmt README.md docs/";
 
-Deno.test("docs/configuration.md's table is the one the settings table generates", async () => {
-  const { renderSettingsTable, TABLE_MARKERS } = await import("../../scripts/settings_table.ts");
+Deno.test("docs/configuration.md's table and the README's list are the ones the settings table generates", async () => {
+  const settings = await import("../../scripts/settings_table.ts");
   // deno fmt pads the columns: compare the cells, not the spaces.
   const cells = (markdown: string) =>
     markdown.split("\n").filter((line) => line.startsWith("|") && !/^\|[\s|:-]+\|$/.test(line))
       .map((line) => line.split("|").map((cell) => cell.trim()).join("|"));
-  const table = betweenMarkers("docs/configuration.md", TABLE_MARKERS);
-  assertEquals(cells(table), cells(renderSettingsTable()), REGENERATE);
-});
-
-Deno.test("the README's list of settings is the one the settings table generates", async () => {
-  const { renderSettingsList, LIST_MARKERS, README_SETTINGS } = await import(
-    "../../scripts/settings_table.ts"
-  );
-  const list = betweenMarkers("README.md", LIST_MARKERS);
+  const table = betweenMarkers("docs/configuration.md", settings.TABLE_MARKERS);
+  assertEquals(cells(table), cells(settings.renderSettingsTable()), REGENERATE);
+  const list = betweenMarkers("README.md", settings.LIST_MARKERS);
   assertEquals(
     list.split("\n").filter((line) => line.trim() !== "").slice(1).join("\n"),
-    renderSettingsList(),
+    settings.renderSettingsList(),
     REGENERATE,
   );
-  assertEquals(README_SETTINGS.length, 6, "the README lists the six settings people change");
+  assertEquals(
+    settings.README_SETTINGS.length,
+    6,
+    "the README lists the six settings people change",
+  );
 });
