@@ -12,31 +12,18 @@ import {
   runHook,
   runRecorded,
   sandbox,
-  writeTranscript,
+  sandboxSession,
 } from "../_helpers.ts";
-
-const WINDOW = { LESSONS_CONTEXT_WINDOW: "100000" };
 
 /** A session left at `percent`, resumed: its transcript, environment and SessionStart payload. */
 function resumed(percent: number) {
-  const box = sandbox();
-  const sessionId = crypto.randomUUID();
-  writeTranscript(box.transcript, [
+  const { box, env, call } = sandboxSession({ LESSONS_CONTEXT_WINDOW: "100000" }, [
     entries.assistant(percent * 1000, ["toolu_last"]),
     entries.toolResult("toolu_last"),
   ]);
-  const start = payload("SessionStart.resume", {
-    session_id: sessionId,
-    transcript_path: box.transcript,
-    context_tokens: percent * 1000 + 400,
-  });
-  const call = (id: string) =>
-    payload("PostToolUse.Bash", {
-      session_id: sessionId,
-      transcript_path: box.transcript,
-      tool_use_id: id,
-    });
-  return { box, env: { ...box.env, ...WINDOW }, start, call, sessionId };
+  const ids = { session_id: crypto.randomUUID(), transcript_path: box.transcript };
+  const start = payload("SessionStart.resume", { ...ids, context_tokens: percent * 1000 + 400 });
+  return { box, env, start, call: (id: string) => call(id, ids) };
 }
 
 Deno.test("a session resumed past a threshold gets its refresh in SessionStart's answer", async () => {
