@@ -12,6 +12,7 @@ import {
   ROOT,
   runHook,
   sandbox,
+  sandboxSession,
   spawnWithStdin,
   writeTranscript,
 } from "../_helpers.ts";
@@ -66,18 +67,11 @@ Deno.test({
   name: "a state folder under /proc is refused in plain words, without Deno's --allow-all advice",
   ignore: Deno.build.os !== "linux", // /proc is Linux's
   async fn() {
-    const box = sandbox();
-    writeTranscript(box.transcript, [entries.assistant(31_000, ["toolu_1"])]);
-    const env = {
-      ...box.env,
-      LESSONS_CONTEXT_WINDOW: "100000",
-      LESSONS_STATE_DIR: "/proc/nope",
-      LESSONS_DEBUG: "1",
-    };
-    const run = await runHook(
-      payload("PostToolUse.Bash", { transcript_path: box.transcript, tool_use_id: "toolu_1" }),
-      env,
+    const { env, call } = sandboxSession(
+      { LESSONS_CONTEXT_WINDOW: "100000", LESSONS_STATE_DIR: "/proc/nope", LESSONS_DEBUG: "1" },
+      [entries.assistant(31_000, ["toolu_1"])],
     );
+    const run = await runHook(call("toolu_1"), env);
     assertEquals(run.code, 0, run.stderr);
     assertEquals(run.context, undefined);
     assertEquals(
@@ -93,12 +87,10 @@ Deno.test({
 });
 
 Deno.test("the debug line says a reason once: no 'X → X' when there is no reading", async () => {
-  const box = sandbox();
-  writeTranscript(box.transcript, [{ type: "user", message: { role: "user", content: "hi" } }]);
-  const run = await runHook(
-    payload("PostToolUse.Bash", { transcript_path: box.transcript, tool_use_id: "toolu_none" }),
-    { ...box.env, LESSONS_DEBUG: "1", LESSONS_REINJECT_WAIT_MS: "1" },
-  );
+  const { env, call } = sandboxSession({ LESSONS_DEBUG: "1", LESSONS_REINJECT_WAIT_MS: "1" }, [
+    { type: "user", message: { role: "user", content: "hi" } },
+  ]);
+  const run = await runHook(call("toolu_none"), env);
   const line = run.stderr.trim();
   ok(line.includes("nothing: no usage in the transcript; tool call 1"), line);
   ok(!line.includes("→"), line);
@@ -126,7 +118,7 @@ Deno.test({
     // A tool call in that session stays silent, as before: the notice was the one word.
     writeTranscript(box.transcript, [entries.assistant(120_000, ["toolu_1"])]);
     const call = await runHook(
-      payload("PostToolUse.Bash", { transcript_path: box.transcript, tool_use_id: "toolu_1" }),
+      payload("PostToolUse.Bash", { transcript_path: box.transcript }),
       box.env,
     );
     assertEquals([call.code, call.stdout, call.stderr], [0, "", ""]);
