@@ -11,8 +11,7 @@ import {
   runHook,
   runRecorded,
   SAMPLE_MANIFEST,
-  sandbox,
-  writeTranscript,
+  sandboxSession,
 } from "../_helpers.ts";
 
 const MARKED = "Always run `deno task test` before a commit.\nNever edit files in /work/main.";
@@ -21,14 +20,15 @@ const CLAUDE_MD = `# Project notes\n\nUNMARKED-NOTES stay out.\n\n<!-- reinject 
 
 /** A project with a git root, a sandboxed user folder, and a transcript at `percent`. */
 function project(percent: number, env: Record<string, string> = {}) {
-  const box = sandbox();
+  const { box, env: sandboxEnv, call: payloadOf } = sandboxSession({}, [
+    entries.assistant(percent * 1000, ["toolu_1"]),
+  ]);
   const root = join(box.dir, "repo");
   const cwd = join(root, "pkg");
   const user = join(box.dir, "claude-config");
   for (const dir of [join(root, ".git"), cwd, user]) Deno.mkdirSync(dir, { recursive: true });
-  writeTranscript(box.transcript, [entries.assistant(percent * 1000, ["toolu_1"])]);
   const fullEnv: Record<string, string> = {
-    ...box.env,
+    ...sandboxEnv,
     HOME: join(box.dir, "home"),
     // The user's own rules come from the sandbox, never from the developer's Claude folder.
     CLAUDE_CONFIG_DIR: user,
@@ -37,16 +37,12 @@ function project(percent: number, env: Record<string, string> = {}) {
     LESSONS_DEBUG: "1",
     ...env,
   };
-  const call = (id = "toolu_1") =>
-    payload("PostToolUse.Bash", { transcript_path: box.transcript, tool_use_id: id, cwd });
+  const call = (id = "toolu_1") => payloadOf(id, { cwd });
   /** SessionStart(compact) of this session, after the compaction's boundary. */
   const compacted = () => {
     appendTranscript(box.transcript, [entries.compactBoundary()]);
-    return payload("SessionStart.compact", {
-      session_id: call().session_id,
-      transcript_path: box.transcript,
-      cwd,
-    });
+    const ids = { session_id: call().session_id, transcript_path: box.transcript, cwd };
+    return payload("SessionStart.compact", ids);
   };
   return { box, root, cwd, user, env: fullEnv, call, compacted };
 }
