@@ -39,19 +39,16 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-export interface HookRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-  /** `additionalContext` when stdout is the hook's JSON answer. */
-  context: string | undefined;
-}
-
 /** What a subprocess printed and how it ended. */
 export interface ProcessRun {
   code: number;
   stdout: string;
   stderr: string;
+}
+
+export interface HookRun extends ProcessRun {
+  /** `additionalContext` when stdout is the hook's JSON answer. */
+  context: string | undefined;
 }
 
 /**
@@ -205,42 +202,30 @@ export function skeletonTranscript(name: string): string {
   return path;
 }
 
-/** Lines of the recorded real transcript, parsed, used as templates. */
-function recordedLines(): Record<string, unknown>[] {
-  return Deno.readTextFileSync(RECORDED).split("\n").filter((l) => l.trim() !== "").map((l) =>
-    JSON.parse(l)
-  );
-}
+// deno-lint-ignore no-explicit-any
+type Line = Record<string, any>;
+let templates: Record<"assistant" | "user" | "refresh" | "ran", Line> | undefined;
 
-let templates: {
-  assistant: Record<string, unknown>;
-  user: Record<string, unknown>;
-  refresh: Record<string, unknown>;
-  ran: Record<string, unknown>;
-} | undefined;
-
-function template() {
+/** A copy, with a new uuid, of a line of the recorded real transcript used as a template. */
+function fresh(kind: keyof NonNullable<typeof templates>): Line {
   if (!templates) {
-    const lines = recordedLines();
-    const find = (predicate: (l: Record<string, unknown>) => boolean) => {
+    const lines: Line[] = Deno.readTextFileSync(RECORDED).split("\n").filter((l) => l.trim() !== "")
+      .map((l) => JSON.parse(l));
+    const find = (predicate: (l: Line) => boolean) => {
       const found = lines.find(predicate);
       if (!found) throw new Error("recorded transcript lacks a template line");
       return found;
     };
+    const attachment = (type: string) => (l: Line) =>
+      l.type === "attachment" && l.attachment?.type === type;
     templates = {
       assistant: find((l) => l.type === "assistant"),
       user: find((l) => l.type === "user" && JSON.stringify(l).includes("tool_result")),
-      refresh: find((l) =>
-        l.type === "attachment" &&
-        (l.attachment as Record<string, unknown>)?.type === "hook_additional_context"
-      ),
-      ran: find((l) =>
-        l.type === "attachment" &&
-        (l.attachment as Record<string, unknown>)?.type === "hook_success"
-      ),
+      refresh: find(attachment("hook_additional_context")),
+      ran: find(attachment("hook_success")),
     };
   }
-  return templates;
+  return { ...structuredClone(templates[kind]), uuid: crypto.randomUUID() };
 }
 
 /** Builds transcript lines from real templates. */
@@ -251,9 +236,7 @@ export const entries = {
     toolUseIds: string[] = [],
     extra: { model?: string; messageId?: string; isSidechain?: boolean; version?: string } = {},
   ): Record<string, unknown> {
-    // deno-lint-ignore no-explicit-any
-    const t = structuredClone(template().assistant) as Record<string, any>;
-    t.uuid = crypto.randomUUID();
+    const t = fresh("assistant");
     t.isSidechain = extra.isSidechain ?? false;
     t.message.id = extra.messageId ?? `msg_${crypto.randomUUID()}`;
     if (extra.model) t.message.model = extra.model;
@@ -271,9 +254,7 @@ export const entries = {
   },
   /** A tool_result user entry. */
   toolResult(toolUseId: string, text = "ok"): Record<string, unknown> {
-    // deno-lint-ignore no-explicit-any
-    const t = structuredClone(template().user) as Record<string, any>;
-    t.uuid = crypto.randomUUID();
+    const t = fresh("user");
     t.message.content = [{ tool_use_id: toolUseId, type: "tool_result", content: text }];
     return t;
   },
@@ -283,9 +264,7 @@ export const entries = {
    * 2.1.328 writes it after a compaction).
    */
   refresh(text: string, toolUseId: string, event = "PostToolUse"): Record<string, unknown> {
-    // deno-lint-ignore no-explicit-any
-    const t = structuredClone(template().refresh) as Record<string, any>;
-    t.uuid = crypto.randomUUID();
+    const t = fresh("refresh");
     t.attachment.content = [text];
     t.attachment.toolUseID = toolUseId;
     if (event === "SessionStart") {
@@ -296,18 +275,14 @@ export const entries = {
   },
   /** The attachment Claude Code records for every hook that ran to its end (2.1.328). */
   ran(toolUseId: string, stdout: string): Record<string, unknown> {
-    // deno-lint-ignore no-explicit-any
-    const t = structuredClone(template().ran) as Record<string, any>;
-    t.uuid = crypto.randomUUID();
+    const t = fresh("ran");
     t.attachment.toolUseID = toolUseId;
     t.attachment.stdout = stdout;
     return t;
   },
   /** The attachment Claude Code records for a hook it killed at its timeout (2.1.328). */
   cancelled(toolUseId: string): Record<string, unknown> {
-    // deno-lint-ignore no-explicit-any
-    const t = structuredClone(template().refresh) as Record<string, any>;
-    t.uuid = crypto.randomUUID();
+    const t = fresh("refresh");
     delete t.rendered;
     delete t.renderedRole;
     t.attachment = {
@@ -382,6 +357,23 @@ export function sandbox(): {
       TMPDIR: dir,
     },
   };
+}
+
+/**
+ * A sandboxed session: its transcript holds `lines`, `env` holds the sandbox's and `extra`, and
+ * `call(id, fields)` is the PostToolUse.Bash payload of tool call `id` in it. `at(tokens, id)`
+ * first appends the entry of Claude Code's response holding call `id` at `tokens` of context.
+ */
+export function sandboxSession(extra: Record<string, string> = {}, lines: unknown[] = []) {
+  const box = sandbox();
+  writeTranscript(box.transcript, lines);
+  const call = (id: string, fields: Record<string, unknown> = {}) =>
+    payload("PostToolUse.Bash", { transcript_path: box.transcript, tool_use_id: id, ...fields });
+  const at = (tokens: number, id: string, fields: Record<string, unknown> = {}) => {
+    appendTranscript(box.transcript, [entries.assistant(tokens, [id])]);
+    return call(id, fields);
+  };
+  return { box, env: { ...box.env, ...extra }, call, at };
 }
 
 /**

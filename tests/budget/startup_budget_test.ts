@@ -30,13 +30,13 @@ const FIRING = 2.4;
 
 /**
  * The instructions `script` runs on `stdin` (and what it printed), after one run that makes
- * Deno's code cache, as a plugin's first call does; `fresh`, a state folder emptied before each.
+ * Deno's code cache, as a plugin's first call does; `fresh`: the state folder emptied before each.
  */
 async function instructions(
   script: string,
   stdin: unknown,
   env: Record<string, string>,
-  fresh?: string,
+  fresh = false,
 ) {
   const dir = Deno.makeTempDirSync({ prefix: "lessons-budget-" });
   try {
@@ -58,7 +58,7 @@ async function instructions(
     };
     let last = { stdout: "", stderr: "", instructions: 0 };
     for (const grind of [false, true]) {
-      if (fresh) rmSync(fresh, { recursive: true, force: true });
+      if (fresh) rmSync(env.LESSONS_STATE_DIR!, { recursive: true, force: true });
       last = await run(grind);
     }
     return last;
@@ -87,8 +87,12 @@ Deno.test({
       LESSONS_CONTEXT_WINDOW: "200000",
       LESSONS_DEBUG: "1",
     };
-    const call = (id: string) =>
-      payload("PostToolUse.Bash", { transcript_path: box.transcript, tool_use_id: id });
+    const call = (id: string, transcript = box.transcript, cwd?: string) =>
+      payload("PostToolUse.Bash", {
+        transcript_path: transcript,
+        tool_use_id: id,
+        ...(cwd === undefined ? {} : { cwd }),
+      });
     const floor = (await instructions(floorScript, call("toolu_floor"), env)).instructions;
     const within = (what: string, used: number, budget: number) =>
       ok(
@@ -99,7 +103,7 @@ Deno.test({
 
     await t.step("a context's first call, below every threshold", async () => {
       writeTranscript(box.transcript, [entries.assistant(50_000, ["toolu_1"])]);
-      const first = await instructions(bundle, call("toolu_1"), env, box.stateDir);
+      const first = await instructions(bundle, call("toolu_1"), env, true);
       assertEquals(first.stdout, "", first.stderr);
       ok(first.stderr.includes("below the next threshold, 30%"), first.stderr);
       within("first call", first.instructions, NON_FIRING);
@@ -141,22 +145,13 @@ Deno.test({
         Deno.writeTextFileSync(join(root, ".claude", "reinject.md"), "RULES-FILE-RULE\n");
         const transcript = join(box.dir, "firing.jsonl");
         writeTranscript(transcript, [entries.assistant(62_000, ["toolu_3"])]);
-        const firing = await instructions(
-          bundle,
-          payload("PostToolUse.Bash", {
-            transcript_path: transcript,
-            tool_use_id: "toolu_3",
-            cwd: join(root, "pkg"),
-          }),
-          {
-            ...env,
-            HOME: join(box.dir, "home"),
-            CLAUDE_CONFIG_DIR: user,
-            LESSONS_MANIFEST_PATH: "",
-            LESSONS_STATE_DIR: join(box.dir, "firing"),
-          },
-          join(box.dir, "firing"),
-        );
+        const firing = await instructions(bundle, call("toolu_3", transcript, join(root, "pkg")), {
+          ...env,
+          HOME: join(box.dir, "home"),
+          CLAUDE_CONFIG_DIR: user,
+          LESSONS_MANIFEST_PATH: "",
+          LESSONS_STATE_DIR: join(box.dir, "firing"),
+        }, true);
         const text = JSON.parse(firing.stdout).hookSpecificOutput.additionalContext as string;
         ok(text.startsWith("[lessons-reinject refresh 30 "), text);
         for (const rule of ["PROJECT-RULE", "USER-RULE", "RULES-FILE-RULE", "Directives"]) {
@@ -173,9 +168,9 @@ Deno.test({
         writeTranscript(transcript, [entries.assistant(110_000, ["toolu_earlier"])]);
         const late = await instructions(
           bundle,
-          payload("PostToolUse.Bash", { transcript_path: transcript, tool_use_id: "toolu_late" }),
+          call("toolu_late", transcript),
           { ...env, LESSONS_REINJECT_WAIT_MS: "120", LESSONS_STATE_DIR: join(box.dir, "late") },
-          join(box.dir, "late"),
+          true,
         );
         const text = JSON.parse(late.stdout).hookSpecificOutput.additionalContext as string;
         ok(text.startsWith("[lessons-reinject refresh 30,52 "), text);

@@ -7,11 +7,6 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import { dirname, join, relative, resolve } from "node:path";
 import { ROOT } from "../_helpers.ts";
 
-/** Links to pages other branches bring; remove an entry once its page exists. */
-const PENDING_PAGES = new Set<string>([]);
-/** Settings read in src/ but not yet wired into the hook, so not yet in the table. */
-const PENDING_SETTINGS = new Set<string>([]);
-
 /** The Markdown pages under `dir` (a repository path), its subfolders' included. */
 function markdownUnder(dir: string): string[] {
   return [...Deno.readDirSync(join(ROOT, dir))].flatMap((e) =>
@@ -43,16 +38,30 @@ function anchorsOf(text: string): Set<string> {
   return anchors;
 }
 
-/** Every Markdown link target outside code, with the line it is on. */
-function linksOf(text: string): { target: string; line: number }[] {
-  const links: { target: string; line: number }[] = [];
+/**
+ * Every Markdown link of `page` outside code, with the line it is on and, unless it is a URL
+ * (https:, mailto:), the repository path it lands on and its anchor.
+ */
+function linksOf(page: string) {
+  const links: {
+    target: string;
+    line: number;
+    file: string | undefined;
+    anchor: string | undefined;
+  }[] = [];
   let fenced = false;
-  for (const [index, line] of text.split("\n").entries()) {
+  for (const [index, line] of read(page).split("\n").entries()) {
     if (line.startsWith("```")) fenced = !fenced;
     if (fenced) continue;
-    const prose = line.replace(/`[^`]*`/g, "");
-    for (const match of prose.matchAll(/\]\(([^)\s]+)\)/g)) {
-      links.push({ target: match[1] ?? "", line: index + 1 });
+    for (const match of line.replace(/`[^`]*`/g, "").matchAll(/\]\(([^)\s]+)\)/g)) {
+      const target = match[1] ?? "";
+      const [path = "", anchor] = target.split("#");
+      const file = /^[a-z]+:/.test(target)
+        ? undefined
+        : path === ""
+        ? page
+        : relative(ROOT, resolve(ROOT, dirname(page), path));
+      links.push({ target, line: index + 1, file, anchor });
     }
   }
   return links;
@@ -72,22 +81,18 @@ Deno.test("every link in the README and docs/ lands on a file and heading of thi
   const broken: string[] = [];
   let checked = 0;
   for (const page of pages) {
-    for (const { target, line } of linksOf(read(page))) {
+    for (const { target, line, file, anchor } of linksOf(page)) {
       checked++;
-      if (/^[a-z]+:/.test(target)) continue; // https:, mailto:
-      const [path = "", anchor] = target.split("#");
-      const file = path === "" ? page : relative(ROOT, resolve(ROOT, dirname(page), path));
+      if (file === undefined) continue;
       const where = `${page}:${line}: ${target}`;
-      if (file.startsWith("..")) {
-        broken.push(`${where} is outside the repository`);
-        continue;
-      }
-      if (PENDING_PAGES.has(file)) continue;
       let text: string;
       try {
+        if (file.startsWith("..")) throw new Error("outside");
         text = read(file);
       } catch {
-        broken.push(`${where}: no such file`);
+        broken.push(
+          `${where}: ${file.startsWith("..") ? "outside the repository" : "no such file"}`,
+        );
         continue;
       }
       if (anchor !== undefined && !anchorsOf(text).has(anchor)) {
@@ -100,15 +105,10 @@ Deno.test("every link in the README and docs/ lands on a file and heading of thi
 });
 
 Deno.test("every page of docs/ is linked from the README or another page", () => {
-  const linked = new Set<string>();
-  for (const page of pages) {
-    for (const { target } of linksOf(read(page))) {
-      const path = target.split("#")[0] ?? "";
-      if (path === "" || /^[a-z]+:/.test(path)) continue;
-      const file = relative(ROOT, resolve(ROOT, dirname(page), path));
-      if (file !== page) linked.add(file);
-    }
-  }
+  const linked = new Set(pages.flatMap((page) =>
+    linksOf(page).map((l) => l.file)
+      .filter((file) => file !== page)
+  ));
   const orphans = pages.filter((page) => page !== "README.md" && !linked.has(page));
   assertEquals(orphans, []);
   assert(pages.some((page) => page.startsWith("docs/maintainers/")), "no maintainers' pages found");
@@ -153,18 +153,6 @@ Deno.test("no comment in src/, tests/, scripts/ or bench/ names a minified funct
   assertEquals(found, []);
   assert(minifiedName.test("read from `gyn` in 2.1.328") && minifiedName.test("j0e(value)"));
   assert(!minifiedName.test("`json`, `ja-JP`, agent-a1, eyes(), `Ey.x`"), "a false positive");
-});
-
-Deno.test("a pending page is no longer pending once it exists", () => {
-  for (const page of PENDING_PAGES) {
-    let exists = true;
-    try {
-      Deno.statSync(join(ROOT, page));
-    } catch {
-      exists = false;
-    }
-    assert(!exists, `${page} exists now: remove it from PENDING_PAGES`);
-  }
 });
 
 Deno.test("the README and docs/ name nothing outside the repository, nor internal issues", () => {
@@ -228,16 +216,13 @@ Deno.test("overlongLines() spares tables, code blocks and unbreakable links, not
   assertEquals(overlongLines("é".repeat(100), 100), [], "characters, not bytes");
 });
 
-Deno.test("no line of the README's markdown is over 100 characters", () => {
-  const overlong = read("README.md").split("\n").map((line, i) => ({ line, n: i + 1 }))
-    .filter(({ line }) => [...line].length > 100).map(({ n, line }) => `${n}: ${line}`);
-  assertEquals(overlong, []);
-});
-
-Deno.test("no prose line of docs/ is over 100 characters", () => {
-  const overlong = pages.filter((page) => page.startsWith("docs/"))
+Deno.test("no line of the README's markdown, and no prose line of docs/, is over 100 characters", () => {
+  const readme = read("README.md").split("\n").flatMap((line, i) =>
+    [...line].length > 100 ? [`README.md:${i + 1}: ${line}`] : []
+  );
+  const docs = pages.filter((page) => page.startsWith("docs/"))
     .flatMap((page) => overlongLines(read(page), 100).map((line) => `${page}:${line}`));
-  assertEquals(overlong, []);
+  assertEquals([...readme, ...docs], []);
 });
 
 Deno.test("every setting the program reads is in docs/configuration.md's table", () => {
@@ -261,11 +246,7 @@ Deno.test("every setting the program reads is in docs/configuration.md's table",
     }
   };
   walk(join(ROOT, "src"));
-  const missing = [...read_].filter((name) => !rows.has(name) && !PENDING_SETTINGS.has(name));
-  assertEquals(missing.sort(), []);
-  for (const name of PENDING_SETTINGS) {
-    assert(!rows.has(name), `${name} is in the table now: remove it from PENDING_SETTINGS`);
-  }
+  assertEquals([...read_].filter((name) => !rows.has(name)).sort(), []);
 });
 
 Deno.test("every repository path the README and docs/ name exists", () => {
@@ -278,7 +259,7 @@ Deno.test("every repository path the README and docs/ name exists", () => {
       try {
         Deno.statSync(join(ROOT, path));
       } catch {
-        if (!PENDING_PAGES.has(path)) missing.push(`${page}: ${path}`);
+        missing.push(`${page}: ${path}`);
       }
     }
   }
@@ -297,25 +278,23 @@ function betweenMarkers(page: string, [start, end]: string[]): string {
 const REGENERATE =
   "run: deno run --allow-read --allow-write scripts/settings_table.ts && deno fmt README.md docs/";
 
-Deno.test("docs/configuration.md's table is the one the settings table generates", async () => {
-  const { renderSettingsTable, TABLE_MARKERS } = await import("../../scripts/settings_table.ts");
+Deno.test("docs/configuration.md's table and the README's list are the ones the settings table generates", async () => {
+  const settings = await import("../../scripts/settings_table.ts");
   // deno fmt pads the columns: compare the cells, not the spaces.
   const cells = (markdown: string) =>
     markdown.split("\n").filter((line) => line.startsWith("|") && !/^\|[\s|:-]+\|$/.test(line))
       .map((line) => line.split("|").map((cell) => cell.trim()).join("|"));
-  const table = betweenMarkers("docs/configuration.md", TABLE_MARKERS);
-  assertEquals(cells(table), cells(renderSettingsTable()), REGENERATE);
-});
-
-Deno.test("the README's list of settings is the one the settings table generates", async () => {
-  const { renderSettingsList, LIST_MARKERS, README_SETTINGS } = await import(
-    "../../scripts/settings_table.ts"
-  );
-  const list = betweenMarkers("README.md", LIST_MARKERS);
+  const table = betweenMarkers("docs/configuration.md", settings.TABLE_MARKERS);
+  assertEquals(cells(table), cells(settings.renderSettingsTable()), REGENERATE);
+  const list = betweenMarkers("README.md", settings.LIST_MARKERS);
   assertEquals(
     list.split("\n").filter((line) => line.trim() !== "").slice(1).join("\n"),
-    renderSettingsList(),
+    settings.renderSettingsList(),
     REGENERATE,
   );
-  assertEquals(README_SETTINGS.length, 6, "the README lists the six settings people change");
+  assertEquals(
+    settings.README_SETTINGS.length,
+    6,
+    "the README lists the six settings people change",
+  );
 });

@@ -6,7 +6,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { join } from "node:path";
 import * as schemas from "../../src/cli/schemas.ts";
-import { ROOT, sandbox } from "../_helpers.ts";
+import { ROOT, SAMPLE_MANIFEST, sandbox } from "../_helpers.ts";
 import { cli, statuslineInput } from "../cli/_cli.ts";
 
 /** Each `--json` shape, with the bullet of docs/commands.md that documents it. */
@@ -63,14 +63,8 @@ function keysIn(value: unknown): string[] {
 }
 
 Deno.test("keysOf() walks a schema's objects, arrays and nullables", () => {
-  assertEquals(keysOf(schemas.DoctorJsonSchema), [
-    "ok",
-    "checks",
-    "name",
-    "status",
-    "detail",
-    "fix",
-  ]);
+  const doctor = ["ok", "checks", "name", "status", "detail", "fix"];
+  assertEquals(keysOf(schemas.DoctorJsonSchema), doctor);
   assertEquals(keysOf(schemas.StatusJsonSchema).filter((k) => k === "model").length, 2);
 });
 
@@ -91,32 +85,20 @@ Deno.test("every --json schema is documented field by field in docs/commands.md"
 Deno.test("every field the commands really print is documented under that command", async () => {
   const box = sandbox();
   const env = { ...box.env, HOME: box.dir };
+  const recorded = join(ROOT, "tests", "fixtures", "transcripts", "recorded-2.1.328-compact.jsonl");
   const runs: [string, string[], unknown][] = [
-    ["status --json", [
-      "status",
-      "--json",
-      "--transcript",
-      join(ROOT, "tests", "fixtures", "transcripts", "recorded-2.1.328-compact.jsonl"),
-    ], ""],
+    ["status --json", ["status", "--json", "--transcript", recorded], ""],
     ["status --json", ["status", "--json", "--transcript", join(box.dir, "absent.jsonl")], ""],
     ["preview --json", ["preview", "--json", "--threshold", "52"], ""],
     ["demo --json", ["demo", "--json"], ""],
     ["doctor --json", ["doctor", "--json"], ""],
     ["statusline --json", ["statusline", "--json"], statuslineInput()],
     ["--version --json", ["--version", "--json"], ""],
-    ["why --json", [
-      "why",
-      "--json",
-      "--transcript",
-      join(ROOT, "tests", "fixtures", "transcripts", "recorded-2.1.328-compact.jsonl"),
-    ], ""],
+    ["why --json", ["why", "--json", "--transcript", recorded], ""],
   ];
   const missing: string[] = [];
   for (const [command, args, stdin] of runs) {
-    const run = await cli(args, {
-      ...env,
-      LESSONS_MANIFEST_PATH: join(ROOT, "src", "data", "sample_manifest.json"),
-    }, stdin);
+    const run = await cli(args, { ...env, LESSONS_MANIFEST_PATH: SAMPLE_MANIFEST }, stdin);
     const printed = JSON.parse(run.stdout);
     const bullet = bulletOf(command);
     for (const key of new Set(keysIn(printed))) {

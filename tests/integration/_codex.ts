@@ -5,7 +5,7 @@
  * hook's answer record, the call's output, the response's `token_count`.
  */
 import { join } from "node:path";
-import { contextOf, ROOT, runHook } from "../_helpers.ts";
+import { contextOf, ROOT, runHook, runPausing } from "../_helpers.ts";
 
 const FIXTURES = join(ROOT, "tests", "fixtures", "codex");
 const lines = (name: string) =>
@@ -17,6 +17,18 @@ const template = (type: string, inner?: string) =>
     basic.find((e) => e.type === type && (inner === undefined || e.payload?.type === inner)) ??
       lines("compact").find((e) => e.type === type),
   );
+
+/** Codex 0.171.0's record of a delivered answer: a developer message of the hook-context kind. */
+export function codexAnswer(text: string) {
+  const entry = basic.find((e) =>
+    JSON.stringify(e.payload?.internal_chat_message_metadata_passthrough ?? "").includes(
+      "hooks.additional_context",
+    )
+  );
+  const copy = structuredClone(entry);
+  copy.payload.content[0].text = text;
+  return copy;
+}
 
 /** A captured Codex 0.171.0 payload (tests/fixtures/codex/payloads). */
 export function codexPayload(name: string, overrides: Record<string, unknown>) {
@@ -30,15 +42,9 @@ export class CodexSession {
   #calls = 0;
   constructor(readonly dir: string, readonly cwd: string, readonly window = 190_000) {
     const id = this.id;
-    this.path = join(
-      dir,
-      "sessions",
-      "2026",
-      "12",
-      "04",
-      `rollout-2026-12-04T22-34-57-${id}.jsonl`,
-    );
-    Deno.mkdirSync(join(dir, "sessions", "2026", "12", "04"), { recursive: true });
+    const day = join(dir, "sessions", "2026", "12", "04");
+    this.path = join(day, `rollout-2026-12-04T22-34-57-${id}.jsonl`);
+    Deno.mkdirSync(day, { recursive: true });
     const meta = template("session_meta");
     Object.assign(meta.payload, { cwd, session_id: id, id });
     const started = template("event_msg", "task_started");
@@ -52,15 +58,15 @@ export class CodexSession {
     });
   }
 
-  /** A response of `tokens` input tokens calling one command; its hook run; what Codex writes. */
   /**
-   * `drop`: Codex records no answer; `lateMs`: the response completes that long after the
-   * command, so its `token_usage_record` lands while the hook runs (measured: `late` rollout).
+   * A response of `tokens` input tokens calling one command; its hook run; what Codex writes.
+   * `drop`: Codex records no answer; `late`: the response completes after the command, so its
+   * `token_usage_record` lands while the hook waits for it (measured: `late` rollout).
    */
   async call(
     tokens: number,
     env: Record<string, string>,
-    options: { drop?: boolean; lateMs?: number } = {},
+    options: { drop?: boolean; late?: boolean } = {},
   ) {
     const callId = `call_${++this.#calls}`;
     const call = template("response_item", "function_call");
@@ -68,20 +74,21 @@ export class CodexSession {
     const record = template("token_usage_record");
     record.payload.usage.input_tokens = tokens;
     this.append(call);
-    const late = options.lateMs === undefined
-      ? this.append(record)
-      : new Promise((resolve) => setTimeout(resolve, options.lateMs)).then(() =>
-        this.append(record)
-      );
+    if (!options.late) this.append(record);
     const stdin = codexPayload("PostToolUse", {
       session_id: this.id,
       transcript_path: this.path,
       cwd: this.cwd,
       tool_use_id: callId,
     });
-    const run = await runHook(stdin, env);
-    await late;
-    if (run.context !== undefined && !options.drop) this.append(this.answer(run.context));
+    let run;
+    if (options.late) {
+      const { paused, done } = runPausing(stdin, env, this.dir);
+      await paused;
+      this.append(record);
+      run = await done;
+    } else run = await runHook(stdin, env);
+    if (run.context !== undefined && !options.drop) this.append(codexAnswer(run.context));
     const output = template("response_item", "function_call_output");
     output.payload.call_id = callId;
     const count = template("event_msg", "token_count");
@@ -89,18 +96,6 @@ export class CodexSession {
     count.payload.info.model_context_window = this.window;
     this.append(output, count);
     return run;
-  }
-
-  /** Codex's record of a delivered answer: a developer message of the hook-context kind. */
-  answer(text: string) {
-    const entry = basic.find((e) =>
-      JSON.stringify(e.payload?.internal_chat_message_metadata_passthrough ?? "").includes(
-        "hooks.additional_context",
-      )
-    );
-    const copy = structuredClone(entry);
-    copy.payload.content[0].text = text;
-    return copy;
   }
 
   /** An automatic compaction as Codex writes it, then SessionStart(compact) and its answer. */
@@ -116,7 +111,7 @@ export class CodexSession {
     });
     const run = await runHook(stdin, env);
     const context = contextOf(run.stdout);
-    if (context !== undefined) this.append(this.answer(context));
+    if (context !== undefined) this.append(codexAnswer(context));
     return run;
   }
 }

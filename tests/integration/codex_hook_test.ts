@@ -72,15 +72,8 @@ Deno.test("Codex: with the state file lost, the refreshes in the rollout are not
 
 Deno.test("Codex: lessons-learned's manifest is found where Codex installed the plugin", async () => {
   const { box, env, session } = setup();
-  const data = join(
-    env.CODEX_HOME!,
-    "plugins",
-    "cache",
-    "lessons-learned",
-    "lessons-learned",
-    "2.0.0",
-    "data",
-  );
+  const cache = join(env.CODEX_HOME!, "plugins", "cache");
+  const data = join(cache, "lessons-learned", "lessons-learned", "2.0.0", "data");
   Deno.mkdirSync(data, { recursive: true });
   Deno.copyFileSync(SAMPLE_MANIFEST, join(data, "lesson-manifest.json"));
   const { LESSONS_MANIFEST_PATH: _, ...unset } = env;
@@ -93,7 +86,7 @@ Deno.test("Codex: a crossing call whose response is recorded after its hook star
   const { env, session } = setup();
   const waiting = { ...env, LESSONS_REINJECT_WAIT_MS: "2000" };
   assertEquals((await session.call(40_000, waiting)).context, undefined);
-  const late = await session.call(60_000, waiting, { lateMs: 300 });
+  const late = await session.call(60_000, waiting, { late: true });
   assertEquals(labelOf(late.context), "30");
   ok(late.context?.includes("31% of the 190k-token context window"), late.context?.slice(0, 120));
 });

@@ -11,30 +11,24 @@ import {
   onPath,
   payload,
   runHook,
-  sandbox,
+  sandboxSession,
   underStrace,
-  writeTranscript,
 } from "../_helpers.ts";
 
 /** A sandbox whose project folder holds `.claude/settings.json` with `settings`. */
 function project(settings: Record<string, unknown>) {
-  const box = sandbox();
+  const { box, env: sandboxEnv, call } = sandboxSession();
   const dir = join(box.dir, "project");
   Deno.mkdirSync(join(dir, ".claude"), { recursive: true });
   const file = join(dir, ".claude", "settings.json");
   Deno.writeTextFileSync(file, JSON.stringify(settings));
-  const env = { ...box.env, HOME: box.dir, CLAUDE_PROJECT_DIR: dir, LESSONS_DEBUG: "1" };
+  const env = { ...sandboxEnv, HOME: box.dir, CLAUDE_PROJECT_DIR: dir, LESSONS_DEBUG: "1" };
   const at = (tokens: number, id: string) => {
     appendTranscript(box.transcript, [
       entries.assistant(tokens, [id], { model: "claude-sonnet-4-6" }),
     ]);
-    return payload("PostToolUse.Bash", {
-      transcript_path: box.transcript,
-      tool_use_id: id,
-      cwd: dir,
-    });
+    return call(id, { cwd: dir });
   };
-  writeTranscript(box.transcript, []);
   return { box, dir, file, env, at };
 }
 

@@ -13,25 +13,21 @@ import {
   runPausing,
   runRecorded,
   sandbox,
+  sandboxSession,
   writeTranscript,
 } from "../_helpers.ts";
 
 /** A window of 100,000 tokens makes tokens/1000 the percentage. */
 const WINDOW = { LESSONS_CONTEXT_WINDOW: "100000" };
 
+/** A session at `percent` whose newest entry holds call `toolUseId`; `call()` is its payload. */
 function setup(percent: number, toolUseId = "toolu_1") {
-  const box = sandbox();
-  writeTranscript(box.transcript, [entries.assistant(percent * 1000, [toolUseId])]);
-  const env = { ...box.env, ...WINDOW };
-  const call = (id = toolUseId, extra: Record<string, unknown> = {}) =>
-    payload("PostToolUse.Bash", { transcript_path: box.transcript, tool_use_id: id, ...extra });
-  return { box, env, call };
-}
-
-/** Appends what Claude Code writes for a next tool call at `percent`, returns its payload. */
-function nextCall(box: ReturnType<typeof sandbox>, percent: number, id: string) {
-  appendTranscript(box.transcript, [entries.assistant(percent * 1000, [id])]);
-  return payload("PostToolUse.Bash", { transcript_path: box.transcript, tool_use_id: id });
+  const { box, env, call, at } = sandboxSession(WINDOW, [
+    entries.assistant(percent * 1000, [toolUseId]),
+  ]);
+  /** Appends what Claude Code writes for a next tool call at `percent`, returns its payload. */
+  const next = (percent: number, id: string) => at(percent * 1000, id);
+  return { box, env, call: (id = toolUseId, extra = {}) => call(id, extra), next };
 }
 
 Deno.test("PRD 1: at 31% the refresh holds the directives and the protocols", async () => {
@@ -49,49 +45,38 @@ Deno.test("PRD 1: at 31% the refresh holds the directives and the protocols", as
   ok(!text.includes("switched off"), "disabled lessons are not restated");
 });
 
-Deno.test("PRD 2: at 25% nothing is printed", async () => {
-  const { env, call } = setup(25);
-  const run = await runRecorded(call(), env);
-  assertEquals([run.code, run.stdout, run.stderr], [0, "", ""]);
-});
-
-Deno.test("PRD 3: 31% twice refreshes only the first time", async () => {
-  const { box, env, call } = setup(31);
-  ok((await runRecorded(call(), env)).context);
-  const second = await runRecorded(nextCall(box, 31.5, "toolu_2"), env);
-  assertEquals([second.code, second.stdout], [0, ""]);
-});
-
-Deno.test("a jump from 25% to 75% refreshes once, naming every threshold, then never again", async () => {
-  const { box, env, call } = setup(25);
-  assertEquals((await runRecorded(call(), env)).stdout, "");
-  const jump = await runRecorded(nextCall(box, 75, "toolu_2"), env);
+Deno.test("PRD 2: at 25% nothing is printed; a jump to 75% refreshes once, naming every threshold, then never again", async () => {
+  const { env, call, next } = setup(25);
+  const quiet = await runRecorded(call(), env);
+  assertEquals([quiet.code, quiet.stdout, quiet.stderr], [0, "", ""]);
+  const jump = await runRecorded(next(75, "toolu_2"), env);
   ok(
     jump.context?.startsWith("[lessons-reinject refresh 30,52,70 ref="),
     jump.context?.slice(0, 60),
   );
   for (const [i, pct] of [79, 82].entries()) {
-    assertEquals((await runRecorded(nextCall(box, pct, `toolu_${3 + i}`), env)).stdout, "");
+    assertEquals((await runRecorded(next(pct, `toolu_${3 + i}`), env)).stdout, "");
   }
 });
 
-Deno.test("each threshold fires once as the context climbs", async () => {
-  const { box, env, call } = setup(10);
+Deno.test("PRD 3: each threshold fires once as the context climbs (past 30% twice refreshes only the first time)", async () => {
+  const { env, call, next } = setup(10);
   const fired: string[] = [];
-  const climb = [10, 29, 30, 40, 51.9, 52, 60, 69, 71, 80];
+  const climb = [10, 29, 30, 31.5, 40, 51.9, 52, 60, 69, 71, 80];
   for (const [i, pct] of climb.entries()) {
-    const p = i === 0 ? call() : nextCall(box, pct, `toolu_c${i}`);
+    const p = i === 0 ? call() : next(pct, `toolu_c${i}`);
     const run = await runRecorded(p, env);
+    equal(run.code, 0);
     if (run.context) fired.push(`${pct}:${/refresh ([0-9,]+)/.exec(run.context)?.[1]}`);
   }
   assertEquals(fired, ["30:30", "52:52", "71:70"]);
 });
 
 Deno.test("PostToolUseFailure answers under its own event name", async () => {
-  const box = sandbox();
+  const { box, env } = sandboxSession(WINDOW);
   const failure = payload("PostToolUseFailure.Bash", { transcript_path: box.transcript });
   writeTranscript(box.transcript, [entries.assistant(40_000, [failure.tool_use_id as string])]);
-  const run = await runRecorded(failure, { ...box.env, ...WINDOW });
+  const run = await runRecorded(failure, env);
   assertEquals(JSON.parse(run.stdout).hookSpecificOutput.hookEventName, "PostToolUseFailure");
 });
 
@@ -99,43 +84,33 @@ Deno.test("a compaction resets: by the SessionStart(compact) event, and by the m
   for (const reset of ["SessionStart.compact", "marker only"]) {
     for (const after of ["on", "off"]) {
       await t.step(`${reset}, refresh after compaction ${after}`, async () => {
-        const { box, env: base, call } = setup(35);
+        const { box, env: base, call, next } = setup(35);
         const env = { ...base, LESSONS_REINJECT_AFTER_COMPACT: after === "on" ? "1" : "0" };
-        const sessionId = call().session_id;
         ok((await runRecorded(call(), env)).context);
         appendTranscript(box.transcript, [entries.compactBoundary()]);
-        const restated: string[] = [];
-        if (reset !== "marker only") {
-          const event = await runRecorded(
-            payload(reset, { session_id: sessionId, transcript_path: box.transcript }),
-            env,
-          );
-          equal(event.code, 0);
-          if (event.context) {
-            equal(JSON.parse(event.stdout).hookSpecificOutput.hookEventName, "SessionStart");
-            restated.push(`${reset}`);
-          } else equal(event.stdout, "");
-        }
         // Right after compaction there is no reading: no threshold fires, nothing is counted;
-        // the rules are restated here unless SessionStart(compact) already did.
-        const fresh = payload("PostToolUse.Bash", {
-          transcript_path: box.transcript,
-          tool_use_id: "toolu_x",
-        });
-        const first = await runRecorded(fresh, env);
-        if (first.context) {
-          ok(first.context.startsWith("[lessons-reinject refresh compact ref="), first.context);
-          ok(first.context.includes("## Non-Negotiable Directives"));
-          restated.push("first tool call");
+        // the rules are restated by the first tool call unless SessionStart(compact) already did.
+        const ids = { session_id: call().session_id, transcript_path: box.transcript };
+        const answers: [string, Record<string, unknown>][] = [["first tool call", call("toolu_x")]];
+        if (reset !== "marker only") answers.unshift([reset, payload(reset, ids)]);
+        const restated: string[] = [];
+        for (const [who, stdin] of answers) {
+          const run = await runRecorded(stdin, env);
+          equal(run.code, 0);
+          if (run.context === undefined) {
+            equal(run.stdout, "");
+            continue;
+          }
+          const event = JSON.parse(run.stdout).hookSpecificOutput.hookEventName;
+          equal(event, who === reset ? "SessionStart" : "PostToolUse");
+          ok(run.context.startsWith("[lessons-reinject refresh compact ref="), run.context);
+          ok(run.context.includes("## Non-Negotiable Directives"));
+          restated.push(who);
         }
-        assertEquals(
-          restated,
-          after === "off"
-            ? []
-            : [reset === "SessionStart.compact" ? "SessionStart.compact" : "first tool call"],
-        );
-        assertEquals((await runRecorded(nextCall(box, 8, "toolu_low"), env)).stdout, "");
-        const again = await runRecorded(nextCall(box, 33, "toolu_again"), env);
+        const by = reset === "marker only" ? "first tool call" : reset;
+        assertEquals(restated, after === "off" ? [] : [by]);
+        assertEquals((await runRecorded(next(8, "toolu_low"), env)).stdout, "");
+        const again = await runRecorded(next(33, "toolu_again"), env);
         ok(
           again.context?.startsWith("[lessons-reinject refresh 30 ref="),
           `${reset}: ${again.stdout}`,
@@ -145,19 +120,28 @@ Deno.test("a compaction resets: by the SessionStart(compact) event, and by the m
   }
 });
 
-Deno.test("a first reading after SessionStart(compact) restated takes the thresholds it reached as fired", async () => {
-  const { box, env, call } = setup(35);
-  ok((await runRecorded(call(), env)).context);
-  appendTranscript(box.transcript, [entries.compactBoundary()]);
-  const ids = { session_id: call().session_id, transcript_path: box.transcript };
-  ok((await runRecorded(payload("SessionStart.compact", ids), env)).context);
-  // The new context starts at 34 %: the 30 % refresh would repeat what SessionStart just said.
-  assertEquals((await runRecorded(nextCall(box, 34, "toolu_n1"), env)).stdout, "");
-  ok((await runRecorded(nextCall(box, 53, "toolu_n2"), env)).context?.includes("refresh 52 ref="));
+Deno.test("once the rules are restated after a compaction, a first reading past 30 takes what it reached as fired", async (t) => {
+  // By SessionStart(compact); or by a call whose own entry is not written yet (no reading).
+  for (const by of ["SessionStart.compact", "a call without a reading"]) {
+    await t.step(by, async () => {
+      const { box, env, call, next } = setup(35);
+      ok((await runRecorded(call(), env)).context);
+      appendTranscript(box.transcript, [entries.compactBoundary()]);
+      const restate = by === "SessionStart.compact"
+        ? payload(by, { session_id: call().session_id, transcript_path: box.transcript })
+        : call("toolu_unwritten");
+      const restated = await runRecorded(restate, env);
+      ok(restated.context?.startsWith("[lessons-reinject refresh compact ref="), restated.stdout);
+      // The new context starts at 34 %: the 30 % refresh would repeat what was just said.
+      assertEquals((await runRecorded(next(34, "toolu_n1"), env)).stdout, "");
+      const then = await runRecorded(next(53, "toolu_n2"), env);
+      ok(then.context?.includes("refresh 52 ref="), then.stdout);
+    });
+  }
 });
 
 Deno.test("a lost state file does not fire twice: what fired is recovered from the transcript", async () => {
-  const { box, env, call } = setup(35);
+  const { box, env, call, next } = setup(35);
   const first = await runRecorded(call(), env);
   ok(first.context);
   // Claude Code records the refresh in the transcript; then the temp folder is cleaned.
@@ -165,9 +149,9 @@ Deno.test("a lost state file does not fire twice: what fired is recovered from t
   for (const entry of Deno.readDirSync(box.stateDir)) {
     Deno.removeSync(join(box.stateDir, entry.name));
   }
-  assertEquals((await runRecorded(nextCall(box, 40, "toolu_2"), env)).stdout, "");
+  assertEquals((await runRecorded(next(40, "toolu_2"), env)).stdout, "");
   // The next threshold still fires.
-  ok((await runRecorded(nextCall(box, 53, "toolu_3"), env)).context?.includes("refresh 52 ref="));
+  ok((await runRecorded(next(53, "toolu_3"), env)).context?.includes("refresh 52 ref="));
 });
 
 Deno.test("a refresh header copied from another session or quoted in a lesson is not believed", async () => {
@@ -179,52 +163,36 @@ Deno.test("a refresh header copied from another session or quoted in a lesson is
 });
 
 Deno.test("20 concurrent hook processes at 31% give exactly one refresh", async () => {
-  const { box, env } = setup(31, "toolu_p0");
   const ids = Array.from({ length: 20 }, (_, i) => `toolu_p${i}`);
-  writeTranscript(box.transcript, [
-    ...ids.map((id) => entries.assistant(31_000, [id], { messageId: "msg_parallel" })),
-  ]);
-  const runs = await Promise.all(
-    ids.map((id) =>
-      runRecorded(
-        payload("PostToolUse.Read", { transcript_path: box.transcript, tool_use_id: id }),
-        env,
-      )
-    ),
+  const { box, env } = sandboxSession(
+    WINDOW,
+    ids.map((id) => entries.assistant(31_000, [id], { messageId: "msg_parallel" })),
   );
+  const read = (id: string) =>
+    payload("PostToolUse.Read", { transcript_path: box.transcript, tool_use_id: id });
+  const runs = await Promise.all(ids.map((id) => runRecorded(read(id), env)));
   assertEquals(runs.map((r) => r.code).filter((c) => c !== 0), []);
   assertEquals(runs.filter((r) => r.context !== undefined).length, 1);
 });
 
-Deno.test("a 40 KB manifest gives at most 10,000 characters, every directive at least by summary", async () => {
-  const { box, env, call } = setup(31);
-  const manifestPath = join(box.dir, "big.json");
+Deno.test("a 40 KB manifest: at most the budget, 9,500 characters by default, every directive at least by summary", async (t) => {
   const manifest = largeManifest(40_000);
-  Deno.writeTextFileSync(manifestPath, JSON.stringify(manifest));
-  ok(Deno.statSync(manifestPath).size >= 40_000);
-  const run = await runRecorded(call(), {
-    ...env,
-    LESSONS_MANIFEST_PATH: manifestPath,
-    LESSONS_REINJECT_MAX_CHARS: "10000",
-  });
-  const text = run.context!;
-  ok(text.length <= 10_000, `${text.length}`);
-  for (
-    const lesson of Object.values(
-      manifest.lessons as Record<string, { summary: string; message: string }>,
-    )
-  ) {
-    ok(text.includes(lesson.summary) || text.includes(lesson.message.trim()), lesson.summary);
+  const lessons = Object.values(manifest.lessons as Record<string, Record<string, string>>);
+  for (const [budget, least] of [["10000", 0], [undefined, 8_000]] as const) {
+    await t.step(`LESSONS_REINJECT_MAX_CHARS ${budget ?? "unset"}`, async () => {
+      const { box, env, call } = setup(31);
+      const path = join(box.dir, "big.json");
+      Deno.writeTextFileSync(path, JSON.stringify(manifest));
+      ok(Deno.statSync(path).size >= 40_000);
+      const max = budget === undefined ? {} : { LESSONS_REINJECT_MAX_CHARS: budget };
+      const text = (await runRecorded(call(), { ...env, LESSONS_MANIFEST_PATH: path, ...max }))
+        .context!;
+      ok(text.length <= Number(budget ?? 9_500) && text.length > least, `${text.length}`);
+      for (const { summary, message } of lessons) {
+        ok(text.includes(summary!) || text.includes(message!.trim()), summary);
+      }
+    });
   }
-});
-
-Deno.test("the budget defaults to 9,500 characters", async () => {
-  const { box, env, call } = setup(31);
-  const manifestPath = join(box.dir, "big.json");
-  Deno.writeTextFileSync(manifestPath, JSON.stringify(largeManifest(40_000)));
-  const text = (await runRecorded(call(), { ...env, LESSONS_MANIFEST_PATH: manifestPath }))
-    .context!;
-  ok(text.length <= 9_500 && text.length > 8_000, `${text.length}`);
 });
 
 Deno.test("malformed input: exit 0, nothing on stdout", async (t) => {
@@ -284,20 +252,30 @@ Deno.test("a subagent's calls keep their own state and never read the main trans
   assertEquals(names().length, 2);
 });
 
+/** Runs `stdin` with a long wait, and calls `late` while the hook waits for the transcript. */
+async function writtenLate(
+  stdin: unknown,
+  env: Record<string, string>,
+  dir: string,
+  late: () => void,
+) {
+  const slow = { ...env, LESSONS_REINJECT_WAIT_MS: "10000", LESSONS_DEBUG: "1" };
+  const { paused, done } = runPausing(stdin, slow, dir);
+  await paused;
+  late();
+  return await done;
+}
+
 Deno.test("a subagent's first call waits for its own transcript, which Claude Code creates late", async () => {
   // Claude Code creates a subagent's file asynchronously: its first PostToolUse can start before
   // the file exists (seen in the e2e subagent scenario). The call waits for it, as for an entry.
   const { box, env, call } = setup(10);
   const file = join(box.transcript.replace(/\.jsonl$/, ""), "subagents", "agent-a1late.jsonl");
-  const { paused, done } = runPausing(
-    call("toolu_sub1", { agent_id: "a1late", agent_type: "general-purpose" }),
-    { ...env, LESSONS_REINJECT_WAIT_MS: "10000", LESSONS_DEBUG: "1" },
-    box.dir,
-  );
-  await paused;
-  Deno.mkdirSync(join(file, ".."), { recursive: true });
-  writeTranscript(file, [entries.assistant(40_000, ["toolu_sub1"], { isSidechain: true })]);
-  const run = await done;
+  const sub = call("toolu_sub1", { agent_id: "a1late", agent_type: "general-purpose" });
+  const run = await writtenLate(sub, env, box.dir, () => {
+    Deno.mkdirSync(join(file, ".."), { recursive: true });
+    writeTranscript(file, [entries.assistant(40_000, ["toolu_sub1"], { isSidechain: true })]);
+  });
   ok(run.context?.includes("refresh 30 ref="), run.stderr);
   ok(run.stderr.includes("(subagent)") && run.stderr.includes("tool_use match"), run.stderr);
 });
@@ -306,29 +284,23 @@ Deno.test("a session's first call waits for its transcript, created late; later 
   // 2.1.120 under load created the session's file after its first PostToolUse hook started.
   const { box, env, call } = setup(10);
   Deno.removeSync(box.transcript);
-  const slow = { ...env, LESSONS_REINJECT_WAIT_MS: "10000", LESSONS_DEBUG: "1" };
-  const { paused, done } = runPausing(call("toolu_first"), slow, box.dir);
-  await paused;
-  writeTranscript(box.transcript, [entries.assistant(31_000, ["toolu_first"])]);
-  const first = await done;
+  const first = await writtenLate(call("toolu_first"), env, box.dir, () => {
+    writeTranscript(box.transcript, [entries.assistant(31_000, ["toolu_first"])]);
+  });
   ok(first.context?.includes("refresh 30 ref="), first.stderr);
   ok(/waited \d+ ms for its entry/.test(first.stderr), first.stderr);
   // With the context's state written, a missing file is not waited for: it will not appear.
   Deno.removeSync(box.transcript);
+  const slow = { ...env, LESSONS_REINJECT_WAIT_MS: "10000", LESSONS_DEBUG: "1" };
   const later = await runRecorded(call("toolu_later"), slow);
   ok(later.stderr.includes("No such file") && !later.stderr.includes("waited"), later.stderr);
 });
 
 Deno.test("waits briefly for this call's entry, which Claude Code writes asynchronously", async () => {
   const { box, env, call } = setup(20, "toolu_prev");
-  const { paused, done } = runPausing(
-    call("toolu_late"),
-    { ...env, LESSONS_REINJECT_WAIT_MS: "10000", LESSONS_DEBUG: "1" },
-    box.dir,
-  );
-  await paused;
-  appendTranscript(box.transcript, [entries.assistant(31_000, ["toolu_late"])]);
-  const run = await done;
+  const run = await writtenLate(call("toolu_late"), env, box.dir, () => {
+    appendTranscript(box.transcript, [entries.assistant(31_000, ["toolu_late"])]);
+  });
   ok(run.context?.includes("refresh 30 ref="), run.stderr);
   ok(run.stderr.includes("transcript tool_use match"), run.stderr);
 });
@@ -400,22 +372,7 @@ Deno.test("10 concurrent first calls after a compaction restate the rules exactl
   appendTranscript(box.transcript, [entries.compactBoundary()]);
   const calls = Array.from({ length: 10 }, (_, i) => `toolu_after${i}`);
   appendTranscript(box.transcript, [entries.assistant(12_000, calls, { messageId: "msg_after" })]);
-  const runs = await Promise.all(calls.map((id) => runRecorded(nextCallPayload(box, id), env)));
+  const runs = await Promise.all(calls.map((id) => runRecorded(call(id), env)));
   const restated = runs.filter((r) => r.context?.startsWith("[lessons-reinject refresh compact"));
   assertEquals([restated.length, runs.filter((r) => r.context).length], [1, 1]);
-});
-
-function nextCallPayload(box: ReturnType<typeof sandbox>, id: string) {
-  return payload("PostToolUse.Bash", { transcript_path: box.transcript, tool_use_id: id });
-}
-
-Deno.test("restated on a call without a reading, the next reading past 30 does not restate again", async () => {
-  const { box, env, call } = setup(35);
-  ok((await runRecorded(call(), env)).context);
-  appendTranscript(box.transcript, [entries.compactBoundary()]);
-  // The call's own entry is not written yet: no reading, but the rules are restated here.
-  const first = await runRecorded(nextCallPayload(box, "toolu_unwritten"), env);
-  ok(first.context?.startsWith("[lessons-reinject refresh compact ref="), first.stdout);
-  assertEquals((await runRecorded(nextCall(box, 34, "toolu_r1"), env)).stdout, "");
-  ok((await runRecorded(nextCall(box, 53, "toolu_r2"), env)).context?.includes("refresh 52 ref="));
 });

@@ -12,6 +12,7 @@ import {
   ROOT,
   runHook,
   sandbox,
+  sandboxSession,
   spawnWithStdin,
   writeTranscript,
 } from "../_helpers.ts";
@@ -19,52 +20,46 @@ import {
 const posix = Deno.build.os !== "windows";
 
 Deno.test({
-  name: "a directory given as stdin gets one plain line and exit 0",
+  name:
+    "a directory given as stdin: the hook says so in one plain line, statusline on its line; exit 0",
   ignore: !posix, // needs sh to open a directory as stdin
-  async fn() {
+  async fn(t) {
     const box = sandbox();
-    // Deno.Command can only pipe, inherit or close stdin: sh opens the directory for it.
-    const out = await new Deno.Command("sh", {
-      args: ["-c", 'dir=$1; shift; exec "$@" < "$dir"', "sh", box.dir, ...MAIN_COMMAND],
-      env: baseEnv({ ...box.env, LESSONS_DEBUG: "1" }),
-      clearEnv: true,
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const stderr = new TextDecoder().decode(out.stderr);
-    assertEquals(out.code, 0, stderr);
-    assertEquals(new TextDecoder().decode(out.stdout), "");
-    assertEquals(
-      stderr,
-      "lessons-reinject: stdin is a directory, not a hook payload; nothing to do\n",
-    );
-  },
-});
-
-Deno.test({
-  name: "statusline with a directory as stdin prints its reason on the line and exits 0",
-  ignore: !posix,
-  async fn() {
-    const box = sandbox();
-    const out = await new Deno.Command("sh", {
-      args: [
-        "-c",
-        'dir=$1; shift; exec "$@" < "$dir"',
-        "sh",
-        box.dir,
-        ...MAIN_COMMAND,
-        "statusline",
+    const cases = [
+      [
+        "the hook",
+        [],
+        "",
+        "lessons-reinject: stdin is a directory, not a hook payload; nothing to do\n",
       ],
-      env: baseEnv(box.env),
-      clearEnv: true,
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    assertEquals(out.code, 0, new TextDecoder().decode(out.stderr));
-    assertEquals(
-      new TextDecoder().decode(out.stdout),
-      "lessons-reinject: no context reading (stdin is a directory, not a hook payload)\n",
-    );
+      [
+        "statusline",
+        ["statusline"],
+        "lessons-reinject: no context reading (stdin is a directory, not a hook payload)\n",
+        "lessons-reinject: statusline not recorded: stdin is a directory, not a hook payload\n",
+      ],
+    ] as const;
+    for (const [name, args, stdout, stderr] of cases) {
+      await t.step(name, async () => {
+        // Deno.Command can only pipe, inherit or close stdin: sh opens the directory for it.
+        const out = await new Deno.Command("sh", {
+          args: [
+            "-c",
+            'dir=$1; shift; exec "$@" < "$dir"',
+            "sh",
+            box.dir,
+            ...MAIN_COMMAND,
+            ...args,
+          ],
+          env: baseEnv({ ...box.env, LESSONS_DEBUG: "1" }),
+          clearEnv: true,
+          stdout: "piped",
+          stderr: "piped",
+        }).output();
+        const decoded = [out.stdout, out.stderr].map((b) => new TextDecoder().decode(b));
+        assertEquals([out.code, ...decoded], [0, stdout, stderr]);
+      });
+    }
   },
 });
 
@@ -72,18 +67,11 @@ Deno.test({
   name: "a state folder under /proc is refused in plain words, without Deno's --allow-all advice",
   ignore: Deno.build.os !== "linux", // /proc is Linux's
   async fn() {
-    const box = sandbox();
-    writeTranscript(box.transcript, [entries.assistant(31_000, ["toolu_1"])]);
-    const env = {
-      ...box.env,
-      LESSONS_CONTEXT_WINDOW: "100000",
-      LESSONS_STATE_DIR: "/proc/nope",
-      LESSONS_DEBUG: "1",
-    };
-    const run = await runHook(
-      payload("PostToolUse.Bash", { transcript_path: box.transcript, tool_use_id: "toolu_1" }),
-      env,
+    const { env, call } = sandboxSession(
+      { LESSONS_CONTEXT_WINDOW: "100000", LESSONS_STATE_DIR: "/proc/nope", LESSONS_DEBUG: "1" },
+      [entries.assistant(31_000, ["toolu_1"])],
     );
+    const run = await runHook(call("toolu_1"), env);
     assertEquals(run.code, 0, run.stderr);
     assertEquals(run.context, undefined);
     assertEquals(
@@ -99,12 +87,10 @@ Deno.test({
 });
 
 Deno.test("the debug line says a reason once: no 'X → X' when there is no reading", async () => {
-  const box = sandbox();
-  writeTranscript(box.transcript, [{ type: "user", message: { role: "user", content: "hi" } }]);
-  const run = await runHook(
-    payload("PostToolUse.Bash", { transcript_path: box.transcript, tool_use_id: "toolu_none" }),
-    { ...box.env, LESSONS_DEBUG: "1", LESSONS_REINJECT_WAIT_MS: "1" },
-  );
+  const { env, call } = sandboxSession({ LESSONS_DEBUG: "1", LESSONS_REINJECT_WAIT_MS: "1" }, [
+    { type: "user", message: { role: "user", content: "hi" } },
+  ]);
+  const run = await runHook(call("toolu_none"), env);
   const line = run.stderr.trim();
   ok(line.includes("nothing: no usage in the transcript; tool call 1"), line);
   ok(!line.includes("→"), line);
@@ -132,7 +118,7 @@ Deno.test({
     // A tool call in that session stays silent, as before: the notice was the one word.
     writeTranscript(box.transcript, [entries.assistant(120_000, ["toolu_1"])]);
     const call = await runHook(
-      payload("PostToolUse.Bash", { transcript_path: box.transcript, tool_use_id: "toolu_1" }),
+      payload("PostToolUse.Bash", { transcript_path: box.transcript }),
       box.env,
     );
     assertEquals([call.code, call.stdout, call.stderr], [0, "", ""]);

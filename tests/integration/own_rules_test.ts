@@ -11,8 +11,7 @@ import {
   runHook,
   runRecorded,
   SAMPLE_MANIFEST,
-  sandbox,
-  writeTranscript,
+  sandboxSession,
 } from "../_helpers.ts";
 
 const MARKED = "Always run `deno task test` before a commit.\nNever edit files in /work/main.";
@@ -21,14 +20,15 @@ const CLAUDE_MD = `# Project notes\n\nUNMARKED-NOTES stay out.\n\n<!-- reinject 
 
 /** A project with a git root, a sandboxed user folder, and a transcript at `percent`. */
 function project(percent: number, env: Record<string, string> = {}) {
-  const box = sandbox();
+  const { box, env: sandboxEnv, call: payloadOf } = sandboxSession({}, [
+    entries.assistant(percent * 1000, ["toolu_1"]),
+  ]);
   const root = join(box.dir, "repo");
   const cwd = join(root, "pkg");
   const user = join(box.dir, "claude-config");
   for (const dir of [join(root, ".git"), cwd, user]) Deno.mkdirSync(dir, { recursive: true });
-  writeTranscript(box.transcript, [entries.assistant(percent * 1000, ["toolu_1"])]);
   const fullEnv: Record<string, string> = {
-    ...box.env,
+    ...sandboxEnv,
     HOME: join(box.dir, "home"),
     // The user's own rules come from the sandbox, never from the developer's Claude folder.
     CLAUDE_CONFIG_DIR: user,
@@ -37,9 +37,14 @@ function project(percent: number, env: Record<string, string> = {}) {
     LESSONS_DEBUG: "1",
     ...env,
   };
-  const call = (id = "toolu_1") =>
-    payload("PostToolUse.Bash", { transcript_path: box.transcript, tool_use_id: id, cwd });
-  return { box, root, cwd, user, env: fullEnv, call };
+  const call = (id = "toolu_1") => payloadOf(id, { cwd });
+  /** SessionStart(compact) of this session, after the compaction's boundary. */
+  const compacted = () => {
+    appendTranscript(box.transcript, [entries.compactBoundary()]);
+    const ids = { session_id: call().session_id, transcript_path: box.transcript, cwd };
+    return payload("SessionStart.compact", ids);
+  };
+  return { box, root, cwd, user, env: fullEnv, call, compacted };
 }
 
 Deno.test("a marked CLAUDE.md section alone, no manifest anywhere, is restated at 30%", async () => {
@@ -118,15 +123,7 @@ Deno.test("SessionStart(compact) restates reinject.md, not what Claude Code relo
   Deno.writeTextFileSync(join(p.root, ".claude", "reinject.md"), "REINJECT-MD stays.\n");
   const before = (await runRecorded(p.call(), p.env)).context ?? "";
   ok(before.includes(MARKED) && before.includes("REINJECT-MD stays."), before);
-  appendTranscript(p.box.transcript, [entries.compactBoundary()]);
-  const start = await runRecorded(
-    payload("SessionStart.compact", {
-      session_id: p.call().session_id,
-      transcript_path: p.box.transcript,
-      cwd: p.cwd,
-    }),
-    p.env,
-  );
+  const start = await runRecorded(p.compacted(), p.env);
   const answer = JSON.parse(start.stdout).hookSpecificOutput;
   equal(answer.hookEventName, "SessionStart");
   ok(answer.additionalContext.startsWith("[lessons-reinject refresh compact ref="));
@@ -137,36 +134,35 @@ Deno.test("SessionStart(compact) restates reinject.md, not what Claude Code relo
   equal((await runRecorded(p.call("toolu_2"), p.env)).stdout, "");
 });
 
-Deno.test("after a compaction, marked CLAUDE.md sections alone are not restated, and not tried again", async () => {
-  const p = project(35);
-  Deno.writeTextFileSync(join(p.root, "CLAUDE.md"), CLAUDE_MD);
-  ok((await runRecorded(p.call(), p.env)).context?.includes(MARKED));
+Deno.test("after a compaction, marked CLAUDE.md sections alone are not restated, and not tried again", async (t) => {
   const reloaded = "only CLAUDE.md rules, which Claude Code puts back itself after a compaction";
-  // SessionStart(compact): no answer.
-  const start = await runRecorded(
-    payload("SessionStart.compact", {
-      session_id: p.call().session_id,
-      transcript_path: p.box.transcript,
-      cwd: p.cwd,
-    }),
-    p.env,
+  const marked = async () => {
+    const p = project(35);
+    Deno.writeTextFileSync(join(p.root, "CLAUDE.md"), CLAUDE_MD);
+    ok((await runRecorded(p.call(), p.env)).context?.includes(MARKED));
+    return p;
+  };
+  await t.step("SessionStart(compact): no answer", async () => {
+    const p = await marked();
+    const start = await runRecorded(p.compacted(), p.env);
+    equal(start.stdout, "");
+    ok(start.stderr.includes(`nothing restated: ${reloaded}`), start.stderr);
+  });
+  await t.step(
+    "a compaction only a tool call finds: it restates nothing, and records it settled",
+    async () => {
+      const q = await marked();
+      appendTranscript(q.box.transcript, [
+        entries.compactBoundary(),
+        entries.assistant(10_000, ["toolu_2"]),
+      ]);
+      const found = await runRecorded(q.call("toolu_2"), q.env);
+      equal(found.stdout, "");
+      ok(found.stderr.includes(`nothing restated: ${reloaded}`), found.stderr);
+      appendTranscript(q.box.transcript, [entries.assistant(11_000, ["toolu_3"])]);
+      const next = await runRecorded(q.call("toolu_3"), q.env);
+      equal(next.stdout, "");
+      ok(!next.stderr.includes("nothing restated"), next.stderr);
+    },
   );
-  equal(start.stdout, "");
-  ok(start.stderr.includes(`nothing restated: ${reloaded}`), start.stderr);
-  // A compaction only a tool call finds (no SessionStart(compact)): that call restates nothing,
-  // and records it settled.
-  const q = project(35);
-  Deno.writeTextFileSync(join(q.root, "CLAUDE.md"), CLAUDE_MD);
-  ok((await runRecorded(q.call(), q.env)).context?.includes(MARKED));
-  appendTranscript(q.box.transcript, [
-    entries.compactBoundary(),
-    entries.assistant(10_000, ["toolu_2"]),
-  ]);
-  const found = await runRecorded(q.call("toolu_2"), q.env);
-  equal(found.stdout, "");
-  ok(found.stderr.includes(`nothing restated: ${reloaded}`), found.stderr);
-  appendTranscript(q.box.transcript, [entries.assistant(11_000, ["toolu_3"])]);
-  const next = await runRecorded(q.call("toolu_3"), q.env);
-  equal(next.stdout, "");
-  ok(!next.stderr.includes("nothing restated"), next.stderr);
 });

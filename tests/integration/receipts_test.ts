@@ -16,6 +16,7 @@ import {
   runPausing,
   runRecorded,
   sandbox,
+  sandboxSession,
   writeTranscript,
 } from "../_helpers.ts";
 import { cli, parsedAs, unwrap } from "../cli/_cli.ts";
@@ -24,26 +25,25 @@ import { cli, parsedAs, unwrap } from "../cli/_cli.ts";
 const WINDOW = { LESSONS_CONTEXT_WINDOW: "100000", LESSONS_DEBUG: "1" };
 
 function session() {
-  const box = sandbox();
-  writeTranscript(box.transcript, []);
-  const env = { ...box.env, ...WINDOW };
   // The session the recorded lines belong to, as `status` finds it from the transcript.
-  const sessionId = String(entries.assistant(0).sessionId);
-  /** The payload of tool call `id`. */
-  const payloadOf = (id: string) =>
-    payload("PostToolUse.Bash", {
-      session_id: sessionId,
-      transcript_path: box.transcript,
-      tool_use_id: id,
-    });
+  const ids = { session_id: String(entries.assistant(0).sessionId) };
+  const { box, env, call: payloadOf, at } = sandboxSession(WINDOW);
   /** Claude Code writes the response holding tool call `id` at `percent`; its payload. */
-  const call = (id: string, percent: number) => {
-    appendTranscript(box.transcript, [entries.assistant(percent * 1000, [id])]);
-    return payloadOf(id);
+  const call = (id: string, percent: number) => at(percent * 1000, id, ids);
+  const event = (name: string) => payload(name, { ...ids, transcript_path: box.transcript });
+  return { box, env, call, event, payloadOf: (id: string) => payloadOf(id, ids) };
+}
+
+/** `status --json` of the transcript (its deliveries), and the line `status` prints for them. */
+async function status(box: { dir: string; transcript: string; env: Record<string, string> }) {
+  const env = { ...box.env, ...WINDOW, HOME: box.dir };
+  const json = await cli(["status", "--json", "--transcript", box.transcript], env);
+  const text = await cli(["status", "--transcript", box.transcript], env);
+  const deliveries = parsedAs(StatusJsonSchema, json.stdout).deliveries;
+  return {
+    deliveries: deliveries.map((d) => [d.refresh, d.status, d.call, d.sent]),
+    text: unwrap(text.stdout),
   };
-  const event = (name: string) =>
-    payload(name, { session_id: sessionId, transcript_path: box.transcript });
-  return { box, env, call, event, payloadOf };
 }
 
 /** What Claude Code writes after a hook it killed: the result, and `hook_cancelled`. */
@@ -80,26 +80,14 @@ Deno.test("a refresh never recorded is sent again on the next call, once, then g
   appendTranscript(box.transcript, [entries.toolResult("toolu_3")]);
   const later = await runHook(call("toolu_4", 34), env);
   ok(!later.stderr.includes("receipts:"), later.stderr);
-  const status = await cli(["status", "--json", "--transcript", box.transcript], {
-    ...box.env,
-    ...WINDOW,
-    HOME: box.dir,
-  });
-  const report = parsedAs(StatusJsonSchema, status.stdout);
-  assertEquals(report.deliveries.map((d) => [d.refresh, d.status, d.call, d.sent]), [
-    ["30", "given up", "toolu_2", 2],
-  ]);
-  const text = await cli(["status", "--transcript", box.transcript], {
-    ...box.env,
-    ...WINDOW,
-    HOME: box.dir,
-  });
+  const { deliveries, text } = await status(box);
+  assertEquals(deliveries, [["30", "given up", "toolu_2", 2]]);
   ok(
-    unwrap(text.stdout).includes(
+    text.includes(
       "deliveries   30%: given up: sent 2 times, not recorded for toolu_2 (Claude Code " +
         "cancelled the hook), and the session moved past it\n",
     ),
-    text.stdout,
+    text,
   );
 });
 
@@ -108,10 +96,7 @@ Deno.test("a refresh not recorded yet is not sent again; its record, written lat
   const first = await runHook(call("toolu_1", 31), env);
   ok(first.context);
   // The next call's hook starts before Claude Code has written anything of the last call.
-  const early = await runHook(
-    payloadOf("toolu_2"),
-    { ...env, LESSONS_REINJECT_WAIT_MS: "1" },
-  );
+  const early = await runHook(payloadOf("toolu_2"), { ...env, LESSONS_REINJECT_WAIT_MS: "1" });
   assertEquals(early.stdout, "");
   ok(early.stderr.includes("receipts: 30 not recorded yet for toolu_1"), early.stderr);
   // Then it all arrives: the result, the record of the refresh, the next responses.
@@ -151,34 +136,31 @@ Deno.test("the next call waits for its own entry while a receipt is outstanding,
   ok(run.stderr.includes("tool_use match"), run.stderr);
 });
 
-Deno.test("a dropped SessionStart(compact) answer: the first tool call restates, once", async () => {
-  const { box, env, call, event } = session();
-  ok((await runRecorded(call("toolu_1", 35), env)).context);
-  appendTranscript(box.transcript, [entries.compactBoundary()]);
-  // SessionStart(compact) answers, but Claude Code records nothing: the answer was dropped.
-  const start = await runHook(event("SessionStart.compact"), env);
-  ok(start.context?.startsWith("[lessons-reinject refresh compact ref="), start.stdout);
-  const first = await runRecorded(call("toolu_2", 8), env);
-  ok(first.context?.startsWith("[lessons-reinject refresh compact ref="), first.stderr);
-  ok(
-    first.stderr.includes("compact not recorded for SessionStart, and the session moved past it"),
-    first.stderr,
-  );
-  const next = await runRecorded(call("toolu_3", 9), env);
-  assertEquals(next.stdout, "", "restated twice");
-  ok(next.stderr.includes("compact (re-sent) delivered on toolu_2"), next.stderr);
-  // The thresholds of the new context work as before.
-  ok((await runRecorded(call("toolu_4", 31), env)).context?.includes("refresh 30 ref="));
-});
-
-Deno.test("a recorded SessionStart(compact) answer: the first tool call stays silent", async () => {
-  const { box, env, call, event } = session();
-  ok((await runRecorded(call("toolu_1", 35), env)).context);
-  appendTranscript(box.transcript, [entries.compactBoundary()]);
-  ok((await runRecorded(event("SessionStart.compact"), env)).context);
-  const first = await runRecorded(call("toolu_2", 8), env);
-  assertEquals(first.stdout, "", first.stderr);
-  ok(first.stderr.includes("receipts: compact delivered on SessionStart"), first.stderr);
+Deno.test("a SessionStart(compact) answer: recorded, the first tool call stays silent; dropped, it restates, once", async (t) => {
+  for (const recorded of [true, false]) {
+    await t.step(recorded ? "recorded" : "dropped", async () => {
+      const { box, env, call, event } = session();
+      ok((await runRecorded(call("toolu_1", 35), env)).context);
+      appendTranscript(box.transcript, [entries.compactBoundary()]);
+      // Dropped: SessionStart(compact) answers, but Claude Code records nothing.
+      const start = await (recorded ? runRecorded : runHook)(event("SessionStart.compact"), env);
+      ok(start.context?.startsWith("[lessons-reinject refresh compact ref="), start.stdout);
+      const first = await runRecorded(call("toolu_2", 8), env);
+      if (recorded) {
+        assertEquals(first.stdout, "", first.stderr);
+        ok(first.stderr.includes("receipts: compact delivered on SessionStart"), first.stderr);
+        return;
+      }
+      ok(first.context?.startsWith("[lessons-reinject refresh compact ref="), first.stderr);
+      const owed = "compact not recorded for SessionStart, and the session moved past it";
+      ok(first.stderr.includes(owed), first.stderr);
+      const next = await runRecorded(call("toolu_3", 9), env);
+      assertEquals(next.stdout, "", "restated twice");
+      ok(next.stderr.includes("compact (re-sent) delivered on toolu_2"), next.stderr);
+      // The thresholds of the new context work as before.
+      ok((await runRecorded(call("toolu_4", 31), env)).context?.includes("refresh 30 ref="));
+    });
+  }
 });
 
 Deno.test("parallel calls that all find a refresh owed send it again exactly once", async () => {
@@ -189,14 +171,7 @@ Deno.test("parallel calls that all find a refresh owed send it again exactly onc
   appendTranscript(box.transcript, [
     ...ids.map((id) => entries.assistant(33_000, [id], { messageId: "msg_parallel" })),
   ]);
-  const runs = await Promise.all(
-    ids.map((id) =>
-      runHook(
-        payloadOf(id),
-        env,
-      )
-    ),
-  );
+  const runs = await Promise.all(ids.map((id) => runHook(payloadOf(id), env)));
   const refreshes = runs.filter((r) => r.context !== undefined);
   assertEquals(refreshes.length, 1, runs.map((r) => r.stderr).join("\n"));
   ok(refreshes[0]!.context!.startsWith("[lessons-reinject refresh 30 ref="));
@@ -261,18 +236,13 @@ Deno.test("a Claude Code that records no hook outcome (before 2.1.97): each refr
     appendTranscript(box.transcript, [entries.toolResult("toolu_2")]);
   });
   await t.step("status says so", async () => {
-    const home = { ...box.env, ...WINDOW, HOME: box.dir };
-    const json = await cli(["status", "--json", "--transcript", box.transcript], home);
-    const report = parsedAs(StatusJsonSchema, json.stdout);
-    assertEquals(report.deliveries.map((d) => [d.refresh, d.status, d.call, d.sent]), [
-      ["30", "unrecorded", "toolu_1", 1],
-    ]);
-    const text = await cli(["status", "--transcript", box.transcript], home);
+    const { deliveries, text } = await status(box);
+    assertEquals(deliveries, [["30", "unrecorded", "toolu_1", 1]]);
     ok(
-      unwrap(text.stdout).includes(
+      text.includes(
         "30%: sent once on toolu_1; this Claude Code does not record deliveries, so it is not checked",
       ),
-      text.stdout,
+      text,
     );
   });
   await t.step("the next threshold still fires once", async () => {

@@ -6,7 +6,7 @@
  */
 import { deepStrictEqual as assertEquals, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { payload, RECORDINGS, runHook, sandbox } from "../_helpers.ts";
+import { payload, RECORDINGS, runHook, runPausing, sandbox } from "../_helpers.ts";
 import { compactionSummariser, FORK, shapes, SUMMARISER_ID, switchTurn } from "../replay/shapes.ts";
 
 const FORK_SESSION = "4b72c920-445c-453e-b371-aed56fd2d55f";
@@ -58,7 +58,7 @@ Deno.test("a fork with a labelled agent id inherits what its parent refreshed be
   const generated = shapes();
   const parent = generated[FORK.parent]!.text;
   const agent = generated[FORK.agent]!.text;
-  const run = async (agentText: string, id: string) => {
+  const runFork = async (agentText: string, id: string) => {
     const box = sandbox();
     const { main, subagents } = project(box, FORK.sessionId);
     Deno.writeTextFileSync(main, parent);
@@ -77,25 +77,31 @@ Deno.test("a fork with a labelled agent id inherits what its parent refreshed be
     );
   };
   await t.step("56 % on its first call: 30 and 52 are in its context already", async () => {
-    const first = await run(agent, "toolu_fa01");
+    const first = await runFork(agent, "toolu_fa01");
     equal(first.stdout, "", first.stderr);
     ok(first.stderr.includes("56% of 200000"), first.stderr);
   });
-  await t.step(
-    "73 % on a first call: only 70, which the parent refreshed after the fork",
-    async () => {
-      const later = await run(agent, "toolu_fa03");
-      ok(later.context?.startsWith("[lessons-reinject refresh 70 ref="), later.stderr);
-    },
-  );
-  await t.step(
-    "a fork point the parent's transcript lacks: the fork refreshes on its own",
-    async () => {
-      const lost = agent.replace(/"parentLastUuid":"[^"]+"/, '"parentLastUuid":"gone"');
-      const first = await run(lost, "toolu_fa01");
-      ok(first.context?.startsWith("[lessons-reinject refresh 30,52 ref="), first.stderr);
-    },
-  );
+  const lost = agent.replace(/"parentLastUuid":"[^"]+"/, '"parentLastUuid":"gone"');
+  const cases = [
+    [
+      "73 % on a first call: only 70, which the parent refreshed after the fork",
+      agent,
+      "fa03",
+      "70",
+    ],
+    [
+      "a fork point the parent's transcript lacks: the fork refreshes on its own",
+      lost,
+      "fa01",
+      "30,52",
+    ],
+  ];
+  for (const [name, text, id, fired] of cases) {
+    await t.step(name!, async () => {
+      const run = await runFork(text!, `toolu_${id}`);
+      ok(run.context?.startsWith(`[lessons-reinject refresh ${fired} ref=`), run.stderr);
+    });
+  }
 });
 
 Deno.test("the compaction summariser's file (2.1.30-2.1.80) is never read as the session", async (t) => {
@@ -108,28 +114,18 @@ Deno.test("the compaction summariser's file (2.1.30-2.1.80) is never read as the
   Deno.utimeSync(main, new Date(2026, 0, 1), new Date(2026, 0, 1));
   Deno.writeTextFileSync(summariser, shape.summariser.text);
   const env = { ...box.env, LESSONS_DEBUG: "1", LESSONS_REINJECT_WAIT_MS: "1" };
+  const call = (name: string, fields: Record<string, string>) =>
+    runHook(payload(name, { session_id: shape.sessionId, transcript_path: main, ...fields }), env);
   await t.step("the session's call reads the session: 20 %", async () => {
-    const run = await runHook(
-      payload("PostToolUse.Bash", {
-        session_id: shape.sessionId,
-        transcript_path: main,
-        tool_use_id: "toolu_cs04",
-      }),
-      env,
-    );
+    const run = await call("PostToolUse.Bash", { tool_use_id: "toolu_cs04" });
     equal(run.stdout, "", run.stderr);
     ok(run.stderr.includes("20% of 200000"), run.stderr);
   });
   await t.step("a subagent whose file is missing is not given the summariser's", async () => {
-    const run = await runHook(
-      payload("PostToolUse.subagent", {
-        session_id: shape.sessionId,
-        transcript_path: main,
-        agent_id: "a0123456789abcdef",
-        tool_use_id: "toolu_x",
-      }),
-      env,
-    );
+    const run = await call("PostToolUse.subagent", {
+      agent_id: "a0123456789abcdef",
+      tool_use_id: "toolu_x",
+    });
     equal(run.stdout, "", run.stderr);
     ok(!run.stderr.includes("83%") && run.stderr.includes("agent-a0123456789abcdef"), run.stderr);
   });
@@ -143,22 +139,18 @@ Deno.test("the first call after /model to a smaller window waits for its own ent
   const box = sandbox();
   const { main } = project(box, turn.sessionId);
   Deno.writeTextFileSync(main, turn.before);
-  const late = new Promise<void>((resolve) =>
-    setTimeout(() => {
-      Deno.writeTextFileSync(main, turn.entry, { append: true });
-      resolve();
-    }, 1500)
-  );
-  const run = await runHook(
+  const { paused, done } = runPausing(
     payload("PostToolUse.Bash", {
       session_id: turn.sessionId,
       transcript_path: main,
       tool_use_id: "toolu_st02",
     }),
-    // The entry comes late enough that the hook has started; the wait outlasts it.
-    { ...box.env, LESSONS_DEBUG: "1", LESSONS_REINJECT_WAIT_MS: "4000" },
+    { ...box.env, LESSONS_DEBUG: "1", LESSONS_REINJECT_WAIT_MS: "10000" },
+    box.dir,
   );
-  await late;
+  await paused;
+  Deno.writeTextFileSync(main, turn.entry, { append: true });
+  const run = await done;
   ok(run.context?.startsWith("[lessons-reinject refresh 30 ref="), run.stderr);
   ok(run.stderr.includes("35% of 200000"), run.stderr);
 });

@@ -5,30 +5,25 @@
  * (`session_id: "served:<id>"`).
  */
 import { deepStrictEqual as assertEquals, equal, ok } from "node:assert/strict";
-import { entries, payload, runHook, runRecorded, sandbox, writeTranscript } from "../_helpers.ts";
-
-const WINDOW = { LESSONS_CONTEXT_WINDOW: "100000" };
+import {
+  appendTranscript,
+  entries,
+  payload,
+  runHook,
+  runRecorded,
+  sandbox,
+  sandboxSession,
+} from "../_helpers.ts";
 
 /** A session left at `percent`, resumed: its transcript, environment and SessionStart payload. */
 function resumed(percent: number) {
-  const box = sandbox();
-  const sessionId = crypto.randomUUID();
-  writeTranscript(box.transcript, [
+  const { box, env, call } = sandboxSession({ LESSONS_CONTEXT_WINDOW: "100000" }, [
     entries.assistant(percent * 1000, ["toolu_last"]),
     entries.toolResult("toolu_last"),
   ]);
-  const start = payload("SessionStart.resume", {
-    session_id: sessionId,
-    transcript_path: box.transcript,
-    context_tokens: percent * 1000 + 400,
-  });
-  const call = (id: string) =>
-    payload("PostToolUse.Bash", {
-      session_id: sessionId,
-      transcript_path: box.transcript,
-      tool_use_id: id,
-    });
-  return { box, env: { ...box.env, ...WINDOW }, start, call, sessionId };
+  const ids = { session_id: crypto.randomUUID(), transcript_path: box.transcript };
+  const start = payload("SessionStart.resume", { ...ids, context_tokens: percent * 1000 + 400 });
+  return { box, env, start, call: (id: string) => call(id, ids) };
 }
 
 Deno.test("a session resumed past a threshold gets its refresh in SessionStart's answer", async () => {
@@ -58,18 +53,10 @@ Deno.test("resumed: nothing fires twice", async (t) => {
     equal((await runHook(start, env)).stdout, "");
   });
   await t.step("a resumed SessionStart's refresh is not given again on the next call", async () => {
-    const { box, env, start } = resumed(35);
+    const { box, env, start, call } = resumed(35);
     ok((await runRecorded(start, env)).context?.includes("refresh 30"));
-    const next = payload("PostToolUse.Bash", {
-      session_id: start.session_id,
-      transcript_path: box.transcript,
-      tool_use_id: "toolu_next",
-    });
-    writeTranscript(box.transcript, [
-      ...Deno.readTextFileSync(box.transcript).trim().split("\n").map((l) => JSON.parse(l)),
-      entries.assistant(36_000, ["toolu_next"]),
-    ]);
-    equal((await runHook(next, env)).context, undefined);
+    appendTranscript(box.transcript, [entries.assistant(36_000, ["toolu_next"])]);
+    equal((await runHook(call("toolu_next"), env)).context, undefined);
   });
 });
 

@@ -3,7 +3,7 @@
  * the way Claude Code would have run it, and pairs each decision with the oracle's.
  */
 import { join } from "node:path";
-import { entries, PAYLOADS, RECORDINGS, SAMPLE_MANIFEST, SKELETONS } from "../_helpers.ts";
+import { entries, payload, RECORDINGS, SAMPLE_MANIFEST, SKELETONS } from "../_helpers.ts";
 import { callHook, type HookDecision } from "./_adapter.ts";
 import {
   type Config,
@@ -15,6 +15,7 @@ import {
   parseLines,
   TRUTH,
 } from "./oracle.ts";
+import { AGENT_COMPACTIONS, FORK, shapes } from "./shapes.ts";
 
 /** What a replay sets beyond the defaults: the hook's environment, and the oracle's reading of it. */
 export interface ReplayConfig {
@@ -24,7 +25,6 @@ export interface ReplayConfig {
 
 /** The defaults: nothing set. */
 export const DEFAULTS: ReplayConfig = { env: {}, oracle: DEFAULT_CONFIG };
-import { AGENT_COMPACTIONS, FORK, shapes } from "./shapes.ts";
 
 /** Sessions that ran through a gateway (their provenance: the skeletons' README, shapes.ts). */
 const GATEWAY = new Set([
@@ -39,8 +39,8 @@ interface AgentFile {
   main: string;
   agentId: string;
   agentType: string;
-  /** The folder under `<session>/` Claude Code wrote it to. */
-  folder: string;
+  /** The folder under `<session>/` Claude Code wrote it to, if not `subagents`. */
+  folder?: string;
 }
 
 const AGENTS: Record<string, AgentFile> = {
@@ -55,26 +55,18 @@ const AGENTS: Record<string, AgentFile> = {
     main: "recorded-2.1.328-fork-main.jsonl",
     agentId: "ae76d425a14d91e5a",
     agentType: "fork",
-    folder: "subagents",
   },
   [AGENT_COMPACTIONS.agent]: {
     main: AGENT_COMPACTIONS.main,
     agentId: AGENT_COMPACTIONS.agentId,
     agentType: "general-purpose",
-    folder: "subagents",
   },
   [FORK.agent]: {
     main: FORK.parent,
     agentId: FORK.agentId,
     agentType: "fork",
-    folder: "subagents",
   },
 };
-
-/** A payload captured from real Claude Code (tests/fixtures/payloads), by name. */
-function captured(name: string): Record<string, unknown> {
-  return JSON.parse(Deno.readTextFileSync(join(PAYLOADS, `${name}.json`)));
-}
 
 let generated: string | undefined;
 
@@ -115,13 +107,6 @@ function lineEnds(bytes: Uint8Array): number[] {
   for (let i = 0; i < bytes.length; i++) if (bytes[i] === 10) ends.push(i + 1);
   if (ends.at(-1) !== bytes.length) ends.push(bytes.length);
   return ends;
-}
-
-function sessionIdOf(lines: ReturnType<typeof parseLines>, fallback: string): string {
-  for (const entry of lines) {
-    if (typeof entry?.sessionId === "string") return entry.sessionId;
-  }
-  return fallback;
 }
 
 export interface Row {
@@ -167,14 +152,17 @@ export async function replay(
   const dir = Deno.makeTempDirSync({ prefix: "lessons-replay-" });
   try {
     const project = join(dir, "projects", "-home-dev-project");
-    const sessionId = sessionIdOf(lines, "replay-session");
+    const sessionId = String(
+      lines.find((l) => typeof l?.sessionId === "string")?.sessionId ??
+        "replay-session",
+    );
     const mainPath = join(project, `${sessionId}.jsonl`);
     let target = mainPath;
     Deno.mkdirSync(project, { recursive: true });
     if (agent && mainFile) {
       // The parent's transcript exists whole; the agent's own file grows call by call.
       Deno.copyFileSync(mainFile, mainPath);
-      const folder = join(project, sessionId, agent.folder);
+      const folder = join(project, sessionId, agent.folder ?? "subagents");
       Deno.mkdirSync(folder, { recursive: true });
       target = join(folder, `agent-${agent.agentId}.jsonl`);
     }
@@ -221,22 +209,20 @@ export async function replay(
         // summary, and records the answer after them (2.1.328): the hook learns what they prove
         // on a later call.
         if (firstMarker > 0) writeTo(firstMarker - 1);
-        event = await callHook(
-          { ...captured("SessionStart.compact"), ...base },
-          env,
-        );
+        event = await callHook(payload("SessionStart.compact", base), env);
         writeTo(call.markersBefore.at(-1)!);
         record(event, "SessionStart", "SessionStart");
       }
       writeTo(call.line);
-      const payload = {
-        ...captured("PostToolUse.Bash"),
-        ...base,
-        tool_name: call.toolName,
-        tool_use_id: call.toolUseId,
-        ...(agent ? { agent_id: agent.agentId, agent_type: agent.agentType } : {}),
-      };
-      const hook = await callHook(payload, env);
+      const hook = await callHook(
+        payload("PostToolUse.Bash", {
+          ...base,
+          tool_name: call.toolName,
+          tool_use_id: call.toolUseId,
+          ...(agent ? { agent_id: agent.agentId, agent_type: agent.agentType } : {}),
+        }),
+        env,
+      );
       record(hook, call.toolUseId);
       const agree = same(call.expected, hook) && (event === undefined || same(call.event, event));
       rows.push({ call, hook, ...(event ? { event } : {}), agree });

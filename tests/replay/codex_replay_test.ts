@@ -9,6 +9,7 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { join } from "node:path";
 import { ROOT, SAMPLE_MANIFEST } from "../_helpers.ts";
+import { codexAnswer } from "../integration/_codex.ts";
 import { callHook } from "./_adapter.ts";
 
 const FIXTURES = join(ROOT, "tests", "fixtures", "codex");
@@ -91,22 +92,6 @@ function expected(steps: Step[]): string[] {
   return out;
 }
 
-/** Codex 0.171.0's record of a delivered answer (codex-facts.md). */
-function record(text: string): string {
-  return JSON.stringify({
-    timestamp: "2026-12-04T00:00:00.000Z",
-    type: "response_item",
-    payload: {
-      type: "message",
-      role: "developer",
-      content: [{ type: "input_text", text }],
-      internal_chat_message_metadata_passthrough: {
-        content_item_kinds: ["hooks.additional_context"],
-      },
-    },
-  }) + "\n";
-}
-
 async function replay(original: string): Promise<{ got: string[]; want: string[] }> {
   const dir = Deno.makeTempDirSync({ prefix: "lessons-codex-replay-" });
   try {
@@ -133,16 +118,11 @@ async function replay(original: string): Promise<{ got: string[]; want: string[]
         ? { ...base, hook_event_name: "PostToolUse", tool_name: "Bash", tool_use_id: step.id }
         : { ...base, hook_event_name: "SessionStart", source: "compact" };
       const decision = await callHook({ ...payload, cwd: dir }, env);
-      if (decision.text !== "") file.writeSync(encoder.encode(record(decision.text)));
-      got.push(
-        decision.kind === "compact"
-          ? "compact"
-          : decision.kind === "thresholds"
-          ? decision.thresholds.join(",")
-          : decision.kind === "none"
-          ? ""
-          : decision.kind,
-      );
+      if (decision.text !== "") {
+        file.writeSync(encoder.encode(JSON.stringify(codexAnswer(decision.text)) + "\n"));
+      }
+      const { kind, thresholds } = decision;
+      got.push(kind === "thresholds" ? thresholds.join(",") : kind === "none" ? "" : kind);
     }
     file.close();
     return { got, want: expected(steps) };

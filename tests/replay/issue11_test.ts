@@ -31,42 +31,33 @@ function stated(decision: HookDecision): [number, string] | undefined {
 
 for (const withEvents of [true, false]) {
   const mode = withEvents ? "with" : "without";
-  Deno.test({
-    name:
-      `v2.1.112 (opus-4-7, 2.1.112) refreshes at 30, 52, 70 % of 200k before its compaction, ${mode} compaction events`,
-    fn: async () => {
-      const rows = await replay("v2.1.112-compact-boundary.jsonl", withEvents);
-      const fired = rows.filter((r) => r.hook.kind !== "none");
-      const before = fired.filter((r) => r.call.line < BOUNDARY_LINE);
-      deepStrictEqual(before.map((r) => r.hook.thresholds), [[30], [52], [70]]);
-      deepStrictEqual(before.map((r) => stated(r.hook)?.[1]), ["200k", "200k", "200k"]);
-      // Before this branch it read 3-17 % of 1M all session and never refreshed.
-      for (const r of before) ok(stated(r.hook)![0] >= r.hook.thresholds[0]!, r.hook.header);
-      // After the compaction (preTokens 167,766: a 200k window) the context starts again: the
-      // rules are restated once (by SessionStart, or by the first call after the marker), then 30
-      // fires at 30 % of 200k (the new context starts below it).
-      const after = rows.filter((r) => r.call.line > BOUNDARY_LINE);
-      const restated = after.filter((r) =>
-        r.hook.kind === "compact" || r.event?.kind === "compact"
-      );
-      deepStrictEqual(restated.length, 1);
-      ok(withEvents || restated[0] === after[0], "without events, the first call after it");
-      const thirty = after.find((r) => r.hook.kind === "thresholds")!;
-      deepStrictEqual([thirty.hook.thresholds, stated(thirty.hook)?.[1]], [[30], "200k"]);
-    },
+  Deno.test(`v2.1.112 (opus-4-7, 2.1.112) refreshes at 30, 52, 70 % of 200k before its compaction, ${mode} compaction events`, async () => {
+    const rows = await replay("v2.1.112-compact-boundary.jsonl", withEvents);
+    const fired = rows.filter((r) => r.hook.kind !== "none");
+    const before = fired.filter((r) => r.call.line < BOUNDARY_LINE);
+    deepStrictEqual(before.map((r) => r.hook.thresholds), [[30], [52], [70]]);
+    deepStrictEqual(before.map((r) => stated(r.hook)?.[1]), ["200k", "200k", "200k"]);
+    // Before this branch it read 3-17 % of 1M all session and never refreshed.
+    for (const r of before) ok(stated(r.hook)![0] >= r.hook.thresholds[0]!, r.hook.header);
+    // After the compaction (preTokens 167,766: a 200k window) the context starts again: the
+    // rules are restated once (by SessionStart, or by the first call after the marker), then 30
+    // fires at 30 % of 200k (the new context starts below it).
+    const after = rows.filter((r) => r.call.line > BOUNDARY_LINE);
+    const restated = after.filter((r) => r.hook.kind === "compact" || r.event?.kind === "compact");
+    deepStrictEqual(restated.length, 1);
+    ok(withEvents || restated[0] === after[0], "without events, the first call after it");
+    const thirty = after.find((r) => r.hook.kind === "thresholds")!;
+    deepStrictEqual([thirty.hook.thresholds, stated(thirty.hook)?.[1]], [[30], "200k"]);
   });
 }
 
-Deno.test({
-  name: "v2.1.212 (a gateway, usage only in input_tokens) reads input_tokens as the context",
-  fn: async () => {
-    const rows = await replay("v2.1.212-newest.jsonl", true);
-    const fired = rows.filter((r) => r.hook.kind === "thresholds");
-    deepStrictEqual(fired.map((r) => r.hook.thresholds), [[30], [52], [70]]);
-    ok(fired.every((r) => stated(r.hook)?.[1] === "200k"));
-    // The readings are all input_tokens (no caching): the last call's, as the oracle read it.
-    deepStrictEqual(rows.at(-1)!.call.tokens, LAST_212);
-  },
+Deno.test("v2.1.212 (a gateway, usage only in input_tokens) reads input_tokens as the context", async () => {
+  const rows = await replay("v2.1.212-newest.jsonl", true);
+  const fired = rows.filter((r) => r.hook.kind === "thresholds");
+  deepStrictEqual(fired.map((r) => r.hook.thresholds), [[30], [52], [70]]);
+  ok(fired.every((r) => stated(r.hook)?.[1] === "200k"));
+  // The readings are all input_tokens (no caching): the last call's, as the oracle read it.
+  deepStrictEqual(rows.at(-1)!.call.tokens, LAST_212);
 });
 
 /** A hand-written session: one hook call per `tokens`, on model `model`, through the adapter. */
@@ -109,45 +100,40 @@ Deno.test("an unreported compaction is found on the first call after it", async 
   deepStrictEqual((await call(66_000)).decision.kind, "none"); // 33 %
 });
 
-const CLIMB = [70_000, 110_000, 150_000, 250_000, 310_000, 530_000, 710_000];
-
-Deno.test("a 1M session on an uncertain window: 60k, 104k and 140k, then the cadence once 1M is proven", async () => {
+Deno.test("a 1M session on an uncertain window: 60k, 104k and 140k, then the cadence once 1M is proven; cadence off, 30, 52 and 70 % of 1M", async (t) => {
   // claude-sonnet-4-6 in 2.1.328 is 200k unless [1m] was chosen, which the transcript does not
   // record: measured against 200k until a reading above 200k proves 1M. The first three land at
-  // the same token counts either way; the cadence starts with the proof.
-  const { call } = session("claude-sonnet-4-6");
-  const seen: [number, number[], string | undefined][] = [];
-  for (const tokens of CLIMB) {
-    const { decision } = await call(tokens);
-    seen.push([tokens, decision.thresholds, stated(decision)?.[1]]);
+  // the same token counts either way (the early refreshes: never silence); the cadence starts
+  // with the proof, and with the cadence off the three stop counting.
+  const early = [[70_000, [30], "200k"], [110_000, [52], "200k"], [150_000, [70], "200k"]];
+  const cases = {
+    "default cadence": [
+      ...early,
+      [250_000, [180_000, 220_000], "1M"], // proves 1M: what the cadence passed, in one refresh
+      [310_000, [260_000, 300_000], "1M"],
+      [530_000, [340_000, 380_000, 420_000, 460_000, 500_000], "1M"],
+      [710_000, [540_000, 580_000, 620_000, 660_000, 700_000], "1M"],
+    ],
+    "cadence off": [
+      ...early,
+      [250_000, [], undefined], // proves 1M: the three above stop counting; 25 % of 1M
+      [310_000, [30], "1M"],
+      [530_000, [52], "1M"],
+      [710_000, [70], "1M"],
+    ],
+  };
+  for (const [name, want] of Object.entries(cases)) {
+    await t.step(name, async () => {
+      const off = name === "cadence off" ? { LESSONS_REINJECT_CADENCE: "off" } : {};
+      const { call } = session("claude-sonnet-4-6", off);
+      const seen = [];
+      for (const [tokens] of want) {
+        const { decision } = await call(tokens as number);
+        seen.push([tokens, decision.thresholds, stated(decision)?.[1]]);
+      }
+      deepStrictEqual(seen, want);
+    });
   }
-  deepStrictEqual(seen, [
-    [70_000, [30], "200k"],
-    [110_000, [52], "200k"],
-    [150_000, [70], "200k"],
-    [250_000, [180_000, 220_000], "1M"], // proves 1M: what the cadence passed, in one refresh
-    [310_000, [260_000, 300_000], "1M"],
-    [530_000, [340_000, 380_000, 420_000, 460_000, 500_000], "1M"],
-    [710_000, [540_000, 580_000, 620_000, 660_000, 700_000], "1M"],
-  ]);
-});
-
-Deno.test("with the cadence off, a 1M session on an uncertain window refreshes early, then at 30, 52 and 70 % of 1M", async () => {
-  const { call } = session("claude-sonnet-4-6", { LESSONS_REINJECT_CADENCE: "off" });
-  const seen: [number, number[], string | undefined][] = [];
-  for (const tokens of CLIMB) {
-    const { decision } = await call(tokens);
-    seen.push([tokens, decision.thresholds, stated(decision)?.[1]]);
-  }
-  deepStrictEqual(seen, [
-    [70_000, [30], "200k"], // the early refreshes: never silence
-    [110_000, [52], "200k"],
-    [150_000, [70], "200k"],
-    [250_000, [], undefined], // proves 1M: the three above stop counting; 25 % of 1M
-    [310_000, [30], "1M"],
-    [530_000, [52], "1M"],
-    [710_000, [70], "1M"],
-  ]);
 });
 
 Deno.test("the default model of 2.1.328 is certainly 1M: 30, 52, 70 at 60k, 104k, 140k, no early refresh", async () => {
@@ -173,40 +159,37 @@ Deno.test("a gateway's own entry with all-zero usage ends the wait: the counter,
   ok(ms < 1000, `waited ${Math.round(ms)} ms for an entry that was already there`);
 });
 
-Deno.test({
-  name: "a 2.1.167 workflow agent's nested file is found and its path kept in the agent's state",
-  fn: async () => {
-    const box = sandbox();
-    const session = "3e89eb15-32e7-43f8-8734-8d47310263ea";
-    const main = join(box.dir, `${session}.jsonl`);
-    Deno.copyFileSync(skeletonTranscript("v2.1.167-main-with-workflow-subagents.jsonl"), main);
-    const nested = join(box.dir, session, "subagents", "workflows", "wf_f5b3cd7b-844");
-    Deno.mkdirSync(nested, { recursive: true });
-    const agentFile = join(nested, "agent-ab9eaae030fe399d0.jsonl");
-    Deno.copyFileSync(
-      skeletonTranscript("v2.1.167-subagent-file-agent-ab9eaae030fe399d0.jsonl"),
-      agentFile,
+Deno.test("a 2.1.167 workflow agent's nested file is found and its path kept in the agent's state", async () => {
+  const box = sandbox();
+  const session = "3e89eb15-32e7-43f8-8734-8d47310263ea";
+  const main = join(box.dir, `${session}.jsonl`);
+  Deno.copyFileSync(skeletonTranscript("v2.1.167-main-with-workflow-subagents.jsonl"), main);
+  const nested = join(box.dir, session, "subagents", "workflows", "wf_f5b3cd7b-844");
+  Deno.mkdirSync(nested, { recursive: true });
+  const agentFile = join(nested, "agent-ab9eaae030fe399d0.jsonl");
+  Deno.copyFileSync(
+    skeletonTranscript("v2.1.167-subagent-file-agent-ab9eaae030fe399d0.jsonl"),
+    agentFile,
+  );
+  const env = { ...box.env, LESSONS_DEBUG: "1" };
+  const call = () =>
+    callHook(
+      payload("PostToolUse.subagent", {
+        session_id: session,
+        transcript_path: main,
+        agent_id: "ab9eaae030fe399d0",
+        tool_use_id: "tooluse_kY0JsI3ibRIkKJPP0Xkiwv",
+      }),
+      env,
     );
-    const env = { ...box.env, LESSONS_DEBUG: "1" };
-    const call = () =>
-      callHook(
-        payload("PostToolUse.subagent", {
-          session_id: session,
-          transcript_path: main,
-          agent_id: "ab9eaae030fe399d0",
-          tool_use_id: "tooluse_kY0JsI3ibRIkKJPP0Xkiwv",
-        }),
-        env,
-      );
-    const first = await call();
-    // A reading from the agent's own file (its last usage, 50,191: the README's figure), not the
-    // fallback counter.
-    ok(first.debug.includes("50191 tokens from transcript"), first.debug);
-    const states = [...Deno.readDirSync(box.stateDir)].filter((e) => e.name.endsWith(".json"));
-    const kept = states.map((e) =>
-      JSON.parse(Deno.readTextFileSync(join(box.stateDir, e.name))).agentTranscript
-    ).filter((p) => p !== undefined);
-    deepStrictEqual(kept, [agentFile]);
-    ok((await call()).debug.includes("50191 tokens from transcript"));
-  },
+  const first = await call();
+  // A reading from the agent's own file (its last usage, 50,191: the README's figure), not the
+  // fallback counter.
+  ok(first.debug.includes("50191 tokens from transcript"), first.debug);
+  const states = [...Deno.readDirSync(box.stateDir)].filter((e) => e.name.endsWith(".json"));
+  const kept = states.map((e) =>
+    JSON.parse(Deno.readTextFileSync(join(box.stateDir, e.name))).agentTranscript
+  ).filter((p) => p !== undefined);
+  deepStrictEqual(kept, [agentFile]);
+  ok((await call()).debug.includes("50191 tokens from transcript"));
 });

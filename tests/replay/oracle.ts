@@ -36,7 +36,7 @@ export interface Truth {
   /** The session's real window, known with hindsight (see {@link TRUTH}). */
   window: number;
   /** The file is a subagent's own transcript: every line counts although it is a sidechain. */
-  sidechainFile: boolean;
+  sidechainFile?: boolean;
   /**
    * The real window of each entry, when the session changed model or Claude Code version (known
    * by construction for the generated shapes); else {@link window} for every entry.
@@ -79,32 +79,26 @@ function shapeWindow(model: string | undefined, version: string | undefined): nu
 export const TRUTH: Record<string, Truth & { why: string }> = {
   "v1.0.90-inline-sidechain-summary-entries.jsonl": {
     window: 200_000,
-    sidechainFile: false,
     why: "claude-opus-4-1 never had 1M",
   },
   "v2.0.76-large-no-compaction.jsonl": {
     window: 200_000,
-    sidechainFile: false,
     why: "claude-opus-4-5 never had 1M; its last reading, 180,437, is near 200k",
   },
   "v2.1.14-agent-progress-nested-usage.jsonl": {
     window: 200_000,
-    sidechainFile: false,
     why: "claude-opus-4-5 never had 1M",
   },
   "v2.1.112-compact-boundary.jsonl": {
     window: 200_000,
-    sidechainFile: false,
     why: "auto-compacted at preTokens 167,766 = 200k - 33k; opus-4-7 was 200k in 2.1.112",
   },
   "v2.1.121-pasted-images-833KB-line.jsonl": {
     window: 200_000,
-    sidechainFile: false,
     why: "sonnet-4-6 has 200k without [1m]; the session never read above 200k",
   },
   "v2.1.167-main-with-workflow-subagents.jsonl": {
     window: 200_000,
-    sidechainFile: false,
     why: "a gateway: 2.1.150-2.1.275 give opus-4-8 1M only on the first-party API",
   },
   "v2.1.167-subagent-file-agent-ab9eaae030fe399d0.jsonl": {
@@ -114,41 +108,34 @@ export const TRUTH: Record<string, Truth & { why: string }> = {
   },
   "v2.1.185-three-compact-boundaries.jsonl": {
     window: 200_000,
-    sidechainFile: false,
     why: "three auto-compactions at preTokens 169,486 / 167,345 / 167,720",
   },
   "v2.1.212-newest.jsonl": {
     window: 200_000,
-    sidechainFile: false,
     why: "a gateway: 2.1.212 gives fable-5 1M only on the first-party API",
   },
   "v2.1.225-two-processes-one-session.jsonl": {
     window: 1_000_000,
-    sidechainFile: false,
     provenByReading: true,
     why: "claude-opus-5 reading up to 359,753 tokens with no compaction: over 200k, so 1M; two " +
       "processes (2.1.225 and 2.1.226) each append their own chain after a resume",
   },
   "recorded-2.1.328-sonnet-climb.jsonl": {
     window: 200_000,
-    sidechainFile: false,
     why: "recorded with claude-sonnet-4-6 and no [1m]",
   },
   "recorded-2.1.328-compact.jsonl": {
     window: 200_000,
-    sidechainFile: false,
     why: "recorded with claude-sonnet-4-6 and no [1m]",
   },
   "recorded-2.1.328-auto-compact-window.jsonl": {
     window: 200_000,
-    sidechainFile: false,
     why: "recorded with claude-sonnet-4-6 and no [1m]; auto-compacted at preTokens 67,044 " +
       "because CLAUDE_CODE_AUTO_COMPACT_WINDOW=100000 was set (the replay leaves it unset: the " +
       "hook learns the point from the boundary)",
   },
   "recorded-2.1.328-fork-main.jsonl": {
     window: 200_000,
-    sidechainFile: false,
     why: "recorded with claude-sonnet-4-6 and no [1m]",
   },
   "recorded-2.1.328-fork-agent-ae76d425a14d91e5a.jsonl": {
@@ -161,40 +148,33 @@ export const TRUTH: Record<string, Truth & { why: string }> = {
   "shape-model-switch-1m-200k-1m.jsonl": {
     window: 200_000,
     windowOf: shapeWindow,
-    sidechainFile: false,
     why: "claude-opus-5 (1M) and claude-sonnet-4-6 (200k) in 2.1.328",
   },
   "shape-model-switch-opus-4-8-opus-5.jsonl": {
     window: 1_000_000,
     windowOf: shapeWindow,
-    sidechainFile: false,
     why: "both natively 1M in 2.1.328",
   },
   "shape-model-switch-200k-1m-200k.jsonl": {
     window: 200_000,
     windowOf: shapeWindow,
-    sidechainFile: false,
     why: "claude-sonnet-4-6 (200k) and claude-opus-5 (1M) in 2.1.328",
   },
   "shape-resumed-after-upgrade.jsonl": {
     window: 200_000,
     windowOf: shapeWindow,
-    sidechainFile: false,
     why: "claude-opus-4-7: 200k in 2.1.112 (its auto-compaction at 167,766 says so), 1M in 2.1.328",
   },
   "shape-gateway-gen-ids.jsonl": {
     window: 200_000,
-    sidechainFile: false,
     why: "a gateway's claude-sonnet-4.5: 200k",
   },
   "shape-fork-parent.jsonl": {
     window: 200_000,
-    sidechainFile: false,
     why: "claude-sonnet-4-6 without [1m]",
   },
   "shape-agent-compactions-main.jsonl": {
     window: 200_000,
-    sidechainFile: false,
     why: "claude-sonnet-4-6 without [1m]",
   },
   "shape-agent-compactions.jsonl": {
@@ -291,12 +271,9 @@ export function scheduleOf(config: Config, window: number, learned?: number) {
 
 type Json = Record<string, unknown>;
 
-function isJson(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function record(value: unknown): Json | undefined {
-  return isJson(value) ? value : undefined;
+  const json = typeof value === "object" && value !== null && !Array.isArray(value);
+  return json ? value as Json : undefined;
 }
 
 /** Parses each line; unparsable lines become undefined. */
@@ -465,7 +442,8 @@ export function expectCalls(
   inherited: readonly number[] = [],
   config: Config = DEFAULT_CONFIG,
 ): OracleCall[] {
-  const calls = callsOf(lines, truth.sidechainFile, truth.forkOf !== undefined);
+  const sidechainFile = truth.sidechainFile === true;
+  const calls = callsOf(lines, sidechainFile, truth.forkOf !== undefined);
   const out: OracleCall[] = [];
   /**
    * Fired threshold -> the span it fired under (inherited ones and token counts count under any).
@@ -523,7 +501,7 @@ export function expectCalls(
         compactedSinceReading = true;
         break;
       }
-      if (!counts(entry, truth.sidechainFile)) continue;
+      if (!counts(entry, sidechainFile)) continue;
       const t = tokensOf(entry!);
       if (t !== undefined) {
         tokens = t;

@@ -37,20 +37,13 @@ function templates(): Record<Kind, Json> {
     if (!found) throw new Error(`no ${what} line to build shapes from`);
     return found;
   };
-  const attachmentType = (l: Json) => (l.attachment as Json | undefined)?.type;
+  const attachmentType = (l: Json) =>
+    l.type === "attachment" ? (l.attachment as Json | undefined)?.type : undefined;
   cached = {
     assistant: find(climb, "assistant", (l) => l.type === "assistant"),
     toolResult: find(climb, "tool_result", (l) => l.type === "user" && "toolUseResult" in l),
-    refresh: find(
-      climb,
-      "refresh",
-      (l) => l.type === "attachment" && attachmentType(l) === "hook_additional_context",
-    ),
-    prompt: find(
-      compact,
-      "prompt",
-      (l) => l.type === "user" && typeof (l.message as Json)?.content === "string",
-    ),
+    refresh: find(climb, "refresh", (l) => attachmentType(l) === "hook_additional_context"),
+    prompt: find(compact, "prompt", (l) => typeof (l.message as Json)?.content === "string"),
     boundary: find(compact, "boundary", (l) => l.subtype === "compact_boundary"),
     summary: find(compact, "summary", (l) => l.isCompactSummary === true),
     forkRef: find(fork, "fork-context-ref", (l) => l.type === "fork-context-ref"),
@@ -71,10 +64,12 @@ class Writer {
   #n = 0;
   #last: string | null = null;
   version = "2.1.328";
-  sidechain = false;
-  agentId: string | undefined;
+  /** A subagent's own file (`agentId` given): every line a sidechain line of that agent. */
+  readonly sidechain: boolean;
 
-  constructor(readonly sessionId: string, readonly tag: string) {}
+  constructor(readonly sessionId: string, readonly tag: string, readonly agentId?: string) {
+    this.sidechain = agentId !== undefined;
+  }
 
   /** A uuid unique in this shape, stable across runs. */
   uuid(): string {
@@ -133,6 +128,18 @@ class Writer {
     }
     line.requestedModel = model;
     this.result(toolUseId);
+    return line;
+  }
+
+  /** The model's turn starting a subagent as `toolUseId` through the Agent tool. */
+  agentCall(toolUseId: string, tokens: number, prompt: string, type: string) {
+    const line = this.call(toolUseId, tokens, SONNET);
+    (line.message as Json).content = [{
+      type: "tool_use",
+      id: toolUseId,
+      name: "Agent",
+      input: { description: type === "fork" ? "fork" : "long task", prompt, subagent_type: type },
+    }];
     return line;
   }
 
@@ -318,19 +325,11 @@ function fork(): { parent: Shape; agent: Shape } {
   p.call("toolu_fp02", 106_000, SONNET);
   p.refresh([52], 53, "toolu_fp02");
   const forkPoint = p.lastUuid;
-  const agentCall = p.call("toolu_fp03", 110_000, SONNET);
-  (agentCall.message as Json).content = [{
-    type: "tool_use",
-    id: "toolu_fp03",
-    name: "Agent",
-    input: { description: "fork", prompt: "Do the forked part.", subagent_type: "fork" },
-  }];
+  const agentCall = p.agentCall("toolu_fp03", 110_000, "Do the forked part.", "fork");
   p.call("toolu_fp04", 142_000, SONNET);
   p.refresh([70], 71, "toolu_fp04");
 
-  const a = new Writer(FORK.sessionId, "b7a8b9c0");
-  a.sidechain = true;
-  a.agentId = FORK.agentId;
+  const a = new Writer(FORK.sessionId, "b7a8b9c0", FORK.agentId);
   a.lines.push({
     ...structuredClone(templates().forkRef),
     agentId: FORK.agentId,
@@ -373,16 +372,8 @@ function agentCompactions(): { main: Shape; agent: Shape } {
   const m = new Writer(sessionId, "c4d5e6f7");
   m.prompt("Start.");
   m.call("toolu_am01", 30_000, SONNET);
-  const agentCall = m.call("toolu_am02", 34_000, SONNET);
-  (agentCall.message as Json).content = [{
-    type: "tool_use",
-    id: "toolu_am02",
-    name: "Agent",
-    input: { description: "long task", prompt: "Do the long task.", subagent_type: "general" },
-  }];
-  const a = new Writer(sessionId, "d5e6f7a8");
-  a.sidechain = true;
-  a.agentId = agentId;
+  m.agentCall("toolu_am02", 34_000, "Do the long task.", "general");
+  const a = new Writer(sessionId, "d5e6f7a8", agentId);
   a.prompt("Do the long task.");
   const climb = (prefix: string, tokens: number[]) =>
     tokens.forEach((t, i) => a.call(`toolu_${prefix}${String(i + 1).padStart(2, "0")}`, t, SONNET));
@@ -420,10 +411,8 @@ export function compactionSummariser(): { session: Shape; summariser: Shape; ses
   main.compact("auto", 167_000);
   main.call("toolu_cs04", 40_000, SONNET); // 20 % after the compaction
 
-  const agent = new Writer(sessionId, "ac0ac0ac");
+  const agent = new Writer(sessionId, "ac0ac0ac", SUMMARISER_ID);
   agent.version = "2.1.80";
-  agent.sidechain = true;
-  agent.agentId = SUMMARISER_ID;
   for (const line of conversation) {
     agent.lines.push({ ...line, isSidechain: true, agentId: SUMMARISER_ID });
   }

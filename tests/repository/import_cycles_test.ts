@@ -8,12 +8,6 @@ import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { join, relative } from "node:path";
 import { ROOT } from "../_helpers.ts";
 
-/**
- * Cycles allowed to stay, each as its modules in order of path: none. A new cycle fails the test;
- * one that must be kept for a while is listed here, and the test fails again once it is gone.
- */
-const KNOWN: readonly (readonly string[])[] = [];
-
 interface Info {
   modules: { specifier: string; dependencies?: { code?: Dep; type?: Dep }[] }[];
 }
@@ -105,9 +99,9 @@ Deno.test("cyclesOf() finds each cycle once, with its modules, and no cycle in a
   ]);
 });
 
-Deno.test("src/ has no import cycle beyond the known ones being taken apart", async () => {
+Deno.test("src/ has no import cycle", async () => {
   const graph = await importGraph();
   // Every module of src/ is in the graph: none was missed by the roots.
   assertEquals(srcModules().map((f) => relative(ROOT, f)).filter((m) => !graph.has(m)), []);
-  assertEquals(cyclesOf(graph), KNOWN.map((cycle) => [...cycle]));
+  assertEquals(cyclesOf(graph), []);
 });

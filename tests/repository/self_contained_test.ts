@@ -28,37 +28,27 @@ const ALLOWED: Record<string, string[]> = {
   [join("docs", "maintainers", "reliability.md")]: [`\`${UP}/${UP}/${UP}/escape\``],
 };
 
-const RULES: { why: string; pattern: RegExp }[] = [
-  // The sibling folder after a climb, with either slash.
-  { why: "the sibling folder", pattern: new RegExp(`${UP_RE}[\\\\/]+${SIBLING}\\b`) },
-  // An absolute or relative path into it, by the folders it holds.
-  {
-    why: "the sibling folder",
-    pattern: new RegExp(`(?:^|[^\\w.-])${SIBLING}[\\\\/](?:fixtures|docs|hooks)\\b`),
-  },
-  // The same, one path segment per argument.
-  {
-    why: "the sibling folder",
-    pattern: new RegExp(`${Q}${SIBLING}${Q}\\s*,\\s*${Q}(?:fixtures|docs|hooks)${Q}`),
-  },
+/** What each rule finds, by the reason it gives. */
+const RULES: Record<string, RegExp[]> = {
+  "the sibling folder": [
+    // After a climb, with either slash.
+    new RegExp(`${UP_RE}[\\\\/]+${SIBLING}\\b`),
+    // An absolute or relative path into it, by the folders it holds.
+    new RegExp(`(?:^|[^\\w.-])${SIBLING}[\\\\/](?:fixtures|docs|hooks)\\b`),
+    // The same, one path segment per argument.
+    new RegExp(`${Q}${SIBLING}${Q}\\s*,\\s*${Q}(?:fixtures|docs|hooks)${Q}`),
+  ],
   // The parent of the root, however it is spelled.
-  {
-    why: "the root's parent",
-    pattern: new RegExp(
+  "the root's parent": [
+    new RegExp(
       `\\b(?:join|resolve|normalize)\\(\\s*[\\w.]*root\\w*\\s*,\\s*${Q}${UP_RE}(?:["'\`/\\\\])`,
       "i",
     ),
-  },
-  { why: "the root's parent", pattern: /\bdirname\(\s*[\w.]*root\w*\s*\)/i },
-  {
-    why: "the root's parent",
-    pattern: new RegExp(`\\$\\{\\s*[\\w.]*root\\w*\\s*\\}[\\\\/]${UP_RE}`, "i"),
-  },
-  {
-    why: "the root's parent",
-    pattern: new RegExp(`\\b[\\w.]*root\\w*\\s*\\+\\s*${Q}[\\\\/]?${UP_RE}`, "i"),
-  },
-];
+    /\bdirname\(\s*[\w.]*root\w*\s*\)/i,
+    new RegExp(`\\$\\{\\s*[\\w.]*root\\w*\\s*\\}[\\\\/]${UP_RE}`, "i"),
+    new RegExp(`\\b[\\w.]*root\\w*\\s*\\+\\s*${Q}[\\\\/]?${UP_RE}`, "i"),
+  ],
+};
 
 /**
  * The deepest climb a line makes: several parent steps in one string, or parent steps as
@@ -97,8 +87,9 @@ export function outsidePaths(root: string): string[] {
     const data = name.endsWith(".jsonl");
     Deno.readTextFileSync(path).split("\n").forEach((line, i) => {
       const where = `${name}:${i + 1}`;
-      const why = new Set(RULES.filter((rule) => rule.pattern.test(line)).map((rule) => rule.why));
-      for (const reason of why) findings.push(`${where}: ${reason}: ${line.trim()}`);
+      for (const [why, patterns] of Object.entries(RULES)) {
+        if (patterns.some((p) => p.test(line))) findings.push(`${where}: ${why}: ${line.trim()}`);
+      }
       if (data || ALLOWED[name]?.some((text) => line.includes(text))) return;
       const climb = deepestClimb(line);
       if (climb > depth) {
