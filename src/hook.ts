@@ -14,7 +14,7 @@ import {
   STARTUP_SOURCE,
   TOOL_CALL_EVENTS,
 } from "./core/claude_code.ts";
-import { decide } from "./core/decide.ts";
+import { decideReset, decideToolCall } from "./core/decide.ts";
 import { messageOf } from "./core/errors.ts";
 import { compactionFacts } from "./core/measure.ts";
 import { isReading, type NoReading, type Reading } from "./core/reading.ts";
@@ -166,8 +166,7 @@ async function onToolCall(
       known: kind === "found",
       epoch: state.epoch ?? 0,
       decide: (fresh, found) =>
-        decide({
-          event: "tool call",
+        decideToolCall({
           state: fresh,
           stateFound: found,
           reading,
@@ -255,7 +254,7 @@ async function onReset(payload: HookPayload, settings: Settings): Promise<Part> 
     stateDir: settings.stateDir,
     dry: false,
     decide: (state) =>
-      decide({
+      decideReset({
         event,
         state,
         facts: compactionFacts(view?.compaction, state, settings, compact.files, compact.remember),

@@ -43,7 +43,7 @@ export function onThresholds(
   // Refreshes made under a smaller span than this reading's no longer count (never miss).
   const fill = fillOf(reading);
   const counting = firedUnder(state.fired, state.firedWindow, fill.span);
-  // The settings' thresholds and, on a span over 200k, the cadence's points (decide()).
+  // The settings' thresholds and, on a span over 200k, the cadence's points (decideToolCall()).
   const { thresholds } = settings;
   const crossed = crossedThresholds(fill, thresholds, counting);
   const large = reading.cadence !== undefined;

@@ -47,9 +47,6 @@ export interface ResetInput {
   compactedFrom?: number | undefined;
 }
 
-/** An event to decide: a tool call or a reset. */
-export type DecideInput = ({ event: "tool call" } & ToolCallInput) | ResetInput;
-
 /** What the hook does, and what `status` and the debug line say about it. */
 export interface Decision {
   cause: RefreshCause | undefined;
@@ -66,14 +63,6 @@ export interface Decision {
   upcoming: Threshold | undefined;
   /** Every threshold of this context, the cadence's points included (core/schedule.ts). */
   thresholds: Threshold[];
-}
-
-/**
- * Decides one event, once per hook call (tests/integration/decide_once_test.ts counts it): a
- * tool call by `decideToolCall`, SessionStart(clear, compact) by `decideReset`.
- */
-export function decide(input: DecideInput): Decision {
-  return input.event === "tool call" ? decideToolCall(input) : decideReset(input);
 }
 
 /** What a reset keeps: what the session proved about its window, where it compacts, its file. */

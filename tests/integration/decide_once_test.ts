@@ -1,9 +1,9 @@
 /**
  * One call's decision is computed once. The real entry point runs under V8's precise coverage,
- * which counts every call of every function, and the count of core/decide.ts `decide` is read back
- * for a call that fires, a call that stays silent and a reset.
+ * which counts every call of every function, and the counts of core/decide.ts `decideToolCall`
+ * and `decideReset` are read back for a call that fires, a call that stays silent and a reset.
  */
-import { equal, ok } from "node:assert/strict";
+import { deepEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
 import {
   entries,
@@ -20,7 +20,7 @@ interface FunctionCoverage {
   ranges: { count: number }[];
 }
 
-/** How many times `decide` of core/decide.ts ran in one hook process on `stdin`. */
+/** How many times each entry of core/decide.ts ran in one hook process on `stdin`. */
 async function decideCalls(stdin: unknown, env: Record<string, string>, dir: string) {
   const coverage = join(dir, `coverage-${crypto.randomUUID()}`);
   const run = await spawnWithStdin(
@@ -30,14 +30,14 @@ async function decideCalls(stdin: unknown, env: Record<string, string>, dir: str
     env,
   );
   equal(run.code, 0, run.stderr);
-  let calls: number | undefined;
+  const calls: Record<string, number> = {};
   for (const file of Deno.readDirSync(coverage)) {
     const script = JSON.parse(Deno.readTextFileSync(join(coverage, file.name)));
     if (!String(script.url).endsWith("/src/core/decide.ts")) continue;
-    const decide = (script.functions as FunctionCoverage[]).find((f) =>
-      f.functionName === "decide"
-    );
-    calls = decide?.ranges[0]?.count ?? 0;
+    for (const name of ["decideToolCall", "decideReset"]) {
+      const entry = (script.functions as FunctionCoverage[]).find((f) => f.functionName === name);
+      calls[name] = entry?.ranges[0]?.count ?? 0;
+    }
   }
   return { run, calls };
 }
@@ -55,13 +55,13 @@ Deno.test("one call's decision is computed once", async (t) => {
     writeTranscript(box.transcript, [entries.assistant(35_000, ["toolu_a"])]);
     const { run, calls } = await decideCalls(call("toolu_a"), env, box.dir);
     ok(run.stdout.includes("refresh 30"), run.stdout);
-    equal(calls, 1);
+    deepEqual(calls, { decideToolCall: 1, decideReset: 0 });
   });
   await t.step("a call that stays silent", async () => {
     writeTranscript(box.transcript, [entries.assistant(36_000, ["toolu_b"])]);
     const { run, calls } = await decideCalls(call("toolu_b"), env, box.dir);
     equal(run.stdout, "");
-    equal(calls, 1);
+    deepEqual(calls, { decideToolCall: 1, decideReset: 0 });
   });
   await t.step("a reset (SessionStart compact)", async () => {
     const reset = payload("SessionStart.compact", {
@@ -70,6 +70,6 @@ Deno.test("one call's decision is computed once", async (t) => {
     });
     const { run, calls } = await decideCalls(reset, env, box.dir);
     ok(run.stdout.includes("refresh compact"), run.stdout);
-    equal(calls, 1);
+    deepEqual(calls, { decideToolCall: 0, decideReset: 1 });
   });
 });
