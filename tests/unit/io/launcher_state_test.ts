@@ -1,15 +1,12 @@
 /**
- * readLauncherState() and launcherVerdict(): what doctor says hooks/run will do in a plugin
+ * readLauncherState() and doctor's checkBinary(): what doctor says hooks/run will do in a plugin
  * folder, for each state the launcher and hooks/install leave behind and each state of Deno's
  * cache; denoNpmCache(): where Deno 2 keeps npm packages.
  */
 import { deepStrictEqual as assertEquals, doesNotMatch, match } from "node:assert/strict";
 import { join } from "node:path";
-import {
-  launcherVerdict,
-  readLauncherState,
-  SOURCE_PACKAGES,
-} from "../../../src/io/launcher_state.ts";
+import { checkBinary } from "../../../src/cli/doctor_setup.ts";
+import { readLauncherState, SOURCE_PACKAGES } from "../../../src/io/launcher_state.ts";
 import { denoNpmCache } from "../../../src/settings/other_programs.ts";
 import { ROOT } from "../../_helpers.ts";
 
@@ -150,7 +147,7 @@ const CASES: Case[] = [
   },
 ];
 
-Deno.test("launcherVerdict() for each state hooks/run and hooks/install leave", async (t) => {
+Deno.test("checkBinary() for each state hooks/run and hooks/install leave", async (t) => {
   for (const c of CASES) {
     await t.step(c.name, async () => {
       const root = Deno.makeTempDirSync({ prefix: "lessons-launcher-state-" });
@@ -162,7 +159,7 @@ Deno.test("launcherVerdict() for each state hooks/run and hooks/install leave", 
         const cache = c.cache === "unknown"
           ? { unknown: "packages come from another npm registry (http://mirror/)" }
           : { dir: npmCache(join(root, "deno-dir"), c.cache ?? "warm") };
-        const verdict = launcherVerdict(await readLauncherState(root, NAME, cache), c.deno);
+        const verdict = checkBinary(await readLauncherState(root, NAME, cache), c.deno);
         assertEquals(verdict.status, c.status, verdict.detail);
         match(verdict.detail, c.says);
         if (c.fix) match(verdict.fix ?? "", c.fix);
