@@ -24,6 +24,23 @@ export async function cli(
   return await spawnWithStdin(program!, [...rest, ...args], stdin, env, cwd);
 }
 
+/** A sandbox (tests/_helpers.ts) that is also the home folder: no user's ~/.claude is read. */
+export function home(): ReturnType<typeof sandbox> {
+  const box = sandbox();
+  return { ...box, env: { ...box.env, HOME: box.dir } };
+}
+
+/** Runs a command with `--json` and returns its stdout validated against `schema`. */
+export async function cliJson<T>(
+  schema: z.ZodMiniType<T>,
+  args: string[],
+  env: Record<string, string> = {},
+  stdin: unknown = "",
+  cwd = ROOT,
+): Promise<T> {
+  return parsedAs(schema, (await cli([...args, "--json"], env, stdin, cwd)).stdout);
+}
+
 /** Parses stdout as JSON and validates it; throws naming the first mismatch. */
 export function parsedAs<T>(schema: z.ZodMiniType<T>, stdout: string): T {
   const result = schema.safeParse(JSON.parse(stdout));

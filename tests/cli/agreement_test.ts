@@ -104,7 +104,6 @@ Deno.test("status and preview agree with the hook's next call on every real tran
       // Without a state file, then with the one the hook wrote. The commands run here, in the
       // checkout: the same project as the hook's call, so the same rules.
       for (let round = 0; round < 2; round++) await agree(path, env, ROOT, call, runHook);
-      await Deno.remove(box.dir, { recursive: true });
     });
   }
 });
@@ -134,7 +133,6 @@ Deno.test("with no rules anywhere, status and preview say the next call restates
     "next call    does nothing: 44% crossed 30, but no rules to restate",
   );
   assert(!human.stdout.includes("pending"), human.stdout);
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("in a user's own project, with rules marked in CLAUDE.md only, all three agree", async () => {
@@ -161,7 +159,6 @@ Deno.test("in a user's own project, with rules marked in CLAUDE.md only, all thr
   );
   assertEquals([status.action, status.pending], ["refresh", [30]]);
   assertIncludes(hook?.context ?? "", `## Rules you marked in CLAUDE.md\n\n${rule}`);
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 /** Five calls of claude-sonnet-4-6, counted as 200k until 250,000 tokens prove 1M. */
@@ -185,7 +182,6 @@ async function provenLarger(cadence: string) {
     refreshed.push(hook?.context === undefined ? [] : namedIn(hook.context));
     if (tokens === 250_000) atProof.push(status.window, status.fired, status.next);
   }
-  await Deno.remove(box.dir, { recursive: true });
   return { refreshed, atProof };
 }
 
@@ -326,7 +322,6 @@ Deno.test("a config file drives status, preview, doctor and the statusline where
       const doctor = await commands(["doctor", "--json", "--project", project], env, project);
       const checks: { name: string; detail: string }[] = JSON.parse(doctor.stdout).checks;
       assertIncludes(checks.find((c) => c.name === "config file")?.detail ?? "", file);
-      await Deno.remove(box.dir, { recursive: true });
     });
   }
 });

@@ -33,7 +33,6 @@ Deno.test("demo injects exactly three times, at 30, 52 and 70 %", async () => {
     [...Deno.readDirSync(box.dir)].map((e) => e.name).filter((n) => n.includes("demo")),
     [],
   );
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("demo shows each decision with the gauge and what was injected", async () => {
@@ -171,7 +170,6 @@ Deno.test("demo's closing hint names commands that work from where it ran", asyn
   assertIncludes(away.stdout, `${run} doctor`);
   assertIncludes(away.stdout, `${run} --help`);
   assert(!away.stdout.includes("deno task hook"), away.stdout);
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("demo ignores the user's own settings", async () => {

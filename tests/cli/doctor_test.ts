@@ -2,7 +2,7 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import { dirname, join } from "node:path";
 import { type DoctorJson, DoctorJsonSchema } from "../../src/cli/schemas.ts";
 import { entries, payload, runHook, SAMPLE_MANIFEST, writeTranscript } from "../_helpers.ts";
-import { assertIncludes, cli, parsedAs, ROOT, sandbox } from "./_cli.ts";
+import { assertIncludes, cli, cliJson, parsedAs, ROOT, sandbox } from "./_cli.ts";
 import { compactionSummariser, SUMMARISER_ID } from "../replay/shapes.ts";
 
 /** An environment in which every check passes (the binary's absence is only a warning). */
@@ -42,7 +42,6 @@ Deno.test("doctor: a working installation exits 0", async () => {
   assertEquals(human.code, 0);
   assertIncludes(human.stdout, "ok    hooks wiring");
   assertIncludes(human.stdout, "All well");
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("doctor catches each problem, with its fix, and exits 1", async (t) => {
@@ -159,7 +158,6 @@ Deno.test("doctor catches each problem, with its fix, and exits 1", async (t) =>
       assert(found.fix !== null && found.fix.length > 0);
       const others = report.checks.filter((x) => x.status === "fail" && x.name !== c.check);
       assertEquals(others, []);
-      await Deno.remove(box.dir, { recursive: true });
     });
   }
 });
@@ -173,7 +171,6 @@ Deno.test("doctor: a state folder under a regular file is not mended by chmod", 
   assertEquals(found.status, "fail");
   assert(!(found.fix ?? "").includes("chmod"), found.fix ?? "");
   assertIncludes(found.fix ?? "", "LESSONS_STATE_DIR");
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("doctor reports this folder's session as the hook's next call sees it", async () => {
@@ -196,7 +193,6 @@ Deno.test("doctor reports this folder's session as the hook's next call sees it"
   assertIncludes(session.detail, "the next tool call refreshes: 31%");
   // And where Claude Code will compact it, and why.
   assertIncludes(session.detail, "; auto-compaction at 167,000 (the 200,000-token window)");
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("doctor's session is the newest session, never a newer subagent's or summariser's file", async () => {
@@ -214,7 +210,6 @@ Deno.test("doctor's session is the newest session, never a newer subagent's or s
   const run = await cli(["doctor", "--json", "--plugin-root", ROOT], healthy(box), "", cwd);
   const detail = check(parsedAs(DoctorJsonSchema, run.stdout), "this session").detail;
   assertIncludes(detail, `${session}: 20% of a 200k window`);
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("doctor: thresholds measured before an early compaction and a missing binary are not failures", async () => {
@@ -225,7 +220,6 @@ Deno.test("doctor: thresholds measured before an early compaction and a missing 
   // A checkout with deno runs its source: no binary is needed there.
   assertEquals(check(report, "binary").status, "ok");
   assertIncludes(check(report, "binary").detail, "is a checkout");
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("doctor finds the plugin it runs from, from any folder", async () => {
@@ -238,7 +232,6 @@ Deno.test("doctor finds the plugin it runs from, from any folder", async () => {
     assertEquals(check(report, "plugin").detail, `${ROOT} (the checkout this runs from)`);
     assertEquals(run.code, 0, JSON.stringify(report.checks.filter((c) => c.status === "fail")));
   }
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("doctor: where each threshold falls against Claude Code's compaction point", async (t) => {
@@ -267,7 +260,6 @@ Deno.test("doctor: where each threshold falls against Claude Code's compaction p
         "and 300,000",
     );
     assertIncludes(found.fix ?? "", "lower 300k below the compaction point");
-    await Deno.remove(box.dir, { recursive: true });
   });
   await t.step("the project's autoCompactWindow, read afresh", async () => {
     const box = sandbox();
@@ -283,7 +275,6 @@ Deno.test("doctor: where each threshold falls against Claude Code's compaction p
         "104,000, 140,000 tokens, then every 40,000 to 340,000 (8 refreshes); auto-compaction " +
         "at 367,000 (autoCompactWindow 400000 in",
     );
-    await Deno.remove(box.dir, { recursive: true });
   });
   await t.step(
     "auto-compaction off: percentages of the whole window, and where it stops",
@@ -302,7 +293,6 @@ Deno.test("doctor: where each threshold falls against Claude Code's compaction p
         "no auto-compaction (DISABLE_AUTO_COMPACT is set): the context " +
           "stops at 177,000; 90% never fires there",
       );
-      await Deno.remove(box.dir, { recursive: true });
     },
   );
 });
@@ -317,13 +307,11 @@ Deno.test("doctor warns when a schedule leaves more than 100,000 tokens without 
     assertIncludes(found.detail, "of the default model's 1M window: at 300,000, 520,000, 700,000");
     assertIncludes(found.detail, "the first refresh comes at 300,000 tokens");
     assertIncludes(found.fix ?? "", "turn the cadence back on");
-    await Deno.remove(box.dir, { recursive: true });
   });
   await t.step("the default schedule: no gap over 60,000 on either window", async () => {
     const box = sandbox();
     const found = check((await doctor(healthy(box))).report, "thresholds");
     assertEquals(found.status, "ok", JSON.stringify(found));
-    await Deno.remove(box.dir, { recursive: true });
   });
 });
 
@@ -343,7 +331,6 @@ Deno.test("doctor --plugin-root on a folder that is not the plugin says so, once
   assertIncludes(plugin.fix ?? "", "/plugin install lessons-reinject@lessons-reinject");
   // No raw error about its hooks.json, no download advice for a folder that is not the plugin.
   assertEquals(report.checks.filter((c) => ["hooks wiring", "binary"].includes(c.name)), []);
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("doctor reads a broken hooks.json in the project's words, on one line", async () => {
@@ -358,7 +345,6 @@ Deno.test("doctor reads a broken hooks.json in the project's words, on one line"
     wiring.detail,
     `${join(root, "hooks", "hooks.json")}: it is not valid JSON (line 3, column 9: expected ':')`,
   );
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("doctor's install advice is the README's command", async () => {
@@ -368,7 +354,6 @@ Deno.test("doctor's install advice is the README's command", async () => {
   const fix = check(report, "plugin").fix ?? "";
   const command = fix.match(/\/plugin install \S+?(?=\))/)?.[0];
   assert(command !== undefined && readme.includes(command), `${command} is not in the README`);
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("doctor flags a statusLine command that cannot run, and names the path to use", async (t) => {
@@ -415,7 +400,6 @@ Deno.test("doctor flags a statusLine command that cannot run, and names the path
       assertIncludes(found.fix ?? "", "its path holds the plugin's version");
     },
   );
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("doctor gives the size preview gives, the length of what Claude Code receives", async () => {
@@ -441,10 +425,7 @@ Deno.test("doctor gives the size preview gives, the length of what Claude Code r
           report.checks.map((c) => c.detail).join("\n"),
         )?.slice(1).find((m) => m)?.replaceAll(",", ""),
       );
-    const report = parsedAs(
-      DoctorJsonSchema,
-      (await cli(["doctor", "--json", "--plugin-root", ROOT], env, "", cwd)).stdout,
-    );
+    const report = await cliJson(DoctorJsonSchema, ["doctor", "--plugin-root", ROOT], env, "", cwd);
     const preview = JSON.parse((await cli(["preview", "--json"], env, "", cwd)).stdout);
     assertEquals(preview.due, due);
     assertEquals(size(report), preview.chars, `at ${tokens} tokens`);
@@ -462,5 +443,4 @@ Deno.test("doctor gives the size preview gives, the length of what Claude Code r
     assertEquals(hook.context?.length, preview.chars);
     // 30% has fired now: at 40% nothing is due, and both measure the 52% refresh.
   }
-  await Deno.remove(box.dir, { recursive: true });
 });

@@ -6,7 +6,7 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import { dirname, join } from "node:path";
 import { DoctorJsonSchema, PreviewJsonSchema } from "../../src/cli/schemas.ts";
 import { projectIdOf } from "../../src/core/session_start.ts";
-import { assertIncludes, cli, parsedAs, ROOT, sandbox, unwrap } from "./_cli.ts";
+import { assertIncludes, cli, cliJson, parsedAs, ROOT, sandbox, unwrap } from "./_cli.ts";
 
 const LIMITS = join(ROOT, "tests", "fixtures", "manifests", "session-start-limits.json");
 
@@ -36,9 +36,12 @@ function setUp() {
 
 Deno.test("preview names every lesson left out, and why", async () => {
   const { project, env } = setUp();
-  const json = parsedAs(
+  const json = await cliJson(
     PreviewJsonSchema,
-    (await cli(["preview", "--json", "--project", project], env, "", project)).stdout,
+    ["preview", "--project", project],
+    env,
+    "",
+    project,
   );
   const by = (why: string) => json.excluded.filter((e) => e.why === why).map((e) => e.id);
   assertEquals(by("scope"), ["scoped-elsewhere", "scoped-by-path"]);

@@ -84,7 +84,6 @@ Deno.test("doctor says in one line what is wrong with the manifest, and what to 
       const fix = lines.findIndex((l) => l.startsWith(`${" ".repeat(27)}fix: correct`));
       assert(at >= 0 && fix > at, human.stdout);
       for (const line of lines.slice(at + 1, fix)) assert(/^ {27}\S/.test(line), human.stdout);
-      await Deno.remove(box.dir, { recursive: true });
     });
   }
 });
@@ -105,7 +104,6 @@ Deno.test("preview says in one line what is wrong with the manifest, and what to
       assert(!run.stderr.includes("set LESSONS_MANIFEST_PATH"), run.stderr);
       assertIncludes(run.stderr, "correct LESSONS_MANIFEST_PATH");
       assertIncludes(run.stderr, "mark rules in CLAUDE.md between <!-- reinject --> and");
-      await Deno.remove(box.dir, { recursive: true });
     });
   }
 });
@@ -119,7 +117,6 @@ Deno.test("a manifest named in the config file is mended there", async () => {
   const run = await cli(["preview"], { ...rest, LESSONS_CONFIG: config });
   assertEquals(run.code, 1);
   assertIncludes(run.stderr, `correct manifestPath in ${config}, or remove it`);
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("without any manifest, preview and doctor name both routes", async () => {
@@ -134,5 +131,4 @@ Deno.test("without any manifest, preview and doctor name both routes", async () 
       "data/lesson-manifest.json; or mark rules in CLAUDE.md between <!-- reinject --> and " +
       "<!-- /reinject --> lines (docs/own-rules.md)\n",
   );
-  await Deno.remove(box.dir, { recursive: true });
 });

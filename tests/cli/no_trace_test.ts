@@ -6,7 +6,7 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { MAIN_COMMAND, ROOT, skeletonTranscript, spawnWithStdin } from "../_helpers.ts";
-import { cli, sandbox, statuslineInput } from "./_cli.ts";
+import { cli, home, sandbox, statuslineInput } from "./_cli.ts";
 
 /**
  * What Deno prints for an error nothing caught: `error: Uncaught`, stack frames (`    at f
@@ -46,8 +46,7 @@ interface Case {
 }
 
 Deno.test("no command prints a stack trace for a bad path or value: one line, path and reason", async () => {
-  const box = sandbox();
-  const env = { ...box.env, HOME: box.dir };
+  const { env, ...box } = home();
   const transcript = skeletonTranscript("v2.1.185-three-compact-boundaries.jsonl");
   const missing = join(box.dir, "missing", "x.svg");
   const file = join(box.dir, "a-file");
@@ -240,8 +239,7 @@ Deno.test("stdout closed early (a pipe into `true`): one line, no trace", async 
 });
 
 Deno.test("doctor --plugin-root: a folder it may not read is not called missing", async () => {
-  const box = sandbox();
-  const env = { ...box.env, HOME: box.dir };
+  const { env, ...box } = home();
   for (
     const [root, says] of [
       ["/proc", "/proc (--plugin-root) cannot be read: it is a system path"],

@@ -6,7 +6,7 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { DoctorJsonSchema, PreviewJsonSchema, StatusJsonSchema } from "../../src/cli/schemas.ts";
 import { appendTranscript, entries, RECORDED, writeTranscript } from "../_helpers.ts";
-import { assertIncludes, cli, parsedAs, ROOT, sandbox } from "./_cli.ts";
+import { assertIncludes, cli, cliJson, parsedAs, ROOT, sandbox } from "./_cli.ts";
 
 const MARKED = "Always run the tests before a commit.";
 const CLAUDE_MD = `# Notes\nUnmarked.\n<!-- reinject -->\n${MARKED}\n<!-- /reinject -->\n` +
@@ -179,16 +179,10 @@ Deno.test("doctor: a budget that leaves rules out says which", async () => {
 
 Deno.test("preview and doctor measure the same rules with one measure, in plain words", async () => {
   const { work, env } = project();
-  const preview = parsedAs(
-    PreviewJsonSchema,
-    (await cli(["preview", "--json"], env, "", work)).stdout,
-  );
+  const preview = await cliJson(PreviewJsonSchema, ["preview"], env, "", work);
   const human = await cli(["preview"], env, "", work);
   assertIncludes(human.stdout, "manifest     none\n"); // not "null"
-  const doctor = parsedAs(
-    DoctorJsonSchema,
-    (await cli(["doctor", "--json", "--plugin-root", ROOT], env, "", work)).stdout,
-  );
+  const doctor = await cliJson(DoctorJsonSchema, ["doctor", "--plugin-root", ROOT], env, "", work);
   const rules = doctor.checks.find((c) => c.name === "rules");
   assertIncludes(rules?.detail ?? "", "1 section of your own rules"); // not "1 sections"
   const size = `a refresh of every source is ${preview.chars} of 9,500 characters`;
@@ -196,14 +190,9 @@ Deno.test("preview and doctor measure the same rules with one measure, in plain 
   assertIncludes(human.stdout, `size         ${preview.chars} of 9,500 characters`);
   // With the sample manifest too: the manifest's check quotes the same refresh.
   const both = { ...env, LESSONS_MANIFEST_PATH: join(ROOT, "src", "data", "sample_manifest.json") };
-  const full = parsedAs(
-    PreviewJsonSchema,
-    (await cli(["preview", "--json"], both, "", work)).stdout,
-  );
-  const checks = parsedAs(
-    DoctorJsonSchema,
-    (await cli(["doctor", "--json", "--plugin-root", ROOT], both, "", work)).stdout,
-  ).checks;
+  const full = await cliJson(PreviewJsonSchema, ["preview"], both, "", work);
+  const args = ["doctor", "--plugin-root", ROOT];
+  const { checks } = await cliJson(DoctorJsonSchema, args, both, "", work);
   const chars = full.chars.toLocaleString("en-US");
   assertIncludes(
     checks.find((c) => c.name === "manifest")?.detail ?? "",

@@ -13,7 +13,7 @@ import {
   StatusJsonSchema,
 } from "../../src/cli/schemas.ts";
 import { entries, spawnWithStdin, writeTranscript } from "../_helpers.ts";
-import { assertIncludes, cli, parsedAs, ROOT, sandbox } from "./_cli.ts";
+import { assertIncludes, cli, cliJson, parsedAs, ROOT, sandbox } from "./_cli.ts";
 
 const RULE = "Run the tests before every commit.";
 
@@ -99,10 +99,7 @@ Deno.test("from a subfolder of the project, the commands find the session starte
     !parsedAs(PreviewJsonSchema, preview.stdout).reason.includes("no session"),
     preview.stdout,
   );
-  const doctor = parsedAs(
-    DoctorJsonSchema,
-    (await cli(["doctor", "--json"], user.env, "", deep)).stdout,
-  );
+  const doctor = await cliJson(DoctorJsonSchema, ["doctor"], user.env, "", deep);
   assertIncludes(doctor.checks.find((c) => c.name === "this session")?.detail ?? "", "20%");
   // Outside the repository nothing is found, and the message names --project.
   const elsewhere = join(user.box.dir, "elsewhere");

@@ -9,7 +9,17 @@ import {
   skeletonTranscript,
   writeTranscript,
 } from "../_helpers.ts";
-import { assertIncludes, cli, parsedAs, ROOT, sandbox, statuslineInput, unwrap } from "./_cli.ts";
+import {
+  assertIncludes,
+  cli,
+  cliJson,
+  home,
+  parsedAs,
+  ROOT,
+  sandbox,
+  statuslineInput,
+  unwrap,
+} from "./_cli.ts";
 import { compactionSummariser, FORK, shapes, SUMMARISER_ID } from "../replay/shapes.ts";
 
 /**
@@ -69,12 +79,10 @@ Deno.test("status --json on every public transcript gives the expected tokens an
       assertEquals(report.thresholds, [30, 52, 70]);
     });
   }
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("status shows the gauge, source, thresholds, what fired and the state file", async () => {
-  const box = sandbox();
-  const env = { ...box.env, HOME: box.dir };
+  const { env, ...box } = home();
   // The hook fires 30 on the recorded session first; status then reports it.
   const transcript = join(box.dir, "session.jsonl");
   const line = entries.assistant(62_000, ["toolu_a"], { model: "claude-sonnet-4-6" });
@@ -111,16 +119,12 @@ Deno.test("status shows the gauge, source, thresholds, what fired and the state 
   assertIncludes(run.stdout, "next         52%");
   assertIncludes(run.stdout, "(found)");
 
-  const json = parsedAs(
-    StatusJsonSchema,
-    (await cli(["status", "--json", "--transcript", transcript], env)).stdout,
-  );
+  const json = await cliJson(StatusJsonSchema, ["status", "--transcript", transcript], env);
   assertEquals(json.sessionId, sessionId);
   assertEquals(json.fired, [30]);
   assertEquals(json.next, 52);
   assertEquals(json.stateFile, "found");
   assert(json.statePath.startsWith(box.stateDir));
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("status never writes: the state folder is not created", async () => {
@@ -128,7 +132,6 @@ Deno.test("status never writes: the state folder is not created", async () => {
   const run = await cli(["status", "--transcript", RECORDED], { ...box.env, HOME: box.dir });
   assertEquals(run.code, 0, run.stderr);
   assertEquals(await Deno.stat(box.stateDir).catch(() => undefined), undefined);
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("status finds the newest transcript of this folder's project, or by --session", async () => {
@@ -141,14 +144,14 @@ Deno.test("status finds the newest transcript of this folder's project, or by --
   writeTranscript(newer, [entries.assistant(110_000)]);
   Deno.utimeSync(older, new Date(2020, 1, 1), new Date(2020, 1, 1));
   const env = { ...box.env, HOME: box.dir };
-  const newest = parsedAs(StatusJsonSchema, (await cli(["status", "--json"], env)).stdout);
+  const newest = await cliJson(StatusJsonSchema, ["status"], env);
   assertEquals(newest.transcript, newer);
   assertEquals(newest.tokens, 110_000);
-  const bySession = parsedAs(
-    StatusJsonSchema,
-    (await cli(["status", "--json", "--session", "11111111-1111-4111-8111-111111111111"], env))
-      .stdout,
-  );
+  const bySession = await cliJson(StatusJsonSchema, [
+    "status",
+    "--session",
+    "11111111-1111-4111-8111-111111111111",
+  ], env);
   assertEquals(bySession.tokens, 20_000);
   const missing = await cli(["status", "--session", "nope"], env);
   assertEquals(missing.code, 1);
@@ -173,12 +176,8 @@ Deno.test("status finds the newest transcript of this folder's project, or by --
     "lessons-reinject: 2 sessions start with 1111 (11111111-1111-4111-8111-111111111111, " +
       "1111aaaa-0000-4000-8000-000000000000): give more of the id\n",
   );
-  const longer = parsedAs(
-    StatusJsonSchema,
-    (await cli(["status", "--json", "--session", "1111a"], env)).stdout,
-  );
+  const longer = await cliJson(StatusJsonSchema, ["status", "--session", "1111a"], env);
   assertEquals(longer.tokens, 30_000);
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("status names the compaction point, where it came from, and the span it measures against", async () => {
@@ -193,24 +192,19 @@ Deno.test("status names the compaction point, where it came from, and the span i
     "thresholds   30%, 52%, 70%, percentages of the 123,000 tokens before auto-compaction " +
       "(at 36,900, 63,960, 86,100 tokens)",
   );
-  const json = parsedAs(
-    StatusJsonSchema,
-    (await cli(["status", "--json", "--transcript", RECORDED], env)).stdout,
-  );
+  const json = await cliJson(StatusJsonSchema, ["status", "--transcript", RECORDED], env);
   assertEquals(json.thresholds, [30, 52, 70]);
   assertEquals([json.span, json.thresholdTokens], [123_000, [36_900, 63_960, 86_100]]);
   assertEquals(json.compaction?.tokens, 90_000);
   assertEquals(json.compaction?.source, "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE");
   assertEquals(json.autocompactPct, 50);
   // With nothing set, the window is the span and the usual point is named.
-  const plain = parsedAs(
-    StatusJsonSchema,
-    (await cli(["status", "--json", "--transcript", RECORDED], { ...box.env, HOME: box.dir }))
-      .stdout,
-  );
+  const plain = await cliJson(StatusJsonSchema, ["status", "--transcript", RECORDED], {
+    ...box.env,
+    HOME: box.dir,
+  });
   assertEquals([plain.span, plain.compaction?.tokens], [200_000, 167_000]);
   assertEquals(plain.compaction?.source, "the model's window");
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("status without a transcript to read exits 1", async () => {
@@ -222,12 +216,10 @@ Deno.test("status without a transcript to read exits 1", async () => {
   const folder = await cli(["status", "--transcript", box.dir], box.env);
   assertEquals(folder.code, 1);
   assertIncludes(folder.stderr, `${box.dir} is a folder, not a transcript`);
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("status never takes a subagent's or the compaction summariser's file for the session", async (t) => {
-  const box = sandbox();
-  const env = { ...box.env, HOME: box.dir };
+  const { env, ...box } = home();
   const project = join(box.dir, ".claude", "projects", ROOT.replace(/[^a-zA-Z0-9]/g, "-"));
   Deno.mkdirSync(project, { recursive: true });
   const shape = compactionSummariser();
@@ -240,7 +232,7 @@ Deno.test("status never takes a subagent's or the compaction summariser's file f
     writeTranscript(join(project, "agent-a1b2c3d4.jsonl"), [
       entries.assistant(150_000, [], { isSidechain: true }),
     ]);
-    const report = parsedAs(StatusJsonSchema, (await cli(["status", "--json"], env)).stdout);
+    const report = await cliJson(StatusJsonSchema, ["status"], env);
     assertEquals([report.transcript, report.tokens], [session, 40_000]);
   });
   await t.step("--transcript naming the summariser's file reads its session's", async () => {
@@ -257,12 +249,10 @@ Deno.test("status never takes a subagent's or the compaction summariser's file f
     assertEquals(orphan.code, 1);
     assertIncludes(orphan.stderr, "is the compaction summariser's transcript, not a session's");
   });
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("status on a fork subagent's file names what it inherited from its parent", async () => {
-  const box = sandbox();
-  const env = { ...box.env, HOME: box.dir };
+  const { env, ...box } = home();
   const project = join(box.dir, ".claude", "projects", ROOT.replace(/[^a-zA-Z0-9]/g, "-"));
   const subagents = join(project, FORK.sessionId, "subagents");
   Deno.mkdirSync(subagents, { recursive: true });
@@ -280,7 +270,6 @@ Deno.test("status on a fork subagent's file names what it inherited from its par
     (await cli(["status", "--transcript", file], env)).stdout,
     "inherited    30%, 52% from the parent's refreshes",
   );
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("status --transcript on a file that is not a transcript says so and exits 1", async (t) => {
@@ -325,12 +314,10 @@ Deno.test("status --transcript on a file that is not a transcript says so and ex
     const run = await cli(["status", "--transcript", path], box.env);
     assertEquals(run.code, 0, run.stderr);
   });
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("status reads at a glance: next, the next call, and the columns", async (t) => {
-  const box = sandbox();
-  const env = { ...box.env, HOME: box.dir };
+  const { env, ...box } = home();
   /** Every label is padded to one column: the values start at character 13. */
   const assertColumns = (stdout: string) => {
     const body = stdout.split("\n").slice(2).filter((l) => l !== "");
@@ -351,10 +338,7 @@ Deno.test("status reads at a glance: next, the next call, and the columns", asyn
     assertIncludes(run.stdout, "next call    refreshes: 90% crossed 30, 52, 70\n");
     assert(!/\b180437\b|\b200000\b/.test(run.stdout), run.stdout);
     assertColumns(run.stdout);
-    const json = parsedAs(
-      StatusJsonSchema,
-      (await cli(["status", "--json", "--transcript", transcript], env)).stdout,
-    );
+    const json = await cliJson(StatusJsonSchema, ["status", "--transcript", transcript], env);
     assertEquals([json.next, json.pending, json.decision], [
       null,
       [30, 52, 70],
@@ -374,7 +358,6 @@ Deno.test("status reads at a glance: next, the next call, and the columns", asyn
     );
     assertColumns(run.stdout);
   });
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("on Claude Code's default 1M model, status and the statusline name the next refresh in tokens", async () => {
@@ -383,10 +366,7 @@ Deno.test("on Claude Code's default 1M model, status and the statusline name the
   const transcript = join(box.dir, "session.jsonl");
   const opus = { model: "claude-opus-5-5", version: "2.1.332" };
   writeTranscript(transcript, [entries.assistant(145_000, ["toolu_a"], opus)]);
-  const json = parsedAs(
-    StatusJsonSchema,
-    (await cli(["status", "--json", "--transcript", transcript], env)).stdout,
-  );
+  const json = await cliJson(StatusJsonSchema, ["status", "--transcript", transcript], env);
   assertEquals([json.window, json.span, json.cadence], [1_000_000, 200_000, 40_000]);
   assertEquals(json.pending, [30, 52, 70]);
   assertEquals([json.next, json.nextTokens], [180_000, 180_000]);
@@ -423,8 +403,7 @@ Deno.test("on Claude Code's default 1M model, status and the statusline name the
 });
 
 Deno.test("on the default 1M model, preview shows the next refresh as the hook will word it", async () => {
-  const box = sandbox();
-  const env = { ...box.env, HOME: box.dir };
+  const { env, ...box } = home();
   const transcript = join(box.dir, "session.jsonl");
   const opus = { model: "claude-opus-5-5", version: "2.1.332" };
   writeTranscript(transcript, [entries.assistant(40_000, ["toolu_a"], opus)]);

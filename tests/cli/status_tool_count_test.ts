@@ -4,14 +4,13 @@
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { entries, payload, runRecorded, writeTranscript } from "../_helpers.ts";
-import { cli, sandbox } from "./_cli.ts";
+import { cli, home } from "./_cli.ts";
 
 /** The `tool count` row of a status report, or undefined. */
 const toolCountRow = (report: string) => report.split("\n").find((l) => l.startsWith("tool count"));
 
 Deno.test("status: no tool count row when readings decide, one when the count does", async () => {
-  const box = sandbox();
-  const env = { ...box.env, HOME: box.dir };
+  const { env, ...box } = home();
   // Nine calls with readings (10% to 18%): no refresh, and no count kept.
   writeTranscript(box.transcript, []);
   const lines: Record<string, unknown>[] = [];

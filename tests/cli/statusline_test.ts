@@ -5,7 +5,7 @@ import { isFresh } from "../../src/core/reading.ts";
 import type { StatuslineRecord } from "../../src/schemas/statusline.ts";
 import { STATUSLINE_MAX_AGE_MS } from "../../src/core/claude_code.ts";
 import { appendTranscript, entries, payload, runHook, writeTranscript } from "../_helpers.ts";
-import { assertIncludes, cli, parsedAs, sandbox, statuslineInput } from "./_cli.ts";
+import { assertIncludes, cli, cliJson, sandbox, statuslineInput } from "./_cli.ts";
 
 Deno.test("recordFromStatusline() takes the exact figure from current_usage", () => {
   const made = recordFromStatusline(statuslineInput(), 1000, 42);
@@ -47,7 +47,6 @@ Deno.test("statusline --pass echoes stdin unchanged, and records the reading", a
   assertEquals(run.code, 0);
   assertEquals(run.stdout, text);
   assertEquals([...Deno.readDirSync(box.stateDir)].length, 1);
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("statusline prints a compact gauge, and exits 0 on any input", async () => {
@@ -64,10 +63,7 @@ Deno.test("statusline prints a compact gauge, and exits 0 on any input", async (
     if (reasons[junk]) {
       assertEquals(bad.stdout, `lessons-reinject: no context reading (${reasons[junk]})\n`);
     }
-    const json = parsedAs(
-      StatuslineJsonSchema,
-      (await cli(["statusline", "--json"], box.env, junk)).stdout,
-    );
+    const json = await cliJson(StatuslineJsonSchema, ["statusline"], box.env, junk);
     assertEquals(json.recorded, false);
   }
   // At startup Claude Code sends nulls until the first reply: said once, plainly.
@@ -76,12 +72,8 @@ Deno.test("statusline prints a compact gauge, and exits 0 on any input", async (
   });
   const early = await cli(["statusline"], box.env, start);
   assertEquals(early.stdout, "lessons-reinject: no context reading yet\n");
-  const earlyJson = parsedAs(
-    StatuslineJsonSchema,
-    (await cli(["statusline", "--json"], box.env, start)).stdout,
-  );
+  const earlyJson = await cliJson(StatuslineJsonSchema, ["statusline"], box.env, start);
   assertEquals(earlyJson.error, "used_percentage is null (before the session's first reply)");
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("statusline round-trip: the hook then uses the fresh reading, not a stale one", async () => {
@@ -92,17 +84,11 @@ Deno.test("statusline round-trip: the hook then uses the fresh reading, not a st
   const sessionId = String(line.sessionId);
   writeTranscript(box.transcript, [line]);
   const input = statuslineInput({ session_id: sessionId, transcript_path: box.transcript });
-  const recorded = parsedAs(
-    StatuslineJsonSchema,
-    (await cli(["statusline", "--json"], env, input)).stdout,
-  );
+  const recorded = await cliJson(StatuslineJsonSchema, ["statusline"], env, input);
   assert(recorded.recorded, recorded.error ?? "");
   assertEquals(recorded.tokens, 64_000);
 
-  const status = parsedAs(
-    StatusJsonSchema,
-    (await cli(["status", "--json", "--transcript", box.transcript], env)).stdout,
-  );
+  const status = await cliJson(StatusJsonSchema, ["status", "--transcript", box.transcript], env);
   assertEquals(status.source, "statusline");
   assertEquals(status.percent, 32);
   assertEquals(status.windowSource, "reported by Claude Code");
@@ -132,7 +118,6 @@ Deno.test("statusline round-trip: the hook then uses the fresh reading, not a st
   );
   assertIncludes(later.stderr, "from transcript tool_use match");
   assertIncludes(later.context ?? "", "[lessons-reinject refresh 52 ");
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("statusline never promises a refresh the hook will not give: no rules, an unclosed marker, an unusable state folder", async () => {
@@ -160,5 +145,4 @@ Deno.test("statusline never promises a refresh the hook will not give: no rules,
       `${bar} · no refresh: state folder ${box.stateDir} is writable by others (mode 777)\n`,
     );
   }
-  await Deno.remove(box.dir, { recursive: true });
 });

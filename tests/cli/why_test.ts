@@ -7,7 +7,7 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { WhyJsonSchema } from "../../src/cli/schemas.ts";
 import { appendTranscript, entries, payload, runHook, writeTranscript } from "../_helpers.ts";
-import { assertIncludes, cli, parsedAs, sandbox } from "./_cli.ts";
+import { assertIncludes, cli, home, parsedAs, sandbox } from "./_cli.ts";
 
 /** What Claude Code 2.1.328 records of a hook run that wrote `stderr` (the compact fixture's). */
 function hookSuccess(toolUseId: string, stderr: string): Record<string, unknown> {
@@ -78,12 +78,10 @@ Deno.test("why answers from the hook's recorded lines and its next call's trace:
     project,
   );
   assertIncludes(human.stdout, "answer      no refresh will come: nothing to restate");
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("why, with nothing recorded, says how to have the hook write its line", async () => {
-  const box = sandbox();
-  const env = { ...box.env, HOME: box.dir };
+  const { env, ...box } = home();
   writeTranscript(box.transcript, [
     entries.assistant(20_000, ["toolu_q"], { model: "claude-sonnet-4-6" }),
   ]);
@@ -100,5 +98,4 @@ Deno.test("why, with nothing recorded, says how to have the hook write its line"
   const missing = await cli(["why", "--transcript", join(box.dir, "nope.jsonl")], env);
   assertEquals(missing.code, 1);
   ok(!missing.stderr.includes("    at "), missing.stderr);
-  await Deno.remove(box.dir, { recursive: true });
 });
