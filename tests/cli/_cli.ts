@@ -30,6 +30,13 @@ export function home(): ReturnType<typeof sandbox> {
   return { ...box, env: { ...box.env, HOME: box.dir } };
 }
 
+/** Claude Code's folder of `project`'s sessions under `home` (`/a/my.app` -> `-a-my-app`), made. */
+export function sessionsFolder(home: string, project: string): string {
+  const folder = join(home, ".claude", "projects", project.replace(/[^a-zA-Z0-9]/g, "-"));
+  Deno.mkdirSync(folder, { recursive: true });
+  return folder;
+}
+
 /** Runs a command with `--json` and returns its stdout validated against `schema`. */
 export async function cliJson<T>(
   schema: z.ZodMiniType<T>,

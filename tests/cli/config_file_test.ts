@@ -141,7 +141,6 @@ Deno.test("the hook reads the config file: its thresholds apply, the environment
     LESSONS_REINJECT_THRESHOLDS: "30",
   });
   assertEquals(envWins.stdout, "");
-  await Deno.remove(other.box.dir, { recursive: true });
 });
 
 Deno.test("an invalid config setting: one stderr line with line and column; the rest applies", async () => {

@@ -2,7 +2,7 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import { dirname, join } from "node:path";
 import { type DoctorJson, DoctorJsonSchema } from "../../src/cli/schemas.ts";
 import { entries, payload, runHook, SAMPLE_MANIFEST, writeTranscript } from "../_helpers.ts";
-import { assertIncludes, cli, cliJson, parsedAs, ROOT, sandbox } from "./_cli.ts";
+import { assertIncludes, cli, cliJson, parsedAs, ROOT, sandbox, sessionsFolder } from "./_cli.ts";
 import { compactionSummariser, SUMMARISER_ID } from "../replay/shapes.ts";
 
 /** An environment in which every check passes (the binary's absence is only a warning). */
@@ -177,8 +177,7 @@ Deno.test("doctor reports this folder's session as the hook's next call sees it"
   const box = sandbox();
   const cwd = join(box.dir, "project");
   Deno.mkdirSync(cwd);
-  const projects = join(box.dir, ".claude", "projects", cwd.replace(/[^a-zA-Z0-9]/g, "-"));
-  Deno.mkdirSync(projects, { recursive: true });
+  const projects = sessionsFolder(box.dir, cwd);
   const line = entries.assistant(62_000, ["toolu_d"], { model: "claude-sonnet-4-6" });
   writeTranscript(join(projects, `${line.sessionId}.jsonl`), [line]);
   const run = await cli(["doctor", "--json", "--plugin-root", ROOT], healthy(box), "", cwd);
@@ -199,8 +198,7 @@ Deno.test("doctor's session is the newest session, never a newer subagent's or s
   const box = sandbox();
   const cwd = join(box.dir, "project");
   Deno.mkdirSync(cwd);
-  const projects = join(box.dir, ".claude", "projects", cwd.replace(/[^a-zA-Z0-9]/g, "-"));
-  Deno.mkdirSync(projects, { recursive: true });
+  const projects = sessionsFolder(box.dir, cwd);
   const shape = compactionSummariser();
   const session = join(projects, `${shape.sessionId}.jsonl`);
   Deno.writeTextFileSync(session, shape.session.text);
@@ -410,8 +408,7 @@ Deno.test("doctor gives the size preview gives, the length of what Claude Code r
     join(cwd, "CLAUDE.md"),
     "# Project\n<!-- reinject -->\n- Run the tests before every commit.\n<!-- /reinject -->\n",
   );
-  const projects = join(box.dir, ".claude", "projects", cwd.replace(/[^a-zA-Z0-9]/g, "-"));
-  Deno.mkdirSync(projects, { recursive: true });
+  const projects = sessionsFolder(box.dir, cwd);
   const transcript = join(projects, "size-session.jsonl");
   const env = healthy(box);
   // 31% of a 200k window, and (later) 40%: a refresh due, then none due, the next one ahead.

@@ -13,7 +13,7 @@ import {
   StatusJsonSchema,
 } from "../../src/cli/schemas.ts";
 import { entries, spawnWithStdin, writeTranscript } from "../_helpers.ts";
-import { assertIncludes, cli, cliJson, parsedAs, ROOT, sandbox } from "./_cli.ts";
+import { assertIncludes, cli, cliJson, parsedAs, ROOT, sandbox, sessionsFolder } from "./_cli.ts";
 
 const RULE = "Run the tests before every commit.";
 
@@ -26,8 +26,7 @@ function newUser(name = "my-app") {
     join(project, "CLAUDE.md"),
     `# My app\n\n<!-- reinject -->\n${RULE}\n<!-- /reinject -->\n`,
   );
-  const sessions = join(box.dir, ".claude", "projects", project.replace(/[^a-zA-Z0-9]/g, "-"));
-  Deno.mkdirSync(sessions, { recursive: true });
+  const sessions = sessionsFolder(box.dir, project);
   const line = entries.assistant(40_000, ["toolu_p"], { model: "claude-sonnet-4-6" });
   const transcript = join(sessions, `${line.sessionId}.jsonl`);
   writeTranscript(transcript, [line]);
@@ -80,7 +79,6 @@ Deno.test("preview, status and doctor look at the project they are run for", asy
         `${ROOT} (the checkout this runs from)`,
       );
       assertIncludes(report.checks.find((c) => c.name === "rules")?.detail ?? "", "CLAUDE.md");
-      await Deno.remove(user.box.dir, { recursive: true });
     });
   }
 });
@@ -115,8 +113,6 @@ Deno.test("from a subfolder of the project, the commands find the session starte
   const up = await cli(["status"], other.env, "", join(other.project, "lib"));
   assertIncludes(up.stderr, `or a folder above it up to ${other.project}`);
   assertIncludes(up.stderr, "--project DIR");
-  await Deno.remove(user.box.dir, { recursive: true });
-  await Deno.remove(other.box.dir, { recursive: true });
 });
 
 Deno.test("deno task --cwd and a --project that is no folder are one line, never a stack trace", async () => {
@@ -143,7 +139,6 @@ Deno.test("deno task --cwd and a --project that is no folder are one line, never
   const missing = await cli(["status", "--project", join(user.box.dir, "absent")], user.env);
   assertEquals(missing.code, 2);
   assertIncludes(missing.stderr, "no such folder");
-  await Deno.remove(user.box.dir, { recursive: true });
 });
 
 Deno.test("deno task demo, from a project, ends with commands that work there", async () => {
@@ -160,7 +155,6 @@ Deno.test("deno task demo, from a project, ends with commands that work there", 
   assertIncludes(next, `${join(ROOT, "hooks", "run")} doctor`);
   assertIncludes(next, `${join(ROOT, "hooks", "run")} --help`);
   assert(!next.includes("deno task hook"), next);
-  await Deno.remove(user.box.dir, { recursive: true });
 });
 
 Deno.test("doctor and status fit 80 columns, and 100 piped, their values in one column", async () => {
@@ -187,7 +181,6 @@ Deno.test("doctor and status fit 80 columns, and 100 piped, their values in one 
       );
     }
   }
-  await Deno.remove(user.box.dir, { recursive: true });
 });
 
 Deno.test("the README's commands name hooks/run of this version, and --project", async () => {

@@ -17,6 +17,7 @@ import {
   parsedAs,
   ROOT,
   sandbox,
+  sessionsFolder,
   statuslineInput,
   unwrap,
 } from "./_cli.ts";
@@ -136,8 +137,7 @@ Deno.test("status never writes: the state folder is not created", async () => {
 
 Deno.test("status finds the newest transcript of this folder's project, or by --session", async () => {
   const box = sandbox();
-  const project = join(box.dir, ".claude", "projects", ROOT.replace(/[^a-zA-Z0-9]/g, "-"));
-  Deno.mkdirSync(project, { recursive: true });
+  const project = sessionsFolder(box.dir, ROOT);
   const older = join(project, "11111111-1111-4111-8111-111111111111.jsonl");
   const newer = join(project, "22222222-2222-4222-8222-222222222222.jsonl");
   writeTranscript(older, [entries.assistant(20_000)]);
@@ -220,8 +220,7 @@ Deno.test("status without a transcript to read exits 1", async () => {
 
 Deno.test("status never takes a subagent's or the compaction summariser's file for the session", async (t) => {
   const { env, ...box } = home();
-  const project = join(box.dir, ".claude", "projects", ROOT.replace(/[^a-zA-Z0-9]/g, "-"));
-  Deno.mkdirSync(project, { recursive: true });
+  const project = sessionsFolder(box.dir, ROOT);
   const shape = compactionSummariser();
   const session = join(project, `${shape.sessionId}.jsonl`);
   Deno.writeTextFileSync(session, shape.session.text);
@@ -253,7 +252,7 @@ Deno.test("status never takes a subagent's or the compaction summariser's file f
 
 Deno.test("status on a fork subagent's file names what it inherited from its parent", async () => {
   const { env, ...box } = home();
-  const project = join(box.dir, ".claude", "projects", ROOT.replace(/[^a-zA-Z0-9]/g, "-"));
+  const project = sessionsFolder(box.dir, ROOT);
   const subagents = join(project, FORK.sessionId, "subagents");
   Deno.mkdirSync(subagents, { recursive: true });
   const generated = shapes();
