@@ -207,17 +207,6 @@ Deno.test("status names the compaction point, where it came from, and the span i
   assertEquals(plain.compaction?.source, "the model's window");
 });
 
-Deno.test("status without a transcript to read exits 1", async () => {
-  const box = sandbox();
-  const run = await cli(["status", "--transcript", join(box.dir, "absent.jsonl")], box.env);
-  assertEquals(run.code, 1);
-  assertIncludes(run.stderr, "no transcript at");
-  // A folder is not "missing": say what it is.
-  const folder = await cli(["status", "--transcript", box.dir], box.env);
-  assertEquals(folder.code, 1);
-  assertIncludes(folder.stderr, `${box.dir} is a folder, not a transcript`);
-});
-
 Deno.test("status never takes a subagent's or the compaction summariser's file for the session", async (t) => {
   const { env, ...box } = home();
   const project = sessionsFolder(box.dir, ROOT);
