@@ -60,11 +60,10 @@ function assertInOurWords(text: string): void {
   assert(!text.includes("\ufffd") && !text.includes("\u0000"), `garbage in: ${text}`);
 }
 
-Deno.test("doctor says in one line what is wrong with the manifest, and what to do", async (t) => {
+Deno.test("doctor and preview say in one line what is wrong with the manifest, and what to do", async (t) => {
   for (const broken of BROKEN) {
     await t.step(broken.name, async () => {
-      const box = sandbox();
-      const env = setUp(box, broken.make);
+      const env = setUp(sandbox(), broken.make);
       const path = env.LESSONS_MANIFEST_PATH;
       const run = await cli(["doctor", "--json", "--plugin-root", ROOT], env);
       assertEquals(run.code, 1);
@@ -84,26 +83,16 @@ Deno.test("doctor says in one line what is wrong with the manifest, and what to 
       const fix = lines.findIndex((l) => l.startsWith(`${" ".repeat(27)}fix: correct`));
       assert(at >= 0 && fix > at, human.stdout);
       for (const line of lines.slice(at + 1, fix)) assert(/^ {27}\S/.test(line), human.stdout);
-    });
-  }
-});
-
-Deno.test("preview says in one line what is wrong with the manifest, and what to do", async (t) => {
-  for (const broken of BROKEN) {
-    await t.step(broken.name, async () => {
-      const box = sandbox();
-      const env = setUp(box, broken.make);
-      const path = env.LESSONS_MANIFEST_PATH;
-      const run = await cli(["preview"], env);
-      assertEquals(run.code, 1);
-      assertEquals(run.stdout, "");
-      assertEquals(run.stderr.split("\n").length, 2, run.stderr); // one line, then the newline
-      assertIncludes(run.stderr, `lessons-reinject: nothing to restate: manifest ${path}: `);
-      assertIncludes(run.stderr, broken.says);
-      assertInOurWords(run.stderr);
-      assert(!run.stderr.includes("set LESSONS_MANIFEST_PATH"), run.stderr);
-      assertIncludes(run.stderr, "correct LESSONS_MANIFEST_PATH");
-      assertIncludes(run.stderr, "mark rules in CLAUDE.md between <!-- reinject --> and");
+      // preview: nothing to restate, on stderr, in one line.
+      const preview = await cli(["preview"], env);
+      assertEquals([preview.code, preview.stdout], [1, ""]);
+      assertEquals(preview.stderr.split("\n").length, 2, preview.stderr); // one line, then "\n"
+      assertIncludes(preview.stderr, `lessons-reinject: nothing to restate: manifest ${path}: `);
+      assertIncludes(preview.stderr, broken.says);
+      assertInOurWords(preview.stderr);
+      assert(!preview.stderr.includes("set LESSONS_MANIFEST_PATH"), preview.stderr);
+      assertIncludes(preview.stderr, "correct LESSONS_MANIFEST_PATH");
+      assertIncludes(preview.stderr, "mark rules in CLAUDE.md between <!-- reinject --> and");
     });
   }
 });
@@ -120,8 +109,7 @@ Deno.test("a manifest named in the config file is mended there", async () => {
 });
 
 Deno.test("without any manifest, preview and doctor name both routes", async () => {
-  const box = sandbox();
-  const { LESSONS_MANIFEST_PATH: _, ...env } = setUp(box, () => {});
+  const { LESSONS_MANIFEST_PATH: _, ...env } = setUp(sandbox(), () => {});
   const run = await cli(["preview"], env);
   assertEquals(run.code, 1);
   assertEquals(
