@@ -40,17 +40,13 @@ Deno.test("isFresh(): at most 60 s old and newer than the transcript's last usag
   assert(!isFresh(noSize, 100_000, { offset: 9, timestamp: new Date(100_500).toISOString() }));
 });
 
-Deno.test("statusline --pass echoes stdin unchanged, and records the reading", async () => {
+Deno.test("statusline prints a compact gauge (--pass: stdin unchanged), records, exits 0 on any input", async () => {
   const box = sandbox();
+  // --pass echoes stdin unchanged, and records the reading all the same.
   const text = JSON.stringify(statuslineInput(), null, 3) + "\n";
-  const run = await cli(["statusline", "--pass"], box.env, text);
-  assertEquals(run.code, 0);
-  assertEquals(run.stdout, text);
+  const passed = await cli(["statusline", "--pass"], box.env, text);
+  assertEquals([passed.code, passed.stdout], [0, text]);
   assertEquals([...Deno.readDirSync(box.stateDir)].length, 1);
-});
-
-Deno.test("statusline prints a compact gauge, and exits 0 on any input", async () => {
-  const box = sandbox();
   const run = await cli(["statusline"], box.env, statuslineInput());
   assertEquals(run.code, 0);
   assertEquals(run.stdout, "[######|....|....|......] 32% of 200k · refresh due (30%)\n");
