@@ -8,7 +8,12 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { ErrorJsonSchema, PreviewJsonSchema, StatusJsonSchema } from "../../src/cli/schemas.ts";
+import {
+  ErrorJsonSchema,
+  PreviewJsonSchema,
+  type StatusJson,
+  StatusJsonSchema,
+} from "../../src/cli/schemas.ts";
 import {
   appendTranscript,
   entries,
@@ -45,6 +50,53 @@ function transcripts(): string[] {
     .map((f) => `${SKELETONS}/${f}`);
   if (skeletons.length !== 10) throw new Error(`${skeletons.length} skeletons in ${SKELETONS}`);
   return [RECORDED, ...skeletons];
+}
+
+/**
+ * The figures in tests/fixtures/transcripts/skeletons/README.md (measured on the originals, kept by
+ * their skeletons): the last main-chain usage (tokens), and
+ * the window its model has in the version of Claude Code that wrote it (data/window_table.ts).
+ */
+const EXPECTED: { file: string; tokens: number; window: number; compacted?: boolean }[] = [
+  // 1.0.x compaction after the last usage: no reading; the stale figure is shown as such.
+  {
+    file: "v1.0.90-inline-sidechain-summary-entries.jsonl",
+    tokens: 156089,
+    window: 200_000,
+    compacted: true,
+  },
+  { file: "v2.0.76-large-no-compaction.jsonl", tokens: 180437, window: 200_000 },
+  { file: "v2.1.14-agent-progress-nested-usage.jsonl", tokens: 20229, window: 200_000 },
+  // claude-opus-4-7 was 200k by default in 2.1.112 (natively 1M from 2.1.117).
+  { file: "v2.1.112-compact-boundary.jsonl", tokens: 89199, window: 200_000 },
+  { file: "v2.1.121-pasted-images-833KB-line.jsonl", tokens: 123792, window: 200_000 },
+  { file: "v2.1.167-main-with-workflow-subagents.jsonl", tokens: 72752, window: 1_000_000 },
+  // A subagent's own file: its last sidechain usage.
+  {
+    file: "v2.1.167-subagent-file-agent-ab9eaae030fe399d0.jsonl",
+    tokens: 50191,
+    window: 1_000_000,
+  },
+  { file: "v2.1.185-three-compact-boundaries.jsonl", tokens: 63388, window: 200_000 },
+  { file: "v2.1.212-newest.jsonl", tokens: 186830, window: 1_000_000 },
+];
+
+/** Fails unless `status` (no state file yet) gives the figures EXPECTED has for its transcript. */
+function assertFigures(path: string, status: StatusJson): void {
+  const expected = EXPECTED.find((e) => path.endsWith(`/${e.file}`));
+  if (!expected) return;
+  if (expected.compacted) {
+    assertEquals([status.tokens, status.source], [null, null]);
+    assertIncludes(status.reason ?? "", "compacted");
+    assertEquals(status.beforeCompaction?.tokens, expected.tokens);
+    assertEquals(status.beforeCompaction?.window, expected.window);
+  } else {
+    assertEquals([status.tokens, status.window], [expected.tokens, expected.window]);
+    assertEquals(status.source, "transcript latest");
+    const percent = (expected.tokens / expected.window) * 100;
+    assert(Math.abs((status.percent ?? NaN) - percent) < 1e-9, String(status.percent));
+  }
+  assertEquals([status.transcript, status.thresholds], [path, [30, 52, 70]]);
 }
 
 /** The thresholds a refresh's header names, or [] for a periodic one. */
@@ -95,7 +147,7 @@ async function agree(
   return status;
 }
 
-Deno.test("status and preview agree with the hook's next call on every real transcript", async (t) => {
+Deno.test("status and preview agree with the hook's next call on every real transcript, status with its figures", async (t) => {
   for (const path of transcripts()) {
     await t.step(path.split("/").pop()!, async () => {
       const box = sandbox();
@@ -103,7 +155,10 @@ Deno.test("status and preview agree with the hook's next call on every real tran
       const call = payload("PostToolUse.Bash", { tool_use_id: undefined });
       // Without a state file, then with the one the hook wrote. The commands run here, in the
       // checkout: the same project as the hook's call, so the same rules.
-      for (let round = 0; round < 2; round++) await agree(path, env, ROOT, call, runHook);
+      for (let round = 0; round < 2; round++) {
+        const status = await agree(path, env, ROOT, call, runHook);
+        if (round === 0) assertFigures(path, status);
+      }
     });
   }
 });
