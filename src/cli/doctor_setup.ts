@@ -209,9 +209,10 @@ export function checkBinary(state: LauncherState, deno: string | undefined): Che
   const source = `meanwhile hooks/run runs the source with ${deno} from Deno's cache`;
   const wait = state.download === "running" ? "wait for it, or " : "";
   if (!state.missing) {
-    const packages = state.packages.join(", ") || "the source's packages";
+    const packages = state.packages?.join(", ") || "the source's packages";
+    const where = state.packages ? state.where : `${state.lock} cannot be read`;
     const detail = `${lacking}; ${source} (slower than the binary); whether that cache holds ` +
-      `${packages} was not checked (${state.where})`;
+      `${packages} was not checked (${where})`;
     return check("binary", "warn", detail, `${wait}make sure it does: ${warm}; or ${binaries}`);
   }
   if (state.missing.length > 0) {
@@ -221,6 +222,6 @@ export function checkBinary(state: LauncherState, deno: string | undefined): Che
     return check("binary", "fail", detail, fix);
   }
   const detail = `${lacking}; meanwhile refreshes work: hooks/run runs the source with ${deno} ` +
-    `from Deno's cache, which holds ${state.packages.join(", ")} (slower than the binary)`;
+    `from Deno's cache, which holds ${state.packages!.join(", ")} (slower than the binary)`;
   return check("binary", "warn", detail, `${wait}${binaries}`);
 }

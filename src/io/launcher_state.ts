@@ -34,9 +34,12 @@ export interface LauncherState {
   /** The last line of hooks/install's log, `log`. */
   lastLog: string | undefined;
   log: string;
-  /** `name@version` of the source's packages in deno.lock; `missing` from the cache at `where`. */
-  packages: string[];
+  lock: string;
+  /** `name@version` of the source's packages in `lock` (undefined: it cannot be read). */
+  packages: string[] | undefined;
+  /** Those not in Deno's npm cache at `where` (undefined: not checked). */
   missing: string[] | undefined;
+  /** The cache's folder, or why it is not known. */
   where: string;
 }
 
@@ -54,24 +57,21 @@ export function readLauncherState(
   // hooks/install ends with a line of its own; success removes the lock.
   const failed = locked && lastLog?.startsWith("lessons-reinject install: ") === true &&
     !lastLog.startsWith("lessons-reinject install: installed ");
-  let packages: string[] = [];
-  let missing: string[] | undefined;
-  let where: string;
+  const lock = join(root, "deno.lock");
+  let packages: string[] | undefined;
   try {
     // A key may carry peer-dependency suffixes after an underscore.
-    packages = Object.keys(JSON.parse(read(join(root, "deno.lock"))).npm).map((k) =>
-      k.split("_")[0]!
-    ).filter((spec) => SOURCE_PACKAGES.includes(spec.slice(0, spec.lastIndexOf("@")))).sort();
-    where = "unknown" in cache ? cache.unknown : cache.dir;
-    if ("dir" in cache) {
-      missing = packages.filter((spec) => {
-        const at = spec.lastIndexOf("@"); // a scoped name starts with one
-        return !statOf(join(cache.dir, spec.slice(0, at), spec.slice(at + 1)))?.isDirectory;
-      });
-    }
+    packages = Object.keys(JSON.parse(read(lock)).npm).map((k) => k.split("_")[0]!)
+      .filter((spec) => SOURCE_PACKAGES.includes(spec.slice(0, spec.lastIndexOf("@")))).sort();
   } catch {
-    where = `${join(root, "deno.lock")} cannot be read`;
+    // No lock to read: which packages, and whether the cache holds them, is not known.
   }
+  const missing = packages && "dir" in cache
+    ? packages.filter((spec) => {
+      const at = spec.lastIndexOf("@"); // a scoped name starts with one
+      return !statOf(join(cache.dir, spec.slice(0, at), spec.slice(at + 1)))?.isDirectory;
+    })
+    : undefined;
   return {
     root,
     checkout: statOf(join(root, ".git")) !== undefined,
@@ -83,8 +83,9 @@ export function readLauncherState(
     download: failed ? "failed" : locked ? "running" : "none",
     lastLog,
     log: join(dist, "install.log"),
+    lock,
     packages,
     missing,
-    where,
+    where: "unknown" in cache ? cache.unknown : cache.dir,
   };
 }
