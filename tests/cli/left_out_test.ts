@@ -34,7 +34,7 @@ function setUp() {
   return { box, project, env };
 }
 
-Deno.test("preview names every lesson left out, and why", async () => {
+Deno.test("preview and doctor name every lesson left out, and why; doctor, session start's limits", async () => {
   const { project, env } = setUp();
   const json = await cliJson(
     PreviewJsonSchema,
@@ -60,10 +60,7 @@ Deno.test("preview names every lesson left out, and why", async () => {
   assertIncludes(text, "big (over session start's budget)");
   assertIncludes(text, "low (past session start's cap)");
   assertIncludes(text, `${json.omitted[0]} (over this refresh's budget)`);
-});
-
-Deno.test("doctor names every lesson left out, and why, and session start's limits", async () => {
-  const { project, env } = setUp();
+  // doctor names them too, with session start's limits.
   const run = await cli(["doctor", "--json", "--plugin-root", ROOT], env, "", project);
   const manifest = parsedAs(DoctorJsonSchema, run.stdout).checks.find((c) => c.name === "manifest");
   const detail = manifest?.detail ?? "";
