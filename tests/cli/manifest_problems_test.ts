@@ -6,7 +6,7 @@
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { dirname, join } from "node:path";
-import { DoctorJsonSchema } from "../../src/cli/schemas.ts";
+import { DoctorJsonSchema, ErrorJsonSchema } from "../../src/cli/schemas.ts";
 import { assertIncludes, cli, parsedAs, ROOT, sandbox } from "./_cli.ts";
 
 type Box = ReturnType<typeof sandbox>;
@@ -118,5 +118,12 @@ Deno.test("without any manifest, preview and doctor name both routes", async () 
       "CLAUDE.md; install the lessons-learned plugin, or set LESSONS_MANIFEST_PATH to its " +
       "data/lesson-manifest.json; or mark rules in CLAUDE.md between <!-- reinject --> and " +
       "<!-- /reinject --> lines (docs/own-rules.md)\n",
+  );
+  // With --json, the same line as `{error}` on stdout, and exit 1.
+  const json = await cli(["preview", "--json"], env);
+  assertEquals(json.code, 1);
+  assertEquals(
+    parsedAs(ErrorJsonSchema, json.stdout).error,
+    run.stderr.slice("lessons-reinject: ".length, -1),
   );
 });

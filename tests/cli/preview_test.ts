@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { join } from "node:path";
-import { ErrorJsonSchema, PreviewJsonSchema } from "../../src/cli/schemas.ts";
+import { PreviewJsonSchema } from "../../src/cli/schemas.ts";
 import { entries, payload, RECORDED, runHook, writeTranscript } from "../_helpers.ts";
 import { assertIncludes, cli, cliJson, home, parsedAs, ROOT, sandbox, unwrap } from "./_cli.ts";
 
@@ -128,18 +128,4 @@ Deno.test("preview agrees with the hook when the state file is gone: nothing is 
   assert(json.text?.startsWith("[lessons-reinject refresh 70 ref="), json.text ?? "");
   const human = await cli(["preview", "--transcript", RECORDED], { ...box.env, HOME: box.dir });
   assertIncludes(human.stdout, "due          no: ");
-});
-
-Deno.test("preview with nothing to restate exits 1, in JSON too; a bad --threshold exits 2", async () => {
-  const box = sandbox();
-  const env = { HOME: box.dir, LESSONS_STATE_DIR: box.stateDir };
-  const none = await cli(["preview"], env);
-  assertEquals(none.code, 1);
-  assertIncludes(none.stderr, "no manifest found");
-  const json = await cli(["preview", "--json"], env);
-  assertEquals(json.code, 1);
-  assertIncludes(parsedAs(ErrorJsonSchema, json.stdout).error, "nothing to restate: no manifest");
-  const bad = await cli(["preview", "--threshold", "120"], env);
-  assertEquals(bad.code, 2);
-  assertIncludes(bad.stderr, "--threshold 120");
 });
