@@ -19,6 +19,8 @@ interface Case {
   deno: string | undefined;
   /** Deno's cache: holding every package, lacking zod, or not known (default: holding all). */
   cache?: "warm" | "cold" | "unknown";
+  /** The plugin folder has no deno.lock to read. */
+  noLock?: boolean;
   status: "ok" | "warn" | "fail";
   says: RegExp;
   fix?: RegExp;
@@ -132,6 +134,15 @@ const CASES: Case[] = [
     fix: /^make sure it does: deno cache --config \S+\/deno\.json \S+\/src\/main\.ts; or put /,
   },
   {
+    name: "no deno.lock to read: which packages is not known, and it says why",
+    arrange: () => {},
+    deno: DENO,
+    noLock: true,
+    status: "warn",
+    says:
+      /whether that cache holds the source's packages was not checked \(\S+\/deno\.lock cannot be read\)$/,
+  },
+  {
     name: "nothing yet, deno on PATH",
     arrange: () => {},
     deno: DENO,
@@ -155,7 +166,7 @@ Deno.test("checkBinary() for each state hooks/run and hooks/install leave", asyn
         const dist = join(root, "dist");
         Deno.mkdirSync(dist);
         c.arrange(root, dist);
-        Deno.copyFileSync(join(ROOT, "deno.lock"), join(root, "deno.lock"));
+        if (!c.noLock) Deno.copyFileSync(join(ROOT, "deno.lock"), join(root, "deno.lock"));
         const cache = c.cache === "unknown"
           ? { unknown: "packages come from another npm registry (http://mirror/)" }
           : { dir: npmCache(join(root, "deno-dir"), c.cache ?? "warm") };
