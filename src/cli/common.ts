@@ -50,9 +50,9 @@ export async function usageError(message: string, help: string): Promise<number>
   return 2;
 }
 
-/** `n` and a noun, plural unless `n` is 1: `1 section`, `2 sections`. */
+/** `n` and a noun, plural unless `n` is 1: `1 section`, `2 sections`, `2 refreshes`. */
 export const count = (n: number, noun: string): string =>
-  `${groupDigits(n)} ${noun}${n === 1 ? "" : "s"}`;
+  `${groupDigits(n)} ${noun}${n === 1 ? "" : noun.endsWith("h") ? "es" : "s"}`;
 
 /** The config file used and where it was found, or where none was: `none (looked for a, b)`. */
 export function configFileText(file: ConfigFileOutcome): string {
