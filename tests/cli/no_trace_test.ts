@@ -72,7 +72,7 @@ Deno.test("no command prints a stack trace for a bad path or value: one line, pa
     { args: ["status", "--transcript", ""], code: 2, names: "--transcript needs a value" },
     { args: ["status", "--session", ""], code: 2, names: "--session needs a value" },
     // Transcripts that are not there, not files, or not readable.
-    ...["status", "preview"].flatMap((command): Case[] => [
+    ...["status", "preview", "why"].flatMap((command): Case[] => [
       {
         args: [command, "--transcript", join(box.dir, "none.jsonl")],
         code: 1,

@@ -3,7 +3,7 @@
  * trace its debug line is made of) and from what Claude Code recorded of the hook's stderr in the
  * transcript (`hook_success` attachments), which it does not show on screen.
  */
-import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { join } from "node:path";
 import { WhyJsonSchema } from "../../src/cli/schemas.ts";
 import { appendTranscript, entries, payload, runHook, writeTranscript } from "../_helpers.ts";
@@ -95,7 +95,4 @@ Deno.test("why, with nothing recorded, says how to have the hook write its line"
     run.stdout,
     "recorded    none: the hook writes a line per call only with LESSONS_DEBUG=1",
   );
-  const missing = await cli(["why", "--transcript", join(box.dir, "nope.jsonl")], env);
-  assertEquals(missing.code, 1);
-  ok(!missing.stderr.includes("    at "), missing.stderr);
 });
