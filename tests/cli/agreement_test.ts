@@ -31,6 +31,7 @@ import {
   assertIncludes,
   cli,
   type CliRun,
+  home,
   parsedAs,
   ROOT,
   sandbox,
@@ -150,8 +151,8 @@ async function agree(
 Deno.test("status and preview agree with the hook's next call on every real transcript, status with its figures", async (t) => {
   for (const path of transcripts()) {
     await t.step(path.split("/").pop()!, async () => {
-      const box = sandbox();
-      const env = { ...box.env, HOME: box.dir, LESSONS_DEBUG: "1" };
+      const box = home();
+      const env = { ...box.env, LESSONS_DEBUG: "1" };
       const call = payload("PostToolUse.Bash", { tool_use_id: undefined });
       // Without a state file, then with the one the hook wrote. The commands run here, in the
       // checkout: the same project as the hook's call, so the same rules.
@@ -164,10 +165,10 @@ Deno.test("status and preview agree with the hook's next call on every real tran
 });
 
 Deno.test("with no rules anywhere, status and preview say the next call restates nothing", async () => {
-  const box = sandbox();
+  const box = home();
   const project = join(box.dir, "project");
   Deno.mkdirSync(project);
-  const env = { ...box.env, HOME: box.dir, LESSONS_DEBUG: "1", LESSONS_MANIFEST_PATH: "" };
+  const env = { ...box.env, LESSONS_DEBUG: "1", LESSONS_MANIFEST_PATH: "" };
   writeTranscript(box.transcript, [
     entries.assistant(88_000, ["toolu_n"], { model: "claude-sonnet-4-6" }),
   ]);
@@ -191,7 +192,7 @@ Deno.test("with no rules anywhere, status and preview say the next call restates
 });
 
 Deno.test("in a user's own project, with rules marked in CLAUDE.md only, all three agree", async () => {
-  const box = sandbox();
+  const box = home();
   const project = join(box.dir, "project");
   Deno.mkdirSync(join(project, ".git"), { recursive: true });
   const rule = "Run the tests before every commit.";
@@ -199,7 +200,7 @@ Deno.test("in a user's own project, with rules marked in CLAUDE.md only, all thr
     join(project, "CLAUDE.md"),
     `<!-- reinject -->\n${rule}\n<!-- /reinject -->\n`,
   );
-  const env = { ...box.env, HOME: box.dir, LESSONS_DEBUG: "1", LESSONS_MANIFEST_PATH: "" };
+  const env = { ...box.env, LESSONS_DEBUG: "1", LESSONS_MANIFEST_PATH: "" };
   writeTranscript(box.transcript, [
     entries.assistant(62_000, ["toolu_u"], { model: "claude-sonnet-4-6" }),
   ]);
@@ -218,8 +219,8 @@ Deno.test("in a user's own project, with rules marked in CLAUDE.md only, all thr
 
 /** Five calls of claude-sonnet-4-6, counted as 200k until 250,000 tokens prove 1M. */
 async function provenLarger(cadence: string) {
-  const box = sandbox();
-  const env = { ...box.env, HOME: box.dir, LESSONS_DEBUG: "1", LESSONS_REINJECT_CADENCE: cadence };
+  const box = home();
+  const env = { ...box.env, LESSONS_DEBUG: "1", LESSONS_REINJECT_CADENCE: cadence };
   writeTranscript(box.transcript, []);
   const steps = [62_000, 110_000, 150_000, 250_000, 320_000];
   const refreshed: number[][] = [];

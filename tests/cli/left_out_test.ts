@@ -6,13 +6,13 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import { dirname, join } from "node:path";
 import { DoctorJsonSchema, PreviewJsonSchema } from "../../src/cli/schemas.ts";
 import { projectIdOf } from "../../src/core/session_start.ts";
-import { assertIncludes, cli, cliJson, parsedAs, ROOT, sandbox, unwrap } from "./_cli.ts";
+import { assertIncludes, cli, cliJson, home, parsedAs, ROOT, unwrap } from "./_cli.ts";
 
 const LIMITS = join(ROOT, "tests", "fixtures", "manifests", "session-start-limits.json");
 
 /** The limits fixture, its "this project" lessons scoped to `project`; a small refresh budget. */
 function setUp() {
-  const box = sandbox();
+  const box = home();
   const project = join(box.dir, "proj");
   Deno.mkdirSync(project);
   const manifest = join(box.dir, "manifest.json");
@@ -25,7 +25,6 @@ function setUp() {
   );
   const env = {
     ...box.env,
-    HOME: box.dir,
     PATH: dirname(Deno.execPath()),
     LESSONS_MANIFEST_PATH: manifest,
     // Room for the header and a few lessons, not all six.

@@ -6,7 +6,7 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { MAIN_COMMAND, ROOT, skeletonTranscript, spawnWithStdin } from "../_helpers.ts";
-import { cli, home, sandbox, statuslineInput } from "./_cli.ts";
+import { cli, home, statuslineInput } from "./_cli.ts";
 
 /**
  * What Deno prints for an error nothing caught: `error: Uncaught`, stack frames (`    at f
@@ -173,7 +173,7 @@ Deno.test("no command prints a stack trace for a bad path or value: one line, pa
 });
 
 Deno.test("bad settings and folders in the environment: every command reports, none traces", async () => {
-  const box = sandbox();
+  const box = home();
   const transcript = skeletonTranscript("v2.1.185-three-compact-boundaries.jsonl");
   const file = join(box.dir, "a-file");
   Deno.writeTextFileSync(file, "x\n");
@@ -207,7 +207,7 @@ Deno.test("bad settings and folders in the environment: every command reports, n
   for (let i = 0; i < runs.length; i += 4) {
     await Promise.all(
       runs.slice(i, i + 4).map(async ({ extra, args, stdin, codes }) => {
-        const env = { ...box.env, HOME: box.dir, ...extra };
+        const env = { ...box.env, ...extra };
         const run = await spawnWithStdin(program!, [...rest, ...args], stdin ?? "", env, ROOT);
         const what = `${JSON.stringify(extra)} lessons-reinject ${args.join(" ")}`;
         try {
@@ -223,9 +223,9 @@ Deno.test("bad settings and folders in the environment: every command reports, n
 });
 
 Deno.test("stdout closed early (a pipe into `true`): one line, no trace", async () => {
-  const box = sandbox();
+  const box = home();
   const transcript = skeletonTranscript("v2.1.185-three-compact-boundaries.jsonl");
-  const env = { ...box.env, HOME: box.dir };
+  const env = box.env;
   for (const args of [["doctor"], ["status", "--timeline", "--transcript", transcript], ["demo"]]) {
     // `true` exits at once; Deno takes far longer to start, so its first write finds no reader.
     const run = await spawnWithStdin(

@@ -5,7 +5,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { PreviewJsonSchema, StatusJsonSchema } from "../../src/cli/schemas.ts";
 import { entries, writeTranscript } from "../_helpers.ts";
-import { assertIncludes, cli, cliJson, home, parsedAs, sandbox, statuslineInput } from "./_cli.ts";
+import { assertIncludes, cli, cliJson, home, parsedAs, statuslineInput } from "./_cli.ts";
 
 Deno.test("preview --threshold: one rule, in the project's words, never the parser's", async (t) => {
   const { env } = home();
@@ -59,7 +59,7 @@ Deno.test("preview --threshold takes what the thresholds setting takes, and the 
 });
 
 Deno.test("absurd figures are refused with the bounds named, never shown", async (t) => {
-  const box = sandbox();
+  const box = home();
   await t.step("statusline: used_percentage 1e308", async () => {
     const input = statuslineInput({
       context_window: { used_percentage: 1e308, context_window_size: null, current_usage: null },
@@ -80,7 +80,7 @@ Deno.test("absurd figures are refused with the bounds named, never shown", async
     writeTranscript(box.transcript, [
       entries.assistant(123_792, ["toolu_a"], { model: "claude-sonnet-4-6" }),
     ]);
-    const env = { ...box.env, HOME: box.dir, LESSONS_CONTEXT_WINDOW: "1" };
+    const env = { ...box.env, LESSONS_CONTEXT_WINDOW: "1" };
     const run = await cli(["status", "--json", "--transcript", box.transcript], env);
     const json = parsedAs(StatusJsonSchema, run.stdout);
     assertEquals(json.window, 200_000);
@@ -88,7 +88,7 @@ Deno.test("absurd figures are refused with the bounds named, never shown", async
     assertIncludes(json.problems.join("\n"), "from 1,000 to 100,000,000");
   });
   await t.step("a 23-digit window is described as too large, not as not a number", async () => {
-    const env = { ...box.env, HOME: box.dir, LESSONS_CONTEXT_WINDOW: "12345678901234567890123" };
+    const env = { ...box.env, LESSONS_CONTEXT_WINDOW: "12345678901234567890123" };
     const run = await cli(["status", "--json", "--transcript", box.transcript], env);
     const json = parsedAs(StatusJsonSchema, run.stdout);
     assertIncludes(json.problems.join("\n"), '"12345678901234567890123": above 100,000,000');

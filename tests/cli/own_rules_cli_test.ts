@@ -6,7 +6,7 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { DoctorJsonSchema, PreviewJsonSchema, StatusJsonSchema } from "../../src/cli/schemas.ts";
 import { appendTranscript, entries, RECORDED, writeTranscript } from "../_helpers.ts";
-import { assertIncludes, cli, cliJson, parsedAs, ROOT, sandbox } from "./_cli.ts";
+import { assertIncludes, cli, cliJson, home, parsedAs, ROOT } from "./_cli.ts";
 
 const MARKED = "Always run the tests before a commit.";
 const CLAUDE_MD = `# Notes\nUnmarked.\n<!-- reinject -->\n${MARKED}\n<!-- /reinject -->\n` +
@@ -14,13 +14,12 @@ const CLAUDE_MD = `# Notes\nUnmarked.\n<!-- reinject -->\n${MARKED}\n<!-- /reinj
 
 /** A project folder with a marked CLAUDE.md, no manifest anywhere, a sandboxed user folder. */
 function project() {
-  const box = sandbox();
+  const box = home();
   const work = join(box.dir, "work");
   Deno.mkdirSync(join(work, ".git"), { recursive: true });
   Deno.writeTextFileSync(join(work, "CLAUDE.md"), CLAUDE_MD);
   const env: Record<string, string> = {
     ...box.env,
-    HOME: box.dir,
     PATH: dirname(Deno.execPath()),
     LESSONS_MANIFEST_PATH: "",
   };

@@ -2,7 +2,7 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import { join } from "node:path";
 import { PreviewJsonSchema } from "../../src/cli/schemas.ts";
 import { entries, payload, RECORDED, runHook, writeTranscript } from "../_helpers.ts";
-import { assertIncludes, cli, cliJson, home, parsedAs, ROOT, sandbox, unwrap } from "./_cli.ts";
+import { assertIncludes, cli, cliJson, home, parsedAs, ROOT, unwrap } from "./_cli.ts";
 
 Deno.test("preview prints the exact text the hook's next call would inject, and its accounting", async () => {
   const { env, ...box } = home();
@@ -71,7 +71,7 @@ Deno.test("preview prints the exact text the hook's next call would inject, and 
 });
 
 Deno.test("preview of a 40 KB manifest: session start's 20, within the budget, the rest named", async () => {
-  const box = sandbox();
+  const box = home();
   const lessons: Record<string, unknown> = {};
   for (let i = 0; i < 40; i++) {
     lessons[`l${i}`] = {
@@ -91,7 +91,6 @@ Deno.test("preview of a 40 KB manifest: session start's 20, within the budget, t
   assert(Deno.statSync(manifest).size > 40_000);
   const run = await cli(["preview", "--json"], {
     ...box.env,
-    HOME: box.dir,
     LESSONS_MANIFEST_PATH: manifest,
   });
   assertEquals(run.code, 0, run.stderr);
@@ -117,15 +116,14 @@ Deno.test("preview agrees with the hook when the state file is gone: nothing is 
   // The recorded session already holds this hook's refreshes for 30 and 52: without a state
   // file the hook recovers them and stays silent; preview must say the same, and show the
   // refresh that comes next.
-  const box = sandbox();
+  const box = home();
   const run = await cli(["preview", "--json", "--transcript", RECORDED], {
     ...box.env,
-    HOME: box.dir,
   });
   assertEquals(run.code, 0, run.stderr);
   const json = parsedAs(PreviewJsonSchema, run.stdout);
   assertEquals([json.due, json.thresholds], [false, [70]]);
   assert(json.text?.startsWith("[lessons-reinject refresh 70 ref="), json.text ?? "");
-  const human = await cli(["preview", "--transcript", RECORDED], { ...box.env, HOME: box.dir });
+  const human = await cli(["preview", "--transcript", RECORDED], box.env);
   assertIncludes(human.stdout, "due          no: ");
 });

@@ -13,13 +13,13 @@ import {
   StatusJsonSchema,
 } from "../../src/cli/schemas.ts";
 import { entries, spawnWithStdin, writeTranscript } from "../_helpers.ts";
-import { assertIncludes, cli, cliJson, parsedAs, ROOT, sandbox, sessionsFolder } from "./_cli.ts";
+import { assertIncludes, cli, cliJson, home, parsedAs, ROOT, sessionsFolder } from "./_cli.ts";
 
 const RULE = "Run the tests before every commit.";
 
 /** A project with a marked CLAUDE.md and one session, under a fresh home with nothing else. */
 function newUser(name = "my-app") {
-  const box = sandbox();
+  const box = home();
   const project = join(box.dir, name);
   Deno.mkdirSync(join(project, ".git"), { recursive: true });
   Deno.writeTextFileSync(
@@ -30,7 +30,7 @@ function newUser(name = "my-app") {
   const line = entries.assistant(40_000, ["toolu_p"], { model: "claude-sonnet-4-6" });
   const transcript = join(sessions, `${line.sessionId}.jsonl`);
   writeTranscript(transcript, [line]);
-  const env: Record<string, string> = { ...box.env, HOME: box.dir };
+  const env: Record<string, string> = box.env;
   delete env.LESSONS_MANIFEST_PATH; // no lessons-learned: CLAUDE.md is the only source
   return { box, project, transcript, env };
 }

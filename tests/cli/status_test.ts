@@ -63,21 +63,21 @@ Deno.test("status shows the gauge, source, thresholds, what fired and the state 
 });
 
 Deno.test("status never writes: the state folder is not created", async () => {
-  const box = sandbox();
-  const run = await cli(["status", "--transcript", RECORDED], { ...box.env, HOME: box.dir });
+  const box = home();
+  const run = await cli(["status", "--transcript", RECORDED], box.env);
   assertEquals(run.code, 0, run.stderr);
   assertEquals(await Deno.stat(box.stateDir).catch(() => undefined), undefined);
 });
 
 Deno.test("status finds the newest transcript of this folder's project, or by --session", async () => {
-  const box = sandbox();
+  const box = home();
   const project = sessionsFolder(box.dir, ROOT);
   const older = join(project, "11111111-1111-4111-8111-111111111111.jsonl");
   const newer = join(project, "22222222-2222-4222-8222-222222222222.jsonl");
   writeTranscript(older, [entries.assistant(20_000)]);
   writeTranscript(newer, [entries.assistant(110_000)]);
   Deno.utimeSync(older, new Date(2020, 1, 1), new Date(2020, 1, 1));
-  const env = { ...box.env, HOME: box.dir };
+  const env = box.env;
   const newest = await cliJson(StatusJsonSchema, ["status"], env);
   assertEquals(newest.transcript, newer);
   assertEquals(newest.tokens, 110_000);
@@ -115,9 +115,9 @@ Deno.test("status finds the newest transcript of this folder's project, or by --
 });
 
 Deno.test("status names the compaction point, where it came from, and the span it measures against", async () => {
-  const box = sandbox();
+  const box = home();
   // The recording is claude-sonnet-4-6 on 200k: half of its 180,000 effective tokens is 90,000.
-  const env = { ...box.env, HOME: box.dir, CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: "50" };
+  const env = { ...box.env, CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: "50" };
   const run = await cli(["status", "--transcript", RECORDED], env);
   const text = unwrap(run.stdout);
   assertIncludes(text, "compaction   at 90,000 tokens: CLAUDE_AUTOCOMPACT_PCT_OVERRIDE=50");
@@ -135,7 +135,6 @@ Deno.test("status names the compaction point, where it came from, and the span i
   // With nothing set, the window is the span and the usual point is named.
   const plain = await cliJson(StatusJsonSchema, ["status", "--transcript", RECORDED], {
     ...box.env,
-    HOME: box.dir,
   });
   assertEquals([plain.span, plain.compaction?.tokens], [200_000, 167_000]);
   assertEquals(plain.compaction?.source, "the model's window");
@@ -283,8 +282,8 @@ Deno.test("status reads at a glance: next, the next call, and the columns", asyn
 });
 
 Deno.test("on Claude Code's default 1M model, status and the statusline name the next refresh in tokens", async () => {
-  const box = sandbox();
-  const env = { ...box.env, HOME: box.dir, LESSONS_DEBUG: "1" };
+  const box = home();
+  const env = { ...box.env, LESSONS_DEBUG: "1" };
   const transcript = join(box.dir, "session.jsonl");
   const opus = { model: "claude-opus-5-5", version: "2.1.332" };
   writeTranscript(transcript, [entries.assistant(145_000, ["toolu_a"], opus)]);

@@ -5,7 +5,7 @@ import { isFresh } from "../../src/core/reading.ts";
 import type { StatuslineRecord } from "../../src/schemas/statusline.ts";
 import { STATUSLINE_MAX_AGE_MS } from "../../src/core/claude_code.ts";
 import { appendTranscript, entries, payload, runHook, writeTranscript } from "../_helpers.ts";
-import { assertIncludes, cli, cliJson, sandbox, statuslineInput } from "./_cli.ts";
+import { assertIncludes, cli, cliJson, home, sandbox, statuslineInput } from "./_cli.ts";
 
 Deno.test("recordFromStatusline() takes the exact figure from current_usage", () => {
   const made = recordFromStatusline(statuslineInput(), 1000, 42);
@@ -73,8 +73,8 @@ Deno.test("statusline prints a compact gauge (--pass: stdin unchanged), records,
 });
 
 Deno.test("statusline round-trip: the hook then uses the fresh reading, not a stale one", async () => {
-  const box = sandbox();
-  const env = { ...box.env, HOME: box.dir, LESSONS_DEBUG: "1" };
+  const box = home();
+  const env = { ...box.env, LESSONS_DEBUG: "1" };
   // The transcript says 20 % (an older turn); the statusline, run after it, says 32 % of 200k.
   const line = entries.assistant(40_000, ["toolu_s1"], { model: "claude-sonnet-4-6" });
   const sessionId = String(line.sessionId);
@@ -117,10 +117,10 @@ Deno.test("statusline round-trip: the hook then uses the fresh reading, not a st
 });
 
 Deno.test("statusline never promises a refresh the hook will not give: no rules, an unclosed marker, an unusable state folder", async () => {
-  const box = sandbox();
+  const box = home();
   const project = `${box.dir}/project`;
   Deno.mkdirSync(`${project}/.git`, { recursive: true });
-  const env = { ...box.env, HOME: box.dir, LESSONS_MANIFEST_PATH: "" };
+  const env = { ...box.env, LESSONS_MANIFEST_PATH: "" };
   const input = statuslineInput({ cwd: project, workspace: { current_dir: project } });
   const line = async (e: Record<string, string> = env) =>
     (await cli(["statusline"], e, input, project)).stdout;

@@ -15,7 +15,7 @@ import {
   skeletonTranscript,
   writeTranscript,
 } from "../_helpers.ts";
-import { cli, sandbox } from "./_cli.ts";
+import { cli, home } from "./_cli.ts";
 
 /** `status --timeline --json` of `transcript` (with `more` arguments), parsed. */
 async function timeline(transcript: string, env: Record<string, string>, more: string[] = []) {
@@ -34,10 +34,10 @@ async function timeline(transcript: string, env: Record<string, string>, more: s
 }
 
 Deno.test("status --timeline: three compactions, each refresh and each restatement on its call; --svg marks the same", async () => {
-  const box = sandbox();
+  const box = home();
   const path = skeletonTranscript("v2.1.185-three-compact-boundaries.jsonl");
   const svgPath = join(box.dir, "chart.svg");
-  const t = await timeline(path, { ...box.env, HOME: box.dir }, ["--svg", svgPath]);
+  const t = await timeline(path, box.env, ["--svg", svgPath]);
   const compactions = t.events.filter((e) => e.kind === "compaction");
   assertEquals(compactions.map((e) => [e.trigger, e.preTokens]), [
     ["auto", 169_486],
@@ -67,7 +67,7 @@ Deno.test("status --timeline: three compactions, each refresh and each restateme
 });
 
 Deno.test("status --timeline: a window proven 1M part-way is drawn as the hook decided it", async () => {
-  const box = sandbox();
+  const box = home();
   const transcript = join(box.dir, "session.jsonl");
   writeTranscript(
     transcript,
@@ -75,7 +75,7 @@ Deno.test("status --timeline: a window proven 1M part-way is drawn as the hook d
       entries.assistant(tokens, [`toolu_w${i}`], { model: "claude-sonnet-4-6" })
     ),
   );
-  const t = await timeline(transcript, { ...box.env, HOME: box.dir });
+  const t = await timeline(transcript, box.env);
   assertEquals(t.calls.map((c) => c.window), [200_000, 200_000, 1_000_000, 1_000_000]);
   const window = t.events.find((e) => e.kind === "window");
   assertEquals([window?.call, window?.from, window?.to], [3, 200_000, 1_000_000]);
@@ -92,16 +92,16 @@ Deno.test("status --timeline: a window proven 1M part-way is drawn as the hook d
 });
 
 Deno.test("status --timeline: a refresh Claude Code did not deliver, and its re-send", async () => {
-  const box = sandbox();
+  const box = home();
   const path = join(RECORDINGS, "recorded-2.1.328-hook-cancelled.jsonl");
-  const t = await timeline(path, { ...box.env, HOME: box.dir });
+  const t = await timeline(path, box.env);
   const marks = t.events.map((e) => [e.kind, e.call, e.delivery]);
   assertEquals(marks, [["refresh", 2, "missed"], ["resend", 3, "delivered"]]);
 });
 
 Deno.test("status --timeline draws the hook's own session: the same refreshes it gave", async () => {
-  const box = sandbox();
-  const env = { ...box.env, HOME: box.dir, LESSONS_CONTEXT_WINDOW: "100000" };
+  const box = home();
+  const env = { ...box.env, LESSONS_CONTEXT_WINDOW: "100000" };
   const transcript = join(box.dir, "session.jsonl");
   writeTranscript(transcript, []);
   const given: number[] = [];

@@ -7,7 +7,7 @@ import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { join } from "node:path";
 import { WhyJsonSchema } from "../../src/cli/schemas.ts";
 import { appendTranscript, entries, payload, runHook, writeTranscript } from "../_helpers.ts";
-import { assertIncludes, cli, home, parsedAs, sandbox } from "./_cli.ts";
+import { assertIncludes, cli, home, parsedAs } from "./_cli.ts";
 
 /** What Claude Code 2.1.328 records of a hook run that wrote `stderr` (the compact fixture's). */
 function hookSuccess(toolUseId: string, stderr: string): Record<string, unknown> {
@@ -34,12 +34,12 @@ function hookSuccess(toolUseId: string, stderr: string): Record<string, unknown>
 }
 
 Deno.test("why answers from the hook's recorded lines and its next call's trace: an unclosed marker", async () => {
-  const box = sandbox();
+  const box = home();
   const project = join(box.dir, "project");
   Deno.mkdirSync(join(project, ".git"), { recursive: true });
   const claudeMd = join(project, "CLAUDE.md");
   Deno.writeTextFileSync(claudeMd, "# Notes\n\n\n\n\n\n<!-- reinject -->\nKeep commits small.\n");
-  const env = { ...box.env, HOME: box.dir, LESSONS_MANIFEST_PATH: "", LESSONS_DEBUG: "1" };
+  const env = { ...box.env, LESSONS_MANIFEST_PATH: "", LESSONS_DEBUG: "1" };
   writeTranscript(box.transcript, [
     entries.assistant(62_000, ["toolu_w1"], { model: "claude-sonnet-4-6" }),
   ]);
