@@ -2,7 +2,7 @@
  * Helpers for the command tests: the executable as a subprocess (exactly the binary's
  * permissions, via tests/_helpers.ts), and its `--json` output checked against its schema.
  */
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type * as z from "zod/mini";
 import { MAIN_COMMAND, type ProcessRun, ROOT, sandbox, spawnWithStdin } from "../_helpers.ts";
 
@@ -28,6 +28,12 @@ export async function cli(
 export function home(): ReturnType<typeof sandbox> {
   const box = sandbox();
   return { ...box, env: { ...box.env, HOME: box.dir } };
+}
+
+/** The env of a user with deno on PATH (doctor's binary check), `manifest` LESSONS_MANIFEST_PATH. */
+export function userEnv(box: { dir: string; env: Record<string, string> }, manifest: string) {
+  const PATH = dirname(Deno.execPath());
+  return { ...box.env, HOME: box.dir, PATH, LESSONS_MANIFEST_PATH: manifest };
 }
 
 /** Claude Code's folder of `project`'s sessions under `home` (`/a/my.app` -> `-a-my-app`), made. */

@@ -1,18 +1,20 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { type DoctorJson, DoctorJsonSchema } from "../../src/cli/schemas.ts";
 import { entries, payload, runHook, SAMPLE_MANIFEST, writeTranscript } from "../_helpers.ts";
-import { assertIncludes, cli, cliJson, parsedAs, ROOT, sandbox, sessionsFolder } from "./_cli.ts";
+import {
+  assertIncludes,
+  cli,
+  cliJson,
+  parsedAs,
+  ROOT,
+  sandbox,
+  sessionsFolder,
+  userEnv,
+} from "./_cli.ts";
 
 /** An environment in which every check passes (the binary's absence is only a warning). */
-function healthy(box: ReturnType<typeof sandbox>): Record<string, string> {
-  return {
-    ...box.env,
-    HOME: box.dir,
-    PATH: dirname(Deno.execPath()),
-    LESSONS_MANIFEST_PATH: SAMPLE_MANIFEST,
-  };
-}
+const healthy = (box: ReturnType<typeof sandbox>) => userEnv(box, SAMPLE_MANIFEST);
 
 async function doctor(
   env: Record<string, string>,

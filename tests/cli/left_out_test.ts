@@ -3,10 +3,10 @@
  * project, past session start's cap, over its budget, or over the refresh's own budget.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { DoctorJsonSchema, PreviewJsonSchema } from "../../src/cli/schemas.ts";
 import { projectIdOf } from "../../src/core/session_start.ts";
-import { assertIncludes, cli, cliJson, home, parsedAs, ROOT, unwrap } from "./_cli.ts";
+import { assertIncludes, cli, cliJson, home, parsedAs, ROOT, unwrap, userEnv } from "./_cli.ts";
 
 const LIMITS = join(ROOT, "tests", "fixtures", "manifests", "session-start-limits.json");
 
@@ -23,13 +23,8 @@ function setUp() {
       JSON.stringify(projectIdOf(project)),
     ),
   );
-  const env = {
-    ...box.env,
-    PATH: dirname(Deno.execPath()),
-    LESSONS_MANIFEST_PATH: manifest,
-    // Room for the header and a few lessons, not all six.
-    LESSONS_REINJECT_MAX_CHARS: "500",
-  };
+  // Room for the header and a few lessons, not all six.
+  const env = { ...userEnv(box, manifest), LESSONS_REINJECT_MAX_CHARS: "500" };
   return { box, project, env };
 }
 

@@ -5,9 +5,9 @@
  * rules instead.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { DoctorJsonSchema, ErrorJsonSchema } from "../../src/cli/schemas.ts";
-import { assertIncludes, cli, parsedAs, ROOT, sandbox } from "./_cli.ts";
+import { assertIncludes, cli, parsedAs, ROOT, sandbox, userEnv } from "./_cli.ts";
 
 type Box = ReturnType<typeof sandbox>;
 
@@ -44,12 +44,7 @@ const BROKEN: { name: string; make: (path: string) => void; says: string }[] = [
 function setUp(box: Box, make: (path: string) => void): Record<string, string> {
   const manifest = join(box.dir, "lesson-manifest.json");
   make(manifest);
-  return {
-    ...box.env,
-    HOME: box.dir,
-    PATH: dirname(Deno.execPath()),
-    LESSONS_MANIFEST_PATH: manifest,
-  };
+  return userEnv(box, manifest);
 }
 
 /** What every message must never hold. */

@@ -3,10 +3,10 @@
  * the budget left out (docs/own-rules.md).
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { DoctorJsonSchema, PreviewJsonSchema, StatusJsonSchema } from "../../src/cli/schemas.ts";
 import { appendTranscript, entries, RECORDED, writeTranscript } from "../_helpers.ts";
-import { assertIncludes, cli, cliJson, home, parsedAs, ROOT } from "./_cli.ts";
+import { assertIncludes, cli, cliJson, home, parsedAs, ROOT, userEnv } from "./_cli.ts";
 
 const MARKED = "Always run the tests before a commit.";
 const CLAUDE_MD = `# Notes\nUnmarked.\n<!-- reinject -->\n${MARKED}\n<!-- /reinject -->\n` +
@@ -18,11 +18,7 @@ function project() {
   const work = join(box.dir, "work");
   Deno.mkdirSync(join(work, ".git"), { recursive: true });
   Deno.writeTextFileSync(join(work, "CLAUDE.md"), CLAUDE_MD);
-  const env: Record<string, string> = {
-    ...box.env,
-    PATH: dirname(Deno.execPath()),
-    LESSONS_MANIFEST_PATH: "",
-  };
+  const env: Record<string, string> = userEnv(box, "");
   return { box, work, env };
 }
 
