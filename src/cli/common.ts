@@ -50,9 +50,9 @@ export async function usageError(message: string, help: string): Promise<number>
   return 2;
 }
 
-/** `n` and a noun, plural unless `n` is 1: `1 section`, `2 sections`. */
+/** `n` and a noun, plural unless `n` is 1: `1 section`, `2 sections`, `2 refreshes`. */
 export const count = (n: number, noun: string): string =>
-  `${groupDigits(n)} ${noun}${n === 1 ? "" : "s"}`;
+  `${groupDigits(n)} ${noun}${n === 1 ? "" : noun.endsWith("h") ? "es" : "s"}`;
 
 /** The config file used and where it was found, or where none was: `none (looked for a, b)`. */
 export function configFileText(file: ConfigFileOutcome): string {
@@ -160,21 +160,22 @@ export function makeTempFolder(
   }
 }
 
-/** The width to fit: the terminal's columns, else `COLUMNS`, else 100; never under 60. */
-export function widthOf(terminal: number | undefined, columnsEnv: string | undefined): number {
-  const fromEnv = /^\s*\d+\s*$/.test(columnsEnv ?? "") ? Number(columnsEnv) : undefined;
-  return Math.max(60, [terminal, fromEnv].find((c) => c !== undefined && c > 0) ?? 100);
+/** The terminal's columns, else `COLUMNS` when it is a whole number, else `fallback`. */
+function columnsOf(terminal: number | undefined, env: string | undefined, fallback: number) {
+  const fromEnv = /^\s*\d+\s*$/.test(env ?? "") ? Number(env) : undefined;
+  return [terminal, fromEnv].find((c) => c !== undefined && c > 0) ?? fallback;
 }
+
+/** The width to fit: the terminal's columns, else `COLUMNS`, else 100; never under 60. */
+export const widthOf = (terminal: number | undefined, columnsEnv: string | undefined): number =>
+  Math.max(60, columnsOf(terminal, columnsEnv, 100));
 
 /**
  * Columns for help text: the terminal's, else `COLUMNS`, else 80 (at most 100: longer lines read
  * badly; never under 40).
  */
-export function helpWidthOf(terminal: number | undefined, columnsEnv: string | undefined): number {
-  const fromEnv = /^\s*\d+\s*$/.test(columnsEnv ?? "") ? Number(columnsEnv) : undefined;
-  const known = [terminal, fromEnv].find((c) => c !== undefined && c > 0);
-  return Math.min(100, Math.max(40, known ?? 80));
-}
+export const helpWidthOf = (terminal: number | undefined, columnsEnv: string | undefined) =>
+  Math.min(100, Math.max(40, columnsOf(terminal, columnsEnv, 80)));
 
 /** `help` laid out for `stream`: its terminal's width when it is one (see {@link helpWidthOf}). */
 export function helpText(help: string, stream: { isTerminal(): boolean }): string {

@@ -3,7 +3,7 @@
  * asked (src/cli/demo.ts replays the session through the hook).
  */
 import { formatTokens } from "../core/header.ts";
-import { gauge, groupDigits, MARKETPLACE_ADD, PLUGIN_INSTALL, wrap } from "./common.ts";
+import { count, gauge, groupDigits, MARKETPLACE_ADD, PLUGIN_INSTALL, wrap } from "./common.ts";
 import type { DemoJson } from "./schemas.ts";
 
 /** One tool call of the replay: why it stayed quiet (or fired), and what a refresh crossed. */
@@ -53,7 +53,7 @@ export function demoLines(view: DemoView): string[] {
   const out = [...wrap(title, width).map((l) => paint("bold", l)), "", ...wrap(intro, width), ""];
   out.push(...rowLines(view, rows, paint));
   const at = rows.filter((r) => r.text !== null).map((r) => Math.floor(r.percent));
-  const summary = `${at.length} ${at.length === 1 ? "refresh" : "refreshes"} over ${rows.length} ` +
+  const summary = `${count(at.length, "refresh")} over ${rows.length} ` +
     `tool calls${at.length > 0 ? `, at ${listPercents(at)}` : ""}; every other call stayed quiet.`;
   out.push(...wrap(summary, width), "");
   const large = view.defaultModel;
@@ -128,7 +128,7 @@ function rowLines(
       for (const line of shown) {
         out.push(...wrap(line, room - QUOTE.length).map((piece) => (quote + piece).trimEnd()));
       }
-      const rest = `... ${hidden} more line${hidden === 1 ? "" : "s"} (--full shows them)`;
+      const rest = `... ${count(hidden, "more line")} (--full shows them)`;
       if (hidden > 0) out.push(quote + paint("dim", rest));
     }
     out.push("");

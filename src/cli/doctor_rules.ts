@@ -1,15 +1,14 @@
 /** `doctor`'s checks of what the hook restates and when: manifest, own rules, thresholds. */
 import * as claudeCode from "../core/claude_code.ts";
-import { type CompactionPoint, endOf, mergeCompactSettings } from "../core/compaction_point.ts";
-import { spanFor } from "../core/compaction_point.ts";
-import { plannedRefreshes, scheduleFor, widestGap } from "../core/schedule.ts";
+import { type CompactionPoint, endOf, spanFor } from "../core/compaction_point.ts";
+import { plannedRefreshes, type Schedule, scheduleFor, widestGap } from "../core/schedule.ts";
 import { formatTokens } from "../core/header.ts";
 import { isTokenThreshold, type Threshold } from "../core/numbers.ts";
-import { isReading } from "../core/reading.ts";
+import { isReading, type Reading } from "../core/reading.ts";
 import type { CombinedRefresh } from "../core/render_rules.ts";
 import { pointOf } from "../core/thresholds.ts";
 import type { Trace } from "../hook.ts";
-import { readCompactSources } from "../io/claude_settings.ts";
+import { compactionSettings } from "../io/compaction_settings.ts";
 import type { StandingRules } from "../io/standing_rules.ts";
 import type { Settings } from "../settings/resolve.ts";
 import { count, groupDigits, names } from "./common.ts";
@@ -115,6 +114,29 @@ function checkOwnRules(rules: StandingRules, r: CombinedRefresh, size: string, e
   return check("rules", "warn", detail, fix);
 }
 
+/** The schedule the dry run measured the session's reading against. */
+const scheduleOf = (r: Reading): Schedule => ({
+  span: r.span ?? r.window!,
+  ...(r.cadence ? { cadence: r.cadence } : {}),
+});
+
+/** A window to check, where it compacts, the schedule of refreshes on it, and whose it is. */
+type Case = [number, CompactionPoint, Schedule, string];
+
+/** Without a session's reading: on a 200k window and on the default model's 1M. */
+function onWindows(settings: Settings, cwd: string, learned: number | undefined): Case[] {
+  const { thresholds, compactEnv: env, scaleForAutocompact: scale } = settings;
+  // Where Claude Code compacts, whether or not the hook scales for it.
+  const { files } = compactionSettings(settings, cwd, { always: true });
+  const context = { env, files, learned, thresholds, scale };
+  return [claudeCode.SMALL_WINDOW, claudeCode.LARGE_WINDOW].map((window) => {
+    const { compaction, span } = spanFor(window, undefined, context);
+    const schedule = scheduleFor(thresholds, settings.cadence, span, endOf(compaction, window));
+    const whose = window === claudeCode.LARGE_WINDOW ? "the default model's" : "a";
+    return [window, compaction, schedule, whose];
+  });
+}
+
 /** Rules fade well before this many tokens pass without a refresh (docs/thresholds.md). */
 const SPARSE_GAP = 100_000;
 
@@ -126,37 +148,14 @@ const SPARSE_GAP = 100_000;
 export function checkThresholds(settings: Settings, cwd: string, trace: Trace | undefined): Check {
   const { thresholds } = settings;
   const reading = trace?.reading && isReading(trace.reading) ? trace.reading : undefined;
-  const files = mergeCompactSettings(readCompactSources({
-    claudeDir: settings.claudeDir,
-    projectDir: settings.projectDir ?? cwd,
-    os: Deno.build.os,
-  }));
-  const context = {
-    env: settings.compactEnv,
-    files,
-    learned: trace?.stateBefore?.compactedAt,
-    thresholds,
-    scale: settings.scaleForAutocompact,
-  };
-  const cases: [number, CompactionPoint, number, string][] =
-    reading?.window !== undefined && reading.compaction
-      ? [[
-        reading.window,
-        reading.compaction,
-        spanFor(reading.window, reading.model, context).span,
-        "this session's",
-      ]]
-      : [claudeCode.SMALL_WINDOW, claudeCode.LARGE_WINDOW].map((window) => {
-        const { compaction, span } = spanFor(window, undefined, context);
-        const whose = window === claudeCode.LARGE_WINDOW ? "the default model's" : "a";
-        return [window, compaction, span, whose];
-      });
+  const cases: Case[] = reading?.window !== undefined && reading.compaction
+    ? [[reading.window, reading.compaction, scheduleOf(reading), "this session's"]]
+    : onWindows(settings, cwd, trace?.stateBefore?.compactedAt);
   const never = new Set<Threshold>();
   const sparse: string[] = [];
   let scalingOff = false;
-  const lines = cases.map(([window, point, windowSpan, whose]) => {
+  const lines = cases.map(([window, point, schedule, whose]) => {
     const end = endOf(point, window);
-    const schedule = scheduleFor(thresholds, settings.cadence, windowSpan, end);
     const span = schedule.span;
     const late = thresholds.filter((t) => pointOf(t, span) >= end);
     late.forEach((t) => never.add(t));

@@ -7,7 +7,7 @@ import { fileReason, NO_SUCH_FILE } from "../core/errors.ts";
 import { fieldOf } from "../schemas/guards.ts";
 import { whyNotJson } from "../core/json_syntax.ts";
 import { join } from "../core/path.ts";
-import { launcherVerdict, readLauncherState } from "../io/launcher_state.ts";
+import { type LauncherState, readLauncherState } from "../io/launcher_state.ts";
 import { localPluginRoot, newestInstalledFile } from "../io/plugin_cache.ts";
 import type { Settings } from "../settings/resolve.ts";
 import { PLUGIN_INSTALL, statOf, statOrWhy } from "./common.ts";
@@ -63,11 +63,10 @@ export async function checkPlugin(plugin: PluginRoot | undefined, settings: Sett
   const exe = Deno.build.os === "windows" ? ".exe" : "";
   const name = `lessons-reinject-${Deno.build.target}${exe}`;
   const state = readLauncherState(plugin.root, name, settings.denoNpmCache);
-  const binary = launcherVerdict(state, onPath(`deno${exe}`, settings.searchPath));
   return [
     check("plugin", "ok", where.trimEnd()),
     await checkHooks(plugin.root),
-    check("binary", binary.status, binary.detail, binary.fix),
+    checkBinary(state, onPath(`deno${exe}`, settings.searchPath)),
   ];
 }
 
@@ -158,3 +157,71 @@ export function checkStatusline(settings: Settings, plugin: PluginRoot | undefin
 
 const onPath = (program: string, searchPath: readonly string[]) =>
   searchPath.map((dir) => join(dir, program)).find((path) => statOf(path)?.isFile);
+
+/** The download's state, in words, and what the reason says of the release host. */
+function downloadText(state: LauncherState): string {
+  if (state.download === "running") {
+    return `a download is under way or was cut off (log: ${state.log})`;
+  }
+  if (state.download === "none") {
+    return "no hook call has started its download yet (none does while " +
+      "LESSONS_REINJECT_NO_AUTO_INSTALL is set)";
+  }
+  const why = state.lastLog?.replace(/^lessons-reinject install: /, "") ?? "";
+  // The first thing hooks/install fetches: failing there, it reached no release at all.
+  const host = /^cannot download \S+\/SHA256SUMS/.test(why)
+    ? ": the release host cannot be reached from here, or has no such release yet"
+    : "";
+  return `its background download failed (${why})${host}; a hook call retries it an hour after ` +
+    "it started";
+}
+
+/** What hooks/run does given `state` and `deno` (its path, if on PATH), as doctor says it. */
+export function checkBinary(state: LauncherState, deno: string | undefined): Check {
+  const { root, binary } = state;
+  if (state.checkout && deno) {
+    const detail = `${root} is a checkout: hooks/run runs the source with ${deno} (a binary in ` +
+      "dist/ is not used, so edits take effect at the next call)";
+    return check("binary", "ok", detail);
+  }
+  if (state.binaryExecutable === false) {
+    return check("binary", "fail", `${binary} is not executable`, `chmod +x ${binary}`);
+  }
+  if (state.binaryExecutable) {
+    const how = state.verified
+      ? "verified here: hooks/run execs it without a fork"
+      : "the next hook call checks that it runs here, then takes the fast path";
+    return check("binary", "ok", `${binary} (${how})`);
+  }
+  const binaries =
+    `put the binary in ${join(root, "dist")}: sh ${join(root, "hooks", "install")} ` +
+    "(the release; it needs the release host, curl or wget, and sha256sum or shasum), or copy one " +
+    "you built (`deno task compile --target <target>` in a checkout, where Deno can download its " +
+    `runtime) to ${binary}`;
+  const warm = `deno cache --config ${join(root, "deno.json")} ${join(root, "src", "main.ts")}`;
+  const lacking = `no ${binary}: ${downloadText(state)}`;
+  if (!deno) {
+    const detail =
+      `${lacking}; no deno on PATH either, so the hook does nothing until a binary is there`;
+    const fix = `${binaries}; or install Deno (npm install -g deno), then warm its cache: ${warm}`;
+    return check("binary", "fail", detail, fix);
+  }
+  const source = `meanwhile hooks/run runs the source with ${deno} from Deno's cache`;
+  const wait = state.download === "running" ? "wait for it, or " : "";
+  if (!state.missing) {
+    const packages = state.packages?.join(", ") || "the source's packages";
+    const where = state.packages ? state.where : `${state.lock} cannot be read`;
+    const detail = `${lacking}; ${source} (slower than the binary); whether that cache holds ` +
+      `${packages} was not checked (${where})`;
+    return check("binary", "warn", detail, `${wait}make sure it does: ${warm}; or ${binaries}`);
+  }
+  if (state.missing.length > 0) {
+    const detail = `${lacking}; ${source} only, which lacks ${state.missing.join(", ")} ` +
+      `(looked in ${state.where}), so refreshes do nothing`;
+    const fix = `warm Deno's cache (it needs the npm registry): ${warm}; or ${binaries}`;
+    return check("binary", "fail", detail, fix);
+  }
+  const detail = `${lacking}; meanwhile refreshes work: hooks/run runs the source with ${deno} ` +
+    `from Deno's cache, which holds ${state.packages!.join(", ")} (slower than the binary)`;
+  return check("binary", "warn", detail, `${wait}${binaries}`);
+}

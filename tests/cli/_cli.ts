@@ -2,7 +2,7 @@
  * Helpers for the command tests: the executable as a subprocess (exactly the binary's
  * permissions, via tests/_helpers.ts), and its `--json` output checked against its schema.
  */
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type * as z from "zod/mini";
 import { MAIN_COMMAND, type ProcessRun, ROOT, sandbox, spawnWithStdin } from "../_helpers.ts";
 
@@ -22,6 +22,36 @@ export async function cli(
 ): Promise<CliRun> {
   const [program, ...rest] = MAIN_COMMAND;
   return await spawnWithStdin(program!, [...rest, ...args], stdin, env, cwd);
+}
+
+/** A sandbox (tests/_helpers.ts) that is also the home folder: no user's ~/.claude is read. */
+export function home(): ReturnType<typeof sandbox> {
+  const box = sandbox();
+  return { ...box, env: { ...box.env, HOME: box.dir } };
+}
+
+/** The env of a user with deno on PATH (doctor's binary check), `manifest` LESSONS_MANIFEST_PATH. */
+export function userEnv(box: { dir: string; env: Record<string, string> }, manifest: string) {
+  const PATH = dirname(Deno.execPath());
+  return { ...box.env, HOME: box.dir, PATH, LESSONS_MANIFEST_PATH: manifest };
+}
+
+/** Claude Code's folder of `project`'s sessions under `home` (`/a/my.app` -> `-a-my-app`), made. */
+export function sessionsFolder(home: string, project: string): string {
+  const folder = join(home, ".claude", "projects", project.replace(/[^a-zA-Z0-9]/g, "-"));
+  Deno.mkdirSync(folder, { recursive: true });
+  return folder;
+}
+
+/** Runs a command with `--json` and returns its stdout validated against `schema`. */
+export async function cliJson<T>(
+  schema: z.ZodMiniType<T>,
+  args: string[],
+  env: Record<string, string> = {},
+  stdin: unknown = "",
+  cwd = ROOT,
+): Promise<T> {
+  return parsedAs(schema, (await cli([...args, "--json"], env, stdin, cwd)).stdout);
 }
 
 /** Parses stdout as JSON and validates it; throws naming the first mismatch. */

@@ -8,7 +8,12 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { ErrorJsonSchema, PreviewJsonSchema, StatusJsonSchema } from "../../src/cli/schemas.ts";
+import {
+  ErrorJsonSchema,
+  PreviewJsonSchema,
+  type StatusJson,
+  StatusJsonSchema,
+} from "../../src/cli/schemas.ts";
 import {
   appendTranscript,
   entries,
@@ -26,6 +31,7 @@ import {
   assertIncludes,
   cli,
   type CliRun,
+  home,
   parsedAs,
   ROOT,
   sandbox,
@@ -45,6 +51,53 @@ function transcripts(): string[] {
     .map((f) => `${SKELETONS}/${f}`);
   if (skeletons.length !== 10) throw new Error(`${skeletons.length} skeletons in ${SKELETONS}`);
   return [RECORDED, ...skeletons];
+}
+
+/**
+ * The figures in tests/fixtures/transcripts/skeletons/README.md (measured on the originals, kept by
+ * their skeletons): the last main-chain usage (tokens), and
+ * the window its model has in the version of Claude Code that wrote it (data/window_table.ts).
+ */
+const EXPECTED: { file: string; tokens: number; window: number; compacted?: boolean }[] = [
+  // 1.0.x compaction after the last usage: no reading; the stale figure is shown as such.
+  {
+    file: "v1.0.90-inline-sidechain-summary-entries.jsonl",
+    tokens: 156089,
+    window: 200_000,
+    compacted: true,
+  },
+  { file: "v2.0.76-large-no-compaction.jsonl", tokens: 180437, window: 200_000 },
+  { file: "v2.1.14-agent-progress-nested-usage.jsonl", tokens: 20229, window: 200_000 },
+  // claude-opus-4-7 was 200k by default in 2.1.112 (natively 1M from 2.1.117).
+  { file: "v2.1.112-compact-boundary.jsonl", tokens: 89199, window: 200_000 },
+  { file: "v2.1.121-pasted-images-833KB-line.jsonl", tokens: 123792, window: 200_000 },
+  { file: "v2.1.167-main-with-workflow-subagents.jsonl", tokens: 72752, window: 1_000_000 },
+  // A subagent's own file: its last sidechain usage.
+  {
+    file: "v2.1.167-subagent-file-agent-ab9eaae030fe399d0.jsonl",
+    tokens: 50191,
+    window: 1_000_000,
+  },
+  { file: "v2.1.185-three-compact-boundaries.jsonl", tokens: 63388, window: 200_000 },
+  { file: "v2.1.212-newest.jsonl", tokens: 186830, window: 1_000_000 },
+];
+
+/** Fails unless `status` (no state file yet) gives the figures EXPECTED has for its transcript. */
+function assertFigures(path: string, status: StatusJson): void {
+  const expected = EXPECTED.find((e) => path.endsWith(`/${e.file}`));
+  if (!expected) return;
+  if (expected.compacted) {
+    assertEquals([status.tokens, status.source], [null, null]);
+    assertIncludes(status.reason ?? "", "compacted");
+    assertEquals(status.beforeCompaction?.tokens, expected.tokens);
+    assertEquals(status.beforeCompaction?.window, expected.window);
+  } else {
+    assertEquals([status.tokens, status.window], [expected.tokens, expected.window]);
+    assertEquals(status.source, "transcript latest");
+    const percent = (expected.tokens / expected.window) * 100;
+    assert(Math.abs((status.percent ?? NaN) - percent) < 1e-9, String(status.percent));
+  }
+  assertEquals([status.transcript, status.thresholds], [path, [30, 52, 70]]);
 }
 
 /** The thresholds a refresh's header names, or [] for a periodic one. */
@@ -95,25 +148,27 @@ async function agree(
   return status;
 }
 
-Deno.test("status and preview agree with the hook's next call on every real transcript", async (t) => {
+Deno.test("status and preview agree with the hook's next call on every real transcript, status with its figures", async (t) => {
   for (const path of transcripts()) {
     await t.step(path.split("/").pop()!, async () => {
-      const box = sandbox();
-      const env = { ...box.env, HOME: box.dir, LESSONS_DEBUG: "1" };
+      const box = home();
+      const env = { ...box.env, LESSONS_DEBUG: "1" };
       const call = payload("PostToolUse.Bash", { tool_use_id: undefined });
       // Without a state file, then with the one the hook wrote. The commands run here, in the
       // checkout: the same project as the hook's call, so the same rules.
-      for (let round = 0; round < 2; round++) await agree(path, env, ROOT, call, runHook);
-      await Deno.remove(box.dir, { recursive: true });
+      for (let round = 0; round < 2; round++) {
+        const status = await agree(path, env, ROOT, call, runHook);
+        if (round === 0) assertFigures(path, status);
+      }
     });
   }
 });
 
 Deno.test("with no rules anywhere, status and preview say the next call restates nothing", async () => {
-  const box = sandbox();
+  const box = home();
   const project = join(box.dir, "project");
   Deno.mkdirSync(project);
-  const env = { ...box.env, HOME: box.dir, LESSONS_DEBUG: "1", LESSONS_MANIFEST_PATH: "" };
+  const env = { ...box.env, LESSONS_DEBUG: "1", LESSONS_MANIFEST_PATH: "" };
   writeTranscript(box.transcript, [
     entries.assistant(88_000, ["toolu_n"], { model: "claude-sonnet-4-6" }),
   ]);
@@ -134,11 +189,10 @@ Deno.test("with no rules anywhere, status and preview say the next call restates
     "next call    does nothing: 44% crossed 30, but no rules to restate",
   );
   assert(!human.stdout.includes("pending"), human.stdout);
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("in a user's own project, with rules marked in CLAUDE.md only, all three agree", async () => {
-  const box = sandbox();
+  const box = home();
   const project = join(box.dir, "project");
   Deno.mkdirSync(join(project, ".git"), { recursive: true });
   const rule = "Run the tests before every commit.";
@@ -146,7 +200,7 @@ Deno.test("in a user's own project, with rules marked in CLAUDE.md only, all thr
     join(project, "CLAUDE.md"),
     `<!-- reinject -->\n${rule}\n<!-- /reinject -->\n`,
   );
-  const env = { ...box.env, HOME: box.dir, LESSONS_DEBUG: "1", LESSONS_MANIFEST_PATH: "" };
+  const env = { ...box.env, LESSONS_DEBUG: "1", LESSONS_MANIFEST_PATH: "" };
   writeTranscript(box.transcript, [
     entries.assistant(62_000, ["toolu_u"], { model: "claude-sonnet-4-6" }),
   ]);
@@ -161,13 +215,12 @@ Deno.test("in a user's own project, with rules marked in CLAUDE.md only, all thr
   );
   assertEquals([status.action, status.pending], ["refresh", [30]]);
   assertIncludes(hook?.context ?? "", `## Rules you marked in CLAUDE.md\n\n${rule}`);
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 /** Five calls of claude-sonnet-4-6, counted as 200k until 250,000 tokens prove 1M. */
 async function provenLarger(cadence: string) {
-  const box = sandbox();
-  const env = { ...box.env, HOME: box.dir, LESSONS_DEBUG: "1", LESSONS_REINJECT_CADENCE: cadence };
+  const box = home();
+  const env = { ...box.env, LESSONS_DEBUG: "1", LESSONS_REINJECT_CADENCE: cadence };
   writeTranscript(box.transcript, []);
   const steps = [62_000, 110_000, 150_000, 250_000, 320_000];
   const refreshed: number[][] = [];
@@ -185,7 +238,6 @@ async function provenLarger(cadence: string) {
     refreshed.push(hook?.context === undefined ? [] : namedIn(hook.context));
     if (tokens === 250_000) atProof.push(status.window, status.fired, status.next);
   }
-  await Deno.remove(box.dir, { recursive: true });
   return { refreshed, atProof };
 }
 
@@ -326,7 +378,6 @@ Deno.test("a config file drives status, preview, doctor and the statusline where
       const doctor = await commands(["doctor", "--json", "--project", project], env, project);
       const checks: { name: string; detail: string }[] = JSON.parse(doctor.stdout).checks;
       assertIncludes(checks.find((c) => c.name === "config file")?.detail ?? "", file);
-      await Deno.remove(box.dir, { recursive: true });
     });
   }
 });

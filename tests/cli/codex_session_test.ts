@@ -7,10 +7,10 @@ import { join } from "node:path";
 import { StatusJsonSchema } from "../../src/cli/schemas.ts";
 import { entries, writeTranscript } from "../_helpers.ts";
 import { CodexSession } from "../integration/_codex.ts";
-import { assertIncludes, cli, parsedAs, sandbox } from "./_cli.ts";
+import { assertIncludes, cli, home, parsedAs, sessionsFolder } from "./_cli.ts";
 
 async function codexProject() {
-  const box = sandbox();
+  const box = home();
   const project = join(box.dir, "project");
   Deno.mkdirSync(project);
   Deno.writeTextFileSync(
@@ -18,7 +18,7 @@ async function codexProject() {
     "<!-- reinject -->\nKeep commits small (AGENTS-RULE).\n<!-- /reinject -->\n",
   );
   const codexHome = join(box.dir, ".codex");
-  const env = { ...box.env, HOME: box.dir, CODEX_HOME: codexHome };
+  const env = { ...box.env, CODEX_HOME: codexHome };
   const session = new CodexSession(codexHome, project);
   for (const tokens of [40_000, 61_000, 70_000]) await session.call(tokens, env);
   return { box, project, env, session };
@@ -26,8 +26,7 @@ async function codexProject() {
 
 /** A Claude Code session for the same project, under `~/.claude/projects/`. */
 function claudeSession(home: string, project: string, percent: number): string {
-  const dir = join(home, ".claude", "projects", project.replace(/[^a-zA-Z0-9]/g, "-"));
-  Deno.mkdirSync(dir, { recursive: true });
+  const dir = sessionsFolder(home, project);
   const path = join(dir, "6c1e2f3a-0000-4000-8000-000000000001.jsonl");
   writeTranscript(path, [entries.assistant(percent * 2_000, ["toolu_1"])]);
   return path;

@@ -33,10 +33,9 @@ Deno.test("demo injects exactly three times, at 30, 52 and 70 %", async () => {
     [...Deno.readDirSync(box.dir)].map((e) => e.name).filter((n) => n.includes("demo")),
     [],
   );
-  await Deno.remove(box.dir, { recursive: true });
 });
 
-Deno.test("demo shows each decision with the gauge and what was injected", async () => {
+Deno.test("demo, piped: each decision with its gauge and what went in, told truly, no colour, then what to do", async () => {
   const run = await cli(["demo"]);
   assertEquals(run.code, 0, run.stderr);
   assertIncludes(run.stdout, "claude-sonnet-4-6 (200,000-token window)");
@@ -52,36 +51,19 @@ Deno.test("demo shows each decision with the gauge and what was injected", async
   assertIncludes(run.stdout, "refresh: 181,500 tokens crossed 180k, so");
   assertIncludes(run.stdout, "5 refreshes over 10 tool calls, at 61,500, 117,000, 144,000");
   assertEquals(run.stdout.split("\n").filter((l) => l.includes("refresh: ")).length, 8);
-});
-
-Deno.test("demo tells the truth about its session and ends with what to do next", async () => {
-  const run = await cli(["demo"]);
-  assertEquals(run.code, 0, run.stderr);
+  // The truth about its session.
   assert(!run.stdout.includes("a real session"), "its token counts were rewritten");
   assertIncludes(run.stdout, "their token counts were rewritten");
+  // Piped: no colour codes.
+  assert(!run.stdout.includes("\x1b["), "piped output has colour codes");
+  // What to do next, with commands that work from where it ran: doctor belongs in the user's
+  // project, so a path that runs from any folder.
   const next = run.stdout.slice(run.stdout.indexOf("\nNext\n"));
   assertIncludes(next, "/plugin marketplace add lessons-reinject/lessons-reinject");
   assertIncludes(next, "/plugin install lessons-reinject@lessons-reinject");
-  assertIncludes(next, "doctor");
-});
-
-Deno.test("demo fits 100 columns and writes every number one way", async () => {
-  for (const args of [["demo"], ["demo", "--full"]]) {
-    const run = await cli(args);
-    assertEquals(run.code, 0, run.stderr);
-    const lines = run.stdout.split("\n");
-    const wide = lines.filter((l) => [...l].length > 100);
-    assertEquals(wide, [], `${args.join(" ")}: lines over 100 columns`);
-    // Thousands are grouped (24,000), never bare (24000); a percent is written 31%, never 31 %.
-    assertEquals(lines.filter((l) => /(?<![\w=,])\d{4,}(?![\w,])/.test(l)), [], args.join(" "));
-    assertEquals(lines.filter((l) => /\d %/.test(l)), [], args.join(" "));
-  }
-});
-
-Deno.test("demo piped, or with NO_COLOR, prints no colour codes", async () => {
-  const piped = await cli(["demo"]);
-  assertEquals(piped.code, 0, piped.stderr);
-  assert(!piped.stdout.includes("\x1b["), "piped output has colour codes");
+  assertIncludes(next, `${join(ROOT, "hooks", "run")} doctor`);
+  assertIncludes(next, "deno task hook --help");
+  assert(!next.includes("lessons-reinject --help"), next);
 });
 
 /**
@@ -134,12 +116,18 @@ function widest(text: string): number {
   return Math.max(...lines.map((l) => [...l.replaceAll(ROOT, "~")].length));
 }
 
-Deno.test("demo lays itself out to COLUMNS when piped, else to 100; never under 60", async () => {
-  for (const [columns, width] of [["80", 80], ["140", 140], ["30", 60], ["", 100]] as const) {
-    const run = await cli(["demo", "--full"], columns === "" ? {} : { COLUMNS: columns });
+Deno.test("demo lays itself out to COLUMNS when piped, else to 100; never under 60; numbers one way", async () => {
+  const cases = [["80", 80, true], ["140", 140, true], ["30", 60, true], ["", 100, true]] as const;
+  for (const [columns, width, full] of [...cases, ["", 100, false] as const]) {
+    const args = full ? ["demo", "--full"] : ["demo"];
+    const run = await cli(args, columns === "" ? {} : { COLUMNS: columns });
     assertEquals(run.code, 0, run.stderr);
     const max = widest(run.stdout);
-    assert(max <= width && max > width - 10, `COLUMNS=${columns}: widest line ${max}`);
+    assert(max <= width && max > width - 10, `COLUMNS=${columns} ${args}: widest line ${max}`);
+    // Thousands are grouped (24,000), never bare (24000); a percent is written 31%, never 31 %.
+    const lines = run.stdout.split("\n");
+    assertEquals(lines.filter((l) => /(?<![\w=,])\d{4,}(?![\w,])/.test(l)), [], args.join(" "));
+    assertEquals(lines.filter((l) => /\d %/.test(l)), [], args.join(" "));
   }
 });
 
@@ -157,21 +145,13 @@ Deno.test({
   },
 });
 
-Deno.test("demo's closing hint names commands that work from where it ran", async () => {
+Deno.test("demo's closing hint, outside the checkout, names its hooks/run", async () => {
+  // There `deno task hook` finds no deno.json: the checkout's hooks/run works.
   const run = join(ROOT, "hooks", "run");
-  const here = await cli(["demo"]);
-  const next = here.stdout.slice(here.stdout.indexOf("\nNext\n"));
-  // doctor belongs in the user's project: a path that runs from any folder.
-  assertIncludes(next, `${run} doctor`);
-  assertIncludes(next, "deno task hook --help");
-  assert(!next.includes("lessons-reinject --help"), next);
-  // Outside the checkout `deno task hook` finds no deno.json: the checkout's hooks/run works.
-  const box = sandbox();
-  const away = await cli(["demo"], {}, "", box.dir);
+  const away = await cli(["demo"], {}, "", sandbox().dir);
   assertIncludes(away.stdout, `${run} doctor`);
   assertIncludes(away.stdout, `${run} --help`);
   assert(!away.stdout.includes("deno task hook"), away.stdout);
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("demo ignores the user's own settings", async () => {

@@ -1,19 +1,20 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { type DoctorJson, DoctorJsonSchema } from "../../src/cli/schemas.ts";
 import { entries, payload, runHook, SAMPLE_MANIFEST, writeTranscript } from "../_helpers.ts";
-import { assertIncludes, cli, parsedAs, ROOT, sandbox } from "./_cli.ts";
-import { compactionSummariser, SUMMARISER_ID } from "../replay/shapes.ts";
+import {
+  assertIncludes,
+  cli,
+  cliJson,
+  parsedAs,
+  ROOT,
+  sandbox,
+  sessionsFolder,
+  userEnv,
+} from "./_cli.ts";
 
 /** An environment in which every check passes (the binary's absence is only a warning). */
-function healthy(box: ReturnType<typeof sandbox>): Record<string, string> {
-  return {
-    ...box.env,
-    HOME: box.dir,
-    PATH: dirname(Deno.execPath()),
-    LESSONS_MANIFEST_PATH: SAMPLE_MANIFEST,
-  };
-}
+const healthy = (box: ReturnType<typeof sandbox>) => userEnv(box, SAMPLE_MANIFEST);
 
 async function doctor(
   env: Record<string, string>,
@@ -29,20 +30,25 @@ function check(report: DoctorJson, name: string) {
   return found;
 }
 
-Deno.test("doctor: a working installation exits 0", async () => {
+Deno.test("doctor: a working installation exits 0, its plugin found where doctor runs from, from any folder", async () => {
   const box = sandbox();
-  const { code, report } = await doctor(healthy(box));
-  assertEquals(code, 0, JSON.stringify(report, null, 1));
-  assert(report.ok);
-  assertEquals(check(report, "hooks wiring").status, "ok");
-  assertEquals(check(report, "manifest").status, "ok");
-  assertIncludes(check(report, "manifest").detail, "directives");
-  assertEquals(check(report, "state folder").status, "ok");
+  const project = join(box.dir, "project");
+  Deno.mkdirSync(project);
+  for (const cwd of [ROOT, project]) {
+    const run = await cli(["doctor", "--json"], healthy(box), "", cwd);
+    const report = parsedAs(DoctorJsonSchema, run.stdout);
+    assertEquals(run.code, 0, JSON.stringify(report.checks.filter((c) => c.status === "fail")));
+    assert(report.ok);
+    assertEquals(check(report, "plugin").detail, `${ROOT} (the checkout this runs from)`);
+    for (const name of ["hooks wiring", "manifest", "state folder"]) {
+      assertEquals(check(report, name).status, "ok", name);
+    }
+    assertIncludes(check(report, "manifest").detail, "directives");
+  }
   const human = await cli(["doctor", "--plugin-root", ROOT], healthy(box));
   assertEquals(human.code, 0);
   assertIncludes(human.stdout, "ok    hooks wiring");
   assertIncludes(human.stdout, "All well");
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("doctor catches each problem, with its fix, and exits 1", async (t) => {
@@ -159,7 +165,6 @@ Deno.test("doctor catches each problem, with its fix, and exits 1", async (t) =>
       assert(found.fix !== null && found.fix.length > 0);
       const others = report.checks.filter((x) => x.status === "fail" && x.name !== c.check);
       assertEquals(others, []);
-      await Deno.remove(box.dir, { recursive: true });
     });
   }
 });
@@ -173,15 +178,13 @@ Deno.test("doctor: a state folder under a regular file is not mended by chmod", 
   assertEquals(found.status, "fail");
   assert(!(found.fix ?? "").includes("chmod"), found.fix ?? "");
   assertIncludes(found.fix ?? "", "LESSONS_STATE_DIR");
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("doctor reports this folder's session as the hook's next call sees it", async () => {
   const box = sandbox();
   const cwd = join(box.dir, "project");
   Deno.mkdirSync(cwd);
-  const projects = join(box.dir, ".claude", "projects", cwd.replace(/[^a-zA-Z0-9]/g, "-"));
-  Deno.mkdirSync(projects, { recursive: true });
+  const projects = sessionsFolder(box.dir, cwd);
   const line = entries.assistant(62_000, ["toolu_d"], { model: "claude-sonnet-4-6" });
   writeTranscript(join(projects, `${line.sessionId}.jsonl`), [line]);
   const run = await cli(["doctor", "--json", "--plugin-root", ROOT], healthy(box), "", cwd);
@@ -196,135 +199,100 @@ Deno.test("doctor reports this folder's session as the hook's next call sees it"
   assertIncludes(session.detail, "the next tool call refreshes: 31%");
   // And where Claude Code will compact it, and why.
   assertIncludes(session.detail, "; auto-compaction at 167,000 (the 200,000-token window)");
-  await Deno.remove(box.dir, { recursive: true });
 });
 
-Deno.test("doctor's session is the newest session, never a newer subagent's or summariser's file", async () => {
-  const box = sandbox();
-  const cwd = join(box.dir, "project");
-  Deno.mkdirSync(cwd);
-  const projects = join(box.dir, ".claude", "projects", cwd.replace(/[^a-zA-Z0-9]/g, "-"));
-  Deno.mkdirSync(projects, { recursive: true });
-  const shape = compactionSummariser();
-  const session = join(projects, `${shape.sessionId}.jsonl`);
-  Deno.writeTextFileSync(session, shape.session.text);
-  Deno.utimeSync(session, new Date(2026, 0, 1), new Date(2026, 0, 1));
-  // 2.0.x kept agents' files beside the sessions: newer, and at 83 %.
-  Deno.writeTextFileSync(join(projects, `agent-${SUMMARISER_ID}.jsonl`), shape.summariser.text);
-  const run = await cli(["doctor", "--json", "--plugin-root", ROOT], healthy(box), "", cwd);
-  const detail = check(parsedAs(DoctorJsonSchema, run.stdout), "this session").detail;
-  assertIncludes(detail, `${session}: 20% of a 200k window`);
-  await Deno.remove(box.dir, { recursive: true });
-});
-
-Deno.test("doctor: thresholds measured before an early compaction and a missing binary are not failures", async () => {
-  const box = sandbox();
-  const { code, report } = await doctor({ ...healthy(box), CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: "60" });
+Deno.test("doctor: in a checkout with deno, a missing binary is no failure", async () => {
+  const { code, report } = await doctor(healthy(sandbox()));
   assertEquals(code, 0);
-  assertIncludes(check(report, "thresholds").detail, "tokens before auto-compaction");
   // A checkout with deno runs its source: no binary is needed there.
   assertEquals(check(report, "binary").status, "ok");
   assertIncludes(check(report, "binary").detail, "is a checkout");
-  await Deno.remove(box.dir, { recursive: true });
 });
 
-Deno.test("doctor finds the plugin it runs from, from any folder", async () => {
-  const box = sandbox();
-  const project = join(box.dir, "project");
-  Deno.mkdirSync(project);
-  for (const cwd of [ROOT, project]) {
-    const run = await cli(["doctor", "--json"], healthy(box), "", cwd);
-    const report = parsedAs(DoctorJsonSchema, run.stdout);
-    assertEquals(check(report, "plugin").detail, `${ROOT} (the checkout this runs from)`);
-    assertEquals(run.code, 0, JSON.stringify(report.checks.filter((c) => c.status === "fail")));
-  }
-  await Deno.remove(box.dir, { recursive: true });
-});
-
-Deno.test("doctor: where each threshold falls against Claude Code's compaction point", async (t) => {
-  await t.step("a token threshold past the compaction point never fires: a warning", async () => {
-    const box = sandbox();
-    const env = { ...healthy(box), LESSONS_REINJECT_THRESHOLDS: "30,52,300k" };
-    const { code, report } = await doctor(env);
-    assertEquals(code, 0);
-    const found = check(report, "thresholds");
-    assertEquals(found.status, "warn", JSON.stringify(found));
-    // On a 200k window it comes after the compaction at 167,000; on 1M it fires.
-    assertIncludes(
-      found.detail,
-      "auto-compaction at 167,000 (the 200,000-token window); 300k never",
-    );
-    // On 1M the percentages land where a 200k session has them, and the cadence follows 300k;
-    // the gap before 300k is named.
-    assertIncludes(
-      found.detail,
-      "of 200,000 tokens, as on a 200k window, on the default model's 1M window: at 60,000, " +
+Deno.test("doctor: where each threshold falls against Claude Code's compaction point, and the gaps", async (t) => {
+  const cases: {
+    name: string;
+    env?: Record<string, string>;
+    /** The project's .claude/settings.json, read afresh. */
+    settings?: string;
+    status: "ok" | "warn";
+    says?: string[];
+    fix?: string;
+  }[] = [
+    {
+      name: "a token threshold past the compaction point never fires: a warning",
+      env: { LESSONS_REINJECT_THRESHOLDS: "30,52,300k" },
+      status: "warn",
+      says: [
+        // On a 200k window it comes after the compaction at 167,000; on 1M it fires.
+        "auto-compaction at 167,000 (the 200,000-token window); 300k never",
+        // On 1M the percentages land where a 200k session has them, and the cadence follows 300k;
+        // the gap before 300k is named.
+        "of 200,000 tokens, as on a 200k window, on the default model's 1M window: at 60,000, " +
         "104,000, 300,000 tokens, then every 40,000 to 940,000 (19 refreshes)",
-    );
-    assertIncludes(
-      found.detail,
-      "on the default model's 1M window 196,000 tokens pass between the refreshes at 104,000 " +
+        "on the default model's 1M window 196,000 tokens pass between the refreshes at 104,000 " +
         "and 300,000",
-    );
-    assertIncludes(found.fix ?? "", "lower 300k below the compaction point");
-    await Deno.remove(box.dir, { recursive: true });
-  });
-  await t.step("the project's autoCompactWindow, read afresh", async () => {
-    const box = sandbox();
-    const cwd = join(box.dir, "project");
-    Deno.mkdirSync(join(cwd, ".claude"), { recursive: true });
-    Deno.writeTextFileSync(join(cwd, ".claude", "settings.json"), '{"autoCompactWindow": 400000}');
-    const run = await cli(["doctor", "--json", "--plugin-root", ROOT], healthy(box), "", cwd);
-    const found = check(parsedAs(DoctorJsonSchema, run.stdout), "thresholds");
-    assertEquals(found.status, "ok", JSON.stringify(found));
-    assertIncludes(
-      found.detail,
-      "of 200,000 tokens, as on a 200k window, on the default model's 1M window: at 60,000, " +
+      ],
+      fix: "lower 300k below the compaction point",
+    },
+    {
+      name: "the project's autoCompactWindow, read afresh",
+      settings: '{"autoCompactWindow": 400000}',
+      status: "ok",
+      says: [
+        "of 200,000 tokens, as on a 200k window, on the default model's 1M window: at 60,000, " +
         "104,000, 140,000 tokens, then every 40,000 to 340,000 (8 refreshes); auto-compaction " +
         "at 367,000 (autoCompactWindow 400000 in",
-    );
-    await Deno.remove(box.dir, { recursive: true });
-  });
-  await t.step(
-    "auto-compaction off: percentages of the whole window, and where it stops",
-    async () => {
-      const box = sandbox();
-      const env = {
-        ...healthy(box),
-        DISABLE_AUTO_COMPACT: "1",
-        LESSONS_REINJECT_THRESHOLDS: "30,90",
-      };
-      const { report } = await doctor(env);
-      const found = check(report, "thresholds");
-      assertEquals(found.status, "warn", JSON.stringify(found));
-      assertIncludes(
-        found.detail,
-        "no auto-compaction (DISABLE_AUTO_COMPACT is set): the context " +
-          "stops at 177,000; 90% never fires there",
-      );
-      await Deno.remove(box.dir, { recursive: true });
+      ],
     },
-  );
-});
-
-Deno.test("doctor warns when a schedule leaves more than 100,000 tokens without a refresh", async (t) => {
-  await t.step("the cadence off: the first refresh on 1M comes at 300,000", async () => {
-    const box = sandbox();
-    const { code, report } = await doctor({ ...healthy(box), LESSONS_REINJECT_CADENCE: "off" });
-    assertEquals(code, 0);
-    const found = check(report, "thresholds");
-    assertEquals(found.status, "warn", JSON.stringify(found));
-    assertIncludes(found.detail, "of the default model's 1M window: at 300,000, 520,000, 700,000");
-    assertIncludes(found.detail, "the first refresh comes at 300,000 tokens");
-    assertIncludes(found.fix ?? "", "turn the cadence back on");
-    await Deno.remove(box.dir, { recursive: true });
-  });
-  await t.step("the default schedule: no gap over 60,000 on either window", async () => {
-    const box = sandbox();
-    const found = check((await doctor(healthy(box))).report, "thresholds");
-    assertEquals(found.status, "ok", JSON.stringify(found));
-    await Deno.remove(box.dir, { recursive: true });
-  });
+    {
+      name: "auto-compaction off: percentages of the whole window, and where it stops",
+      env: { DISABLE_AUTO_COMPACT: "1", LESSONS_REINJECT_THRESHOLDS: "30,90" },
+      status: "warn",
+      says: [
+        "no auto-compaction (DISABLE_AUTO_COMPACT is set): the context stops at 177,000; 90% " +
+        "never fires there",
+      ],
+    },
+    {
+      name: "the cadence off: the first refresh on 1M comes at 300,000, over 100,000 without one",
+      env: { LESSONS_REINJECT_CADENCE: "off" },
+      status: "warn",
+      says: [
+        "of the default model's 1M window: at 300,000, 520,000, 700,000",
+        "the first refresh comes at 300,000 tokens",
+      ],
+      fix: "turn the cadence back on",
+    },
+    { name: "the default schedule: no gap over 60,000 on either window", status: "ok" },
+    {
+      name: "measured before an early compaction: not a failure",
+      env: { CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: "60" },
+      status: "ok",
+      says: ["tokens before auto-compaction"],
+    },
+  ];
+  for (const c of cases) {
+    await t.step(c.name, async () => {
+      const box = sandbox();
+      const cwd = join(box.dir, "project");
+      Deno.mkdirSync(join(cwd, ".claude"), { recursive: true });
+      if (c.settings) Deno.writeTextFileSync(join(cwd, ".claude", "settings.json"), c.settings);
+      const run = await cli(
+        ["doctor", "--json", "--plugin-root", ROOT],
+        { ...healthy(box), ...c.env },
+        "",
+        cwd,
+      );
+      const report = parsedAs(DoctorJsonSchema, run.stdout);
+      const found = check(report, "thresholds");
+      assertEquals(found.status, c.status, JSON.stringify(found));
+      for (const part of c.says ?? []) assertIncludes(found.detail, part);
+      if (c.fix) assertIncludes(found.fix ?? "", c.fix);
+      // A warning is no failure.
+      assertEquals(run.code, 0, JSON.stringify(report.checks.filter((x) => x.status === "fail")));
+    });
+  }
 });
 
 Deno.test("doctor --plugin-root on a folder that is not the plugin says so, once", async () => {
@@ -340,10 +308,12 @@ Deno.test("doctor --plugin-root on a folder that is not the plugin says so, once
     `${empty} (--plugin-root) is not the lessons-reinject plugin: it has no ` +
       ".claude-plugin/plugin.json, hooks/hooks.json or hooks/run",
   );
-  assertIncludes(plugin.fix ?? "", "/plugin install lessons-reinject@lessons-reinject");
+  // The install advice is the README's command.
+  const command = plugin.fix?.match(/\/plugin install \S+?(?=\))/)?.[0];
+  assertEquals(command, "/plugin install lessons-reinject@lessons-reinject");
+  assertIncludes(Deno.readTextFileSync(join(ROOT, "README.md")), command);
   // No raw error about its hooks.json, no download advice for a folder that is not the plugin.
   assertEquals(report.checks.filter((c) => ["hooks wiring", "binary"].includes(c.name)), []);
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("doctor reads a broken hooks.json in the project's words, on one line", async () => {
@@ -358,17 +328,6 @@ Deno.test("doctor reads a broken hooks.json in the project's words, on one line"
     wiring.detail,
     `${join(root, "hooks", "hooks.json")}: it is not valid JSON (line 3, column 9: expected ':')`,
   );
-  await Deno.remove(box.dir, { recursive: true });
-});
-
-Deno.test("doctor's install advice is the README's command", async () => {
-  const readme = Deno.readTextFileSync(join(ROOT, "README.md"));
-  const box = sandbox();
-  const { report } = await doctor(healthy(box), ["--plugin-root", join(box.dir, "absent")]);
-  const fix = check(report, "plugin").fix ?? "";
-  const command = fix.match(/\/plugin install \S+?(?=\))/)?.[0];
-  assert(command !== undefined && readme.includes(command), `${command} is not in the README`);
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("doctor flags a statusLine command that cannot run, and names the path to use", async (t) => {
@@ -415,7 +374,6 @@ Deno.test("doctor flags a statusLine command that cannot run, and names the path
       assertIncludes(found.fix ?? "", "its path holds the plugin's version");
     },
   );
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("doctor gives the size preview gives, the length of what Claude Code receives", async () => {
@@ -426,8 +384,7 @@ Deno.test("doctor gives the size preview gives, the length of what Claude Code r
     join(cwd, "CLAUDE.md"),
     "# Project\n<!-- reinject -->\n- Run the tests before every commit.\n<!-- /reinject -->\n",
   );
-  const projects = join(box.dir, ".claude", "projects", cwd.replace(/[^a-zA-Z0-9]/g, "-"));
-  Deno.mkdirSync(projects, { recursive: true });
+  const projects = sessionsFolder(box.dir, cwd);
   const transcript = join(projects, "size-session.jsonl");
   const env = healthy(box);
   // 31% of a 200k window, and (later) 40%: a refresh due, then none due, the next one ahead.
@@ -441,10 +398,7 @@ Deno.test("doctor gives the size preview gives, the length of what Claude Code r
           report.checks.map((c) => c.detail).join("\n"),
         )?.slice(1).find((m) => m)?.replaceAll(",", ""),
       );
-    const report = parsedAs(
-      DoctorJsonSchema,
-      (await cli(["doctor", "--json", "--plugin-root", ROOT], env, "", cwd)).stdout,
-    );
+    const report = await cliJson(DoctorJsonSchema, ["doctor", "--plugin-root", ROOT], env, "", cwd);
     const preview = JSON.parse((await cli(["preview", "--json"], env, "", cwd)).stdout);
     assertEquals(preview.due, due);
     assertEquals(size(report), preview.chars, `at ${tokens} tokens`);
@@ -462,5 +416,4 @@ Deno.test("doctor gives the size preview gives, the length of what Claude Code r
     assertEquals(hook.context?.length, preview.chars);
     // 30% has fired now: at 40% nothing is due, and both measure the 52% refresh.
   }
-  await Deno.remove(box.dir, { recursive: true });
 });

@@ -1,18 +1,23 @@
 /**
- * `--help` and `<command> --help` fit the terminal: each line at most its width (80 when it is
- * not known), wrapped at spaces, no word cut; `--timeline` and `--svg` are in both helps that
- * lead to them.
+ * The router (src/cli/dispatch.ts) and the helps: `--version`, `--help` listing every command,
+ * `<command> --help` (and `help <command>`) for each; every help fits the terminal: each line at
+ * most its width (80 when it is not known), wrapped at spaces, no word cut; `--timeline` and
+ * `--svg` are in both helps that lead to them; an unknown command or flag is a usage error.
  */
-import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
+import denoJson from "../../deno.json" with { type: "json" };
 import { helpWidthOf } from "../../src/cli/common.ts";
 import { renderHelp } from "../../src/cli/help.ts";
-import { assertIncludes, cli } from "./_cli.ts";
+import { VersionJsonSchema } from "../../src/cli/schemas.ts";
+import { baseEnv, MAIN_COMMAND } from "../_helpers.ts";
+import { assertIncludes, cli, cliJson, ROOT } from "./_cli.ts";
 
-const HELPS = [
-  ["--help"],
-  ...["status", "preview", "demo", "doctor", "statusline"].map((c) => [c, "--help"]),
-  ["status", "--timeline", "--help"],
-];
+const COMMANDS = ["status", "preview", "demo", "doctor", "statusline"];
+const HELPS = [["--help"], ...COMMANDS.map((c) => [c, "--help"]), [
+  "status",
+  "--timeline",
+  "--help",
+]];
 
 /** The words of a text, in order: the same at every width unless a word was cut. */
 const words = (text: string) => text.split(/\s+/).filter((w) => w !== "");
@@ -31,22 +36,51 @@ Deno.test("every --help fits 80 columns when the width is unknown, and the termi
       }
       texts.set(width, run.stdout);
     }
+    const text = texts.get(80)!;
+    if (args.length === 2) {
+      // Each command's own help, the same as `help <command>`.
+      ok(text.startsWith(`Usage: lessons-reinject ${args[0]}`), text);
+      assertIncludes(text, "--json");
+      assertEquals((await cli(["help", args[0]!])).stdout, text);
+    }
+    if (args.length === 1 || args[0] === "status" && args.length === 2) {
+      assertIncludes(text, "--timeline");
+      assertIncludes(text, "--svg FILE");
+    }
     // No word cut: the same words at every width.
     const [first, ...others] = [...texts.values()].map(words);
     for (const other of others) assertEquals(other, first, what);
   }
-  // A usage error prints the help the same way, on stderr.
-  const wrong = await cli(["status", "--bogus"]);
-  assertEquals(wrong.code, 2);
-  ok(wrong.stderr.split("\n").slice(1).every((line) => line.length <= 80), wrong.stderr);
 });
 
-Deno.test("--timeline and --svg are in --help and in status --help", async () => {
-  for (const args of [["--help"], ["status", "--help"]]) {
-    const run = await cli(args);
-    assertIncludes(run.stdout, "--timeline");
-    assertIncludes(run.stdout, "--svg FILE");
-  }
+Deno.test("an unknown command or flag is a usage error (exit 2), the help laid out on stderr", async () => {
+  const unknown = await cli(["frobnicate"]);
+  assertEquals([unknown.code, unknown.stdout], [2, ""]);
+  assertIncludes(unknown.stderr, 'unknown command "frobnicate"');
+  const flag = await cli(["status", "--bogus"]);
+  assertEquals(flag.code, 2);
+  assertIncludes(flag.stderr, "--bogus");
+  assertIncludes(flag.stderr, "Usage: lessons-reinject status");
+  ok(flag.stderr.split("\n").slice(1).every((line) => line.length <= 80), flag.stderr);
+});
+
+Deno.test("--version prints the version from deno.json", async () => {
+  const run = await cli(["--version"]);
+  assertEquals([run.code, run.stdout], [0, `lessons-reinject ${denoJson.version}\n`]);
+  assertEquals((await cliJson(VersionJsonSchema, ["--version"])).version, denoJson.version);
+});
+
+Deno.test("--help lists every command, and says what it is and restates", async () => {
+  const run = await cli(["--help"]);
+  for (const command of COMMANDS) match(run.stdout, new RegExp(`^  ${command} `, "m"));
+  const said = run.stdout.replace(/\s+/g, " ");
+  assertIncludes(said, "run as the hook");
+  // Both kinds of rules it restates, not only lessons-learned's.
+  assertIncludes(said, "lessons-learned plugin's directives and protocols");
+  assertIncludes(said, "CLAUDE.md you mark between <!-- reinject --> and <!-- /reinject -->");
+  // Every sentence ends: how to get one command's help is said whole.
+  assertIncludes(said, "(`lessons-reinject <command> --help` explains one command)");
+  for (const line of run.stdout.split("\n")) ok(!/ for a command's$/.test(line), line);
 });
 
 Deno.test("renderHelp(): prose, usage groups and rows wrap at spaces; verbatim lines stay", () => {
@@ -94,4 +128,24 @@ Deno.test("helpWidthOf(): the terminal's, else COLUMNS, else 80; 40 to 100", () 
   assertEquals(helpWidthOf(300, undefined), 100);
   assertEquals(helpWidthOf(20, undefined), 40);
   assertEquals(helpWidthOf(undefined, "wide"), 80);
+});
+
+Deno.test({
+  name: "run by hand on a terminal, the hook names commands that work from a checkout",
+  ignore: Deno.build.os !== "linux", // util-linux script(1) gives it a terminal as stdin
+  async fn() {
+    const quote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`;
+    const out = await new Deno.Command("script", {
+      args: ["-qec", MAIN_COMMAND.map(quote).join(" "), "/dev/null"],
+      env: baseEnv({}),
+      clearEnv: true,
+      cwd: ROOT,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const text = new TextDecoder().decode(out.stdout);
+    assertIncludes(text, "it reads a hook payload on stdin");
+    assertIncludes(text, "Try `deno task hook --help` or `deno task hook demo`.");
+  },
 });

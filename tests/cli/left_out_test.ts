@@ -3,16 +3,16 @@
  * project, past session start's cap, over its budget, or over the refresh's own budget.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { DoctorJsonSchema, PreviewJsonSchema } from "../../src/cli/schemas.ts";
 import { projectIdOf } from "../../src/core/session_start.ts";
-import { assertIncludes, cli, parsedAs, ROOT, sandbox, unwrap } from "./_cli.ts";
+import { assertIncludes, cli, cliJson, home, parsedAs, ROOT, unwrap, userEnv } from "./_cli.ts";
 
 const LIMITS = join(ROOT, "tests", "fixtures", "manifests", "session-start-limits.json");
 
 /** The limits fixture, its "this project" lessons scoped to `project`; a small refresh budget. */
 function setUp() {
-  const box = sandbox();
+  const box = home();
   const project = join(box.dir, "proj");
   Deno.mkdirSync(project);
   const manifest = join(box.dir, "manifest.json");
@@ -23,22 +23,19 @@ function setUp() {
       JSON.stringify(projectIdOf(project)),
     ),
   );
-  const env = {
-    ...box.env,
-    HOME: box.dir,
-    PATH: dirname(Deno.execPath()),
-    LESSONS_MANIFEST_PATH: manifest,
-    // Room for the header and a few lessons, not all six.
-    LESSONS_REINJECT_MAX_CHARS: "500",
-  };
+  // Room for the header and a few lessons, not all six.
+  const env = { ...userEnv(box, manifest), LESSONS_REINJECT_MAX_CHARS: "500" };
   return { box, project, env };
 }
 
-Deno.test("preview names every lesson left out, and why", async () => {
+Deno.test("preview and doctor name every lesson left out, and why; doctor, session start's limits", async () => {
   const { project, env } = setUp();
-  const json = parsedAs(
+  const json = await cliJson(
     PreviewJsonSchema,
-    (await cli(["preview", "--json", "--project", project], env, "", project)).stdout,
+    ["preview", "--project", project],
+    env,
+    "",
+    project,
   );
   const by = (why: string) => json.excluded.filter((e) => e.why === why).map((e) => e.id);
   assertEquals(by("scope"), ["scoped-elsewhere", "scoped-by-path"]);
@@ -57,10 +54,7 @@ Deno.test("preview names every lesson left out, and why", async () => {
   assertIncludes(text, "big (over session start's budget)");
   assertIncludes(text, "low (past session start's cap)");
   assertIncludes(text, `${json.omitted[0]} (over this refresh's budget)`);
-});
-
-Deno.test("doctor names every lesson left out, and why, and session start's limits", async () => {
-  const { project, env } = setUp();
+  // doctor names them too, with session start's limits.
   const run = await cli(["doctor", "--json", "--plugin-root", ROOT], env, "", project);
   const manifest = parsedAs(DoctorJsonSchema, run.stdout).checks.find((c) => c.name === "manifest");
   const detail = manifest?.detail ?? "";

@@ -5,9 +5,9 @@
  * rules instead.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import { dirname, join } from "node:path";
-import { DoctorJsonSchema } from "../../src/cli/schemas.ts";
-import { assertIncludes, cli, parsedAs, ROOT, sandbox } from "./_cli.ts";
+import { join } from "node:path";
+import { DoctorJsonSchema, ErrorJsonSchema } from "../../src/cli/schemas.ts";
+import { assertIncludes, cli, parsedAs, ROOT, sandbox, userEnv } from "./_cli.ts";
 
 type Box = ReturnType<typeof sandbox>;
 
@@ -44,12 +44,7 @@ const BROKEN: { name: string; make: (path: string) => void; says: string }[] = [
 function setUp(box: Box, make: (path: string) => void): Record<string, string> {
   const manifest = join(box.dir, "lesson-manifest.json");
   make(manifest);
-  return {
-    ...box.env,
-    HOME: box.dir,
-    PATH: dirname(Deno.execPath()),
-    LESSONS_MANIFEST_PATH: manifest,
-  };
+  return userEnv(box, manifest);
 }
 
 /** What every message must never hold. */
@@ -60,11 +55,10 @@ function assertInOurWords(text: string): void {
   assert(!text.includes("\ufffd") && !text.includes("\u0000"), `garbage in: ${text}`);
 }
 
-Deno.test("doctor says in one line what is wrong with the manifest, and what to do", async (t) => {
+Deno.test("doctor and preview say in one line what is wrong with the manifest, and what to do", async (t) => {
   for (const broken of BROKEN) {
     await t.step(broken.name, async () => {
-      const box = sandbox();
-      const env = setUp(box, broken.make);
+      const env = setUp(sandbox(), broken.make);
       const path = env.LESSONS_MANIFEST_PATH;
       const run = await cli(["doctor", "--json", "--plugin-root", ROOT], env);
       assertEquals(run.code, 1);
@@ -84,28 +78,16 @@ Deno.test("doctor says in one line what is wrong with the manifest, and what to 
       const fix = lines.findIndex((l) => l.startsWith(`${" ".repeat(27)}fix: correct`));
       assert(at >= 0 && fix > at, human.stdout);
       for (const line of lines.slice(at + 1, fix)) assert(/^ {27}\S/.test(line), human.stdout);
-      await Deno.remove(box.dir, { recursive: true });
-    });
-  }
-});
-
-Deno.test("preview says in one line what is wrong with the manifest, and what to do", async (t) => {
-  for (const broken of BROKEN) {
-    await t.step(broken.name, async () => {
-      const box = sandbox();
-      const env = setUp(box, broken.make);
-      const path = env.LESSONS_MANIFEST_PATH;
-      const run = await cli(["preview"], env);
-      assertEquals(run.code, 1);
-      assertEquals(run.stdout, "");
-      assertEquals(run.stderr.split("\n").length, 2, run.stderr); // one line, then the newline
-      assertIncludes(run.stderr, `lessons-reinject: nothing to restate: manifest ${path}: `);
-      assertIncludes(run.stderr, broken.says);
-      assertInOurWords(run.stderr);
-      assert(!run.stderr.includes("set LESSONS_MANIFEST_PATH"), run.stderr);
-      assertIncludes(run.stderr, "correct LESSONS_MANIFEST_PATH");
-      assertIncludes(run.stderr, "mark rules in CLAUDE.md between <!-- reinject --> and");
-      await Deno.remove(box.dir, { recursive: true });
+      // preview: nothing to restate, on stderr, in one line.
+      const preview = await cli(["preview"], env);
+      assertEquals([preview.code, preview.stdout], [1, ""]);
+      assertEquals(preview.stderr.split("\n").length, 2, preview.stderr); // one line, then "\n"
+      assertIncludes(preview.stderr, `lessons-reinject: nothing to restate: manifest ${path}: `);
+      assertIncludes(preview.stderr, broken.says);
+      assertInOurWords(preview.stderr);
+      assert(!preview.stderr.includes("set LESSONS_MANIFEST_PATH"), preview.stderr);
+      assertIncludes(preview.stderr, "correct LESSONS_MANIFEST_PATH");
+      assertIncludes(preview.stderr, "mark rules in CLAUDE.md between <!-- reinject --> and");
     });
   }
 });
@@ -119,12 +101,10 @@ Deno.test("a manifest named in the config file is mended there", async () => {
   const run = await cli(["preview"], { ...rest, LESSONS_CONFIG: config });
   assertEquals(run.code, 1);
   assertIncludes(run.stderr, `correct manifestPath in ${config}, or remove it`);
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("without any manifest, preview and doctor name both routes", async () => {
-  const box = sandbox();
-  const { LESSONS_MANIFEST_PATH: _, ...env } = setUp(box, () => {});
+  const { LESSONS_MANIFEST_PATH: _, ...env } = setUp(sandbox(), () => {});
   const run = await cli(["preview"], env);
   assertEquals(run.code, 1);
   assertEquals(
@@ -134,5 +114,11 @@ Deno.test("without any manifest, preview and doctor name both routes", async () 
       "data/lesson-manifest.json; or mark rules in CLAUDE.md between <!-- reinject --> and " +
       "<!-- /reinject --> lines (docs/own-rules.md)\n",
   );
-  await Deno.remove(box.dir, { recursive: true });
+  // With --json, the same line as `{error}` on stdout, and exit 1.
+  const json = await cli(["preview", "--json"], env);
+  assertEquals(json.code, 1);
+  assertEquals(
+    parsedAs(ErrorJsonSchema, json.stdout).error,
+    run.stderr.slice("lessons-reinject: ".length, -1),
+  );
 });

@@ -5,11 +5,10 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { PreviewJsonSchema, StatusJsonSchema } from "../../src/cli/schemas.ts";
 import { entries, writeTranscript } from "../_helpers.ts";
-import { assertIncludes, cli, parsedAs, sandbox, statuslineInput } from "./_cli.ts";
+import { assertIncludes, cli, cliJson, home, parsedAs, statuslineInput } from "./_cli.ts";
 
 Deno.test("preview --threshold: one rule, in the project's words, never the parser's", async (t) => {
-  const box = sandbox();
-  const env = { ...box.env, HOME: box.dir };
+  const { env } = home();
   const cases: [string[], string][] = [
     [["--threshold", "-5"], '"-5": a sign is not allowed'],
     [["--threshold", "0x10"], '"0x10": write it in decimal digits'],
@@ -30,25 +29,22 @@ Deno.test("preview --threshold: one rule, in the project's words, never the pars
       assert(run.stderr.startsWith("lessons-reinject: "), run.stderr);
     });
   }
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("preview --threshold takes what the thresholds setting takes, and the text agrees", async () => {
-  const box = sandbox();
-  const env = { ...box.env, HOME: box.dir };
+  const { env, ...box } = home();
   // 61,000 tokens of a 200k window.
   writeTranscript(box.transcript, [
     entries.assistant(61_000, ["toolu_n"], { model: "claude-sonnet-4-6" }),
   ]);
   const at = async (threshold: string) =>
-    parsedAs(
-      PreviewJsonSchema,
-      (await cli(
-        ["preview", "--json", "--threshold", threshold, "--transcript", box.transcript],
-        env,
-      ))
-        .stdout,
-    );
+    await cliJson(PreviewJsonSchema, [
+      "preview",
+      "--threshold",
+      threshold,
+      "--transcript",
+      box.transcript,
+    ], env);
   const percent = await at("30%");
   assertEquals(percent.thresholds, [30]);
   assert(percent.text?.startsWith("[lessons-reinject refresh 30 ref="), percent.text ?? "");
@@ -60,11 +56,10 @@ Deno.test("preview --threshold takes what the thresholds setting takes, and the 
     tokens.text ?? "",
     "Context refresh at 61,000 tokens (30% of the 200k-token context window)",
   );
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("absurd figures are refused with the bounds named, never shown", async (t) => {
-  const box = sandbox();
+  const box = home();
   await t.step("statusline: used_percentage 1e308", async () => {
     const input = statuslineInput({
       context_window: { used_percentage: 1e308, context_window_size: null, current_usage: null },
@@ -85,7 +80,7 @@ Deno.test("absurd figures are refused with the bounds named, never shown", async
     writeTranscript(box.transcript, [
       entries.assistant(123_792, ["toolu_a"], { model: "claude-sonnet-4-6" }),
     ]);
-    const env = { ...box.env, HOME: box.dir, LESSONS_CONTEXT_WINDOW: "1" };
+    const env = { ...box.env, LESSONS_CONTEXT_WINDOW: "1" };
     const run = await cli(["status", "--json", "--transcript", box.transcript], env);
     const json = parsedAs(StatusJsonSchema, run.stdout);
     assertEquals(json.window, 200_000);
@@ -93,10 +88,9 @@ Deno.test("absurd figures are refused with the bounds named, never shown", async
     assertIncludes(json.problems.join("\n"), "from 1,000 to 100,000,000");
   });
   await t.step("a 23-digit window is described as too large, not as not a number", async () => {
-    const env = { ...box.env, HOME: box.dir, LESSONS_CONTEXT_WINDOW: "12345678901234567890123" };
+    const env = { ...box.env, LESSONS_CONTEXT_WINDOW: "12345678901234567890123" };
     const run = await cli(["status", "--json", "--transcript", box.transcript], env);
     const json = parsedAs(StatusJsonSchema, run.stdout);
     assertIncludes(json.problems.join("\n"), '"12345678901234567890123": above 100,000,000');
   });
-  await Deno.remove(box.dir, { recursive: true });
 });

@@ -3,10 +3,10 @@
  * the budget left out (docs/own-rules.md).
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { DoctorJsonSchema, PreviewJsonSchema, StatusJsonSchema } from "../../src/cli/schemas.ts";
 import { appendTranscript, entries, RECORDED, writeTranscript } from "../_helpers.ts";
-import { assertIncludes, cli, parsedAs, ROOT, sandbox } from "./_cli.ts";
+import { assertIncludes, cli, cliJson, home, parsedAs, ROOT, userEnv } from "./_cli.ts";
 
 const MARKED = "Always run the tests before a commit.";
 const CLAUDE_MD = `# Notes\nUnmarked.\n<!-- reinject -->\n${MARKED}\n<!-- /reinject -->\n` +
@@ -14,20 +14,15 @@ const CLAUDE_MD = `# Notes\nUnmarked.\n<!-- reinject -->\n${MARKED}\n<!-- /reinj
 
 /** A project folder with a marked CLAUDE.md, no manifest anywhere, a sandboxed user folder. */
 function project() {
-  const box = sandbox();
+  const box = home();
   const work = join(box.dir, "work");
   Deno.mkdirSync(join(work, ".git"), { recursive: true });
   Deno.writeTextFileSync(join(work, "CLAUDE.md"), CLAUDE_MD);
-  const env: Record<string, string> = {
-    ...box.env,
-    HOME: box.dir,
-    PATH: dirname(Deno.execPath()),
-    LESSONS_MANIFEST_PATH: "",
-  };
+  const env: Record<string, string> = userEnv(box, "");
   return { box, work, env };
 }
 
-Deno.test("preview lists each source, with the marked section in the text", async () => {
+Deno.test("preview lists each source, the marked section in its text; doctor measures it alike, own rules alone enough", async () => {
   const { work, env } = project();
   const run = await cli(["preview", "--json"], env, "", work);
   ok(run.code === 0, run.stderr);
@@ -47,8 +42,39 @@ Deno.test("preview lists each source, with the marked section in the text", asyn
     preview.sources.join("\n"),
   );
   assertEquals(preview.whole, ["CLAUDE.md:3"]);
-  const text = await cli(["preview"], env, "", work);
-  assertIncludes(text.stdout, "sources      manifest: no manifest found");
+  const human = await cli(["preview"], env, "", work);
+  assertIncludes(human.stdout, "sources      manifest: no manifest found");
+  assertIncludes(human.stdout, "manifest     none\n"); // not "null"
+  assertIncludes(human.stdout, `size         ${preview.chars} of 9,500 characters`);
+  const report = await cliJson(DoctorJsonSchema, ["doctor", "--plugin-root", ROOT], env, "", work);
+  const by = (name: string) => report.checks.find((c) => c.name === name)!;
+  // No manifest is no problem when another source has rules.
+  assertEquals(by("manifest").status, "ok");
+  assertIncludes(by("manifest").detail, "not needed");
+  const rules = by("rules");
+  assertEquals(rules.status, "warn", JSON.stringify(rules));
+  assertIncludes(rules.detail, "1 section of your own rules"); // not "1 sections"
+  assertIncludes(rules.detail, "CLAUDE.md: 1 marked section");
+  assertIncludes(rules.detail, "0 left out");
+  // The size preview gives, in doctor's words.
+  assertIncludes(rules.detail, `a refresh of every source is ${preview.chars} of 9,500 characters`);
+  // Odd markers are warned of, with the fix.
+  assertEquals(
+    rules.fix,
+    "close the section CLAUDE.md opens at line 6 with a <!-- /reinject --> line",
+  );
+  assertEquals(report.checks.filter((c) => c.status === "fail"), []);
+  // With the sample manifest too: the manifest's check quotes the same refresh.
+  const both = { ...env, LESSONS_MANIFEST_PATH: join(ROOT, "src", "data", "sample_manifest.json") };
+  const full = await cliJson(PreviewJsonSchema, ["preview"], both, "", work);
+  const args = ["doctor", "--plugin-root", ROOT];
+  const { checks } = await cliJson(DoctorJsonSchema, args, both, "", work);
+  const chars = full.chars.toLocaleString("en-US");
+  assertIncludes(
+    checks.find((c) => c.name === "manifest")?.detail ?? "",
+    `in a refresh of ${chars} of 9,500`,
+  );
+  assertIncludes(checks.find((c) => c.name === "rules")?.detail ?? "", `is ${chars} of 9,500`);
 });
 
 Deno.test("status lists each source", async () => {
@@ -115,25 +141,6 @@ Deno.test("status says when the next tool call restates the rules after a compac
   assertIncludes(text.stdout, "compaction   the next tool call restates the rules");
 });
 
-Deno.test("doctor: own rules alone are enough; odd markers are warned of, with the fix", async () => {
-  const { work, env } = project();
-  const run = await cli(["doctor", "--json", "--plugin-root", ROOT], env, "", work);
-  const report = parsedAs(DoctorJsonSchema, run.stdout);
-  const by = (name: string) => report.checks.find((c) => c.name === name)!;
-  // No manifest is no problem when another source has rules.
-  assertEquals(by("manifest").status, "ok");
-  assertIncludes(by("manifest").detail, "not needed");
-  const rules = by("rules");
-  assertEquals(rules.status, "warn", JSON.stringify(rules));
-  assertIncludes(rules.detail, "CLAUDE.md: 1 marked section");
-  assertIncludes(rules.detail, "0 left out");
-  assertEquals(
-    rules.fix,
-    "close the section CLAUDE.md opens at line 6 with a <!-- /reinject --> line",
-  );
-  assertEquals(report.checks.filter((c) => c.status === "fail"), []);
-});
-
 Deno.test("doctor: an unclosed marker in the only source of rules is the failure, with its line", async () => {
   const { work, env } = project();
   // A typo in the closing marker: the section is never closed, so nothing is restated.
@@ -175,41 +182,6 @@ Deno.test("doctor: a budget that leaves rules out says which", async () => {
   assertEquals(rules.status, "warn");
   assertIncludes(rules.detail, "1 left out (CLAUDE.md:4)");
   assertIncludes(rules.fix ?? "", "LESSONS_REINJECT_MAX_CHARS");
-});
-
-Deno.test("preview and doctor measure the same rules with one measure, in plain words", async () => {
-  const { work, env } = project();
-  const preview = parsedAs(
-    PreviewJsonSchema,
-    (await cli(["preview", "--json"], env, "", work)).stdout,
-  );
-  const human = await cli(["preview"], env, "", work);
-  assertIncludes(human.stdout, "manifest     none\n"); // not "null"
-  const doctor = parsedAs(
-    DoctorJsonSchema,
-    (await cli(["doctor", "--json", "--plugin-root", ROOT], env, "", work)).stdout,
-  );
-  const rules = doctor.checks.find((c) => c.name === "rules");
-  assertIncludes(rules?.detail ?? "", "1 section of your own rules"); // not "1 sections"
-  const size = `a refresh of every source is ${preview.chars} of 9,500 characters`;
-  assertIncludes(rules?.detail ?? "", size);
-  assertIncludes(human.stdout, `size         ${preview.chars} of 9,500 characters`);
-  // With the sample manifest too: the manifest's check quotes the same refresh.
-  const both = { ...env, LESSONS_MANIFEST_PATH: join(ROOT, "src", "data", "sample_manifest.json") };
-  const full = parsedAs(
-    PreviewJsonSchema,
-    (await cli(["preview", "--json"], both, "", work)).stdout,
-  );
-  const checks = parsedAs(
-    DoctorJsonSchema,
-    (await cli(["doctor", "--json", "--plugin-root", ROOT], both, "", work)).stdout,
-  ).checks;
-  const chars = full.chars.toLocaleString("en-US");
-  assertIncludes(
-    checks.find((c) => c.name === "manifest")?.detail ?? "",
-    `in a refresh of ${chars} of 9,500`,
-  );
-  assertIncludes(checks.find((c) => c.name === "rules")?.detail ?? "", `is ${chars} of 9,500`);
 });
 
 Deno.test("preview names the file and line of an unclosed marker in the only rules file", async () => {

@@ -1,12 +1,11 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { join } from "node:path";
-import { ErrorJsonSchema, PreviewJsonSchema } from "../../src/cli/schemas.ts";
+import { PreviewJsonSchema } from "../../src/cli/schemas.ts";
 import { entries, payload, RECORDED, runHook, writeTranscript } from "../_helpers.ts";
-import { assertIncludes, cli, parsedAs, ROOT, sandbox, unwrap } from "./_cli.ts";
+import { assertIncludes, cli, cliJson, home, parsedAs, ROOT, unwrap } from "./_cli.ts";
 
 Deno.test("preview prints the exact text the hook's next call would inject, and its accounting", async () => {
-  const box = sandbox();
-  const env = { ...box.env, HOME: box.dir };
+  const { env, ...box } = home();
   // 90 % of a 200k window, nothing fired yet: the next call names every threshold, at 90 %.
   const line = entries.assistant(180_000, ["toolu_p"], { model: "claude-sonnet-4-6" });
   writeTranscript(box.transcript, [line]);
@@ -28,10 +27,7 @@ Deno.test("preview prints the exact text the hook's next call would inject, and 
   assert(!/\d{5}/.test(accounting.replace(/\/\S+/g, "")), accounting);
 
   // The hook's next call at that reading injects exactly that text.
-  const exact = parsedAs(
-    PreviewJsonSchema,
-    (await cli(["preview", "--json", "--transcript", box.transcript], env)).stdout,
-  );
+  const exact = await cliJson(PreviewJsonSchema, ["preview", "--transcript", box.transcript], env);
   const hook = await runHook(
     payload("PostToolUse.Bash", {
       session_id: String(line.sessionId),
@@ -57,11 +53,13 @@ Deno.test("preview prints the exact text the hook's next call would inject, and 
   assertEquals(narrow.stdout.replace(/\s+/g, " "), after.stdout.replace(/\s+/g, " "));
   assert(!/\d{5}/.test(after.stdout), after.stdout);
 
-  const json = parsedAs(
-    PreviewJsonSchema,
-    (await cli(["preview", "--json", "--threshold", "52", "--transcript", box.transcript], env))
-      .stdout,
-  );
+  const json = await cliJson(PreviewJsonSchema, [
+    "preview",
+    "--threshold",
+    "52",
+    "--transcript",
+    box.transcript,
+  ], env);
   assertEquals(json.thresholds, [52]);
   assertEquals(json.due, false);
   const text = json.text ?? "";
@@ -70,11 +68,10 @@ Deno.test("preview prints the exact text the hook's next call would inject, and 
   assertEquals(json.chars, text.length);
   assertEquals(json.budget, 9500);
   assert(json.whole.length > 0);
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("preview of a 40 KB manifest: session start's 20, within the budget, the rest named", async () => {
-  const box = sandbox();
+  const box = home();
   const lessons: Record<string, unknown> = {};
   for (let i = 0; i < 40; i++) {
     lessons[`l${i}`] = {
@@ -94,7 +91,6 @@ Deno.test("preview of a 40 KB manifest: session start's 20, within the budget, t
   assert(Deno.statSync(manifest).size > 40_000);
   const run = await cli(["preview", "--json"], {
     ...box.env,
-    HOME: box.dir,
     LESSONS_MANIFEST_PATH: manifest,
   });
   assertEquals(run.code, 0, run.stderr);
@@ -114,38 +110,20 @@ Deno.test("preview of a 40 KB manifest: session start's 20, within the budget, t
     new Set([...json.whole, ...json.summarized, ...json.omitted, ...cap]).size,
     40,
   );
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("preview agrees with the hook when the state file is gone: nothing is due", async () => {
   // The recorded session already holds this hook's refreshes for 30 and 52: without a state
   // file the hook recovers them and stays silent; preview must say the same, and show the
   // refresh that comes next.
-  const box = sandbox();
+  const box = home();
   const run = await cli(["preview", "--json", "--transcript", RECORDED], {
     ...box.env,
-    HOME: box.dir,
   });
   assertEquals(run.code, 0, run.stderr);
   const json = parsedAs(PreviewJsonSchema, run.stdout);
   assertEquals([json.due, json.thresholds], [false, [70]]);
   assert(json.text?.startsWith("[lessons-reinject refresh 70 ref="), json.text ?? "");
-  const human = await cli(["preview", "--transcript", RECORDED], { ...box.env, HOME: box.dir });
+  const human = await cli(["preview", "--transcript", RECORDED], box.env);
   assertIncludes(human.stdout, "due          no: ");
-  await Deno.remove(box.dir, { recursive: true });
-});
-
-Deno.test("preview with nothing to restate exits 1, in JSON too; a bad --threshold exits 2", async () => {
-  const box = sandbox();
-  const env = { HOME: box.dir, LESSONS_STATE_DIR: box.stateDir };
-  const none = await cli(["preview"], env);
-  assertEquals(none.code, 1);
-  assertIncludes(none.stderr, "no manifest found");
-  const json = await cli(["preview", "--json"], env);
-  assertEquals(json.code, 1);
-  assertIncludes(parsedAs(ErrorJsonSchema, json.stdout).error, "nothing to restate: no manifest");
-  const bad = await cli(["preview", "--threshold", "120"], env);
-  assertEquals(bad.code, 2);
-  assertIncludes(bad.stderr, "--threshold 120");
-  await Deno.remove(box.dir, { recursive: true });
 });

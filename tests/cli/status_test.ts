@@ -1,80 +1,23 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { join } from "node:path";
 import { ErrorJsonSchema, StatusJsonSchema } from "../../src/cli/schemas.ts";
+import { entries, payload, RECORDED, runRecorded, writeTranscript } from "../_helpers.ts";
 import {
-  entries,
-  payload,
-  RECORDED,
-  runRecorded,
-  skeletonTranscript,
-  writeTranscript,
-} from "../_helpers.ts";
-import { assertIncludes, cli, parsedAs, ROOT, sandbox, statuslineInput, unwrap } from "./_cli.ts";
+  assertIncludes,
+  cli,
+  cliJson,
+  home,
+  parsedAs,
+  ROOT,
+  sandbox,
+  sessionsFolder,
+  statuslineInput,
+  unwrap,
+} from "./_cli.ts";
 import { compactionSummariser, FORK, shapes, SUMMARISER_ID } from "../replay/shapes.ts";
 
-/**
- * The figures in tests/fixtures/transcripts/skeletons/README.md (measured on the originals, kept by
- * their skeletons): the last main-chain usage (tokens), and
- * the window its model has in the version of Claude Code that wrote it (data/window_table.ts).
- */
-const EXPECTED: { file: string; tokens: number; window: number; compacted?: boolean }[] = [
-  // 1.0.x compaction after the last usage: no reading; the stale figure is shown as such.
-  {
-    file: "v1.0.90-inline-sidechain-summary-entries.jsonl",
-    tokens: 156089,
-    window: 200_000,
-    compacted: true,
-  },
-  { file: "v2.0.76-large-no-compaction.jsonl", tokens: 180437, window: 200_000 },
-  { file: "v2.1.14-agent-progress-nested-usage.jsonl", tokens: 20229, window: 200_000 },
-  // claude-opus-4-7 was 200k by default in 2.1.112 (natively 1M from 2.1.117).
-  { file: "v2.1.112-compact-boundary.jsonl", tokens: 89199, window: 200_000 },
-  { file: "v2.1.121-pasted-images-833KB-line.jsonl", tokens: 123792, window: 200_000 },
-  { file: "v2.1.167-main-with-workflow-subagents.jsonl", tokens: 72752, window: 1_000_000 },
-  // A subagent's own file: its last sidechain usage.
-  {
-    file: "v2.1.167-subagent-file-agent-ab9eaae030fe399d0.jsonl",
-    tokens: 50191,
-    window: 1_000_000,
-  },
-  { file: "v2.1.185-three-compact-boundaries.jsonl", tokens: 63388, window: 200_000 },
-  { file: "v2.1.212-newest.jsonl", tokens: 186830, window: 1_000_000 },
-];
-
-Deno.test("status --json on every public transcript gives the expected tokens and window", async (t) => {
-  const box = sandbox();
-  for (const expected of EXPECTED) {
-    await t.step(expected.file, async () => {
-      const path = skeletonTranscript(expected.file);
-      const run = await cli(["status", "--json", "--transcript", path], {
-        ...box.env,
-        HOME: box.dir,
-      });
-      assertEquals(run.code, 0, run.stderr);
-      const report = parsedAs(StatusJsonSchema, run.stdout);
-      if (expected.compacted) {
-        assertEquals(report.tokens, null);
-        assertEquals(report.source, null);
-        assertIncludes(report.reason ?? "", "compacted");
-        assertEquals(report.beforeCompaction?.tokens, expected.tokens);
-        assertEquals(report.beforeCompaction?.window, expected.window);
-      } else {
-        assertEquals(report.tokens, expected.tokens);
-        assertEquals(report.window, expected.window);
-        assertEquals(report.source, "transcript latest");
-        const percent = (expected.tokens / expected.window) * 100;
-        assert(Math.abs((report.percent ?? NaN) - percent) < 1e-9, String(report.percent));
-      }
-      assertEquals(report.transcript, path);
-      assertEquals(report.thresholds, [30, 52, 70]);
-    });
-  }
-  await Deno.remove(box.dir, { recursive: true });
-});
-
 Deno.test("status shows the gauge, source, thresholds, what fired and the state file", async () => {
-  const box = sandbox();
-  const env = { ...box.env, HOME: box.dir };
+  const { env, ...box } = home();
   // The hook fires 30 on the recorded session first; status then reports it.
   const transcript = join(box.dir, "session.jsonl");
   const line = entries.assistant(62_000, ["toolu_a"], { model: "claude-sonnet-4-6" });
@@ -111,44 +54,38 @@ Deno.test("status shows the gauge, source, thresholds, what fired and the state 
   assertIncludes(run.stdout, "next         52%");
   assertIncludes(run.stdout, "(found)");
 
-  const json = parsedAs(
-    StatusJsonSchema,
-    (await cli(["status", "--json", "--transcript", transcript], env)).stdout,
-  );
+  const json = await cliJson(StatusJsonSchema, ["status", "--transcript", transcript], env);
   assertEquals(json.sessionId, sessionId);
   assertEquals(json.fired, [30]);
   assertEquals(json.next, 52);
   assertEquals(json.stateFile, "found");
   assert(json.statePath.startsWith(box.stateDir));
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("status never writes: the state folder is not created", async () => {
-  const box = sandbox();
-  const run = await cli(["status", "--transcript", RECORDED], { ...box.env, HOME: box.dir });
+  const box = home();
+  const run = await cli(["status", "--transcript", RECORDED], box.env);
   assertEquals(run.code, 0, run.stderr);
   assertEquals(await Deno.stat(box.stateDir).catch(() => undefined), undefined);
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("status finds the newest transcript of this folder's project, or by --session", async () => {
-  const box = sandbox();
-  const project = join(box.dir, ".claude", "projects", ROOT.replace(/[^a-zA-Z0-9]/g, "-"));
-  Deno.mkdirSync(project, { recursive: true });
+  const box = home();
+  const project = sessionsFolder(box.dir, ROOT);
   const older = join(project, "11111111-1111-4111-8111-111111111111.jsonl");
   const newer = join(project, "22222222-2222-4222-8222-222222222222.jsonl");
   writeTranscript(older, [entries.assistant(20_000)]);
   writeTranscript(newer, [entries.assistant(110_000)]);
   Deno.utimeSync(older, new Date(2020, 1, 1), new Date(2020, 1, 1));
-  const env = { ...box.env, HOME: box.dir };
-  const newest = parsedAs(StatusJsonSchema, (await cli(["status", "--json"], env)).stdout);
+  const env = box.env;
+  const newest = await cliJson(StatusJsonSchema, ["status"], env);
   assertEquals(newest.transcript, newer);
   assertEquals(newest.tokens, 110_000);
-  const bySession = parsedAs(
-    StatusJsonSchema,
-    (await cli(["status", "--json", "--session", "11111111-1111-4111-8111-111111111111"], env))
-      .stdout,
-  );
+  const bySession = await cliJson(StatusJsonSchema, [
+    "status",
+    "--session",
+    "11111111-1111-4111-8111-111111111111",
+  ], env);
   assertEquals(bySession.tokens, 20_000);
   const missing = await cli(["status", "--session", "nope"], env);
   assertEquals(missing.code, 1);
@@ -173,18 +110,14 @@ Deno.test("status finds the newest transcript of this folder's project, or by --
     "lessons-reinject: 2 sessions start with 1111 (11111111-1111-4111-8111-111111111111, " +
       "1111aaaa-0000-4000-8000-000000000000): give more of the id\n",
   );
-  const longer = parsedAs(
-    StatusJsonSchema,
-    (await cli(["status", "--json", "--session", "1111a"], env)).stdout,
-  );
+  const longer = await cliJson(StatusJsonSchema, ["status", "--session", "1111a"], env);
   assertEquals(longer.tokens, 30_000);
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("status names the compaction point, where it came from, and the span it measures against", async () => {
-  const box = sandbox();
+  const box = home();
   // The recording is claude-sonnet-4-6 on 200k: half of its 180,000 effective tokens is 90,000.
-  const env = { ...box.env, HOME: box.dir, CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: "50" };
+  const env = { ...box.env, CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: "50" };
   const run = await cli(["status", "--transcript", RECORDED], env);
   const text = unwrap(run.stdout);
   assertIncludes(text, "compaction   at 90,000 tokens: CLAUDE_AUTOCOMPACT_PCT_OVERRIDE=50");
@@ -193,43 +126,23 @@ Deno.test("status names the compaction point, where it came from, and the span i
     "thresholds   30%, 52%, 70%, percentages of the 123,000 tokens before auto-compaction " +
       "(at 36,900, 63,960, 86,100 tokens)",
   );
-  const json = parsedAs(
-    StatusJsonSchema,
-    (await cli(["status", "--json", "--transcript", RECORDED], env)).stdout,
-  );
+  const json = await cliJson(StatusJsonSchema, ["status", "--transcript", RECORDED], env);
   assertEquals(json.thresholds, [30, 52, 70]);
   assertEquals([json.span, json.thresholdTokens], [123_000, [36_900, 63_960, 86_100]]);
   assertEquals(json.compaction?.tokens, 90_000);
   assertEquals(json.compaction?.source, "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE");
   assertEquals(json.autocompactPct, 50);
   // With nothing set, the window is the span and the usual point is named.
-  const plain = parsedAs(
-    StatusJsonSchema,
-    (await cli(["status", "--json", "--transcript", RECORDED], { ...box.env, HOME: box.dir }))
-      .stdout,
-  );
+  const plain = await cliJson(StatusJsonSchema, ["status", "--transcript", RECORDED], {
+    ...box.env,
+  });
   assertEquals([plain.span, plain.compaction?.tokens], [200_000, 167_000]);
   assertEquals(plain.compaction?.source, "the model's window");
-  await Deno.remove(box.dir, { recursive: true });
-});
-
-Deno.test("status without a transcript to read exits 1", async () => {
-  const box = sandbox();
-  const run = await cli(["status", "--transcript", join(box.dir, "absent.jsonl")], box.env);
-  assertEquals(run.code, 1);
-  assertIncludes(run.stderr, "no transcript at");
-  // A folder is not "missing": say what it is.
-  const folder = await cli(["status", "--transcript", box.dir], box.env);
-  assertEquals(folder.code, 1);
-  assertIncludes(folder.stderr, `${box.dir} is a folder, not a transcript`);
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("status never takes a subagent's or the compaction summariser's file for the session", async (t) => {
-  const box = sandbox();
-  const env = { ...box.env, HOME: box.dir };
-  const project = join(box.dir, ".claude", "projects", ROOT.replace(/[^a-zA-Z0-9]/g, "-"));
-  Deno.mkdirSync(project, { recursive: true });
+  const { env, ...box } = home();
+  const project = sessionsFolder(box.dir, ROOT);
   const shape = compactionSummariser();
   const session = join(project, `${shape.sessionId}.jsonl`);
   Deno.writeTextFileSync(session, shape.session.text);
@@ -240,7 +153,7 @@ Deno.test("status never takes a subagent's or the compaction summariser's file f
     writeTranscript(join(project, "agent-a1b2c3d4.jsonl"), [
       entries.assistant(150_000, [], { isSidechain: true }),
     ]);
-    const report = parsedAs(StatusJsonSchema, (await cli(["status", "--json"], env)).stdout);
+    const report = await cliJson(StatusJsonSchema, ["status"], env);
     assertEquals([report.transcript, report.tokens], [session, 40_000]);
   });
   await t.step("--transcript naming the summariser's file reads its session's", async () => {
@@ -257,13 +170,11 @@ Deno.test("status never takes a subagent's or the compaction summariser's file f
     assertEquals(orphan.code, 1);
     assertIncludes(orphan.stderr, "is the compaction summariser's transcript, not a session's");
   });
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("status on a fork subagent's file names what it inherited from its parent", async () => {
-  const box = sandbox();
-  const env = { ...box.env, HOME: box.dir };
-  const project = join(box.dir, ".claude", "projects", ROOT.replace(/[^a-zA-Z0-9]/g, "-"));
+  const { env, ...box } = home();
+  const project = sessionsFolder(box.dir, ROOT);
   const subagents = join(project, FORK.sessionId, "subagents");
   Deno.mkdirSync(subagents, { recursive: true });
   const generated = shapes();
@@ -280,7 +191,6 @@ Deno.test("status on a fork subagent's file names what it inherited from its par
     (await cli(["status", "--transcript", file], env)).stdout,
     "inherited    30%, 52% from the parent's refreshes",
   );
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("status --transcript on a file that is not a transcript says so and exits 1", async (t) => {
@@ -325,12 +235,10 @@ Deno.test("status --transcript on a file that is not a transcript says so and ex
     const run = await cli(["status", "--transcript", path], box.env);
     assertEquals(run.code, 0, run.stderr);
   });
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("status reads at a glance: next, the next call, and the columns", async (t) => {
-  const box = sandbox();
-  const env = { ...box.env, HOME: box.dir };
+  const { env, ...box } = home();
   /** Every label is padded to one column: the values start at character 13. */
   const assertColumns = (stdout: string) => {
     const body = stdout.split("\n").slice(2).filter((l) => l !== "");
@@ -351,10 +259,7 @@ Deno.test("status reads at a glance: next, the next call, and the columns", asyn
     assertIncludes(run.stdout, "next call    refreshes: 90% crossed 30, 52, 70\n");
     assert(!/\b180437\b|\b200000\b/.test(run.stdout), run.stdout);
     assertColumns(run.stdout);
-    const json = parsedAs(
-      StatusJsonSchema,
-      (await cli(["status", "--json", "--transcript", transcript], env)).stdout,
-    );
+    const json = await cliJson(StatusJsonSchema, ["status", "--transcript", transcript], env);
     assertEquals([json.next, json.pending, json.decision], [
       null,
       [30, 52, 70],
@@ -374,19 +279,15 @@ Deno.test("status reads at a glance: next, the next call, and the columns", asyn
     );
     assertColumns(run.stdout);
   });
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("on Claude Code's default 1M model, status and the statusline name the next refresh in tokens", async () => {
-  const box = sandbox();
-  const env = { ...box.env, HOME: box.dir, LESSONS_DEBUG: "1" };
+  const box = home();
+  const env = { ...box.env, LESSONS_DEBUG: "1" };
   const transcript = join(box.dir, "session.jsonl");
   const opus = { model: "claude-opus-5-5", version: "2.1.332" };
   writeTranscript(transcript, [entries.assistant(145_000, ["toolu_a"], opus)]);
-  const json = parsedAs(
-    StatusJsonSchema,
-    (await cli(["status", "--json", "--transcript", transcript], env)).stdout,
-  );
+  const json = await cliJson(StatusJsonSchema, ["status", "--transcript", transcript], env);
   assertEquals([json.window, json.span, json.cadence], [1_000_000, 200_000, 40_000]);
   assertEquals(json.pending, [30, 52, 70]);
   assertEquals([json.next, json.nextTokens], [180_000, 180_000]);
@@ -423,8 +324,7 @@ Deno.test("on Claude Code's default 1M model, status and the statusline name the
 });
 
 Deno.test("on the default 1M model, preview shows the next refresh as the hook will word it", async () => {
-  const box = sandbox();
-  const env = { ...box.env, HOME: box.dir };
+  const { env, ...box } = home();
   const transcript = join(box.dir, "session.jsonl");
   const opus = { model: "claude-opus-5-5", version: "2.1.332" };
   writeTranscript(transcript, [entries.assistant(40_000, ["toolu_a"], opus)]);
@@ -436,4 +336,40 @@ Deno.test("on the default 1M model, preview shows the next refresh as the hook w
     "Context refresh at 40,000 tokens (4% of the 1M-token context window)",
   );
   assert(!run.stdout.includes("measured before auto-compaction"), run.stdout);
+});
+
+/** The `tool count` row of a status report, or undefined. */
+const toolCountRow = (report: string) => report.split("\n").find((l) => l.startsWith("tool count"));
+
+// Only when the count decides (no reading, a refresh every N calls): with readings the count is
+// not kept, and a "0" would only mislead.
+Deno.test("status: no tool count row when readings decide, one when the count does", async () => {
+  const { env, ...box } = home();
+  // Nine calls with readings (10% to 18%): no refresh, and no count kept.
+  writeTranscript(box.transcript, []);
+  const lines: Record<string, unknown>[] = [];
+  for (let i = 0; i < 9; i++) {
+    const line = entries.assistant(20_000 + 2_000 * i, [`toolu_c${i}`]);
+    lines.push(line, entries.toolResult(`toolu_c${i}`));
+    writeTranscript(box.transcript, lines);
+    await runRecorded(
+      payload("PostToolUse.Bash", {
+        session_id: line.sessionId,
+        transcript_path: box.transcript,
+        tool_use_id: `toolu_c${i}`,
+      }),
+      env,
+    );
+  }
+  const measured = await cli(["status", "--transcript", box.transcript], env);
+  assertEquals(measured.code, 0, measured.stderr);
+  assertEquals(toolCountRow(measured.stdout), undefined, measured.stdout);
+
+  // No usage anywhere: the count decides, so it is shown.
+  const bare = entries.toolResult("toolu_none");
+  writeTranscript(box.transcript, [bare]);
+  const counted = await cli(["status", "--transcript", box.transcript], env);
+  assertEquals(counted.code, 0, counted.stderr);
+  const row = toolCountRow(counted.stdout);
+  assert(row?.includes("(fallback refresh every 20 calls)"), counted.stdout);
 });

@@ -5,7 +5,7 @@ import { isFresh } from "../../src/core/reading.ts";
 import type { StatuslineRecord } from "../../src/schemas/statusline.ts";
 import { STATUSLINE_MAX_AGE_MS } from "../../src/core/claude_code.ts";
 import { appendTranscript, entries, payload, runHook, writeTranscript } from "../_helpers.ts";
-import { assertIncludes, cli, parsedAs, sandbox, statuslineInput } from "./_cli.ts";
+import { assertIncludes, cli, cliJson, home, sandbox, statuslineInput } from "./_cli.ts";
 
 Deno.test("recordFromStatusline() takes the exact figure from current_usage", () => {
   const made = recordFromStatusline(statuslineInput(), 1000, 42);
@@ -40,18 +40,13 @@ Deno.test("isFresh(): at most 60 s old and newer than the transcript's last usag
   assert(!isFresh(noSize, 100_000, { offset: 9, timestamp: new Date(100_500).toISOString() }));
 });
 
-Deno.test("statusline --pass echoes stdin unchanged, and records the reading", async () => {
+Deno.test("statusline prints a compact gauge (--pass: stdin unchanged), records, exits 0 on any input", async () => {
   const box = sandbox();
+  // --pass echoes stdin unchanged, and records the reading all the same.
   const text = JSON.stringify(statuslineInput(), null, 3) + "\n";
-  const run = await cli(["statusline", "--pass"], box.env, text);
-  assertEquals(run.code, 0);
-  assertEquals(run.stdout, text);
+  const passed = await cli(["statusline", "--pass"], box.env, text);
+  assertEquals([passed.code, passed.stdout], [0, text]);
   assertEquals([...Deno.readDirSync(box.stateDir)].length, 1);
-  await Deno.remove(box.dir, { recursive: true });
-});
-
-Deno.test("statusline prints a compact gauge, and exits 0 on any input", async () => {
-  const box = sandbox();
   const run = await cli(["statusline"], box.env, statuslineInput());
   assertEquals(run.code, 0);
   assertEquals(run.stdout, "[######|....|....|......] 32% of 200k · refresh due (30%)\n");
@@ -64,10 +59,7 @@ Deno.test("statusline prints a compact gauge, and exits 0 on any input", async (
     if (reasons[junk]) {
       assertEquals(bad.stdout, `lessons-reinject: no context reading (${reasons[junk]})\n`);
     }
-    const json = parsedAs(
-      StatuslineJsonSchema,
-      (await cli(["statusline", "--json"], box.env, junk)).stdout,
-    );
+    const json = await cliJson(StatuslineJsonSchema, ["statusline"], box.env, junk);
     assertEquals(json.recorded, false);
   }
   // At startup Claude Code sends nulls until the first reply: said once, plainly.
@@ -76,33 +68,23 @@ Deno.test("statusline prints a compact gauge, and exits 0 on any input", async (
   });
   const early = await cli(["statusline"], box.env, start);
   assertEquals(early.stdout, "lessons-reinject: no context reading yet\n");
-  const earlyJson = parsedAs(
-    StatuslineJsonSchema,
-    (await cli(["statusline", "--json"], box.env, start)).stdout,
-  );
+  const earlyJson = await cliJson(StatuslineJsonSchema, ["statusline"], box.env, start);
   assertEquals(earlyJson.error, "used_percentage is null (before the session's first reply)");
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("statusline round-trip: the hook then uses the fresh reading, not a stale one", async () => {
-  const box = sandbox();
-  const env = { ...box.env, HOME: box.dir, LESSONS_DEBUG: "1" };
+  const box = home();
+  const env = { ...box.env, LESSONS_DEBUG: "1" };
   // The transcript says 20 % (an older turn); the statusline, run after it, says 32 % of 200k.
   const line = entries.assistant(40_000, ["toolu_s1"], { model: "claude-sonnet-4-6" });
   const sessionId = String(line.sessionId);
   writeTranscript(box.transcript, [line]);
   const input = statuslineInput({ session_id: sessionId, transcript_path: box.transcript });
-  const recorded = parsedAs(
-    StatuslineJsonSchema,
-    (await cli(["statusline", "--json"], env, input)).stdout,
-  );
+  const recorded = await cliJson(StatuslineJsonSchema, ["statusline"], env, input);
   assert(recorded.recorded, recorded.error ?? "");
   assertEquals(recorded.tokens, 64_000);
 
-  const status = parsedAs(
-    StatusJsonSchema,
-    (await cli(["status", "--json", "--transcript", box.transcript], env)).stdout,
-  );
+  const status = await cliJson(StatusJsonSchema, ["status", "--transcript", box.transcript], env);
   assertEquals(status.source, "statusline");
   assertEquals(status.percent, 32);
   assertEquals(status.windowSource, "reported by Claude Code");
@@ -132,14 +114,13 @@ Deno.test("statusline round-trip: the hook then uses the fresh reading, not a st
   );
   assertIncludes(later.stderr, "from transcript tool_use match");
   assertIncludes(later.context ?? "", "[lessons-reinject refresh 52 ");
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("statusline never promises a refresh the hook will not give: no rules, an unclosed marker, an unusable state folder", async () => {
-  const box = sandbox();
+  const box = home();
   const project = `${box.dir}/project`;
   Deno.mkdirSync(`${project}/.git`, { recursive: true });
-  const env = { ...box.env, HOME: box.dir, LESSONS_MANIFEST_PATH: "" };
+  const env = { ...box.env, LESSONS_MANIFEST_PATH: "" };
   const input = statuslineInput({ cwd: project, workspace: { current_dir: project } });
   const line = async (e: Record<string, string> = env) =>
     (await cli(["statusline"], e, input, project)).stdout;
@@ -160,5 +141,4 @@ Deno.test("statusline never promises a refresh the hook will not give: no rules,
       `${bar} · no refresh: state folder ${box.stateDir} is writable by others (mode 777)\n`,
     );
   }
-  await Deno.remove(box.dir, { recursive: true });
 });

@@ -15,11 +15,14 @@ import {
   skeletonTranscript,
   writeTranscript,
 } from "../_helpers.ts";
-import { cli, sandbox } from "./_cli.ts";
+import { cli, home } from "./_cli.ts";
 
-/** `status --timeline --json` of `transcript`, parsed. */
-async function timeline(transcript: string, env: Record<string, string>) {
-  const run = await cli(["status", "--timeline", "--json", "--transcript", transcript], env);
+/** `status --timeline --json` of `transcript` (with `more` arguments), parsed. */
+async function timeline(transcript: string, env: Record<string, string>, more: string[] = []) {
+  const run = await cli(
+    ["status", "--timeline", "--json", "--transcript", transcript, ...more],
+    env,
+  );
   assertEquals(run.code, 0, run.stderr);
   return JSON.parse(run.stdout) as {
     calls: { call: number; tokens: number | null; window: number | null; large: boolean }[];
@@ -30,10 +33,11 @@ async function timeline(transcript: string, env: Record<string, string>) {
   };
 }
 
-Deno.test("status --timeline: three compactions, each refresh and each restatement on its call", async () => {
-  const box = sandbox();
+Deno.test("status --timeline: three compactions, each refresh and each restatement on its call; --svg marks the same", async () => {
+  const box = home();
   const path = skeletonTranscript("v2.1.185-three-compact-boundaries.jsonl");
-  const t = await timeline(path, { ...box.env, HOME: box.dir });
+  const svgPath = join(box.dir, "chart.svg");
+  const t = await timeline(path, box.env, ["--svg", svgPath]);
   const compactions = t.events.filter((e) => e.kind === "compaction");
   assertEquals(compactions.map((e) => [e.trigger, e.preTokens]), [
     ["auto", 169_486],
@@ -46,10 +50,24 @@ Deno.test("status --timeline: three compactions, each refresh and each restateme
   assertEquals(t.events.filter((e) => e.kind === "restatement").length >= 3, true);
   // Every call has the window the hook measured it against.
   ok(t.calls.every((c) => c.tokens === null || c.window === 200_000));
+  // The SVG parses as XML and marks the same events as --json.
+  const doc = new DOMParser({
+    onError: (level, message) => {
+      throw new Error(`${level}: ${message}`);
+    },
+  }).parseFromString(Deno.readTextFileSync(svgPath), "image/svg+xml");
+  const marks = Array.from(doc.documentElement!.getElementsByTagName("*"))
+    .filter((e) => e.hasAttribute("data-kind"))
+    .map((e) =>
+      `${e.getAttribute("data-kind")}@${
+        e.getAttribute("data-call") ?? e.getAttribute("data-before-call")
+      }`
+    );
+  assertEquals(marks.sort(), t.events.map((e) => `${e.kind}@${e.call ?? e.beforeCall}`).sort());
 });
 
 Deno.test("status --timeline: a window proven 1M part-way is drawn as the hook decided it", async () => {
-  const box = sandbox();
+  const box = home();
   const transcript = join(box.dir, "session.jsonl");
   writeTranscript(
     transcript,
@@ -57,7 +75,7 @@ Deno.test("status --timeline: a window proven 1M part-way is drawn as the hook d
       entries.assistant(tokens, [`toolu_w${i}`], { model: "claude-sonnet-4-6" })
     ),
   );
-  const t = await timeline(transcript, { ...box.env, HOME: box.dir });
+  const t = await timeline(transcript, box.env);
   assertEquals(t.calls.map((c) => c.window), [200_000, 200_000, 1_000_000, 1_000_000]);
   const window = t.events.find((e) => e.kind === "window");
   assertEquals([window?.call, window?.from, window?.to], [3, 200_000, 1_000_000]);
@@ -74,42 +92,16 @@ Deno.test("status --timeline: a window proven 1M part-way is drawn as the hook d
 });
 
 Deno.test("status --timeline: a refresh Claude Code did not deliver, and its re-send", async () => {
-  const box = sandbox();
+  const box = home();
   const path = join(RECORDINGS, "recorded-2.1.328-hook-cancelled.jsonl");
-  const t = await timeline(path, { ...box.env, HOME: box.dir });
+  const t = await timeline(path, box.env);
   const marks = t.events.map((e) => [e.kind, e.call, e.delivery]);
   assertEquals(marks, [["refresh", 2, "missed"], ["resend", 3, "delivered"]]);
 });
 
-Deno.test("status --timeline --svg: the SVG parses as XML and marks the same events as --json", async () => {
-  const box = sandbox();
-  const path = skeletonTranscript("v2.1.185-three-compact-boundaries.jsonl");
-  const svgPath = join(box.dir, "chart.svg");
-  const run = await cli(
-    ["status", "--timeline", "--json", "--svg", svgPath, "--transcript", path],
-    { ...box.env, HOME: box.dir },
-  );
-  assertEquals(run.code, 0, run.stderr);
-  const json = JSON.parse(run.stdout) as { events: Record<string, unknown>[] };
-  const doc = new DOMParser({
-    onError: (level, message) => {
-      throw new Error(`${level}: ${message}`);
-    },
-  }).parseFromString(Deno.readTextFileSync(svgPath), "image/svg+xml");
-  const marks = Array.from(doc.documentElement!.getElementsByTagName("*"))
-    .filter((e) => e.hasAttribute("data-kind"))
-    .map((e) =>
-      `${e.getAttribute("data-kind")}@${
-        e.getAttribute("data-call") ?? e.getAttribute("data-before-call")
-      }`
-    );
-  const events = json.events.map((e) => `${e.kind}@${e.call ?? e.beforeCall}`);
-  assertEquals(marks.sort(), events.sort());
-});
-
 Deno.test("status --timeline draws the hook's own session: the same refreshes it gave", async () => {
-  const box = sandbox();
-  const env = { ...box.env, HOME: box.dir, LESSONS_CONTEXT_WINDOW: "100000" };
+  const box = home();
+  const env = { ...box.env, LESSONS_CONTEXT_WINDOW: "100000" };
   const transcript = join(box.dir, "session.jsonl");
   writeTranscript(transcript, []);
   const given: number[] = [];

@@ -3,11 +3,11 @@
  * trace its debug line is made of) and from what Claude Code recorded of the hook's stderr in the
  * transcript (`hook_success` attachments), which it does not show on screen.
  */
-import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { join } from "node:path";
 import { WhyJsonSchema } from "../../src/cli/schemas.ts";
 import { appendTranscript, entries, payload, runHook, writeTranscript } from "../_helpers.ts";
-import { assertIncludes, cli, parsedAs, sandbox } from "./_cli.ts";
+import { assertIncludes, cli, home, parsedAs } from "./_cli.ts";
 
 /** What Claude Code 2.1.328 records of a hook run that wrote `stderr` (the compact fixture's). */
 function hookSuccess(toolUseId: string, stderr: string): Record<string, unknown> {
@@ -34,12 +34,12 @@ function hookSuccess(toolUseId: string, stderr: string): Record<string, unknown>
 }
 
 Deno.test("why answers from the hook's recorded lines and its next call's trace: an unclosed marker", async () => {
-  const box = sandbox();
+  const box = home();
   const project = join(box.dir, "project");
   Deno.mkdirSync(join(project, ".git"), { recursive: true });
   const claudeMd = join(project, "CLAUDE.md");
   Deno.writeTextFileSync(claudeMd, "# Notes\n\n\n\n\n\n<!-- reinject -->\nKeep commits small.\n");
-  const env = { ...box.env, HOME: box.dir, LESSONS_MANIFEST_PATH: "", LESSONS_DEBUG: "1" };
+  const env = { ...box.env, LESSONS_MANIFEST_PATH: "", LESSONS_DEBUG: "1" };
   writeTranscript(box.transcript, [
     entries.assistant(62_000, ["toolu_w1"], { model: "claude-sonnet-4-6" }),
   ]);
@@ -78,12 +78,10 @@ Deno.test("why answers from the hook's recorded lines and its next call's trace:
     project,
   );
   assertIncludes(human.stdout, "answer      no refresh will come: nothing to restate");
-  await Deno.remove(box.dir, { recursive: true });
 });
 
 Deno.test("why, with nothing recorded, says how to have the hook write its line", async () => {
-  const box = sandbox();
-  const env = { ...box.env, HOME: box.dir };
+  const { env, ...box } = home();
   writeTranscript(box.transcript, [
     entries.assistant(20_000, ["toolu_q"], { model: "claude-sonnet-4-6" }),
   ]);
@@ -97,8 +95,4 @@ Deno.test("why, with nothing recorded, says how to have the hook write its line"
     run.stdout,
     "recorded    none: the hook writes a line per call only with LESSONS_DEBUG=1",
   );
-  const missing = await cli(["why", "--transcript", join(box.dir, "nope.jsonl")], env);
-  assertEquals(missing.code, 1);
-  ok(!missing.stderr.includes("    at "), missing.stderr);
-  await Deno.remove(box.dir, { recursive: true });
 });

@@ -4,7 +4,7 @@
  */
 import { settingsFor } from "../../io/hosts.ts";
 import { writeReason } from "../../core/errors.ts";
-import { compactSettingsFor } from "../../io/claude_settings.ts";
+import { compactionSettings } from "../../io/compaction_settings.ts";
 import { subagentCount } from "../../io/session_files.ts";
 import { refreshToken } from "../../io/state_store.ts";
 import { replaySession } from "../../hook.ts";
@@ -41,14 +41,8 @@ export async function runTimeline(args: string[], ctx: cli.Ctx): Promise<number>
   if ("exit" in target) return target.exit;
   // The settings a session of its agent runs under (io/hosts.ts).
   const settings = settingsFor(target.path, ctx.settings);
-  // Claude Code's auto-compaction settings as the hook reads them, unless they cannot matter.
-  const files = settings.scaleForAutocompact && !settings.compactEnv.off
-    ? compactSettingsFor(undefined, {
-      claudeDir: settings.claudeDir,
-      projectDir: settings.projectDir ?? flags.cwd,
-      os: Deno.build.os,
-    }).files
-    : undefined;
+  // Claude Code's auto-compaction settings as the hook reads them.
+  const { files } = compactionSettings(settings, flags.cwd);
   const { path, sessionId, agentId } = target;
   const replayed = await replaySession(
     path,

@@ -1,7 +1,7 @@
 /** `status --timeline` as text: a summary, the chart binned to the width, a legend, the events. */
 import { formatTokens } from "../../core/header.ts";
 import { groupDigits, percentText, thresholdText } from "../../core/numbers.ts";
-import { wrap } from "../common.ts";
+import { count, wrap } from "../common.ts";
 import { binTimeline, heightOf, type Scale, scaleOf, tokensAt } from "./bins.ts";
 import type { Delivery, Timeline, TimelineEvent } from "./model.ts";
 
@@ -52,14 +52,14 @@ export function renderTimeline(
 /** The sentence over the chart: what the session holds, what was left out, the scale. */
 export function timelineSummary(timeline: Timeline, scale: Scale): string {
   const { calls, events } = timeline;
-  const count = (kind: TimelineEvent["kind"]) => events.filter((e) => e.kind === kind).length;
+  const of = (kind: TimelineEvent["kind"]) => events.filter((e) => e.kind === kind).length;
   const missed = events.filter((e) => "delivery" in e && e.delivery === "missed").length;
-  const s = (n: number, word: string) =>
-    `${groupDigits(n)} ${word}${n === 1 ? "" : word.endsWith("h") ? "es" : "s"}`;
-  return `Session ${timeline.sessionId}: ${s(calls.length, "tool call")}, ` +
-    `${s(count("compaction"), "compaction")}, ${s(count("refresh"), "refresh")}` +
+  return `Session ${timeline.sessionId}: ${count(calls.length, "tool call")}, ` +
+    `${count(of("compaction"), "compaction")}, ${count(of("refresh"), "refresh")}` +
     (missed > 0 ? ` (${groupDigits(missed)} missed)` : "") + `; ` +
-    `${s(timeline.subagents, "subagent transcript")} left out of the chart. Tokens in context, ` +
+    `${
+      count(timeline.subagents, "subagent transcript")
+    } left out of the chart. Tokens in context, ` +
     `${scale.kind === "sqrt" ? "square-root" : "linear"} scale.`;
 }
 

@@ -1,15 +1,12 @@
 /**
- * readLauncherState() and launcherVerdict(): what doctor says hooks/run will do in a plugin
+ * readLauncherState() and doctor's checkBinary(): what doctor says hooks/run will do in a plugin
  * folder, for each state the launcher and hooks/install leave behind and each state of Deno's
  * cache; denoNpmCache(): where Deno 2 keeps npm packages.
  */
 import { deepStrictEqual as assertEquals, doesNotMatch, match } from "node:assert/strict";
 import { join } from "node:path";
-import {
-  launcherVerdict,
-  readLauncherState,
-  SOURCE_PACKAGES,
-} from "../../../src/io/launcher_state.ts";
+import { checkBinary } from "../../../src/cli/doctor_setup.ts";
+import { readLauncherState, SOURCE_PACKAGES } from "../../../src/io/launcher_state.ts";
 import { denoNpmCache } from "../../../src/settings/other_programs.ts";
 import { ROOT } from "../../_helpers.ts";
 
@@ -22,6 +19,8 @@ interface Case {
   deno: string | undefined;
   /** Deno's cache: holding every package, lacking zod, or not known (default: holding all). */
   cache?: "warm" | "cold" | "unknown";
+  /** The plugin folder has no deno.lock to read. */
+  noLock?: boolean;
   status: "ok" | "warn" | "fail";
   says: RegExp;
   fix?: RegExp;
@@ -135,6 +134,15 @@ const CASES: Case[] = [
     fix: /^make sure it does: deno cache --config \S+\/deno\.json \S+\/src\/main\.ts; or put /,
   },
   {
+    name: "no deno.lock to read: which packages is not known, and it says why",
+    arrange: () => {},
+    deno: DENO,
+    noLock: true,
+    status: "warn",
+    says:
+      /whether that cache holds the source's packages was not checked \(\S+\/deno\.lock cannot be read\)$/,
+  },
+  {
     name: "nothing yet, deno on PATH",
     arrange: () => {},
     deno: DENO,
@@ -150,7 +158,7 @@ const CASES: Case[] = [
   },
 ];
 
-Deno.test("launcherVerdict() for each state hooks/run and hooks/install leave", async (t) => {
+Deno.test("checkBinary() for each state hooks/run and hooks/install leave", async (t) => {
   for (const c of CASES) {
     await t.step(c.name, async () => {
       const root = Deno.makeTempDirSync({ prefix: "lessons-launcher-state-" });
@@ -158,11 +166,11 @@ Deno.test("launcherVerdict() for each state hooks/run and hooks/install leave", 
         const dist = join(root, "dist");
         Deno.mkdirSync(dist);
         c.arrange(root, dist);
-        Deno.copyFileSync(join(ROOT, "deno.lock"), join(root, "deno.lock"));
+        if (!c.noLock) Deno.copyFileSync(join(ROOT, "deno.lock"), join(root, "deno.lock"));
         const cache = c.cache === "unknown"
           ? { unknown: "packages come from another npm registry (http://mirror/)" }
           : { dir: npmCache(join(root, "deno-dir"), c.cache ?? "warm") };
-        const verdict = launcherVerdict(await readLauncherState(root, NAME, cache), c.deno);
+        const verdict = checkBinary(await readLauncherState(root, NAME, cache), c.deno);
         assertEquals(verdict.status, c.status, verdict.detail);
         match(verdict.detail, c.says);
         if (c.fix) match(verdict.fix ?? "", c.fix);
