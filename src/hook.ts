@@ -21,7 +21,7 @@ import { isReading, type NoReading, type Reading } from "./core/reading.ts";
 import { isHookPayload } from "./schemas/guards.ts";
 import type { HookPayload } from "./schemas/payload.ts";
 import type { Settings } from "./settings/resolve.ts";
-import { compactSettingsOf } from "./io/claude_settings.ts";
+import { compactionSettings } from "./io/compaction_settings.ts";
 import { rearmAfterRefresh } from "./io/lessons_learned_dedup.ts";
 import { transcriptOf } from "./io/session_files.ts";
 import { loadState, stateDirFix, statePaths, untrustedDirReason } from "./io/state_store.ts";
@@ -149,7 +149,9 @@ async function onToolCall(
   const paths = statePaths(settings.stateDir, payload.session_id, payload.agent_id);
   const { kind, state } = loadState(paths.state);
   const transcript = transcriptOf(payload, state.agentTranscript);
-  const { files, remember } = compactSettingsOf(state.claudeSettings, settings, payload.cwd);
+  const { files, remember } = compactionSettings(settings, payload.cwd, {
+    kept: state.claudeSettings,
+  });
   // Step 3.
   const { token } = paths;
   const context = { state, stateFound: kind === "found", transcript, token, files };
@@ -247,7 +249,7 @@ async function onReset(payload: HookPayload, settings: Settings): Promise<Part> 
   });
   const view = tail && !("error" in tail) ? tail : undefined;
   // A reset is where Claude Code's settings are read afresh for the new context.
-  const compact = compactSettingsOf(undefined, settings, payload.cwd);
+  const compact = compactionSettings(settings, payload.cwd);
   const text = built?.kind === "text" ? built.account : undefined;
   const claimed = await claim({
     paths,
