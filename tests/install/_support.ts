@@ -6,6 +6,28 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { baseEnv, ROOT } from "../_helpers.ts";
 
+/** SessionStart at startup, as Claude Code sends it. */
+export const STARTUP = Deno.readFileSync(
+  join(ROOT, "tests", "fixtures", "payloads", "SessionStart.startup.json"),
+);
+/** Release URL of nothing: a download tried here fails at once, without network. */
+export const NOWHERE = "http://127.0.0.1:9/rel";
+
+/** A firing call: no transcript, so the every-N-calls fallback fires at call 1. */
+export const FIRING = (() => {
+  const payload = JSON.parse(
+    Deno.readTextFileSync(join(ROOT, "tests", "fixtures", "payloads", "PostToolUse.Bash.json")),
+  );
+  payload.transcript_path = "/nonexistent/transcript.jsonl";
+  return new TextEncoder().encode(JSON.stringify(payload));
+})();
+
+/** A folder of one test's own, removed when the scope holding it (`using`) ends. */
+export function tempDir(prefix: string): { dir: string } & Disposable {
+  const dir = Deno.makeTempDirSync({ prefix });
+  return { dir, [Symbol.dispose]: () => Deno.removeSync(dir, { recursive: true }) };
+}
+
 /** Tools hooks/run and hooks/install use, besides the downloader and the hasher. */
 export const BASE_TOOLS = [
   "sh",
@@ -103,6 +125,52 @@ export function pluginRoot(dir: string, extra: string[] = []): string {
   return root;
 }
 
+/** A plugin folder under {@link tempDir}, with dist/ made, and the environment to run it in. */
+export interface Plugin extends Disposable {
+  dir: string;
+  root: string;
+  dist: string;
+  /** hooks/run. */
+  launcher: string;
+  env: Record<string, string>;
+}
+
+/**
+ * A plugin root on a system whose `uname` says `system` `machine`, whose PATH holds only
+ * {@link BASE_TOOLS}, `tools` and the `fakes`; with `source`, the real src/, deno.json and
+ * deno.lock (symlinked) beside its hooks/.
+ */
+export function plugin(options: {
+  uname?: [system: string, machine: string];
+  tools?: string[];
+  fakes?: Record<string, string>;
+  env?: Record<string, string>;
+  source?: boolean;
+  extra?: string[];
+} = {}): Plugin {
+  const temp = tempDir("lessons-plugin-");
+  const root = pluginRoot(temp.dir, options.extra);
+  if (options.source) {
+    for (const name of ["src", "deno.json", "deno.lock"]) {
+      Deno.symlinkSync(join(ROOT, name), join(root, name));
+    }
+  }
+  const [system, machine] = options.uname ?? ["Linux", "x86_64"];
+  const bin = toolbox(temp.dir, [...BASE_TOOLS, ...options.tools ?? []], {
+    uname: fakeUname(system, machine),
+    ...options.fakes,
+  });
+  const dist = join(root, "dist");
+  Deno.mkdirSync(dist);
+  return {
+    ...temp,
+    root,
+    dist,
+    launcher: join(root, "hooks", "run"),
+    env: { PATH: bin, ...options.env },
+  };
+}
+
 /** Result of a subprocess. */
 export interface Ran {
   code: number;
@@ -158,7 +226,7 @@ export function sha256(bytes: Uint8Array | string): string {
 export type AssetMode = "good" | "missing" | "truncated-stream" | "short-content-length";
 
 /** A fake release on 127.0.0.1: `/rel/SHA256SUMS` and `/rel/<asset>`. */
-export interface FakeRelease {
+export interface FakeRelease extends AsyncDisposable {
   base: string;
   /** Paths requested, in order. */
   requests: string[];
@@ -242,15 +310,17 @@ export function fakeRelease(
       headers: { "content-type": "application/octet-stream" },
     });
   });
+  const close = async () => {
+    await server.shutdown();
+    raw.close();
+    await rawDone.catch(() => {});
+    await Promise.all([...handlers]);
+  };
   return {
     base: `http://127.0.0.1:${server.addr.port}/rel`,
     requests,
-    async close() {
-      await server.shutdown();
-      raw.close();
-      await rawDone.catch(() => {});
-      await Promise.all([...handlers]);
-    },
+    close,
+    [Symbol.asyncDispose]: close,
   };
 }
 
