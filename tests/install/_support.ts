@@ -333,6 +333,15 @@ export function listing(dir: string): string[] {
   }
 }
 
+/** The text of a file, or "" while there is none. */
+export function textOf(path: string): string {
+  try {
+    return Deno.readTextFileSync(path);
+  } catch {
+    return "";
+  }
+}
+
 /** Waits until `check()` is true, polling; throws after `ms`. */
 export async function waitFor(check: () => boolean, ms = 10_000, what = "condition") {
   const until = Date.now() + ms;

@@ -21,6 +21,7 @@ import {
   POSIX,
   run,
   STARTUP,
+  textOf,
   waitFor,
   which,
 } from "./_support.ts";
@@ -118,9 +119,7 @@ function noticeOf(stdout: string): string | undefined {
 /** Waits until dist/install.log says the background download failed. */
 const downloadFailed = (dist: string) =>
   waitFor(
-    () =>
-      listing(dist).includes("install.log") &&
-      /nothing installed/.test(Deno.readTextFileSync(join(dist, "install.log"))),
+    () => /nothing installed/.test(textOf(join(dist, "install.log"))),
     10_000,
     "the background download to fail",
   );
@@ -255,9 +254,7 @@ test("hooks/run installed with deno and no binary: downloads it, runs the source
   // ...and the background fills Deno's cache for the source meanwhile (firing calls need zod).
   const cacheLog = join(dist, "deno-cache.log");
   await waitFor(
-    () =>
-      listing(dist).includes("deno-cache.log") &&
-      Deno.readTextFileSync(cacheLog).includes("deno cache: "),
+    () => textOf(cacheLog).includes("deno cache: "),
     10_000,
     "the deno cache job to end",
   );
