@@ -10,14 +10,24 @@ import {
   entries,
   HOOK_PERMISSIONS,
   MAIN,
+  payload,
   ROOT,
+  runHook,
+  sandbox,
   writeTranscript,
 } from "../_helpers.ts";
 import type { ServerCommand, ServerResult } from "./_hook_server.ts";
-import { refreshToken } from "../../src/io/state_store.ts";
+import { statePaths } from "../../src/io/state_store.ts";
+
+/** The per-session token refresh headers carry (see src/core/header.ts). */
+export { refreshToken as sessionToken } from "../../src/io/state_store.ts";
 
 /** Context window used throughout: 100,000 tokens, so 31,000 tokens is 31 %. */
 export const WINDOW = 100_000;
+/** The session of the captured PostToolUse payload. */
+export const SESSION = String(payload("PostToolUse.Bash").session_id);
+/** The names the hook gives its state files: hashes of the session (and agent) id. */
+export const STATE_NAME = /^lessons-[0-9a-f]{16}(-[0-9a-f]{16})?-reinject\.(json|lock)$/;
 
 /** One file or folder as seen by `lstat`. */
 export interface Seen {
@@ -90,11 +100,6 @@ export function changesOutside(
   return changed;
 }
 
-/** The per-session token refresh headers carry (see src/core/header.ts). */
-export function sessionToken(sessionId: string, agentId?: string): string {
-  return refreshToken(sessionId, agentId);
-}
-
 /**
  * A transcript whose previous turn sat at `before` % and whose newest response, at `now` %,
  * holds `toolUseIds` split over one entry per block with a shared message id, as Claude Code
@@ -114,6 +119,40 @@ export function crossingTranscript(
       entries.assistant(Math.round(now * WINDOW / 100), [id], { messageId })
     ),
   ]);
+}
+
+/** A sandbox at a 25 % → `percent` crossing whose newest entry holds `toolu_x`. */
+export interface Crossing extends Disposable {
+  box: ReturnType<typeof sandbox>;
+  env: Record<string, string>;
+  stdin: Record<string, unknown>;
+  /** Where the state file of {@link SESSION} goes. */
+  statePath: string;
+}
+
+/** A {@link Crossing}, removed when the scope holding it (`using`) ends. */
+export async function crossing(percent = 31): Promise<Crossing> {
+  const box = sandbox();
+  crossingTranscript(box.transcript, 25, percent, ["toolu_x"]);
+  return {
+    box,
+    env: { ...box.env, LESSONS_CONTEXT_WINDOW: String(WINDOW), LESSONS_DEBUG: "1" },
+    stdin: payload("PostToolUse.Bash", { transcript_path: box.transcript, tool_use_id: "toolu_x" }),
+    statePath: (await statePaths(box.stateDir, SESSION)).state,
+    [Symbol.dispose]: () => Deno.removeSync(box.dir, { recursive: true }),
+  };
+}
+
+/** The hook run as a process in `c`: its answer checked sane, its context, how long it took. */
+export async function hook(
+  c: Crossing,
+  overrides: Record<string, string> = {},
+  stdin: unknown = c.stdin,
+) {
+  const started = performance.now();
+  const run = await runHook(stdin, { ...c.env, ...overrides });
+  const context = assertSane(run);
+  return { ...run, context, ms: performance.now() - started };
 }
 
 /** A finished hook process. */
@@ -268,14 +307,11 @@ export function envCount(name: string, fallback: number): number {
 }
 
 /** `actual` deep-equals `expected`, else throws naming `message`. */
-export function assertEquals(actual: unknown, expected: unknown, message?: string): void {
-  nodeAssert.deepStrictEqual(actual, expected, message);
-}
+export const assertEquals: (actual: unknown, expected: unknown, message?: string) => void =
+  nodeAssert.deepStrictEqual;
 
 /** `condition` holds, else throws naming `message`. */
-export function assert(condition: unknown, message?: string): asserts condition {
-  nodeAssert.ok(condition, message);
-}
+export const assert: (condition: unknown, message?: string) => asserts condition = nodeAssert.ok;
 
 /**
  * The hook's answer is sane: exit 0, and stdout empty or one JSON object whose
