@@ -339,19 +339,18 @@ export function assertSane(
   return context;
 }
 
-/** Mounts a tmpfs at `dir` (root only); false when this machine does not allow it. */
-export async function mountTmpfs(dir: string, options: string): Promise<boolean> {
+/**
+ * Mounts a tmpfs at `dir` (root only), unmounted when the scope holding it (`await using`) ends;
+ * undefined when this machine does not allow it.
+ */
+export async function tmpfs(dir: string, options: string): Promise<AsyncDisposable | undefined> {
   await Deno.mkdir(dir, { recursive: true });
-  const out = await new Deno.Command("mount", {
-    args: ["-t", "tmpfs", "-o", options, "tmpfs", dir],
-    stdout: "null",
-    stderr: "null",
-  }).output().catch(() => undefined);
-  return out?.success ?? false;
-}
-
-/** Unmounts what {@link mountTmpfs} mounted. */
-export async function unmount(dir: string): Promise<void> {
-  await new Deno.Command("umount", { args: [dir], stdout: "null", stderr: "null" }).output()
-    .catch(() => undefined);
+  const quietly = (program: string, args: string[]) =>
+    new Deno.Command(program, { args, stdout: "null", stderr: "null" }).output().catch(() => {});
+  if (!(await quietly("mount", ["-t", "tmpfs", "-o", options, "tmpfs", dir]))?.success) return;
+  return {
+    async [Symbol.asyncDispose]() {
+      await quietly("umount", [dir]);
+    },
+  };
 }
