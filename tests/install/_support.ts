@@ -86,17 +86,6 @@ export function which(tool: string): string {
   throw new Error(`${tool} is not on PATH`);
 }
 
-/** A shell script that prints what `uname` prints on a platform. */
-export function fakeUname(system: string, machine: string): string {
-  return `#!/bin/sh
-case "$1" in
-  -s) echo '${system}' ;;
-  -m) echo '${machine}' ;;
-  *) echo '${system}' ;;
-esac
-`;
-}
-
 /**
  * A folder to use as the whole PATH: symlinks to the named real tools and executable scripts
  * for the fakes (name → script text).
@@ -112,19 +101,6 @@ export function toolbox(dir: string, tools: string[], fakes: Record<string, stri
   return bin;
 }
 
-/** A plugin root holding copies of hooks/run and hooks/install (and nothing else unless asked). */
-export function pluginRoot(dir: string, extra: string[] = []): string {
-  const root = join(dir, "plugin");
-  Deno.mkdirSync(join(root, "hooks"), { recursive: true });
-  Deno.mkdirSync(join(root, ".claude-plugin"), { recursive: true });
-  for (const name of ["hooks/run", "hooks/install", ...extra]) {
-    Deno.copyFileSync(join(ROOT, name), join(root, name));
-  }
-  Deno.chmodSync(join(root, "hooks", "run"), 0o755);
-  Deno.chmodSync(join(root, "hooks", "install"), 0o755);
-  return root;
-}
-
 /** A plugin folder under {@link tempDir}, with dist/ made, and the environment to run it in. */
 export interface Plugin extends Disposable {
   dir: string;
@@ -136,9 +112,9 @@ export interface Plugin extends Disposable {
 }
 
 /**
- * A plugin root on a system whose `uname` says `system` `machine`, whose PATH holds only
- * {@link BASE_TOOLS}, `tools` and the `fakes`; with `source`, the real src/, deno.json and
- * deno.lock (symlinked) beside its hooks/.
+ * A plugin root holding copies of hooks/run, hooks/install and `extra`, on a system whose `uname`
+ * says `system` `machine`, whose PATH holds only {@link BASE_TOOLS}, `tools` and the `fakes`;
+ * with `source`, the real src/, deno.json and deno.lock (symlinked) beside its hooks/.
  */
 export function plugin(options: {
   uname?: [system: string, machine: string];
@@ -149,19 +125,27 @@ export function plugin(options: {
   extra?: string[];
 } = {}): Plugin {
   const temp = tempDir("lessons-plugin-");
-  const root = pluginRoot(temp.dir, options.extra);
-  if (options.source) {
-    for (const name of ["src", "deno.json", "deno.lock"]) {
-      Deno.symlinkSync(join(ROOT, name), join(root, name));
-    }
+  const root = join(temp.dir, "plugin");
+  const dist = join(root, "dist");
+  Deno.mkdirSync(join(root, ".claude-plugin"), { recursive: true });
+  Deno.mkdirSync(join(root, "hooks"));
+  Deno.mkdirSync(dist);
+  for (const name of ["hooks/run", "hooks/install", ...options.extra ?? []]) {
+    Deno.copyFileSync(join(ROOT, name), join(root, name));
+  }
+  Deno.chmodSync(join(root, "hooks", "run"), 0o755);
+  Deno.chmodSync(join(root, "hooks", "install"), 0o755);
+  for (const name of options.source ? ["src", "deno.json", "deno.lock"] : []) {
+    Deno.symlinkSync(join(ROOT, name), join(root, name));
   }
   const [system, machine] = options.uname ?? ["Linux", "x86_64"];
+  // What `uname -s` and `uname -m` print on that system.
+  const uname =
+    `#!/bin/sh\ncase "$1" in\n  -m) echo '${machine}' ;;\n  *) echo '${system}' ;;\nesac\n`;
   const bin = toolbox(temp.dir, [...BASE_TOOLS, ...options.tools ?? []], {
-    uname: fakeUname(system, machine),
+    uname,
     ...options.fakes,
   });
-  const dist = join(root, "dist");
-  Deno.mkdirSync(dist);
   return {
     ...temp,
     root,
