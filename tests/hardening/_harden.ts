@@ -29,17 +29,9 @@ export const SESSION = String(payload("PostToolUse.Bash").session_id);
 /** The names the hook gives its state files: hashes of the session (and agent) id. */
 export const STATE_NAME = /^lessons-[0-9a-f]{16}(-[0-9a-f]{16})?-reinject\.(json|lock)$/;
 
-/** One file or folder as seen by `lstat`. */
-export interface Seen {
-  kind: "file" | "dir" | "symlink" | "other";
-  size: number;
-  mtime: number;
-  mode: number;
-}
-
-/** Every path under `root` (not following symlinks), relative to it. */
-export function snapshotTree(root: string): Map<string, Seen> {
-  const seen = new Map<string, Seen>();
+/** Every path under `root` (not following symlinks), relative to it: its kind, size and mtime. */
+export function snapshotTree(root: string): Map<string, string> {
+  const seen = new Map<string, string>();
   const walk = (dir: string) => {
     let list: Deno.DirEntry[];
     try {
@@ -62,12 +54,8 @@ export function snapshotTree(root: string): Map<string, Seen> {
         : info.isFile
         ? "file"
         : "other";
-      seen.set(relative(root, path), {
-        kind,
-        size: kind === "dir" ? 0 : info.size,
-        mtime: kind === "dir" ? 0 : info.mtime?.getTime() ?? 0,
-        mode: info.mode ?? 0,
-      });
+      const seenAs = kind === "dir" ? kind : `${kind} ${info.size} ${info.mtime?.getTime()}`;
+      seen.set(relative(root, path), seenAs);
       if (kind === "dir") walk(path);
     }
   };
@@ -80,8 +68,8 @@ export function snapshotTree(root: string): Map<string, Seen> {
  * folder names; their own entries and everything inside them).
  */
 export function changesOutside(
-  before: Map<string, Seen>,
-  after: Map<string, Seen>,
+  before: Map<string, string>,
+  after: Map<string, string>,
   allowed: readonly string[],
 ): string[] {
   const inside = (path: string) => allowed.some((a) => path === a || path.startsWith(`${a}/`));
@@ -89,10 +77,7 @@ export function changesOutside(
   for (const [path, now] of after) {
     if (inside(path)) continue;
     const was = before.get(path);
-    if (!was) changed.push(`added ${path}`);
-    else if (was.kind !== now.kind || was.size !== now.size || was.mtime !== now.mtime) {
-      changed.push(`changed ${path}`);
-    }
+    if (was !== now) changed.push(`${was ? "changed" : "added"} ${path}`);
   }
   for (const path of before.keys()) {
     if (!inside(path) && !after.has(path)) changed.push(`removed ${path}`);
@@ -226,7 +211,7 @@ export function readJson(path: string): Record<string, unknown> | undefined {
 }
 
 /** A pool of long-lived hook processes (see _hook_server.ts). */
-export class HookServers {
+export class HookServers implements AsyncDisposable {
   #children: Deno.ChildProcess[] = [];
   #writers: WritableStreamDefaultWriter<Uint8Array>[] = [];
   #readers: AsyncIterator<string>[] = [];
@@ -279,7 +264,7 @@ export class HookServers {
   }
 
   /** Ends every process (closing stdin ends its loop) and waits for them. */
-  async close(): Promise<void> {
+  async [Symbol.asyncDispose](): Promise<void> {
     await Promise.all(this.#writers.map((w) => w.close().catch(() => {})));
     await Promise.all(this.#children.map((c) => c.status));
     await Promise.all(this.#readers.map((r) => r.return?.()));
