@@ -106,6 +106,12 @@ export function crossingTranscript(
   ]);
 }
 
+/** A sandbox (tests/_helpers.ts) removed when the scope holding it (`using`) ends. */
+export function box(): ReturnType<typeof sandbox> & Disposable {
+  const made = sandbox();
+  return { ...made, [Symbol.dispose]: () => Deno.removeSync(made.dir, { recursive: true }) };
+}
+
 /** A sandbox at a 25 % → `percent` crossing whose newest entry holds `toolu_x`. */
 export interface Crossing extends Disposable {
   box: ReturnType<typeof sandbox>;
@@ -117,14 +123,17 @@ export interface Crossing extends Disposable {
 
 /** A {@link Crossing}, removed when the scope holding it (`using`) ends. */
 export async function crossing(percent = 31): Promise<Crossing> {
-  const box = sandbox();
-  crossingTranscript(box.transcript, 25, percent, ["toolu_x"]);
+  const made = box();
+  crossingTranscript(made.transcript, 25, percent, ["toolu_x"]);
   return {
-    box,
-    env: { ...box.env, LESSONS_CONTEXT_WINDOW: String(WINDOW), LESSONS_DEBUG: "1" },
-    stdin: payload("PostToolUse.Bash", { transcript_path: box.transcript, tool_use_id: "toolu_x" }),
-    statePath: (await statePaths(box.stateDir, SESSION)).state,
-    [Symbol.dispose]: () => Deno.removeSync(box.dir, { recursive: true }),
+    box: made,
+    env: { ...made.env, LESSONS_CONTEXT_WINDOW: String(WINDOW), LESSONS_DEBUG: "1" },
+    stdin: payload("PostToolUse.Bash", {
+      transcript_path: made.transcript,
+      tool_use_id: "toolu_x",
+    }),
+    statePath: (await statePaths(made.stateDir, SESSION)).state,
+    [Symbol.dispose]: made[Symbol.dispose],
   };
 }
 

@@ -5,18 +5,12 @@
  * crossing must never let one threshold fire twice in a context, nor be lost.
  */
 import { join } from "node:path";
-import {
-  appendTranscript,
-  entries,
-  payload,
-  recordAnswer,
-  sandbox,
-  seededRandom,
-} from "../_helpers.ts";
+import { appendTranscript, entries, payload, recordAnswer, seededRandom } from "../_helpers.ts";
 import { statePaths, writeJsonAtomically } from "../../src/io/state_store.ts";
 import {
   assert,
   assertEquals,
+  box as sandbox,
   crossingTranscript,
   envCount,
   headerThresholds,
@@ -159,12 +153,6 @@ function tally(outputs: (string | undefined)[]): { refreshes: string[]; malforme
   return { refreshes, malformed };
 }
 
-/** A sandbox removed when the scope holding it (`using`) ends. */
-function scratch() {
-  const box = sandbox();
-  return { ...box, [Symbol.dispose]: () => Deno.removeSync(box.dir, { recursive: true }) };
-}
-
 /** A parallel call's payload, PostToolUse of Bash (or of Read for odd `i`). */
 const call = (sessionId: string, transcript: string, id: string, i = 0) =>
   payload(i % 2 ? "PostToolUse.Read" : "PostToolUse.Bash", {
@@ -202,7 +190,7 @@ const seconds = (started: number) => ((performance.now() - started) / 1000).toFi
 Deno.test(
   `concurrency: ${ROUNDS} rounds × ${PROCESSES} hook processes at one crossing give exactly one refresh each`,
   async () => {
-    using box = scratch();
+    using box = sandbox();
     await using servers = new HookServers(PROCESSES);
     const started = performance.now();
     const counts: Record<string, number> = {};
@@ -257,7 +245,7 @@ Deno.test(
   async () => {
     const started = performance.now();
     for (let round = 0; round < SPAWN_ROUNDS; round++) {
-      using box = scratch();
+      using box = sandbox();
       const { scenario, where, calls } = await setRound(round, box.transcript, box.stateDir);
       const runs = await startTogether(calls, {
         ...box.env,
@@ -278,7 +266,7 @@ Deno.test(
   `concurrency: ${RESET_ROUNDS} rounds of a compaction reset racing ${PROCESSES} processes at a crossing`,
   async () => {
     const random = seededRandom(SEED);
-    using box = scratch();
+    using box = sandbox();
     await using servers = new HookServers(PROCESSES + 1);
     const started = performance.now();
     const outcomes = { firedBeforeReset: 0, silent: 0 };
