@@ -4,7 +4,7 @@
  */
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { baseEnv, ROOT } from "../_helpers.ts";
+import { baseEnv, ROOT, SAMPLE_MANIFEST } from "../_helpers.ts";
 
 /** SessionStart at startup, as Claude Code sends it. */
 export const STARTUP = Deno.readFileSync(
@@ -21,6 +21,23 @@ export const FIRING = (() => {
   payload.transcript_path = "/nonexistent/transcript.jsonl";
   return new TextEncoder().encode(JSON.stringify(payload));
 })();
+
+/**
+ * What a firing call ({@link FIRING}) from source needs, for a plugin in `dir`: Deno's cache at
+ * `denoDir`, no background download, the sample manifest, state in `dir`, and no wait.
+ */
+export function firingEnv(dir: string, denoDir: string): Record<string, string> {
+  return {
+    HOME: dir,
+    DENO_DIR: denoDir,
+    LESSONS_REINJECT_NO_AUTO_INSTALL: "1",
+    LESSONS_REINJECT_TOOL_COUNT: "1",
+    LESSONS_STATE_DIR: join(dir, "state"),
+    LESSONS_MANIFEST_PATH: SAMPLE_MANIFEST,
+    // The payload's transcript does not exist: a context's first call would wait for it.
+    LESSONS_REINJECT_WAIT_MS: "1",
+  };
+}
 
 /** A folder of one test's own, removed when the scope holding it (`using`) ends. */
 export function tempDir(prefix: string): { dir: string } & Disposable {

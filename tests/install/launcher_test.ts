@@ -7,13 +7,14 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { denoDir, HOOK_PERMISSIONS, ROOT, SAMPLE_MANIFEST } from "../_helpers.ts";
+import { denoDir, HOOK_PERMISSIONS, ROOT } from "../_helpers.ts";
 import { smoke } from "../../scripts/smoke.ts";
 import { assetName, type Target, TARGETS } from "../../scripts/release_files.ts";
 import {
   BASE_TOOLS,
   fakeRelease,
   FIRING,
+  firingEnv,
   has,
   listing,
   NOWHERE,
@@ -269,22 +270,13 @@ test("hooks/run installed with deno and no binary: downloads it, runs the source
   ]);
 });
 
-/** A firing call from source: no transcript, so the every-N-calls fallback fires at call 1. */
-function firingEnv(dir: string, denoDir: string, registry?: string): Record<string, string> {
-  return {
-    PATH: Deno.env.get("PATH") ?? "",
-    HOME: dir,
-    DENO_DIR: denoDir,
-    ...(registry ? { NPM_CONFIG_REGISTRY: registry } : {}),
-    ...NO_AUTO_INSTALL,
-    LESSONS_REINJECT_TOOL_COUNT: "1",
-    LESSONS_STATE_DIR: join(dir, "state"),
-    LESSONS_MANIFEST_PATH: SAMPLE_MANIFEST,
-    LESSONS_DEBUG: "1",
-    // The payload's transcript does not exist: a context's first call would wait for it.
-    LESSONS_REINJECT_WAIT_MS: "1",
-  };
-}
+/** A firing call from source, debug line on, PATH this machine's. */
+const fromSourceEnv = (dir: string, denoDir: string, more: Record<string, string> = {}) => ({
+  ...firingEnv(dir, denoDir),
+  PATH: Deno.env.get("PATH") ?? "",
+  LESSONS_DEBUG: "1",
+  ...more,
+});
 
 test("hooks/run installed, from source: never waits on the npm registry, never a stack trace", async () => {
   using at = plugin({ source: true });
@@ -293,7 +285,7 @@ test("hooks/run installed, from source: never waits on the npm registry, never a
   const registry = "http://127.0.0.1:9/";
   const cold = await run(
     [SH, at.launcher],
-    firingEnv(at.dir, join(at.dir, "dd"), registry),
+    fromSourceEnv(at.dir, join(at.dir, "dd"), { NPM_CONFIG_REGISTRY: registry }),
     FIRING,
   );
   assert.equal(cold.code, 0);
@@ -306,7 +298,7 @@ test("hooks/run installed, from source: never waits on the npm registry, never a
   assert.doesNotMatch(cold.stderr, /backtrace|file:\/\/|--cached-only/i);
   // With the packages in Deno's cache (what the background `deno cache` does), it refreshes
   // (Deno keys its npm cache by registry: the tests' shared cache holds the default one's).
-  const warm = await run([SH, at.launcher], firingEnv(at.dir, denoDir()), FIRING);
+  const warm = await run([SH, at.launcher], fromSourceEnv(at.dir, denoDir()), FIRING);
   assert.ok(warm.stdout, warm.stderr);
   assert.match(
     JSON.parse(warm.stdout).hookSpecificOutput.additionalContext,
@@ -417,7 +409,7 @@ interface NoticeCase {
   /** The systemMessage expected (a pattern), or undefined for silence. */
   says: RegExp | undefined;
   /** Whether a background download must have been started. */
-  downloads: boolean;
+  downloads?: boolean;
 }
 
 const NOTICES: NoticeCase[] = [
@@ -428,7 +420,6 @@ const NOTICES: NoticeCase[] = [
       Deno.writeTextFileSync(join(dist, ".entry"), `${LINUX}\n`);
     },
     says: /^lessons-reinject-x86_64-unknown-linux-gnu answered args: lines:\d+$/,
-    downloads: false,
   },
   {
     name: "binary present, not yet verified: the hook answers, names it in dist/.entry",
@@ -436,7 +427,6 @@ const NOTICES: NoticeCase[] = [
       Deno.writeTextFileSync(join(dist, LINUX), answeringBinary(LINUX), { mode: 0o755 });
     },
     says: /^lessons-reinject-x86_64-unknown-linux-gnu answered args: lines:\d+$/,
-    downloads: false,
   },
   {
     name: "no binary, no deno: download started, says refreshes start when it arrives",
@@ -462,21 +452,18 @@ const NOTICES: NoticeCase[] = [
     },
     says:
       /^lessons-reinject: the download of its binary failed \(cannot download x; nothing installed\); it is retried hourly in the background \(this notice comes once a day at most\), or run: sh .*\/hooks\/install; context refreshes start when it arrives\.$/,
-    downloads: false,
   },
   {
     name: "downloads turned off, no deno: says refreshes are off and what to run",
     env: NO_AUTO_INSTALL,
     says:
       /^lessons-reinject: no binary in .*\/dist, and background downloads are off: refreshes are off until you run: sh .*\/hooks\/install$/,
-    downloads: false,
   },
   {
     name: "a checkout with deno: the source answers, as the hook (no arguments)",
     arrange: (root) => Deno.mkdirSync(join(root, ".git")),
     fakes: { deno: answeringBinary("deno") },
     says: /^deno answered args:run .* --allow-env \S+\/src\/main\.ts lines:\d+$/,
-    downloads: false,
   },
 ];
 
@@ -503,7 +490,10 @@ test("hooks/run --startup-notice (SessionStart startup)", async (t) => {
       else if (c.name.startsWith("binary present")) {
         assert.equal(Deno.readTextFileSync(join(at.dist, ".entry")), `${LINUX}\n`);
       }
-      assert.equal(listing(at.dist).includes("install.log"), c.downloads || /failed/.test(c.name));
+      assert.equal(
+        listing(at.dist).includes("install.log"),
+        !!c.downloads || /failed/.test(c.name),
+      );
     });
   }
 });

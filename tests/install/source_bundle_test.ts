@@ -6,12 +6,13 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { denoDir, HOOK_PERMISSIONS, ROOT, SAMPLE_MANIFEST } from "../_helpers.ts";
+import { denoDir, HOOK_PERMISSIONS, ROOT } from "../_helpers.ts";
 import { smoke } from "../../scripts/smoke.ts";
 import { currentBuild } from "../../scripts/source_bundle.ts";
 import {
   BASE_TOOLS,
   FIRING,
+  firingEnv,
   has,
   POSIX,
   run,
@@ -43,16 +44,9 @@ function setup(options: { cache?: string; denoDir?: string; env?: Record<string,
   });
   const cache = options.cache ?? join(dir, "cache");
   const env = {
+    ...firingEnv(dir, options.denoDir ?? denoDir()),
     PATH: bin,
-    HOME: dir,
     XDG_CACHE_HOME: cache,
-    DENO_DIR: options.denoDir ?? denoDir(),
-    LESSONS_REINJECT_NO_AUTO_INSTALL: "1",
-    LESSONS_REINJECT_TOOL_COUNT: "1",
-    LESSONS_STATE_DIR: join(dir, "state"),
-    LESSONS_MANIFEST_PATH: SAMPLE_MANIFEST,
-    // The payload's transcript does not exist: a context's first call would wait for it.
-    LESSONS_REINJECT_WAIT_MS: "1",
     ...options.env,
   };
   const folder = join(cache, "lessons-reinject", "source-bundles", root);
