@@ -2,6 +2,7 @@
  * Test support for the launcher and the installers: a throwaway plugin root, a PATH holding only
  * the tools a test allows (plus fakes such as `uname`), and a fake release served on loopback.
  */
+import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { baseEnv, ROOT, SAMPLE_MANIFEST } from "../_helpers.ts";
@@ -323,6 +324,22 @@ export function fakeRelease(
     close,
     [Symbol.asyncDispose]: close,
   };
+}
+
+/**
+ * hooks/run --startup-notice at SessionStart startup: exit 0, stdin drained, nothing on stderr;
+ * returns its systemMessage (one line of JSON holding only that), or "" when it said nothing.
+ */
+export async function notice(launcher: string, env: Record<string, string>): Promise<string> {
+  const ran = await run(["sh", launcher, "--startup-notice"], env, STARTUP);
+  assert.equal(ran.code, 0, ran.stderr);
+  assert.ok(ran.stdinTaken, "stdin drained");
+  assert.equal(ran.stderr, "");
+  if (ran.stdout === "") return "";
+  const parsed = JSON.parse(ran.stdout);
+  assert.deepEqual(Object.keys(parsed), ["systemMessage"], ran.stdout);
+  assert.equal(ran.stdout.trim().split("\n").length, 1, "one line");
+  return parsed.systemMessage;
 }
 
 /** Files in `dir`, sorted (hidden ones too): what an install left behind. */

@@ -12,11 +12,11 @@ import {
   fakeRelease,
   has,
   listing,
+  notice,
   NOWHERE,
   plugin,
   POSIX,
   run,
-  STARTUP,
   tempDir,
   textOf,
   waitFor,
@@ -42,15 +42,6 @@ function fakeDeno(cacheStatus: number): string {
 function setup(fakes: Record<string, string> = {}, tools: string[] = [], source = false) {
   const env = { LESSONS_REINJECT_RELEASE_URL: NOWHERE };
   return plugin({ tools: ["wc", "curl", "sha256sum", ...tools], fakes, env, source });
-}
-
-/** The startup notice's systemMessage, or "" when hooks/run said nothing. */
-async function notice(launcher: string, env: Record<string, string>): Promise<string> {
-  const ran = await run(["sh", launcher, "--startup-notice"], env, STARTUP);
-  assert.equal(ran.code, 0, ran.stderr);
-  assert.ok(ran.stdinTaken, "stdin drained");
-  assert.equal(ran.stderr, "");
-  return ran.stdout === "" ? "" : JSON.parse(ran.stdout).systemMessage;
 }
 
 const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000);
