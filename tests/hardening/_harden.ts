@@ -6,7 +6,6 @@ import nodeAssert from "node:assert/strict";
 import { join, relative } from "node:path";
 import {
   baseEnv,
-  contextOf,
   entries,
   HOOK_PERMISSIONS,
   MAIN,
@@ -149,59 +148,33 @@ export async function hook(
   return { ...run, context, ms: performance.now() - started };
 }
 
-/** A finished hook process. */
-export interface Finished {
-  code: number;
-  stdout: string;
-  stderr: string;
-  context: string | undefined;
-  ms: number;
-}
-
-/** The entry a process runs: the source (default) or a bundle of it. */
-export type Entry = { script: string };
-
-/** The source entry point, as the dev launcher and the tests run it. */
-export const SOURCE_ENTRY: Entry = { script: MAIN };
-
 /**
- * Starts one hook process per stdin, all spawned before any is fed, then feeds them all at
- * once: they reach the lock together, as parallel tool calls do.
+ * Starts one src/main.ts process per stdin, all spawned before any is fed, then feeds them all at
+ * once: they reach the lock together, as parallel tool calls do. Returns each one's exit code
+ * and stdout.
  */
 export async function startTogether(
   stdins: readonly unknown[],
   env: Record<string, string>,
-  entry: Entry = SOURCE_ENTRY,
-): Promise<Finished[]> {
-  const started = performance.now();
+): Promise<{ code: number; stdout: string }[]> {
   const children = stdins.map(() =>
     new Deno.Command(Deno.execPath(), {
-      args: ["run", "--quiet", "--no-prompt", ...HOOK_PERMISSIONS, entry.script],
+      args: ["run", "--quiet", "--no-prompt", ...HOOK_PERMISSIONS, MAIN],
       env: baseEnv(env),
       clearEnv: true,
       stdin: "piped",
       stdout: "piped",
-      stderr: "piped",
+      stderr: "null",
     }).spawn()
   );
   await Promise.all(children.map(async (child, i) => {
     const writer = child.stdin.getWriter();
-    const input = stdins[i];
-    await writer.write(
-      new TextEncoder().encode(typeof input === "string" ? input : JSON.stringify(input)),
-    ).catch(() => {});
+    await writer.write(new TextEncoder().encode(JSON.stringify(stdins[i]))).catch(() => {});
     await writer.close().catch(() => {});
   }));
   return await Promise.all(children.map(async (child) => {
     const out = await child.output();
-    const stdout = new TextDecoder().decode(out.stdout);
-    return {
-      code: out.code,
-      stdout,
-      stderr: new TextDecoder().decode(out.stderr),
-      context: contextOf(stdout),
-      ms: performance.now() - started,
-    };
+    return { code: out.code, stdout: new TextDecoder().decode(out.stdout) };
   }));
 }
 
