@@ -299,13 +299,7 @@ test("hooks/run installed, from source: never waits on the npm registry, never a
 
 test("hooks/run from source: Deno's own failure is one line, its stack backtrace dropped", async () => {
   // What Deno 2.9.6 printed for a cold cache and no registry (NO_COLOR), then status 1.
-  const captured = join(
-    ROOT,
-    "tests",
-    "fixtures",
-    "deno-errors",
-    "cold-cache-no-registry-2.9.6.txt",
-  );
+  const captured = join(ROOT, "tests/fixtures/deno-errors/cold-cache-no-registry-2.9.6.txt");
   using at = setup("Linux", "x86_64", {
     deno: `#!/bin/sh\ncat >/dev/null\ncat '${captured}' >&2\nexit 1\n`,
   });
