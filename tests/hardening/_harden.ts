@@ -6,30 +6,31 @@ import nodeAssert from "node:assert/strict";
 import { join, relative } from "node:path";
 import {
   baseEnv,
-  contextOf,
   entries,
   HOOK_PERMISSIONS,
   MAIN,
+  payload,
   ROOT,
+  runHook,
+  sandbox,
   writeTranscript,
 } from "../_helpers.ts";
 import type { ServerCommand, ServerResult } from "./_hook_server.ts";
-import { refreshToken } from "../../src/io/state_store.ts";
+import { statePaths } from "../../src/io/state_store.ts";
+
+/** The per-session token refresh headers carry (see src/core/header.ts). */
+export { refreshToken as sessionToken } from "../../src/io/state_store.ts";
 
 /** Context window used throughout: 100,000 tokens, so 31,000 tokens is 31 %. */
 export const WINDOW = 100_000;
+/** The session of the captured PostToolUse payload. */
+export const SESSION = String(payload("PostToolUse.Bash").session_id);
+/** The names the hook gives its state files: hashes of the session (and agent) id. */
+export const STATE_NAME = /^lessons-[0-9a-f]{16}(-[0-9a-f]{16})?-reinject\.(json|lock)$/;
 
-/** One file or folder as seen by `lstat`. */
-export interface Seen {
-  kind: "file" | "dir" | "symlink" | "other";
-  size: number;
-  mtime: number;
-  mode: number;
-}
-
-/** Every path under `root` (not following symlinks), relative to it. */
-export function snapshotTree(root: string): Map<string, Seen> {
-  const seen = new Map<string, Seen>();
+/** Every path under `root` (not following symlinks), relative to it: its kind, size and mtime. */
+export function snapshotTree(root: string): Map<string, string> {
+  const seen = new Map<string, string>();
   const walk = (dir: string) => {
     let list: Deno.DirEntry[];
     try {
@@ -52,12 +53,8 @@ export function snapshotTree(root: string): Map<string, Seen> {
         : info.isFile
         ? "file"
         : "other";
-      seen.set(relative(root, path), {
-        kind,
-        size: kind === "dir" ? 0 : info.size,
-        mtime: kind === "dir" ? 0 : info.mtime?.getTime() ?? 0,
-        mode: info.mode ?? 0,
-      });
+      const seenAs = kind === "dir" ? kind : `${kind} ${info.size} ${info.mtime?.getTime()}`;
+      seen.set(relative(root, path), seenAs);
       if (kind === "dir") walk(path);
     }
   };
@@ -70,8 +67,8 @@ export function snapshotTree(root: string): Map<string, Seen> {
  * folder names; their own entries and everything inside them).
  */
 export function changesOutside(
-  before: Map<string, Seen>,
-  after: Map<string, Seen>,
+  before: Map<string, string>,
+  after: Map<string, string>,
   allowed: readonly string[],
 ): string[] {
   const inside = (path: string) => allowed.some((a) => path === a || path.startsWith(`${a}/`));
@@ -79,20 +76,12 @@ export function changesOutside(
   for (const [path, now] of after) {
     if (inside(path)) continue;
     const was = before.get(path);
-    if (!was) changed.push(`added ${path}`);
-    else if (was.kind !== now.kind || was.size !== now.size || was.mtime !== now.mtime) {
-      changed.push(`changed ${path}`);
-    }
+    if (was !== now) changed.push(`${was ? "changed" : "added"} ${path}`);
   }
   for (const path of before.keys()) {
     if (!inside(path) && !after.has(path)) changed.push(`removed ${path}`);
   }
   return changed;
-}
-
-/** The per-session token refresh headers carry (see src/core/header.ts). */
-export function sessionToken(sessionId: string, agentId?: string): string {
-  return refreshToken(sessionId, agentId);
 }
 
 /**
@@ -116,59 +105,76 @@ export function crossingTranscript(
   ]);
 }
 
-/** A finished hook process. */
-export interface Finished {
-  code: number;
-  stdout: string;
-  stderr: string;
-  context: string | undefined;
-  ms: number;
+/** A sandbox (tests/_helpers.ts) removed when the scope holding it (`using`) ends. */
+export function box(): ReturnType<typeof sandbox> & Disposable {
+  const made = sandbox();
+  return { ...made, [Symbol.dispose]: () => Deno.removeSync(made.dir, { recursive: true }) };
 }
 
-/** The entry a process runs: the source (default) or a bundle of it. */
-export type Entry = { script: string };
+/** A sandbox at a 25 % → `percent` crossing whose newest entry holds `toolu_x`. */
+export interface Crossing extends Disposable {
+  box: ReturnType<typeof sandbox>;
+  env: Record<string, string>;
+  stdin: Record<string, unknown>;
+  /** Where the state file of {@link SESSION} goes. */
+  statePath: string;
+}
 
-/** The source entry point, as the dev launcher and the tests run it. */
-export const SOURCE_ENTRY: Entry = { script: MAIN };
+/** A {@link Crossing}, removed when the scope holding it (`using`) ends. */
+export async function crossing(percent = 31): Promise<Crossing> {
+  const made = box();
+  crossingTranscript(made.transcript, 25, percent, ["toolu_x"]);
+  return {
+    box: made,
+    env: { ...made.env, LESSONS_CONTEXT_WINDOW: String(WINDOW), LESSONS_DEBUG: "1" },
+    stdin: payload("PostToolUse.Bash", {
+      transcript_path: made.transcript,
+      tool_use_id: "toolu_x",
+    }),
+    statePath: (await statePaths(made.stateDir, SESSION)).state,
+    [Symbol.dispose]: made[Symbol.dispose],
+  };
+}
+
+/** The hook run as a process in `c`: its answer checked sane, its context, how long it took. */
+export async function hook(
+  c: Crossing,
+  overrides: Record<string, string> = {},
+  stdin: unknown = c.stdin,
+) {
+  const started = performance.now();
+  const run = await runHook(stdin, { ...c.env, ...overrides });
+  const context = assertSane(run);
+  return { ...run, context, ms: performance.now() - started };
+}
 
 /**
- * Starts one hook process per stdin, all spawned before any is fed, then feeds them all at
- * once: they reach the lock together, as parallel tool calls do.
+ * Starts one src/main.ts process per stdin, all spawned before any is fed, then feeds them all at
+ * once: they reach the lock together, as parallel tool calls do. Returns each one's exit code
+ * and stdout.
  */
 export async function startTogether(
   stdins: readonly unknown[],
   env: Record<string, string>,
-  entry: Entry = SOURCE_ENTRY,
-): Promise<Finished[]> {
-  const started = performance.now();
+): Promise<{ code: number; stdout: string }[]> {
   const children = stdins.map(() =>
     new Deno.Command(Deno.execPath(), {
-      args: ["run", "--quiet", "--no-prompt", ...HOOK_PERMISSIONS, entry.script],
+      args: ["run", "--quiet", "--no-prompt", ...HOOK_PERMISSIONS, MAIN],
       env: baseEnv(env),
       clearEnv: true,
       stdin: "piped",
       stdout: "piped",
-      stderr: "piped",
+      stderr: "null",
     }).spawn()
   );
   await Promise.all(children.map(async (child, i) => {
     const writer = child.stdin.getWriter();
-    const input = stdins[i];
-    await writer.write(
-      new TextEncoder().encode(typeof input === "string" ? input : JSON.stringify(input)),
-    ).catch(() => {});
+    await writer.write(new TextEncoder().encode(JSON.stringify(stdins[i]))).catch(() => {});
     await writer.close().catch(() => {});
   }));
   return await Promise.all(children.map(async (child) => {
     const out = await child.output();
-    const stdout = new TextDecoder().decode(out.stdout);
-    return {
-      code: out.code,
-      stdout,
-      stderr: new TextDecoder().decode(out.stderr),
-      context: contextOf(stdout),
-      ms: performance.now() - started,
-    };
+    return { code: out.code, stdout: new TextDecoder().decode(out.stdout) };
   }));
 }
 
@@ -187,7 +193,7 @@ export function readJson(path: string): Record<string, unknown> | undefined {
 }
 
 /** A pool of long-lived hook processes (see _hook_server.ts). */
-export class HookServers {
+export class HookServers implements AsyncDisposable {
   #children: Deno.ChildProcess[] = [];
   #writers: WritableStreamDefaultWriter<Uint8Array>[] = [];
   #readers: AsyncIterator<string>[] = [];
@@ -240,7 +246,7 @@ export class HookServers {
   }
 
   /** Ends every process (closing stdin ends its loop) and waits for them. */
-  async close(): Promise<void> {
+  async [Symbol.asyncDispose](): Promise<void> {
     await Promise.all(this.#writers.map((w) => w.close().catch(() => {})));
     await Promise.all(this.#children.map((c) => c.status));
     await Promise.all(this.#readers.map((r) => r.return?.()));
@@ -268,14 +274,11 @@ export function envCount(name: string, fallback: number): number {
 }
 
 /** `actual` deep-equals `expected`, else throws naming `message`. */
-export function assertEquals(actual: unknown, expected: unknown, message?: string): void {
-  nodeAssert.deepStrictEqual(actual, expected, message);
-}
+export const assertEquals: (actual: unknown, expected: unknown, message?: string) => void =
+  nodeAssert.deepStrictEqual;
 
 /** `condition` holds, else throws naming `message`. */
-export function assert(condition: unknown, message?: string): asserts condition {
-  nodeAssert.ok(condition, message);
-}
+export const assert: (condition: unknown, message?: string) => asserts condition = nodeAssert.ok;
 
 /**
  * The hook's answer is sane: exit 0, and stdout empty or one JSON object whose
@@ -303,19 +306,18 @@ export function assertSane(
   return context;
 }
 
-/** Mounts a tmpfs at `dir` (root only); false when this machine does not allow it. */
-export async function mountTmpfs(dir: string, options: string): Promise<boolean> {
+/**
+ * Mounts a tmpfs at `dir` (root only), unmounted when the scope holding it (`await using`) ends;
+ * undefined when this machine does not allow it.
+ */
+export async function tmpfs(dir: string, options: string): Promise<AsyncDisposable | undefined> {
   await Deno.mkdir(dir, { recursive: true });
-  const out = await new Deno.Command("mount", {
-    args: ["-t", "tmpfs", "-o", options, "tmpfs", dir],
-    stdout: "null",
-    stderr: "null",
-  }).output().catch(() => undefined);
-  return out?.success ?? false;
-}
-
-/** Unmounts what {@link mountTmpfs} mounted. */
-export async function unmount(dir: string): Promise<void> {
-  await new Deno.Command("umount", { args: [dir], stdout: "null", stderr: "null" }).output()
-    .catch(() => undefined);
+  const quietly = (program: string, args: string[]) =>
+    new Deno.Command(program, { args, stdout: "null", stderr: "null" }).output().catch(() => {});
+  if (!(await quietly("mount", ["-t", "tmpfs", "-o", options, "tmpfs", dir]))?.success) return;
+  return {
+    async [Symbol.asyncDispose]() {
+      await quietly("umount", [dir]);
+    },
+  };
 }

@@ -5,18 +5,12 @@
  * crossing must never let one threshold fire twice in a context, nor be lost.
  */
 import { join } from "node:path";
-import {
-  appendTranscript,
-  entries,
-  payload,
-  recordAnswer,
-  sandbox,
-  seededRandom,
-} from "../_helpers.ts";
+import { appendTranscript, entries, payload, recordAnswer, seededRandom } from "../_helpers.ts";
 import { statePaths, writeJsonAtomically } from "../../src/io/state_store.ts";
 import {
   assert,
   assertEquals,
+  box as sandbox,
   crossingTranscript,
   envCount,
   headerThresholds,
@@ -77,6 +71,22 @@ const SCENARIOS: Scenario[] = [
   },
 ];
 
+/** Puts `entry` into the transcript as its line number `at` (0-based). */
+function insertLine(transcript: string, at: number, entry: unknown): void {
+  const lines = Deno.readTextFileSync(transcript).trimEnd().split("\n");
+  lines.splice(at, 0, JSON.stringify(entry));
+  Deno.writeTextFileSync(transcript, lines.join("\n") + "\n");
+}
+
+async function writeState(stateDir: string, sessionId: string, state: Record<string, unknown>) {
+  await Deno.mkdir(stateDir, { recursive: true, mode: 0o700 });
+  writeJsonAtomically((await statePaths(stateDir, sessionId)).state, {
+    toolCount: 0,
+    epoch: 0,
+    ...state,
+  });
+}
+
 async function prepare(
   scenario: Scenario,
   transcript: string,
@@ -85,32 +95,24 @@ async function prepare(
   ids: string[],
 ): Promise<void> {
   crossingTranscript(transcript, scenario.before, scenario.now, ids);
+  const firedPercent = scenario.before;
   if (scenario.firedInState) {
-    await Deno.mkdir(stateDir, { recursive: true, mode: 0o700 });
-    const paths = await statePaths(stateDir, sessionId);
-    writeJsonAtomically(paths.state, {
+    await writeState(stateDir, sessionId, {
       fired: scenario.firedInState,
-      toolCount: 0,
-      epoch: 0,
       firedAt: 0,
-      firedPercent: scenario.before,
+      firedPercent,
     });
   }
   if (scenario.owed) {
     // The previous call's hook claimed them; Claude Code killed it (hook_cancelled, as 2.1.328
     // writes it) and went on to the response holding this round's parallel calls.
-    const lines = Deno.readTextFileSync(transcript).trimEnd().split("\n");
-    const claimedAt = new TextEncoder().encode(`${lines[0]}\n`).length;
-    lines.splice(2, 0, JSON.stringify(entries.cancelled("toolu_prev")));
-    Deno.writeTextFileSync(transcript, lines.join("\n") + "\n");
-    await Deno.mkdir(stateDir, { recursive: true, mode: 0o700 });
-    const paths = await statePaths(stateDir, sessionId);
-    writeJsonAtomically(paths.state, {
+    const first = Deno.readTextFileSync(transcript).split("\n")[0];
+    const claimedAt = new TextEncoder().encode(`${first}\n`).length;
+    insertLine(transcript, 2, entries.cancelled("toolu_prev"));
+    await writeState(stateDir, sessionId, {
       fired: scenario.owed,
-      toolCount: 0,
-      epoch: 0,
       firedAt: claimedAt,
-      firedPercent: scenario.before,
+      firedPercent,
       deliveries: scenario.owed.map((t) => ({
         refresh: String(t),
         call: "toolu_prev",
@@ -126,9 +128,7 @@ async function prepare(
     const text =
       `[lessons-reinject refresh ${scenario.firedInTranscript.join(",")} ref=${token}] ` +
       "Context refresh at 31%: restated.";
-    const lines = Deno.readTextFileSync(transcript).trimEnd().split("\n");
-    lines.splice(1, 0, JSON.stringify(entries.refresh(text, "toolu_prev")));
-    Deno.writeTextFileSync(transcript, lines.join("\n") + "\n");
+    insertLine(transcript, 1, entries.refresh(text, "toolu_prev"));
   }
 }
 
@@ -153,72 +153,89 @@ function tally(outputs: (string | undefined)[]): { refreshes: string[]; malforme
   return { refreshes, malformed };
 }
 
+/** A parallel call's payload, PostToolUse of Bash (or of Read for odd `i`). */
+const call = (sessionId: string, transcript: string, id: string, i = 0) =>
+  payload(i % 2 ? "PostToolUse.Read" : "PostToolUse.Bash", {
+    session_id: sessionId,
+    transcript_path: transcript,
+    tool_use_id: id,
+  });
+
+/** Round `round`'s scenario, written to `transcript` and the state folder, and its calls. */
+async function setRound(round: number, transcript: string, stateDir: string) {
+  const scenario = SCENARIOS[round % SCENARIOS.length]!;
+  const sessionId = crypto.randomUUID();
+  const ids = Array.from({ length: PROCESSES }, (_, i) => `toolu_${round}_${i}`);
+  await prepare(scenario, transcript, stateDir, sessionId, ids);
+  const where = `round ${round} (${scenario.name}, seed ${SEED})`;
+  return {
+    scenario,
+    sessionId,
+    ids,
+    where,
+    calls: ids.map((id, i) => call(sessionId, transcript, id, i)),
+  };
+}
+
+/** The outputs of one round hold exactly one refresh, of the thresholds `expect` names. */
+function assertOneRefresh(outputs: (string | undefined)[], expect: string, where: string): void {
+  const { refreshes, malformed } = tally(outputs);
+  assertEquals(malformed, 0, `${where}: malformed stdout`);
+  assertEquals(refreshes.length, 1, `${where}: ${refreshes.length} refreshes`);
+  assertEquals(headerThresholds(refreshes[0]), expect, where);
+}
+
+const seconds = (started: number) => ((performance.now() - started) / 1000).toFixed(1);
+
 Deno.test(
   `concurrency: ${ROUNDS} rounds × ${PROCESSES} hook processes at one crossing give exactly one refresh each`,
   async () => {
-    const box = sandbox();
-    const servers = new HookServers(PROCESSES);
+    using box = sandbox();
+    await using servers = new HookServers(PROCESSES);
     const started = performance.now();
     const counts: Record<string, number> = {};
     let lockTimeouts = 0;
-    try {
-      assertEquals(new Set(servers.pids).size, PROCESSES);
-      for (let round = 0; round < ROUNDS; round++) {
-        const scenario = SCENARIOS[round % SCENARIOS.length]!;
-        const sessionId = crypto.randomUUID();
-        const transcript = join(box.dir, `round-${round}.jsonl`);
-        const ids = Array.from({ length: PROCESSES }, (_, i) => `toolu_${round}_${i}`);
-        await prepare(scenario, transcript, box.stateDir, sessionId, ids);
-        const env = { ...box.env, LESSONS_CONTEXT_WINDOW: String(WINDOW), LESSONS_DEBUG: "1" };
-        const startAt = Date.now() + 40;
-        const results = await servers.run(ids.map((id, i) => ({
-          stdin: JSON.stringify(payload(i % 2 ? "PostToolUse.Read" : "PostToolUse.Bash", {
-            session_id: sessionId,
-            transcript_path: transcript,
-            tool_use_id: id,
-          })),
-          env,
-          startAt,
-        })));
-        const threw = results.filter((r) => r.threw);
-        assertEquals(threw.map((r) => r.threw), [], `round ${round}: runHook threw`);
-        lockTimeouts += results.filter((r) => r.stderr.some((l) => l.includes("busy"))).length;
-        const { refreshes, malformed } = tally(results.map((r) => r.stdout));
-        assertEquals(malformed, 0, `round ${round} (${scenario.name}): malformed stdout`);
-        assertEquals(
-          refreshes.length,
-          1,
-          `round ${round} (${scenario.name}, seed ${SEED}): ${refreshes.length} refreshes`,
-        );
-        assertEquals(headerThresholds(refreshes[0]), scenario.expect, `round ${round}`);
-        const paths = await statePaths(box.stateDir, sessionId);
-        const state = readJson(paths.state);
-        assert(
-          Array.isArray(state?.fired) &&
-            scenario.expect.split(",").every((t) => (state.fired as number[]).includes(Number(t))),
-          `round ${round}: state ${JSON.stringify(state)}`,
-        );
-        if (scenario.owed) {
-          // The re-send is claimed once: sent twice, on the one call that answered.
-          const deliveries = state?.deliveries as { refresh: string; call: string; sent: number }[];
-          const resent = deliveries.filter((d) => scenario.owed!.includes(Number(d.refresh)));
-          assertEquals(resent.map((d) => d.sent), scenario.owed.map(() => 2), `round ${round}`);
-          const answered = ids.filter((_, i) => results[i]!.stdout);
-          assertEquals([...new Set(resent.map((d) => d.call))], answered, `round ${round}`);
-        }
-        counts[scenario.name] = (counts[scenario.name] ?? 0) + 1;
+    assertEquals(new Set(servers.pids).size, PROCESSES);
+    const env = { ...box.env, LESSONS_CONTEXT_WINDOW: String(WINDOW), LESSONS_DEBUG: "1" };
+    for (let round = 0; round < ROUNDS; round++) {
+      const transcript = join(box.dir, `round-${round}.jsonl`);
+      const { scenario, sessionId, ids, where, calls } = await setRound(
+        round,
+        transcript,
+        box.stateDir,
+      );
+      const startAt = Date.now() + 40;
+      const results = await servers.run(
+        calls.map((c) => ({ stdin: JSON.stringify(c), env, startAt })),
+      );
+      assertEquals(
+        results.filter((r) => r.threw).map((r) => r.threw),
+        [],
+        `${where}: runHook threw`,
+      );
+      lockTimeouts += results.filter((r) => r.stderr.some((l) => l.includes("busy"))).length;
+      assertOneRefresh(results.map((r) => r.stdout), scenario.expect, where);
+      const state = readJson((await statePaths(box.stateDir, sessionId)).state);
+      assert(
+        Array.isArray(state?.fired) &&
+          scenario.expect.split(",").every((t) => (state.fired as number[]).includes(Number(t))),
+        `${where}: state ${JSON.stringify(state)}`,
+      );
+      if (scenario.owed) {
+        // The re-send is claimed once: sent twice, on the one call that answered.
+        const deliveries = state?.deliveries as { refresh: string; call: string; sent: number }[];
+        const resent = deliveries.filter((d) => scenario.owed!.includes(Number(d.refresh)));
+        assertEquals(resent.map((d) => d.sent), scenario.owed.map(() => 2), where);
+        const answered = ids.filter((_, i) => results[i]!.stdout);
+        assertEquals([...new Set(resent.map((d) => d.call))], answered, where);
       }
-    } finally {
-      await servers.close();
-      Deno.removeSync(box.dir, { recursive: true });
+      counts[scenario.name] = (counts[scenario.name] ?? 0) + 1;
     }
-    const seconds = ((performance.now() - started) / 1000).toFixed(1);
     // deno-lint-ignore no-console
     console.log(
-      `  ${ROUNDS} rounds × ${PROCESSES} processes = ${
-        ROUNDS * PROCESSES
-      } hook runs, ${ROUNDS} refreshes, ` +
-        `${lockTimeouts} lock timeouts, ${seconds} s; per scenario ${JSON.stringify(counts)}`,
+      `  ${ROUNDS} rounds × ${PROCESSES} processes = ${ROUNDS * PROCESSES} hook runs, ` +
+        `${ROUNDS} refreshes, ${lockTimeouts} lock timeouts, ${seconds(started)} s; ` +
+        `per scenario ${JSON.stringify(counts)}`,
     );
   },
 );
@@ -228,36 +245,19 @@ Deno.test(
   async () => {
     const started = performance.now();
     for (let round = 0; round < SPAWN_ROUNDS; round++) {
-      const box = sandbox();
-      try {
-        const scenario = SCENARIOS[round % SCENARIOS.length]!;
-        const sessionId = crypto.randomUUID();
-        const ids = Array.from({ length: PROCESSES }, (_, i) => `toolu_${round}_${i}`);
-        await prepare(scenario, box.transcript, box.stateDir, sessionId, ids);
-        const runs = await startTogether(
-          ids.map((id) =>
-            payload("PostToolUse.Bash", {
-              session_id: sessionId,
-              transcript_path: box.transcript,
-              tool_use_id: id,
-            })
-          ),
-          { ...box.env, LESSONS_CONTEXT_WINDOW: String(WINDOW) },
-        );
-        assertEquals(runs.filter((r) => r.code !== 0).length, 0, `round ${round}: exit codes`);
-        const { refreshes, malformed } = tally(runs.map((r) => r.stdout));
-        assertEquals(malformed, 0);
-        assertEquals(refreshes.length, 1, `round ${round} (${scenario.name})`);
-        assertEquals(headerThresholds(refreshes[0]), scenario.expect);
-      } finally {
-        Deno.removeSync(box.dir, { recursive: true });
-      }
+      using box = sandbox();
+      const { scenario, where, calls } = await setRound(round, box.transcript, box.stateDir);
+      const runs = await startTogether(calls, {
+        ...box.env,
+        LESSONS_CONTEXT_WINDOW: String(WINDOW),
+      });
+      assertEquals(runs.filter((r) => r.code !== 0).length, 0, `${where}: exit codes`);
+      assertOneRefresh(runs.map((r) => r.stdout), scenario.expect, where);
     }
     // deno-lint-ignore no-console
     console.log(
-      `  ${SPAWN_ROUNDS} rounds × ${PROCESSES} spawned processes = ${
-        SPAWN_ROUNDS * PROCESSES
-      } runs, ${SPAWN_ROUNDS} refreshes, ${((performance.now() - started) / 1000).toFixed(1)} s`,
+      `  ${SPAWN_ROUNDS} rounds × ${PROCESSES} spawned processes = ${SPAWN_ROUNDS * PROCESSES} ` +
+        `runs, ${SPAWN_ROUNDS} refreshes, ${seconds(started)} s`,
     );
   },
 );
@@ -266,120 +266,100 @@ Deno.test(
   `concurrency: ${RESET_ROUNDS} rounds of a compaction reset racing ${PROCESSES} processes at a crossing`,
   async () => {
     const random = seededRandom(SEED);
-    const box = sandbox();
-    const servers = new HookServers(PROCESSES + 1);
+    using box = sandbox();
+    await using servers = new HookServers(PROCESSES + 1);
     const started = performance.now();
     const outcomes = { firedBeforeReset: 0, silent: 0 };
-    try {
-      for (let round = 0; round < RESET_ROUNDS; round++) {
-        const sessionId = crypto.randomUUID();
-        const transcript = join(box.dir, `reset-${round}.jsonl`);
-        const ids = Array.from({ length: PROCESSES }, (_, i) => `toolu_${round}_${i}`);
-        crossingTranscript(transcript, 25, 31, ids);
-        const env = { ...box.env, LESSONS_CONTEXT_WINDOW: String(WINDOW) };
-        const resetPayload = payload("SessionStart.compact", {
-          session_id: sessionId,
-          transcript_path: transcript,
-        });
-        // Even rounds: the boundary is in the file before the event; odd rounds: after it, the
-        // order 2.1.328 uses (SessionStart runs before the marker is written).
-        const boundary = {
-          path: transcript,
-          text: JSON.stringify(entries.compactBoundary()) + "\n",
-        };
-        const startAt = Date.now() + 40;
-        // The reset lands anywhere from before the first hook to after the last one.
-        const resetAt = startAt + Math.floor(random() * 60) - 10;
-        const results = await servers.run([
-          ...ids.map((id) => ({
-            stdin: JSON.stringify(payload("PostToolUse.Read", {
-              session_id: sessionId,
-              transcript_path: transcript,
-              tool_use_id: id,
-            })),
-            env,
-            startAt,
-          })),
-          {
-            stdin: JSON.stringify(resetPayload),
-            env,
-            startAt: resetAt,
-            ...(round % 2 ? {} : { append: boundary }),
-          },
-        ]);
-        if (round % 2) Deno.writeTextFileSync(boundary.path, boundary.text, { append: true });
-        assertEquals(results.filter((r) => r.threw).map((r) => r.threw), []);
-        const { refreshes, malformed } = tally(results.map((r) => r.stdout));
-        assertEquals(malformed, 0);
-        // The old context's 30 fires at most once; the rules are restated once for the new
-        // context (SessionStart's answer, else a call of the new context).
-        const ofThirty = refreshes.filter((r) => headerThresholds(r) === "30");
-        const restated = refreshes.filter(isRestatement);
-        assertEquals(ofThirty.length + restated.length, refreshes.length);
-        assert(ofThirty.length <= 1, `round ${round}: ${ofThirty.length} refreshes of 30`);
-        ofThirty.length === 1 ? outcomes.firedBeforeReset++ : outcomes.silent++;
-        const paths = await statePaths(box.stateDir, sessionId);
-        const state = readJson(paths.state);
-        assertEquals(
-          state?.fired,
-          [],
-          `round ${round}: the reset was lost: ${JSON.stringify(state)}`,
-        );
+    const env = { ...box.env, LESSONS_CONTEXT_WINDOW: String(WINDOW) };
+    for (let round = 0; round < RESET_ROUNDS; round++) {
+      const sessionId = crypto.randomUUID();
+      const transcript = join(box.dir, `reset-${round}.jsonl`);
+      const ids = Array.from({ length: PROCESSES }, (_, i) => `toolu_${round}_${i}`);
+      crossingTranscript(transcript, 25, 31, ids);
+      const resetPayload = payload("SessionStart.compact", {
+        session_id: sessionId,
+        transcript_path: transcript,
+      });
+      // Even rounds: the boundary is in the file before the event; odd rounds: after it, the
+      // order 2.1.328 uses (SessionStart runs before the marker is written).
+      const boundary = { path: transcript, text: JSON.stringify(entries.compactBoundary()) + "\n" };
+      const startAt = Date.now() + 40;
+      // The reset lands anywhere from before the first hook to after the last one.
+      const resetAt = startAt + Math.floor(random() * 60) - 10;
+      const results = await servers.run([
+        ...ids.map((id) => ({
+          stdin: JSON.stringify(call(sessionId, transcript, id, 1)),
+          env,
+          startAt,
+        })),
+        {
+          stdin: JSON.stringify(resetPayload),
+          env,
+          startAt: resetAt,
+          ...(round % 2 ? {} : { append: boundary }),
+        },
+      ]);
+      if (round % 2) Deno.writeTextFileSync(boundary.path, boundary.text, { append: true });
+      assertEquals(results.filter((r) => r.threw).map((r) => r.threw), []);
+      const { refreshes, malformed } = tally(results.map((r) => r.stdout));
+      assertEquals(malformed, 0);
+      // The old context's 30 fires at most once; the rules are restated once for the new
+      // context (SessionStart's answer, else a call of the new context).
+      const ofThirty = refreshes.filter((r) => headerThresholds(r) === "30");
+      const restated = refreshes.filter(isRestatement);
+      assertEquals(ofThirty.length + restated.length, refreshes.length);
+      assert(ofThirty.length <= 1, `round ${round}: ${ofThirty.length} refreshes of 30`);
+      ofThirty.length === 1 ? outcomes.firedBeforeReset++ : outcomes.silent++;
+      const state = readJson((await statePaths(box.stateDir, sessionId)).state);
+      assertEquals(
+        state?.fired,
+        [],
+        `round ${round}: the reset was lost: ${JSON.stringify(state)}`,
+      );
 
-        // Then Claude Code records what was delivered (tests/_helpers.ts recordAnswer): each
-        // call's result and answer, and SessionStart's answer.
-        results.slice(0, ids.length).forEach((r, i) =>
-          recordAnswer(
-            { transcript_path: transcript, tool_use_id: ids[i] },
-            tally([r.stdout]).refreshes[0],
-          )
-        );
+      // Then Claude Code records what was delivered (tests/_helpers.ts recordAnswer): each
+      // call's result and answer, and SessionStart's answer.
+      results.slice(0, ids.length).forEach((r, i) =>
         recordAnswer(
-          { transcript_path: transcript, hook_event_name: "SessionStart" },
-          tally([results.at(-1)!.stdout]).refreshes[0],
-        );
+          { transcript_path: transcript, tool_use_id: ids[i] },
+          tally([r.stdout]).refreshes[0],
+        )
+      );
+      recordAnswer(
+        { transcript_path: transcript, hook_event_name: "SessionStart" },
+        tally([results.at(-1)!.stdout]).refreshes[0],
+      );
 
-        // The new context climbs past 30 %: it fires once, and only once.
-        const probe = async (id: string) => {
-          appendTranscript(transcript, [entries.assistant(31_000, [id])]);
-          const [result] = await servers.run([{
-            stdin: JSON.stringify(payload("PostToolUse.Bash", {
-              session_id: sessionId,
-              transcript_path: transcript,
-              tool_use_id: id,
-            })),
-            env,
-          }]);
-          const refreshes = tally([result!.stdout]).refreshes;
-          recordAnswer({ transcript_path: transcript, tool_use_id: id }, refreshes[0]);
-          return refreshes;
-        };
-        // The new context reaches 31 %: 30 is covered by the one restatement (made here when
-        // nothing made it yet), never by a second refresh back to back.
-        const first = await probe(`toolu_after_${round}_a`);
-        assert(first.every(isRestatement), `round ${round}: a refresh of 30 after the restatement`);
-        assertEquals(
-          restated.length + first.length,
-          1,
-          `round ${round}: ${restated.length + first.length} restatements in the new context; ` +
-            `state after the race ${JSON.stringify(state)}`,
-        );
-        assertEquals(
-          (await probe(`toolu_after_${round}_b`)).length,
-          0,
-          `round ${round}: fired twice`,
-        );
-      }
-    } finally {
-      await servers.close();
-      Deno.removeSync(box.dir, { recursive: true });
+      // The new context climbs past 30 %: it fires once, and only once.
+      const probe = async (id: string) => {
+        appendTranscript(transcript, [entries.assistant(31_000, [id])]);
+        const stdin = JSON.stringify(call(sessionId, transcript, id));
+        const [result] = await servers.run([{ stdin, env }]);
+        const refreshes = tally([result!.stdout]).refreshes;
+        recordAnswer({ transcript_path: transcript, tool_use_id: id }, refreshes[0]);
+        return refreshes;
+      };
+      // The new context reaches 31 %: 30 is covered by the one restatement (made here when
+      // nothing made it yet), never by a second refresh back to back.
+      const first = await probe(`toolu_after_${round}_a`);
+      assert(first.every(isRestatement), `round ${round}: a refresh of 30 after the restatement`);
+      assertEquals(
+        restated.length + first.length,
+        1,
+        `round ${round}: ${restated.length + first.length} restatements in the new context; ` +
+          `state after the race ${JSON.stringify(state)}`,
+      );
+      assertEquals(
+        (await probe(`toolu_after_${round}_b`)).length,
+        0,
+        `round ${round}: fired twice`,
+      );
     }
     // deno-lint-ignore no-console
     console.log(
-      `  ${RESET_ROUNDS} reset races (seed ${SEED}): ${outcomes.firedBeforeReset} fired before the ` +
-        `reset, ${outcomes.silent} silent; the new context got exactly one restatement every ` +
-        `time; ` +
-        `${((performance.now() - started) / 1000).toFixed(1)} s`,
+      `  ${RESET_ROUNDS} reset races (seed ${SEED}): ${outcomes.firedBeforeReset} fired before ` +
+        `the reset, ${outcomes.silent} silent; the new context got exactly one restatement ` +
+        `every time; ${seconds(started)} s`,
     );
   },
 );

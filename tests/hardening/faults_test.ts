@@ -4,85 +4,49 @@
  * state folder.
  */
 import { join, relative } from "node:path";
-import {
-  entries,
-  payload,
-  runHook,
-  SAMPLE_MANIFEST,
-  sandbox,
-  writeTranscript,
-} from "../_helpers.ts";
-import { statePaths } from "../../src/io/state_store.ts";
+import { entries, SAMPLE_MANIFEST, writeTranscript } from "../_helpers.ts";
 import {
   assert,
   assertEquals,
   assertSane,
   changesOutside,
-  crossingTranscript,
+  type Crossing,
+  crossing,
   headerThresholds,
-  mountTmpfs,
+  hook,
   readJson,
+  SESSION,
   sessionToken,
   snapshotTree,
-  unmount,
-  WINDOW,
+  tmpfs,
 } from "./_harden.ts";
 
-const SESSION = String(payload("PostToolUse.Bash").session_id);
 const MB = 1024 * 1024;
 
-interface Case {
-  box: ReturnType<typeof sandbox>;
-  env: Record<string, string>;
-  stdin: Record<string, unknown>;
-  statePath: string;
-}
-
-/** A sandbox at a 25 % → `percent` crossing whose newest entry holds `toolu_x`. */
-async function crossing(percent = 31): Promise<Case> {
-  const box = sandbox();
-  crossingTranscript(box.transcript, 25, percent, ["toolu_x"]);
-  return {
-    box,
-    env: { ...box.env, LESSONS_CONTEXT_WINDOW: String(WINDOW), LESSONS_DEBUG: "1" },
-    stdin: payload("PostToolUse.Bash", { transcript_path: box.transcript, tool_use_id: "toolu_x" }),
-    statePath: (await statePaths(box.stateDir, SESSION)).state,
-  };
-}
-
-/** Runs `body`, then checks nothing changed outside the state folder, then cleans up. */
-async function guarded(
-  c: Case,
-  body: () => Promise<void>,
-  allowed: string[] = [],
-  beforeCleanup: () => Promise<void> = async () => {},
-): Promise<void> {
+/** Runs `body`, then checks nothing changed outside the state folder (and `allowed`). */
+async function guarded(c: Crossing, body: () => Promise<void>, allowed: string[] = []) {
   const before = snapshotTree(c.box.dir);
-  try {
-    await body();
-    const after = snapshotTree(c.box.dir);
-    assertEquals(
-      changesOutside(before, after, [relative(c.box.dir, c.box.stateDir), ...allowed]),
-      [],
-      "written outside the state folder",
-    );
-  } finally {
-    await beforeCleanup();
-    Deno.removeSync(c.box.dir, { recursive: true });
-  }
+  await body();
+  assertEquals(
+    changesOutside(before, snapshotTree(c.box.dir), [
+      relative(c.box.dir, c.box.stateDir),
+      ...allowed,
+    ]),
+    [],
+    "written outside the state folder",
+  );
 }
 
-async function hook(c: Case, overrides: Record<string, string> = {}, stdin: unknown = c.stdin) {
-  const started = performance.now();
-  const run = await runHook(stdin, { ...c.env, ...overrides });
-  const context = assertSane(run);
-  return { ...run, context, ms: performance.now() - started };
+/** Says a case needs what this machine cannot give (a tmpfs needs root). */
+function skipped(why: string): void {
+  // deno-lint-ignore no-console
+  console.log(`  skipped: ${why}`);
 }
 
 // ---------------------------------------------------------------- state folder
 
 Deno.test("faults: a missing state folder (two levels deep) is created private and used", async () => {
-  const c = await crossing();
+  using c = await crossing();
   c.env.LESSONS_STATE_DIR = join(c.box.dir, "state", "deeper");
   await guarded(c, async () => {
     const run = await hook(c);
@@ -93,7 +57,7 @@ Deno.test("faults: a missing state folder (two levels deep) is created private a
 });
 
 Deno.test("faults: a state folder that cannot be created (its parent is a file) gives nothing", async () => {
-  const c = await crossing();
+  using c = await crossing();
   Deno.writeTextFileSync(join(c.box.dir, "blocker"), "a file");
   c.env.LESSONS_STATE_DIR = join(c.box.dir, "blocker", "state");
   await guarded(c, async () => {
@@ -104,76 +68,52 @@ Deno.test("faults: a state folder that cannot be created (its parent is a file) 
 });
 
 Deno.test("faults: a read-only state folder gives nothing, never a refresh it cannot record", async () => {
-  const c = await crossing();
-  const ro = join(c.box.dir, "state");
-  if (!(await mountTmpfs(ro, "ro,mode=0700,size=64k"))) {
-    // deno-lint-ignore no-console
-    console.log("  skipped: cannot mount a read-only tmpfs here (needs root)");
-    Deno.removeSync(c.box.dir, { recursive: true });
-    return;
-  }
-  await guarded(
-    c,
-    async () => {
-      for (let call = 1; call <= 3; call++) {
-        const run = await hook(c);
-        assertEquals(run.stdout, "", `call ${call}`);
-        assert(/not writable|Read-only/i.test(run.stderr), run.stderr);
-      }
-    },
-    [],
-    () => unmount(ro),
-  );
+  using c = await crossing();
+  await using ro = await tmpfs(join(c.box.dir, "state"), "ro,mode=0700,size=64k");
+  if (!ro) return skipped("cannot mount a read-only tmpfs here (needs root)");
+  await guarded(c, async () => {
+    for (let call = 1; call <= 3; call++) {
+      const run = await hook(c);
+      assertEquals(run.stdout, "", `call ${call}`);
+      assert(/not writable|Read-only/i.test(run.stderr), run.stderr);
+    }
+  });
 });
 
 Deno.test("faults: a full disk gives nothing and leaves no temp files behind", async () => {
-  const c = await crossing();
+  using c = await crossing();
   const full = join(c.box.dir, "state");
-  if (!(await mountTmpfs(full, "mode=0700,size=64k"))) {
-    // deno-lint-ignore no-console
-    console.log("  skipped: cannot mount a small tmpfs here (needs root)");
-    Deno.removeSync(c.box.dir, { recursive: true });
-    return;
+  await using mounted = await tmpfs(full, "mode=0700,size=64k");
+  if (!mounted) return skipped("cannot mount a small tmpfs here (needs root)");
+  // Fill it: the filler takes every block, so the state file's bytes cannot be written.
+  const filler = await Deno.open(join(full, "filler"), { write: true, create: true });
+  try {
+    while (true) await filler.write(new Uint8Array(4096));
+  } catch {
+    // ENOSPC: full.
+  } finally {
+    filler.close();
   }
-  {
-    // Fill it: the filler takes every block, so the state file's bytes cannot be written.
-    const filler = await Deno.open(join(full, "filler"), { write: true, create: true });
-    try {
-      while (true) await filler.write(new Uint8Array(4096));
-    } catch {
-      // ENOSPC: full.
-    } finally {
-      filler.close();
+  await guarded(c, async () => {
+    for (let call = 1; call <= 3; call++) {
+      assertEquals((await hook(c)).stdout, "", `call ${call}: refreshed without recording it`);
     }
-    await guarded(
-      c,
-      async () => {
-        for (let call = 1; call <= 3; call++) {
-          const run = await hook(c);
-          assertEquals(run.stdout, "", `call ${call}: refreshed without recording it`);
-        }
-        const left = [...Deno.readDirSync(full)].map((e) => e.name).sort();
-        assert(
-          left.every((name) =>
-            name === "filler" || /^lessons-[0-9a-f]{16}-reinject\.lock$/.test(name)
-          ),
-          `left behind: ${left}`,
-        );
-        // Room again: the threshold was never claimed, so it fires now, once.
-        Deno.removeSync(join(full, "filler"));
-        assertEquals(headerThresholds((await hook(c)).context), "30");
-        assertEquals((await hook(c)).context, undefined);
-      },
-      [],
-      () => unmount(full),
+    const left = [...Deno.readDirSync(full)].map((e) => e.name).sort();
+    assert(
+      left.every((name) => name === "filler" || /^lessons-[0-9a-f]{16}-reinject\.lock$/.test(name)),
+      `left behind: ${left}`,
     );
-  }
+    // Room again: the threshold was never claimed, so it fires now, once.
+    Deno.removeSync(join(full, "filler"));
+    assertEquals(headerThresholds((await hook(c)).context), "30");
+    assertEquals((await hook(c)).context, undefined);
+  });
 });
 
 // ---------------------------------------------------------------- state file
 
 Deno.test("faults: a truncated state file counts as empty; the transcript's record prevents a re-fire", async () => {
-  const c = await crossing(35);
+  using c = await crossing(35);
   const token = await sessionToken(SESSION);
   const lines = Deno.readTextFileSync(c.box.transcript).trimEnd().split("\n");
   lines.splice(
@@ -184,9 +124,7 @@ Deno.test("faults: a truncated state file counts as empty; the transcript's reco
   Deno.writeTextFileSync(c.box.transcript, lines.join("\n") + "\n");
   Deno.mkdirSync(c.box.stateDir, { mode: 0o700 });
   Deno.writeTextFileSync(c.statePath, '{"fired":[30],"toolCo');
-  await guarded(c, async () => {
-    assertEquals((await hook(c)).stdout, "");
-  });
+  await guarded(c, async () => assertEquals((await hook(c)).stdout, ""));
 });
 
 Deno.test("faults: a truncated, garbage or huge state file counts as empty: one refresh, then a valid file", async (t) => {
@@ -201,15 +139,14 @@ Deno.test("faults: a truncated, garbage or huge state file counts as empty: one 
   ];
   for (const [name, plant] of variants) {
     await t.step(name, async () => {
-      const c = await crossing();
+      using c = await crossing();
       Deno.mkdirSync(c.box.stateDir, { mode: 0o700 });
       plant(c.statePath);
       await guarded(c, async () => {
         const run = await hook(c);
         assertEquals(headerThresholds(run.context), "30");
         assert(run.ms < 5000, `${run.ms} ms`);
-        const state = readJson(c.statePath);
-        assertEquals(state?.fired, [30]);
+        assertEquals(readJson(c.statePath)?.fired, [30]);
         assertEquals((await hook(c)).context, undefined, "fired twice");
       });
     });
@@ -217,7 +154,7 @@ Deno.test("faults: a truncated, garbage or huge state file counts as empty: one 
 });
 
 Deno.test("faults: a directory at the state file's path gives nothing and is left alone", async () => {
-  const c = await crossing();
+  using c = await crossing();
   Deno.mkdirSync(join(c.statePath, "inside"), { recursive: true, mode: 0o700 });
   await guarded(c, async () => {
     for (let call = 1; call <= 2; call++) assertEquals((await hook(c)).stdout, "");
@@ -231,14 +168,14 @@ Deno.test("faults: a transcript cut mid-line", async (t) => {
   await t.step(
     "inside this call's entry: the wait ends, the last whole usage (25%) is used",
     async () => {
-      const c = await crossing();
+      using c = await crossing();
       const text = Deno.readTextFileSync(c.box.transcript).trimEnd();
       Deno.writeTextFileSync(c.box.transcript, text.slice(0, text.length - 200));
       await guarded(c, async () => assertEquals((await hook(c)).stdout, ""));
     },
   );
   await t.step("after this call's entry: it still fires", async () => {
-    const c = await crossing();
+    using c = await crossing();
     const next = JSON.stringify(entries.assistant(40_000, ["toolu_y"]));
     Deno.writeTextFileSync(c.box.transcript, next.slice(0, 300), { append: true });
     await guarded(c, async () => assertEquals(headerThresholds((await hook(c)).context), "30"));
@@ -246,15 +183,14 @@ Deno.test("faults: a transcript cut mid-line", async (t) => {
 });
 
 Deno.test("faults: a transcript replaced by a shorter file does not re-fire a threshold", async () => {
-  const c = await crossing(45);
+  using c = await crossing(45);
   await guarded(c, async () => {
     assertEquals(headerThresholds((await hook(c)).context), "30");
     // A new, shorter file (rename over it), with a lower reading than the one that fired.
     const shorter = join(c.box.dir, "shorter.jsonl");
     writeTranscript(shorter, [entries.assistant(35_000, ["toolu_z"])]);
     Deno.renameSync(shorter, c.box.transcript);
-    const run = await hook(c, {}, { ...c.stdin, tool_use_id: "toolu_z" });
-    assertEquals(run.stdout, "");
+    assertEquals((await hook(c, {}, { ...c.stdin, tool_use_id: "toolu_z" })).stdout, "");
     // Truncated in place to nothing: no reading, the call counter counts, no refresh.
     Deno.truncateSync(c.box.transcript, 0);
     assertEquals((await hook(c)).stdout, "");
@@ -262,7 +198,7 @@ Deno.test("faults: a transcript replaced by a shorter file does not re-fire a th
 });
 
 Deno.test("faults: a transcript rewritten and truncated in place while 40 hooks read it", async () => {
-  const c = await crossing();
+  using c = await crossing();
   const whole = Deno.readFileSync(c.box.transcript);
   let stop = false;
   const churn = (async () => {
@@ -288,12 +224,10 @@ Deno.test("faults: a transcript rewritten and truncated in place while 40 hooks 
 });
 
 Deno.test("faults: a transcript deleted while the hook waits for this call's entry", async () => {
-  const c = await crossing();
+  using c = await crossing();
   await guarded(c, async () => {
-    const pending = hook(c, { LESSONS_REINJECT_WAIT_MS: "1500" }, {
-      ...c.stdin,
-      tool_use_id: "toolu_never",
-    });
+    const never = { ...c.stdin, tool_use_id: "toolu_never" };
+    const pending = hook(c, { LESSONS_REINJECT_WAIT_MS: "1500" }, never);
     await new Promise((r) => setTimeout(r, 400));
     Deno.removeSync(c.box.transcript);
     const run = await pending;
@@ -303,13 +237,10 @@ Deno.test("faults: a transcript deleted while the hook waits for this call's ent
 });
 
 Deno.test("faults: a single 50 MB line", async (t) => {
-  const big = (id: string) => {
-    const entry = entries.toolResult(id, "x".repeat(50 * MB));
-    return JSON.stringify(entry);
-  };
   await t.step("after this call's entry: skipped, the call fires within 5 s", async () => {
-    const c = await crossing();
-    Deno.writeTextFileSync(c.box.transcript, big("toolu_x") + "\n", { append: true });
+    using c = await crossing();
+    const big = JSON.stringify(entries.toolResult("toolu_x", "x".repeat(50 * MB)));
+    Deno.writeTextFileSync(c.box.transcript, big + "\n", { append: true });
     await guarded(c, async () => {
       const run = await hook(c);
       assertEquals(headerThresholds(run.context), "30");
@@ -319,13 +250,11 @@ Deno.test("faults: a single 50 MB line", async (t) => {
   await t.step(
     "as this call's entry: skipped, the previous usage (25%) is used within 5 s",
     async () => {
-      const c = await crossing();
+      using c = await crossing();
       writeTranscript(c.box.transcript, [entries.assistant(25_000, ["toolu_prev"])]);
       const huge = entries.assistant(31_000, ["toolu_big"]);
       // deno-lint-ignore no-explicit-any
-      ((huge.message as any).content[0].input as Record<string, unknown>).command = "y".repeat(
-        50 * MB,
-      );
+      (huge.message as any).content[0].input.command = "y".repeat(50 * MB);
       Deno.writeTextFileSync(c.box.transcript, JSON.stringify(huge) + "\n", { append: true });
       await guarded(c, async () => {
         const run = await hook(c, {}, { ...c.stdin, tool_use_id: "toolu_big" });
@@ -338,7 +267,7 @@ Deno.test("faults: a single 50 MB line", async (t) => {
 
 Deno.test("faults: NUL bytes and invalid UTF-8 in the transcript", async (t) => {
   await t.step("a NUL-filled tail (a crash's preallocated blocks) and NUL lines", async () => {
-    const c = await crossing();
+    using c = await crossing();
     const f = await Deno.open(c.box.transcript, { append: true });
     await f.write(new Uint8Array(1000).fill(0));
     await f.write(new TextEncoder().encode("\n"));
@@ -349,7 +278,7 @@ Deno.test("faults: NUL bytes and invalid UTF-8 in the transcript", async (t) => 
   await t.step(
     "invalid UTF-8 lines around an entry with invalid UTF-8 inside a string",
     async () => {
-      const c = await crossing();
+      using c = await crossing();
       const entry = JSON.stringify(entries.assistant(31_000, ["toolu_u"])).replace(
         '"echo hi"',
         '"echo \u0001MARK"',
@@ -375,7 +304,7 @@ Deno.test("faults: NUL bytes and invalid UTF-8 in the transcript", async (t) => 
 
 Deno.test("faults: this call's tool_use_id never appears: the bounded wait ends, the latest usage is used", async (t) => {
   await t.step("default wait (250 ms)", async () => {
-    const c = await crossing();
+    using c = await crossing();
     delete c.env.LESSONS_REINJECT_WAIT_MS;
     await guarded(c, async () => {
       const run = await hook(c, {}, { ...c.stdin, tool_use_id: "toolu_never" });
@@ -385,7 +314,7 @@ Deno.test("faults: this call's tool_use_id never appears: the bounded wait ends,
     });
   });
   await t.step("default wait, behind 60 MB of lines without usage", async () => {
-    const c = await crossing();
+    using c = await crossing();
     delete c.env.LESSONS_REINJECT_WAIT_MS;
     const line = JSON.stringify(entries.toolResult("toolu_x", "z".repeat(64 * 1024))) + "\n";
     const f = await Deno.open(c.box.transcript, { append: true });
@@ -405,18 +334,14 @@ Deno.test("faults: this call's tool_use_id never appears: the bounded wait ends,
 // ---------------------------------------------------------------- manifest
 
 Deno.test("faults: a missing or garbage manifest gives nothing and does not use up the threshold", async (t) => {
-  for (
-    const [name, plant] of [
-      ["missing", (_: string) => {}],
-      [
-        "garbage",
-        (p: string) => Deno.writeFileSync(p, crypto.getRandomValues(new Uint8Array(2048))),
-      ],
-      ["JSON of another shape", (p: string) => Deno.writeTextFileSync(p, '{"lessons":[1,2,3]}')],
-    ] as const
-  ) {
+  const plants: [string, (path: string) => void][] = [
+    ["missing", () => {}],
+    ["garbage", (p) => Deno.writeFileSync(p, crypto.getRandomValues(new Uint8Array(2048)))],
+    ["JSON of another shape", (p) => Deno.writeTextFileSync(p, '{"lessons":[1,2,3]}')],
+  ];
+  for (const [name, plant] of plants) {
     await t.step(name, async () => {
-      const c = await crossing();
+      using c = await crossing();
       const manifest = join(c.box.dir, "manifest.json");
       plant(manifest);
       await guarded(c, async () => {
@@ -429,10 +354,18 @@ Deno.test("faults: a missing or garbage manifest gives nothing and does not use 
   }
 });
 
+/** The sample manifest as an object, and where `c` may hold a changed copy of it. */
+function sampleIn(c: Crossing) {
+  return {
+    // deno-lint-ignore no-explicit-any
+    sample: JSON.parse(Deno.readTextFileSync(SAMPLE_MANIFEST)) as Record<string, any>,
+    manifest: join(c.box.dir, "manifest.json"),
+  };
+}
+
 Deno.test("faults: a 50 MB manifest is refused quickly", async () => {
-  const c = await crossing();
-  const manifest = join(c.box.dir, "manifest.json");
-  const sample = JSON.parse(Deno.readTextFileSync(SAMPLE_MANIFEST));
+  using c = await crossing();
+  const { sample, manifest } = sampleIn(c);
   sample.padding = "p".repeat(50 * MB);
   Deno.writeTextFileSync(manifest, JSON.stringify(sample));
   await guarded(c, async () => {
@@ -444,22 +377,14 @@ Deno.test("faults: a 50 MB manifest is refused quickly", async () => {
 });
 
 Deno.test("faults: lessons with wrong types are skipped and named under LESSONS_DEBUG; the valid ones inject", async () => {
-  const c = await crossing();
-  const manifest = join(c.box.dir, "manifest.json");
-  const sample = JSON.parse(Deno.readTextFileSync(SAMPLE_MANIFEST));
+  using c = await crossing();
+  const { sample, manifest } = sampleIn(c);
   const ids = Object.keys(sample.lessons);
   const valid = ids.filter((id) => ["directive", "protocol"].includes(sample.lessons[id].type));
-  sample.lessons["bad-priority"] = {
-    ...sample.lessons[valid[0]!],
-    slug: "bad-priority",
-    priority: "high",
-  };
-  sample.lessons["bad-message"] = {
-    ...sample.lessons[valid[0]!],
-    slug: "bad-message",
-    message: 42,
-  };
-  sample.lessons["bad-tags"] = { ...sample.lessons[valid[0]!], slug: "bad-tags", tags: "git" };
+  const base = sample.lessons[valid[0]!];
+  sample.lessons["bad-priority"] = { ...base, slug: "bad-priority", priority: "high" };
+  sample.lessons["bad-message"] = { ...base, slug: "bad-message", message: 42 };
+  sample.lessons["bad-tags"] = { ...base, slug: "bad-tags", tags: "git" };
   sample.lessons["not-an-object"] = "a string";
   Deno.writeTextFileSync(manifest, JSON.stringify(sample));
   await guarded(c, async () => {
@@ -480,7 +405,7 @@ Deno.test("faults: lessons with wrong types are skipped and named under LESSONS_
 
 Deno.test("faults: stdin of 100 MB, binary garbage, deeply nested JSON", async (t) => {
   await t.step("100 MB: refused at the cap, quickly", async () => {
-    const c = await crossing();
+    using c = await crossing();
     const big = JSON.stringify({ ...c.stdin, tool_response: { stdout: "b".repeat(100 * MB) } });
     await guarded(c, async () => {
       const run = await hook(c, {}, big);
@@ -490,7 +415,7 @@ Deno.test("faults: stdin of 100 MB, binary garbage, deeply nested JSON", async (
     });
   });
   await t.step("binary garbage", async () => {
-    const c = await crossing();
+    using c = await crossing();
     await guarded(c, async () => {
       for (let i = 0; i < 3; i++) {
         const run = await hook(c, {}, crypto.getRandomValues(new Uint8Array(65536)));
@@ -499,19 +424,17 @@ Deno.test("faults: stdin of 100 MB, binary garbage, deeply nested JSON", async (
     });
   });
   await t.step("a million nested arrays", async () => {
-    const c = await crossing();
-    await guarded(c, async () => {
-      const run = await hook(c, {}, "[".repeat(1_000_000) + "]".repeat(1_000_000));
-      assertEquals(run.stdout, "");
-    });
+    using c = await crossing();
+    const nested = "[".repeat(1_000_000) + "]".repeat(1_000_000);
+    await guarded(c, async () => assertEquals((await hook(c, {}, nested)).stdout, ""));
   });
   await t.step("a valid payload whose tool_input nests 100,000 deep still works", async () => {
-    const c = await crossing();
+    using c = await crossing();
     const nested = '{"a":'.repeat(100_000) + "1" + "}".repeat(100_000);
     const text = JSON.stringify({ ...c.stdin, tool_input: "@@" }).replace('"@@"', nested);
-    await guarded(c, async () => {
-      const run = await hook(c, {}, text);
-      assertEquals(headerThresholds(run.context), "30");
-    });
+    await guarded(
+      c,
+      async () => assertEquals(headerThresholds((await hook(c, {}, text)).context), "30"),
+    );
   });
 });

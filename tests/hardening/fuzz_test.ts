@@ -15,13 +15,20 @@ import {
 } from "../_helpers.ts";
 import { runHook } from "../../src/hook.ts";
 import { resolveSettings } from "../../src/settings/resolve.ts";
-import { assert, assertEquals, assertSane, envCount, sessionToken } from "./_harden.ts";
+import {
+  assert,
+  assertEquals,
+  assertSane,
+  box,
+  envCount,
+  sessionToken,
+  STATE_NAME,
+} from "./_harden.ts";
 
 const SEED = envCount("HARDEN_FUZZ_SEED", 424242);
 const CASES = envCount("HARDEN_FUZZ_CASES", 10_000);
 const ONLY = Deno.env.get("HARDEN_FUZZ_CASE");
 const SPAWNED = envCount("HARDEN_FUZZ_SPAWNED", 200);
-const STATE_NAME = /^lessons-[0-9a-f]{16}(-[0-9a-f]{16})?-reinject\.(json|lock)$/;
 const EVENTS = ["PostToolUse", "PostToolUseFailure", "SessionStart", "PostCompact", "Stop", ""];
 const PAYLOADS = [
   "PostToolUse.Bash",
@@ -152,7 +159,7 @@ async function buildCase(seed: number, index: number, paths: CasePaths): Promise
   const base = capturedPayload(pick(r, PAYLOADS)) as Record<string, Json>;
   const sessionId = chance(r, 0.8) ? `fuzz-${index % 97}` : oddString(r);
   const toolUseId = `toolu_f${int(r, 6)}`;
-  let payload: Json = {
+  const fields: Record<string, Json> = {
     ...base,
     session_id: sessionId,
     transcript_path: pick(r, [
@@ -166,18 +173,11 @@ async function buildCase(seed: number, index: number, paths: CasePaths): Promise
     ]),
     tool_use_id: toolUseId,
   };
-  if (chance(r, 0.2)) (payload as Record<string, Json>).hook_event_name = pick(r, EVENTS);
+  if (chance(r, 0.2)) fields.hook_event_name = pick(r, EVENTS);
+  if (chance(r, 0.15)) fields.source = pick(r, ["clear", "compact", "resume", oddString(r)]);
+  if (chance(r, 0.15)) fields.agent_id = oddString(r) || "agent1";
   if (chance(r, 0.15)) {
-    (payload as Record<string, Json>).source = pick(r, [
-      "clear",
-      "compact",
-      "resume",
-      oddString(r),
-    ]);
-  }
-  if (chance(r, 0.15)) (payload as Record<string, Json>).agent_id = oddString(r) || "agent1";
-  if (chance(r, 0.15)) {
-    (payload as Record<string, Json>).context_window = {
+    fields.context_window = {
       used_percentage: chance(r, 0.7) ? oddNumber(r) : oddValue(r),
       context_window_size: oddNumber(r),
       current_usage: chance(r, 0.5)
@@ -185,11 +185,9 @@ async function buildCase(seed: number, index: number, paths: CasePaths): Promise
         : { input_tokens: oddNumber(r), cache_read_input_tokens: oddNumber(r) },
     };
   }
-  if (chance(r, 0.3)) payload = mutateJson(r, payload, 1 + int(r, 3));
-  const event = typeof (payload as Record<string, Json>)?.hook_event_name === "string"
-    ? String((payload as Record<string, Json>).hook_event_name)
-    : "";
-  let stdin = JSON.stringify(payload);
+  if (chance(r, 0.3)) mutateJson(r, fields, 1 + int(r, 3)); // in place
+  const event = typeof fields.hook_event_name === "string" ? fields.hook_event_name : "";
+  let stdin = JSON.stringify(fields);
   if (chance(r, 0.1)) stdin = new TextDecoder().decode(mutateBytes(r, stdin));
 
   // Transcript: a window of the recorded real lines, mutated, plus lines this case needs.
@@ -296,8 +294,11 @@ interface CasePaths {
   missing: string;
 }
 
+/** The folders of a case under `root`, inputs/ and tmp/ made. */
 function casePaths(root: string): CasePaths {
   const inputs = join(root, "inputs");
+  Deno.mkdirSync(inputs, { recursive: true });
+  Deno.mkdirSync(join(root, "tmp"), { recursive: true });
   return {
     root,
     inputs,
@@ -309,12 +310,23 @@ function casePaths(root: string): CasePaths {
   };
 }
 
-/** Names, sizes and times in `dir`, except the state folder (the one place writes may go). */
-function listing(dir: string): string {
-  return [...Deno.readDirSync(dir)].filter((e) => e.name !== "state").map((e) => {
-    const info = Deno.lstatSync(join(dir, e.name));
-    return `${e.name}:${info.size}:${info.mtime?.getTime()}`;
-  }).sort().join("|");
+/** Names, sizes and times in a case's folders, except the state folder (where writes may go). */
+function outsideState(paths: CasePaths): string {
+  return [paths.root, paths.inputs, paths.tmp].map((dir) =>
+    [...Deno.readDirSync(dir)].filter((e) => e.name !== "state").map((e) => {
+      const info = Deno.lstatSync(join(dir, e.name));
+      return `${e.name}:${info.size}:${info.mtime?.getTime()}`;
+    }).sort().join("|")
+  ).join("\n");
+}
+
+/** Writes case `c`'s inputs into `paths`; returns the check that nothing else there changed. */
+function stage(paths: CasePaths, c: FuzzCase): (where: string) => void {
+  Deno.writeFileSync(paths.transcript, c.transcript);
+  Deno.writeFileSync(paths.manifest, c.manifest);
+  const before = outsideState(paths);
+  return (where) =>
+    assertEquals(outsideState(paths), before, `${where}: written outside the state folder`);
 }
 
 function checkAnswer(stdout: string | undefined, event: string, where: string): void {
@@ -335,54 +347,43 @@ function checkAnswer(stdout: string | undefined, event: string, where: string): 
 }
 
 Deno.test(`fuzz: ${ONLY ? `case ${ONLY}` : CASES} mutated payloads, transcripts and manifests (seed ${SEED}), in-process`, async () => {
-  const root = Deno.makeTempDirSync({ prefix: "lessons-fuzz-" });
-  const paths = casePaths(root);
-  Deno.mkdirSync(paths.inputs);
-  Deno.mkdirSync(paths.tmp);
+  using root = box();
+  const paths = casePaths(root.dir);
   const started = performance.now();
   const tally = { refreshes: 0, silent: 0, notices: 0, maxChars: 0 };
-  try {
-    const indices = ONLY !== undefined
-      ? [Number(ONLY)]
-      : Array.from({ length: CASES }, (_, i) => i);
-    for (const index of indices) {
-      const where =
-        `seed ${SEED} case ${index} (replay: HARDEN_FUZZ_SEED=${SEED} HARDEN_FUZZ_CASE=${index} deno task harden --filter fuzz)`;
-      const c = await buildCase(SEED, index, paths);
-      Deno.writeFileSync(paths.transcript, c.transcript);
-      Deno.writeFileSync(paths.manifest, c.manifest);
-      const before = [listing(root), listing(paths.inputs), listing(paths.tmp)].join("\n");
-      let outcome;
-      try {
-        outcome = await runHook(c.stdin, resolveSettings((name) => c.env[name]));
-      } catch (error) {
-        throw new Error(`${where}: runHook threw: ${error instanceof Error ? error.stack : error}`);
-      }
-      checkAnswer(outcome.stdout, c.event, where);
-      assert(outcome.stderr.every((l) => typeof l === "string"), where);
-      const after = [listing(root), listing(paths.inputs), listing(paths.tmp)].join("\n");
-      assertEquals(after, before, `${where}: written outside the state folder`);
-      if (outcome.stdout === undefined) tally.silent++;
-      else if (!outcome.stdout.includes('"hookSpecificOutput"')) tally.notices++;
-      else {
-        tally.refreshes++;
-        tally.maxChars = Math.max(
-          tally.maxChars,
-          JSON.parse(outcome.stdout).hookSpecificOutput.additionalContext.length,
+  const indices = ONLY !== undefined ? [Number(ONLY)] : Array.from({ length: CASES }, (_, i) => i);
+  for (const index of indices) {
+    const where =
+      `seed ${SEED} case ${index} (replay: HARDEN_FUZZ_SEED=${SEED} HARDEN_FUZZ_CASE=${index} deno task harden --filter fuzz)`;
+    const c = await buildCase(SEED, index, paths);
+    const unchanged = stage(paths, c);
+    let outcome;
+    try {
+      outcome = await runHook(c.stdin, resolveSettings((name) => c.env[name]));
+    } catch (error) {
+      throw new Error(`${where}: runHook threw: ${error instanceof Error ? error.stack : error}`);
+    }
+    checkAnswer(outcome.stdout, c.event, where);
+    assert(outcome.stderr.every((l) => typeof l === "string"), where);
+    unchanged(where);
+    if (outcome.stdout === undefined) tally.silent++;
+    else if (!outcome.stdout.includes('"hookSpecificOutput"')) tally.notices++;
+    else {
+      tally.refreshes++;
+      tally.maxChars = Math.max(
+        tally.maxChars,
+        JSON.parse(outcome.stdout).hookSpecificOutput.additionalContext.length,
+      );
+    }
+    if (index % 500 === 499 || index === indices.at(-1)) {
+      for (const entry of Deno.readDirSync(paths.state)) {
+        assert(
+          STATE_NAME.test(entry.name),
+          `${where}: stray file in the state folder: ${entry.name}`,
         );
       }
-      if (index % 500 === 499 || index === indices.at(-1)) {
-        for (const entry of Deno.readDirSync(paths.state)) {
-          assert(
-            STATE_NAME.test(entry.name),
-            `${where}: stray file in the state folder: ${entry.name}`,
-          );
-        }
-        Deno.removeSync(paths.state, { recursive: true });
-      }
+      Deno.removeSync(paths.state, { recursive: true });
     }
-  } finally {
-    Deno.removeSync(root, { recursive: true });
   }
   // deno-lint-ignore no-console
   console.log(
@@ -395,30 +396,21 @@ Deno.test(`fuzz: ${ONLY ? `case ${ONLY}` : CASES} mutated payloads, transcripts 
 });
 
 Deno.test(`fuzz: ${SPAWNED} mutated cases through src/main.ts as a process (seed ${SEED}): exit 0, one JSON answer or nothing`, async () => {
-  const root = Deno.makeTempDirSync({ prefix: "lessons-fuzz-spawn-" });
+  using root = box();
   const started = performance.now();
-  try {
-    for (let batch = 0; batch < SPAWNED; batch += 4) {
-      await Promise.all(Array.from({ length: Math.min(4, SPAWNED - batch) }, async (_, k) => {
-        const index = CASES + batch + k; // cases the in-process run did not use
-        const paths = casePaths(join(root, String(k)));
-        Deno.mkdirSync(paths.inputs, { recursive: true });
-        Deno.mkdirSync(paths.tmp, { recursive: true });
-        const c = await buildCase(SEED, index, paths);
-        Deno.writeFileSync(paths.transcript, c.transcript);
-        Deno.writeFileSync(paths.manifest, c.manifest);
-        const before = [listing(paths.root), listing(paths.inputs), listing(paths.tmp)].join("\n");
-        const run = await spawnHook(c.stdin, c.env);
-        const where = `seed ${SEED} case ${index}`;
-        assertSane(run, where, c.event === "SessionStart");
-        checkAnswer(run.stdout === "" ? undefined : run.stdout, c.event, where);
-        assert(!run.stderr.includes("internal error"), `${where}: ${run.stderr}`);
-        const after = [listing(paths.root), listing(paths.inputs), listing(paths.tmp)].join("\n");
-        assertEquals(after, before, `${where}: written outside the state folder`);
-      }));
-    }
-  } finally {
-    Deno.removeSync(root, { recursive: true });
+  for (let batch = 0; batch < SPAWNED; batch += 4) {
+    await Promise.all(Array.from({ length: Math.min(4, SPAWNED - batch) }, async (_, k) => {
+      const index = CASES + batch + k; // cases the in-process run did not use
+      const paths = casePaths(join(root.dir, String(k)));
+      const c = await buildCase(SEED, index, paths);
+      const unchanged = stage(paths, c);
+      const run = await spawnHook(c.stdin, c.env);
+      const where = `seed ${SEED} case ${index}`;
+      assertSane(run, where, c.event === "SessionStart");
+      checkAnswer(run.stdout === "" ? undefined : run.stdout, c.event, where);
+      assert(!run.stderr.includes("internal error"), `${where}: ${run.stderr}`);
+      unchanged(where);
+    }));
   }
   // deno-lint-ignore no-console
   console.log(`  ${SPAWNED} spawned cases, ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -2,9 +2,49 @@
  * Test support for the launcher and the installers: a throwaway plugin root, a PATH holding only
  * the tools a test allows (plus fakes such as `uname`), and a fake release served on loopback.
  */
+import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { baseEnv, ROOT } from "../_helpers.ts";
+import { baseEnv, ROOT, SAMPLE_MANIFEST } from "../_helpers.ts";
+
+/** SessionStart at startup, as Claude Code sends it. */
+export const STARTUP = Deno.readFileSync(
+  join(ROOT, "tests", "fixtures", "payloads", "SessionStart.startup.json"),
+);
+/** Release URL of nothing: a download tried here fails at once, without network. */
+export const NOWHERE = "http://127.0.0.1:9/rel";
+
+/** A firing call: no transcript, so the every-N-calls fallback fires at call 1. */
+export const FIRING = (() => {
+  const payload = JSON.parse(
+    Deno.readTextFileSync(join(ROOT, "tests", "fixtures", "payloads", "PostToolUse.Bash.json")),
+  );
+  payload.transcript_path = "/nonexistent/transcript.jsonl";
+  return new TextEncoder().encode(JSON.stringify(payload));
+})();
+
+/**
+ * What a firing call ({@link FIRING}) from source needs, for a plugin in `dir`: Deno's cache at
+ * `denoDir`, no background download, the sample manifest, state in `dir`, and no wait.
+ */
+export function firingEnv(dir: string, denoDir: string): Record<string, string> {
+  return {
+    HOME: dir,
+    DENO_DIR: denoDir,
+    LESSONS_REINJECT_NO_AUTO_INSTALL: "1",
+    LESSONS_REINJECT_TOOL_COUNT: "1",
+    LESSONS_STATE_DIR: join(dir, "state"),
+    LESSONS_MANIFEST_PATH: SAMPLE_MANIFEST,
+    // The payload's transcript does not exist: a context's first call would wait for it.
+    LESSONS_REINJECT_WAIT_MS: "1",
+  };
+}
+
+/** A folder of one test's own, removed when the scope holding it (`using`) ends. */
+export function tempDir(prefix: string): { dir: string } & Disposable {
+  const dir = Deno.makeTempDirSync({ prefix });
+  return { dir, [Symbol.dispose]: () => Deno.removeSync(dir, { recursive: true }) };
+}
 
 /** Tools hooks/run and hooks/install use, besides the downloader and the hasher. */
 export const BASE_TOOLS = [
@@ -64,17 +104,6 @@ export function which(tool: string): string {
   throw new Error(`${tool} is not on PATH`);
 }
 
-/** A shell script that prints what `uname` prints on a platform. */
-export function fakeUname(system: string, machine: string): string {
-  return `#!/bin/sh
-case "$1" in
-  -s) echo '${system}' ;;
-  -m) echo '${machine}' ;;
-  *) echo '${system}' ;;
-esac
-`;
-}
-
 /**
  * A folder to use as the whole PATH: symlinks to the named real tools and executable scripts
  * for the fakes (name → script text).
@@ -90,17 +119,58 @@ export function toolbox(dir: string, tools: string[], fakes: Record<string, stri
   return bin;
 }
 
-/** A plugin root holding copies of hooks/run and hooks/install (and nothing else unless asked). */
-export function pluginRoot(dir: string, extra: string[] = []): string {
-  const root = join(dir, "plugin");
-  Deno.mkdirSync(join(root, "hooks"), { recursive: true });
+/** A plugin folder under {@link tempDir}, with dist/ made, and the environment to run it in. */
+export interface Plugin extends Disposable {
+  dir: string;
+  root: string;
+  dist: string;
+  /** hooks/run. */
+  launcher: string;
+  env: Record<string, string>;
+}
+
+/**
+ * A plugin root holding copies of hooks/run, hooks/install and `extra`, on a system whose `uname`
+ * says `system` `machine`, whose PATH holds only {@link BASE_TOOLS}, `tools` and the `fakes`;
+ * with `source`, the real src/, deno.json and deno.lock (symlinked) beside its hooks/.
+ */
+export function plugin(options: {
+  uname?: [system: string, machine: string];
+  tools?: string[];
+  fakes?: Record<string, string>;
+  env?: Record<string, string>;
+  source?: boolean;
+  extra?: string[];
+} = {}): Plugin {
+  const temp = tempDir("lessons-plugin-");
+  const root = join(temp.dir, "plugin");
+  const dist = join(root, "dist");
   Deno.mkdirSync(join(root, ".claude-plugin"), { recursive: true });
-  for (const name of ["hooks/run", "hooks/install", ...extra]) {
+  Deno.mkdirSync(join(root, "hooks"));
+  Deno.mkdirSync(dist);
+  for (const name of ["hooks/run", "hooks/install", ...options.extra ?? []]) {
     Deno.copyFileSync(join(ROOT, name), join(root, name));
   }
   Deno.chmodSync(join(root, "hooks", "run"), 0o755);
   Deno.chmodSync(join(root, "hooks", "install"), 0o755);
-  return root;
+  for (const name of options.source ? ["src", "deno.json", "deno.lock"] : []) {
+    Deno.symlinkSync(join(ROOT, name), join(root, name));
+  }
+  const [system, machine] = options.uname ?? ["Linux", "x86_64"];
+  // What `uname -s` and `uname -m` print on that system.
+  const uname =
+    `#!/bin/sh\ncase "$1" in\n  -m) echo '${machine}' ;;\n  *) echo '${system}' ;;\nesac\n`;
+  const bin = toolbox(temp.dir, [...BASE_TOOLS, ...options.tools ?? []], {
+    uname,
+    ...options.fakes,
+  });
+  return {
+    ...temp,
+    root,
+    dist,
+    launcher: join(root, "hooks", "run"),
+    env: { PATH: bin, ...options.env },
+  };
 }
 
 /** Result of a subprocess. */
@@ -158,7 +228,7 @@ export function sha256(bytes: Uint8Array | string): string {
 export type AssetMode = "good" | "missing" | "truncated-stream" | "short-content-length";
 
 /** A fake release on 127.0.0.1: `/rel/SHA256SUMS` and `/rel/<asset>`. */
-export interface FakeRelease {
+export interface FakeRelease extends AsyncDisposable {
   base: string;
   /** Paths requested, in order. */
   requests: string[];
@@ -242,16 +312,34 @@ export function fakeRelease(
       headers: { "content-type": "application/octet-stream" },
     });
   });
+  const close = async () => {
+    await server.shutdown();
+    raw.close();
+    await rawDone.catch(() => {});
+    await Promise.all([...handlers]);
+  };
   return {
     base: `http://127.0.0.1:${server.addr.port}/rel`,
     requests,
-    async close() {
-      await server.shutdown();
-      raw.close();
-      await rawDone.catch(() => {});
-      await Promise.all([...handlers]);
-    },
+    close,
+    [Symbol.asyncDispose]: close,
   };
+}
+
+/**
+ * hooks/run --startup-notice at SessionStart startup: exit 0, stdin drained, nothing on stderr;
+ * returns its systemMessage (one line of JSON holding only that), or "" when it said nothing.
+ */
+export async function notice(launcher: string, env: Record<string, string>): Promise<string> {
+  const ran = await run(["sh", launcher, "--startup-notice"], env, STARTUP);
+  assert.equal(ran.code, 0, ran.stderr);
+  assert.ok(ran.stdinTaken, "stdin drained");
+  assert.equal(ran.stderr, "");
+  if (ran.stdout === "") return "";
+  const parsed = JSON.parse(ran.stdout);
+  assert.deepEqual(Object.keys(parsed), ["systemMessage"], ran.stdout);
+  assert.equal(ran.stdout.trim().split("\n").length, 1, "one line");
+  return parsed.systemMessage;
 }
 
 /** Files in `dir`, sorted (hidden ones too): what an install left behind. */
@@ -260,6 +348,15 @@ export function listing(dir: string): string[] {
     return [...Deno.readDirSync(dir)].map((e) => e.name).sort();
   } catch {
     return [];
+  }
+}
+
+/** The text of a file, or "" while there is none. */
+export function textOf(path: string): string {
+  try {
+    return Deno.readTextFileSync(path);
+  } catch {
+    return "";
   }
 }
 

@@ -21,11 +21,21 @@ import {
   writeSums,
 } from "../../scripts/release_files.ts";
 import { smoke } from "../../scripts/smoke.ts";
-import { listing, run } from "./_support.ts";
+import { listing, run, tempDir } from "./_support.ts";
 
 const read = (path: string) => Deno.readTextFileSync(join(ROOT, path));
 const denoJson = JSON.parse(read("deno.json"));
 const allowFlags = (words: string[]) => words.filter((w) => w.startsWith("--allow-"));
+/** scripts/compile.ts of the checkout at `root` with `args`. */
+const compile = (args: string[], env: Record<string, string> = {}, root = ROOT) =>
+  run([
+    Deno.execPath(),
+    "run",
+    "--quiet",
+    "--allow-all",
+    join(root, "scripts", "compile.ts"),
+    ...args,
+  ], env);
 
 Deno.test("one permission list: compile, hook task, hooks/run and the test helper", () => {
   const expected = ["--allow-read", "--allow-write", "--allow-env"];
@@ -55,17 +65,7 @@ Deno.test("one permission list: compile, hook task, hooks/run and the test helpe
 });
 
 Deno.test("compile.ts --dry-run: bundle, then one deno compile per target into dist/", async () => {
-  const ran = await run(
-    [
-      Deno.execPath(),
-      "run",
-      "--quiet",
-      "--allow-all",
-      join(ROOT, "scripts", "compile.ts"),
-      "--dry-run",
-    ],
-    { NO_COLOR: "1" },
-  );
+  const ran = await compile(["--dry-run"], { NO_COLOR: "1" });
   assert.equal(ran.code, 0, ran.stderr);
   const lines = ran.stdout.trim().split("\n");
   assert.equal(lines.length, 1 + TARGETS.length);
@@ -78,32 +78,9 @@ Deno.test("compile.ts --dry-run: bundle, then one deno compile per target into d
     assert.equal(words[words.indexOf("--output") + 1], join(ROOT, "dist", assetName(target)));
     assert.equal(words.at(-1), join(ROOT, "dist", "lessons-reinject.js"));
   }
-  const one = await run(
-    [
-      Deno.execPath(),
-      "run",
-      "--quiet",
-      "--allow-all",
-      join(ROOT, "scripts", "compile.ts"),
-      "--dry-run",
-      "--target",
-      "aarch64-apple-darwin",
-    ],
-    {},
-  );
+  const one = await compile(["--dry-run", "--target", "aarch64-apple-darwin"]);
   assert.equal(one.stdout.trim().split("\n").length, 2);
-  const bad = await run(
-    [
-      Deno.execPath(),
-      "run",
-      "--quiet",
-      "--allow-all",
-      join(ROOT, "scripts", "compile.ts"),
-      "--target",
-      "sparc",
-    ],
-    {},
-  );
+  const bad = await compile(["--target", "sparc"]);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /unknown target sparc/);
 });
@@ -132,60 +109,46 @@ function copyTree(from: string, to: string): void {
 }
 
 Deno.test("deno task compile without its runtime download: one sentence, no stack trace", async () => {
-  const dir = Deno.makeTempDirSync({ prefix: "lessons-compile-" });
-  try {
-    // esbuild in the shared cache, for the bundle step (a first `deno bundle` fetches it).
-    const entry = join(dir, "one.ts");
-    Deno.writeTextFileSync(entry, "export const one = 1;\n");
-    const warm = await run([Deno.execPath(), "bundle", "--quiet", entry, "-o", `${entry}.js`], {});
-    assert.equal(warm.code, 0, warm.stderr);
-    // A checkout of its own (compile.ts writes into its dist/), and a Deno cache holding the
-    // packages and esbuild but no runtime: whatever this machine has cached, compile must fetch.
-    const root = join(dir, "checkout");
-    copyTree(join(ROOT, "scripts"), join(root, "scripts"));
-    for (const name of ["src", ".claude-plugin"]) {
-      Deno.symlinkSync(join(ROOT, name), join(root, name));
-    }
-    for (const name of ["deno.json", "deno.lock"]) {
-      Deno.copyFileSync(join(ROOT, name), join(root, name));
-    }
-    const cache = join(dir, "deno-dir");
-    Deno.mkdirSync(join(cache, "dl"), { recursive: true });
-    Deno.symlinkSync(join(denoDir(), "npm"), join(cache, "npm"));
-    for (const found of Deno.readDirSync(join(denoDir(), "dl"))) {
-      if (found.name.startsWith("esbuild-")) {
-        Deno.symlinkSync(join(denoDir(), "dl", found.name), join(cache, "dl", found.name));
-      }
-    }
-    // Every HTTPS request goes to a proxy that refuses it: the runtime cannot be downloaded.
-    const refused = "http://127.0.0.1:9";
-    const ran = await run(
-      [
-        Deno.execPath(),
-        "run",
-        "--quiet",
-        "--allow-all",
-        join(root, "scripts", "compile.ts"),
-        "--target",
-        "aarch64-apple-darwin",
-      ],
-      {
-        DENO_DIR: cache,
-        HTTPS_PROXY: refused,
-        https_proxy: refused,
-        NO_PROXY: "",
-        no_proxy: "",
-      },
-    );
-    assert.equal(ran.code, 1, ran.stderr);
-    assert.match(
-      ran.stderr,
-      /^compile: deno compile could not download its runtime for aarch64-apple-darwin \(https:\/\/dl\.deno\.land\/release\/v[\d.]+\/denort-aarch64-apple-darwin\.zip: [^\n]+\), so no binary was built; run it where that host can be reached, or fetch that archive another way and set DENORT_BIN to the denort inside it\n$/,
-    );
-    assert.ok(!listing(join(root, "dist")).includes(assetName("aarch64-apple-darwin")));
-  } finally {
-    Deno.removeSync(dir, { recursive: true });
+  using temp = tempDir("lessons-compile-");
+  const dir = temp.dir;
+  // esbuild in the shared cache, for the bundle step (a first `deno bundle` fetches it).
+  const entry = join(dir, "one.ts");
+  Deno.writeTextFileSync(entry, "export const one = 1;\n");
+  const warm = await run([Deno.execPath(), "bundle", "--quiet", entry, "-o", `${entry}.js`], {});
+  assert.equal(warm.code, 0, warm.stderr);
+  // A checkout of its own (compile.ts writes into its dist/), and a Deno cache holding the
+  // packages and esbuild but no runtime: whatever this machine has cached, compile must fetch.
+  const root = join(dir, "checkout");
+  copyTree(join(ROOT, "scripts"), join(root, "scripts"));
+  for (const name of ["src", ".claude-plugin"]) {
+    Deno.symlinkSync(join(ROOT, name), join(root, name));
   }
+  for (const name of ["deno.json", "deno.lock"]) {
+    Deno.copyFileSync(join(ROOT, name), join(root, name));
+  }
+  const cache = join(dir, "deno-dir");
+  Deno.mkdirSync(join(cache, "dl"), { recursive: true });
+  Deno.symlinkSync(join(denoDir(), "npm"), join(cache, "npm"));
+  for (const found of Deno.readDirSync(join(denoDir(), "dl"))) {
+    if (found.name.startsWith("esbuild-")) {
+      Deno.symlinkSync(join(denoDir(), "dl", found.name), join(cache, "dl", found.name));
+    }
+  }
+  // Every HTTPS request goes to a proxy that refuses it: the runtime cannot be downloaded.
+  const refused = "http://127.0.0.1:9";
+  const ran = await compile(["--target", "aarch64-apple-darwin"], {
+    DENO_DIR: cache,
+    HTTPS_PROXY: refused,
+    https_proxy: refused,
+    NO_PROXY: "",
+    no_proxy: "",
+  }, root);
+  assert.equal(ran.code, 1, ran.stderr);
+  assert.match(
+    ran.stderr,
+    /^compile: deno compile could not download its runtime for aarch64-apple-darwin \(https:\/\/dl\.deno\.land\/release\/v[\d.]+\/denort-aarch64-apple-darwin\.zip: [^\n]+\), so no binary was built; run it where that host can be reached, or fetch that archive another way and set DENORT_BIN to the denort inside it\n$/,
+  );
+  assert.ok(!listing(join(root, "dist")).includes(assetName("aarch64-apple-darwin")));
 });
 
 Deno.test("asset names and platform mapping", () => {
@@ -203,24 +166,21 @@ Deno.test("asset names and platform mapping", () => {
 });
 
 Deno.test("SHA256SUMS: written in sha256sum's format, parsed back, garbage refused", async () => {
-  const dir = Deno.makeTempDirSync({ prefix: "lessons-sums-" });
-  try {
-    await assert.rejects(() => writeSums(dir), /no lessons-reinject binaries/);
-    Deno.writeTextFileSync(join(dir, assetName("x86_64-apple-darwin")), "abc");
-    Deno.writeTextFileSync(join(dir, "unrelated.txt"), "x");
-    const sums = await writeSums(dir);
-    const text = Deno.readTextFileSync(join(dir, "SHA256SUMS"));
-    assert.equal(
-      text,
-      "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad  " +
-        "lessons-reinject-x86_64-apple-darwin\n",
-    );
-    assert.deepEqual(parseSums(text), sums);
-    assert.deepEqual(parseSums(formatSums(sums).replace("  ", " *")), sums);
-    assert.throws(() => parseSums("not a checksum line\n"), SyntaxError);
-  } finally {
-    Deno.removeSync(dir, { recursive: true });
-  }
+  using temp = tempDir("lessons-sums-");
+  const dir = temp.dir;
+  await assert.rejects(() => writeSums(dir), /no lessons-reinject binaries/);
+  Deno.writeTextFileSync(join(dir, assetName("x86_64-apple-darwin")), "abc");
+  Deno.writeTextFileSync(join(dir, "unrelated.txt"), "x");
+  const sums = await writeSums(dir);
+  const text = Deno.readTextFileSync(join(dir, "SHA256SUMS"));
+  assert.equal(
+    text,
+    "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad  " +
+      "lessons-reinject-x86_64-apple-darwin\n",
+  );
+  assert.deepEqual(parseSums(text), sums);
+  assert.deepEqual(parseSums(formatSums(sums).replace("  ", " *")), sums);
+  assert.throws(() => parseSums("not a checksum line\n"), SyntaxError);
 });
 
 Deno.test("marketplace.json lists this plugin from the repository root", () => {
@@ -300,33 +260,30 @@ Deno.test("workflows: CI runs .ci/run on three systems; release builds and smoke
 });
 
 Deno.test("the bundle alone, run by deno, passes the release smoke test", async () => {
-  const dir = Deno.makeTempDirSync({ prefix: "lessons-bundle-" });
-  try {
-    const bundle = join(dir, "lessons-reinject.js");
-    // The release build (deno bundle, then eager functions). run() passes on the proxy and CA
-    // variables: a first `deno bundle` downloads esbuild.
-    const built = await run(
-      [Deno.execPath(), "run", "--allow-all", join(ROOT, "scripts", "bundle.ts"), bundle],
-      {},
-    );
-    assert.equal(built.code, 0, built.stderr);
-    // Only node: built-ins may be left to load: everything else is inlined in the one file.
-    const imports = [...Deno.readTextFileSync(bundle).matchAll(/^import .* from "([^"]+)";$/gm)]
-      .map((m) => m[1] ?? "");
-    assert.deepEqual(imports.filter((s) => !s.startsWith("node:")), []);
-    const problems = await smoke([
-      Deno.execPath(),
-      "run",
-      "--quiet",
-      "--no-prompt",
-      "--no-config",
-      ...BINARY_PERMISSIONS,
-      bundle,
-    ]);
-    assert.deepEqual(problems, []);
-  } finally {
-    Deno.removeSync(dir, { recursive: true });
-  }
+  using temp = tempDir("lessons-bundle-");
+  const dir = temp.dir;
+  const bundle = join(dir, "lessons-reinject.js");
+  // The release build (deno bundle, then eager functions). run() passes on the proxy and CA
+  // variables: a first `deno bundle` downloads esbuild.
+  const built = await run(
+    [Deno.execPath(), "run", "--allow-all", join(ROOT, "scripts", "bundle.ts"), bundle],
+    {},
+  );
+  assert.equal(built.code, 0, built.stderr);
+  // Only node: built-ins may be left to load: everything else is inlined in the one file.
+  const imports = [...Deno.readTextFileSync(bundle).matchAll(/^import .* from "([^"]+)";$/gm)]
+    .map((m) => m[1] ?? "");
+  assert.deepEqual(imports.filter((s) => !s.startsWith("node:")), []);
+  const problems = await smoke([
+    Deno.execPath(),
+    "run",
+    "--quiet",
+    "--no-prompt",
+    "--no-config",
+    ...BINARY_PERMISSIONS,
+    bundle,
+  ]);
+  assert.deepEqual(problems, []);
 });
 
 Deno.test("the smoke test fails a hook that answers wrongly", async () => {

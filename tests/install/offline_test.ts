@@ -6,26 +6,25 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { denoDir, ROOT, SAMPLE_MANIFEST } from "../_helpers.ts";
+import { denoDir, SAMPLE_MANIFEST } from "../_helpers.ts";
 import {
   BASE_TOOLS,
   fakeRelease,
-  fakeUname,
   has,
   listing,
-  pluginRoot,
+  notice,
+  NOWHERE,
+  plugin,
   POSIX,
   run,
-  toolbox,
+  tempDir,
+  textOf,
   waitFor,
 } from "./_support.ts";
 
 const IGNORE = !POSIX || !has(...BASE_TOOLS, "wc", "curl", "sha256sum");
-const STARTUP = Deno.readFileSync(
-  join(ROOT, "tests", "fixtures", "payloads", "SessionStart.startup.json"),
-);
-/** Release URL of nothing: a download tried here fails at once, without network. */
-const NOWHERE = "http://127.0.0.1:9/rel";
+const test = (name: string, fn: (t: Deno.TestContext) => Promise<void>, ignore = IGNORE) =>
+  Deno.test({ name, ignore }, fn);
 const TARGET = "x86_64-unknown-linux-gnu";
 const FAILED = "lessons-reinject install: cannot download https://example.invalid/rel/" +
   "SHA256SUMS; nothing installed";
@@ -40,201 +39,138 @@ function fakeDeno(cacheStatus: number): string {
 }
 
 /** A plugin folder without a binary on a Linux x86_64 that has only `tools`. */
-function setup(fakes: Record<string, string> = {}, tools: string[] = []) {
-  const dir = Deno.makeTempDirSync({ prefix: "lessons-offline-" });
-  const root = pluginRoot(dir);
-  const bin = toolbox(dir, [...BASE_TOOLS, "wc", "curl", "sha256sum", ...tools], {
-    uname: fakeUname("Linux", "x86_64"),
-    ...fakes,
-  });
-  const dist = join(root, "dist");
-  Deno.mkdirSync(dist);
-  const env = { PATH: bin, LESSONS_REINJECT_RELEASE_URL: NOWHERE };
-  return { dir, root, dist, launcher: join(root, "hooks", "run"), env };
-}
-
-/** The startup notice's systemMessage, or "" when hooks/run said nothing. */
-async function notice(launcher: string, env: Record<string, string>): Promise<string> {
-  const ran = await run(["sh", launcher, "--startup-notice"], env, STARTUP);
-  assert.equal(ran.code, 0, ran.stderr);
-  assert.ok(ran.stdinTaken, "stdin drained");
-  assert.equal(ran.stderr, "");
-  return ran.stdout === "" ? "" : JSON.parse(ran.stdout).systemMessage;
+function setup(fakes: Record<string, string> = {}, tools: string[] = [], source = false) {
+  const env = { LESSONS_REINJECT_RELEASE_URL: NOWHERE };
+  return plugin({ tools: ["wc", "curl", "sha256sum", ...tools], fakes, env, source });
 }
 
 const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000);
 
-Deno.test({
-  name: "hooks/run --startup-notice says a failed download once a day at most",
-  ignore: IGNORE,
-}, async (t) => {
-  const { dir, dist, launcher, env } = setup();
-  const lock = join(dist, ".install-lock");
-  const log = join(dist, "install.log");
-  const told = join(dist, ".failure-told");
+/** Waits until install.log (or `log`) says the background job failed. */
+const failed = (log: string, what: string) =>
+  waitFor(() => /nothing installed/.test(textOf(log)), 10_000, what);
+
+test("hooks/run --startup-notice says a failed download once a day at most", async (t) => {
+  using at = setup();
+  const { launcher, env } = at;
+  const lock = join(at.dist, ".install-lock");
+  const log = join(at.dist, "install.log");
+  const told = join(at.dist, ".failure-told");
   const says =
     /^lessons-reinject: the download of its binary failed \((cannot download \S+; nothing installed)\); it is retried hourly in the background \(this notice comes once a day at most\), or run: sh \S+\/hooks\/install; context refreshes start when it arrives\.$/;
-  try {
-    await t.step("a failure within the hour: said once, then silence", async () => {
-      Deno.mkdirSync(lock);
-      Deno.writeTextFileSync(log, `curl: (6) Could not resolve host\n${FAILED}\n`);
-      const first = await notice(launcher, env);
-      assert.match(first, says);
-      assert.ok(first.includes("https://example.invalid/rel/SHA256SUMS"), first);
-      assert.equal(await notice(launcher, env), "", "the second session start is silent");
-      assert.equal(await notice(launcher, env), "");
-    });
-    await t.step("a day later, said again", async () => {
-      Deno.utimeSync(told, hoursAgo(25), hoursAgo(25));
-      assert.match(await notice(launcher, env), says);
-      assert.equal(await notice(launcher, env), "");
-    });
-    await t.step("an hour later the retry starts, silently within the day", async () => {
-      Deno.utimeSync(lock, hoursAgo(2), hoursAgo(2));
-      assert.equal(await notice(launcher, env), "");
-      // The retry ran: its own failure (the unreachable release URL) replaced the old one.
-      await waitFor(
-        () => Deno.readTextFileSync(log).includes(`${NOWHERE}/SHA256SUMS`),
-        10_000,
-        "the retry to fail",
-      );
-    });
-    await t.step(
-      "a retry started after a day: the failure is said, not 'downloading'",
-      async () => {
-        Deno.utimeSync(lock, hoursAgo(2), hoursAgo(2));
-        Deno.utimeSync(told, hoursAgo(25), hoursAgo(25));
-        const said = await notice(launcher, env);
-        assert.match(said, says);
-        assert.ok(said.includes(`${NOWHERE}/SHA256SUMS`), said);
-      },
+  await t.step("a failure within the hour: said once, then silence", async () => {
+    Deno.mkdirSync(lock);
+    Deno.writeTextFileSync(log, `curl: (6) Could not resolve host\n${FAILED}\n`);
+    const first = await notice(launcher, env);
+    assert.match(first, says);
+    assert.ok(first.includes("https://example.invalid/rel/SHA256SUMS"), first);
+    assert.equal(await notice(launcher, env), "", "the second session start is silent");
+    assert.equal(await notice(launcher, env), "");
+  });
+  await t.step("a day later, said again", async () => {
+    Deno.utimeSync(told, hoursAgo(25), hoursAgo(25));
+    assert.match(await notice(launcher, env), says);
+    assert.equal(await notice(launcher, env), "");
+  });
+  await t.step("an hour later the retry starts, silently within the day", async () => {
+    Deno.utimeSync(lock, hoursAgo(2), hoursAgo(2));
+    assert.equal(await notice(launcher, env), "");
+    // The retry ran: its own failure (the unreachable release URL) replaced the old one.
+    await waitFor(
+      () => Deno.readTextFileSync(log).includes(`${NOWHERE}/SHA256SUMS`),
+      10_000,
+      "the retry to fail",
     );
-    await t.step(
-      "while a retry runs (its log has no end yet), the failure told stands",
-      async () => {
-        await waitFor(() => /nothing installed/.test(Deno.readTextFileSync(log)), 10_000, "retry");
-        Deno.writeTextFileSync(log, "curl: still trying\n");
-        assert.equal(await notice(launcher, env), "");
-        Deno.utimeSync(told, hoursAgo(25), hoursAgo(25));
-        assert.match(await notice(launcher, env), says);
-      },
-    );
-  } finally {
-    Deno.removeSync(dir, { recursive: true });
-  }
+  });
+  await t.step("a retry started after a day: the failure is said, not 'downloading'", async () => {
+    Deno.utimeSync(lock, hoursAgo(2), hoursAgo(2));
+    Deno.utimeSync(told, hoursAgo(25), hoursAgo(25));
+    const said = await notice(launcher, env);
+    assert.match(said, says);
+    assert.ok(said.includes(`${NOWHERE}/SHA256SUMS`), said);
+  });
+  await t.step("while a retry runs (its log has no end yet), the failure told stands", async () => {
+    await failed(log, "retry");
+    Deno.writeTextFileSync(log, "curl: still trying\n");
+    assert.equal(await notice(launcher, env), "");
+    Deno.utimeSync(told, hoursAgo(25), hoursAgo(25));
+    assert.match(await notice(launcher, env), says);
+  });
 });
 
-Deno.test({
-  name: "hooks/run --startup-notice: with deno, a failure already told leaves the hook to answer",
-  ignore: IGNORE,
-}, async () => {
-  const { dir, dist, launcher, env } = setup({ deno: fakeDeno(0) });
-  try {
-    Deno.mkdirSync(join(dist, ".install-lock"));
-    Deno.writeTextFileSync(join(dist, "install.log"), `${FAILED}\n`);
+test("hooks/run --startup-notice: with deno, a failure already told leaves the hook to answer", async () => {
+  using at = setup({ deno: fakeDeno(0) });
+  Deno.mkdirSync(join(at.dist, ".install-lock"));
+  Deno.writeTextFileSync(join(at.dist, "install.log"), `${FAILED}\n`);
+  assert.match(
+    await notice(at.launcher, at.env),
+    /failed .*; until it arrives, refreshes run from source with deno\.$/,
+  );
+  // The session starts as with a binary: the source (deno) answers, as the hook.
+  assert.equal(await notice(at.launcher, at.env), "deno answered run");
+});
+
+test("hooks/run --startup-notice: when deno cannot fetch the packages either, says so", async () => {
+  using at = setup({ deno: fakeDeno(1) });
+  const { root, dist } = at;
+  // The first session start: both jobs start; nothing is known yet.
+  assert.match(await notice(at.launcher, at.env), /^lessons-reinject: downloading its binary/);
+  const cacheLog = join(dist, "deno-cache.log");
+  await waitFor(() => textOf(cacheLog).includes("deno cache: failed"), 10_000, "deno cache");
+  await failed(join(dist, "install.log"), "the download to fail");
+  assert.equal(
+    await notice(at.launcher, at.env),
+    `lessons-reinject: the download of its binary failed (cannot download ${NOWHERE}/` +
+      "SHA256SUMS; nothing installed); it is retried hourly in the background (this notice " +
+      `comes once a day at most), or run: sh ${root}/hooks/install; until then refreshes are ` +
+      `off: deno could not fetch the source's packages either (log: ${cacheLog}); or warm its ` +
+      `cache: deno cache --config ${root}/deno.json ${root}/src/main.ts.`,
+  );
+});
+
+test("hooks/run: a command (doctor, --version) never starts a download; a hook call does", async () => {
+  await using release = fakeRelease({});
+  using at = setup();
+  const withRelease = { ...at.env, LESSONS_REINJECT_RELEASE_URL: release.base };
+  for (const command of [["doctor"], ["--version"], ["doctor", "--json"]]) {
+    const ran = await run(["sh", at.launcher, ...command], withRelease);
+    assert.equal(ran.code, 1, command.join(" "));
+    assert.equal(ran.stdout, "");
     assert.match(
-      await notice(launcher, env),
-      /failed .*; until it arrives, refreshes run from source with deno\.$/,
+      ran.stderr,
+      new RegExp(
+        `^lessons-reinject: no binary for ${TARGET} in \\S+ and no deno on PATH; run \\S+/hooks/install\\n$`,
+      ),
     );
-    // The session starts as with a binary: the source (deno) answers, as the hook.
-    assert.equal(await notice(launcher, env), "deno answered run");
-  } finally {
-    Deno.removeSync(dir, { recursive: true });
   }
-});
-
-Deno.test({
-  name: "hooks/run --startup-notice: when deno cannot fetch the packages either, says so",
-  ignore: IGNORE,
-}, async () => {
-  const { dir, root, dist, launcher, env } = setup({ deno: fakeDeno(1) });
-  try {
-    // The first session start: both jobs start; nothing is known yet.
-    assert.match(await notice(launcher, env), /^lessons-reinject: downloading its binary/);
-    const cacheLog = join(dist, "deno-cache.log");
-    await waitFor(
-      () =>
-        listing(dist).includes("deno-cache.log") &&
-        Deno.readTextFileSync(cacheLog).includes("deno cache: failed") &&
-        /nothing installed/.test(Deno.readTextFileSync(join(dist, "install.log"))),
-      10_000,
-      "both background jobs to fail",
-    );
-    assert.equal(
-      await notice(launcher, env),
-      `lessons-reinject: the download of its binary failed (cannot download ${NOWHERE}/` +
-        "SHA256SUMS; nothing installed); it is retried hourly in the background (this notice " +
-        `comes once a day at most), or run: sh ${root}/hooks/install; until then refreshes are ` +
-        `off: deno could not fetch the source's packages either (log: ${cacheLog}); or warm its ` +
-        `cache: deno cache --config ${root}/deno.json ${root}/src/main.ts.`,
-    );
-  } finally {
-    Deno.removeSync(dir, { recursive: true });
-  }
-});
-
-Deno.test({
-  name: "hooks/run: a command (doctor, --version) never starts a download; a hook call does",
-  ignore: IGNORE,
-}, async () => {
-  const release = fakeRelease({});
-  const { dir, dist, launcher, env } = setup();
-  const withRelease = { ...env, LESSONS_REINJECT_RELEASE_URL: release.base };
-  try {
-    for (const command of [["doctor"], ["--version"], ["doctor", "--json"]]) {
-      const ran = await run(["sh", launcher, ...command], withRelease);
-      assert.equal(ran.code, 1, command.join(" "));
-      assert.equal(ran.stdout, "");
-      assert.match(
-        ran.stderr,
-        new RegExp(
-          `^lessons-reinject: no binary for ${TARGET} in \\S+ and no deno on PATH; run \\S+/hooks/install\\n$`,
-        ),
-      );
-    }
-    assert.deepEqual(listing(dist), [], "no lock, no log");
-    assert.deepEqual(release.requests, [], "nothing asked of the release host");
-    // Control: the same folder, called as a hook, does download.
-    await run(["sh", launcher], withRelease, new TextEncoder().encode("{}"));
-    await waitFor(() => release.requests.length > 0, 10_000, "the hook's download");
-    await waitFor(
-      () =>
-        listing(dist).includes("install.log") &&
-        /nothing installed/.test(Deno.readTextFileSync(join(dist, "install.log"))),
-      10_000,
-      "the hook's download to end",
-    );
-  } finally {
-    await release.close();
-    Deno.removeSync(dir, { recursive: true });
-  }
+  assert.deepEqual(listing(at.dist), [], "no lock, no log");
+  assert.deepEqual(release.requests, [], "nothing asked of the release host");
+  // Control: the same folder, called as a hook, does download.
+  await run(["sh", at.launcher], withRelease, new TextEncoder().encode("{}"));
+  await waitFor(() => release.requests.length > 0, 10_000, "the hook's download");
+  await failed(join(at.dist, "install.log"), "the hook's download to end");
 });
 
 /** A plugin folder holding the real source, and the environment for the real deno. */
 function withSource(cache: string) {
-  const made = setup({}, ["deno"]);
-  for (const name of ["src", "deno.json", "deno.lock"]) {
-    Deno.symlinkSync(join(ROOT, name), join(made.root, name));
-  }
-  const env = {
-    ...made.env,
+  const made = setup({}, ["deno"], true);
+  Object.assign(made.env, {
     HOME: made.dir,
     DENO_DIR: cache,
     CLAUDE_PLUGIN_ROOT: made.root,
     LESSONS_MANIFEST_PATH: SAMPLE_MANIFEST,
     LESSONS_STATE_DIR: join(made.dir, "state"),
-  };
-  return { ...made, env };
+  });
+  return made;
 }
 
-Deno.test({
-  name: "hooks/run doctor with an empty Deno cache: one line, what to do, nothing downloaded",
-  ignore: IGNORE || !has("deno"),
-}, async () => {
-  const empty = Deno.makeTempDirSync({ prefix: "lessons-empty-deno-dir-" });
-  const { dir, root, dist, launcher, env } = withSource(empty);
-  try {
-    const ran = await run(["sh", launcher, "doctor"], env);
+test(
+  "hooks/run doctor with an empty Deno cache: one line, what to do, nothing downloaded",
+  async () => {
+    using empty = tempDir("lessons-empty-deno-dir-");
+    using at = withSource(empty.dir);
+    const { root } = at;
+    const ran = await run(["sh", at.launcher, "doctor"], at.env);
     assert.equal(ran.code, 1);
     assert.equal(ran.stdout, "");
     assert.equal(
@@ -245,26 +181,25 @@ Deno.test({
         `binary: sh ${root}/hooks/install (the release), or copy a binary you built (deno task ` +
         `compile in a checkout) to ${root}/dist/lessons-reinject-${TARGET}.\n`,
     );
-    assert.deepEqual(listing(dist), [], "no download started");
+    assert.deepEqual(listing(at.dist), [], "no download started");
     // Deno makes its npm folder, and leaves it empty: no package was fetched.
-    assert.deepEqual(listing(join(empty, "npm", "registry.npmjs.org")), [], "no package fetched");
-  } finally {
-    Deno.removeSync(dir, { recursive: true });
-    Deno.removeSync(empty, { recursive: true });
-  }
-});
+    assert.deepEqual(
+      listing(join(empty.dir, "npm", "registry.npmjs.org")),
+      [],
+      "no package fetched",
+    );
+  },
+  IGNORE || !has("deno"),
+);
 
-Deno.test({
-  name:
-    "hooks/run doctor with a warm cache: says refreshes work from source, and what the download said",
-  ignore: IGNORE || !has("deno"),
-}, async () => {
-  const { dir, dist, launcher, env } = withSource(denoDir());
-  try {
-    Deno.mkdirSync(join(dist, ".install-lock"));
-    Deno.writeTextFileSync(join(dist, "install.log"), `${FAILED}\n`);
-    const before = listing(dist);
-    const ran = await run(["sh", launcher, "doctor", "--json"], env);
+test(
+  "hooks/run doctor with a warm cache: says refreshes work from source, and what the download said",
+  async () => {
+    using at = withSource(denoDir());
+    Deno.mkdirSync(join(at.dist, ".install-lock"));
+    Deno.writeTextFileSync(join(at.dist, "install.log"), `${FAILED}\n`);
+    const before = listing(at.dist);
+    const ran = await run(["sh", at.launcher, "doctor", "--json"], at.env);
     const binary = JSON.parse(ran.stdout).checks.find((c: { name: string }) => c.name === "binary");
     assert.equal(binary.status, "warn", binary.detail);
     assert.match(
@@ -272,8 +207,7 @@ Deno.test({
       /its background download failed \(cannot download https:\/\/example\.invalid\/rel\/SHA256SUMS; nothing installed\): the release host cannot be reached from here, or has no such release yet; .*; meanwhile refreshes work: hooks\/run runs the source with \S+deno from Deno's cache, which holds jsonc-parser@3\.3\.1, zod@4\.6\.7/,
     );
     assert.match(binary.fix, /copy one you built .* to \S+\/dist\/lessons-reinject-/);
-    assert.deepEqual(listing(dist), before, "doctor started nothing");
-  } finally {
-    Deno.removeSync(dir, { recursive: true });
-  }
-});
+    assert.deepEqual(listing(at.dist), before, "doctor started nothing");
+  },
+  IGNORE || !has("deno"),
+);

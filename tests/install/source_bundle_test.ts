@@ -6,25 +6,31 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { denoDir, HOOK_PERMISSIONS, ROOT, SAMPLE_MANIFEST } from "../_helpers.ts";
+import { denoDir, HOOK_PERMISSIONS, ROOT } from "../_helpers.ts";
 import { smoke } from "../../scripts/smoke.ts";
 import { currentBuild } from "../../scripts/source_bundle.ts";
-import { BASE_TOOLS, has, POSIX, run, toolbox, waitFor, which } from "./_support.ts";
+import {
+  BASE_TOOLS,
+  FIRING,
+  firingEnv,
+  has,
+  POSIX,
+  run,
+  tempDir,
+  textOf,
+  toolbox,
+  waitFor,
+  which,
+} from "./_support.ts";
 
 const IGNORE = !POSIX || !has(...BASE_TOOLS, "cp", "deno");
-
-/** A firing call: no transcript, so the every-N-calls fallback fires at call 1. */
-const FIRING = (() => {
-  const payload = JSON.parse(
-    Deno.readTextFileSync(join(ROOT, "tests", "fixtures", "payloads", "PostToolUse.Bash.json")),
-  );
-  payload.transcript_path = "/nonexistent/transcript.jsonl";
-  return new TextEncoder().encode(JSON.stringify(payload));
-})();
+const test = (name: string, fn: (t: Deno.TestContext) => Promise<void>, ignore = IGNORE) =>
+  Deno.test({ name, ignore }, fn);
 
 /** An installed plugin without a binary: a copy of the source, not a checkout. */
 function setup(options: { cache?: string; denoDir?: string; env?: Record<string, string> } = {}) {
-  const dir = Deno.makeTempDirSync({ prefix: "lessons-source-bundle-" });
+  const temp = tempDir("lessons-source-bundle-");
+  const dir = temp.dir;
   const root = join(dir, "plugin");
   Deno.mkdirSync(root);
   for (const name of ["hooks", "src", "scripts", "deno.json", "deno.lock"]) {
@@ -38,28 +44,16 @@ function setup(options: { cache?: string; denoDir?: string; env?: Record<string,
   });
   const cache = options.cache ?? join(dir, "cache");
   const env = {
+    ...firingEnv(dir, options.denoDir ?? denoDir()),
     PATH: bin,
-    HOME: dir,
     XDG_CACHE_HOME: cache,
-    DENO_DIR: options.denoDir ?? denoDir(),
-    LESSONS_REINJECT_NO_AUTO_INSTALL: "1",
-    LESSONS_REINJECT_TOOL_COUNT: "1",
-    LESSONS_STATE_DIR: join(dir, "state"),
-    LESSONS_MANIFEST_PATH: SAMPLE_MANIFEST,
-    // The payload's transcript does not exist: a context's first call would wait for it.
-    LESSONS_REINJECT_WAIT_MS: "1",
     ...options.env,
   };
   const folder = join(cache, "lessons-reinject", "source-bundles", root);
   /** The deno commands run since the last call, one a line. */
   const ran = () => {
-    let text = "";
-    try {
-      text = Deno.readTextFileSync(log);
-      Deno.removeSync(log);
-    } catch {
-      // nothing ran
-    }
+    const text = textOf(log);
+    if (text) Deno.removeSync(log);
     return text.trim().split("\n").filter((l) => l !== "");
   };
   const launcher = join(root, "hooks", "run");
@@ -77,17 +71,23 @@ function setup(options: { cache?: string; denoDir?: string; env?: Record<string,
       return currentBuild(folder) !== undefined;
     }
   };
-  return { dir, root, env, folder, ran, launcher, hook, built };
-}
-
-/** What the logging deno saw for the hook run from the bundle, with the binary's permissions. */
-function fromBundle(root: string, folder: string): string {
-  return [
-    "run --quiet --no-prompt --no-config",
-    ...HOOK_PERMISSIONS,
-    join(root, "hooks", "source_bundle.js"),
-    join(folder, currentBuild(folder) ?? "?", "lessons-reinject.js"),
-  ].join(" ");
+  /** What the logging deno saw for the hook run from the bundle, with the binary's permissions. */
+  const bundled = () =>
+    [
+      "run --quiet --no-prompt --no-config",
+      ...HOOK_PERMISSIONS,
+      join(root, "hooks", "source_bundle.js"),
+      join(folder, currentBuild(folder) ?? "?", "lessons-reinject.js"),
+    ].join(" ");
+  /** Whether these deno commands ran the source's main.ts. */
+  const sourceIn = (calls: string[]) => calls.some((l) => l.endsWith(join(root, "src", "main.ts")));
+  /** A first call, then the bundle it builds; the deno commands of both forgotten. */
+  const warm = async () => {
+    await hook("warm");
+    await waitFor(built, 60_000, "the bundle");
+    ran();
+  };
+  return { ...temp, root, env, folder, ran, launcher, hook, built, bundled, sourceIn, warm };
 }
 
 function assertRefresh(ran: { code: number; stdout: string; stderr: string }): void {
@@ -99,164 +99,129 @@ function assertRefresh(ran: { code: number; stdout: string; stderr: string }): v
   );
 }
 
-Deno.test({
-  name: "hooks/run without a binary builds the source's bundle once, then runs it",
-  ignore: IGNORE,
-}, async () => {
-  const { dir, root, folder, ran, launcher, hook, built, env } = setup();
-  try {
-    // The first call: the source serves it, and the bundle is built in the background.
-    // A command never starts a build (as it never starts a download): it runs the source.
-    const command = await run([launcher, "--version"], env);
-    assert.deepEqual([command.code, command.stderr], [0, ""]);
-    assert.deepEqual(ran(), [
-      `run --quiet --no-prompt --cached-only ${HOOK_PERMISSIONS.join(" ")} ` +
-      `${join(root, "src", "main.ts")} --version`,
-    ]);
-    assert.throws(() => Deno.statSync(folder), "no cache folder made");
-    assertRefresh(await hook("first"));
-    await waitFor(built, 60_000, "the bundle to be built");
-    const first = ran();
-    assert.ok(first.some((l) => l.endsWith(join(root, "src", "main.ts"))), first.join("\n"));
-    assert.ok(
-      first.some((l) => l.includes("--allow-run") && l.endsWith(`source_bundle.ts ${folder}`)),
-      first.join("\n"),
-    );
-    // From now on the bundle: one deno, the binary's permissions, no config, no build.
-    assertRefresh(await hook("second"));
-    assert.deepEqual(ran(), [fromBundle(root, folder)]);
-    const version = await run([launcher, "--version"], env);
-    assert.deepEqual([version.code, version.stdout, version.stderr], [
-      0,
-      "lessons-reinject 0.1.0\n",
-      "",
-    ]);
-    assert.deepEqual(ran(), [`${fromBundle(root, folder)} --version`]);
-    // It is the hook the release is: the release's smoke test passes through the launcher.
-    // (smoke() gives each call an environment of its own: a wrapper keeps this plugin's.)
-    const wrapper = join(dir, "launch");
-    Deno.writeTextFileSync(
-      wrapper,
-      `#!/bin/sh\nexport PATH='${env.PATH}' XDG_CACHE_HOME='${env.XDG_CACHE_HOME}' ` +
-        `LESSONS_REINJECT_NO_AUTO_INSTALL=1\nexec '${launcher}' "$@"\n`,
-      { mode: 0o755 },
-    );
-    assert.deepEqual(await smoke([wrapper]), []);
-    const calls = ran();
-    assert.ok(calls.every((l) => l.startsWith(fromBundle(root, folder))), calls.join("\n"));
-  } finally {
-    Deno.removeSync(dir, { recursive: true });
-  }
+test("hooks/run without a binary builds the source's bundle once, then runs it", async () => {
+  using at = setup();
+  const { root, folder, ran, launcher, env } = at;
+  // The first call: the source serves it, and the bundle is built in the background.
+  // A command never starts a build (as it never starts a download): it runs the source.
+  const command = await run([launcher, "--version"], env);
+  assert.deepEqual([command.code, command.stderr], [0, ""]);
+  assert.deepEqual(ran(), [
+    `run --quiet --no-prompt --cached-only ${HOOK_PERMISSIONS.join(" ")} ` +
+    `${join(root, "src", "main.ts")} --version`,
+  ]);
+  assert.throws(() => Deno.statSync(folder), "no cache folder made");
+  assertRefresh(await at.hook("first"));
+  await waitFor(at.built, 60_000, "the bundle to be built");
+  const first = ran();
+  assert.ok(at.sourceIn(first), first.join("\n"));
+  assert.ok(
+    first.some((l) => l.includes("--allow-run") && l.endsWith(`source_bundle.ts ${folder}`)),
+    first.join("\n"),
+  );
+  // From now on the bundle: one deno, the binary's permissions, no config, no build.
+  assertRefresh(await at.hook("second"));
+  assert.deepEqual(ran(), [at.bundled()]);
+  const version = await run([launcher, "--version"], env);
+  assert.deepEqual([version.code, version.stdout, version.stderr], [
+    0,
+    "lessons-reinject 0.1.0\n",
+    "",
+  ]);
+  assert.deepEqual(ran(), [`${at.bundled()} --version`]);
+  // It is the hook the release is: the release's smoke test passes through the launcher.
+  // (smoke() gives each call an environment of its own: a wrapper keeps this plugin's.)
+  const wrapper = join(at.dir, "launch");
+  Deno.writeTextFileSync(
+    wrapper,
+    `#!/bin/sh\nexport PATH='${env.PATH}' XDG_CACHE_HOME='${env.XDG_CACHE_HOME}' ` +
+      `LESSONS_REINJECT_NO_AUTO_INSTALL=1\nexec '${launcher}' "$@"\n`,
+    { mode: 0o755 },
+  );
+  assert.deepEqual(await smoke([wrapper]), []);
+  const calls = ran();
+  assert.ok(calls.every((l) => l.startsWith(at.bundled())), calls.join("\n"));
 });
 
-Deno.test({
-  name:
-    "hooks/run: an edit of the source runs the source at the next call, and rebuilds the bundle",
-  ignore: IGNORE,
-}, async (t) => {
-  const { dir, root, folder, ran, hook, built } = setup();
-  try {
-    await hook("warm");
-    await waitFor(built, 60_000, "the first bundle");
-    ran();
-    for (
-      const [what, edit] of [
-        [
-          "an edited file",
-          () => Deno.writeTextFileSync(join(root, "src", "main.ts"), "\n", { append: true }),
-        ],
-        ["a new file", () => Deno.writeTextFileSync(join(root, "src", "io", "new_file.ts"), "\n")],
-        ["a removed file", () => Deno.removeSync(join(root, "src", "io", "new_file.ts"))],
-        [
-          "deno.json",
-          () => Deno.writeTextFileSync(join(root, "deno.json"), "\n", { append: true }),
-        ],
-      ] as const
-    ) {
-      await t.step(what, async () => {
-        const before = currentBuild(folder);
-        edit();
-        assertRefresh(await hook(`edit ${what}`));
-        const calls = ran();
-        assert.ok(calls.some((l) => l.endsWith(join(root, "src", "main.ts"))), calls.join("\n"));
-        assert.ok(!calls.some((l) => l.includes("source_bundle.js")), "a stale bundle is not run");
-        await waitFor(() => built() && currentBuild(folder) !== before, 60_000, "the rebuild");
-        ran();
-        assertRefresh(await hook(`after ${what}`));
-        assert.deepEqual(ran(), [fromBundle(root, folder)]);
-      });
-    }
-  } finally {
-    Deno.removeSync(dir, { recursive: true });
-  }
-});
-
-Deno.test({
-  name: "hooks/run: a corrupt or half-written bundle is passed over, silently, stdin intact",
-  ignore: IGNORE,
-}, async () => {
-  const { dir, root, folder, ran, hook, built } = setup();
-  try {
-    await hook("warm");
-    await waitFor(built, 60_000, "the bundle");
-    const build = currentBuild(folder)!;
-    const bundle = join(folder, build, "lessons-reinject.js");
-    const whole = Deno.readFileSync(bundle);
-    // A build in progress (its lock): a bad bundle is rebuilt, but not before these calls.
-    const lock = join(folder, "building");
-    Deno.mkdirSync(lock);
-    for (
-      const [what, bytes] of [
-        ["half-written", whole.subarray(0, whole.length >> 1)],
-        ["garbage", new TextEncoder().encode("\u0000\u0001 not JavaScript {{{")],
-        ["empty", new Uint8Array()],
-        ["no main", new TextEncoder().encode("export const x = 1;\n")],
-      ] as const
-    ) {
-      // Written with the bundle's own mtime: no source file becomes newer, it is just bad.
-      const info = Deno.statSync(bundle);
-      Deno.writeFileSync(bundle, bytes);
-      Deno.utimeSync(bundle, info.atime!, info.mtime!);
+test("hooks/run: an edit of the source runs the source at the next call, and rebuilds the bundle", async (t) => {
+  using at = setup();
+  const { root, folder, ran } = at;
+  await at.warm();
+  const edits: [string, () => void][] = [
+    [
+      "an edited file",
+      () => Deno.writeTextFileSync(join(root, "src", "main.ts"), "\n", { append: true }),
+    ],
+    ["a new file", () => Deno.writeTextFileSync(join(root, "src", "io", "new_file.ts"), "\n")],
+    ["a removed file", () => Deno.removeSync(join(root, "src", "io", "new_file.ts"))],
+    ["deno.json", () => Deno.writeTextFileSync(join(root, "deno.json"), "\n", { append: true })],
+  ];
+  for (const [what, edit] of edits) {
+    await t.step(what, async () => {
+      const before = currentBuild(folder);
+      edit();
+      assertRefresh(await at.hook(`edit ${what}`));
+      const calls = ran();
+      assert.ok(at.sourceIn(calls), calls.join("\n"));
+      assert.ok(!calls.some((l) => l.includes("source_bundle.js")), "a stale bundle is not run");
+      await waitFor(() => at.built() && currentBuild(folder) !== before, 60_000, "the rebuild");
       ran();
-      // The source serves the whole call: the payload was still there to read.
-      assertRefresh(await hook(what));
-      const calls = ran();
-      assert.equal(calls[0], fromBundle(root, folder), what);
-      assert.ok(calls.some((l) => l.endsWith(join(root, "src", "main.ts"))), calls.join("\n"));
-    }
-    // Without the lock, the next such call builds it again, and the new bundle serves.
-    Deno.removeSync(lock);
-    assertRefresh(await hook("rebuild"));
-    await waitFor(() => built() && currentBuild(folder) !== build, 60_000, "the rebuild");
-    ran();
-    assertRefresh(await hook("rebuilt"));
-    assert.deepEqual(ran(), [fromBundle(root, folder)]);
-    // A removed one too.
-    Deno.removeSync(join(folder, currentBuild(folder)!), { recursive: true });
-    assertRefresh(await hook("removed"));
-  } finally {
-    Deno.removeSync(dir, { recursive: true });
+      assertRefresh(await at.hook(`after ${what}`));
+      assert.deepEqual(ran(), [at.bundled()]);
+    });
   }
 });
 
-Deno.test({
-  name: "hooks/run: no cache folder to write: the source serves every call, silently",
-  ignore: IGNORE,
-}, async () => {
-  const blocked = Deno.makeTempDirSync({ prefix: "lessons-blocked-" });
+test("hooks/run: a corrupt or half-written bundle is passed over, silently, stdin intact", async () => {
+  using at = setup();
+  const { folder, ran } = at;
+  await at.warm();
+  const build = currentBuild(folder)!;
+  const bundle = join(folder, build, "lessons-reinject.js");
+  const whole = Deno.readFileSync(bundle);
+  // A build in progress (its lock): a bad bundle is rebuilt, but not before these calls.
+  const lock = join(folder, "building");
+  Deno.mkdirSync(lock);
+  const bad: [string, Uint8Array][] = [
+    ["half-written", whole.subarray(0, whole.length >> 1)],
+    ["garbage", new TextEncoder().encode("\u0000\u0001 not JavaScript {{{")],
+    ["empty", new Uint8Array()],
+    ["no main", new TextEncoder().encode("export const x = 1;\n")],
+  ];
+  for (const [what, bytes] of bad) {
+    // Written with the bundle's own mtime: no source file becomes newer, it is just bad.
+    const info = Deno.statSync(bundle);
+    Deno.writeFileSync(bundle, bytes);
+    Deno.utimeSync(bundle, info.atime!, info.mtime!);
+    ran();
+    // The source serves the whole call: the payload was still there to read.
+    assertRefresh(await at.hook(what));
+    const calls = ran();
+    assert.equal(calls[0], at.bundled(), what);
+    assert.ok(at.sourceIn(calls), calls.join("\n"));
+  }
+  // Without the lock, the next such call builds it again, and the new bundle serves.
+  Deno.removeSync(lock);
+  assertRefresh(await at.hook("rebuild"));
+  await waitFor(() => at.built() && currentBuild(folder) !== build, 60_000, "the rebuild");
+  ran();
+  assertRefresh(await at.hook("rebuilt"));
+  assert.deepEqual(ran(), [at.bundled()]);
+  // A removed one too.
+  Deno.removeSync(join(folder, currentBuild(folder)!), { recursive: true });
+  assertRefresh(await at.hook("removed"));
+});
+
+test("hooks/run: no cache folder to write: the source serves every call, silently", async () => {
+  using blocked = tempDir("lessons-blocked-");
   // A file where the cache folder would be: no one, not even root, can make a folder under it.
-  Deno.writeTextFileSync(join(blocked, "file"), "");
-  const { dir, root, ran, hook } = setup({ cache: join(blocked, "file", "cache") });
-  try {
-    for (const session of ["one", "two"]) {
-      assertRefresh(await hook(session));
-      const calls = ran();
-      assert.ok(calls.some((l) => l.endsWith(join(root, "src", "main.ts"))), calls.join("\n"));
-      assert.ok(!calls.some((l) => l.includes("source_bundle")), calls.join("\n"));
-    }
-  } finally {
-    Deno.removeSync(dir, { recursive: true });
-    Deno.removeSync(blocked, { recursive: true });
+  Deno.writeTextFileSync(join(blocked.dir, "file"), "");
+  using at = setup({ cache: join(blocked.dir, "file", "cache") });
+  for (const session of ["one", "two"]) {
+    assertRefresh(await at.hook(session));
+    const calls = at.ran();
+    assert.ok(at.sourceIn(calls), calls.join("\n"));
+    assert.ok(!calls.some((l) => l.includes("source_bundle")), calls.join("\n"));
   }
 });
 
@@ -270,80 +235,65 @@ const OFFLINE = {
   no_proxy: "",
 };
 
-Deno.test({
-  name:
-    "hooks/run offline: a warm Deno cache builds the bundle; a cold one leaves the source, silent",
-  ignore: IGNORE,
-}, async (t) => {
+test("hooks/run offline: a warm Deno cache builds the bundle; a cold one leaves the source, silent", async (t) => {
   await t.step("warm: esbuild and the packages are in Deno's cache", async () => {
-    const { dir, root, folder, ran, hook, built } = setup({ env: OFFLINE });
-    try {
-      assertRefresh(await hook("offline warm"));
-      await waitFor(built, 60_000, "the bundle, offline");
-      ran();
-      assertRefresh(await hook("offline warm again"));
-      assert.deepEqual(ran(), [fromBundle(root, folder)]);
-    } finally {
-      Deno.removeSync(dir, { recursive: true });
-    }
+    using at = setup({ env: OFFLINE });
+    assertRefresh(await at.hook("offline warm"));
+    await waitFor(at.built, 60_000, "the bundle, offline");
+    at.ran();
+    assertRefresh(await at.hook("offline warm again"));
+    assert.deepEqual(at.ran(), [at.bundled()]);
   });
   await t.step("cold: no esbuild, no packages", async () => {
-    const cold = Deno.makeTempDirSync({ prefix: "lessons-cold-deno-dir-" });
-    const { dir, folder, ran, env, launcher } = setup({ denoDir: cold, env: OFFLINE });
-    try {
-      const quiet = { ...env, LESSONS_REINJECT_TOOL_COUNT: "20" };
-      const first = await run([launcher], quiet, FIRING);
-      assert.deepEqual([first.code, first.stdout, first.stderr], [0, "", ""]);
-      const log = join(folder, "build.log");
-      await waitFor(
-        () => {
-          try {
-            return Deno.readTextFileSync(log).endsWith(
-              "lessons-reinject source bundle: failed; the source serves, and the build is " +
-                "tried again in 10 minutes\n",
-            );
-          } catch {
-            return false;
-          }
-        },
-        60_000,
-        "the build to fail",
-      );
-      ran();
-      // The failed build's lock stays: the next calls run the source and start no other build.
-      const second = await run([launcher], quiet, FIRING);
-      assert.deepEqual([second.code, second.stdout, second.stderr], [0, "", ""]);
-      assert.ok(!ran().some((l) => l.includes("source_bundle")), "no second build");
-      assert.equal(currentBuild(folder), undefined);
-    } finally {
-      Deno.removeSync(dir, { recursive: true });
-      Deno.removeSync(cold, { recursive: true });
-    }
+    using cold = tempDir("lessons-cold-deno-dir-");
+    using at = setup({ denoDir: cold.dir, env: OFFLINE });
+    const quiet = { ...at.env, LESSONS_REINJECT_TOOL_COUNT: "20" };
+    const first = await run([at.launcher], quiet, FIRING);
+    assert.deepEqual([first.code, first.stdout, first.stderr], [0, "", ""]);
+    const log = join(at.folder, "build.log");
+    await waitFor(
+      () =>
+        textOf(log).endsWith(
+          "lessons-reinject source bundle: failed; the source serves, and the build is " +
+            "tried again in 10 minutes\n",
+        ),
+      60_000,
+      "the build to fail",
+    );
+    at.ran();
+    // The failed build's lock stays: the next calls run the source and start no other build.
+    const second = await run([at.launcher], quiet, FIRING);
+    assert.deepEqual([second.code, second.stdout, second.stderr], [0, "", ""]);
+    assert.ok(!at.ran().some((l) => l.includes("source_bundle")), "no second build");
+    assert.equal(currentBuild(at.folder), undefined);
   });
 });
 
-Deno.test({
-  name: "hooks/run's check that the bundle is fresh runs no program: deno is its one fork",
-  ignore: IGNORE || !has("strace"),
-}, async () => {
-  const { dir, root, folder, ran, launcher, hook, built, env } = setup();
-  try {
-    await hook("warm");
-    await waitFor(built, 60_000, "the bundle");
-    ran();
-    const trace = join(dir, "trace");
+test(
+  "hooks/run's check that the bundle is fresh runs no program: deno is its one fork",
+  async () => {
+    using at = setup();
+    await at.warm();
+    const trace = join(at.dir, "trace");
     // The launcher's own process only (no -f): what it forks and executes itself.
     const traced = await run(
-      [which("strace"), "-qq", "-o", trace, "-e", "trace=fork,vfork,clone,clone3,execve", launcher],
-      env,
+      [
+        which("strace"),
+        "-qq",
+        "-o",
+        trace,
+        "-e",
+        "trace=fork,vfork,clone,clone3,execve",
+        at.launcher,
+      ],
+      at.env,
       FIRING,
     );
     assertRefresh(traced);
-    assert.deepEqual(ran(), [fromBundle(root, folder)]);
+    assert.deepEqual(at.ran(), [at.bundled()]);
     const calls = Deno.readTextFileSync(trace).trim().split("\n");
     assert.equal(calls.filter((l) => /\b(v?fork|clone3?)\(/.test(l)).length, 1, calls.join("\n"));
     assert.equal(calls.filter((l) => /\bexecve\(/.test(l)).length, 1, calls.join("\n"));
-  } finally {
-    Deno.removeSync(dir, { recursive: true });
-  }
-});
+  },
+  IGNORE || !has("strace"),
+);
