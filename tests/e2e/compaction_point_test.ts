@@ -8,24 +8,19 @@ import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import type { Step } from "../../scripts/loopback/api_stub.ts";
 import { backedSteps } from "../../scripts/loopback/backed_steps.ts";
 import {
+  assertDelivered,
+  attachmentOf,
   claudeForSuite,
-  deliveredAfter,
   type Json,
-  readJsonl,
   refreshesIn,
+  runTurn,
   type ScenarioSetup,
   scenarioTest,
+  SONNET,
+  thresholdsOf,
 } from "./harness.ts";
 
 const bin = await claudeForSuite();
-
-/** The thresholds a refresh header names: `30` is a percentage, `15k` a token count. */
-function named(content: string): number[] {
-  const match = /\[lessons-reinject refresh ([0-9kM,]+) ref=/.exec(content);
-  return (match?.[1] ?? "").split(",").filter((n) => n !== "").map((n) =>
-    n.endsWith("k") ? Number(n.slice(0, -1)) * 1000 : Number(n)
-  );
-}
 
 /** The auto-compaction boundaries of a transcript: where each sits and what it recorded. */
 function autoBoundaries(lines: Json[]): { line: number; preTokens: number }[] {
@@ -71,13 +66,10 @@ function compactionScenario(
 ): void {
   scenarioTest(bin, {
     name: `e2e: ${name}`,
-    setup: () => ({ name: name.slice(0, 20).replace(/\W+/g, "-"), ...setup }),
+    ...setup,
     body: async (s) => {
-      const turn = await s.turn("Climb until Claude Code compacts.", {
-        model: "claude-sonnet-4-6",
-      });
-      equal(turn.code, 0, `claude exited ${turn.code}: ${turn.stderr}`);
-      const lines = await readJsonl(await s.transcriptPath());
+      await runTurn(s, "Climb until Claude Code compacts.", { model: SONNET });
+      const lines = await s.lines();
       const boundaries = autoBoundaries(lines);
       equal(boundaries.length, 1, "one auto-compaction");
       const boundary = boundaries[0]!;
@@ -99,32 +91,23 @@ function compactionScenario(
       ok(compactRequest >= 0, "the compaction request reached the stand-in");
 
       const before = refreshesIn(lines).filter((r) => r.line < boundary.line);
+      const byNumber = (a: number, b: number) => a - b;
       deepStrictEqual(
-        before.flatMap((r) => named(r.content)).sort((a, b) => a - b),
-        [
-          ...expected.thresholds,
-        ].sort((a, b) => a - b),
+        before.flatMap(thresholdsOf).sort(byNumber),
+        expected.thresholds.sort(byNumber),
       );
-      for (const refresh of before) {
-        const delivered = deliveredAfter(s.modelRequests(), refresh.toolUseID);
-        ok(delivered, `no request carried the result of ${refresh.toolUseID}`);
-        ok(delivered.text.includes(refresh.content), `${refresh.toolUseID} reached the model`);
-        ok(
-          s.stub.requests.indexOf(delivered.request) < compactRequest,
-          `the refresh for ${refresh.toolUseID} reached the model before the compaction`,
-        );
+      // Each in the request that carried its tool result, sent before the compaction's.
+      for (const request of assertDelivered(s, before)) {
+        ok(s.stub.requests.indexOf(request) < compactRequest, "a refresh after the compaction");
       }
       // The hook names the compaction point and where it came from (its debug line).
-      const decisions = lines.flatMap((l) => {
-        const a = l.attachment as Json | undefined;
-        return l.type === "attachment" && a?.type === "hook_success" ? [String(a.stderr)] : [];
-      });
+      const decisions = lines.map(attachmentOf).filter((a) => a?.type === "hook_success")
+        .map((a) => String(a?.stderr));
       ok(
         decisions.some((d) => d.includes(`compaction at ${expected.point} (`)),
         decisions.join("\n"),
       );
-      const recording = expected.record && Deno.env.get(expected.record);
-      if (recording) await Deno.copyFile(await s.transcriptPath(), recording);
+      if (expected.record) await s.keepTranscript(expected.record);
     },
   });
 }

@@ -3,7 +3,7 @@
  * loopback API stand-in, and a private HOME, TMPDIR and working folder; plus readers for what
  * both sides recorded (the transcript's attachments, the requests the model received).
  */
-import { deepStrictEqual, equal } from "node:assert/strict";
+import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
@@ -11,10 +11,13 @@ import {
   type RecordedRequest,
   type Script,
   startApiStub,
+  textOf,
 } from "../../scripts/loopback/api_stub.ts";
 import { unbackedSteps } from "../../scripts/loopback/backed_steps.ts";
 import { installedClaude, locateClaude } from "../../scripts/loopback/claude_cli.ts";
-import { baseEnv } from "../_helpers.ts";
+import { baseEnv, spawnWithStdin } from "../_helpers.ts";
+
+export { textOf };
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const SAMPLE_MANIFEST = join(ROOT, "src", "data", "sample_manifest.json");
@@ -22,6 +25,10 @@ export const SAMPLE_MANIFEST = join(ROOT, "src", "data", "sample_manifest.json")
 /** Claude Code's answer to a refresh too large to deliver inline (measured in 2.1.328). */
 export const TOO_LARGE = "Output too large";
 export const HEADER_TAG = "[lessons-reinject refresh";
+export const COMPACT_TAG = "[lessons-reinject refresh compact ref=";
+/** The most refreshes fit inline: Bash's own limit on what it passes inline. */
+export const INLINE_LIMIT = 10_000;
+export const SONNET = "claude-sonnet-4-6";
 
 export type Json = Record<string, unknown>;
 
@@ -120,12 +127,8 @@ export class Scenario {
       );
     }
     const env: Record<string, string> = {
-      HOME: join(root, "home"),
+      ...claudeEnv(join(root, "home"), stub.url),
       TMPDIR: join(root, "tmp"),
-      ANTHROPIC_BASE_URL: stub.url,
-      ANTHROPIC_API_KEY: "sk-ant-test",
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-      DISABLE_AUTOUPDATER: "1",
       ...(setup.manifest === null ? {} : { LESSONS_MANIFEST_PATH: manifest }),
       LESSONS_DEBUG: "1",
       E2E_PAYLOADS: join(root, "payloads"),
@@ -232,6 +235,17 @@ export class Scenario {
     throw new Error(`no transcript for session ${this.sessionId} under ${projects}`);
   }
 
+  /** The main transcript's lines. */
+  async lines(): Promise<Json[]> {
+    return await readJsonl(await this.transcriptPath());
+  }
+
+  /** Copies the main transcript to the file environment variable `variable` names, if set. */
+  async keepTranscript(variable: string): Promise<void> {
+    const to = Deno.env.get(variable);
+    if (to) await Deno.copyFile(await this.transcriptPath(), to);
+  }
+
   /** The subagent transcripts (`<session>/subagents/agent-*.jsonl`) beside the main one. */
   async subagentTranscripts(): Promise<string[]> {
     const dir = join((await this.transcriptPath()).replace(/\.jsonl$/, ""), "subagents");
@@ -300,16 +314,14 @@ export class Scenario {
   }
 }
 
-/** One end-to-end test: a fresh scenario, what to check in it, and anything to remove after. */
-export interface ScenarioTest {
-  /** The test's name, as `deno test` prints it. */
+/** One end-to-end test: a fresh scenario, what to check in it. */
+export interface ScenarioTest extends Omit<ScenarioSetup, "name"> {
+  /** The test's name, as `deno test` prints it; it names the scenario's folders too. */
   name: string;
-  /** The scenario to start, made when the test runs (it may build files first). */
-  setup: () => ScenarioSetup | Promise<ScenarioSetup>;
+  /** Makes the plugin folder to load instead of this repository, removed after the test. */
+  plugin?: () => Promise<string>;
   /** The test's own assertions. */
   body: (s: Scenario) => Promise<void>;
-  /** Removes what `setup` made outside the scenario's own folder. */
-  cleanup?: () => Promise<void>;
 }
 
 /**
@@ -318,17 +330,23 @@ export interface ScenarioTest {
  * ({@link Scenario.assertBacked}), explains the scenario's state in a failure's message, and always
  * closes it.
  */
-export function scenarioTest(bin: string, test: ScenarioTest): void {
+export function scenarioTest(bin: string, { name, plugin, body, ...setup }: ScenarioTest): void {
   Deno.test({
-    name: test.name,
+    name,
     ignore: bin === "",
     sanitizeResources: false,
     sanitizeOps: false,
     fn: async () => {
+      const dir = await plugin?.();
       try {
-        const s = await Scenario.start(bin, await test.setup());
+        const folder = name.replace(/^e2e: /, "").replace(/[^a-z0-9]+/gi, "-").slice(0, 24);
+        const s = await Scenario.start(bin, {
+          name: folder,
+          ...setup,
+          ...(dir ? { pluginDirs: [dir] } : {}),
+        });
         try {
-          await test.body(s);
+          await body(s);
           s.assertBacked();
         } catch (error) {
           const why = await s.diagnosis();
@@ -340,11 +358,81 @@ export function scenarioTest(bin: string, test: ScenarioTest): void {
           await s.close();
         }
       } finally {
-        await test.cleanup?.();
+        if (dir) await Deno.remove(dir, { recursive: true });
       }
     },
   });
 }
+
+/** The folders of a test that drives Claude Code without a {@link Scenario}. */
+export interface Folders {
+  root: string;
+  /** `$HOME`, with `tmp` in it for `$TMPDIR`. */
+  home: string;
+  work: string;
+}
+
+/**
+ * Registers a test that drives `bin` itself in fresh folders, removed afterwards (ignored when no
+ * Claude Code is installed, and on Windows).
+ */
+export function foldersTest(bin: string, name: string, fn: (f: Folders) => Promise<void>): void {
+  Deno.test({
+    name,
+    ignore: bin === "" || Deno.build.os === "windows",
+    sanitizeResources: false,
+    sanitizeOps: false,
+  }, async () => {
+    // realPath: Claude Code names the project folder after the resolved working directory.
+    const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "lessons-e2e-" }));
+    const f = { root, home: join(root, "home"), work: join(root, "work") };
+    for (const dir of [f.work, join(f.home, "tmp")]) await Deno.mkdir(dir, { recursive: true });
+    try {
+      await fn(f);
+    } finally {
+      await Deno.remove(root, { recursive: true });
+    }
+  });
+}
+
+/**
+ * Claude Code's environment in `home`, with no traffic but the stand-in's at `url`. Without `url`
+ * (the `claude plugin` commands) no API key either: with one, each command waits 18 s on the
+ * network.
+ */
+export function claudeEnv(home: string, url?: string): Record<string, string> {
+  return {
+    HOME: home,
+    TMPDIR: join(home, "tmp"),
+    ...(url ? { ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: "sk-ant-test" } : {}),
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    DISABLE_AUTOUPDATER: "1",
+  };
+}
+
+/** Copies what a marketplace install copies to `to`: the plugin without .git and without dist/. */
+export async function copyPlugin(to: string): Promise<void> {
+  await Deno.mkdir(to, { recursive: true });
+  const files = [".claude-plugin", "hooks", "src", "deno.json", "deno.lock"];
+  const cp = await new Deno.Command("cp", { args: ["-R", ...files.map((f) => join(ROOT, f)), to] })
+    .output();
+  ok(cp.success, new TextDecoder().decode(cp.stderr));
+}
+
+/** Installs the plugin in `folder` as a user does from a local folder, with `claude plugin`. */
+export async function installFromFolder(
+  bin: string,
+  folder: string,
+  env: Record<string, string>,
+  cwd: string,
+): Promise<void> {
+  for (const args of [["marketplace", "add", folder], ["install", `${PLUGIN}@${PLUGIN}`]]) {
+    const done = await spawnWithStdin(bin, ["plugin", ...args], "", env, cwd);
+    equal(done.code, 0, done.stdout + done.stderr);
+  }
+}
+
+const PLUGIN = "lessons-reinject";
 
 /** One `claude -p` turn that must end normally, with no error reported. */
 export async function runTurn(
@@ -355,6 +443,45 @@ export async function runTurn(
   const turn = await s.turn(prompt, options);
   equal(turn.code, 0, `claude exited ${turn.code}: ${turn.stderr}`);
   equal(turn.result.is_error, false, `claude reported an error: ${JSON.stringify(turn.result)}`);
+}
+
+/** Three turns on {@link SONNET} around a real `/compact`; returns the main transcript's lines. */
+export async function compactTurns(s: Scenario): Promise<Json[]> {
+  await runTurn(s, "Before compaction.", { model: SONNET });
+  await runTurn(s, "/compact", { model: SONNET, resume: true });
+  await runTurn(s, "After compaction.", { model: SONNET, resume: true });
+  return await s.lines();
+}
+
+/** The hook's own decision line (LESSONS_DEBUG) for tool call `id`, from its hook_success. */
+export function decisionFor(lines: Json[], id: string): string {
+  const found = lines.map(attachmentOf).filter((a) =>
+    a?.type === "hook_success" && a.toolUseID === id &&
+    String(a.hookName).startsWith("PostToolUse")
+  );
+  return found.map((a) => String(a?.stderr ?? "").trim()).join(" | ");
+}
+
+/**
+ * Each refresh reached the model whole, inline with its tool result, within the limit, and no
+ * request carries Claude Code's "too large" answer; returns the requests that delivered them.
+ */
+export function assertDelivered(s: Scenario, refreshes: Refresh[]): RecordedRequest[] {
+  const requests = refreshes.map((refresh) => {
+    ok(refresh.content.length <= INLINE_LIMIT, `refresh is ${refresh.content.length} chars`);
+    const delivered = deliveredAfter(s.modelRequests(), refresh.toolUseID);
+    ok(delivered, `no request carried the result of ${refresh.toolUseID}`);
+    ok(
+      delivered.text.includes(refresh.content),
+      `the refresh for ${refresh.toolUseID} did not reach the model whole and inline`,
+    );
+    ok(!delivered.text.includes(TOO_LARGE), `"${TOO_LARGE}" reached the model`);
+    return delivered.request;
+  });
+  for (const request of s.modelRequests()) {
+    ok(!JSON.stringify(request.body.messages).includes(TOO_LARGE), `"${TOO_LARGE}" in a request`);
+  }
+  return requests;
 }
 
 /** Parsed lines of a JSONL file, skipping any that are not JSON objects. */
@@ -428,19 +555,6 @@ export function statedPercent(refresh: Refresh): { percent: number; window: stri
     refresh.content,
   );
   return match?.[1] && match[2] ? { percent: Number(match[1]), window: match[2] } : undefined;
-}
-
-/** All text in a message's content, tool results and their nested blocks included. */
-export function textOf(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  return content.map((block) => {
-    if (typeof block !== "object" || block === null) return "";
-    const b = block as Json;
-    if (typeof b.text === "string") return b.text;
-    if (b.content !== undefined) return textOf(b.content);
-    return "";
-  }).join("\n");
 }
 
 /**
