@@ -5,22 +5,19 @@
  */
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import {
   type ApiStub,
   type RecordedRequest,
   type Script,
   startApiStub,
   textOf,
+  type ToolCall,
 } from "../../scripts/loopback/api_stub.ts";
 import { unbackedSteps } from "../../scripts/loopback/backed_steps.ts";
 import { installedClaude, locateClaude } from "../../scripts/loopback/claude_cli.ts";
-import { baseEnv, spawnWithStdin } from "../_helpers.ts";
+import { ROOT, SAMPLE_MANIFEST, spawnWithStdin } from "../_helpers.ts";
 
-export { textOf };
-
-export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-export const SAMPLE_MANIFEST = join(ROOT, "src", "data", "sample_manifest.json");
+export { ROOT, SAMPLE_MANIFEST, textOf };
 
 /** Claude Code's answer to a refresh too large to deliver inline (measured in 2.1.328). */
 export const TOO_LARGE = "Output too large";
@@ -152,59 +149,35 @@ export class Scenario {
   async #installCapture(): Promise<void> {
     const save = 'f=$(mktemp "$E2E_PAYLOADS/payload-XXXXXXXX") && cat > "$f"';
     const entry = [{ matcher: ".*", hooks: [{ type: "command", command: save, timeout: 5 }] }];
-    const settings = {
-      hooks: {
-        PostToolUse: entry,
-        PostToolUseFailure: entry,
-        SessionStart: entry,
-        PostCompact: entry,
-        SubagentStart: entry,
-        SubagentStop: entry,
-      },
-    };
+    const events = ["PostToolUse", "PostToolUseFailure", "SessionStart", "PostCompact"];
+    const hooks = Object.fromEntries(
+      [...events, "SubagentStart", "SubagentStop"].map((event) => [event, entry]),
+    );
     await Deno.mkdir(join(this.home, ".claude"), { recursive: true });
     await Deno.writeTextFile(
       join(this.home, ".claude", "settings.json"),
-      JSON.stringify(settings, null, 2),
+      JSON.stringify({ hooks }, null, 2),
     );
   }
 
   /** Runs `claude -p <prompt>`: a new session on the first turn, `--resume` afterwards. */
   async turn(prompt: string, options: TurnOptions = {}): Promise<TurnResult> {
-    const args = [
-      "-p",
-      prompt,
-      "--output-format",
-      "json",
-      "--allowedTools",
-      "Bash",
-      "Read",
-      "Glob",
-      ...(options.allowTools ?? []),
-      ...this.#pluginDirs.flatMap((dir) => ["--plugin-dir", dir]),
-      ...(options.model ? ["--model", options.model] : []),
-      ...(options.resume ? ["--resume", this.sessionId] : ["--session-id", this.sessionId]),
-      ...(options.extraArgs ?? []),
-    ];
+    const tools = ["Bash", "Read", "Glob", ...options.allowTools ?? []];
+    const args = ["-p", prompt, "--output-format", "json", "--allowedTools", ...tools];
+    for (const dir of this.#pluginDirs) args.push("--plugin-dir", dir);
+    if (options.model) args.push("--model", options.model);
+    args.push(options.resume ? "--resume" : "--session-id", this.sessionId);
+    args.push(...options.extraArgs ?? []);
     const started = performance.now();
-    const out = await new Deno.Command(this.#bin, {
-      args,
-      cwd: this.work,
-      env: baseEnv(this.#env),
-      clearEnv: true,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
+    const out = await spawnWithStdin(this.#bin, args, "", this.#env, this.work);
     const ms = Math.round(performance.now() - started);
-    const stdout = new TextDecoder().decode(out.stdout);
-    let result: Json = {};
+    let result: Json;
     try {
-      result = JSON.parse(stdout);
+      result = JSON.parse(out.stdout);
     } catch {
-      result = { unparsed: stdout };
+      result = { unparsed: out.stdout };
     }
-    const turn = { code: out.code, result, stderr: new TextDecoder().decode(out.stderr), ms };
+    const turn = { code: out.code, result, stderr: out.stderr, ms };
     this.turns.push(turn);
     return turn;
   }
@@ -414,9 +387,8 @@ export function claudeEnv(home: string, url?: string): Record<string, string> {
 export async function copyPlugin(to: string): Promise<void> {
   await Deno.mkdir(to, { recursive: true });
   const files = [".claude-plugin", "hooks", "src", "deno.json", "deno.lock"];
-  const cp = await new Deno.Command("cp", { args: ["-R", ...files.map((f) => join(ROOT, f)), to] })
-    .output();
-  ok(cp.success, new TextDecoder().decode(cp.stderr));
+  const cp = await spawnWithStdin("cp", ["-R", ...files.map((f) => join(ROOT, f)), to], "");
+  equal(cp.code, 0, cp.stderr);
 }
 
 /** Installs the plugin in `folder` as a user does from a local folder, with `claude plugin`. */
@@ -426,13 +398,21 @@ export async function installFromFolder(
   env: Record<string, string>,
   cwd: string,
 ): Promise<void> {
-  for (const args of [["marketplace", "add", folder], ["install", `${PLUGIN}@${PLUGIN}`]]) {
+  for (
+    const args of [["marketplace", "add", folder], ["install", "lessons-reinject@lessons-reinject"]]
+  ) {
     const done = await spawnWithStdin(bin, ["plugin", ...args], "", env, cwd);
     equal(done.code, 0, done.stdout + done.stderr);
   }
 }
 
-const PLUGIN = "lessons-reinject";
+/** An Agent call whose prompt carries `marker`: the stand-in answers the subagent from its queue. */
+export function agentCall(marker: string, type = "general-purpose"): Omit<ToolCall, "id"> {
+  const prompt = `Do the scripted sub task. ${marker}`;
+  const input = { description: "scripted sub task", prompt, subagent_type: type };
+  // A fork runs in the background.
+  return { name: "Agent", input: type === "fork" ? input : { ...input, run_in_background: false } };
+}
 
 /** One `claude -p` turn that must end normally, with no error reported. */
 export async function runTurn(

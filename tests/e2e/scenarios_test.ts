@@ -10,6 +10,7 @@ import { join } from "node:path";
 import type { Step, ToolCall } from "../../scripts/loopback/api_stub.ts";
 import { backedSteps, usage } from "../../scripts/loopback/backed_steps.ts";
 import {
+  agentCall,
   assertDelivered,
   attachmentOf,
   claudeForSuite,
@@ -175,15 +176,12 @@ function crossingCall(s: Scenario, tokens: number, ids: string[]): string | unde
 
 const MCP_SERVER = join(ROOT, "scripts", "loopback", "mcp_server.ts");
 
+/** An `--mcp-config` file for the loopback MCP server, run with `args`. */
 function mcpConfig(s: Scenario, args: string[]): string {
   const path = join(s.root, "mcp.json");
-  const server = { command: Deno.execPath(), args: ["run", "--no-config", "--quiet", MCP_SERVER] };
-  Deno.writeTextFileSync(
-    path,
-    JSON.stringify({
-      mcpServers: { probe: { type: "stdio", ...server, args: [...server.args, ...args] } },
-    }),
-  );
+  const run = ["run", "--no-config", "--quiet", MCP_SERVER, ...args];
+  const probe = { type: "stdio", command: Deno.execPath(), args: run };
+  Deno.writeTextFileSync(path, JSON.stringify({ mcpServers: { probe } }));
   return path;
 }
 
@@ -438,29 +436,15 @@ const CASES: Case[] = [
     capturePayloads: true,
     turns: turn({ allowTools: ["Agent"] }),
     script: {
-      main: [
-        ...backedSteps([{ id: "toolu_m01", tokens: 30_000 }], 47_000).slice(0, 1), // 15 %
-        {
-          // 23.5 %; the subagent's report (its last turn's text) backs the next step.
-          usage: usage(47_000),
-          tools: [{
-            name: "Agent",
-            id: "toolu_m02",
-            input: {
-              description: "scripted sub task",
-              prompt: `Do the scripted sub task. ${AGENT_MARKER}`,
-              subagent_type: "general-purpose",
-              run_in_background: false,
-            },
-          }],
-        },
-        ...backedSteps([
-          { id: "toolu_m03", tokens: 64_000 }, // 32 %: the main thread's 30
-          { id: "toolu_m03b", tokens: 81_000 },
-          { id: "toolu_m03c", tokens: 98_000 },
-          { id: "toolu_m04", tokens: 106_000 }, // 53 %: the main thread's 52
-        ], 107_000),
-      ],
+      main: backedSteps([
+        { id: "toolu_m01", tokens: 30_000 }, // 15 %
+        // 23.5 %; the subagent's report (its last turn's text) backs the next step.
+        { id: "toolu_m02", tokens: 47_000, call: agentCall(AGENT_MARKER) },
+        { id: "toolu_m03", tokens: 64_000 }, // 32 %: the main thread's 30
+        { id: "toolu_m03b", tokens: 81_000 },
+        { id: "toolu_m03c", tokens: 98_000 },
+        { id: "toolu_m04", tokens: 106_000 }, // 53 %: the main thread's 52
+      ], 107_000),
       agents: {
         [AGENT_MARKER]: [
           // The subagent's own context: it starts at 62.5 % (its first request is free), then 71 %.
@@ -523,22 +507,13 @@ const CASES: Case[] = [
     turns: turn({ allowTools: ["Agent"] }),
     script: {
       main: [
-        // 30 %: the parent's 30, before the fork; its output backs the Agent call's 64,000.
-        ...backedSteps([{ id: "toolu_p01", tokens: 60_000 }], 64_000).slice(0, 1),
-        {
-          usage: usage(64_000),
-          tools: [{
-            name: "Agent",
-            id: "toolu_p02",
-            input: {
-              description: "scripted fork",
-              prompt: `Do the scripted fork task. ${FORK_MARKER}`,
-              subagent_type: "fork",
-            },
-          }],
-        },
-        // The fork runs in the background: its launch notice is all the parent's context gains.
-        ...backedSteps([{ id: "toolu_p03", tokens: 64_050 }], 64_100),
+        ...backedSteps([
+          // 30 %: the parent's 30, before the fork; its output backs the Agent call's 64,000.
+          { id: "toolu_p01", tokens: 60_000 },
+          { id: "toolu_p02", tokens: 64_000, call: agentCall(FORK_MARKER, "fork") },
+          // The fork runs in the background: its launch notice is all the parent's context gains.
+          { id: "toolu_p03", tokens: 64_050 },
+        ], 64_100),
         { usage: usage(64_150), text: "Finished." }, // answering the fork's completion notice
       ],
       forks: {
