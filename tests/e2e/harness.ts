@@ -53,8 +53,8 @@ export interface ScenarioSetup {
 }
 
 export interface TurnOptions {
-  /** `--model`; Claude Code's default model when absent. */
-  model?: string;
+  /** `--model`; Claude Code's default model when absent or undefined. */
+  model?: string | undefined;
   /** Continue the scenario's session (`--resume <id>`) instead of starting it. */
   resume?: boolean;
   /** More tools to allow beside Bash, Read and Glob. */
@@ -337,19 +337,16 @@ export function scenarioTest(bin: string, { name, plugin, body, ...setup }: Scen
   });
 }
 
-/** The folders of a test that drives Claude Code without a {@link Scenario}. */
-export interface Folders {
-  root: string;
-  /** `$HOME`, with `tmp` in it for `$TMPDIR`. */
-  home: string;
-  work: string;
-}
-
 /**
- * Registers a test that drives `bin` itself in fresh folders, removed afterwards (ignored when no
- * Claude Code is installed, and on Windows).
+ * Registers a test that drives `bin` itself, without a {@link Scenario}, in fresh folders removed
+ * afterwards: `home` (with `tmp` in it for `$TMPDIR`) and `work` in `root`. Ignored when no
+ * Claude Code is installed, and on Windows.
  */
-export function foldersTest(bin: string, name: string, fn: (f: Folders) => Promise<void>): void {
+export function foldersTest(
+  bin: string,
+  name: string,
+  fn: (f: { root: string; home: string; work: string }) => Promise<void>,
+): void {
   Deno.test({
     name,
     ignore: bin === "" || Deno.build.os === "windows",
@@ -398,12 +395,12 @@ export async function installFromFolder(
   env: Record<string, string>,
   cwd: string,
 ): Promise<void> {
-  for (
-    const args of [["marketplace", "add", folder], ["install", "lessons-reinject@lessons-reinject"]]
-  ) {
+  const plugin = async (...args: string[]) => {
     const done = await spawnWithStdin(bin, ["plugin", ...args], "", env, cwd);
     equal(done.code, 0, done.stdout + done.stderr);
-  }
+  };
+  await plugin("marketplace", "add", folder);
+  await plugin("install", "lessons-reinject@lessons-reinject");
 }
 
 /** An Agent call whose prompt carries `marker`: the stand-in answers the subagent from its queue. */

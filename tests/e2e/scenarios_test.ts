@@ -73,11 +73,7 @@ const SESSION_START_CONTEXT = "SessionStart hook additional context: ";
  * the compaction request), and how many compaction restatements it and the requests after it
  * carry (each request repeats the history, so one delivered restatement counts once in each).
  */
-function restatedAfterCompaction(s: Scenario): {
-  first: string;
-  count: number;
-  perRequest: number[];
-} {
+function restatedAfterCompaction(s: Scenario): { first: string; perRequest: number[] } {
   const requests = s.modelRequests();
   const compact = requests.findIndex((r) => r.route === "compact");
   ok(compact >= 0, "no compaction request reached the API");
@@ -89,7 +85,7 @@ function restatedAfterCompaction(s: Scenario): {
   for (const r of requests.filter((r) => r.route === "compact")) {
     equal(count(JSON.stringify(r.body.messages)), 0, "a restatement in the compaction request");
   }
-  return { first: texts[0]!, count: count(texts[0]!), perRequest: texts.map(count) };
+  return { first: texts[0]!, perRequest: texts.map(count) };
 }
 
 const READS = ["toolu_r1", "toolu_r2", "toolu_r3", "toolu_r4"];
@@ -229,10 +225,7 @@ const CASES: Case[] = [
     name: `on the default model (claude-opus-5-5, ${DEFAULT_MODEL_RELEASE}), refreshes at 60k, ` +
       "104k and 140k as on 200k, then every 40k",
     bin: bin332,
-    turns: async (s) => {
-      await runTurn(s, "Use the default model.");
-      return await s.lines();
-    },
+    turns: turn({ model: undefined }), // Claude Code's default model
     script: {
       main: backedSteps([
         { id: "toolu_o01", tokens: 22_000 },
@@ -358,7 +351,7 @@ const CASES: Case[] = [
       const boundary = lines.findIndex((l) => l.subtype === "compact_boundary");
       ok(boundary >= 0, "no compact_boundary in the transcript");
       ok(refreshes[1]!.line < boundary && boundary < refreshes[3]!.line);
-      equal(restatedAfterCompaction(s).count, 1);
+      equal(restatedAfterCompaction(s).perRequest[0], 1);
       await s.keepTranscript("LESSONS_E2E_RECORD_COMPACT");
     },
   },
@@ -605,7 +598,7 @@ const CASES: Case[] = [
       equal(bodyOf(start), `\n## Your rules from .claude/reinject.md\n\n${REINJECT_MD}\n`);
 
       const restated = restatedAfterCompaction(s);
-      equal(restated.count, 1, "restated once in the first request of the new context");
+      equal(restated.perRequest[0], 1, "restated once in the first request of the new context");
       // Where it lands (measured): a <system-reminder> in the new user message, as SessionStart's.
       ok(
         restated.first.includes(
@@ -750,7 +743,11 @@ const CASES: Case[] = [
     then: (s, lines, refreshes) => {
       ok(lines.some((l) => l.subtype === "compact_boundary"), "Claude Code did not compact");
       const restated = restatedAfterCompaction(s);
-      equal(restated.count, 1, "the rules restated once in the new context's first request");
+      equal(
+        restated.perRequest[0],
+        1,
+        "the rules restated once in the new context's first request",
+      );
       ok(restated.first.includes(REINJECT_MD), "the restatement lacks the rules");
       // The marked CLAUDE.md section is not in the restatement: Claude Code's reloaded CLAUDE.md
       // is in that request already. (The refresh of the call that crossed into the compaction is
