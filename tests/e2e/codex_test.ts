@@ -15,15 +15,11 @@ import {
 } from "../../scripts/loopback/responses_stub.ts";
 import { ROOT, SAMPLE_MANIFEST, spawnWithStdin } from "../_helpers.ts";
 import { findCodex } from "./codex_cli.ts";
+import { skipUnlessCI } from "./harness.ts";
 
 const RULE = "Name every file you touch (AGENTS-MD-MARKED-RULE).";
 const found = await findCodex();
-// As tests/e2e/harness.ts does for Claude Code: under CI=true a missing Codex fails loudly.
-const ci = ["1", "true"].includes((Deno.env.get("CI") ?? "").toLowerCase());
-const ignore = "problem" in found && !ci;
-if ("problem" in found) {
-  Deno.stderr.writeSync(new TextEncoder().encode(`codex e2e: ${found.problem}\n`));
-}
+const ignore = "problem" in found && skipUnlessCI("Codex", found.problem);
 
 /**
  * One `codex exec` turn answered by `steps`, with `model_context_window = 200000` (which Codex

@@ -516,22 +516,20 @@ export function thresholdsOf(refresh: Refresh): number[] {
   return match?.[1] ? match[1].split(",").map((t) => parseFloat(t) * scale(t)) : [];
 }
 
-/** The tokens a refresh header states on a large window ("at 62,000 tokens (6% of the 1M-..."). */
-export function statedTokens(refresh: Refresh): { tokens: number; window: string } | undefined {
-  const match = /Context refresh at ([0-9,]+) tokens \([0-9]+% of the ([0-9.]+[kM])-token/.exec(
-    refresh.content,
-  );
-  return match?.[1] && match[2]
-    ? { tokens: Number(match[1].replaceAll(",", "")), window: match[2] }
-    : undefined;
-}
-
-/** The percentage a refresh header states ("Context refresh at 31% of the 200k-token ..."). */
-export function statedPercent(refresh: Refresh): { percent: number; window: string } | undefined {
-  const match = /Context refresh at ([0-9]+)% of the ([0-9.]+[kM])-token context window/.exec(
-    refresh.content,
-  );
-  return match?.[1] && match[2] ? { percent: Number(match[1]), window: match[2] } : undefined;
+/**
+ * What a refresh header states: a percentage ("Context refresh at 31% of the 200k-token ...") or,
+ * on a large window, tokens ("Context refresh at 62,000 tokens (6% of the 1M-token ...").
+ */
+export function stated(
+  refresh: Refresh,
+): { percent?: number; tokens?: number; window: string } | undefined {
+  const match = /Context refresh at (?:([0-9,]+) tokens \([0-9]+|([0-9]+))% of the ([0-9.]+[kM])-/
+    .exec(refresh.content);
+  if (!match?.[3]) return undefined;
+  const window = match[3];
+  return match[1]
+    ? { tokens: Number(match[1].replaceAll(",", "")), window }
+    : { percent: Number(match[2]), window };
 }
 
 /**
@@ -563,18 +561,11 @@ export function deliveredAfter(
   return undefined;
 }
 
-/** The text of the `tool_result` block for `toolUseId` in one request, if it carries one. */
-export function toolResultText(request: RecordedRequest, toolUseId: string): string | undefined {
+/** The `tool_result` block for `toolUseId` in one request, if it carries one. */
+export function toolResult(request: RecordedRequest, toolUseId: string): Json | undefined {
   const messages = Array.isArray(request.body.messages) ? request.body.messages as Json[] : [];
-  for (const message of messages) {
-    if (message.role !== "user" || !Array.isArray(message.content)) continue;
-    for (const block of message.content as Json[]) {
-      if (block.type === "tool_result" && block.tool_use_id === toolUseId) {
-        return textOf(block.content);
-      }
-    }
-  }
-  return undefined;
+  return messages.flatMap((m) => m.role === "user" && Array.isArray(m.content) ? m.content : [])
+    .find((b: Json) => b.type === "tool_result" && b.tool_use_id === toolUseId);
 }
 
 /**
@@ -586,11 +577,17 @@ export async function claudeForSuite(release?: string): Promise<string> {
   const named = Deno.env.get("CLAUDE_BIN") || Deno.env.get("LESSONS_E2E_CLAUDE_VERSION");
   const cli = release && !named ? await installedClaude(release) : await locateClaude();
   if ("bin" in cli) return cli.bin;
+  skipUnlessCI("Claude Code", cli.problem);
+  return "";
+}
+
+/** Says a suite skips because `what` cannot be had; under CI=true throws instead. */
+export function skipUnlessCI(what: string, problem: string): true {
   if (["1", "true"].includes((Deno.env.get("CI") ?? "").toLowerCase())) {
-    throw new Error(`e2e: cannot get Claude Code: ${cli.problem}`);
+    throw new Error(`e2e: cannot get ${what}: ${problem}`);
   }
   Deno.stderr.writeSync(
-    new TextEncoder().encode(`e2e: SKIPPING, cannot get Claude Code: ${cli.problem}\n`),
+    new TextEncoder().encode(`e2e: SKIPPING, cannot get ${what}: ${problem}\n`),
   );
-  return "";
+  return true;
 }

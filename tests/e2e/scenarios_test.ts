@@ -29,10 +29,10 @@ import {
   type ScenarioSetup,
   scenarioTest,
   SONNET,
-  statedPercent,
-  statedTokens,
+  stated,
+  textOf,
   thresholdsOf,
-  toolResultText,
+  toolResult,
   type TurnOptions,
 } from "./harness.ts";
 
@@ -215,7 +215,7 @@ const CASES: Case[] = [
     then: (s, _, refreshes) => {
       equal(s.stub.served.main, 14);
       deepStrictEqual(
-        refreshes.map(statedPercent),
+        refreshes.map(stated),
         [31, 52, 70].map((percent) => ({ percent, window: "200k" })),
       );
       deepStrictEqual(refreshes.map((r) => r.hookName), Array(3).fill("PostToolUse:Bash"));
@@ -264,10 +264,10 @@ const CASES: Case[] = [
       ok(["toolu_o19", "toolu_o20"].includes(ids[4] ?? ""), ids.join());
       deepStrictEqual(refreshes.map(thresholdsOf), [[30], [52], [70], [180_000], [220_000]]);
       deepStrictEqual(
-        refreshes.slice(0, 3).map(statedTokens),
+        refreshes.slice(0, 3).map(stated),
         [62_000, 106_000, 142_000].map((tokens) => ({ tokens, window: "1M" })),
       );
-      ok(refreshes.slice(3).every((r) => (statedTokens(r)?.tokens ?? 0) >= 180_000));
+      ok(refreshes.slice(3).every((r) => (stated(r)?.tokens ?? 0) >= 180_000));
     },
   },
   {
@@ -311,7 +311,9 @@ const CASES: Case[] = [
       for (const id of READS) ok(decisionFor(lines, id) !== "", `no hook ran for ${id}`);
       // The model saw the refresh in exactly one of the four tool results.
       const last = s.modelRequests().at(-1)!;
-      const carrying = READS.filter((id) => toolResultText(last, id)?.includes(HEADER_TAG));
+      const carrying = READS.filter((id) =>
+        textOf(toolResult(last, id)?.content).includes(HEADER_TAG)
+      );
       deepStrictEqual(carrying, [refreshes[0]!.toolUseID]);
     },
   },
@@ -367,9 +369,7 @@ const CASES: Case[] = [
     refreshes: [["toolu_f02", [30]]],
     then: (s, _, refreshes) => {
       equal(refreshes[0]!.hookName, "PostToolUseFailure:Bash");
-      const messages = s.modelRequests().at(-1)!.body.messages as Json[];
-      const failed = messages.flatMap((m) => Array.isArray(m.content) ? m.content as Json[] : [])
-        .find((b) => b.type === "tool_result" && b.tool_use_id === "toolu_f02");
+      const failed = toolResult(s.modelRequests().at(-1)!, "toolu_f02");
       equal(failed?.is_error, true, "the failing call's result is not marked as an error");
     },
   },
@@ -466,7 +466,7 @@ const CASES: Case[] = [
         ["toolu_a02", [70]],
       ]);
       deepStrictEqual(
-        sub.map(statedPercent),
+        sub.map(stated),
         [62, 71].map((percent) => ({ percent, window: "200k" })),
       );
       assertDelivered(s, sub);
@@ -549,7 +549,7 @@ const CASES: Case[] = [
     refreshes: [["toolu_e02", [29]], ["toolu_e04", [57]]],
     then: (_, __, refreshes) => {
       deepStrictEqual(
-        refreshes.map(statedPercent),
+        refreshes.map(stated),
         [29, 57].map((percent) => ({ percent, window: "200k" })),
       );
     },
