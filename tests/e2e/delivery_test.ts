@@ -20,6 +20,7 @@ import {
   HEADER_TAG,
   type Json,
   refreshesIn,
+  restatedAfterCompaction,
   ROOT,
   runTurn,
   type ScenarioTest,
@@ -216,11 +217,8 @@ scenario({
     );
     assertDelivered(s, refreshes);
     // Once in the new context: the later requests repeat it as history, never a second copy.
-    const compact = s.modelRequests().findIndex((r) => r.route === "compact");
-    const after = s.modelRequests().slice(compact + 1).filter((r) => r.route === "main");
-    for (const request of after) {
-      ok(JSON.stringify(request.body.messages).split(COMPACT_TAG).length - 1 <= 1);
-    }
+    const { perRequest } = restatedAfterCompaction(s);
+    ok(perRequest.every((n) => n <= 1), `restatements per request: ${perRequest}`);
     ok(decisionFor(lines, "toolu_s03").includes("compact (re-sent) delivered on toolu_s02"));
   },
 });

@@ -92,18 +92,28 @@ export class Scenario {
   readonly turns: TurnResult[] = [];
   #env: Record<string, string>;
   #bin: string;
-  #pluginDirs: string[] = [ROOT];
+  #pluginDirs: string[];
   #unbacked: string | undefined;
 
-  private constructor(bin: string, root: string, stub: ApiStub, env: Record<string, string>) {
+  private constructor(bin: string, root: string, setup: ScenarioSetup) {
     this.#bin = bin;
     this.root = root;
-    this.stub = stub;
     this.home = join(root, "home");
     this.tmp = join(root, "tmp");
     this.work = join(root, "work");
     this.payloadDir = join(root, "payloads");
-    this.#env = env;
+    const { script, manifest, pluginDirs } = setup;
+    this.stub = startApiStub(typeof script === "function" ? script({ work: this.work }) : script);
+    this.#pluginDirs = pluginDirs ?? [ROOT];
+    this.#unbacked = setup.unbacked;
+    this.#env = {
+      ...claudeEnv(this.home, this.stub.url),
+      TMPDIR: this.tmp,
+      ...(manifest === null ? {} : { LESSONS_MANIFEST_PATH: join(root, "manifest.json") }),
+      LESSONS_DEBUG: "1",
+      E2E_PAYLOADS: this.payloadDir,
+      ...setup.env,
+    };
   }
 
   /** Prepares the folders, manifest and stand-in. */
@@ -112,30 +122,13 @@ export class Scenario {
     const root = await Deno.realPath(
       await Deno.makeTempDir({ prefix: `lessons-e2e-${setup.name}-` }),
     );
-    const script = typeof setup.script === "function"
-      ? setup.script({ work: join(root, "work") })
-      : setup.script;
-    const stub = startApiStub(script);
-    const manifest = join(root, "manifest.json");
-    if (setup.manifest !== null) {
-      await Deno.writeTextFile(
-        manifest,
-        setup.manifest ?? await Deno.readTextFile(SAMPLE_MANIFEST),
-      );
-    }
-    const env: Record<string, string> = {
-      ...claudeEnv(join(root, "home"), stub.url),
-      TMPDIR: join(root, "tmp"),
-      ...(setup.manifest === null ? {} : { LESSONS_MANIFEST_PATH: manifest }),
-      LESSONS_DEBUG: "1",
-      E2E_PAYLOADS: join(root, "payloads"),
-      ...setup.env,
-    };
-    const scenario = new Scenario(bin, root, stub, env);
-    if (setup.pluginDirs) scenario.#pluginDirs = setup.pluginDirs;
-    scenario.#unbacked = setup.unbacked;
+    const scenario = new Scenario(bin, root, setup);
     for (const dir of [scenario.home, scenario.tmp, scenario.work, scenario.payloadDir]) {
       await Deno.mkdir(dir, { recursive: true });
+    }
+    if (setup.manifest !== null) {
+      const text = setup.manifest ?? await Deno.readTextFile(SAMPLE_MANIFEST);
+      await Deno.writeTextFile(join(root, "manifest.json"), text);
     }
     for (const [relative, text] of Object.entries(setup.files ?? {})) {
       const path = join(root, relative);
@@ -428,6 +421,26 @@ export async function compactTurns(s: Scenario): Promise<Json[]> {
   await runTurn(s, "/compact", { model: SONNET, resume: true });
   await runTurn(s, "After compaction.", { model: SONNET, resume: true });
   return await s.lines();
+}
+
+/**
+ * The first request of the new context after a real `/compact` (the first main request after
+ * the compaction request), and how many compaction restatements it and the requests after it
+ * carry (each request repeats the history, so one delivered restatement counts once in each).
+ */
+export function restatedAfterCompaction(s: Scenario): { first: string; perRequest: number[] } {
+  const requests = s.modelRequests();
+  const compact = requests.findIndex((r) => r.route === "compact");
+  ok(compact >= 0, "no compaction request reached the API");
+  const after = requests.slice(compact).filter((r) => r.route === "main");
+  ok(after.length > 0, "no request after the compaction");
+  const texts = after.map((r) => JSON.stringify(r.body.messages));
+  const count = (text: string) => text.split(COMPACT_TAG).length - 1;
+  // Nothing of it in the compaction request itself, nor in the summary it produced.
+  for (const r of requests.filter((r) => r.route === "compact")) {
+    equal(count(JSON.stringify(r.body.messages)), 0, "a restatement in the compaction request");
+  }
+  return { first: texts[0]!, perRequest: texts.map(count) };
 }
 
 /** The hook's own decision line (LESSONS_DEBUG) for tool call `id`, from its hook_success. */

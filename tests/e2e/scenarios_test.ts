@@ -23,6 +23,7 @@ import {
   readJsonl,
   type Refresh,
   refreshesIn,
+  restatedAfterCompaction,
   ROOT,
   runTurn,
   type Scenario,
@@ -67,26 +68,6 @@ const parallel = (prefix: string, count: number) =>
   Array.from({ length: count }, (_, i) => `${prefix}${String.fromCharCode(97 + i)}`);
 
 const SESSION_START_CONTEXT = "SessionStart hook additional context: ";
-
-/**
- * The first request of the new context after a real `/compact` (the first main request after
- * the compaction request), and how many compaction restatements it and the requests after it
- * carry (each request repeats the history, so one delivered restatement counts once in each).
- */
-function restatedAfterCompaction(s: Scenario): { first: string; perRequest: number[] } {
-  const requests = s.modelRequests();
-  const compact = requests.findIndex((r) => r.route === "compact");
-  ok(compact >= 0, "no compaction request reached the API");
-  const after = requests.slice(compact).filter((r) => r.route === "main");
-  ok(after.length > 0, "no request after the compaction");
-  const texts = after.map((r) => JSON.stringify(r.body.messages));
-  const count = (text: string) => text.split(COMPACT_TAG).length - 1;
-  // Nothing of it in the compaction request itself, nor in the summary it produced.
-  for (const r of requests.filter((r) => r.route === "compact")) {
-    equal(count(JSON.stringify(r.body.messages)), 0, "a restatement in the compaction request");
-  }
-  return { first: texts[0]!, perRequest: texts.map(count) };
-}
 
 const READS = ["toolu_r1", "toolu_r2", "toolu_r3", "toolu_r4"];
 
