@@ -42,14 +42,8 @@ async function session(home: string, work: string, pluginDir?: string) {
   });
   try {
     const args = ["-p", "hi", "--output-format", "stream-json", "--verbose"];
-    const plugin = pluginDir ? ["--plugin-dir", pluginDir] : [];
-    const ran = await spawnWithStdin(
-      bin,
-      [...args, "--allowedTools", "Bash", ...plugin],
-      "",
-      env(home, stub.url),
-      work,
-    );
+    args.push("--allowedTools", "Bash", ...pluginDir ? ["--plugin-dir", pluginDir] : []);
+    const ran = await spawnWithStdin(bin, args, "", env(home, stub.url), work);
     equal(ran.code, 0, ran.stderr);
     const events: Json[] = ran.stdout.split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
     const responses = events.filter((e) =>

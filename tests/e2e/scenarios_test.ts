@@ -71,6 +71,10 @@ const SESSION_START_CONTEXT = "SessionStart hook additional context: ";
 
 const READS = ["toolu_r1", "toolu_r2", "toolu_r3", "toolu_r4"];
 
+/** Parallel Read calls `ids`, the i-th of file `path(i)`. */
+const reads = (ids: string[], path: (i: number) => string): ToolCall[] =>
+  ids.map((id, i) => ({ name: "Read", input: { file_path: path(i) }, id }));
+
 /** A manifest of about 40 KB: 24 directives and 16 protocols with long messages. */
 function bigManifest(): { text: string; slugs: string[] } {
   const lessons: Record<string, unknown> = {};
@@ -275,11 +279,7 @@ const CASES: Case[] = [
         ...backedSteps([{ id: "toolu_p01", tokens: 53_000 }], 70_000).slice(0, 1),
         {
           usage: usage(70_000), // 35 %
-          tools: READS.map((id, i) => ({
-            name: "Read",
-            input: { file_path: join(work, `file${i}.txt`) },
-            id,
-          })),
+          tools: reads(READS, (i) => join(work, `file${i}.txt`)),
         },
         { usage: usage(71_000), text: "Finished." },
       ],
@@ -671,11 +671,7 @@ const CASES: Case[] = [
           usage: "request",
           // As a model streams: each Read starts before the next block arrives.
           blockDelayMs: 400,
-          tools: STREAMED_READS.map((id, i) => ({
-            name: "Read",
-            input: { file_path: join(work, `part${i}.ts`) },
-            id,
-          })),
+          tools: reads(STREAMED_READS, (i) => join(work, `part${i}.ts`)),
         },
         ...fromRequest([{ id: "toolu_s5", call: sleepy(0) }, { id: "toolu_s6", call: sleepy(0) }]),
       ],
