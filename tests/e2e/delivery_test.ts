@@ -23,7 +23,6 @@ import {
   restatedAfterCompaction,
   ROOT,
   runTurn,
-  type ScenarioTest,
   scenarioTest,
   SONNET,
   thresholdsOf,
@@ -69,26 +68,13 @@ function testPlugin(
   };
 }
 
-/** Registers a delivery scenario; `LESSONS_E2E_RECORD_DELIVERY=<folder>` keeps its transcript. */
-function scenario(test: Omit<ScenarioTest, "name"> & { name: string; record: string }): void {
-  scenarioTest(bin, {
-    ...test,
-    name: `e2e delivery: ${test.name}`,
-    body: async (s) => {
-      await test.body(s);
-      const folder = Deno.env.get("LESSONS_E2E_RECORD_DELIVERY");
-      if (folder) await Deno.copyFile(await s.transcriptPath(), join(folder, test.record));
-    },
-  });
-}
-
 const AGENT_TASK = "E2E-DELIVERY-AGENT-7f3a";
 /** What the subagent's report (the Agent call's result) carries to the main session. */
 const AGENT_REPORT_TOKENS = 1_000;
 
-scenario({
-  name: "a refresh answered on an Agent call reaches the model, and its receipt is seen",
-  record: "agent-call.jsonl",
+scenarioTest(bin, {
+  name:
+    "e2e delivery: a refresh answered on an Agent call reaches the model, and its receipt is seen",
   script: {
     main: backedSteps([
       { id: "toolu_g01", tokens: 45_000 }, // 22.5 %
@@ -122,6 +108,7 @@ scenario({
     const next = decisionFor(lines, "toolu_g03");
     ok(next.includes("receipts: 30 delivered on toolu_g02"), next);
     ok(!decisionFor(lines, "toolu_g04").includes("receipts:"), "a receipt still outstanding");
+    await s.keepTranscript("LESSONS_E2E_RECORD_DELIVERY", "agent-call.jsonl");
   },
 });
 
@@ -138,9 +125,8 @@ esac
 printf '%s' "$out"
 `;
 
-scenario({
-  name: "a hook killed between claim and answer: the next call delivers the refresh",
-  record: "hook-cancelled.jsonl",
+scenarioTest(bin, {
+  name: "e2e delivery: a hook killed between claim and answer: the next call delivers the refresh",
   script: {
     main: backedSteps([
       { id: "toolu_k01", tokens: 45_000 }, // 22.5 %
@@ -178,6 +164,7 @@ scenario({
     equal(early.length, 0, "a request before toolu_k03's result carried the refresh");
     // Its receipt is seen on the call after.
     ok(decisionFor(lines, "toolu_k04").includes("30 (re-sent) delivered on toolu_k03"));
+    await s.keepTranscript("LESSONS_E2E_RECORD_DELIVERY", "hook-cancelled.jsonl");
   },
 });
 
@@ -193,9 +180,9 @@ const COMPACT_SCRIPT = {
   ],
 };
 
-scenario({
-  name: "a dropped SessionStart(compact) answer: the first tool call restates the rules",
-  record: "sessionstart-dropped.jsonl",
+scenarioTest(bin, {
+  name:
+    "e2e delivery: a dropped SessionStart(compact) answer: the first tool call restates the rules",
   script: COMPACT_SCRIPT,
   plugin: testPlugin({ sessionStart: `${HOOK} >/dev/null` }),
   body: async (s) => {
@@ -220,12 +207,12 @@ scenario({
     const { perRequest } = restatedAfterCompaction(s);
     ok(perRequest.every((n) => n <= 1), `restatements per request: ${perRequest}`);
     ok(decisionFor(lines, "toolu_s03").includes("compact (re-sent) delivered on toolu_s02"));
+    await s.keepTranscript("LESSONS_E2E_RECORD_DELIVERY", "sessionstart-dropped.jsonl");
   },
 });
 
-scenario({
-  name: "SessionStart(compact)'s answer recorded: no tool call restates",
-  record: "sessionstart-answered.jsonl",
+scenarioTest(bin, {
+  name: "e2e delivery: SessionStart(compact)'s answer recorded: no tool call restates",
   script: COMPACT_SCRIPT,
   body: async (s) => {
     const refreshes = refreshesIn(await compactTurns(s));
@@ -240,5 +227,6 @@ scenario({
       ["compact SessionStart delivered"],
       status.stdout,
     );
+    await s.keepTranscript("LESSONS_E2E_RECORD_DELIVERY", "sessionstart-answered.jsonl");
   },
 });

@@ -206,10 +206,13 @@ export class Scenario {
     return await readJsonl(await this.transcriptPath());
   }
 
-  /** Copies the main transcript to the file environment variable `variable` names, if set. */
-  async keepTranscript(variable: string): Promise<void> {
+  /**
+   * Copies the main transcript to the file environment variable `variable` names, if set; with
+   * `name`, to the file of that name in the folder it names.
+   */
+  async keepTranscript(variable: string, name?: string): Promise<void> {
     const to = Deno.env.get(variable);
-    if (to) await Deno.copyFile(await this.transcriptPath(), to);
+    if (to) await Deno.copyFile(await this.transcriptPath(), name ? join(to, name) : to);
   }
 
   /** The subagent transcripts (`<session>/subagents/agent-*.jsonl`) beside the main one. */
@@ -305,7 +308,7 @@ export function scenarioTest(bin: string, { name, plugin, body, ...setup }: Scen
     fn: async () => {
       const dir = await plugin?.();
       try {
-        const folder = name.replace(/^e2e: /, "").replace(/[^a-z0-9]+/gi, "-").slice(0, 24);
+        const folder = name.replace(/^e2e[^:]*: /, "").replace(/[^a-z0-9]+/gi, "-").slice(0, 24);
         const s = await Scenario.start(bin, {
           name: folder,
           ...setup,
