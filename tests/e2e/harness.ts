@@ -279,7 +279,17 @@ export class Scenario {
 
   async close(): Promise<void> {
     await this.stub.close();
-    if (!Deno.env.get("LESSONS_E2E_KEEP")) await Deno.remove(this.root, { recursive: true });
+    if (Deno.env.get("LESSONS_E2E_KEEP")) return;
+    // Something Claude Code left behind may still write in the folder ("Directory not empty",
+    // seen under load): try again a few times before failing.
+    for (let attempt = 1;; attempt++) {
+      try {
+        return await Deno.remove(this.root, { recursive: true });
+      } catch (error) {
+        if (attempt === 5) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
   }
 }
 
