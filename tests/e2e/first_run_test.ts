@@ -7,105 +7,58 @@
  */
 import { equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { startApiStub, type Step } from "../../scripts/loopback/api_stub.ts";
-import { baseEnv, ROOT } from "../_helpers.ts";
-import { claudeForSuite } from "./harness.ts";
+import { startApiStub } from "../../scripts/loopback/api_stub.ts";
+import { spawnWithStdin } from "../_helpers.ts";
+import {
+  claudeEnv,
+  claudeForSuite,
+  copyPlugin,
+  foldersTest,
+  installFromFolder,
+  type Json,
+} from "./harness.ts";
 
 const bin = await claudeForSuite();
-const ignore = bin === "" || Deno.build.os === "windows";
 
-/** What a marketplace install copies: the plugin without .git and without dist/. */
-const PLUGIN_FILES = [".claude-plugin", "hooks", "src", "deno.json", "deno.lock"];
-
-type Json = Record<string, unknown>;
-
-interface Session {
-  /** stream-json events Claude Code printed. */
-  events: Json[];
-  /** Request bodies the model received, as JSON text. */
-  requests: string[];
-}
-
-async function copyPlugin(to: string): Promise<void> {
-  await Deno.mkdir(to, { recursive: true });
-  const cp = await new Deno.Command("cp", {
-    args: ["-R", ...PLUGIN_FILES.map((f) => join(ROOT, f)), to],
-  }).output();
-  ok(cp.success, new TextDecoder().decode(cp.stderr));
-}
+/** Claude Code's environment; a download tried here fails at once, without network. */
+const env = (home: string, url?: string) => ({
+  ...claudeEnv(home, url),
+  LESSONS_REINJECT_RELEASE_URL: "http://127.0.0.1:9/rel",
+});
 
 /**
- * The environment of Claude Code: a private HOME, the stand-in at `url`. Without `url` (the
- * `claude plugin` commands) no API key either: with one, each command waits 18 s on the network.
+ * One `claude -p` session with one Bash call (`pluginDir` loads a plugin for it): the systemMessage
+ * its SessionStart startup hook printed, if any, and the request bodies the model received.
  */
-function claudeEnv(home: string, url?: string): Record<string, string> {
-  return {
-    HOME: home,
-    TMPDIR: join(home, "tmp"),
-    ...(url ? { ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: "sk-ant-test" } : {}),
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-    DISABLE_AUTOUPDATER: "1",
-    // A download tried here fails at once, without network.
-    LESSONS_REINJECT_RELEASE_URL: "http://127.0.0.1:9/rel",
-  };
-}
-
-async function claude(args: string[], env: Record<string, string>, cwd: string) {
-  const out = await new Deno.Command(bin, {
-    args,
-    cwd,
-    env: baseEnv(env),
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decoder = new TextDecoder();
-  return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
-}
-
-/** One `claude -p` session with one Bash call; `pluginDir` loads a plugin for this session. */
-async function session(home: string, work: string, pluginDir?: string): Promise<Session> {
-  const main: Step[] = [
-    {
-      usage: { input_tokens: 1000 },
-      tools: [{ name: "Bash", input: { command: "echo hi" }, id: "toolu_first1" }],
-    },
-    { usage: { input_tokens: 1000 }, text: "Done." },
-  ];
-  const stub = startApiStub({ main });
+async function session(home: string, work: string, pluginDir?: string) {
+  const stub = startApiStub({
+    main: [
+      {
+        usage: { input_tokens: 1000 },
+        tools: [{ name: "Bash", input: { command: "echo hi" }, id: "toolu_first1" }],
+      },
+      { usage: { input_tokens: 1000 }, text: "Done." },
+    ],
+  });
   try {
-    const ran = await claude(
-      [
-        "-p",
-        "hi",
-        "--output-format",
-        "stream-json",
-        "--verbose",
-        "--allowedTools",
-        "Bash",
-        ...(pluginDir ? ["--plugin-dir", pluginDir] : []),
-      ],
-      claudeEnv(home, stub.url),
-      work,
-    );
+    const args = ["-p", "hi", "--output-format", "stream-json", "--verbose"];
+    args.push("--allowedTools", "Bash", ...pluginDir ? ["--plugin-dir", pluginDir] : []);
+    const ran = await spawnWithStdin(bin, args, "", env(home, stub.url), work);
     equal(ran.code, 0, ran.stderr);
-    const events = ran.stdout.split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l));
-    return { events, requests: stub.requests.map((r) => JSON.stringify(r.body)) };
+    const events: Json[] = ran.stdout.split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+    const responses = events.filter((e) =>
+      e.type === "system" && e.subtype === "hook_response" && e.hook_name === "SessionStart:startup"
+    );
+    equal(responses.length, 1, "one SessionStart:startup hook ran");
+    equal(responses[0]?.exit_code, 0);
+    const stdout = String(responses[0]?.stdout ?? "").trim();
+    return {
+      notice: stdout === "" ? undefined : String(JSON.parse(stdout).systemMessage),
+      requests: stub.requests.map((r) => JSON.stringify(r.body)),
+    };
   } finally {
     await stub.close();
   }
-}
-
-/** The systemMessage the SessionStart startup hook printed, or undefined when it printed none. */
-function startupNotice(s: Session): string | undefined {
-  const responses = s.events.filter((e) =>
-    e.type === "system" && e.subtype === "hook_response" && e.hook_name === "SessionStart:startup"
-  );
-  equal(responses.length, 1, "one SessionStart:startup hook ran");
-  const stdout = String(responses[0]?.stdout ?? "").trim();
-  equal(responses[0]?.exit_code, 0);
-  return stdout === "" ? undefined : JSON.parse(stdout).systemMessage;
 }
 
 async function waitForLog(path: string, pattern: RegExp): Promise<void> {
@@ -116,48 +69,29 @@ async function waitForLog(path: string, pattern: RegExp): Promise<void> {
   }
 }
 
-async function folders(name: string) {
-  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: `lessons-e2e-${name}-` }));
-  const home = join(root, "home");
-  const work = join(root, "work");
-  for (const dir of [home, work, join(home, "tmp")]) await Deno.mkdir(dir, { recursive: true });
-  return { root, home, work };
-}
-
-Deno.test({
-  name: "e2e: first run without a binary: the user sees one line, the model nothing",
-  ignore,
-  sanitizeResources: false,
-  sanitizeOps: false,
-}, async () => {
-  const { root, home, work } = await folders("first-run");
-  try {
+foldersTest(
+  bin,
+  "e2e: first run without a binary: the user sees one line, the model nothing",
+  async ({ root, home, work }) => {
     const plugin = join(root, "plugin");
     await copyPlugin(plugin);
     const s = await session(home, work, plugin);
-    const notice = startupNotice(s);
-    ok(notice, "a systemMessage on startup");
-    match(notice, /^lessons-reinject: downloading its binary in the background/);
-    ok(notice.includes(join(plugin, "dist", "install.log")), notice);
+    ok(s.notice, "a systemMessage on startup");
+    match(s.notice, /^lessons-reinject: downloading its binary in the background/);
+    ok(s.notice.includes(join(plugin, "dist", "install.log")), s.notice);
     ok(s.requests.length > 0);
     for (const body of s.requests) {
       ok(!body.includes("downloading its binary"), "the notice reached the model");
     }
     // The download really started (and, with no release to reach, failed and said so).
     await waitForLog(join(plugin, "dist", "install.log"), /nothing installed/);
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
-});
+  },
+);
 
-Deno.test({
-  name: "e2e: first run with a binary that runs: no notice, and later calls take the common path",
-  ignore,
-  sanitizeResources: false,
-  sanitizeOps: false,
-}, async () => {
-  const { root, home, work } = await folders("has-binary");
-  try {
+foldersTest(
+  bin,
+  "e2e: first run with a binary that runs: no notice, and later calls take the common path",
+  async ({ root, home, work }) => {
     const plugin = join(root, "plugin");
     await copyPlugin(plugin);
     // The launcher's name for this platform is Deno's target triple (Linux and macOS).
@@ -168,38 +102,22 @@ Deno.test({
       `#!/bin/sh\nif [ "$1" = --version ]; then echo "lessons-reinject 0.1.0"; exit 0; fi\ncat >/dev/null\n`,
       { mode: 0o755 },
     );
-    const s = await session(home, work, plugin);
-    equal(startupNotice(s), undefined);
+    equal((await session(home, work, plugin)).notice, undefined);
     equal(await Deno.readTextFile(join(plugin, "dist", ".entry")), `${name}\n`);
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
-});
+  },
+);
 
-Deno.test({
-  name: "e2e: a marketplace added from a local folder runs the hook from that folder",
-  ignore,
-  sanitizeResources: false,
-  sanitizeOps: false,
-}, async () => {
-  const { root, home, work } = await folders("local-market");
-  try {
+foldersTest(
+  bin,
+  "e2e: a marketplace added from a local folder runs the hook from that folder",
+  async ({ root, home, work }) => {
     const folder = join(root, "lessons-reinject");
     await copyPlugin(folder);
-    const env = claudeEnv(home);
-    const added = await claude(["plugin", "marketplace", "add", folder], env, work);
-    equal(added.code, 0, added.stdout + added.stderr);
-    const installed = await claude(
-      ["plugin", "install", "lessons-reinject@lessons-reinject"],
-      env,
-      work,
-    );
-    equal(installed.code, 0, installed.stdout + installed.stderr);
+    await installFromFolder(bin, folder, env(home), work);
     const cache = join(home, ".claude", "plugins", "cache", "lessons-reinject", "lessons-reinject");
     ok((await Deno.stat(cache)).isDirectory, "Claude Code made its cache copy");
 
-    const s = await session(home, work);
-    const notice = startupNotice(s);
+    const { notice } = await session(home, work);
     ok(notice?.includes(join(folder, "dist", "install.log")), `names the folder: ${notice}`);
     await waitForLog(join(folder, "dist", "install.log"), /nothing installed/);
     // The cache copy is not where the hook runs: nothing was written there.
@@ -207,7 +125,5 @@ Deno.test({
       const dist = join(cache, version.name, "dist");
       ok(!(await Deno.stat(dist).then(() => true, () => false)), `${dist} exists`);
     }
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
-});
+  },
+);

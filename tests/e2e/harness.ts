@@ -3,25 +3,29 @@
  * loopback API stand-in, and a private HOME, TMPDIR and working folder; plus readers for what
  * both sides recorded (the transcript's attachments, the requests the model received).
  */
-import { deepStrictEqual, equal } from "node:assert/strict";
+import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import {
   type ApiStub,
   type RecordedRequest,
   type Script,
   startApiStub,
+  textOf,
+  type ToolCall,
 } from "../../scripts/loopback/api_stub.ts";
 import { unbackedSteps } from "../../scripts/loopback/backed_steps.ts";
 import { installedClaude, locateClaude } from "../../scripts/loopback/claude_cli.ts";
-import { baseEnv } from "../_helpers.ts";
+import { ROOT, SAMPLE_MANIFEST, spawnWithStdin } from "../_helpers.ts";
 
-export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-export const SAMPLE_MANIFEST = join(ROOT, "src", "data", "sample_manifest.json");
+export { ROOT, SAMPLE_MANIFEST, textOf };
 
 /** Claude Code's answer to a refresh too large to deliver inline (measured in 2.1.328). */
 export const TOO_LARGE = "Output too large";
 export const HEADER_TAG = "[lessons-reinject refresh";
+export const COMPACT_TAG = "[lessons-reinject refresh compact ref=";
+/** The most refreshes fit inline: Bash's own limit on what it passes inline. */
+export const INLINE_LIMIT = 10_000;
+export const SONNET = "claude-sonnet-4-6";
 
 export type Json = Record<string, unknown>;
 
@@ -49,8 +53,8 @@ export interface ScenarioSetup {
 }
 
 export interface TurnOptions {
-  /** `--model`; Claude Code's default model when absent. */
-  model?: string;
+  /** `--model`; Claude Code's default model when absent or undefined. */
+  model?: string | undefined;
   /** Continue the scenario's session (`--resume <id>`) instead of starting it. */
   resume?: boolean;
   /** More tools to allow beside Bash, Read and Glob. */
@@ -88,18 +92,28 @@ export class Scenario {
   readonly turns: TurnResult[] = [];
   #env: Record<string, string>;
   #bin: string;
-  #pluginDirs: string[] = [ROOT];
+  #pluginDirs: string[];
   #unbacked: string | undefined;
 
-  private constructor(bin: string, root: string, stub: ApiStub, env: Record<string, string>) {
+  private constructor(bin: string, root: string, setup: ScenarioSetup) {
     this.#bin = bin;
     this.root = root;
-    this.stub = stub;
     this.home = join(root, "home");
     this.tmp = join(root, "tmp");
     this.work = join(root, "work");
     this.payloadDir = join(root, "payloads");
-    this.#env = env;
+    const { script, manifest, pluginDirs } = setup;
+    this.stub = startApiStub(typeof script === "function" ? script({ work: this.work }) : script);
+    this.#pluginDirs = pluginDirs ?? [ROOT];
+    this.#unbacked = setup.unbacked;
+    this.#env = {
+      ...claudeEnv(this.home, this.stub.url),
+      TMPDIR: this.tmp,
+      ...(manifest === null ? {} : { LESSONS_MANIFEST_PATH: join(root, "manifest.json") }),
+      LESSONS_DEBUG: "1",
+      E2E_PAYLOADS: this.payloadDir,
+      ...setup.env,
+    };
   }
 
   /** Prepares the folders, manifest and stand-in. */
@@ -108,34 +122,13 @@ export class Scenario {
     const root = await Deno.realPath(
       await Deno.makeTempDir({ prefix: `lessons-e2e-${setup.name}-` }),
     );
-    const script = typeof setup.script === "function"
-      ? setup.script({ work: join(root, "work") })
-      : setup.script;
-    const stub = startApiStub(script);
-    const manifest = join(root, "manifest.json");
-    if (setup.manifest !== null) {
-      await Deno.writeTextFile(
-        manifest,
-        setup.manifest ?? await Deno.readTextFile(SAMPLE_MANIFEST),
-      );
-    }
-    const env: Record<string, string> = {
-      HOME: join(root, "home"),
-      TMPDIR: join(root, "tmp"),
-      ANTHROPIC_BASE_URL: stub.url,
-      ANTHROPIC_API_KEY: "sk-ant-test",
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-      DISABLE_AUTOUPDATER: "1",
-      ...(setup.manifest === null ? {} : { LESSONS_MANIFEST_PATH: manifest }),
-      LESSONS_DEBUG: "1",
-      E2E_PAYLOADS: join(root, "payloads"),
-      ...setup.env,
-    };
-    const scenario = new Scenario(bin, root, stub, env);
-    if (setup.pluginDirs) scenario.#pluginDirs = setup.pluginDirs;
-    scenario.#unbacked = setup.unbacked;
+    const scenario = new Scenario(bin, root, setup);
     for (const dir of [scenario.home, scenario.tmp, scenario.work, scenario.payloadDir]) {
       await Deno.mkdir(dir, { recursive: true });
+    }
+    if (setup.manifest !== null) {
+      const text = setup.manifest ?? await Deno.readTextFile(SAMPLE_MANIFEST);
+      await Deno.writeTextFile(join(root, "manifest.json"), text);
     }
     for (const [relative, text] of Object.entries(setup.files ?? {})) {
       const path = join(root, relative);
@@ -149,59 +142,35 @@ export class Scenario {
   async #installCapture(): Promise<void> {
     const save = 'f=$(mktemp "$E2E_PAYLOADS/payload-XXXXXXXX") && cat > "$f"';
     const entry = [{ matcher: ".*", hooks: [{ type: "command", command: save, timeout: 5 }] }];
-    const settings = {
-      hooks: {
-        PostToolUse: entry,
-        PostToolUseFailure: entry,
-        SessionStart: entry,
-        PostCompact: entry,
-        SubagentStart: entry,
-        SubagentStop: entry,
-      },
-    };
+    const events = ["PostToolUse", "PostToolUseFailure", "SessionStart", "PostCompact"];
+    const hooks = Object.fromEntries(
+      [...events, "SubagentStart", "SubagentStop"].map((event) => [event, entry]),
+    );
     await Deno.mkdir(join(this.home, ".claude"), { recursive: true });
     await Deno.writeTextFile(
       join(this.home, ".claude", "settings.json"),
-      JSON.stringify(settings, null, 2),
+      JSON.stringify({ hooks }, null, 2),
     );
   }
 
   /** Runs `claude -p <prompt>`: a new session on the first turn, `--resume` afterwards. */
   async turn(prompt: string, options: TurnOptions = {}): Promise<TurnResult> {
-    const args = [
-      "-p",
-      prompt,
-      "--output-format",
-      "json",
-      "--allowedTools",
-      "Bash",
-      "Read",
-      "Glob",
-      ...(options.allowTools ?? []),
-      ...this.#pluginDirs.flatMap((dir) => ["--plugin-dir", dir]),
-      ...(options.model ? ["--model", options.model] : []),
-      ...(options.resume ? ["--resume", this.sessionId] : ["--session-id", this.sessionId]),
-      ...(options.extraArgs ?? []),
-    ];
+    const tools = ["Bash", "Read", "Glob", ...options.allowTools ?? []];
+    const args = ["-p", prompt, "--output-format", "json", "--allowedTools", ...tools];
+    for (const dir of this.#pluginDirs) args.push("--plugin-dir", dir);
+    if (options.model) args.push("--model", options.model);
+    args.push(options.resume ? "--resume" : "--session-id", this.sessionId);
+    args.push(...options.extraArgs ?? []);
     const started = performance.now();
-    const out = await new Deno.Command(this.#bin, {
-      args,
-      cwd: this.work,
-      env: baseEnv(this.#env),
-      clearEnv: true,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
+    const out = await spawnWithStdin(this.#bin, args, "", this.#env, this.work);
     const ms = Math.round(performance.now() - started);
-    const stdout = new TextDecoder().decode(out.stdout);
-    let result: Json = {};
+    let result: Json;
     try {
-      result = JSON.parse(stdout);
+      result = JSON.parse(out.stdout);
     } catch {
-      result = { unparsed: stdout };
+      result = { unparsed: out.stdout };
     }
-    const turn = { code: out.code, result, stderr: new TextDecoder().decode(out.stderr), ms };
+    const turn = { code: out.code, result, stderr: out.stderr, ms };
     this.turns.push(turn);
     return turn;
   }
@@ -230,6 +199,20 @@ export class Scenario {
       if (await Deno.stat(path).then(() => true, () => false)) return path;
     }
     throw new Error(`no transcript for session ${this.sessionId} under ${projects}`);
+  }
+
+  /** The main transcript's lines. */
+  async lines(): Promise<Json[]> {
+    return await readJsonl(await this.transcriptPath());
+  }
+
+  /**
+   * Copies the main transcript to the file environment variable `variable` names, if set; with
+   * `name`, to the file of that name in the folder it names.
+   */
+  async keepTranscript(variable: string, name?: string): Promise<void> {
+    const to = Deno.env.get(variable);
+    if (to) await Deno.copyFile(await this.transcriptPath(), name ? join(to, name) : to);
   }
 
   /** The subagent transcripts (`<session>/subagents/agent-*.jsonl`) beside the main one. */
@@ -296,20 +279,28 @@ export class Scenario {
 
   async close(): Promise<void> {
     await this.stub.close();
-    if (!Deno.env.get("LESSONS_E2E_KEEP")) await Deno.remove(this.root, { recursive: true });
+    if (Deno.env.get("LESSONS_E2E_KEEP")) return;
+    // Something Claude Code left behind may still write in the folder ("Directory not empty",
+    // seen under load): try again a few times before failing.
+    for (let attempt = 1;; attempt++) {
+      try {
+        return await Deno.remove(this.root, { recursive: true });
+      } catch (error) {
+        if (attempt === 5) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
   }
 }
 
-/** One end-to-end test: a fresh scenario, what to check in it, and anything to remove after. */
-export interface ScenarioTest {
-  /** The test's name, as `deno test` prints it. */
+/** One end-to-end test: a fresh scenario, what to check in it. */
+export interface ScenarioTest extends Omit<ScenarioSetup, "name"> {
+  /** The test's name, as `deno test` prints it; it names the scenario's folders too. */
   name: string;
-  /** The scenario to start, made when the test runs (it may build files first). */
-  setup: () => ScenarioSetup | Promise<ScenarioSetup>;
+  /** Makes the plugin folder to load instead of this repository, removed after the test. */
+  plugin?: () => Promise<string>;
   /** The test's own assertions. */
   body: (s: Scenario) => Promise<void>;
-  /** Removes what `setup` made outside the scenario's own folder. */
-  cleanup?: () => Promise<void>;
 }
 
 /**
@@ -318,17 +309,23 @@ export interface ScenarioTest {
  * ({@link Scenario.assertBacked}), explains the scenario's state in a failure's message, and always
  * closes it.
  */
-export function scenarioTest(bin: string, test: ScenarioTest): void {
+export function scenarioTest(bin: string, { name, plugin, body, ...setup }: ScenarioTest): void {
   Deno.test({
-    name: test.name,
+    name,
     ignore: bin === "",
     sanitizeResources: false,
     sanitizeOps: false,
     fn: async () => {
+      const dir = await plugin?.();
       try {
-        const s = await Scenario.start(bin, await test.setup());
+        const folder = name.replace(/^e2e[^:]*: /, "").replace(/[^a-z0-9]+/gi, "-").slice(0, 24);
+        const s = await Scenario.start(bin, {
+          name: folder,
+          ...setup,
+          ...(dir ? { pluginDirs: [dir] } : {}),
+        });
         try {
-          await test.body(s);
+          await body(s);
           s.assertBacked();
         } catch (error) {
           const why = await s.diagnosis();
@@ -340,10 +337,84 @@ export function scenarioTest(bin: string, test: ScenarioTest): void {
           await s.close();
         }
       } finally {
-        await test.cleanup?.();
+        if (dir) await Deno.remove(dir, { recursive: true });
       }
     },
   });
+}
+
+/**
+ * Registers a test that drives `bin` itself, without a {@link Scenario}, in fresh folders removed
+ * afterwards: `home` (with `tmp` in it for `$TMPDIR`) and `work` in `root`. Ignored when no
+ * Claude Code is installed, and on Windows.
+ */
+export function foldersTest(
+  bin: string,
+  name: string,
+  fn: (f: { root: string; home: string; work: string }) => Promise<void>,
+): void {
+  Deno.test({
+    name,
+    ignore: bin === "" || Deno.build.os === "windows",
+    sanitizeResources: false,
+    sanitizeOps: false,
+  }, async () => {
+    // realPath: Claude Code names the project folder after the resolved working directory.
+    const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "lessons-e2e-" }));
+    const f = { root, home: join(root, "home"), work: join(root, "work") };
+    for (const dir of [f.work, join(f.home, "tmp")]) await Deno.mkdir(dir, { recursive: true });
+    try {
+      await fn(f);
+    } finally {
+      await Deno.remove(root, { recursive: true });
+    }
+  });
+}
+
+/**
+ * Claude Code's environment in `home`, with no traffic but the stand-in's at `url`. Without `url`
+ * (the `claude plugin` commands) no API key either: with one, each command waits 18 s on the
+ * network.
+ */
+export function claudeEnv(home: string, url?: string): Record<string, string> {
+  return {
+    HOME: home,
+    TMPDIR: join(home, "tmp"),
+    ...(url ? { ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: "sk-ant-test" } : {}),
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    DISABLE_AUTOUPDATER: "1",
+  };
+}
+
+/** Copies what a marketplace install copies to `to`: the plugin without .git and without dist/. */
+export async function copyPlugin(to: string): Promise<void> {
+  await Deno.mkdir(to, { recursive: true });
+  const files = [".claude-plugin", "hooks", "src", "deno.json", "deno.lock"];
+  const cp = await spawnWithStdin("cp", ["-R", ...files.map((f) => join(ROOT, f)), to], "");
+  equal(cp.code, 0, cp.stderr);
+}
+
+/** Installs the plugin in `folder` as a user does from a local folder, with `claude plugin`. */
+export async function installFromFolder(
+  bin: string,
+  folder: string,
+  env: Record<string, string>,
+  cwd: string,
+): Promise<void> {
+  const plugin = async (...args: string[]) => {
+    const done = await spawnWithStdin(bin, ["plugin", ...args], "", env, cwd);
+    equal(done.code, 0, done.stdout + done.stderr);
+  };
+  await plugin("marketplace", "add", folder);
+  await plugin("install", "lessons-reinject@lessons-reinject");
+}
+
+/** An Agent call whose prompt carries `marker`: the stand-in answers the subagent from its queue. */
+export function agentCall(marker: string, type = "general-purpose"): Omit<ToolCall, "id"> {
+  const prompt = `Do the scripted sub task. ${marker}`;
+  const input = { description: "scripted sub task", prompt, subagent_type: type };
+  // A fork runs in the background.
+  return { name: "Agent", input: type === "fork" ? input : { ...input, run_in_background: false } };
 }
 
 /** One `claude -p` turn that must end normally, with no error reported. */
@@ -355,6 +426,65 @@ export async function runTurn(
   const turn = await s.turn(prompt, options);
   equal(turn.code, 0, `claude exited ${turn.code}: ${turn.stderr}`);
   equal(turn.result.is_error, false, `claude reported an error: ${JSON.stringify(turn.result)}`);
+}
+
+/** Three turns on {@link SONNET} around a real `/compact`; returns the main transcript's lines. */
+export async function compactTurns(s: Scenario): Promise<Json[]> {
+  await runTurn(s, "Before compaction.", { model: SONNET });
+  await runTurn(s, "/compact", { model: SONNET, resume: true });
+  await runTurn(s, "After compaction.", { model: SONNET, resume: true });
+  return await s.lines();
+}
+
+/**
+ * The first request of the new context after a real `/compact` (the first main request after
+ * the compaction request), and how many compaction restatements it and the requests after it
+ * carry (each request repeats the history, so one delivered restatement counts once in each).
+ */
+export function restatedAfterCompaction(s: Scenario): { first: string; perRequest: number[] } {
+  const requests = s.modelRequests();
+  const compact = requests.findIndex((r) => r.route === "compact");
+  ok(compact >= 0, "no compaction request reached the API");
+  const after = requests.slice(compact).filter((r) => r.route === "main");
+  ok(after.length > 0, "no request after the compaction");
+  const texts = after.map((r) => JSON.stringify(r.body.messages));
+  const count = (text: string) => text.split(COMPACT_TAG).length - 1;
+  // Nothing of it in the compaction request itself, nor in the summary it produced.
+  for (const r of requests.filter((r) => r.route === "compact")) {
+    equal(count(JSON.stringify(r.body.messages)), 0, "a restatement in the compaction request");
+  }
+  return { first: texts[0]!, perRequest: texts.map(count) };
+}
+
+/** The hook's own decision line (LESSONS_DEBUG) for tool call `id`, from its hook_success. */
+export function decisionFor(lines: Json[], id: string): string {
+  const found = lines.map(attachmentOf).filter((a) =>
+    a?.type === "hook_success" && a.toolUseID === id &&
+    String(a.hookName).startsWith("PostToolUse")
+  );
+  return found.map((a) => String(a?.stderr ?? "").trim()).join(" | ");
+}
+
+/**
+ * Each refresh reached the model whole, inline with its tool result, within the limit, and no
+ * request carries Claude Code's "too large" answer; returns the requests that delivered them.
+ */
+export function assertDelivered(s: Scenario, refreshes: Refresh[]): RecordedRequest[] {
+  const requests = refreshes.map((refresh) => {
+    ok(refresh.content.length <= INLINE_LIMIT, `refresh is ${refresh.content.length} chars`);
+    const delivered = deliveredAfter(s.modelRequests(), refresh.toolUseID);
+    ok(delivered, `no request carried the result of ${refresh.toolUseID}`);
+    ok(
+      delivered.text.includes(refresh.content),
+      `the refresh for ${refresh.toolUseID} did not reach the model whole and inline`,
+    );
+    ok(!delivered.text.includes(TOO_LARGE), `"${TOO_LARGE}" reached the model`);
+    return delivered.request;
+  });
+  for (const request of s.modelRequests()) {
+    ok(!JSON.stringify(request.body.messages).includes(TOO_LARGE), `"${TOO_LARGE}" in a request`);
+  }
+  return requests;
 }
 
 /** Parsed lines of a JSONL file, skipping any that are not JSON objects. */
@@ -412,35 +542,20 @@ export function thresholdsOf(refresh: Refresh): number[] {
   return match?.[1] ? match[1].split(",").map((t) => parseFloat(t) * scale(t)) : [];
 }
 
-/** The tokens a refresh header states on a large window ("at 62,000 tokens (6% of the 1M-..."). */
-export function statedTokens(refresh: Refresh): { tokens: number; window: string } | undefined {
-  const match = /Context refresh at ([0-9,]+) tokens \([0-9]+% of the ([0-9.]+[kM])-token/.exec(
-    refresh.content,
-  );
-  return match?.[1] && match[2]
-    ? { tokens: Number(match[1].replaceAll(",", "")), window: match[2] }
-    : undefined;
-}
-
-/** The percentage a refresh header states ("Context refresh at 31% of the 200k-token ..."). */
-export function statedPercent(refresh: Refresh): { percent: number; window: string } | undefined {
-  const match = /Context refresh at ([0-9]+)% of the ([0-9.]+[kM])-token context window/.exec(
-    refresh.content,
-  );
-  return match?.[1] && match[2] ? { percent: Number(match[1]), window: match[2] } : undefined;
-}
-
-/** All text in a message's content, tool results and their nested blocks included. */
-export function textOf(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  return content.map((block) => {
-    if (typeof block !== "object" || block === null) return "";
-    const b = block as Json;
-    if (typeof b.text === "string") return b.text;
-    if (b.content !== undefined) return textOf(b.content);
-    return "";
-  }).join("\n");
+/**
+ * What a refresh header states: a percentage ("Context refresh at 31% of the 200k-token ...") or,
+ * on a large window, tokens ("Context refresh at 62,000 tokens (6% of the 1M-token ...").
+ */
+export function stated(
+  refresh: Refresh,
+): { percent?: number; tokens?: number; window: string } | undefined {
+  const match = /Context refresh at (?:([0-9,]+) tokens \([0-9]+|([0-9]+))% of the ([0-9.]+[kM])-/
+    .exec(refresh.content);
+  if (!match?.[3]) return undefined;
+  const window = match[3];
+  return match[1]
+    ? { tokens: Number(match[1].replaceAll(",", "")), window }
+    : { percent: Number(match[2]), window };
 }
 
 /**
@@ -472,18 +587,11 @@ export function deliveredAfter(
   return undefined;
 }
 
-/** The text of the `tool_result` block for `toolUseId` in one request, if it carries one. */
-export function toolResultText(request: RecordedRequest, toolUseId: string): string | undefined {
+/** The `tool_result` block for `toolUseId` in one request, if it carries one. */
+export function toolResult(request: RecordedRequest, toolUseId: string): Json | undefined {
   const messages = Array.isArray(request.body.messages) ? request.body.messages as Json[] : [];
-  for (const message of messages) {
-    if (message.role !== "user" || !Array.isArray(message.content)) continue;
-    for (const block of message.content as Json[]) {
-      if (block.type === "tool_result" && block.tool_use_id === toolUseId) {
-        return textOf(block.content);
-      }
-    }
-  }
-  return undefined;
+  return messages.flatMap((m) => m.role === "user" && Array.isArray(m.content) ? m.content : [])
+    .find((b: Json) => b.type === "tool_result" && b.tool_use_id === toolUseId);
 }
 
 /**
@@ -495,11 +603,17 @@ export async function claudeForSuite(release?: string): Promise<string> {
   const named = Deno.env.get("CLAUDE_BIN") || Deno.env.get("LESSONS_E2E_CLAUDE_VERSION");
   const cli = release && !named ? await installedClaude(release) : await locateClaude();
   if ("bin" in cli) return cli.bin;
+  skipUnlessCI("Claude Code", cli.problem);
+  return "";
+}
+
+/** Says a suite skips because `what` cannot be had; under CI=true throws instead. */
+export function skipUnlessCI(what: string, problem: string): true {
   if (["1", "true"].includes((Deno.env.get("CI") ?? "").toLowerCase())) {
-    throw new Error(`e2e: cannot get Claude Code: ${cli.problem}`);
+    throw new Error(`e2e: cannot get ${what}: ${problem}`);
   }
   Deno.stderr.writeSync(
-    new TextEncoder().encode(`e2e: SKIPPING, cannot get Claude Code: ${cli.problem}\n`),
+    new TextEncoder().encode(`e2e: SKIPPING, cannot get ${what}: ${problem}\n`),
   );
-  return "";
+  return true;
 }

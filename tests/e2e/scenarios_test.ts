@@ -2,336 +2,87 @@
  * End-to-end: real Claude Code 2.1.328 with this repository as a plugin, against the loopback
  * API stand-in. Each scenario asserts on both sides: the transcript's `hook_additional_context`
  * attachments (which tool call got a refresh) and the requests the model received (inline text).
+ * The scenarios are one table: each names its setup, the refreshes the main transcript records
+ * (the call and the thresholds it names) and what else it proves.
  */
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
 import type { Step, ToolCall } from "../../scripts/loopback/api_stub.ts";
 import { backedSteps, usage } from "../../scripts/loopback/backed_steps.ts";
 import {
+  agentCall,
+  assertDelivered,
   attachmentOf,
   claudeForSuite,
-  deliveredAfter,
+  COMPACT_TAG,
+  compactTurns,
+  decisionFor,
   HEADER_TAG,
   hookErrorsIn,
   type Json,
   readJsonl,
   type Refresh,
   refreshesIn,
+  restatedAfterCompaction,
   ROOT,
   runTurn,
   type Scenario,
   type ScenarioSetup,
   scenarioTest,
-  statedPercent,
-  statedTokens,
+  SONNET,
+  stated,
+  textOf,
   thresholdsOf,
-  TOO_LARGE,
-  toolResultText,
+  toolResult,
+  type TurnOptions,
 } from "./harness.ts";
 
-const INLINE_LIMIT = 10_000;
-
 const bin = await claudeForSuite();
+/** The release whose default model is claude-opus-5-5 for every user (1M window, natively). */
+const DEFAULT_MODEL_RELEASE = "2.1.332";
+const bin332 = await claudeForSuite(DEFAULT_MODEL_RELEASE);
+
+/** One scenario: its setup, its turns, and what the main transcript must show. */
+interface Case extends Omit<ScenarioSetup, "name"> {
+  name: string;
+  /** The Claude Code to run; the suite's pin when absent. */
+  bin?: string;
+  /** Runs the scenario's turns and returns the main transcript; one turn on Sonnet by default. */
+  turns?: (s: Scenario) => Promise<Json[]>;
+  /** Every refresh the main transcript records, as [call, thresholds named]; `then` when absent. */
+  refreshes?: [string, number[]][];
+  /** What else the scenario proves (every refresh of a tool call is checked delivered before). */
+  then?: (s: Scenario, lines: Json[], refreshes: Refresh[]) => void | Promise<void>;
+}
+
+/** One turn on Sonnet with `options`. */
+function turn(options: TurnOptions = {}): (s: Scenario) => Promise<Json[]> {
+  return async (s) => {
+    await runTurn(s, "Run the scripted steps.", { model: SONNET, ...options });
+    return await s.lines();
+  };
+}
 
 /** `count` parallel call ids `prefix` + a, b, c...: one step whose outputs share a large growth. */
 const parallel = (prefix: string, count: number) =>
   Array.from({ length: count }, (_, i) => `${prefix}${String.fromCharCode(97 + i)}`);
 
-/** Runs `body` on a fresh scenario (see {@link scenarioTest}). */
-function scenario(
-  name: string,
-  setup: Omit<ScenarioSetup, "name">,
-  body: (s: Scenario) => Promise<void>,
-): void {
-  const short = name.replace(/[^a-z0-9]+/gi, "-").slice(0, 24);
-  scenarioTest(bin, { name: `e2e: ${name}`, setup: () => ({ name: short, ...setup }), body });
-}
-
-async function mainLines(s: Scenario): Promise<Json[]> {
-  return await readJsonl(await s.transcriptPath());
-}
-
-/** Each refresh reached the model whole, inline with its tool result, within the limit. */
-function assertDelivered(s: Scenario, refreshes: Refresh[]): void {
-  for (const refresh of refreshes) {
-    ok(refresh.content.length <= INLINE_LIMIT, `refresh is ${refresh.content.length} chars`);
-    const delivered = deliveredAfter(s.modelRequests(), refresh.toolUseID);
-    ok(delivered, `no request carried the result of ${refresh.toolUseID}`);
-    ok(
-      delivered.text.includes(refresh.content),
-      `the refresh for ${refresh.toolUseID} did not reach the model whole and inline`,
-    );
-    ok(!delivered.text.includes(TOO_LARGE), `"${TOO_LARGE}" reached the model`);
-  }
-  for (const request of s.modelRequests()) {
-    ok(!JSON.stringify(request.body.messages).includes(TOO_LARGE), `"${TOO_LARGE}" in a request`);
-  }
-}
-
-/** The hook's own decision line (LESSONS_DEBUG) for tool call `id`, from its hook_success. */
-function decisionFor(lines: Json[], id: string): string {
-  const found = lines.map(attachmentOf).filter((a) =>
-    a?.type === "hook_success" && a.toolUseID === id &&
-    String(a.hookName).startsWith("PostToolUse")
-  );
-  return found.map((a) => String(a?.stderr ?? "").trim()).join(" | ");
-}
-
-const COMPACT_TAG = "[lessons-reinject refresh compact ref=";
 const SESSION_START_CONTEXT = "SessionStart hook additional context: ";
-
-/**
- * The first request of the new context after a real `/compact` (the first main request after
- * the compaction request), and how many compaction restatements it and the requests after it
- * carry (each request repeats the history, so one delivered restatement counts once in each).
- */
-function restatedAfterCompaction(s: Scenario): {
-  first: string;
-  count: number;
-  perRequest: number[];
-} {
-  const requests = s.stub.requests.filter((r) => r.route !== "count_tokens" && r.route !== "side");
-  const compact = requests.findIndex((r) => r.route === "compact");
-  ok(compact >= 0, "no compaction request reached the API");
-  const after = requests.slice(compact).filter((r) => r.route === "main");
-  ok(after.length > 0, "no request after the compaction");
-  const texts = after.map((r) => JSON.stringify(r.body.messages));
-  const count = (text: string) => text.split(COMPACT_TAG).length - 1;
-  // Nothing of it in the compaction request itself, nor in the summary it produced.
-  for (const r of requests.filter((r) => r.route === "compact")) {
-    equal(count(JSON.stringify(r.body.messages)), 0, "a restatement in the compaction request");
-  }
-  return { first: texts[0]!, count: count(texts[0]!), perRequest: texts.map(count) };
-}
-
-scenario("a climb from 5% to 74% on a 200k model refreshes at 30, 52 and 70", {
-  script: {
-    main: backedSteps([
-      { id: "toolu_c01", tokens: 10_000 }, // 5 %
-      { id: "toolu_c02", tokens: 27_000 },
-      { id: "toolu_c03", tokens: 44_000 },
-      { id: "toolu_c04", tokens: 58_000 }, // 29 %
-      { id: "toolu_c05", tokens: 62_000 }, // 31 %: crosses 30
-      { id: "toolu_c06", tokens: 79_000 },
-      { id: "toolu_c07", tokens: 96_000 },
-      { id: "toolu_c08", tokens: 103_000 }, // 51.5 %: not yet 52
-      { id: "toolu_c09", tokens: 105_000 }, // 52.5 %: crosses 52
-      { id: "toolu_c10", tokens: 122_000 },
-      { id: "toolu_c11", tokens: 139_000 }, // 69.5 %: not yet 70
-      { id: "toolu_c12", tokens: 141_000 }, // 70.5 %: crosses 70
-      { id: "toolu_c13", tokens: 148_000 }, // 74 %
-    ], 148_500),
-  },
-}, async (s) => {
-  await runTurn(s, "Climb the context.", { model: "claude-sonnet-4-6" });
-  equal(s.stub.served.main, 14);
-  const refreshes = refreshesIn(await mainLines(s));
-  deepStrictEqual(refreshes.map((r) => r.toolUseID), ["toolu_c05", "toolu_c09", "toolu_c12"]);
-  deepStrictEqual(refreshes.map(thresholdsOf), [[30], [52], [70]]);
-  deepStrictEqual(refreshes.map(statedPercent), [
-    { percent: 31, window: "200k" },
-    { percent: 52, window: "200k" },
-    { percent: 70, window: "200k" },
-  ]);
-  deepStrictEqual(refreshes.map((r) => r.hookName), Array(3).fill("PostToolUse:Bash"));
-  assertDelivered(s, refreshes);
-});
-
-/** The release whose default model is claude-opus-5-5 for every user (1M window, natively). */
-const DEFAULT_MODEL_RELEASE = "2.1.332";
-const bin332 = await claudeForSuite(DEFAULT_MODEL_RELEASE);
-
-scenarioTest(bin332, {
-  name:
-    `e2e: on the default model (claude-opus-5-5, ${DEFAULT_MODEL_RELEASE}), refreshes at 60k, ` +
-    "104k and 140k as on 200k, then every 40k",
-  setup: () => ({
-    name: "default-model-climb",
-    script: {
-      main: backedSteps([
-        { id: "toolu_o01", tokens: 22_000 },
-        { id: "toolu_o02", tokens: 39_000 },
-        { id: "toolu_o03", tokens: 56_000 },
-        { id: "toolu_o04", tokens: 62_000 }, // crosses 60,000: 30
-        { id: "toolu_o05", tokens: 78_000 },
-        { id: "toolu_o06", tokens: 94_000 },
-        { id: "toolu_o07", tokens: 102_000 },
-        { id: "toolu_o08", tokens: 106_000 }, // crosses 104,000: 52
-        { id: "toolu_o09", tokens: 122_000 },
-        { id: "toolu_o10", tokens: 138_000 },
-        { id: "toolu_o11", tokens: 142_000 }, // crosses 140,000: 70
-        { id: "toolu_o12", tokens: 158_000 },
-        // Parallel calls each print what one Bash result passes inline.
-        { id: parallel("toolu_o13", 2), tokens: 174_000 },
-        { id: "toolu_o14", tokens: 178_000 },
-        { id: "toolu_o15", tokens: 182_000 }, // crosses 180,000: the cadence's first
-        { id: "toolu_o16", tokens: 198_000 },
-        { id: "toolu_o17", tokens: 214_000 },
-        { id: "toolu_o18", tokens: 218_000 },
-        { id: "toolu_o19", tokens: 222_000 }, // crosses 220,000
-        { id: "toolu_o20", tokens: 224_000 },
-      ], 226_000),
-    },
-  }),
-  body: async (s) => {
-    await runTurn(s, "Use the default model.");
-    const lines = await mainLines(s);
-    const models = new Set(
-      lines.filter((l) => l.type === "assistant").map((l) => (l.message as Json).model),
-    );
-    deepStrictEqual([...models], ["claude-opus-5-5"]);
-    const refreshes = refreshesIn(lines);
-    // 30, 52 and 70 on their crossing calls; a cadence point never makes a call wait for its
-    // entry, so its refresh comes on the crossing call or, when the entry was late, the next.
-    const ids = refreshes.map((r) => r.toolUseID);
-    deepStrictEqual(ids.slice(0, 3), ["toolu_o04", "toolu_o08", "toolu_o11"]);
-    ok(["toolu_o15", "toolu_o16"].includes(ids[3]!), ids.join());
-    ok(["toolu_o19", "toolu_o20"].includes(ids[4] ?? ""), ids.join());
-    deepStrictEqual(refreshes.map(thresholdsOf), [[30], [52], [70], [180_000], [220_000]]);
-    deepStrictEqual(
-      refreshes.slice(0, 3).map(statedTokens),
-      [62_000, 106_000, 142_000].map((tokens) => ({ tokens, window: "1M" })),
-    );
-    ok(refreshes.slice(3).every((r) => (statedTokens(r)?.tokens ?? 0) >= 180_000));
-    assertDelivered(s, refreshes);
-  },
-});
-
-scenario("a jump from 8% to 75% refreshes once and never again", {
-  script: {
-    main: backedSteps([
-      // Eight parallel calls, each printing what one Bash result passes inline: 134,000 tokens.
-      { id: parallel("toolu_j01", 8), tokens: 16_000 }, // 8 %
-      { id: "toolu_j02", tokens: 150_000 }, // 75 %: crosses 30, 52 and 70 at once
-      { id: "toolu_j03", tokens: 156_000 }, // 78 %
-      { id: "toolu_j04", tokens: 160_000 }, // 80 %
-    ], 161_000),
-  },
-}, async (s) => {
-  await runTurn(s, "Jump.", { model: "claude-sonnet-4-6" });
-  const refreshes = refreshesIn(await mainLines(s));
-  deepStrictEqual(refreshes.map((r) => r.toolUseID), ["toolu_j02"]);
-  deepStrictEqual(refreshes.map(thresholdsOf), [[30, 52, 70]]);
-  assertDelivered(s, refreshes);
-});
 
 const READS = ["toolu_r1", "toolu_r2", "toolu_r3", "toolu_r4"];
 
-scenario("four parallel Reads at 35% give exactly one refresh", {
-  script: ({ work }) => ({
-    main: [
-      ...backedSteps([{ id: "toolu_p01", tokens: 53_000 }], 70_000).slice(0, 1),
-      {
-        usage: usage(70_000), // 35 %
-        tools: READS.map((id, i) => ({
-          name: "Read",
-          input: { file_path: join(work, `file${i}.txt`) },
-          id,
-        })),
-      },
-      { usage: usage(71_000), text: "Finished." },
-    ],
-  }),
-}, async (s) => {
-  // 1,000 tokens from 70,000 to 71,000: four files of 420 bytes carry them.
-  for (let i = 0; i < READS.length; i++) {
-    await Deno.writeTextFile(join(s.work, `file${i}.txt`), `contents of file ${i}\n`.repeat(21));
-  }
-  await runTurn(s, "Read four files at once.", { model: "claude-sonnet-4-6" });
-  const lines = await mainLines(s);
-  const refreshes = refreshesIn(lines);
-  equal(refreshes.length, 1, `refreshes: ${refreshes.map((r) => r.toolUseID)}`);
-  ok(READS.includes(refreshes[0]!.toolUseID));
-  deepStrictEqual(thresholdsOf(refreshes[0]!), [30]);
-  // Every Read ran its own hook; only one of them fired.
-  for (const id of READS) ok(decisionFor(lines, id) !== "", `no hook ran for ${id}`);
-  assertDelivered(s, refreshes);
-  // The model saw the refresh in exactly one of the four tool results.
-  const last = s.modelRequests().at(-1)!;
-  const carrying = READS.filter((id) => toolResultText(last, id)?.includes(HEADER_TAG));
-  deepStrictEqual(carrying, [refreshes[0]!.toolUseID]);
-});
-
-scenario("after a real /compact the thresholds fire again in the new context", {
-  script: {
-    main: [
-      ...backedSteps([
-        { id: "toolu_k01", tokens: 62_000 }, // 31 %: 30
-        { id: "toolu_k01b", tokens: 79_000 },
-        { id: "toolu_k01c", tokens: 96_000 },
-        { id: "toolu_k02", tokens: 106_000 }, // 53 %: 52
-      ], 107_000),
-      // Second turn, after /compact.
-      ...backedSteps([
-        { id: "toolu_k03", tokens: 20_000 }, // 10 %
-        { id: "toolu_k03b", tokens: 37_000 },
-        { id: "toolu_k03c", tokens: 54_000 },
-        { id: "toolu_k04", tokens: 64_000 }, // 32 %: 30 again
-        { id: "toolu_k04b", tokens: 81_000 },
-        { id: "toolu_k04c", tokens: 98_000 },
-        { id: "toolu_k05", tokens: 108_000 }, // 54 %: 52 again
-      ], 109_000),
-    ],
-  },
-}, async (s) => {
-  await runTurn(s, "First turn.", { model: "claude-sonnet-4-6" });
-  await runTurn(s, "/compact", { model: "claude-sonnet-4-6", resume: true });
-  ok(s.stub.requests.some((r) => r.route === "compact"), "no compaction request reached the API");
-  await runTurn(s, "Second turn.", { model: "claude-sonnet-4-6", resume: true });
-  equal(s.stub.served.main, 13);
-
-  const lines = await mainLines(s);
-  const boundary = lines.findIndex((l) => l.type === "system" && l.subtype === "compact_boundary");
-  ok(boundary >= 0, "no compact_boundary in the transcript");
-  const all = refreshesIn(lines);
-  // SessionStart(compact)'s answer is recorded too: the rules restated for the new context.
-  deepStrictEqual(all.map((r) => r.toolUseID), [
-    "toolu_k01",
-    "toolu_k02",
-    "SessionStart",
-    "toolu_k04",
-    "toolu_k05",
-  ]);
-  const refreshes = all.filter((r) => r.toolUseID !== "SessionStart");
-  deepStrictEqual(refreshes.map(thresholdsOf), [[30], [52], [30], [52]]);
-  ok(refreshes[1]!.line < boundary && boundary < refreshes[2]!.line);
-  assertDelivered(s, refreshes);
-  equal(restatedAfterCompaction(s).count, 1);
-  const recording = Deno.env.get("LESSONS_E2E_RECORD_COMPACT");
-  if (recording) await Deno.copyFile(await s.transcriptPath(), recording);
-});
-
-scenario("a failing Bash call at the crossing still delivers the refresh", {
-  script: {
-    main: backedSteps([
-      { id: "toolu_f01", tokens: 47_000 },
-      { id: "toolu_f02", tokens: 64_000, then: "echo failing >&2; exit 3" }, // 32 %, exits 3
-      { id: "toolu_f03", tokens: 70_000 },
-    ], 71_000),
-  },
-}, async (s) => {
-  await runTurn(s, "Fail at the crossing.", { model: "claude-sonnet-4-6" });
-  const refreshes = refreshesIn(await mainLines(s));
-  deepStrictEqual(refreshes.map((r) => [r.toolUseID, r.hookName]), [
-    ["toolu_f02", "PostToolUseFailure:Bash"],
-  ]);
-  assertDelivered(s, refreshes);
-  const last = s.modelRequests().at(-1)!;
-  const messages = last.body.messages as Json[];
-  const failed = messages.flatMap((m) => Array.isArray(m.content) ? m.content as Json[] : [])
-    .find((b) => b.type === "tool_result" && b.tool_use_id === "toolu_f02");
-  equal(failed?.is_error, true, "the failing call's result is not marked as an error");
-});
+/** Parallel Read calls `ids`, the i-th of file `path(i)`. */
+const reads = (ids: string[], path: (i: number) => string): ToolCall[] =>
+  ids.map((id, i) => ({ name: "Read", input: { file_path: path(i) }, id }));
 
 /** A manifest of about 40 KB: 24 directives and 16 protocols with long messages. */
-function bigManifest(): { text: string; directives: string[]; protocols: string[] } {
+function bigManifest(): { text: string; slugs: string[] } {
   const lessons: Record<string, unknown> = {};
-  const directives: string[] = [];
-  const protocols: string[] = [];
+  const slugs: string[] = [];
   for (let i = 0; i < 40; i++) {
     const kind = i < 24 ? "directive" : "protocol";
     const slug = `${kind}-${String(i).padStart(2, "0")}`;
-    (kind === "directive" ? directives : protocols).push(slug);
+    slugs.push(slug);
     lessons[`01JBIG${String(i).padStart(20, "0")}`] = {
       slug,
       type: kind,
@@ -345,265 +96,23 @@ function bigManifest(): { text: string; directives: string[]; protocols: string[
   // Session start's limits raised so that it shows all 40: the refresh must fit them all.
   const config = { maxSessionStartLessons: 40, sessionStartBudgetBytes: 100_000 };
   const manifest = { type: "lessons-learned-manifest", version: 1, config, lessons };
-  const text = JSON.stringify(manifest, null, 2);
-  return { text, directives, protocols };
+  return { text: JSON.stringify(manifest, null, 2), slugs };
 }
 
 const big = bigManifest();
-
-scenario("a 40 KB manifest arrives inline, at most 10,000 characters, every directive named", {
-  manifest: big.text,
-  script: {
-    main: backedSteps(
-      [{ id: "toolu_b01", tokens: 47_000 }, { id: "toolu_b02", tokens: 64_000 }],
-      65_000,
-    ),
-  },
-}, async (s) => {
-  ok(big.text.length >= 40_000, `manifest is only ${big.text.length} bytes`);
-  await runTurn(s, "Big manifest.", { model: "claude-sonnet-4-6" });
-  const refreshes = refreshesIn(await mainLines(s));
-  deepStrictEqual(refreshes.map((r) => r.toolUseID), ["toolu_b02"]);
-  const text = refreshes[0]!.content;
-  ok(text.length <= INLINE_LIMIT, `refresh is ${text.length} chars`);
-  for (const slug of [...big.directives, ...big.protocols]) {
-    ok(text.includes(`${slug}:`), `${slug} is not named in the refresh`);
-  }
-  assertDelivered(s, refreshes);
-});
-
-scenario("a corrupt manifest: the session runs to the end, no hook error, no refresh", {
-  manifest: '{"type":"lessons-learned-manifest","version":1,"lessons":{"01J',
-  script: {
-    main: backedSteps([
-      { id: parallel("toolu_x01", 3), tokens: 20_000 },
-      { id: "toolu_x02", tokens: 62_000 }, // 31 %
-      { id: parallel("toolu_x02", 3), tokens: 64_000 },
-      { id: "toolu_x03", tokens: 106_000 }, // 53 %
-      { id: parallel("toolu_x03", 3), tokens: 108_000 },
-      { id: "toolu_x04", tokens: 150_000 }, // 75 %
-    ], 151_000),
-  },
-}, async (s) => {
-  await runTurn(s, "Corrupt manifest.", { model: "claude-sonnet-4-6" });
-  equal(s.stub.served.main, 7, "the session did not run to its last step");
-  equal(s.turns[0]!.result.result, "Finished.");
-  const lines = await mainLines(s);
-  deepStrictEqual(refreshesIn(lines), []);
-  deepStrictEqual(hookErrorsIn(lines), []);
-  const hookRuns = lines.map(attachmentOf).filter((a) =>
-    a?.type === "hook_success" && String(a.hookName).startsWith("PostToolUse")
-  );
-  equal(hookRuns.length, 12, "a hook run per tool call");
-  for (const run of hookRuns) {
-    equal(run?.exitCode, 0);
-    equal(run?.stdout, "");
-    ok(!String(run?.stderr).includes("internal error"), String(run?.stderr));
-  }
-  ok(decisionFor(lines, "toolu_x02").includes("manifest"), decisionFor(lines, "toolu_x02"));
-  for (const request of s.modelRequests()) {
-    ok(!JSON.stringify(request.body).includes(HEADER_TAG), "a refresh reached the model");
-  }
-});
-
 const AGENT_MARKER = "E2E-SUBAGENT-TASK-5d1c";
-
-scenario("a subagent's tool calls never consume or advance the main thresholds", {
-  capturePayloads: true,
-  script: {
-    main: [
-      ...backedSteps([{ id: "toolu_m01", tokens: 30_000 }], 47_000).slice(0, 1), // 15 %
-      {
-        // 23.5 %; the subagent's report (its last turn's text) backs the next step.
-        usage: usage(47_000),
-        tools: [{
-          name: "Agent",
-          id: "toolu_m02",
-          input: {
-            description: "scripted sub task",
-            prompt: `Do the scripted sub task. ${AGENT_MARKER}`,
-            subagent_type: "general-purpose",
-            run_in_background: false,
-          },
-        }],
-      },
-      ...backedSteps([
-        { id: "toolu_m03", tokens: 64_000 }, // 32 %: the main thread's 30
-        { id: "toolu_m03b", tokens: 81_000 },
-        { id: "toolu_m03c", tokens: 98_000 },
-        { id: "toolu_m04", tokens: 106_000 }, // 53 %: the main thread's 52
-      ], 107_000),
-    ],
-    agents: {
-      [AGENT_MARKER]: [
-        // The subagent's own context: it starts at 62.5 % (its first request is free), then 71 %.
-        ...backedSteps([
-          { id: "toolu_a01", tokens: 125_000 },
-          { id: "toolu_a02", tokens: 142_000 },
-        ], 143_000).slice(0, 2),
-        // Its report: 17,000 tokens of text, which the main thread's next request carries.
-        {
-          usage: usage(143_000),
-          text: "Report: " + "the sub task found this in the code. ".repeat(790),
-        },
-      ],
-    },
-  },
-}, async (s) => {
-  await runTurn(s, "Delegate a task.", { model: "claude-sonnet-4-6", allowTools: ["Agent"] });
-  equal(s.stub.served[AGENT_MARKER], 3, "the subagent did not run its script");
-  equal(s.stub.served.main, 7);
-
-  const lines = await mainLines(s);
-  const main = refreshesIn(lines);
-  deepStrictEqual(main.map((r) => r.toolUseID), ["toolu_m03", "toolu_m04"]);
-  deepStrictEqual(main.map(thresholdsOf), [[30], [52]]);
-  assertDelivered(s, main);
-
-  // The subagent measured its own transcript and kept its own thresholds.
-  const agentFiles = await s.subagentTranscripts();
-  equal(agentFiles.length, 1, `subagent transcripts: ${agentFiles}`);
-  const sub = refreshesIn(await readJsonl(agentFiles[0]!));
-  deepStrictEqual(sub.map((r) => r.toolUseID), ["toolu_a01", "toolu_a02"]);
-  deepStrictEqual(sub.map(thresholdsOf), [[30, 52], [70]]);
-  deepStrictEqual(sub.map(statedPercent), [
-    { percent: 62, window: "200k" },
-    { percent: 71, window: "200k" },
-  ]);
-  assertDelivered(s, sub);
-
-  // What Claude Code tells a subagent's hook (measured in 2.1.328): the main transcript_path,
-  // the agent_id, no agent_transcript_path; the subagent's file is named after the agent_id.
-  const payloads = await s.payloads();
-  // The PRD's first open question, asked of the real CLI (docs/maintainers/prd-departures.md): no
-  // hook's stdin carries context_window.
-  ok(payloads.some((p) => p.hook_event_name === "PostToolUse"), "no PostToolUse payload captured");
-  deepStrictEqual(payloads.filter((p) => "context_window" in p).map((p) => p.hook_event_name), []);
-  const subCall = payloads.find((p) =>
-    p.hook_event_name === "PostToolUse" && p.tool_use_id === "toolu_a01"
-  );
-  ok(subCall, "no payload captured for the subagent's tool call");
-  equal(subCall.transcript_path, await s.transcriptPath());
-  equal(typeof subCall.agent_id, "string");
-  equal(subCall.agent_type, "general-purpose");
-  equal(subCall.agent_transcript_path, undefined);
-  ok(agentFiles[0]!.endsWith(`/subagents/agent-${subCall.agent_id}.jsonl`));
-  const recording = Deno.env.get("LESSONS_E2E_RECORD_SUBAGENT_PAYLOAD");
-  if (recording) await Deno.writeTextFile(recording, JSON.stringify({ root: s.root, subCall }));
-});
-
 const FORK_MARKER = "E2E-FORK-TASK-3b9c";
-
-scenario("a fork subagent starts with the refresh its parent's context holds", {
-  env: { CLAUDE_CODE_FORK_SUBAGENT: "1" },
-  script: {
-    main: [
-      // 30 %: the parent's 30, before the fork; its output backs the Agent call's 64,000.
-      ...backedSteps([{ id: "toolu_p01", tokens: 60_000 }], 64_000).slice(0, 1),
-      {
-        usage: usage(64_000),
-        tools: [{
-          name: "Agent",
-          id: "toolu_p02",
-          input: {
-            description: "scripted fork",
-            prompt: `Do the scripted fork task. ${FORK_MARKER}`,
-            subagent_type: "fork",
-          },
-        }],
-      },
-      // The fork runs in the background: its launch notice is all the parent's context gains.
-      ...backedSteps([{ id: "toolu_p03", tokens: 64_050 }], 64_100),
-      { usage: usage(64_150), text: "Finished." }, // answering the fork's completion notice
-    ],
-    forks: {
-      // 33 %: its context holds the parent's 30 already; then up to 53 % in steps a Bash result
-      // can carry, and 52 fires on toolu_f02 only.
-      [FORK_MARKER]: backedSteps([
-        { id: "toolu_f01", tokens: 66_000 },
-        { id: "toolu_f01b", tokens: 80_000 },
-        { id: "toolu_f01c", tokens: 94_000 },
-        { id: "toolu_f02", tokens: 106_000 },
-      ], 107_000),
-    },
-  },
-}, async (s) => {
-  await runTurn(s, "Fork a task.", { model: "claude-sonnet-4-6", allowTools: ["Agent"] });
-  equal(s.stub.served[FORK_MARKER], 5, "the fork did not run its script");
-  const main = refreshesIn(await mainLines(s));
-  deepStrictEqual(main.map((r) => [r.toolUseID, thresholdsOf(r)]), [["toolu_p01", [30]]]);
-  const files = await s.subagentTranscripts();
-  equal(files.length, 1, `subagent transcripts: ${files}`);
-  const forkLines = await readJsonl(files[0]!);
-  equal(forkLines[0]?.type, "fork-context-ref", "the fork's first line");
-  const fork = refreshesIn(forkLines);
-  deepStrictEqual(fork.map((r) => [r.toolUseID, thresholdsOf(r)]), [["toolu_f02", [52]]]);
-  assertDelivered(s, [...main, ...fork]);
-});
-
-scenario("a threshold is met by a reading exactly at it (29 % is 58,000 of 200,000 tokens)", {
-  env: { LESSONS_REINJECT_THRESHOLDS: "29,57" },
-  script: {
-    main: backedSteps([
-      { id: "toolu_e01", tokens: 57_998 }, // 28.999 %
-      { id: "toolu_e02", tokens: 58_000 }, // exactly 29 %: in floating point 58000 / 200000 * 100 < 29
-      { id: "toolu_e02b", tokens: 75_000 },
-      { id: "toolu_e02c", tokens: 92_000 },
-      { id: "toolu_e02d", tokens: 109_000 },
-      { id: "toolu_e03", tokens: 113_998 },
-      { id: "toolu_e04", tokens: 114_000 }, // exactly 57 %
-    ], 114_500),
-  },
-}, async (s) => {
-  await runTurn(s, "Exact boundaries.", { model: "claude-sonnet-4-6" });
-  const refreshes = refreshesIn(await mainLines(s));
-  deepStrictEqual(refreshes.map((r) => r.toolUseID), ["toolu_e02", "toolu_e04"]);
-  deepStrictEqual(refreshes.map(statedPercent), [
-    { percent: 29, window: "200k" },
-    { percent: 57, window: "200k" },
-  ]);
-  assertDelivered(s, refreshes);
-});
 
 const OWN_RULES = "Always answer with the ticket number first.\nNever commit to main directly.";
 const OWN_CLAUDE_MD = `# Project notes\n\nUNMARKED project notes stay out of refreshes.\n\n` +
   `<!-- reinject -->\n${OWN_RULES}\n<!-- /reinject -->\n`;
 const OWN_HEADING = "## Rules you marked in CLAUDE.md";
+const REINJECT_MD = "Quote the failing test's name in every report.";
 
 /** The refresh text after its header line: what a refresh restated. */
 function bodyOf(refresh: Refresh): string {
   return refresh.content.slice(refresh.content.indexOf("\n") + 1);
 }
-
-scenario("only a marked CLAUDE.md section, no manifest anywhere: exactly it at 30, 52 and 70", {
-  manifest: null,
-  files: { "work/CLAUDE.md": OWN_CLAUDE_MD },
-  script: {
-    main: backedSteps([
-      { id: "toolu_w01", tokens: 45_000 }, // 22.5 %
-      { id: "toolu_w02", tokens: 62_000 }, // 31 %: 30
-      { id: "toolu_w02b", tokens: 79_000 },
-      { id: "toolu_w03", tokens: 90_000 }, // 45 %
-      { id: "toolu_w04", tokens: 105_000 }, // 52.5 %: 52
-      { id: "toolu_w04b", tokens: 122_000 },
-      { id: "toolu_w04c", tokens: 139_000 }, // 69.5 %
-      { id: "toolu_w05", tokens: 141_000 }, // 70.5 %: 70
-      { id: "toolu_w06", tokens: 146_000 },
-    ], 147_000),
-  },
-}, async (s) => {
-  await runTurn(s, "Own rules only.", { model: "claude-sonnet-4-6" });
-  const lines = await mainLines(s);
-  const refreshes = refreshesIn(lines);
-  deepStrictEqual(refreshes.map((r) => r.toolUseID), ["toolu_w02", "toolu_w04", "toolu_w05"]);
-  deepStrictEqual(refreshes.map(thresholdsOf), [[30], [52], [70]]);
-  for (const refresh of refreshes) {
-    // Exactly the marked section, under its heading: no lessons, nothing unmarked.
-    equal(bodyOf(refresh), `\n${OWN_HEADING}\n\n${OWN_RULES}\n`);
-  }
-  assertDelivered(s, refreshes);
-  ok(decisionFor(lines, "toolu_w02").includes("manifest: no manifest found"));
-});
 
 /** Two turns around a real `/compact`, with the marked section as the only rules. */
 function compactScript(prefix: string): { main: Step[] } {
@@ -620,71 +129,6 @@ function compactScript(prefix: string): { main: Step[] } {
     ],
   };
 }
-
-async function compactSession(s: Scenario): Promise<Json[]> {
-  await runTurn(s, "Before compaction.", { model: "claude-sonnet-4-6" });
-  await runTurn(s, "/compact", { model: "claude-sonnet-4-6", resume: true });
-  await runTurn(s, "After compaction.", { model: "claude-sonnet-4-6", resume: true });
-  return await mainLines(s);
-}
-
-const REINJECT_MD = "Quote the failing test's name in every report.";
-
-scenario(
-  "after a real /compact the own rules reach the model in the new context's first request, once",
-  {
-    manifest: null,
-    files: { "work/CLAUDE.md": OWN_CLAUDE_MD, "work/.claude/reinject.md": `${REINJECT_MD}\n` },
-    script: compactScript("toolu_q"),
-  },
-  async (s) => {
-    const lines = await compactSession(s);
-    const refreshes = refreshesIn(lines);
-    deepStrictEqual(refreshes.map((r) => r.toolUseID), ["toolu_q01", "SessionStart", "toolu_q03"]);
-    // A threshold restates both sources.
-    ok(bodyOf(refreshes[0]!).includes(OWN_RULES) && bodyOf(refreshes[0]!).includes(REINJECT_MD));
-    const start = refreshes[1]!;
-    equal(start.hookName, "SessionStart");
-    ok(start.content.startsWith(COMPACT_TAG), start.content.slice(0, 80));
-    // After the compaction, only what Claude Code does not put back itself: not CLAUDE.md.
-    equal(bodyOf(start), `\n## Your rules from .claude/reinject.md\n\n${REINJECT_MD}\n`);
-
-    const restated = restatedAfterCompaction(s);
-    equal(restated.count, 1, "restated once in the first request of the new context");
-    // Where it lands (measured): a <system-reminder> in the new user message, as SessionStart's.
-    ok(
-      restated.first.includes(
-        JSON.stringify(`${SESSION_START_CONTEXT}${start.content}`).slice(1, -1),
-      ),
-      "the whole restatement, as SessionStart hook additional context",
-    );
-    // The marked CLAUDE.md section is in that request once: Claude Code's own copy of CLAUDE.md.
-    const marked = JSON.stringify(OWN_RULES).slice(1, -1);
-    equal(restated.first.split(marked).length - 1, 1, "the marked section, once");
-    ok(restated.first.includes("UNMARKED project notes"), "from Claude Code's CLAUDE.md");
-    // Never again back to back: no tool call of the new context restates it a second time.
-    deepStrictEqual(restated.perRequest, restated.perRequest.map(() => 1));
-    // The thresholds work as before in the new context.
-    deepStrictEqual(thresholdsOf(refreshes[2]!), [30]);
-    assertDelivered(s, [refreshes[0]!, refreshes[2]!]);
-  },
-);
-
-scenario("with LESSONS_REINJECT_AFTER_COMPACT=0 nothing is restated at compaction", {
-  manifest: null,
-  files: { "work/CLAUDE.md": OWN_CLAUDE_MD },
-  env: { LESSONS_REINJECT_AFTER_COMPACT: "0" },
-  script: compactScript("toolu_n"),
-}, async (s) => {
-  const lines = await compactSession(s);
-  const refreshes = refreshesIn(lines);
-  deepStrictEqual(refreshes.map((r) => r.toolUseID), ["toolu_n01", "toolu_n03"]);
-  deepStrictEqual(refreshes.map(thresholdsOf), [[30], [30]]);
-  const restated = restatedAfterCompaction(s);
-  deepStrictEqual(restated.perRequest, restated.perRequest.map(() => 0));
-  ok(!restated.first.includes(SESSION_START_CONTEXT), "no SessionStart context at all");
-  assertDelivered(s, refreshes);
-});
 
 // Sources of growth the transcript may show late or not at all
 // (docs/maintainers/claude-code-facts.md, "Unseen growth"): the stand-in reports each request's own
@@ -713,84 +157,512 @@ function crossingCall(s: Scenario, tokens: number, ids: string[]): string | unde
 
 const MCP_SERVER = join(ROOT, "scripts", "loopback", "mcp_server.ts");
 
+/** An `--mcp-config` file for the loopback MCP server, run with `args`. */
 function mcpConfig(s: Scenario, args: string[]): string {
   const path = join(s.root, "mcp.json");
-  const server = { command: Deno.execPath(), args: ["run", "--no-config", "--quiet", MCP_SERVER] };
-  Deno.writeTextFileSync(
-    path,
-    JSON.stringify({
-      mcpServers: { probe: { type: "stdio", ...server, args: [...server.args, ...args] } },
-    }),
-  );
+  const run = ["run", "--no-config", "--quiet", MCP_SERVER, ...args];
+  const probe = { type: "stdio", command: Deno.execPath(), args: run };
+  Deno.writeTextFileSync(path, JSON.stringify({ mcpServers: { probe } }));
   return path;
 }
 
 const LATE_IDS = ["toolu_l01", "toolu_l02", "toolu_l03", "toolu_l04", "toolu_l05"];
-
-scenario("20 MCP tool schemas arriving mid-session push it across 30%: refreshed on that call", {
-  env: { ENABLE_TOOL_SEARCH: "false" },
-  script: {
-    // 28.5 % before the server's late tools: their schemas (about 20,000 tokens) cross 30.
-    requestBase: 57_000,
-    main: fromRequest(LATE_IDS.map((id, i) => ({ id, call: i < 3 ? sleepy(1.5) : sleepy(0) }))),
-  },
-}, async (s) => {
-  const config = mcpConfig(s, [
-    "--tools=1",
-    "--late=20",
-    "--late-after=2000",
-    "--description=1500",
-  ]);
-  await runTurn(s, "Use the server.", {
-    model: "claude-sonnet-4-6",
-    extraArgs: ["--mcp-config", config],
-  });
-  const crossing = crossingCall(s, 60_000, LATE_IDS);
-  ok(crossing !== undefined && crossing !== LATE_IDS[0], `crossing call ${crossing}`);
-  const main = s.stub.requests.filter((r) => r.route === "main");
-  const grew = main.findIndex((r) => JSON.stringify(r.body.tools).includes("probe_tool_20"));
-  equal(LATE_IDS[grew], crossing, "the late schemas are what crossed");
-  const refreshes = refreshesIn(await mainLines(s));
-  deepStrictEqual(refreshes.map((r) => [r.toolUseID, thresholdsOf(r)]), [[crossing, [30]]]);
-  assertDelivered(s, refreshes);
-});
-
 const SEARCH_IDS = ["toolu_t01", "toolu_t02", "toolu_t03", "toolu_t04"];
-
-scenario("deferred tool schemas loaded by ToolSearch push it across 30%: refreshed on that call", {
-  script: {
-    // 29 % before: six deferred tools' schemas (about 5,000 tokens) cross 30.
-    requestBase: 58_000,
-    main: fromRequest([
-      { id: SEARCH_IDS[0]!, call: sleepy(0) },
-      {
-        id: SEARCH_IDS[1]!,
-        call: {
-          name: "ToolSearch",
-          input: {
-            query: "select:WebFetch,WebSearch,NotebookEdit,CronCreate,TaskCreate,TaskUpdate",
-            max_results: 10,
-          },
-        },
-      },
-      { id: SEARCH_IDS[2]!, call: sleepy(0) },
-      { id: SEARCH_IDS[3]!, call: sleepy(0) },
-    ]),
-  },
-}, async (s) => {
-  await runTurn(s, "Load tools.", { model: "claude-sonnet-4-6", allowTools: ["ToolSearch"] });
-  const crossing = crossingCall(s, 60_000, SEARCH_IDS);
-  equal(crossing, SEARCH_IDS[2], "the schemas ToolSearch loaded are what crossed");
-  const refreshes = refreshesIn(await mainLines(s));
-  deepStrictEqual(refreshes.map((r) => [r.toolUseID, thresholdsOf(r)]), [[crossing, [30]]]);
-  assertDelivered(s, refreshes);
-});
-
 const STREAMED_READS = ["toolu_s1", "toolu_s2", "toolu_s3", "toolu_s4"];
 
-scenario(
-  "four parallel Reads streamed one by one carry it across 30%: refreshed on that call",
+/** An `echo hi` call reporting `tokens`: growth no bytes carry. */
+const echoAt = (tokens: number, id: string): Step => ({
+  usage: usage(tokens),
+  tools: [{ name: "Bash", input: { command: "echo hi" }, id }],
+});
+
+const CASES: Case[] = [
   {
+    name: "a climb from 5% to 74% on a 200k model refreshes at 30, 52 and 70",
+    script: {
+      main: backedSteps([
+        { id: "toolu_c01", tokens: 10_000 }, // 5 %
+        { id: "toolu_c02", tokens: 27_000 },
+        { id: "toolu_c03", tokens: 44_000 },
+        { id: "toolu_c04", tokens: 58_000 }, // 29 %
+        { id: "toolu_c05", tokens: 62_000 }, // 31 %: crosses 30
+        { id: "toolu_c06", tokens: 79_000 },
+        { id: "toolu_c07", tokens: 96_000 },
+        { id: "toolu_c08", tokens: 103_000 }, // 51.5 %: not yet 52
+        { id: "toolu_c09", tokens: 105_000 }, // 52.5 %: crosses 52
+        { id: "toolu_c10", tokens: 122_000 },
+        { id: "toolu_c11", tokens: 139_000 }, // 69.5 %: not yet 70
+        { id: "toolu_c12", tokens: 141_000 }, // 70.5 %: crosses 70
+        { id: "toolu_c13", tokens: 148_000 }, // 74 %
+      ], 148_500),
+    },
+    refreshes: [["toolu_c05", [30]], ["toolu_c09", [52]], ["toolu_c12", [70]]],
+    then: (s, _, refreshes) => {
+      equal(s.stub.served.main, 14);
+      deepStrictEqual(
+        refreshes.map(stated),
+        [31, 52, 70].map((percent) => ({ percent, window: "200k" })),
+      );
+      deepStrictEqual(refreshes.map((r) => r.hookName), Array(3).fill("PostToolUse:Bash"));
+    },
+  },
+  {
+    name: `on the default model (claude-opus-5-5, ${DEFAULT_MODEL_RELEASE}), refreshes at 60k, ` +
+      "104k and 140k as on 200k, then every 40k",
+    bin: bin332,
+    turns: turn({ model: undefined }), // Claude Code's default model
+    script: {
+      main: backedSteps([
+        { id: "toolu_o01", tokens: 22_000 },
+        { id: "toolu_o02", tokens: 39_000 },
+        { id: "toolu_o03", tokens: 56_000 },
+        { id: "toolu_o04", tokens: 62_000 }, // crosses 60,000: 30
+        { id: "toolu_o05", tokens: 78_000 },
+        { id: "toolu_o06", tokens: 94_000 },
+        { id: "toolu_o07", tokens: 102_000 },
+        { id: "toolu_o08", tokens: 106_000 }, // crosses 104,000: 52
+        { id: "toolu_o09", tokens: 122_000 },
+        { id: "toolu_o10", tokens: 138_000 },
+        { id: "toolu_o11", tokens: 142_000 }, // crosses 140,000: 70
+        { id: "toolu_o12", tokens: 158_000 },
+        // Parallel calls each print what one Bash result passes inline.
+        { id: parallel("toolu_o13", 2), tokens: 174_000 },
+        { id: "toolu_o14", tokens: 178_000 },
+        { id: "toolu_o15", tokens: 182_000 }, // crosses 180,000: the cadence's first
+        { id: "toolu_o16", tokens: 198_000 },
+        { id: "toolu_o17", tokens: 214_000 },
+        { id: "toolu_o18", tokens: 218_000 },
+        { id: "toolu_o19", tokens: 222_000 }, // crosses 220,000
+        { id: "toolu_o20", tokens: 224_000 },
+      ], 226_000),
+    },
+    then: (_, lines, refreshes) => {
+      const models = lines.filter((l) => l.type === "assistant").map((l) =>
+        (l.message as Json).model
+      );
+      deepStrictEqual([...new Set(models)], ["claude-opus-5-5"]);
+      // 30, 52 and 70 on their crossing calls; a cadence point never makes a call wait for its
+      // entry, so its refresh comes on the crossing call or, when the entry was late, the next.
+      const ids = refreshes.map((r) => r.toolUseID);
+      deepStrictEqual(ids.slice(0, 3), ["toolu_o04", "toolu_o08", "toolu_o11"]);
+      ok(["toolu_o15", "toolu_o16"].includes(ids[3]!), ids.join());
+      ok(["toolu_o19", "toolu_o20"].includes(ids[4] ?? ""), ids.join());
+      deepStrictEqual(refreshes.map(thresholdsOf), [[30], [52], [70], [180_000], [220_000]]);
+      deepStrictEqual(
+        refreshes.slice(0, 3).map(stated),
+        [62_000, 106_000, 142_000].map((tokens) => ({ tokens, window: "1M" })),
+      );
+      ok(refreshes.slice(3).every((r) => (stated(r)?.tokens ?? 0) >= 180_000));
+    },
+  },
+  {
+    name: "a jump from 8% to 75% refreshes once and never again",
+    script: {
+      main: backedSteps([
+        // Eight parallel calls, each printing what one Bash result passes inline: 134,000 tokens.
+        { id: parallel("toolu_j01", 8), tokens: 16_000 }, // 8 %
+        { id: "toolu_j02", tokens: 150_000 }, // 75 %: crosses 30, 52 and 70 at once
+        { id: "toolu_j03", tokens: 156_000 }, // 78 %
+        { id: "toolu_j04", tokens: 160_000 }, // 80 %
+      ], 161_000),
+    },
+    refreshes: [["toolu_j02", [30, 52, 70]]],
+  },
+  {
+    name: "four parallel Reads at 35% give exactly one refresh",
+    // 1,000 tokens from 70,000 to 71,000: four files of 420 bytes carry them.
+    files: Object.fromEntries(
+      READS.map((_, i) => [`work/file${i}.txt`, `contents of file ${i}\n`.repeat(21)]),
+    ),
+    script: ({ work }) => ({
+      main: [
+        ...backedSteps([{ id: "toolu_p01", tokens: 53_000 }], 70_000).slice(0, 1),
+        {
+          usage: usage(70_000), // 35 %
+          tools: reads(READS, (i) => join(work, `file${i}.txt`)),
+        },
+        { usage: usage(71_000), text: "Finished." },
+      ],
+    }),
+    then: (s, lines, refreshes) => {
+      equal(refreshes.length, 1, `refreshes: ${refreshes.map((r) => r.toolUseID)}`);
+      ok(READS.includes(refreshes[0]!.toolUseID));
+      deepStrictEqual(thresholdsOf(refreshes[0]!), [30]);
+      // Every Read ran its own hook; only one of them fired.
+      for (const id of READS) ok(decisionFor(lines, id) !== "", `no hook ran for ${id}`);
+      // The model saw the refresh in exactly one of the four tool results.
+      const last = s.modelRequests().at(-1)!;
+      const carrying = READS.filter((id) =>
+        textOf(toolResult(last, id)?.content).includes(HEADER_TAG)
+      );
+      deepStrictEqual(carrying, [refreshes[0]!.toolUseID]);
+    },
+  },
+  {
+    name: "after a real /compact the thresholds fire again in the new context",
+    script: {
+      main: [
+        ...backedSteps([
+          { id: "toolu_k01", tokens: 62_000 }, // 31 %: 30
+          { id: "toolu_k01b", tokens: 79_000 },
+          { id: "toolu_k01c", tokens: 96_000 },
+          { id: "toolu_k02", tokens: 106_000 }, // 53 %: 52
+        ], 107_000),
+        // Second turn, after /compact.
+        ...backedSteps([
+          { id: "toolu_k03", tokens: 20_000 }, // 10 %
+          { id: "toolu_k03b", tokens: 37_000 },
+          { id: "toolu_k03c", tokens: 54_000 },
+          { id: "toolu_k04", tokens: 64_000 }, // 32 %: 30 again
+          { id: "toolu_k04b", tokens: 81_000 },
+          { id: "toolu_k04c", tokens: 98_000 },
+          { id: "toolu_k05", tokens: 108_000 }, // 54 %: 52 again
+        ], 109_000),
+      ],
+    },
+    turns: compactTurns,
+    // SessionStart(compact)'s answer is recorded too: the rules restated for the new context.
+    refreshes: [
+      ["toolu_k01", [30]],
+      ["toolu_k02", [52]],
+      ["SessionStart", []],
+      ["toolu_k04", [30]],
+      ["toolu_k05", [52]],
+    ],
+    then: async (s, lines, refreshes) => {
+      equal(s.stub.served.main, 13);
+      const boundary = lines.findIndex((l) => l.subtype === "compact_boundary");
+      ok(boundary >= 0, "no compact_boundary in the transcript");
+      ok(refreshes[1]!.line < boundary && boundary < refreshes[3]!.line);
+      equal(restatedAfterCompaction(s).perRequest[0], 1);
+      await s.keepTranscript("LESSONS_E2E_RECORD_COMPACT");
+    },
+  },
+  {
+    name: "a failing Bash call at the crossing still delivers the refresh",
+    script: {
+      main: backedSteps([
+        { id: "toolu_f01", tokens: 47_000 },
+        { id: "toolu_f02", tokens: 64_000, then: "echo failing >&2; exit 3" }, // 32 %, exits 3
+        { id: "toolu_f03", tokens: 70_000 },
+      ], 71_000),
+    },
+    refreshes: [["toolu_f02", [30]]],
+    then: (s, _, refreshes) => {
+      equal(refreshes[0]!.hookName, "PostToolUseFailure:Bash");
+      const failed = toolResult(s.modelRequests().at(-1)!, "toolu_f02");
+      equal(failed?.is_error, true, "the failing call's result is not marked as an error");
+    },
+  },
+  {
+    // At most 10,000 characters: every delivered refresh is held to it.
+    name: "a 40 KB manifest arrives inline, at most 10,000 characters, every directive named",
+    manifest: big.text,
+    script: {
+      main: backedSteps(
+        [{ id: "toolu_b01", tokens: 47_000 }, { id: "toolu_b02", tokens: 64_000 }],
+        65_000,
+      ),
+    },
+    refreshes: [["toolu_b02", [30]]],
+    then: (_, __, refreshes) => {
+      ok(big.text.length >= 40_000, `manifest is only ${big.text.length} bytes`);
+      for (const slug of big.slugs) {
+        ok(refreshes[0]!.content.includes(`${slug}:`), `${slug} is not named in the refresh`);
+      }
+    },
+  },
+  {
+    name: "a corrupt manifest: the session runs to the end, no hook error, no refresh",
+    manifest: '{"type":"lessons-learned-manifest","version":1,"lessons":{"01J',
+    script: {
+      main: backedSteps([
+        { id: parallel("toolu_x01", 3), tokens: 20_000 },
+        { id: "toolu_x02", tokens: 62_000 }, // 31 %
+        { id: parallel("toolu_x02", 3), tokens: 64_000 },
+        { id: "toolu_x03", tokens: 106_000 }, // 53 %
+        { id: parallel("toolu_x03", 3), tokens: 108_000 },
+        { id: "toolu_x04", tokens: 150_000 }, // 75 %
+      ], 151_000),
+    },
+    refreshes: [],
+    then: (s, lines) => {
+      equal(s.stub.served.main, 7, "the session did not run to its last step");
+      equal(s.turns[0]!.result.result, "Finished.");
+      deepStrictEqual(hookErrorsIn(lines), []);
+      const hookRuns = lines.map(attachmentOf).filter((a) =>
+        a?.type === "hook_success" && String(a.hookName).startsWith("PostToolUse")
+      );
+      equal(hookRuns.length, 12, "a hook run per tool call");
+      for (const run of hookRuns) {
+        equal(run?.exitCode, 0);
+        equal(run?.stdout, "");
+        ok(!String(run?.stderr).includes("internal error"), String(run?.stderr));
+      }
+      ok(decisionFor(lines, "toolu_x02").includes("manifest"), decisionFor(lines, "toolu_x02"));
+      for (const request of s.modelRequests()) {
+        ok(!JSON.stringify(request.body).includes(HEADER_TAG), "a refresh reached the model");
+      }
+    },
+  },
+  {
+    name: "a subagent's tool calls never consume or advance the main thresholds",
+    capturePayloads: true,
+    turns: turn({ allowTools: ["Agent"] }),
+    script: {
+      main: backedSteps([
+        { id: "toolu_m01", tokens: 30_000 }, // 15 %
+        // 23.5 %; the subagent's report (its last turn's text) backs the next step.
+        { id: "toolu_m02", tokens: 47_000, call: agentCall(AGENT_MARKER) },
+        { id: "toolu_m03", tokens: 64_000 }, // 32 %: the main thread's 30
+        { id: "toolu_m03b", tokens: 81_000 },
+        { id: "toolu_m03c", tokens: 98_000 },
+        { id: "toolu_m04", tokens: 106_000 }, // 53 %: the main thread's 52
+      ], 107_000),
+      agents: {
+        [AGENT_MARKER]: [
+          // The subagent's own context: it starts at 62.5 % (its first request is free), then 71 %.
+          ...backedSteps([
+            { id: "toolu_a01", tokens: 125_000 },
+            { id: "toolu_a02", tokens: 142_000 },
+          ], 143_000).slice(0, 2),
+          // Its report: 17,000 tokens of text, which the main thread's next request carries.
+          {
+            usage: usage(143_000),
+            text: "Report: " + "the sub task found this in the code. ".repeat(790),
+          },
+        ],
+      },
+    },
+    refreshes: [["toolu_m03", [30]], ["toolu_m04", [52]]],
+    then: async (s) => {
+      equal(s.stub.served[AGENT_MARKER], 3, "the subagent did not run its script");
+      equal(s.stub.served.main, 7);
+      // The subagent measured its own transcript and kept its own thresholds.
+      const agentFiles = await s.subagentTranscripts();
+      equal(agentFiles.length, 1, `subagent transcripts: ${agentFiles}`);
+      const sub = refreshesIn(await readJsonl(agentFiles[0]!));
+      deepStrictEqual(sub.map((r) => [r.toolUseID, thresholdsOf(r)]), [
+        ["toolu_a01", [30, 52]],
+        ["toolu_a02", [70]],
+      ]);
+      deepStrictEqual(
+        sub.map(stated),
+        [62, 71].map((percent) => ({ percent, window: "200k" })),
+      );
+      assertDelivered(s, sub);
+
+      // What Claude Code tells a subagent's hook (measured in 2.1.328): the main transcript_path,
+      // the agent_id, no agent_transcript_path; the subagent's file is named after the agent_id.
+      const payloads = await s.payloads();
+      // The PRD's first open question, asked of the real CLI (docs/maintainers/prd-departures.md):
+      // no hook's stdin carries context_window.
+      ok(payloads.some((p) => p.hook_event_name === "PostToolUse"), "no PostToolUse payload");
+      deepStrictEqual(
+        payloads.filter((p) => "context_window" in p).map((p) => p.hook_event_name),
+        [],
+      );
+      const subCall = payloads.find((p) =>
+        p.hook_event_name === "PostToolUse" && p.tool_use_id === "toolu_a01"
+      );
+      ok(subCall, "no payload captured for the subagent's tool call");
+      equal(subCall.transcript_path, await s.transcriptPath());
+      equal(typeof subCall.agent_id, "string");
+      equal(subCall.agent_type, "general-purpose");
+      equal(subCall.agent_transcript_path, undefined);
+      ok(agentFiles[0]!.endsWith(`/subagents/agent-${subCall.agent_id}.jsonl`));
+      const recording = Deno.env.get("LESSONS_E2E_RECORD_SUBAGENT_PAYLOAD");
+      if (recording) await Deno.writeTextFile(recording, JSON.stringify({ root: s.root, subCall }));
+    },
+  },
+  {
+    name: "a fork subagent starts with the refresh its parent's context holds",
+    env: { CLAUDE_CODE_FORK_SUBAGENT: "1" },
+    turns: turn({ allowTools: ["Agent"] }),
+    script: {
+      main: [
+        ...backedSteps([
+          // 30 %: the parent's 30, before the fork; its output backs the Agent call's 64,000.
+          { id: "toolu_p01", tokens: 60_000 },
+          { id: "toolu_p02", tokens: 64_000, call: agentCall(FORK_MARKER, "fork") },
+          // The fork runs in the background: its launch notice is all the parent's context gains.
+          { id: "toolu_p03", tokens: 64_050 },
+        ], 64_100),
+        { usage: usage(64_150), text: "Finished." }, // answering the fork's completion notice
+      ],
+      forks: {
+        // 33 %: its context holds the parent's 30 already; then up to 53 % in steps a Bash result
+        // can carry, and 52 fires on toolu_f02 only.
+        [FORK_MARKER]: backedSteps([
+          { id: "toolu_f01", tokens: 66_000 },
+          { id: "toolu_f01b", tokens: 80_000 },
+          { id: "toolu_f01c", tokens: 94_000 },
+          { id: "toolu_f02", tokens: 106_000 },
+        ], 107_000),
+      },
+    },
+    refreshes: [["toolu_p01", [30]]],
+    then: async (s) => {
+      equal(s.stub.served[FORK_MARKER], 5, "the fork did not run its script");
+      const files = await s.subagentTranscripts();
+      equal(files.length, 1, `subagent transcripts: ${files}`);
+      const forkLines = await readJsonl(files[0]!);
+      equal(forkLines[0]?.type, "fork-context-ref", "the fork's first line");
+      const fork = refreshesIn(forkLines);
+      deepStrictEqual(fork.map((r) => [r.toolUseID, thresholdsOf(r)]), [["toolu_f02", [52]]]);
+      assertDelivered(s, fork);
+    },
+  },
+  {
+    name: "a threshold is met by a reading exactly at it (29 % is 58,000 of 200,000 tokens)",
+    env: { LESSONS_REINJECT_THRESHOLDS: "29,57" },
+    script: {
+      main: backedSteps([
+        { id: "toolu_e01", tokens: 57_998 }, // 28.999 %
+        { id: "toolu_e02", tokens: 58_000 }, // exactly 29 %: in floating point 58000 / 200000 * 100 < 29
+        { id: "toolu_e02b", tokens: 75_000 },
+        { id: "toolu_e02c", tokens: 92_000 },
+        { id: "toolu_e02d", tokens: 109_000 },
+        { id: "toolu_e03", tokens: 113_998 },
+        { id: "toolu_e04", tokens: 114_000 }, // exactly 57 %
+      ], 114_500),
+    },
+    refreshes: [["toolu_e02", [29]], ["toolu_e04", [57]]],
+    then: (_, __, refreshes) => {
+      deepStrictEqual(
+        refreshes.map(stated),
+        [29, 57].map((percent) => ({ percent, window: "200k" })),
+      );
+    },
+  },
+  {
+    name: "only a marked CLAUDE.md section, no manifest anywhere: exactly it at 30, 52 and 70",
+    manifest: null,
+    files: { "work/CLAUDE.md": OWN_CLAUDE_MD },
+    script: {
+      main: backedSteps([
+        { id: "toolu_w01", tokens: 45_000 }, // 22.5 %
+        { id: "toolu_w02", tokens: 62_000 }, // 31 %: 30
+        { id: "toolu_w02b", tokens: 79_000 },
+        { id: "toolu_w03", tokens: 90_000 }, // 45 %
+        { id: "toolu_w04", tokens: 105_000 }, // 52.5 %: 52
+        { id: "toolu_w04b", tokens: 122_000 },
+        { id: "toolu_w04c", tokens: 139_000 }, // 69.5 %
+        { id: "toolu_w05", tokens: 141_000 }, // 70.5 %: 70
+        { id: "toolu_w06", tokens: 146_000 },
+      ], 147_000),
+    },
+    refreshes: [["toolu_w02", [30]], ["toolu_w04", [52]], ["toolu_w05", [70]]],
+    then: (_, lines, refreshes) => {
+      for (const refresh of refreshes) {
+        // Exactly the marked section, under its heading: no lessons, nothing unmarked.
+        equal(bodyOf(refresh), `\n${OWN_HEADING}\n\n${OWN_RULES}\n`);
+      }
+      ok(decisionFor(lines, "toolu_w02").includes("manifest: no manifest found"));
+    },
+  },
+  {
+    name:
+      "after a real /compact the own rules reach the model in the new context's first request, once",
+    manifest: null,
+    files: { "work/CLAUDE.md": OWN_CLAUDE_MD, "work/.claude/reinject.md": `${REINJECT_MD}\n` },
+    script: compactScript("toolu_q"),
+    turns: compactTurns,
+    refreshes: [["toolu_q01", [30]], ["SessionStart", []], ["toolu_q03", [30]]],
+    then: (s, _, refreshes) => {
+      // A threshold restates both sources.
+      ok(bodyOf(refreshes[0]!).includes(OWN_RULES) && bodyOf(refreshes[0]!).includes(REINJECT_MD));
+      const start = refreshes[1]!;
+      equal(start.hookName, "SessionStart");
+      ok(start.content.startsWith(COMPACT_TAG), start.content.slice(0, 80));
+      // After the compaction, only what Claude Code does not put back itself: not CLAUDE.md.
+      equal(bodyOf(start), `\n## Your rules from .claude/reinject.md\n\n${REINJECT_MD}\n`);
+
+      const restated = restatedAfterCompaction(s);
+      equal(restated.perRequest[0], 1, "restated once in the first request of the new context");
+      // Where it lands (measured): a <system-reminder> in the new user message, as SessionStart's.
+      ok(
+        restated.first.includes(
+          JSON.stringify(`${SESSION_START_CONTEXT}${start.content}`).slice(1, -1),
+        ),
+        "the whole restatement, as SessionStart hook additional context",
+      );
+      // The marked CLAUDE.md section is in that request once: Claude Code's own copy of CLAUDE.md.
+      const marked = JSON.stringify(OWN_RULES).slice(1, -1);
+      equal(restated.first.split(marked).length - 1, 1, "the marked section, once");
+      ok(restated.first.includes("UNMARKED project notes"), "from Claude Code's CLAUDE.md");
+      // Never again back to back: no tool call of the new context restates it a second time.
+      deepStrictEqual(restated.perRequest, restated.perRequest.map(() => 1));
+    },
+  },
+  {
+    name: "with LESSONS_REINJECT_AFTER_COMPACT=0 nothing is restated at compaction",
+    manifest: null,
+    files: { "work/CLAUDE.md": OWN_CLAUDE_MD },
+    env: { LESSONS_REINJECT_AFTER_COMPACT: "0" },
+    script: compactScript("toolu_n"),
+    turns: compactTurns,
+    refreshes: [["toolu_n01", [30]], ["toolu_n03", [30]]],
+    then: (s) => {
+      const restated = restatedAfterCompaction(s);
+      deepStrictEqual(restated.perRequest, restated.perRequest.map(() => 0));
+      ok(!restated.first.includes(SESSION_START_CONTEXT), "no SessionStart context at all");
+    },
+  },
+  {
+    name: "20 MCP tool schemas arriving mid-session push it across 30%: refreshed on that call",
+    env: { ENABLE_TOOL_SEARCH: "false" },
+    script: {
+      // 28.5 % before the server's late tools: their schemas (about 20,000 tokens) cross 30.
+      requestBase: 57_000,
+      main: fromRequest(LATE_IDS.map((id, i) => ({ id, call: i < 3 ? sleepy(1.5) : sleepy(0) }))),
+    },
+    turns: (s) => {
+      const late = ["--tools=1", "--late=20", "--late-after=2000", "--description=1500"];
+      return turn({ extraArgs: ["--mcp-config", mcpConfig(s, late)] })(s);
+    },
+    then: (s, _, refreshes) => {
+      const crossing = crossingCall(s, 60_000, LATE_IDS);
+      ok(crossing !== undefined && crossing !== LATE_IDS[0], `crossing call ${crossing}`);
+      const main = s.stub.requests.filter((r) => r.route === "main");
+      const grew = main.findIndex((r) => JSON.stringify(r.body.tools).includes("probe_tool_20"));
+      equal(LATE_IDS[grew], crossing, "the late schemas are what crossed");
+      deepStrictEqual(refreshes.map((r) => [r.toolUseID, thresholdsOf(r)]), [[crossing, [30]]]);
+    },
+  },
+  {
+    name: "deferred tool schemas loaded by ToolSearch push it across 30%: refreshed on that call",
+    turns: turn({ allowTools: ["ToolSearch"] }),
+    script: {
+      // 29 % before: six deferred tools' schemas (about 5,000 tokens) cross 30.
+      requestBase: 58_000,
+      main: fromRequest([
+        { id: SEARCH_IDS[0]!, call: sleepy(0) },
+        {
+          id: SEARCH_IDS[1]!,
+          call: {
+            name: "ToolSearch",
+            input: {
+              query: "select:WebFetch,WebSearch,NotebookEdit,CronCreate,TaskCreate,TaskUpdate",
+              max_results: 10,
+            },
+          },
+        },
+        { id: SEARCH_IDS[2]!, call: sleepy(0) },
+        { id: SEARCH_IDS[3]!, call: sleepy(0) },
+      ]),
+    },
+    refreshes: [["toolu_t03", [30]]],
+    then: (s) => {
+      equal(crossingCall(s, 60_000, SEARCH_IDS), "toolu_t03", "what ToolSearch loaded crossed");
+    },
+  },
+  {
+    name: "four parallel Reads streamed one by one carry it across 30%: refreshed on that call",
+    files: Object.fromEntries(STREAMED_READS.map((_, i) => [
+      `work/part${i}.ts`,
+      Array.from({ length: 400 }, (_, n) => `export const part${i}Line${n} = ${n};\n`).join(""),
+    ])),
     script: ({ work }) => ({
       // 15 % before the Reads; their 80 KB of results (about 48,000 tokens) cross 30.
       requestBase: 30_000,
@@ -799,102 +671,89 @@ scenario(
           usage: "request",
           // As a model streams: each Read starts before the next block arrives.
           blockDelayMs: 400,
-          tools: STREAMED_READS.map((id, i) => ({
-            name: "Read",
-            input: { file_path: join(work, `part${i}.ts`) },
-            id,
-          })),
+          tools: reads(STREAMED_READS, (i) => join(work, `part${i}.ts`)),
         },
         ...fromRequest([{ id: "toolu_s5", call: sleepy(0) }, { id: "toolu_s6", call: sleepy(0) }]),
       ],
     }),
+    refreshes: [["toolu_s5", [30]]],
+    then: (s) => {
+      // Whether a result lands between the response's entries depends on how fast each tool and
+      // its hooks end against Claude Code's own writes (seen in 2.1.112 and in the measurement,
+      // not forced here); either way the next call counts every byte after the response's first
+      // entry (tests/integration/ceiling_hook_test.ts pins that case).
+      equal(crossingCall(s, 60_000, ["toolu_s1", "toolu_s5", "toolu_s6"]), "toolu_s5");
+    },
   },
-  async (s) => {
-    for (let i = 0; i < STREAMED_READS.length; i++) {
-      const lines = Array.from({ length: 400 }, (_, n) => `export const part${i}Line${n} = ${n};`);
-      await Deno.writeTextFile(join(s.work, `part${i}.ts`), lines.join("\n") + "\n");
-    }
-    await runTurn(s, "Read four files.", { model: "claude-sonnet-4-6" });
-    const lines = await mainLines(s);
-    // Whether a result lands between the response's entries depends on how fast each tool and
-    // its hooks end against Claude Code's own writes (seen in 2.1.112 and in the measurement, not
-    // forced here); either way the next call counts every byte after the response's first entry
-    // (tests/integration/ceiling_hook_test.ts pins that case).
-    equal(
-      crossingCall(s, 60_000, [...STREAMED_READS.slice(0, 1), "toolu_s5", "toolu_s6"]),
-      "toolu_s5",
-    );
-    const refreshes = refreshesIn(lines);
-    deepStrictEqual(refreshes.map((r) => [r.toolUseID, thresholdsOf(r)]), [["toolu_s5", [30]]]);
-    assertDelivered(s, refreshes);
+  {
+    name: "an impossible jump (10% to 75%, no bytes) refreshes on the crossing call or the next",
+    unbacked: "a jump of 128,000 tokens on an echo: past any ceiling, on purpose",
+    script: {
+      main: [
+        ...[20_000, 21_000, 22_000, 150_000, 151_000].map((tokens, i) =>
+          echoAt(tokens, `toolu_i0${i + 1}`)
+        ),
+        { usage: usage(151_500), text: "Finished." },
+      ],
+    },
+    then: (_, lines, refreshes) => {
+      equal(refreshes.length, 1, `refreshes: ${refreshes.map((r) => r.toolUseID)}`);
+      // The ceiling from 22,000 tokens rules the crossing out; the call's own entry, when it is
+      // already written, says otherwise. Never later than the next call, whose reading is 75 %.
+      ok(["toolu_i04", "toolu_i05"].includes(refreshes[0]!.toolUseID), refreshes[0]!.toolUseID);
+      deepStrictEqual(thresholdsOf(refreshes[0]!), [30, 52, 70]);
+      ok(decisionFor(lines, "toolu_i04") !== "", "no hook ran for the crossing call");
+    },
   },
-);
+  {
+    name: "a jump straight into auto-compaction loses nothing: the restatement carries the rules",
+    unbacked: "a jump to 95 % on an echo: straight into auto-compaction, on purpose",
+    manifest: null,
+    files: { "work/CLAUDE.md": OWN_CLAUDE_MD, "work/.claude/reinject.md": `${REINJECT_MD}\n` },
+    script: {
+      main: [
+        ...[20_000, 21_000, 190_000].map((tokens, i) => echoAt(tokens, `toolu_u0${i + 1}`)),
+        echoAt(12_000, "toolu_u04"), // after the compaction: the new context
+        { usage: usage(12_500), text: "Finished." },
+      ],
+    },
+    then: (s, lines, refreshes) => {
+      ok(lines.some((l) => l.subtype === "compact_boundary"), "Claude Code did not compact");
+      const restated = restatedAfterCompaction(s);
+      equal(
+        restated.perRequest[0],
+        1,
+        "the rules restated once in the new context's first request",
+      );
+      ok(restated.first.includes(REINJECT_MD), "the restatement lacks the rules");
+      // The marked CLAUDE.md section is not in the restatement: Claude Code's reloaded CLAUDE.md
+      // is in that request already. (The refresh of the call that crossed into the compaction is
+      // there too: Claude Code keeps that call's result in the new context.)
+      const start = refreshes.find((r) => r.toolUseID === "SessionStart");
+      ok(start?.content.includes(REINJECT_MD), start?.content);
+      ok(!start?.content.includes(OWN_RULES), start?.content);
+      ok(
+        restated.first.includes(
+          `UNMARKED project notes stay out of refreshes.\\n\\n${OWN_RULES.split("\n")[0]}`,
+        ),
+        "Claude Code's own copy of CLAUDE.md",
+      );
+    },
+  },
+];
 
-const IMPOSSIBLE = ["toolu_i01", "toolu_i02", "toolu_i03", "toolu_i04", "toolu_i05"];
-
-scenario("an impossible jump (10% to 75%, no bytes) refreshes on the crossing call or the next", {
-  unbacked: "a jump of 128,000 tokens on an echo: past any ceiling, on purpose",
-  script: {
-    main: [
-      ...[20_000, 21_000, 22_000, 150_000, 151_000].map((tokens, i) => ({
-        usage: usage(tokens),
-        tools: [{ name: "Bash", input: { command: "echo hi" }, id: IMPOSSIBLE[i]! }],
-      })),
-      { usage: usage(151_500), text: "Finished." },
-    ],
-  },
-}, async (s) => {
-  await runTurn(s, "Jump.", { model: "claude-sonnet-4-6" });
-  const lines = await mainLines(s);
-  const refreshes = refreshesIn(lines);
-  equal(refreshes.length, 1, `refreshes: ${refreshes.map((r) => r.toolUseID)}`);
-  // The ceiling from 22,000 tokens rules the crossing out; the call's own entry, when it is
-  // already written, says otherwise. Never later than the next call, whose reading is 75 %.
-  ok(["toolu_i04", "toolu_i05"].includes(refreshes[0]!.toolUseID), refreshes[0]!.toolUseID);
-  deepStrictEqual(thresholdsOf(refreshes[0]!), [30, 52, 70]);
-  assertDelivered(s, refreshes);
-  const decision = decisionFor(lines, "toolu_i04");
-  ok(decision !== "", "no hook ran for the crossing call");
-});
-
-scenario("a jump straight into auto-compaction loses nothing: the restatement carries the rules", {
-  unbacked: "a jump to 95 % on an echo: straight into auto-compaction, on purpose",
-  manifest: null,
-  files: { "work/CLAUDE.md": OWN_CLAUDE_MD, "work/.claude/reinject.md": `${REINJECT_MD}\n` },
-  script: {
-    main: [
-      ...[20_000, 21_000, 190_000].map((tokens, i) => ({
-        usage: usage(tokens),
-        tools: [{ name: "Bash", input: { command: "echo hi" }, id: `toolu_u0${i + 1}` }],
-      })),
-      // After the compaction: the new context.
-      {
-        usage: usage(12_000),
-        tools: [{ name: "Bash", input: { command: "echo hi" }, id: "toolu_u04" }],
-      },
-      { usage: usage(12_500), text: "Finished." },
-    ],
-  },
-}, async (s) => {
-  await runTurn(s, "Jump.", { model: "claude-sonnet-4-6" });
-  const lines = await mainLines(s);
-  ok(
-    lines.some((l) => l.type === "system" && l.subtype === "compact_boundary"),
-    "Claude Code did not compact",
-  );
-  const restated = restatedAfterCompaction(s);
-  equal(restated.count, 1, "the rules restated once in the new context's first request");
-  ok(restated.first.includes(REINJECT_MD), "the restatement lacks the rules");
-  // The marked CLAUDE.md section is not in the restatement: Claude Code's reloaded CLAUDE.md is in
-  // that request already. (The refresh of the call that crossed into the compaction is there too:
-  // Claude Code keeps that call's result in the new context.)
-  const start = refreshesIn(lines).find((r) => r.toolUseID === "SessionStart");
-  ok(start?.content.includes(REINJECT_MD), start?.content);
-  ok(!start?.content.includes(OWN_RULES), start?.content);
-  ok(
-    restated.first.includes(
-      `UNMARKED project notes stay out of refreshes.\\n\\n${OWN_RULES.split("\n")[0]}`,
-    ),
-    "Claude Code's own copy of CLAUDE.md",
-  );
-});
+for (const { name, bin: cli = bin, turns = turn(), refreshes: expected, then, ...setup } of CASES) {
+  scenarioTest(cli, {
+    name: `e2e: ${name}`,
+    ...setup,
+    body: async (s) => {
+      const lines = await turns(s);
+      const refreshes = refreshesIn(lines);
+      if (expected) {
+        deepStrictEqual(refreshes.map((r) => [r.toolUseID, thresholdsOf(r)]), expected);
+      }
+      assertDelivered(s, refreshes.filter((r) => r.toolUseID !== "SessionStart"));
+      await then?.(s, lines, refreshes);
+    },
+  });
+}

@@ -10,10 +10,10 @@ import { cli } from "../cli/_cli.ts";
 import {
   claudeForSuite,
   type Json,
-  readJsonl,
   refreshesIn,
   runTurn,
   scenarioTest,
+  SONNET,
 } from "./harness.ts";
 
 const bin = await claudeForSuite();
@@ -34,31 +34,28 @@ function toolCalls(lines: Json[]): string[] {
 
 scenarioTest(bin, {
   name: "e2e: status --timeline marks each refresh where Claude Code recorded it, delivered",
-  setup: () => ({
-    name: "timeline",
-    unbacked: "a jump from 74 % to 88 % on an echo, straight into auto-compaction, on purpose",
-    script: {
-      main: [
-        ...backedSteps(CLIMB.map((tokens, i) => ({ id: `toolu_t${i + 1}`, tokens })), 148_500)
-          .slice(0, -1),
-        {
-          usage: usage(176_000),
-          tools: [{ name: "Bash", input: { command: "echo hi" }, id: "toolu_tjump" }],
-        },
-        // The new context after the auto-compaction.
-        ...backedSteps(AFTER.map((tokens, i) => ({ id: `toolu_ta${i + 1}`, tokens })), 63_000),
-      ],
-    },
-  }),
+  unbacked: "a jump from 74 % to 88 % on an echo, straight into auto-compaction, on purpose",
+  script: {
+    main: [
+      ...backedSteps(CLIMB.map((tokens, i) => ({ id: `toolu_t${i + 1}`, tokens })), 148_500)
+        .slice(0, -1),
+      {
+        usage: usage(176_000),
+        tools: [{ name: "Bash", input: { command: "echo hi" }, id: "toolu_tjump" }],
+      },
+      // The new context after the auto-compaction.
+      ...backedSteps(AFTER.map((tokens, i) => ({ id: `toolu_ta${i + 1}`, tokens })), 63_000),
+    ],
+  },
   body: async (s) => {
-    await runTurn(s, "Climb the context.", { model: "claude-sonnet-4-6" });
-    const path = await s.transcriptPath();
-    const lines = await readJsonl(path);
+    await runTurn(s, "Climb the context.", { model: SONNET });
+    const lines = await s.lines();
     ok(lines.some((l) => l.subtype === "compact_boundary"), "Claude Code did not compact");
     const calls = toolCalls(lines);
     const recorded = refreshesIn(lines).map((r) => r.toolUseID);
     deepStrictEqual(recorded, ["toolu_t5", "toolu_t9", "toolu_t12", "SessionStart", "toolu_ta4"]);
 
+    const path = await s.transcriptPath();
     const run = await cli(["status", "--timeline", "--json", "--transcript", path], {
       HOME: s.home,
     });
@@ -75,7 +72,6 @@ scenarioTest(bin, {
     equal(compactions[0]!.trigger, "auto");
     equal(calls[Number(compactions[0]!.beforeCall) - 1], "toolu_ta1");
     deepStrictEqual(events.filter((e) => e.kind === "resend"), []);
-    const keep = Deno.env.get("LESSONS_E2E_TIMELINE");
-    if (keep) await Deno.copyFile(path, keep);
+    await s.keepTranscript("LESSONS_E2E_TIMELINE");
   },
 });

@@ -5,33 +5,18 @@
  * refuse the `network` field): validate notes that, and it is no warning.
  */
 import { equal, match, ok } from "node:assert/strict";
-import { baseEnv, ROOT } from "../_helpers.ts";
-import { claudeForSuite } from "./harness.ts";
+import { ROOT, spawnWithStdin } from "../_helpers.ts";
+import { claudeForSuite, foldersTest } from "./harness.ts";
 
 const bin = await claudeForSuite();
 
-Deno.test({
-  name: "claude plugin validate: passes, nothing to report, no warning",
-  ignore: bin === "",
-}, async () => {
-  const home = await Deno.makeTempDir({ prefix: "lessons-validate-" });
-  try {
-    const out = await new Deno.Command(bin, {
-      args: ["plugin", "validate", ROOT],
-      cwd: ROOT,
-      // No API key: validate works offline, and with one each command waits on the network.
-      env: baseEnv({ HOME: home, TMPDIR: home, DISABLE_AUTOUPDATER: "1" }),
-      clearEnv: true,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
-    equal(out.code, 0, text);
-    match(text, /✔ Validation passed/);
-    match(text, /✔ These checks found nothing to report/);
-    ok(!/⚠|warning|ICON_/i.test(text), text);
-  } finally {
-    await Deno.remove(home, { recursive: true });
-  }
+foldersTest(bin, "claude plugin validate: passes, nothing to report, no warning", async (f) => {
+  // No API key: validate works offline, and with one each command waits on the network.
+  const env = { HOME: f.home, TMPDIR: f.home, DISABLE_AUTOUPDATER: "1" };
+  const out = await spawnWithStdin(bin, ["plugin", "validate", ROOT], "", env, ROOT);
+  const text = out.stdout + out.stderr;
+  equal(out.code, 0, text);
+  match(text, /✔ Validation passed/);
+  match(text, /✔ These checks found nothing to report/);
+  ok(!/⚠|warning|ICON_/i.test(text), text);
 });
