@@ -27,6 +27,7 @@ import { transcriptOf } from "./io/session_files.ts";
 import { loadState, stateDirFix, statePaths, untrustedDirReason } from "./io/state_store.ts";
 import { withTranscript } from "./io/transcript.ts";
 import { readerFor, settingsFor } from "./io/hosts.ts";
+import type { StandingRules } from "./io/standing_rules.ts";
 import { claim, type Claimed } from "./hook/claim.ts";
 import { startupNotice } from "./hook/startup.ts";
 import { observe } from "./hook/observe.ts";
@@ -71,11 +72,14 @@ export async function runHook(
   return finish(await traced(payload, () => onEvent(payload, settings, resets), failed), settings);
 }
 
-/** A tool call's steps without the lock, waiting or writing: what the next call would decide. */
+/**
+ * A tool call's steps without the lock, waiting or writing: what the next call would decide;
+ * `rules`: the standing rules a command loaded already, rendered instead of loaded again.
+ */
 export async function dryRun(
   payload: HookPayload,
   settings: Settings,
-  options: { render: boolean },
+  options: { render: boolean; rules?: StandingRules },
 ): Promise<Trace> {
   const host = { ...settingsFor(payload.transcript_path, settings), waitMs: 0 };
   const call = () => onToolCall(payload, host, { dry: true, ...options });
@@ -141,7 +145,7 @@ function continues(payload: HookPayload): boolean {
 async function onToolCall(
   payload: HookPayload,
   settings: Settings,
-  mode: { dry: boolean; render: boolean },
+  mode: { dry: boolean; render: boolean; rules?: StandingRules | undefined },
 ): Promise<Part> {
   const untrusted = untrustedDirReason(settings.stateDir);
   if (untrusted) return silent(untrusted);
@@ -178,7 +182,7 @@ async function onToolCall(
           settings,
         }),
       render: mode.render
-        ? (cause) => buildRefresh(cause, token, payload.cwd, settings)
+        ? (cause) => buildRefresh(cause, token, payload.cwd, settings, mode.rules)
         : undefined,
     });
     return { ...observed, ...toolCallOutcome(claimed, payload, reading, settings, mode.dry) };

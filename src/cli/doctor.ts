@@ -46,7 +46,12 @@ async function diagnose(ctx: cli.Ctx, cwd: string, flag: string | undefined): Pr
   const checks: Check[] = [
     ...checkSettings(settings),
     ...await checkPlugin(plugin, settings),
-    ...checkRules(rules, settings.maxChars, measured ?? sampleRefresh(rules, settings)),
+    ...checkRules(
+      rules,
+      settings.maxChars,
+      measured ?? sampleRefresh(rules, settings),
+      settings.agent,
+    ),
     checkThresholds(settings, cwd, trace),
     checkStateDir(settings.stateDir),
     checkStatusline(settings, plugin),

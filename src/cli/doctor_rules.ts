@@ -19,11 +19,16 @@ import { CLAUDE_MD_ROUTE, leftOutList, manifestFix, sourceLines } from "./rules.
 const RAISE = `raise LESSONS_REINJECT_MAX_CHARS (up to ${claudeCode.INLINE_LIMIT})`;
 
 /** The manifest's check and the own rules', both measured on `rendered` (the sample refresh). */
-export function checkRules(rules: StandingRules, maxChars: number, rendered: CombinedRefresh) {
+export function checkRules(
+  rules: StandingRules,
+  maxChars: number,
+  rendered: CombinedRefresh,
+  agent?: Settings["agent"],
+) {
   const any = rules.lessons.length + rules.blocks.length > 0;
   const size = `${groupDigits(rendered.text.length)} of ${groupDigits(maxChars)} characters`;
   const manifest = checkManifest(rules.manifest, rendered, size, any);
-  return [manifest, checkOwnRules(rules, rendered, size, manifest.status === "fail")];
+  return [manifest, checkOwnRules(rules, rendered, size, manifest.status === "fail", agent)];
 }
 
 function checkManifest(
@@ -81,10 +86,16 @@ function checkManifest(
  * Each own-rule source and what it gave: fails with nothing to restate (unless `excused` by the
  * manifest's failure); warns of odd markers, unreadable sources and rules over the budget.
  */
-function checkOwnRules(rules: StandingRules, r: CombinedRefresh, size: string, excused: boolean) {
+function checkOwnRules(
+  rules: StandingRules,
+  r: CombinedRefresh,
+  size: string,
+  excused: boolean,
+  agent: Settings["agent"] | undefined,
+) {
   const lines = [
     `${count(rules.blocks.length, "section")} of your own rules`,
-    ...sourceLines(rules).slice(1),
+    ...sourceLines(rules, agent).slice(1),
   ];
   const odd = rules.sources.flatMap((s) =>
     s.status === "skipped"

@@ -29,14 +29,18 @@ export function sampleRefresh(
   return renderCombined(header, rules.blocks, rules.lessons, maxChars);
 }
 
-/** One line per source, the manifest's first; where CLAUDE.md was looked for when none was. */
-export function sourceLines(rules: StandingRules): string[] {
-  const claudeMd = rules.sources.filter((s) => s.kind === "claude-md");
-  if (claudeMd.length === 0) return [...rules.trace, "CLAUDE.md: turned off (sources setting)"];
-  if (claudeMd.some((s) => s.status !== "missing")) return rules.trace;
+/**
+ * One line per source, the manifest's first; where the agent's instruction files (CLAUDE.md,
+ * AGENTS.md for Codex) were looked for when none was.
+ */
+export function sourceLines(rules: StandingRules, agent?: "claude-code" | "codex"): string[] {
+  const name = agent === "codex" ? "AGENTS.md" : "CLAUDE.md";
+  const own = rules.sources.filter((s) => s.kind === "claude-md");
+  if (own.length === 0) return [...rules.trace, `${name}: turned off (sources setting)`];
+  if (own.some((s) => s.status !== "missing")) return rules.trace;
   return [
     ...rules.trace,
-    `CLAUDE.md: none found (looked for ${claudeMd.map((s) => s.display).join(", ")})`,
+    `${name}: none found (looked for ${own.map((s) => s.display).join(", ")})`,
   ];
 }
 

@@ -10,6 +10,7 @@ import { plannedRefreshes } from "../core/schedule.ts";
 import { pointOf } from "../core/thresholds.ts";
 import { percentOf } from "../core/window.ts";
 import { dryRun, type Trace } from "../hook.ts";
+import { settingsFor } from "../io/hosts.ts";
 import { loadStandingRules } from "../io/standing_rules.ts";
 import { statePaths } from "../io/state_store.ts";
 import type { Settings } from "../settings/resolve.ts";
@@ -234,10 +235,13 @@ export async function runStatus(args: string[], ctx: cli.Ctx): Promise<number> {
   const target = await chosenTarget(flags.values, ctx, flags.cwd, HELP);
   if ("exit" in target) return target.exit;
   const { settings } = ctx;
-  const trace = await dryRun(nextCallPayload(target, flags.cwd), settings, { render: true });
-  const rules = await loadStandingRules(settings, target.cwd ?? flags.cwd);
+  // The rules of the session's agent (AGENTS.md for Codex: io/hosts.ts), loaded once.
+  const host = settingsFor(target.path, settings);
+  const rules = await loadStandingRules(host, target.cwd ?? flags.cwd);
+  const payload = nextCallPayload(target, flags.cwd);
+  const trace = await dryRun(payload, settings, { render: true, rules });
   const leftOut = sampleRefresh(rules, settings).omitted;
-  const r = statusOf(trace, target, settings, { sources: sourceLines(rules), leftOut });
+  const r = statusOf(trace, target, settings, { sources: sourceLines(rules, host.agent), leftOut });
   if (flags.values.json) await cli.printJson(r);
   else {
     const bar = cli.gauge(r.percent, r.thresholds, r.window, 40, r.span);

@@ -19,18 +19,23 @@ export type BuiltRefresh =
     sources: StandingRules["sources"];
   };
 
-/** Builds the refresh for `cause`, for the project at `cwd`, headed with `token`. */
+/**
+ * Builds the refresh for `cause`, for the project at `cwd`, headed with `token`, from `loaded`
+ * when a command has the rules already.
+ */
 export async function buildRefresh(
   cause: RefreshCause,
   token: string,
   cwd: string | undefined,
   settings: Settings,
+  loaded?: StandingRules,
 ): Promise<BuiltRefresh> {
   const [{ loadStandingRules }, { renderCombined }] = await Promise.all([
     import("../io/standing_rules.ts"),
     import("../core/render_rules.ts"),
   ]);
-  const { manifest, trace, sources, blocks: all, lessons } = await loadStandingRules(settings, cwd);
+  const rules = loaded ?? await loadStandingRules(settings, cwd);
+  const { manifest, trace, sources, blocks: all, lessons } = rules;
   // After a compaction Claude Code puts every CLAUDE.md back into the context itself
   // (InstructionsLoaded, load_reason "compact"; measured in the first request after it, 2.1.328
   // and 2.1.332): restated, its marked sections would reach the model twice.

@@ -43,6 +43,16 @@ Deno.test("status finds a project's Codex session and reads it against the rollo
   const report = await status(env, project);
   assertEquals([report.transcript, report.tokens, report.window], [session.path, 70_000, 190_000]);
   assertEquals(report.fired, [30]);
+  // The rules of the session's agent: AGENTS.md, not CLAUDE.md.
+  ok(report.sources.some((line) => line.startsWith("AGENTS.md")), report.sources.join("\n"));
+  ok(!report.sources.some((line) => line.includes("CLAUDE.md")), report.sources.join("\n"));
+  // Without AGENTS.md, status says where it looked, by the agent's name.
+  Deno.removeSync(join(project, "AGENTS.md"));
+  const without = await status(env, project);
+  ok(
+    without.sources.some((line) => line.startsWith("AGENTS.md: none found")),
+    without.sources.join("\n"),
+  );
   // Where Codex compacts by default: 90 % of the configured 200,000 (codex-facts.md).
   assertEquals([report.compaction?.tokens, report.compaction?.source], [
     180_000,
