@@ -4,17 +4,9 @@
  * command. How the program was started is described in program.ts.
  */
 import denoJson from "../../deno.json" with { type: "json" };
+import { statOf } from "../io/files.ts";
 import { loadSettings } from "../settings/load.ts";
-import {
-  type Ctx,
-  EXIT_OK,
-  helpText,
-  out,
-  printJson,
-  statOf,
-  usageError,
-  widthOf,
-} from "./common.ts";
+import { type Ctx, EXIT_OK, helpText, out, printJson, usageError, widthOf } from "./common.ts";
 import { type Program, programOf } from "./program.ts";
 
 /** The version in deno.json, embedded in the binary. */

@@ -10,7 +10,9 @@ import { join } from "../core/path.ts";
 import { launcherVerdict, readLauncherState } from "../io/launcher_state.ts";
 import { localPluginRoot, newestInstalledFile } from "../io/plugin_cache.ts";
 import type { Settings } from "../settings/resolve.ts";
-import { PLUGIN_INSTALL, statOf, statOrWhy } from "./common.ts";
+import { failed } from "../core/result.ts";
+import { statOf, statOrWhy } from "../io/files.ts";
+import { PLUGIN_INSTALL } from "./common.ts";
 import type { Check } from "./schemas.ts";
 
 /** One check, as `doctor --json` prints it. */
@@ -51,8 +53,8 @@ export async function checkPlugin(plugin: PluginRoot | undefined, settings: Sett
     return [check("plugin", "fail", why, install)];
   }
   const info = statOrWhy(plugin.root);
-  if (info === NO_SUCH_FILE) return fail("does not exist");
-  if (typeof info === "string") return fail(`cannot be read: ${info}`);
+  if (failed(info) && info.error === NO_SUCH_FILE) return fail("does not exist");
+  if (failed(info)) return fail(`cannot be read: ${info.error}`);
   if (!info.isDirectory) return fail("is not a folder");
   // A folder with none of the plugin's files is another folder, not a broken plugin.
   const marks = [".claude-plugin/plugin.json", "hooks/hooks.json", "hooks/run"];

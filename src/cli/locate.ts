@@ -10,7 +10,9 @@ import { findGitRoot } from "../io/rule_sources.ts";
 import { parentTranscriptOf } from "../io/session_files.ts";
 import type { HookPayload } from "../schemas/payload.ts";
 import { NO_SUCH_FILE } from "../core/errors.ts";
-import { type Ctx, fail, statOf, statOrWhy, usageError } from "./common.ts";
+import { failed } from "../core/result.ts";
+import { statOf, statOrWhy } from "../io/files.ts";
+import { type Ctx, fail, usageError } from "./common.ts";
 
 /** A transcript to inspect, with the ids its hook calls carry (`agentId` in a subagent's file). */
 export interface Target {
@@ -133,8 +135,8 @@ function newestSession(folder: string): string | undefined {
 
 function namedTranscript(path: string): Found {
   const info = statOrWhy(path);
-  if (info === NO_SUCH_FILE) return { error: `no transcript at ${path}` };
-  if (typeof info === "string") return { error: `cannot read ${path}: ${info}` };
+  if (failed(info) && info.error === NO_SUCH_FILE) return { error: `no transcript at ${path}` };
+  if (failed(info)) return { error: `cannot read ${path}: ${info.error}` };
   if (info.isDirectory) return { error: `${path} is a folder, not a transcript (a .jsonl file)` };
   if (!info.isFile) return { error: `${path} is not a regular file` };
   if (isRolloutPath(path)) {

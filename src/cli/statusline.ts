@@ -12,6 +12,7 @@ import { sourceProblems } from "../io/rule_sources.ts";
 import { preparePrivateDir } from "../io/state_store.ts";
 import { loadStandingRules } from "../io/standing_rules.ts";
 import { fieldOf } from "../schemas/guards.ts";
+import { statOf } from "../io/files.ts";
 import { readStdinCapped } from "../io/stdin.ts";
 import { recordFromStatusline, saveStatusline } from "../io/statusline_store.ts";
 import type { Settings } from "../settings/resolve.ts";
@@ -69,7 +70,7 @@ async function bridge(
   const folder = fieldOf(input, "cwd") ?? fieldOf(fieldOf(input, "workspace"), "current_dir");
   const cwd = typeof folder === "string" && folder !== "" ? folder : here;
   // No transcript yet: the record carries no size.
-  const made = recordFromStatusline(input, Date.now(), path ? cli.statOf(path)?.size : undefined);
+  const made = recordFromStatusline(input, Date.now(), path ? statOf(path)?.size : undefined);
   if ("error" in made) return nothing(made.error, made.early);
   const { record } = made;
   // The hook's dry run on Claude Code's figures: what is due, what comes next.

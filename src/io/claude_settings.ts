@@ -6,6 +6,7 @@
 import { fieldOf } from "../schemas/guards.ts";
 import type { Settings } from "../settings/resolve.ts";
 import { join } from "../core/path.ts";
+import { readJson, statOf } from "./files.ts";
 import { MANAGED_SETTINGS_DIRS, MIN_AUTO_COMPACT_WINDOW } from "../core/claude_code.ts";
 import {
   type CompactSettings,
@@ -83,13 +84,8 @@ export function compactSourceOf(file: string, json: unknown): CompactSettingsSou
 
 /** Reads every settings file that exists and says something about auto-compaction. */
 export function readCompactSources(places: SettingsPlaces): CompactSettingsSource[] {
-  return settingsFiles(places).flatMap((file) => {
-    try {
-      return compactSourceOf(file, JSON.parse(Deno.readTextFileSync(file))) ?? [];
-    } catch {
-      return []; // Missing or not JSON: Claude Code would not use it either.
-    }
-  });
+  // Missing or not JSON: Claude Code would not use it either.
+  return settingsFiles(places).flatMap((file) => compactSourceOf(file, readJson(file)) ?? []);
 }
 
 /** `source` as a settings file would say it: kept in the state, read back as a file is. */
@@ -108,12 +104,8 @@ function asSettingsFile(source: CompactSettingsSource): unknown {
 function signatureOf(places: SettingsPlaces): string {
   const { files, dropIns } = placesOf(places);
   return [...files, dropIns].map((path) => {
-    try {
-      const info = Deno.statSync(path);
-      return `${info.size}:${info.mtime?.getTime() ?? 0}`;
-    } catch {
-      return "-";
-    }
+    const info = statOf(path);
+    return info ? `${info.size}:${info.mtime?.getTime() ?? 0}` : "-";
   }).join(",");
 }
 

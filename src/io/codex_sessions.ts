@@ -5,6 +5,7 @@
  */
 import { isRolloutPath, rolloutLineOf, SESSIONS_DIR } from "../core/codex.ts";
 import { join } from "../core/path.ts";
+import { statOf } from "./files.ts";
 
 export interface Rollout {
   path: string;
@@ -49,12 +50,7 @@ export function rolloutOf(path: string): Rollout {
   } catch {
     // A first line cut short (over 64 KB of instructions): the name's id stands.
   }
-  let mtime = 0;
-  try {
-    mtime = Deno.statSync(path).mtime?.getTime() ?? 0;
-  } catch {
-    // Gone meanwhile.
-  }
+  const mtime = statOf(path)?.mtime?.getTime() ?? 0; // 0: gone meanwhile
   return { path, sessionId: sessionId ?? path, cwd, mtime };
 }
 

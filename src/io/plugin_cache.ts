@@ -1,6 +1,7 @@
 /** Where Claude Code keeps a plugin: its cache, a local marketplace's folder, its data folder. */
 import { fieldOf } from "../schemas/guards.ts";
 import { basename, dirname, join, resolve } from "../core/path.ts";
+import { foldersIn, readJson, statOf } from "./files.ts";
 
 /** The install of `plugin` whose `relativePath` file was modified last, if any. */
 export function newestInstalledFile(
@@ -10,8 +11,8 @@ export function newestInstalledFile(
 ): { root: string; path: string } | undefined {
   const cache = join(pluginsDir, "cache");
   let best: { root: string; path: string; mtime: number } | undefined;
-  for (const marketplace of folders(cache)) {
-    for (const version of folders(join(cache, marketplace, plugin))) {
+  for (const marketplace of foldersIn(cache)) {
+    for (const version of foldersIn(join(cache, marketplace, plugin))) {
       const root = join(cache, marketplace, plugin, version);
       const path = join(root, ...relativePath);
       const mtime = statOf(path)?.mtime?.getTime();
@@ -94,28 +95,4 @@ export function installedDataDir(
   // Not installed: `claude --plugin-dir` names it `<plugin>@inline` (2.1.332).
   const inline = dataOf(`${plugin}@inline`);
   return statOf(inline.dir)?.isDirectory ? inline : undefined;
-}
-
-function statOf(path: string): Deno.FileInfo | undefined {
-  try {
-    return Deno.statSync(path);
-  } catch {
-    return undefined;
-  }
-}
-
-function folders(dir: string): string[] {
-  try {
-    return [...Deno.readDirSync(dir)].filter((e) => e.isDirectory).map((e) => e.name);
-  } catch {
-    return []; // an absent folder has no installs
-  }
-}
-
-function readJson(path: string): unknown {
-  try {
-    return JSON.parse(Deno.readTextFileSync(path));
-  } catch {
-    return undefined;
-  }
 }

@@ -1,0 +1,51 @@
+/**
+ * Never-throw file access, in one place: each helper gives the value, or undefined (or the
+ * reason) when there is none. Sync: on the hook's path an async op's thread hop costs more.
+ */
+import { fileReason } from "../core/errors.ts";
+import type { Result } from "../core/result.ts";
+
+/** The file's information (symlinks followed), or undefined when it cannot be had. */
+export function statOf(path: string): Deno.FileInfo | undefined {
+  try {
+    return Deno.statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The file's information, or why it cannot be had, in {@link fileReason}'s words. */
+export function statOrWhy(path: string): Result<Deno.FileInfo> {
+  try {
+    return Deno.statSync(path);
+  } catch (error) {
+    return { error: fileReason(error) };
+  }
+}
+
+/** The file's text, or undefined when it cannot be read. */
+export function readText(path: string): string | undefined {
+  try {
+    return Deno.readTextFileSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The file's JSON value, or undefined when it cannot be read or is not JSON. */
+export function readJson(path: string): unknown {
+  try {
+    return JSON.parse(Deno.readTextFileSync(path));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The names of the folders in `dir`; none when it cannot be read. */
+export function foldersIn(dir: string): string[] {
+  try {
+    return [...Deno.readDirSync(dir)].filter((e) => e.isDirectory).map((e) => e.name);
+  } catch {
+    return [];
+  }
+}
