@@ -1,5 +1,6 @@
 /** The config file's two quiet cases: an empty file, and the value used instead of a bad one. */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { failed } from "../../../src/core/result.ts";
 import { parseConfigText } from "../../../src/settings/config_file.ts";
 import { resolveSettings } from "../../../src/settings/resolve.ts";
 import { envOf } from "./_settings.ts";
@@ -8,7 +9,6 @@ Deno.test("a config file of blanks and comments is empty, not invalid", async (t
   for (const text of ["", " \n\t\n", "// nothing yet\n", "/* a\n b */\n// c"]) {
     await t.step(JSON.stringify(text), async () => {
       assertEquals(await parseConfigText(text, "c.jsonc"), {
-        kind: "usable",
         settings: {},
         problems: [],
         empty: true,
@@ -16,10 +16,9 @@ Deno.test("a config file of blanks and comments is empty, not invalid", async (t
     });
   }
   // Not empty: a stray comma, an unterminated comment, an empty object (which is just valid).
-  assertEquals((await parseConfigText(",", "c.jsonc")).kind, "unusable");
-  assertEquals((await parseConfigText("/* open", "c.jsonc")).kind, "unusable");
+  assertEquals(failed(await parseConfigText(",", "c.jsonc")), true);
+  assertEquals(failed(await parseConfigText("/* open", "c.jsonc")), true);
   assertEquals(await parseConfigText("{}", "c.jsonc"), {
-    kind: "usable",
     settings: {},
     problems: [],
   });
@@ -51,7 +50,7 @@ Deno.test("a bad config value names the value used instead, as the environment's
   for (const [text, vars, ending, value] of cases) {
     await t.step(`${text} ${JSON.stringify(vars)}`, async () => {
       const parsed = await parseConfigText(text, "c.jsonc", envOf(vars));
-      if (parsed.kind !== "usable") throw new Error(JSON.stringify(parsed));
+      if (failed(parsed)) throw new Error(JSON.stringify(parsed));
       assertEquals(parsed.problems.length, 1);
       assertEquals(parsed.problems[0]?.endsWith(ending), true, parsed.problems[0]);
       // What the message says is used is what the settings resolve to.

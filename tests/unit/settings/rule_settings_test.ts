@@ -1,5 +1,6 @@
 import { deepStrictEqual as assertEquals, equal, ok } from "node:assert/strict";
 import { resolveSettings } from "../../../src/settings/resolve.ts";
+import { failed } from "../../../src/core/result.ts";
 import { parseConfigText } from "../../../src/settings/config_file.ts";
 
 import { envOf, withFile } from "./_settings.ts";
@@ -82,14 +83,14 @@ Deno.test("the config file takes the rule-source settings; wrong ones are named 
     '{ "sources": ["claude-md"], "rulesFiles": ["/t/team.md"], "refreshAfterCompact": false }',
     "/t/c.jsonc",
   );
-  ok(good.kind === "usable");
+  ok(!failed(good));
   assertEquals(good.settings, {
     sources: ["claude-md"],
     rulesFiles: ["/t/team.md"],
     refreshAfterCompact: false,
   });
   const bad = await parseConfigText('{ "sources": ["agents-md"], "rulesFiles": [3] }', "c.jsonc");
-  ok(bad.kind === "usable");
+  ok(!failed(bad));
   assertEquals(bad.settings, {});
   equal(bad.problems.length, 2, bad.problems.join("\n"));
   ok(bad.problems[0]!.includes("sources: expected a list of rule sources"), bad.problems[0]);
