@@ -7,7 +7,7 @@ import { pointOf } from "../core/thresholds.ts";
 import { failed } from "../core/result.ts";
 import { statOrWhy } from "../io/files.ts";
 import { writeAll } from "../io/write_all.ts";
-import type { ConfigFileOutcome, Settings } from "../settings/resolve.ts";
+import type { CliSettings, ConfigFileOutcome } from "../settings/resolve.ts";
 import type { Program } from "./program.ts";
 import { renderHelp } from "./help.ts";
 import { wrap } from "./wrap.ts";
@@ -17,7 +17,7 @@ export { wrap };
 
 /** What a command runs with, resolved once by dispatch.ts. */
 export interface Ctx {
-  settings: Settings;
+  settings: CliSettings;
   program: () => Program;
   /** Columns to fit (see {@link widthOf}). */
   width: number;

@@ -5,7 +5,7 @@
  */
 import denoJson from "../../deno.json" with { type: "json" };
 import { statOf } from "../io/files.ts";
-import { loadSettings } from "../settings/load.ts";
+import { loadCliSettings } from "../settings/load.ts";
 import { type Ctx, EXIT_OK, helpText, out, printJson, usageError, widthOf } from "./common.ts";
 import { type Program, programOf } from "./program.ts";
 
@@ -78,7 +78,7 @@ export async function runCli(args: string[]): Promise<number> {
   // The installed plugin's config file, as its hooks read it: found from where this runs.
   const [command, settings] = await Promise.all([
     load(),
-    loadSettings(env, { root: programNow().root }),
+    loadCliSettings(env, { root: programNow().root }),
   ]);
   const terminal = Deno.stdout.isTerminal();
   return await command(rest, {

@@ -9,7 +9,7 @@ import { whyNotJson } from "../core/json_syntax.ts";
 import { join } from "../core/path.ts";
 import { launcherVerdict, readLauncherState } from "../io/launcher_state.ts";
 import { localPluginRoot, newestInstalledFile } from "../io/plugin_cache.ts";
-import type { Settings } from "../settings/resolve.ts";
+import type { CliSettings, Settings } from "../settings/resolve.ts";
 import { failed } from "../core/result.ts";
 import { statOf, statOrWhy } from "../io/files.ts";
 import { PLUGIN_INSTALL } from "./common.ts";
@@ -44,7 +44,7 @@ export function pluginRootFor(
 }
 
 /** The plugin folder, then its wiring and its binary. */
-export async function checkPlugin(plugin: PluginRoot | undefined, settings: Settings) {
+export async function checkPlugin(plugin: PluginRoot | undefined, settings: CliSettings) {
   const install = `install the plugin (${PLUGIN_INSTALL}), or pass --plugin-root DIR`;
   const where = plugin ? `${plugin.root} (${plugin.via}) ` : "";
   const fail = (why: string) => [check("plugin", "fail", where + why, `re${install}`)];
@@ -120,7 +120,7 @@ function matches(matcher: unknown, value: string): boolean {
  * Whether Claude Code's statusLine feeds the bridge (optional) and its program can run. An
  * installed plugin's path names its version, so it changes with each update.
  */
-export function checkStatusline(settings: Settings, plugin: PluginRoot | undefined): Check {
+export function checkStatusline(settings: CliSettings, plugin: PluginRoot | undefined): Check {
   const file = join(settings.claudeDir ?? "", "settings.json");
   let command = "";
   try {

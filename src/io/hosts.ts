@@ -38,7 +38,7 @@ export function readerFor(path: string | undefined): TranscriptReader {
  * `$CODEX_HOME`, and none of Claude Code's auto-compaction settings (the rollout states the
  * window Codex works with, and Codex compacts by its own settings).
  */
-export function settingsFor(path: string | undefined, settings: Settings): Settings {
+export function settingsFor<S extends Settings>(path: string | undefined, settings: S): S {
   if (readerFor(path) !== CODEX) return settings;
   const compactEnv = { host: codexCompaction(settings.codexHome) };
   return { ...settings, agent: "codex", compactEnv, scaleForAutocompact: false };

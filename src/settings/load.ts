@@ -5,24 +5,31 @@ import { failed } from "../core/result.ts";
 import { installedDataDir } from "../io/plugin_cache.ts";
 import { parseConfigText } from "./config_file.ts";
 import {
+  type CliSettings,
   type ConfigFileOutcome,
   type Env,
   expandHome,
   homeFrom,
+  resolveCliSettings,
   resolveSettings,
   type Settings,
 } from "./resolve.ts";
 
+/** Settings as the hook resolves them on its next call. Never throws. */
+export async function loadSettings(env: Env): Promise<Settings> {
+  return resolveSettings(env, await loadConfigFile(env));
+}
+
 /**
- * Settings as the hook resolves them on its next call. Never throws. A command passes the folder
- * it runs from (`from`): without `CLAUDE_PLUGIN_DATA` (Claude Code sets it for a plugin's hooks
- * only) it reads the installed plugin's data folder, where the hook finds its config file.
+ * A command's settings: the hook's and the commands' own. `from` is the folder it runs from:
+ * without `CLAUDE_PLUGIN_DATA` (Claude Code sets it for a plugin's hooks only) it reads the
+ * installed plugin's data folder, where the hook finds its config file.
  */
-export async function loadSettings(
+export async function loadCliSettings(
   env: Env,
-  from?: { root: string | undefined },
-): Promise<Settings> {
-  return resolveSettings(env, await loadConfigFile(env, from));
+  from: { root: string | undefined },
+): Promise<CliSettings> {
+  return resolveCliSettings(env, await loadConfigFile(env, from));
 }
 
 /** Config files larger than this are refused (a real one is a few hundred bytes). */

@@ -1,6 +1,6 @@
 /** `LESSONS_REINJECT_REARM_DEDUP` / `rearmDedupAt`: off by default, among the thresholds. */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { resolveSettings } from "../../../src/settings/resolve.ts";
+import { resolveCliSettings, resolveSettings } from "../../../src/settings/resolve.ts";
 
 const envOf = (vars: Record<string, string>) => (name: string) => vars[name];
 
@@ -56,8 +56,8 @@ Deno.test("lessonsLearnedTmp is the folder Node's os.tmpdir() gives lessons-lear
 });
 
 Deno.test("noColor follows NO_COLOR: set and not empty (no-color.org)", () => {
-  assertEquals(resolveSettings(envOf({})).noColor, false);
-  assertEquals(resolveSettings(envOf({ NO_COLOR: "" })).noColor, false);
-  assertEquals(resolveSettings(envOf({ NO_COLOR: "1" })).noColor, true);
-  assertEquals(resolveSettings(envOf({ NO_COLOR: "0" })).noColor, true);
+  assertEquals(resolveCliSettings(envOf({})).noColor, false);
+  assertEquals(resolveCliSettings(envOf({ NO_COLOR: "" })).noColor, false);
+  assertEquals(resolveCliSettings(envOf({ NO_COLOR: "1" })).noColor, true);
+  assertEquals(resolveCliSettings(envOf({ NO_COLOR: "0" })).noColor, true);
 });
