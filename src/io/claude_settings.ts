@@ -6,7 +6,7 @@
 import { fieldOf } from "../schemas/guards.ts";
 import type { Settings } from "../settings/resolve.ts";
 import { join } from "../core/path.ts";
-import { readJson, statOf } from "./files.ts";
+import { entriesOf, readJson, statOf } from "./files.ts";
 import { MANAGED_SETTINGS_DIRS, MIN_AUTO_COMPACT_WINDOW } from "../core/claude_code.ts";
 import {
   type CompactSettings,
@@ -40,15 +40,12 @@ function placesOf(places: SettingsPlaces): { files: string[]; dropIns: string } 
  */
 export function settingsFiles(places: SettingsPlaces): string[] {
   const { files, dropIns } = placesOf(places);
-  try {
-    const names = [...Deno.readDirSync(dropIns)]
-      .filter((e) => e.isFile && e.name.endsWith(".json") && !e.name.startsWith("."))
-      .map((e) => e.name)
-      .sort();
-    return [...files, ...names.map((name) => join(dropIns, name))];
-  } catch {
-    return files; // No drop-in folder: the usual case.
-  }
+  // No drop-in folder, the usual case: no names.
+  const names = entriesOf(dropIns)
+    .filter((e) => e.isFile && e.name.endsWith(".json") && !e.name.startsWith("."))
+    .map((e) => e.name)
+    .sort();
+  return [...files, ...names.map((name) => join(dropIns, name))];
 }
 
 /** A window as the settings schema takes it: a whole number of at least 100,000, else dropped. */

@@ -41,11 +41,22 @@ export function readJson(path: string): unknown {
   }
 }
 
-/** The names of the folders in `dir`; none when it cannot be read. */
-export function foldersIn(dir: string): string[] {
+/** The entries of the folder `dir`; none when it cannot be read (an absent folder holds none). */
+export function entriesOf(dir: string): Deno.DirEntry[] {
   try {
-    return [...Deno.readDirSync(dir)].filter((e) => e.isDirectory).map((e) => e.name);
+    return [...Deno.readDirSync(dir)];
   } catch {
     return [];
+  }
+}
+
+/** The file's first `bytes` bytes (or fewer), as text; empty when it cannot be read. */
+export function readHead(path: string, bytes: number): string {
+  try {
+    using file = Deno.openSync(path);
+    const buffer = new Uint8Array(bytes);
+    return new TextDecoder().decode(buffer.subarray(0, file.readSync(buffer) ?? 0));
+  } catch {
+    return "";
   }
 }

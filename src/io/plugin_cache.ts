@@ -1,7 +1,7 @@
 /** Where Claude Code keeps a plugin: its cache, a local marketplace's folder, its data folder. */
 import { fieldOf } from "../schemas/guards.ts";
 import { basename, dirname, join, resolve } from "../core/path.ts";
-import { foldersIn, readJson, statOf } from "./files.ts";
+import { entriesOf, readJson, statOf } from "./files.ts";
 
 /** The install of `plugin` whose `relativePath` file was modified last, if any. */
 export function newestInstalledFile(
@@ -11,8 +11,8 @@ export function newestInstalledFile(
 ): { root: string; path: string } | undefined {
   const cache = join(pluginsDir, "cache");
   let best: { root: string; path: string; mtime: number } | undefined;
-  for (const marketplace of foldersIn(cache)) {
-    for (const version of foldersIn(join(cache, marketplace, plugin))) {
+  for (const marketplace of folders(cache)) {
+    for (const version of folders(join(cache, marketplace, plugin))) {
       const root = join(cache, marketplace, plugin, version);
       const path = join(root, ...relativePath);
       const mtime = statOf(path)?.mtime?.getTime();
@@ -96,3 +96,5 @@ export function installedDataDir(
   const inline = dataOf(`${plugin}@inline`);
   return statOf(inline.dir)?.isDirectory ? inline : undefined;
 }
+
+const folders = (dir: string) => entriesOf(dir).filter((e) => e.isDirectory).map((e) => e.name);

@@ -3,7 +3,7 @@
  * subagents/agent-<id>.jsonl`; 2.1.167's workflow agents deeper) and a fork's parent's.
  */
 import { basename, dirname, join } from "../core/path.ts";
-import { statOf } from "./files.ts";
+import { entriesOf, statOf } from "./files.ts";
 import type { HookPayload } from "../schemas/payload.ts";
 
 /** A transcript, whether all of it is a subagent's, and where a search `found` it (to remember). */
@@ -77,13 +77,8 @@ function* filesUnder(root: string, maxDepth: number, budget: number) {
   for (let depth = 0; depth <= maxDepth && level.length > 0; depth++) {
     const next: string[] = [];
     for (const dir of level) {
-      let entries: Deno.DirEntry[];
-      try {
-        entries = [...Deno.readDirSync(dir)];
-      } catch {
-        continue; // An unreadable folder holds nothing we can use.
-      }
-      for (const entry of entries) {
+      // An unreadable folder holds nothing we can use.
+      for (const entry of entriesOf(dir)) {
         if (--budget < 0) return;
         if (entry.isFile) yield [dir, entry.name] as const;
         else if (entry.isDirectory && !entry.isSymlink) next.push(join(dir, entry.name));
