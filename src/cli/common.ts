@@ -1,5 +1,5 @@
 /** What every command shares: its context, strict flags, output, text wrapped to a width. */
-import { NO_SUCH_FILE, writeReason } from "../core/errors.ts";
+import { NO_SUCH_FILE } from "../core/errors.ts";
 import { formatTokens } from "../core/header.ts";
 import { groupDigits, percentText, type Threshold, thresholdText } from "../core/numbers.ts";
 import { resolve } from "../core/path.ts";
@@ -118,30 +118,6 @@ export async function readFlags<S extends Spec>(
   if (!values.help) return { values: values as Values<S>, cwd };
   await out(helpText(help, Deno.stdout));
   return { exit: EXIT_OK };
-}
-
-/**
- * A new folder under the temp folder, or why none could be made there, in one line naming the
- * temp folder (and the variable that named it) and the reason.
- */
-export function makeTempFolder(
-  prefix: string,
-  tmp: { path: string; via: string | undefined },
-): string | { failed: string } {
-  try {
-    return Deno.makeTempDirSync({ prefix });
-  } catch (error) {
-    const info = statOrWhy(tmp.path);
-    const why = failed(info) && info.error === NO_SUCH_FILE
-      ? "there is no such folder"
-      : failed(info)
-      ? info.error
-      : info.isDirectory
-      ? writeReason(error)
-      : "it is not a folder";
-    const where = tmp.via ? `${tmp.via} ${tmp.path}` : tmp.path;
-    return { failed: `cannot make its temporary folder in ${where}: ${why}` };
-  }
 }
 
 /** The width to fit: the terminal's columns, else `COLUMNS`, else 100; never under 60. */

@@ -2,8 +2,8 @@
  * Never-throw file access, in one place: each helper gives the value, or undefined (or the
  * reason) when there is none. Sync: on the hook's path an async op's thread hop costs more.
  */
-import { fileReason } from "../core/errors.ts";
-import type { Result } from "../core/result.ts";
+import { fileReason, NO_SUCH_FILE, writeReason } from "../core/errors.ts";
+import { failed, type Result } from "../core/result.ts";
 
 /** The file's information (symlinks followed), or undefined when it cannot be had. */
 export function statOf(path: string): Deno.FileInfo | undefined {
@@ -58,5 +58,29 @@ export function readHead(path: string, bytes: number): string {
     return new TextDecoder().decode(buffer.subarray(0, file.readSync(buffer) ?? 0));
   } catch {
     return "";
+  }
+}
+
+/**
+ * A new folder under the temp folder, or why none could be made there, in one line naming the
+ * temp folder (and the variable that named it) and the reason.
+ */
+export function makeTempFolder(
+  prefix: string,
+  tmp: { path: string; via: string | undefined },
+): Result<string> {
+  try {
+    return Deno.makeTempDirSync({ prefix });
+  } catch (error) {
+    const info = statOrWhy(tmp.path);
+    const why = failed(info) && info.error === NO_SUCH_FILE
+      ? "there is no such folder"
+      : failed(info)
+      ? info.error
+      : info.isDirectory
+      ? writeReason(error)
+      : "it is not a folder";
+    const where = tmp.via ? `${tmp.via} ${tmp.path}` : tmp.path;
+    return { error: `cannot make its temporary folder in ${where}: ${why}` };
   }
 }
