@@ -261,41 +261,21 @@ Deno.test("the history walk reports a truncated scan past its byte budget; the s
 
 Deno.test("the search for a marker reads its range once, and answers as the walk does", async (t) => {
   const filler = Array.from({ length: 300 }, () => entries.assistant(1000));
-  const cases: {
-    name: string;
-    lines: unknown[];
-    /** Where the range starts: at the second line, or one byte into the first. */
-    from: "second line" | "one byte in";
-    /** The most reads it may take: the usage scan's chunk, the search's piece, the walk's chunks. */
-    reads: number;
-  }[] = [
+  // [name, lines, where the range starts (the second line, or one byte into the first), the most
+  // reads it may take: the usage scan's chunk, the search's piece, the walk's chunks].
+  const cases: [string, unknown[], "second line" | "one byte in", number][] = [
     // The usual call after a threshold fired: 300 entries written since, no marker among them.
-    {
-      name: "no marker in the range",
-      lines: [entries.compactBoundary(), ...filler],
-      from: "second line",
-      reads: 2,
-    },
-    {
-      name: "a marker in the range",
-      lines: [...filler, entries.compactBoundary()],
-      from: "second line",
-      reads: 7,
-    },
+    ["no marker in the range", [entries.compactBoundary(), ...filler], "second line", 2],
+    ["a marker in the range", [...filler, entries.compactBoundary()], "second line", 7],
     // The marker's line starts one byte before the range: the search sees its text and hands
     // over to the walk, which passes that line over.
-    {
-      name: "a marker just before the range",
-      lines: [entries.compactBoundary(), ...filler],
-      from: "one byte in",
-      reads: 8,
-    },
+    ["a marker just before the range", [entries.compactBoundary(), ...filler], "one byte in", 8],
   ];
-  for (const c of cases) {
-    await t.step(c.name, () => {
-      const text = jsonl(c.lines);
+  for (const [name, lines, from, most] of cases) {
+    await t.step(name, () => {
+      const text = jsonl(lines);
       const { source, size } = memory(text);
-      const stopBelow = c.from === "second line" ? text.indexOf("\n") + 1 : 1;
+      const stopBelow = from === "second line" ? text.indexOf("\n") + 1 : 1;
       let reads = 0;
       const counting = {
         readAt: (offset: number, length: number) => (reads++, source.readAt(offset, length)),
@@ -308,7 +288,7 @@ Deno.test("the search for a marker reads its range once, and answers as the walk
         : undefined;
       // A marker newer than any usage is the usage scan's own find.
       assertEquals(scan.markerSince ?? scan.markerAfterUsage, expected);
-      ok(reads <= c.reads, `${reads} reads`);
+      ok(reads <= most, `${reads} reads`);
     });
   }
 });
@@ -337,16 +317,14 @@ Deno.test("the search finds a marker in a range longer than one search piece, ev
   }
 });
 
-Deno.test("an auto-compaction's boundary is read through the summary three lines after it", async (t) => {
+Deno.test("the usage scan reads the boundary behind the summary entry, and the model it compacted", async (t) => {
   // Recorded from real 2.1.328: the auto boundary (preTokens 67,044) at line 85, two attachments,
   // its isCompactSummary entry at line 88; reading backwards the summary comes first.
-  const text = Deno.readTextFileSync(
+  const auto = Deno.readTextFileSync(
     join(RECORDINGS, "recorded-2.1.328-auto-compact-window.jsonl"),
   );
-  const lines = text.split("\n");
-  const upTo = (n: number) => memory(lines.slice(0, n + 1).join("\n") + "\n");
-  await t.step("scanUsage() with no reading since the compaction", () => {
-    const { source, size } = upTo(100);
+  await t.step("an auto-compaction's boundary, through the summary three lines after it", () => {
+    const { source, size } = memory(auto.split("\n").slice(0, 101).join("\n") + "\n");
     const scan = scanUsage(source, size, { toolUseId: "toolu_wa0" });
     ok(scan.markerAfterUsage !== undefined);
     assertEquals(scan.compaction, {
@@ -356,9 +334,6 @@ Deno.test("an auto-compaction's boundary is read through the summary three lines
       version: "2.1.328",
     });
   });
-});
-
-Deno.test("the usage scan reads the boundary behind the summary entry, and the model it compacted", async (t) => {
   // 2.x writes the compact_boundary and then the isCompactSummary entry: walking back, a scan
   // meets the summary first. Cut the recorded 2.1.328 session just after its summary.
   const lines = Deno.readTextFileSync(
