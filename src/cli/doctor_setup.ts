@@ -11,7 +11,7 @@ import { launcherVerdict, readLauncherState } from "../io/launcher_state.ts";
 import { localPluginRoot, newestInstalledFile } from "../io/plugin_cache.ts";
 import type { CliSettings, Settings } from "../settings/resolve.ts";
 import { failed } from "../core/result.ts";
-import { statOf, statOrWhy } from "../io/files.ts";
+import { readJson, statOf, statOrWhy } from "../io/files.ts";
 import { PLUGIN_INSTALL } from "./common.ts";
 import type { Check } from "./schemas.ts";
 
@@ -122,13 +122,8 @@ function matches(matcher: unknown, value: string): boolean {
  */
 export function checkStatusline(settings: CliSettings, plugin: PluginRoot | undefined): Check {
   const file = join(settings.claudeDir ?? "", "settings.json");
-  let command = "";
-  try {
-    const json = JSON.parse(Deno.readTextFileSync(file));
-    command = String(fieldOf(fieldOf(json, "statusLine"), "command") ?? "").trim();
-  } catch {
-    // No settings: not set up.
-  }
+  // No settings: not set up.
+  const command = String(fieldOf(fieldOf(readJson(file), "statusLine"), "command") ?? "").trim();
   const use = `${join(plugin?.root ?? "<plugin folder>", "hooks", "run")} statusline`;
   const versioned = (path: string) =>
     /[\\/]plugins[\\/]cache[\\/]/.test(path)
