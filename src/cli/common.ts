@@ -1,11 +1,13 @@
 /** What every command shares: its context, strict flags, output, text wrapped to a width. */
-import { fileReason, NO_SUCH_FILE, writeReason } from "../core/errors.ts";
+import { NO_SUCH_FILE } from "../core/errors.ts";
 import { formatTokens } from "../core/header.ts";
 import { groupDigits, percentText, type Threshold, thresholdText } from "../core/numbers.ts";
 import { resolve } from "../core/path.ts";
 import { pointOf } from "../core/thresholds.ts";
+import { failed } from "../core/result.ts";
+import { statOrWhy } from "../io/files.ts";
 import { writeAll } from "../io/write_all.ts";
-import type { ConfigFileOutcome, Settings } from "../settings/resolve.ts";
+import type { CliSettings, ConfigFileOutcome } from "../settings/resolve.ts";
 import type { Program } from "./program.ts";
 import { renderHelp } from "./help.ts";
 import { wrap } from "./wrap.ts";
@@ -15,7 +17,7 @@ export { wrap };
 
 /** What a command runs with, resolved once by dispatch.ts. */
 export interface Ctx {
-  settings: Settings;
+  settings: CliSettings;
   program: () => Program;
   /** Columns to fit (see {@link widthOf}). */
   width: number;
@@ -108,56 +110,14 @@ export async function readFlags<S extends Spec>(
   const started = ctx.program().cwd;
   const cwd = typeof values.project === "string" ? resolve(started, values.project) : started;
   const folder = problem === undefined && cwd !== started ? statOrWhy(cwd) : undefined;
-  if (typeof folder === "string") {
-    const why = folder === NO_SUCH_FILE ? "no such folder" : folder;
+  if (folder && failed(folder)) {
+    const why = folder.error === NO_SUCH_FILE ? "no such folder" : folder.error;
     problem = `--project ${values.project}: ${why}`;
   } else if (folder && !folder.isDirectory) problem = `--project ${values.project}: not a folder`;
   if (problem !== undefined) return { exit: await usageError(problem, help) };
   if (!values.help) return { values: values as Values<S>, cwd };
   await out(helpText(help, Deno.stdout));
   return { exit: EXIT_OK };
-}
-
-/** The file's information, or undefined when it cannot be read. */
-export function statOf(path: string): Deno.FileInfo | undefined {
-  try {
-    return Deno.statSync(path);
-  } catch {
-    return undefined;
-  }
-}
-
-/** The file's information, or why it cannot be had, in {@link fileReason}'s words. */
-export function statOrWhy(path: string): Deno.FileInfo | string {
-  try {
-    return Deno.statSync(path);
-  } catch (error) {
-    return fileReason(error);
-  }
-}
-
-/**
- * A new folder under the temp folder, or why none could be made there, in one line naming the
- * temp folder (and the variable that named it) and the reason.
- */
-export function makeTempFolder(
-  prefix: string,
-  tmp: { path: string; via: string | undefined },
-): string | { failed: string } {
-  try {
-    return Deno.makeTempDirSync({ prefix });
-  } catch (error) {
-    const info = statOrWhy(tmp.path);
-    const why = info === NO_SUCH_FILE
-      ? "there is no such folder"
-      : typeof info === "string"
-      ? info
-      : info.isDirectory
-      ? writeReason(error)
-      : "it is not a folder";
-    const where = tmp.via ? `${tmp.via} ${tmp.path}` : tmp.path;
-    return { failed: `cannot make its temporary folder in ${where}: ${why}` };
-  }
 }
 
 /** The terminal's columns, else `COLUMNS` when it is a whole number, else `fallback`. */

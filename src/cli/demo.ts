@@ -9,6 +9,8 @@ import { REFERENCE_SPAN } from "../core/schedule.ts";
 import { DEMO_TRANSCRIPT_LINES } from "../data/demo_session.ts";
 import sampleManifest from "../data/sample_manifest.json" with { type: "json" };
 import { debugLine, runHook } from "../hook.ts";
+import { failed } from "../core/result.ts";
+import { makeTempFolder } from "../io/files.ts";
 import { resolveSettings } from "../settings/resolve.ts";
 import * as cli from "./common.ts";
 import { demoLines, type DemoRow } from "./demo_view.ts";
@@ -171,16 +173,16 @@ export async function runDemo(args: string[], ctx: cli.Ctx): Promise<number> {
   if ("exit" in flags) return flags.exit;
   // Each replay in a temporary folder of its own; one that cannot be made fails in one line.
   const replayIn = async (variant?: Variant) => {
-    const dir = cli.makeTempFolder("lessons-reinject-demo-", ctx.settings.tmpDir);
-    if (typeof dir !== "string") return dir;
+    const dir = makeTempFolder("lessons-reinject-demo-", ctx.settings.tmpDir);
+    if (failed(dir)) return dir;
     return await replay(dir, variant).finally(() =>
       Deno.remove(dir, { recursive: true }).catch(() => {})
     );
   };
   const demo = await replayIn();
-  if ("failed" in demo) return await cli.fail(demo.failed, flags.values.json);
+  if (failed(demo)) return await cli.fail(demo.error, flags.values.json);
   const large = await replayIn(DEFAULT_MODEL_SESSION);
-  if ("failed" in large) return await cli.fail(large.failed, flags.values.json);
+  if (failed(large)) return await cli.fail(large.error, flags.values.json);
   const json = ({ steps, ...rest }: Replayed) => ({
     ...rest,
     steps: steps.map(({ reason: _, crossed: __, ...step }) => step),

@@ -4,17 +4,9 @@
  * command. How the program was started is described in program.ts.
  */
 import denoJson from "../../deno.json" with { type: "json" };
-import { loadSettings } from "../settings/load.ts";
-import {
-  type Ctx,
-  EXIT_OK,
-  helpText,
-  out,
-  printJson,
-  statOf,
-  usageError,
-  widthOf,
-} from "./common.ts";
+import { statOf } from "../io/files.ts";
+import { loadCliSettings } from "../settings/load.ts";
+import { type Ctx, EXIT_OK, helpText, out, printJson, usageError, widthOf } from "./common.ts";
 import { type Program, programOf } from "./program.ts";
 
 /** The version in deno.json, embedded in the binary. */
@@ -86,7 +78,7 @@ export async function runCli(args: string[]): Promise<number> {
   // The installed plugin's config file, as its hooks read it: found from where this runs.
   const [command, settings] = await Promise.all([
     load(),
-    loadSettings(env, { root: programNow().root }),
+    loadCliSettings(env, { root: programNow().root }),
   ]);
   const terminal = Deno.stdout.isTerminal();
   return await command(rest, {

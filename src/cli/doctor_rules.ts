@@ -8,7 +8,7 @@ import { isReading, type Reading } from "../core/reading.ts";
 import type { CombinedRefresh } from "../core/render_rules.ts";
 import { pointOf } from "../core/thresholds.ts";
 import type { Trace } from "../hook.ts";
-import { compactionSettings } from "../io/compaction_settings.ts";
+import { compactionSettings } from "../io/claude_settings.ts";
 import type { StandingRules } from "../io/standing_rules.ts";
 import type { Settings } from "../settings/resolve.ts";
 import { count, groupDigits, names } from "./common.ts";

@@ -9,8 +9,10 @@ import { whyNotJson } from "../core/json_syntax.ts";
 import { join } from "../core/path.ts";
 import { type LauncherState, readLauncherState } from "../io/launcher_state.ts";
 import { localPluginRoot, newestInstalledFile } from "../io/plugin_cache.ts";
-import type { Settings } from "../settings/resolve.ts";
-import { PLUGIN_INSTALL, statOf, statOrWhy } from "./common.ts";
+import type { CliSettings, Settings } from "../settings/resolve.ts";
+import { failed } from "../core/result.ts";
+import { readJson, statOf, statOrWhy } from "../io/files.ts";
+import { PLUGIN_INSTALL } from "./common.ts";
 import type { Check } from "./schemas.ts";
 
 /** One check, as `doctor --json` prints it. */
@@ -42,7 +44,7 @@ export function pluginRootFor(
 }
 
 /** The plugin folder, then its wiring and its binary. */
-export async function checkPlugin(plugin: PluginRoot | undefined, settings: Settings) {
+export async function checkPlugin(plugin: PluginRoot | undefined, settings: CliSettings) {
   const install = `install the plugin (${PLUGIN_INSTALL}), or pass --plugin-root DIR`;
   const where = plugin ? `${plugin.root} (${plugin.via}) ` : "";
   const fail = (why: string) => [check("plugin", "fail", where + why, `re${install}`)];
@@ -51,8 +53,8 @@ export async function checkPlugin(plugin: PluginRoot | undefined, settings: Sett
     return [check("plugin", "fail", why, install)];
   }
   const info = statOrWhy(plugin.root);
-  if (info === NO_SUCH_FILE) return fail("does not exist");
-  if (typeof info === "string") return fail(`cannot be read: ${info}`);
+  if (failed(info) && info.error === NO_SUCH_FILE) return fail("does not exist");
+  if (failed(info)) return fail(`cannot be read: ${info.error}`);
   if (!info.isDirectory) return fail("is not a folder");
   // A folder with none of the plugin's files is another folder, not a broken plugin.
   const marks = [".claude-plugin/plugin.json", "hooks/hooks.json", "hooks/run"];
@@ -117,15 +119,10 @@ function matches(matcher: unknown, value: string): boolean {
  * Whether Claude Code's statusLine feeds the bridge (optional) and its program can run. An
  * installed plugin's path names its version, so it changes with each update.
  */
-export function checkStatusline(settings: Settings, plugin: PluginRoot | undefined): Check {
+export function checkStatusline(settings: CliSettings, plugin: PluginRoot | undefined): Check {
   const file = join(settings.claudeDir ?? "", "settings.json");
-  let command = "";
-  try {
-    const json = JSON.parse(Deno.readTextFileSync(file));
-    command = String(fieldOf(fieldOf(json, "statusLine"), "command") ?? "").trim();
-  } catch {
-    // No settings: not set up.
-  }
+  // No settings: not set up.
+  const command = String(fieldOf(fieldOf(readJson(file), "statusLine"), "command") ?? "").trim();
   const use = `${join(plugin?.root ?? "<plugin folder>", "hooks", "run")} statusline`;
   const versioned = (path: string) =>
     /[\\/]plugins[\\/]cache[\\/]/.test(path)

@@ -10,7 +10,9 @@ import { findGitRoot } from "../io/rule_sources.ts";
 import { parentTranscriptOf } from "../io/session_files.ts";
 import type { HookPayload } from "../schemas/payload.ts";
 import { NO_SUCH_FILE } from "../core/errors.ts";
-import { type Ctx, fail, statOf, statOrWhy, usageError } from "./common.ts";
+import { failed } from "../core/result.ts";
+import { entriesOf, readHead, statOf, statOrWhy } from "../io/files.ts";
+import { type Ctx, fail, usageError } from "./common.ts";
 
 /** A transcript to inspect, with the ids its hook calls carry (`agentId` in a subagent's file). */
 export interface Target {
@@ -99,7 +101,7 @@ function claudeTranscript(
   // up to the repository's root; the nearest with a session.
   for (const dir of foldersUp(cwd, findGitRoot(cwd))) {
     const newest = newestSession(folderOf(dir));
-    if (newest) return { ...idsOf(newest, headOf(newest)), path: newest, cwd: dir };
+    if (newest) return { ...idsOf(newest, readHead(newest, 256 * 1024)), path: newest, cwd: dir };
   }
   const up = findGitRoot(cwd) ?? cwd;
   const where = up === cwd
@@ -133,14 +135,14 @@ function newestSession(folder: string): string | undefined {
 
 function namedTranscript(path: string): Found {
   const info = statOrWhy(path);
-  if (info === NO_SUCH_FILE) return { error: `no transcript at ${path}` };
-  if (typeof info === "string") return { error: `cannot read ${path}: ${info}` };
+  if (failed(info) && info.error === NO_SUCH_FILE) return { error: `no transcript at ${path}` };
+  if (failed(info)) return { error: `cannot read ${path}: ${info.error}` };
   if (info.isDirectory) return { error: `${path} is a folder, not a transcript (a .jsonl file)` };
   if (!info.isFile) return { error: `${path} is not a regular file` };
   if (isRolloutPath(path)) {
     return { path, sessionId: rolloutOf(path).sessionId, agentId: undefined };
   }
-  const head = headOf(path);
+  const head = readHead(path, 256 * 1024);
   const notOne = notATranscript(head);
   if (notOne !== undefined) {
     return {
@@ -165,7 +167,7 @@ function namedTranscript(path: string): Found {
 function findSession(id: string, projects: string, here: string): Found {
   const folders = [
     here,
-    ...listDir(projects).filter((e) => e.isDirectory).map((e) => join(projects, e.name)),
+    ...entriesOf(projects).filter((e) => e.isDirectory).map((e) => join(projects, e.name)),
   ];
   const matches = new Map<string, string>();
   for (const folder of folders) {
@@ -184,27 +186,8 @@ function findSession(id: string, projects: string, here: string): Found {
   return { error: `${ids.length} sessions start with ${id} (${shown}): give more of the id` };
 }
 
-function listDir(dir: string): Deno.DirEntry[] {
-  try {
-    return [...Deno.readDirSync(dir)];
-  } catch {
-    return []; // an absent folder holds nothing
-  }
-}
-
 const sessionFiles = (dir: string) =>
-  listDir(dir).filter((e) => e.isFile && e.name.endsWith(".jsonl")).map((e) => e.name);
-
-/** The first 256 KB of a file, as text (empty when unreadable). */
-function headOf(path: string): string {
-  try {
-    using file = Deno.openSync(path);
-    const buffer = new Uint8Array(256 * 1024);
-    return new TextDecoder().decode(buffer.subarray(0, file.readSync(buffer) ?? 0));
-  } catch {
-    return "";
-  }
-}
+  entriesOf(dir).filter((e) => e.isFile && e.name.endsWith(".jsonl")).map((e) => e.name);
 
 /**
  * Why a file's head is not a Claude Code transcript, or undefined: one of its first lines is an

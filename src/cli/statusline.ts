@@ -3,6 +3,7 @@
  * stdin's `context_window` reading for the hook to prefer; prints a gauge (`--pass`: the stdin).
  */
 import { messageOf } from "../core/errors.ts";
+import { failed } from "../core/result.ts";
 import { formatTokens } from "../core/header.ts";
 import { isTokenThreshold, thresholdText } from "../core/numbers.ts";
 import { pointOf } from "../core/thresholds.ts";
@@ -12,6 +13,7 @@ import { sourceProblems } from "../io/rule_sources.ts";
 import { preparePrivateDir } from "../io/state_store.ts";
 import { loadStandingRules } from "../io/standing_rules.ts";
 import { fieldOf } from "../schemas/guards.ts";
+import { statOf } from "../io/files.ts";
 import { readStdinCapped } from "../io/stdin.ts";
 import { recordFromStatusline, saveStatusline } from "../io/statusline_store.ts";
 import type { Settings } from "../settings/resolve.ts";
@@ -69,9 +71,8 @@ async function bridge(
   const folder = fieldOf(input, "cwd") ?? fieldOf(fieldOf(input, "workspace"), "current_dir");
   const cwd = typeof folder === "string" && folder !== "" ? folder : here;
   // No transcript yet: the record carries no size.
-  const made = recordFromStatusline(input, Date.now(), path ? cli.statOf(path)?.size : undefined);
-  if ("error" in made) return nothing(made.error, made.early);
-  const { record } = made;
+  const record = recordFromStatusline(input, Date.now(), path ? statOf(path)?.size : undefined);
+  if (failed(record)) return nothing(record.error, record.early);
   // The hook's dry run on Claude Code's figures: what is due, what comes next.
   const { reading, decision } = await dryRun(
     {

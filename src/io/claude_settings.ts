@@ -6,6 +6,7 @@
 import { fieldOf } from "../schemas/guards.ts";
 import type { Settings } from "../settings/resolve.ts";
 import { join } from "../core/path.ts";
+import { entriesOf, readJson, statOf } from "./files.ts";
 import { MANAGED_SETTINGS_DIRS, MIN_AUTO_COMPACT_WINDOW } from "../core/claude_code.ts";
 import {
   type CompactSettings,
@@ -39,15 +40,12 @@ function placesOf(places: SettingsPlaces): { files: string[]; dropIns: string } 
  */
 export function settingsFiles(places: SettingsPlaces): string[] {
   const { files, dropIns } = placesOf(places);
-  try {
-    const names = [...Deno.readDirSync(dropIns)]
-      .filter((e) => e.isFile && e.name.endsWith(".json") && !e.name.startsWith("."))
-      .map((e) => e.name)
-      .sort();
-    return [...files, ...names.map((name) => join(dropIns, name))];
-  } catch {
-    return files; // No drop-in folder: the usual case.
-  }
+  // No drop-in folder, the usual case: no names.
+  const names = entriesOf(dropIns)
+    .filter((e) => e.isFile && e.name.endsWith(".json") && !e.name.startsWith("."))
+    .map((e) => e.name)
+    .sort();
+  return [...files, ...names.map((name) => join(dropIns, name))];
 }
 
 /** A window as the settings schema takes it: a whole number of at least 100,000, else dropped. */
@@ -83,13 +81,8 @@ export function compactSourceOf(file: string, json: unknown): CompactSettingsSou
 
 /** Reads every settings file that exists and says something about auto-compaction. */
 export function readCompactSources(places: SettingsPlaces): CompactSettingsSource[] {
-  return settingsFiles(places).flatMap((file) => {
-    try {
-      return compactSourceOf(file, JSON.parse(Deno.readTextFileSync(file))) ?? [];
-    } catch {
-      return []; // Missing or not JSON: Claude Code would not use it either.
-    }
-  });
+  // Missing or not JSON: Claude Code would not use it either.
+  return settingsFiles(places).flatMap((file) => compactSourceOf(file, readJson(file)) ?? []);
 }
 
 /** `source` as a settings file would say it: kept in the state, read back as a file is. */
@@ -108,12 +101,8 @@ function asSettingsFile(source: CompactSettingsSource): unknown {
 function signatureOf(places: SettingsPlaces): string {
   const { files, dropIns } = placesOf(places);
   return [...files, dropIns].map((path) => {
-    try {
-      const info = Deno.statSync(path);
-      return `${info.size}:${info.mtime?.getTime() ?? 0}`;
-    } catch {
-      return "-";
-    }
+    const info = statOf(path);
+    return info ? `${info.size}:${info.mtime?.getTime() ?? 0}` : "-";
   }).join(",");
 }
 
@@ -148,13 +137,23 @@ export function compactSettingsFor(
   return { files: mergeCompactSettings(sources), remember };
 }
 
-/** The settings for a project at `cwd`, unless they cannot matter (off, or not scaling). */
-export function compactSettingsOf(
-  kept: string | undefined,
+/**
+ * Claude Code's auto-compaction settings for a project at `cwd`, worked out here for the hook and
+ * the commands alike: read afresh unless `kept` (what the state remembered) still holds; none when
+ * they cannot change the span (scaling off, or auto-compaction off in the environment), unless
+ * `always`: where Claude Code compacts matters to doctor whether or not the hook scales for it.
+ */
+export function compactionSettings(
   settings: Settings,
   cwd: string | undefined,
+  options: { kept?: string | undefined; always?: boolean } = {},
 ): { files: CompactSettings | undefined; remember?: string } {
-  if (!settings.scaleForAutocompact || settings.compactEnv.off) return { files: undefined };
+  const matters = settings.scaleForAutocompact && !settings.compactEnv.off;
+  if (!matters && !options.always) return { files: undefined };
   const projectDir = settings.projectDir ?? cwd;
-  return compactSettingsFor(kept, { claudeDir: settings.claudeDir, projectDir, os: Deno.build.os });
+  return compactSettingsFor(options.kept, {
+    claudeDir: settings.claudeDir,
+    projectDir,
+    os: Deno.build.os,
+  });
 }

@@ -5,6 +5,7 @@
  */
 import { isRolloutPath, rolloutLineOf, SESSIONS_DIR } from "../core/codex.ts";
 import { join } from "../core/path.ts";
+import { entriesOf, readHead, statOf } from "./files.ts";
 
 export interface Rollout {
   path: string;
@@ -13,31 +14,14 @@ export interface Rollout {
   mtime: number;
 }
 
-const decoder = new TextDecoder();
-
-function entries(dir: string): Deno.DirEntry[] {
-  try {
-    return [...Deno.readDirSync(dir)];
-  } catch {
-    return []; // an absent folder holds nothing
-  }
-}
-
 /** Newest first: `YYYY`, `MM`, `DD` and the file names (which start with the local time). */
 const names = (dir: string, files: boolean) =>
-  entries(dir).filter((e) => (files ? e.isFile : e.isDirectory)).map((e) => e.name).sort()
+  entriesOf(dir).filter((e) => (files ? e.isFile : e.isDirectory)).map((e) => e.name).sort()
     .reverse();
 
 /** The rollout's session id and project folder, from its first line; else from its name. */
 export function rolloutOf(path: string): Rollout {
-  let head = "";
-  try {
-    using file = Deno.openSync(path);
-    const buffer = new Uint8Array(64 * 1024);
-    head = decoder.decode(buffer.subarray(0, file.readSync(buffer) ?? 0));
-  } catch {
-    // Unreadable: its name still says the session.
-  }
+  const head = readHead(path, 64 * 1024); // unreadable: its name still says the session
   let cwd: string | undefined;
   let sessionId = /([0-9a-f]{8}-[0-9a-f-]{27})\.jsonl$/.exec(path)?.[1];
   try {
@@ -49,12 +33,7 @@ export function rolloutOf(path: string): Rollout {
   } catch {
     // A first line cut short (over 64 KB of instructions): the name's id stands.
   }
-  let mtime = 0;
-  try {
-    mtime = Deno.statSync(path).mtime?.getTime() ?? 0;
-  } catch {
-    // Gone meanwhile.
-  }
+  const mtime = statOf(path)?.mtime?.getTime() ?? 0; // 0: gone meanwhile
   return { path, sessionId: sessionId ?? path, cwd, mtime };
 }
 

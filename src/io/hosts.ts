@@ -7,6 +7,7 @@
 import { autoCompactLimitOf, DEFAULT_COMPACT_SHARE, isRolloutPath } from "../core/codex.ts";
 import type { CompactEnv } from "../core/compaction_point.ts";
 import { join } from "../core/path.ts";
+import { readText } from "./files.ts";
 import type { Settings } from "../settings/resolve.ts";
 import { rolloutHistoryOf, rolloutViewOf } from "./codex_rollout.ts";
 import { historyOf, viewOf } from "./transcript.ts";
@@ -37,7 +38,7 @@ export function readerFor(path: string | undefined): TranscriptReader {
  * `$CODEX_HOME`, and none of Claude Code's auto-compaction settings (the rollout states the
  * window Codex works with, and Codex compacts by its own settings).
  */
-export function settingsFor(path: string | undefined, settings: Settings): Settings {
+export function settingsFor<S extends Settings>(path: string | undefined, settings: S): S {
   if (readerFor(path) !== CODEX) return settings;
   const compactEnv = { host: codexCompaction(settings.codexHome) };
   return { ...settings, agent: "codex", compactEnv, scaleForAutocompact: false };
@@ -46,12 +47,9 @@ export function settingsFor(path: string | undefined, settings: Settings): Setti
 /** Where Codex compacts: `model_auto_compact_token_limit` in its config.toml, else its default. */
 function codexCompaction(codexHome: string | undefined): NonNullable<CompactEnv["host"]> {
   const file = codexHome && join(codexHome, "config.toml");
-  let limit: number | undefined;
-  try {
-    limit = file ? autoCompactLimitOf(Deno.readTextFileSync(file)) : undefined;
-  } catch {
-    // No config file: Codex's default.
-  }
+  // No config file: Codex's default.
+  const text = file ? readText(file) : undefined;
+  const limit = text === undefined ? undefined : autoCompactLimitOf(text);
   if (limit !== undefined) {
     const evidence = `model_auto_compact_token_limit = ${limit} in ${file}`;
     return { tokens: limit, source: "model_auto_compact_token_limit", evidence };

@@ -1,24 +1,12 @@
 /** What `hooks/run` decides by in a plugin folder: the files it reads and the npm cache. */
 import { join } from "../core/path.ts";
+import { readText, statOf } from "./files.ts";
 import type { DenoNpmCache } from "../settings/other_programs.ts";
 
 /** The npm packages src/ imports (the others in the lock are the tests' and the build's). */
 export const SOURCE_PACKAGES = ["jsonc-parser", "zod"];
 
-const read = (path: string) => {
-  try {
-    return Deno.readTextFileSync(path);
-  } catch {
-    return "";
-  }
-};
-const statOf = (path: string) => {
-  try {
-    return Deno.statSync(path);
-  } catch {
-    return undefined;
-  }
-};
+const read = (path: string) => readText(path) ?? "";
 
 /** What hooks/run decides by in a plugin folder, as data: doctor puts it in words. */
 export interface LauncherState {

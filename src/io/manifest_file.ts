@@ -7,6 +7,7 @@ import type { Settings } from "../settings/resolve.ts";
 import { join } from "../core/path.ts";
 import { fileReason, messageOf } from "../core/errors.ts";
 import { whyNotJson } from "../core/json_syntax.ts";
+import { statOf } from "./files.ts";
 import { newestInstalledFile } from "./plugin_cache.ts";
 
 /** Manifests larger than this are refused unparsed (real ones are well under 1 MB). */
@@ -63,13 +64,7 @@ function locateManifest(search: ManifestSettings): { path: string; via: string }
     return { path: manifestPath, via: search.manifestPathFrom ?? "LESSONS_MANIFEST_PATH" };
   }
   const bundled = pluginRoot && join(pluginRoot, "data", "lesson-manifest.json");
-  try {
-    if (bundled && Deno.statSync(bundled).isFile) {
-      return { path: bundled, via: "CLAUDE_PLUGIN_ROOT/data" };
-    }
-  } catch {
-    // Not bundled: look for an installed plugin.
-  }
+  if (bundled && statOf(bundled)?.isFile) return { path: bundled, via: "CLAUDE_PLUGIN_ROOT/data" };
   const manifestFile = ["data", "lesson-manifest.json"];
   // Under Codex, lessons-learned is installed in $CODEX_HOME/plugins, laid out as Claude Code's.
   const agentDir = search.agent === "codex" ? search.codexHome : claudeDir;

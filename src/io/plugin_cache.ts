@@ -1,6 +1,7 @@
 /** Where Claude Code keeps a plugin: its cache, a local marketplace's folder, its data folder. */
 import { fieldOf } from "../schemas/guards.ts";
 import { basename, dirname, join, resolve } from "../core/path.ts";
+import { entriesOf, readJson, statOf } from "./files.ts";
 
 /** The install of `plugin` whose `relativePath` file was modified last, if any. */
 export function newestInstalledFile(
@@ -96,26 +97,4 @@ export function installedDataDir(
   return statOf(inline.dir)?.isDirectory ? inline : undefined;
 }
 
-function statOf(path: string): Deno.FileInfo | undefined {
-  try {
-    return Deno.statSync(path);
-  } catch {
-    return undefined;
-  }
-}
-
-function folders(dir: string): string[] {
-  try {
-    return [...Deno.readDirSync(dir)].filter((e) => e.isDirectory).map((e) => e.name);
-  } catch {
-    return []; // an absent folder has no installs
-  }
-}
-
-function readJson(path: string): unknown {
-  try {
-    return JSON.parse(Deno.readTextFileSync(path));
-  } catch {
-    return undefined;
-  }
-}
+const folders = (dir: string) => entriesOf(dir).filter((e) => e.isDirectory).map((e) => e.name);

@@ -5,6 +5,7 @@ import { markedSections } from "../core/marked_rules.ts";
 import type { RuleBlock } from "../core/render_rules.ts";
 import type { Settings } from "../settings/resolve.ts";
 import { messageOf } from "../core/errors.ts";
+import { statOf } from "./files.ts";
 
 /** Rules files larger than this are refused unread (a real one is a few KB). */
 const MAX_RULES_FILE_BYTES = 1024 * 1024;
@@ -77,12 +78,8 @@ function displayPath(path: string, root: string | undefined, home: string | unde
 export function findGitRoot(cwd: string | undefined): string | undefined {
   if (!cwd || !isAbsolute(cwd)) return undefined;
   for (let dir = resolve(cwd);; dir = dirname(dir)) {
-    try {
-      Deno.statSync(join(dir, ".git"));
-      return dir;
-    } catch {
-      if (dirname(dir) === dir) return undefined;
-    }
+    if (statOf(join(dir, ".git"))) return dir;
+    if (dirname(dir) === dir) return undefined;
   }
 }
 

@@ -3,6 +3,7 @@
  * subagents/agent-<id>.jsonl`; 2.1.167's workflow agents deeper) and a fork's parent's.
  */
 import { basename, dirname, join } from "../core/path.ts";
+import { entriesOf, statOf } from "./files.ts";
 import type { HookPayload } from "../schemas/payload.ts";
 
 /** A transcript, whether all of it is a subagent's, and where a search `found` it (to remember). */
@@ -19,20 +20,12 @@ export function transcriptOf(payload: HookPayload, remembered?: string): Transcr
   if (basename(main).startsWith("agent-")) return { path: main, sidechainFile: true };
   const subagents = join(dirname(main), basename(main).replace(/\.jsonl$/, ""), "subagents");
   const expected = join(subagents, `agent-${payload.agent_id}.jsonl`);
-  if (remembered !== undefined && isFile(remembered)) {
+  if (remembered !== undefined && statOf(remembered)?.isFile) {
     return { path: remembered, sidechainFile: true };
   }
-  if (isFile(expected)) return { path: expected, sidechainFile: true };
+  if (statOf(expected)?.isFile) return { path: expected, sidechainFile: true };
   const found = findFileUnder(subagents, basename(expected));
   return { path: found ?? expected, sidechainFile: true, ...(found && { found }) };
-}
-
-function isFile(path: string): boolean {
-  try {
-    return Deno.statSync(path).isFile;
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -84,13 +77,8 @@ function* filesUnder(root: string, maxDepth: number, budget: number) {
   for (let depth = 0; depth <= maxDepth && level.length > 0; depth++) {
     const next: string[] = [];
     for (const dir of level) {
-      let entries: Deno.DirEntry[];
-      try {
-        entries = [...Deno.readDirSync(dir)];
-      } catch {
-        continue; // An unreadable folder holds nothing we can use.
-      }
-      for (const entry of entries) {
+      // An unreadable folder holds nothing we can use.
+      for (const entry of entriesOf(dir)) {
         if (--budget < 0) return;
         if (entry.isFile) yield [dir, entry.name] as const;
         else if (entry.isDirectory && !entry.isSymlink) next.push(join(dir, entry.name));

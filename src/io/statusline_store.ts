@@ -3,6 +3,7 @@ import { join } from "../core/path.ts";
 import { absurdFigure, figuresOf } from "../core/reading.ts";
 import { isContextWindow, isStatuslineInput, isStatuslineRecord } from "../schemas/guards.ts";
 import type { StatuslineRecord } from "../schemas/statusline.ts";
+import type { Failure } from "../core/result.ts";
 import { sessionKeyOf, writeJsonAtomically } from "./state_store.ts";
 
 const MAX_RECORD_BYTES = 16 * 1024;
@@ -12,7 +13,7 @@ export function recordFromStatusline(
   input: unknown,
   recordedAt: number,
   transcriptSize: number | undefined,
-): { record: StatuslineRecord } | { error: string; early?: true } {
+): StatuslineRecord | Failure & { early?: true } {
   if (!isStatuslineInput(input)) {
     return { error: "stdin is not a statusLine payload with a session_id" };
   }
@@ -32,7 +33,7 @@ export function recordFromStatusline(
   if (input.model?.id) record.model = input.model.id;
   if (input.transcript_path) record.transcriptPath = input.transcript_path;
   if (transcriptSize !== undefined) record.transcriptSize = transcriptSize;
-  return { record };
+  return record;
 }
 
 const statuslinePath = (dir: string, sessionId: string) =>

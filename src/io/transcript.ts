@@ -15,6 +15,7 @@ import type { TranscriptUsage, TranscriptView, ViewQuery } from "../core/view.ts
 import type { CompactionEvidence } from "../core/window.ts";
 import { COMPACTION_MARKER_TEXTS, DELIVERED_ATTACHMENT } from "../core/claude_code.ts";
 import { messageOf } from "../core/errors.ts";
+import type { Failure } from "../core/result.ts";
 import { fieldOf } from "../schemas/guards.ts";
 import { chainFrom } from "./chain_walk.ts";
 import { receiptsOf } from "./receipts_scan.ts";
@@ -35,11 +36,11 @@ const PAIR_LINES = 8;
 const decoder = new TextDecoder();
 const mayMark = (text: string) => COMPACTION_MARKER_TEXTS.some((marker) => text.includes(marker));
 
-/** Opens `path` and runs `read` on it; a missing or unreadable file is an error string. */
+/** Opens `path` and runs `read` on it; a missing or unreadable file is the reason there is none. */
 export function withTranscript<T>(
   path: string,
   read: (source: ByteSource, size: number) => T,
-): T | { error: string; missing?: boolean } {
+): T | Failure & { missing?: boolean } {
   let file: Deno.FsFile | undefined;
   try {
     file = Deno.openSync(path);

@@ -11,6 +11,14 @@ import {
   shown,
 } from "./table.ts";
 import { type Env, expandHome, homeFrom } from "./resolve.ts";
+import type { Result } from "../core/result.ts";
+
+/** A usable config file's valid settings and a line per problem; `empty`: blanks and comments only. */
+export interface ConfigText {
+  settings: FileSettings;
+  problems: string[];
+  empty?: true;
+}
 
 /**
  * Parses and checks config text. Blanks and comments only: empty, and fine. A syntax error makes
@@ -22,10 +30,7 @@ export async function parseConfigText(
   text: string,
   path: string,
   env: Env = () => undefined,
-): Promise<
-  | { kind: "usable"; settings: FileSettings; problems: string[]; empty?: true }
-  | { kind: "unusable"; unusable: string }
-> {
+): Promise<Result<ConfigText>> {
   // Most calls find no file: the parser loads only for one that exists.
   const jsonc = await import("jsonc-parser");
   const errors: ParseError[] = [];
@@ -38,16 +43,16 @@ export async function parseConfigText(
   const code = first && jsonc.printParseErrorCode(first.error);
   // Blanks and comments only: the parser's one complaint is a value missing at the very end.
   if (errors.length === 1 && code === "ValueExpected" && first?.offset === text.length) {
-    return { kind: "usable", settings: {}, problems: [], empty: true };
+    return { settings: {}, problems: [], empty: true };
   }
   if (first !== undefined || tree === undefined) {
     const why = `${syntaxMessage(code ?? "ValueExpected")} (not valid JSONC)`;
-    return { kind: "unusable", unusable: `${where(first?.offset ?? 0)}: ${why}` };
+    return { error: `${where(first?.offset ?? 0)}: ${why}` };
   }
   const value: unknown = jsonc.getNodeValue(tree);
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     const why = "expected an object of settings ({ ... })";
-    return { kind: "unusable", unusable: `${where(tree.offset)}: ${why}` };
+    return { error: `${where(tree.offset)}: ${why}` };
   }
   const home = homeFrom(env);
   const fix = (p: string) => {
@@ -88,5 +93,5 @@ export async function parseConfigText(
     );
   }
   // Each value was checked by its own row.
-  return { kind: "usable", settings: settings as FileSettings, problems };
+  return { settings: settings as FileSettings, problems };
 }

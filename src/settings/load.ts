@@ -1,27 +1,35 @@
 /** The edge where settings are read, once per process: the config file, then the environment. */
 import { join } from "../core/path.ts";
 import { messageOf } from "../core/errors.ts";
+import { failed } from "../core/result.ts";
 import { installedDataDir } from "../io/plugin_cache.ts";
 import { parseConfigText } from "./config_file.ts";
 import {
+  type CliSettings,
   type ConfigFileOutcome,
   type Env,
   expandHome,
   homeFrom,
+  resolveCliSettings,
   resolveSettings,
   type Settings,
 } from "./resolve.ts";
 
+/** Settings as the hook resolves them on its next call. Never throws. */
+export async function loadSettings(env: Env): Promise<Settings> {
+  return resolveSettings(env, await loadConfigFile(env));
+}
+
 /**
- * Settings as the hook resolves them on its next call. Never throws. A command passes the folder
- * it runs from (`from`): without `CLAUDE_PLUGIN_DATA` (Claude Code sets it for a plugin's hooks
- * only) it reads the installed plugin's data folder, where the hook finds its config file.
+ * A command's settings: the hook's and the commands' own. `from` is the folder it runs from:
+ * without `CLAUDE_PLUGIN_DATA` (Claude Code sets it for a plugin's hooks only) it reads the
+ * installed plugin's data folder, where the hook finds its config file.
  */
-export async function loadSettings(
+export async function loadCliSettings(
   env: Env,
-  from?: { root: string | undefined },
-): Promise<Settings> {
-  return resolveSettings(env, await loadConfigFile(env, from));
+  from: { root: string | undefined },
+): Promise<CliSettings> {
+  return resolveCliSettings(env, await loadConfigFile(env, from));
 }
 
 /** Config files larger than this are refused (a real one is a few hundred bytes). */
@@ -77,7 +85,7 @@ async function loadConfigFile(
   const looked = candidates.map((c) => c.path);
   for (const { path, via } of candidates) {
     // `located`: the reason starts with the path itself (`path:line:column: ...`), named once.
-    const failed = (why: string, located = false): ConfigFileOutcome => ({
+    const unusable = (why: string, located = false): ConfigFileOutcome => ({
       path,
       via,
       settings: {},
@@ -88,20 +96,20 @@ async function loadConfigFile(
     try {
       // Sync: this runs on every hook call, where an async op's thread hop costs more.
       const info = Deno.statSync(path);
-      if (!info.isFile) return failed("not a file");
-      if (info.size > MAX_CONFIG_BYTES) return failed(`${info.size} bytes is over the limit`);
+      if (!info.isFile) return unusable("not a file");
+      if (info.size > MAX_CONFIG_BYTES) return unusable(`${info.size} bytes is over the limit`);
     } catch (error) {
       if (via !== "LESSONS_CONFIG") continue;
       const why = error instanceof Deno.errors.NotFound ? "no such file" : messageOf(error);
-      return failed(`${why} (named by LESSONS_CONFIG)`);
+      return unusable(`${why} (named by LESSONS_CONFIG)`);
     }
     try {
       text = Deno.readTextFileSync(path);
     } catch (error) {
-      return failed(messageOf(error));
+      return unusable(messageOf(error));
     }
     const parsed = await parseConfigText(text, path, env);
-    if (parsed.kind === "unusable") return failed(parsed.unusable, true);
+    if (failed(parsed)) return unusable(parsed.error, true);
     const { settings, problems, empty } = parsed;
     return {
       path,

@@ -6,7 +6,8 @@ import {
   type CompactEnv,
 } from "../core/compaction_point.ts";
 import type { Threshold } from "../core/numbers.ts";
-import { denoNpmCache, nodeTmpdir } from "./other_programs.ts";
+import type { SourceName } from "../core/rule_source_names.ts";
+import { type DenoNpmCache, denoNpmCache, nodeTmpdir } from "./other_programs.ts";
 import {
   defaultOf,
   type FileSettings,
@@ -37,12 +38,82 @@ export interface ConfigFileOutcome {
   empty?: boolean;
 }
 
-export type Settings = ReturnType<typeof resolveSettings>;
+/** What a hook call runs with: every setting resolved, and the folders it reads. */
+export interface Settings {
+  /** When to refresh: percentages and token counts, sorted. */
+  thresholds: Threshold[];
+  /** Thresholds whose refresh re-arms lessons-learned's PreToolUse dedup; empty: never. */
+  rearmDedupAt: Threshold[];
+  /** The folder Node's `os.tmpdir()` gives lessons-learned's hooks. */
+  lessonsLearnedTmp: string;
+  /** Tokens between refreshes past the last threshold on a span over 200k; 0: off. */
+  cadence: number;
+  /** Without a context reading, refresh every this many tool calls. */
+  toolCountInterval: number;
+  /** One refresh's budget, in characters. */
+  maxChars: number;
+  /** The context window the user gives (`LESSONS_CONTEXT_WINDOW`); undefined: the evidence's. */
+  windowOverride: number | undefined;
+  /** `CLAUDE_CODE_DISABLE_1M_CONTEXT` is on. */
+  disable1m: boolean;
+  /** Some Claude Code versions give 1M only on the first-party API. */
+  firstParty: boolean;
+  /** The manifest to read; undefined: the one found by searching. */
+  manifestPath: string | undefined;
+  /** `LESSONS_MANIFEST_PATH`, or `manifestPath in <config file>`; undefined: neither. */
+  manifestPathFrom: string | undefined;
+  /** The folder of the per-session state files. */
+  stateDir: string;
+  /** One stderr line per call with the decision and why. */
+  debug: boolean;
+  /** Claude Code's auto-compaction variables (or the host's compaction, io/hosts.ts). */
+  compactEnv: CompactEnv;
+  /** Measure the percentages against an earlier auto-compaction point. */
+  scaleForAutocompact: boolean;
+  /** How long to wait for this call's transcript entry. */
+  waitMs: number;
+  /** Which standing rules a refresh restates. */
+  sources: SourceName[];
+  /** More rules files to restate whole, `~` expanded. */
+  rulesFiles: string[];
+  /** Restate the rules once right after a compaction. */
+  refreshAfterCompact: boolean;
+  /** `HOME`, else `USERPROFILE`. */
+  home: string | undefined;
+  /** Claude Code's folder: `CLAUDE_CONFIG_DIR`, else `~/.claude`. */
+  claudeDir: string | undefined;
+  /** The agent whose session this is: its instruction files and plugins (io/hosts.ts). */
+  agent: "claude-code" | "codex";
+  /** Codex's folder: `CODEX_HOME`, else `~/.codex`. */
+  codexHome: string | undefined;
+  /** `CLAUDE_PLUGIN_ROOT`: the folder the plugin runs from. */
+  pluginRoot: string | undefined;
+  /** `CLAUDE_PROJECT_DIR`. */
+  projectDir: string | undefined;
+  /** The config file found, its valid settings and its problems. */
+  configFile: ConfigFileOutcome;
+  /** Config-file problems, then invalid environment values: one line each, unprefixed. */
+  problems: string[];
+}
+
+/** What a command runs with besides: read only by the commands, never on a hook call. */
+export interface CliSettings extends Settings {
+  /** The temp folder (TMPDIR, TMP, TEMP, else the system's), as `tmp` names it to the user. */
+  tmpDir: { path: string; via: string | undefined };
+  /** `NO_COLOR` set to anything but "" (no-color.org). */
+  noColor: boolean;
+  /** `COLUMNS`: the width when the terminal cannot tell. */
+  columns: string | undefined;
+  /** `PATH`'s folders. */
+  searchPath: string[];
+  /** Deno's npm cache folder, or why it cannot be told. */
+  denoNpmCache: DenoNpmCache;
+}
 
 const NO_FILE: ConfigFileOutcome = { path: undefined, via: undefined, settings: {}, problems: [] };
 
 /** Resolves every setting; an invalid value is named in `problems` and the next source used. */
-export function resolveSettings(env: Env, file: ConfigFileOutcome = NO_FILE) {
+export function resolveSettings(env: Env, file: ConfigFileOutcome = NO_FILE): Settings {
   const problems = [...file.problems];
   function setting<T>(row: SettingRow<T> & { fallback: T }): T;
   function setting<T>(row: SettingRow<T>): T | undefined;
@@ -64,19 +135,15 @@ export function resolveSettings(env: Env, file: ConfigFileOutcome = NO_FILE) {
   const thresholds = setting(SETTINGS.thresholds);
   return {
     thresholds,
-    /** Thresholds whose refresh re-arms lessons-learned's PreToolUse dedup; empty: never. */
     rearmDedupAt: rearmAt(setting(SETTINGS.rearmDedupAt), thresholds, problems),
     lessonsLearnedTmp: nodeTmpdir(env, Deno.build.os),
-    /** Tokens between refreshes past the last threshold on a span over 200k; 0: off. */
     cadence: setting(SETTINGS.cadence),
     toolCountInterval: setting(SETTINGS.toolCountInterval),
     maxChars: setting(SETTINGS.maxChars),
     windowOverride: setting(SETTINGS.contextWindow),
     disable1m: isOn(env("CLAUDE_CODE_DISABLE_1M_CONTEXT")),
-    /** Some Claude Code versions give 1M only on the first-party API. */
     firstParty: isFirstParty(env),
     manifestPath: expandHome(setting(SETTINGS.manifestPath), home),
-    /** `LESSONS_MANIFEST_PATH`, or `manifestPath in <config file>`; undefined: neither. */
     manifestPathFrom: manifestPathFrom(env, file),
     stateDir: expandHome(setting(SETTINGS.stateDir), home) ?? defaultStateDir(env),
     debug: setting(SETTINGS.debug),
@@ -87,23 +154,25 @@ export function resolveSettings(env: Env, file: ConfigFileOutcome = NO_FILE) {
     rulesFiles: setting(SETTINGS.rulesFiles).map((p) => expandHome(p, home) ?? p),
     refreshAfterCompact: setting(SETTINGS.refreshAfterCompact),
     home,
-    /** The temp folder (TMPDIR, TMP, TEMP, else the system's), as `tmp` names it to the user. */
-    tmpDir: tempDirOf(env),
     claudeDir: nonEmpty(env("CLAUDE_CONFIG_DIR")) ?? (home ? join(home, ".claude") : undefined),
-    /** The agent whose session this is: its instruction files and plugins (io/hosts.ts). */
-    agent: "claude-code" as "claude-code" | "codex",
+    agent: "claude-code",
     codexHome: nonEmpty(env("CODEX_HOME")) ?? (home ? join(home, ".codex") : undefined),
     pluginRoot: nonEmpty(env("CLAUDE_PLUGIN_ROOT")),
     projectDir: nonEmpty(env("CLAUDE_PROJECT_DIR")),
-    /** `NO_COLOR` set to anything but "" (no-color.org). */
+    configFile: file,
+    problems,
+  };
+}
+
+/** {@link resolveSettings}, and what only the commands read. */
+export function resolveCliSettings(env: Env, file: ConfigFileOutcome = NO_FILE): CliSettings {
+  return {
+    ...resolveSettings(env, file),
+    tmpDir: tempDirOf(env),
     noColor: (env("NO_COLOR") ?? "") !== "",
-    /** The width when the terminal cannot tell. */
     columns: nonEmpty(env("COLUMNS")),
     searchPath: (env("PATH") ?? "").split(isWindows ? ";" : ":").filter((d) => d !== ""),
     denoNpmCache: denoNpmCache(env, Deno.build.os),
-    configFile: file,
-    /** Config-file problems, then invalid environment values: one line each, unprefixed. */
-    problems,
   };
 }
 

@@ -1,6 +1,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { join } from "node:path";
 import { DoctorJsonSchema, StatusJsonSchema } from "../../src/cli/schemas.ts";
+import { failed } from "../../src/core/result.ts";
 import { parseConfigText } from "../../src/settings/config_file.ts";
 import { loadSettings } from "../../src/settings/load.ts";
 import { entries, payload, runHook, writeTranscript } from "../_helpers.ts";
@@ -14,7 +15,6 @@ Deno.test("parseConfigText() accepts JSONC: comments and trailing commas", async
   "debug": true,
 }`;
   assertEquals(await parseConfigText(text, "c.jsonc"), {
-    kind: "usable",
     settings: { thresholds: [25, 50, 75], maxChars: 8000, debug: true },
     problems: [],
   });
@@ -42,9 +42,9 @@ Deno.test("parseConfigText() errors name line, column and what was expected", as
   for (const [text, where, what, kind] of cases) {
     await t.step(JSON.stringify(text), async () => {
       const result = await parseConfigText(text, "c.jsonc");
-      const lines = result.kind === "unusable" ? [result.unusable] : result.problems;
+      const lines = failed(result) ? [result.error] : result.problems;
       assertEquals(
-        result.kind === "unusable" ? "unusable" : "ignored",
+        failed(result) ? "unusable" : "ignored",
         kind,
         JSON.stringify(result),
       );
@@ -58,7 +58,7 @@ Deno.test("parseConfigText() errors name line, column and what was expected", as
 
 Deno.test("parseConfigText() keeps the valid settings beside an invalid one", async () => {
   const result = await parseConfigText('{ "thresholds": [20, 40], "debug": "maybe" }', "c.jsonc");
-  assert(result.kind === "usable");
+  assert(!failed(result));
   assertEquals(result.settings, { thresholds: [20, 40] });
   assertEquals(result.problems.length, 1);
 });

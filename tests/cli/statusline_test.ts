@@ -1,5 +1,6 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { StatusJsonSchema, StatuslineJsonSchema } from "../../src/cli/schemas.ts";
+import { failed } from "../../src/core/result.ts";
 import { recordFromStatusline } from "../../src/io/statusline_store.ts";
 import { isFresh } from "../../src/core/reading.ts";
 import type { StatuslineRecord } from "../../src/schemas/statusline.ts";
@@ -9,12 +10,12 @@ import { assertIncludes, cli, cliJson, home, sandbox, statuslineInput } from "./
 
 Deno.test("recordFromStatusline() takes the exact figure from current_usage", () => {
   const made = recordFromStatusline(statuslineInput(), 1000, 42);
-  assert("record" in made);
-  assertEquals(made.record.tokens, 64_000);
-  assertEquals(made.record.window, 200_000);
-  assertEquals(made.record.percent, 32);
-  assertEquals(made.record.model, "claude-sonnet-4-6");
-  assertEquals(made.record.transcriptSize, 42);
+  assert(!failed(made));
+  assertEquals(made.tokens, 64_000);
+  assertEquals(made.window, 200_000);
+  assertEquals(made.percent, 32);
+  assertEquals(made.model, "claude-sonnet-4-6");
+  assertEquals(made.transcriptSize, 42);
   const early = recordFromStatusline(
     statuslineInput({
       context_window: { context_window_size: 200_000, current_usage: null, used_percentage: null },
@@ -22,7 +23,7 @@ Deno.test("recordFromStatusline() takes the exact figure from current_usage", ()
     1000,
     undefined,
   );
-  assert("error" in early);
+  assert(failed(early));
 });
 
 Deno.test("isFresh(): at most 60 s old and newer than the transcript's last usage", () => {

@@ -4,7 +4,7 @@
  */
 import { settingsFor } from "../../io/hosts.ts";
 import { writeReason } from "../../core/errors.ts";
-import { compactionSettings } from "../../io/compaction_settings.ts";
+import { compactionSettings } from "../../io/claude_settings.ts";
 import { subagentCount } from "../../io/session_files.ts";
 import { refreshToken } from "../../io/state_store.ts";
 import { replaySession } from "../../hook.ts";

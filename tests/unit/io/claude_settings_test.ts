@@ -1,6 +1,6 @@
 /**
  * Claude Code's settings files as 2.1.328 reads them for auto-compaction, and the hook's step
- * that reads them once per context (src/hook/compaction_settings.ts).
+ * that reads them once per context (src/io/claude_settings.ts `compactionSettings`).
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
@@ -11,6 +11,7 @@ import {
   settingsFiles,
 } from "../../../src/io/claude_settings.ts";
 import { compactionPoint, mergeCompactSettings } from "../../../src/core/compaction_point.ts";
+import { sandbox } from "../../_helpers.ts";
 
 Deno.test("compactSourceOf() keeps what the settings schema keeps", () => {
   assertEquals(
@@ -52,60 +53,52 @@ Deno.test("settingsFiles(): user, project, local, then managed, lowest precedenc
 });
 
 Deno.test("readCompactSources() reads what exists, and the local file wins over the project's", () => {
-  const dir = Deno.makeTempDirSync({ prefix: "lessons-cc-settings-" });
-  try {
-    const claude = join(dir, "home", ".claude");
-    const project = join(dir, "project");
-    Deno.mkdirSync(claude, { recursive: true });
-    Deno.mkdirSync(join(project, ".claude"), { recursive: true });
-    Deno.writeTextFileSync(join(claude, "settings.json"), '{"autoCompactWindow": 400000}');
-    Deno.writeTextFileSync(join(project, ".claude", "settings.json"), "{ not json");
-    Deno.writeTextFileSync(
-      join(project, ".claude", "settings.local.json"),
-      '{"autoCompactWindow": 150000}',
-    );
-    const sources = readCompactSources({ claudeDir: claude, projectDir: project, os: "linux" });
-    assertEquals(sources.map((s) => s.window), [400_000, 150_000]);
-    const point = compactionPoint({
-      window: 1_000_000,
-      env: {},
-      files: mergeCompactSettings(sources),
-    });
-    ok(point.kind === "point");
-    assertEquals(point.tokens, 117_000);
-    ok(point.evidence.includes("settings.local.json"), point.evidence);
-  } finally {
-    Deno.removeSync(dir, { recursive: true });
-  }
+  const { dir } = sandbox();
+  const claude = join(dir, "home", ".claude");
+  const project = join(dir, "project");
+  Deno.mkdirSync(claude, { recursive: true });
+  Deno.mkdirSync(join(project, ".claude"), { recursive: true });
+  Deno.writeTextFileSync(join(claude, "settings.json"), '{"autoCompactWindow": 400000}');
+  Deno.writeTextFileSync(join(project, ".claude", "settings.json"), "{ not json");
+  Deno.writeTextFileSync(
+    join(project, ".claude", "settings.local.json"),
+    '{"autoCompactWindow": 150000}',
+  );
+  const sources = readCompactSources({ claudeDir: claude, projectDir: project, os: "linux" });
+  assertEquals(sources.map((s) => s.window), [400_000, 150_000]);
+  const point = compactionPoint({
+    window: 1_000_000,
+    env: {},
+    files: mergeCompactSettings(sources),
+  });
+  ok(point.kind === "point");
+  assertEquals(point.tokens, 117_000);
+  ok(point.evidence.includes("settings.local.json"), point.evidence);
 });
 
 Deno.test("compactSettingsFor(): read once, kept in the state, read again when a file changes", () => {
-  const dir = Deno.makeTempDirSync({ prefix: "lessons-cc-settings-" });
-  try {
-    const claude = join(dir, ".claude");
-    Deno.mkdirSync(claude);
-    const places = { claudeDir: claude, projectDir: dir, os: "linux" };
-    const file = join(claude, "settings.json");
-    Deno.writeTextFileSync(file, '{"autoCompactWindow": 400000}');
-    const first = compactSettingsFor(undefined, places);
-    assertEquals(first.files.window?.value, 400_000);
-    ok(first.remember !== undefined);
-    // Nothing changed: the kept copy is used, no file is read.
-    const kept = compactSettingsFor(first.remember, places);
-    assertEquals([kept.files.window?.value, kept.remember], [400_000, undefined]);
-    // Claude Code re-reads its settings mid-session (2.1.329): a changed file is read again.
-    Deno.writeTextFileSync(file, '{"autoCompactWindow": 3000000}');
-    const changed = compactSettingsFor(first.remember, places);
-    assertEquals(changed.files.window?.value, 3_000_000);
-    ok(changed.remember !== undefined);
-    // A file removed is a change too.
-    Deno.removeSync(file);
-    assertEquals(compactSettingsFor(changed.remember, places).files.window, undefined);
-    // A kept copy that is not what this program wrote is read again, not trusted.
-    Deno.writeTextFileSync(file, '{"autoCompactWindow": 200000}');
-    assertEquals(compactSettingsFor('{"window":5}', places).files.window?.value, 200_000);
-    assertEquals(compactSettingsFor("not json", places).files.window?.value, 200_000);
-  } finally {
-    Deno.removeSync(dir, { recursive: true });
-  }
+  const { dir } = sandbox();
+  const claude = join(dir, ".claude");
+  Deno.mkdirSync(claude);
+  const places = { claudeDir: claude, projectDir: dir, os: "linux" };
+  const file = join(claude, "settings.json");
+  Deno.writeTextFileSync(file, '{"autoCompactWindow": 400000}');
+  const first = compactSettingsFor(undefined, places);
+  assertEquals(first.files.window?.value, 400_000);
+  ok(first.remember !== undefined);
+  // Nothing changed: the kept copy is used, no file is read.
+  const kept = compactSettingsFor(first.remember, places);
+  assertEquals([kept.files.window?.value, kept.remember], [400_000, undefined]);
+  // Claude Code re-reads its settings mid-session (2.1.329): a changed file is read again.
+  Deno.writeTextFileSync(file, '{"autoCompactWindow": 3000000}');
+  const changed = compactSettingsFor(first.remember, places);
+  assertEquals(changed.files.window?.value, 3_000_000);
+  ok(changed.remember !== undefined);
+  // A file removed is a change too.
+  Deno.removeSync(file);
+  assertEquals(compactSettingsFor(changed.remember, places).files.window, undefined);
+  // A kept copy that is not what this program wrote is read again, not trusted.
+  Deno.writeTextFileSync(file, '{"autoCompactWindow": 200000}');
+  assertEquals(compactSettingsFor('{"window":5}', places).files.window?.value, 200_000);
+  assertEquals(compactSettingsFor("not json", places).files.window?.value, 200_000);
 });

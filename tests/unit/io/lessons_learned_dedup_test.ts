@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { rearmAfterRefresh } from "../../../src/io/lessons_learned_dedup.ts";
 import { nodeTmpdir } from "../../../src/settings/other_programs.ts";
+import { sandbox } from "../../_helpers.ts";
 
 Deno.test("nodeTmpdir() picks the folder Node's os.tmpdir() would", async (t) => {
   const cases: [Record<string, string>, string, string][] = [
@@ -37,7 +38,7 @@ const SEEN = `${BASE}.txt`;
 const CLAIMS = `${BASE}.d`;
 
 function folderWith(files: Record<string, string>): string {
-  const dir = Deno.makeTempDirSync({ prefix: "lessons-rearm-" });
+  const { dir } = sandbox(); // removed when the module ends
   for (const [name, text] of Object.entries(files)) {
     Deno.mkdirSync(join(dir, name, ".."), { recursive: true });
     Deno.writeTextFileSync(join(dir, name), text);
@@ -73,18 +74,14 @@ Deno.test("rearmAfterRefresh() only for a chosen threshold, only on the main thr
     [[], [52], false, false],
   ];
   const dir = folderWith({});
-  try {
-    for (const [fired, at, subagent, due] of cases) {
-      await t.step(`fired ${fired} at ${at} subagent ${subagent}`, () => {
-        const result = rearmAfterRefresh(fired, { sessionId: SESSION, subagent }, "/absent", {
-          rearmDedupAt: at,
-          lessonsLearnedTmp: dir,
-        });
-        assertEquals(result !== undefined, due);
+  for (const [fired, at, subagent, due] of cases) {
+    await t.step(`fired ${fired} at ${at} subagent ${subagent}`, () => {
+      const result = rearmAfterRefresh(fired, { sessionId: SESSION, subagent }, "/absent", {
+        rearmDedupAt: at,
+        lessonsLearnedTmp: dir,
       });
-    }
-  } finally {
-    Deno.removeSync(dir, { recursive: true });
+      assertEquals(result !== undefined, due);
+    });
   }
 });
 
@@ -96,64 +93,48 @@ Deno.test("rearmAfterRefresh() forgets the manifest's lessons, of any type, and 
     [`${CLAIMS}/not-in-manifest`]: "",
     "lessons-other-seen.txt": "x",
   });
-  try {
-    const manifest = manifestIn(dir, [
-      "git-c-flag",
-      "pytest-tty",
-      "never-seen",
-      "../lessons-other-seen.txt",
-      1,
-    ]);
-    assertEquals(rearm(dir, manifest), {
-      forgotten: ["git-c-flag", "pytest-tty"],
-      seenFileRemoved: true,
-      problems: [],
-    });
-    assertEquals(names(dir), [CLAIMS, "lessons-other-seen.txt", "manifest"]);
-    assertEquals(names(join(dir, CLAIMS)), ["not-in-manifest"]);
-    // Nothing left to forget: a second call is quiet.
-    assertEquals(rearm(dir, manifest), { forgotten: [], seenFileRemoved: false, problems: [] });
-  } finally {
-    Deno.removeSync(dir, { recursive: true });
-  }
+  const manifest = manifestIn(dir, [
+    "git-c-flag",
+    "pytest-tty",
+    "never-seen",
+    "../lessons-other-seen.txt",
+    1,
+  ]);
+  assertEquals(rearm(dir, manifest), {
+    forgotten: ["git-c-flag", "pytest-tty"],
+    seenFileRemoved: true,
+    problems: [],
+  });
+  assertEquals(names(dir), [CLAIMS, "lessons-other-seen.txt", "manifest"]);
+  assertEquals(names(join(dir, CLAIMS)), ["not-in-manifest"]);
+  // Nothing left to forget: a second call is quiet.
+  assertEquals(rearm(dir, manifest), { forgotten: [], seenFileRemoved: false, problems: [] });
 });
 
 Deno.test("rearmAfterRefresh() with the sample manifest forgets its guards too", () => {
   const sample = fileURLToPath(new URL("../../../src/data/sample_manifest.json", import.meta.url));
   const dir = folderWith({ [`${CLAIMS}/pytest-tty-hang-k1l2`]: "" }); // a guard: the PreToolUse kind
-  try {
-    assertEquals(rearm(dir, sample)?.forgotten, ["pytest-tty-hang-k1l2"]);
-  } finally {
-    Deno.removeSync(dir, { recursive: true });
-  }
+  assertEquals(rearm(dir, sample)?.forgotten, ["pytest-tty-hang-k1l2"]);
 });
 
 Deno.test("rearmAfterRefresh() with a manifest that is not JSON forgets only the seen file", () => {
   const dir = folderWith({ [SEEN]: "a", [`${CLAIMS}/a`]: "", "junk.json": "not json" });
-  try {
-    assertEquals(rearm(dir, join(dir, "junk.json")), {
-      forgotten: [],
-      seenFileRemoved: true,
-      problems: [],
-    });
-    assertEquals(names(join(dir, CLAIMS)), ["a"]);
-    const missing = rearm(dir, join(dir, "absent.json"));
-    assertEquals(missing?.problems.length, 1);
-    assertEquals(missing?.problems[0]?.startsWith(join(dir, "absent.json")), true);
-  } finally {
-    Deno.removeSync(dir, { recursive: true });
-  }
+  assertEquals(rearm(dir, join(dir, "junk.json")), {
+    forgotten: [],
+    seenFileRemoved: true,
+    problems: [],
+  });
+  assertEquals(names(join(dir, CLAIMS)), ["a"]);
+  const missing = rearm(dir, join(dir, "absent.json"));
+  assertEquals(missing?.problems.length, 1);
+  assertEquals(missing?.problems[0]?.startsWith(join(dir, "absent.json")), true);
 });
 
 Deno.test("rearmAfterRefresh() with no dedup state yet does nothing and reports nothing", () => {
   const dir = folderWith({});
-  try {
-    const manifest = manifestIn(dir, ["a"]);
-    assertEquals(rearm(dir, manifest), { forgotten: [], seenFileRemoved: false, problems: [] });
-    assertEquals(names(dir), ["manifest"]);
-  } finally {
-    Deno.removeSync(dir, { recursive: true });
-  }
+  const manifest = manifestIn(dir, ["a"]);
+  assertEquals(rearm(dir, manifest), { forgotten: [], seenFileRemoved: false, problems: [] });
+  assertEquals(names(dir), ["manifest"]);
 });
 
 Deno.test({
@@ -161,14 +142,10 @@ Deno.test({
   ignore: Deno.build.os === "windows", // symlinks need privileges there
   fn() {
     const dir = folderWith({ "elsewhere/git-c-flag": "keep me" });
-    try {
-      Deno.symlinkSync(join(dir, "elsewhere"), join(dir, CLAIMS));
-      const result = rearm(dir, manifestIn(dir, ["git-c-flag"]));
-      assertEquals(result?.forgotten, []);
-      assertEquals(result?.problems, [`${join(dir, CLAIMS)} is not a folder; left alone`]);
-      assertEquals(Deno.readTextFileSync(join(dir, "elsewhere", "git-c-flag")), "keep me");
-    } finally {
-      Deno.removeSync(dir, { recursive: true });
-    }
+    Deno.symlinkSync(join(dir, "elsewhere"), join(dir, CLAIMS));
+    const result = rearm(dir, manifestIn(dir, ["git-c-flag"]));
+    assertEquals(result?.forgotten, []);
+    assertEquals(result?.problems, [`${join(dir, CLAIMS)} is not a folder; left alone`]);
+    assertEquals(Deno.readTextFileSync(join(dir, "elsewhere", "git-c-flag")), "keep me");
   },
 });

@@ -1,10 +1,21 @@
+/**
+ * Where Claude Code keeps a plugin. localPluginRoot() runs on Claude Code's own records, as 2.1.328
+ * wrote them after `claude plugin marketplace add <folder>` and `claude plugin install`
+ * (tests/fixtures/plugins-local-marketplace, paths rewritten to the test's folder).
+ */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { join } from "../../../src/core/path.ts";
-import { installedDataDir, newestInstalledFile } from "../../../src/io/plugin_cache.ts";
+import {
+  installedDataDir,
+  localPluginRoot,
+  newestInstalledFile,
+} from "../../../src/io/plugin_cache.ts";
 import { loadStandingRules } from "../../../src/io/standing_rules.ts";
+import { cli } from "../../cli/_cli.ts";
+import { ROOT, sandbox } from "../../_helpers.ts";
 
 Deno.test("newestInstalledFile() picks the install whose file changed last", async () => {
-  const home = Deno.makeTempDirSync();
+  const { dir: home } = sandbox();
   const plugins = join(home, ".claude", "plugins");
   const write = (marketplace: string, version: string, when: number) => {
     const dir = join(plugins, "cache", marketplace, "lessons-learned", version, "data");
@@ -47,38 +58,90 @@ Deno.test("newestInstalledFile() picks the install whose file changed last", asy
     undefined,
   );
   assertEquals(elsewhere.manifest, { kind: "none" });
-  Deno.removeSync(home, { recursive: true });
 });
 
 Deno.test("installedDataDir() names the data folder Claude Code gives the install this runs from", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "lessons-datadir-" });
-  try {
-    const plugins = join(dir, "plugins");
-    const data = (name: string) => ({ dir: join(plugins, "data", name), id: name });
-    const cache = join(plugins, "cache", "my.market", "lessons-reinject", "0.1.0");
-    // A cache copy names its marketplace; `.` is not kept in the folder's name.
-    assertEquals(
-      installedDataDir(plugins, "lessons-reinject", cache),
-      { ...data("lessons-reinject-my-market"), id: "lessons-reinject@my.market" },
-    );
-    // Nothing recorded, no --plugin-dir folder: none.
-    assertEquals(installedDataDir(plugins, "lessons-reinject", "/src/lessons-reinject"), undefined);
-    // `claude --plugin-dir` made `<plugin>-inline`.
-    await Deno.mkdir(join(plugins, "data", "lessons-reinject-inline"), { recursive: true });
-    assertEquals(
-      installedDataDir(plugins, "lessons-reinject", "/src/lessons-reinject"),
-      { ...data("lessons-reinject-inline"), id: "lessons-reinject@inline" },
-    );
-    // One install recorded: it, from anywhere.
-    await Deno.writeTextFile(
-      join(plugins, "installed_plugins.json"),
-      JSON.stringify({ version: 2, plugins: { "lessons-reinject@gh": [{}], "other@gh": [{}] } }),
-    );
-    assertEquals(
-      installedDataDir(plugins, "lessons-reinject", undefined),
-      { ...data("lessons-reinject-gh"), id: "lessons-reinject@gh" },
-    );
-  } finally {
-    await Deno.remove(dir, { recursive: true });
+  const { dir } = sandbox();
+  const plugins = join(dir, "plugins");
+  const data = (name: string) => ({ dir: join(plugins, "data", name), id: name });
+  const cache = join(plugins, "cache", "my.market", "lessons-reinject", "0.1.0");
+  // A cache copy names its marketplace; `.` is not kept in the folder's name.
+  assertEquals(
+    installedDataDir(plugins, "lessons-reinject", cache),
+    { ...data("lessons-reinject-my-market"), id: "lessons-reinject@my.market" },
+  );
+  // Nothing recorded, no --plugin-dir folder: none.
+  assertEquals(installedDataDir(plugins, "lessons-reinject", "/src/lessons-reinject"), undefined);
+  // `claude --plugin-dir` made `<plugin>-inline`.
+  await Deno.mkdir(join(plugins, "data", "lessons-reinject-inline"), { recursive: true });
+  assertEquals(
+    installedDataDir(plugins, "lessons-reinject", "/src/lessons-reinject"),
+    { ...data("lessons-reinject-inline"), id: "lessons-reinject@inline" },
+  );
+  // One install recorded: it, from anywhere.
+  await Deno.writeTextFile(
+    join(plugins, "installed_plugins.json"),
+    JSON.stringify({ version: 2, plugins: { "lessons-reinject@gh": [{}], "other@gh": [{}] } }),
+  );
+  assertEquals(
+    installedDataDir(plugins, "lessons-reinject", undefined),
+    { ...data("lessons-reinject-gh"), id: "lessons-reinject@gh" },
+  );
+});
+
+const FIXTURE = join(ROOT, "tests", "fixtures", "plugins-local-marketplace");
+
+/** ~/.claude/plugins with the captured records, and the local folder they name. */
+function arrange(dir: string, edit: (known: string) => string = (k) => k) {
+  const plugins = join(dir, "home", ".claude", "plugins");
+  const folder = join(dir, "src", "lessons-reinject");
+  Deno.mkdirSync(plugins, { recursive: true });
+  Deno.mkdirSync(join(folder, "hooks"), { recursive: true });
+  Deno.mkdirSync(join(folder, ".claude-plugin"), { recursive: true });
+  Deno.copyFileSync(join(ROOT, "hooks", "hooks.json"), join(folder, "hooks", "hooks.json"));
+  Deno.copyFileSync(
+    join(ROOT, ".claude-plugin", "marketplace.json"),
+    join(folder, ".claude-plugin", "marketplace.json"),
+  );
+  for (const name of ["installed_plugins.json", "known_marketplaces.json"]) {
+    const text = Deno.readTextFileSync(join(FIXTURE, name))
+      .replaceAll("/home/dev/src/lessons-reinject", folder)
+      .replaceAll("/home/dev", join(dir, "home"));
+    Deno.writeTextFileSync(join(plugins, name), name.startsWith("known") ? edit(text) : text);
   }
+  return { plugins, folder };
+}
+
+Deno.test("localPluginRoot() finds the folder a local marketplace runs the plugin from", async (t) => {
+  const cases: { name: string; edit?: (known: string) => string; found: boolean }[] = [
+    { name: "a directory marketplace: its folder", found: true },
+    {
+      name: "a GitHub marketplace: none (the cache copy is the root)",
+      edit: (k) => k.replace('"source": "directory"', '"source": "github"'),
+      found: false,
+    },
+    { name: "unreadable records: none", edit: () => "{ not json", found: false },
+  ];
+  for (const c of cases) {
+    await t.step(c.name, () => {
+      const { plugins, folder } = arrange(sandbox().dir, c.edit);
+      assertEquals(localPluginRoot(plugins, "lessons-reinject"), c.found ? folder : undefined);
+      assertEquals(localPluginRoot(plugins, "lessons-learned"), undefined);
+    });
+  }
+});
+
+Deno.test("localPluginRoot() with no records at all: none", () => {
+  assertEquals(localPluginRoot("/nonexistent/plugins", "lessons-reinject"), undefined);
+});
+
+Deno.test("doctor checks the local folder a hook runs from, not Claude Code's cache copy", async () => {
+  const { dir } = sandbox();
+  const { plugins, folder } = arrange(dir);
+  const copy = join(plugins, "cache", "lessons-reinject", "lessons-reinject", "0.1.0", "hooks");
+  Deno.mkdirSync(copy, { recursive: true });
+  Deno.copyFileSync(join(ROOT, "hooks", "hooks.json"), join(copy, "hooks.json"));
+  const ran = await cli(["doctor", "--json"], { HOME: join(dir, "home") }, "", dir);
+  const plugin = JSON.parse(ran.stdout).checks.find((c: { name: string }) => c.name === "plugin");
+  assertEquals(plugin.detail, `${folder} (marketplace added from a local folder)`);
 });

@@ -125,30 +125,17 @@ Deno.test("SessionStart(compact)'s answer: recorded under toolUseID SessionStart
   }
 });
 
-Deno.test("a refresh answered on an Agent call is recorded in the main transcript", () => {
-  const { bytes, lines } = recording("agent-call");
-  const token = tokenIn(lines);
-  const claim = find(lines, holds("toolu_g02")).end;
-  const evidence = evidenceAt(bytes, find(lines, holds("toolu_g03")).end, {
-    from: claim,
-    calls: ["toolu_g02"],
-    token,
-  });
-  assertEquals(Object.keys(evidence.answers), ["toolu_g02"]);
-  assertEquals(judge(answerAwaitingReceipt("30", "toolu_g02", claim), evidence), {
-    kind: "delivered",
-  });
-});
-
-Deno.test("another session's token is not this hook's answer", () => {
+Deno.test("a refresh answered on an Agent call is recorded in the main transcript; not another session's", () => {
   const { bytes, lines } = recording("agent-call");
   const claim = find(lines, holds("toolu_g02")).end;
-  const evidence = evidenceAt(bytes, find(lines, holds("toolu_g03")).end, {
-    from: claim,
-    calls: ["toolu_g02"],
-    token: "00000000",
-  });
-  assertEquals(evidence.answers, {});
+  const at = find(lines, holds("toolu_g03")).end;
+  const evidence = (token: string) =>
+    evidenceAt(bytes, at, { from: claim, calls: ["toolu_g02"], token });
+  const ours = evidence(tokenIn(lines));
+  assertEquals(Object.keys(ours.answers), ["toolu_g02"]);
+  assertEquals(judge(answerAwaitingReceipt("30", "toolu_g02", claim), ours), { kind: "delivered" });
+  // Another session's token is not this hook's answer.
+  assertEquals(evidence("00000000").answers, {});
 });
 
 Deno.test("the receipt check reads no bytes beyond the usage scan's own", () => {

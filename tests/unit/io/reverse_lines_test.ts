@@ -41,34 +41,17 @@ Deno.test("readLinesBackward() yields lines last first at every chunk size", asy
 });
 
 Deno.test("readLinesBackward() handles awkward boundaries", async (t) => {
-  const cases: { name: string; text: string; chunk: number; lines: string[] }[] = [
-    { name: "no trailing newline", text: "a\nb", chunk: 4, lines: ["b", "a"] },
-    {
-      name: "a line split across chunks",
-      text: "first\nsecond-line\n",
-      chunk: 4,
-      lines: ["second-line", "first"],
-    },
-    {
-      name: "a multi-byte character split by a chunk edge",
-      text: "€uro\n日本語\n",
-      chunk: 2,
-      lines: ["日本語", "€uro"],
-    },
-    {
-      name: "CRLF keeps its CR for the JSON parser to ignore",
-      text: "a\r\nb\r\n",
-      chunk: 3,
-      lines: ["b\r", "a\r"],
-    },
-    { name: "empty input", text: "", chunk: 4, lines: [] },
-    { name: "only newlines", text: "\n\n\n", chunk: 2, lines: [] },
-    { name: "one line, no newline", text: "solo", chunk: 3, lines: ["solo"] },
+  const cases: [string, string, number, string[]][] = [
+    ["no trailing newline", "a\nb", 4, ["b", "a"]],
+    ["a line split across chunks", "first\nsecond-line\n", 4, ["second-line", "first"]],
+    ["a multi-byte character split by a chunk edge", "€uro\n日本語\n", 2, ["日本語", "€uro"]],
+    ["CRLF keeps its CR for the JSON parser to ignore", "a\r\nb\r\n", 3, ["b\r", "a\r"]],
+    ["empty input", "", 4, []],
+    ["only newlines", "\n\n\n", 2, []],
+    ["one line, no newline", "solo", 3, ["solo"]],
   ];
-  for (const c of cases) {
-    await t.step(c.name, () => {
-      assertEquals((linesOf(c.text, c.chunk)).map((l) => l.text), c.lines);
-    });
+  for (const [name, text, chunk, lines] of cases) {
+    await t.step(name, () => assertEquals(linesOf(text, chunk).map((l) => l.text), lines));
   }
 });
 

@@ -30,139 +30,73 @@ const candidates = (p: Places) =>
   );
 
 Deno.test("ruleSourceCandidates() lists every place in rank order", async (t) => {
-  const cases: {
-    name: string;
-    input: Places;
-    want: string[];
-  }[] = [
-    {
-      name: "cwd below the git root: the cwd's files, then the root's, then the user's",
-      input: {
-        cwd: "/r/pkg",
-        gitRoot: "/r",
-        userDir: "/h/.claude",
-        home: "/h",
-        sources: ALL,
-        extraFiles: [],
-      },
-      want: [
-        "rules-file project pkg/.claude/reinject.md",
-        "rules-file project .claude/reinject.md",
-        "claude-md project pkg/CLAUDE.local.md",
-        "claude-md project pkg/CLAUDE.md",
-        "claude-md project pkg/.claude/CLAUDE.md",
-        "claude-md project CLAUDE.local.md",
-        "claude-md project CLAUDE.md",
-        "claude-md project .claude/CLAUDE.md",
-        "rules-file user ~/.claude/reinject.md",
-        "claude-md user ~/.claude/CLAUDE.md",
-      ],
-    },
-    {
-      name: "cwd is the git root: each place once",
-      input: {
-        cwd: "/r",
-        gitRoot: "/r",
-        userDir: "/h/.claude",
-        home: "/h",
-        sources: ALL,
-        extraFiles: [],
-      },
-      want: [
-        "rules-file project .claude/reinject.md",
-        "claude-md project CLAUDE.local.md",
-        "claude-md project CLAUDE.md",
-        "claude-md project .claude/CLAUDE.md",
-        "rules-file user ~/.claude/reinject.md",
-        "claude-md user ~/.claude/CLAUDE.md",
-      ],
-    },
-    {
-      name: "no git root, CLAUDE_CONFIG_DIR elsewhere, configured files first",
-      input: {
-        cwd: "/w",
-        gitRoot: undefined,
-        userDir: "/cfg",
-        home: "/h",
-        sources: ALL,
-        extraFiles: ["team-rules.md", "/abs/rules.md"],
-      },
-      want: [
-        "rules-file configured team-rules.md",
-        "rules-file configured /abs/rules.md",
-        "rules-file project .claude/reinject.md",
-        "claude-md project CLAUDE.local.md",
-        "claude-md project CLAUDE.md",
-        "claude-md project .claude/CLAUDE.md",
-        "rules-file user /cfg/reinject.md",
-        "claude-md user /cfg/CLAUDE.md",
-      ],
-    },
-    {
-      name: "the home folder as the project: ~/.claude/CLAUDE.md is kept once, as the project's",
-      input: {
-        cwd: "/h",
-        gitRoot: undefined,
-        userDir: "/h/.claude",
-        home: "/h",
-        sources: ALL,
-        extraFiles: [],
-      },
-      want: [
-        "rules-file project .claude/reinject.md",
-        "claude-md project CLAUDE.local.md",
-        "claude-md project CLAUDE.md",
-        "claude-md project .claude/CLAUDE.md",
-      ],
-    },
-    {
-      name: "only claude-md on",
-      input: {
-        cwd: "/r",
-        gitRoot: "/r",
-        userDir: "/h/.claude",
-        home: "/h",
-        sources: new Set<SourceName>(["claude-md"]),
-        extraFiles: ["x.md"],
-      },
-      want: [
-        "claude-md project CLAUDE.local.md",
-        "claude-md project CLAUDE.md",
-        "claude-md project .claude/CLAUDE.md",
-        "claude-md user ~/.claude/CLAUDE.md",
-      ],
-    },
-    {
-      name: "only the manifest on: no own-rule sources",
-      input: {
-        cwd: "/r",
-        gitRoot: "/r",
-        userDir: "/h/.claude",
-        home: "/h",
-        sources: new Set<SourceName>(["manifest"]),
-        extraFiles: [],
-      },
-      want: [],
-    },
-    {
-      name: "no cwd and no home: the configured folder only",
-      input: {
-        cwd: undefined,
-        gitRoot: undefined,
-        userDir: "/cfg",
-        home: undefined,
-        sources: ALL,
-        extraFiles: [],
-      },
-      want: ["rules-file user /cfg/reinject.md", "claude-md user /cfg/CLAUDE.md"],
-    },
+  // Each case's places over a project at /r with the user's folder /h/.claude.
+  const at = { cwd: "/r", gitRoot: "/r", userDir: "/h/.claude", home: "/h" };
+  const cases: [string, Partial<Places>, string[]][] = [
+    ["cwd below the git root: the cwd's files, then the root's, then the user's", {
+      cwd: "/r/pkg",
+    }, [
+      "rules-file project pkg/.claude/reinject.md",
+      "rules-file project .claude/reinject.md",
+      "claude-md project pkg/CLAUDE.local.md",
+      "claude-md project pkg/CLAUDE.md",
+      "claude-md project pkg/.claude/CLAUDE.md",
+      "claude-md project CLAUDE.local.md",
+      "claude-md project CLAUDE.md",
+      "claude-md project .claude/CLAUDE.md",
+      "rules-file user ~/.claude/reinject.md",
+      "claude-md user ~/.claude/CLAUDE.md",
+    ]],
+    ["cwd is the git root: each place once", {}, [
+      "rules-file project .claude/reinject.md",
+      "claude-md project CLAUDE.local.md",
+      "claude-md project CLAUDE.md",
+      "claude-md project .claude/CLAUDE.md",
+      "rules-file user ~/.claude/reinject.md",
+      "claude-md user ~/.claude/CLAUDE.md",
+    ]],
+    ["no git root, CLAUDE_CONFIG_DIR elsewhere, configured files first", {
+      cwd: "/w",
+      gitRoot: undefined,
+      userDir: "/cfg",
+      extraFiles: ["team-rules.md", "/abs/rules.md"],
+    }, [
+      "rules-file configured team-rules.md",
+      "rules-file configured /abs/rules.md",
+      "rules-file project .claude/reinject.md",
+      "claude-md project CLAUDE.local.md",
+      "claude-md project CLAUDE.md",
+      "claude-md project .claude/CLAUDE.md",
+      "rules-file user /cfg/reinject.md",
+      "claude-md user /cfg/CLAUDE.md",
+    ]],
+    ["the home folder as the project: ~/.claude/CLAUDE.md is kept once, as the project's", {
+      cwd: "/h",
+      gitRoot: undefined,
+    }, [
+      "rules-file project .claude/reinject.md",
+      "claude-md project CLAUDE.local.md",
+      "claude-md project CLAUDE.md",
+      "claude-md project .claude/CLAUDE.md",
+    ]],
+    ["only claude-md on", { sources: new Set(["claude-md"]), extraFiles: ["x.md"] }, [
+      "claude-md project CLAUDE.local.md",
+      "claude-md project CLAUDE.md",
+      "claude-md project .claude/CLAUDE.md",
+      "claude-md user ~/.claude/CLAUDE.md",
+    ]],
+    ["only the manifest on: no own-rule sources", { sources: new Set(["manifest"]) }, []],
+    ["no cwd and no home: the configured folder only", {
+      cwd: undefined,
+      gitRoot: undefined,
+      userDir: "/cfg",
+      home: undefined,
+    }, ["rules-file user /cfg/reinject.md", "claude-md user /cfg/CLAUDE.md"]],
   ];
-  for (const c of cases) {
-    await t.step(c.name, () => {
-      assertEquals(
-        candidates(c.input).map((s) => `${s.kind} ${s.scope} ${s.display}`),
-        c.want,
-      );
+  for (const [name, input, want] of cases) {
+    await t.step(name, () => {
+      const found = candidates({ ...at, sources: ALL, extraFiles: [], ...input });
+      assertEquals(found.map((s) => `${s.kind} ${s.scope} ${s.display}`), want);
     });
   }
 });

@@ -1,20 +1,27 @@
 /**
- * transcriptOf() against what real Claude Code 2.1.328 sends: a subagent's PostToolUse payload
- * carries the main session's transcript_path and an agent_id, but no agent_transcript_path.
+ * Where a session's transcripts are: transcriptOf() against what real Claude Code sends (a
+ * subagent's PostToolUse payload carries the main session's transcript_path and an agent_id, but
+ * no agent_transcript_path), and the search for an agent's file.
  */
-import { deepStrictEqual } from "node:assert/strict";
-import { transcriptOf } from "../../../src/io/session_files.ts";
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { join } from "node:path";
+import { findFileUnder, transcriptOf } from "../../../src/io/session_files.ts";
 import { HookPayloadSchema } from "../../../src/schemas/payload.ts";
-import { payload } from "../../_helpers.ts";
+import { payload, sandbox } from "../../_helpers.ts";
 
-function parsed(raw: Record<string, unknown>) {
-  return HookPayloadSchema.parse(raw);
+const parsed = (raw: Record<string, unknown>) => HookPayloadSchema.parse(raw);
+
+/** 2.1.167's layout, `subagents/workflows/wf_<id>/agent-<id>.jsonl`, and one agent beside it. */
+function tree(root = sandbox().dir): string {
+  Deno.mkdirSync(join(root, "workflows", "wf_f5b3cd7b-844"), { recursive: true });
+  Deno.writeTextFileSync(join(root, "workflows", "wf_f5b3cd7b-844", "agent-a1.jsonl"), "");
+  Deno.writeTextFileSync(join(root, "agent-a2.jsonl"), "");
+  return root;
 }
 
 Deno.test("transcriptOf() finds a subagent's own file beside the main transcript", () => {
   // Captured from a real subagent Bash call (tests/e2e, scenario "a subagent's tool calls ...").
-  const subagent = payload("PostToolUse.subagent");
-  deepStrictEqual(transcriptOf(parsed(subagent)), {
+  assertEquals(transcriptOf(parsed(payload("PostToolUse.subagent"))), {
     path: "/home/dev/.claude/projects/-home-dev-project/d82993bb-5608-420b-9592-346df209b201/" +
       "subagents/agent-a40a044a563825531.jsonl",
     sidechainFile: true,
@@ -51,7 +58,68 @@ Deno.test("transcriptOf() handles every shape of payload", async (t) => {
   for (const [name, fields, expected] of cases) {
     await t.step(name, () => {
       const input = parsed({ session_id: "s1", hook_event_name: "PostToolUse", ...fields });
-      deepStrictEqual(transcriptOf(input), expected);
+      assertEquals(transcriptOf(input), expected);
     });
   }
+});
+
+Deno.test("findFileUnder() finds an agent's file at any depth, within its limits", async (t) => {
+  const root = tree();
+  const nested = join(root, "workflows", "wf_f5b3cd7b-844", "agent-a1.jsonl");
+  const cases: [string, string, string, Parameters<typeof findFileUnder>[2]?, string?][] = [
+    ["nested two levels down", root, "agent-a1.jsonl", {}, nested],
+    ["beside the folders", root, "agent-a2.jsonl", {}, join(root, "agent-a2.jsonl")],
+    ["deeper than maxDepth: not found", root, "agent-a1.jsonl", { maxDepth: 1 }],
+    ["over the entry budget: not found", root, "agent-a1.jsonl", { maxEntries: 2 }],
+    ["absent", root, "agent-zz.jsonl"],
+    ["no folder at all", join(root, "missing"), "agent-a1.jsonl"],
+  ];
+  for (const [name, under, file, limits, found] of cases) {
+    await t.step(name, () => assertEquals(findFileUnder(under, file, limits), found));
+  }
+});
+
+Deno.test("transcriptOf() searches once, then uses the path the state remembered", async (t) => {
+  const { dir } = sandbox();
+  const root = tree(join(dir, "s1", "subagents"));
+  const call = (agent: string) =>
+    parsed({
+      session_id: "s1",
+      hook_event_name: "PostToolUse",
+      transcript_path: join(dir, "s1.jsonl"),
+      agent_id: agent,
+    });
+  const nested = join(root, "workflows", "wf_f5b3cd7b-844", "agent-a1.jsonl");
+  await t.step("not at the expected place: found and to be remembered", () => {
+    assertEquals(transcriptOf(call("a1")), { path: nested, sidechainFile: true, found: nested });
+  });
+  await t.step("remembered: used without a search", () => {
+    assertEquals(transcriptOf(call("a1"), nested), { path: nested, sidechainFile: true });
+  });
+  await t.step("at the expected place (2.1.328): no search", () => {
+    assertEquals(transcriptOf(call("a2")), {
+      path: join(root, "agent-a2.jsonl"),
+      sidechainFile: true,
+    });
+  });
+});
+
+Deno.test("findFileUnder() finds agents whose ids are not hex, by their exact name only", () => {
+  const { dir: root } = sandbox();
+  // Ids as 2.1.328 makes them: a + label + - + 16 hex, and agent hooks' hook-agent-<uuid>.
+  const ids = [
+    "acommentd41d8cd9-8f00b204e9800998",
+    "acompact-3d346a6bf6f19caa",
+    "hook-agent-5c1d2e3f-4a5b-4c6d-8e7f-8091a2b3c4d5",
+  ];
+  const fork = join(root, "workflows", "wf_1", "agent-afork-x-0123456789abcdef.jsonl");
+  Deno.mkdirSync(join(root, "workflows", "wf_1"), { recursive: true });
+  for (const id of ids) Deno.writeTextFileSync(join(root, `agent-${id}.jsonl`), "");
+  Deno.writeTextFileSync(fork, "");
+  for (const id of ids) {
+    assertEquals(findFileUnder(root, `agent-${id}.jsonl`), join(root, `agent-${id}.jsonl`));
+  }
+  assertEquals(findFileUnder(root, "agent-afork-x-0123456789abcdef.jsonl"), fork);
+  // A prefix of a real id is another agent: never the summariser's file for "acompact".
+  assertEquals(findFileUnder(root, "agent-acompact.jsonl"), undefined);
 });

@@ -15,6 +15,7 @@ import {
   RECORDED,
   runHook,
   SAMPLE_MANIFEST,
+  sandbox,
   underStrace,
 } from "../../_helpers.ts";
 
@@ -55,62 +56,54 @@ function bytesFor(path: string, query: { toolUseId: string }) {
 }
 
 Deno.test("viewOf() reads under 1 MiB of a 1 GiB transcript, the same bytes as of 1 MiB", async (t) => {
-  const dir = await Deno.makeTempDir({ prefix: "lessons-bytes-" });
-  try {
-    const tailBytes = tail();
-    const small = join(dir, "small.jsonl");
-    const large = join(dir, "large.jsonl");
-    await sparseTranscript(small, 1 * MiB, tailBytes);
-    await sparseTranscript(large, 1 * GiB, tailBytes);
+  const { dir } = sandbox();
+  const tailBytes = tail();
+  const small = join(dir, "small.jsonl");
+  const large = join(dir, "large.jsonl");
+  await sparseTranscript(small, 1 * MiB, tailBytes);
+  await sparseTranscript(large, 1 * GiB, tailBytes);
 
-    await t.step("this call's entry (tool_use_id match)", () => {
-      const onSmall = bytesFor(small, { toolUseId: TOOL_USE_ID });
-      const onLarge = bytesFor(large, { toolUseId: TOOL_USE_ID });
-      assertEquals(onLarge.result.usage?.tokens, TOKENS);
-      assertEquals(onLarge.result.usage?.matched, true);
-      assert(onLarge.bytesRead < MiB, `read ${onLarge.bytesRead} bytes of 1 GiB`);
-      assertEquals(onLarge.bytesRead, onSmall.bytesRead);
-      assertEquals(onLarge.result.bytesRead, onLarge.bytesRead);
-    });
+  await t.step("this call's entry (tool_use_id match)", () => {
+    const onSmall = bytesFor(small, { toolUseId: TOOL_USE_ID });
+    const onLarge = bytesFor(large, { toolUseId: TOOL_USE_ID });
+    assertEquals(onLarge.result.usage?.tokens, TOKENS);
+    assertEquals(onLarge.result.usage?.matched, true);
+    assert(onLarge.bytesRead < MiB, `read ${onLarge.bytesRead} bytes of 1 GiB`);
+    assertEquals(onLarge.bytesRead, onSmall.bytesRead);
+    assertEquals(onLarge.result.bytesRead, onLarge.bytesRead);
+  });
 
-    await t.step("the newest usage when this call's entry is not written yet", () => {
-      const query = { toolUseId: "toolu_01NotWrittenYetXXXXXXXXXX" };
-      const onSmall = bytesFor(small, query);
-      const onLarge = bytesFor(large, query);
-      assertEquals(onLarge.result.usage?.tokens, TOKENS);
-      assertEquals(onLarge.result.usage?.matched, false);
-      assert(onLarge.bytesRead < MiB, `read ${onLarge.bytesRead} bytes of 1 GiB`);
-      assertEquals(onLarge.bytesRead, onSmall.bytesRead);
-    });
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  await t.step("the newest usage when this call's entry is not written yet", () => {
+    const query = { toolUseId: "toolu_01NotWrittenYetXXXXXXXXXX" };
+    const onSmall = bytesFor(small, query);
+    const onLarge = bytesFor(large, query);
+    assertEquals(onLarge.result.usage?.tokens, TOKENS);
+    assertEquals(onLarge.result.usage?.matched, false);
+    assert(onLarge.bytesRead < MiB, `read ${onLarge.bytesRead} bytes of 1 GiB`);
+    assertEquals(onLarge.bytesRead, onSmall.bytesRead);
+  });
 });
 
 Deno.test("the hook answers from the tail of a 1 GiB transcript", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "lessons-bytes-" });
-  try {
-    const transcript = join(dir, "session.jsonl");
-    await sparseTranscript(transcript, 1 * GiB, tail());
-    const run = await runHook(
-      payload("PostToolUse.Bash", { transcript_path: transcript, tool_use_id: TOOL_USE_ID }),
-      {
-        LESSONS_STATE_DIR: join(dir, "state"),
-        LESSONS_MANIFEST_PATH: SAMPLE_MANIFEST,
-        LESSONS_CONTEXT_WINDOW: "1000000",
-        // 90,000 tokens, below 50 % of a 200k session's span (100,000): silent.
-        LESSONS_REINJECT_THRESHOLDS: "50",
-        LESSONS_REINJECT_WAIT_MS: "1",
-        LESSONS_DEBUG: "1",
-      },
-    );
-    const stderr = run.stderr;
-    assertEquals(run.code, 0);
-    assertEquals(run.stdout, "");
-    assert(stderr.includes(`${TOKENS} tokens from transcript tool_use match`), stderr);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  const { dir } = sandbox();
+  const transcript = join(dir, "session.jsonl");
+  await sparseTranscript(transcript, 1 * GiB, tail());
+  const run = await runHook(
+    payload("PostToolUse.Bash", { transcript_path: transcript, tool_use_id: TOOL_USE_ID }),
+    {
+      LESSONS_STATE_DIR: join(dir, "state"),
+      LESSONS_MANIFEST_PATH: SAMPLE_MANIFEST,
+      LESSONS_CONTEXT_WINDOW: "1000000",
+      // 90,000 tokens, below 50 % of a 200k session's span (100,000): silent.
+      LESSONS_REINJECT_THRESHOLDS: "50",
+      LESSONS_REINJECT_WAIT_MS: "1",
+      LESSONS_DEBUG: "1",
+    },
+  );
+  const stderr = run.stderr;
+  assertEquals(run.code, 0);
+  assertEquals(run.stdout, "");
+  assert(stderr.includes(`${TOKENS} tokens from transcript tool_use match`), stderr);
 });
 
 /**
@@ -135,38 +128,34 @@ Deno.test({
   // CI installs strace (.ci/run) and fails a test that lacks it.
   ignore: Deno.build.os !== "linux" || (!onPath("strace") && Deno.env.get("CI") !== "true"),
   async fn() {
-    const dir = await Deno.makeTempDir({ prefix: "lessons-bytes-" });
-    try {
-      const transcript = join(dir, "session.jsonl");
-      // The head is a hole without a newline: a scan reaching it would read the whole 1 GiB.
-      await sparseTranscript(transcript, 1 * GiB, tail());
-      const call = payload("PostToolUse.Bash", {
-        transcript_path: transcript,
-        tool_use_id: TOOL_USE_ID,
-      });
-      const env = {
-        LESSONS_STATE_DIR: join(dir, "state"),
-        LESSONS_MANIFEST_PATH: SAMPLE_MANIFEST,
-        LESSONS_CONTEXT_WINDOW: "200000", // 90,000 tokens: 45 %
-        LESSONS_REINJECT_WAIT_MS: "1",
-      };
-      const silent = await tracedReads(
-        call,
-        { ...env, LESSONS_REINJECT_THRESHOLDS: "50" },
-        transcript,
-      );
-      assertEquals(silent.run.stdout, "", silent.run.stderr);
-      const firing = await tracedReads(
-        call,
-        { ...env, LESSONS_REINJECT_THRESHOLDS: "40" },
-        transcript,
-      );
-      assert(firing.run.stdout.includes("refresh 40 "), firing.run.stdout + firing.run.stderr);
-      // The tail holds the reading: a chunk or two, never the 64 MiB a scan back would read.
-      assert(silent.bytes > 0 && silent.bytes < MiB, `a silent call read ${silent.bytes} bytes`);
-      assert(firing.bytes <= silent.bytes, `first refresh ${firing.bytes}, silent ${silent.bytes}`);
-    } finally {
-      await Deno.remove(dir, { recursive: true });
-    }
+    const { dir } = sandbox();
+    const transcript = join(dir, "session.jsonl");
+    // The head is a hole without a newline: a scan reaching it would read the whole 1 GiB.
+    await sparseTranscript(transcript, 1 * GiB, tail());
+    const call = payload("PostToolUse.Bash", {
+      transcript_path: transcript,
+      tool_use_id: TOOL_USE_ID,
+    });
+    const env = {
+      LESSONS_STATE_DIR: join(dir, "state"),
+      LESSONS_MANIFEST_PATH: SAMPLE_MANIFEST,
+      LESSONS_CONTEXT_WINDOW: "200000", // 90,000 tokens: 45 %
+      LESSONS_REINJECT_WAIT_MS: "1",
+    };
+    const silent = await tracedReads(
+      call,
+      { ...env, LESSONS_REINJECT_THRESHOLDS: "50" },
+      transcript,
+    );
+    assertEquals(silent.run.stdout, "", silent.run.stderr);
+    const firing = await tracedReads(
+      call,
+      { ...env, LESSONS_REINJECT_THRESHOLDS: "40" },
+      transcript,
+    );
+    assert(firing.run.stdout.includes("refresh 40 "), firing.run.stdout + firing.run.stderr);
+    // The tail holds the reading: a chunk or two, never the 64 MiB a scan back would read.
+    assert(silent.bytes > 0 && silent.bytes < MiB, `a silent call read ${silent.bytes} bytes`);
+    assert(firing.bytes <= silent.bytes, `first refresh ${firing.bytes}, silent ${silent.bytes}`);
   },
 });

@@ -30,126 +30,65 @@ function memory(text: string): { source: ByteSource; size: number } {
   return { source: { readAt: (o, l) => bytes.slice(o, o + l) }, size: bytes.length };
 }
 
+const SUBAGENT_FILE = "v2.1.167-subagent-file-agent-ab9eaae030fe399d0.jsonl";
+
 const jsonl = (lines: unknown[]) => lines.map((l) => JSON.stringify(l)).join("\n") + "\n";
 
 // Expected figures: tests/fixtures/transcripts/skeletons/README.md ("last main-chain usage"),
 // measured on the originals; the skeletons keep every usage figure.
-const PUBLIC_CASES: {
-  file: string;
-  tokens?: number;
-  model?: string;
-  window?: number;
-  sidechainFile?: boolean;
-  compactedAfterUsage?: boolean;
-}[] = [
-  { file: "v1.0.90-inline-sidechain-summary-entries.jsonl", compactedAfterUsage: true },
-  {
-    file: "v2.0.76-large-no-compaction.jsonl",
-    tokens: 180437,
-    model: "claude-opus-4-5-20251101",
-    window: 200_000,
-  },
-  {
-    file: "v2.1.14-agent-progress-nested-usage.jsonl",
-    tokens: 20229,
-    model: "claude-opus-4-5-20251101",
-    window: 200_000,
-  },
-  {
-    file: "v2.1.112-compact-boundary.jsonl",
-    tokens: 89199,
-    model: "claude-opus-4-7",
-    window: 200_000,
-  },
-  {
-    file: "v2.1.121-pasted-images-833KB-line.jsonl",
-    tokens: 123792,
-    model: "claude-sonnet-4-6",
-    window: 200_000,
-  },
-  {
-    file: "v2.1.167-main-with-workflow-subagents.jsonl",
-    tokens: 72752,
-    model: "claude-opus-4-8",
-    window: 1_000_000,
-  },
-  {
-    file: "v2.1.167-subagent-file-agent-ab9eaae030fe399d0.jsonl",
-    tokens: 50191,
-    model: "claude-opus-4-8",
-    window: 1_000_000,
-    sidechainFile: true,
-  },
-  {
-    file: "v2.1.185-three-compact-boundaries.jsonl",
-    tokens: 63388,
-    model: "claude-sonnet-4-6",
-    window: 200_000,
-  },
-  { file: "v2.1.212-newest.jsonl", tokens: 186830, model: "claude-fable-5", window: 1_000_000 },
+// [file, tokens, model, window, a subagent's own file]; no tokens: compacted after the last usage.
+const PUBLIC_CASES: [string, number?, string?, number?, boolean?][] = [
+  ["v1.0.90-inline-sidechain-summary-entries.jsonl"],
+  ["v2.0.76-large-no-compaction.jsonl", 180437, "claude-opus-4-5-20251101", 200_000],
+  ["v2.1.14-agent-progress-nested-usage.jsonl", 20229, "claude-opus-4-5-20251101", 200_000],
+  ["v2.1.112-compact-boundary.jsonl", 89199, "claude-opus-4-7", 200_000],
+  ["v2.1.121-pasted-images-833KB-line.jsonl", 123792, "claude-sonnet-4-6", 200_000],
+  ["v2.1.167-main-with-workflow-subagents.jsonl", 72752, "claude-opus-4-8", 1_000_000],
+  [SUBAGENT_FILE, 50191, "claude-opus-4-8", 1_000_000, true],
+  ["v2.1.185-three-compact-boundaries.jsonl", 63388, "claude-sonnet-4-6", 200_000],
+  ["v2.1.212-newest.jsonl", 186830, "claude-fable-5", 1_000_000],
 ];
 
 Deno.test("scanUsage() matches the README figures of every public transcript", async (t) => {
-  for (const c of PUBLIC_CASES) {
-    const path = skeletonTranscript(c.file);
-    await t.step({
-      name: c.file,
-      fn: () => {
-        const scan = scanFile(path, { sidechainFile: c.sidechainFile ?? false });
-        if ("error" in scan) throw new Error(scan.error);
-        if (c.compactedAfterUsage) {
-          // 1.0.x compaction (isCompactSummary, no boundary) after the last real usage: the
-          // 156,089 figure describes a context that no longer exists.
-          assertEquals(scan.usage, undefined);
-          ok(scan.markerAfterUsage !== undefined);
-          return;
-        }
-        assertEquals(scan.usage?.tokens, c.tokens);
-        assertEquals(scan.usage?.model, c.model);
-        // The version that wrote the entry decides (opus-4-7 was 200k by default in 2.1.112).
-        const choice = resolveWindow({
-          model: c.model,
-          version: scan.usage?.version,
-          tokens: c.tokens,
-          firstParty: true,
-        });
-        assertEquals(choice.window, c.window);
-        // The tail is all it takes: far less than the file.
-        ok(scan.bytesRead <= Math.max(256 * 1024, 900_000), `read ${scan.bytesRead} bytes`);
-      },
+  for (const [file, tokens, model, window, sidechainFile = false] of PUBLIC_CASES) {
+    await t.step(file, () => {
+      const scan = scanFile(skeletonTranscript(file), { sidechainFile });
+      if ("error" in scan) throw new Error(scan.error);
+      if (tokens === undefined) {
+        // 1.0.x compaction (isCompactSummary, no boundary) after the last real usage: the
+        // 156,089 figure describes a context that no longer exists.
+        assertEquals(scan.usage, undefined);
+        ok(scan.markerAfterUsage !== undefined);
+        return;
+      }
+      assertEquals([scan.usage?.tokens, scan.usage?.model], [tokens, model]);
+      // The version that wrote the entry decides (opus-4-7 was 200k by default in 2.1.112).
+      const version = scan.usage?.version;
+      assertEquals(resolveWindow({ model, version, tokens, firstParty: true }).window, window);
+      // The tail is all it takes: far less than the file.
+      ok(scan.bytesRead <= Math.max(256 * 1024, 900_000), `read ${scan.bytesRead} bytes`);
     });
   }
 });
 
-Deno.test("scanUsage() ignores a subagent file's entries when reading it as a main transcript", async (t) => {
-  const path = skeletonTranscript("v2.1.167-subagent-file-agent-ab9eaae030fe399d0.jsonl");
-  await t.step({
-    name: "every line is a sidechain",
-    fn: () => {
-      const scan = scanFile(path);
-      if ("error" in scan) throw new Error(scan.error);
-      assertEquals(scan.usage, undefined);
-    },
-  });
+Deno.test("scanUsage() ignores a subagent file's entries when reading it as a main transcript", () => {
+  // Every line is a sidechain.
+  const scan = scanFile(skeletonTranscript(SUBAGENT_FILE));
+  if ("error" in scan) throw new Error(scan.error);
+  assertEquals(scan.usage, undefined);
 });
 
-Deno.test("scanUsage() sees no reading between a 2.1.185 boundary and the first real usage after it", async (t) => {
-  const path = skeletonTranscript("v2.1.185-three-compact-boundaries.jsonl");
-  await t.step({
-    name: "zero-usage in-flight entries after the first boundary do not count",
-    fn: () => {
-      // Lines 1..346: the first boundary is line 330, lines 332-334 carry all-zero usage, and the
-      // first non-zero usage after the boundary is line 347.
-      const lines = Deno.readTextFileSync(path).split("\n").slice(0, 346);
-      const { source, size } = memory(lines.join("\n") + "\n");
-      const scan = scanUsage(source, size);
-      assertEquals(scan.usage, undefined);
-      ok(scan.markerAfterUsage !== undefined);
-      const withNext = Deno.readTextFileSync(path).split("\n").slice(0, 347);
-      const next = memory(withNext.join("\n") + "\n");
-      assertEquals((scanUsage(next.source, next.size)).usage?.tokens, 45540);
-    },
-  });
+Deno.test("scanUsage() sees no reading between a 2.1.185 boundary and the first real usage after it", () => {
+  // Lines 1..346: the first boundary is line 330, lines 332-334 carry all-zero usage (in-flight
+  // entries, which do not count), and the first non-zero usage after the boundary is line 347.
+  const lines = Deno.readTextFileSync(skeletonTranscript("v2.1.185-three-compact-boundaries.jsonl"))
+    .split("\n");
+  const { source, size } = memory(lines.slice(0, 346).join("\n") + "\n");
+  const scan = scanUsage(source, size);
+  assertEquals(scan.usage, undefined);
+  ok(scan.markerAfterUsage !== undefined);
+  const next = memory(lines.slice(0, 347).join("\n") + "\n");
+  assertEquals(scanUsage(next.source, next.size).usage?.tokens, 45540);
 });
 
 Deno.test("scanUsage() finds this call's tool_use entry in a recorded real transcript", async (t) => {
@@ -322,41 +261,21 @@ Deno.test("the history walk reports a truncated scan past its byte budget; the s
 
 Deno.test("the search for a marker reads its range once, and answers as the walk does", async (t) => {
   const filler = Array.from({ length: 300 }, () => entries.assistant(1000));
-  const cases: {
-    name: string;
-    lines: unknown[];
-    /** Where the range starts: at the second line, or one byte into the first. */
-    from: "second line" | "one byte in";
-    /** The most reads it may take: the usage scan's chunk, the search's piece, the walk's chunks. */
-    reads: number;
-  }[] = [
+  // [name, lines, where the range starts (the second line, or one byte into the first), the most
+  // reads it may take: the usage scan's chunk, the search's piece, the walk's chunks].
+  const cases: [string, unknown[], "second line" | "one byte in", number][] = [
     // The usual call after a threshold fired: 300 entries written since, no marker among them.
-    {
-      name: "no marker in the range",
-      lines: [entries.compactBoundary(), ...filler],
-      from: "second line",
-      reads: 2,
-    },
-    {
-      name: "a marker in the range",
-      lines: [...filler, entries.compactBoundary()],
-      from: "second line",
-      reads: 7,
-    },
+    ["no marker in the range", [entries.compactBoundary(), ...filler], "second line", 2],
+    ["a marker in the range", [...filler, entries.compactBoundary()], "second line", 7],
     // The marker's line starts one byte before the range: the search sees its text and hands
     // over to the walk, which passes that line over.
-    {
-      name: "a marker just before the range",
-      lines: [entries.compactBoundary(), ...filler],
-      from: "one byte in",
-      reads: 8,
-    },
+    ["a marker just before the range", [entries.compactBoundary(), ...filler], "one byte in", 8],
   ];
-  for (const c of cases) {
-    await t.step(c.name, () => {
-      const text = jsonl(c.lines);
+  for (const [name, lines, from, most] of cases) {
+    await t.step(name, () => {
+      const text = jsonl(lines);
       const { source, size } = memory(text);
-      const stopBelow = c.from === "second line" ? text.indexOf("\n") + 1 : 1;
+      const stopBelow = from === "second line" ? text.indexOf("\n") + 1 : 1;
       let reads = 0;
       const counting = {
         readAt: (offset: number, length: number) => (reads++, source.readAt(offset, length)),
@@ -369,7 +288,7 @@ Deno.test("the search for a marker reads its range once, and answers as the walk
         : undefined;
       // A marker newer than any usage is the usage scan's own find.
       assertEquals(scan.markerSince ?? scan.markerAfterUsage, expected);
-      ok(reads <= c.reads, `${reads} reads`);
+      ok(reads <= most, `${reads} reads`);
     });
   }
 });
@@ -398,16 +317,14 @@ Deno.test("the search finds a marker in a range longer than one search piece, ev
   }
 });
 
-Deno.test("an auto-compaction's boundary is read through the summary three lines after it", async (t) => {
+Deno.test("the usage scan reads the boundary behind the summary entry, and the model it compacted", async (t) => {
   // Recorded from real 2.1.328: the auto boundary (preTokens 67,044) at line 85, two attachments,
   // its isCompactSummary entry at line 88; reading backwards the summary comes first.
-  const text = Deno.readTextFileSync(
+  const auto = Deno.readTextFileSync(
     join(RECORDINGS, "recorded-2.1.328-auto-compact-window.jsonl"),
   );
-  const lines = text.split("\n");
-  const upTo = (n: number) => memory(lines.slice(0, n + 1).join("\n") + "\n");
-  await t.step("scanUsage() with no reading since the compaction", () => {
-    const { source, size } = upTo(100);
+  await t.step("an auto-compaction's boundary, through the summary three lines after it", () => {
+    const { source, size } = memory(auto.split("\n").slice(0, 101).join("\n") + "\n");
     const scan = scanUsage(source, size, { toolUseId: "toolu_wa0" });
     ok(scan.markerAfterUsage !== undefined);
     assertEquals(scan.compaction, {
@@ -417,9 +334,6 @@ Deno.test("an auto-compaction's boundary is read through the summary three lines
       version: "2.1.328",
     });
   });
-});
-
-Deno.test("the usage scan reads the boundary behind the summary entry, and the model it compacted", async (t) => {
   // 2.x writes the compact_boundary and then the isCompactSummary entry: walking back, a scan
   // meets the summary first. Cut the recorded 2.1.328 session just after its summary.
   const lines = Deno.readTextFileSync(

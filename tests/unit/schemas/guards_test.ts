@@ -31,6 +31,7 @@ type Kind =
   | "unknown"
   | { nullable: Kind }
   | { oneOf: readonly string[] }
+  | { recordOf: Kind }
   | { union: Kind[] }
   | { object: Fields }
   | { arrayOf: Fields };
@@ -80,6 +81,10 @@ function validOf(rand: Rand, kind: Kind, depth: number): unknown {
     if ("nullable" in kind) return rand() < 0.3 ? null : validOf(rand, kind.nullable, depth);
     if ("oneOf" in kind) return pick(rand, kind.oneOf);
     if ("union" in kind) return validOf(rand, pick(rand, kind.union), depth);
+    if ("recordOf" in kind) {
+      const keys = ["30", "52", "70"].slice(0, Math.floor(rand() * 3));
+      return Object.fromEntries(keys.map((key) => [key, validOf(rand, kind.recordOf, depth)]));
+    }
     if ("arrayOf" in kind) {
       const fields = kind.arrayOf;
       return Array.from({ length: Math.floor(rand() * 3) }, () => validObject(rand, fields, depth));
@@ -152,6 +157,8 @@ function mutated(rand: Rand, fields: Fields, depth = 0): unknown {
       value[name] = mutated(rand, kind.object, depth + 1);
     } else if (roll < 0.5 && typeof kind === "object" && "arrayOf" in kind) {
       value[name] = [validObject(rand, kind.arrayOf, depth + 1), mutated(rand, kind.arrayOf)];
+    } else if (roll < 0.5 && typeof kind === "object" && "recordOf" in kind) {
+      value[name] = { "30": anyValue(rand, depth + 1) };
     } else if (roll < 0.6 && kind === "numbers") {
       value[name] = [30, anyValue(rand, depth + 1)];
     } else value[name] = anyValue(rand, depth + 1);
@@ -185,122 +192,61 @@ function fromText(rand: Rand, value: unknown): unknown {
   return JSON.parse(text);
 }
 
+/** A zod schema's definition, as zod keeps it. */
+// deno-lint-ignore no-explicit-any
+type Def = any;
+const defOf = (schema: unknown): Def => (schema as { _zod: { def: Def } })._zod.def;
+
+/** The fields of a zod object schema, read off its definition: the corpus follows the schema. */
+function fieldsOf(schema: unknown): Fields {
+  const fields = Object.entries(defOf(schema).shape).map(([name, field]) => {
+    const def = defOf(field);
+    const optional = def.type === "optional";
+    return [name, { kind: kindOf(optional ? def.innerType : field), required: !optional }];
+  });
+  return Object.fromEntries(fields);
+}
+
+function kindOf(schema: unknown): Kind {
+  const def = defOf(schema);
+  const checks: string[] = (def.checks ?? []).map((c: Def) => defOf(c).check);
+  switch (def.type) {
+    case "nullable":
+      return { nullable: kindOf(def.innerType) };
+    case "string":
+      return checks.includes("min_length") ? "nonEmpty" : "string";
+    case "number": // z.int() is a number format; with it, every count here is non-negative
+      return checks.includes("number_format") ? "count" : "number";
+    case "boolean":
+    case "unknown":
+      return def.type;
+    case "enum":
+      return { oneOf: Object.values(def.entries) };
+    case "union":
+      return { union: def.options.map(kindOf) };
+    case "object":
+      return { object: fieldsOf(schema) };
+    case "record":
+      return { recordOf: kindOf(def.valueType) };
+    case "array":
+      if (defOf(def.element).type === "number") return "numbers";
+      if (defOf(def.element).type === "object") return { arrayOf: fieldsOf(def.element) };
+  }
+  throw new Error(`no kind for a zod ${def.type}`);
+}
+
 interface Shape {
   name: string;
-  fields: Fields;
   schema: { safeParse(value: unknown): { success: boolean; data?: unknown } };
   guard: (value: unknown) => boolean;
 }
 
-const usageObject: Fields = {
-  input_tokens: { kind: "number" },
-  cache_creation_input_tokens: { kind: "number" },
-  cache_read_input_tokens: { kind: "number" },
-};
-
 const SHAPES: Shape[] = [
-  {
-    name: "HookPayloadSchema",
-    schema: HookPayloadSchema,
-    guard: isHookPayload,
-    fields: {
-      session_id: { kind: "nonEmpty", required: true },
-      hook_event_name: { kind: "nonEmpty", required: true },
-      transcript_path: { kind: "string" },
-      cwd: { kind: "string" },
-      tool_name: { kind: "string" },
-      tool_use_id: { kind: "string" },
-      agent_id: { kind: "string" },
-      agent_type: { kind: "string" },
-      agent_transcript_path: { kind: "string" },
-      source: { kind: "string" },
-      prompt_id: { kind: "string" },
-      model: { kind: "unknown" },
-      context_window: { kind: "unknown" },
-    },
-  },
-  {
-    name: "ContextWindowSchema",
-    schema: ContextWindowSchema,
-    guard: isContextWindow,
-    fields: {
-      used_percentage: { kind: { nullable: "number" } },
-      context_window_size: { kind: { nullable: "number" } },
-      current_usage: { kind: { nullable: { union: ["number", { object: usageObject }] } } },
-    },
-  },
-  {
-    name: "StateSchema",
-    schema: StateSchema,
-    guard: isState,
-    fields: {
-      fired: { kind: "numbers", required: true },
-      toolCount: { kind: "count", required: true },
-      epoch: { kind: "count" },
-      firedAt: { kind: "count" },
-      firedPercent: { kind: "number" },
-      checkedTo: { kind: "count" },
-      afterCompact: { kind: { oneOf: ["pending", "delivered"] } },
-      compactPrompt: { kind: "string" },
-      provenWindow: { kind: "count" },
-      compactedAt: { kind: "count" },
-      claudeSettings: { kind: "string" },
-      provenModel: { kind: "string" },
-      provenVersion: { kind: "string" },
-      agentTranscript: { kind: "string" },
-      deliveries: {
-        kind: {
-          arrayOf: {
-            refresh: { kind: "string", required: true },
-            call: { kind: "string", required: true },
-            at: { kind: "count", required: true },
-            sent: { kind: "count", required: true },
-            status: {
-              kind: { oneOf: ["pending", "delivered", "given up", "unrecorded"] },
-              required: true,
-            },
-            reason: { kind: "string" },
-          },
-        },
-      },
-      chains: {
-        kind: {
-          arrayOf: {
-            tip: { kind: "string", required: true },
-            message: { kind: "string" },
-            fired: { kind: "numbers", required: true },
-          },
-        },
-      },
-      forked: { kind: "boolean" },
-    },
-  },
-  {
-    name: "StatuslineRecordSchema",
-    schema: StatuslineRecordSchema,
-    guard: isStatuslineRecord,
-    fields: {
-      sessionId: { kind: "string", required: true },
-      recordedAt: { kind: "number", required: true },
-      percent: { kind: "number", required: true },
-      tokens: { kind: "number" },
-      window: { kind: "number" },
-      model: { kind: "string" },
-      transcriptPath: { kind: "string" },
-      transcriptSize: { kind: "number" },
-    },
-  },
-  {
-    name: "StatuslineInputSchema",
-    schema: StatuslineInputSchema,
-    guard: isStatuslineInput,
-    fields: {
-      session_id: { kind: "nonEmpty", required: true },
-      transcript_path: { kind: { nullable: "string" } },
-      model: { kind: { nullable: { object: { id: { kind: { nullable: "string" } } } } } },
-      context_window: { kind: "unknown" },
-    },
-  },
+  { name: "HookPayloadSchema", schema: HookPayloadSchema, guard: isHookPayload },
+  { name: "ContextWindowSchema", schema: ContextWindowSchema, guard: isContextWindow },
+  { name: "StateSchema", schema: StateSchema, guard: isState },
+  { name: "StatuslineRecordSchema", schema: StatuslineRecordSchema, guard: isStatuslineRecord },
+  { name: "StatuslineInputSchema", schema: StatuslineInputSchema, guard: isStatuslineInput },
 ];
 
 const CASES_PER_SHAPE = 30_000;
@@ -308,14 +254,15 @@ const CASES_PER_SHAPE = 30_000;
 for (const shape of SHAPES) {
   Deno.test(`${shape.guard.name}() accepts exactly what ${shape.name} accepts`, () => {
     const rand = seededRandom(0x5eed ^ shape.name.length);
+    const fields = fieldsOf(shape.schema);
     const accepted = { valid: 0, mutated: 0, hostile: 0 };
     let rejected = 0;
     for (let i = 0; i < CASES_PER_SHAPE; i++) {
       const origin = i % 3 === 0 ? "valid" : i % 3 === 1 ? "mutated" : "hostile";
       const base = origin === "valid"
-        ? validObject(rand, shape.fields, 0)
+        ? validObject(rand, fields, 0)
         : origin === "mutated"
-        ? mutated(rand, shape.fields)
+        ? mutated(rand, fields)
         : hostile(rand);
       const value = rand() < 0.5 ? base : fromText(rand, base);
       const zod = shape.schema.safeParse(value);

@@ -1,5 +1,8 @@
-/** The config file's two quiet cases: an empty file, and the value used instead of a bad one. */
-import { deepStrictEqual as assertEquals } from "node:assert/strict";
+/** The config file: an empty one, the value used instead of a bad one, the rule sources, syntax. */
+import { deepStrictEqual as assertEquals, equal, ok } from "node:assert/strict";
+import { join } from "node:path";
+import { loadSettings } from "../../../src/settings/load.ts";
+import { failed } from "../../../src/core/result.ts";
 import { parseConfigText } from "../../../src/settings/config_file.ts";
 import { resolveSettings } from "../../../src/settings/resolve.ts";
 import { envOf } from "./_settings.ts";
@@ -8,7 +11,6 @@ Deno.test("a config file of blanks and comments is empty, not invalid", async (t
   for (const text of ["", " \n\t\n", "// nothing yet\n", "/* a\n b */\n// c"]) {
     await t.step(JSON.stringify(text), async () => {
       assertEquals(await parseConfigText(text, "c.jsonc"), {
-        kind: "usable",
         settings: {},
         problems: [],
         empty: true,
@@ -16,10 +18,9 @@ Deno.test("a config file of blanks and comments is empty, not invalid", async (t
     });
   }
   // Not empty: a stray comma, an unterminated comment, an empty object (which is just valid).
-  assertEquals((await parseConfigText(",", "c.jsonc")).kind, "unusable");
-  assertEquals((await parseConfigText("/* open", "c.jsonc")).kind, "unusable");
+  assertEquals(failed(await parseConfigText(",", "c.jsonc")), true);
+  assertEquals(failed(await parseConfigText("/* open", "c.jsonc")), true);
   assertEquals(await parseConfigText("{}", "c.jsonc"), {
-    kind: "usable",
     settings: {},
     problems: [],
   });
@@ -51,7 +52,7 @@ Deno.test("a bad config value names the value used instead, as the environment's
   for (const [text, vars, ending, value] of cases) {
     await t.step(`${text} ${JSON.stringify(vars)}`, async () => {
       const parsed = await parseConfigText(text, "c.jsonc", envOf(vars));
-      if (parsed.kind !== "usable") throw new Error(JSON.stringify(parsed));
+      if (failed(parsed)) throw new Error(JSON.stringify(parsed));
       assertEquals(parsed.problems.length, 1);
       assertEquals(parsed.problems[0]?.endsWith(ending), true, parsed.problems[0]);
       // What the message says is used is what the settings resolve to.
@@ -63,5 +64,42 @@ Deno.test("a bad config value names the value used instead, as the environment's
         : (settings as unknown as Record<string, unknown>)[key ?? ""];
       assertEquals(resolved, value);
     });
+  }
+});
+
+Deno.test("the config file takes the rule-source settings; wrong ones are named and left out", async () => {
+  const good = await parseConfigText(
+    '{ "sources": ["claude-md"], "rulesFiles": ["/t/team.md"], "refreshAfterCompact": false }',
+    "/t/c.jsonc",
+  );
+  ok(!failed(good));
+  assertEquals(good.settings, {
+    sources: ["claude-md"],
+    rulesFiles: ["/t/team.md"],
+    refreshAfterCompact: false,
+  });
+  const bad = await parseConfigText('{ "sources": ["agents-md"], "rulesFiles": [3] }', "c.jsonc");
+  ok(!failed(bad));
+  assertEquals(bad.settings, {});
+  equal(bad.problems.length, 2, bad.problems.join("\n"));
+  ok(bad.problems[0]!.includes("sources: expected a list of rule sources"), bad.problems[0]);
+});
+
+Deno.test("a config syntax error names the file once: path:line:column, then why", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "lessons-config-" });
+  try {
+    const path = join(dir, "c.jsonc");
+    for (
+      const [text, expected] of [
+        ['{ "thresholds": [30,\n  "x" }\n', `config ${path}:2:7: expected ',' (not valid JSONC)`],
+        ["[30, 52]", `config ${path}:1:1: expected an object of settings ({ ... })`],
+      ]
+    ) {
+      Deno.writeTextFileSync(path, text!);
+      const { problems } = await loadSettings((name) => ({ LESSONS_CONFIG: path })[name]);
+      assertEquals(problems, [`${expected}; using the defaults`]);
+    }
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
   }
 });

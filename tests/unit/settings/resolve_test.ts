@@ -1,112 +1,214 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { resolveSettings } from "../../../src/settings/resolve.ts";
+import {
+  type CliSettings,
+  resolveCliSettings,
+  resolveSettings,
+} from "../../../src/settings/resolve.ts";
 import { SETTINGS } from "../../../src/settings/table.ts";
-
 import { envOf, withFile } from "./_settings.ts";
 
-Deno.test("resolveSettings() defaults", () => {
-  const s = resolveSettings(envOf({}));
-  assertEquals(
-    [s.thresholds, s.toolCountInterval, s.maxChars, s.debug, s.waitMs, s.scaleForAutocompact],
-    [[30, 52, 70], 20, 9500, false, 250, true],
-  );
-  assertEquals(s.problems, []);
-});
+const SEP = Deno.build.os === "windows" ? ";" : ":";
+const EVERY_SOURCE: CliSettings["sources"] = ["manifest", "claude-md", "rules-file"];
 
-Deno.test("resolveSettings() environment beats file beats defaults", () => {
-  const file = withFile({
-    thresholds: [40, 60],
-    toolCountInterval: 5,
-    maxChars: 4000,
-    debug: true,
-  });
-  const fromFile = resolveSettings(envOf({}), file);
-  assertEquals(
-    [fromFile.thresholds, fromFile.toolCountInterval, fromFile.maxChars, fromFile.debug],
-    [[40, 60], 5, 4000, true],
-  );
-  const fromEnv = resolveSettings(
-    envOf({
-      LESSONS_REINJECT_THRESHOLDS: "25",
-      LESSONS_REINJECT_TOOL_COUNT: "7",
-      LESSONS_DEBUG: "0",
-    }),
-    file,
-  );
-  assertEquals([fromEnv.thresholds, fromEnv.toolCountInterval, fromEnv.debug], [[25], 7, false]);
-});
+/** One resolution: its name, the environment, the fields named; the problems; a config file. */
+type Row = [
+  string,
+  Record<string, string>,
+  Partial<CliSettings>,
+  string[]?,
+  Record<string, unknown>?,
+];
 
-Deno.test("resolveSettings() names an invalid value once and uses the next source", async (t) => {
-  const cases: [string, Record<string, string>, string, unknown][] = [
+const FILE = { thresholds: [40, 60], toolCountInterval: 5, maxChars: 4000, debug: true };
+const DEFAULTS: Partial<CliSettings> = {
+  thresholds: [30, 52, 70],
+  toolCountInterval: 20,
+  maxChars: 9500,
+  debug: false,
+  waitMs: 250,
+  scaleForAutocompact: true,
+  compactEnv: {},
+  sources: EVERY_SOURCE,
+  rulesFiles: [],
+  refreshAfterCompact: true,
+  rearmDedupAt: [],
+  noColor: false,
+};
+
+const ROWS: Row[] = [
+  ["defaults", {}, DEFAULTS],
+  ["the file beats the defaults", {}, FILE, [], FILE],
+  [
+    "the environment beats the file",
+    { LESSONS_REINJECT_THRESHOLDS: "25", LESSONS_REINJECT_TOOL_COUNT: "7", LESSONS_DEBUG: "0" },
+    { thresholds: [25], toolCountInterval: 7, maxChars: 4000, debug: false },
+    [],
+    FILE,
+  ],
+  // An invalid value is named once and the next source used.
+  ["tool count not a number", { LESSONS_REINJECT_TOOL_COUNT: "many" }, { toolCountInterval: 20 }, [
+    'LESSONS_REINJECT_TOOL_COUNT="many": expected a whole number of tool calls from 1 to ' +
+    '1,000,000 ("many": not a number); using the default, 20',
+  ]],
+  ["max chars over the inline limit", { LESSONS_REINJECT_MAX_CHARS: "20000" }, { maxChars: 9500 }, [
+    'LESSONS_REINJECT_MAX_CHARS="20000": expected a whole number of characters from 1 to ' +
+    `10000 (Claude Code's inline limit) ("20000": above 10,000); using the default, 9500`,
+  ]],
+  ["thresholds with a bad entry", { LESSONS_REINJECT_THRESHOLDS: "20,abc,150" }, {
+    thresholds: [30, 52, 70],
+  }, [
+    'LESSONS_REINJECT_THRESHOLDS="20,abc,150": expected a non-empty list of thresholds, each ' +
+    "a percentage from 1 to 99 (30 or 30%) or a token count from 1,000 to 100,000,000 (60k, " +
+    '1.5M or 120000), e.g. 30,52,70 or 20k,60k,52 ("abc": not a number; "150": ambiguous: as ' +
+    "a percentage it is over 99, as tokens under 1,000; write 99% or less, or 150k tokens); " +
+    "using the default, 30,52,70",
+  ]],
+  ["a negative window", { LESSONS_CONTEXT_WINDOW: "-5" }, { windowOverride: undefined }, [
+    'LESSONS_CONTEXT_WINDOW="-5": expected a whole number of tokens from 1,000 to ' +
+    '100,000,000 (200000, 200k or 1M) ("-5": a sign is not allowed); using the window the ' +
+    "evidence gives",
+  ]],
+  ["a window of one token", { LESSONS_CONTEXT_WINDOW: "1" }, { windowOverride: undefined }, [
+    'LESSONS_CONTEXT_WINDOW="1": expected a whole number of tokens from 1,000 to ' +
+    '100,000,000 (200000, 200k or 1M) ("1": below 1,000); using the window the evidence gives',
+  ]],
+  ["a 23-digit window", { LESSONS_CONTEXT_WINDOW: "12345678901234567890123" }, {
+    windowOverride: undefined,
+  }, [
+    'LESSONS_CONTEXT_WINDOW="12345678901234567890123": expected a whole number of tokens from ' +
+    '1,000 to 100,000,000 (200000, 200k or 1M) ("12345678901234567890123": above ' +
+    "100,000,000); using the window the evidence gives",
+  ]],
+  ["debug neither on nor off", { LESSONS_DEBUG: "maybe" }, { debug: false }, [
+    'LESSONS_DEBUG="maybe": expected true or false (or 1/true/yes/on, 0/false/no/off); using ' +
+    "the default, false",
+  ]],
+  // Claude Code's auto-compaction variables, read as Claude Code reads them; the thresholds stay
+  // as configured: each reading measures them against its own span.
+  [
+    "auto-compaction variables",
+    {
+      CLAUDE_CODE_AUTO_COMPACT_WINDOW: " 400k ",
+      CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: "50",
+      DISABLE_AUTO_COMPACT: "1",
+    },
+    {
+      compactEnv: {
+        window: { tokens: 400_000, raw: "400k" },
+        pct: 50,
+        off: "DISABLE_AUTO_COMPACT",
+      },
+      thresholds: [30, 52, 70],
+    },
+  ],
+  // DISABLE_COMPACT is checked first; an unusable window is Claude Code's to ignore, not ours.
+  [
+    "DISABLE_COMPACT first, an unusable window ignored",
+    { DISABLE_COMPACT: "true", DISABLE_AUTO_COMPACT: "1", CLAUDE_CODE_AUTO_COMPACT_WINDOW: "x" },
+    { compactEnv: { off: "DISABLE_COMPACT" } },
+  ],
+  // The home and Claude's folder, found one way; an empty HOME is no home, as everywhere else.
+  ["USERPROFILE without HOME", { USERPROFILE: "/u" }, { home: "/u", claudeDir: "/u/.claude" }],
+  ["CLAUDE_CONFIG_DIR", { HOME: "/h", CLAUDE_CONFIG_DIR: "/cc" }, { claudeDir: "/cc" }],
+  ["an empty HOME", { HOME: "", USERPROFILE: "/u" }, { home: "/u" }],
+  ["~ in the state folder", { HOME: "/h", LESSONS_STATE_DIR: "~/st" }, { stateDir: "/h/st" }],
+  // The rule-source settings.
+  [
+    "the environment names sources and files and turns the compaction refresh off",
+    {
+      LESSONS_REINJECT_SOURCES: " claude-md , rules-file ",
+      LESSONS_REINJECT_RULES_FILES: `a.md${SEP}/b.md`,
+      LESSONS_REINJECT_AFTER_COMPACT: "off",
+    },
+    {
+      sources: ["claude-md", "rules-file"],
+      rulesFiles: ["a.md", "/b.md"],
+      refreshAfterCompact: false,
+    },
+  ],
+  [
+    "the file's rule-source values when the environment is silent",
+    {},
+    { sources: ["manifest"], rulesFiles: ["/x.md"], refreshAfterCompact: false },
+    [],
+    { sources: ["manifest"], rulesFiles: ["/x.md"], refreshAfterCompact: false },
+  ],
+  [
+    "the environment's rule-source values win over the file",
+    { LESSONS_REINJECT_SOURCES: "claude-md", LESSONS_REINJECT_AFTER_COMPACT: "yes" },
+    { sources: ["claude-md"], rulesFiles: [], refreshAfterCompact: true },
+    [],
+    { sources: ["manifest"], refreshAfterCompact: false },
+  ],
+  [
+    "an unknown source name makes the value invalid: named, and the default used",
+    { LESSONS_REINJECT_SOURCES: "claude-md,agents-md" },
+    { sources: EVERY_SOURCE },
     [
-      "tool count not a number",
-      { LESSONS_REINJECT_TOOL_COUNT: "many" },
-      'LESSONS_REINJECT_TOOL_COUNT="many": expected a whole number of tool calls from 1 to ' +
-      '1,000,000 ("many": not a number); using the default, 20',
-      20,
+      'LESSONS_REINJECT_SOURCES="claude-md,agents-md": expected a list of rule sources from ' +
+      'manifest, claude-md, rules-file, e.g. manifest,claude-md ("agents-md" is not); using the ' +
+      "default, manifest,claude-md,rules-file",
     ],
-    [
-      "max chars over the inline limit",
-      { LESSONS_REINJECT_MAX_CHARS: "20000" },
-      'LESSONS_REINJECT_MAX_CHARS="20000": expected a whole number of characters from 1 to ' +
-      `10000 (Claude Code's inline limit) ("20000": above 10,000); using the default, 9500`,
-      9500,
-    ],
-    [
-      "thresholds with a bad entry",
-      { LESSONS_REINJECT_THRESHOLDS: "20,abc,150" },
-      'LESSONS_REINJECT_THRESHOLDS="20,abc,150": expected a non-empty list of thresholds, each ' +
-      "a percentage from 1 to 99 (30 or 30%) or a token count from 1,000 to 100,000,000 (60k, " +
-      '1.5M or 120000), e.g. 30,52,70 or 20k,60k,52 ("abc": not a number; "150": ambiguous: as ' +
-      "a percentage it is over 99, as tokens under 1,000; write 99% or less, or 150k tokens); " +
-      "using the default, 30,52,70",
-      [30, 52, 70],
-    ],
-    [
-      "a negative window",
-      { LESSONS_CONTEXT_WINDOW: "-5" },
-      'LESSONS_CONTEXT_WINDOW="-5": expected a whole number of tokens from 1,000 to ' +
-      '100,000,000 (200000, 200k or 1M) ("-5": a sign is not allowed); using the window the ' +
-      "evidence gives",
-      undefined,
-    ],
-    [
-      "a window of one token",
-      { LESSONS_CONTEXT_WINDOW: "1" },
-      'LESSONS_CONTEXT_WINDOW="1": expected a whole number of tokens from 1,000 to ' +
-      '100,000,000 (200000, 200k or 1M) ("1": below 1,000); using the window the evidence gives',
-      undefined,
-    ],
-    [
-      "a 23-digit window",
-      { LESSONS_CONTEXT_WINDOW: "12345678901234567890123" },
-      'LESSONS_CONTEXT_WINDOW="12345678901234567890123": expected a whole number of tokens from ' +
-      '1,000 to 100,000,000 (200000, 200k or 1M) ("12345678901234567890123": above ' +
-      "100,000,000); using the window the evidence gives",
-      undefined,
-    ],
-    [
-      "debug neither on nor off",
-      { LESSONS_DEBUG: "maybe" },
-      'LESSONS_DEBUG="maybe": expected true or false (or 1/true/yes/on, 0/false/no/off); using ' +
-      "the default, false",
-      false,
-    ],
-  ];
-  const valueOf = (s: ReturnType<typeof resolveSettings>, vars: Record<string, string>) => {
-    const name = Object.keys(vars)[0];
-    if (name === "LESSONS_REINJECT_TOOL_COUNT") return s.toolCountInterval;
-    if (name === "LESSONS_REINJECT_MAX_CHARS") return s.maxChars;
-    if (name === "LESSONS_REINJECT_THRESHOLDS") return s.thresholds;
-    if (name === "LESSONS_CONTEXT_WINDOW") return s.windowOverride;
-    return s.debug;
-  };
-  for (const [name, vars, message, value] of cases) {
+  ],
+  ["~/ in a rules file", { HOME: "/h", LESSONS_REINJECT_RULES_FILES: "~/r.md" }, {
+    rulesFiles: ["/h/r.md"],
+  }],
+  // LESSONS_REINJECT_REARM_DEDUP / rearmDedupAt: off unless asked for, among the thresholds.
+  ["rearm: empty", { LESSONS_REINJECT_REARM_DEDUP: "" }, { rearmDedupAt: [] }],
+  ["rearm: off", { LESSONS_REINJECT_REARM_DEDUP: "off" }, { rearmDedupAt: [] }],
+  ["rearm: sorted", { LESSONS_REINJECT_REARM_DEDUP: "70,52" }, { rearmDedupAt: [52, 70] }],
+  ["rearm: a bad entry", { LESSONS_REINJECT_REARM_DEDUP: "52,x" }, { rearmDedupAt: [] }, [
+    'LESSONS_REINJECT_REARM_DEDUP="52,x": expected a list of thresholds from the thresholds ' +
+    'setting, e.g. 52,70, or off (an empty list) ("x": not a number); using off',
+  ]],
+  ["rearm: not among the thresholds", { LESSONS_REINJECT_REARM_DEDUP: "50,70" }, {
+    rearmDedupAt: [70],
+  }, ["LESSONS_REINJECT_REARM_DEDUP: 50 is not among the thresholds (30,52,70); ignored"]],
+  // Named as configured, whatever span they are measured against.
+  [
+    "rearm: under an auto-compaction override",
+    { LESSONS_REINJECT_REARM_DEDUP: "52,70", CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: "53" },
+    { rearmDedupAt: [52, 70] },
+  ],
+  [
+    "rearm: a token threshold",
+    { LESSONS_REINJECT_THRESHOLDS: "30,60k", LESSONS_REINJECT_REARM_DEDUP: "60k" },
+    { rearmDedupAt: [60_000] },
+  ],
+  ["rearm: from the file", {}, { rearmDedupAt: [70] }, [], { rearmDedupAt: [70] }],
+  ["rearm: off in the file", {}, { rearmDedupAt: [] }, [], { rearmDedupAt: [] }],
+  // The folder Node's os.tmpdir() gives lessons-learned.
+  ["lessonsLearnedTmp", { TMPDIR: "/var/t/", TEMP: "C:\\T\\" }, {
+    lessonsLearnedTmp: Deno.build.os !== "windows" ? "/var/t" : "C:\\T",
+  }],
+  // NO_COLOR set and not empty (no-color.org).
+  ["NO_COLOR empty", { NO_COLOR: "" }, { noColor: false }],
+  ["NO_COLOR=1", { NO_COLOR: "1" }, { noColor: true }],
+  ["NO_COLOR=0", { NO_COLOR: "0" }, { noColor: true }],
+];
+
+Deno.test("resolveSettings(): the environment over the file over the defaults", async (t) => {
+  for (const [name, env, expect, problems = [], file] of ROWS) {
     await t.step(name, () => {
-      const s = resolveSettings(envOf(vars));
-      assertEquals(s.problems, [message]);
-      assertEquals(valueOf(s, vars), value);
+      const s = resolveCliSettings(envOf(env), file ? withFile(file) : undefined);
+      const named = Object.fromEntries(
+        Object.keys(expect).map((k) => [k, s[k as keyof CliSettings]]),
+      );
+      assertEquals(named, expect);
+      assertEquals(s.problems, problems);
     });
+  }
+});
+
+Deno.test("resolveSettings() finds the state folder under the temp folder", () => {
+  const s = resolveSettings(envOf({ USERPROFILE: "/u", TMPDIR: "/t", USER: "me" }));
+  ok(s.stateDir.startsWith("/t/lessons-reinject-"), s.stateDir);
+});
+
+Deno.test("a hook call resolves none of the commands' own settings", () => {
+  const s = resolveSettings(envOf({ NO_COLOR: "1", COLUMNS: "80", PATH: "/bin" }));
+  for (const key of ["tmpDir", "noColor", "columns", "searchPath", "denoNpmCache"]) {
+    assertEquals(key in s, false, key);
   }
 });
 
@@ -135,51 +237,6 @@ Deno.test("every setting takes the same values from the environment and the file
       if (envValue !== "") assertEquals(row.parse(envValue).kind === "valid", valid);
     });
   }
-});
-
-Deno.test("resolveSettings() reads Claude Code's auto-compaction variables as Claude Code does", () => {
-  const none = resolveSettings(envOf({}));
-  assertEquals([none.compactEnv, none.scaleForAutocompact], [{}, true]);
-  const set = resolveSettings(
-    envOf({
-      CLAUDE_CODE_AUTO_COMPACT_WINDOW: " 400k ",
-      CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: "50",
-      DISABLE_AUTO_COMPACT: "1",
-    }),
-  );
-  assertEquals(set.compactEnv, {
-    window: { tokens: 400_000, raw: "400k" },
-    pct: 50,
-    off: "DISABLE_AUTO_COMPACT",
-  });
-  // DISABLE_COMPACT is checked first; an unusable window is Claude Code's to ignore, not ours.
-  const both = resolveSettings(
-    envOf({
-      DISABLE_COMPACT: "true",
-      DISABLE_AUTO_COMPACT: "1",
-      CLAUDE_CODE_AUTO_COMPACT_WINDOW: "x",
-    }),
-  );
-  assertEquals(both.compactEnv, { off: "DISABLE_COMPACT" });
-  assertEquals(both.problems, []);
-  // The thresholds stay as configured: each reading measures them against its own span.
-  assertEquals(resolveSettings(envOf({ CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: "50" })).thresholds, [
-    30,
-    52,
-    70,
-  ]);
-});
-
-Deno.test("resolveSettings() finds the home, Claude's folder and the state folder one way", () => {
-  const windowsLike = resolveSettings(envOf({ USERPROFILE: "/u", TMPDIR: "/t", USER: "me" }));
-  assertEquals(windowsLike.home, "/u");
-  assertEquals(windowsLike.claudeDir, "/u/.claude");
-  ok(windowsLike.stateDir.startsWith("/t/lessons-reinject-"), windowsLike.stateDir);
-  const configured = resolveSettings(envOf({ HOME: "/h", CLAUDE_CONFIG_DIR: "/cc" }));
-  assertEquals(configured.claudeDir, "/cc");
-  // An empty HOME is no home: USERPROFILE is used, as everywhere else.
-  assertEquals(resolveSettings(envOf({ HOME: "", USERPROFILE: "/u" })).home, "/u");
-  assertEquals(resolveSettings(envOf({ HOME: "/h", LESSONS_STATE_DIR: "~/st" })).stateDir, "/h/st");
 });
 
 Deno.test("the thresholds setting parses, sorts, dedupes, and refuses a list with a bad entry", async (t) => {
