@@ -8,6 +8,7 @@ import { locateTranscript } from "./locate.ts";
 import { nextRefresh } from "./next_refresh.ts";
 import { leftOutList, nothingToRestate } from "./rules.ts";
 import type { PreviewJson } from "./schemas.ts";
+import { failed } from "../core/result.ts";
 
 const HELP = `Usage: lessons-reinject preview [--threshold N] [--transcript PATH | --session ID]
                                 [--project DIR] [--json]
@@ -60,8 +61,8 @@ export async function runPreview(args: string[], ctx: cli.Ctx): Promise<number> 
   const { threshold: asked, transcript, session, json } = flags.values;
   const { settings } = ctx;
   const threshold = asked === undefined ? undefined : numbers.thresholdOf(asked);
-  if (threshold?.kind === "invalid") {
-    const why = `${numbers.shownValue(asked)}: ${threshold.problem}`;
+  if (threshold !== undefined && failed(threshold)) {
+    const why = `${numbers.shownValue(asked)}: ${threshold.error}`;
     const expected = `expected ${numbers.THRESHOLD_EXPECTED} (${why})`;
     return await cli.usageError(`--threshold ${asked}: ${expected}`, HELP);
   }
@@ -69,7 +70,7 @@ export async function runPreview(args: string[], ctx: cli.Ctx): Promise<number> 
   const { claudeDir, codexHome } = settings;
   const target = locateTranscript({ transcript, session }, claudeDir, flags.cwd, codexHome);
   if ("error" in target && (transcript || session)) return await cli.fail(target.error, json);
-  const next = await nextRefresh(settings, flags.cwd, target, { threshold: threshold?.value });
+  const next = await nextRefresh(settings, flags.cwd, target, { threshold });
   const { cause, built, due } = next;
   if (built?.kind === "error") {
     return await cli.fail(nothingToRestate(built.manifest, built.sources), json);

@@ -1,6 +1,7 @@
 /** A refresh's first line; its per-session token lets only this hook's text be recognised. */
 import { groupDigits, isTokenThreshold, percentText, type Threshold } from "./numbers.ts";
 import { thresholdOf, thresholdText } from "./numbers.ts";
+import { failed } from "./result.ts";
 
 /** Thresholds crossed, the fallback counter's n-th call, or a compaction (and what it crossed). */
 export type RefreshCause =
@@ -75,7 +76,7 @@ export function parseRefreshHeader(text: string, token: string): Threshold[] | u
   const label = refreshLabelOf(text, token);
   if (label === undefined || !THRESHOLD_LABEL.test(label)) return undefined;
   if (label.startsWith("calls:")) return [];
-  return label.split(",").map(thresholdOf).flatMap((t) => t.kind === "valid" ? [t.value] : []);
+  return label.split(",").map(thresholdOf).flatMap((t) => failed(t) ? [] : [t]);
 }
 
 /** A window size as people say it: `200k`, `1M`. */

@@ -2,7 +2,7 @@
  * The one number rule for every setting and flag a person types: decimal digits, a fraction only
  * where the unit makes it whole (`1.5M`), no hex, exponent or sign; messages name the bounds.
  */
-export type Parsed<T> = { kind: "valid"; value: T } | { kind: "invalid"; problem: string };
+import type { Result } from "./result.ts";
 
 /** The smallest and largest context window, and token count, the program accepts. */
 export const MIN_TOKENS = 1_000;
@@ -54,16 +54,16 @@ function inRange(
   value: number | string,
   [min, max]: [number, number],
   expected: string,
-): Parsed<number> {
+): Result<number> {
   const problem = (why: string) => `expected ${expected} (${shownValue(raw)}: ${why})`;
-  const bad = (why: string): Parsed<number> => ({ kind: "invalid", problem: problem(why) });
+  const bad = (why: string): Result<number> => ({ error: problem(why) });
   if (typeof value === "string") return bad(value);
   if (Number.isNaN(value)) return bad("not a number");
   // Digits too many for a double read as Infinity: above any bound.
   if (Number.isFinite(value) && !Number.isInteger(value)) return bad("a whole number is expected");
   if (value < min) return bad(`below ${groupDigits(min)}`);
   if (value > max) return bad(`above ${groupDigits(max)}`);
-  return { kind: "valid", value };
+  return value;
 }
 
 /** A whole number from `min` to `max`; `expected` names the valid values for the message. */
@@ -72,7 +72,7 @@ export function parseWhole(
   min: number,
   max: number,
   expected: string,
-): Parsed<number> {
+): Result<number> {
   return inRange(raw, numberOf(raw, false), [min, max], expected);
 }
 
@@ -80,7 +80,7 @@ export const TOKENS_EXPECTED =
   "a whole number of tokens from 1,000 to 100,000,000 (200000, 200k or 1M)";
 
 /** A token count from 1,000 to 100,000,000: `200000`, `200k`, `1.5M`. */
-export function parseTokens(raw: unknown): Parsed<number> {
+export function parseTokens(raw: unknown): Result<number> {
   return inRange(raw, numberOf(raw, true), [MIN_TOKENS, MAX_TOKENS], TOKENS_EXPECTED);
 }
 
@@ -95,8 +95,8 @@ export const THRESHOLD_EXPECTED = "a percentage from 1 to 99 (30 or 30%) or a to
   "from 1,000 to 100,000,000 (60k, 1.5M or 120000)";
 
 /** A threshold (`30`, `30%`, `60k`), or why not; a bare 100 to 999 could be either: refused. */
-export function thresholdOf(raw: unknown): Parsed<Threshold> {
-  const why = (problem: string): Parsed<Threshold> => ({ kind: "invalid", problem });
+export function thresholdOf(raw: unknown): Result<Threshold> {
+  const why = (problem: string): Result<Threshold> => ({ error: problem });
   // A JSON number is read as its digits would be: 52.5 and 250 are refused alike.
   const text = typeof raw === "number" || typeof raw === "string" ? String(raw).trim() : "";
   const percent = text.endsWith("%");
@@ -106,7 +106,7 @@ export function thresholdOf(raw: unknown): Parsed<Threshold> {
   }
   if (typeof value === "string") return why(value);
   if (percent && (value < 1 || value > 99)) return why("a percentage from 1 to 99 is expected");
-  if (percent) return { kind: "valid", value };
+  if (percent) return value;
   if (SUFFIXED.test(text) && value < MIN_TOKENS) {
     return why(`${groupDigits(value)} tokens is below 1,000`);
   }
@@ -116,7 +116,7 @@ export function thresholdOf(raw: unknown): Parsed<Threshold> {
     return why(`ambiguous: as a percentage it is over 99, as tokens under 1,000; ${fix}`);
   }
   if (value > MAX_TOKENS) return why(`above ${groupDigits(MAX_TOKENS)} tokens`);
-  return { kind: "valid", value };
+  return value;
 }
 
 /** A threshold as the header names it: `30%` (`bare`: `30`), `60k`, `1500k`, `2M`, `123456`. */

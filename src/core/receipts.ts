@@ -4,6 +4,7 @@ import type { Delivery, State } from "../schemas/state.ts";
 import { SESSION_START } from "./claude_code.ts";
 import { isReading, type NoReading, type Reading } from "./reading.ts";
 import type { RefreshCause } from "./header.ts";
+import { failed } from "./result.ts";
 
 export const COMPACT_LABEL = "compact";
 const UNRECORDED = "this Claude Code does not record deliveries";
@@ -169,7 +170,7 @@ export interface Receipted {
 export function withReceipts(input: ReceiptInput): Receipted {
   const { owed, deliveries: current, reading } = input;
   let cause = input.cause;
-  const again = owed.map(thresholdOf).flatMap((t) => t.kind === "valid" ? [t.value] : []);
+  const again = owed.map(thresholdOf).flatMap((t) => failed(t) ? [] : [t]);
   if (again.length > 0) {
     cause = cause?.kind === "thresholds" || cause?.kind === "compaction"
       ? {

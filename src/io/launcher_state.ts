@@ -2,6 +2,7 @@
 import { join } from "../core/path.ts";
 import { readText, statOf } from "./files.ts";
 import type { DenoNpmCache } from "../settings/other_programs.ts";
+import { failed } from "../core/result.ts";
 
 /** The npm packages src/ imports (the others in the lock are the tests' and the build's). */
 export const SOURCE_PACKAGES = ["jsonc-parser", "zod"];
@@ -43,7 +44,7 @@ export function readLauncherState(
   const lastLog = read(join(dist, "install.log")).trim().split("\n").at(-1) || undefined;
   const locked = statOf(join(dist, ".install-lock")) !== undefined;
   // hooks/install ends with a line of its own; success removes the lock.
-  const failed = locked && lastLog?.startsWith("lessons-reinject install: ") === true &&
+  const downloadFailed = locked && lastLog?.startsWith("lessons-reinject install: ") === true &&
     !lastLog.startsWith("lessons-reinject install: installed ");
   const lock = join(root, "deno.lock");
   let packages: string[] | undefined;
@@ -68,12 +69,12 @@ export function readLauncherState(
       ? Deno.build.os === "windows" || info.mode === null || (info.mode & 0o111) !== 0
       : undefined,
     verified: info?.isFile === true && read(join(dist, ".entry")).trim() === binaryName,
-    download: failed ? "failed" : locked ? "running" : "none",
+    download: downloadFailed ? "failed" : locked ? "running" : "none",
     lastLog,
     log: join(dist, "install.log"),
     lock,
     packages,
     missing,
-    where: "unknown" in cache ? cache.unknown : cache.dir,
+    where: failed(cache) ? cache.error : cache.dir,
   };
 }

@@ -11,7 +11,7 @@ import {
   shown,
 } from "./table.ts";
 import { type Env, expandHome, homeFrom } from "./resolve.ts";
-import type { Result } from "../core/result.ts";
+import { failed, type Result } from "../core/result.ts";
 
 /** A usable config file's valid settings and a line per problem; `empty`: blanks and comments only. */
 export interface ConfigText {
@@ -73,8 +73,8 @@ export async function parseConfigText(
     }
     const row: SettingRow<unknown> = SETTINGS[key];
     const parsed = row.parse(item);
-    if (parsed.kind === "valid") {
-      const found = parsed.value;
+    if (!failed(parsed)) {
+      const found = parsed;
       settings[key] = !row.isPath
         ? found
         : Array.isArray(found)
@@ -84,12 +84,12 @@ export async function parseConfigText(
     }
     const raw = env(row.env);
     const fromEnv = raw?.trim() ? row.parse(raw) : undefined;
-    const instead = fromEnv?.kind === "valid"
-      ? `${shown(fromEnv.value)} from ${row.env}`
+    const instead = (fromEnv !== undefined && !failed(fromEnv))
+      ? `${shown(fromEnv)} from ${row.env}`
       : defaultOf(row);
     const at = where(node?.offset ?? tree.offset);
     problems.push(
-      `${at}: ${key}: ${parsed.problem}, got ${JSON.stringify(item)}; using ${instead}`,
+      `${at}: ${key}: ${parsed.error}, got ${JSON.stringify(item)}; using ${instead}`,
     );
   }
   // Each value was checked by its own row.

@@ -1,5 +1,6 @@
 /** Where lessons-learned's hooks (Node's `os.tmpdir()`) and Deno's npm cache keep files. Pure. */
 import { join } from "../core/path.ts";
+import type { Result } from "../core/result.ts";
 
 type Env = (name: string) => string | undefined;
 
@@ -18,7 +19,7 @@ export function nodeTmpdir(env: Env, os: string): string {
 }
 
 /** Deno's npm cache folder, or why it cannot be told. */
-export type DenoNpmCache = { dir: string } | { unknown: string };
+export type DenoNpmCache = Result<{ dir: string }>;
 
 const DEFAULT_REGISTRY = "https://registry.npmjs.org/";
 
@@ -26,7 +27,7 @@ const DEFAULT_REGISTRY = "https://registry.npmjs.org/";
 export function denoNpmCache(env: Env, os: typeof Deno.build.os): DenoNpmCache {
   const registry = env("NPM_CONFIG_REGISTRY") || env("npm_config_registry") || DEFAULT_REGISTRY;
   if (registry.replace(/\/*$/, "/") !== DEFAULT_REGISTRY) {
-    return { unknown: `packages come from another npm registry (${registry})` };
+    return { error: `packages come from another npm registry (${registry})` };
   }
   const home = env("HOME") || env("USERPROFILE");
   const cache = os === "windows"
@@ -35,6 +36,6 @@ export function denoNpmCache(env: Env, os: typeof Deno.build.os): DenoNpmCache {
     ? home && join(home, "Library", "Caches")
     : env("XDG_CACHE_HOME") || (home && join(home, ".cache"));
   const denoDir = env("DENO_DIR") || (cache && join(cache, "deno"));
-  if (!denoDir) return { unknown: "Deno's cache folder cannot be told (no DENO_DIR, no HOME)" };
+  if (!denoDir) return { error: "Deno's cache folder cannot be told (no DENO_DIR, no HOME)" };
   return { dir: join(denoDir, "npm", "registry.npmjs.org") };
 }

@@ -8,6 +8,7 @@ import {
 import type { Threshold } from "../core/numbers.ts";
 import type { SourceName } from "../core/rule_source_names.ts";
 import { type DenoNpmCache, denoNpmCache, nodeTmpdir } from "./other_programs.ts";
+import { failed } from "../core/result.ts";
 import {
   defaultOf,
   type FileSettings,
@@ -123,11 +124,11 @@ export function resolveSettings(env: Env, file: ConfigFileOutcome = NO_FILE): Se
     const raw = env(row.env);
     if (raw === undefined || raw.trim() === "") return fromFile ?? row.fallback;
     const parsed = row.parse(raw);
-    if (parsed.kind === "valid") return parsed.value;
+    if (!failed(parsed)) return parsed;
     const instead = fromFile === undefined
       ? defaultOf(row)
       : `the config file's ${shown(fromFile)}`;
-    problems.push(`${row.env}="${raw}": ${parsed.problem}; using ${instead}`);
+    problems.push(`${row.env}="${raw}": ${parsed.error}; using ${instead}`);
     return fromFile ?? row.fallback;
   }
 
@@ -207,14 +208,14 @@ function compactEnvOf(env: Env): CompactEnv {
 /** Which source gives the manifest's path. */
 function manifestPathFrom(env: Env, file: ConfigFileOutcome): string | undefined {
   const row = SETTINGS.manifestPath;
-  if (row.parse(env(row.env)).kind === "valid") return row.env;
+  if (!failed(row.parse(env(row.env)))) return row.env;
   if (file.settings.manifestPath === undefined) return undefined;
   return `${row.key} in ${file.path ?? "the config file"}`;
 }
 
 function isOn(raw: string | undefined): boolean {
   const parsed = parseOnOff(raw);
-  return parsed.kind === "valid" && parsed.value;
+  return !failed(parsed) && parsed;
 }
 
 /** The home folder: `HOME`, else `USERPROFILE` (Windows); an empty value is no value. */

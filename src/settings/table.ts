@@ -6,7 +6,6 @@ import { SOURCE_NAMES, type SourceName } from "../core/rule_source_names.ts";
 import { DEFAULT_THRESHOLDS } from "../core/thresholds.ts";
 import { DEFAULT_CADENCE, MIN_CADENCE } from "../core/schedule.ts";
 import {
-  type Parsed,
   parseTokens,
   parseWhole,
   shownValue,
@@ -15,9 +14,10 @@ import {
   thresholdOf,
   TOKENS_EXPECTED,
 } from "../core/numbers.ts";
+import { failed, type Result } from "../core/result.ts";
 
 /** Parses the environment's string or the config file's JSON. */
-type Parse<T> = (raw: unknown) => Parsed<T>;
+type Parse<T> = (raw: unknown) => Result<T>;
 
 /**
  * One setting of resolved type `T`. `fallback`: the value when no source gives a valid one (none:
@@ -49,9 +49,9 @@ const ON_OFF = `true or false (or ${TRUE_WORDS.join("/")}, ${FALSE_WORDS.join("/
 export const parseOnOff: Parse<boolean> = (raw) => {
   const given = typeof raw === "string" || typeof raw === "boolean";
   const word = given ? String(raw).trim().toLowerCase() : "";
-  if (TRUE_WORDS.includes(word)) return { kind: "valid", value: true };
-  if (FALSE_WORDS.includes(word)) return { kind: "valid", value: false };
-  return { kind: "invalid", problem: `expected ${ON_OFF}` };
+  if (TRUE_WORDS.includes(word)) return true;
+  if (FALSE_WORDS.includes(word)) return false;
+  return { error: `expected ${ON_OFF}` };
 };
 const onOff = { expected: ON_OFF, parse: parseOnOff };
 
@@ -59,10 +59,8 @@ const PATH = "a path (a non-empty string)";
 const path = {
   isPath: true,
   expected: PATH,
-  parse: (raw: unknown): Parsed<string> =>
-    typeof raw === "string" && raw.trim() !== ""
-      ? { kind: "valid", value: raw }
-      : { kind: "invalid", problem: `expected ${PATH}` },
+  parse: (raw: unknown): Result<string> =>
+    typeof raw === "string" && raw.trim() !== "" ? raw : { error: `expected ${PATH}` },
 };
 
 /** A JSON array as it is, a string split at `separator` (trimmed), anything else alone. */
@@ -80,19 +78,19 @@ const THRESHOLDS_EXPECTED = `a non-empty list of thresholds, each ${THRESHOLD_EX
 const thresholdList: Parse<Threshold[]> = (raw) => {
   const given = typeof raw === "string" && raw.trim() === "" ? [] : itemsOf(raw, ",", true);
   if (given.length === 0) {
-    return { kind: "invalid", problem: `expected ${THRESHOLDS_EXPECTED} (the list is empty)` };
+    return { error: `expected ${THRESHOLDS_EXPECTED} (the list is empty)` };
   }
   const values: Threshold[] = [];
   const wrong: string[] = [];
   for (const item of given) {
     const parsed = thresholdOf(item);
-    if (parsed.kind === "valid") values.push(parsed.value);
-    else wrong.push(`${shownValue(item)}: ${parsed.problem}`);
+    if (!failed(parsed)) values.push(parsed);
+    else wrong.push(`${shownValue(item)}: ${parsed.error}`);
   }
   if (wrong.length > 0) {
-    return { kind: "invalid", problem: `expected ${THRESHOLDS_EXPECTED} (${wrong.join("; ")})` };
+    return { error: `expected ${THRESHOLDS_EXPECTED} (${wrong.join("; ")})` };
   }
-  return { kind: "valid", value: [...new Set(values)].sort((a, b) => a - b) };
+  return [...new Set(values)].sort((a, b) => a - b);
 };
 
 const CADENCE_EXPECTED = `a number of tokens from ${MIN_CADENCE / 1000}k to 1M (e.g. 40k), or off`;
@@ -101,15 +99,14 @@ const CADENCE_EXPECTED = `a number of tokens from ${MIN_CADENCE / 1000}k to 1M (
 const cadenceOf: Parse<number> = (raw) => {
   const word = typeof raw === "string" || typeof raw === "number" ? String(raw).trim() : "";
   if (["off", "none", "0", "false", "no"].includes(word.toLowerCase())) {
-    return { kind: "valid", value: 0 };
+    return 0;
   }
   const parsed = parseTokens(raw);
-  if (parsed.kind === "invalid") {
-    return { kind: "invalid", problem: parsed.problem.replace(TOKENS_EXPECTED, CADENCE_EXPECTED) };
+  if (failed(parsed)) {
+    return { error: parsed.error.replace(TOKENS_EXPECTED, CADENCE_EXPECTED) };
   }
-  return parsed.value >= MIN_CADENCE && parsed.value <= 1_000_000 ? parsed : {
-    kind: "invalid",
-    problem: `expected ${CADENCE_EXPECTED} (${shownValue(raw)} is out of that range)`,
+  return parsed >= MIN_CADENCE && parsed <= 1_000_000 ? parsed : {
+    error: `expected ${CADENCE_EXPECTED} (${shownValue(raw)} is out of that range)`,
   };
 };
 
@@ -119,11 +116,11 @@ const REARM_EXPECTED = "a list of thresholds from the thresholds setting, e.g. 5
 /** Like the thresholds, but may be empty (off, the default); `off` and `none` mean empty. */
 const rearmList: Parse<Threshold[]> = (raw) => {
   const off = typeof raw === "string" && ["off", "none"].includes(raw.trim().toLowerCase());
-  if (off || (Array.isArray(raw) && raw.length === 0)) return { kind: "valid", value: [] };
+  if (off || (Array.isArray(raw) && raw.length === 0)) return [];
   const parsed = thresholdList(raw);
-  return parsed.kind === "valid"
+  return !failed(parsed)
     ? parsed
-    : { kind: "invalid", problem: parsed.problem.replace(THRESHOLDS_EXPECTED, REARM_EXPECTED) };
+    : { error: parsed.error.replace(THRESHOLDS_EXPECTED, REARM_EXPECTED) };
 };
 
 const SOURCES_EXPECTED = `a list of rule sources from ${
@@ -137,20 +134,20 @@ const sourceList: Parse<SourceName[]> = (raw) => {
     (SOURCE_NAMES as readonly unknown[]).includes(item);
   const wrong = given.filter((item) => !isSource(item)).map((item) => JSON.stringify(item));
   if (wrong.length === 0 && (given.length > 0 || Array.isArray(raw))) {
-    return { kind: "valid", value: [...new Set(given.filter(isSource))] };
+    return [...new Set(given.filter(isSource))];
   }
   const detail = wrong.length === 0
     ? ""
     : ` (${wrong.join(", ")} ${wrong.length === 1 ? "is" : "are"} not)`;
-  return { kind: "invalid", problem: `expected ${SOURCES_EXPECTED}${detail}` };
+  return { error: `expected ${SOURCES_EXPECTED}${detail}` };
 };
 
 /** Paths, as a JSON array or (environment) separated like PATH: `:`, or `;` on Windows. */
 const pathList: Parse<string[]> = (raw) => {
   const given = itemsOf(raw, Deno.build.os === "windows" ? ";" : ":");
   return given.every((p): p is string => typeof p === "string" && p.trim() !== "")
-    ? { kind: "valid", value: given }
-    : { kind: "invalid", problem: "expected a list of paths (non-empty strings)" };
+    ? given
+    : { error: "expected a list of paths (non-empty strings)" };
 };
 
 const ROWS = {

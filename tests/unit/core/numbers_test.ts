@@ -12,9 +12,9 @@ import {
   thresholdText,
   TOKENS_EXPECTED,
 } from "../../../src/core/numbers.ts";
+import { failed, type Result } from "../../../src/core/result.ts";
 
-const valueOf = (parsed: { kind: string; value?: unknown }) =>
-  parsed.kind === "valid" ? parsed.value : undefined;
+const valueOf = <T>(parsed: Result<T>) => failed(parsed) ? undefined : parsed;
 
 Deno.test("thresholdOf(): percentages below 100, token counts from 1,000, and nothing between", async (t) => {
   const cases: [unknown, number | undefined, string?][] = [
@@ -53,9 +53,9 @@ Deno.test("thresholdOf(): percentages below 100, token counts from 1,000, and no
     await t.step(JSON.stringify(raw), () => {
       const parsed = thresholdOf(raw);
       assertEquals(valueOf(parsed), expected);
-      if (parsed.kind === "invalid") {
-        ok(why !== undefined && parsed.problem.includes(why), parsed.problem);
-        ok(!parsed.problem.includes("\n"));
+      if (failed(parsed)) {
+        ok(why !== undefined && parsed.error.includes(why), parsed.error);
+        ok(!parsed.error.includes("\n"));
       }
     });
   }
@@ -75,8 +75,8 @@ Deno.test("parseWhole(): decimal digits only, bounds named", () => {
   assertEquals(valueOf(parseWhole(250, 1, 4000, expected)), 250);
   for (const raw of ["0x10", "1e2", "-5", "2.5", "1,000", "", "ten", 2.5, "5000", 0]) {
     const parsed = parseWhole(raw, 1, 4000, expected);
-    ok(parsed.kind === "invalid", String(raw));
-    ok(parsed.problem.startsWith(`expected ${expected} (`), parsed.problem);
+    ok(failed(parsed), String(raw));
+    ok(parsed.error.startsWith(`expected ${expected} (`), parsed.error);
   }
 });
 
@@ -86,12 +86,12 @@ Deno.test("parseTokens(): 1,000 to 100,000,000, with k and M, named in the messa
   assertEquals(valueOf(parseTokens("200000")), 200_000);
   for (const raw of ["1", "12345678901234567890123", "0x10", "1e6", "-1", "1.5", "0.5k"]) {
     const parsed = parseTokens(raw);
-    ok(parsed.kind === "invalid", raw);
-    ok(parsed.problem.includes("from 1,000 to 100,000,000"), parsed.problem);
+    ok(failed(parsed), raw);
+    ok(parsed.error.includes("from 1,000 to 100,000,000"), parsed.error);
   }
   assertEquals(valueOf(parseTokens("1.1k")), 1_100);
   const fraction = parseTokens("0.0001k");
-  ok(fraction.kind === "invalid" && fraction.problem.includes("not a whole number of tokens"));
+  ok(failed(fraction) && fraction.error.includes("not a whole number of tokens"));
 });
 
 Deno.test("percentText() rounds down: a refresh never claims more than was read", () => {

@@ -168,7 +168,7 @@ Deno.test("checkBinary() for each state hooks/run and hooks/install leave", asyn
         c.arrange(root, dist);
         if (!c.noLock) Deno.copyFileSync(join(ROOT, "deno.lock"), join(root, "deno.lock"));
         const cache = c.cache === "unknown"
-          ? { unknown: "packages come from another npm registry (http://mirror/)" }
+          ? { error: "packages come from another npm registry (http://mirror/)" }
           : { dir: npmCache(join(root, "deno-dir"), c.cache ?? "warm") };
         const verdict = checkBinary(await readLauncherState(root, NAME, cache), c.deno);
         assertEquals(verdict.status, c.status, verdict.detail);
@@ -200,7 +200,7 @@ Deno.test("denoNpmCache() finds Deno's npm cache as Deno 2 does, or says why it 
   ];
   for (const [env, os, expected] of cases) {
     const found = denoNpmCache((name) => env[name], os);
-    const said = "dir" in found ? found.dir : found.unknown;
+    const said = "dir" in found ? found.dir : found.error;
     if (expected.startsWith("/")) assertEquals(said, expected, JSON.stringify(env));
     else match(said, new RegExp(expected));
   }

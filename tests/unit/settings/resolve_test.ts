@@ -5,6 +5,7 @@ import {
   resolveSettings,
 } from "../../../src/settings/resolve.ts";
 import { SETTINGS } from "../../../src/settings/table.ts";
+import { failed } from "../../../src/core/result.ts";
 import { envOf, withFile } from "./_settings.ts";
 
 const SEP = Deno.build.os === "windows" ? ";" : ":";
@@ -232,9 +233,9 @@ Deno.test("every setting takes the same values from the environment and the file
     await t.step(`${key}: ${JSON.stringify(fileValue)} / "${envValue}"`, () => {
       const row = Object.entries(SETTINGS).find(([k]) => k === key)?.[1];
       ok(row);
-      assertEquals(row.parse(fileValue).kind === "valid", valid);
+      assertEquals(!failed(row.parse(fileValue)), valid);
       // An empty environment value means "not set", not invalid.
-      if (envValue !== "") assertEquals(row.parse(envValue).kind === "valid", valid);
+      if (envValue !== "") assertEquals(!failed(row.parse(envValue)), valid);
     });
   }
 });
@@ -258,8 +259,8 @@ Deno.test("the thresholds setting parses, sorts, dedupes, and refuses a list wit
   for (const [name, raw, values] of cases) {
     await t.step(name, () => {
       const parsed = SETTINGS.thresholds.parse(raw);
-      assertEquals(parsed.kind === "valid" ? parsed.value : undefined, values);
-      if (parsed.kind === "invalid") ok(!parsed.problem.includes("\n"), "one line");
+      assertEquals(!failed(parsed) ? parsed : undefined, values);
+      if (failed(parsed)) ok(!parsed.error.includes("\n"), "one line");
     });
   }
 });
@@ -267,8 +268,8 @@ Deno.test("the thresholds setting parses, sorts, dedupes, and refuses a list wit
 Deno.test("one message for a bad threshold, in the environment and the file alike", () => {
   const fromEnv = SETTINGS.thresholds.parse("30,250");
   const fromFile = SETTINGS.thresholds.parse([30, 250]);
-  ok(fromEnv.kind === "invalid" && fromFile.kind === "invalid");
+  ok(failed(fromEnv) && failed(fromFile));
   // The same words; only the value is shown as it was written (a string, or a JSON number).
-  assertEquals(fromEnv.problem.replace('"250"', "250"), fromFile.problem);
-  ok(fromFile.problem.includes("250: ambiguous: as a percentage it is over 99, as tokens under"));
+  assertEquals(fromEnv.error.replace('"250"', "250"), fromFile.error);
+  ok(fromFile.error.includes("250: ambiguous: as a percentage it is over 99, as tokens under"));
 });
