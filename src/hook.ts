@@ -16,6 +16,7 @@ import {
 } from "./core/claude_code.ts";
 import { decideReset, decideToolCall } from "./core/decide.ts";
 import { messageOf } from "./core/errors.ts";
+import { failed, type Result } from "./core/result.ts";
 import { compactionFacts } from "./core/measure.ts";
 import { isReading, type NoReading, type Reading } from "./core/reading.ts";
 import { isHookPayload } from "./schemas/guards.ts";
@@ -62,14 +63,14 @@ export async function runHook(
   given: Settings,
 ): Promise<HookOutcome> {
   const payload = readPayload(stdinText);
-  if (typeof payload === "string") return finish(silent(payload), given);
+  if (failed(payload)) return finish(silent(payload.error), given);
   const settings = settingsFor(payload.transcript_path, given);
   const resets = payload.hook_event_name === SESSION_START &&
     RESET_SOURCES.includes(payload.source ?? "");
   // A state folder that fills up or a lock that stays busy ends this call quietly.
-  const failed = (why: string): Part =>
+  const onError = (why: string): Part =>
     resets ? { result: "reset", reason: `cannot reset: ${why}` } : silent(`${UNRECORDED}: ${why}`);
-  return finish(await traced(payload, () => onEvent(payload, settings, resets), failed), settings);
+  return finish(await traced(payload, () => onEvent(payload, settings, resets), onError), settings);
 }
 
 /**
@@ -91,14 +92,14 @@ export async function dryRun(
 async function traced(
   payload: HookPayload,
   steps: () => Promise<Part>,
-  failed: (why: string) => Part,
+  onError: (why: string) => Part,
 ): Promise<Trace & { answer?: string | undefined }> {
   const { tool_name: tool, agent_id: agentId } = payload;
   let part: Part;
   try {
     part = await steps();
   } catch (error) {
-    part = failed(messageOf(error));
+    part = onError(messageOf(error));
   }
   return { event: eventOf(payload), tool, agentId, ...part };
 }
@@ -109,16 +110,16 @@ function eventOf({ hook_event_name: name, source }: HookPayload): string {
 }
 
 /** Step 1: stdin as a payload (a guard proven equal to its schema: none is built), or why not. */
-function readPayload(stdinText: string | undefined): HookPayload | string {
-  if (stdinText === undefined) return "stdin is larger than the 16 MB cap";
-  if (stdinText.trim() === "") return "stdin is empty";
+function readPayload(stdinText: string | undefined): Result<HookPayload> {
+  if (stdinText === undefined) return { error: "stdin is larger than the 16 MB cap" };
+  if (stdinText.trim() === "") return { error: "stdin is empty" };
   let raw: unknown;
   try {
     raw = JSON.parse(stdinText);
   } catch {
-    return "stdin is not JSON";
+    return { error: "stdin is not JSON" };
   }
-  return isHookPayload(raw) ? raw : "stdin is not a hook payload with a session_id";
+  return isHookPayload(raw) ? raw : { error: "stdin is not a hook payload with a session_id" };
 }
 
 /** The answer to the payload's event, by what it is. */

@@ -2,7 +2,7 @@
  * The one number rule for every setting and flag a person types: decimal digits, a fraction only
  * where the unit makes it whole (`1.5M`), no hex, exponent or sign; messages name the bounds.
  */
-import type { Result } from "./result.ts";
+import { failed, type Result } from "./result.ts";
 
 /** The smallest and largest context window, and token count, the program accepts. */
 export const MIN_TOKENS = 1_000;
@@ -34,30 +34,33 @@ function notDigits(text: string): string | undefined {
 }
 
 /** `raw` as a number (digits, with `suffixed` also `1.5M` when whole), or why not. */
-function numberOf(raw: unknown, suffixed: boolean): number | string {
+function numberOf(raw: unknown, suffixed: boolean): Result<number> {
   if (typeof raw === "number") return raw;
-  if (typeof raw !== "string") return "not a number";
+  if (typeof raw !== "string") return { error: "not a number" };
   const text = raw.trim();
   const match = suffixed ? SUFFIXED.exec(text) : null;
-  if (!match) return notDigits(text) ?? Number(text);
+  if (!match) {
+    const why = notDigits(text);
+    return why === undefined ? Number(text) : { error: why };
+  }
   const scale = match[2]?.toLowerCase() === "k" ? 1_000 : 1_000_000;
   // Decimal arithmetic on the digits, so `1.1k` is exactly 1100.
   const [whole = "0", fraction = ""] = (match[1] ?? "").split(".");
   const scaled = Number(whole) * scale + Number(fraction || "0") * scale / 10 ** fraction.length;
   const rounded = Math.round(scaled);
-  return Math.abs(scaled - rounded) < 1e-6 ? rounded : "not a whole number of tokens";
+  return Math.abs(scaled - rounded) < 1e-6 ? rounded : { error: "not a whole number of tokens" };
 }
 
 /** `value` (or why `raw` is no number) checked to be whole and from `min` to `max`. */
 function inRange(
   raw: unknown,
-  value: number | string,
+  value: Result<number>,
   [min, max]: [number, number],
   expected: string,
 ): Result<number> {
   const problem = (why: string) => `expected ${expected} (${shownValue(raw)}: ${why})`;
   const bad = (why: string): Result<number> => ({ error: problem(why) });
-  if (typeof value === "string") return bad(value);
+  if (failed(value)) return bad(value.error);
   if (Number.isNaN(value)) return bad("not a number");
   // Digits too many for a double read as Infinity: above any bound.
   if (Number.isFinite(value) && !Number.isInteger(value)) return bad("a whole number is expected");
@@ -101,10 +104,10 @@ export function thresholdOf(raw: unknown): Result<Threshold> {
   const text = typeof raw === "number" || typeof raw === "string" ? String(raw).trim() : "";
   const percent = text.endsWith("%");
   const value = text === "" ? numberOf(raw, false) : numberOf(text.replace(/%$/, ""), !percent);
-  if (value === "a whole number is expected") {
+  if (failed(value) && value.error === "a whole number is expected") {
     return why(`a whole percentage${percent ? "" : " or a whole number of tokens"} is expected`);
   }
-  if (typeof value === "string") return why(value);
+  if (failed(value)) return why(value.error);
   if (percent && (value < 1 || value > 99)) return why("a percentage from 1 to 99 is expected");
   if (percent) return value;
   if (SUFFIXED.test(text) && value < MIN_TOKENS) {
