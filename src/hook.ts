@@ -16,25 +16,24 @@ import {
 } from "./core/claude_code.ts";
 import { decideReset, decideToolCall } from "./core/decide.ts";
 import { messageOf } from "./core/errors.ts";
-import { failed, type Result } from "./core/result.ts";
+import { failed } from "./core/result.ts";
 import { compactionFacts } from "./core/measure.ts";
-import { isReading, type NoReading, type Reading } from "./core/reading.ts";
 import { isHookPayload } from "./schemas/guards.ts";
 import type { HookPayload } from "./schemas/payload.ts";
 import type { Settings } from "./settings/resolve.ts";
 import { compactionSettings } from "./io/claude_settings.ts";
-import { rearmAfterRefresh } from "./io/lessons_learned_dedup.ts";
 import { transcriptOf } from "./io/session_files.ts";
 import { loadState, stateDirFix, statePaths, untrustedDirReason } from "./io/state_store.ts";
 import { withTranscript } from "./io/transcript.ts";
 import { readerFor, settingsFor } from "./io/hosts.ts";
 import type { StandingRules } from "./io/standing_rules.ts";
-import { claim, type Claimed } from "./hook/claim.ts";
+import { claim } from "./hook/claim.ts";
 import { startupNotice } from "./hook/startup.ts";
 import { observe } from "./hook/observe.ts";
 import { buildRefresh } from "./hook/refresh.ts";
 import type * as Replay from "./hook/replay.ts";
-import { debugLine, describeReading, type Trace } from "./hook/trace.ts";
+import { debugLine, type Part, silent, type Trace } from "./hook/trace.ts";
+import { toolCallOutcome } from "./hook/outcome.ts";
 
 export { buildRefresh, debugLine, stateDirFix, type Trace };
 export type { Replayed } from "./hook/replay.ts";
@@ -51,11 +50,7 @@ export interface HookOutcome {
   trace: Trace;
 }
 
-/** A step's part of the trace (the payload gives the rest), and the answer when it has one. */
-type Part = Partial<Trace> & Pick<Trace, "result" | "reason"> & { answer?: string | undefined };
-
 const UNRECORDED = "cannot record the decision";
-const silent = (reason: string): Part => ({ result: "silent", reason });
 
 /** Runs the hook on `stdinText` (undefined: stdin was over the cap). */
 export async function runHook(
@@ -63,7 +58,7 @@ export async function runHook(
   given: Settings,
 ): Promise<HookOutcome> {
   const payload = readPayload(stdinText);
-  if (failed(payload)) return finish(silent(payload.error), given);
+  if (typeof payload === "string") return finish(silent(payload), given);
   const settings = settingsFor(payload.transcript_path, given);
   const resets = payload.hook_event_name === SESSION_START &&
     RESET_SOURCES.includes(payload.source ?? "");
@@ -109,17 +104,20 @@ function eventOf({ hook_event_name: name, source }: HookPayload): string {
   return source ? `${name} (${source})` : name;
 }
 
-/** Step 1: stdin as a payload (a guard proven equal to its schema: none is built), or why not. */
-function readPayload(stdinText: string | undefined): Result<HookPayload> {
-  if (stdinText === undefined) return { error: "stdin is larger than the 16 MB cap" };
-  if (stdinText.trim() === "") return { error: "stdin is empty" };
+/**
+ * Step 1: stdin as a payload (a guard proven equal to its schema: none is built), or why not. Not
+ * a `Result`: a payload has an `error` of its own (PostToolUseFailure's).
+ */
+function readPayload(stdinText: string | undefined): HookPayload | string {
+  if (stdinText === undefined) return "stdin is larger than the 16 MB cap";
+  if (stdinText.trim() === "") return "stdin is empty";
   let raw: unknown;
   try {
     raw = JSON.parse(stdinText);
   } catch {
-    return { error: "stdin is not JSON" };
+    return "stdin is not JSON";
   }
-  return isHookPayload(raw) ? raw : { error: "stdin is not a hook payload with a session_id" };
+  return isHookPayload(raw) ? raw : "stdin is not a hook payload with a session_id";
 }
 
 /** The answer to the payload's event, by what it is. */
@@ -193,48 +191,6 @@ async function onToolCall(
   }
 }
 
-/** What a tool call's claim came to: the decision, and the refresh given, refused or not needed. */
-function toolCallOutcome(
-  claimed: Claimed,
-  payload: HookPayload,
-  reading: Reading | NoReading,
-  settings: Settings,
-  dry: boolean,
-): Part {
-  if (claimed.kind !== "decided") {
-    return silent(claimed.kind === "failed" ? claimed.reason : "a reset arrived meanwhile");
-  }
-  const { decision, refresh } = claimed;
-  const reason = isReading(reading)
-    ? `${describeReading(reading)} → ${decision.reason}`
-    : decision.reason;
-  const { cause } = decision;
-  if (!cause) return { result: "silent", reason, decision };
-  if (refresh?.kind === "error") {
-    // Nothing is sent, and nothing is recorded as sent.
-    const refused = refresh.error;
-    return { result: "silent", reason: `${reason}, but ${refused}`, decision, refused };
-  }
-  if (refresh?.kind === "reloaded") {
-    // Settled and recorded: the next call does not try again.
-    const reloaded = refresh.why;
-    return {
-      result: "silent",
-      reason: `${reason}; nothing restated: ${reloaded}`,
-      decision,
-      reloaded,
-    };
-  }
-  if (!refresh) return { result: "fired", reason, decision };
-  const { account } = refresh;
-  const session = { sessionId: payload.session_id, subagent: payload.agent_id !== undefined };
-  const rearm = !dry && cause.kind === "thresholds" && account.manifest !== undefined
-    ? rearmAfterRefresh(cause.thresholds, session, account.manifest, settings)
-    : undefined;
-  const answer = hookAnswer(payload.hook_event_name, account.text);
-  return { result: "fired", reason, decision, refresh: account, rearm, answer };
-}
-
 /**
  * SessionStart (clear, compact): the context starts afresh, as core/decide.ts `decideReset`
  * decides; after a compaction the answer restates the rules (rendered first: one that cannot be
@@ -252,7 +208,7 @@ async function onReset(payload: HookPayload, settings: Settings): Promise<Part> 
     const query = { sidechainFile: false, markersFrom: Math.max(0, size - 2 ** 20) };
     return readerFor(path).viewOf(source, size, query);
   });
-  const view = tail && !("error" in tail) ? tail : undefined;
+  const view = tail && !failed(tail) ? tail : undefined;
   // A reset is where Claude Code's settings are read afresh for the new context.
   const compact = compactionSettings(settings, payload.cwd);
   const text = built?.kind === "text" ? built.account : undefined;

@@ -1,0 +1,53 @@
+/**
+ * What a tool call's claim came to (src/hook.ts step 4): the decision, and the refresh given,
+ * refused, or not needed, as the call's part of the trace and its answer.
+ */
+import { hookAnswer } from "../core/claude_code.ts";
+import { isReading, type NoReading, type Reading } from "../core/reading.ts";
+import type { HookPayload } from "../schemas/payload.ts";
+import type { Settings } from "../settings/resolve.ts";
+import { rearmAfterRefresh } from "../io/lessons_learned_dedup.ts";
+import type { Claimed } from "./claim.ts";
+import { describeReading, type Part, silent } from "./trace.ts";
+
+/** What a tool call's claim came to: the decision, and the refresh given, refused or not needed. */
+export function toolCallOutcome(
+  claimed: Claimed,
+  payload: HookPayload,
+  reading: Reading | NoReading,
+  settings: Settings,
+  dry: boolean,
+): Part {
+  if (claimed.kind !== "decided") {
+    return silent(claimed.kind === "failed" ? claimed.reason : "a reset arrived meanwhile");
+  }
+  const { decision, refresh } = claimed;
+  const reason = isReading(reading)
+    ? `${describeReading(reading)} → ${decision.reason}`
+    : decision.reason;
+  const { cause } = decision;
+  if (!cause) return { result: "silent", reason, decision };
+  if (refresh?.kind === "error") {
+    // Nothing is sent, and nothing is recorded as sent.
+    const refused = refresh.error;
+    return { result: "silent", reason: `${reason}, but ${refused}`, decision, refused };
+  }
+  if (refresh?.kind === "reloaded") {
+    // Settled and recorded: the next call does not try again.
+    const reloaded = refresh.why;
+    return {
+      result: "silent",
+      reason: `${reason}; nothing restated: ${reloaded}`,
+      decision,
+      reloaded,
+    };
+  }
+  if (!refresh) return { result: "fired", reason, decision };
+  const { account } = refresh;
+  const session = { sessionId: payload.session_id, subagent: payload.agent_id !== undefined };
+  const rearm = !dry && cause.kind === "thresholds" && account.manifest !== undefined
+    ? rearmAfterRefresh(cause.thresholds, session, account.manifest, settings)
+    : undefined;
+  const answer = hookAnswer(payload.hook_event_name, account.text);
+  return { result: "fired", reason, decision, refresh: account, rearm, answer };
+}
