@@ -15,11 +15,10 @@ const SETTINGS: MeasureSettings = {
 };
 
 Deno.test("figuresOf() prefers exact tokens over the rounded used_percentage", async (t) => {
-  const cases: [string, Parameters<typeof figuresOf>[0], undefined, unknown][] = [
+  const cases: [string, Parameters<typeof figuresOf>[0], unknown][] = [
     [
       "tokens and window",
       { used_percentage: 31, context_window_size: 200_000, current_usage: 61_000 },
-      undefined,
       { percent: 30.5, tokens: 61_000, window: 200_000 },
     ],
     [
@@ -32,7 +31,6 @@ Deno.test("figuresOf() prefers exact tokens over the rounded used_percentage", a
           cache_read_input_tokens: 50_000,
         },
       },
-      undefined,
       { percent: 30, tokens: 60_000, window: 200_000 },
     ],
     [
@@ -41,36 +39,35 @@ Deno.test("figuresOf() prefers exact tokens over the rounded used_percentage", a
         context_window_size: 200_000,
         current_usage: { input_tokens: 1, cache_read_input_tokens: 5 },
       },
-      undefined,
       { percent: 0.003, tokens: 6, window: 200_000 },
     ],
-    ["only the percentage", { used_percentage: 41, context_window_size: 200_000 }, undefined, {
+    ["only the percentage", { used_percentage: 41, context_window_size: 200_000 }, {
       percent: 41,
       tokens: undefined,
       window: 200_000,
     }],
-    [
-      "no reading yet",
-      { used_percentage: null, context_window_size: 200_000 },
-      undefined,
-      undefined,
-    ],
-    ["tokens without any window", { current_usage: 58_000 }, undefined, undefined],
+    ["no reading yet", { used_percentage: null, context_window_size: 200_000 }, undefined],
+    ["tokens without any window", { current_usage: 58_000 }, undefined],
   ];
-  for (const [name, cw, , expected] of cases) {
+  for (const [name, cw, expected] of cases) {
     await t.step(name, () => assertEquals(figuresOf(cw), expected));
   }
 });
 
-/** The reading measure() takes from Claude Code's own figures alone: stdin's, or the statusline's. */
-function reportedReading(more: Partial<MeasureInput>, windowOverride?: number) {
-  const { reading } = measure({
-    view: { size: 0, callPresent: false, promptAfterUsage: false, bytesRead: 0 },
+const view = { size: 0, callPresent: false, promptAfterUsage: false, bytesRead: 0 };
+/** measure()'s reading: nothing in the transcript, nothing fired, unless given. */
+const measured = (more: Partial<MeasureInput>, windowOverride?: number) =>
+  measure({
+    view,
     state: { fired: [], toolCount: 0 },
     settings: { ...SETTINGS, windowOverride },
     files: undefined,
     ...more,
-  });
+  }).reading;
+
+/** The reading measure() takes from Claude Code's own figures alone: stdin's, or the statusline's. */
+function reportedReading(more: Partial<MeasureInput>, windowOverride?: number) {
+  const reading = measured(more, windowOverride);
   return reading.kind === "reading" ? reading : undefined;
 }
 
@@ -143,22 +140,10 @@ Deno.test("a usage written before a reported compaction is no reading, with or w
   ];
   for (const [name, { compactedFrom, markerAfterUsage }, isOne] of cases) {
     await t.step(name, () => {
-      const { reading } = measure({
-        view: {
-          size: 9_000,
-          usage,
-          ...(markerAfterUsage !== undefined ? { markerAfterUsage, compactedUsage: usage } : {}),
-          callPresent: false,
-          promptAfterUsage: false,
-          bytesRead: 0,
-        },
-        state: {
-          fired: [],
-          toolCount: 0,
-          ...(compactedFrom !== undefined ? { compactedFrom } : {}),
-        },
-        settings: SETTINGS,
-        files: undefined,
+      const marker = markerAfterUsage !== undefined && { markerAfterUsage, compactedUsage: usage };
+      const reading = measured({
+        view: { ...view, size: 9_000, usage, ...marker },
+        state: { fired: [], toolCount: 0, ...(compactedFrom !== undefined && { compactedFrom }) },
       });
       assertEquals(reading.kind === "reading", isOne);
       if (reading.kind === "none") {
