@@ -74,13 +74,9 @@ Deno.test("pointOf() and the reach order", () => {
 });
 
 Deno.test("firedUnder() drops refreshes made under a smaller window than the one proven", async (t) => {
-  const cases: [
-    string,
-    number[],
-    Record<string, number> | undefined,
-    number | undefined,
-    number[],
-  ][] = [
+  // name, fired, the window each fired under, the window proven, what still counts
+  type Case = [string, number[], Record<string, number> | undefined, number | undefined, number[]];
+  const cases: Case[] = [
     ["no record: all count", [30, 52], undefined, 1_000_000, [30, 52]],
     ["same window: all count", [30, 52], { "30": 200_000, "52": 200_000 }, 200_000, [30, 52]],
     [
