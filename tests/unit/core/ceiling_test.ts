@@ -14,6 +14,7 @@ import { isCompactionMarker, usageOf } from "../../../src/core/transcript_entry.
 import type { TranscriptView } from "../../../src/core/view.ts";
 import type { State } from "../../../src/schemas/state.ts";
 import { ROOT, SKELETONS } from "../../_helpers.ts";
+import { MEASURE_SETTINGS, state } from "./_inputs.ts";
 import {
   type GrowthPair,
   growthTable,
@@ -36,16 +37,8 @@ Deno.test("ceilingTokens() adds output, bytes at the measured rate and the margi
   }
 });
 
-const SETTINGS: MeasureSettings = {
-  thresholds: [30, 52, 70],
-  windowOverride: undefined,
-  disable1m: false,
-  firstParty: true,
-  compactEnv: {},
-  scaleForAutocompact: true,
-  // Percentages of the whole window, as before the every-window schedule; that one is below.
-  cadence: 0,
-};
+// Percentages of the whole window, as before the every-window schedule; that one is below.
+const SETTINGS: MeasureSettings = { ...MEASURE_SETTINGS, cadence: 0 };
 /** 1M: claude-opus-5-5 written by 2.1.328; 200k: claude-sonnet-4-6. */
 const MODELS = {
   1_000_000: { model: "claude-opus-5-5", version: "2.1.328" },
@@ -78,12 +71,6 @@ function view(tokens: number, window: 200_000 | 1_000_000, more: Partial<Transcr
 /** The same at 20,000 of 1M, its usage changed: `unanswered`, `matched`. */
 const usageView = (more: Partial<NonNullable<TranscriptView["usage"]>>) =>
   view(20_000, 1_000_000, { usage: { ...view(20_000, 1_000_000).usage!, ...more } });
-const state = (fired: number[], extra: Partial<State> = {}): State => ({
-  fired,
-  toolCount: 0,
-  ...extra,
-});
-
 /** The same on 1M. */
 const v1m = (tokens: number, more: Partial<TranscriptView> = {}) => view(tokens, 1_000_000, more);
 /** The ceiling's share of the span, undefined when the call waits for its own entry. */

@@ -1,61 +1,12 @@
 import { deepStrictEqual as assertEquals, equal, ok } from "node:assert/strict";
 import { decideReset, decideToolCall, type Decision } from "../../../src/core/decide.ts";
-import { resetState, type ToolCallInput } from "../../../src/core/decide.ts";
+import { resetState } from "../../../src/core/decide.ts";
 import { parseRefreshHeader, refreshHeader } from "../../../src/core/header.ts";
 import type { ContextFacts } from "../../../src/core/facts.ts";
 import type { NoReading, Reading } from "../../../src/core/reading.ts";
 import type { ReceiptEvidence } from "../../../src/core/receipts.ts";
 import type { State } from "../../../src/schemas/state.ts";
-
-const reading = (percent: number, window = 200_000, extra: Partial<Reading> = {}): Reading => ({
-  kind: "reading",
-  source: "transcript tool_use match",
-  percent,
-  tokens: (percent * window) / 100,
-  window,
-  windowSource: "test",
-  model: "claude-sonnet-4-6",
-  ...extra,
-});
-const none = (countCalls = true): NoReading => ({
-  kind: "none",
-  reason: countCalls ? "no transcript_path" : "compacted since the last usage: no reading yet",
-  countCalls,
-});
-const state = (fired: number[], extra: Partial<State> = {}): State => ({
-  fired,
-  toolCount: 0,
-  epoch: 0,
-  ...extra,
-});
-
-/** A tool call's input, with the defaults of the PRD. */
-function call(
-  r: Reading | NoReading,
-  s: State,
-  more: {
-    found?: boolean;
-    facts?: ContextFacts | undefined;
-    receipts?: ReceiptEvidence;
-    thresholds?: number[];
-    toolUseId?: string;
-    after?: boolean | undefined;
-  } = {},
-): ToolCallInput {
-  return {
-    state: s,
-    stateFound: more.found ?? true,
-    reading: r,
-    facts: more.facts ?? {},
-    receipts: more.receipts,
-    claim: { call: more.toolUseId, at: 1000 },
-    settings: {
-      thresholds: more.thresholds ?? [30, 52, 70],
-      toolCountInterval: 20,
-      refreshAfterCompact: more.after ?? true,
-    },
-  };
-}
+import { call, none, reading, state } from "./_inputs.ts";
 
 /** `thresholds:30,52`, `compaction:30`, `toolCount:20` or undefined. */
 function causeOf(d: Decision): string | undefined {

@@ -1,18 +1,8 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { measure, type MeasureInput, type MeasureSettings } from "../../../src/core/measure.ts";
+import { measure, type MeasureInput } from "../../../src/core/measure.ts";
 import { figuresOf } from "../../../src/core/reading.ts";
 import { percentOf } from "../../../src/core/window.ts";
-
-/** The default thresholds, no override, first party, no compaction settings. */
-const SETTINGS: MeasureSettings = {
-  thresholds: [30, 52, 70],
-  windowOverride: undefined,
-  disable1m: false,
-  firstParty: true,
-  compactEnv: {},
-  scaleForAutocompact: true,
-  cadence: 40_000,
-};
+import { MEASURE_SETTINGS } from "./_inputs.ts";
 
 Deno.test("figuresOf() prefers exact tokens over the rounded used_percentage", async (t) => {
   const cases: [string, Parameters<typeof figuresOf>[0], unknown][] = [
@@ -60,7 +50,7 @@ const measured = (more: Partial<MeasureInput>, windowOverride?: number) =>
   measure({
     view,
     state: { fired: [], toolCount: 0 },
-    settings: { ...SETTINGS, windowOverride },
+    settings: { ...MEASURE_SETTINGS, windowOverride },
     files: undefined,
     ...more,
   }).reading;

@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { decideToolCall } from "../../../src/core/decide.ts";
-import { measure, type MeasureSettings } from "../../../src/core/measure.ts";
+import { measure } from "../../../src/core/measure.ts";
 import {
   plannedRefreshes,
   scheduledThresholds,
@@ -8,6 +8,7 @@ import {
   widestGap,
 } from "../../../src/core/schedule.ts";
 import type { State } from "../../../src/schemas/state.ts";
+import { call, MEASURE_SETTINGS } from "./_inputs.ts";
 
 Deno.test("scheduleFor() keeps a span of 200k or less as it is, and paces a larger one", async (t) => {
   const cases: [string, number[], number, number, number | undefined, number, number[]][] = [
@@ -62,18 +63,8 @@ Deno.test("plannedRefreshes() merges thresholds that land on one token count", (
   ]);
 });
 
-const SETTINGS: MeasureSettings = {
-  thresholds: [30, 52, 70],
-  windowOverride: undefined,
-  disable1m: false,
-  firstParty: true,
-  compactEnv: {},
-  scaleForAutocompact: true,
-  cadence: 40_000,
-};
-
 /** Climbs from 9k to `top` in steps of `step` on `window`: the token counts that refreshed. */
-function climb(window: number, top: number, step: number, settings = SETTINGS): number[] {
+function climb(window: number, top: number, step: number, settings = MEASURE_SETTINGS): number[] {
   let state: State = { fired: [], toolCount: 0, epoch: 0 };
   const refreshedAt: number[] = [];
   for (let tokens = step; tokens <= top; tokens += step) {
@@ -85,19 +76,9 @@ function climb(window: number, top: number, step: number, settings = SETTINGS): 
       settings,
       files: undefined,
     });
-    const decision = decideToolCall({
-      state,
-      stateFound: true,
-      reading,
-      facts,
-      receipts: undefined,
-      claim: { call: `toolu_${tokens}`, at: tokens },
-      settings: {
-        thresholds: settings.thresholds,
-        toolCountInterval: 20,
-        refreshAfterCompact: true,
-      },
-    });
+    const { thresholds } = settings;
+    const claim = { toolUseId: `toolu_${tokens}`, at: tokens };
+    const decision = decideToolCall(call(reading, state, { facts, thresholds, ...claim }));
     if (decision.cause) refreshedAt.push(tokens);
     state = decision.state;
   }
@@ -118,6 +99,6 @@ Deno.test("a 1M session climbing to 270k in steps of 9k: by 70k, three by 150k, 
 
 Deno.test("a 200k session, and a 1M one with the cadence off, refresh at 30, 52 and 70 %", () => {
   assertEquals(climb(200_000, 160_000, 9_000), [63_000, 108_000, 144_000]);
-  const off = climb(1_000_000, 720_000, 9_000, { ...SETTINGS, cadence: 0 });
+  const off = climb(1_000_000, 720_000, 9_000, { ...MEASURE_SETTINGS, cadence: 0 });
   assertEquals(off, [306_000, 522_000, 702_000]);
 });
