@@ -193,11 +193,9 @@ Deno.test("ceilingOf() on a 1M window: 200k's points make a call wait, the caden
 interface Response {
   tokens: number;
   outputTokens: number | undefined;
-  model: string | undefined;
-  /** Offset of its first entry, just past its first entry, and just past its last. */
+  /** Offset of its first entry, and just past it. */
   start: number;
   firstEnd: number;
-  end: number;
   line: number;
   /** Bytes of text (tool results and prompts) in user entries after its first entry. */
   text: number;
@@ -276,7 +274,6 @@ function responsesOf(bytes: Uint8Array, sidechainFile: boolean): (Response | "ma
     if (usage) {
       if (current && current.id !== undefined && current.id === usage.messageId) {
         // The newest entry of a response is what the hook reads: its output count is final.
-        current.end = newline + 1;
         current.outputTokens = usage.outputTokens;
         if (typeof uuid === "string") current.uuids.push(uuid);
       } else {
@@ -284,10 +281,8 @@ function responsesOf(bytes: Uint8Array, sidechainFile: boolean): (Response | "ma
           id: usage.messageId,
           tokens: usage.tokens,
           outputTokens: usage.outputTokens,
-          model: usage.model,
           start: offset,
           firstEnd: newline + 1,
-          end: newline + 1,
           line,
           text: 0,
           image: false,
