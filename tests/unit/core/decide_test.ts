@@ -1,7 +1,6 @@
-import { deepStrictEqual as assertEquals, equal, ok } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, equal } from "node:assert/strict";
 import { decideReset, decideToolCall, type Decision } from "../../../src/core/decide.ts";
 import { resetState } from "../../../src/core/decide.ts";
-import { parseRefreshHeader, refreshHeader } from "../../../src/core/header.ts";
 import type { ContextFacts } from "../../../src/core/facts.ts";
 import type { NoReading, Reading } from "../../../src/core/reading.ts";
 import type { ReceiptEvidence } from "../../../src/core/receipts.ts";
@@ -289,16 +288,4 @@ Deno.test("decideReset() for the events that end a context", async (t) => {
       assertEquals(d.deliveries.map((x) => x.refresh), cause ? ["compact"] : []);
     });
   }
-});
-
-Deno.test("refreshHeader() has its own compaction header that no threshold parser believes", () => {
-  const header = refreshHeader({ kind: "compaction", thresholds: [] }, "0a1b2c3d");
-  ok(
-    header.startsWith(
-      "[lessons-reinject refresh compact ref=0a1b2c3d] The context was just compacted",
-    ),
-  );
-  equal(parseRefreshHeader(header, "0a1b2c3d"), undefined);
-  const plain = refreshHeader({ kind: "thresholds", thresholds: [30], percent: 31 }, "0a1b2c3d");
-  assertEquals(parseRefreshHeader(plain, "0a1b2c3d"), [30]);
 });

@@ -28,6 +28,11 @@ Deno.test("refreshHeader() names what fired and the reading; parseRefreshHeader(
       "[lessons-reinject refresh calls:40 ref=0a1b2c3d] Periodic refresh after 40 tool calls",
     ],
     [
+      "a compaction has its own header",
+      { kind: "compaction", thresholds: [] },
+      "[lessons-reinject refresh compact ref=0a1b2c3d] The context was just compacted",
+    ],
+    [
       "a token count on a 200k window: the tokens first",
       crossed([60_000], { percent: 30.5, window: 200_000, tokens: 61_000 }),
       "[lessons-reinject refresh 60k ref=0a1b2c3d] Context refresh at 61,000 tokens (30% of the " +
@@ -49,7 +54,12 @@ Deno.test("refreshHeader() names what fired and the reading; parseRefreshHeader(
     await t.step(name, () => {
       const header = refreshHeader(cause, token);
       ok(header.startsWith(starts), header);
-      const names = cause.kind === "thresholds" ? [...cause.thresholds] : [];
+      // A compaction's header is no threshold's: no threshold parser believes it.
+      const names = cause.kind === "thresholds"
+        ? [...cause.thresholds]
+        : cause.kind === "toolCount"
+        ? []
+        : undefined;
       assertEquals(parseRefreshHeader(header + "\n\nbody", token), names);
       assertEquals(parseRefreshHeader(header, "ffffffff"), undefined, "another token is not ours");
       assertEquals(
