@@ -11,31 +11,23 @@ import type { State } from "../../../src/schemas/state.ts";
 import { call, MEASURE_SETTINGS } from "./_inputs.ts";
 
 Deno.test("scheduleFor() keeps a span of 200k or less as it is, and paces a larger one", async (t) => {
-  const cases: [string, number[], number, number, number | undefined, number, number[]][] = [
-    // name, thresholds, cadence, span, end, the percentages' span, the cadence's points
-    ["200k: as before", [30, 52, 70], 40_000, 200_000, 167_000, 200_000, []],
-    ["a 100k auto-compact window: as before", [30, 52, 70], 40_000, 91_428, 67_000, 91_428, []],
-    ["1M, cadence off: percentages of 1M", [30, 52, 70], 0, 1_000_000, 967_000, 1_000_000, []],
-    ["400k auto-compact window", [30, 52, 70], 40_000, 400_000, 367_000, 200_000, [
-      180_000,
-      220_000,
-      260_000,
-      300_000,
-      340_000,
-    ]],
-    ["1M, a 50k cadence", [30, 52, 70], 50_000, 1_000_000, 400_000, 200_000, [
-      190_000,
-      240_000,
-      290_000,
-      340_000,
-      390_000,
-    ]],
+  const P = [30, 52, 70];
+  /** Token counts written in thousands. */
+  const k = (...thousands: number[]) => thousands.map((n) => n * 1000);
+  // name, thresholds, cadence, span, end, the percentages' span, the cadence's points
+  type Case = [string, number[], number, number, number | undefined, number, number[]];
+  const cases: Case[] = [
+    ["200k: as before", P, 40_000, 200_000, 167_000, 200_000, []],
+    ["a 100k auto-compact window: as before", P, 40_000, 91_428, 67_000, 91_428, []],
+    ["1M, cadence off: percentages of 1M", P, 0, 1_000_000, 967_000, 1_000_000, []],
+    ["400k auto-compact window", P, 40_000, 400_000, 367_000, 2e5, k(180, 220, 260, 300, 340)],
+    ["1M, a 50k cadence", P, 50_000, 1_000_000, 400_000, 2e5, k(190, 240, 290, 340, 390)],
     ["1M, token thresholds past the percentages", [30, 250_000], 40_000, 1e6, 380_000, 2e5, [
       290_000,
       330_000,
       370_000,
     ]],
-    ["1M, compaction point unknown: no cadence", [30, 52, 70], 40_000, 1e6, undefined, 2e5, []],
+    ["1M, compaction point unknown: no cadence", P, 40_000, 1e6, undefined, 2e5, []],
   ];
   for (const [name, thresholds, cadence, span, end, percentSpan, points] of cases) {
     await t.step(name, () => {
