@@ -155,7 +155,6 @@ Deno.test("a proof speaks only for its own model and release; what it does not n
   const opus5 = { window: L, model: "claude-opus-5", version: "2.1.328" };
   const cases: [WindowInputs["proven"], string | undefined, string | undefined, boolean][] = [
     [opus5, "claude-opus-5", "2.1.328", true],
-    [opus5, "claude-opus-5-20260301", "2.1.328", true],
     [opus5, "claude-opus-5-5", "2.1.328", false],
     [
       { window: L, model: "claude-opus-4-8", version: "2.1.328" },
@@ -171,7 +170,6 @@ Deno.test("a proof speaks only for its own model and release; what it does not n
     ],
     [{ window: L, model: "glm-4.7" }, "GLM-4.7", undefined, true],
     [{ window: L, model: "glm-4.7" }, "glm-4.6", undefined, false],
-    [{ window: L }, "claude-sonnet-4-6", "2.1.328", true],
     [{ window: L, model: "claude-opus-5" }, undefined, undefined, true],
   ];
   for (const [proven, model, version, speaks] of cases) {
