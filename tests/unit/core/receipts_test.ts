@@ -5,7 +5,6 @@
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import type { RefreshCause } from "../../../src/core/header.ts";
-import type { NoReading, Reading } from "../../../src/core/reading.ts";
 import {
   answerAwaitingReceipt,
   judge,
@@ -20,6 +19,7 @@ import {
   withReceipts,
 } from "../../../src/core/receipts.ts";
 import type { Delivery, State } from "../../../src/schemas/state.ts";
+import { none, reading } from "./_inputs.ts";
 
 /** Evidence read from offset 1000 on, with nothing found unless given. */
 function seen(found: Partial<ReceiptEvidence> = {}): ReceiptEvidence {
@@ -217,16 +217,6 @@ Deno.test("settleDeliveries() updates each outstanding delivery and says what is
   }
 });
 
-const READING: Reading = {
-  kind: "reading",
-  source: "transcript tool_use match",
-  percent: 35,
-  tokens: 70_000,
-  window: 200_000,
-  windowSource: "default 200k",
-  model: undefined,
-};
-const NO_READING: NoReading = { kind: "none", reason: "no transcript_path", countCalls: true };
 const CLAIM = { call: "toolu_b", at: 2000 };
 
 Deno.test("withReceipts() sends owed refreshes again and records what a decision delivers", async (t) => {
@@ -255,7 +245,7 @@ Deno.test("withReceipts() sends owed refreshes again and records what a decision
     cause,
     owed: settled.owed,
     deliveries: settled.state.deliveries ?? [],
-    reading: READING,
+    reading: reading(35),
     firedPercent: undefined,
     claim: CLAIM,
     ...more,
@@ -287,12 +277,12 @@ Deno.test("withReceipts() sends owed refreshes again and records what a decision
       [sent("30", 2, MOVED), sent("52", 1)],
     ],
     "without a reading, an owed threshold replaces the periodic refresh": [
-      input(periodic, owedThirty, { reading: NO_READING }),
+      input(periodic, owedThirty, { reading: none() }),
       [30],
       [sent("30", 2, MOVED)],
     ],
     "a periodic refresh is not receipted": [
-      input(periodic, nothingOwed, { reading: NO_READING }),
+      input(periodic, nothingOwed, { reading: none() }),
       undefined,
     ],
     "nothing to deliver: nothing recorded": [input(undefined, nothingOwed), undefined],
