@@ -3,26 +3,12 @@ import * as node from "node:path";
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { basename, dirname, isAbsolute, join, resolve } from "../../../src/core/path.ts";
 
+/** The empty path, then paths separated by spaces, then one the hook builds. */
 const PATHS = [
   "",
-  "/",
-  "a",
-  "/a",
-  "a/",
-  "/a/b/",
-  "/a//b",
-  "a/b/c.jsonl",
-  "./a",
-  "../a",
-  "/..",
-  "/a/../..",
-  "a/../..",
-  ".",
-  "..",
-  "/a/./b",
-  "a//",
+  ..."/ a /a a/ /a/b/ /a//b a/b/c.jsonl ./a ../a /.. /a/../.. a/../.. . .. /a/./b a// /tmp/x/"
+    .split(" "),
   "/home/dev/.claude/projects/-home-dev-project/c4145893.jsonl",
-  "/tmp/x/",
 ];
 
 Deno.test({
