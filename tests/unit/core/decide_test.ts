@@ -197,13 +197,11 @@ Deno.test("decideToolCall() resets at a marker, keeping what the call learned of
   const before = state([30], { firedAt: 500, firedPercent: 31, epoch: 2, toolCount: 3 });
   const at700 = decideToolCall(call(none(false), before, { facts: { marker: 700 }, after: false }));
   assertEquals(at700.known, { fired: [], toolCount: 0, epoch: 3, checkedTo: 700 });
-  const learned = { marker: 500, compactedAt: 67_044, claudeSettings: '{"byModel":{}}' };
-  const d = decideToolCall(call(none(false), state([30], { firedAt: 100 }), { facts: learned }));
-  assertEquals([d.state.fired, d.state.compactedAt, d.state.claudeSettings], [
-    [],
-    67_044,
-    '{"byModel":{}}',
-  ]);
+  const learned = { compactedAt: 67_044, claudeSettings: '{"byModel":{}}' };
+  const found = { marker: 500, ...learned };
+  const d = decideToolCall(call(none(false), state([30], { firedAt: 100 }), { facts: found }));
+  const { fired, compactedAt, claudeSettings } = d.state;
+  assertEquals({ fired, compactedAt, claudeSettings }, { fired: [], ...learned });
 });
 
 Deno.test("resetState() forgets what fired and what was counted, moves the epoch, keeps what the session proved", () => {
@@ -212,27 +210,21 @@ Deno.test("resetState() forgets what fired and what was counted, moves the epoch
     toolCount: 0,
     epoch: 5,
   });
+  const kept = {
+    provenWindow: 1_000_000,
+    provenModel: "claude-opus-5",
+    provenVersion: "2.1.328",
+    agentTranscript: "/p/a.jsonl",
+    compactedAt: 67_044,
+  };
   const proved = state([30], {
     toolCount: 3,
     epoch: 1,
-    provenWindow: 1_000_000,
-    provenModel: "claude-opus-5",
-    provenVersion: "2.1.328",
-    agentTranscript: "/p/a.jsonl",
-    compactedAt: 67_044,
+    ...kept,
     claudeSettings: '{"byModel":{}}',
     results: { toolu_1: 100 },
   });
-  assertEquals(resetState(proved), {
-    fired: [],
-    toolCount: 0,
-    epoch: 2,
-    provenWindow: 1_000_000,
-    compactedAt: 67_044,
-    provenModel: "claude-opus-5",
-    provenVersion: "2.1.328",
-    agentTranscript: "/p/a.jsonl",
-  });
+  assertEquals(resetState(proved), { fired: [], toolCount: 0, epoch: 2, ...kept });
 });
 
 Deno.test("decideReset() for the events that end a context", async (t) => {
