@@ -63,21 +63,15 @@ function reportedReading(more: Partial<MeasureInput>, windowOverride?: number) {
 
 Deno.test("Claude Code's figures: LESSONS_CONTEXT_WINDOW replaces the window they report", () => {
   const figures = { current_usage: 60_000, context_window_size: 200_000 };
-  const mine = reportedReading({ contextWindow: figures }, 100_000);
-  assertEquals([mine?.source, mine?.percent, mine?.window, mine?.windowSource], [
-    "stdin",
-    60,
-    100_000,
-    "LESSONS_CONTEXT_WINDOW",
-  ]);
+  const read = (more: Partial<MeasureInput>, windowOverride?: number) => {
+    const r = reportedReading(more, windowOverride);
+    return [r?.source, r?.percent, r?.window, r?.windowSource];
+  };
+  const mine = read({ contextWindow: figures }, 100_000);
+  assertEquals(mine, ["stdin", 60, 100_000, "LESSONS_CONTEXT_WINDOW"]);
   const record = { sessionId: "s", recordedAt: 0, percent: 30, tokens: 60_000, window: 200_000 };
-  const theirs = reportedReading({ bridged: { ...record, model: "m" } });
-  assertEquals([theirs?.source, theirs?.percent, theirs?.window, theirs?.windowSource], [
-    "statusline",
-    30,
-    200_000,
-    "reported by Claude Code",
-  ]);
+  const theirs = read({ bridged: { ...record, model: "m" } });
+  assertEquals(theirs, ["statusline", 30, 200_000, "reported by Claude Code"]);
 });
 
 Deno.test("percentOf() is exact at whole-percent boundaries", () => {
