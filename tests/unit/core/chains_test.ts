@@ -94,14 +94,11 @@ Deno.test("firedOnChain: the met tip's thresholds; none met, the session's", () 
 });
 
 Deno.test("advanceChains: a tip moves on; kept where a turn began; at most CHAINS_KEPT", () => {
-  const state: State = { fired: [30], toolCount: 0, chains: [{ tip: "a", fired: [30] }] };
-  assertEquals(advanceChains(undefined, state, { entry: "b", met: "a" })?.chains, [
-    { tip: "b", fired: [30] },
-  ]);
-  assertEquals(advanceChains(undefined, state, { entry: "b", met: "a", turned: true })?.chains, [
-    { tip: "b", fired: [30] },
-    { tip: "a", fired: [30] },
-  ]);
+  const [a, b] = [{ tip: "a", fired: [30] }, { tip: "b", fired: [30] }];
+  const state: State = { fired: [30], toolCount: 0, chains: [a] };
+  assertEquals(advanceChains(undefined, state, { entry: "b", met: "a" })?.chains, [b]);
+  const turned = advanceChains(undefined, state, { entry: "b", met: "a", turned: true });
+  assertEquals(turned?.chains, [b, a]);
   let s = state;
   for (let i = 0; i < CHAINS_KEPT + 3; i++) {
     s = advanceChains(undefined, s, { entry: `t${i}`, met: `t${i - 1}`, turned: true })!;
