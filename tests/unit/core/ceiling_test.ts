@@ -351,15 +351,11 @@ const excessOf = (p: Pair) =>
   Math.ceil(TOKENS_PER_BYTE * p.bytes);
 
 Deno.test("the ceiling is never below the next real reading (every consecutive pair)", () => {
-  let checked = 0;
-  let closest = Infinity;
+  // pairsIn() fails on fewer than 700 pairs.
   for (const pair of shared()) {
     const ceiling = ceilingTokens(pair.previous.tokens, pair.previous.outputTokens, pair.bytes);
     ok(ceiling >= pair.next.tokens, `${describe(pair)}, ceiling ${ceiling}`);
-    closest = Math.min(closest, ceiling - pair.next.tokens);
-    checked++;
   }
-  ok(checked > 700 && closest >= 0, `${checked} pairs, closest ${closest}`);
 });
 
 Deno.test("LARGEST_UNSEEN_TOKENS is the largest excess over the byte term in real transcripts", () => {
