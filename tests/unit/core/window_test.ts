@@ -152,25 +152,20 @@ Deno.test("resolveWindow() takes a proof or a compaction only for the model and 
 });
 
 Deno.test("a proof speaks only for its own model and release; what it does not name, it lets through", () => {
-  const opus5 = { window: L, model: "claude-opus-5", version: "2.1.328" };
+  /** 1M proven by `model`, in `version` if given. */
+  const by = (model: string, version?: string) => ({
+    window: L,
+    model,
+    ...(version && { version }),
+  });
   const cases: [WindowInputs["proven"], string | undefined, string | undefined, boolean][] = [
-    [opus5, "claude-opus-5", "2.1.328", true],
-    [opus5, "claude-opus-5-5", "2.1.328", false],
-    [
-      { window: L, model: "claude-opus-4-8", version: "2.1.328" },
-      "claude-opus-5",
-      "2.1.328",
-      false,
-    ],
-    [
-      { window: L, model: "claude-opus-4-7", version: "2.1.112" },
-      "claude-opus-4-7",
-      "2.1.117",
-      false,
-    ],
-    [{ window: L, model: "glm-4.7" }, "GLM-4.7", undefined, true],
-    [{ window: L, model: "glm-4.7" }, "glm-4.6", undefined, false],
-    [{ window: L, model: "claude-opus-5" }, undefined, undefined, true],
+    [by("claude-opus-5", "2.1.328"), "claude-opus-5", "2.1.328", true],
+    [by("claude-opus-5", "2.1.328"), "claude-opus-5-5", "2.1.328", false],
+    [by("claude-opus-4-8", "2.1.328"), "claude-opus-5", "2.1.328", false],
+    [by("claude-opus-4-7", "2.1.112"), "claude-opus-4-7", "2.1.117", false],
+    [by("glm-4.7"), "GLM-4.7", undefined, true],
+    [by("glm-4.7"), "glm-4.6", undefined, false],
+    [by("claude-opus-5"), undefined, undefined, true],
   ];
   for (const [proven, model, version, speaks] of cases) {
     const { source } = resolveWindow({ model, version, proven });
