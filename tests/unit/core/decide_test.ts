@@ -75,10 +75,11 @@ Deno.test("decideToolCall() with token thresholds and a span before an early com
   // A 1M window whose auto-compact window is 400k: percentages of 400k, tokens as they are.
   const at = (tokens: number) => reading(tokens / 10_000, 1_000_000, { tokens, span: 400_000 });
   const thresholds = [30, 52, 70, 60_000];
+  const OF_SPAN = "of 400000 (the span before auto-compaction)";
   await t.step("60k at 61,000 tokens, 30 % of 400k not yet", () => {
     const d = decideToolCall(call(at(61_000), state([]), { thresholds }));
     equal(causeOf(d), "thresholds:60000");
-    equal(d.reason, "15% of 400000 (the span before auto-compaction) crossed 60k");
+    equal(d.reason, `15% ${OF_SPAN} crossed 60k`);
     assertEquals(d.state.firedWindow, {});
   });
   await t.step("30 % of 400k at 120,000 tokens, its span recorded", () => {
@@ -93,10 +94,7 @@ Deno.test("decideToolCall() with token thresholds and a span before an early com
   });
   await t.step("the next threshold is named in reach order", () => {
     const d = decideToolCall(call(at(50_000), state([]), { thresholds }));
-    equal(
-      d.reason,
-      "12% of 400000 (the span before auto-compaction) is below the next threshold, 60k",
-    );
+    equal(d.reason, `12% ${OF_SPAN} is below the next threshold, 60k`);
     equal(d.upcoming, 60_000);
   });
 });
