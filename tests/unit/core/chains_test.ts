@@ -1,29 +1,13 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { advanceChains, CHAINS_KEPT, firedOnChain } from "../../../src/core/chains.ts";
-import { decideToolCall, type ToolCallInput } from "../../../src/core/decide.ts";
+import { decideToolCall } from "../../../src/core/decide.ts";
 import type { ChainFacts } from "../../../src/core/chains.ts";
-import type { Reading } from "../../../src/core/reading.ts";
 import type { State } from "../../../src/schemas/state.ts";
+import { call, reading } from "./_inputs.ts";
 
-const reading = (percent: number): Reading => ({
-  kind: "reading",
-  source: "transcript tool_use match",
-  percent,
-  tokens: percent * 2_000,
-  window: 200_000,
-  windowSource: "test",
-  model: "claude-sonnet-4-6",
-});
-
-const call = (state: State, percent: number, chain?: ChainFacts): ToolCallInput => ({
-  state,
-  stateFound: true,
-  reading: reading(percent),
-  facts: chain ? { chain } : {},
-  receipts: undefined,
-  claim: { call: undefined, at: undefined },
-  settings: { thresholds: [30, 52, 70], toolCountInterval: 20, refreshAfterCompact: true },
-});
+/** A call at `percent` of 200k that met `chain`, if given. */
+const at = (s: State, percent: number, chain?: ChainFacts) =>
+  call(reading(percent), s, { facts: chain && { chain } });
 
 /**
  * Runs calls in order, each `[chain entry, tip it met, percent]`; what each refreshed for, and
@@ -33,7 +17,7 @@ function run(calls: [string, string | undefined, number, boolean?][]): string[] 
   let state: State = { fired: [], toolCount: 0, epoch: 0 };
   return calls.map(([entry, met, percent, turned]) => {
     const was = state.forked;
-    const d = decideToolCall(call(state, percent, { entry, met, ...(turned && { turned }) }));
+    const d = decideToolCall(at(state, percent, { entry, met, ...(turned && { turned }) }));
     state = d.state;
     const fired = d.cause?.kind === "thresholds" ? d.cause.thresholds.join() : "-";
     return `${entry} ${fired}${state.forked && !was ? " forked" : ""}`;
@@ -66,8 +50,8 @@ Deno.test("parallel calls of one response: the second finds the chain the first 
     toolCount: 0,
     chains: [{ tip: "b", fired: [30, 52] }, { tip: "t", fired: [30] }],
   };
-  const first = decideToolCall(call(state, 55, { entry: "x", message: "msg_m", met: "t" }));
-  const second = decideToolCall(call(first.state, 56, { entry: "y", message: "msg_m", met: "t" }));
+  const first = decideToolCall(at(state, 55, { entry: "x", message: "msg_m", met: "t" }));
+  const second = decideToolCall(at(first.state, 56, { entry: "y", message: "msg_m", met: "t" }));
   assertEquals([first.cause?.kind, second.cause?.kind], ["thresholds", undefined]);
   assertEquals(second.state.chains?.[0], { tip: "y", message: "msg_m", fired: [30, 52] });
   // The other chain's tip still says only what it got.
@@ -89,8 +73,8 @@ Deno.test("a call whose chain is unknown counts the session's fired thresholds: 
 
 Deno.test("one chain: the state is what it was before chains, plus the tip", () => {
   const before: State = { fired: [30], toolCount: 0, epoch: 0, firedWindow: { 30: 200_000 } };
-  const withTip = decideToolCall(call(before, 53, { entry: "e2" }));
-  const withoutFacts = decideToolCall(call(before, 53));
+  const withTip = decideToolCall(at(before, 53, { entry: "e2" }));
+  const withoutFacts = decideToolCall(at(before, 53));
   const { chains, ...rest } = withTip.state;
   assertEquals(rest, withoutFacts.state);
   assertEquals(chains, [{ tip: "e2", fired: [30, 52] }]);
@@ -110,14 +94,11 @@ Deno.test("firedOnChain: the met tip's thresholds; none met, the session's", () 
 });
 
 Deno.test("advanceChains: a tip moves on; kept where a turn began; at most CHAINS_KEPT", () => {
-  const state: State = { fired: [30], toolCount: 0, chains: [{ tip: "a", fired: [30] }] };
-  assertEquals(advanceChains(undefined, state, { entry: "b", met: "a" })?.chains, [
-    { tip: "b", fired: [30] },
-  ]);
-  assertEquals(advanceChains(undefined, state, { entry: "b", met: "a", turned: true })?.chains, [
-    { tip: "b", fired: [30] },
-    { tip: "a", fired: [30] },
-  ]);
+  const [a, b] = [{ tip: "a", fired: [30] }, { tip: "b", fired: [30] }];
+  const state: State = { fired: [30], toolCount: 0, chains: [a] };
+  assertEquals(advanceChains(undefined, state, { entry: "b", met: "a" })?.chains, [b]);
+  const turned = advanceChains(undefined, state, { entry: "b", met: "a", turned: true });
+  assertEquals(turned?.chains, [b, a]);
   let s = state;
   for (let i = 0; i < CHAINS_KEPT + 3; i++) {
     s = advanceChains(undefined, s, { entry: `t${i}`, met: `t${i - 1}`, turned: true })!;

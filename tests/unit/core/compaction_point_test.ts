@@ -91,81 +91,66 @@ Deno.test("mergeCompactSettings(): precedence of user, project, local and manage
 
 const none: CompactEnv = {};
 const filesWith = (files: Partial<CompactSettings>): CompactSettings => ({ byModel: {}, ...files });
+const w400k: CompactEnv = { window: { tokens: 400_000, raw: "400k" } };
 
 Deno.test("compactionPoint(): Claude Code 2.1.328's threshold, from each source", async (t) => {
   const ENV = "CLAUDE_CODE_AUTO_COMPACT_WINDOW";
   const SET = "autoCompactWindow setting";
   const OWN = "the model's window";
   const top = { window: { value: 300_000, file: "s" } };
-  const opus = (value: number | "auto") =>
-    filesWith({ ...top, byModel: { "claude-opus-5-5": { value, file: "s" } } });
-  const cases: [string, Parameters<typeof compactionPoint>[0], number | "off", string][] = [
-    ["a 200k window: 167,000", { window: 200_000, env: none }, 167_000, OWN],
-    ["a 1M window: 967,000", { window: 1_000_000, env: none }, 967_000, OWN],
-    [
-      `${ENV}=400k on 1M`,
-      { window: 1_000_000, env: { window: { tokens: 400_000, raw: "400k" } } },
-      367_000,
-      ENV,
-    ],
+  const opus = (value: number | "auto") => ({
+    model: "claude-opus-5-5",
+    files: filesWith({ ...top, byModel: { "claude-opus-5-5": { value, file: "s" } } }),
+  });
+  type Inputs = Parameters<typeof compactionPoint>[0];
+  const on = (window: number, env = none, more: Partial<Inputs> = {}): Inputs => ({
+    window,
+    env,
+    ...more,
+  });
+  const cases: [string, Inputs, number | "off", string][] = [
+    ["a 200k window: 167,000", on(200_000), 167_000, OWN],
+    ["a 1M window: 967,000", on(1_000_000), 967_000, OWN],
+    [`${ENV}=400k on 1M`, on(1_000_000, w400k), 367_000, ENV],
     [
       "an auto-compact window above the model's is capped to it",
-      { window: 200_000, env: { window: { tokens: 500_000, raw: "500k" } } },
+      on(200_000, { window: { tokens: 500_000, raw: "500k" } }),
       167_000,
       ENV,
     ],
     [
       "the environment beats the settings",
-      {
-        window: 1_000_000,
-        env: { window: { tokens: 400_000, raw: "400000" } },
-        files: filesWith(top),
-      },
+      on(1_000_000, { window: { tokens: 400_000, raw: "400000" } }, { files: filesWith(top) }),
       367_000,
       ENV,
     ],
-    [
-      "the top-level setting",
-      { window: 1_000_000, env: none, files: filesWith(top) },
-      267_000,
-      SET,
-    ],
+    ["the top-level setting", on(1_000_000, none, { files: filesWith(top) }), 267_000, SET],
     [
       "a per-model setting for this model beats the top-level one",
-      { window: 1_000_000, model: "claude-opus-5-5", env: none, files: opus(500_000) },
+      on(1_000_000, none, opus(500_000)),
       467_000,
       SET,
     ],
-    [
-      'a per-model "auto" means the model\'s own window',
-      { window: 1_000_000, model: "claude-opus-5-5", env: none, files: opus("auto") },
-      967_000,
-      OWN,
-    ],
+    ['a per-model "auto" means the model\'s own window', on(1e6, none, opus("auto")), 967_000, OWN],
     [
       "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE=50 on 200k: half of 180,000",
-      { window: 200_000, env: { pct: 50 } },
+      on(200_000, { pct: 50 }),
       90_000,
       "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE",
     ],
-    ["the override never raises the point", { window: 200_000, env: { pct: 95 } }, 167_000, OWN],
+    ["the override never raises the point", on(200_000, { pct: 95 }), 167_000, OWN],
     [
       "an earlier auto-compaction below the point wins",
-      { window: 1_000_000, env: none, learned: 380_000 },
+      on(1_000_000, none, { learned: 380_000 }),
       380_000,
       "an earlier auto-compaction",
     ],
-    [
-      "one above the point does not",
-      { window: 200_000, env: none, learned: 169_486 },
-      167_000,
-      OWN,
-    ],
-    ["DISABLE_AUTO_COMPACT", { window: 200_000, env: { off: "DISABLE_AUTO_COMPACT" } }, "off", ""],
-    ["DISABLE_COMPACT", { window: 200_000, env: { off: "DISABLE_COMPACT" } }, "off", ""],
+    ["one above the point does not", on(200_000, none, { learned: 169_486 }), 167_000, OWN],
+    ["DISABLE_AUTO_COMPACT", on(200_000, { off: "DISABLE_AUTO_COMPACT" }), "off", ""],
+    ["DISABLE_COMPACT", on(200_000, { off: "DISABLE_COMPACT" }), "off", ""],
     [
       "autoCompactEnabled: false",
-      { window: 200_000, env: none, files: filesWith({ enabled: { value: false, file: "u" } }) },
+      on(200_000, none, { files: filesWith({ enabled: { value: false, file: "u" } }) }),
       "off",
       "",
     ],
@@ -182,48 +167,26 @@ Deno.test("compactionPoint(): Claude Code 2.1.328's threshold, from each source"
 });
 
 Deno.test("spanFor(): the window, unless Claude Code compacts before its usual point", async (t) => {
-  const P = [30, 52, 70];
-  const w400k: CompactEnv = { window: { tokens: 400_000, raw: "400k" } };
   const w100k: CompactEnv = { window: { tokens: 100_000, raw: "100000" } };
-  // Name, window, environment, learned point, thresholds, scaling, span.
-  const cases: [string, number, CompactEnv, number | undefined, number[], boolean, number][] = [
-    ["200k, nothing set: the window", 200_000, none, undefined, P, true, 200_000],
-    ["1M, nothing set: the window", 1_000_000, none, undefined, P, true, 1_000_000],
-    ["1M with a 400k auto-compact window: 400k", 1_000_000, w400k, undefined, P, true, 400_000],
+  const off: CompactEnv = { off: "DISABLE_AUTO_COMPACT" };
+  const P = [30, 52, 70];
+  // Name, window, environment, span; then the learned point, the thresholds (default P) and
+  // whether percentages are scaled (default yes).
+  type Case = [string, number, CompactEnv, number, (number | undefined)?, number[]?, boolean?];
+  const cases: Case[] = [
+    ["200k, nothing set: the window", 200_000, none, 200_000],
+    ["1M, nothing set: the window", 1_000_000, none, 1_000_000],
+    ["1M with a 400k auto-compact window: 400k", 1_000_000, w400k, 400_000],
     // Doctor warns about 70% there.
-    ["a 100k window at its usual point: the window", 100_000, none, undefined, P, true, 100_000],
-    [
-      "the 100k minimum: narrowed so 70% lands before 67,000",
-      200_000,
-      w100k,
-      undefined,
-      P,
-      true,
-      91_428,
-    ],
-    [
-      "override 50 on 200k: 70% lands before 90,000",
-      200_000,
-      { pct: 50 },
-      undefined,
-      P,
-      true,
-      123_000,
-    ],
-    ["a learned point: the window that compacts there", 1_000_000, none, 380_000, P, true, 413_000],
-    ["scaling off: the window", 1_000_000, w400k, undefined, P, false, 1_000_000],
-    [
-      "auto-compaction off: the window",
-      200_000,
-      { off: "DISABLE_AUTO_COMPACT" },
-      undefined,
-      P,
-      true,
-      200_000,
-    ],
-    ["token thresholds only: 400k", 1_000_000, w400k, undefined, [20_000, 60_000], true, 400_000],
+    ["a 100k window at its usual point: the window", 100_000, none, 100_000],
+    ["the 100k minimum: narrowed so 70% lands before 67,000", 200_000, w100k, 91_428],
+    ["override 50 on 200k: 70% lands before 90,000", 200_000, { pct: 50 }, 123_000],
+    ["a learned point: the window that compacts there", 1_000_000, none, 413_000, 380_000],
+    ["scaling off: the window", 1_000_000, w400k, 1_000_000, undefined, P, false],
+    ["auto-compaction off: the window", 200_000, off, 200_000],
+    ["token thresholds only: 400k", 1_000_000, w400k, 400_000, undefined, [20_000, 60_000]],
   ];
-  for (const [name, window, env, learned, thresholds, scale, expected] of cases) {
+  for (const [name, window, env, expected, learned, thresholds = P, scale = true] of cases) {
     await t.step(name, () => {
       const context = { env, files: undefined, learned, thresholds, scale };
       const { compaction: point, span } = spanFor(window, undefined, context);

@@ -1,61 +1,11 @@
-import { deepStrictEqual as assertEquals, equal, ok } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, equal } from "node:assert/strict";
 import { decideReset, decideToolCall, type Decision } from "../../../src/core/decide.ts";
-import { resetState, type ToolCallInput } from "../../../src/core/decide.ts";
-import { parseRefreshHeader, refreshHeader } from "../../../src/core/header.ts";
+import { resetState } from "../../../src/core/decide.ts";
 import type { ContextFacts } from "../../../src/core/facts.ts";
 import type { NoReading, Reading } from "../../../src/core/reading.ts";
 import type { ReceiptEvidence } from "../../../src/core/receipts.ts";
 import type { State } from "../../../src/schemas/state.ts";
-
-const reading = (percent: number, window = 200_000, extra: Partial<Reading> = {}): Reading => ({
-  kind: "reading",
-  source: "transcript tool_use match",
-  percent,
-  tokens: (percent * window) / 100,
-  window,
-  windowSource: "test",
-  model: "claude-sonnet-4-6",
-  ...extra,
-});
-const none = (countCalls = true): NoReading => ({
-  kind: "none",
-  reason: countCalls ? "no transcript_path" : "compacted since the last usage: no reading yet",
-  countCalls,
-});
-const state = (fired: number[], extra: Partial<State> = {}): State => ({
-  fired,
-  toolCount: 0,
-  epoch: 0,
-  ...extra,
-});
-
-/** A tool call's input, with the defaults of the PRD. */
-function call(
-  r: Reading | NoReading,
-  s: State,
-  more: {
-    found?: boolean;
-    facts?: ContextFacts;
-    receipts?: ReceiptEvidence;
-    thresholds?: number[];
-    toolUseId?: string;
-    after?: boolean;
-  } = {},
-): ToolCallInput {
-  return {
-    state: s,
-    stateFound: more.found ?? true,
-    reading: r,
-    facts: more.facts ?? {},
-    receipts: more.receipts,
-    claim: { call: more.toolUseId, at: 1000 },
-    settings: {
-      thresholds: more.thresholds ?? [30, 52, 70],
-      toolCountInterval: 20,
-      refreshAfterCompact: more.after ?? true,
-    },
-  };
-}
+import { call, none, reading, state } from "./_inputs.ts";
 
 /** `thresholds:30,52`, `compaction:30`, `toolCount:20` or undefined. */
 function causeOf(d: Decision): string | undefined {
@@ -125,10 +75,11 @@ Deno.test("decideToolCall() with token thresholds and a span before an early com
   // A 1M window whose auto-compact window is 400k: percentages of 400k, tokens as they are.
   const at = (tokens: number) => reading(tokens / 10_000, 1_000_000, { tokens, span: 400_000 });
   const thresholds = [30, 52, 70, 60_000];
+  const OF_SPAN = "of 400000 (the span before auto-compaction)";
   await t.step("60k at 61,000 tokens, 30 % of 400k not yet", () => {
     const d = decideToolCall(call(at(61_000), state([]), { thresholds }));
     equal(causeOf(d), "thresholds:60000");
-    equal(d.reason, "15% of 400000 (the span before auto-compaction) crossed 60k");
+    equal(d.reason, `15% ${OF_SPAN} crossed 60k`);
     assertEquals(d.state.firedWindow, {});
   });
   await t.step("30 % of 400k at 120,000 tokens, its span recorded", () => {
@@ -143,113 +94,62 @@ Deno.test("decideToolCall() with token thresholds and a span before an early com
   });
   await t.step("the next threshold is named in reach order", () => {
     const d = decideToolCall(call(at(50_000), state([]), { thresholds }));
-    equal(
-      d.reason,
-      "12% of 400000 (the span before auto-compaction) is below the next threshold, 60k",
-    );
+    equal(d.reason, `12% ${OF_SPAN} is below the next threshold, 60k`);
     equal(d.upcoming, 60_000);
   });
 });
 
 Deno.test("decideToolCall() after a compaction: the rules restated once, then thresholds as before", async (t) => {
-  const cases: {
-    name: string;
-    state: State;
-    reading: Reading | NoReading;
-    facts?: ContextFacts;
-    after?: boolean;
-    cause: string | undefined;
-    fired: number[];
-    afterCompact: State["afterCompact"];
-  }[] = [
-    {
-      name: "pending, no reading yet: restate now; the first reading still absorbs",
-      state: state([], { afterCompact: "pending" }),
-      reading: none(false),
-      cause: "compaction:",
-      fired: [],
-      afterCompact: "delivered",
-    },
-    {
-      name: "pending, a reading past 30: one restatement, naming 30, which is then fired",
-      state: state([], { afterCompact: "pending" }),
-      reading: reading(34),
-      cause: "compaction:30",
-      fired: [30],
-      afterCompact: undefined,
-    },
-    {
-      name: "delivered, a reading past 30: taken as fired, no second refresh",
-      state: state([], { afterCompact: "delivered" }),
-      reading: reading(34),
-      cause: undefined,
-      fired: [30],
-      afterCompact: undefined,
-    },
-    {
-      name: "delivered, no reading yet: waits for the first reading",
-      state: state([], { afterCompact: "delivered" }),
-      reading: none(false),
-      cause: undefined,
-      fired: [],
-      afterCompact: "delivered",
-    },
-    {
-      name: "a marker no event reported, after the last fire: a new context, restated now",
-      state: state([30, 52], { firedAt: 400 }),
-      reading: reading(12),
-      facts: { marker: 600 },
-      cause: "compaction:",
-      fired: [],
-      afterCompact: undefined,
-    },
-    {
-      name: "the same, with the refresh after compaction off: only the reset",
-      state: state([30, 52], { firedAt: 400 }),
-      reading: reading(12),
-      facts: { marker: 600 },
-      after: false,
-      cause: undefined,
-      fired: [],
-      afterCompact: undefined,
-    },
-    {
-      name: "a marker at the last fire's offset ends the context too",
-      state: state([30], { firedAt: 600 }),
-      reading: reading(12),
-      facts: { marker: 600 },
-      cause: "compaction:",
-      fired: [],
-      afterCompact: undefined,
-    },
-    {
-      name: "a marker before anything fired changes nothing",
-      state: state([]),
-      reading: reading(12),
-      facts: { marker: 600 },
-      cause: undefined,
-      fired: [],
-      afterCompact: undefined,
-    },
-    {
-      name: "a marker before the last fire changes nothing",
-      state: state([30], { firedAt: 400 }),
-      reading: reading(33),
-      facts: { marker: 100 },
-      cause: undefined,
-      fired: [30],
-      afterCompact: undefined,
-    },
+  const [pending, delivered] = [
+    state([], { afterCompact: "pending" }),
+    state([], { afterCompact: "delivered" }),
   ];
-  for (const c of cases) {
-    await t.step(c.name, () => {
-      const d = decideToolCall(call(c.reading, c.state, {
-        ...(c.facts ? { facts: c.facts } : {}),
-        ...(c.after === undefined ? {} : { after: c.after }),
-      }));
-      equal(causeOf(d), c.cause);
-      assertEquals(d.state.fired, c.fired);
-      equal(d.state.afterCompact, c.afterCompact);
+  const firedAt400 = state([30, 52], { firedAt: 400 });
+  const marker = { marker: 600 };
+  type Outcome = [cause: string | undefined, fired: number[], afterCompact: State["afterCompact"]];
+  // name: [[state, reading, facts, refresh after compaction (default on)], outcome]
+  const cases: Record<string, [[State, Reading | NoReading, ContextFacts?, boolean?], Outcome]> = {
+    "pending, no reading yet: restate now; the first reading still absorbs": [
+      [pending, none(false)],
+      ["compaction:", [], "delivered"],
+    ],
+    "pending, a reading past 30: one restatement, naming 30, which is then fired": [
+      [pending, reading(34)],
+      ["compaction:30", [30], undefined],
+    ],
+    "delivered, a reading past 30: taken as fired, no second refresh": [
+      [delivered, reading(34)],
+      [undefined, [30], undefined],
+    ],
+    "delivered, no reading yet: waits for the first reading": [
+      [delivered, none(false)],
+      [undefined, [], "delivered"],
+    ],
+    "a marker no event reported, after the last fire: a new context, restated now": [
+      [firedAt400, reading(12), marker],
+      ["compaction:", [], undefined],
+    ],
+    "the same, with the refresh after compaction off: only the reset": [
+      [firedAt400, reading(12), marker, false],
+      [undefined, [], undefined],
+    ],
+    "a marker at the last fire's offset ends the context too": [
+      [state([30], { firedAt: 600 }), reading(12), marker],
+      ["compaction:", [], undefined],
+    ],
+    "a marker before anything fired changes nothing": [
+      [state([]), reading(12), marker],
+      [undefined, [], undefined],
+    ],
+    "a marker before the last fire changes nothing": [
+      [state([30], { firedAt: 400 }), reading(33), { marker: 100 }],
+      [undefined, [30], undefined],
+    ],
+  };
+  for (const [name, [[s, r, facts, after], outcome]] of Object.entries(cases)) {
+    await t.step(name, () => {
+      const d = decideToolCall(call(r, s, { facts, after }));
+      assertEquals([causeOf(d), d.state.fired, d.state.afterCompact], outcome);
     });
   }
 });
@@ -295,13 +195,11 @@ Deno.test("decideToolCall() resets at a marker, keeping what the call learned of
   const before = state([30], { firedAt: 500, firedPercent: 31, epoch: 2, toolCount: 3 });
   const at700 = decideToolCall(call(none(false), before, { facts: { marker: 700 }, after: false }));
   assertEquals(at700.known, { fired: [], toolCount: 0, epoch: 3, checkedTo: 700 });
-  const learned = { marker: 500, compactedAt: 67_044, claudeSettings: '{"byModel":{}}' };
-  const d = decideToolCall(call(none(false), state([30], { firedAt: 100 }), { facts: learned }));
-  assertEquals([d.state.fired, d.state.compactedAt, d.state.claudeSettings], [
-    [],
-    67_044,
-    '{"byModel":{}}',
-  ]);
+  const learned = { compactedAt: 67_044, claudeSettings: '{"byModel":{}}' };
+  const found = { marker: 500, ...learned };
+  const d = decideToolCall(call(none(false), state([30], { firedAt: 100 }), { facts: found }));
+  const { fired, compactedAt, claudeSettings } = d.state;
+  assertEquals({ fired, compactedAt, claudeSettings }, { fired: [], ...learned });
 });
 
 Deno.test("resetState() forgets what fired and what was counted, moves the epoch, keeps what the session proved", () => {
@@ -310,103 +208,74 @@ Deno.test("resetState() forgets what fired and what was counted, moves the epoch
     toolCount: 0,
     epoch: 5,
   });
+  const kept = {
+    provenWindow: 1_000_000,
+    provenModel: "claude-opus-5",
+    provenVersion: "2.1.328",
+    agentTranscript: "/p/a.jsonl",
+    compactedAt: 67_044,
+  };
   const proved = state([30], {
     toolCount: 3,
     epoch: 1,
-    provenWindow: 1_000_000,
-    provenModel: "claude-opus-5",
-    provenVersion: "2.1.328",
-    agentTranscript: "/p/a.jsonl",
-    compactedAt: 67_044,
+    ...kept,
     claudeSettings: '{"byModel":{}}',
     results: { toolu_1: 100 },
   });
-  assertEquals(resetState(proved), {
-    fired: [],
-    toolCount: 0,
-    epoch: 2,
-    provenWindow: 1_000_000,
-    compactedAt: 67_044,
-    provenModel: "claude-opus-5",
-    provenVersion: "2.1.328",
-    agentTranscript: "/p/a.jsonl",
-  });
+  assertEquals(resetState(proved), { fired: [], toolCount: 0, epoch: 2, ...kept });
 });
 
 Deno.test("decideReset() for the events that end a context", async (t) => {
   const before = state([30, 52], { toolCount: 4, epoch: 2, compactedAt: 90_000 });
-  const cases: {
-    name: string;
-    event: "clear" | "compact";
-    state?: State;
-    restate?: boolean;
-    cause: string | undefined;
-    want: Partial<State>;
-  }[] = [
-    { name: "clear forgets", event: "clear", cause: undefined, want: { epoch: 3 } },
-    {
-      name: "SessionStart(compact) restates in its own answer",
-      event: "compact",
-      cause: "compaction:",
-      want: { afterCompact: "delivered", compactPrompt: "p1", epoch: 3 },
-    },
-    {
-      name: "off: SessionStart(compact) only resets",
-      event: "compact",
-      restate: false,
-      cause: undefined,
-      want: { afterCompact: undefined, compactPrompt: undefined, epoch: 3 },
-    },
-    {
-      name: "after a tool call found the marker and restated: no second restatement",
-      event: "compact",
-      state: state([], { epoch: 2, afterCompact: "delivered", compactedAt: 90_000 }),
-      cause: undefined,
-      want: { afterCompact: "delivered", compactPrompt: "p1", epoch: 2 },
-    },
-    {
-      name: "an earlier SessionStart's restatement lingers: a new compaction, restated",
-      event: "compact",
-      state: state([], { afterCompact: "delivered", compactPrompt: "p0", epoch: 2 }),
-      cause: "compaction:",
-      want: { afterCompact: "delivered", compactPrompt: "p1", epoch: 3 },
-    },
-  ];
-  for (const c of cases) {
-    await t.step(c.name, () => {
-      const compact = c.event === "compact";
+  const restated = { afterCompact: "delivered", compactPrompt: "p1" } as const;
+  type Input = ["clear" | "compact", restate: boolean, before: State];
+  // name: [input, cause, what the state then says]
+  const cases: Record<string, [Input, string | undefined, Partial<State>]> = {
+    "clear forgets": [["clear", true, before], undefined, { epoch: 3 }],
+    "SessionStart(compact) restates in its own answer": [
+      ["compact", true, before],
+      "compaction:",
+      { ...restated, epoch: 3 },
+    ],
+    "off: SessionStart(compact) only resets": [
+      ["compact", false, before],
+      undefined,
+      { afterCompact: undefined, compactPrompt: undefined, epoch: 3 },
+    ],
+    "after a tool call found the marker and restated: no second restatement": [
+      ["compact", true, state([], { epoch: 2, afterCompact: "delivered", compactedAt: 90_000 })],
+      undefined,
+      { ...restated, epoch: 2 },
+    ],
+    "an earlier SessionStart's restatement lingers: a new compaction, restated": [
+      ["compact", true, state([], { afterCompact: "delivered", compactPrompt: "p0", epoch: 2 })],
+      "compaction:",
+      { ...restated, epoch: 3 },
+    ],
+  };
+  for (const [name, [[event, restate, s], cause, want]] of Object.entries(cases)) {
+    await t.step(name, () => {
+      const compact = event === "compact";
       const d = decideReset({
-        event: c.event,
-        state: c.state ?? before,
+        event,
+        state: s,
         facts: { compactedAt: 80_000 },
         promptId: "p1",
-        restate: c.restate ?? true,
+        restate,
         answerAt: 500,
         compactedFrom: compact ? 500 : undefined,
       });
-      equal(causeOf(d), c.cause);
+      equal(causeOf(d), cause);
       // A compaction's marker, not written yet when SessionStart runs, is looked for from there.
       equal(d.state.compactedFrom, compact ? 500 : undefined);
       assertEquals([d.state.fired, d.state.toolCount], [[], 0]);
-      for (const [key, value] of Object.entries(c.want)) {
+      for (const [key, value] of Object.entries(want)) {
         assertEquals(d.state[key as keyof State], value, key);
       }
       // What the compaction showed outlives the context it ended.
       equal(d.state.compactedAt, 80_000);
       // A restatement awaits its receipt on SessionStart's answer.
-      assertEquals(d.deliveries.map((x) => x.refresh), c.cause ? ["compact"] : []);
+      assertEquals(d.deliveries.map((x) => x.refresh), cause ? ["compact"] : []);
     });
   }
-});
-
-Deno.test("refreshHeader() has its own compaction header that no threshold parser believes", () => {
-  const header = refreshHeader({ kind: "compaction", thresholds: [] }, "0a1b2c3d");
-  ok(
-    header.startsWith(
-      "[lessons-reinject refresh compact ref=0a1b2c3d] The context was just compacted",
-    ),
-  );
-  equal(parseRefreshHeader(header, "0a1b2c3d"), undefined);
-  const plain = refreshHeader({ kind: "thresholds", thresholds: [30], percent: 31 }, "0a1b2c3d");
-  assertEquals(parseRefreshHeader(plain, "0a1b2c3d"), [30]);
 });

@@ -1,24 +1,17 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { resetState } from "../../../src/core/decide.ts";
 import { applyFacts, markersFrom, proofOf } from "../../../src/core/facts.ts";
-import type { State } from "../../../src/schemas/state.ts";
-
-const state = (fired: number[], toolCount = 0, extra: Partial<State> = {}): State => ({
-  fired,
-  toolCount,
-  epoch: 0,
-  ...extra,
-});
+import { state } from "./_inputs.ts";
 
 Deno.test("markersFrom() looks after the last fire, past what was checked, once something fired", () => {
   assertEquals(markersFrom(state([])), undefined);
-  assertEquals(markersFrom(state([30], 0, { firedAt: 800 })), 800);
-  assertEquals(markersFrom(state([30], 0, { firedAt: 800, checkedTo: 900 })), 900);
+  assertEquals(markersFrom(state([30], { firedAt: 800 })), 800);
+  assertEquals(markersFrom(state([30], { firedAt: 800, checkedTo: 900 })), 900);
 });
 
 Deno.test("applyFacts() applies what the transcript taught, and never resets", async (t) => {
   await t.step("a marker alone changes nothing: the decision resets (decide_test.ts)", () => {
-    const fired = state([30], 3, { firedAt: 500, firedPercent: 31, epoch: 2 });
+    const fired = state([30], { toolCount: 3, firedAt: 500, firedPercent: 31, epoch: 2 });
     assertEquals(applyFacts(fired, { marker: 700 }, true), fired);
   });
   await t.step("recovered refreshes apply only when the state file is missing", () => {
@@ -28,14 +21,14 @@ Deno.test("applyFacts() applies what the transcript taught, and never resets", a
     assertEquals(applyFacts(state([]), facts, true).fired, []);
   });
   await t.step("checkedTo only moves forward", () => {
-    const s = state([30], 0, { checkedTo: 50 });
+    const s = state([30], { checkedTo: 50 });
     assertEquals(applyFacts(s, { checkedTo: 40 }, true).checkedTo, 50);
     assertEquals(applyFacts(s, { checkedTo: 90 }, true).checkedTo, 90);
   });
   await t.step(
     "a proof is replaced whole: a new model's does not keep the old one's release",
     () => {
-      const s = state([], 0, {
+      const s = state([], {
         provenWindow: 1_000_000,
         provenModel: "claude-opus-5",
         provenVersion: "2.1.328",
@@ -43,7 +36,7 @@ Deno.test("applyFacts() applies what the transcript taught, and never resets", a
       const next = applyFacts(s, { proven: { window: 200_000, model: "glm-4.7" } }, true);
       assertEquals(proofOf(next), { window: 200_000, model: "glm-4.7", version: undefined });
       assertEquals("provenVersion" in next, false);
-      assertEquals(proofOf(state([], 0)), undefined);
+      assertEquals(proofOf(state([])), undefined);
     },
   );
   await t.step("the result sizes of the last 16 calls are kept, the newest last", () => {
@@ -59,7 +52,7 @@ Deno.test("applyFacts() applies what the transcript taught, and never resets", a
 });
 
 Deno.test("after SessionStart(compact), the calls look for its marker from where it ran, until found", () => {
-  const reset = state([], 0, { compactedFrom: 4_000 });
+  const reset = state([], { compactedFrom: 4_000 });
   assertEquals(markersFrom(reset), 4_000);
   // Not found yet (Claude Code writes it after the hook): still looked for.
   assertEquals(applyFacts(reset, {}, true).compactedFrom, 4_000);

@@ -8,12 +8,18 @@ import {
 
 const token = "0a1b2c3d";
 type Cause = Parameters<typeof refreshHeader>[0];
+type Figures = { percent: number; window?: number; span?: number; tokens?: number };
+const crossed = (thresholds: number[], figures: Figures): Cause => ({
+  kind: "thresholds",
+  thresholds,
+  ...figures,
+});
 
 Deno.test("refreshHeader() names what fired and the reading; parseRefreshHeader() reads back its thresholds with the session token only", async (t) => {
   const cases: [string, Cause, string][] = [
     [
       "thresholds, percent and window",
-      { kind: "thresholds", thresholds: [30, 52], percent: 53.9, window: 200_000 },
+      crossed([30, 52], { percent: 53.9, window: 200_000 }),
       "[lessons-reinject refresh 30,52 ref=0a1b2c3d] Context refresh at 53% of the 200k-token",
     ],
     [
@@ -22,32 +28,24 @@ Deno.test("refreshHeader() names what fired and the reading; parseRefreshHeader(
       "[lessons-reinject refresh calls:40 ref=0a1b2c3d] Periodic refresh after 40 tool calls",
     ],
     [
+      "a compaction has its own header",
+      { kind: "compaction", thresholds: [] },
+      "[lessons-reinject refresh compact ref=0a1b2c3d] The context was just compacted",
+    ],
+    [
       "a token count on a 200k window: the tokens first",
-      { kind: "thresholds", thresholds: [60_000], percent: 30.5, window: 200_000, tokens: 61_000 },
+      crossed([60_000], { percent: 30.5, window: 200_000, tokens: 61_000 }),
       "[lessons-reinject refresh 60k ref=0a1b2c3d] Context refresh at 61,000 tokens (30% of the " +
       "200k-token context window)",
     ],
     [
       "a percentage and a token count together",
-      {
-        kind: "thresholds",
-        thresholds: [30, 60_000],
-        percent: 30.5,
-        window: 200_000,
-        tokens: 61_000,
-      },
+      crossed([30, 60_000], { percent: 30.5, window: 200_000, tokens: 61_000 }),
       "[lessons-reinject refresh 30,60k ref=0a1b2c3d] Context refresh at 61,000 tokens (30% of",
     ],
     [
       "percentages of the span before an early compaction",
-      {
-        kind: "thresholds",
-        thresholds: [30],
-        percent: 12.5,
-        window: 1e6,
-        span: 400_000,
-        tokens: 125_000,
-      },
+      crossed([30], { percent: 12.5, window: 1e6, span: 400_000, tokens: 125_000 }),
       "[lessons-reinject refresh 30 ref=0a1b2c3d] Context refresh at 31% of the 400k tokens " +
       "measured before auto-compaction (125,000 tokens of the 1M-token context window)",
     ],
@@ -56,7 +54,12 @@ Deno.test("refreshHeader() names what fired and the reading; parseRefreshHeader(
     await t.step(name, () => {
       const header = refreshHeader(cause, token);
       ok(header.startsWith(starts), header);
-      const names = cause.kind === "thresholds" ? [...cause.thresholds] : [];
+      // A compaction's header is no threshold's: no threshold parser believes it.
+      const names = cause.kind === "thresholds"
+        ? [...cause.thresholds]
+        : cause.kind === "toolCount"
+        ? []
+        : undefined;
       assertEquals(parseRefreshHeader(header + "\n\nbody", token), names);
       assertEquals(parseRefreshHeader(header, "ffffffff"), undefined, "another token is not ours");
       assertEquals(
@@ -70,8 +73,8 @@ Deno.test("refreshHeader() names what fired and the reading; parseRefreshHeader(
     for (let tokens = 59_000; tokens <= 61_000; tokens += 7) {
       const percent = (tokens * 100) / 200_000;
       if (percent < 30) continue;
-      const cause: Cause = { kind: "thresholds", thresholds: [30], percent, window: 200_000 };
-      ok(/at 30% of/.test(refreshHeader(cause, token)), refreshHeader(cause, token));
+      const header = refreshHeader(crossed([30], { percent, window: 200_000 }), token);
+      ok(/at 30% of/.test(header), header);
     }
   });
 });
@@ -82,7 +85,7 @@ Deno.test("formatTokens() is short", () => {
 
 Deno.test("refreshLabelOf() names what any of this session's refreshes answers", () => {
   const cases: [Cause, string][] = [
-    [{ kind: "thresholds", thresholds: [30, 52], percent: 53 }, "30,52"],
+    [crossed([30, 52], { percent: 53 }), "30,52"],
     [{ kind: "toolCount", calls: 20 }, "calls:20"],
     [{ kind: "compaction", thresholds: [30] }, "compact"],
   ];
@@ -95,7 +98,7 @@ Deno.test("refreshLabelOf() names what any of this session's refreshes answers",
 
 Deno.test("refreshHeader() names what it restates, for every cause", async (t) => {
   const causes: Cause[] = [
-    { kind: "thresholds", thresholds: [30], percent: 31, window: 200_000 },
+    crossed([30], { percent: 31, window: 200_000 }),
     { kind: "toolCount", calls: 20 },
     { kind: "compaction", thresholds: [] },
   ];

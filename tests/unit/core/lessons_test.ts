@@ -17,14 +17,6 @@ Deno.test("selectLessons() keeps enabled, in-scope directives and protocols", ()
   assertEquals(invalid, []);
 });
 
-Deno.test("selectLessons() includes a lesson scoped to this project, and names it elsewhere", () => {
-  const { lessons, left } = selectLessons(sample(), projectIdOf("/home/someone-else/project"));
-  ok(lessons.some((l) => l.slug === "other-project-only-o5p6"));
-  assertEquals(left, []);
-  const elsewhere = selectLessons(sample(), projectIdOf("/home/dev/project"));
-  assertEquals(elsewhere.left, [{ id: "other-project-only-o5p6", why: "scope" }]);
-});
-
 Deno.test("selectLessons() names invalid lessons and keeps the valid ones", () => {
   const manifest = sample();
   manifest.lessons.bad1 = { slug: "bad", type: "directive", priority: "high", message: 3 };

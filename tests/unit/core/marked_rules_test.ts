@@ -91,10 +91,3 @@ Deno.test("markedSections() handles each marking case", async (t) => {
     });
   }
 });
-
-Deno.test("markedSections() never returns text outside the markers", () => {
-  const secret = "UNMARKED-TEXT";
-  const text = [secret, O, "marked", C, secret, O, secret + " in an unclosed section"].join("\n");
-  const got = markedSections(text);
-  assertEquals(got.sections.map((s) => s.text), ["marked"]);
-});

@@ -1,25 +1,14 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { measure, type MeasureInput, type MeasureSettings } from "../../../src/core/measure.ts";
+import { measure, type MeasureInput } from "../../../src/core/measure.ts";
 import { figuresOf } from "../../../src/core/reading.ts";
 import { percentOf } from "../../../src/core/window.ts";
-
-/** The default thresholds, no override, first party, no compaction settings. */
-const SETTINGS: MeasureSettings = {
-  thresholds: [30, 52, 70],
-  windowOverride: undefined,
-  disable1m: false,
-  firstParty: true,
-  compactEnv: {},
-  scaleForAutocompact: true,
-  cadence: 40_000,
-};
+import { MEASURE_SETTINGS } from "./_inputs.ts";
 
 Deno.test("figuresOf() prefers exact tokens over the rounded used_percentage", async (t) => {
-  const cases: [string, Parameters<typeof figuresOf>[0], undefined, unknown][] = [
+  const cases: [string, Parameters<typeof figuresOf>[0], unknown][] = [
     [
       "tokens and window",
       { used_percentage: 31, context_window_size: 200_000, current_usage: 61_000 },
-      undefined,
       { percent: 30.5, tokens: 61_000, window: 200_000 },
     ],
     [
@@ -32,7 +21,6 @@ Deno.test("figuresOf() prefers exact tokens over the rounded used_percentage", a
           cache_read_input_tokens: 50_000,
         },
       },
-      undefined,
       { percent: 30, tokens: 60_000, window: 200_000 },
     ],
     [
@@ -41,56 +29,49 @@ Deno.test("figuresOf() prefers exact tokens over the rounded used_percentage", a
         context_window_size: 200_000,
         current_usage: { input_tokens: 1, cache_read_input_tokens: 5 },
       },
-      undefined,
       { percent: 0.003, tokens: 6, window: 200_000 },
     ],
-    ["only the percentage", { used_percentage: 41, context_window_size: 200_000 }, undefined, {
+    ["only the percentage", { used_percentage: 41, context_window_size: 200_000 }, {
       percent: 41,
       tokens: undefined,
       window: 200_000,
     }],
-    [
-      "no reading yet",
-      { used_percentage: null, context_window_size: 200_000 },
-      undefined,
-      undefined,
-    ],
-    ["tokens without any window", { current_usage: 58_000 }, undefined, undefined],
+    ["no reading yet", { used_percentage: null, context_window_size: 200_000 }, undefined],
+    ["tokens without any window", { current_usage: 58_000 }, undefined],
   ];
-  for (const [name, cw, , expected] of cases) {
+  for (const [name, cw, expected] of cases) {
     await t.step(name, () => assertEquals(figuresOf(cw), expected));
   }
 });
 
-/** The reading measure() takes from Claude Code's own figures alone: stdin's, or the statusline's. */
-function reportedReading(more: Partial<MeasureInput>, windowOverride?: number) {
-  const { reading } = measure({
-    view: { size: 0, callPresent: false, promptAfterUsage: false, bytesRead: 0 },
+const view = { size: 0, callPresent: false, promptAfterUsage: false, bytesRead: 0 };
+/** measure()'s reading: nothing in the transcript, nothing fired, unless given. */
+const measured = (more: Partial<MeasureInput>, windowOverride?: number) =>
+  measure({
+    view,
     state: { fired: [], toolCount: 0 },
-    settings: { ...SETTINGS, windowOverride },
+    settings: { ...MEASURE_SETTINGS, windowOverride },
     files: undefined,
     ...more,
-  });
+  }).reading;
+
+/** The reading measure() takes from Claude Code's own figures alone: stdin's, or the statusline's. */
+function reportedReading(more: Partial<MeasureInput>, windowOverride?: number) {
+  const reading = measured(more, windowOverride);
   return reading.kind === "reading" ? reading : undefined;
 }
 
 Deno.test("Claude Code's figures: LESSONS_CONTEXT_WINDOW replaces the window they report", () => {
   const figures = { current_usage: 60_000, context_window_size: 200_000 };
-  const mine = reportedReading({ contextWindow: figures }, 100_000);
-  assertEquals([mine?.source, mine?.percent, mine?.window, mine?.windowSource], [
-    "stdin",
-    60,
-    100_000,
-    "LESSONS_CONTEXT_WINDOW",
-  ]);
+  const read = (more: Partial<MeasureInput>, windowOverride?: number) => {
+    const r = reportedReading(more, windowOverride);
+    return [r?.source, r?.percent, r?.window, r?.windowSource];
+  };
+  const mine = read({ contextWindow: figures }, 100_000);
+  assertEquals(mine, ["stdin", 60, 100_000, "LESSONS_CONTEXT_WINDOW"]);
   const record = { sessionId: "s", recordedAt: 0, percent: 30, tokens: 60_000, window: 200_000 };
-  const theirs = reportedReading({ bridged: { ...record, model: "m" } });
-  assertEquals([theirs?.source, theirs?.percent, theirs?.window, theirs?.windowSource], [
-    "statusline",
-    30,
-    200_000,
-    "reported by Claude Code",
-  ]);
+  const theirs = read({ bridged: { ...record, model: "m" } });
+  assertEquals(theirs, ["statusline", 30, 200_000, "reported by Claude Code"]);
 });
 
 Deno.test("percentOf() is exact at whole-percent boundaries", () => {
@@ -143,22 +124,10 @@ Deno.test("a usage written before a reported compaction is no reading, with or w
   ];
   for (const [name, { compactedFrom, markerAfterUsage }, isOne] of cases) {
     await t.step(name, () => {
-      const { reading } = measure({
-        view: {
-          size: 9_000,
-          usage,
-          ...(markerAfterUsage !== undefined ? { markerAfterUsage, compactedUsage: usage } : {}),
-          callPresent: false,
-          promptAfterUsage: false,
-          bytesRead: 0,
-        },
-        state: {
-          fired: [],
-          toolCount: 0,
-          ...(compactedFrom !== undefined ? { compactedFrom } : {}),
-        },
-        settings: SETTINGS,
-        files: undefined,
+      const marker = markerAfterUsage !== undefined && { markerAfterUsage, compactedUsage: usage };
+      const reading = measured({
+        view: { ...view, size: 9_000, usage, ...marker },
+        state: { fired: [], toolCount: 0, ...(compactedFrom !== undefined && { compactedFrom }) },
       });
       assertEquals(reading.kind === "reading", isOne);
       if (reading.kind === "none") {

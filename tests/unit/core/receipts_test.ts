@@ -5,7 +5,6 @@
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import type { RefreshCause } from "../../../src/core/header.ts";
-import type { NoReading, Reading } from "../../../src/core/reading.ts";
 import {
   answerAwaitingReceipt,
   judge,
@@ -20,6 +19,7 @@ import {
   withReceipts,
 } from "../../../src/core/receipts.ts";
 import type { Delivery, State } from "../../../src/schemas/state.ts";
+import { none, reading } from "./_inputs.ts";
 
 /** Evidence read from offset 1000 on, with nothing found unless given. */
 function seen(found: Partial<ReceiptEvidence> = {}): ReceiptEvidence {
@@ -38,6 +38,8 @@ const THIRTY = answerAwaitingReceipt("30", "toolu_a", 1000);
 const RESTATED = answerAwaitingReceipt("compact", "SessionStart", 1000);
 const MOVED = "not recorded for toolu_a, and the session moved past it";
 const UNRECORDED = "this Claude Code does not record deliveries";
+const SESSION_START_MOVED = "not recorded for SessionStart, and the session moved past it";
+const BEYOND = "its claim lies beyond what one check reads: not checked";
 
 Deno.test("judge() tells a delivery from the transcript's records", async (t) => {
   const PENDING: Verdict = { kind: "pending" };
@@ -94,12 +96,12 @@ Deno.test("judge() tells a delivery from the transcript's records", async (t) =>
     ],
     "SessionStart's answer, the new context answered without it: missed": [
       seen({ responses: [1300] }),
-      missed("not recorded for SessionStart, and the session moved past it"),
+      missed(SESSION_START_MOVED),
       RESTATED,
     ],
     "SessionStart's answer of an earlier compaction does not count": [
       seen({ answers: { SessionStart: [500] }, responses: [1300] }),
-      missed("not recorded for SessionStart, and the session moved past it"),
+      missed(SESSION_START_MOVED),
       RESTATED,
     ],
     "SessionStart's answer, no response in the new context yet: pending": [
@@ -138,141 +140,83 @@ const BASE: State = { fired: [30], toolCount: 0, epoch: 1 };
 const MISSED = seen({ results: { toolu_a: 1100 }, responses: [1300] });
 
 Deno.test("settleDeliveries() updates each outstanding delivery and says what is owed", async (t) => {
-  const cases: {
-    name: string;
-    state: State;
-    evidence: ReceiptEvidence | undefined;
-    want: { deliveries?: Delivery[]; owed: string[]; afterCompact?: string; statuses: string[] };
-  }[] = [
-    {
-      name: "nothing outstanding: nothing changes",
-      state: BASE,
-      evidence: undefined,
-      want: { owed: [], statuses: [] },
-    },
-    {
-      name: "recorded: delivered",
-      state: { ...BASE, deliveries: [THIRTY] },
-      evidence: seen({ answers: { toolu_a: [1200] } }),
-      want: {
-        deliveries: [{ ...THIRTY, status: "delivered" }],
-        owed: [],
-        statuses: ["delivered"],
-      },
-    },
-    {
-      name: "not read (no transcript this call): still pending",
-      state: { ...BASE, deliveries: [THIRTY] },
-      evidence: undefined,
-      want: { deliveries: [THIRTY], owed: [], statuses: ["pending"] },
-    },
-    {
-      name: "missed once: owed, kept pending until the re-send is recorded",
-      state: { ...BASE, deliveries: [THIRTY] },
-      evidence: MISSED,
-      want: { deliveries: [{ ...THIRTY, reason: MOVED }], owed: ["30"], statuses: ["owed"] },
-    },
-    {
-      name: "missed after the re-send: given up, with why",
-      state: { ...BASE, deliveries: [{ ...THIRTY, sent: 2 }] },
-      evidence: MISSED,
-      want: {
-        deliveries: [{ ...THIRTY, sent: 2, status: "given up", reason: `sent 2 times, ${MOVED}` }],
-        owed: [],
-        statuses: ["given up"],
-      },
-    },
-    {
-      name: "on a Claude Code that records no outcome: sent once, unrecorded, nothing owed",
-      state: { ...BASE, deliveries: [THIRTY] },
-      evidence: seen({ results: { toolu_a: 1100 }, responses: [1300], records: false }),
-      want: {
-        deliveries: [{ ...THIRTY, status: "unrecorded", reason: UNRECORDED }],
-        owed: [],
-        statuses: ["unrecorded"],
-      },
-    },
-    {
-      name: "a re-send not recorded yet: re-sent",
-      state: { ...BASE, deliveries: [{ ...THIRTY, sent: 2 }] },
-      evidence: seen(),
-      want: { deliveries: [{ ...THIRTY, sent: 2 }], owed: [], statuses: ["re-sent"] },
-    },
-    {
-      name: "the restatement missed: owed, and afterCompact pending again",
-      state: {
-        fired: [],
-        toolCount: 0,
-        epoch: 2,
-        afterCompact: "delivered",
-        deliveries: [RESTATED],
-      },
-      evidence: seen({ responses: [1300] }),
-      want: {
-        deliveries: [{
-          ...RESTATED,
-          reason: "not recorded for SessionStart, and the session moved past it",
-        }],
-        owed: ["compact"],
-        afterCompact: "pending",
-        statuses: ["owed"],
-      },
-    },
-    {
-      name: "settled deliveries are not judged again",
-      state: {
-        ...BASE,
-        deliveries: [
-          { ...THIRTY, status: "delivered" },
-          { ...THIRTY, refresh: "52", status: "given up", reason: "earlier" },
-        ],
-      },
-      evidence: MISSED,
-      want: {
-        deliveries: [
-          { ...THIRTY, status: "delivered" },
-          { ...THIRTY, refresh: "52", status: "given up", reason: "earlier" },
-        ],
-        owed: [],
-        statuses: ["delivered", "given up"],
-      },
-    },
-    {
-      name: "claimed beyond what was read: given up, not checked",
-      state: { ...BASE, deliveries: [THIRTY] },
-      evidence: seen({ from: 5000 }),
-      want: {
-        deliveries: [{
-          ...THIRTY,
-          status: "given up",
-          reason: "its claim lies beyond what one check reads: not checked",
-        }],
-        owed: [],
-        statuses: ["given up"],
-      },
-    },
-  ];
-  for (const c of cases) {
-    await t.step(c.name, () => {
-      const settled = settleDeliveries(c.state, c.evidence);
-      assertEquals(settled.owed, c.want.owed);
-      assertEquals(settled.state.deliveries, c.want.deliveries ?? c.state.deliveries);
-      assertEquals(settled.state.afterCompact, c.want.afterCompact ?? c.state.afterCompact);
-      assertEquals(settled.report.map((r) => r.status), c.want.statuses);
+  const thirty = (more: Partial<Delivery> = {}): State => ({
+    ...BASE,
+    deliveries: [{ ...THIRTY, ...more }],
+  });
+  const settledEarlier = [
+    { ...THIRTY, status: "delivered" },
+    { ...THIRTY, refresh: "52", status: "given up", reason: "earlier" },
+  ] satisfies Delivery[];
+  const restating: State = { fired: [], toolCount: 0, epoch: 2, afterCompact: "delivered" };
+  // The deliveries after (undefined: unchanged), what is owed, the statuses, afterCompact after.
+  type Want = [Delivery[] | undefined, string[], string[], State["afterCompact"]?];
+  // name: [state, evidence, want]
+  const cases: Record<string, [State, ReceiptEvidence | undefined, Want]> = {
+    "nothing outstanding: nothing changes": [BASE, undefined, [undefined, [], []]],
+    "recorded: delivered": [
+      thirty(),
+      seen({ answers: { toolu_a: [1200] } }),
+      [[{ ...THIRTY, status: "delivered" }], [], ["delivered"]],
+    ],
+    "not read (no transcript this call): still pending": [
+      thirty(),
+      undefined,
+      [undefined, [], ["pending"]],
+    ],
+    "missed once: owed, kept pending until the re-send is recorded": [
+      thirty(),
+      MISSED,
+      [[{ ...THIRTY, reason: MOVED }], ["30"], ["owed"]],
+    ],
+    "missed after the re-send: given up, with why": [
+      thirty({ sent: 2 }),
+      MISSED,
+      [[{ ...THIRTY, sent: 2, status: "given up", reason: `sent 2 times, ${MOVED}` }], [], [
+        "given up",
+      ]],
+    ],
+    "on a Claude Code that records no outcome: sent once, unrecorded, nothing owed": [
+      thirty(),
+      seen({ results: { toolu_a: 1100 }, responses: [1300], records: false }),
+      [[{ ...THIRTY, status: "unrecorded", reason: UNRECORDED }], [], ["unrecorded"]],
+    ],
+    "a re-send not recorded yet: re-sent": [thirty({ sent: 2 }), seen(), [
+      undefined,
+      [],
+      ["re-sent"],
+    ]],
+    "the restatement missed: owed, and afterCompact pending again": [
+      { ...restating, deliveries: [RESTATED] },
+      seen({ responses: [1300] }),
+      [[{ ...RESTATED, reason: SESSION_START_MOVED }], ["compact"], ["owed"], "pending"],
+    ],
+    "settled deliveries are not judged again": [
+      { ...BASE, deliveries: settledEarlier },
+      MISSED,
+      [undefined, [], ["delivered", "given up"]],
+    ],
+    "claimed beyond what was read: given up, not checked": [
+      thirty(),
+      seen({ from: 5000 }),
+      [[{ ...THIRTY, status: "given up", reason: BEYOND }], [], ["given up"]],
+    ],
+  };
+  for (
+    const [name, [state, evidence, [deliveries, owed, statuses, afterCompact]]] of Object.entries(
+      cases,
+    )
+  ) {
+    await t.step(name, () => {
+      const settled = settleDeliveries(state, evidence);
+      assertEquals(settled.owed, owed);
+      assertEquals(settled.state.deliveries, deliveries ?? state.deliveries);
+      assertEquals(settled.state.afterCompact, afterCompact ?? state.afterCompact);
+      assertEquals(settled.report.map((r) => r.status), statuses);
     });
   }
 });
 
-const READING: Reading = {
-  kind: "reading",
-  source: "transcript tool_use match",
-  percent: 35,
-  tokens: 70_000,
-  window: 200_000,
-  windowSource: "default 200k",
-  model: undefined,
-};
-const NO_READING: NoReading = { kind: "none", reason: "no transcript_path", countCalls: true };
 const CLAIM = { call: "toolu_b", at: 2000 };
 
 Deno.test("withReceipts() sends owed refreshes again and records what a decision delivers", async (t) => {
@@ -301,80 +245,61 @@ Deno.test("withReceipts() sends owed refreshes again and records what a decision
     cause,
     owed: settled.owed,
     deliveries: settled.state.deliveries ?? [],
-    reading: READING,
+    reading: reading(35),
     firedPercent: undefined,
     claim: CLAIM,
     ...more,
   });
-  const cases: {
-    name: string;
-    input: ReceiptInput;
-    // undefined deliveries: the settled ones stand.
-    want: { thresholds: readonly number[] | undefined; deliveries: Delivery[] | undefined };
-  }[] = [
-    {
-      name: "a fresh refresh is recorded as pending, sent once",
-      input: input(fiftyTwo, nothingOwed),
-      want: { thresholds: [52], deliveries: [sent("52", 1)] },
-    },
-    {
-      name: "an owed threshold makes a refresh of its own, at this reading",
-      input: input(undefined, owedThirty),
-      want: { thresholds: [30], deliveries: [sent("30", 2, MOVED)] },
-    },
-    {
-      name: "an owed token threshold is sent again as the header names it",
-      input: input(
-        undefined,
-        settleDeliveries(
-          { ...BASE, deliveries: [answerAwaitingReceipt("60k", "toolu_a", 1000)] },
-          MISSED,
-        ),
-      ),
-      want: { thresholds: [60_000], deliveries: [sent("60k", 2, MOVED)] },
-    },
-    {
-      name: "an owed threshold joins the refresh that fires anyway",
-      input: input(fiftyTwo, owedThirty),
-      want: { thresholds: [30, 52], deliveries: [sent("30", 2, MOVED), sent("52", 1)] },
-    },
-    {
-      name: "without a reading, an owed threshold replaces the periodic refresh",
-      input: input(periodic, owedThirty, { reading: NO_READING }),
-      want: { thresholds: [30], deliveries: [sent("30", 2, MOVED)] },
-    },
-    {
-      name: "a periodic refresh is not receipted",
-      input: input(periodic, nothingOwed, { reading: NO_READING }),
-      want: { thresholds: undefined, deliveries: undefined },
-    },
-    {
-      name: "nothing to deliver: nothing recorded",
-      input: input(undefined, nothingOwed),
-      want: { thresholds: undefined, deliveries: undefined },
-    },
-    {
-      name: "a call that cannot be checked later: the owed one is sent, then given up",
-      input: input(undefined, owedThirty, { claim: { call: undefined, at: 2000 } }),
-      want: {
-        thresholds: [30],
-        deliveries: [{
-          ...THIRTY,
-          sent: 2,
-          status: "given up",
-          reason: "sent again on a call whose delivery cannot be checked",
-        }],
-      },
-    },
-  ];
-  for (const c of cases) {
-    await t.step(c.name, () => {
-      const { cause, deliveries } = withReceipts(c.input);
+  const owedSixty = settleDeliveries(
+    { ...BASE, deliveries: [answerAwaitingReceipt("60k", "toolu_a", 1000)] },
+    MISSED,
+  );
+  const uncheckable = { claim: { call: undefined, at: 2000 } };
+  const gaveUp = "sent again on a call whose delivery cannot be checked";
+  // name: [input, the thresholds refreshed, the deliveries recorded (undefined: the settled stand)]
+  const cases: Record<string, [ReceiptInput, readonly number[] | undefined, Delivery[]?]> = {
+    "a fresh refresh is recorded as pending, sent once": [input(fiftyTwo, nothingOwed), [52], [
+      sent("52", 1),
+    ]],
+    "an owed threshold makes a refresh of its own, at this reading": [
+      input(undefined, owedThirty),
+      [30],
+      [sent("30", 2, MOVED)],
+    ],
+    "an owed token threshold is sent again as the header names it": [
+      input(undefined, owedSixty),
+      [60_000],
+      [sent("60k", 2, MOVED)],
+    ],
+    "an owed threshold joins the refresh that fires anyway": [
+      input(fiftyTwo, owedThirty),
+      [30, 52],
+      [sent("30", 2, MOVED), sent("52", 1)],
+    ],
+    "without a reading, an owed threshold replaces the periodic refresh": [
+      input(periodic, owedThirty, { reading: none() }),
+      [30],
+      [sent("30", 2, MOVED)],
+    ],
+    "a periodic refresh is not receipted": [
+      input(periodic, nothingOwed, { reading: none() }),
+      undefined,
+    ],
+    "nothing to deliver: nothing recorded": [input(undefined, nothingOwed), undefined],
+    "a call that cannot be checked later: the owed one is sent, then given up": [
+      input(undefined, owedThirty, uncheckable),
+      [30],
+      [{ ...THIRTY, sent: 2, status: "given up", reason: gaveUp }],
+    ],
+  };
+  for (const [name, [given, thresholds, recorded]] of Object.entries(cases)) {
+    await t.step(name, () => {
+      const { cause, deliveries } = withReceipts(given);
       assertEquals(
         cause?.kind === "thresholds" || cause?.kind === "compaction" ? cause.thresholds : undefined,
-        c.want.thresholds,
+        thresholds,
       );
-      assertEquals(deliveries, c.want.deliveries);
+      assertEquals(deliveries, recorded);
     });
   }
   await t.step("the owed threshold's refresh is stated at this reading", () => {

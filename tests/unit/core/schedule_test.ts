@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { decideToolCall } from "../../../src/core/decide.ts";
-import { measure, type MeasureSettings } from "../../../src/core/measure.ts";
+import { measure } from "../../../src/core/measure.ts";
 import {
   plannedRefreshes,
   scheduledThresholds,
@@ -8,33 +8,26 @@ import {
   widestGap,
 } from "../../../src/core/schedule.ts";
 import type { State } from "../../../src/schemas/state.ts";
+import { call, MEASURE_SETTINGS } from "./_inputs.ts";
 
 Deno.test("scheduleFor() keeps a span of 200k or less as it is, and paces a larger one", async (t) => {
-  const cases: [string, number[], number, number, number | undefined, number, number[]][] = [
-    // name, thresholds, cadence, span, end, the percentages' span, the cadence's points
-    ["200k: as before", [30, 52, 70], 40_000, 200_000, 167_000, 200_000, []],
-    ["a 100k auto-compact window: as before", [30, 52, 70], 40_000, 91_428, 67_000, 91_428, []],
-    ["1M, cadence off: percentages of 1M", [30, 52, 70], 0, 1_000_000, 967_000, 1_000_000, []],
-    ["400k auto-compact window", [30, 52, 70], 40_000, 400_000, 367_000, 200_000, [
-      180_000,
-      220_000,
-      260_000,
-      300_000,
-      340_000,
-    ]],
-    ["1M, a 50k cadence", [30, 52, 70], 50_000, 1_000_000, 400_000, 200_000, [
-      190_000,
-      240_000,
-      290_000,
-      340_000,
-      390_000,
-    ]],
+  const P = [30, 52, 70];
+  /** Token counts written in thousands. */
+  const k = (...thousands: number[]) => thousands.map((n) => n * 1000);
+  // name, thresholds, cadence, span, end, the percentages' span, the cadence's points
+  type Case = [string, number[], number, number, number | undefined, number, number[]];
+  const cases: Case[] = [
+    ["200k: as before", P, 40_000, 200_000, 167_000, 200_000, []],
+    ["a 100k auto-compact window: as before", P, 40_000, 91_428, 67_000, 91_428, []],
+    ["1M, cadence off: percentages of 1M", P, 0, 1_000_000, 967_000, 1_000_000, []],
+    ["400k auto-compact window", P, 40_000, 400_000, 367_000, 2e5, k(180, 220, 260, 300, 340)],
+    ["1M, a 50k cadence", P, 50_000, 1_000_000, 400_000, 2e5, k(190, 240, 290, 340, 390)],
     ["1M, token thresholds past the percentages", [30, 250_000], 40_000, 1e6, 380_000, 2e5, [
       290_000,
       330_000,
       370_000,
     ]],
-    ["1M, compaction point unknown: no cadence", [30, 52, 70], 40_000, 1e6, undefined, 2e5, []],
+    ["1M, compaction point unknown: no cadence", P, 40_000, 1e6, undefined, 2e5, []],
   ];
   for (const [name, thresholds, cadence, span, end, percentSpan, points] of cases) {
     await t.step(name, () => {
@@ -62,18 +55,8 @@ Deno.test("plannedRefreshes() merges thresholds that land on one token count", (
   ]);
 });
 
-const SETTINGS: MeasureSettings = {
-  thresholds: [30, 52, 70],
-  windowOverride: undefined,
-  disable1m: false,
-  firstParty: true,
-  compactEnv: {},
-  scaleForAutocompact: true,
-  cadence: 40_000,
-};
-
 /** Climbs from 9k to `top` in steps of `step` on `window`: the token counts that refreshed. */
-function climb(window: number, top: number, step: number, settings = SETTINGS): number[] {
+function climb(window: number, top: number, step: number, settings = MEASURE_SETTINGS): number[] {
   let state: State = { fired: [], toolCount: 0, epoch: 0 };
   const refreshedAt: number[] = [];
   for (let tokens = step; tokens <= top; tokens += step) {
@@ -85,19 +68,9 @@ function climb(window: number, top: number, step: number, settings = SETTINGS): 
       settings,
       files: undefined,
     });
-    const decision = decideToolCall({
-      state,
-      stateFound: true,
-      reading,
-      facts,
-      receipts: undefined,
-      claim: { call: `toolu_${tokens}`, at: tokens },
-      settings: {
-        thresholds: settings.thresholds,
-        toolCountInterval: 20,
-        refreshAfterCompact: true,
-      },
-    });
+    const { thresholds } = settings;
+    const claim = { toolUseId: `toolu_${tokens}`, at: tokens };
+    const decision = decideToolCall(call(reading, state, { facts, thresholds, ...claim }));
     if (decision.cause) refreshedAt.push(tokens);
     state = decision.state;
   }
@@ -118,6 +91,6 @@ Deno.test("a 1M session climbing to 270k in steps of 9k: by 70k, three by 150k, 
 
 Deno.test("a 200k session, and a 1M one with the cadence off, refresh at 30, 52 and 70 %", () => {
   assertEquals(climb(200_000, 160_000, 9_000), [63_000, 108_000, 144_000]);
-  const off = climb(1_000_000, 720_000, 9_000, { ...SETTINGS, cadence: 0 });
+  const off = climb(1_000_000, 720_000, 9_000, { ...MEASURE_SETTINGS, cadence: 0 });
   assertEquals(off, [306_000, 522_000, 702_000]);
 });

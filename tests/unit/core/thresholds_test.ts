@@ -57,30 +57,21 @@ Deno.test("nextThreshold() is the first unfired one in reach order", () => {
 });
 
 Deno.test("pointOf() and the reach order", () => {
+  const crossed = (tokens: number, span: number, list: number[]) =>
+    crossedThresholds({ tokens, span }, list, []);
   assertEquals(pointOf(30, 400_000), 120_000);
   assertEquals(pointOf(60_000, 400_000), 60_000);
-  assertEquals(crossedThresholds({ tokens: 900_000, span: 1_000_000 }, [70, 30, 60_000], []), [
-    60_000,
-    30,
-    70,
-  ]);
+  assertEquals(crossed(900_000, 1_000_000, [70, 30, 60_000]), [60_000, 30, 70]);
   assertEquals(nextThreshold([70, 30, 60_000], [60_000], 1_000_000), 30);
   // At the same point the percentage comes first: one order everywhere.
-  assertEquals(crossedThresholds({ tokens: 60_000, span: 200_000 }, [60_000, 30], []), [
-    30,
-    60_000,
-  ]);
+  assertEquals(crossed(60_000, 200_000, [60_000, 30]), [30, 60_000]);
   assertEquals(nextThreshold([60_000, 30], [], 200_000), 30);
 });
 
 Deno.test("firedUnder() drops refreshes made under a smaller window than the one proven", async (t) => {
-  const cases: [
-    string,
-    number[],
-    Record<string, number> | undefined,
-    number | undefined,
-    number[],
-  ][] = [
+  // name, fired, the window each fired under, the window proven, what still counts
+  type Case = [string, number[], Record<string, number> | undefined, number | undefined, number[]];
+  const cases: Case[] = [
     ["no record: all count", [30, 52], undefined, 1_000_000, [30, 52]],
     ["same window: all count", [30, 52], { "30": 200_000, "52": 200_000 }, 200_000, [30, 52]],
     [

@@ -7,7 +7,8 @@ import {
   refreshRecordedIn,
   usageOf,
 } from "../../../src/core/transcript_entry.ts";
-import { entries } from "../../_helpers.ts";
+import { join } from "node:path";
+import { entries, RECORDINGS } from "../../_helpers.ts";
 
 const base = () => entries.assistant(40_000, ["toolu_a"], { messageId: "msg_1" });
 // deno-lint-ignore no-explicit-any
@@ -99,14 +100,8 @@ Deno.test("compactionOf() reads a boundary's trigger and preTokens", async (t) =
 });
 
 Deno.test("forkReferenceOf() reads a fork's first line as recorded by 2.1.328, and nothing else", () => {
-  const recorded = JSON.parse(
-    Deno.readTextFileSync(
-      new URL(
-        "../../fixtures/transcripts/recorded-2.1.328-fork-agent-ae76d425a14d91e5a.jsonl",
-        import.meta.url,
-      ),
-    ).split("\n")[0]!,
-  );
+  const fork = join(RECORDINGS, "recorded-2.1.328-fork-agent-ae76d425a14d91e5a.jsonl");
+  const recorded = JSON.parse(Deno.readTextFileSync(fork).split("\n")[0]!);
   assertEquals(forkReferenceOf(recorded), {
     parentSessionId: "4b72c920-445c-453e-b371-aed56fd2d55f",
     parentLastUuid: "b35d6677-5e33-4108-9049-6ac1bae9a8c8",

@@ -37,12 +37,10 @@ export function upstreamSessionStart(
       .sort((a, b) => priority(b.lesson) - priority(a.lesson) || a.index - b.index)
       .map((x) => x.lesson);
 
-  const cap = typeof manifest.config?.maxSessionStartLessons === "number"
-    ? manifest.config.maxSessionStartLessons
-    : 20;
-  const budget = typeof manifest.config?.sessionStartBudgetBytes === "number"
-    ? manifest.config.sessionStartBudgetBytes
-    : 8192;
+  const number = (value: unknown, otherwise: number) =>
+    typeof value === "number" ? value : otherwise;
+  const cap = number(manifest.config?.maxSessionStartLessons, 20);
+  const budget = number(manifest.config?.sessionStartBudgetBytes, 8192);
   const taken: RawLesson[] = [];
   let spent = 0;
   for (const lesson of rank(active)) {

@@ -1,7 +1,6 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import {
   compareVersions,
-  modelKey,
   resolveWindow,
   type WindowInputs,
   windowText,
@@ -62,6 +61,10 @@ Deno.test("resolveWindow() reads the model against the version that wrote the tr
     [on("us.anthropic.claude-opus-4-8-v1:0", "2.1.328"), L, TABLE, true, "Bedrock-style id"],
     [on("claude-opus-5-5", "2.1.328"), L, TABLE, true, "the default model of 2.1.328"],
     [on("claude-mythos-5-2", "2.1.328"), L, TABLE, true],
+    [on("claude-opus-5", "2.1.328"), L, TABLE, true, "a family with no minor number"],
+    [on("CLAUDE-FABLE-5", "2.1.328"), L, TABLE, true, "the model id in capitals"],
+    [on("claude-opus-4-7", "2.1.121"), L, TABLE, true, "a version after the first 1M one"],
+    [on("claude-haiku-4-5", "2.1.328"), S, TABLE, true, "haiku-4-5 at 2.1.328"],
     [on("claude-fable-5", "2.1.170"), S, TABLE, false, "a version between the ones read"],
     [on("claude-opus-5-5"), S, TABLE, false, "no version recorded: the smaller window"],
     // 2.1.150 to 2.1.275: native 1M only on the first-party API.
@@ -78,17 +81,6 @@ Deno.test("resolveWindow() reads the model against the version that wrote the tr
   ]);
 });
 
-Deno.test("the table matches families and versions, not prefixes of other numbers", () => {
-  const on = (model: string, version = "2.1.328") => resolveWindow({ model, version }).window;
-  assertEquals(on("claude-opus-5"), L);
-  assertEquals(on("claude-haiku-4-5"), S);
-  assertEquals(on("CLAUDE-FABLE-5"), L);
-  assertEquals(on("claude-opus-4-7", "2.1.112"), S);
-  assertEquals(on("claude-opus-4-7", "2.1.121"), L);
-  assertEquals(on("claude-opus-4-70"), S);
-  assertEquals(modelKey("claude-opus-4-7-20260101"), "claude-opus-4-7");
-});
-
 Deno.test("compareVersions() orders Claude Code versions numerically", () => {
   assertEquals(compareVersions("2.1.112", "2.1.117") < 0, true);
   assertEquals(compareVersions("2.1.1000", "2.1.999") > 0, true);
@@ -100,59 +92,49 @@ Deno.test("resolveWindow() takes a proof or a compaction only for the model and 
   const [opus5, sonnet] = [{ model: "claude-opus-5", version: "2.1.328" }, "claude-sonnet-4-6"];
   const proven = { window: L, ...opus5 };
   const opus47 = { model: "claude-opus-4-7", version: "2.1.112" };
+  const at328 = (model: string, more: Partial<WindowInputs>) => ({
+    model,
+    version: "2.1.328",
+    ...more,
+  });
   await check(t, [
     [
-      { model: sonnet, version: "2.1.328", tokens: 70_000, proven },
+      at328(sonnet, { tokens: 70_000, proven }),
       S,
       TABLE,
       false,
       "1M proven by claude-opus-5 says nothing about claude-sonnet-4-6 after /model",
     ],
     [
-      { model: "claude-opus-5-20260301", version: "2.1.328", tokens: 70_000, proven },
+      at328("claude-opus-5-20260301", { tokens: 70_000, proven }),
       L,
       PROVEN,
       true,
       "it still speaks for claude-opus-5, dated ids included",
     ],
     [
-      {
-        model: "claude-opus-4-7",
-        version: "2.1.328",
-        tokens: 62_000,
-        proven: { window: S, ...opus47 },
-      },
+      at328("claude-opus-4-7", { tokens: 62_000, proven: { window: S, ...opus47 } }),
       L,
       TABLE,
       true,
       "200k proven by 2.1.112's auto-compaction says nothing about the same model in 2.1.328",
     ],
     [
-      { model: sonnet, version: "2.1.328", tokens: 70_000, proven: { window: L } },
+      at328(sonnet, { tokens: 70_000, proven: { window: L } }),
       L,
       PROVEN,
       true,
       "a proof of an earlier release of this hook (no model, no version) speaks for every entry",
     ],
     [
-      {
-        model: sonnet,
-        version: "2.1.328",
-        tokens: 20_000,
-        compaction: { ...manual(350_000), ...opus5 },
-      },
+      at328(sonnet, { tokens: 20_000, compaction: { ...manual(350_000), ...opus5 } }),
       S,
       TABLE,
       false,
       "a compaction of claude-opus-5 at 350k says nothing about claude-sonnet-4-6 after it",
     ],
     [
-      {
-        model: sonnet,
-        version: "2.1.328",
-        tokens: 20_000,
-        compaction: manual(350_000),
-      },
+      at328(sonnet, { tokens: 20_000, compaction: manual(350_000) }),
       L,
       POINT,
       true,
@@ -170,27 +152,20 @@ Deno.test("resolveWindow() takes a proof or a compaction only for the model and 
 });
 
 Deno.test("a proof speaks only for its own model and release; what it does not name, it lets through", () => {
-  const opus5 = { window: L, model: "claude-opus-5", version: "2.1.328" };
+  /** 1M proven by `model`, in `version` if given. */
+  const by = (model: string, version?: string) => ({
+    window: L,
+    model,
+    ...(version && { version }),
+  });
   const cases: [WindowInputs["proven"], string | undefined, string | undefined, boolean][] = [
-    [opus5, "claude-opus-5", "2.1.328", true],
-    [opus5, "claude-opus-5-20260301", "2.1.328", true],
-    [opus5, "claude-opus-5-5", "2.1.328", false],
-    [
-      { window: L, model: "claude-opus-4-8", version: "2.1.328" },
-      "claude-opus-5",
-      "2.1.328",
-      false,
-    ],
-    [
-      { window: L, model: "claude-opus-4-7", version: "2.1.112" },
-      "claude-opus-4-7",
-      "2.1.117",
-      false,
-    ],
-    [{ window: L, model: "glm-4.7" }, "GLM-4.7", undefined, true],
-    [{ window: L, model: "glm-4.7" }, "glm-4.6", undefined, false],
-    [{ window: L }, "claude-sonnet-4-6", "2.1.328", true],
-    [{ window: L, model: "claude-opus-5" }, undefined, undefined, true],
+    [by("claude-opus-5", "2.1.328"), "claude-opus-5", "2.1.328", true],
+    [by("claude-opus-5", "2.1.328"), "claude-opus-5-5", "2.1.328", false],
+    [by("claude-opus-4-8", "2.1.328"), "claude-opus-5", "2.1.328", false],
+    [by("claude-opus-4-7", "2.1.112"), "claude-opus-4-7", "2.1.117", false],
+    [by("glm-4.7"), "GLM-4.7", undefined, true],
+    [by("glm-4.7"), "glm-4.6", undefined, false],
+    [by("claude-opus-5"), undefined, undefined, true],
   ];
   for (const [proven, model, version, speaks] of cases) {
     const { source } = resolveWindow({ model, version, proven });

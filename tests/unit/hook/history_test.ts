@@ -6,13 +6,11 @@ import { RECORDINGS as FIXTURES } from "../../_helpers.ts";
 
 Deno.test("readForkReference() reads a fork's first line, and only a fork's", async (t) => {
   await t.step("the fork recorded from 2.1.328", () => {
-    assertEquals(
-      readForkReference(join(FIXTURES, "recorded-2.1.328-fork-agent-ae76d425a14d91e5a.jsonl")),
-      {
-        parentSessionId: "4b72c920-445c-453e-b371-aed56fd2d55f",
-        parentLastUuid: "b35d6677-5e33-4108-9049-6ac1bae9a8c8",
-      },
-    );
+    const fork = join(FIXTURES, "recorded-2.1.328-fork-agent-ae76d425a14d91e5a.jsonl");
+    assertEquals(readForkReference(fork), {
+      parentSessionId: "4b72c920-445c-453e-b371-aed56fd2d55f",
+      parentLastUuid: "b35d6677-5e33-4108-9049-6ac1bae9a8c8",
+    });
   });
   const dir = Deno.makeTempDirSync({ prefix: "lessons-fork-ref-" });
   try {

@@ -12,14 +12,12 @@ Deno.test("runHook() never throws when the state cannot be recorded", async (t) 
   writeTranscript(box.transcript, [entries.assistant(31_000, ["toolu_1"])]);
   const call = payload("PostToolUse.Bash", { transcript_path: box.transcript });
   const env = { ...box.env, LESSONS_CONTEXT_WINDOW: "100000", LESSONS_DEBUG: "1" };
+  const settings = resolveSettings((n) => env[n as keyof typeof env]);
   // A folder where the lock file should be: taking the lock fails.
   const paths = await statePaths(box.stateDir, String(call.session_id));
   Deno.mkdirSync(paths.lock);
   await t.step("a tool call", async () => {
-    const out = await runHook(
-      JSON.stringify(call),
-      resolveSettings((n) => env[n as keyof typeof env]),
-    );
+    const out = await runHook(JSON.stringify(call), settings);
     assertEquals(out.stdout, undefined);
     ok(
       out.stderr.some((l) => l.includes("nothing: cannot record the decision: lock")),
@@ -28,10 +26,7 @@ Deno.test("runHook() never throws when the state cannot be recorded", async (t) 
   });
   await t.step("a reset", async () => {
     const reset = payload("SessionStart.compact", { session_id: call.session_id });
-    const out = await runHook(
-      JSON.stringify(reset),
-      resolveSettings((n) => env[n as keyof typeof env]),
-    );
+    const out = await runHook(JSON.stringify(reset), settings);
     assertEquals(out.stdout, undefined);
     ok(out.stderr.some((l) => l.includes("cannot reset: lock")), out.stderr.join("\n"));
   });
