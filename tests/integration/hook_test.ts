@@ -296,15 +296,6 @@ Deno.test("a session's first call waits for its transcript, created late; later 
   ok(later.stderr.includes("No such file") && !later.stderr.includes("waited"), later.stderr);
 });
 
-Deno.test("waits briefly for this call's entry, which Claude Code writes asynchronously", async () => {
-  const { box, env, call } = setup(20, "toolu_prev");
-  const run = await writtenLate(call("toolu_late"), env, box.dir, () => {
-    appendTranscript(box.transcript, [entries.assistant(31_000, ["toolu_late"])]);
-  });
-  ok(run.context?.includes("refresh 30 ref="), run.stderr);
-  ok(run.stderr.includes("transcript tool_use match"), run.stderr);
-});
-
 Deno.test("invalid thresholds: one stderr line naming the problem and the values used", async () => {
   // The same rule as in the config file: a list with a bad entry is not used at all.
   const { env, call } = setup(31);
@@ -351,15 +342,10 @@ Deno.test("a missing or broken manifest: silent, and the threshold stays unclaim
 });
 
 Deno.test("the window follows the model of the entry used", async () => {
-  const box = sandbox();
-  writeTranscript(box.transcript, [
+  const { env, call } = sandboxSession({ LESSONS_DEBUG: "1" }, [
     entries.assistant(310_000, ["toolu_1"], { model: "claude-opus-5-5" }),
   ]);
-  const env = { ...box.env, LESSONS_DEBUG: "1" };
-  const run = await runRecorded(
-    payload("PostToolUse.Bash", { transcript_path: box.transcript }),
-    env,
-  );
+  const run = await runRecorded(call("toolu_1"), env);
   // On 1M the schedule is in tokens: 60k, 104k, 140k, then every 40k; all up to 300k at once.
   ok(run.context?.includes("at 310,000 tokens (31% of the 1M-token context window)"), run.stderr);
   ok(run.context?.includes("refresh 30,52,70,180k,220k,260k,300k "), run.context);
