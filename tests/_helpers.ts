@@ -323,7 +323,6 @@ export function appendTranscript(path: string, lines: unknown[]): void {
   });
 }
 
-/** A fresh folder with a state dir, a transcript path and the env pointing at them. */
 const sandboxes: string[] = [];
 // Every sandbox goes when the test module's process ends, passed or failed.
 globalThis.addEventListener("unload", () => {
@@ -336,27 +335,18 @@ globalThis.addEventListener("unload", () => {
   }
 });
 
-export function sandbox(): {
-  dir: string;
-  stateDir: string;
-  transcript: string;
-  env: Record<string, string>;
-} {
+/** A fresh folder with a state dir, a transcript path and the env pointing at them. */
+export function sandbox() {
   const dir = Deno.makeTempDirSync({ prefix: "lessons-test-" });
   sandboxes.push(dir);
   const stateDir = join(dir, "state");
-  const transcript = join(dir, "session.jsonl");
-  return {
-    dir,
-    stateDir,
-    transcript,
-    env: {
-      LESSONS_STATE_DIR: stateDir,
-      LESSONS_MANIFEST_PATH: SAMPLE_MANIFEST,
-      LESSONS_REINJECT_WAIT_MS: "30",
-      TMPDIR: dir,
-    },
+  const env: Record<string, string> = {
+    LESSONS_STATE_DIR: stateDir,
+    LESSONS_MANIFEST_PATH: SAMPLE_MANIFEST,
+    LESSONS_REINJECT_WAIT_MS: "30",
+    TMPDIR: dir,
   };
+  return { dir, stateDir, transcript: join(dir, "session.jsonl"), env };
 }
 
 /**
