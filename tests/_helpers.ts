@@ -125,15 +125,17 @@ export async function runRecorded(
 }
 
 /**
- * Starts the hook as {@link runHook} does, with a `--preload` script that creates a file the first
- * time the hook pauses to wait for its transcript (its `Atomics.wait`). `paused` resolves then, so
- * that a test writes what the call waits for while it waits, instead of after a fixed sleep.
+ * Runs the hook as {@link runHook} does, with a `--preload` script that creates a file the first
+ * time the hook pauses to wait for its transcript (its `Atomics.wait`), and calls `late` then: a
+ * test writes what the call waits for while it waits, instead of after a fixed sleep. Throws if the
+ * hook ends without pausing.
  */
-export function runPausing(
+export async function runPausing(
   stdin: unknown,
   env: Record<string, string>,
   dir: string,
-): { paused: Promise<void>; done: Promise<HookRun> } {
+  late: () => void,
+): Promise<HookRun> {
   const preload = join(dir, `pause-${crypto.randomUUID()}.js`);
   const marker = `${preload}.paused`;
   Deno.writeTextFileSync(
@@ -147,13 +149,12 @@ export function runPausing(
     .then((run) => ({ ...run, context: contextOf(run.stdout) }));
   let ended = false;
   done.then(() => ended = true, () => ended = true);
-  const paused = (async () => {
-    while (!existsSync(marker)) {
-      if (ended) throw new Error(`the hook ended without pausing: ${(await done).stderr}`);
-      await new Promise((r) => setTimeout(r, 5));
-    }
-  })();
-  return { paused, done };
+  while (!existsSync(marker)) {
+    if (ended) throw new Error(`the hook ended without pausing: ${(await done).stderr}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  late();
+  return await done;
 }
 
 /** Appends what Claude Code writes once a hook has answered `stdin` (see runRecorded). */

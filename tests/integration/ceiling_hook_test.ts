@@ -50,10 +50,9 @@ async function writtenLate(
   env: Record<string, string>,
   late: unknown[],
 ) {
-  const { paused, done } = runPausing(stdin, env, box.dir);
-  await paused;
-  appendTranscript(box.transcript, late);
-  const result = checked(await done);
+  const result = checked(
+    await runPausing(stdin, env, box.dir, () => appendTranscript(box.transcript, late)),
+  );
   assertEquals(result.code, 0, result.stderr);
   ok(/\(waited \d+ ms for its entry\)/.test(result.stderr), result.stderr);
   return result;

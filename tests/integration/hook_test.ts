@@ -253,18 +253,8 @@ Deno.test("a subagent's calls keep their own state and never read the main trans
 });
 
 /** Runs `stdin` with a long wait, and calls `late` while the hook waits for the transcript. */
-async function writtenLate(
-  stdin: unknown,
-  env: Record<string, string>,
-  dir: string,
-  late: () => void,
-) {
-  const slow = { ...env, LESSONS_REINJECT_WAIT_MS: "10000", LESSONS_DEBUG: "1" };
-  const { paused, done } = runPausing(stdin, slow, dir);
-  await paused;
-  late();
-  return await done;
-}
+const writtenLate = (stdin: unknown, env: Record<string, string>, dir: string, late: () => void) =>
+  runPausing(stdin, { ...env, LESSONS_REINJECT_WAIT_MS: "10000", LESSONS_DEBUG: "1" }, dir, late);
 
 Deno.test("a subagent's first call waits for its own transcript, which Claude Code creates late", async () => {
   // Claude Code creates a subagent's file asynchronously: its first PostToolUse can start before

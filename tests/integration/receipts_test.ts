@@ -119,18 +119,14 @@ Deno.test("the next call waits for its own entry while a receipt is outstanding,
   const fired = await runHook(call("toolu_2", 31), env);
   ok(fired.context);
   // Far below 52 %: without a receipt to read, this call would not wait for its entry.
-  const { paused, done } = runPausing(
-    payloadOf("toolu_3"),
-    { ...env, LESSONS_REINJECT_WAIT_MS: "10000" },
-    box.dir,
-  );
-  await paused;
-  appendTranscript(box.transcript, [
-    entries.toolResult("toolu_2"),
-    entries.refresh(fired.context!, "toolu_2"),
-    entries.assistant(31_500, ["toolu_3"]),
-  ]);
-  const run = await done;
+  const slow = { ...env, LESSONS_REINJECT_WAIT_MS: "10000" };
+  const run = await runPausing(payloadOf("toolu_3"), slow, box.dir, () => {
+    appendTranscript(box.transcript, [
+      entries.toolResult("toolu_2"),
+      entries.refresh(fired.context!, "toolu_2"),
+      entries.assistant(31_500, ["toolu_3"]),
+    ]);
+  });
   assertEquals(run.stdout, "");
   ok(run.stderr.includes("receipts: 30 delivered on toolu_2"), run.stderr);
   ok(run.stderr.includes("tool_use match"), run.stderr);
