@@ -244,9 +244,8 @@ Deno.test("a subagent's calls keep their own state and never read the main trans
   // Only the subagent's own state file exists: lessons-<session hash>-<agent hash>-reinject.json.
   const names = () =>
     [...Deno.readDirSync(box.stateDir)].map((e) => e.name).filter((n) => n.endsWith(".json"));
-  assertEquals(names().map((n) => /^lessons-[0-9a-f]{16}-[0-9a-f]{16}-reinject\.json$/.test(n)), [
-    true,
-  ]);
+  const own = /^lessons-[0-9a-f]{16}-[0-9a-f]{16}-reinject\.json$/;
+  assertEquals(names().map((n) => own.test(n)), [true]);
   // The main thread still gets its 30% refresh.
   ok((await runRecorded(call(), env)).context?.includes("refresh 30 ref="));
   assertEquals(names().length, 2);

@@ -167,16 +167,13 @@ Deno.test("a 2.1.167 workflow agent's nested file is found and its path kept in 
     agentFile,
   );
   const env = { ...box.env, LESSONS_DEBUG: "1" };
-  const call = () =>
-    callHook(
-      payload("PostToolUse.subagent", {
-        session_id: session,
-        transcript_path: main,
-        agent_id: "ab9eaae030fe399d0",
-        tool_use_id: "tooluse_kY0JsI3ibRIkKJPP0Xkiwv",
-      }),
-      env,
-    );
+  const stdin = payload("PostToolUse.subagent", {
+    session_id: session,
+    transcript_path: main,
+    agent_id: "ab9eaae030fe399d0",
+    tool_use_id: "tooluse_kY0JsI3ibRIkKJPP0Xkiwv",
+  });
+  const call = () => callHook(stdin, env);
   const first = await call();
   // A reading from the agent's own file (its last usage, 50,191: the README's figure), not the
   // fallback counter.
