@@ -478,9 +478,6 @@ export function expectCalls(
     if (tokens !== undefined && tokens > SMALL_SPAN) proven = true;
     if (!proven) window = Math.min(window, SMALL_SPAN);
     const percent = tokens === undefined ? undefined : (tokens * 100) / window;
-    // Reached at its point or past it (percentages multiplied out: no rounding miss).
-    const reachedOver = (span: number) => (t: number) =>
-      tokens !== undefined && (t < 100 ? tokens * 100 >= t * span : tokens >= t);
     // No reading since a marker: the hook's reading stops at it, and learns from it.
     if (compactedSinceReading && !withEvents) learn();
     let restate = false;
@@ -494,7 +491,9 @@ export function expectCalls(
     }
     const { span, thresholds } = scheduleOf(config, window, learned);
     const pointOf = (t: number) => (t < 100 ? t * span / 100 : t);
-    const reached = reachedOver(span);
+    // Reached at its point or past it (percentages multiplied out: no rounding miss).
+    const reached = (t: number) =>
+      tokens !== undefined && (t < 100 ? tokens * 100 >= t * span : tokens >= t);
     let expected: Expected = { kind: "none" };
     if (percent !== undefined) {
       // Only what fired on this call's own chain of entries counts (a second process's does not).
