@@ -125,15 +125,17 @@ export async function runRecorded(
 }
 
 /**
- * Starts the hook as {@link runHook} does, with a `--preload` script that creates a file the first
- * time the hook pauses to wait for its transcript (its `Atomics.wait`). `paused` resolves then, so
- * that a test writes what the call waits for while it waits, instead of after a fixed sleep.
+ * Runs the hook as {@link runHook} does, with a `--preload` script that creates a file the first
+ * time the hook pauses to wait for its transcript (its `Atomics.wait`), and calls `late` then: a
+ * test writes what the call waits for while it waits, instead of after a fixed sleep. Throws if the
+ * hook ends without pausing.
  */
-export function runPausing(
+export async function runPausing(
   stdin: unknown,
   env: Record<string, string>,
   dir: string,
-): { paused: Promise<void>; done: Promise<HookRun> } {
+  late: () => void,
+): Promise<HookRun> {
   const preload = join(dir, `pause-${crypto.randomUUID()}.js`);
   const marker = `${preload}.paused`;
   Deno.writeTextFileSync(
@@ -147,13 +149,12 @@ export function runPausing(
     .then((run) => ({ ...run, context: contextOf(run.stdout) }));
   let ended = false;
   done.then(() => ended = true, () => ended = true);
-  const paused = (async () => {
-    while (!existsSync(marker)) {
-      if (ended) throw new Error(`the hook ended without pausing: ${(await done).stderr}`);
-      await new Promise((r) => setTimeout(r, 5));
-    }
-  })();
-  return { paused, done };
+  while (!existsSync(marker)) {
+    if (ended) throw new Error(`the hook ended without pausing: ${(await done).stderr}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  late();
+  return await done;
 }
 
 /** Appends what Claude Code writes once a hook has answered `stdin` (see runRecorded). */
@@ -323,7 +324,6 @@ export function appendTranscript(path: string, lines: unknown[]): void {
   });
 }
 
-/** A fresh folder with a state dir, a transcript path and the env pointing at them. */
 const sandboxes: string[] = [];
 // Every sandbox goes when the test module's process ends, passed or failed.
 globalThis.addEventListener("unload", () => {
@@ -336,27 +336,18 @@ globalThis.addEventListener("unload", () => {
   }
 });
 
-export function sandbox(): {
-  dir: string;
-  stateDir: string;
-  transcript: string;
-  env: Record<string, string>;
-} {
+/** A fresh folder with a state dir, a transcript path and the env pointing at them. */
+export function sandbox() {
   const dir = Deno.makeTempDirSync({ prefix: "lessons-test-" });
   sandboxes.push(dir);
   const stateDir = join(dir, "state");
-  const transcript = join(dir, "session.jsonl");
-  return {
-    dir,
-    stateDir,
-    transcript,
-    env: {
-      LESSONS_STATE_DIR: stateDir,
-      LESSONS_MANIFEST_PATH: SAMPLE_MANIFEST,
-      LESSONS_REINJECT_WAIT_MS: "30",
-      TMPDIR: dir,
-    },
+  const env: Record<string, string> = {
+    LESSONS_STATE_DIR: stateDir,
+    LESSONS_MANIFEST_PATH: SAMPLE_MANIFEST,
+    LESSONS_REINJECT_WAIT_MS: "30",
+    TMPDIR: dir,
   };
+  return { dir, stateDir, transcript: join(dir, "session.jsonl"), env };
 }
 
 /**

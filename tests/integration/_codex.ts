@@ -81,13 +81,9 @@ export class CodexSession {
       cwd: this.cwd,
       tool_use_id: callId,
     });
-    let run;
-    if (options.late) {
-      const { paused, done } = runPausing(stdin, env, this.dir);
-      await paused;
-      this.append(record);
-      run = await done;
-    } else run = await runHook(stdin, env);
+    const run = options.late
+      ? await runPausing(stdin, env, this.dir, () => this.append(record))
+      : await runHook(stdin, env);
     if (run.context !== undefined && !options.drop) this.append(codexAnswer(run.context));
     const output = template("response_item", "function_call_output");
     output.payload.call_id = callId;

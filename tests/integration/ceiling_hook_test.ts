@@ -50,10 +50,9 @@ async function writtenLate(
   env: Record<string, string>,
   late: unknown[],
 ) {
-  const { paused, done } = runPausing(stdin, env, box.dir);
-  await paused;
-  appendTranscript(box.transcript, late);
-  const result = checked(await done);
+  const result = checked(
+    await runPausing(stdin, env, box.dir, () => appendTranscript(box.transcript, late)),
+  );
   assertEquals(result.code, 0, result.stderr);
   ok(/\(waited \d+ ms for its entry\)/.test(result.stderr), result.stderr);
   return result;
@@ -77,12 +76,13 @@ Deno.test("near a threshold the hook waits for its entry and fires on this call"
 });
 
 /**
- * A 1M session with the default cadence (every 40k past 140k): a call at 150,000 tokens fires 30,
- * 52 and 70 and is delivered; `recorded` runs a call at `tokens` and records its answer.
+ * A session (`setup`) at `tokens` whose state folder exists; `recorded` runs a call at `tokens`
+ * and records its answer. `cadence`: the default cadence (every 40k past 140k on 1M), with
+ * which a call at 150,000 tokens fires 30, 52 and 70.
  */
-function pastSeventy() {
-  const { box, env: offEnv, call } = setup(100_000);
-  const env = { ...offEnv, LESSONS_REINJECT_CADENCE: "" };
+function recording(tokens: number, cadence = false) {
+  const { box, env: offEnv, call } = setup(tokens);
+  const env = cadence ? { ...offEnv, LESSONS_REINJECT_CADENCE: "" } : offEnv;
   Deno.mkdirSync(box.stateDir, { recursive: true, mode: 0o700 });
   const recorded = async (id: string, tokens: number) => {
     appendTranscript(box.transcript, [entries.assistant(tokens, [id])]);
@@ -94,7 +94,7 @@ function pastSeventy() {
 }
 
 Deno.test("on 1M with the default cadence, a call that waits for its entry (a result of unknown size) fires 180k on it", async () => {
-  const { box, env, call, recorded } = pastSeventy();
+  const { box, env, call, recorded } = recording(100_000, true);
   const fired = await recorded("toolu_first", 150_000);
   ok(fired.stdout.includes("refresh 30,52,70 "), fired.stderr);
   // A response at 175,000 whose result no hook recorded: this call cannot rule a crossing out.
@@ -106,7 +106,7 @@ Deno.test("on 1M with the default cadence, a call that waits for its entry (a re
 });
 
 Deno.test("on 1M a call within reach of only a cadence point does not wait: 180k comes a call later", async () => {
-  const { box, env, call, recorded } = pastSeventy();
+  const { box, env, call, recorded } = recording(100_000, true);
   // 30, 52 and 70 fire at 150,000; a call at 175,000 records its result's size.
   ok((await recorded("toolu_c1", 150_000)).stdout.includes("refresh 30,52,70 "));
   await recorded("toolu_c2", 175_000);
@@ -116,8 +116,7 @@ Deno.test("on 1M a call within reach of only a cadence point does not wait: 180k
   ok(now.stderr.includes("(not waited for: "), now.stderr);
   appendTranscript(box.transcript, [entries.assistant(182_000, ["toolu_c3"])]);
   recordAnswer(call("toolu_c3"), undefined);
-  appendTranscript(box.transcript, [entries.assistant(184_000, ["toolu_c4"])]);
-  const next = await run(call("toolu_c4"), env);
+  const next = await recorded("toolu_c4", 184_000);
   ok(next.stdout.includes("[lessons-reinject refresh 180k "), next.stderr);
 });
 
@@ -134,14 +133,11 @@ Deno.test("a transcript that has not caught up: the hook waits, though far below
 });
 
 Deno.test("every threshold fired: no wait at all", async () => {
-  const { box, env, call } = setup(800_000);
-  Deno.mkdirSync(box.stateDir, { recursive: true, mode: 0o700 });
-  // Fire 30, 52 and 70 on a first call whose entry is there, then time a later call.
-  appendTranscript(box.transcript, [entries.assistant(800_000, ["toolu_first"])]);
-  const fired = await run(call("toolu_first"), env);
+  const { env, call, recorded } = recording(800_000);
+  // Fire 30, 52 and 70 on a first call whose entry is there; Claude Code records the delivery
+  // before the next call: no receipt is left to wait for.
+  const fired = await recorded("toolu_first", 800_000);
   ok(fired.stdout.includes("refresh 30,52,70 "), fired.stderr);
-  // Claude Code records the delivery before the next call: no receipt is left to wait for.
-  recordAnswer(call("toolu_first"), contextOf(fired.stdout));
   const result = await run(call(), env);
   assertEquals([result.code, result.stdout], [0, ""]);
   ok(result.stderr.includes("every threshold has fired"), result.stderr);

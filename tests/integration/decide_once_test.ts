@@ -5,15 +5,7 @@
  */
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
-import {
-  entries,
-  HOOK_PERMISSIONS,
-  MAIN,
-  payload,
-  sandbox,
-  spawnWithStdin,
-  writeTranscript,
-} from "../_helpers.ts";
+import { HOOK_PERMISSIONS, MAIN, payload, sandboxSession, spawnWithStdin } from "../_helpers.ts";
 
 interface FunctionCoverage {
   functionName: string;
@@ -43,33 +35,24 @@ async function decideCalls(stdin: unknown, env: Record<string, string>, dir: str
 }
 
 Deno.test("one call's decision is computed once", async (t) => {
-  const box = sandbox();
-  const env = { ...box.env, LESSONS_CONTEXT_WINDOW: "100000" };
-  const call = (id: string) =>
-    payload("PostToolUse.Bash", {
-      session_id: "decide-once",
-      transcript_path: box.transcript,
-      tool_use_id: id,
+  const ids = { session_id: "decide-once" };
+  const { box, env, at } = sandboxSession({ LESSONS_CONTEXT_WINDOW: "100000" });
+  const steps: [string, () => Record<string, unknown>, string, Record<string, number>][] = [
+    ["a call that fires", () => at(35_000, "toolu_a", ids), "refresh 30", { decideToolCall: 1 }],
+    ["a call that stays silent", () => at(36_000, "toolu_b", ids), "", { decideToolCall: 1 }],
+    [
+      "a reset (SessionStart compact)",
+      () => payload("SessionStart.compact", { ...ids, transcript_path: box.transcript }),
+      "refresh compact",
+      { decideReset: 1 },
+    ],
+  ];
+  for (const [name, stdin, says, counts] of steps) {
+    await t.step(name, async () => {
+      const { run, calls } = await decideCalls(stdin(), env, box.dir);
+      if (says === "") equal(run.stdout, "");
+      else ok(run.stdout.includes(says), run.stdout);
+      deepEqual(calls, { decideToolCall: 0, decideReset: 0, ...counts });
     });
-  await t.step("a call that fires", async () => {
-    writeTranscript(box.transcript, [entries.assistant(35_000, ["toolu_a"])]);
-    const { run, calls } = await decideCalls(call("toolu_a"), env, box.dir);
-    ok(run.stdout.includes("refresh 30"), run.stdout);
-    deepEqual(calls, { decideToolCall: 1, decideReset: 0 });
-  });
-  await t.step("a call that stays silent", async () => {
-    writeTranscript(box.transcript, [entries.assistant(36_000, ["toolu_b"])]);
-    const { run, calls } = await decideCalls(call("toolu_b"), env, box.dir);
-    equal(run.stdout, "");
-    deepEqual(calls, { decideToolCall: 1, decideReset: 0 });
-  });
-  await t.step("a reset (SessionStart compact)", async () => {
-    const reset = payload("SessionStart.compact", {
-      session_id: "decide-once",
-      transcript_path: box.transcript,
-    });
-    const { run, calls } = await decideCalls(reset, env, box.dir);
-    ok(run.stdout.includes("refresh compact"), run.stdout);
-    deepEqual(calls, { decideToolCall: 0, decideReset: 1 });
-  });
+  }
 });

@@ -35,18 +35,20 @@ function setup(percent: number) {
 const untouched = { seenFile: true, claims: [FOREIGN, GUARD].sort() };
 
 Deno.test("a refresh re-arms the session's lessons-learned dedup at a chosen threshold only; off by default", async (t) => {
-  const cases: [string, Record<string, string>][] = [
-    ["at 30", { LESSONS_REINJECT_REARM_DEDUP: "30" }],
-    ["unset", {}],
-    ["off", { LESSONS_REINJECT_REARM_DEDUP: "off" }],
-    ["another threshold", { LESSONS_REINJECT_REARM_DEDUP: "52,70" }],
+  const cases: [string, number, Record<string, string>][] = [
+    ["at 30", 31, { LESSONS_REINJECT_REARM_DEDUP: "30" }],
+    ["unset", 31, {}],
+    ["off", 31, { LESSONS_REINJECT_REARM_DEDUP: "off" }],
+    ["another threshold", 31, { LESSONS_REINJECT_REARM_DEDUP: "52,70" }],
+    ["at 30, but no refresh: a call below it", 12, { LESSONS_REINJECT_REARM_DEDUP: "30" }],
   ];
-  for (const [name, extra] of cases) {
+  for (const [name, percent, extra] of cases) {
     await t.step(name, async () => {
-      const { env, call, left } = setup(31);
+      const { env, call, left } = setup(percent);
       const run = await runHook(call, { ...env, ...extra });
       assertEquals(run.code, 0, run.stderr);
-      ok(run.context?.includes("[lessons-reinject refresh 30 "), run.stderr);
+      if (percent < 30) assertEquals(run.context, undefined);
+      else ok(run.context?.includes("[lessons-reinject refresh 30 "), run.stderr);
       if (name !== "at 30") {
         assertEquals(left(), untouched, run.stderr);
         ok(!run.stderr.includes("re-armed"), run.stderr);
@@ -74,11 +76,4 @@ Deno.test("a subagent's refresh never re-arms the session's dedup, which the mai
     `the subagent did not fire: ${run.stderr}`,
   );
   assertEquals(left(), untouched, run.stderr);
-});
-
-Deno.test("no refresh, no re-arm: a call below the threshold leaves the dedup alone", async () => {
-  const { env, call, left } = setup(12);
-  const run = await runHook(call, { ...env, LESSONS_REINJECT_REARM_DEDUP: "30" });
-  assertEquals(run.context, undefined);
-  assertEquals(left(), untouched);
 });

@@ -27,9 +27,17 @@ const WINDOW = { LESSONS_CONTEXT_WINDOW: "100000", LESSONS_DEBUG: "1" };
 function session() {
   // The session the recorded lines belong to, as `status` finds it from the transcript.
   const ids = { session_id: String(entries.assistant(0).sessionId) };
-  const { box, env, call: payloadOf, at } = sandboxSession(WINDOW);
-  /** Claude Code writes the response holding tool call `id` at `percent`; its payload. */
-  const call = (id: string, percent: number) => at(percent * 1000, id, ids);
+  const { box, env, call: payloadOf } = sandboxSession(WINDOW);
+  /**
+   * Claude Code (release `version`; one that writes none when null) writes the response holding
+   * tool call `id` at `percent`; its payload.
+   */
+  const call = (id: string, percent: number, version?: string | null) => {
+    const entry = entries.assistant(percent * 1000, [id], version ? { version } : {});
+    if (version === null) delete entry.version;
+    appendTranscript(box.transcript, [entry]);
+    return payloadOf(id, ids);
+  };
   const event = (name: string) => payload(name, { ...ids, transcript_path: box.transcript });
   return { box, env, call, event, payloadOf: (id: string) => payloadOf(id, ids) };
 }
@@ -119,18 +127,14 @@ Deno.test("the next call waits for its own entry while a receipt is outstanding,
   const fired = await runHook(call("toolu_2", 31), env);
   ok(fired.context);
   // Far below 52 %: without a receipt to read, this call would not wait for its entry.
-  const { paused, done } = runPausing(
-    payloadOf("toolu_3"),
-    { ...env, LESSONS_REINJECT_WAIT_MS: "10000" },
-    box.dir,
-  );
-  await paused;
-  appendTranscript(box.transcript, [
-    entries.toolResult("toolu_2"),
-    entries.refresh(fired.context!, "toolu_2"),
-    entries.assistant(31_500, ["toolu_3"]),
-  ]);
-  const run = await done;
+  const slow = { ...env, LESSONS_REINJECT_WAIT_MS: "10000" };
+  const run = await runPausing(payloadOf("toolu_3"), slow, box.dir, () => {
+    appendTranscript(box.transcript, [
+      entries.toolResult("toolu_2"),
+      entries.refresh(fired.context!, "toolu_2"),
+      entries.assistant(31_500, ["toolu_3"]),
+    ]);
+  });
   assertEquals(run.stdout, "");
   ok(run.stderr.includes("receipts: 30 delivered on toolu_2"), run.stderr);
   ok(run.stderr.includes("tool_use match"), run.stderr);
@@ -187,14 +191,10 @@ Deno.test("doctor reports the last session's deliveries", async () => {
   const transcript = join(projects, `${sessionId}.jsonl`);
   writeTranscript(transcript, []);
   const env = { ...box.env, ...WINDOW, HOME: box.dir, CLAUDE_CONFIG_DIR: join(box.dir, ".claude") };
+  const ids = { session_id: sessionId, transcript_path: transcript, cwd };
   const at = (id: string, percent: number) => {
     appendTranscript(transcript, [entries.assistant(percent * 1000, [id])]);
-    return payload("PostToolUse.Bash", {
-      session_id: sessionId,
-      transcript_path: transcript,
-      tool_use_id: id,
-      cwd,
-    });
+    return payload("PostToolUse.Bash", { ...ids, tool_use_id: id });
   };
   ok((await runRecorded(at("toolu_1", 31), env)).context);
   const fired = await runHook(at("toolu_2", 53), env);
@@ -213,14 +213,9 @@ Deno.test("doctor reports the last session's deliveries", async () => {
 });
 
 Deno.test("a Claude Code that records no hook outcome (before 2.1.97): each refresh is sent once", async (t) => {
-  const { box, env, payloadOf } = session();
+  const { box, env, call } = session();
   /** Claude Code 2.1.96 writes the response holding `id`, and after the hook only the result. */
-  const old = (id: string, percent: number) => {
-    appendTranscript(box.transcript, [
-      entries.assistant(percent * 1000, [id], { version: "2.1.96" }),
-    ]);
-    return payloadOf(id);
-  };
+  const old = (id: string, percent: number) => call(id, percent, "2.1.96");
   await t.step("the refresh fires on its crossing call", async () => {
     const first = await runHook(old("toolu_1", 31), env);
     ok(first.context?.startsWith("[lessons-reinject refresh 30 ref="), first.stderr);
@@ -254,13 +249,8 @@ Deno.test("a Claude Code that records no hook outcome (before 2.1.97): each refr
 });
 
 Deno.test("a release not known but seen recording this hook's outcome: a missed refresh is sent again", async () => {
-  const { box, env, payloadOf } = session();
-  const unknown = (id: string, percent: number) => {
-    const entry = entries.assistant(percent * 1000, [id]);
-    delete entry.version;
-    appendTranscript(box.transcript, [entry]);
-    return payloadOf(id);
-  };
+  const { box, env, call } = session();
+  const unknown = (id: string, percent: number) => call(id, percent, null);
   const first = await runHook(unknown("toolu_1", 31), env);
   ok(first.context);
   // It ran and answered, Claude Code recorded its stdout, and did not deliver it.

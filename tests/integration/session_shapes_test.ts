@@ -139,7 +139,7 @@ Deno.test("the first call after /model to a smaller window waits for its own ent
   const box = sandbox();
   const { main } = project(box, turn.sessionId);
   Deno.writeTextFileSync(main, turn.before);
-  const { paused, done } = runPausing(
+  const run = await runPausing(
     payload("PostToolUse.Bash", {
       session_id: turn.sessionId,
       transcript_path: main,
@@ -147,10 +147,8 @@ Deno.test("the first call after /model to a smaller window waits for its own ent
     }),
     { ...box.env, LESSONS_DEBUG: "1", LESSONS_REINJECT_WAIT_MS: "10000" },
     box.dir,
+    () => Deno.writeTextFileSync(main, turn.entry, { append: true }),
   );
-  await paused;
-  Deno.writeTextFileSync(main, turn.entry, { append: true });
-  const run = await done;
   ok(run.context?.startsWith("[lessons-reinject refresh 30 ref="), run.stderr);
   ok(run.stderr.includes("35% of 200000"), run.stderr);
 });

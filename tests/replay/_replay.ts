@@ -56,16 +56,8 @@ const AGENTS: Record<string, AgentFile> = {
     agentId: "ae76d425a14d91e5a",
     agentType: "fork",
   },
-  [AGENT_COMPACTIONS.agent]: {
-    main: AGENT_COMPACTIONS.main,
-    agentId: AGENT_COMPACTIONS.agentId,
-    agentType: "general-purpose",
-  },
-  [FORK.agent]: {
-    main: FORK.parent,
-    agentId: FORK.agentId,
-    agentType: "fork",
-  },
+  [AGENT_COMPACTIONS.agent]: { ...AGENT_COMPACTIONS, agentType: "general-purpose" },
+  [FORK.agent]: { main: FORK.parent, agentId: FORK.agentId, agentType: "fork" },
 };
 
 let generated: string | undefined;
@@ -166,24 +158,20 @@ export async function replay(
       Deno.mkdirSync(folder, { recursive: true });
       target = join(folder, `agent-${agent.agentId}.jsonl`);
     }
-    const out = Deno.openSync(target, { write: true, create: true, truncate: true });
+    Deno.writeFileSync(target, new Uint8Array());
+    const append = (data: Uint8Array) => Deno.writeFileSync(target, data, { append: true });
     let written = 0;
     // What Claude Code writes once a hook's answer is delivered (tests/_helpers.ts entries), so
     // the hook's next call finds the receipt as in the real session.
     const record = (answer: HookDecision, toolUseId: string, event = "PostToolUse") => {
       if (answer.kind === "none") return;
-      let line = new TextEncoder().encode(
-        JSON.stringify(entries.refresh(answer.text, toolUseId, event)) + "\n",
-      );
-      while (line.length > 0) line = line.subarray(out.writeSync(line));
+      const line = JSON.stringify(entries.refresh(answer.text, toolUseId, event)) + "\n";
+      append(new TextEncoder().encode(line));
     };
     const writeTo = (line: number) => {
       const end = ends[line] ?? bytes.length;
-      if (end > written) {
-        let chunk = bytes.subarray(written, end);
-        while (chunk.length > 0) chunk = chunk.subarray(out.writeSync(chunk));
-        written = end;
-      }
+      if (end > written) append(bytes.subarray(written, end));
+      written = Math.max(written, end);
     };
     const env: Record<string, string> = {
       LESSONS_STATE_DIR: join(dir, "state"),
@@ -227,7 +215,6 @@ export async function replay(
       const agree = same(call.expected, hook) && (event === undefined || same(call.event, event));
       rows.push({ call, hook, ...(event ? { event } : {}), agree });
     }
-    out.close();
     return rows;
   } finally {
     Deno.removeSync(dir, { recursive: true });

@@ -12,8 +12,8 @@ import {
   payload,
   recordAnswer,
   sandbox,
+  sandboxSession,
   skeletonTranscript,
-  writeTranscript,
 } from "../_helpers.ts";
 import { callHook, type HookDecision } from "./_adapter.ts";
 import { replay } from "./_replay.ts";
@@ -62,19 +62,13 @@ Deno.test("v2.1.212 (a gateway, usage only in input_tokens) reads input_tokens a
 
 /** A hand-written session: one hook call per `tokens`, on model `model`, through the adapter. */
 function session(model: string, more: Record<string, string> = {}) {
-  const box = sandbox();
-  const env = { ...box.env, LESSONS_DEBUG: "1", ...more };
-  writeTranscript(box.transcript, []);
+  const { box, env, call: payloadOf } = sandboxSession({ LESSONS_DEBUG: "1", ...more });
   let n = 0;
   const call = async (tokens: number, extra: { wait?: string } = {}) => {
     const id = `toolu_i11_${++n}`;
     appendTranscript(box.transcript, [entries.assistant(tokens, [id], { model })]);
     const started = performance.now();
-    const stdin = payload("PostToolUse.Bash", {
-      session_id: "issue-11",
-      transcript_path: box.transcript,
-      tool_use_id: id,
-    });
+    const stdin = payloadOf(id, { session_id: "issue-11" });
     const decision = await callHook(
       stdin,
       extra.wait ? { ...env, LESSONS_REINJECT_WAIT_MS: extra.wait } : env,
@@ -136,19 +130,20 @@ Deno.test("a 1M session on an uncertain window: 60k, 104k and 140k, then the cad
   }
 });
 
-Deno.test("the default model of 2.1.328 is certainly 1M: 30, 52, 70 at 60k, 104k, 140k, no early refresh", async () => {
-  const { call } = session("claude-opus-5-5");
-  const seen = [];
-  for (const tokens of [50_000, 150_000, 170_000, 185_000]) {
-    seen.push((await call(tokens)).decision.thresholds);
+Deno.test("the default model of 2.1.328 is certainly 1M: 30, 52, 70 at 60k, 104k, 140k, no early refresh", async (t) => {
+  const cases: Record<string, [number, number[]][]> = {
+    "default cadence": [[50_000, []], [150_000, [30, 52, 70]], [170_000, []], [185_000, [180_000]]],
+    "cadence off": [[150_000, []], [310_000, [30]], [530_000, [52]]],
+  };
+  for (const [name, want] of Object.entries(cases)) {
+    await t.step(name, async () => {
+      const off = name === "cadence off" ? { LESSONS_REINJECT_CADENCE: "off" } : {};
+      const { call } = session("claude-opus-5-5", off);
+      const seen = [];
+      for (const [tokens] of want) seen.push([tokens, (await call(tokens)).decision.thresholds]);
+      deepStrictEqual(seen, want);
+    });
   }
-  deepStrictEqual(seen, [[], [30, 52, 70], [], [180_000]]);
-  const off = session("claude-opus-5-5", { LESSONS_REINJECT_CADENCE: "off" });
-  const offSeen = [];
-  for (const tokens of [150_000, 310_000, 530_000]) {
-    offSeen.push((await off.call(tokens)).decision.thresholds);
-  }
-  deepStrictEqual(offSeen, [[], [30], [52]]);
 });
 
 Deno.test("a gateway's own entry with all-zero usage ends the wait: the counter, at once", async () => {
@@ -172,16 +167,13 @@ Deno.test("a 2.1.167 workflow agent's nested file is found and its path kept in 
     agentFile,
   );
   const env = { ...box.env, LESSONS_DEBUG: "1" };
-  const call = () =>
-    callHook(
-      payload("PostToolUse.subagent", {
-        session_id: session,
-        transcript_path: main,
-        agent_id: "ab9eaae030fe399d0",
-        tool_use_id: "tooluse_kY0JsI3ibRIkKJPP0Xkiwv",
-      }),
-      env,
-    );
+  const stdin = payload("PostToolUse.subagent", {
+    session_id: session,
+    transcript_path: main,
+    agent_id: "ab9eaae030fe399d0",
+    tool_use_id: "tooluse_kY0JsI3ibRIkKJPP0Xkiwv",
+  });
+  const call = () => callHook(stdin, env);
   const first = await call();
   // A reading from the agent's own file (its last usage, 50,191: the README's figure), not the
   // fallback counter.

@@ -72,122 +72,83 @@ function shapeWindow(model: string | undefined, version: string | undefined): nu
   }
 }
 
+/** A transcript's truth: a 200k window unless `truth` says otherwise, and why it is known. */
+function known(why: string, truth: Partial<Truth> = {}): Truth & { why: string } {
+  return { window: 200_000, ...truth, why };
+}
+
 /**
  * Each transcript's real window and why it is known. Hindsight the hook does not have: an auto
  * compaction near 167k tokens, a gateway, a version whose code was read.
  */
 export const TRUTH: Record<string, Truth & { why: string }> = {
-  "v1.0.90-inline-sidechain-summary-entries.jsonl": {
-    window: 200_000,
-    why: "claude-opus-4-1 never had 1M",
-  },
-  "v2.0.76-large-no-compaction.jsonl": {
-    window: 200_000,
-    why: "claude-opus-4-5 never had 1M; its last reading, 180,437, is near 200k",
-  },
-  "v2.1.14-agent-progress-nested-usage.jsonl": {
-    window: 200_000,
-    why: "claude-opus-4-5 never had 1M",
-  },
-  "v2.1.112-compact-boundary.jsonl": {
-    window: 200_000,
-    why: "auto-compacted at preTokens 167,766 = 200k - 33k; opus-4-7 was 200k in 2.1.112",
-  },
-  "v2.1.121-pasted-images-833KB-line.jsonl": {
-    window: 200_000,
-    why: "sonnet-4-6 has 200k without [1m]; the session never read above 200k",
-  },
-  "v2.1.167-main-with-workflow-subagents.jsonl": {
-    window: 200_000,
-    why: "a gateway: 2.1.150-2.1.275 give opus-4-8 1M only on the first-party API",
-  },
-  "v2.1.167-subagent-file-agent-ab9eaae030fe399d0.jsonl": {
-    window: 200_000,
-    sidechainFile: true,
-    why: "the same gateway session's workflow agent",
-  },
-  "v2.1.185-three-compact-boundaries.jsonl": {
-    window: 200_000,
-    why: "three auto-compactions at preTokens 169,486 / 167,345 / 167,720",
-  },
-  "v2.1.212-newest.jsonl": {
-    window: 200_000,
-    why: "a gateway: 2.1.212 gives fable-5 1M only on the first-party API",
-  },
-  "v2.1.225-two-processes-one-session.jsonl": {
-    window: 1_000_000,
-    provenByReading: true,
-    why: "claude-opus-5 reading up to 359,753 tokens with no compaction: over 200k, so 1M; two " +
+  "v1.0.90-inline-sidechain-summary-entries.jsonl": known("claude-opus-4-1 never had 1M"),
+  "v2.0.76-large-no-compaction.jsonl": known(
+    "claude-opus-4-5 never had 1M; its last reading, 180,437, is near 200k",
+  ),
+  "v2.1.14-agent-progress-nested-usage.jsonl": known("claude-opus-4-5 never had 1M"),
+  "v2.1.112-compact-boundary.jsonl": known(
+    "auto-compacted at preTokens 167,766 = 200k - 33k; opus-4-7 was 200k in 2.1.112",
+  ),
+  "v2.1.121-pasted-images-833KB-line.jsonl": known(
+    "sonnet-4-6 has 200k without [1m]; the session never read above 200k",
+  ),
+  "v2.1.167-main-with-workflow-subagents.jsonl": known(
+    "a gateway: 2.1.150-2.1.275 give opus-4-8 1M only on the first-party API",
+  ),
+  "v2.1.167-subagent-file-agent-ab9eaae030fe399d0.jsonl": known(
+    "the same gateway session's workflow agent",
+    { sidechainFile: true },
+  ),
+  "v2.1.185-three-compact-boundaries.jsonl": known(
+    "three auto-compactions at preTokens 169,486 / 167,345 / 167,720",
+  ),
+  "v2.1.212-newest.jsonl": known("a gateway: 2.1.212 gives fable-5 1M only on the first-party API"),
+  "v2.1.225-two-processes-one-session.jsonl": known(
+    "claude-opus-5 reading up to 359,753 tokens with no compaction: over 200k, so 1M; two " +
       "processes (2.1.225 and 2.1.226) each append their own chain after a resume",
-  },
-  "recorded-2.1.328-sonnet-climb.jsonl": {
-    window: 200_000,
-    why: "recorded with claude-sonnet-4-6 and no [1m]",
-  },
-  "recorded-2.1.328-compact.jsonl": {
-    window: 200_000,
-    why: "recorded with claude-sonnet-4-6 and no [1m]",
-  },
-  "recorded-2.1.328-auto-compact-window.jsonl": {
-    window: 200_000,
-    why: "recorded with claude-sonnet-4-6 and no [1m]; auto-compacted at preTokens 67,044 " +
+    { window: 1_000_000, provenByReading: true },
+  ),
+  "recorded-2.1.328-sonnet-climb.jsonl": known("recorded with claude-sonnet-4-6 and no [1m]"),
+  "recorded-2.1.328-compact.jsonl": known("recorded with claude-sonnet-4-6 and no [1m]"),
+  "recorded-2.1.328-auto-compact-window.jsonl": known(
+    "recorded with claude-sonnet-4-6 and no [1m]; auto-compacted at preTokens 67,044 " +
       "because CLAUDE_CODE_AUTO_COMPACT_WINDOW=100000 was set (the replay leaves it unset: the " +
       "hook learns the point from the boundary)",
-  },
-  "recorded-2.1.328-fork-main.jsonl": {
-    window: 200_000,
-    why: "recorded with claude-sonnet-4-6 and no [1m]",
-  },
-  "recorded-2.1.328-fork-agent-ae76d425a14d91e5a.jsonl": {
-    window: 200_000,
-    sidechainFile: true,
-    forkOf: "recorded-2.1.328-fork-main.jsonl",
-    why: "the same session's fork, model inherited",
-  },
+  ),
+  "recorded-2.1.328-fork-main.jsonl": known("recorded with claude-sonnet-4-6 and no [1m]"),
+  "recorded-2.1.328-fork-agent-ae76d425a14d91e5a.jsonl": known(
+    "the same session's fork, model inherited",
+    { sidechainFile: true, forkOf: "recorded-2.1.328-fork-main.jsonl" },
+  ),
   // Generated shapes (tests/replay/shapes.ts): windows known by construction.
-  "shape-model-switch-1m-200k-1m.jsonl": {
-    window: 200_000,
-    windowOf: shapeWindow,
-    why: "claude-opus-5 (1M) and claude-sonnet-4-6 (200k) in 2.1.328",
-  },
-  "shape-model-switch-opus-4-8-opus-5.jsonl": {
+  "shape-model-switch-1m-200k-1m.jsonl": known(
+    "claude-opus-5 (1M) and claude-sonnet-4-6 (200k) in 2.1.328",
+    { windowOf: shapeWindow },
+  ),
+  "shape-model-switch-opus-4-8-opus-5.jsonl": known("both natively 1M in 2.1.328", {
     window: 1_000_000,
     windowOf: shapeWindow,
-    why: "both natively 1M in 2.1.328",
-  },
-  "shape-model-switch-200k-1m-200k.jsonl": {
-    window: 200_000,
-    windowOf: shapeWindow,
-    why: "claude-sonnet-4-6 (200k) and claude-opus-5 (1M) in 2.1.328",
-  },
-  "shape-resumed-after-upgrade.jsonl": {
-    window: 200_000,
-    windowOf: shapeWindow,
-    why: "claude-opus-4-7: 200k in 2.1.112 (its auto-compaction at 167,766 says so), 1M in 2.1.328",
-  },
-  "shape-gateway-gen-ids.jsonl": {
-    window: 200_000,
-    why: "a gateway's claude-sonnet-4.5: 200k",
-  },
-  "shape-fork-parent.jsonl": {
-    window: 200_000,
-    why: "claude-sonnet-4-6 without [1m]",
-  },
-  "shape-agent-compactions-main.jsonl": {
-    window: 200_000,
-    why: "claude-sonnet-4-6 without [1m]",
-  },
-  "shape-agent-compactions.jsonl": {
-    window: 200_000,
-    sidechainFile: true,
-    why: "its subagent, claude-sonnet-4-6, compacting at 150,000 and then 160,000 tokens",
-  },
-  "shape-fork-agent.jsonl": {
-    window: 200_000,
+  }),
+  "shape-model-switch-200k-1m-200k.jsonl": known(
+    "claude-sonnet-4-6 (200k) and claude-opus-5 (1M) in 2.1.328",
+    { windowOf: shapeWindow },
+  ),
+  "shape-resumed-after-upgrade.jsonl": known(
+    "claude-opus-4-7: 200k in 2.1.112 (its auto-compaction at 167,766 says so), 1M in 2.1.328",
+    { windowOf: shapeWindow },
+  ),
+  "shape-gateway-gen-ids.jsonl": known("a gateway's claude-sonnet-4.5: 200k"),
+  "shape-fork-parent.jsonl": known("claude-sonnet-4-6 without [1m]"),
+  "shape-agent-compactions-main.jsonl": known("claude-sonnet-4-6 without [1m]"),
+  "shape-agent-compactions.jsonl": known(
+    "its subagent, claude-sonnet-4-6, compacting at 150,000 and then 160,000 tokens",
+    { sidechainFile: true },
+  ),
+  "shape-fork-agent.jsonl": known("its fork, model inherited", {
     sidechainFile: true,
     forkOf: "shape-fork-parent.jsonl",
-    why: "its fork, model inherited",
-  },
+  }),
 };
 
 export const THRESHOLDS = [30, 52, 70];
@@ -517,9 +478,6 @@ export function expectCalls(
     if (tokens !== undefined && tokens > SMALL_SPAN) proven = true;
     if (!proven) window = Math.min(window, SMALL_SPAN);
     const percent = tokens === undefined ? undefined : (tokens * 100) / window;
-    // Reached at its point or past it (percentages multiplied out: no rounding miss).
-    const reachedOver = (span: number) => (t: number) =>
-      tokens !== undefined && (t < 100 ? tokens * 100 >= t * span : tokens >= t);
     // No reading since a marker: the hook's reading stops at it, and learns from it.
     if (compactedSinceReading && !withEvents) learn();
     let restate = false;
@@ -533,7 +491,9 @@ export function expectCalls(
     }
     const { span, thresholds } = scheduleOf(config, window, learned);
     const pointOf = (t: number) => (t < 100 ? t * span / 100 : t);
-    const reached = reachedOver(span);
+    // Reached at its point or past it (percentages multiplied out: no rounding miss).
+    const reached = (t: number) =>
+      tokens !== undefined && (t < 100 ? tokens * 100 >= t * span : tokens >= t);
     let expected: Expected = { kind: "none" };
     if (percent !== undefined) {
       // Only what fired on this call's own chain of entries counts (a second process's does not).

@@ -63,6 +63,7 @@ class Writer {
   readonly lines: Json[] = [];
   #n = 0;
   #last: string | null = null;
+  #numbered = new Map<string, number>();
   version = "2.1.328";
   /** A subagent's own file (`agentId` given): every line a sidechain line of that agent. */
   readonly sidechain: boolean;
@@ -129,6 +130,18 @@ class Writer {
     line.requestedModel = model;
     this.result(toolUseId);
     return line;
+  }
+
+  /**
+   * One Bash call by `model` at each of `tokens`, as `toolu_<prefix>NN`: numbered on from this
+   * prefix's last call (the first is 01).
+   */
+  calls(prefix: string, model: string, tokens: number[], options: { gateway?: boolean } = {}) {
+    for (const t of tokens) {
+      const n = (this.#numbered.get(prefix) ?? 0) + 1;
+      this.#numbered.set(prefix, n);
+      this.call(`toolu_${prefix}${String(n).padStart(2, "0")}`, t, model, options);
+    }
   }
 
   /** The model's turn starting a subagent as `toolUseId` through the Agent tool. */
@@ -205,19 +218,13 @@ const OPUS_5 = "claude-opus-5";
 function modelSwitch(): Shape {
   const w = new Writer("5e1f0c2a-7d3b-4e8f-9a61-0b2c3d4e5f60", "5e1f0c2a");
   w.prompt("Work on the big refactor.");
-  w.call("toolu_ms01", 100_000, OPUS_5);
-  w.call("toolu_ms02", 310_000, OPUS_5); // 31 % of 1M
-  w.call("toolu_ms03", 350_000, OPUS_5);
+  w.calls("ms", OPUS_5, [100_000, 310_000, 350_000]); // 31 % of 1M at the second
   w.prompt("/compact");
   w.compact("manual", 350_000);
   w.prompt("/model claude-sonnet-4-6, then carry on.");
-  w.call("toolu_ms04", 20_000, SONNET); // 10 % of 200k
-  w.call("toolu_ms05", 70_000, SONNET); // 35 %: 30
-  w.call("toolu_ms06", 110_000, SONNET); // 55 %: 52
-  w.call("toolu_ms07", 150_000, SONNET); // 75 %: 70
+  w.calls("ms", SONNET, [20_000, 70_000, 110_000, 150_000]); // 10 % of 200k; 35, 55, 75 %
   w.prompt("/model claude-opus-5, then carry on.");
-  w.call("toolu_ms08", 160_000, OPUS_5); // 16 % of 1M
-  w.call("toolu_ms09", 320_000, OPUS_5); // 32 % of 1M: 30 again
+  w.calls("ms", OPUS_5, [160_000, 320_000]); // 16 % of 1M; 32 %: 30 again
   return {
     text: w.text(),
     source: "2.1.328's /model mid-session (its window function takes the model of each request); " +
@@ -229,11 +236,9 @@ function modelSwitch(): Shape {
 function opusToOpus(): Shape {
   const w = new Writer("6a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d", "6a2b3c4d");
   w.prompt("Start.");
-  w.call("toolu_oo01", 250_000, "claude-opus-4-8");
-  w.call("toolu_oo02", 320_000, "claude-opus-4-8"); // 32 %: 30
+  w.calls("oo", "claude-opus-4-8", [250_000, 320_000]); // 32 %: 30
   w.prompt("/model claude-opus-5, then carry on.");
-  w.call("toolu_oo03", 400_000, OPUS_5);
-  w.call("toolu_oo04", 530_000, OPUS_5); // 53 %: 52
+  w.calls("oo", OPUS_5, [400_000, 530_000]); // 53 %: 52
   return {
     text: w.text(),
     source: "2.1.328's /model between two natively-1M models (docs/context-windows.md)",
@@ -244,14 +249,11 @@ function opusToOpus(): Shape {
 function smallLargeSmall(): Shape {
   const w = new Writer("7b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e", "7b3c4d5e");
   w.prompt("Start.");
-  w.call("toolu_sl01", 40_000, SONNET);
-  w.call("toolu_sl02", 62_000, SONNET); // 31 %: 30
-  w.call("toolu_sl03", 106_000, SONNET); // 53 %: 52
+  w.calls("sl", SONNET, [40_000, 62_000, 106_000]); // 31 %: 30; 53 %: 52
   w.prompt("/model claude-opus-5, then carry on.");
-  w.call("toolu_sl04", 110_000, OPUS_5); // 11 % of 1M
-  w.call("toolu_sl05", 150_000, OPUS_5);
+  w.calls("sl", OPUS_5, [110_000, 150_000]); // 11 % of 1M
   w.prompt("/model claude-sonnet-4-6, then carry on.");
-  w.call("toolu_sl06", 152_000, SONNET); // 76 %: 70
+  w.calls("sl", SONNET, [152_000]); // 76 %: 70
   return { text: w.text(), source: "2.1.328's /model, as above" };
 }
 
@@ -264,17 +266,13 @@ function resumedAfterUpgrade(): Shape {
   const w = new Writer("8c4d5e6f-7a8b-4c9d-8e0f-2a3b4c5d6e7f", "8c4d5e6f");
   w.version = "2.1.112";
   w.prompt("Start.");
-  w.call("toolu_up01", 62_000, "claude-opus-4-7"); // 31 % of 200k: 30
-  w.call("toolu_up02", 106_000, "claude-opus-4-7"); // 53 %: 52
-  w.call("toolu_up03", 142_000, "claude-opus-4-7"); // 71 %: 70
+  w.calls("up", "claude-opus-4-7", [62_000, 106_000, 142_000]); // 31, 53, 71 % of 200k
   w.compact("auto", 167_766);
-  w.call("toolu_up04", 30_000, "claude-opus-4-7"); // 15 %
+  w.calls("up", "claude-opus-4-7", [30_000]); // 15 %
   w.version = "2.1.328";
   w.prompt("(resumed after upgrading Claude Code) carry on.");
-  w.call("toolu_up05", 62_000, "claude-opus-4-7"); // 6 % of 1M
-  w.call("toolu_up06", 106_000, "claude-opus-4-7");
-  w.call("toolu_up07", 250_000, "claude-opus-4-7");
-  w.call("toolu_up08", 310_000, "claude-opus-4-7"); // 31 % of 1M: 30
+  // 6 % of 1M, then 31 % of 1M: 30.
+  w.calls("up", "claude-opus-4-7", [62_000, 106_000, 250_000, 310_000]);
   return {
     text: w.text(),
     source: "v2.1.112-compact-boundary.jsonl (opus-4-7 auto-compacted at 167,766 in 2.1.112); " +
@@ -289,12 +287,9 @@ function resumedAfterUpgrade(): Shape {
 function gateway(): Shape {
   const w = new Writer("9d5e6f7a-8b9c-4d0e-8f1a-3b4c5d6e7f8a", "9d5e6f7a");
   w.prompt("Start.");
-  const model = "anthropic/claude-sonnet-4.5";
-  w.call("toolu_gw01", 30_000, model, { gateway: true });
-  w.call("toolu_gw02", 64_000, model, { gateway: true }); // 32 % of 200k: 30
-  w.call("toolu_gw03", 90_000, model, { gateway: true });
-  w.call("toolu_gw04", 108_000, model, { gateway: true }); // 54 %: 52
-  w.call("toolu_gw05", 141_000, model, { gateway: true }); // 70.5 %: 70
+  // 32 % of 200k: 30; 54 %: 52; 70.5 %: 70.
+  const tokens = [30_000, 64_000, 90_000, 108_000, 141_000];
+  w.calls("gw", "anthropic/claude-sonnet-4.5", tokens, { gateway: true });
   return {
     text: w.text(),
     source: "OpenRouter's Anthropic endpoint streams `message_start` with `id: gen-...` and " +
@@ -344,9 +339,8 @@ function fork(): { parent: Shape; agent: Shape } {
     agentId: FORK.agentId,
     sessionId: FORK.sessionId,
   });
-  a.call("toolu_fa01", 112_000, SONNET); // 56 %: 30 and 52 are in its inherited context
-  a.call("toolu_fa02", 130_000, SONNET);
-  a.call("toolu_fa03", 146_000, SONNET); // 73 %: 70 (the parent's came after the fork)
+  // 56 %: 30 and 52 are in its inherited context; 73 %: 70 (the parent's came after the fork).
+  a.calls("fa", SONNET, [112_000, 130_000, 146_000]);
   const source = "recorded-2.1.328-fork-*.jsonl (CLAUDE_CODE_FORK_SUBAGENT=1, measured)";
   return { parent: { text: p.text(), source }, agent: { text: a.text(), source } };
 }
@@ -375,13 +369,11 @@ function agentCompactions(): { main: Shape; agent: Shape } {
   m.agentCall("toolu_am02", 34_000, "Do the long task.", "general");
   const a = new Writer(sessionId, "d5e6f7a8", agentId);
   a.prompt("Do the long task.");
-  const climb = (prefix: string, tokens: number[]) =>
-    tokens.forEach((t, i) => a.call(`toolu_${prefix}${String(i + 1).padStart(2, "0")}`, t, SONNET));
-  climb("ac", [20_000, 62_000, 106_000, 141_000, 148_000]);
+  a.calls("ac", SONNET, [20_000, 62_000, 106_000, 141_000, 148_000]);
   a.compact("auto", 150_000);
-  climb("ad", [20_000, 56_000, 96_000, 130_000, 155_000]);
+  a.calls("ad", SONNET, [20_000, 56_000, 96_000, 130_000, 155_000]);
   a.compact("auto", 160_000);
-  climb("ae", [20_000, 56_000, 60_000]);
+  a.calls("ae", SONNET, [20_000, 56_000, 60_000]);
   const source = "a subagent's own compactions as 2.1.114 writes them (an isSidechain boundary " +
     "and summary in its own file; two in one file, measured on a public transcript)";
   return { main: { text: m.text(), source }, agent: { text: a.text(), source } };
@@ -404,12 +396,10 @@ export function compactionSummariser(): { session: Shape; summariser: Shape; ses
   const main = new Writer(sessionId, "c0ffee00");
   main.version = "2.1.80";
   main.prompt("Start.");
-  main.call("toolu_cs01", 62_000, SONNET);
-  main.call("toolu_cs02", 120_000, SONNET);
-  main.call("toolu_cs03", 160_000, SONNET);
+  main.calls("cs", SONNET, [62_000, 120_000, 160_000]);
   const conversation = structuredClone(main.lines);
   main.compact("auto", 167_000);
-  main.call("toolu_cs04", 40_000, SONNET); // 20 % after the compaction
+  main.calls("cs", SONNET, [40_000]); // 20 % after the compaction
 
   const agent = new Writer(sessionId, "ac0ac0ac", SUMMARISER_ID);
   agent.version = "2.1.80";
