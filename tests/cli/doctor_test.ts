@@ -44,6 +44,9 @@ Deno.test("doctor: a working installation exits 0, its plugin found where doctor
       assertEquals(check(report, name).status, "ok", name);
     }
     assertIncludes(check(report, "manifest").detail, "directives");
+    // A checkout with deno runs its source: no binary is needed there, and none is no failure.
+    assertEquals(check(report, "binary").status, "ok");
+    assertIncludes(check(report, "binary").detail, "is a checkout");
   }
   const human = await cli(["doctor", "--plugin-root", ROOT], healthy(box));
   assertEquals(human.code, 0);
@@ -57,6 +60,7 @@ Deno.test("doctor catches each problem, with its fix, and exits 1", async (t) =>
     check: string;
     setup: (box: ReturnType<typeof sandbox>, env: Record<string, string>) => string[] | void;
     says: string;
+    oneLine?: true;
   }[] = [
     {
       name: "an invalid config file",
@@ -90,6 +94,19 @@ Deno.test("doctor catches each problem, with its fix, and exits 1", async (t) =>
         return ["--plugin-root", root];
       },
       says: "PostToolUseFailure is not registered",
+    },
+    {
+      name: "a hooks.json that is not JSON, in the project's words, on one line",
+      check: "hooks wiring",
+      setup: (box) => {
+        const root = join(box.dir, "plugin");
+        Deno.mkdirSync(join(root, "hooks"), { recursive: true });
+        Deno.writeTextFileSync(join(root, "hooks", "hooks.json"), '{\n  "hooks": {\n    "x" 1\n');
+        Deno.writeTextFileSync(join(root, "hooks", "run"), "#!/bin/sh\n", { mode: 0o755 });
+        return ["--plugin-root", root];
+      },
+      says: "/plugin/hooks/hooks.json: it is not valid JSON (line 3, column 9: expected ':')",
+      oneLine: true,
     },
     {
       name: "no binary and no deno",
@@ -162,6 +179,7 @@ Deno.test("doctor catches each problem, with its fix, and exits 1", async (t) =>
       const found = check(report, c.check);
       assertEquals(found.status, "fail", JSON.stringify(found));
       assertIncludes(found.detail, c.says);
+      if (c.oneLine) assert(!found.detail.includes("\n"), found.detail);
       assert(found.fix !== null && found.fix.length > 0);
       const others = report.checks.filter((x) => x.status === "fail" && x.name !== c.check);
       assertEquals(others, []);
@@ -199,14 +217,6 @@ Deno.test("doctor reports this folder's session as the hook's next call sees it"
   assertIncludes(session.detail, "the next tool call refreshes: 31%");
   // And where Claude Code will compact it, and why.
   assertIncludes(session.detail, "; auto-compaction at 167,000 (the 200,000-token window)");
-});
-
-Deno.test("doctor: in a checkout with deno, a missing binary is no failure", async () => {
-  const { code, report } = await doctor(healthy(sandbox()));
-  assertEquals(code, 0);
-  // A checkout with deno runs its source: no binary is needed there.
-  assertEquals(check(report, "binary").status, "ok");
-  assertIncludes(check(report, "binary").detail, "is a checkout");
 });
 
 Deno.test("doctor: where each threshold falls against Claude Code's compaction point, and the gaps", async (t) => {
@@ -316,20 +326,6 @@ Deno.test("doctor --plugin-root on a folder that is not the plugin says so, once
   assertEquals(report.checks.filter((c) => ["hooks wiring", "binary"].includes(c.name)), []);
 });
 
-Deno.test("doctor reads a broken hooks.json in the project's words, on one line", async () => {
-  const box = sandbox();
-  const root = join(box.dir, "plugin");
-  Deno.mkdirSync(join(root, "hooks"), { recursive: true });
-  Deno.writeTextFileSync(join(root, "hooks", "hooks.json"), '{\n  "hooks": {\n    "x" 1\n');
-  const { report } = await doctor(healthy(box), ["--plugin-root", root]);
-  const wiring = check(report, "hooks wiring");
-  assertEquals(wiring.status, "fail");
-  assertEquals(
-    wiring.detail,
-    `${join(root, "hooks", "hooks.json")}: it is not valid JSON (line 3, column 9: expected ':')`,
-  );
-});
-
 Deno.test("doctor flags a statusLine command that cannot run, and names the path to use", async (t) => {
   const box = sandbox();
   const claude = join(box.dir, ".claude");
@@ -357,14 +353,7 @@ Deno.test("doctor flags a statusLine command that cannot run, and names the path
   await t.step(
     "after a marketplace install: the installed path, which names its version",
     async () => {
-      const installed = join(
-        claude,
-        "plugins",
-        "cache",
-        "lessons-reinject",
-        "lessons-reinject",
-        "0.1.0",
-      );
+      const installed = join(claude, "plugins/cache/lessons-reinject/lessons-reinject/0.1.0");
       Deno.mkdirSync(join(installed, "hooks"), { recursive: true });
       Deno.copyFileSync(join(ROOT, "hooks", "hooks.json"), join(installed, "hooks", "hooks.json"));
       statusLine("lessons-reinject statusline");
