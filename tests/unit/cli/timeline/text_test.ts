@@ -3,7 +3,7 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { binTimeline } from "../../../../src/cli/timeline/bins.ts";
 import type { Timeline, TimelineEvent } from "../../../../src/cli/timeline/model.ts";
 import { renderTimeline } from "../../../../src/cli/timeline/text.ts";
-import { call, longSession, threeCompactions } from "./_session.ts";
+import { call, longSession, threeCompactions, timeline } from "./_session.ts";
 
 // deno-lint-ignore no-control-regex
 const plain = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, "");
@@ -85,16 +85,10 @@ Deno.test("renderTimeline() marks each event in the column of its call", () => {
     { kind: "resend", call: 10, refreshes: ["30"], delivery: "missed" },
   ];
   const readings = [20, 50, 70, 110, 112, 145, 30, 60, 40, 250].map((k) => k * 1_000);
-  const timeline: Timeline = {
-    transcript: "t.jsonl",
-    sessionId: "s",
-    thresholds: [30, 52, 70],
-    cadence: [],
-    calls: readings.map((tokens, i) => call(i + 1, tokens, i < 9 ? 200_000 : 400_000)),
-    events,
-    subagents: 0,
-  };
-  const lines = chartLines(renderTimeline(timeline, { width: 80, color: false }));
+  const calls = readings.map((tokens, i) => call(i + 1, tokens, i < 9 ? 200_000 : 400_000));
+  const lines = chartLines(
+    renderTimeline(timeline(calls, { events }), { width: 80, color: false }),
+  );
   const column = (n: number) => 8 + 6 * (n - 1);
   assertEquals(marksOf(lines.context), [[column(7), "M"], [column(9), "?"], [column(10), "W"]]);
   // Several in one bin: a re-send before a miss, a miss before a refresh.
@@ -135,16 +129,8 @@ Deno.test("renderTimeline() moves a percentage threshold with the span, never pa
     { length: 66 },
     (_, i) => call(i + 1, 60_000, 200_000, i < 33 ? 200_000 : 100_000),
   );
-  const timeline: Timeline = {
-    transcript: "t",
-    sessionId: "s",
-    thresholds: [70, 300_000],
-    cadence: [],
-    calls,
-    events: [],
-    subagents: 0,
-  };
-  const plot = chartLines(renderTimeline(timeline, { width: 80, color: false })).plot;
+  const session = timeline(calls, { thresholds: [70, 300_000] });
+  const plot = chartLines(renderTimeline(session, { width: 80, color: false })).plot;
   const rowOf = (cell: number) => 11 - plot.findIndex((l) => [...l][8 + cell] === "┄");
   assertEquals([rowOf(0), rowOf(32), rowOf(33), rowOf(65)], [8, 8, 4, 4]);
   ok(plot[11 - 4]?.endsWith(" 70%"));
