@@ -56,13 +56,6 @@ Deno.test("parseConfigText() errors name line, column and what was expected", as
   }
 });
 
-Deno.test("parseConfigText() keeps the valid settings beside an invalid one", async () => {
-  const result = await parseConfigText('{ "thresholds": [20, 40], "debug": "maybe" }', "c.jsonc");
-  assert(result.kind === "usable");
-  assertEquals(result.settings, { thresholds: [20, 40] });
-  assertEquals(result.problems.length, 1);
-});
-
 Deno.test("the config file: LESSONS_CONFIG alone, else CLAUDE_PLUGIN_DATA, then ~/.config", async () => {
   const box = sandbox();
   const [data, home] = [join(box.dir, "data"), join(box.dir, "home")];
