@@ -43,7 +43,22 @@ export function sessionsFolder(home: string, project: string): string {
   return folder;
 }
 
-/** Runs a command with `--json` and returns its stdout validated against `schema`. */
+/** Runs `lessons-reinject <args>` as {@link cli} does, and fails (showing stderr) unless it exits 0. */
+export async function cliOk(
+  args: string[],
+  env: Record<string, string> = {},
+  stdin: unknown = "",
+  cwd = ROOT,
+): Promise<CliRun> {
+  const run = await cli(args, env, stdin, cwd);
+  if (run.code !== 0) throw new Error(`${args.join(" ")}: exit ${run.code}\n${run.stderr}`);
+  return run;
+}
+
+/**
+ * Runs a command with `--json`, fails unless it exits 0 (doctor's failures exit 1: use
+ * {@link cli} for those), and returns its stdout validated against `schema`.
+ */
 export async function cliJson<T>(
   schema: z.ZodMiniType<T>,
   args: string[],
@@ -51,7 +66,7 @@ export async function cliJson<T>(
   stdin: unknown = "",
   cwd = ROOT,
 ): Promise<T> {
-  return parsedAs(schema, (await cli([...args, "--json"], env, stdin, cwd)).stdout);
+  return parsedAs(schema, (await cliOk([...args, "--json"], env, stdin, cwd)).stdout);
 }
 
 /** Parses stdout as JSON and validates it; throws naming the first mismatch. */

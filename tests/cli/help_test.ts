@@ -10,7 +10,7 @@ import { helpWidthOf } from "../../src/cli/common.ts";
 import { renderHelp } from "../../src/cli/help.ts";
 import { VersionJsonSchema } from "../../src/cli/schemas.ts";
 import { baseEnv, MAIN_COMMAND } from "../_helpers.ts";
-import { assertIncludes, cli, cliJson, ROOT } from "./_cli.ts";
+import { assertIncludes, cli, cliJson, cliOk, ROOT } from "./_cli.ts";
 
 const COMMANDS = ["status", "preview", "demo", "doctor", "statusline"];
 const HELPS = [["--help"], ...COMMANDS.map((c) => [c, "--help"]), [
@@ -29,8 +29,7 @@ Deno.test("every --help fits 80 columns when the width is unknown, and the termi
     for (
       const [columns, width] of [[undefined, 80], ["60", 60], ["72", 72], ["200", 100]] as const
     ) {
-      const run = await cli(args, columns ? { COLUMNS: columns } : {});
-      assertEquals(run.code, 0, run.stderr);
+      const run = await cliOk(args, columns ? { COLUMNS: columns } : {});
       for (const line of run.stdout.split("\n")) {
         ok([...line].length <= width, `${what} at ${width}: ${line.length} columns: ${line}`);
       }

@@ -15,15 +15,14 @@ import {
   skeletonTranscript,
   writeTranscript,
 } from "../_helpers.ts";
-import { cli, home } from "./_cli.ts";
+import { cliOk, home } from "./_cli.ts";
 
 /** `status --timeline --json` of `transcript` (with `more` arguments), parsed. */
 async function timeline(transcript: string, env: Record<string, string>, more: string[] = []) {
-  const run = await cli(
+  const run = await cliOk(
     ["status", "--timeline", "--json", "--transcript", transcript, ...more],
     env,
   );
-  assertEquals(run.code, 0, run.stderr);
   return JSON.parse(run.stdout) as {
     calls: { call: number; tokens: number | null; window: number | null; large: boolean }[];
     events: Record<string, unknown>[];

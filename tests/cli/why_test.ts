@@ -7,7 +7,7 @@ import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { join } from "node:path";
 import { WhyJsonSchema } from "../../src/cli/schemas.ts";
 import { appendTranscript, entries, payload, runHook, writeTranscript } from "../_helpers.ts";
-import { assertIncludes, cli, home, parsedAs } from "./_cli.ts";
+import { assertIncludes, cli, cliOk, home, parsedAs } from "./_cli.ts";
 
 /** What Claude Code 2.1.328 records of a hook run that wrote `stderr` (the compact fixture's). */
 function hookSuccess(toolUseId: string, stderr: string): Record<string, unknown> {
@@ -56,8 +56,7 @@ Deno.test("why answers from the hook's recorded lines and its next call's trace:
     hookSuccess("toolu_w1", first.stderr),
   ]);
 
-  const run = await cli(["why", "--json", "--transcript", box.transcript], env, "", project);
-  assertEquals(run.code, 0, run.stderr);
+  const run = await cliOk(["why", "--json", "--transcript", box.transcript], env, "", project);
   const why = parsedAs(WhyJsonSchema, run.stdout);
   assertIncludes(why.answer, "no refresh will come");
   assertIncludes(why.answer, `${claudeMd}:7: section never closed`);
@@ -85,8 +84,7 @@ Deno.test("why, with nothing recorded, says how to have the hook write its line"
   writeTranscript(box.transcript, [
     entries.assistant(20_000, ["toolu_q"], { model: "claude-sonnet-4-6" }),
   ]);
-  const run = await cli(["why", "--transcript", box.transcript], { ...env, COLUMNS: "200" });
-  assertEquals(run.code, 0, run.stderr);
+  const run = await cliOk(["why", "--transcript", box.transcript], { ...env, COLUMNS: "200" });
   assertIncludes(
     run.stdout,
     "answer      no refresh is due now: 10% is below the next threshold, 30%",
