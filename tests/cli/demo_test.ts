@@ -6,9 +6,15 @@ import { join } from "node:path";
 import { assertIncludes, cli, cliJson, cliOk, ROOT, sandbox } from "./_cli.ts";
 import { buildDemoLines, RECORDED } from "../../scripts/measure/make_demo_session.ts";
 
-Deno.test("demo injects exactly three times, at 30, 52 and 70 %", async () => {
+Deno.test("demo injects exactly three times, at 30, 52 and 70 %, whatever the user's own settings", async () => {
   const box = sandbox();
-  const demo = await cliJson(DemoJsonSchema, ["demo"], { TMPDIR: box.dir, HOME: box.dir });
+  const demo = await cliJson(DemoJsonSchema, ["demo"], {
+    TMPDIR: box.dir,
+    HOME: box.dir,
+    LESSONS_REINJECT_THRESHOLDS: "10",
+    LESSONS_MANIFEST_PATH: "/nonexistent",
+    CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: "40",
+  });
   assertEquals(demo.injections, 3);
   const injected = demo.steps.filter((s) => s.injected);
   assertEquals(injected.map((s) => s.header?.match(/refresh (\d+) ref=/)?.[1]), ["30", "52", "70"]);
@@ -148,15 +154,6 @@ Deno.test("demo's closing hint, outside the checkout, names its hooks/run", asyn
   assertIncludes(away.stdout, `${run} doctor`);
   assertIncludes(away.stdout, `${run} --help`);
   assert(!away.stdout.includes("deno task hook"), away.stdout);
-});
-
-Deno.test("demo ignores the user's own settings", async () => {
-  const demo = await cliJson(DemoJsonSchema, ["demo"], {
-    LESSONS_REINJECT_THRESHOLDS: "10",
-    LESSONS_MANIFEST_PATH: "/nonexistent",
-    CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: "40",
-  });
-  assertEquals(demo.injections, 3);
 });
 
 Deno.test("the bundled demo session is the one derived from the recorded transcript", () => {

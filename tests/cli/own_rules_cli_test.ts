@@ -130,25 +130,33 @@ Deno.test("status says when the next tool call restates the rules after a compac
   assertIncludes(text.stdout, "compaction   the next tool call restates the rules");
 });
 
-Deno.test("doctor: an unclosed marker in the only source of rules is the failure, with its line", async () => {
+Deno.test("doctor and preview: an unclosed marker in the only source of rules is the failure, with its line", async () => {
   const { work, env } = project();
   // A typo in the closing marker: the section is never closed, so nothing is restated.
+  const claudeMd = join(work, "CLAUDE.md");
   Deno.writeTextFileSync(
-    join(work, "CLAUDE.md"),
-    `# Notes\n<!-- reinject -->\n${MARKED}\n<!-- /reinject>\n`,
+    claudeMd,
+    `# Notes\n\n\n\n\n\n<!-- reinject -->\n${MARKED}\n<!-- /reinject>\n`,
   );
   const run = await cli(["doctor", "--json", "--plugin-root", ROOT], env, "", work);
   assertEquals(run.code, 1);
   const report = parsedAs(DoctorJsonSchema, run.stdout);
   const failures = report.checks.filter((c) => c.status === "fail");
   assertEquals(failures.map((c) => c.name), ["rules"]);
-  assertIncludes(failures[0]!.detail, "line 2: section never closed");
+  assertIncludes(failures[0]!.detail, "line 7: section never closed");
   assertEquals(
     failures[0]!.fix,
-    "close the section CLAUDE.md opens at line 2 with a <!-- /reinject --> line",
+    "close the section CLAUDE.md opens at line 7 with a <!-- /reinject --> line",
   );
   const manifest = report.checks.find((c) => c.name === "manifest")!;
   assertEquals(manifest.status, "warn");
+  // preview names the file and the line.
+  const preview = await cli(["preview"], env, "", work);
+  assertEquals(preview.code, 1, preview.stdout);
+  assertIncludes(preview.stderr, `${claudeMd}:7: section never closed; left out`);
+  ok(!preview.stderr.includes("no rules are marked"), preview.stderr);
+  const json = await cli(["preview", "--json"], env, "", work);
+  assertIncludes(JSON.parse(json.stdout).error, `${claudeMd}:7: section never closed`);
 });
 
 /** Room for the header, one first line and the count of what was left out; not for two. */
@@ -171,16 +179,4 @@ Deno.test("doctor: a budget that leaves rules out says which", async () => {
   assertEquals(rules.status, "warn");
   assertIncludes(rules.detail, "1 left out (CLAUDE.md:4)");
   assertIncludes(rules.fix ?? "", "LESSONS_REINJECT_MAX_CHARS");
-});
-
-Deno.test("preview names the file and line of an unclosed marker in the only rules file", async () => {
-  const { work, env } = project();
-  const claudeMd = join(work, "CLAUDE.md");
-  Deno.writeTextFileSync(claudeMd, "# Notes\n\n\n\n\n\n<!-- reinject -->\nKeep commits small.\n");
-  const run = await cli(["preview"], env, "", work);
-  assertEquals(run.code, 1, run.stdout);
-  assertIncludes(run.stderr, `${claudeMd}:7: section never closed; left out`);
-  ok(!run.stderr.includes("no rules are marked"), run.stderr);
-  const json = await cli(["preview", "--json"], env, "", work);
-  assertIncludes(JSON.parse(json.stdout).error, `${claudeMd}:7: section never closed`);
 });

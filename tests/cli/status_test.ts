@@ -64,7 +64,8 @@ Deno.test("status shows the gauge, source, thresholds, what fired and the state 
 Deno.test("status finds the newest transcript of this folder's project, or by --session", async () => {
   const box = home();
   const project = sessionsFolder(box.dir, ROOT);
-  const older = join(project, "11111111-1111-4111-8111-111111111111.jsonl");
+  const id = "11111111-1111-4111-8111-111111111111";
+  const older = join(project, `${id}.jsonl`);
   const newer = join(project, "22222222-2222-4222-8222-222222222222.jsonl");
   writeTranscript(older, [entries.assistant(20_000)]);
   writeTranscript(newer, [entries.assistant(110_000)]);
@@ -73,21 +74,13 @@ Deno.test("status finds the newest transcript of this folder's project, or by --
   const newest = await cliJson(StatusJsonSchema, ["status"], env);
   assertEquals(newest.transcript, newer);
   assertEquals(newest.tokens, 110_000);
-  const bySession = await cliJson(StatusJsonSchema, [
-    "status",
-    "--session",
-    "11111111-1111-4111-8111-111111111111",
-  ], env);
-  assertEquals(bySession.tokens, 20_000);
+  assertEquals((await cliJson(StatusJsonSchema, ["status", "--session", id], env)).tokens, 20_000);
   const missing = await cli(["status", "--session", "nope"], env);
   assertEquals(missing.code, 1);
   assertIncludes(missing.stderr, "no transcript for session nope");
   // The start of an id no other session shares is enough, here or in another project.
   const prefixed = await cliJson(StatusJsonSchema, ["status", "--session", "1111"], env);
-  assertEquals([prefixed.tokens, prefixed.sessionId], [
-    20_000,
-    "11111111-1111-4111-8111-111111111111",
-  ]);
+  assertEquals([prefixed.tokens, prefixed.sessionId], [20_000, id]);
   const elsewhere = join(box.dir, ".claude", "projects", "-some-other-project");
   Deno.mkdirSync(elsewhere);
   writeTranscript(join(elsewhere, "1111aaaa-0000-4000-8000-000000000000.jsonl"), [
@@ -97,8 +90,8 @@ Deno.test("status finds the newest transcript of this folder's project, or by --
   assertEquals(ambiguous.code, 1);
   assertEquals(
     ambiguous.stderr,
-    "lessons-reinject: 2 sessions start with 1111 (11111111-1111-4111-8111-111111111111, " +
-      "1111aaaa-0000-4000-8000-000000000000): give more of the id\n",
+    `lessons-reinject: 2 sessions start with 1111 (${id}, 1111aaaa-0000-4000-8000-000000000000)` +
+      ": give more of the id\n",
   );
   const longer = await cliJson(StatusJsonSchema, ["status", "--session", "1111a"], env);
   assertEquals(longer.tokens, 30_000);

@@ -10,11 +10,11 @@ import { assertIncludes, cli, cliJson, home, sandbox, statuslineInput } from "./
 Deno.test("recordFromStatusline() takes the exact figure from current_usage", () => {
   const made = recordFromStatusline(statuslineInput(), 1000, 42);
   assert("record" in made);
-  assertEquals(made.record.tokens, 64_000);
-  assertEquals(made.record.window, 200_000);
-  assertEquals(made.record.percent, 32);
-  assertEquals(made.record.model, "claude-sonnet-4-6");
-  assertEquals(made.record.transcriptSize, 42);
+  const { tokens, window, percent, model, transcriptSize } = made.record;
+  assertEquals(
+    [tokens, window, percent, model, transcriptSize],
+    [64_000, 200_000, 32, "claude-sonnet-4-6", 42],
+  );
   const early = recordFromStatusline(
     statuslineInput({
       context_window: { context_window_size: 200_000, current_usage: null, used_percentage: null },

@@ -8,6 +8,7 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { DOMParser } from "@xmldom/xmldom";
 import {
+  appendTranscript,
   entries,
   payload,
   RECORDINGS,
@@ -107,10 +108,7 @@ Deno.test("status --timeline draws the hook's own session: the same refreshes it
   for (const [i, percent] of [10, 31, 40, 53, 71].entries()) {
     const id = `toolu_h${i}`;
     const line = entries.assistant(percent * 1000, [id]);
-    writeTranscript(transcript, [
-      ...Deno.readTextFileSync(transcript).split("\n").filter((l) => l).map((l) => JSON.parse(l)),
-      line,
-    ]);
+    appendTranscript(transcript, [line]);
     const run = await runRecorded(
       payload("PostToolUse.Bash", {
         session_id: line.sessionId,
