@@ -9,7 +9,8 @@ Deno.test("preview prints the exact text the hook's next call would inject, and 
   // 90 % of a 200k window, nothing fired yet: the next call names every threshold, at 90 %.
   const line = entries.assistant(180_000, ["toolu_p"], { model: "claude-sonnet-4-6" });
   writeTranscript(box.transcript, [line]);
-  const run = await cliOk(["preview", "--transcript", box.transcript], env);
+  const args = ["preview", "--transcript", box.transcript];
+  const run = await cliOk(args, env);
   assert(run.stdout.startsWith("[lessons-reinject refresh 30,52,70 ref="), run.stdout);
   assertIncludes(run.stdout, "Context refresh at 90% of the 200k-token context window");
   assertIncludes(run.stdout, "## Non-Negotiable Directives");
@@ -26,7 +27,7 @@ Deno.test("preview prints the exact text the hook's next call would inject, and 
   assert(!/\d{5}/.test(accounting.replace(/\/\S+/g, "")), accounting);
 
   // The hook's next call at that reading injects exactly that text.
-  const exact = await cliJson(PreviewJsonSchema, ["preview", "--transcript", box.transcript], env);
+  const exact = await cliJson(PreviewJsonSchema, args, env);
   const hook = await runHook(
     payload("PostToolUse.Bash", {
       session_id: String(line.sessionId),
@@ -40,24 +41,18 @@ Deno.test("preview prints the exact text the hook's next call would inject, and 
   assert(run.stdout.startsWith(exact.text ?? "?"));
 
   // Everything has fired now: preview says nothing is due, and still shows --threshold's text.
-  const after = await cliOk(["preview", "--transcript", box.transcript], env);
+  const after = await cliOk(args, env);
   assertIncludes(after.stdout, "nothing is due in this context: ");
   assertIncludes(unwrap(after.stdout, 0), "every threshold has fired in this context");
   // Its hint names a command that works here, in a checkout.
   assertIncludes(unwrap(after.stdout, 0), "(`deno task hook preview --threshold N` shows the text");
   // The note fits the width, wrapped at spaces.
-  const narrow = await cli(["preview", "--transcript", box.transcript], { ...env, COLUMNS: "60" });
+  const narrow = await cli(args, { ...env, COLUMNS: "60" });
   assert(narrow.stdout.split("\n").every((line) => line.length <= 60), narrow.stdout);
   assertEquals(narrow.stdout.replace(/\s+/g, " "), after.stdout.replace(/\s+/g, " "));
   assert(!/\d{5}/.test(after.stdout), after.stdout);
 
-  const json = await cliJson(PreviewJsonSchema, [
-    "preview",
-    "--threshold",
-    "52",
-    "--transcript",
-    box.transcript,
-  ], env);
+  const json = await cliJson(PreviewJsonSchema, [...args, "--threshold", "52"], env);
   assertEquals(json.thresholds, [52]);
   assertEquals(json.due, false);
   const text = json.text ?? "";

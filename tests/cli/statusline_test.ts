@@ -77,9 +77,9 @@ Deno.test("statusline round-trip: the hook then uses the fresh reading, not a st
   const env = { ...box.env, LESSONS_DEBUG: "1" };
   // The transcript says 20 % (an older turn); the statusline, run after it, says 32 % of 200k.
   const line = entries.assistant(40_000, ["toolu_s1"], { model: "claude-sonnet-4-6" });
-  const sessionId = String(line.sessionId);
   writeTranscript(box.transcript, [line]);
-  const input = statuslineInput({ session_id: sessionId, transcript_path: box.transcript });
+  const pair = { session_id: String(line.sessionId), transcript_path: box.transcript };
+  const input = statuslineInput(pair);
   const recorded = await cliJson(StatuslineJsonSchema, ["statusline"], env, input);
   assert(recorded.recorded, recorded.error ?? "");
   assertEquals(recorded.tokens, 64_000);
@@ -89,14 +89,9 @@ Deno.test("statusline round-trip: the hook then uses the fresh reading, not a st
   assertEquals(status.percent, 32);
   assertEquals(status.windowSource, "reported by Claude Code");
 
-  const hook = await runHook(
-    payload("PostToolUse.Bash", {
-      session_id: sessionId,
-      transcript_path: box.transcript,
-      tool_use_id: "toolu_s1",
-    }),
-    env,
-  );
+  const call = (id: string) =>
+    runHook(payload("PostToolUse.Bash", { ...pair, tool_use_id: id }), env);
+  const hook = await call("toolu_s1");
   assertIncludes(hook.stderr, "from statusline");
   assertIncludes(hook.context ?? "", "[lessons-reinject refresh 30 ");
 
@@ -104,14 +99,7 @@ Deno.test("statusline round-trip: the hook then uses the fresh reading, not a st
   appendTranscript(box.transcript, [
     entries.assistant(112_000, ["toolu_s2"], { model: "claude-sonnet-4-6" }),
   ]);
-  const later = await runHook(
-    payload("PostToolUse.Bash", {
-      session_id: sessionId,
-      transcript_path: box.transcript,
-      tool_use_id: "toolu_s2",
-    }),
-    env,
-  );
+  const later = await call("toolu_s2");
   assertIncludes(later.stderr, "from transcript tool_use match");
   assertIncludes(later.context ?? "", "[lessons-reinject refresh 52 ");
 });

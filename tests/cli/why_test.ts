@@ -7,7 +7,7 @@ import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { join } from "node:path";
 import { WhyJsonSchema } from "../../src/cli/schemas.ts";
 import { appendTranscript, entries, payload, runHook, writeTranscript } from "../_helpers.ts";
-import { assertIncludes, cli, cliOk, home, parsedAs } from "./_cli.ts";
+import { assertIncludes, cli, cliJson, cliOk, home } from "./_cli.ts";
 
 /** What Claude Code 2.1.328 records of a hook run that wrote `stderr` (the compact fixture's). */
 function hookSuccess(toolUseId: string, stderr: string): Record<string, unknown> {
@@ -56,8 +56,13 @@ Deno.test("why answers from the hook's recorded lines and its next call's trace:
     hookSuccess("toolu_w1", first.stderr),
   ]);
 
-  const run = await cliOk(["why", "--json", "--transcript", box.transcript], env, "", project);
-  const why = parsedAs(WhyJsonSchema, run.stdout);
+  const why = await cliJson(
+    WhyJsonSchema,
+    ["why", "--transcript", box.transcript],
+    env,
+    "",
+    project,
+  );
   assertIncludes(why.answer, "no refresh will come");
   assertIncludes(why.answer, `${claudeMd}:7: section never closed`);
   // What the transcript recorded: the hook's own debug line, word for word.
@@ -70,12 +75,8 @@ Deno.test("why answers from the hook's recorded lines and its next call's trace:
     .replace(/ \(waited \d+ ms for its entry\)/, "");
   assertEquals(said, `lessons-reinject: ${why.nextCall}`);
 
-  const human = await cli(
-    ["why", "--transcript", box.transcript],
-    { ...env, COLUMNS: "200" },
-    "",
-    project,
-  );
+  const wide = { ...env, COLUMNS: "200" };
+  const human = await cli(["why", "--transcript", box.transcript], wide, "", project);
   assertIncludes(human.stdout, "answer      no refresh will come: nothing to restate");
 });
 
