@@ -58,43 +58,34 @@ function transcripts(): string[] {
  * their skeletons): the last main-chain usage (tokens), and
  * the window its model has in the version of Claude Code that wrote it (data/window_table.ts).
  */
-const EXPECTED: { file: string; tokens: number; window: number; compacted?: boolean }[] = [
+const EXPECTED: [file: string, tokens: number, window: number, compacted?: "compacted"][] = [
   // 1.0.x compaction after the last usage: no reading; the stale figure is shown as such.
-  {
-    file: "v1.0.90-inline-sidechain-summary-entries.jsonl",
-    tokens: 156089,
-    window: 200_000,
-    compacted: true,
-  },
-  { file: "v2.0.76-large-no-compaction.jsonl", tokens: 180437, window: 200_000 },
-  { file: "v2.1.14-agent-progress-nested-usage.jsonl", tokens: 20229, window: 200_000 },
+  ["v1.0.90-inline-sidechain-summary-entries.jsonl", 156089, 200_000, "compacted"],
+  ["v2.0.76-large-no-compaction.jsonl", 180437, 200_000],
+  ["v2.1.14-agent-progress-nested-usage.jsonl", 20229, 200_000],
   // claude-opus-4-7 was 200k by default in 2.1.112 (natively 1M from 2.1.117).
-  { file: "v2.1.112-compact-boundary.jsonl", tokens: 89199, window: 200_000 },
-  { file: "v2.1.121-pasted-images-833KB-line.jsonl", tokens: 123792, window: 200_000 },
-  { file: "v2.1.167-main-with-workflow-subagents.jsonl", tokens: 72752, window: 1_000_000 },
+  ["v2.1.112-compact-boundary.jsonl", 89199, 200_000],
+  ["v2.1.121-pasted-images-833KB-line.jsonl", 123792, 200_000],
+  ["v2.1.167-main-with-workflow-subagents.jsonl", 72752, 1_000_000],
   // A subagent's own file: its last sidechain usage.
-  {
-    file: "v2.1.167-subagent-file-agent-ab9eaae030fe399d0.jsonl",
-    tokens: 50191,
-    window: 1_000_000,
-  },
-  { file: "v2.1.185-three-compact-boundaries.jsonl", tokens: 63388, window: 200_000 },
-  { file: "v2.1.212-newest.jsonl", tokens: 186830, window: 1_000_000 },
+  ["v2.1.167-subagent-file-agent-ab9eaae030fe399d0.jsonl", 50191, 1_000_000],
+  ["v2.1.185-three-compact-boundaries.jsonl", 63388, 200_000],
+  ["v2.1.212-newest.jsonl", 186830, 1_000_000],
 ];
 
 /** Fails unless `status` (no state file yet) gives the figures EXPECTED has for its transcript. */
 function assertFigures(path: string, status: StatusJson): void {
-  const expected = EXPECTED.find((e) => path.endsWith(`/${e.file}`));
-  if (!expected) return;
-  if (expected.compacted) {
+  const [, tokens, window, compacted] = EXPECTED.find(([file]) => path.endsWith(`/${file}`)) ?? [];
+  if (tokens === undefined || window === undefined) return;
+  if (compacted) {
     assertEquals([status.tokens, status.source], [null, null]);
     assertIncludes(status.reason ?? "", "compacted");
-    assertEquals(status.beforeCompaction?.tokens, expected.tokens);
-    assertEquals(status.beforeCompaction?.window, expected.window);
+    assertEquals(status.beforeCompaction?.tokens, tokens);
+    assertEquals(status.beforeCompaction?.window, window);
   } else {
-    assertEquals([status.tokens, status.window], [expected.tokens, expected.window]);
+    assertEquals([status.tokens, status.window], [tokens, window]);
     assertEquals(status.source, "transcript latest");
-    const percent = (expected.tokens / expected.window) * 100;
+    const percent = (tokens / window) * 100;
     assert(Math.abs((status.percent ?? NaN) - percent) < 1e-9, String(status.percent));
   }
   assertEquals([status.transcript, status.thresholds], [path, [30, 52, 70]]);

@@ -198,27 +198,6 @@ Deno.test("doctor: a state folder under a regular file is not mended by chmod", 
   assertIncludes(found.fix ?? "", "LESSONS_STATE_DIR");
 });
 
-Deno.test("doctor reports this folder's session as the hook's next call sees it", async () => {
-  const box = sandbox();
-  const cwd = join(box.dir, "project");
-  Deno.mkdirSync(cwd);
-  const projects = sessionsFolder(box.dir, cwd);
-  const line = entries.assistant(62_000, ["toolu_d"], { model: "claude-sonnet-4-6" });
-  writeTranscript(join(projects, `${line.sessionId}.jsonl`), [line]);
-  const run = await cli(["doctor", "--json", "--plugin-root", ROOT], healthy(box), "", cwd);
-  const session = check(parsedAs(DoctorJsonSchema, run.stdout), "this session");
-  assertEquals(session.status, "ok");
-  // Doctor names the window and its evidence; sonnet-4-6 may have opted in to 1M (uncertain).
-  assertIncludes(
-    session.detail,
-    "31% of a 200k window (claude-sonnet-4-6 has 1M only if chosen; counted as 200k until a " +
-      "reading shows more)",
-  );
-  assertIncludes(session.detail, "the next tool call refreshes: 31%");
-  // And where Claude Code will compact it, and why.
-  assertIncludes(session.detail, "; auto-compaction at 167,000 (the 200,000-token window)");
-});
-
 Deno.test("doctor: where each threshold falls against Claude Code's compaction point, and the gaps", async (t) => {
   const cases: {
     name: string;
@@ -365,7 +344,7 @@ Deno.test("doctor flags a statusLine command that cannot run, and names the path
   );
 });
 
-Deno.test("doctor gives the size preview gives, the length of what Claude Code receives", async () => {
+Deno.test("doctor reports this folder's session as the hook's next call sees it, and the size preview gives, the length of what Claude Code receives", async () => {
   const box = sandbox();
   const cwd = join(box.dir, "project");
   Deno.mkdirSync(cwd);
@@ -392,6 +371,17 @@ Deno.test("doctor gives the size preview gives, the length of what Claude Code r
     assertEquals(preview.due, due);
     assertEquals(size(report), preview.chars, `at ${tokens} tokens`);
     if (!due) continue;
+    const session = check(report, "this session");
+    assertEquals(session.status, "ok");
+    // Doctor names the window and its evidence; sonnet-4-6 may have opted in to 1M (uncertain).
+    assertIncludes(
+      session.detail,
+      "31% of a 200k window (claude-sonnet-4-6 has 1M only if chosen; counted as 200k until a " +
+        "reading shows more)",
+    );
+    assertIncludes(session.detail, "the next tool call refreshes: 31%");
+    // And where Claude Code will compact it, and why.
+    assertIncludes(session.detail, "; auto-compaction at 167,000 (the 200,000-token window)");
     // What Claude Code receives: the hook's additionalContext on this very call.
     const hook = await runHook(
       payload("PostToolUse.Bash", {

@@ -261,11 +261,19 @@ Deno.test("status reads at a glance: next, the next call, and the columns", asyn
   });
 });
 
-Deno.test("on Claude Code's default 1M model, status and the statusline name the next refresh in tokens", async () => {
+Deno.test("on Claude Code's default 1M model, preview words the next refresh as the hook will; status and the statusline name it in tokens", async () => {
   const box = home();
   const env = { ...box.env, LESSONS_DEBUG: "1" };
   const transcript = join(box.dir, "session.jsonl");
   const opus = { model: "claude-opus-5-5", version: "2.1.332" };
+  writeTranscript(transcript, [entries.assistant(40_000, ["toolu_p"], opus)]);
+  const preview = await cliOk(["preview", "--transcript", transcript], env);
+  assertIncludes(preview.stdout, "[lessons-reinject refresh 30 ref=");
+  assertIncludes(
+    preview.stdout,
+    "Context refresh at 40,000 tokens (4% of the 1M-token context window)",
+  );
+  assert(!preview.stdout.includes("measured before auto-compaction"), preview.stdout);
   writeTranscript(transcript, [entries.assistant(145_000, ["toolu_a"], opus)]);
   const json = await cliJson(StatusJsonSchema, ["status", "--transcript", transcript], env);
   assertEquals([json.window, json.span, json.cadence], [1_000_000, 200_000, 40_000]);
@@ -301,20 +309,6 @@ Deno.test("on Claude Code's default 1M model, status and the statusline name the
     }),
   );
   assertIncludes(line.stdout, "next refresh at 180k");
-});
-
-Deno.test("on the default 1M model, preview shows the next refresh as the hook will word it", async () => {
-  const { env, ...box } = home();
-  const transcript = join(box.dir, "session.jsonl");
-  const opus = { model: "claude-opus-5-5", version: "2.1.332" };
-  writeTranscript(transcript, [entries.assistant(40_000, ["toolu_a"], opus)]);
-  const run = await cliOk(["preview", "--transcript", transcript], env);
-  assertIncludes(run.stdout, "[lessons-reinject refresh 30 ref=");
-  assertIncludes(
-    run.stdout,
-    "Context refresh at 40,000 tokens (4% of the 1M-token context window)",
-  );
-  assert(!run.stdout.includes("measured before auto-compaction"), run.stdout);
 });
 
 /** The `tool count` row of a status report, or undefined. */
