@@ -155,18 +155,21 @@ Deno.test("status and preview agree with the hook's next call on every real tran
   }
 });
 
-Deno.test("with no rules anywhere, status and preview say the next call restates nothing", async () => {
+Deno.test("in a user's own project: with no rules anywhere the next call restates nothing; with rules marked in CLAUDE.md only, all three agree", async () => {
   const box = home();
   const project = join(box.dir, "project");
-  Deno.mkdirSync(project);
+  Deno.mkdirSync(join(project, ".git"), { recursive: true });
   const env = { ...box.env, LESSONS_DEBUG: "1", LESSONS_MANIFEST_PATH: "" };
-  writeTranscript(box.transcript, [
-    entries.assistant(88_000, ["toolu_n"], { model: "claude-sonnet-4-6" }),
-  ]);
-  const call = payload("PostToolUse.Bash", { tool_use_id: "toolu_n" });
+  /** A new session, its one reading `tokens`. */
+  const reading = (tokens: number, id: string) => {
+    const line = entries.assistant(tokens, [id], { model: "claude-sonnet-4-6" });
+    writeTranscript(box.transcript, [{ ...line, sessionId: crypto.randomUUID() }]);
+    return payload("PostToolUse.Bash", { tool_use_id: id });
+  };
+  const none = reading(88_000, "toolu_n");
   // Before the hook's call and after it: it crossed 30, but gave nothing, so nothing is pending.
   for (let round = 0; round < 2; round++) {
-    const status = await agree(box.transcript, env, project, call, runHook);
+    const status = await agree(box.transcript, env, project, none, runHook);
     assertEquals([status.action, status.pending, status.next], ["nothing", [], 30]);
     assertIncludes(status.decision, "44% crossed 30, but no rules to restate");
     assert(
@@ -180,28 +183,19 @@ Deno.test("with no rules anywhere, status and preview say the next call restates
     "next call    does nothing: 44% crossed 30, but no rules to restate",
   );
   assert(!human.stdout.includes("pending"), human.stdout);
-});
-
-Deno.test("in a user's own project, with rules marked in CLAUDE.md only, all three agree", async () => {
-  const box = home();
-  const project = join(box.dir, "project");
-  Deno.mkdirSync(join(project, ".git"), { recursive: true });
+  // Rules marked in CLAUDE.md, and a new session.
   const rule = "Run the tests before every commit.";
   Deno.writeTextFileSync(
     join(project, "CLAUDE.md"),
     `<!-- reinject -->\n${rule}\n<!-- /reinject -->\n`,
   );
-  const env = { ...box.env, LESSONS_DEBUG: "1", LESSONS_MANIFEST_PATH: "" };
-  writeTranscript(box.transcript, [
-    entries.assistant(62_000, ["toolu_u"], { model: "claude-sonnet-4-6" }),
-  ]);
-  const call = payload("PostToolUse.Bash", { tool_use_id: "toolu_u" });
+  const own = reading(62_000, "toolu_u");
   let hook: HookRun | undefined;
   const status = await agree(
     box.transcript,
     env,
     project,
-    call,
+    own,
     async (c, e) => hook = await runRecorded(c, e),
   );
   assertEquals([status.action, status.pending], ["refresh", [30]]);
