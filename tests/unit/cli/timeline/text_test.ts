@@ -36,7 +36,7 @@ const huge: Timeline = {
   })),
 };
 
-Deno.test("renderTimeline() fills the width, from 80 columns on, and no line is wider", async (t) => {
+Deno.test("renderTimeline() fills the width, from 80 columns on, no line wider; colour only when asked, adding nothing else", async (t) => {
   const cases: [Timeline, number, number][] = [
     [threeCompactions(), 40, 80],
     [threeCompactions(), 80, 80],
@@ -47,25 +47,27 @@ Deno.test("renderTimeline() fills the width, from 80 columns on, and no line is 
   ];
   for (const [timeline, width, want] of cases) {
     await t.step(`${timeline.calls.length} calls at ${width} columns`, () => {
-      for (const color of [false, true]) {
-        const text = renderTimeline(timeline, { width, color });
+      const [bare, painted] = [false, true].map((color) =>
+        renderTimeline(timeline, { width, color })
+      );
+      for (const text of [bare!, painted!]) {
         const widest = Math.max(...text.split("\n").map(columns));
         ok(widest <= want, `${widest} columns`);
         // The plot takes the whole width but for the labels (8 left, 6 right).
         assertEquals(columns(chartLines(plain(text)).axis), want - 6);
       }
+      // Colour only when asked, and colour adds nothing else.
+      ok(!bare!.includes("\x1b"), "no escape codes without colour");
+      assertEquals(plain(painted!), bare);
+      ok(painted!.includes("\x1b[36m█"), "the context is coloured");
+      if (timeline.events.some((e) => e.kind === "resend")) {
+        ok(
+          painted!.includes("\x1b[31m!") || painted!.includes("\x1b[33mS"),
+          "the re-send is coloured",
+        );
+      }
     });
   }
-});
-
-Deno.test("renderTimeline() colours only when asked, and colour adds nothing else", () => {
-  const timeline = threeCompactions();
-  const bare = renderTimeline(timeline, { width: 100, color: false });
-  const painted = renderTimeline(timeline, { width: 100, color: true });
-  ok(!bare.includes("\x1b"), "no escape codes without colour");
-  ok(painted.includes("\x1b[36m█"), "the context is coloured");
-  ok(painted.includes("\x1b[31m!") || painted.includes("\x1b[33mS"), "the re-send is coloured");
-  assertEquals(plain(painted), bare);
 });
 
 Deno.test("renderTimeline() marks each event in the column of its call", () => {
