@@ -35,7 +35,7 @@ function claudeSession(home: string, project: string, percent: number): string {
 const status = (env: Record<string, string>, project: string, extra: string[] = []) =>
   cliJson(StatusJsonSchema, ["status", "--project", project, ...extra], env);
 
-Deno.test("status finds a project's Codex session and reads it against the rollout's window", async () => {
+Deno.test("status finds a project's Codex session and reads it against the rollout's window; preview and doctor run on it", async () => {
   const { env, project, session } = await codexProject();
   const report = await status(env, project);
   assertEquals([report.transcript, report.tokens, report.window], [session.path, 70_000, 190_000]);
@@ -43,6 +43,12 @@ Deno.test("status finds a project's Codex session and reads it against the rollo
   // The rules of the session's agent: AGENTS.md, not CLAUDE.md.
   ok(report.sources.some((line) => line.startsWith("AGENTS.md")), report.sources.join("\n"));
   ok(!report.sources.some((line) => line.includes("CLAUDE.md")), report.sources.join("\n"));
+  // preview renders AGENTS.md's marked rules; doctor runs on the session.
+  const preview = await cliOk(["preview", "--project", project], env);
+  assertIncludes(preview.stdout, "Keep commits small (AGENTS-RULE).");
+  const doctor = await cli(["doctor", "--project", project], env);
+  ok(doctor.code === 0 || doctor.code === 1, doctor.stderr);
+  assertIncludes(doctor.stdout, "AGENTS.md");
   // Without AGENTS.md, status says where it looked, by the agent's name.
   Deno.removeSync(join(project, "AGENTS.md"));
   const without = await status(env, project);
@@ -79,15 +85,6 @@ Deno.test("status --timeline replays a Codex session, its compaction and its rec
     { kind: "restatement", call: "SessionStart", delivery: "delivered" },
     { kind: "refresh", call: 5, thresholds: [30], delivery: "delivered" },
   ]);
-});
-
-Deno.test("preview renders AGENTS.md's marked rules for a Codex session; doctor runs on it", async () => {
-  const { env, project } = await codexProject();
-  const preview = await cliOk(["preview", "--project", project], env);
-  assertIncludes(preview.stdout, "Keep commits small (AGENTS-RULE).");
-  const doctor = await cli(["doctor", "--project", project], env);
-  ok(doctor.code === 0 || doctor.code === 1, doctor.stderr);
-  assertIncludes(doctor.stdout, "AGENTS.md");
 });
 
 Deno.test("with both agents, the session written last is shown, and either by its id", async () => {
