@@ -4,7 +4,16 @@
  */
 import { dirname, join } from "node:path";
 import type * as z from "zod/mini";
-import { MAIN_COMMAND, type ProcessRun, ROOT, sandbox, spawnWithStdin } from "../_helpers.ts";
+import {
+  entries,
+  MAIN_COMMAND,
+  payload,
+  type ProcessRun,
+  ROOT,
+  sandbox,
+  spawnWithStdin,
+  writeTranscript,
+} from "../_helpers.ts";
 
 export { ROOT, sandbox };
 
@@ -34,6 +43,17 @@ export function home(): ReturnType<typeof sandbox> {
 export function userEnv(box: { dir: string; env: Record<string, string> }, manifest: string) {
   const PATH = dirname(Deno.execPath());
   return { ...box.env, HOME: box.dir, PATH, LESSONS_MANIFEST_PATH: manifest };
+}
+
+/**
+ * Writes `transcript` as one claude-sonnet-4-6 reading of `tokens`, calling tool `id`, and
+ * returns the hook's PostToolUse payload for that call (tests/fixtures).
+ */
+export function sonnetCall(transcript: string, tokens: number, id: string) {
+  const line = entries.assistant(tokens, [id], { model: "claude-sonnet-4-6" });
+  writeTranscript(transcript, [line]);
+  const call = { session_id: String(line.sessionId), transcript_path: transcript, tool_use_id: id };
+  return payload("PostToolUse.Bash", call);
 }
 
 /** Claude Code's folder of `project`'s sessions under `home` (`/a/my.app` -> `-a-my-app`), made. */

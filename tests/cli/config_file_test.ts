@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { DoctorJsonSchema, StatusJsonSchema } from "../../src/cli/schemas.ts";
 import { parseConfigText } from "../../src/settings/config_file.ts";
 import { loadSettings } from "../../src/settings/load.ts";
-import { entries, payload, runHook, writeTranscript } from "../_helpers.ts";
-import { assertIncludes, cli, cliJson, parsedAs, sandbox } from "./_cli.ts";
+import { runHook } from "../_helpers.ts";
+import { assertIncludes, cli, cliJson, parsedAs, sandbox, sonnetCall } from "./_cli.ts";
 
 Deno.test("parseConfigText() accepts JSONC: comments and trailing commas", async () => {
   const text = `{
@@ -104,14 +104,7 @@ Deno.test("the config file's relative paths are the file's; a missing named file
 
 function hookSetup(tokens: number) {
   const box = sandbox();
-  const line = entries.assistant(tokens, ["toolu_c"], { model: "claude-sonnet-4-6" });
-  writeTranscript(box.transcript, [line]);
-  const input = payload("PostToolUse.Bash", {
-    session_id: String(line.sessionId),
-    transcript_path: box.transcript,
-    tool_use_id: "toolu_c",
-  });
-  return { box, input };
+  return { box, input: sonnetCall(box.transcript, tokens, "toolu_c") };
 }
 
 Deno.test("the hook reads the config file: its thresholds apply, the environment wins", async () => {

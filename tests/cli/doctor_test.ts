@@ -1,7 +1,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { join } from "node:path";
 import { type DoctorJson, DoctorJsonSchema } from "../../src/cli/schemas.ts";
-import { entries, payload, runHook, SAMPLE_MANIFEST, writeTranscript } from "../_helpers.ts";
+import { runHook, SAMPLE_MANIFEST } from "../_helpers.ts";
 import {
   assertIncludes,
   cli,
@@ -10,6 +10,7 @@ import {
   ROOT,
   sandbox,
   sessionsFolder,
+  sonnetCall,
   userEnv,
 } from "./_cli.ts";
 
@@ -357,9 +358,7 @@ Deno.test("doctor reports this folder's session as the hook's next call sees it,
   const env = healthy(box);
   // 31% of a 200k window, and (later) 40%: a refresh due, then none due, the next one ahead.
   for (const [tokens, due] of [[62_000, true], [80_000, false]] as const) {
-    const id = `toolu_size${tokens}`;
-    const line = entries.assistant(tokens, [id], { model: "claude-sonnet-4-6" });
-    writeTranscript(transcript, [line]);
+    const call = sonnetCall(transcript, tokens, `toolu_size${tokens}`);
     const size = (report: DoctorJson) =>
       Number(
         /in a refresh of ([\d,]+) of|a refresh of every source is ([\d,]+) of/.exec(
@@ -383,15 +382,7 @@ Deno.test("doctor reports this folder's session as the hook's next call sees it,
     // And where Claude Code will compact it, and why.
     assertIncludes(session.detail, "; auto-compaction at 167,000 (the 200,000-token window)");
     // What Claude Code receives: the hook's additionalContext on this very call.
-    const hook = await runHook(
-      payload("PostToolUse.Bash", {
-        session_id: String(line.sessionId),
-        transcript_path: transcript,
-        tool_use_id: id,
-        cwd,
-      }),
-      env,
-    );
+    const hook = await runHook({ ...call, cwd }, env);
     assertEquals(hook.context?.length, preview.chars);
     // 30% has fired now: at 40% nothing is due, and both measure the 52% refresh.
   }

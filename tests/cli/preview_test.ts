@@ -1,14 +1,13 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { join } from "node:path";
 import { PreviewJsonSchema } from "../../src/cli/schemas.ts";
-import { entries, payload, RECORDED, runHook, writeTranscript } from "../_helpers.ts";
-import { assertIncludes, cli, cliJson, cliOk, home, ROOT, unwrap } from "./_cli.ts";
+import { RECORDED, runHook } from "../_helpers.ts";
+import { assertIncludes, cli, cliJson, cliOk, home, ROOT, sonnetCall, unwrap } from "./_cli.ts";
 
 Deno.test("preview prints the exact text the hook's next call would inject, and its accounting", async () => {
   const { env, ...box } = home();
   // 90 % of a 200k window, nothing fired yet: the next call names every threshold, at 90 %.
-  const line = entries.assistant(180_000, ["toolu_p"], { model: "claude-sonnet-4-6" });
-  writeTranscript(box.transcript, [line]);
+  const call = sonnetCall(box.transcript, 180_000, "toolu_p");
   const args = ["preview", "--transcript", box.transcript];
   const run = await cliOk(args, env);
   assert(run.stdout.startsWith("[lessons-reinject refresh 30,52,70 ref="), run.stdout);
@@ -28,15 +27,7 @@ Deno.test("preview prints the exact text the hook's next call would inject, and 
 
   // The hook's next call at that reading injects exactly that text.
   const exact = await cliJson(PreviewJsonSchema, args, env);
-  const hook = await runHook(
-    payload("PostToolUse.Bash", {
-      session_id: String(line.sessionId),
-      transcript_path: box.transcript,
-      tool_use_id: "toolu_p",
-      cwd: ROOT,
-    }),
-    env,
-  );
+  const hook = await runHook({ ...call, cwd: ROOT }, env);
   assertEquals(hook.context, exact.text);
   assert(run.stdout.startsWith(exact.text ?? "?"));
 

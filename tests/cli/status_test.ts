@@ -12,6 +12,7 @@ import {
   ROOT,
   sandbox,
   sessionsFolder,
+  sonnetCall,
   statuslineInput,
   unwrap,
 } from "./_cli.ts";
@@ -21,17 +22,8 @@ Deno.test("status shows the gauge, source, thresholds, what fired and the state 
   const { env, ...box } = home();
   // The hook fires 30 on the recorded session first; status then reports it.
   const transcript = join(box.dir, "session.jsonl");
-  const line = entries.assistant(62_000, ["toolu_a"], { model: "claude-sonnet-4-6" });
-  const sessionId = String(line.sessionId);
-  writeTranscript(transcript, [line]);
-  const hook = await runHook(
-    payload("PostToolUse.Bash", {
-      session_id: sessionId,
-      transcript_path: transcript,
-      tool_use_id: "toolu_a",
-    }),
-    env,
-  );
+  const call = sonnetCall(transcript, 62_000, "toolu_a");
+  const hook = await runHook(call, env);
   assert(hook.context?.includes("refresh 30"), hook.stdout);
 
   const run = await cliOk(["status", "--transcript", transcript], env);
@@ -54,7 +46,7 @@ Deno.test("status shows the gauge, source, thresholds, what fired and the state 
   assertIncludes(run.stdout, "(found)");
 
   const json = await cliJson(StatusJsonSchema, ["status", "--transcript", transcript], env);
-  assertEquals(json.sessionId, sessionId);
+  assertEquals(json.sessionId, call.session_id);
   assertEquals(json.fired, [30]);
   assertEquals(json.next, 52);
   assertEquals(json.stateFile, "found");

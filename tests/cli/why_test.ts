@@ -7,7 +7,7 @@ import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { join } from "node:path";
 import { WhyJsonSchema } from "../../src/cli/schemas.ts";
 import { appendTranscript, entries, payload, runHook, writeTranscript } from "../_helpers.ts";
-import { assertIncludes, cli, cliJson, cliOk, home } from "./_cli.ts";
+import { assertIncludes, cli, cliJson, cliOk, home, sonnetCall } from "./_cli.ts";
 
 /** What Claude Code 2.1.328 records of a hook run that wrote `stderr` (the compact fixture's). */
 function hookSuccess(toolUseId: string, stderr: string): Record<string, unknown> {
@@ -82,9 +82,7 @@ Deno.test("why answers from the hook's recorded lines and its next call's trace:
 
 Deno.test("why, with nothing recorded, says how to have the hook write its line", async () => {
   const { env, ...box } = home();
-  writeTranscript(box.transcript, [
-    entries.assistant(20_000, ["toolu_q"], { model: "claude-sonnet-4-6" }),
-  ]);
+  sonnetCall(box.transcript, 20_000, "toolu_q");
   const run = await cliOk(["why", "--transcript", box.transcript], { ...env, COLUMNS: "200" });
   assertIncludes(
     run.stdout,
