@@ -6,7 +6,7 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { join } from "node:path";
 import { WhyJsonSchema } from "../../src/cli/schemas.ts";
-import { appendTranscript, entries, payload, runHook, writeTranscript } from "../_helpers.ts";
+import { appendTranscript, entries, runHook } from "../_helpers.ts";
 import { assertIncludes, cli, cliJson, cliOk, home, sonnetCall } from "./_cli.ts";
 
 /** What Claude Code 2.1.328 records of a hook run that wrote `stderr` (the compact fixture's). */
@@ -40,15 +40,8 @@ Deno.test("why answers from the hook's recorded lines and its next call's trace:
   const claudeMd = join(project, "CLAUDE.md");
   Deno.writeTextFileSync(claudeMd, "# Notes\n\n\n\n\n\n<!-- reinject -->\nKeep commits small.\n");
   const env = { ...box.env, LESSONS_MANIFEST_PATH: "", LESSONS_DEBUG: "1" };
-  writeTranscript(box.transcript, [
-    entries.assistant(62_000, ["toolu_w1"], { model: "claude-sonnet-4-6" }),
-  ]);
   // The hook's call, its stderr recorded as Claude Code records it.
-  const call = payload("PostToolUse.Bash", {
-    tool_use_id: "toolu_w1",
-    transcript_path: box.transcript,
-    cwd: project,
-  });
+  const call = { ...sonnetCall(box.transcript, 62_000, "toolu_w1"), cwd: project };
   const first = await runHook(call, env);
   assertEquals(first.stdout, "");
   appendTranscript(box.transcript, [
