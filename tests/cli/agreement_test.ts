@@ -100,7 +100,7 @@ function namedIn(context: string): number[] {
 
 /**
  * Runs `status` and `preview` on `path` from `cwd`, then the hook's next call there (`run`), and
- * checks that the commands named what the hook did. Returns the status report.
+ * checks that the commands named what the hook did. Returns the status report and the hook's run.
  */
 async function agree(
   path: string,
@@ -129,14 +129,14 @@ async function agree(
     // Nothing to restate: preview says so, in JSON too, and the hook injects nothing.
     assertIncludes(parsedAs(ErrorJsonSchema, shown.stdout).error, "nothing to restate");
     assertEquals(hook.context, undefined, where);
-    return status;
+    return { status, hook };
   }
   const preview = parsedAs(PreviewJsonSchema, shown.stdout);
   assertEquals(preview.due, hook.context !== undefined, where);
   // When nothing is due, preview shows the next threshold's text instead.
   if (hook.context !== undefined) assertEquals(preview.text, hook.context, where);
   assertEquals(status.pending, hook.context === undefined ? [] : namedIn(hook.context), where);
-  return status;
+  return { status, hook };
 }
 
 Deno.test("status and preview agree with the hook's next call on every real transcript, status with its figures", async (t) => {
@@ -148,7 +148,7 @@ Deno.test("status and preview agree with the hook's next call on every real tran
       // Without a state file, then with the one the hook wrote. The commands run here, in the
       // checkout: the same project as the hook's call, so the same rules.
       for (let round = 0; round < 2; round++) {
-        const status = await agree(path, env, ROOT, call, runHook);
+        const { status } = await agree(path, env, ROOT, call, runHook);
         if (round === 0) assertFigures(path, status);
       }
     });
@@ -169,7 +169,7 @@ Deno.test("in a user's own project: with no rules anywhere the next call restate
   const none = reading(88_000, "toolu_n");
   // Before the hook's call and after it: it crossed 30, but gave nothing, so nothing is pending.
   for (let round = 0; round < 2; round++) {
-    const status = await agree(box.transcript, env, project, none, runHook);
+    const { status } = await agree(box.transcript, env, project, none, runHook);
     assertEquals([status.action, status.pending, status.next], ["nothing", [], 30]);
     assertIncludes(status.decision, "44% crossed 30, but no rules to restate");
     assert(
@@ -190,16 +190,9 @@ Deno.test("in a user's own project: with no rules anywhere the next call restate
     `<!-- reinject -->\n${rule}\n<!-- /reinject -->\n`,
   );
   const own = reading(62_000, "toolu_u");
-  let hook: HookRun | undefined;
-  const status = await agree(
-    box.transcript,
-    env,
-    project,
-    own,
-    async (c, e) => hook = await runRecorded(c, e),
-  );
+  const { status, hook } = await agree(box.transcript, env, project, own, runRecorded);
   assertEquals([status.action, status.pending], ["refresh", [30]]);
-  assertIncludes(hook?.context ?? "", `## Rules you marked in CLAUDE.md\n\n${rule}`);
+  assertIncludes(hook.context ?? "", `## Rules you marked in CLAUDE.md\n\n${rule}`);
 });
 
 /** Five calls of claude-sonnet-4-6, counted as 200k until 250,000 tokens prove 1M. */
@@ -216,11 +209,8 @@ async function provenLarger(cadence: string) {
       entries.assistant(tokens, [id], { model: "claude-sonnet-4-6" }),
     ]);
     const call = payload("PostToolUse.Bash", { tool_use_id: id });
-    let hook: HookRun | undefined;
-    const status = await agree(box.transcript, env, ROOT, call, async (c, e) => {
-      return hook = await runRecorded(c, e);
-    });
-    refreshed.push(hook?.context === undefined ? [] : namedIn(hook.context));
+    const { status, hook } = await agree(box.transcript, env, ROOT, call, runRecorded);
+    refreshed.push(hook.context === undefined ? [] : namedIn(hook.context));
     if (tokens === 250_000) atProof.push(status.window, status.fired, status.next);
   }
   return { refreshed, atProof };
@@ -338,16 +328,15 @@ Deno.test("a config file drives status, preview, doctor and the statusline where
       // The report names the file (a long path wraps after a `/`).
       assertIncludes(human.stdout.replace(/\/\n +/g, "/"), `config file  ${file}`);
       const call = payload("PostToolUse.Bash", { tool_use_id: "toolu_cf" });
-      let hook: HookRun | undefined;
-      const status = await agree(
+      const { status, hook } = await agree(
         box.transcript,
         env,
         project,
         call,
-        async (c) => hook = await runRecorded(c, hookEnv),
+        (c) => runRecorded(c, hookEnv),
         commands,
       );
-      assertEquals(namedIn(hook?.context ?? ""), [20], hook?.stderr);
+      assertEquals(namedIn(hook.context ?? ""), [20], hook.stderr);
       assertEquals([status.configFile, status.pending], [file, [20]]);
       // Once refreshed at 20, the statusline names 40 (with the defaults, 30).
       const input = statuslineInput({
