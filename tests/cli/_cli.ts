@@ -4,7 +4,16 @@
  */
 import { dirname, join } from "node:path";
 import type * as z from "zod/mini";
-import { MAIN_COMMAND, type ProcessRun, ROOT, sandbox, spawnWithStdin } from "../_helpers.ts";
+import {
+  entries,
+  MAIN_COMMAND,
+  payload,
+  type ProcessRun,
+  ROOT,
+  sandbox,
+  spawnWithStdin,
+  writeTranscript,
+} from "../_helpers.ts";
 
 export { ROOT, sandbox };
 
@@ -36,6 +45,17 @@ export function userEnv(box: { dir: string; env: Record<string, string> }, manif
   return { ...box.env, HOME: box.dir, PATH, LESSONS_MANIFEST_PATH: manifest };
 }
 
+/**
+ * Writes `transcript` as one claude-sonnet-4-6 reading of `tokens`, calling tool `id`, and
+ * returns the hook's PostToolUse payload for that call (tests/fixtures).
+ */
+export function sonnetCall(transcript: string, tokens: number, id: string) {
+  const line = entries.assistant(tokens, [id], { model: "claude-sonnet-4-6" });
+  writeTranscript(transcript, [line]);
+  const call = { session_id: String(line.sessionId), transcript_path: transcript, tool_use_id: id };
+  return payload("PostToolUse.Bash", call);
+}
+
 /** Claude Code's folder of `project`'s sessions under `home` (`/a/my.app` -> `-a-my-app`), made. */
 export function sessionsFolder(home: string, project: string): string {
   const folder = join(home, ".claude", "projects", project.replace(/[^a-zA-Z0-9]/g, "-"));
@@ -43,7 +63,22 @@ export function sessionsFolder(home: string, project: string): string {
   return folder;
 }
 
-/** Runs a command with `--json` and returns its stdout validated against `schema`. */
+/** Runs `lessons-reinject <args>` as {@link cli} does, and fails (showing stderr) unless it exits 0. */
+export async function cliOk(
+  args: string[],
+  env: Record<string, string> = {},
+  stdin: unknown = "",
+  cwd = ROOT,
+): Promise<CliRun> {
+  const run = await cli(args, env, stdin, cwd);
+  if (run.code !== 0) throw new Error(`${args.join(" ")}: exit ${run.code}\n${run.stderr}`);
+  return run;
+}
+
+/**
+ * Runs a command with `--json`, fails unless it exits 0 (doctor's failures exit 1: use
+ * {@link cli} for those), and returns its stdout validated against `schema`.
+ */
 export async function cliJson<T>(
   schema: z.ZodMiniType<T>,
   args: string[],
@@ -51,7 +86,7 @@ export async function cliJson<T>(
   stdin: unknown = "",
   cwd = ROOT,
 ): Promise<T> {
-  return parsedAs(schema, (await cli([...args, "--json"], env, stdin, cwd)).stdout);
+  return parsedAs(schema, (await cliOk([...args, "--json"], env, stdin, cwd)).stdout);
 }
 
 /** Parses stdout as JSON and validates it; throws naming the first mismatch. */

@@ -58,43 +58,34 @@ function transcripts(): string[] {
  * their skeletons): the last main-chain usage (tokens), and
  * the window its model has in the version of Claude Code that wrote it (data/window_table.ts).
  */
-const EXPECTED: { file: string; tokens: number; window: number; compacted?: boolean }[] = [
+const EXPECTED: [file: string, tokens: number, window: number, compacted?: "compacted"][] = [
   // 1.0.x compaction after the last usage: no reading; the stale figure is shown as such.
-  {
-    file: "v1.0.90-inline-sidechain-summary-entries.jsonl",
-    tokens: 156089,
-    window: 200_000,
-    compacted: true,
-  },
-  { file: "v2.0.76-large-no-compaction.jsonl", tokens: 180437, window: 200_000 },
-  { file: "v2.1.14-agent-progress-nested-usage.jsonl", tokens: 20229, window: 200_000 },
+  ["v1.0.90-inline-sidechain-summary-entries.jsonl", 156089, 200_000, "compacted"],
+  ["v2.0.76-large-no-compaction.jsonl", 180437, 200_000],
+  ["v2.1.14-agent-progress-nested-usage.jsonl", 20229, 200_000],
   // claude-opus-4-7 was 200k by default in 2.1.112 (natively 1M from 2.1.117).
-  { file: "v2.1.112-compact-boundary.jsonl", tokens: 89199, window: 200_000 },
-  { file: "v2.1.121-pasted-images-833KB-line.jsonl", tokens: 123792, window: 200_000 },
-  { file: "v2.1.167-main-with-workflow-subagents.jsonl", tokens: 72752, window: 1_000_000 },
+  ["v2.1.112-compact-boundary.jsonl", 89199, 200_000],
+  ["v2.1.121-pasted-images-833KB-line.jsonl", 123792, 200_000],
+  ["v2.1.167-main-with-workflow-subagents.jsonl", 72752, 1_000_000],
   // A subagent's own file: its last sidechain usage.
-  {
-    file: "v2.1.167-subagent-file-agent-ab9eaae030fe399d0.jsonl",
-    tokens: 50191,
-    window: 1_000_000,
-  },
-  { file: "v2.1.185-three-compact-boundaries.jsonl", tokens: 63388, window: 200_000 },
-  { file: "v2.1.212-newest.jsonl", tokens: 186830, window: 1_000_000 },
+  ["v2.1.167-subagent-file-agent-ab9eaae030fe399d0.jsonl", 50191, 1_000_000],
+  ["v2.1.185-three-compact-boundaries.jsonl", 63388, 200_000],
+  ["v2.1.212-newest.jsonl", 186830, 1_000_000],
 ];
 
 /** Fails unless `status` (no state file yet) gives the figures EXPECTED has for its transcript. */
 function assertFigures(path: string, status: StatusJson): void {
-  const expected = EXPECTED.find((e) => path.endsWith(`/${e.file}`));
-  if (!expected) return;
-  if (expected.compacted) {
+  const [, tokens, window, compacted] = EXPECTED.find(([file]) => path.endsWith(`/${file}`)) ?? [];
+  if (tokens === undefined || window === undefined) return;
+  if (compacted) {
     assertEquals([status.tokens, status.source], [null, null]);
     assertIncludes(status.reason ?? "", "compacted");
-    assertEquals(status.beforeCompaction?.tokens, expected.tokens);
-    assertEquals(status.beforeCompaction?.window, expected.window);
+    assertEquals(status.beforeCompaction?.tokens, tokens);
+    assertEquals(status.beforeCompaction?.window, window);
   } else {
-    assertEquals([status.tokens, status.window], [expected.tokens, expected.window]);
+    assertEquals([status.tokens, status.window], [tokens, window]);
     assertEquals(status.source, "transcript latest");
-    const percent = (expected.tokens / expected.window) * 100;
+    const percent = (tokens / window) * 100;
     assert(Math.abs((status.percent ?? NaN) - percent) < 1e-9, String(status.percent));
   }
   assertEquals([status.transcript, status.thresholds], [path, [30, 52, 70]]);
@@ -109,7 +100,7 @@ function namedIn(context: string): number[] {
 
 /**
  * Runs `status` and `preview` on `path` from `cwd`, then the hook's next call there (`run`), and
- * checks that the commands named what the hook did. Returns the status report.
+ * checks that the commands named what the hook did. Returns the status report and the hook's run.
  */
 async function agree(
   path: string,
@@ -138,14 +129,14 @@ async function agree(
     // Nothing to restate: preview says so, in JSON too, and the hook injects nothing.
     assertIncludes(parsedAs(ErrorJsonSchema, shown.stdout).error, "nothing to restate");
     assertEquals(hook.context, undefined, where);
-    return status;
+    return { status, hook };
   }
   const preview = parsedAs(PreviewJsonSchema, shown.stdout);
   assertEquals(preview.due, hook.context !== undefined, where);
   // When nothing is due, preview shows the next threshold's text instead.
   if (hook.context !== undefined) assertEquals(preview.text, hook.context, where);
   assertEquals(status.pending, hook.context === undefined ? [] : namedIn(hook.context), where);
-  return status;
+  return { status, hook };
 }
 
 Deno.test("status and preview agree with the hook's next call on every real transcript, status with its figures", async (t) => {
@@ -157,25 +148,28 @@ Deno.test("status and preview agree with the hook's next call on every real tran
       // Without a state file, then with the one the hook wrote. The commands run here, in the
       // checkout: the same project as the hook's call, so the same rules.
       for (let round = 0; round < 2; round++) {
-        const status = await agree(path, env, ROOT, call, runHook);
+        const { status } = await agree(path, env, ROOT, call, runHook);
         if (round === 0) assertFigures(path, status);
       }
     });
   }
 });
 
-Deno.test("with no rules anywhere, status and preview say the next call restates nothing", async () => {
+Deno.test("in a user's own project: with no rules anywhere the next call restates nothing; with rules marked in CLAUDE.md only, all three agree", async () => {
   const box = home();
   const project = join(box.dir, "project");
-  Deno.mkdirSync(project);
+  Deno.mkdirSync(join(project, ".git"), { recursive: true });
   const env = { ...box.env, LESSONS_DEBUG: "1", LESSONS_MANIFEST_PATH: "" };
-  writeTranscript(box.transcript, [
-    entries.assistant(88_000, ["toolu_n"], { model: "claude-sonnet-4-6" }),
-  ]);
-  const call = payload("PostToolUse.Bash", { tool_use_id: "toolu_n" });
+  /** A new session, its one reading `tokens`. */
+  const reading = (tokens: number, id: string) => {
+    const line = entries.assistant(tokens, [id], { model: "claude-sonnet-4-6" });
+    writeTranscript(box.transcript, [{ ...line, sessionId: crypto.randomUUID() }]);
+    return payload("PostToolUse.Bash", { tool_use_id: id });
+  };
+  const none = reading(88_000, "toolu_n");
   // Before the hook's call and after it: it crossed 30, but gave nothing, so nothing is pending.
   for (let round = 0; round < 2; round++) {
-    const status = await agree(box.transcript, env, project, call, runHook);
+    const { status } = await agree(box.transcript, env, project, none, runHook);
     assertEquals([status.action, status.pending, status.next], ["nothing", [], 30]);
     assertIncludes(status.decision, "44% crossed 30, but no rules to restate");
     assert(
@@ -189,32 +183,16 @@ Deno.test("with no rules anywhere, status and preview say the next call restates
     "next call    does nothing: 44% crossed 30, but no rules to restate",
   );
   assert(!human.stdout.includes("pending"), human.stdout);
-});
-
-Deno.test("in a user's own project, with rules marked in CLAUDE.md only, all three agree", async () => {
-  const box = home();
-  const project = join(box.dir, "project");
-  Deno.mkdirSync(join(project, ".git"), { recursive: true });
+  // Rules marked in CLAUDE.md, and a new session.
   const rule = "Run the tests before every commit.";
   Deno.writeTextFileSync(
     join(project, "CLAUDE.md"),
     `<!-- reinject -->\n${rule}\n<!-- /reinject -->\n`,
   );
-  const env = { ...box.env, LESSONS_DEBUG: "1", LESSONS_MANIFEST_PATH: "" };
-  writeTranscript(box.transcript, [
-    entries.assistant(62_000, ["toolu_u"], { model: "claude-sonnet-4-6" }),
-  ]);
-  const call = payload("PostToolUse.Bash", { tool_use_id: "toolu_u" });
-  let hook: HookRun | undefined;
-  const status = await agree(
-    box.transcript,
-    env,
-    project,
-    call,
-    async (c, e) => hook = await runRecorded(c, e),
-  );
+  const own = reading(62_000, "toolu_u");
+  const { status, hook } = await agree(box.transcript, env, project, own, runRecorded);
   assertEquals([status.action, status.pending], ["refresh", [30]]);
-  assertIncludes(hook?.context ?? "", `## Rules you marked in CLAUDE.md\n\n${rule}`);
+  assertIncludes(hook.context ?? "", `## Rules you marked in CLAUDE.md\n\n${rule}`);
 });
 
 /** Five calls of claude-sonnet-4-6, counted as 200k until 250,000 tokens prove 1M. */
@@ -231,11 +209,8 @@ async function provenLarger(cadence: string) {
       entries.assistant(tokens, [id], { model: "claude-sonnet-4-6" }),
     ]);
     const call = payload("PostToolUse.Bash", { tool_use_id: id });
-    let hook: HookRun | undefined;
-    const status = await agree(box.transcript, env, ROOT, call, async (c, e) => {
-      return hook = await runRecorded(c, e);
-    });
-    refreshed.push(hook?.context === undefined ? [] : namedIn(hook.context));
+    const { status, hook } = await agree(box.transcript, env, ROOT, call, runRecorded);
+    refreshed.push(hook.context === undefined ? [] : namedIn(hook.context));
     if (tokens === 250_000) atProof.push(status.window, status.fired, status.next);
   }
   return { refreshed, atProof };
@@ -353,16 +328,15 @@ Deno.test("a config file drives status, preview, doctor and the statusline where
       // The report names the file (a long path wraps after a `/`).
       assertIncludes(human.stdout.replace(/\/\n +/g, "/"), `config file  ${file}`);
       const call = payload("PostToolUse.Bash", { tool_use_id: "toolu_cf" });
-      let hook: HookRun | undefined;
-      const status = await agree(
+      const { status, hook } = await agree(
         box.transcript,
         env,
         project,
         call,
-        async (c) => hook = await runRecorded(c, hookEnv),
+        (c) => runRecorded(c, hookEnv),
         commands,
       );
-      assertEquals(namedIn(hook?.context ?? ""), [20], hook?.stderr);
+      assertEquals(namedIn(hook.context ?? ""), [20], hook.stderr);
       assertEquals([status.configFile, status.pending], [file, [20]]);
       // Once refreshed at 20, the statusline names 40 (with the defaults, 30).
       const input = statuslineInput({

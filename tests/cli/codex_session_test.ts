@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { StatusJsonSchema } from "../../src/cli/schemas.ts";
 import { entries, writeTranscript } from "../_helpers.ts";
 import { CodexSession } from "../integration/_codex.ts";
-import { assertIncludes, cli, home, parsedAs, sessionsFolder } from "./_cli.ts";
+import { assertIncludes, cli, cliJson, cliOk, home, sessionsFolder } from "./_cli.ts";
 
 async function codexProject() {
   const box = home();
@@ -32,13 +32,10 @@ function claudeSession(home: string, project: string, percent: number): string {
   return path;
 }
 
-const status = async (env: Record<string, string>, project: string, extra: string[] = []) => {
-  const run = await cli(["status", "--json", "--project", project, ...extra], env);
-  assertEquals(run.code, 0, run.stderr);
-  return parsedAs(StatusJsonSchema, run.stdout);
-};
+const status = (env: Record<string, string>, project: string, extra: string[] = []) =>
+  cliJson(StatusJsonSchema, ["status", "--project", project, ...extra], env);
 
-Deno.test("status finds a project's Codex session and reads it against the rollout's window", async () => {
+Deno.test("status finds a project's Codex session and reads it against the rollout's window; preview and doctor run on it", async () => {
   const { env, project, session } = await codexProject();
   const report = await status(env, project);
   assertEquals([report.transcript, report.tokens, report.window], [session.path, 70_000, 190_000]);
@@ -46,6 +43,12 @@ Deno.test("status finds a project's Codex session and reads it against the rollo
   // The rules of the session's agent: AGENTS.md, not CLAUDE.md.
   ok(report.sources.some((line) => line.startsWith("AGENTS.md")), report.sources.join("\n"));
   ok(!report.sources.some((line) => line.includes("CLAUDE.md")), report.sources.join("\n"));
+  // preview renders AGENTS.md's marked rules; doctor runs on the session.
+  const preview = await cliOk(["preview", "--project", project], env);
+  assertIncludes(preview.stdout, "Keep commits small (AGENTS-RULE).");
+  const doctor = await cli(["doctor", "--project", project], env);
+  ok(doctor.code === 0 || doctor.code === 1, doctor.stderr);
+  assertIncludes(doctor.stdout, "AGENTS.md");
   // Without AGENTS.md, status says where it looked, by the agent's name.
   Deno.removeSync(join(project, "AGENTS.md"));
   const without = await status(env, project);
@@ -58,8 +61,7 @@ Deno.test("status finds a project's Codex session and reads it against the rollo
     180_000,
     "Codex's default",
   ]);
-  const text = await cli(["status", "--project", project], env);
-  assertEquals(text.code, 0, text.stderr);
+  const text = await cliOk(["status", "--project", project], env);
   assertIncludes(text.stdout, "190,000");
 });
 
@@ -68,8 +70,7 @@ Deno.test("status --timeline replays a Codex session, its compaction and its rec
   await session.compact(env);
   await session.call(20_000, env);
   await session.call(61_000, env);
-  const run = await cli(["status", "--timeline", "--json", "--project", project], env);
-  assertEquals(run.code, 0, run.stderr);
+  const run = await cliOk(["status", "--timeline", "--json", "--project", project], env);
   const { calls, events } = JSON.parse(run.stdout);
   assertEquals(calls.map((c: { tokens: number }) => c.tokens), [
     40_000,
@@ -84,16 +85,6 @@ Deno.test("status --timeline replays a Codex session, its compaction and its rec
     { kind: "restatement", call: "SessionStart", delivery: "delivered" },
     { kind: "refresh", call: 5, thresholds: [30], delivery: "delivered" },
   ]);
-});
-
-Deno.test("preview renders AGENTS.md's marked rules for a Codex session; doctor runs on it", async () => {
-  const { env, project } = await codexProject();
-  const preview = await cli(["preview", "--project", project], env);
-  assertEquals(preview.code, 0, preview.stderr);
-  assertIncludes(preview.stdout, "Keep commits small (AGENTS-RULE).");
-  const doctor = await cli(["doctor", "--project", project], env);
-  ok(doctor.code === 0 || doctor.code === 1, doctor.stderr);
-  assertIncludes(doctor.stdout, "AGENTS.md");
 });
 
 Deno.test("with both agents, the session written last is shown, and either by its id", async () => {
@@ -122,8 +113,7 @@ Deno.test("Claude Code's auto-compaction settings do not move a Codex session's 
   );
   const withClaude = { ...env, CLAUDE_CODE_AUTO_COMPACT_WINDOW: "100000" };
   assertEquals((await status(withClaude, project)).span, 190_000);
-  const run = await cli(["status", "--timeline", "--json", "--project", project], withClaude);
-  assertEquals(run.code, 0, run.stderr);
+  const run = await cliOk(["status", "--timeline", "--json", "--project", project], withClaude);
   const spans = JSON.parse(run.stdout).calls.map((c: { span: number }) => c.span);
   assertEquals(spans, [190_000, 190_000, 190_000]);
 });

@@ -78,26 +78,21 @@ Deno.test("widthOf() takes the terminal's, then COLUMNS, then 100; never under 6
   assertEquals(widthOf(undefined, "20"), 60);
 });
 
-Deno.test("demoLines() keeps long reasons, tool names and injected lines within the width", () => {
+Deno.test("demoLines() keeps long reasons, tool names and injected lines within the width, each gauge whole on one line", () => {
   for (const width of WIDTHS) {
     for (const full of [false, true]) {
       for (const color of [false, true]) {
+        const what = `width ${width}, full ${full}, color ${color}`;
         const lines = show(view, at(width, { full, color }));
         const wide = visible(lines).filter((l) => [...l].length > width);
-        assertEquals(wide, [], `width ${width}, full ${full}, color ${color}`);
+        assertEquals(wide, [], what);
         assertEquals(lines.some((l) => l.includes("\x1b[")), color);
+        const bars = visible(lines).filter((l) => l.includes("[") && /[#.]{3}/.test(l));
+        assertEquals(bars.length, view.rows.length, `${what}: one gauge per call`);
+        for (const line of bars) {
+          assert(/\[[#.|]+\] \d+%$/.test(line), `${what}: a broken gauge: ${line}`);
+        }
       }
-    }
-  }
-});
-
-Deno.test("demoLines() never wraps a gauge: each bar whole on one line, at every width", () => {
-  for (const width of WIDTHS) {
-    const lines = visible(show(view, at(width, { color: true })));
-    const bars = lines.filter((l) => l.includes("[") && /[#.]{3}/.test(l));
-    assertEquals(bars.length, view.rows.length, `width ${width}: one gauge per call`);
-    for (const line of bars) {
-      assert(/\[[#.|]+\] \d+%$/.test(line), `width ${width}: a broken gauge: ${line}`);
     }
   }
   // Room beside the figures: the gauge stays on the call's line; at 60 it gets a line of its own.

@@ -1,7 +1,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { join } from "node:path";
 import { type DoctorJson, DoctorJsonSchema } from "../../src/cli/schemas.ts";
-import { entries, payload, runHook, SAMPLE_MANIFEST, writeTranscript } from "../_helpers.ts";
+import { runHook, SAMPLE_MANIFEST } from "../_helpers.ts";
 import {
   assertIncludes,
   cli,
@@ -10,6 +10,7 @@ import {
   ROOT,
   sandbox,
   sessionsFolder,
+  sonnetCall,
   userEnv,
 } from "./_cli.ts";
 
@@ -44,6 +45,9 @@ Deno.test("doctor: a working installation exits 0, its plugin found where doctor
       assertEquals(check(report, name).status, "ok", name);
     }
     assertIncludes(check(report, "manifest").detail, "directives");
+    // A checkout with deno runs its source: no binary is needed there, and none is no failure.
+    assertEquals(check(report, "binary").status, "ok");
+    assertIncludes(check(report, "binary").detail, "is a checkout");
   }
   const human = await cli(["doctor", "--plugin-root", ROOT], healthy(box));
   assertEquals(human.code, 0);
@@ -57,6 +61,7 @@ Deno.test("doctor catches each problem, with its fix, and exits 1", async (t) =>
     check: string;
     setup: (box: ReturnType<typeof sandbox>, env: Record<string, string>) => string[] | void;
     says: string;
+    oneLine?: true;
   }[] = [
     {
       name: "an invalid config file",
@@ -90,6 +95,19 @@ Deno.test("doctor catches each problem, with its fix, and exits 1", async (t) =>
         return ["--plugin-root", root];
       },
       says: "PostToolUseFailure is not registered",
+    },
+    {
+      name: "a hooks.json that is not JSON, in the project's words, on one line",
+      check: "hooks wiring",
+      setup: (box) => {
+        const root = join(box.dir, "plugin");
+        Deno.mkdirSync(join(root, "hooks"), { recursive: true });
+        Deno.writeTextFileSync(join(root, "hooks", "hooks.json"), '{\n  "hooks": {\n    "x" 1\n');
+        Deno.writeTextFileSync(join(root, "hooks", "run"), "#!/bin/sh\n", { mode: 0o755 });
+        return ["--plugin-root", root];
+      },
+      says: "/plugin/hooks/hooks.json: it is not valid JSON (line 3, column 9: expected ':')",
+      oneLine: true,
     },
     {
       name: "no binary and no deno",
@@ -162,6 +180,7 @@ Deno.test("doctor catches each problem, with its fix, and exits 1", async (t) =>
       const found = check(report, c.check);
       assertEquals(found.status, "fail", JSON.stringify(found));
       assertIncludes(found.detail, c.says);
+      if (c.oneLine) assert(!found.detail.includes("\n"), found.detail);
       assert(found.fix !== null && found.fix.length > 0);
       const others = report.checks.filter((x) => x.status === "fail" && x.name !== c.check);
       assertEquals(others, []);
@@ -178,35 +197,6 @@ Deno.test("doctor: a state folder under a regular file is not mended by chmod", 
   assertEquals(found.status, "fail");
   assert(!(found.fix ?? "").includes("chmod"), found.fix ?? "");
   assertIncludes(found.fix ?? "", "LESSONS_STATE_DIR");
-});
-
-Deno.test("doctor reports this folder's session as the hook's next call sees it", async () => {
-  const box = sandbox();
-  const cwd = join(box.dir, "project");
-  Deno.mkdirSync(cwd);
-  const projects = sessionsFolder(box.dir, cwd);
-  const line = entries.assistant(62_000, ["toolu_d"], { model: "claude-sonnet-4-6" });
-  writeTranscript(join(projects, `${line.sessionId}.jsonl`), [line]);
-  const run = await cli(["doctor", "--json", "--plugin-root", ROOT], healthy(box), "", cwd);
-  const session = check(parsedAs(DoctorJsonSchema, run.stdout), "this session");
-  assertEquals(session.status, "ok");
-  // Doctor names the window and its evidence; sonnet-4-6 may have opted in to 1M (uncertain).
-  assertIncludes(
-    session.detail,
-    "31% of a 200k window (claude-sonnet-4-6 has 1M only if chosen; counted as 200k until a " +
-      "reading shows more)",
-  );
-  assertIncludes(session.detail, "the next tool call refreshes: 31%");
-  // And where Claude Code will compact it, and why.
-  assertIncludes(session.detail, "; auto-compaction at 167,000 (the 200,000-token window)");
-});
-
-Deno.test("doctor: in a checkout with deno, a missing binary is no failure", async () => {
-  const { code, report } = await doctor(healthy(sandbox()));
-  assertEquals(code, 0);
-  // A checkout with deno runs its source: no binary is needed there.
-  assertEquals(check(report, "binary").status, "ok");
-  assertIncludes(check(report, "binary").detail, "is a checkout");
 });
 
 Deno.test("doctor: where each threshold falls against Claude Code's compaction point, and the gaps", async (t) => {
@@ -316,20 +306,6 @@ Deno.test("doctor --plugin-root on a folder that is not the plugin says so, once
   assertEquals(report.checks.filter((c) => ["hooks wiring", "binary"].includes(c.name)), []);
 });
 
-Deno.test("doctor reads a broken hooks.json in the project's words, on one line", async () => {
-  const box = sandbox();
-  const root = join(box.dir, "plugin");
-  Deno.mkdirSync(join(root, "hooks"), { recursive: true });
-  Deno.writeTextFileSync(join(root, "hooks", "hooks.json"), '{\n  "hooks": {\n    "x" 1\n');
-  const { report } = await doctor(healthy(box), ["--plugin-root", root]);
-  const wiring = check(report, "hooks wiring");
-  assertEquals(wiring.status, "fail");
-  assertEquals(
-    wiring.detail,
-    `${join(root, "hooks", "hooks.json")}: it is not valid JSON (line 3, column 9: expected ':')`,
-  );
-});
-
 Deno.test("doctor flags a statusLine command that cannot run, and names the path to use", async (t) => {
   const box = sandbox();
   const claude = join(box.dir, ".claude");
@@ -357,14 +333,7 @@ Deno.test("doctor flags a statusLine command that cannot run, and names the path
   await t.step(
     "after a marketplace install: the installed path, which names its version",
     async () => {
-      const installed = join(
-        claude,
-        "plugins",
-        "cache",
-        "lessons-reinject",
-        "lessons-reinject",
-        "0.1.0",
-      );
+      const installed = join(claude, "plugins/cache/lessons-reinject/lessons-reinject/0.1.0");
       Deno.mkdirSync(join(installed, "hooks"), { recursive: true });
       Deno.copyFileSync(join(ROOT, "hooks", "hooks.json"), join(installed, "hooks", "hooks.json"));
       statusLine("lessons-reinject statusline");
@@ -376,7 +345,7 @@ Deno.test("doctor flags a statusLine command that cannot run, and names the path
   );
 });
 
-Deno.test("doctor gives the size preview gives, the length of what Claude Code receives", async () => {
+Deno.test("doctor reports this folder's session as the hook's next call sees it, and the size preview gives, the length of what Claude Code receives", async () => {
   const box = sandbox();
   const cwd = join(box.dir, "project");
   Deno.mkdirSync(cwd);
@@ -389,9 +358,7 @@ Deno.test("doctor gives the size preview gives, the length of what Claude Code r
   const env = healthy(box);
   // 31% of a 200k window, and (later) 40%: a refresh due, then none due, the next one ahead.
   for (const [tokens, due] of [[62_000, true], [80_000, false]] as const) {
-    const id = `toolu_size${tokens}`;
-    const line = entries.assistant(tokens, [id], { model: "claude-sonnet-4-6" });
-    writeTranscript(transcript, [line]);
+    const call = sonnetCall(transcript, tokens, `toolu_size${tokens}`);
     const size = (report: DoctorJson) =>
       Number(
         /in a refresh of ([\d,]+) of|a refresh of every source is ([\d,]+) of/.exec(
@@ -403,16 +370,19 @@ Deno.test("doctor gives the size preview gives, the length of what Claude Code r
     assertEquals(preview.due, due);
     assertEquals(size(report), preview.chars, `at ${tokens} tokens`);
     if (!due) continue;
-    // What Claude Code receives: the hook's additionalContext on this very call.
-    const hook = await runHook(
-      payload("PostToolUse.Bash", {
-        session_id: String(line.sessionId),
-        transcript_path: transcript,
-        tool_use_id: id,
-        cwd,
-      }),
-      env,
+    const session = check(report, "this session");
+    assertEquals(session.status, "ok");
+    // Doctor names the window and its evidence; sonnet-4-6 may have opted in to 1M (uncertain).
+    assertIncludes(
+      session.detail,
+      "31% of a 200k window (claude-sonnet-4-6 has 1M only if chosen; counted as 200k until a " +
+        "reading shows more)",
     );
+    assertIncludes(session.detail, "the next tool call refreshes: 31%");
+    // And where Claude Code will compact it, and why.
+    assertIncludes(session.detail, "; auto-compaction at 167,000 (the 200,000-token window)");
+    // What Claude Code receives: the hook's additionalContext on this very call.
+    const hook = await runHook({ ...call, cwd }, env);
     assertEquals(hook.context?.length, preview.chars);
     // 30% has fired now: at 40% nothing is due, and both measure the 52% refresh.
   }

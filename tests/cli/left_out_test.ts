@@ -6,7 +6,7 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import { join } from "node:path";
 import { DoctorJsonSchema, PreviewJsonSchema } from "../../src/cli/schemas.ts";
 import { projectIdOf } from "../../src/core/session_start.ts";
-import { assertIncludes, cli, cliJson, home, parsedAs, ROOT, unwrap, userEnv } from "./_cli.ts";
+import { assertIncludes, cli, cliJson, home, ROOT, unwrap, userEnv } from "./_cli.ts";
 
 const LIMITS = join(ROOT, "tests", "fixtures", "manifests", "session-start-limits.json");
 
@@ -30,13 +30,8 @@ function setUp() {
 
 Deno.test("preview and doctor name every lesson left out, and why; doctor, session start's limits", async () => {
   const { project, env } = setUp();
-  const json = await cliJson(
-    PreviewJsonSchema,
-    ["preview", "--project", project],
-    env,
-    "",
-    project,
-  );
+  const args = ["preview", "--project", project];
+  const json = await cliJson(PreviewJsonSchema, args, env, "", project);
   const by = (why: string) => json.excluded.filter((e) => e.why === why).map((e) => e.id);
   assertEquals(by("scope"), ["scoped-elsewhere", "scoped-by-path"]);
   assertEquals(by("session-start-budget"), ["big"]);
@@ -48,15 +43,21 @@ Deno.test("preview and doctor name every lesson left out, and why; doctor, sessi
     [...json.whole, ...json.summarized, ...json.omitted].sort(),
     ["a-second", "alpha", "beta", "scoped-here", "untagged", "z-first"],
   );
-  const human = await cli(["preview", "--project", project], env, "", project);
+  const human = await cli(args, env, "", project);
   const text = unwrap(human.stdout);
   assertIncludes(text, "scoped-elsewhere (scoped to another project)");
   assertIncludes(text, "big (over session start's budget)");
   assertIncludes(text, "low (past session start's cap)");
   assertIncludes(text, `${json.omitted[0]} (over this refresh's budget)`);
   // doctor names them too, with session start's limits.
-  const run = await cli(["doctor", "--json", "--plugin-root", ROOT], env, "", project);
-  const manifest = parsedAs(DoctorJsonSchema, run.stdout).checks.find((c) => c.name === "manifest");
+  const doctor = await cliJson(
+    DoctorJsonSchema,
+    ["doctor", "--plugin-root", ROOT],
+    env,
+    "",
+    project,
+  );
+  const manifest = doctor.checks.find((c) => c.name === "manifest");
   const detail = manifest?.detail ?? "";
   assertIncludes(detail, "session start shows at most 6 lessons within 300 characters");
   for (

@@ -34,6 +34,19 @@ function assertOneLine(stderr: string, names: string, what: string): void {
   ok(after === "" || after.startsWith("\nUsage:") || after.startsWith("\nlessons-reinject "), what);
 }
 
+/** Checks every item, four at a time (each is a Deno process); fails once, naming every failure. */
+async function checkAll<T>(items: T[], check: (item: T) => Promise<void>): Promise<void> {
+  const failures: string[] = [];
+  for (let i = 0; i < items.length; i += 4) {
+    await Promise.all(
+      items.slice(i, i + 4).map((item) =>
+        check(item).catch((error) => failures.push(error?.message ?? String(error)))
+      ),
+    );
+  }
+  assertEquals(failures, []);
+}
+
 interface Case {
   args: string[];
   env?: Record<string, string>;
@@ -144,32 +157,21 @@ Deno.test("no command prints a stack trace for a bad path or value: one line, pa
       { args: ["demo"], env: { TMPDIR: "/proc" }, code: 1, names: "/proc", says: /system path/ },
     ]),
   ];
-  const failures: string[] = [];
-  // Four at a time: each is a Deno process.
-  for (let i = 0; i < cases.length; i += 4) {
-    await Promise.all(
-      cases.slice(i, i + 4).map(async (c) => {
-        const what = `lessons-reinject ${c.args.map((a) => JSON.stringify(a)).join(" ")}` +
-          (c.env ? ` with ${JSON.stringify(c.env)}` : "");
-        const run = await cli(c.args, { ...env, ...c.env });
-        try {
-          assertNoTrace(run.stdout + run.stderr, what);
-          assertEquals(run.code, c.code, `${what}: exit ${run.code}\n${run.stderr}`);
-          assertOneLine(run.stderr, c.names, what);
-          const line = run.stderr.split("\n")[0]!;
-          if (c.says) ok(c.says.test(line), `${what}: ${line}`);
-          if (c.never) ok(!c.never.test(line), `${what}: ${line}`);
-          // With --json the error is JSON on stdout too (a usage error prints only the help).
-          if (c.args.includes("--json") && c.code === 1) {
-            assertEquals(JSON.parse(run.stdout).error, line.slice("lessons-reinject: ".length));
-          }
-        } catch (error) {
-          failures.push(error instanceof Error ? error.message : String(error));
-        }
-      }),
-    );
-  }
-  assertEquals(failures, []);
+  await checkAll(cases, async (c) => {
+    const what = `lessons-reinject ${c.args.map((a) => JSON.stringify(a)).join(" ")}` +
+      (c.env ? ` with ${JSON.stringify(c.env)}` : "");
+    const run = await cli(c.args, { ...env, ...c.env });
+    assertNoTrace(run.stdout + run.stderr, what);
+    assertEquals(run.code, c.code, `${what}: exit ${run.code}\n${run.stderr}`);
+    assertOneLine(run.stderr, c.names, what);
+    const line = run.stderr.split("\n")[0]!;
+    if (c.says) ok(c.says.test(line), `${what}: ${line}`);
+    if (c.never) ok(!c.never.test(line), `${what}: ${line}`);
+    // With --json the error is JSON on stdout too (a usage error prints only the help).
+    if (c.args.includes("--json") && c.code === 1) {
+      assertEquals(JSON.parse(run.stdout).error, line.slice("lessons-reinject: ".length));
+    }
+  });
 });
 
 Deno.test("bad settings and folders in the environment: every command reports, none traces", async () => {
@@ -201,25 +203,13 @@ Deno.test("bad settings and folders in the environment: every command reports, n
     { args: ["doctor", "--plugin-root", "/proc"], codes: [1] },
     { args: ["statusline"], stdin: statuslineInput(), codes: [0] },
   ];
-  const [program, ...rest] = MAIN_COMMAND;
-  const failures: string[] = [];
   const runs = bad.flatMap((extra) => commands.map((c) => ({ extra, ...c })));
-  for (let i = 0; i < runs.length; i += 4) {
-    await Promise.all(
-      runs.slice(i, i + 4).map(async ({ extra, args, stdin, codes }) => {
-        const env = { ...box.env, ...extra };
-        const run = await spawnWithStdin(program!, [...rest, ...args], stdin ?? "", env, ROOT);
-        const what = `${JSON.stringify(extra)} lessons-reinject ${args.join(" ")}`;
-        try {
-          assertNoTrace(run.stdout + run.stderr, what);
-          ok(codes.includes(run.code), `${what}: exit ${run.code}\n${run.stderr}`);
-        } catch (error) {
-          failures.push(error instanceof Error ? error.message : String(error));
-        }
-      }),
-    );
-  }
-  assertEquals(failures, []);
+  await checkAll(runs, async ({ extra, args, stdin, codes }) => {
+    const run = await cli(args, { ...box.env, ...extra }, stdin ?? "");
+    const what = `${JSON.stringify(extra)} lessons-reinject ${args.join(" ")}`;
+    assertNoTrace(run.stdout + run.stderr, what);
+    ok(codes.includes(run.code), `${what}: exit ${run.code}\n${run.stderr}`);
+  });
 });
 
 Deno.test("stdout closed early (a pipe into `true`): one line, no trace", async () => {

@@ -4,8 +4,7 @@
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { PreviewJsonSchema, StatusJsonSchema } from "../../src/cli/schemas.ts";
-import { entries, writeTranscript } from "../_helpers.ts";
-import { assertIncludes, cli, cliJson, home, parsedAs, statuslineInput } from "./_cli.ts";
+import { assertIncludes, cli, cliJson, home, sonnetCall, statuslineInput } from "./_cli.ts";
 
 Deno.test("preview --threshold: one rule, in the project's words, never the parser's", async (t) => {
   const { env } = home();
@@ -34,11 +33,9 @@ Deno.test("preview --threshold: one rule, in the project's words, never the pars
 Deno.test("preview --threshold takes what the thresholds setting takes, and the text agrees", async () => {
   const { env, ...box } = home();
   // 61,000 tokens of a 200k window.
-  writeTranscript(box.transcript, [
-    entries.assistant(61_000, ["toolu_n"], { model: "claude-sonnet-4-6" }),
-  ]);
-  const at = async (threshold: string) =>
-    await cliJson(PreviewJsonSchema, [
+  sonnetCall(box.transcript, 61_000, "toolu_n");
+  const at = (threshold: string) =>
+    cliJson(PreviewJsonSchema, [
       "preview",
       "--threshold",
       threshold,
@@ -77,20 +74,16 @@ Deno.test("absurd figures are refused with the bounds named, never shown", async
     assertIncludes(run.stdout, "context_window_size 1 is not a window from 1,000 to 100,000,000");
   });
   await t.step("LESSONS_CONTEXT_WINDOW=1: refused, the evidence's window used", async () => {
-    writeTranscript(box.transcript, [
-      entries.assistant(123_792, ["toolu_a"], { model: "claude-sonnet-4-6" }),
-    ]);
+    sonnetCall(box.transcript, 123_792, "toolu_a");
     const env = { ...box.env, LESSONS_CONTEXT_WINDOW: "1" };
-    const run = await cli(["status", "--json", "--transcript", box.transcript], env);
-    const json = parsedAs(StatusJsonSchema, run.stdout);
+    const json = await cliJson(StatusJsonSchema, ["status", "--transcript", box.transcript], env);
     assertEquals(json.window, 200_000);
     assert((json.percent ?? 0) < 100, String(json.percent));
     assertIncludes(json.problems.join("\n"), "from 1,000 to 100,000,000");
   });
   await t.step("a 23-digit window is described as too large, not as not a number", async () => {
     const env = { ...box.env, LESSONS_CONTEXT_WINDOW: "12345678901234567890123" };
-    const run = await cli(["status", "--json", "--transcript", box.transcript], env);
-    const json = parsedAs(StatusJsonSchema, run.stdout);
+    const json = await cliJson(StatusJsonSchema, ["status", "--transcript", box.transcript], env);
     assertIncludes(json.problems.join("\n"), '"12345678901234567890123": above 100,000,000');
   });
 });

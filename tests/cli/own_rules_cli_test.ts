@@ -5,7 +5,14 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { DoctorJsonSchema, PreviewJsonSchema, StatusJsonSchema } from "../../src/cli/schemas.ts";
-import { appendTranscript, entries, RECORDED, writeTranscript } from "../_helpers.ts";
+import {
+  appendTranscript,
+  entries,
+  payload,
+  RECORDED,
+  runHook,
+  writeTranscript,
+} from "../_helpers.ts";
 import { assertIncludes, cli, cliJson, home, parsedAs, ROOT, userEnv } from "./_cli.ts";
 
 const MARKED = "Always run the tests before a commit.";
@@ -24,9 +31,7 @@ function project() {
 
 Deno.test("preview lists each source, the marked section in its text; doctor measures it alike, own rules alone enough", async () => {
   const { work, env } = project();
-  const run = await cli(["preview", "--json"], env, "", work);
-  ok(run.code === 0, run.stderr);
-  const preview = parsedAs(PreviewJsonSchema, run.stdout);
+  const preview = await cliJson(PreviewJsonSchema, ["preview"], env, "", work);
   ok(preview.text?.endsWith(`## Rules you marked in CLAUDE.md\n\n${MARKED}\n`), preview.text ?? "");
   // The hook's header, naming what it restates.
   ok(
@@ -79,87 +84,79 @@ Deno.test("preview lists each source, the marked section in its text; doctor mea
 
 Deno.test("status lists each source", async () => {
   const { work, env } = project();
-  const run = await cli(["status", "--json", "--transcript", RECORDED], env, "", work);
-  ok(run.code === 0, run.stderr);
-  const status = parsedAs(StatusJsonSchema, run.stdout);
+  const status = await cliJson(
+    StatusJsonSchema,
+    ["status", "--transcript", RECORDED],
+    env,
+    "",
+    work,
+  );
   ok(
     status.sources.some((s) => s.startsWith("CLAUDE.md: 1 marked section")),
     status.sources.join(),
   );
   assertEquals(status.afterCompact, null);
   assertEquals(status.leftOut, []);
-  const tight = await cli(
-    ["status", "--json", "--transcript", RECORDED],
-    { ...env, LESSONS_REINJECT_MAX_CHARS: "200" },
-    "",
-    work,
-  );
-  assertEquals(parsedAs(StatusJsonSchema, tight.stdout).leftOut, ["CLAUDE.md:3"]);
-  const text = await cli(
-    ["status", "--transcript", RECORDED],
-    { ...env, LESSONS_REINJECT_MAX_CHARS: "200" },
-    "",
-    work,
-  );
+  const tight = { ...env, LESSONS_REINJECT_MAX_CHARS: "200" };
+  const args = ["status", "--transcript", RECORDED];
+  assertEquals((await cliJson(StatusJsonSchema, args, tight, "", work)).leftOut, ["CLAUDE.md:3"]);
+  const text = await cli(args, tight, "", work);
   assertIncludes(text.stdout, "left out     CLAUDE.md:3 (over the refresh budget)");
 });
 
 Deno.test("status says when the next tool call restates the rules after a compaction", async () => {
   const { box, work, env } = project();
   const transcript = join(box.dir, "s.jsonl");
-  writeTranscript(transcript, [entries.assistant(62_000, ["toolu_1"])]);
-  const hook = await cli(
-    [],
-    env,
-    JSON.stringify({
-      session_id: JSON.parse(Deno.readTextFileSync(transcript).split("\n")[0]!).sessionId,
-      hook_event_name: "PostToolUse",
-      tool_name: "Bash",
-      tool_use_id: "toolu_1",
-      transcript_path: transcript,
-      cwd: work,
-    }),
-    work,
-  );
+  const line = entries.assistant(62_000, ["toolu_1"]);
+  writeTranscript(transcript, [line]);
+  const call = { session_id: line.sessionId, transcript_path: transcript, cwd: work };
+  const hook = await runHook(payload("PostToolUse.Bash", { ...call, tool_use_id: "toolu_1" }), env);
   ok(hook.code === 0 && hook.stdout.includes("refresh 30"), hook.stdout);
   // A compaction no event reported (SessionStart(compact) dropped): with only CLAUDE.md rules,
   // which Claude Code puts back itself, the next tool call restates nothing.
   appendTranscript(transcript, [entries.compactBoundary()]);
-  const only = await cli(["status", "--json", "--transcript", transcript], env, "", work);
-  const nothing = parsedAs(StatusJsonSchema, only.stdout);
+  const args = ["status", "--transcript", transcript];
+  const nothing = await cliJson(StatusJsonSchema, args, env, "", work);
   assertEquals([nothing.afterCompact, nothing.action], ["pending", "nothing"]);
   assertIncludes(nothing.decision, "but nothing restated: only CLAUDE.md rules");
-  const quiet = await cli(["status", "--transcript", transcript], env, "", work);
+  const quiet = await cli(args, env, "", work);
   assertIncludes(quiet.stdout, "compaction   the next tool call restates nothing (see decision)");
   // With a reinject.md it restates that.
   Deno.mkdirSync(join(work, ".claude"));
   Deno.writeTextFileSync(join(work, ".claude", "reinject.md"), "Mine.\n");
-  const run = await cli(["status", "--json", "--transcript", transcript], env, "", work);
-  const status = parsedAs(StatusJsonSchema, run.stdout);
+  const status = await cliJson(StatusJsonSchema, args, env, "", work);
   assertEquals([status.afterCompact, status.action], ["pending", "refresh"]);
-  const text = await cli(["status", "--transcript", transcript], env, "", work);
+  const text = await cli(args, env, "", work);
   assertIncludes(text.stdout, "compaction   the next tool call restates the rules");
 });
 
-Deno.test("doctor: an unclosed marker in the only source of rules is the failure, with its line", async () => {
+Deno.test("doctor and preview: an unclosed marker in the only source of rules is the failure, with its line", async () => {
   const { work, env } = project();
   // A typo in the closing marker: the section is never closed, so nothing is restated.
+  const claudeMd = join(work, "CLAUDE.md");
   Deno.writeTextFileSync(
-    join(work, "CLAUDE.md"),
-    `# Notes\n<!-- reinject -->\n${MARKED}\n<!-- /reinject>\n`,
+    claudeMd,
+    `# Notes\n\n\n\n\n\n<!-- reinject -->\n${MARKED}\n<!-- /reinject>\n`,
   );
   const run = await cli(["doctor", "--json", "--plugin-root", ROOT], env, "", work);
   assertEquals(run.code, 1);
   const report = parsedAs(DoctorJsonSchema, run.stdout);
   const failures = report.checks.filter((c) => c.status === "fail");
   assertEquals(failures.map((c) => c.name), ["rules"]);
-  assertIncludes(failures[0]!.detail, "line 2: section never closed");
+  assertIncludes(failures[0]!.detail, "line 7: section never closed");
   assertEquals(
     failures[0]!.fix,
-    "close the section CLAUDE.md opens at line 2 with a <!-- /reinject --> line",
+    "close the section CLAUDE.md opens at line 7 with a <!-- /reinject --> line",
   );
   const manifest = report.checks.find((c) => c.name === "manifest")!;
   assertEquals(manifest.status, "warn");
+  // preview names the file and the line.
+  const preview = await cli(["preview"], env, "", work);
+  assertEquals(preview.code, 1, preview.stdout);
+  assertIncludes(preview.stderr, `${claudeMd}:7: section never closed; left out`);
+  ok(!preview.stderr.includes("no rules are marked"), preview.stderr);
+  const json = await cli(["preview", "--json"], env, "", work);
+  assertIncludes(JSON.parse(json.stdout).error, `${claudeMd}:7: section never closed`);
 });
 
 /** Room for the header, one first line and the count of what was left out; not for two. */
@@ -182,16 +179,4 @@ Deno.test("doctor: a budget that leaves rules out says which", async () => {
   assertEquals(rules.status, "warn");
   assertIncludes(rules.detail, "1 left out (CLAUDE.md:4)");
   assertIncludes(rules.fix ?? "", "LESSONS_REINJECT_MAX_CHARS");
-});
-
-Deno.test("preview names the file and line of an unclosed marker in the only rules file", async () => {
-  const { work, env } = project();
-  const claudeMd = join(work, "CLAUDE.md");
-  Deno.writeTextFileSync(claudeMd, "# Notes\n\n\n\n\n\n<!-- reinject -->\nKeep commits small.\n");
-  const run = await cli(["preview"], env, "", work);
-  assertEquals(run.code, 1, run.stdout);
-  assertIncludes(run.stderr, `${claudeMd}:7: section never closed; left out`);
-  ok(!run.stderr.includes("no rules are marked"), run.stderr);
-  const json = await cli(["preview", "--json"], env, "", work);
-  assertIncludes(JSON.parse(json.stdout).error, `${claudeMd}:7: section never closed`);
 });

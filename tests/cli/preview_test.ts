@@ -1,16 +1,15 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { join } from "node:path";
 import { PreviewJsonSchema } from "../../src/cli/schemas.ts";
-import { entries, payload, RECORDED, runHook, writeTranscript } from "../_helpers.ts";
-import { assertIncludes, cli, cliJson, home, parsedAs, ROOT, unwrap } from "./_cli.ts";
+import { RECORDED, runHook } from "../_helpers.ts";
+import { assertIncludes, cli, cliJson, cliOk, home, ROOT, sonnetCall, unwrap } from "./_cli.ts";
 
 Deno.test("preview prints the exact text the hook's next call would inject, and its accounting", async () => {
   const { env, ...box } = home();
   // 90 % of a 200k window, nothing fired yet: the next call names every threshold, at 90 %.
-  const line = entries.assistant(180_000, ["toolu_p"], { model: "claude-sonnet-4-6" });
-  writeTranscript(box.transcript, [line]);
-  const run = await cli(["preview", "--transcript", box.transcript], env);
-  assertEquals(run.code, 0, run.stderr);
+  const call = sonnetCall(box.transcript, 180_000, "toolu_p");
+  const args = ["preview", "--transcript", box.transcript];
+  const run = await cliOk(args, env);
   assert(run.stdout.startsWith("[lessons-reinject refresh 30,52,70 ref="), run.stdout);
   assertIncludes(run.stdout, "Context refresh at 90% of the 200k-token context window");
   assertIncludes(run.stdout, "## Non-Negotiable Directives");
@@ -27,39 +26,24 @@ Deno.test("preview prints the exact text the hook's next call would inject, and 
   assert(!/\d{5}/.test(accounting.replace(/\/\S+/g, "")), accounting);
 
   // The hook's next call at that reading injects exactly that text.
-  const exact = await cliJson(PreviewJsonSchema, ["preview", "--transcript", box.transcript], env);
-  const hook = await runHook(
-    payload("PostToolUse.Bash", {
-      session_id: String(line.sessionId),
-      transcript_path: box.transcript,
-      tool_use_id: "toolu_p",
-      cwd: ROOT,
-    }),
-    env,
-  );
+  const exact = await cliJson(PreviewJsonSchema, args, env);
+  const hook = await runHook({ ...call, cwd: ROOT }, env);
   assertEquals(hook.context, exact.text);
   assert(run.stdout.startsWith(exact.text ?? "?"));
 
   // Everything has fired now: preview says nothing is due, and still shows --threshold's text.
-  const after = await cli(["preview", "--transcript", box.transcript], env);
-  assertEquals(after.code, 0, after.stderr);
+  const after = await cliOk(args, env);
   assertIncludes(after.stdout, "nothing is due in this context: ");
   assertIncludes(unwrap(after.stdout, 0), "every threshold has fired in this context");
   // Its hint names a command that works here, in a checkout.
   assertIncludes(unwrap(after.stdout, 0), "(`deno task hook preview --threshold N` shows the text");
   // The note fits the width, wrapped at spaces.
-  const narrow = await cli(["preview", "--transcript", box.transcript], { ...env, COLUMNS: "60" });
+  const narrow = await cli(args, { ...env, COLUMNS: "60" });
   assert(narrow.stdout.split("\n").every((line) => line.length <= 60), narrow.stdout);
   assertEquals(narrow.stdout.replace(/\s+/g, " "), after.stdout.replace(/\s+/g, " "));
   assert(!/\d{5}/.test(after.stdout), after.stdout);
 
-  const json = await cliJson(PreviewJsonSchema, [
-    "preview",
-    "--threshold",
-    "52",
-    "--transcript",
-    box.transcript,
-  ], env);
+  const json = await cliJson(PreviewJsonSchema, [...args, "--threshold", "52"], env);
   assertEquals(json.thresholds, [52]);
   assertEquals(json.due, false);
   const text = json.text ?? "";
@@ -89,12 +73,8 @@ Deno.test("preview of a 40 KB manifest: session start's 20, within the budget, t
     JSON.stringify({ type: "lessons-learned-manifest", version: 1, lessons }),
   );
   assert(Deno.statSync(manifest).size > 40_000);
-  const run = await cli(["preview", "--json"], {
-    ...box.env,
-    LESSONS_MANIFEST_PATH: manifest,
-  });
-  assertEquals(run.code, 0, run.stderr);
-  const json = parsedAs(PreviewJsonSchema, run.stdout);
+  const env = { ...box.env, LESSONS_MANIFEST_PATH: manifest };
+  const json = await cliJson(PreviewJsonSchema, ["preview"], env);
   assert(json.chars <= 9_500, String(json.chars));
   assert(json.summarized.length > 0);
   // Session start shows 20 (its default cap, this manifest setting none): the refresh too.
@@ -117,11 +97,7 @@ Deno.test("preview agrees with the hook when the state file is gone: nothing is 
   // file the hook recovers them and stays silent; preview must say the same, and show the
   // refresh that comes next.
   const box = home();
-  const run = await cli(["preview", "--json", "--transcript", RECORDED], {
-    ...box.env,
-  });
-  assertEquals(run.code, 0, run.stderr);
-  const json = parsedAs(PreviewJsonSchema, run.stdout);
+  const json = await cliJson(PreviewJsonSchema, ["preview", "--transcript", RECORDED], box.env);
   assertEquals([json.due, json.thresholds], [false, [70]]);
   assert(json.text?.startsWith("[lessons-reinject refresh 70 ref="), json.text ?? "");
   const human = await cli(["preview", "--transcript", RECORDED], box.env);

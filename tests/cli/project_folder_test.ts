@@ -35,6 +35,11 @@ function newUser(name = "my-app") {
   return { box, project, transcript, env };
 }
 
+/** `deno task --quiet <args>` run from `cwd`; CONFIG names the checkout's deno.json. */
+const denoTask = (args: string[], env: Record<string, string>, cwd: string) =>
+  spawnWithStdin(Deno.execPath(), ["task", "--quiet", ...args], "", env, cwd);
+const CONFIG = ["--config", join(ROOT, "deno.json")];
+
 type Runner = (args: string[], user: ReturnType<typeof newUser>) => Promise<{
   code: number;
   stdout: string;
@@ -43,13 +48,7 @@ type Runner = (args: string[], user: ReturnType<typeof newUser>) => Promise<{
 
 const RUNNERS: Record<string, Runner> = {
   "deno task --config <checkout>/deno.json hook, from the project": (args, u) =>
-    spawnWithStdin(
-      Deno.execPath(),
-      ["task", "--quiet", "--config", join(ROOT, "deno.json"), "hook", ...args],
-      "",
-      u.env,
-      u.project,
-    ),
+    denoTask([...CONFIG, "hook", ...args], u.env, u.project),
   "<checkout>/hooks/run, from the project": (args, u) =>
     spawnWithStdin(join(ROOT, "hooks", "run"), args, "", u.env, u.project),
   "--project DIR, from the checkout": (args, u) =>
@@ -117,19 +116,8 @@ Deno.test("from a subfolder of the project, the commands find the session starte
 
 Deno.test("deno task --cwd is one line, never a stack trace", async () => {
   const user = newUser();
-  const moved = await spawnWithStdin(
-    Deno.execPath(),
-    [
-      "task",
-      "--quiet",
-      "--cwd",
-      user.project,
-      "--config",
-      join(ROOT, "deno.json"),
-      "hook",
-      "status",
-    ],
-    "",
+  const moved = await denoTask(
+    ["--cwd", user.project, ...CONFIG, "hook", "status"],
     user.env,
     ROOT,
   );
@@ -140,13 +128,7 @@ Deno.test("deno task --cwd is one line, never a stack trace", async () => {
 
 Deno.test("deno task demo, from a project, ends with commands that work there", async () => {
   const user = newUser();
-  const run = await spawnWithStdin(
-    Deno.execPath(),
-    ["task", "--quiet", "--config", join(ROOT, "deno.json"), "demo"],
-    "",
-    user.env,
-    user.project,
-  );
+  const run = await denoTask([...CONFIG, "demo"], user.env, user.project);
   assertEquals(run.code, 0, run.stderr);
   const next = run.stdout.slice(run.stdout.indexOf("\nNext\n"));
   assertIncludes(next, `${join(ROOT, "hooks", "run")} doctor`);

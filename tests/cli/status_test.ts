@@ -1,16 +1,18 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { join } from "node:path";
 import { ErrorJsonSchema, StatusJsonSchema } from "../../src/cli/schemas.ts";
-import { entries, payload, RECORDED, runRecorded, writeTranscript } from "../_helpers.ts";
+import { entries, payload, RECORDED, runHook, runRecorded, writeTranscript } from "../_helpers.ts";
 import {
   assertIncludes,
   cli,
   cliJson,
+  cliOk,
   home,
   parsedAs,
   ROOT,
   sandbox,
   sessionsFolder,
+  sonnetCall,
   statuslineInput,
   unwrap,
 } from "./_cli.ts";
@@ -20,22 +22,11 @@ Deno.test("status shows the gauge, source, thresholds, what fired and the state 
   const { env, ...box } = home();
   // The hook fires 30 on the recorded session first; status then reports it.
   const transcript = join(box.dir, "session.jsonl");
-  const line = entries.assistant(62_000, ["toolu_a"], { model: "claude-sonnet-4-6" });
-  const sessionId = String(line.sessionId);
-  writeTranscript(transcript, [line]);
-  const { runHook, payload } = await import("../_helpers.ts");
-  const hook = await runHook(
-    payload("PostToolUse.Bash", {
-      session_id: sessionId,
-      transcript_path: transcript,
-      tool_use_id: "toolu_a",
-    }),
-    env,
-  );
+  const call = sonnetCall(transcript, 62_000, "toolu_a");
+  const hook = await runHook(call, env);
   assert(hook.context?.includes("refresh 30"), hook.stdout);
 
-  const run = await cli(["status", "--transcript", transcript], env);
-  assertEquals(run.code, 0, run.stderr);
+  const run = await cliOk(["status", "--transcript", transcript], env);
   const lines = run.stdout.split("\n");
   const text = unwrap(run.stdout);
   assert(lines[0]?.startsWith("[") && lines[0].endsWith("] 31% of 200k"), lines[0]);
@@ -55,24 +46,18 @@ Deno.test("status shows the gauge, source, thresholds, what fired and the state 
   assertIncludes(run.stdout, "(found)");
 
   const json = await cliJson(StatusJsonSchema, ["status", "--transcript", transcript], env);
-  assertEquals(json.sessionId, sessionId);
+  assertEquals(json.sessionId, call.session_id);
   assertEquals(json.fired, [30]);
   assertEquals(json.next, 52);
   assertEquals(json.stateFile, "found");
   assert(json.statePath.startsWith(box.stateDir));
 });
 
-Deno.test("status never writes: the state folder is not created", async () => {
-  const box = home();
-  const run = await cli(["status", "--transcript", RECORDED], box.env);
-  assertEquals(run.code, 0, run.stderr);
-  assertEquals(await Deno.stat(box.stateDir).catch(() => undefined), undefined);
-});
-
 Deno.test("status finds the newest transcript of this folder's project, or by --session", async () => {
   const box = home();
   const project = sessionsFolder(box.dir, ROOT);
-  const older = join(project, "11111111-1111-4111-8111-111111111111.jsonl");
+  const id = "11111111-1111-4111-8111-111111111111";
+  const older = join(project, `${id}.jsonl`);
   const newer = join(project, "22222222-2222-4222-8222-222222222222.jsonl");
   writeTranscript(older, [entries.assistant(20_000)]);
   writeTranscript(newer, [entries.assistant(110_000)]);
@@ -81,23 +66,13 @@ Deno.test("status finds the newest transcript of this folder's project, or by --
   const newest = await cliJson(StatusJsonSchema, ["status"], env);
   assertEquals(newest.transcript, newer);
   assertEquals(newest.tokens, 110_000);
-  const bySession = await cliJson(StatusJsonSchema, [
-    "status",
-    "--session",
-    "11111111-1111-4111-8111-111111111111",
-  ], env);
-  assertEquals(bySession.tokens, 20_000);
+  assertEquals((await cliJson(StatusJsonSchema, ["status", "--session", id], env)).tokens, 20_000);
   const missing = await cli(["status", "--session", "nope"], env);
   assertEquals(missing.code, 1);
   assertIncludes(missing.stderr, "no transcript for session nope");
   // The start of an id no other session shares is enough, here or in another project.
-  const byPrefix = await cli(["status", "--json", "--session", "1111"], env);
-  assertEquals(byPrefix.code, 0, byPrefix.stderr);
-  const prefixed = parsedAs(StatusJsonSchema, byPrefix.stdout);
-  assertEquals([prefixed.tokens, prefixed.sessionId], [
-    20_000,
-    "11111111-1111-4111-8111-111111111111",
-  ]);
+  const prefixed = await cliJson(StatusJsonSchema, ["status", "--session", "1111"], env);
+  assertEquals([prefixed.tokens, prefixed.sessionId], [20_000, id]);
   const elsewhere = join(box.dir, ".claude", "projects", "-some-other-project");
   Deno.mkdirSync(elsewhere);
   writeTranscript(join(elsewhere, "1111aaaa-0000-4000-8000-000000000000.jsonl"), [
@@ -107,8 +82,8 @@ Deno.test("status finds the newest transcript of this folder's project, or by --
   assertEquals(ambiguous.code, 1);
   assertEquals(
     ambiguous.stderr,
-    "lessons-reinject: 2 sessions start with 1111 (11111111-1111-4111-8111-111111111111, " +
-      "1111aaaa-0000-4000-8000-000000000000): give more of the id\n",
+    `lessons-reinject: 2 sessions start with 1111 (${id}, 1111aaaa-0000-4000-8000-000000000000)` +
+      ": give more of the id\n",
   );
   const longer = await cliJson(StatusJsonSchema, ["status", "--session", "1111a"], env);
   assertEquals(longer.tokens, 30_000);
@@ -133,11 +108,11 @@ Deno.test("status names the compaction point, where it came from, and the span i
   assertEquals(json.compaction?.source, "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE");
   assertEquals(json.autocompactPct, 50);
   // With nothing set, the window is the span and the usual point is named.
-  const plain = await cliJson(StatusJsonSchema, ["status", "--transcript", RECORDED], {
-    ...box.env,
-  });
+  const plain = await cliJson(StatusJsonSchema, ["status", "--transcript", RECORDED], box.env);
   assertEquals([plain.span, plain.compaction?.tokens], [200_000, 167_000]);
   assertEquals(plain.compaction?.source, "the model's window");
+  // status never writes: the state folder is not created.
+  assertEquals(await Deno.stat(box.stateDir).catch(() => undefined), undefined);
 });
 
 Deno.test("status never takes a subagent's or the compaction summariser's file for the session", async (t) => {
@@ -232,8 +207,7 @@ Deno.test("status --transcript on a file that is not a transcript says so and ex
     const first = JSON.parse(lines[0]!);
     first.content = "x".repeat(300 * 1024);
     Deno.writeTextFileSync(path, [JSON.stringify(first), ...lines.slice(1)].join("\n") + "\n");
-    const run = await cli(["status", "--transcript", path], box.env);
-    assertEquals(run.code, 0, run.stderr);
+    await cliOk(["status", "--transcript", path], box.env);
   });
 });
 
@@ -247,8 +221,7 @@ Deno.test("status reads at a glance: next, the next call, and the columns", asyn
   await t.step("at 90 % with every threshold pending", async () => {
     const transcript = join(box.dir, "ninety.jsonl");
     writeTranscript(transcript, [entries.assistant(180_437, [], { model: "claude-opus-4-5" })]);
-    const run = await cli(["status", "--transcript", transcript], env);
-    assertEquals(run.code, 0, run.stderr);
+    const run = await cliOk(["status", "--transcript", transcript], env);
     assertIncludes(run.stdout, "pending      30%, 52%, 70%: the next tool call refreshes\n");
     // Not "next 30%": the next call fires 30, 52 and 70 at once.
     assertIncludes(
@@ -269,8 +242,7 @@ Deno.test("status reads at a glance: next, the next call, and the columns", asyn
   await t.step("compacted since the last usage", async () => {
     const transcript = join(box.dir, "compacted.jsonl");
     writeTranscript(transcript, [entries.assistant(156_089), entries.compactBoundary()]);
-    const run = await cli(["status", "--transcript", transcript], env);
-    assertEquals(run.code, 0, run.stderr);
+    const run = await cliOk(["status", "--transcript", transcript], env);
     assertIncludes(run.stdout, "compacted    from 156,089 tokens of 200k (78%");
     // In plain words, not "no reading: compacted since the last usage: no reading yet".
     assertIncludes(
@@ -281,11 +253,19 @@ Deno.test("status reads at a glance: next, the next call, and the columns", asyn
   });
 });
 
-Deno.test("on Claude Code's default 1M model, status and the statusline name the next refresh in tokens", async () => {
+Deno.test("on Claude Code's default 1M model, preview words the next refresh as the hook will; status and the statusline name it in tokens", async () => {
   const box = home();
   const env = { ...box.env, LESSONS_DEBUG: "1" };
   const transcript = join(box.dir, "session.jsonl");
   const opus = { model: "claude-opus-5-5", version: "2.1.332" };
+  writeTranscript(transcript, [entries.assistant(40_000, ["toolu_p"], opus)]);
+  const preview = await cliOk(["preview", "--transcript", transcript], env);
+  assertIncludes(preview.stdout, "[lessons-reinject refresh 30 ref=");
+  assertIncludes(
+    preview.stdout,
+    "Context refresh at 40,000 tokens (4% of the 1M-token context window)",
+  );
+  assert(!preview.stdout.includes("measured before auto-compaction"), preview.stdout);
   writeTranscript(transcript, [entries.assistant(145_000, ["toolu_a"], opus)]);
   const json = await cliJson(StatusJsonSchema, ["status", "--transcript", transcript], env);
   assertEquals([json.window, json.span, json.cadence], [1_000_000, 200_000, 40_000]);
@@ -323,21 +303,6 @@ Deno.test("on Claude Code's default 1M model, status and the statusline name the
   assertIncludes(line.stdout, "next refresh at 180k");
 });
 
-Deno.test("on the default 1M model, preview shows the next refresh as the hook will word it", async () => {
-  const { env, ...box } = home();
-  const transcript = join(box.dir, "session.jsonl");
-  const opus = { model: "claude-opus-5-5", version: "2.1.332" };
-  writeTranscript(transcript, [entries.assistant(40_000, ["toolu_a"], opus)]);
-  const run = await cli(["preview", "--transcript", transcript], env);
-  assertEquals(run.code, 0, run.stderr);
-  assertIncludes(run.stdout, "[lessons-reinject refresh 30 ref=");
-  assertIncludes(
-    run.stdout,
-    "Context refresh at 40,000 tokens (4% of the 1M-token context window)",
-  );
-  assert(!run.stdout.includes("measured before auto-compaction"), run.stdout);
-});
-
 /** The `tool count` row of a status report, or undefined. */
 const toolCountRow = (report: string) => report.split("\n").find((l) => l.startsWith("tool count"));
 
@@ -361,15 +326,13 @@ Deno.test("status: no tool count row when readings decide, one when the count do
       env,
     );
   }
-  const measured = await cli(["status", "--transcript", box.transcript], env);
-  assertEquals(measured.code, 0, measured.stderr);
+  const measured = await cliOk(["status", "--transcript", box.transcript], env);
   assertEquals(toolCountRow(measured.stdout), undefined, measured.stdout);
 
   // No usage anywhere: the count decides, so it is shown.
   const bare = entries.toolResult("toolu_none");
   writeTranscript(box.transcript, [bare]);
-  const counted = await cli(["status", "--transcript", box.transcript], env);
-  assertEquals(counted.code, 0, counted.stderr);
+  const counted = await cliOk(["status", "--transcript", box.transcript], env);
   const row = toolCountRow(counted.stdout);
   assert(row?.includes("(fallback refresh every 20 calls)"), counted.stdout);
 });

@@ -11,11 +11,11 @@ import { assertIncludes, cli, cliJson, home, sandbox, statuslineInput } from "./
 Deno.test("recordFromStatusline() takes the exact figure from current_usage", () => {
   const made = recordFromStatusline(statuslineInput(), 1000, 42);
   assert(!failed(made));
-  assertEquals(made.tokens, 64_000);
-  assertEquals(made.window, 200_000);
-  assertEquals(made.percent, 32);
-  assertEquals(made.model, "claude-sonnet-4-6");
-  assertEquals(made.transcriptSize, 42);
+  const { tokens, window, percent, model, transcriptSize } = made;
+  assertEquals(
+    [tokens, window, percent, model, transcriptSize],
+    [64_000, 200_000, 32, "claude-sonnet-4-6", 42],
+  );
   const early = recordFromStatusline(
     statuslineInput({
       context_window: { context_window_size: 200_000, current_usage: null, used_percentage: null },
@@ -78,9 +78,9 @@ Deno.test("statusline round-trip: the hook then uses the fresh reading, not a st
   const env = { ...box.env, LESSONS_DEBUG: "1" };
   // The transcript says 20 % (an older turn); the statusline, run after it, says 32 % of 200k.
   const line = entries.assistant(40_000, ["toolu_s1"], { model: "claude-sonnet-4-6" });
-  const sessionId = String(line.sessionId);
   writeTranscript(box.transcript, [line]);
-  const input = statuslineInput({ session_id: sessionId, transcript_path: box.transcript });
+  const pair = { session_id: String(line.sessionId), transcript_path: box.transcript };
+  const input = statuslineInput(pair);
   const recorded = await cliJson(StatuslineJsonSchema, ["statusline"], env, input);
   assert(recorded.recorded, recorded.error ?? "");
   assertEquals(recorded.tokens, 64_000);
@@ -90,14 +90,9 @@ Deno.test("statusline round-trip: the hook then uses the fresh reading, not a st
   assertEquals(status.percent, 32);
   assertEquals(status.windowSource, "reported by Claude Code");
 
-  const hook = await runHook(
-    payload("PostToolUse.Bash", {
-      session_id: sessionId,
-      transcript_path: box.transcript,
-      tool_use_id: "toolu_s1",
-    }),
-    env,
-  );
+  const call = (id: string) =>
+    runHook(payload("PostToolUse.Bash", { ...pair, tool_use_id: id }), env);
+  const hook = await call("toolu_s1");
   assertIncludes(hook.stderr, "from statusline");
   assertIncludes(hook.context ?? "", "[lessons-reinject refresh 30 ");
 
@@ -105,14 +100,7 @@ Deno.test("statusline round-trip: the hook then uses the fresh reading, not a st
   appendTranscript(box.transcript, [
     entries.assistant(112_000, ["toolu_s2"], { model: "claude-sonnet-4-6" }),
   ]);
-  const later = await runHook(
-    payload("PostToolUse.Bash", {
-      session_id: sessionId,
-      transcript_path: box.transcript,
-      tool_use_id: "toolu_s2",
-    }),
-    env,
-  );
+  const later = await call("toolu_s2");
   assertIncludes(later.stderr, "from transcript tool_use match");
   assertIncludes(later.context ?? "", "[lessons-reinject refresh 52 ");
 });

@@ -6,8 +6,8 @@
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { DOMParser } from "@xmldom/xmldom";
 import {
+  appendTranscript,
   entries,
   payload,
   RECORDINGS,
@@ -15,15 +15,15 @@ import {
   skeletonTranscript,
   writeTranscript,
 } from "../_helpers.ts";
-import { cli, home } from "./_cli.ts";
+import { cliOk, home } from "./_cli.ts";
+import { eventOf, parse } from "../unit/cli/timeline/_svg.ts";
 
 /** `status --timeline --json` of `transcript` (with `more` arguments), parsed. */
 async function timeline(transcript: string, env: Record<string, string>, more: string[] = []) {
-  const run = await cli(
+  const run = await cliOk(
     ["status", "--timeline", "--json", "--transcript", transcript, ...more],
     env,
   );
-  assertEquals(run.code, 0, run.stderr);
   return JSON.parse(run.stdout) as {
     calls: { call: number; tokens: number | null; window: number | null; large: boolean }[];
     events: Record<string, unknown>[];
@@ -51,19 +51,8 @@ Deno.test("status --timeline: three compactions, each refresh and each restateme
   // Every call has the window the hook measured it against.
   ok(t.calls.every((c) => c.tokens === null || c.window === 200_000));
   // The SVG parses as XML and marks the same events as --json.
-  const doc = new DOMParser({
-    onError: (level, message) => {
-      throw new Error(`${level}: ${message}`);
-    },
-  }).parseFromString(Deno.readTextFileSync(svgPath), "image/svg+xml");
-  const marks = Array.from(doc.documentElement!.getElementsByTagName("*"))
-    .filter((e) => e.hasAttribute("data-kind"))
-    .map((e) =>
-      `${e.getAttribute("data-kind")}@${
-        e.getAttribute("data-call") ?? e.getAttribute("data-before-call")
-      }`
-    );
-  assertEquals(marks.sort(), t.events.map((e) => `${e.kind}@${e.call ?? e.beforeCall}`).sort());
+  const marks = parse(Deno.readTextFileSync(svgPath)).filter((e) => e.hasAttribute("data-kind"));
+  assertEquals(marks.map(eventOf), t.events);
 });
 
 Deno.test("status --timeline: a window proven 1M part-way is drawn as the hook decided it", async () => {
@@ -108,10 +97,7 @@ Deno.test("status --timeline draws the hook's own session: the same refreshes it
   for (const [i, percent] of [10, 31, 40, 53, 71].entries()) {
     const id = `toolu_h${i}`;
     const line = entries.assistant(percent * 1000, [id]);
-    writeTranscript(transcript, [
-      ...Deno.readTextFileSync(transcript).split("\n").filter((l) => l).map((l) => JSON.parse(l)),
-      line,
-    ]);
+    appendTranscript(transcript, [line]);
     const run = await runRecorded(
       payload("PostToolUse.Bash", {
         session_id: line.sessionId,

@@ -6,8 +6,8 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { join } from "node:path";
 import { WhyJsonSchema } from "../../src/cli/schemas.ts";
-import { appendTranscript, entries, payload, runHook, writeTranscript } from "../_helpers.ts";
-import { assertIncludes, cli, home, parsedAs } from "./_cli.ts";
+import { appendTranscript, entries, runHook } from "../_helpers.ts";
+import { assertIncludes, cli, cliJson, cliOk, home, sonnetCall } from "./_cli.ts";
 
 /** What Claude Code 2.1.328 records of a hook run that wrote `stderr` (the compact fixture's). */
 function hookSuccess(toolUseId: string, stderr: string): Record<string, unknown> {
@@ -40,15 +40,8 @@ Deno.test("why answers from the hook's recorded lines and its next call's trace:
   const claudeMd = join(project, "CLAUDE.md");
   Deno.writeTextFileSync(claudeMd, "# Notes\n\n\n\n\n\n<!-- reinject -->\nKeep commits small.\n");
   const env = { ...box.env, LESSONS_MANIFEST_PATH: "", LESSONS_DEBUG: "1" };
-  writeTranscript(box.transcript, [
-    entries.assistant(62_000, ["toolu_w1"], { model: "claude-sonnet-4-6" }),
-  ]);
   // The hook's call, its stderr recorded as Claude Code records it.
-  const call = payload("PostToolUse.Bash", {
-    tool_use_id: "toolu_w1",
-    transcript_path: box.transcript,
-    cwd: project,
-  });
+  const call = { ...sonnetCall(box.transcript, 62_000, "toolu_w1"), cwd: project };
   const first = await runHook(call, env);
   assertEquals(first.stdout, "");
   appendTranscript(box.transcript, [
@@ -56,9 +49,13 @@ Deno.test("why answers from the hook's recorded lines and its next call's trace:
     hookSuccess("toolu_w1", first.stderr),
   ]);
 
-  const run = await cli(["why", "--json", "--transcript", box.transcript], env, "", project);
-  assertEquals(run.code, 0, run.stderr);
-  const why = parsedAs(WhyJsonSchema, run.stdout);
+  const why = await cliJson(
+    WhyJsonSchema,
+    ["why", "--transcript", box.transcript],
+    env,
+    "",
+    project,
+  );
   assertIncludes(why.answer, "no refresh will come");
   assertIncludes(why.answer, `${claudeMd}:7: section never closed`);
   // What the transcript recorded: the hook's own debug line, word for word.
@@ -71,22 +68,15 @@ Deno.test("why answers from the hook's recorded lines and its next call's trace:
     .replace(/ \(waited \d+ ms for its entry\)/, "");
   assertEquals(said, `lessons-reinject: ${why.nextCall}`);
 
-  const human = await cli(
-    ["why", "--transcript", box.transcript],
-    { ...env, COLUMNS: "200" },
-    "",
-    project,
-  );
+  const wide = { ...env, COLUMNS: "200" };
+  const human = await cli(["why", "--transcript", box.transcript], wide, "", project);
   assertIncludes(human.stdout, "answer      no refresh will come: nothing to restate");
 });
 
 Deno.test("why, with nothing recorded, says how to have the hook write its line", async () => {
   const { env, ...box } = home();
-  writeTranscript(box.transcript, [
-    entries.assistant(20_000, ["toolu_q"], { model: "claude-sonnet-4-6" }),
-  ]);
-  const run = await cli(["why", "--transcript", box.transcript], { ...env, COLUMNS: "200" });
-  assertEquals(run.code, 0, run.stderr);
+  sonnetCall(box.transcript, 20_000, "toolu_q");
+  const run = await cliOk(["why", "--transcript", box.transcript], { ...env, COLUMNS: "200" });
   assertIncludes(
     run.stdout,
     "answer      no refresh is due now: 10% is below the next threshold, 30%",

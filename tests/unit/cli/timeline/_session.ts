@@ -21,6 +21,12 @@ export function call(
   return { call: n, time, tool, tokens, window, span, large: false };
 }
 
+/** A timeline of `calls` (200k thresholds, no events, no subagents), with `overrides`. */
+export function timeline(calls: TimelineCall[], overrides: Partial<Timeline> = {}): Timeline {
+  const base = { transcript: "t.jsonl", sessionId: "s", thresholds: [30, 52, 70], cadence: [] };
+  return { ...base, calls, events: [], subagents: 0, ...overrides };
+}
+
 /** A straight climb from `from` to `to` tokens over calls `first`..`last`; every 50th unread. */
 function climb(first: number, last: number, from: number, to: number, window: number) {
   const calls: TimelineCall[] = [];
@@ -70,15 +76,13 @@ export function threeCompactions(): Timeline {
     { kind: "restatement", call: "SessionStart", delivery: "delivered" },
     { kind: "refresh", call: 516, thresholds: [60_000], delivery: "pending" },
   ];
-  return {
+  return timeline(calls, {
     transcript: "/home/user/.claude/projects/-home-user-app/4f1c2a9e.jsonl",
     sessionId: "4f1c2a9e-0d1b-4c55-9a7e-2b6f1e0c8d11",
     thresholds: [30, 52, 70, 60_000],
-    cadence: [],
-    calls,
     events,
     subagents: 2,
-  };
+  });
 }
 
 /** `count` calls climbing and compacting every 400, a refresh at every 100th: a long session. */
@@ -94,13 +98,5 @@ export function longSession(count: number): Timeline {
       events.push({ kind: "refresh", call: n, thresholds: [30], delivery: "delivered" });
     }
   }
-  return {
-    transcript: "t.jsonl",
-    sessionId: "long",
-    thresholds: [30, 52, 70],
-    cadence: [],
-    calls,
-    events,
-    subagents: 0,
-  };
+  return timeline(calls, { sessionId: "long", events });
 }

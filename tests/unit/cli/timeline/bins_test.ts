@@ -8,21 +8,14 @@ import {
   tokensAt,
 } from "../../../../src/cli/timeline/bins.ts";
 import type { Timeline, TimelineEvent } from "../../../../src/cli/timeline/model.ts";
-import { call, longSession, threeCompactions } from "./_session.ts";
+import { call, longSession, threeCompactions, timeline } from "./_session.ts";
 
 /** A timeline of `readings` (one call each, 200k window) and `events`. */
 function session(readings: (number | undefined)[], events: TimelineEvent[] = []): Timeline {
-  return {
-    transcript: "t.jsonl",
-    sessionId: "s",
-    thresholds: [30, 52, 70],
-    cadence: [],
-    calls: readings.map((tokens, i) =>
-      call(i + 1, tokens, tokens === undefined ? undefined : 200_000)
-    ),
-    events,
-    subagents: 0,
-  };
+  const calls = readings.map((tokens, i) =>
+    call(i + 1, tokens, tokens === undefined ? undefined : 200_000)
+  );
+  return timeline(calls, { events });
 }
 
 const refresh = (n: number): TimelineEvent => ({
@@ -132,52 +125,39 @@ Deno.test("binTimeline() keeps every event in the bin of its call, in order", as
 });
 
 Deno.test("binTimeline() carries the window and span over calls without them", () => {
-  const timeline = session([10_000, undefined, undefined, undefined]);
-  const calls = timeline.calls.map((c, i) => i === 0 ? { ...c, span: 160_000 } : c);
-  const bins = binTimeline({ ...timeline, calls }, 4);
+  const calls = session([10_000, undefined, undefined, undefined]).calls;
+  const bins = binTimeline(timeline([{ ...calls[0]!, span: 160_000 }, ...calls.slice(1)]), 4);
   assertEquals(bins.map((b) => [b.window, b.span]), Array(4).fill([200_000, 160_000]));
   assertEquals(binTimeline(threeCompactions(), 600)[349]?.window, 1_000_000);
 });
 
 Deno.test("scaleOf() is linear unless the session would sit squashed at the bottom", async (t) => {
-  const withWindows = (windows: number[], tokens: number) => ({
-    ...session([]),
-    calls: windows.map((w, i) => call(i + 1, tokens, w)),
-  });
+  const withWindows = (windows: number[], tokens: number) =>
+    timeline(windows.map((w, i) => call(i + 1, tokens, w)));
+  const linear = (top: number): Scale => ({ top, kind: "linear" });
+  const sqrt = (top: number): Scale => ({ top, kind: "sqrt" });
+  const compaction: TimelineEvent = {
+    kind: "compaction",
+    beforeCall: 2,
+    trigger: "auto",
+    preTokens: 210_000,
+  };
   const cases: [string, Timeline, Scale][] = [
-    ["one 200k window", withWindows([200_000, 200_000], 150_000), { top: 200_000, kind: "linear" }],
-    ["200k proven 1M part-way", withWindows([200_000, 1_000_000], 150_000), {
-      top: 1_000_000,
-      kind: "sqrt",
-    }],
-    ["1M, readings under a quarter", withWindows([1_000_000], 240_000), {
-      top: 1_000_000,
-      kind: "sqrt",
-    }],
-    ["1M, readings from a quarter", withWindows([1_000_000], 250_000), {
-      top: 1_000_000,
-      kind: "linear",
-    }],
+    ["one 200k window", withWindows([200_000, 200_000], 150_000), linear(200_000)],
+    ["200k proven 1M part-way", withWindows([200_000, 1_000_000], 150_000), sqrt(1_000_000)],
+    ["1M, readings under a quarter", withWindows([1_000_000], 240_000), sqrt(1_000_000)],
+    ["1M, readings from a quarter", withWindows([1_000_000], 250_000), linear(1_000_000)],
     [
       "no window: the readings set the top",
-      { ...session([]), calls: [call(1, 40_000, undefined), call(2, 80_000, undefined)] },
-      { top: 80_000, kind: "linear" },
+      timeline([call(1, 40_000, undefined), call(2, 80_000, undefined)]),
+      linear(80_000),
     ],
-    ["nothing known", session([]), { top: 1, kind: "linear" }],
-    [
-      "a compaction point above the window",
-      session([150_000], [{
-        kind: "compaction",
-        beforeCall: 2,
-        trigger: "auto",
-        preTokens: 210_000,
-      }]),
-      { top: 210_000, kind: "linear" },
-    ],
-    ["the three-compaction session", threeCompactions(), { top: 1_000_000, kind: "sqrt" }],
+    ["nothing known", session([]), linear(1)],
+    ["a compaction point above the window", session([150_000], [compaction]), linear(210_000)],
+    ["the three-compaction session", threeCompactions(), sqrt(1_000_000)],
   ];
-  for (const [name, timeline, want] of cases) {
-    await t.step(name, () => assertEquals(scaleOf(timeline), want));
+  for (const [name, session, want] of cases) {
+    await t.step(name, () => assertEquals(scaleOf(session), want));
   }
 });
 
@@ -197,8 +177,7 @@ Deno.test("heightOf() and tokensAt() are each other's inverse on both scales", (
 Deno.test("binTimeline() puts a percentage threshold on the span, else the window; tokens stay", () => {
   const points = (span: number | undefined, window: number | undefined) => {
     const calls = [{ ...call(1, 10_000, window), span }];
-    const timeline = { ...session([]), thresholds: [30, 60_000, 200_000], calls };
-    return binTimeline(timeline, 1)[0]?.points;
+    return binTimeline(timeline(calls, { thresholds: [30, 60_000, 200_000] }), 1)[0]?.points;
   };
   assertEquals(points(160_000, 200_000), [48_000, 60_000, undefined]);
   assertEquals(points(undefined, 200_000), [60_000, 60_000, undefined]);

@@ -3,44 +3,11 @@
  * stands alone, and its marks are exactly the events `--json` gives.
  */
 import { deepStrictEqual as assertEquals, ok, throws } from "node:assert/strict";
-import { DOMParser, type Element } from "@xmldom/xmldom";
 import { type Timeline, timelineJson } from "../../../../src/cli/timeline/model.ts";
 import { timelineSvg } from "../../../../src/cli/timeline/svg.ts";
 import { call, longSession, threeCompactions } from "./_session.ts";
+import { eventOf, parse } from "./_svg.ts";
 import type { TimelineEvent } from "../../../../src/cli/timeline/model.ts";
-
-/** The SVG's elements, parsed strictly: any parser warning or error fails the test. */
-function parse(svg: string): Element[] {
-  // The parser lets a bare `&` through; the XML rule does not.
-  ok(!/&(?!#\d+;|amp;|lt;|gt;|quot;|apos;)/.test(svg), "every & starts an entity");
-  const doc = new DOMParser({
-    onError: (level, message) => {
-      throw new Error(`${level}: ${message}`);
-    },
-  }).parseFromString(svg, "image/svg+xml");
-  const root = doc.documentElement;
-  ok(root !== null && root.tagName === "svg");
-  assertEquals(root.getAttribute("xmlns"), "http://www.w3.org/2000/svg");
-  return [root, ...Array.from(root.getElementsByTagName("*"))];
-}
-
-/** A mark's `data-*` attributes read back as the `--json` event they carry. */
-function eventOf(element: Element): Record<string, unknown> {
-  const event: Record<string, unknown> = {};
-  for (const { name, value } of Array.from(element.attributes)) {
-    if (!name.startsWith("data-")) continue;
-    const key = name.slice(5).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
-    const number = (text: string) => /^\d+$/.test(text) ? Number(text) : text;
-    event[key] = value === ""
-      ? null
-      : key === "thresholds"
-      ? value.split(",").map(Number)
-      : key === "refreshes"
-      ? value.split(",")
-      : number(value);
-  }
-  return event;
-}
 
 const awkward: Timeline = {
   ...threeCompactions(),

@@ -3,7 +3,7 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { binTimeline } from "../../../../src/cli/timeline/bins.ts";
 import type { Timeline, TimelineEvent } from "../../../../src/cli/timeline/model.ts";
 import { renderTimeline } from "../../../../src/cli/timeline/text.ts";
-import { call, longSession, threeCompactions } from "./_session.ts";
+import { call, longSession, threeCompactions, timeline } from "./_session.ts";
 
 // deno-lint-ignore no-control-regex
 const plain = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, "");
@@ -36,7 +36,7 @@ const huge: Timeline = {
   })),
 };
 
-Deno.test("renderTimeline() fills the width, from 80 columns on, and no line is wider", async (t) => {
+Deno.test("renderTimeline() fills the width, from 80 columns on, no line wider; colour only when asked, adding nothing else", async (t) => {
   const cases: [Timeline, number, number][] = [
     [threeCompactions(), 40, 80],
     [threeCompactions(), 80, 80],
@@ -47,25 +47,27 @@ Deno.test("renderTimeline() fills the width, from 80 columns on, and no line is 
   ];
   for (const [timeline, width, want] of cases) {
     await t.step(`${timeline.calls.length} calls at ${width} columns`, () => {
-      for (const color of [false, true]) {
-        const text = renderTimeline(timeline, { width, color });
+      const [bare, painted] = [false, true].map((color) =>
+        renderTimeline(timeline, { width, color })
+      );
+      for (const text of [bare!, painted!]) {
         const widest = Math.max(...text.split("\n").map(columns));
         ok(widest <= want, `${widest} columns`);
         // The plot takes the whole width but for the labels (8 left, 6 right).
         assertEquals(columns(chartLines(plain(text)).axis), want - 6);
       }
+      // Colour only when asked, and colour adds nothing else.
+      ok(!bare!.includes("\x1b"), "no escape codes without colour");
+      assertEquals(plain(painted!), bare);
+      ok(painted!.includes("\x1b[36m█"), "the context is coloured");
+      if (timeline.events.some((e) => e.kind === "resend")) {
+        ok(
+          painted!.includes("\x1b[31m!") || painted!.includes("\x1b[33mS"),
+          "the re-send is coloured",
+        );
+      }
     });
   }
-});
-
-Deno.test("renderTimeline() colours only when asked, and colour adds nothing else", () => {
-  const timeline = threeCompactions();
-  const bare = renderTimeline(timeline, { width: 100, color: false });
-  const painted = renderTimeline(timeline, { width: 100, color: true });
-  ok(!bare.includes("\x1b"), "no escape codes without colour");
-  ok(painted.includes("\x1b[36m█"), "the context is coloured");
-  ok(painted.includes("\x1b[31m!") || painted.includes("\x1b[33mS"), "the re-send is coloured");
-  assertEquals(plain(painted), bare);
 });
 
 Deno.test("renderTimeline() marks each event in the column of its call", () => {
@@ -85,16 +87,10 @@ Deno.test("renderTimeline() marks each event in the column of its call", () => {
     { kind: "resend", call: 10, refreshes: ["30"], delivery: "missed" },
   ];
   const readings = [20, 50, 70, 110, 112, 145, 30, 60, 40, 250].map((k) => k * 1_000);
-  const timeline: Timeline = {
-    transcript: "t.jsonl",
-    sessionId: "s",
-    thresholds: [30, 52, 70],
-    cadence: [],
-    calls: readings.map((tokens, i) => call(i + 1, tokens, i < 9 ? 200_000 : 400_000)),
-    events,
-    subagents: 0,
-  };
-  const lines = chartLines(renderTimeline(timeline, { width: 80, color: false }));
+  const calls = readings.map((tokens, i) => call(i + 1, tokens, i < 9 ? 200_000 : 400_000));
+  const lines = chartLines(
+    renderTimeline(timeline(calls, { events }), { width: 80, color: false }),
+  );
   const column = (n: number) => 8 + 6 * (n - 1);
   assertEquals(marksOf(lines.context), [[column(7), "M"], [column(9), "?"], [column(10), "W"]]);
   // Several in one bin: a re-send before a miss, a miss before a refresh.
@@ -135,16 +131,8 @@ Deno.test("renderTimeline() moves a percentage threshold with the span, never pa
     { length: 66 },
     (_, i) => call(i + 1, 60_000, 200_000, i < 33 ? 200_000 : 100_000),
   );
-  const timeline: Timeline = {
-    transcript: "t",
-    sessionId: "s",
-    thresholds: [70, 300_000],
-    cadence: [],
-    calls,
-    events: [],
-    subagents: 0,
-  };
-  const plot = chartLines(renderTimeline(timeline, { width: 80, color: false })).plot;
+  const session = timeline(calls, { thresholds: [70, 300_000] });
+  const plot = chartLines(renderTimeline(session, { width: 80, color: false })).plot;
   const rowOf = (cell: number) => 11 - plot.findIndex((l) => [...l][8 + cell] === "┄");
   assertEquals([rowOf(0), rowOf(32), rowOf(33), rowOf(65)], [8, 8, 4, 4]);
   ok(plot[11 - 4]?.endsWith(" 70%"));
