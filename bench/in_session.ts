@@ -708,6 +708,15 @@ function sourceParagraph(ours: Summary, sources: Summary[]): string {
     ).join("; ") + ". Target: the source's bundle within 1.2x of ours.";
 }
 
+/** A variant's folder under `tmp`, named after it, with its own home and temp folders, made. */
+async function variantFolders(tmp: string, name: string) {
+  const dir = join(tmp, name.replace(/[^A-Za-z0-9._-]/g, "_"));
+  const folders = { dir, home: join(dir, "home"), tmp: join(dir, "tmp") };
+  await Deno.mkdir(folders.home, { recursive: true });
+  await Deno.mkdir(folders.tmp, { recursive: true });
+  return folders;
+}
+
 /** Runs the in-session benchmark with the arguments after `--in-session`. */
 export async function inSessionMain(argv: string[]): Promise<number> {
   const { values } = scriptArgs("bench --in-session", IN_SESSION_USAGE, {
@@ -757,11 +766,7 @@ export async function inSessionMain(argv: string[]): Promise<number> {
     }
     const variants: Variant[] = [];
     for (const [name, script, hook] of scripts) {
-      const dir = join(tmp, name.replace(/[^A-Za-z0-9._-]/g, "_"));
-      const home = join(dir, "home");
-      const work = join(dir, "tmp");
-      await Deno.mkdir(home, { recursive: true });
-      await Deno.mkdir(work, { recursive: true });
+      const { dir, home, tmp: work } = await variantFolders(tmp, name);
       variants.push({
         name,
         hook,
@@ -772,11 +777,7 @@ export async function inSessionMain(argv: string[]): Promise<number> {
     }
     if (values["from-source"]) {
       for (const [name, bundled] of [[SOURCE_BUNDLE, true], [SOURCE, false]] as const) {
-        const dir = join(tmp, name.replace(/[^A-Za-z0-9._-]/g, "_"));
-        const home = join(dir, "home");
-        const work = join(dir, "tmp");
-        await Deno.mkdir(home, { recursive: true });
-        await Deno.mkdir(work, { recursive: true });
+        const { dir, home, tmp: work } = await variantFolders(tmp, name);
         variants.push({
           name,
           hook: true,
