@@ -6,6 +6,7 @@
  */
 import { join } from "node:path";
 import { locateClaude } from "../loopback/claude_cli.ts";
+import { probePlugin } from "./probe_plugin.ts";
 import { type Json, Scenario, textOf } from "../../tests/e2e/harness.ts";
 
 const cli = await locateClaude();
@@ -18,20 +19,11 @@ function body(tag: string, n: number): string {
   return head + "r".repeat(Math.max(0, n - head.length - tail.length)) + tail;
 }
 
-async function plugin(size: number): Promise<string> {
-  const dir = await Deno.makeTempDir({ prefix: "lessons-probe-plugin-" });
-  await Deno.mkdir(join(dir, ".claude-plugin"), { recursive: true });
-  await Deno.mkdir(join(dir, "hooks"), { recursive: true });
-  await Deno.writeTextFile(
-    join(dir, ".claude-plugin", "plugin.json"),
-    JSON.stringify({ name: "probe", version: "0.0.0", description: "probe" }),
-  );
+function plugin(size: number): Promise<string> {
   const answer = (event: string, tag: string, n: number) =>
     JSON.stringify({
       hookSpecificOutput: { hookEventName: event, additionalContext: body(tag, n) },
     });
-  await Deno.writeTextFile(join(dir, "hooks", "start.json"), answer("SessionStart", "START", size));
-  await Deno.writeTextFile(join(dir, "hooks", "post.json"), answer("PostCompact", "POST", 200));
   const log = (event: string) =>
     `echo "$(date +%s%N) ${event}" >> "\${CLAUDE_PLUGIN_ROOT}/order.log"`;
   const hook = (event: string, file: string) => ({
@@ -41,16 +33,13 @@ async function plugin(size: number): Promise<string> {
       timeout: 5,
     }],
   });
-  await Deno.writeTextFile(
-    join(dir, "hooks", "hooks.json"),
-    JSON.stringify({
-      hooks: {
-        SessionStart: [{ matcher: "compact", ...hook("SessionStart", "start.json") }],
-        PostCompact: [hook("PostCompact", "post.json")],
-      },
-    }),
-  );
-  return dir;
+  return probePlugin("probe", {
+    SessionStart: [{ matcher: "compact", ...hook("SessionStart", "start.json") }],
+    PostCompact: [hook("PostCompact", "post.json")],
+  }, {
+    "start.json": answer("SessionStart", "START", size),
+    "post.json": answer("PostCompact", "POST", 200),
+  });
 }
 
 function locate(requests: Json[], needle: string) {

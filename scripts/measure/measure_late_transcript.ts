@@ -17,6 +17,7 @@ import type { Step } from "../loopback/api_stub.ts";
 import { usage } from "../loopback/backed_steps.ts";
 import { locateClaude } from "../loopback/claude_cli.ts";
 import { startBurner } from "../loopback/cpu_burner.ts";
+import { probePlugin } from "./probe_plugin.ts";
 import { ROOT, Scenario } from "../../tests/e2e/harness.ts";
 
 const args = [...Deno.args];
@@ -67,22 +68,11 @@ if [ "$has_prev" = 0 ]; then
 fi
 `;
 
-async function tracer(): Promise<string> {
-  const dir = await Deno.makeTempDir({ prefix: "lessons-trace-plugin-" });
-  await Deno.mkdir(join(dir, ".claude-plugin"));
-  await Deno.mkdir(join(dir, "hooks"));
-  await Deno.writeTextFile(
-    join(dir, ".claude-plugin", "plugin.json"),
-    JSON.stringify({ name: "trace", version: "0.0.0", description: "transcript trace" }),
-  );
-  await Deno.writeTextFile(join(dir, "hooks", "trace.sh"), TRACE);
-  await Deno.chmod(join(dir, "hooks", "trace.sh"), 0o755);
+function tracer(): Promise<string> {
   const hook = { type: "command", command: '"${CLAUDE_PLUGIN_ROOT}/hooks/trace.sh"', timeout: 5 };
-  await Deno.writeTextFile(
-    join(dir, "hooks", "hooks.json"),
-    JSON.stringify({ hooks: { PostToolUse: [{ matcher: ".+", hooks: [hook] }] } }),
-  );
-  return dir;
+  return probePlugin("trace", { PostToolUse: [{ matcher: ".+", hooks: [hook] }] }, {
+    "trace.sh": TRACE,
+  });
 }
 
 /** Instant Bash calls; every fourth prints 29 KB (a result like the issue's 35 KB one). */

@@ -6,20 +6,14 @@
  */
 import { join } from "node:path";
 import { locateClaude } from "../loopback/claude_cli.ts";
+import { probePlugin } from "./probe_plugin.ts";
 import { type Json, Scenario, textOf } from "../../tests/e2e/harness.ts";
 
 const cli = await locateClaude();
 if ("problem" in cli) throw new Error(cli.problem);
 const calls = Number(Deno.args[0] ?? 3);
 
-async function plugin(): Promise<string> {
-  const dir = await Deno.makeTempDir({ prefix: "lessons-probe-batch-" });
-  await Deno.mkdir(join(dir, ".claude-plugin"), { recursive: true });
-  await Deno.mkdir(join(dir, "hooks"), { recursive: true });
-  await Deno.writeTextFile(
-    join(dir, ".claude-plugin", "plugin.json"),
-    JSON.stringify({ name: "probe", version: "0.0.0", description: "probe" }),
-  );
+function plugin(): Promise<string> {
   const hook = (event: string) => ({
     hooks: [{
       type: "command",
@@ -30,13 +24,10 @@ async function plugin(): Promise<string> {
       timeout: 5,
     }],
   });
-  await Deno.writeTextFile(
-    join(dir, "hooks", "hooks.json"),
-    JSON.stringify({
-      hooks: { PostToolBatch: [hook("PostToolBatch")], PostToolUse: [hook("PostToolUse")] },
-    }),
-  );
-  return dir;
+  return probePlugin("batch", {
+    PostToolBatch: [hook("PostToolBatch")],
+    PostToolUse: [hook("PostToolUse")],
+  });
 }
 
 const dir = await plugin();
