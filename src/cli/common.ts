@@ -12,8 +12,7 @@ import type { Program } from "./program.ts";
 import { renderHelp } from "./help.ts";
 import { wrap } from "./wrap.ts";
 
-export { groupDigits };
-export { wrap };
+export { groupDigits, wrap };
 
 /** What a command runs with, resolved once by dispatch.ts. */
 export interface Ctx {

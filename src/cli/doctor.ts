@@ -68,15 +68,12 @@ function checkSettings({ configFile: file, problems }: Settings): Check[] {
   const env = problems.filter((p) => !file.problems.includes(p));
   const where = `correct ${file.path ?? "the file"} at the line and column named (or remove it)`;
   const unset = "correct or unset the variables named (docs/configuration.md lists every setting)";
-  const found = file.path ? `${cli.configFileText(file)}: ${file.empty ? "empty" : "valid"}` : "";
+  const found = `${cli.configFileText(file)}: ` +
+    (file.path ? (file.empty ? "empty" : "valid") : "environment and defaults apply");
   return [
     file.problems.length > 0
       ? check("config file", "fail", file.problems.join("\n"), where)
-      : check(
-        "config file",
-        "ok",
-        found || `${cli.configFileText(file)}: environment and defaults apply`,
-      ),
+      : check("config file", "ok", found),
     env.length > 0
       ? check("environment", "fail", env.join("\n"), unset)
       : check("environment", "ok", "every LESSONS_* setting is valid"),
