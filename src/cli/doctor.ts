@@ -33,7 +33,7 @@ Options:
 /** Runs every check for the project at `cwd`. */
 async function diagnose(ctx: cli.Ctx, cwd: string, flag: string | undefined): Promise<DoctorJson> {
   const program = ctx.program();
-  const target = locateTranscript({}, ctx.settings.claudeDir, cwd, ctx.settings.codexHome);
+  const target = locateTranscript({}, cwd, ctx.settings);
   const found = "error" in target ? undefined : target;
   // The rules of the project's newest session's agent (AGENTS.md for Codex: io/hosts.ts).
   const settings = settingsFor(found?.path, ctx.settings);
@@ -46,12 +46,7 @@ async function diagnose(ctx: cli.Ctx, cwd: string, flag: string | undefined): Pr
   const checks: Check[] = [
     ...checkSettings(settings),
     ...await checkPlugin(plugin, settings),
-    ...checkRules(
-      rules,
-      settings.maxChars,
-      measured ?? sampleRefresh(rules, settings),
-      settings.agent,
-    ),
+    ...checkRules(rules, settings, measured ?? sampleRefresh(rules, settings)),
     checkThresholds(settings, cwd, trace),
     checkStateDir(settings.stateDir),
     checkStatusline(settings, plugin),

@@ -22,9 +22,8 @@ const RAISE = `raise LESSONS_REINJECT_MAX_CHARS (up to ${claudeCode.INLINE_LIMIT
 /** The manifest's check and the own rules', both measured on `rendered` (the sample refresh). */
 export function checkRules(
   rules: StandingRules,
-  maxChars: number,
+  { maxChars, agent }: Pick<Settings, "maxChars" | "agent">,
   rendered: CombinedRefresh,
-  agent?: Settings["agent"],
 ) {
   const any = rules.lessons.length + rules.blocks.length > 0;
   const size = `${groupDigits(rendered.text.length)} of ${groupDigits(maxChars)} characters`;
@@ -87,7 +86,7 @@ function checkOwnRules(
   r: CombinedRefresh,
   size: string,
   excused: boolean,
-  agent: Settings["agent"] | undefined,
+  agent: Settings["agent"],
 ) {
   const lines = [
     `${count(rules.blocks.length, "section")} of your own rules`,

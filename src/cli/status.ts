@@ -230,8 +230,7 @@ export async function runStatus(args: string[], ctx: cli.Ctx): Promise<number> {
   // The rules of the session's agent (AGENTS.md for Codex: io/hosts.ts), loaded once.
   const host = settingsFor(target.path, settings);
   const rules = await loadStandingRules(host, target.cwd ?? flags.cwd);
-  const payload = nextCallPayload(target, flags.cwd);
-  const trace = await dryRun(payload, settings, { render: true, rules });
+  const trace = await dryRun(nextCallPayload(target, flags.cwd), settings, { render: true, rules });
   const leftOut = sampleRefresh(rules, settings).omitted;
   const r = statusOf(trace, target, settings, { sources: sourceLines(rules, host.agent), leftOut });
   if (flags.values.json) await cli.printJson(r);
