@@ -9,8 +9,7 @@ import { statOrWhy } from "../io/files.ts";
 import { writeAll } from "../io/write_all.ts";
 import type { CliSettings, ConfigFileOutcome } from "../settings/resolve.ts";
 import type { Program } from "./program.ts";
-import { renderHelp } from "./help.ts";
-import { wrap } from "./wrap.ts";
+import { renderHelp, wrap } from "./help.ts";
 
 export { groupDigits, wrap };
 
