@@ -9,11 +9,9 @@ import { statOrWhy } from "../io/files.ts";
 import { writeAll } from "../io/write_all.ts";
 import type { CliSettings, ConfigFileOutcome } from "../settings/resolve.ts";
 import type { Program } from "./program.ts";
-import { renderHelp } from "./help.ts";
-import { wrap } from "./wrap.ts";
+import { renderHelp, wrap } from "./help.ts";
 
-export { groupDigits };
-export { wrap };
+export { groupDigits, wrap };
 
 /** What a command runs with, resolved once by dispatch.ts. */
 export interface Ctx {

@@ -171,7 +171,6 @@ async function replay(dir: string, variant: Variant = { scale: 1 }): Promise<Rep
 export async function runDemo(args: string[], ctx: cli.Ctx): Promise<number> {
   const flags = await cli.readFlags(args, { ...cli.COMMON, full: "boolean" }, HELP, ctx);
   if ("exit" in flags) return flags.exit;
-  // Each replay in a temporary folder of its own; one that cannot be made fails in one line.
   const replayIn = async (variant?: Variant) => {
     const dir = makeTempFolder("lessons-reinject-demo-", ctx.settings.tmpDir);
     if (failed(dir)) return dir;

@@ -33,7 +33,7 @@ Options:
 /** Runs every check for the project at `cwd`. */
 async function diagnose(ctx: cli.Ctx, cwd: string, flag: string | undefined): Promise<DoctorJson> {
   const program = ctx.program();
-  const target = locateTranscript({}, ctx.settings.claudeDir, cwd, ctx.settings.codexHome);
+  const target = locateTranscript({}, cwd, ctx.settings);
   const found = "error" in target ? undefined : target;
   // The rules of the project's newest session's agent (AGENTS.md for Codex: io/hosts.ts).
   const settings = settingsFor(found?.path, ctx.settings);
@@ -46,12 +46,7 @@ async function diagnose(ctx: cli.Ctx, cwd: string, flag: string | undefined): Pr
   const checks: Check[] = [
     ...checkSettings(settings),
     ...await checkPlugin(plugin, settings),
-    ...checkRules(
-      rules,
-      settings.maxChars,
-      measured ?? sampleRefresh(rules, settings),
-      settings.agent,
-    ),
+    ...checkRules(rules, settings, measured ?? sampleRefresh(rules, settings)),
     checkThresholds(settings, cwd, trace),
     checkStateDir(settings.stateDir),
     checkStatusline(settings, plugin),
@@ -68,15 +63,12 @@ function checkSettings({ configFile: file, problems }: Settings): Check[] {
   const env = problems.filter((p) => !file.problems.includes(p));
   const where = `correct ${file.path ?? "the file"} at the line and column named (or remove it)`;
   const unset = "correct or unset the variables named (docs/configuration.md lists every setting)";
-  const found = file.path ? `${cli.configFileText(file)}: ${file.empty ? "empty" : "valid"}` : "";
+  const found = `${cli.configFileText(file)}: ` +
+    (file.path ? (file.empty ? "empty" : "valid") : "environment and defaults apply");
   return [
     file.problems.length > 0
       ? check("config file", "fail", file.problems.join("\n"), where)
-      : check(
-        "config file",
-        "ok",
-        found || `${cli.configFileText(file)}: environment and defaults apply`,
-      ),
+      : check("config file", "ok", found),
     env.length > 0
       ? check("environment", "fail", env.join("\n"), unset)
       : check("environment", "ok", "every LESSONS_* setting is valid"),

@@ -1,7 +1,7 @@
 /** `doctor`'s checks of what the hook restates and when: manifest, own rules, thresholds. */
 import * as claudeCode from "../core/claude_code.ts";
 import { type CompactionPoint, endOf, spanFor } from "../core/compaction_point.ts";
-import { plannedRefreshes, type Schedule, scheduleFor, widestGap } from "../core/schedule.ts";
+import { type Schedule, scheduleFor, widestGap } from "../core/schedule.ts";
 import { formatTokens } from "../core/header.ts";
 import { isTokenThreshold, type Threshold } from "../core/numbers.ts";
 import { isReading, type Reading } from "../core/reading.ts";
@@ -15,15 +15,15 @@ import { count, groupDigits, names } from "./common.ts";
 import { check } from "./doctor_setup.ts";
 import type { Check } from "./schemas.ts";
 import { CLAUDE_MD_ROUTE, leftOutList, manifestFix, sourceLines } from "./rules.ts";
+import { refreshPoints } from "./status.ts";
 
 const RAISE = `raise LESSONS_REINJECT_MAX_CHARS (up to ${claudeCode.INLINE_LIMIT})`;
 
 /** The manifest's check and the own rules', both measured on `rendered` (the sample refresh). */
 export function checkRules(
   rules: StandingRules,
-  maxChars: number,
+  { maxChars, agent }: Pick<Settings, "maxChars" | "agent">,
   rendered: CombinedRefresh,
-  agent?: Settings["agent"],
 ) {
   const any = rules.lessons.length + rules.blocks.length > 0;
   const size = `${groupDigits(rendered.text.length)} of ${groupDigits(maxChars)} characters`;
@@ -56,13 +56,8 @@ function checkManifest(
     `${count(lessons.length - directives, "protocol")}${skipped}`;
   const ids = new Set(lessons.map((l) => l.slug));
   // Every active lesson not restated, and why: scope, session start's limits, the budget.
-  const cut = [
-    ...left,
-    ...r.omitted.filter((id) => ids.has(id)).map((id) => ({
-      id,
-      why: "refresh-budget" as const,
-    })),
-  ];
+  const over = r.omitted.filter((id) => ids.has(id));
+  const cut = [...left, ...over.map((id) => ({ id, why: "refresh-budget" as const }))];
   const named = cut.length > 0 ? `\nleft out: ${leftOutList(cut).join(", ")}` : "";
   if (lessons.length === 0) {
     const fix = "add directive or protocol lessons (or check their scope)";
@@ -91,7 +86,7 @@ function checkOwnRules(
   r: CombinedRefresh,
   size: string,
   excused: boolean,
-  agent: Settings["agent"] | undefined,
+  agent: Settings["agent"],
 ) {
   const lines = [
     `${count(rules.blocks.length, "section")} of your own rules`,
@@ -183,7 +178,7 @@ export function checkThresholds(settings: Settings, cwd: string, trace: Trace | 
     const lost = late.length > 0
       ? `; ${names(late)} never ${late.length === 1 ? "fires" : "fire"} there`
       : "";
-    const points = plannedRefreshes(thresholds, span).map((p) => p.tokens).filter((t) => t < end);
+    const points = refreshPoints(thresholds, span, end);
     const cadence = schedule.cadence?.points ?? [];
     const then = cadence.length === 0
       ? ""

@@ -121,7 +121,6 @@ function matches(matcher: unknown, value: string): boolean {
  */
 export function checkStatusline(settings: CliSettings, plugin: PluginRoot | undefined): Check {
   const file = join(settings.claudeDir ?? "", "settings.json");
-  // No settings: not set up.
   const command = String(fieldOf(fieldOf(readJson(file), "statusLine"), "command") ?? "").trim();
   const use = `${join(plugin?.root ?? "<plugin folder>", "hooks", "run")} statusline`;
   const versioned = (path: string) =>

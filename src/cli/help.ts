@@ -1,9 +1,30 @@
 /**
- * Help text laid out to a width: the commands write their help as plain text (prose paragraphs,
- * a `Usage:` line, rows of a term and its description), and this wraps each kind at word
- * boundaries, so no line is wider than the terminal and no word is cut.
+ * Text laid out to a width (`wrap`), help text too: the commands write their help as plain text
+ * (prose paragraphs, a `Usage:` line, rows of a term and its description), and this wraps each
+ * kind at word boundaries, so no line is wider than the terminal and no word is cut.
  */
-import { wrap } from "./wrap.ts";
+
+/** `text` broken at spaces into lines of at most `width`; a longer word after a `/`, else cut. */
+export function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    let rest = [...word];
+    while (rest.length > width) {
+      if (line !== "") lines.push(line), line = "";
+      const slash = rest.lastIndexOf("/", width - 1);
+      const cut = slash > 0 ? slash + 1 : width;
+      lines.push(rest.slice(0, cut).join(""));
+      rest = rest.slice(cut);
+    }
+    const piece = rest.join("");
+    const candidate = line === "" ? piece : `${line} ${piece}`;
+    if ([...candidate].length <= width) line = candidate;
+    else lines.push(line), line = piece;
+  }
+  if (line !== "" || lines.length === 0) lines.push(line);
+  return lines;
+}
 
 /** The narrowest description column before a description moves under its term. */
 const MIN_DESCRIPTION = 24;

@@ -9,6 +9,7 @@ import { newestRolloutFor, rolloutOf, rolloutsWithId } from "../io/codex_session
 import { findGitRoot } from "../io/rule_sources.ts";
 import { parentTranscriptOf } from "../io/session_files.ts";
 import type { HookPayload } from "../schemas/payload.ts";
+import type { Settings } from "../settings/resolve.ts";
 import { NO_SUCH_FILE } from "../core/errors.ts";
 import { failed } from "../core/result.ts";
 import { entriesOf, readHead, statOf, statOrWhy } from "../io/files.ts";
@@ -49,8 +50,7 @@ export async function chosenTarget(
   if (transcript && session) {
     return { exit: await usageError("give --transcript or --session, not both", help) };
   }
-  const { claudeDir, codexHome } = ctx.settings;
-  const target = locateTranscript({ transcript, session }, claudeDir, cwd, codexHome);
+  const target = locateTranscript({ transcript, session }, cwd, ctx.settings);
   return "error" in target ? { exit: await fail(target.error, json) } : target;
 }
 
@@ -60,9 +60,8 @@ export async function chosenTarget(
  */
 export function locateTranscript(
   options: { transcript?: string | undefined; session?: string | undefined },
-  claudeDir: string | undefined,
   cwd: string,
-  codexHome?: string | undefined,
+  { claudeDir, codexHome }: Pick<Settings, "claudeDir" | "codexHome">,
 ): Found {
   if (options.transcript) return namedTranscript(options.transcript);
   const claude = claudeTranscript(options, claudeDir, cwd);

@@ -33,9 +33,8 @@ export async function nextRefresh(
   given: Settings,
   cwd: string,
   target: Target | { error: string },
-  options: { threshold?: number | undefined; always?: boolean } = {},
+  { threshold, always }: { threshold?: number | undefined; always?: boolean } = {},
 ): Promise<NextRefresh> {
-  const { threshold } = options;
   // The rules of the session's agent (AGENTS.md for Codex: io/hosts.ts).
   const settings = "error" in target ? given : settingsFor(target.path, given);
   if ("error" in target) {
@@ -55,7 +54,7 @@ export async function nextRefresh(
   // Not due: the next threshold's refresh, as --threshold shows it, at this reading.
   const ahead = due ? undefined : trace.decision?.upcoming;
   const shown = threshold ??
-    (ahead ?? (!due && options.always ? settings.thresholds[0] : undefined));
+    (ahead ?? (!due && always ? settings.thresholds[0] : undefined));
   const byTokens = shown !== undefined && numbers.isTokenThreshold(shown);
   const tokens = r?.tokens ?? (!r && byTokens ? shown : undefined);
   const cause: RefreshCause | undefined = shown === undefined ? trace.decision?.cause : {

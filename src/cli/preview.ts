@@ -67,8 +67,7 @@ export async function runPreview(args: string[], ctx: cli.Ctx): Promise<number> 
     return await cli.usageError(`--threshold ${asked}: ${expected}`, HELP);
   }
   for (const problem of settings.problems) await cli.err(problem);
-  const { claudeDir, codexHome } = settings;
-  const target = locateTranscript({ transcript, session }, claudeDir, flags.cwd, codexHome);
+  const target = locateTranscript({ transcript, session }, flags.cwd, settings);
   if ("error" in target && (transcript || session)) return await cli.fail(target.error, json);
   const next = await nextRefresh(settings, flags.cwd, target, { threshold });
   const { cause, built, due } = next;

@@ -102,7 +102,6 @@ export const PreviewJsonSchema = z.object({
 });
 export type PreviewJson = z.infer<typeof PreviewJsonSchema>;
 
-/** `lessons-reinject demo --json`. */
 /** One replay of `demo --json`. */
 const DemoReplaySchema = z.object({
   model: z.string(),

@@ -5,7 +5,7 @@
 import { formatTokens } from "../core/header.ts";
 import { isTokenThreshold, percentText, thresholdText } from "../core/numbers.ts";
 import { endOf } from "../core/compaction_point.ts";
-import { fillOf, isReading, type Reading } from "../core/reading.ts";
+import { fillOf, isReading } from "../core/reading.ts";
 import { plannedRefreshes } from "../core/schedule.ts";
 import { pointOf } from "../core/thresholds.ts";
 import { percentOf } from "../core/window.ts";
@@ -38,17 +38,9 @@ Options:
   -h, --help         this help
 `;
 
-/** Where the refreshes land, in tokens, up to where the context ends (its compaction point). */
-function refreshPoints(
-  thresholds: readonly number[] | undefined,
-  span: number,
-  reading: Reading | undefined,
-): number[] {
-  const end = reading?.compaction && reading.window !== undefined
-    ? endOf(reading.compaction, reading.window)
-    : Infinity;
-  return plannedRefreshes(thresholds ?? [], span).map((p) => p.tokens).filter((t) => t < end);
-}
+/** Where the refreshes land, in tokens, before the context ends at `end` (its compaction point). */
+export const refreshPoints = (thresholds: readonly number[], span: number, end: number) =>
+  plannedRefreshes(thresholds, span).map((p) => p.tokens).filter((t) => t < end);
 
 /** `status --json` from a dry run's trace. Pure. */
 export function statusOf(
@@ -64,8 +56,8 @@ export function statusOf(
   const none = reading && !isReading(reading) ? reading : undefined;
   const span = measured ? fillOf(measured).span : undefined;
   const point = measured?.compaction;
+  const end = point && measured?.window !== undefined ? endOf(point, measured.window) : Infinity;
   const fired = trace.result === "fired";
-  // Refused for want of rules: what it crossed is still ahead.
   const next = trace.refused ? cause[0] : decision?.upcoming;
   return {
     transcript: target.path,
@@ -83,7 +75,7 @@ export function statusOf(
       : plannedRefreshes(settings.thresholds, span).flatMap((p) => p.thresholds),
     cadence: measured?.cadence?.every ?? null,
     span: span ?? null,
-    thresholdTokens: span === undefined ? [] : refreshPoints(decision?.thresholds, span, measured),
+    thresholdTokens: span === undefined ? [] : refreshPoints(decision?.thresholds ?? [], span, end),
     compaction: point === undefined ? null : {
       tokens: point.kind === "point" ? point.tokens : null,
       window: point.kind === "point" ? point.window : null,
@@ -238,8 +230,7 @@ export async function runStatus(args: string[], ctx: cli.Ctx): Promise<number> {
   // The rules of the session's agent (AGENTS.md for Codex: io/hosts.ts), loaded once.
   const host = settingsFor(target.path, settings);
   const rules = await loadStandingRules(host, target.cwd ?? flags.cwd);
-  const payload = nextCallPayload(target, flags.cwd);
-  const trace = await dryRun(payload, settings, { render: true, rules });
+  const trace = await dryRun(nextCallPayload(target, flags.cwd), settings, { render: true, rules });
   const leftOut = sampleRefresh(rules, settings).omitted;
   const r = statusOf(trace, target, settings, { sources: sourceLines(rules, host.agent), leftOut });
   if (flags.values.json) await cli.printJson(r);

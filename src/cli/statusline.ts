@@ -73,7 +73,6 @@ async function bridge(
   // No transcript yet: the record carries no size.
   const record = recordFromStatusline(input, Date.now(), path ? statOf(path)?.size : undefined);
   if (failed(record)) return nothing(record.error, record.early);
-  // The hook's dry run on Claude Code's figures: what is due, what comes next.
   const { reading, decision } = await dryRun(
     {
       session_id: record.sessionId,

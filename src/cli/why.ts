@@ -1,8 +1,6 @@
 /**
- * `lessons-reinject why`: why a session got no refresh (or what it gets next), in one answer. It
- * renders the hook's dry run for the next call (`dryRun`, the trace the hook's own debug line is
- * made of) and lists what Claude Code recorded of the hook's runs in the transcript: the lines the
- * hook wrote to stderr, which Claude Code keeps there and does not show on screen.
+ * `lessons-reinject why`: the hook's dry run for the next call (the trace of its debug line), and
+ * what Claude Code recorded of its runs in the transcript: stderr lines it keeps but never shows.
  */
 import { debugLine, dryRun, stateDirFix, type Trace } from "../hook.ts";
 import { type HookRecord, hookRecordsOf } from "../io/hook_records.ts";

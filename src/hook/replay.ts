@@ -114,7 +114,6 @@ export function replaySession(
 ): Replayed[] | { error: string } {
   return withTranscript(path, (source, size): Replayed[] => {
     const out: Replayed[] = [];
-    // The host's reader: the points and views of its transcript (io/hosts.ts).
     const reader = readerFor(path);
     const { viewOf } = reader;
     const points = reader === CODEX

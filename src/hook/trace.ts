@@ -44,7 +44,6 @@ export interface Trace {
   rearm?: RearmResult | undefined;
 }
 
-/** How a reading's numbers are written: the debug line's plain digits, or the reports' `200k`. */
 /** A step's part of the trace (the payload gives the rest), and the answer when it has one. */
 export type Part = Partial<Trace> & Pick<Trace, "result" | "reason"> & {
   answer?: string | undefined;
@@ -53,6 +52,7 @@ export type Part = Partial<Trace> & Pick<Trace, "result" | "reason"> & {
 /** A part that stays silent, and why. */
 export const silent = (reason: string): Part => ({ result: "silent", reason });
 
+/** How a reading's numbers are written: the debug line's plain digits, or the reports' `200k`. */
 export interface NumberStyle {
   tokens: (tokens: number) => string;
   window: (tokens: number) => string;

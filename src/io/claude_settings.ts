@@ -40,7 +40,6 @@ function placesOf(places: SettingsPlaces): { files: string[]; dropIns: string } 
  */
 export function settingsFiles(places: SettingsPlaces): string[] {
   const { files, dropIns } = placesOf(places);
-  // No drop-in folder, the usual case: no names.
   const names = entriesOf(dropIns)
     .filter((e) => e.isFile && e.name.endsWith(".json") && !e.name.startsWith("."))
     .map((e) => e.name)
@@ -150,10 +149,6 @@ export function compactionSettings(
 ): { files: CompactSettings | undefined; remember?: string } {
   const matters = settings.scaleForAutocompact && !settings.compactEnv.off;
   if (!matters && !options.always) return { files: undefined };
-  const projectDir = settings.projectDir ?? cwd;
-  return compactSettingsFor(options.kept, {
-    claudeDir: settings.claudeDir,
-    projectDir,
-    os: Deno.build.os,
-  });
+  const { claudeDir, projectDir = cwd } = settings;
+  return compactSettingsFor(options.kept, { claudeDir, projectDir, os: Deno.build.os });
 }

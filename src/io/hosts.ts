@@ -47,7 +47,6 @@ export function settingsFor<S extends Settings>(path: string | undefined, settin
 /** Where Codex compacts: `model_auto_compact_token_limit` in its config.toml, else its default. */
 function codexCompaction(codexHome: string | undefined): NonNullable<CompactEnv["host"]> {
   const file = codexHome && join(codexHome, "config.toml");
-  // No config file: Codex's default.
   const text = file ? readText(file) : undefined;
   const limit = text === undefined ? undefined : autoCompactLimitOf(text);
   if (limit !== undefined) {

@@ -22,9 +22,7 @@ export type UnusableManifest =
   | { kind: "none" }
   | { kind: "invalid"; location: { path: string; via: string }; error: string };
 
-/**
- * The manifest found, read and parsed as JSON; or why it cannot be used.
- */
+/** The manifest found, read and parsed as JSON; or why it cannot be used. */
 export async function readManifest(
   search: ManifestSettings,
 ): Promise<

@@ -83,9 +83,7 @@ export function installedDataDir(
     // <plugins>/cache/<marketplace>/<plugin>/<version>
     const [name, marketplace] = [dirname(runsFrom), dirname(dirname(runsFrom))];
     const cached = resolve(dirname(marketplace)) === resolve(pluginsDir, "cache");
-    if (cached && basename(name) === plugin) {
-      return dataOf(`${plugin}@${basename(marketplace)}`);
-    }
+    if (cached && basename(name) === plugin) return dataOf(`${plugin}@${basename(marketplace)}`);
     const local = localInstall(pluginsDir, plugin);
     if (local && resolve(local.root) === resolve(runsFrom)) return dataOf(local.id);
   }

@@ -77,7 +77,6 @@ function* filesUnder(root: string, maxDepth: number, budget: number) {
   for (let depth = 0; depth <= maxDepth && level.length > 0; depth++) {
     const next: string[] = [];
     for (const dir of level) {
-      // An unreadable folder holds nothing we can use.
       for (const entry of entriesOf(dir)) {
         if (--budget < 0) return;
         if (entry.isFile) yield [dir, entry.name] as const;

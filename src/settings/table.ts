@@ -77,9 +77,7 @@ const THRESHOLDS_EXPECTED = `a non-empty list of thresholds, each ${THRESHOLD_EX
 /** Thresholds (core/numbers.ts), sorted, duplicates dropped; each wrong entry is named. */
 const thresholdList: Parse<Threshold[]> = (raw) => {
   const given = typeof raw === "string" && raw.trim() === "" ? [] : itemsOf(raw, ",", true);
-  if (given.length === 0) {
-    return { error: `expected ${THRESHOLDS_EXPECTED} (the list is empty)` };
-  }
+  if (given.length === 0) return { error: `expected ${THRESHOLDS_EXPECTED} (the list is empty)` };
   const values: Threshold[] = [];
   const wrong: string[] = [];
   for (const item of given) {
@@ -87,9 +85,7 @@ const thresholdList: Parse<Threshold[]> = (raw) => {
     if (!failed(parsed)) values.push(parsed);
     else wrong.push(`${shownValue(item)}: ${parsed.error}`);
   }
-  if (wrong.length > 0) {
-    return { error: `expected ${THRESHOLDS_EXPECTED} (${wrong.join("; ")})` };
-  }
+  if (wrong.length > 0) return { error: `expected ${THRESHOLDS_EXPECTED} (${wrong.join("; ")})` };
   return [...new Set(values)].sort((a, b) => a - b);
 };
 
@@ -98,13 +94,9 @@ const CADENCE_EXPECTED = `a number of tokens from ${MIN_CADENCE / 1000}k to 1M (
 /** Tokens between refreshes past the last threshold on a large span; `off` (or 0) is 0. */
 const cadenceOf: Parse<number> = (raw) => {
   const word = typeof raw === "string" || typeof raw === "number" ? String(raw).trim() : "";
-  if (["off", "none", "0", "false", "no"].includes(word.toLowerCase())) {
-    return 0;
-  }
+  if (["off", "none", "0", "false", "no"].includes(word.toLowerCase())) return 0;
   const parsed = parseTokens(raw);
-  if (failed(parsed)) {
-    return { error: parsed.error.replace(TOKENS_EXPECTED, CADENCE_EXPECTED) };
-  }
+  if (failed(parsed)) return { error: parsed.error.replace(TOKENS_EXPECTED, CADENCE_EXPECTED) };
   return parsed >= MIN_CADENCE && parsed <= 1_000_000 ? parsed : {
     error: `expected ${CADENCE_EXPECTED} (${shownValue(raw)} is out of that range)`,
   };
@@ -152,7 +144,6 @@ const pathList: Parse<string[]> = (raw) => {
 
 const ROWS = {
   thresholds: {
-    key: "thresholds",
     env: "LESSONS_REINJECT_THRESHOLDS",
     expected: THRESHOLDS_EXPECTED,
     parse: thresholdList,
@@ -163,7 +154,6 @@ const ROWS = {
       "docs/thresholds.md.",
   },
   cadence: {
-    key: "cadence",
     env: "LESSONS_REINJECT_CADENCE",
     expected: CADENCE_EXPECTED,
     parse: cadenceOf,
@@ -175,7 +165,6 @@ const ROWS = {
       "the last. See docs/thresholds.md.",
   },
   toolCountInterval: {
-    key: "toolCountInterval",
     env: "LESSONS_REINJECT_TOOL_COUNT",
     ...whole(1, 1_000_000, "a whole number of tool calls from 1 to 1,000,000"),
     fallback: 20,
@@ -183,7 +172,6 @@ const ROWS = {
     doc: "Without any context reading, refresh every N tool calls.",
   },
   maxChars: {
-    key: "maxChars",
     env: "LESSONS_REINJECT_MAX_CHARS",
     ...whole(
       1,
@@ -195,7 +183,6 @@ const ROWS = {
     doc: "Budget of one refresh, in characters; Claude Code delivers at most 10,000 inline.",
   },
   contextWindow: {
-    key: "contextWindow",
     env: "LESSONS_CONTEXT_WINDOW",
     expected: TOKENS_EXPECTED,
     parse: parseTokens,
@@ -204,7 +191,6 @@ const ROWS = {
     doc: "Context window in tokens, when you know it better than the hook can tell.",
   },
   manifestPath: {
-    key: "manifestPath",
     env: "LESSONS_MANIFEST_PATH",
     ...path,
     absent: "the manifest found by searching",
@@ -212,7 +198,6 @@ const ROWS = {
     doc: "The lessons-learned `lesson-manifest.json` to read.",
   },
   stateDir: {
-    key: "stateDir",
     env: "LESSONS_STATE_DIR",
     ...path,
     absent: "the default folder",
@@ -220,7 +205,6 @@ const ROWS = {
     doc: "Folder for the per-session state files (created mode 0700).",
   },
   debug: {
-    key: "debug",
     env: "LESSONS_DEBUG",
     ...onOff,
     fallback: false,
@@ -230,7 +214,6 @@ const ROWS = {
       "(and in `claude --debug-file`).",
   },
   waitMs: {
-    key: "waitMs",
     env: "LESSONS_REINJECT_WAIT_MS",
     ...whole(1, 4000, "a whole number of milliseconds from 1 to 4000"),
     fallback: 250,
@@ -239,7 +222,6 @@ const ROWS = {
       "asynchronously).",
   },
   scaleForAutocompact: {
-    key: "scaleForAutocompact",
     env: "LESSONS_SCALE_FOR_AUTOCOMPACT",
     ...onOff,
     fallback: true,
@@ -250,7 +232,6 @@ const ROWS = {
       "off: always against the whole window.",
   },
   rearmDedupAt: {
-    key: "rearmDedupAt",
     env: "LESSONS_REINJECT_REARM_DEDUP",
     expected: REARM_EXPECTED,
     parse: rearmList,
@@ -262,7 +243,6 @@ const ROWS = {
       "docs/maintainers/prd-departures.md.",
   },
   sources: {
-    key: "sources",
     env: "LESSONS_REINJECT_SOURCES",
     expected: SOURCES_EXPECTED,
     parse: sourceList,
@@ -273,7 +253,6 @@ const ROWS = {
       "see docs/own-rules.md.",
   },
   rulesFiles: {
-    key: "rulesFiles",
     env: "LESSONS_REINJECT_RULES_FILES",
     expected: "a list of paths (non-empty strings)",
     parse: pathList,
@@ -285,24 +264,23 @@ const ROWS = {
       "the environment; relative to the project folder, or to the config file's folder there).",
   },
   refreshAfterCompact: {
-    key: "refreshAfterCompact",
     env: "LESSONS_REINJECT_AFTER_COMPACT",
     ...onOff,
     fallback: true,
     shownDefault: "on",
     doc: "Restate the rules once right after a compaction, in the new context's first request.",
   },
-} satisfies Record<string, SettingRow<unknown>>;
+} satisfies Record<string, Omit<SettingRow<unknown>, "key">>;
 
 export type SettingKey = keyof typeof ROWS;
 
 type SettingValue<K extends SettingKey> = typeof ROWS[K] extends { parse: Parse<infer T> } ? T
   : never;
 
-/** The settings a user may give in the environment or the config file. */
-export const SETTINGS: {
-  readonly [K in SettingKey]: typeof ROWS[K] & SettingRow<SettingValue<K>>;
-} = ROWS;
+/** The settings a user may give in the environment or the config file; a row's key is its name. */
+export const SETTINGS = Object.fromEntries(
+  Object.entries(ROWS).map(([key, row]) => [key, { ...row, key }]),
+) as { readonly [K in SettingKey]: typeof ROWS[K] & SettingRow<SettingValue<K>> };
 
 /** Values a config file gives, already checked by their rows; each is optional. */
 export type FileSettings = { [K in SettingKey]?: SettingValue<K> };

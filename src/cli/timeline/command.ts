@@ -39,9 +39,7 @@ export async function runTimeline(args: string[], ctx: cli.Ctx): Promise<number>
   // Without a transcript, --json prints nothing: the error goes to stderr only.
   const target = await chosenTarget({ ...flags.values, json: false }, ctx, flags.cwd, HELP);
   if ("exit" in target) return target.exit;
-  // The settings a session of its agent runs under (io/hosts.ts).
   const settings = settingsFor(target.path, ctx.settings);
-  // Claude Code's auto-compaction settings as the hook reads them.
   const { files } = compactionSettings(settings, flags.cwd);
   const { path, sessionId, agentId } = target;
   const replayed = await replaySession(
