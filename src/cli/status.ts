@@ -58,6 +58,7 @@ export function statusOf(
   const point = measured?.compaction;
   const end = point && measured?.window !== undefined ? endOf(point, measured.window) : Infinity;
   const fired = trace.result === "fired";
+  // Refused for want of rules: what it crossed is still ahead.
   const next = trace.refused ? cause[0] : decision?.upcoming;
   return {
     transcript: target.path,
