@@ -293,23 +293,42 @@ export class Scenario {
   }
 }
 
-/** One end-to-end test: a fresh scenario, what to check in it. */
+/** One end-to-end test: a fresh scenario, its turns, and what the main transcript must show. */
 export interface ScenarioTest extends Omit<ScenarioSetup, "name"> {
   /** The test's name, as `deno test` prints it; it names the scenario's folders too. */
   name: string;
   /** Makes the plugin folder to load instead of this repository, removed after the test. */
   plugin?: () => Promise<string>;
-  /** The test's own assertions. */
-  body: (s: Scenario) => Promise<void>;
+  /** Runs the scenario's turns and returns the main transcript; one turn on Sonnet by default. */
+  turns?: (s: Scenario) => Promise<Json[]>;
+  /** Every refresh the main transcript records, as [call, thresholds named]; `then` when absent. */
+  refreshes?: [string, number[]][];
+  /** What else the scenario proves (every refresh of a tool call is checked delivered before). */
+  then?: (s: Scenario, lines: Json[], refreshes: Refresh[]) => void | Promise<void>;
+}
+
+/** One turn on {@link SONNET} (`prompt`, with `options`); returns the main transcript's lines. */
+export function turn(
+  options: TurnOptions = {},
+  prompt = "Run the scripted steps.",
+): (s: Scenario) => Promise<Json[]> {
+  return async (s) => {
+    await runTurn(s, prompt, { model: SONNET, ...options });
+    return await s.lines();
+  };
 }
 
 /**
  * Registers `test` with `deno test` (ignored when no Claude Code is installed, `bin` empty): starts
- * its scenario, runs its assertions, checks that every step was backed by what its requests carry
- * ({@link Scenario.assertBacked}), explains the scenario's state in a failure's message, and always
- * closes it.
+ * its scenario, runs its turns, checks the refreshes it expects and that every refresh of a tool
+ * call reached the model ({@link assertDelivered}), runs its own checks, then that every step was
+ * backed by what its requests carry ({@link Scenario.assertBacked}); explains the scenario's state
+ * in a failure's message, and always closes it.
  */
-export function scenarioTest(bin: string, { name, plugin, body, ...setup }: ScenarioTest): void {
+export function scenarioTest(
+  bin: string,
+  { name, plugin, turns = turn(), refreshes: expected, then, ...setup }: ScenarioTest,
+): void {
   Deno.test({
     name,
     ignore: bin === "",
@@ -325,7 +344,13 @@ export function scenarioTest(bin: string, { name, plugin, body, ...setup }: Scen
           ...(dir ? { pluginDirs: [dir] } : {}),
         });
         try {
-          await body(s);
+          const lines = await turns(s);
+          const refreshes = refreshesIn(lines);
+          if (expected) {
+            deepStrictEqual(refreshes.map((r) => [r.toolUseID, thresholdsOf(r)]), expected);
+          }
+          assertDelivered(s, refreshes.filter((r) => r.toolUseID !== "SessionStart"));
+          await then?.(s, lines, refreshes);
           s.assertBacked();
         } catch (error) {
           const why = await s.diagnosis();
