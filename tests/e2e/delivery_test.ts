@@ -8,6 +8,7 @@
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { backedSteps, reportCarrying } from "../../scripts/loopback/backed_steps.ts";
+import { probePlugin } from "../../scripts/measure/probe_plugin.ts";
 import { cli } from "../cli/_cli.ts";
 import {
   agentCall,
@@ -29,40 +30,27 @@ const bin = await claudeForSuite();
 const HOOK = `"${join(ROOT, "hooks", "run")}"`;
 
 /**
- * A test build of the plugin: this repository's manifest and a hooks.json of its own, whose
+ * A test build of the plugin (`probePlugin`, named lessons-reinject): a hooks.json of its own, whose
  * commands run the real `hooks/run`, or the shell command `wiring` gives for tool calls or for
  * SessionStart clear|compact, with `scripts` beside it in `hooks/` (named as
- * `${CLAUDE_PLUGIN_ROOT}/hooks/<name>`). Nothing in the product changes; only how Claude Code is
- * told to run it.
+ * `${CLAUDE_PLUGIN_ROOT}/hooks/<name>.sh`). Nothing in the product changes; only how Claude Code
+ * is told to run it.
  */
 function testPlugin(
   wiring: { toolCall?: string; sessionStart?: string; timeout?: number },
   scripts: Record<string, string> = {},
 ): () => Promise<string> {
-  return async () => {
-    const dir = await Deno.makeTempDir({ prefix: "lessons-e2e-plugin-" });
-    await Deno.mkdir(join(dir, ".claude-plugin"));
-    await Deno.mkdir(join(dir, "hooks"));
-    await Deno.copyFile(
-      join(ROOT, ".claude-plugin", "plugin.json"),
-      join(dir, ".claude-plugin", "plugin.json"),
-    );
-    for (const [name, text] of Object.entries(scripts)) {
-      await Deno.writeTextFile(join(dir, "hooks", name), text, { mode: 0o755 });
-    }
-    const group = (command: string, matcher?: string) => [{
-      ...(matcher ? { matcher } : {}),
-      hooks: [{ type: "command", command, timeout: wiring.timeout ?? 5 }],
-    }];
-    const hooks = {
-      PostToolUse: group(wiring.toolCall ?? HOOK, ".+"),
-      PostToolUseFailure: group(wiring.toolCall ?? HOOK, ".+"),
-      SessionStart: group(wiring.sessionStart ?? HOOK, "clear|compact"),
-      PostCompact: group(HOOK),
-    };
-    await Deno.writeTextFile(join(dir, "hooks", "hooks.json"), JSON.stringify({ hooks }, null, 2));
-    return dir;
+  const group = (command: string, matcher?: string) => [{
+    ...(matcher ? { matcher } : {}),
+    hooks: [{ type: "command", command, timeout: wiring.timeout ?? 5 }],
+  }];
+  const hooks = {
+    PostToolUse: group(wiring.toolCall ?? HOOK, ".+"),
+    PostToolUseFailure: group(wiring.toolCall ?? HOOK, ".+"),
+    SessionStart: group(wiring.sessionStart ?? HOOK, "clear|compact"),
+    PostCompact: group(HOOK),
   };
+  return () => probePlugin("lessons-reinject", hooks, scripts);
 }
 
 const AGENT_TASK = "E2E-DELIVERY-AGENT-7f3a";
@@ -129,9 +117,9 @@ scenarioTest(bin, {
     ], 67_000),
   },
   plugin: testPlugin({
-    toolCall: '"${CLAUDE_PLUGIN_ROOT}/hooks/kill-once"',
+    toolCall: '"${CLAUDE_PLUGIN_ROOT}/hooks/kill-once.sh"',
     timeout: 8,
-  }, { "kill-once": KILL_ONCE }),
+  }, { "kill-once.sh": KILL_ONCE }),
   turns: turn({}, "Climb; one hook is killed."),
   // Sent once, on the next call, and never a third time.
   refreshes: [["toolu_k03", [30]]],
