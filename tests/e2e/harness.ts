@@ -307,13 +307,18 @@ export interface ScenarioTest extends Omit<ScenarioSetup, "name"> {
   then?: (s: Scenario, lines: Json[], refreshes: Refresh[]) => void | Promise<void>;
 }
 
-/** One turn on {@link SONNET} (`prompt`, with `options`); returns the main transcript's lines. */
+/**
+ * One `claude -p` turn on {@link SONNET} (`prompt`, with `options`) that must end normally, with no
+ * error reported; returns the main transcript's lines.
+ */
 export function turn(
   options: TurnOptions = {},
   prompt = "Run the scripted steps.",
 ): (s: Scenario) => Promise<Json[]> {
   return async (s) => {
-    await runTurn(s, prompt, { model: SONNET, ...options });
+    const ran = await s.turn(prompt, { model: SONNET, ...options });
+    equal(ran.code, 0, `claude exited ${ran.code}: ${ran.stderr}`);
+    equal(ran.result.is_error, false, `claude reported an error: ${JSON.stringify(ran.result)}`);
     return await s.lines();
   };
 }
@@ -442,23 +447,11 @@ export function agentCall(marker: string, type = "general-purpose"): Omit<ToolCa
   return { name: "Agent", input: type === "fork" ? input : { ...input, run_in_background: false } };
 }
 
-/** One `claude -p` turn that must end normally, with no error reported. */
-export async function runTurn(
-  s: Scenario,
-  prompt: string,
-  options: TurnOptions = {},
-): Promise<void> {
-  const turn = await s.turn(prompt, options);
-  equal(turn.code, 0, `claude exited ${turn.code}: ${turn.stderr}`);
-  equal(turn.result.is_error, false, `claude reported an error: ${JSON.stringify(turn.result)}`);
-}
-
 /** Three turns on {@link SONNET} around a real `/compact`; returns the main transcript's lines. */
 export async function compactTurns(s: Scenario): Promise<Json[]> {
-  await runTurn(s, "Before compaction.", { model: SONNET });
-  await runTurn(s, "/compact", { model: SONNET, resume: true });
-  await runTurn(s, "After compaction.", { model: SONNET, resume: true });
-  return await s.lines();
+  await turn({}, "Before compaction.")(s);
+  await turn({ resume: true }, "/compact")(s);
+  return await turn({ resume: true }, "After compaction.")(s);
 }
 
 /**
