@@ -70,6 +70,9 @@ const OWN_CLAUDE_MD = `# Project notes\n\nUNMARKED project notes stay out of ref
 const OWN_HEADING = "## Rules you marked in CLAUDE.md";
 const REINJECT_MD = "Quote the failing test's name in every report.";
 
+/** What refreshes stating `percents` of a 200k window state ({@link stated}). */
+const on200k = (...percents: number[]) => percents.map((percent) => ({ percent, window: "200k" }));
+
 /** The refresh text after its header line: what a refresh restated. */
 function bodyOf(refresh: Refresh): string {
   return refresh.content.slice(refresh.content.indexOf("\n") + 1);
@@ -160,10 +163,7 @@ const CASES: Case[] = [
     refreshes: [["toolu_c05", [30]], ["toolu_c09", [52]], ["toolu_c12", [70]]],
     then: (s, _, refreshes) => {
       equal(s.stub.served.main, 14);
-      deepStrictEqual(
-        refreshes.map(stated),
-        [31, 52, 70].map((percent) => ({ percent, window: "200k" })),
-      );
+      deepStrictEqual(refreshes.map(stated), on200k(31, 52, 70));
       deepStrictEqual(refreshes.map((r) => r.hookName), Array(3).fill("PostToolUse:Bash"));
     },
   },
@@ -410,10 +410,7 @@ const CASES: Case[] = [
         ["toolu_a01", [30, 52]],
         ["toolu_a02", [70]],
       ]);
-      deepStrictEqual(
-        sub.map(stated),
-        [62, 71].map((percent) => ({ percent, window: "200k" })),
-      );
+      deepStrictEqual(sub.map(stated), on200k(62, 71));
       assertDelivered(s, sub);
 
       // What Claude Code tells a subagent's hook (measured in 2.1.328): the main transcript_path,
@@ -493,10 +490,7 @@ const CASES: Case[] = [
     },
     refreshes: [["toolu_e02", [29]], ["toolu_e04", [57]]],
     then: (_, __, refreshes) => {
-      deepStrictEqual(
-        refreshes.map(stated),
-        [29, 57].map((percent) => ({ percent, window: "200k" })),
-      );
+      deepStrictEqual(refreshes.map(stated), on200k(29, 57));
     },
   },
   {
