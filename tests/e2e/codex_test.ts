@@ -36,15 +36,7 @@ async function run(steps: ResponsesStep[], compactLimit?: number): Promise<Respo
     `# Project\n\nPlain guidance.\n\n<!-- reinject -->\n${RULE}\n<!-- /reinject -->\n`,
   );
   // Where lessons-learned keeps its manifest when Codex installed it (codex-facts.md).
-  const data = join(
-    home,
-    "plugins",
-    "cache",
-    "lessons-learned",
-    "lessons-learned",
-    "1.0.0",
-    "data",
-  );
+  const data = join(home, "plugins/cache/lessons-learned/lessons-learned/1.0.0/data");
   Deno.mkdirSync(data, { recursive: true });
   Deno.copyFileSync(SAMPLE_MANIFEST, join(data, "lesson-manifest.json"));
   const env = {

@@ -11,12 +11,10 @@ import {
   attachmentOf,
   claudeForSuite,
   type Json,
-  refreshesIn,
-  runTurn,
   type ScenarioSetup,
   scenarioTest,
-  SONNET,
   thresholdsOf,
+  turn,
 } from "./harness.ts";
 
 const bin = await claudeForSuite();
@@ -83,9 +81,8 @@ for (const { name, prefix, readings, after, point, thresholds, record, ...setup 
     name: `e2e: ${name}`,
     ...setup,
     script: { main: backedSteps(steps, after.at(-1)! + 500) },
-    body: async (s) => {
-      await runTurn(s, "Climb until Claude Code compacts.", { model: SONNET });
-      const lines = await s.lines();
+    turns: turn({}, "Climb until Claude Code compacts."),
+    then: async (s, lines, refreshes) => {
       const boundaries = lines.flatMap((line, index) => {
         const meta = line.compactMetadata as Json | undefined;
         const auto = line.subtype === "compact_boundary" && meta?.trigger === "auto";
@@ -110,7 +107,7 @@ for (const { name, prefix, readings, after, point, thresholds, record, ...setup 
       const compactRequest = s.stub.requests.findIndex((r) => r.route === "compact");
       ok(compactRequest >= 0, "the compaction request reached the stand-in");
 
-      const before = refreshesIn(lines).filter((r) => r.line < boundary.line);
+      const before = refreshes.filter((r) => r.line < boundary.line);
       const byNumber = (a: number, b: number) => a - b;
       deepStrictEqual(before.flatMap(thresholdsOf).sort(byNumber), thresholds.sort(byNumber));
       for (const request of assertDelivered(s, before)) {

@@ -6,7 +6,7 @@
  * `doctor` and `statusline` are asked about that session through the plugin's `hooks/run`.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { backedSteps } from "../../scripts/loopback/backed_steps.ts";
 import { spawnWithStdin } from "../_helpers.ts";
 import { statuslineInput } from "../cli/_cli.ts";
@@ -15,13 +15,23 @@ import {
   claudeForSuite,
   copyPlugin,
   installFromFolder,
-  refreshesIn,
-  runTurn,
+  type Scenario,
   scenarioTest,
-  SONNET,
+  turn,
 } from "./harness.ts";
 
 const bin = await claudeForSuite();
+
+/** The folder the plugin is installed from, a terminal's environment, its config file. */
+const installOf = (s: Scenario) => ({
+  folder: join(s.root, "lessons-reinject"),
+  env: { ...claudeEnv(s.home), TMPDIR: s.tmp, LESSONS_REINJECT_NO_AUTO_INSTALL: "1" },
+  // In the folder Claude Code names CLAUDE_PLUGIN_DATA for this install.
+  file: join(
+    s.home,
+    ".claude/plugins/data/lessons-reinject-lessons-reinject/lessons-reinject.jsonc",
+  ),
+});
 
 scenarioTest(bin, {
   name:
@@ -32,24 +42,20 @@ scenarioTest(bin, {
   env: { LESSONS_REINJECT_NO_AUTO_INSTALL: "1" },
   files: { "work/CLAUDE.md": "<!-- reinject -->\nKeep commits small.\n<!-- /reinject -->\n" },
   script: { main: backedSteps([{ id: "toolu_cfg1", tokens: 62_000 }], 62_100, "Done.") },
-  body: async (s) => {
+  turns: async (s) => {
     await Deno.mkdir(join(s.work, ".git"));
-    const folder = join(s.root, "lessons-reinject");
+    const { folder, env, file } = installOf(s);
     await copyPlugin(folder);
-    const env = { ...claudeEnv(s.home), TMPDIR: s.tmp, LESSONS_REINJECT_NO_AUTO_INSTALL: "1" };
     await installFromFolder(bin, folder, env, s.work);
-    // The folder Claude Code names CLAUDE_PLUGIN_DATA for this install.
-    const data = join(s.home, ".claude", "plugins", "data", "lessons-reinject-lessons-reinject");
-    await Deno.mkdir(data, { recursive: true });
-    const file = join(data, "lessons-reinject.jsonc");
-    // 62,000 tokens: past 20k, short of the defaults (30 % of any window).
+    await Deno.mkdir(dirname(file), { recursive: true });
     await Deno.writeTextFile(file, '{ "thresholds": ["20k", "80k"] }\n');
-
-    await runTurn(s, "hi", { model: SONNET });
-    const refreshes = refreshesIn(await s.lines());
-    assertEquals(refreshes.length, 1, "the hook refreshed once");
+    return await turn({}, "hi")(s);
+  },
+  // 62,000 tokens: past 20k, short of the defaults (30 % of any window).
+  refreshes: [["toolu_cfg1", [20_000]]],
+  then: async (s, _, refreshes) => {
     ok(refreshes[0]!.content.startsWith("[lessons-reinject refresh 20k "), refreshes[0]!.content);
-
+    const { folder, env, file } = installOf(s);
     // A terminal's commands: the plugin's hooks/run, no CLAUDE_PLUGIN_DATA.
     const command = async (args: string[], stdin: unknown = "") =>
       (await spawnWithStdin(join(folder, "hooks", "run"), args, stdin, env, s.work)).stdout;

@@ -8,64 +8,49 @@
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { backedSteps, reportCarrying } from "../../scripts/loopback/backed_steps.ts";
+import { probePlugin } from "../../scripts/measure/probe_plugin.ts";
 import { cli } from "../cli/_cli.ts";
 import {
   agentCall,
-  assertDelivered,
   attachmentOf,
   claudeForSuite,
   COMPACT_TAG,
   compactTurns,
   decisionFor,
+  deliveredAfter,
   HEADER_TAG,
   type Json,
-  refreshesIn,
   restatedAfterCompaction,
   ROOT,
-  runTurn,
   scenarioTest,
-  SONNET,
-  thresholdsOf,
+  turn,
 } from "./harness.ts";
 
 const bin = await claudeForSuite();
 const HOOK = `"${join(ROOT, "hooks", "run")}"`;
 
 /**
- * A test build of the plugin: this repository's manifest and a hooks.json of its own, whose
+ * A test build of the plugin (`probePlugin`, named lessons-reinject): a hooks.json of its own, whose
  * commands run the real `hooks/run`, or the shell command `wiring` gives for tool calls or for
  * SessionStart clear|compact, with `scripts` beside it in `hooks/` (named as
- * `${CLAUDE_PLUGIN_ROOT}/hooks/<name>`). Nothing in the product changes; only how Claude Code is
- * told to run it.
+ * `${CLAUDE_PLUGIN_ROOT}/hooks/<name>.sh`). Nothing in the product changes; only how Claude Code
+ * is told to run it.
  */
 function testPlugin(
   wiring: { toolCall?: string; sessionStart?: string; timeout?: number },
   scripts: Record<string, string> = {},
 ): () => Promise<string> {
-  return async () => {
-    const dir = await Deno.makeTempDir({ prefix: "lessons-e2e-plugin-" });
-    await Deno.mkdir(join(dir, ".claude-plugin"));
-    await Deno.mkdir(join(dir, "hooks"));
-    await Deno.copyFile(
-      join(ROOT, ".claude-plugin", "plugin.json"),
-      join(dir, ".claude-plugin", "plugin.json"),
-    );
-    for (const [name, text] of Object.entries(scripts)) {
-      await Deno.writeTextFile(join(dir, "hooks", name), text, { mode: 0o755 });
-    }
-    const group = (command: string, matcher?: string) => [{
-      ...(matcher ? { matcher } : {}),
-      hooks: [{ type: "command", command, timeout: wiring.timeout ?? 5 }],
-    }];
-    const hooks = {
-      PostToolUse: group(wiring.toolCall ?? HOOK, ".+"),
-      PostToolUseFailure: group(wiring.toolCall ?? HOOK, ".+"),
-      SessionStart: group(wiring.sessionStart ?? HOOK, "clear|compact"),
-      PostCompact: group(HOOK),
-    };
-    await Deno.writeTextFile(join(dir, "hooks", "hooks.json"), JSON.stringify({ hooks }, null, 2));
-    return dir;
+  const group = (command: string, matcher?: string) => [{
+    ...(matcher ? { matcher } : {}),
+    hooks: [{ type: "command", command, timeout: wiring.timeout ?? 5 }],
+  }];
+  const hooks = {
+    PostToolUse: group(wiring.toolCall ?? HOOK, ".+"),
+    PostToolUseFailure: group(wiring.toolCall ?? HOOK, ".+"),
+    SessionStart: group(wiring.sessionStart ?? HOOK, "clear|compact"),
+    PostCompact: group(HOOK),
   };
+  return () => probePlugin("lessons-reinject", hooks, scripts);
 }
 
 const AGENT_TASK = "E2E-DELIVERY-AGENT-7f3a";
@@ -95,15 +80,11 @@ scenarioTest(bin, {
       ),
     },
   },
-  body: async (s) => {
-    await runTurn(s, "Delegate at the crossing.", { model: SONNET, allowTools: ["Agent"] });
+  turns: turn({ allowTools: ["Agent"] }, "Delegate at the crossing."),
+  refreshes: [["toolu_g02", [30]]],
+  then: async (s, lines, refreshes) => {
     equal(s.stub.served[AGENT_TASK], 2, "the subagent did not run its script");
-    const lines = await s.lines();
-    const refreshes = refreshesIn(lines);
-    deepStrictEqual(refreshes.map((r) => [r.toolUseID, r.hookName, thresholdsOf(r)]), [
-      ["toolu_g02", "PostToolUse:Agent", [30]],
-    ]);
-    assertDelivered(s, refreshes);
+    equal(refreshes[0]!.hookName, "PostToolUse:Agent");
     // The next call finds Claude Code's record of it: delivered, nothing sent again.
     const next = decisionFor(lines, "toolu_g03");
     ok(next.includes("receipts: 30 delivered on toolu_g02"), next);
@@ -136,18 +117,16 @@ scenarioTest(bin, {
     ], 67_000),
   },
   plugin: testPlugin({
-    toolCall: '"${CLAUDE_PLUGIN_ROOT}/hooks/kill-once"',
+    toolCall: '"${CLAUDE_PLUGIN_ROOT}/hooks/kill-once.sh"',
     timeout: 8,
-  }, { "kill-once": KILL_ONCE }),
-  body: async (s) => {
-    await runTurn(s, "Climb; one hook is killed.", { model: SONNET });
-    const lines = await s.lines();
+  }, { "kill-once.sh": KILL_ONCE }),
+  turns: turn({}, "Climb; one hook is killed."),
+  // Sent once, on the next call, and never a third time.
+  refreshes: [["toolu_k03", [30]]],
+  then: async (s, lines) => {
     // Claude Code killed the hook of the crossing call: its answer never arrived.
     const cancelled = lines.map(attachmentOf).filter((a) => a?.type === "hook_cancelled");
     deepStrictEqual(cancelled.map((a) => a?.toolUseID), ["toolu_k02"]);
-    // Sent once, on the next call, and never a third time.
-    const refreshes = refreshesIn(lines);
-    deepStrictEqual(refreshes.map((r) => [r.toolUseID, thresholdsOf(r)]), [["toolu_k03", [30]]]);
     // The hook had claimed 30 on toolu_k02; the next call found no record of it and sent it again.
     const resend = decisionFor(lines, "toolu_k03");
     ok(
@@ -157,9 +136,9 @@ scenarioTest(bin, {
       ),
       resend,
     );
-    // It reached the model: in the request after toolu_k03, and in no request before it.
-    const [first] = assertDelivered(s, refreshes);
-    const before = s.modelRequests().slice(0, s.modelRequests().indexOf(first!));
+    // It reached the model in the request after toolu_k03 (checked), and in no request before it.
+    const first = deliveredAfter(s.modelRequests(), "toolu_k03")!.request;
+    const before = s.modelRequests().slice(0, s.modelRequests().indexOf(first));
     const early = before.filter((r) => JSON.stringify(r.body.messages).includes(HEADER_TAG));
     equal(early.length, 0, "a request before toolu_k03's result carried the refresh");
     // Its receipt is seen on the call after.
@@ -185,8 +164,9 @@ scenarioTest(bin, {
     "e2e delivery: a dropped SessionStart(compact) answer: the first tool call restates the rules",
   script: COMPACT_SCRIPT,
   plugin: testPlugin({ sessionStart: `${HOOK} >/dev/null` }),
-  body: async (s) => {
-    const lines = await compactTurns(s);
+  turns: compactTurns,
+  refreshes: [["toolu_s01", [30]], ["toolu_s02", []]],
+  then: async (s, lines, refreshes) => {
     // SessionStart(compact) ran and restated, but its stdout was discarded: nothing recorded.
     const start = lines.map(attachmentOf).filter((a) =>
       a?.type === "hook_success" && a.hookName === "SessionStart:compact"
@@ -194,15 +174,12 @@ scenarioTest(bin, {
     equal(start.length, 1, "SessionStart(compact) did not run");
     equal(start[0]!.stdout, "");
     ok(String(start[0]!.stderr).includes("restating the rules"), String(start[0]!.stderr));
-    const refreshes = refreshesIn(lines);
-    deepStrictEqual(refreshes.map((r) => r.toolUseID), ["toolu_s01", "toolu_s02"]);
     ok(refreshes[1]!.content.startsWith(COMPACT_TAG), refreshes[1]!.content.slice(0, 80));
     const first = decisionFor(lines, "toolu_s02");
     ok(
       first.includes("compact not recorded for SessionStart, and the session moved past it"),
       first,
     );
-    assertDelivered(s, refreshes);
     // Once in the new context: the later requests repeat it as history, never a second copy.
     const { perRequest } = restatedAfterCompaction(s);
     ok(perRequest.every((n) => n <= 1), `restatements per request: ${perRequest}`);
@@ -214,9 +191,9 @@ scenarioTest(bin, {
 scenarioTest(bin, {
   name: "e2e delivery: SessionStart(compact)'s answer recorded: no tool call restates",
   script: COMPACT_SCRIPT,
-  body: async (s) => {
-    const refreshes = refreshesIn(await compactTurns(s));
-    deepStrictEqual(refreshes.map((r) => r.toolUseID), ["toolu_s01", "SessionStart"]);
+  turns: compactTurns,
+  refreshes: [["toolu_s01", [30]], ["SessionStart", []]],
+  then: async (s) => {
     // The next turn's SessionStart(resume) or its first tool call sees the record.
     const status = await cli(["status", "--json", "--transcript", await s.transcriptPath()], {
       HOME: s.home,

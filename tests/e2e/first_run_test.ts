@@ -8,6 +8,7 @@
 import { equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { startApiStub } from "../../scripts/loopback/api_stub.ts";
+import { backedSteps } from "../../scripts/loopback/backed_steps.ts";
 import { spawnWithStdin } from "../_helpers.ts";
 import {
   claudeEnv,
@@ -31,15 +32,7 @@ const env = (home: string, url?: string) => ({
  * its SessionStart startup hook printed, if any, and the request bodies the model received.
  */
 async function session(home: string, work: string, pluginDir?: string) {
-  const stub = startApiStub({
-    main: [
-      {
-        usage: { input_tokens: 1000 },
-        tools: [{ name: "Bash", input: { command: "echo hi" }, id: "toolu_first1" }],
-      },
-      { usage: { input_tokens: 1000 }, text: "Done." },
-    ],
-  });
+  const stub = startApiStub({ main: backedSteps([{ id: "toolu_first1", tokens: 1000 }], 1000) });
   try {
     const args = ["-p", "hi", "--output-format", "stream-json", "--verbose"];
     args.push("--allowedTools", "Bash", ...pluginDir ? ["--plugin-dir", pluginDir] : []);

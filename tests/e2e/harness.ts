@@ -15,6 +15,7 @@ import {
 } from "../../scripts/loopback/api_stub.ts";
 import { unbackedSteps } from "../../scripts/loopback/backed_steps.ts";
 import { installedClaude, locateClaude } from "../../scripts/loopback/claude_cli.ts";
+import { INLINE_LIMIT } from "../../src/core/claude_code.ts";
 import { ROOT, SAMPLE_MANIFEST, spawnWithStdin } from "../_helpers.ts";
 
 export { ROOT, SAMPLE_MANIFEST, textOf };
@@ -23,8 +24,6 @@ export { ROOT, SAMPLE_MANIFEST, textOf };
 export const TOO_LARGE = "Output too large";
 export const HEADER_TAG = "[lessons-reinject refresh";
 export const COMPACT_TAG = "[lessons-reinject refresh compact ref=";
-/** The most refreshes fit inline: Bash's own limit on what it passes inline. */
-export const INLINE_LIMIT = 10_000;
 export const SONNET = "claude-sonnet-4-6";
 
 export type Json = Record<string, unknown>;
@@ -293,23 +292,47 @@ export class Scenario {
   }
 }
 
-/** One end-to-end test: a fresh scenario, what to check in it. */
+/** One end-to-end test: a fresh scenario, its turns, and what the main transcript must show. */
 export interface ScenarioTest extends Omit<ScenarioSetup, "name"> {
   /** The test's name, as `deno test` prints it; it names the scenario's folders too. */
   name: string;
   /** Makes the plugin folder to load instead of this repository, removed after the test. */
   plugin?: () => Promise<string>;
-  /** The test's own assertions. */
-  body: (s: Scenario) => Promise<void>;
+  /** Runs the scenario's turns and returns the main transcript; one turn on Sonnet by default. */
+  turns?: (s: Scenario) => Promise<Json[]>;
+  /** Every refresh the main transcript records, as [call, thresholds named]; `then` when absent. */
+  refreshes?: [string, number[]][];
+  /** What else the scenario proves (every refresh of a tool call is checked delivered before). */
+  then?: (s: Scenario, lines: Json[], refreshes: Refresh[]) => void | Promise<void>;
+}
+
+/**
+ * One `claude -p` turn on {@link SONNET} (`prompt`, with `options`) that must end normally, with no
+ * error reported; returns the main transcript's lines.
+ */
+export function turn(
+  options: TurnOptions = {},
+  prompt = "Run the scripted steps.",
+): (s: Scenario) => Promise<Json[]> {
+  return async (s) => {
+    const ran = await s.turn(prompt, { model: SONNET, ...options });
+    equal(ran.code, 0, `claude exited ${ran.code}: ${ran.stderr}`);
+    equal(ran.result.is_error, false, `claude reported an error: ${JSON.stringify(ran.result)}`);
+    return await s.lines();
+  };
 }
 
 /**
  * Registers `test` with `deno test` (ignored when no Claude Code is installed, `bin` empty): starts
- * its scenario, runs its assertions, checks that every step was backed by what its requests carry
- * ({@link Scenario.assertBacked}), explains the scenario's state in a failure's message, and always
- * closes it.
+ * its scenario, runs its turns, checks the refreshes it expects and that every refresh of a tool
+ * call reached the model ({@link assertDelivered}), runs its own checks, then that every step was
+ * backed by what its requests carry ({@link Scenario.assertBacked}); explains the scenario's state
+ * in a failure's message, and always closes it.
  */
-export function scenarioTest(bin: string, { name, plugin, body, ...setup }: ScenarioTest): void {
+export function scenarioTest(
+  bin: string,
+  { name, plugin, turns = turn(), refreshes: expected, then, ...setup }: ScenarioTest,
+): void {
   Deno.test({
     name,
     ignore: bin === "",
@@ -325,7 +348,13 @@ export function scenarioTest(bin: string, { name, plugin, body, ...setup }: Scen
           ...(dir ? { pluginDirs: [dir] } : {}),
         });
         try {
-          await body(s);
+          const lines = await turns(s);
+          const refreshes = refreshesIn(lines);
+          if (expected) {
+            deepStrictEqual(refreshes.map((r) => [r.toolUseID, thresholdsOf(r)]), expected);
+          }
+          assertDelivered(s, refreshes.filter((r) => r.toolUseID !== "SessionStart"));
+          await then?.(s, lines, refreshes);
           s.assertBacked();
         } catch (error) {
           const why = await s.diagnosis();
@@ -417,23 +446,11 @@ export function agentCall(marker: string, type = "general-purpose"): Omit<ToolCa
   return { name: "Agent", input: type === "fork" ? input : { ...input, run_in_background: false } };
 }
 
-/** One `claude -p` turn that must end normally, with no error reported. */
-export async function runTurn(
-  s: Scenario,
-  prompt: string,
-  options: TurnOptions = {},
-): Promise<void> {
-  const turn = await s.turn(prompt, options);
-  equal(turn.code, 0, `claude exited ${turn.code}: ${turn.stderr}`);
-  equal(turn.result.is_error, false, `claude reported an error: ${JSON.stringify(turn.result)}`);
-}
-
 /** Three turns on {@link SONNET} around a real `/compact`; returns the main transcript's lines. */
 export async function compactTurns(s: Scenario): Promise<Json[]> {
-  await runTurn(s, "Before compaction.", { model: SONNET });
-  await runTurn(s, "/compact", { model: SONNET, resume: true });
-  await runTurn(s, "After compaction.", { model: SONNET, resume: true });
-  return await s.lines();
+  await turn({}, "Before compaction.")(s);
+  await turn({ resume: true }, "/compact")(s);
+  return await turn({ resume: true }, "After compaction.")(s);
 }
 
 /**

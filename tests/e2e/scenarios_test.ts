@@ -9,6 +9,7 @@ import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
 import type { Step, ToolCall } from "../../scripts/loopback/api_stub.ts";
 import { backedSteps, usage } from "../../scripts/loopback/backed_steps.ts";
+import { largeManifest } from "../_helpers.ts";
 import {
   agentCall,
   assertDelivered,
@@ -25,16 +26,14 @@ import {
   refreshesIn,
   restatedAfterCompaction,
   ROOT,
-  runTurn,
   type Scenario,
-  type ScenarioSetup,
+  type ScenarioTest,
   scenarioTest,
-  SONNET,
   stated,
   textOf,
   thresholdsOf,
   toolResult,
-  type TurnOptions,
+  turn,
 } from "./harness.ts";
 
 const bin = await claudeForSuite();
@@ -42,25 +41,9 @@ const bin = await claudeForSuite();
 const DEFAULT_MODEL_RELEASE = "2.1.332";
 const bin332 = await claudeForSuite(DEFAULT_MODEL_RELEASE);
 
-/** One scenario: its setup, its turns, and what the main transcript must show. */
-interface Case extends Omit<ScenarioSetup, "name"> {
-  name: string;
-  /** The Claude Code to run; the suite's pin when absent. */
+/** One scenario; `bin` the Claude Code to run, the suite's pin when absent. */
+interface Case extends ScenarioTest {
   bin?: string;
-  /** Runs the scenario's turns and returns the main transcript; one turn on Sonnet by default. */
-  turns?: (s: Scenario) => Promise<Json[]>;
-  /** Every refresh the main transcript records, as [call, thresholds named]; `then` when absent. */
-  refreshes?: [string, number[]][];
-  /** What else the scenario proves (every refresh of a tool call is checked delivered before). */
-  then?: (s: Scenario, lines: Json[], refreshes: Refresh[]) => void | Promise<void>;
-}
-
-/** One turn on Sonnet with `options`. */
-function turn(options: TurnOptions = {}): (s: Scenario) => Promise<Json[]> {
-  return async (s) => {
-    await runTurn(s, "Run the scripted steps.", { model: SONNET, ...options });
-    return await s.lines();
-  };
 }
 
 /** `count` parallel call ids `prefix` + a, b, c...: one step whose outputs share a large growth. */
@@ -75,31 +58,9 @@ const READS = ["toolu_r1", "toolu_r2", "toolu_r3", "toolu_r4"];
 const reads = (ids: string[], path: (i: number) => string): ToolCall[] =>
   ids.map((id, i) => ({ name: "Read", input: { file_path: path(i) }, id }));
 
-/** A manifest of about 40 KB: 24 directives and 16 protocols with long messages. */
-function bigManifest(): { text: string; slugs: string[] } {
-  const lessons: Record<string, unknown> = {};
-  const slugs: string[] = [];
-  for (let i = 0; i < 40; i++) {
-    const kind = i < 24 ? "directive" : "protocol";
-    const slug = `${kind}-${String(i).padStart(2, "0")}`;
-    slugs.push(slug);
-    lessons[`01JBIG${String(i).padStart(20, "0")}`] = {
-      slug,
-      type: kind,
-      priority: 1 + (i % 10),
-      tags: [`area:${["build", "git", "review", "tests"][i % 4]}`],
-      scope: null,
-      message: `**${slug}: a long rule.** ` + "Explain the rule with care and detail. ".repeat(25),
-      summary: `${slug}: the rule in one line.`,
-    };
-  }
-  // Session start's limits raised so that it shows all 40: the refresh must fit them all.
-  const config = { maxSessionStartLessons: 40, sessionStartBudgetBytes: 100_000 };
-  const manifest = { type: "lessons-learned-manifest", version: 1, config, lessons };
-  return { text: JSON.stringify(manifest, null, 2), slugs };
-}
-
-const big = bigManifest();
+/** A manifest of about 40 KB (as tests/integration/hook_test.ts's), session start's limits lifted. */
+const BIG = largeManifest(40_000);
+const BIG_LESSONS = Object.values(BIG.lessons as Record<string, Record<string, string>>);
 const AGENT_MARKER = "E2E-SUBAGENT-TASK-5d1c";
 const FORK_MARKER = "E2E-FORK-TASK-3b9c";
 
@@ -108,6 +69,9 @@ const OWN_CLAUDE_MD = `# Project notes\n\nUNMARKED project notes stay out of ref
   `<!-- reinject -->\n${OWN_RULES}\n<!-- /reinject -->\n`;
 const OWN_HEADING = "## Rules you marked in CLAUDE.md";
 const REINJECT_MD = "Quote the failing test's name in every report.";
+
+/** What refreshes stating `percents` of a 200k window state ({@link stated}). */
+const on200k = (...percents: number[]) => percents.map((percent) => ({ percent, window: "200k" }));
 
 /** The refresh text after its header line: what a refresh restated. */
 function bodyOf(refresh: Refresh): string {
@@ -199,10 +163,7 @@ const CASES: Case[] = [
     refreshes: [["toolu_c05", [30]], ["toolu_c09", [52]], ["toolu_c12", [70]]],
     then: (s, _, refreshes) => {
       equal(s.stub.served.main, 14);
-      deepStrictEqual(
-        refreshes.map(stated),
-        [31, 52, 70].map((percent) => ({ percent, window: "200k" })),
-      );
+      deepStrictEqual(refreshes.map(stated), on200k(31, 52, 70));
       deepStrictEqual(refreshes.map((r) => r.hookName), Array(3).fill("PostToolUse:Bash"));
     },
   },
@@ -285,9 +246,8 @@ const CASES: Case[] = [
       ],
     }),
     then: (s, lines, refreshes) => {
-      equal(refreshes.length, 1, `refreshes: ${refreshes.map((r) => r.toolUseID)}`);
-      ok(READS.includes(refreshes[0]!.toolUseID));
-      deepStrictEqual(thresholdsOf(refreshes[0]!), [30]);
+      const one = refreshes.map((r) => [READS.includes(r.toolUseID), thresholdsOf(r)]);
+      deepStrictEqual(one, [[true, [30]]], `refreshes: ${refreshes.map((r) => r.toolUseID)}`);
       // Every Read ran its own hook; only one of them fired.
       for (const id of READS) ok(decisionFor(lines, id) !== "", `no hook ran for ${id}`);
       // The model saw the refresh in exactly one of the four tool results.
@@ -357,7 +317,7 @@ const CASES: Case[] = [
   {
     // At most 10,000 characters: every delivered refresh is held to it.
     name: "a 40 KB manifest arrives inline, at most 10,000 characters, every directive named",
-    manifest: big.text,
+    manifest: JSON.stringify(BIG, null, 2),
     script: {
       main: backedSteps(
         [{ id: "toolu_b01", tokens: 47_000 }, { id: "toolu_b02", tokens: 64_000 }],
@@ -366,9 +326,13 @@ const CASES: Case[] = [
     },
     refreshes: [["toolu_b02", [30]]],
     then: (_, __, refreshes) => {
-      ok(big.text.length >= 40_000, `manifest is only ${big.text.length} bytes`);
-      for (const slug of big.slugs) {
-        ok(refreshes[0]!.content.includes(`${slug}:`), `${slug} is not named in the refresh`);
+      ok(JSON.stringify(BIG).length >= 40_000, "the manifest is under 40 KB");
+      for (const { summary, message } of BIG_LESSONS) {
+        const { content } = refreshes[0]!;
+        ok(
+          content.includes(summary!) || content.includes(message!.trim()),
+          `not named: ${summary}`,
+        );
       }
     },
   },
@@ -446,10 +410,7 @@ const CASES: Case[] = [
         ["toolu_a01", [30, 52]],
         ["toolu_a02", [70]],
       ]);
-      deepStrictEqual(
-        sub.map(stated),
-        [62, 71].map((percent) => ({ percent, window: "200k" })),
-      );
+      deepStrictEqual(sub.map(stated), on200k(62, 71));
       assertDelivered(s, sub);
 
       // What Claude Code tells a subagent's hook (measured in 2.1.328): the main transcript_path,
@@ -529,10 +490,7 @@ const CASES: Case[] = [
     },
     refreshes: [["toolu_e02", [29]], ["toolu_e04", [57]]],
     then: (_, __, refreshes) => {
-      deepStrictEqual(
-        refreshes.map(stated),
-        [29, 57].map((percent) => ({ percent, window: "200k" })),
-      );
+      deepStrictEqual(refreshes.map(stated), on200k(29, 57));
     },
   },
   {
@@ -742,18 +700,6 @@ const CASES: Case[] = [
   },
 ];
 
-for (const { name, bin: cli = bin, turns = turn(), refreshes: expected, then, ...setup } of CASES) {
-  scenarioTest(cli, {
-    name: `e2e: ${name}`,
-    ...setup,
-    body: async (s) => {
-      const lines = await turns(s);
-      const refreshes = refreshesIn(lines);
-      if (expected) {
-        deepStrictEqual(refreshes.map((r) => [r.toolUseID, thresholdsOf(r)]), expected);
-      }
-      assertDelivered(s, refreshes.filter((r) => r.toolUseID !== "SessionStart"));
-      await then?.(s, lines, refreshes);
-    },
-  });
+for (const { name, bin: cli = bin, ...test } of CASES) {
+  scenarioTest(cli, { name: `e2e: ${name}`, ...test });
 }

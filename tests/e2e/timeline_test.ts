@@ -7,14 +7,7 @@
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { backedSteps, usage } from "../../scripts/loopback/backed_steps.ts";
 import { cli } from "../cli/_cli.ts";
-import {
-  claudeForSuite,
-  type Json,
-  refreshesIn,
-  runTurn,
-  scenarioTest,
-  SONNET,
-} from "./harness.ts";
+import { claudeForSuite, type Json, scenarioTest, turn } from "./harness.ts";
 
 const bin = await claudeForSuite();
 
@@ -47,14 +40,18 @@ scenarioTest(bin, {
       ...backedSteps(AFTER.map((tokens, i) => ({ id: `toolu_ta${i + 1}`, tokens })), 63_000),
     ],
   },
-  body: async (s) => {
-    await runTurn(s, "Climb the context.", { model: SONNET });
-    const lines = await s.lines();
+  turns: turn({}, "Climb the context."),
+  refreshes: [
+    ["toolu_t5", [30]],
+    ["toolu_t9", [52]],
+    ["toolu_t12", [70]],
+    ["SessionStart", []],
+    ["toolu_ta4", [30]],
+  ],
+  then: async (s, lines, refreshes) => {
     ok(lines.some((l) => l.subtype === "compact_boundary"), "Claude Code did not compact");
     const calls = toolCalls(lines);
-    const recorded = refreshesIn(lines).map((r) => r.toolUseID);
-    deepStrictEqual(recorded, ["toolu_t5", "toolu_t9", "toolu_t12", "SessionStart", "toolu_ta4"]);
-
+    const recorded = refreshes.map((r) => r.toolUseID);
     const path = await s.transcriptPath();
     const run = await cli(["status", "--timeline", "--json", "--transcript", path], {
       HOME: s.home,
