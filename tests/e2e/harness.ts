@@ -15,7 +15,6 @@ import {
 } from "../../scripts/loopback/api_stub.ts";
 import { unbackedSteps } from "../../scripts/loopback/backed_steps.ts";
 import { installedClaude, locateClaude } from "../../scripts/loopback/claude_cli.ts";
-import { INLINE_LIMIT } from "../../src/core/claude_code.ts";
 import { ROOT, SAMPLE_MANIFEST, spawnWithStdin } from "../_helpers.ts";
 
 export { ROOT, SAMPLE_MANIFEST, textOf };
@@ -24,6 +23,9 @@ export { ROOT, SAMPLE_MANIFEST, textOf };
 export const TOO_LARGE = "Output too large";
 export const HEADER_TAG = "[lessons-reinject refresh";
 export const COMPACT_TAG = "[lessons-reinject refresh compact ref=";
+/** The most refreshes fit inline: Bash's own limit on what it passes inline, measured here, not
+ * taken from src/, so that a wrong limit there fails this suite. */
+export const INLINE_LIMIT = 10_000;
 export const SONNET = "claude-sonnet-4-6";
 
 export type Json = Record<string, unknown>;
