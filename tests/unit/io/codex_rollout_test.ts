@@ -11,26 +11,15 @@ import {
   rolloutViewOf,
 } from "../../../src/io/codex_rollout.ts";
 import { readerFor } from "../../../src/io/hosts.ts";
-import type { ByteSource } from "../../../src/io/reverse_lines.ts";
 import { ROOT } from "../../_helpers.ts";
+import { memory } from "./_io.ts";
 
 const ROLLOUTS = join(ROOT, "tests", "fixtures", "codex", "rollouts");
-const encoder = new TextEncoder();
 
 /** The rollout's first `lines` lines, as the hook found the file. */
-function rollout(
-  name: string,
-  lines?: number,
-  release = "0.171.0",
-): { source: ByteSource; size: number } {
+function rollout(name: string, lines?: number, release = "0.171.0") {
   const all = Deno.readTextFileSync(join(ROLLOUTS, `recorded-${release}-${name}.jsonl`));
-  const kept = lines === undefined ? all : all.split("\n").slice(0, lines).join("\n") + "\n";
-  return memory(kept);
-}
-
-function memory(text: string): { source: ByteSource; size: number } {
-  const bytes = encoder.encode(text);
-  return { source: { readAt: (at, n) => bytes.subarray(at, at + n) }, size: bytes.length };
+  return memory(lines === undefined ? all : all.split("\n").slice(0, lines));
 }
 
 const view = (name: string, lines: number | undefined, call?: string, release = "0.171.0") => {

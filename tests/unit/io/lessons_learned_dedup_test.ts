@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { rearmAfterRefresh } from "../../../src/io/lessons_learned_dedup.ts";
 import { nodeTmpdir } from "../../../src/settings/other_programs.ts";
-import { sandbox } from "../../_helpers.ts";
+import { folderWith } from "./_io.ts";
 
 Deno.test("nodeTmpdir() picks the folder Node's os.tmpdir() would", async (t) => {
   const cases: [Record<string, string>, string, string][] = [
@@ -36,15 +36,6 @@ const SESSION = "9aa8e4c5-b43c-48e3-a748-e66b451a200a";
 const BASE = `lessons-${createHash("sha256").update(SESSION).digest("hex").slice(0, 16)}-seen`;
 const SEEN = `${BASE}.txt`;
 const CLAIMS = `${BASE}.d`;
-
-function folderWith(files: Record<string, string>): string {
-  const { dir } = sandbox(); // removed when the module ends
-  for (const [name, text] of Object.entries(files)) {
-    Deno.mkdirSync(join(dir, name, ".."), { recursive: true });
-    Deno.writeTextFileSync(join(dir, name), text);
-  }
-  return dir;
-}
 
 const names = (dir: string) => [...Deno.readDirSync(dir)].map((e) => e.name).sort();
 

@@ -9,6 +9,7 @@ import {
 import { loadStandingRules } from "../../../src/io/standing_rules.ts";
 import { SOURCE_NAMES, type SourceName } from "../../../src/core/rule_source_names.ts";
 import { sandbox } from "../../_helpers.ts";
+import { folderWith } from "./_io.ts";
 
 const ALL = new Set<SourceName>(SOURCE_NAMES);
 
@@ -214,26 +215,15 @@ Deno.test("readRuleSource() reads, skips with a reason, never throws", async (t)
 });
 
 Deno.test("loadStandingRules() finds a project's and a user's rules from cwd and the git root", async () => {
-  const { dir } = sandbox();
-  const repo = join(dir, "repo");
-  const home = join(dir, "home");
-  Deno.mkdirSync(join(repo, ".git"), { recursive: true });
-  Deno.mkdirSync(join(repo, ".claude"), { recursive: true });
-  Deno.mkdirSync(join(repo, "pkg"), { recursive: true });
-  Deno.mkdirSync(join(home, ".claude"), { recursive: true });
-  Deno.writeTextFileSync(
-    join(repo, "CLAUDE.md"),
-    "<!-- reinject -->\nRoot rule.\n<!-- /reinject -->\n",
-  );
-  Deno.writeTextFileSync(join(repo, ".claude", "reinject.md"), "Project rules file.\n");
-  Deno.writeTextFileSync(
-    join(repo, "pkg", "CLAUDE.md"),
-    "<!-- reinject -->\nPkg rule.\n<!-- /reinject -->\n",
-  );
-  Deno.writeTextFileSync(
-    join(home, ".claude", "CLAUDE.md"),
-    "unmarked\n<!-- reinject -->\nUser rule.\n<!-- /reinject -->\n",
-  );
+  const marked = (rule: string) => `<!-- reinject -->\n${rule}\n<!-- /reinject -->\n`;
+  const dir = folderWith({
+    "repo/CLAUDE.md": marked("Root rule."),
+    "repo/.claude/reinject.md": "Project rules file.\n",
+    "repo/pkg/CLAUDE.md": marked("Pkg rule."),
+    "home/.claude/CLAUDE.md": `unmarked\n${marked("User rule.")}`,
+  });
+  const [repo, home] = [join(dir, "repo"), join(dir, "home")];
+  Deno.mkdirSync(join(repo, ".git"));
   const { sources: loaded } = await loadStandingRules({
     sources: [...ALL],
     rulesFiles: [],
