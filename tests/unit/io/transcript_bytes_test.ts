@@ -14,7 +14,6 @@ import {
   payload,
   RECORDED,
   runHook,
-  SAMPLE_MANIFEST,
   sandbox,
   underStrace,
 } from "../../_helpers.ts";
@@ -42,6 +41,18 @@ async function sparseTranscript(path: string, size: number, tailBytes: Uint8Arra
     file.close();
   }
   assertEquals((await Deno.stat(path)).size, size);
+}
+
+/** A sandboxed session whose transcript is 1 GiB with tail() at its end, and this call on it. */
+async function gibSession() {
+  const box = sandbox();
+  // The head is a hole without a newline: a scan reaching it would read the whole 1 GiB.
+  await sparseTranscript(box.transcript, 1 * GiB, tail());
+  const call = payload("PostToolUse.Bash", {
+    transcript_path: box.transcript,
+    tool_use_id: TOOL_USE_ID,
+  });
+  return { transcript: box.transcript, call, env: { ...box.env, LESSONS_REINJECT_WAIT_MS: "1" } };
 }
 
 /** Reads `path` as the hook does (withTranscript opens it), counting the bytes handed out. */
@@ -85,25 +96,16 @@ Deno.test("viewOf() reads under 1 MiB of a 1 GiB transcript, the same bytes as o
 });
 
 Deno.test("the hook answers from the tail of a 1 GiB transcript", async () => {
-  const { dir } = sandbox();
-  const transcript = join(dir, "session.jsonl");
-  await sparseTranscript(transcript, 1 * GiB, tail());
-  const run = await runHook(
-    payload("PostToolUse.Bash", { transcript_path: transcript, tool_use_id: TOOL_USE_ID }),
-    {
-      LESSONS_STATE_DIR: join(dir, "state"),
-      LESSONS_MANIFEST_PATH: SAMPLE_MANIFEST,
-      LESSONS_CONTEXT_WINDOW: "1000000",
-      // 90,000 tokens, below 50 % of a 200k session's span (100,000): silent.
-      LESSONS_REINJECT_THRESHOLDS: "50",
-      LESSONS_REINJECT_WAIT_MS: "1",
-      LESSONS_DEBUG: "1",
-    },
-  );
-  const stderr = run.stderr;
-  assertEquals(run.code, 0);
-  assertEquals(run.stdout, "");
-  assert(stderr.includes(`${TOKENS} tokens from transcript tool_use match`), stderr);
+  const { call, env } = await gibSession();
+  const run = await runHook(call, {
+    ...env,
+    LESSONS_CONTEXT_WINDOW: "1000000",
+    // 90,000 tokens, below 50 % of a 200k session's span (100,000): silent.
+    LESSONS_REINJECT_THRESHOLDS: "50",
+    LESSONS_DEBUG: "1",
+  });
+  assertEquals([run.code, run.stdout], [0, ""]);
+  assert(run.stderr.includes(`${TOKENS} tokens from transcript tool_use match`), run.stderr);
 });
 
 /**
@@ -128,20 +130,8 @@ Deno.test({
   // CI installs strace (.ci/run) and fails a test that lacks it.
   ignore: Deno.build.os !== "linux" || (!onPath("strace") && Deno.env.get("CI") !== "true"),
   async fn() {
-    const { dir } = sandbox();
-    const transcript = join(dir, "session.jsonl");
-    // The head is a hole without a newline: a scan reaching it would read the whole 1 GiB.
-    await sparseTranscript(transcript, 1 * GiB, tail());
-    const call = payload("PostToolUse.Bash", {
-      transcript_path: transcript,
-      tool_use_id: TOOL_USE_ID,
-    });
-    const env = {
-      LESSONS_STATE_DIR: join(dir, "state"),
-      LESSONS_MANIFEST_PATH: SAMPLE_MANIFEST,
-      LESSONS_CONTEXT_WINDOW: "200000", // 90,000 tokens: 45 %
-      LESSONS_REINJECT_WAIT_MS: "1",
-    };
+    const { transcript, call, env: session } = await gibSession();
+    const env = { ...session, LESSONS_CONTEXT_WINDOW: "200000" }; // 90,000 tokens: 45 %
     const silent = await tracedReads(
       call,
       { ...env, LESSONS_REINJECT_THRESHOLDS: "50" },
