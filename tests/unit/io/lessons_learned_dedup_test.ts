@@ -2,7 +2,6 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { rearmAfterRefresh } from "../../../src/io/lessons_learned_dedup.ts";
 import { nodeTmpdir } from "../../../src/settings/other_programs.ts";
 import { folderWith } from "./_io.ts";
@@ -100,12 +99,6 @@ Deno.test("rearmAfterRefresh() forgets the manifest's lessons, of any type, and 
   assertEquals(names(join(dir, CLAIMS)), ["not-in-manifest"]);
   // Nothing left to forget: a second call is quiet.
   assertEquals(rearm(dir, manifest), { forgotten: [], seenFileRemoved: false, problems: [] });
-});
-
-Deno.test("rearmAfterRefresh() with the sample manifest forgets its guards too", () => {
-  const sample = fileURLToPath(new URL("../../../src/data/sample_manifest.json", import.meta.url));
-  const dir = folderWith({ [`${CLAIMS}/pytest-tty-hang-k1l2`]: "" }); // a guard: the PreToolUse kind
-  assertEquals(rearm(dir, sample)?.forgotten, ["pytest-tty-hang-k1l2"]);
 });
 
 Deno.test("rearmAfterRefresh() with a manifest that is not JSON forgets only the seen file", () => {
