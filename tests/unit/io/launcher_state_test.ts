@@ -8,14 +8,15 @@ import { join } from "node:path";
 import { checkBinary } from "../../../src/cli/doctor_setup.ts";
 import { readLauncherState, SOURCE_PACKAGES } from "../../../src/io/launcher_state.ts";
 import { denoNpmCache } from "../../../src/settings/other_programs.ts";
-import { ROOT } from "../../_helpers.ts";
+import { ROOT, sandbox } from "../../_helpers.ts";
 
 const NAME = "lessons-reinject-x86_64-unknown-linux-gnu";
 const DENO = "/usr/bin/deno";
 
 interface Case {
   name: string;
-  arrange: (root: string, dist: string) => void;
+  /** What the plugin folder holds besides deno.lock and an empty dist/ (default: nothing). */
+  arrange?: (root: string, dist: string) => void;
   deno: string | undefined;
   /** Deno's cache: holding every package, lacking zod, or not known (default: holding all). */
   cache?: "warm" | "cold" | "unknown";
@@ -125,7 +126,6 @@ const CASES: Case[] = [
   },
   {
     name: "a cache that cannot be checked: says so, and how to fill it",
-    arrange: () => {},
     deno: DENO,
     cache: "unknown",
     status: "warn",
@@ -135,7 +135,6 @@ const CASES: Case[] = [
   },
   {
     name: "no deno.lock to read: which packages is not known, and it says why",
-    arrange: () => {},
     deno: DENO,
     noLock: true,
     status: "warn",
@@ -144,14 +143,12 @@ const CASES: Case[] = [
   },
   {
     name: "nothing yet, deno on PATH",
-    arrange: () => {},
     deno: DENO,
     status: "warn",
     says: /no hook call has started its download yet/,
   },
   {
     name: "nothing yet, no deno",
-    arrange: () => {},
     deno: undefined,
     status: "fail",
     says: /no hook call has started its download yet .*; no deno on PATH either/,
@@ -161,25 +158,21 @@ const CASES: Case[] = [
 Deno.test("checkBinary() for each state hooks/run and hooks/install leave", async (t) => {
   for (const c of CASES) {
     await t.step(c.name, async () => {
-      const root = Deno.makeTempDirSync({ prefix: "lessons-launcher-state-" });
-      try {
-        const dist = join(root, "dist");
-        Deno.mkdirSync(dist);
-        c.arrange(root, dist);
-        if (!c.noLock) Deno.copyFileSync(join(ROOT, "deno.lock"), join(root, "deno.lock"));
-        const cache = c.cache === "unknown"
-          ? { error: "packages come from another npm registry (http://mirror/)" }
-          : { dir: npmCache(join(root, "deno-dir"), c.cache ?? "warm") };
-        const verdict = checkBinary(await readLauncherState(root, NAME, cache), c.deno);
-        assertEquals(verdict.status, c.status, verdict.detail);
-        match(verdict.detail, c.says);
-        if (c.fix) match(verdict.fix ?? "", c.fix);
-        if (c.status !== "ok") match(verdict.fix ?? "", /\S/);
-        // Never a promise the launcher cannot keep: "runs the source" only with a warm cache.
-        if (c.cache === "cold") doesNotMatch(verdict.detail, /refreshes work/);
-      } finally {
-        Deno.removeSync(root, { recursive: true });
-      }
+      const { dir: root } = sandbox();
+      const dist = join(root, "dist");
+      Deno.mkdirSync(dist);
+      c.arrange?.(root, dist);
+      if (!c.noLock) Deno.copyFileSync(join(ROOT, "deno.lock"), join(root, "deno.lock"));
+      const cache = c.cache === "unknown"
+        ? { error: "packages come from another npm registry (http://mirror/)" }
+        : { dir: npmCache(join(root, "deno-dir"), c.cache ?? "warm") };
+      const verdict = checkBinary(await readLauncherState(root, NAME, cache), c.deno);
+      assertEquals(verdict.status, c.status, verdict.detail);
+      match(verdict.detail, c.says);
+      if (c.fix) match(verdict.fix ?? "", c.fix);
+      if (c.status !== "ok") match(verdict.fix ?? "", /\S/);
+      // Never a promise the launcher cannot keep: "runs the source" only with a warm cache.
+      if (c.cache === "cold") doesNotMatch(verdict.detail, /refreshes work/);
     });
   }
 });
