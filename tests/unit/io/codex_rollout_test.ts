@@ -37,13 +37,8 @@ Deno.test("a rollout is read by the Codex reader, a Claude Code transcript by it
 });
 
 Deno.test("each hook sees the input tokens of the response that made its call, and the window", () => {
-  for (
-    const [lines, call, tokens] of [[13, "call_2", 50_000], [19, "call_4", 62_000], [
-      25,
-      "call_6",
-      110_000,
-    ]] as const
-  ) {
+  const cases = [[13, "call_2", 50_000], [19, "call_4", 62_000], [25, "call_6", 110_000]] as const;
+  for (const [lines, call, tokens] of cases) {
     const usage = view("basic", lines, call).usage;
     assertEquals([usage?.tokens, usage?.window, usage?.matched], [tokens, 190_000, true], call);
   }

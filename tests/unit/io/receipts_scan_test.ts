@@ -9,9 +9,7 @@ import { join } from "node:path";
 import { answerAwaitingReceipt, judge, type ReceiptEvidence } from "../../../src/core/receipts.ts";
 import { cachedSource } from "../../../src/io/reverse_lines.ts";
 import { viewOf, withTranscript } from "../../../src/io/transcript.ts";
-import { ROOT } from "../../_helpers.ts";
-
-const FIXTURES = join(ROOT, "tests", "fixtures", "transcripts");
+import { RECORDINGS as FIXTURES } from "../../_helpers.ts";
 
 interface Line {
   start: number;

@@ -91,23 +91,20 @@ Deno.test("scanUsage() sees no reading between a 2.1.185 boundary and the first 
 });
 
 Deno.test("scanUsage() finds this call's tool_use entry in a recorded real transcript", async (t) => {
-  const cases = [
-    { id: "toolu_stub2", tokens: 40000, matched: true },
-    { id: "toolu_stub4", tokens: 70000, matched: true },
-    { id: "toolu_stub8", tokens: 110000, matched: true }, // first of two parallel Reads
-    { id: "toolu_stub9", tokens: 110000, matched: true },
-    { id: "toolu_unknown", tokens: 120000, matched: false }, // newest usage, not matched
+  const lines = recordedLines(RECORDED);
+  const cases: [string, number, boolean][] = [
+    ["toolu_stub2", 40000, true],
+    ["toolu_stub4", 70000, true],
+    ["toolu_stub8", 110000, true], // first of two parallel Reads
+    ["toolu_stub9", 110000, true],
+    ["toolu_unknown", 120000, false], // newest usage, not matched
   ];
-  for (const c of cases) {
-    await t.step(c.id, () => {
+  for (const [id, tokens, matched] of cases) {
+    await t.step(id, () => {
       // Cut the transcript right after this call's entry, as the hook would see it.
-      const lines = recordedLines(RECORDED);
-      const at = lines.findIndex((l) => l.includes(`"id":"${c.id}"`) && l.includes('"assistant"'));
-      const scan = scanUsage(memory(at >= 0 ? lines.slice(0, at + 1) : lines), { toolUseId: c.id });
-      assertEquals(
-        { tokens: scan.usage?.tokens, matched: scan.usage?.matched },
-        { tokens: c.tokens, matched: c.matched },
-      );
+      const at = lines.findIndex((l) => l.includes(`"id":"${id}"`) && l.includes('"assistant"'));
+      const scan = scanUsage(memory(at >= 0 ? lines.slice(0, at + 1) : lines), { toolUseId: id });
+      assertEquals([scan.usage?.tokens, scan.usage?.matched], [tokens, matched]);
     });
   }
 });
@@ -122,10 +119,7 @@ Deno.test("scanUsage() looks through every entry of a split response, then stops
   assertEquals(scanUsage(memory(split), { toolUseId: "a" }).usage?.matched, true);
   // An id from an older response is not looked for beyond the newest one.
   const older = scanUsage(memory(split), { toolUseId: "older" });
-  assertEquals({ tokens: older.usage?.tokens, matched: older.usage?.matched }, {
-    tokens: 50_000,
-    matched: false,
-  });
+  assertEquals([older.usage?.tokens, older.usage?.matched], [50_000, false]);
 });
 
 Deno.test("scanUsage() knows where the newest response began, results between its entries included", async (t) => {
@@ -194,10 +188,7 @@ Deno.test("scanUsage() honours a Token usage warning should one ever be written"
     },
   };
   const scan = scanUsage(memory([entries.assistant(10_000), warning]));
-  assertEquals({ tokens: scan.usage?.tokens, window: scan.usage?.window }, {
-    tokens: 62000,
-    window: 200000,
-  });
+  assertEquals([scan.usage?.tokens, scan.usage?.window], [62000, 200000]);
 });
 
 Deno.test("withTranscript() with viewOf() turns a missing, empty or non-file path into an error or no usage", () => {
