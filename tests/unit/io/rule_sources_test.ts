@@ -33,29 +33,24 @@ const candidates = (p: Places) =>
 Deno.test("ruleSourceCandidates() lists every place in rank order", async (t) => {
   // Each case's places over a project at /r with the user's folder /h/.claude.
   const at = { cwd: "/r", gitRoot: "/r", userDir: "/h/.claude", home: "/h" };
+  // The project's own places at its root, and the user's, in rank order.
+  const RULES = "rules-file project .claude/reinject.md";
+  const md = (file: string) => `claude-md project ${file}`;
+  const MDS = [md("CLAUDE.local.md"), md("CLAUDE.md"), md(".claude/CLAUDE.md")];
+  const USER = ["rules-file user ~/.claude/reinject.md", "claude-md user ~/.claude/CLAUDE.md"];
   const cases: [string, Partial<Places>, string[]][] = [
     ["cwd below the git root: the cwd's files, then the root's, then the user's", {
       cwd: "/r/pkg",
     }, [
       "rules-file project pkg/.claude/reinject.md",
-      "rules-file project .claude/reinject.md",
-      "claude-md project pkg/CLAUDE.local.md",
-      "claude-md project pkg/CLAUDE.md",
-      "claude-md project pkg/.claude/CLAUDE.md",
-      "claude-md project CLAUDE.local.md",
-      "claude-md project CLAUDE.md",
-      "claude-md project .claude/CLAUDE.md",
-      "rules-file user ~/.claude/reinject.md",
-      "claude-md user ~/.claude/CLAUDE.md",
+      RULES,
+      md("pkg/CLAUDE.local.md"),
+      md("pkg/CLAUDE.md"),
+      md("pkg/.claude/CLAUDE.md"),
+      ...MDS,
+      ...USER,
     ]],
-    ["cwd is the git root: each place once", {}, [
-      "rules-file project .claude/reinject.md",
-      "claude-md project CLAUDE.local.md",
-      "claude-md project CLAUDE.md",
-      "claude-md project .claude/CLAUDE.md",
-      "rules-file user ~/.claude/reinject.md",
-      "claude-md user ~/.claude/CLAUDE.md",
-    ]],
+    ["cwd is the git root: each place once", {}, [RULES, ...MDS, ...USER]],
     ["no git root, CLAUDE_CONFIG_DIR elsewhere, configured files first", {
       cwd: "/w",
       gitRoot: undefined,
@@ -64,27 +59,18 @@ Deno.test("ruleSourceCandidates() lists every place in rank order", async (t) =>
     }, [
       "rules-file configured team-rules.md",
       "rules-file configured /abs/rules.md",
-      "rules-file project .claude/reinject.md",
-      "claude-md project CLAUDE.local.md",
-      "claude-md project CLAUDE.md",
-      "claude-md project .claude/CLAUDE.md",
+      RULES,
+      ...MDS,
       "rules-file user /cfg/reinject.md",
       "claude-md user /cfg/CLAUDE.md",
     ]],
     ["the home folder as the project: ~/.claude/CLAUDE.md is kept once, as the project's", {
       cwd: "/h",
       gitRoot: undefined,
-    }, [
-      "rules-file project .claude/reinject.md",
-      "claude-md project CLAUDE.local.md",
-      "claude-md project CLAUDE.md",
-      "claude-md project .claude/CLAUDE.md",
-    ]],
+    }, [RULES, ...MDS]],
     ["only claude-md on", { sources: new Set(["claude-md"]), extraFiles: ["x.md"] }, [
-      "claude-md project CLAUDE.local.md",
-      "claude-md project CLAUDE.md",
-      "claude-md project .claude/CLAUDE.md",
-      "claude-md user ~/.claude/CLAUDE.md",
+      ...MDS,
+      USER[1]!,
     ]],
     ["only the manifest on: no own-rule sources", { sources: new Set(["manifest"]) }, []],
     ["no cwd and no home: the configured folder only", {
