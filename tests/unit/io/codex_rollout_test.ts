@@ -10,7 +10,6 @@ import {
   rolloutReceiptsOf,
   rolloutViewOf,
 } from "../../../src/io/codex_rollout.ts";
-import { readerFor } from "../../../src/io/hosts.ts";
 import { ROOT } from "../../_helpers.ts";
 import { memory } from "./_io.ts";
 
@@ -26,15 +25,6 @@ const view = (name: string, lines: number | undefined, call?: string, release = 
   const { source, size } = rollout(name, lines, release);
   return rolloutViewOf(source, size, { toolUseId: call, sidechainFile: false });
 };
-
-Deno.test("a rollout is read by the Codex reader, a Claude Code transcript by its own", () => {
-  assertEquals(
-    readerFor("/h/.codex/sessions/2026/12/04/rollout-2026-12-04T22-34-57-x.jsonl").host,
-    "Codex",
-  );
-  assertEquals(readerFor("/h/.claude/projects/p/0b1c.jsonl").host, "Claude Code");
-  assertEquals(readerFor(undefined).host, "Claude Code");
-});
 
 Deno.test("each hook sees the input tokens of the response that made its call, and the window", () => {
   const cases = [[13, "call_2", 50_000], [19, "call_4", 62_000], [25, "call_6", 110_000]] as const;
