@@ -6,8 +6,6 @@
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { join } from "node:path";
-import { cachedSource } from "../../../src/io/reverse_lines.ts";
-import { viewOf, withTranscript } from "../../../src/io/transcript.ts";
 import {
   entries,
   onPath,
@@ -17,6 +15,7 @@ import {
   sandbox,
   underStrace,
 } from "../../_helpers.ts";
+import { viewOfFile } from "./_io.ts";
 
 const MiB = 1024 * 1024;
 const GiB = 1024 * MiB;
@@ -55,17 +54,6 @@ async function gibSession() {
   return { transcript: box.transcript, call, env: { ...box.env, LESSONS_REINJECT_WAIT_MS: "1" } };
 }
 
-/** Reads `path` as the hook does (withTranscript opens it), counting the bytes handed out. */
-function bytesFor(path: string, query: { toolUseId: string }) {
-  const scan = withTranscript(path, (source, size) => {
-    const counted = cachedSource(source);
-    const result = viewOf(counted, size, { ...query, sidechainFile: false });
-    return { result, bytesRead: counted.bytesRead };
-  });
-  if ("error" in scan) throw new Error(scan.error);
-  return scan;
-}
-
 Deno.test("viewOf() reads under 1 MiB of a 1 GiB transcript, the same bytes as of 1 MiB", async (t) => {
   const { dir } = sandbox();
   const tailBytes = tail();
@@ -74,25 +62,19 @@ Deno.test("viewOf() reads under 1 MiB of a 1 GiB transcript, the same bytes as o
   await sparseTranscript(small, 1 * MiB, tailBytes);
   await sparseTranscript(large, 1 * GiB, tailBytes);
 
-  await t.step("this call's entry (tool_use_id match)", () => {
-    const onSmall = bytesFor(small, { toolUseId: TOOL_USE_ID });
-    const onLarge = bytesFor(large, { toolUseId: TOOL_USE_ID });
-    assertEquals(onLarge.result.usage?.tokens, TOKENS);
-    assertEquals(onLarge.result.usage?.matched, true);
-    assert(onLarge.bytesRead < MiB, `read ${onLarge.bytesRead} bytes of 1 GiB`);
-    assertEquals(onLarge.bytesRead, onSmall.bytesRead);
-    assertEquals(onLarge.result.bytesRead, onLarge.bytesRead);
-  });
-
-  await t.step("the newest usage when this call's entry is not written yet", () => {
-    const query = { toolUseId: "toolu_01NotWrittenYetXXXXXXXXXX" };
-    const onSmall = bytesFor(small, query);
-    const onLarge = bytesFor(large, query);
-    assertEquals(onLarge.result.usage?.tokens, TOKENS);
-    assertEquals(onLarge.result.usage?.matched, false);
-    assert(onLarge.bytesRead < MiB, `read ${onLarge.bytesRead} bytes of 1 GiB`);
-    assertEquals(onLarge.bytesRead, onSmall.bytesRead);
-  });
+  const cases: [string, string, boolean][] = [
+    ["this call's entry (tool_use_id match)", TOOL_USE_ID, true],
+    ["the newest usage when this call's entry is not written yet", "toolu_01NotWrittenYet", false],
+  ];
+  for (const [name, toolUseId, matched] of cases) {
+    await t.step(name, () => {
+      const onSmall = viewOfFile(small, { toolUseId });
+      const onLarge = viewOfFile(large, { toolUseId });
+      assertEquals([onLarge.view.usage?.tokens, onLarge.view.usage?.matched], [TOKENS, matched]);
+      assert(onLarge.bytes < MiB, `read ${onLarge.bytes} bytes of 1 GiB`);
+      assertEquals([onLarge.bytes, onLarge.view.bytesRead], [onSmall.bytes, onLarge.bytes]);
+    });
+  }
 });
 
 Deno.test("the hook answers from the tail of a 1 GiB transcript", async () => {

@@ -4,7 +4,7 @@ import { historyOf, viewOf, withTranscript } from "../../../src/io/transcript.ts
 import { resolveWindow } from "../../../src/core/window.ts";
 import { join } from "node:path";
 import { entries, RECORDED, RECORDINGS, sandbox, skeletonTranscript } from "../../_helpers.ts";
-import { jsonl, memory } from "./_io.ts";
+import { jsonl, memory, viewOfFile } from "./_io.ts";
 
 /** The piece a marker's text is searched in, a megabyte at a time. */
 const MARKER_SEARCH_CHUNK = 1024 * 1024;
@@ -14,12 +14,6 @@ const scanUsage = (
   { source, size }: { source: ByteSource; size: number },
   query: { toolUseId?: string; sidechainFile?: boolean; maxBytes?: number } = {},
 ) => viewOf(source, size, { sidechainFile: false, ...query });
-
-const scanFile = (path: string, query: { sidechainFile?: boolean } = {}) =>
-  withTranscript(
-    path,
-    (source, size) => viewOf(source, size, { sidechainFile: query.sidechainFile ?? false }),
-  );
 
 /** The search for a marker since `stopBelow`, as every call after a fire makes it. */
 const markersSince = (source: ByteSource, size: number, stopBelow: number) =>
@@ -54,8 +48,7 @@ const PUBLIC_CASES: [string, number?, string?, number?, boolean?][] = [
 Deno.test("scanUsage() matches the README figures of every public transcript", async (t) => {
   for (const [file, tokens, model, window, sidechainFile = false] of PUBLIC_CASES) {
     await t.step(file, () => {
-      const scan = scanFile(skeletonTranscript(file), { sidechainFile });
-      if ("error" in scan) throw new Error(scan.error);
+      const scan = viewOfFile(skeletonTranscript(file), { sidechainFile }).view;
       if (tokens === undefined) {
         // 1.0.x compaction (isCompactSummary, no boundary) after the last real usage: the
         // 156,089 figure describes a context that no longer exists.
@@ -75,9 +68,7 @@ Deno.test("scanUsage() matches the README figures of every public transcript", a
 
 Deno.test("scanUsage() ignores a subagent file's entries when reading it as a main transcript", () => {
   // Every line is a sidechain.
-  const scan = scanFile(skeletonTranscript(SUBAGENT_FILE));
-  if ("error" in scan) throw new Error(scan.error);
-  assertEquals(scan.usage, undefined);
+  assertEquals(viewOfFile(skeletonTranscript(SUBAGENT_FILE)).view.usage, undefined);
 });
 
 Deno.test("scanUsage() sees no reading between a 2.1.185 boundary and the first real usage after it", () => {
@@ -193,6 +184,8 @@ Deno.test("scanUsage() honours a Token usage warning should one ever be written"
 
 Deno.test("withTranscript() with viewOf() turns a missing, empty or non-file path into an error or no usage", () => {
   const { dir } = sandbox();
+  const scanFile = (path: string) =>
+    withTranscript(path, (source, size) => scanUsage({ source, size }));
   ok("error" in scanFile(`${dir}/missing.jsonl`));
   ok("error" in scanFile(dir));
   Deno.writeTextFileSync(`${dir}/empty.jsonl`, "");
