@@ -17,7 +17,8 @@ interface Case {
   name: string;
   /** What the plugin folder holds besides deno.lock and an empty dist/ (default: nothing). */
   arrange?: (root: string, dist: string) => void;
-  deno: string | undefined;
+  /** The deno on PATH (default: none). */
+  deno?: string;
   /** Deno's cache: holding every package, lacking zod, or not known (default: holding all). */
   cache?: "warm" | "cold" | "unknown";
   /** The plugin folder has no deno.lock to read. */
@@ -67,14 +68,12 @@ const CASES: Case[] = [
       binary(dist);
       Deno.writeTextFileSync(join(dist, ".entry"), `${NAME}\n`);
     },
-    deno: undefined,
     status: "ok",
     says: /verified here: hooks\/run execs it without a fork/,
   },
   {
     name: "a binary not yet run by a hook",
     arrange: (_root, dist) => binary(dist),
-    deno: undefined,
     status: "ok",
     says: /the next hook call checks that it runs here/,
   },
@@ -98,7 +97,6 @@ const CASES: Case[] = [
   {
     name: "a failed download, no deno: the hook does nothing",
     arrange: (_root, dist) => failedLog(dist),
-    deno: undefined,
     status: "fail",
     says:
       /its background download failed \(cannot download https:\/\/x\/SHA256SUMS; nothing installed\): the release host cannot be reached from here, or has no such release yet; .* no deno on PATH either, so the hook does nothing/,
@@ -149,7 +147,6 @@ const CASES: Case[] = [
   },
   {
     name: "nothing yet, no deno",
-    deno: undefined,
     status: "fail",
     says: /no hook call has started its download yet .*; no deno on PATH either/,
   },
