@@ -288,31 +288,26 @@ Deno.test("the usage scan reads the boundary behind the summary entry, and the m
   // Recorded from real 2.1.328: the auto boundary (preTokens 67,044) at line 85, two attachments,
   // its isCompactSummary entry at line 88; reading backwards the summary comes first.
   const auto = recordedLines(join(RECORDINGS, "recorded-2.1.328-auto-compact-window.jsonl"));
+  const bySonnet = (trigger: string, preTokens: number) => ({
+    trigger,
+    preTokens,
+    model: "claude-sonnet-4-6",
+    version: "2.1.328",
+  });
   await t.step("an auto-compaction's boundary, through the summary three lines after it", () => {
     const scan = scanUsage(memory(auto.slice(0, 101)), { toolUseId: "toolu_wa0" });
     ok(scan.markerAfterUsage !== undefined);
-    assertEquals(scan.compaction, {
-      trigger: "auto",
-      preTokens: 67_044,
-      model: "claude-sonnet-4-6",
-      version: "2.1.328",
-    });
+    assertEquals(scan.compaction, bySonnet("auto", 67_044));
   });
   // 2.x writes the compact_boundary and then the isCompactSummary entry: walking back, a scan
   // meets the summary first. Cut the recorded 2.1.328 session just after its summary.
   const lines = recordedLines(COMPACTED);
   const summary = lines.findIndex((l) => l.includes('"isCompactSummary":true'));
   ok(lines[summary - 1]!.includes('"subtype":"compact_boundary"'), "the boundary comes first");
-  const expected = {
-    trigger: "manual",
-    preTokens: 107020,
-    model: "claude-sonnet-4-6",
-    version: "2.1.328",
-  };
   await t.step("scanUsage(): no reading since, and the compaction's evidence", () => {
     const scan = scanUsage(memory(lines.slice(0, summary + 1)));
     ok(scan.markerAfterUsage !== undefined);
-    assertEquals(scan.compaction, expected);
+    assertEquals(scan.compaction, bySonnet("manual", 107020));
   });
   await t.step("a summary with no boundary before it (1.0.x) proves nothing", () => {
     const scan = scanUsage(memory([entries.assistant(150_000, ["a"]), lines[summary]]));
@@ -324,8 +319,7 @@ Deno.test("the usage scan reads the boundary behind the summary entry, and the m
       entries.assistant(150_000, ["a"], { model: "claude-opus-5" }),
       entries.compactBoundary(),
     ]));
-    assertEquals(scan.compaction?.model, "claude-opus-5");
-    assertEquals(scan.compaction?.preTokens, 150000);
+    assertEquals([scan.compaction?.model, scan.compaction?.preTokens], ["claude-opus-5", 150000]);
   });
 });
 
@@ -366,14 +360,11 @@ Deno.test("scanUsage() notes a user's prompt after the newest usage: a new turn,
   const prompt = recordedLines(COMPACTED).find((l) =>
     l.includes('"type":"user"') && !l.includes("tool_result") && !l.includes("isCompactSummary")
   );
+  const usage = entries.assistant(40_000, ["a"]);
   const cases: [string, unknown[], boolean][] = [
-    ["a prompt after the newest usage", [entries.assistant(40_000, ["a"]), prompt], true],
-    [
-      "only the tool's result after it",
-      [entries.assistant(40_000, ["a"]), entries.toolResult("a")],
-      false,
-    ],
-    ["a prompt before the newest usage", [prompt, entries.assistant(40_000, ["a"])], false],
+    ["a prompt after the newest usage", [usage, prompt], true],
+    ["only the tool's result after it", [usage, entries.toolResult("a")], false],
+    ["a prompt before the newest usage", [prompt, usage], false],
     ["this call's own entry is there", [prompt, entries.assistant(40_000, ["now"])], false],
   ];
   for (const [name, lines, expected] of cases) {
@@ -413,32 +404,14 @@ Deno.test("scanUsage() reads a gateway's response: a gen- id, input_tokens only,
 });
 
 Deno.test("viewOf() lists the tool_uses of the newest response whose result is not written yet", async (t) => {
+  // One response's entries, each with its tool_use, and their results.
+  const [a, b] = ["a", "b"].map((id) => entries.assistant(40_000, [id], { messageId: "m" }));
+  const [ra, rb] = [entries.toolResult("a"), entries.toolResult("b")];
   const cases: [string, unknown[], string[]][] = [
-    ["its result is written", [entries.assistant(40_000, ["a"]), entries.toolResult("a")], []],
-    [
-      "its result is not written yet: the transcript lags",
-      [entries.assistant(40_000, ["a"])],
-      ["a"],
-    ],
-    [
-      "one of two parallel calls' results is missing",
-      [
-        entries.assistant(40_000, ["a"], { messageId: "m" }),
-        entries.toolResult("a"),
-        entries.assistant(40_000, ["b"], { messageId: "m" }),
-      ],
-      ["b"],
-    ],
-    [
-      "both results are in, between and after the response's entries",
-      [
-        entries.assistant(40_000, ["a"], { messageId: "m" }),
-        entries.toolResult("a"),
-        entries.assistant(40_000, ["b"], { messageId: "m" }),
-        entries.toolResult("b"),
-      ],
-      [],
-    ],
+    ["its result is written", [a, ra], []],
+    ["its result is not written yet: the transcript lags", [a], ["a"]],
+    ["one of two parallel calls' results is missing", [a, ra, b], ["b"]],
+    ["both results are in, between and after the response's entries", [a, ra, b, rb], []],
     ["a response without tool calls", [entries.assistant(40_000, [])], []],
   ];
   for (const [name, lines, expected] of cases) {
