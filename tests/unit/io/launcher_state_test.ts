@@ -4,6 +4,7 @@
  * cache; denoNpmCache(): where Deno 2 keeps npm packages.
  */
 import { deepStrictEqual as assertEquals, doesNotMatch, match } from "node:assert/strict";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { checkBinary } from "../../../src/cli/doctor_setup.ts";
 import { readLauncherState, SOURCE_PACKAGES } from "../../../src/io/launcher_state.ts";
@@ -205,25 +206,17 @@ Deno.test("the cache check agrees with Deno: the warm cache the tests run from h
 
 Deno.test("SOURCE_PACKAGES are the npm packages src/ imports, and only those", () => {
   const imports: Record<string, string> = JSON.parse(
-    Deno.readTextFileSync(new URL("../../../deno.json", import.meta.url)),
+    Deno.readTextFileSync(join(ROOT, "deno.json")),
   ).imports;
   const used = new Set<string>();
-  const walk = (dir: URL) => {
-    for (const entry of Deno.readDirSync(dir)) {
-      const url = new URL(entry.name + (entry.isDirectory ? "/" : ""), dir);
-      if (entry.isDirectory) walk(url);
-      else if (entry.name.endsWith(".ts")) {
-        for (const m of Deno.readTextFileSync(url).matchAll(/from "([^".][^"]*)"/g)) {
-          const target = imports[m[1]!];
-          if (target?.startsWith("npm:")) {
-            const spec = target.slice(4).split("/").slice(0, target.startsWith("npm:@") ? 2 : 1)
-              .join("/");
-            used.add(spec.slice(0, spec.lastIndexOf("@")));
-          }
-        }
-      }
+  for (const file of readdirSync(join(ROOT, "src"), { recursive: true }) as string[]) {
+    if (!file.endsWith(".ts")) continue;
+    const text = Deno.readTextFileSync(join(ROOT, "src", file));
+    for (const [, name] of text.matchAll(/from "([^".][^"]*)"/g)) {
+      // npm:zod@4.6.7/mini is zod, npm:@xmldom/xmldom@0.9.12 is @xmldom/xmldom.
+      const npm = /^npm:((?:@[^/]+\/)?[^@/]+)@/.exec(imports[name!] ?? "")?.[1];
+      if (npm) used.add(npm);
     }
-  };
-  walk(new URL("../../../src/", import.meta.url));
+  }
   assertEquals([...used].sort(), [...SOURCE_PACKAGES].sort());
 });
