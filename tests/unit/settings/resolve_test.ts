@@ -55,15 +55,8 @@ const ROWS: Row[] = [
     'LESSONS_REINJECT_MAX_CHARS="20000": expected a whole number of characters from 1 to ' +
     `10000 (Claude Code's inline limit) ("20000": above 10,000); using the default, 9500`,
   ]],
-  ["thresholds with a bad entry", { LESSONS_REINJECT_THRESHOLDS: "20,abc,150" }, {
-    thresholds: [30, 52, 70],
-  }, [
-    'LESSONS_REINJECT_THRESHOLDS="20,abc,150": expected a non-empty list of thresholds, each ' +
-    "a percentage from 1 to 99 (30 or 30%) or a token count from 1,000 to 100,000,000 (60k, " +
-    '1.5M or 120000), e.g. 30,52,70 or 20k,60k,52 ("abc": not a number; "150": ambiguous: as ' +
-    "a percentage it is over 99, as tokens under 1,000; write 99% or less, or 150k tokens); " +
-    "using the default, 30,52,70",
-  ]],
+  // Thresholds with a bad entry (20,abc,150): tests/integration/hook_test.ts "invalid
+  // thresholds: one stderr line naming the problem and the values used", the same whole message.
   ["a negative window", { LESSONS_CONTEXT_WINDOW: "-5" }, { windowOverride: undefined }, [
     'LESSONS_CONTEXT_WINDOW="-5": expected a whole number of tokens from 1,000 to ' +
     '100,000,000 (200000, 200k or 1M) ("-5": a sign is not allowed); using the window the ' +
