@@ -404,7 +404,6 @@ Deno.test("scanUsage() reads a gateway's response: a gen- id, input_tokens only,
 });
 
 Deno.test("viewOf() lists the tool_uses of the newest response whose result is not written yet", async (t) => {
-  // One response's entries, each with its tool_use, and their results.
   const [a, b] = ["a", "b"].map((id) => entries.assistant(40_000, [id], { messageId: "m" }));
   const [ra, rb] = [entries.toolResult("a"), entries.toolResult("b")];
   const cases: [string, unknown[], string[]][] = [
