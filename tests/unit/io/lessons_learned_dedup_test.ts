@@ -40,11 +40,9 @@ const names = (dir: string) => [...Deno.readDirSync(dir)].map((e) => e.name).sor
 
 /** A manifest file whose lessons have `slugs`, beside the dedup files. */
 function manifestIn(dir: string, slugs: unknown[]): string {
-  const path = join(dir, "manifest", "lesson-manifest.json");
-  Deno.mkdirSync(join(dir, "manifest"), { recursive: true });
   const lessons = Object.fromEntries(slugs.map((slug, i) => [`0${i}`, { slug, type: "guard" }]));
-  Deno.writeTextFileSync(path, JSON.stringify({ lessons }));
-  return path;
+  folderWith({ "manifest/lesson-manifest.json": JSON.stringify({ lessons }) }, dir);
+  return join(dir, "manifest", "lesson-manifest.json");
 }
 
 /** Re-arms after a main-thread refresh at 52, with re-arming chosen at 52 and 70. */
