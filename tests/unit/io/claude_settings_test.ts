@@ -11,7 +11,7 @@ import {
   settingsFiles,
 } from "../../../src/io/claude_settings.ts";
 import { compactionPoint, mergeCompactSettings } from "../../../src/core/compaction_point.ts";
-import { sandbox } from "../../_helpers.ts";
+import { folderWith } from "./_io.ts";
 
 Deno.test("compactSourceOf() keeps what the settings schema keeps", () => {
   assertEquals(
@@ -53,18 +53,13 @@ Deno.test("settingsFiles(): user, project, local, then managed, lowest precedenc
 });
 
 Deno.test("readCompactSources() reads what exists, and the local file wins over the project's", () => {
-  const { dir } = sandbox();
-  const claude = join(dir, "home", ".claude");
-  const project = join(dir, "project");
-  Deno.mkdirSync(claude, { recursive: true });
-  Deno.mkdirSync(join(project, ".claude"), { recursive: true });
-  Deno.writeTextFileSync(join(claude, "settings.json"), '{"autoCompactWindow": 400000}');
-  Deno.writeTextFileSync(join(project, ".claude", "settings.json"), "{ not json");
-  Deno.writeTextFileSync(
-    join(project, ".claude", "settings.local.json"),
-    '{"autoCompactWindow": 150000}',
-  );
-  const sources = readCompactSources({ claudeDir: claude, projectDir: project, os: "linux" });
+  const dir = folderWith({
+    "home/.claude/settings.json": '{"autoCompactWindow": 400000}',
+    "project/.claude/settings.json": "{ not json",
+    "project/.claude/settings.local.json": '{"autoCompactWindow": 150000}',
+  });
+  const [claudeDir, projectDir] = [join(dir, "home", ".claude"), join(dir, "project")];
+  const sources = readCompactSources({ claudeDir, projectDir, os: "linux" });
   assertEquals(sources.map((s) => s.window), [400_000, 150_000]);
   const point = compactionPoint({
     window: 1_000_000,
@@ -77,12 +72,9 @@ Deno.test("readCompactSources() reads what exists, and the local file wins over 
 });
 
 Deno.test("compactSettingsFor(): read once, kept in the state, read again when a file changes", () => {
-  const { dir } = sandbox();
-  const claude = join(dir, ".claude");
-  Deno.mkdirSync(claude);
-  const places = { claudeDir: claude, projectDir: dir, os: "linux" };
-  const file = join(claude, "settings.json");
-  Deno.writeTextFileSync(file, '{"autoCompactWindow": 400000}');
+  const dir = folderWith({ ".claude/settings.json": '{"autoCompactWindow": 400000}' });
+  const places = { claudeDir: join(dir, ".claude"), projectDir: dir, os: "linux" };
+  const file = join(dir, ".claude", "settings.json");
   const first = compactSettingsFor(undefined, places);
   assertEquals(first.files.window?.value, 400_000);
   ok(first.remember !== undefined);

@@ -10,27 +10,15 @@ import {
   rolloutReceiptsOf,
   rolloutViewOf,
 } from "../../../src/io/codex_rollout.ts";
-import { readerFor } from "../../../src/io/hosts.ts";
-import type { ByteSource } from "../../../src/io/reverse_lines.ts";
 import { ROOT } from "../../_helpers.ts";
+import { memory } from "./_io.ts";
 
 const ROLLOUTS = join(ROOT, "tests", "fixtures", "codex", "rollouts");
-const encoder = new TextEncoder();
 
 /** The rollout's first `lines` lines, as the hook found the file. */
-function rollout(
-  name: string,
-  lines?: number,
-  release = "0.171.0",
-): { source: ByteSource; size: number } {
+function rollout(name: string, lines?: number, release = "0.171.0") {
   const all = Deno.readTextFileSync(join(ROLLOUTS, `recorded-${release}-${name}.jsonl`));
-  const kept = lines === undefined ? all : all.split("\n").slice(0, lines).join("\n") + "\n";
-  return memory(kept);
-}
-
-function memory(text: string): { source: ByteSource; size: number } {
-  const bytes = encoder.encode(text);
-  return { source: { readAt: (at, n) => bytes.subarray(at, at + n) }, size: bytes.length };
+  return memory(lines === undefined ? all : all.split("\n").slice(0, lines));
 }
 
 const view = (name: string, lines: number | undefined, call?: string, release = "0.171.0") => {
@@ -38,23 +26,9 @@ const view = (name: string, lines: number | undefined, call?: string, release = 
   return rolloutViewOf(source, size, { toolUseId: call, sidechainFile: false });
 };
 
-Deno.test("a rollout is read by the Codex reader, a Claude Code transcript by its own", () => {
-  assertEquals(
-    readerFor("/h/.codex/sessions/2026/12/04/rollout-2026-12-04T22-34-57-x.jsonl").host,
-    "Codex",
-  );
-  assertEquals(readerFor("/h/.claude/projects/p/0b1c.jsonl").host, "Claude Code");
-  assertEquals(readerFor(undefined).host, "Claude Code");
-});
-
 Deno.test("each hook sees the input tokens of the response that made its call, and the window", () => {
-  for (
-    const [lines, call, tokens] of [[13, "call_2", 50_000], [19, "call_4", 62_000], [
-      25,
-      "call_6",
-      110_000,
-    ]] as const
-  ) {
+  const cases = [[13, "call_2", 50_000], [19, "call_4", 62_000], [25, "call_6", 110_000]] as const;
+  for (const [lines, call, tokens] of cases) {
     const usage = view("basic", lines, call).usage;
     assertEquals([usage?.tokens, usage?.window, usage?.matched], [tokens, 190_000, true], call);
   }

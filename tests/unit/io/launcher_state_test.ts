@@ -4,19 +4,22 @@
  * cache; denoNpmCache(): where Deno 2 keeps npm packages.
  */
 import { deepStrictEqual as assertEquals, doesNotMatch, match } from "node:assert/strict";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { checkBinary } from "../../../src/cli/doctor_setup.ts";
 import { readLauncherState, SOURCE_PACKAGES } from "../../../src/io/launcher_state.ts";
 import { denoNpmCache } from "../../../src/settings/other_programs.ts";
-import { ROOT } from "../../_helpers.ts";
+import { ROOT, sandbox } from "../../_helpers.ts";
 
 const NAME = "lessons-reinject-x86_64-unknown-linux-gnu";
 const DENO = "/usr/bin/deno";
 
 interface Case {
   name: string;
-  arrange: (root: string, dist: string) => void;
-  deno: string | undefined;
+  /** What the plugin folder holds besides deno.lock and an empty dist/ (default: nothing). */
+  arrange?: (root: string, dist: string) => void;
+  /** The deno on PATH (default: none). */
+  deno?: string;
   /** Deno's cache: holding every package, lacking zod, or not known (default: holding all). */
   cache?: "warm" | "cold" | "unknown";
   /** The plugin folder has no deno.lock to read. */
@@ -66,14 +69,12 @@ const CASES: Case[] = [
       binary(dist);
       Deno.writeTextFileSync(join(dist, ".entry"), `${NAME}\n`);
     },
-    deno: undefined,
     status: "ok",
     says: /verified here: hooks\/run execs it without a fork/,
   },
   {
     name: "a binary not yet run by a hook",
     arrange: (_root, dist) => binary(dist),
-    deno: undefined,
     status: "ok",
     says: /the next hook call checks that it runs here/,
   },
@@ -97,7 +98,6 @@ const CASES: Case[] = [
   {
     name: "a failed download, no deno: the hook does nothing",
     arrange: (_root, dist) => failedLog(dist),
-    deno: undefined,
     status: "fail",
     says:
       /its background download failed \(cannot download https:\/\/x\/SHA256SUMS; nothing installed\): the release host cannot be reached from here, or has no such release yet; .* no deno on PATH either, so the hook does nothing/,
@@ -125,7 +125,6 @@ const CASES: Case[] = [
   },
   {
     name: "a cache that cannot be checked: says so, and how to fill it",
-    arrange: () => {},
     deno: DENO,
     cache: "unknown",
     status: "warn",
@@ -135,7 +134,6 @@ const CASES: Case[] = [
   },
   {
     name: "no deno.lock to read: which packages is not known, and it says why",
-    arrange: () => {},
     deno: DENO,
     noLock: true,
     status: "warn",
@@ -144,15 +142,12 @@ const CASES: Case[] = [
   },
   {
     name: "nothing yet, deno on PATH",
-    arrange: () => {},
     deno: DENO,
     status: "warn",
     says: /no hook call has started its download yet/,
   },
   {
     name: "nothing yet, no deno",
-    arrange: () => {},
-    deno: undefined,
     status: "fail",
     says: /no hook call has started its download yet .*; no deno on PATH either/,
   },
@@ -161,25 +156,21 @@ const CASES: Case[] = [
 Deno.test("checkBinary() for each state hooks/run and hooks/install leave", async (t) => {
   for (const c of CASES) {
     await t.step(c.name, async () => {
-      const root = Deno.makeTempDirSync({ prefix: "lessons-launcher-state-" });
-      try {
-        const dist = join(root, "dist");
-        Deno.mkdirSync(dist);
-        c.arrange(root, dist);
-        if (!c.noLock) Deno.copyFileSync(join(ROOT, "deno.lock"), join(root, "deno.lock"));
-        const cache = c.cache === "unknown"
-          ? { error: "packages come from another npm registry (http://mirror/)" }
-          : { dir: npmCache(join(root, "deno-dir"), c.cache ?? "warm") };
-        const verdict = checkBinary(await readLauncherState(root, NAME, cache), c.deno);
-        assertEquals(verdict.status, c.status, verdict.detail);
-        match(verdict.detail, c.says);
-        if (c.fix) match(verdict.fix ?? "", c.fix);
-        if (c.status !== "ok") match(verdict.fix ?? "", /\S/);
-        // Never a promise the launcher cannot keep: "runs the source" only with a warm cache.
-        if (c.cache === "cold") doesNotMatch(verdict.detail, /refreshes work/);
-      } finally {
-        Deno.removeSync(root, { recursive: true });
-      }
+      const { dir: root } = sandbox();
+      const dist = join(root, "dist");
+      Deno.mkdirSync(dist);
+      c.arrange?.(root, dist);
+      if (!c.noLock) Deno.copyFileSync(join(ROOT, "deno.lock"), join(root, "deno.lock"));
+      const cache = c.cache === "unknown"
+        ? { error: "packages come from another npm registry (http://mirror/)" }
+        : { dir: npmCache(join(root, "deno-dir"), c.cache ?? "warm") };
+      const verdict = checkBinary(await readLauncherState(root, NAME, cache), c.deno);
+      assertEquals(verdict.status, c.status, verdict.detail);
+      match(verdict.detail, c.says);
+      if (c.fix) match(verdict.fix ?? "", c.fix);
+      if (c.status !== "ok") match(verdict.fix ?? "", /\S/);
+      // Never a promise the launcher cannot keep: "runs the source" only with a warm cache.
+      if (c.cache === "cold") doesNotMatch(verdict.detail, /refreshes work/);
     });
   }
 });
@@ -215,25 +206,17 @@ Deno.test("the cache check agrees with Deno: the warm cache the tests run from h
 
 Deno.test("SOURCE_PACKAGES are the npm packages src/ imports, and only those", () => {
   const imports: Record<string, string> = JSON.parse(
-    Deno.readTextFileSync(new URL("../../../deno.json", import.meta.url)),
+    Deno.readTextFileSync(join(ROOT, "deno.json")),
   ).imports;
   const used = new Set<string>();
-  const walk = (dir: URL) => {
-    for (const entry of Deno.readDirSync(dir)) {
-      const url = new URL(entry.name + (entry.isDirectory ? "/" : ""), dir);
-      if (entry.isDirectory) walk(url);
-      else if (entry.name.endsWith(".ts")) {
-        for (const m of Deno.readTextFileSync(url).matchAll(/from "([^".][^"]*)"/g)) {
-          const target = imports[m[1]!];
-          if (target?.startsWith("npm:")) {
-            const spec = target.slice(4).split("/").slice(0, target.startsWith("npm:@") ? 2 : 1)
-              .join("/");
-            used.add(spec.slice(0, spec.lastIndexOf("@")));
-          }
-        }
-      }
+  for (const file of readdirSync(join(ROOT, "src"), { recursive: true }) as string[]) {
+    if (!file.endsWith(".ts")) continue;
+    const text = Deno.readTextFileSync(join(ROOT, "src", file));
+    for (const [, name] of text.matchAll(/from "([^".][^"]*)"/g)) {
+      // npm:zod@4.6.7/mini is zod, npm:@xmldom/xmldom@0.9.12 is @xmldom/xmldom.
+      const npm = /^npm:((?:@[^/]+\/)?[^@/]+)@/.exec(imports[name!] ?? "")?.[1];
+      if (npm) used.add(npm);
     }
-  };
-  walk(new URL("../../../src/", import.meta.url));
+  }
   assertEquals([...used].sort(), [...SOURCE_PACKAGES].sort());
 });

@@ -2,10 +2,9 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { rearmAfterRefresh } from "../../../src/io/lessons_learned_dedup.ts";
 import { nodeTmpdir } from "../../../src/settings/other_programs.ts";
-import { sandbox } from "../../_helpers.ts";
+import { folderWith } from "./_io.ts";
 
 Deno.test("nodeTmpdir() picks the folder Node's os.tmpdir() would", async (t) => {
   const cases: [Record<string, string>, string, string][] = [
@@ -37,24 +36,13 @@ const BASE = `lessons-${createHash("sha256").update(SESSION).digest("hex").slice
 const SEEN = `${BASE}.txt`;
 const CLAIMS = `${BASE}.d`;
 
-function folderWith(files: Record<string, string>): string {
-  const { dir } = sandbox(); // removed when the module ends
-  for (const [name, text] of Object.entries(files)) {
-    Deno.mkdirSync(join(dir, name, ".."), { recursive: true });
-    Deno.writeTextFileSync(join(dir, name), text);
-  }
-  return dir;
-}
-
 const names = (dir: string) => [...Deno.readDirSync(dir)].map((e) => e.name).sort();
 
 /** A manifest file whose lessons have `slugs`, beside the dedup files. */
 function manifestIn(dir: string, slugs: unknown[]): string {
-  const path = join(dir, "manifest", "lesson-manifest.json");
-  Deno.mkdirSync(join(dir, "manifest"), { recursive: true });
   const lessons = Object.fromEntries(slugs.map((slug, i) => [`0${i}`, { slug, type: "guard" }]));
-  Deno.writeTextFileSync(path, JSON.stringify({ lessons }));
-  return path;
+  folderWith({ "manifest/lesson-manifest.json": JSON.stringify({ lessons }) }, dir);
+  return join(dir, "manifest", "lesson-manifest.json");
 }
 
 /** Re-arms after a main-thread refresh at 52, with re-arming chosen at 52 and 70. */
@@ -109,12 +97,6 @@ Deno.test("rearmAfterRefresh() forgets the manifest's lessons, of any type, and 
   assertEquals(names(join(dir, CLAIMS)), ["not-in-manifest"]);
   // Nothing left to forget: a second call is quiet.
   assertEquals(rearm(dir, manifest), { forgotten: [], seenFileRemoved: false, problems: [] });
-});
-
-Deno.test("rearmAfterRefresh() with the sample manifest forgets its guards too", () => {
-  const sample = fileURLToPath(new URL("../../../src/data/sample_manifest.json", import.meta.url));
-  const dir = folderWith({ [`${CLAIMS}/pytest-tty-hang-k1l2`]: "" }); // a guard: the PreToolUse kind
-  assertEquals(rearm(dir, sample)?.forgotten, ["pytest-tty-hang-k1l2"]);
 });
 
 Deno.test("rearmAfterRefresh() with a manifest that is not JSON forgets only the seen file", () => {

@@ -13,6 +13,7 @@ import {
 import { loadStandingRules } from "../../../src/io/standing_rules.ts";
 import { cli } from "../../cli/_cli.ts";
 import { ROOT, sandbox } from "../../_helpers.ts";
+import { folderWith } from "./_io.ts";
 
 Deno.test("newestInstalledFile() picks the install whose file changed last", async () => {
   const { dir: home } = sandbox();
@@ -93,23 +94,19 @@ const FIXTURE = join(ROOT, "tests", "fixtures", "plugins-local-marketplace");
 
 /** ~/.claude/plugins with the captured records, and the local folder they name. */
 function arrange(dir: string, edit: (known: string) => string = (k) => k) {
-  const plugins = join(dir, "home", ".claude", "plugins");
   const folder = join(dir, "src", "lessons-reinject");
-  Deno.mkdirSync(plugins, { recursive: true });
-  Deno.mkdirSync(join(folder, "hooks"), { recursive: true });
-  Deno.mkdirSync(join(folder, ".claude-plugin"), { recursive: true });
-  Deno.copyFileSync(join(ROOT, "hooks", "hooks.json"), join(folder, "hooks", "hooks.json"));
-  Deno.copyFileSync(
-    join(ROOT, ".claude-plugin", "marketplace.json"),
-    join(folder, ".claude-plugin", "marketplace.json"),
-  );
-  for (const name of ["installed_plugins.json", "known_marketplaces.json"]) {
-    const text = Deno.readTextFileSync(join(FIXTURE, name))
+  const ours = (path: string) => Deno.readTextFileSync(join(ROOT, path));
+  const records = (name: string) =>
+    Deno.readTextFileSync(join(FIXTURE, name))
       .replaceAll("/home/dev/src/lessons-reinject", folder)
       .replaceAll("/home/dev", join(dir, "home"));
-    Deno.writeTextFileSync(join(plugins, name), name.startsWith("known") ? edit(text) : text);
-  }
-  return { plugins, folder };
+  folderWith({
+    "src/lessons-reinject/hooks/hooks.json": ours("hooks/hooks.json"),
+    "src/lessons-reinject/.claude-plugin/marketplace.json": ours(".claude-plugin/marketplace.json"),
+    "home/.claude/plugins/installed_plugins.json": records("installed_plugins.json"),
+    "home/.claude/plugins/known_marketplaces.json": edit(records("known_marketplaces.json")),
+  }, dir);
+  return { plugins: join(dir, "home", ".claude", "plugins"), folder };
 }
 
 Deno.test("localPluginRoot() finds the folder a local marketplace runs the plugin from", async (t) => {

@@ -7,11 +7,9 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { answerAwaitingReceipt, judge, type ReceiptEvidence } from "../../../src/core/receipts.ts";
-import { cachedSource } from "../../../src/io/reverse_lines.ts";
-import { viewOf, withTranscript } from "../../../src/io/transcript.ts";
-import { ROOT } from "../../_helpers.ts";
-
-const FIXTURES = join(ROOT, "tests", "fixtures", "transcripts");
+import { viewOf } from "../../../src/io/transcript.ts";
+import { RECORDINGS as FIXTURES } from "../../_helpers.ts";
+import { viewOfFile } from "./_io.ts";
 
 interface Line {
   start: number;
@@ -143,22 +141,10 @@ Deno.test("the receipt check reads no bytes beyond the usage scan's own", () => 
   const path = join(FIXTURES, "recorded-2.1.328-hook-cancelled.jsonl");
   const claim = find(lines, holds("toolu_k02")).end;
   const token = tokenIn(lines);
-  const bytesFor = (receipts: boolean) => {
-    const out = withTranscript(path, (source, size) => {
-      const counted = cachedSource(source);
-      const scan = viewOf(counted, size, {
-        toolUseId: "toolu_k04",
-        sidechainFile: false,
-        ...(receipts ? { receipts: { from: claim, calls: ["toolu_k02"], token } } : {}),
-      });
-      return { scan, bytes: counted.bytesRead };
-    });
-    if ("error" in out) throw new Error(out.error);
-    return out;
-  };
-  const plain = bytesFor(false);
-  const checked = bytesFor(true);
-  ok(checked.scan.receipts, "no receipt evidence");
+  const plain = viewOfFile(path, { toolUseId: "toolu_k04" });
+  const receipts = { from: claim, calls: ["toolu_k02"], token };
+  const checked = viewOfFile(path, { toolUseId: "toolu_k04", receipts });
+  ok(checked.view.receipts, "no receipt evidence");
   assertEquals(checked.bytes, plain.bytes);
   ok(plain.bytes <= 64 * 1024, `${plain.bytes} bytes`);
 });

@@ -8,16 +8,13 @@ import { join } from "node:path";
 import { findFileUnder, transcriptOf } from "../../../src/io/session_files.ts";
 import { HookPayloadSchema } from "../../../src/schemas/payload.ts";
 import { payload, sandbox } from "../../_helpers.ts";
+import { folderWith } from "./_io.ts";
 
 const parsed = (raw: Record<string, unknown>) => HookPayloadSchema.parse(raw);
 
 /** 2.1.167's layout, `subagents/workflows/wf_<id>/agent-<id>.jsonl`, and one agent beside it. */
-function tree(root = sandbox().dir): string {
-  Deno.mkdirSync(join(root, "workflows", "wf_f5b3cd7b-844"), { recursive: true });
-  Deno.writeTextFileSync(join(root, "workflows", "wf_f5b3cd7b-844", "agent-a1.jsonl"), "");
-  Deno.writeTextFileSync(join(root, "agent-a2.jsonl"), "");
-  return root;
-}
+const tree = (root?: string) =>
+  folderWith({ "workflows/wf_f5b3cd7b-844/agent-a1.jsonl": "", "agent-a2.jsonl": "" }, root);
 
 Deno.test("transcriptOf() finds a subagent's own file beside the main transcript", () => {
   // Captured from a real subagent Bash call (tests/e2e, scenario "a subagent's tool calls ...").
@@ -43,14 +40,7 @@ Deno.test("transcriptOf() handles every shape of payload", async (t) => {
       { transcript_path: "/p/s1/subagents/agent-a1.jsonl", agent_id: "a1" },
       { path: "/p/s1/subagents/agent-a1.jsonl", sidechainFile: true },
     ],
-    [
-      "derived from the main transcript",
-      { transcript_path: main, agent_id: "a1" },
-      {
-        path: "/home/dev/.claude/projects/-home-dev-project/s1/subagents/agent-a1.jsonl",
-        sidechainFile: true,
-      },
-    ],
+    // Derived from the main transcript: the captured payload's test above.
     ["subagent without any path", { agent_id: "a1" }, undefined],
     // Session persistence off (2.1.332): an empty path is no transcript.
     ["an empty transcript_path", { transcript_path: "" }, undefined],
@@ -105,17 +95,16 @@ Deno.test("transcriptOf() searches once, then uses the path the state remembered
 });
 
 Deno.test("findFileUnder() finds agents whose ids are not hex, by their exact name only", () => {
-  const { dir: root } = sandbox();
   // Ids as 2.1.328 makes them: a + label + - + 16 hex, and agent hooks' hook-agent-<uuid>.
   const ids = [
     "acommentd41d8cd9-8f00b204e9800998",
     "acompact-3d346a6bf6f19caa",
     "hook-agent-5c1d2e3f-4a5b-4c6d-8e7f-8091a2b3c4d5",
   ];
-  const fork = join(root, "workflows", "wf_1", "agent-afork-x-0123456789abcdef.jsonl");
-  Deno.mkdirSync(join(root, "workflows", "wf_1"), { recursive: true });
-  for (const id of ids) Deno.writeTextFileSync(join(root, `agent-${id}.jsonl`), "");
-  Deno.writeTextFileSync(fork, "");
+  const forked = "workflows/wf_1/agent-afork-x-0123456789abcdef.jsonl";
+  const files = [...ids.map((id) => `agent-${id}.jsonl`), forked];
+  const root = folderWith(Object.fromEntries(files.map((name) => [name, ""])));
+  const fork = join(root, forked);
   for (const id of ids) {
     assertEquals(findFileUnder(root, `agent-${id}.jsonl`), join(root, `agent-${id}.jsonl`));
   }

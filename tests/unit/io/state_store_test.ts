@@ -6,6 +6,7 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { refreshToken, statePaths, withLock } from "../../../src/io/state_store.ts";
 import { saveStatusline } from "../../../src/io/statusline_store.ts";
+import { sandbox } from "../../_helpers.ts";
 
 async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
@@ -40,19 +41,14 @@ Deno.test("statePaths() names files and the token from one digest per context", 
   }
   assertEquals(tokens.size, 2, "a subagent's token differs from its session's");
   // The statusline record is named with the session's key too.
-  const dir = await Deno.makeTempDir({ prefix: "lessons-paths-" });
-  try {
-    const record = { sessionId: "session-1", recordedAt: 0, percent: 1 };
-    const key = (await sha256Hex("lessons-reinject refresh\0session-1")).slice(8, 24);
-    assertEquals(saveStatusline(dir, record), join(dir, `lessons-${key}-statusline.json`));
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  const { dir } = sandbox();
+  const record = { sessionId: "session-1", recordedAt: 0, percent: 1 };
+  const key = (await sha256Hex("lessons-reinject refresh\0session-1")).slice(8, 24);
+  assertEquals(saveStatusline(dir, record), join(dir, `lessons-${key}-statusline.json`));
 });
 
 Deno.test("withLock() takes a free lock without a timer, and waits for a held one", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "lessons-lock-" });
-  const lock = join(dir, "x.lock");
+  const lock = join(sandbox().dir, "x.lock");
   const realSetTimeout = globalThis.setTimeout;
   const realClearTimeout = globalThis.clearTimeout;
   try {
@@ -84,6 +80,5 @@ Deno.test("withLock() takes a free lock without a timer, and waits for a held on
   } finally {
     globalThis.setTimeout = realSetTimeout;
     globalThis.clearTimeout = realClearTimeout;
-    await Deno.remove(dir, { recursive: true });
   }
 });

@@ -6,18 +6,16 @@
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { join } from "node:path";
-import { cachedSource } from "../../../src/io/reverse_lines.ts";
-import { viewOf, withTranscript } from "../../../src/io/transcript.ts";
 import {
   entries,
   onPath,
   payload,
   RECORDED,
   runHook,
-  SAMPLE_MANIFEST,
   sandbox,
   underStrace,
 } from "../../_helpers.ts";
+import { viewOfFile } from "./_io.ts";
 
 const MiB = 1024 * 1024;
 const GiB = 1024 * MiB;
@@ -44,15 +42,16 @@ async function sparseTranscript(path: string, size: number, tailBytes: Uint8Arra
   assertEquals((await Deno.stat(path)).size, size);
 }
 
-/** Reads `path` as the hook does (withTranscript opens it), counting the bytes handed out. */
-function bytesFor(path: string, query: { toolUseId: string }) {
-  const scan = withTranscript(path, (source, size) => {
-    const counted = cachedSource(source);
-    const result = viewOf(counted, size, { ...query, sidechainFile: false });
-    return { result, bytesRead: counted.bytesRead };
+/** A sandboxed session whose transcript is 1 GiB with tail() at its end, and this call on it. */
+async function gibSession() {
+  const box = sandbox();
+  // The head is a hole without a newline: a scan reaching it would read the whole 1 GiB.
+  await sparseTranscript(box.transcript, 1 * GiB, tail());
+  const call = payload("PostToolUse.Bash", {
+    transcript_path: box.transcript,
+    tool_use_id: TOOL_USE_ID,
   });
-  if ("error" in scan) throw new Error(scan.error);
-  return scan;
+  return { transcript: box.transcript, call, env: { ...box.env, LESSONS_REINJECT_WAIT_MS: "1" } };
 }
 
 Deno.test("viewOf() reads under 1 MiB of a 1 GiB transcript, the same bytes as of 1 MiB", async (t) => {
@@ -63,47 +62,32 @@ Deno.test("viewOf() reads under 1 MiB of a 1 GiB transcript, the same bytes as o
   await sparseTranscript(small, 1 * MiB, tailBytes);
   await sparseTranscript(large, 1 * GiB, tailBytes);
 
-  await t.step("this call's entry (tool_use_id match)", () => {
-    const onSmall = bytesFor(small, { toolUseId: TOOL_USE_ID });
-    const onLarge = bytesFor(large, { toolUseId: TOOL_USE_ID });
-    assertEquals(onLarge.result.usage?.tokens, TOKENS);
-    assertEquals(onLarge.result.usage?.matched, true);
-    assert(onLarge.bytesRead < MiB, `read ${onLarge.bytesRead} bytes of 1 GiB`);
-    assertEquals(onLarge.bytesRead, onSmall.bytesRead);
-    assertEquals(onLarge.result.bytesRead, onLarge.bytesRead);
-  });
-
-  await t.step("the newest usage when this call's entry is not written yet", () => {
-    const query = { toolUseId: "toolu_01NotWrittenYetXXXXXXXXXX" };
-    const onSmall = bytesFor(small, query);
-    const onLarge = bytesFor(large, query);
-    assertEquals(onLarge.result.usage?.tokens, TOKENS);
-    assertEquals(onLarge.result.usage?.matched, false);
-    assert(onLarge.bytesRead < MiB, `read ${onLarge.bytesRead} bytes of 1 GiB`);
-    assertEquals(onLarge.bytesRead, onSmall.bytesRead);
-  });
+  const cases: [string, string, boolean][] = [
+    ["this call's entry (tool_use_id match)", TOOL_USE_ID, true],
+    ["the newest usage when this call's entry is not written yet", "toolu_01NotWrittenYet", false],
+  ];
+  for (const [name, toolUseId, matched] of cases) {
+    await t.step(name, () => {
+      const onSmall = viewOfFile(small, { toolUseId });
+      const onLarge = viewOfFile(large, { toolUseId });
+      assertEquals([onLarge.view.usage?.tokens, onLarge.view.usage?.matched], [TOKENS, matched]);
+      assert(onLarge.bytes < MiB, `read ${onLarge.bytes} bytes of 1 GiB`);
+      assertEquals([onLarge.bytes, onLarge.view.bytesRead], [onSmall.bytes, onLarge.bytes]);
+    });
+  }
 });
 
 Deno.test("the hook answers from the tail of a 1 GiB transcript", async () => {
-  const { dir } = sandbox();
-  const transcript = join(dir, "session.jsonl");
-  await sparseTranscript(transcript, 1 * GiB, tail());
-  const run = await runHook(
-    payload("PostToolUse.Bash", { transcript_path: transcript, tool_use_id: TOOL_USE_ID }),
-    {
-      LESSONS_STATE_DIR: join(dir, "state"),
-      LESSONS_MANIFEST_PATH: SAMPLE_MANIFEST,
-      LESSONS_CONTEXT_WINDOW: "1000000",
-      // 90,000 tokens, below 50 % of a 200k session's span (100,000): silent.
-      LESSONS_REINJECT_THRESHOLDS: "50",
-      LESSONS_REINJECT_WAIT_MS: "1",
-      LESSONS_DEBUG: "1",
-    },
-  );
-  const stderr = run.stderr;
-  assertEquals(run.code, 0);
-  assertEquals(run.stdout, "");
-  assert(stderr.includes(`${TOKENS} tokens from transcript tool_use match`), stderr);
+  const { call, env } = await gibSession();
+  const run = await runHook(call, {
+    ...env,
+    LESSONS_CONTEXT_WINDOW: "1000000",
+    // 90,000 tokens, below 50 % of a 200k session's span (100,000): silent.
+    LESSONS_REINJECT_THRESHOLDS: "50",
+    LESSONS_DEBUG: "1",
+  });
+  assertEquals([run.code, run.stdout], [0, ""]);
+  assert(run.stderr.includes(`${TOKENS} tokens from transcript tool_use match`), run.stderr);
 });
 
 /**
@@ -128,20 +112,8 @@ Deno.test({
   // CI installs strace (.ci/run) and fails a test that lacks it.
   ignore: Deno.build.os !== "linux" || (!onPath("strace") && Deno.env.get("CI") !== "true"),
   async fn() {
-    const { dir } = sandbox();
-    const transcript = join(dir, "session.jsonl");
-    // The head is a hole without a newline: a scan reaching it would read the whole 1 GiB.
-    await sparseTranscript(transcript, 1 * GiB, tail());
-    const call = payload("PostToolUse.Bash", {
-      transcript_path: transcript,
-      tool_use_id: TOOL_USE_ID,
-    });
-    const env = {
-      LESSONS_STATE_DIR: join(dir, "state"),
-      LESSONS_MANIFEST_PATH: SAMPLE_MANIFEST,
-      LESSONS_CONTEXT_WINDOW: "200000", // 90,000 tokens: 45 %
-      LESSONS_REINJECT_WAIT_MS: "1",
-    };
+    const { transcript, call, env: session } = await gibSession();
+    const env = { ...session, LESSONS_CONTEXT_WINDOW: "200000" }; // 90,000 tokens: 45 %
     const silent = await tracedReads(
       call,
       { ...env, LESSONS_REINJECT_THRESHOLDS: "50" },

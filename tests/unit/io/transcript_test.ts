@@ -3,36 +3,32 @@ import type { ByteSource } from "../../../src/io/reverse_lines.ts";
 import { historyOf, viewOf, withTranscript } from "../../../src/io/transcript.ts";
 import { resolveWindow } from "../../../src/core/window.ts";
 import { join } from "node:path";
-import { entries, RECORDED, RECORDINGS, skeletonTranscript } from "../../_helpers.ts";
+import { entries, RECORDED, RECORDINGS, sandbox, skeletonTranscript } from "../../_helpers.ts";
+import { jsonl, memory, viewOfFile } from "./_io.ts";
 
 /** The piece a marker's text is searched in, a megabyte at a time. */
 const MARKER_SEARCH_CHUNK = 1024 * 1024;
 
 /** The usage scan alone: what the hook reads for a call before anything has fired. */
 const scanUsage = (
-  source: ByteSource,
-  size: number,
+  { source, size }: { source: ByteSource; size: number },
   query: { toolUseId?: string; sidechainFile?: boolean; maxBytes?: number } = {},
 ) => viewOf(source, size, { sidechainFile: false, ...query });
-
-const scanFile = (path: string, query: { sidechainFile?: boolean } = {}) =>
-  withTranscript(
-    path,
-    (source, size) => viewOf(source, size, { sidechainFile: query.sidechainFile ?? false }),
-  );
 
 /** The search for a marker since `stopBelow`, as every call after a fire makes it. */
 const markersSince = (source: ByteSource, size: number, stopBelow: number) =>
   viewOf(source, size, { sidechainFile: false, markersFrom: stopBelow });
 
-function memory(text: string): { source: ByteSource; size: number } {
-  const bytes = new TextEncoder().encode(text);
-  return { source: { readAt: (o, l) => bytes.slice(o, o + l) }, size: bytes.length };
-}
-
 const SUBAGENT_FILE = "v2.1.167-subagent-file-agent-ab9eaae030fe399d0.jsonl";
 
-const jsonl = (lines: unknown[]) => lines.map((l) => JSON.stringify(l)).join("\n") + "\n";
+/** The lines of a recorded transcript, blank ones left out. */
+const recordedLines = (path: string) =>
+  Deno.readTextFileSync(path).split("\n").filter((l) => l !== "");
+const COMPACTED = RECORDED.replace("sonnet-climb", "compact");
+/** This session's refresh header for `thresholds`. */
+const TOKEN = "0badc0de";
+const header = (thresholds: string) =>
+  `[lessons-reinject refresh ${thresholds} ref=${TOKEN}] Context refresh`;
 
 // Expected figures: tests/fixtures/transcripts/skeletons/README.md ("last main-chain usage"),
 // measured on the originals; the skeletons keep every usage figure.
@@ -52,8 +48,7 @@ const PUBLIC_CASES: [string, number?, string?, number?, boolean?][] = [
 Deno.test("scanUsage() matches the README figures of every public transcript", async (t) => {
   for (const [file, tokens, model, window, sidechainFile = false] of PUBLIC_CASES) {
     await t.step(file, () => {
-      const scan = scanFile(skeletonTranscript(file), { sidechainFile });
-      if ("error" in scan) throw new Error(scan.error);
+      const scan = viewOfFile(skeletonTranscript(file), { sidechainFile }).view;
       if (tokens === undefined) {
         // 1.0.x compaction (isCompactSummary, no boundary) after the last real usage: the
         // 156,089 figure describes a context that no longer exists.
@@ -73,44 +68,34 @@ Deno.test("scanUsage() matches the README figures of every public transcript", a
 
 Deno.test("scanUsage() ignores a subagent file's entries when reading it as a main transcript", () => {
   // Every line is a sidechain.
-  const scan = scanFile(skeletonTranscript(SUBAGENT_FILE));
-  if ("error" in scan) throw new Error(scan.error);
-  assertEquals(scan.usage, undefined);
+  assertEquals(viewOfFile(skeletonTranscript(SUBAGENT_FILE)).view.usage, undefined);
 });
 
 Deno.test("scanUsage() sees no reading between a 2.1.185 boundary and the first real usage after it", () => {
   // Lines 1..346: the first boundary is line 330, lines 332-334 carry all-zero usage (in-flight
   // entries, which do not count), and the first non-zero usage after the boundary is line 347.
-  const lines = Deno.readTextFileSync(skeletonTranscript("v2.1.185-three-compact-boundaries.jsonl"))
-    .split("\n");
-  const { source, size } = memory(lines.slice(0, 346).join("\n") + "\n");
-  const scan = scanUsage(source, size);
+  const lines = recordedLines(skeletonTranscript("v2.1.185-three-compact-boundaries.jsonl"));
+  const scan = scanUsage(memory(lines.slice(0, 346)));
   assertEquals(scan.usage, undefined);
   ok(scan.markerAfterUsage !== undefined);
-  const next = memory(lines.slice(0, 347).join("\n") + "\n");
-  assertEquals(scanUsage(next.source, next.size).usage?.tokens, 45540);
+  assertEquals(scanUsage(memory(lines.slice(0, 347))).usage?.tokens, 45540);
 });
 
 Deno.test("scanUsage() finds this call's tool_use entry in a recorded real transcript", async (t) => {
-  const cases = [
-    { id: "toolu_stub2", tokens: 40000, matched: true },
-    { id: "toolu_stub4", tokens: 70000, matched: true },
-    { id: "toolu_stub8", tokens: 110000, matched: true }, // first of two parallel Reads
-    { id: "toolu_stub9", tokens: 110000, matched: true },
-    { id: "toolu_unknown", tokens: 120000, matched: false }, // newest usage, not matched
+  const lines = recordedLines(RECORDED);
+  const cases: [string, number, boolean][] = [
+    ["toolu_stub2", 40000, true],
+    ["toolu_stub4", 70000, true],
+    ["toolu_stub8", 110000, true], // first of two parallel Reads
+    ["toolu_stub9", 110000, true],
+    ["toolu_unknown", 120000, false], // newest usage, not matched
   ];
-  for (const c of cases) {
-    await t.step(c.id, () => {
+  for (const [id, tokens, matched] of cases) {
+    await t.step(id, () => {
       // Cut the transcript right after this call's entry, as the hook would see it.
-      const lines = Deno.readTextFileSync(RECORDED).split("\n").filter((l) => l !== "");
-      const at = lines.findIndex((l) => l.includes(`"id":"${c.id}"`) && l.includes('"assistant"'));
-      const cut = at >= 0 ? lines.slice(0, at + 1) : lines;
-      const { source, size } = memory(cut.join("\n") + "\n");
-      const scan = scanUsage(source, size, { toolUseId: c.id });
-      assertEquals(
-        { tokens: scan.usage?.tokens, matched: scan.usage?.matched },
-        { tokens: c.tokens, matched: c.matched },
-      );
+      const at = lines.findIndex((l) => l.includes(`"id":"${id}"`) && l.includes('"assistant"'));
+      const scan = scanUsage(memory(at >= 0 ? lines.slice(0, at + 1) : lines), { toolUseId: id });
+      assertEquals([scan.usage?.tokens, scan.usage?.matched], [tokens, matched]);
     });
   }
 });
@@ -122,14 +107,10 @@ Deno.test("scanUsage() looks through every entry of a split response, then stops
     entries.toolResult("a"),
     entries.assistant(50_000, ["b"], { messageId: "msg_new" }),
   ];
-  const { source, size } = memory(jsonl(split));
-  assertEquals((scanUsage(source, size, { toolUseId: "a" })).usage?.matched, true);
+  assertEquals(scanUsage(memory(split), { toolUseId: "a" }).usage?.matched, true);
   // An id from an older response is not looked for beyond the newest one.
-  const older = scanUsage(source, size, { toolUseId: "older" });
-  assertEquals({ tokens: older.usage?.tokens, matched: older.usage?.matched }, {
-    tokens: 50_000,
-    matched: false,
-  });
+  const older = scanUsage(memory(split), { toolUseId: "older" });
+  assertEquals([older.usage?.tokens, older.usage?.matched], [50_000, false]);
 });
 
 Deno.test("scanUsage() knows where the newest response began, results between its entries included", async (t) => {
@@ -149,16 +130,14 @@ Deno.test("scanUsage() knows where the newest response began, results between it
   const lineEnd = (i: number) =>
     new TextEncoder().encode(text.split("\n").slice(0, i + 1).join("\n") + "\n").length;
   await t.step("a call whose own entry is not written yet", () => {
-    const { source, size } = memory(text);
-    const scan = scanUsage(source, size, { toolUseId: "next" });
+    const scan = scanUsage(memory(text), { toolUseId: "next" });
     assertEquals(
       { tokens: scan.usage?.tokens, offset: scan.usage?.offset, firstEnd: scan.usage?.firstEnd },
       { tokens: 50_000, offset: lineEnd(5), firstEnd: lineEnd(2) },
     );
   });
   await t.step("the response is the file's first: its start is the file's", () => {
-    const { source, size } = memory(jsonl(streamed.slice(2)));
-    const scan = scanUsage(source, size, { toolUseId: "next" });
+    const scan = scanUsage(memory(streamed.slice(2)), { toolUseId: "next" });
     ok(scan.usage?.firstEnd !== undefined && scan.usage.firstEnd <= scan.usage.offset);
   });
   await t.step("a byte budget that stops inside the response: start unknown", () => {
@@ -166,35 +145,28 @@ Deno.test("scanUsage() knows where the newest response began, results between it
     const big = streamed.map((line, i) =>
       i === 5 ? entries.toolResult("b", "y".repeat(70_000)) : line
     );
-    const { source, size } = memory(jsonl(big));
-    const scan = scanUsage(source, size, { toolUseId: "next", maxBytes: 64 * 1024 });
+    const scan = scanUsage(memory(big), { toolUseId: "next", maxBytes: 64 * 1024 });
     assertEquals([scan.usage?.tokens, scan.usage?.firstEnd], [50_000, undefined]);
   });
 });
 
 Deno.test("scanUsage() skips what must not count", async (t) => {
+  // The entries usageOf() refuses (a sidechain, an API error, <synthetic>, all-zero usage) are
+  // rows of its own table (tests/unit/core/transcript_entry_test.ts); the scan passes over them
+  // as over these.
   const base = entries.assistant(40_000, ["x"]);
-  const cases: { name: string; line: unknown }[] = [
-    { name: "sidechain entry", line: { ...base, isSidechain: true } },
-    { name: "API error", line: { ...base, isApiErrorMessage: true } },
-    {
-      name: "<synthetic> model",
-      line: { ...base, message: { ...(base.message as object), model: "<synthetic>" } },
-    },
-    { name: "all-zero usage", line: entries.assistant(0, ["x"]) },
-    {
-      name: "progress entry with nested usage",
-      line: { type: "progress", isSidechain: false, data: { message: base } },
-    },
-    { name: "a partial last line", line: JSON.stringify(base).slice(0, 200) },
-    { name: "invalid JSON", line: "{not json" },
+  const cases: [string, unknown][] = [
+    ["progress entry with nested usage", {
+      type: "progress",
+      isSidechain: false,
+      data: { message: base },
+    }],
+    ["a partial last line", JSON.stringify(base).slice(0, 200)],
+    ["invalid JSON", "{not json"],
   ];
-  for (const c of cases) {
-    await t.step(c.name, () => {
-      const text = jsonl([entries.assistant(20_000)]) +
-        (typeof c.line === "string" ? c.line : JSON.stringify(c.line)) + "\n";
-      const { source, size } = memory(text);
-      assertEquals((scanUsage(source, size)).usage?.tokens, 20_000);
+  for (const [name, line] of cases) {
+    await t.step(name, () => {
+      assertEquals(scanUsage(memory([entries.assistant(20_000), line])).usage?.tokens, 20_000);
     });
   }
 });
@@ -206,27 +178,22 @@ Deno.test("scanUsage() honours a Token usage warning should one ever be written"
       content: "<system_warning>Token usage: 62000/200000; 138000 remaining</system_warning>",
     },
   };
-  const { source, size } = memory(jsonl([entries.assistant(10_000), warning]));
-  const scan = scanUsage(source, size);
-  assertEquals({ tokens: scan.usage?.tokens, window: scan.usage?.window }, {
-    tokens: 62000,
-    window: 200000,
-  });
+  const scan = scanUsage(memory([entries.assistant(10_000), warning]));
+  assertEquals([scan.usage?.tokens, scan.usage?.window], [62000, 200000]);
 });
 
 Deno.test("withTranscript() with viewOf() turns a missing, empty or non-file path into an error or no usage", () => {
-  const dir = Deno.makeTempDirSync();
+  const { dir } = sandbox();
+  const scanFile = (path: string) =>
+    withTranscript(path, (source, size) => scanUsage({ source, size }));
   ok("error" in scanFile(`${dir}/missing.jsonl`));
   ok("error" in scanFile(dir));
   Deno.writeTextFileSync(`${dir}/empty.jsonl`, "");
   const empty = scanFile(`${dir}/empty.jsonl`);
   ok(!("error" in empty) && empty.usage === undefined);
-  Deno.removeSync(dir, { recursive: true });
 });
 
 Deno.test("historyOf() finds the newest compaction marker and this hook's refreshes after it", () => {
-  const token = "0badc0de";
-  const header = (t: string) => `[lessons-reinject refresh ${t} ref=${token}] Context refresh`;
   const lines = [
     entries.assistant(60_000, ["a"]),
     entries.refresh(header("30"), "a"),
@@ -236,8 +203,8 @@ Deno.test("historyOf() finds the newest compaction marker and this hook's refres
     entries.refresh("[lessons-reinject refresh 30 ref=ffffffff] another session's token", "b"),
     entries.refresh(`Quoted later: ${header("30")}`, "b"),
   ];
-  const { source, size } = memory(jsonl(lines));
-  const scan = historyOf(source, size, token);
+  const { source, size } = memory(lines);
+  const scan = historyOf(source, size, TOKEN);
   assertEquals(scan.refreshed, [52, 70]);
   ok(scan.marker !== undefined && scan.marker > 0);
   assertEquals(scan.truncated, false);
@@ -248,7 +215,7 @@ Deno.test("the history walk reports a truncated scan past its byte budget; the s
     entries.compactBoundary(),
     ...Array.from({ length: 300 }, () => entries.assistant(1000)),
   ];
-  const { source, size } = memory(jsonl(lines));
+  const { source, size } = memory(lines);
   ok(size > 3 * 64 * 1024, "several chunks");
   const full = historyOf(source, size, "none");
   assertEquals([full.marker, full.truncated], [0, false]);
@@ -320,63 +287,43 @@ Deno.test("the search finds a marker in a range longer than one search piece, ev
 Deno.test("the usage scan reads the boundary behind the summary entry, and the model it compacted", async (t) => {
   // Recorded from real 2.1.328: the auto boundary (preTokens 67,044) at line 85, two attachments,
   // its isCompactSummary entry at line 88; reading backwards the summary comes first.
-  const auto = Deno.readTextFileSync(
-    join(RECORDINGS, "recorded-2.1.328-auto-compact-window.jsonl"),
-  );
+  const auto = recordedLines(join(RECORDINGS, "recorded-2.1.328-auto-compact-window.jsonl"));
+  const bySonnet = (trigger: string, preTokens: number) => ({
+    trigger,
+    preTokens,
+    model: "claude-sonnet-4-6",
+    version: "2.1.328",
+  });
   await t.step("an auto-compaction's boundary, through the summary three lines after it", () => {
-    const { source, size } = memory(auto.split("\n").slice(0, 101).join("\n") + "\n");
-    const scan = scanUsage(source, size, { toolUseId: "toolu_wa0" });
+    const scan = scanUsage(memory(auto.slice(0, 101)), { toolUseId: "toolu_wa0" });
     ok(scan.markerAfterUsage !== undefined);
-    assertEquals(scan.compaction, {
-      trigger: "auto",
-      preTokens: 67_044,
-      model: "claude-sonnet-4-6",
-      version: "2.1.328",
-    });
+    assertEquals(scan.compaction, bySonnet("auto", 67_044));
   });
   // 2.x writes the compact_boundary and then the isCompactSummary entry: walking back, a scan
   // meets the summary first. Cut the recorded 2.1.328 session just after its summary.
-  const lines = Deno.readTextFileSync(
-    RECORDED.replace("sonnet-climb", "compact"),
-  ).split("\n").filter((l) => l !== "");
+  const lines = recordedLines(COMPACTED);
   const summary = lines.findIndex((l) => l.includes('"isCompactSummary":true'));
   ok(lines[summary - 1]!.includes('"subtype":"compact_boundary"'), "the boundary comes first");
-  const cut = memory(lines.slice(0, summary + 1).join("\n") + "\n");
-  const expected = {
-    trigger: "manual",
-    preTokens: 107020,
-    model: "claude-sonnet-4-6",
-    version: "2.1.328",
-  };
   await t.step("scanUsage(): no reading since, and the compaction's evidence", () => {
-    const scan = scanUsage(cut.source, cut.size);
+    const scan = scanUsage(memory(lines.slice(0, summary + 1)));
     ok(scan.markerAfterUsage !== undefined);
-    assertEquals(scan.compaction, expected);
+    assertEquals(scan.compaction, bySonnet("manual", 107020));
   });
   await t.step("a summary with no boundary before it (1.0.x) proves nothing", () => {
-    const summaryOnly = memory(
-      jsonl([entries.assistant(150_000, ["a"]), JSON.parse(lines[summary]!)]),
-    );
-    const scan = scanUsage(summaryOnly.source, summaryOnly.size);
+    const scan = scanUsage(memory([entries.assistant(150_000, ["a"]), lines[summary]]));
     ok(scan.markerAfterUsage !== undefined);
     assertEquals(scan.compaction, undefined);
   });
   await t.step("a boundary read directly still names the model before it", () => {
-    const boundaryLast = memory(
-      jsonl([
-        entries.assistant(150_000, ["a"], { model: "claude-opus-5" }),
-        entries.compactBoundary(),
-      ]),
-    );
-    const scan = scanUsage(boundaryLast.source, boundaryLast.size);
-    assertEquals(scan.compaction?.model, "claude-opus-5");
-    assertEquals(scan.compaction?.preTokens, 150000);
+    const scan = scanUsage(memory([
+      entries.assistant(150_000, ["a"], { model: "claude-opus-5" }),
+      entries.compactBoundary(),
+    ]));
+    assertEquals([scan.compaction?.model, scan.compaction?.preTokens], ["claude-opus-5", 150000]);
   });
 });
 
 Deno.test("historyOf() with upToUuid passes over what came after that entry, markers included", async (t) => {
-  const token = "0badc0de";
-  const header = (th: string) => `[lessons-reinject refresh ${th} ref=${token}] Context refresh`;
   const forkPoint = entries.refresh(header("52"), "b");
   const lines = [
     entries.refresh(header("30"), "z"),
@@ -389,47 +336,40 @@ Deno.test("historyOf() with upToUuid passes over what came after that entry, mar
     entries.refresh(header("70"), "c"),
     entries.compactBoundary(),
   ];
-  const { source, size } = memory(jsonl(lines));
+  const { source, size } = memory(lines);
   await t.step("up to the entry, back to the compaction before it", () => {
-    const scan = historyOf(source, size, token, String(forkPoint.uuid));
+    const scan = historyOf(source, size, TOKEN, String(forkPoint.uuid));
     assertEquals(scan.refreshed, [30, 52]);
     ok(scan.marker !== undefined);
   });
   await t.step("an entry that is not there: nothing", () => {
-    const scan = historyOf(source, size, token, "no-such-uuid");
+    const scan = historyOf(source, size, TOKEN, "no-such-uuid");
     assertEquals([scan.refreshed, scan.marker], [[], undefined]);
   });
   await t.step("a uuid quoted in another line does not count as the entry", () => {
-    const quoted = memory(jsonl([
+    const quoted = memory([
       entries.refresh(header("30"), "a"),
       entries.refresh(`${header("52")} mentions ${String(forkPoint.uuid)}`, "b"),
-    ]));
-    const scan = historyOf(quoted.source, quoted.size, token, String(forkPoint.uuid));
+    ]);
+    const scan = historyOf(quoted.source, quoted.size, TOKEN, String(forkPoint.uuid));
     assertEquals(scan.refreshed, []);
   });
 });
 
 Deno.test("scanUsage() notes a user's prompt after the newest usage: a new turn, maybe another model", async (t) => {
-  const prompt = JSON.parse(
-    Deno.readTextFileSync(RECORDED.replace("sonnet-climb", "compact")).split("\n").find((l) =>
-      l.includes('"type":"user"') && !l.includes("tool_result") && !l.includes("isCompactSummary")
-    )!,
+  const prompt = recordedLines(COMPACTED).find((l) =>
+    l.includes('"type":"user"') && !l.includes("tool_result") && !l.includes("isCompactSummary")
   );
+  const usage = entries.assistant(40_000, ["a"]);
   const cases: [string, unknown[], boolean][] = [
-    ["a prompt after the newest usage", [entries.assistant(40_000, ["a"]), prompt], true],
-    [
-      "only the tool's result after it",
-      [entries.assistant(40_000, ["a"]), entries.toolResult("a")],
-      false,
-    ],
-    ["a prompt before the newest usage", [prompt, entries.assistant(40_000, ["a"])], false],
+    ["a prompt after the newest usage", [usage, prompt], true],
+    ["only the tool's result after it", [usage, entries.toolResult("a")], false],
+    ["a prompt before the newest usage", [prompt, usage], false],
     ["this call's own entry is there", [prompt, entries.assistant(40_000, ["now"])], false],
   ];
   for (const [name, lines, expected] of cases) {
     await t.step(name, () => {
-      const { source, size } = memory(jsonl(lines));
-      const scan = scanUsage(source, size, { toolUseId: "now" });
-      assertEquals(scan.promptAfterUsage, expected);
+      assertEquals(scanUsage(memory(lines), { toolUseId: "now" }).promptAfterUsage, expected);
     });
   }
 });
@@ -454,8 +394,7 @@ Deno.test("scanUsage() reads a gateway's response: a gen- id, input_tokens only,
     gateway(64_000, [], "gen-1764000002-bbbb"),
     gateway(64_000, ["now"], "gen-1764000002-bbbb"),
   ];
-  const { source, size } = memory(jsonl(lines));
-  const scan = scanUsage(source, size, { toolUseId: "now" });
+  const scan = scanUsage(memory(lines), { toolUseId: "now" });
   assertEquals(
     [scan.usage?.tokens, scan.usage?.matched, scan.usage?.messageId, scan.usage?.outputTokens],
     [64_000, true, "gen-1764000002-bbbb", 120],
@@ -465,38 +404,18 @@ Deno.test("scanUsage() reads a gateway's response: a gen- id, input_tokens only,
 });
 
 Deno.test("viewOf() lists the tool_uses of the newest response whose result is not written yet", async (t) => {
+  const [a, b] = ["a", "b"].map((id) => entries.assistant(40_000, [id], { messageId: "m" }));
+  const [ra, rb] = [entries.toolResult("a"), entries.toolResult("b")];
   const cases: [string, unknown[], string[]][] = [
-    ["its result is written", [entries.assistant(40_000, ["a"]), entries.toolResult("a")], []],
-    [
-      "its result is not written yet: the transcript lags",
-      [entries.assistant(40_000, ["a"])],
-      ["a"],
-    ],
-    [
-      "one of two parallel calls' results is missing",
-      [
-        entries.assistant(40_000, ["a"], { messageId: "m" }),
-        entries.toolResult("a"),
-        entries.assistant(40_000, ["b"], { messageId: "m" }),
-      ],
-      ["b"],
-    ],
-    [
-      "both results are in, between and after the response's entries",
-      [
-        entries.assistant(40_000, ["a"], { messageId: "m" }),
-        entries.toolResult("a"),
-        entries.assistant(40_000, ["b"], { messageId: "m" }),
-        entries.toolResult("b"),
-      ],
-      [],
-    ],
+    ["its result is written", [a, ra], []],
+    ["its result is not written yet: the transcript lags", [a], ["a"]],
+    ["one of two parallel calls' results is missing", [a, ra, b], ["b"]],
+    ["both results are in, between and after the response's entries", [a, ra, b, rb], []],
     ["a response without tool calls", [entries.assistant(40_000, [])], []],
   ];
   for (const [name, lines, expected] of cases) {
     await t.step(name, () => {
-      const { source, size } = memory(jsonl(lines));
-      assertEquals(scanUsage(source, size, { toolUseId: "now" }).usage?.unanswered, expected);
+      assertEquals(scanUsage(memory(lines), { toolUseId: "now" }).usage?.unanswered, expected);
     });
   }
 });

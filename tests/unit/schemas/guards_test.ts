@@ -4,6 +4,7 @@
  * values, plus every captured real payload.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import {
   isContextWindow,
@@ -286,9 +287,7 @@ for (const shape of SHAPES) {
 }
 
 Deno.test("the guards take every captured real payload the way the schemas do", () => {
-  const names = [...Deno.readDirSync(PAYLOADS)].map((e) => e.name).filter((n) =>
-    n.endsWith(".json")
-  );
+  const names = readdirSync(PAYLOADS).filter((name) => name.endsWith(".json"));
   for (const name of names) {
     const value: unknown = JSON.parse(Deno.readTextFileSync(join(PAYLOADS, name)));
     const statusline = name.startsWith("statusline.");
@@ -308,22 +307,4 @@ Deno.test("the guards take every captured real payload the way the schemas do", 
     names.length >= 11 && statuslines >= 3,
     `${names.length} payloads, ${statuslines} statusline`,
   );
-});
-
-Deno.test("isState() agrees with StateSchema on firedWindow, the window each threshold fired under", () => {
-  const base = { fired: [30], toolCount: 0 };
-  const values: unknown[] = [
-    { "30": 200_000 },
-    {},
-    { "30": "200000" },
-    { "30": null },
-    [200_000],
-    "200000",
-    null,
-    { "30": 200_000, "52": Infinity },
-  ];
-  for (const firedWindow of values) {
-    const state = { ...base, firedWindow };
-    assertEquals(isState(state), StateSchema.safeParse(state).success, JSON.stringify(firedWindow));
-  }
 });

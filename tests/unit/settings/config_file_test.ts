@@ -5,6 +5,7 @@ import { loadSettings } from "../../../src/settings/load.ts";
 import { failed } from "../../../src/core/result.ts";
 import { parseConfigText } from "../../../src/settings/config_file.ts";
 import { resolveSettings } from "../../../src/settings/resolve.ts";
+import { sandbox } from "../../_helpers.ts";
 import { envOf } from "./_settings.ts";
 
 Deno.test("a config file of blanks and comments is empty, not invalid", async (t) => {
@@ -86,20 +87,14 @@ Deno.test("the config file takes the rule-source settings; wrong ones are named 
 });
 
 Deno.test("a config syntax error names the file once: path:line:column, then why", async () => {
-  const dir = Deno.makeTempDirSync({ prefix: "lessons-config-" });
-  try {
-    const path = join(dir, "c.jsonc");
-    for (
-      const [text, expected] of [
-        ['{ "thresholds": [30,\n  "x" }\n', `config ${path}:2:7: expected ',' (not valid JSONC)`],
-        ["[30, 52]", `config ${path}:1:1: expected an object of settings ({ ... })`],
-      ]
-    ) {
-      Deno.writeTextFileSync(path, text!);
-      const { problems } = await loadSettings((name) => ({ LESSONS_CONFIG: path })[name]);
-      assertEquals(problems, [`${expected}; using the defaults`]);
-    }
-  } finally {
-    Deno.removeSync(dir, { recursive: true });
+  const path = join(sandbox().dir, "c.jsonc");
+  const cases = [
+    ['{ "thresholds": [30,\n  "x" }\n', `config ${path}:2:7: expected ',' (not valid JSONC)`],
+    ["[30, 52]", `config ${path}:1:1: expected an object of settings ({ ... })`],
+  ] as const;
+  for (const [text, expected] of cases) {
+    Deno.writeTextFileSync(path, text);
+    const { problems } = await loadSettings((name) => ({ LESSONS_CONFIG: path })[name]);
+    assertEquals(problems, [`${expected}; using the defaults`]);
   }
 });

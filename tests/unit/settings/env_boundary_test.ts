@@ -3,31 +3,22 @@
  * environment variable. Only the entry points hand the environment to `loadSettings`.
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { join, relative } from "node:path";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import { ROOT } from "../../_helpers.ts";
 
 /** The edge: the settings layer itself, and the two places that give it the real environment. */
 const EDGE = new Set(["src/main.ts", "src/cli/common.ts", "src/cli/dispatch.ts"]);
-
-function sources(dir: string): string[] {
-  const found: string[] = [];
-  for (const entry of Deno.readDirSync(dir)) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory) found.push(...sources(path));
-    else if (entry.name.endsWith(".ts")) found.push(path);
-  }
-  return found;
-}
 
 /** Ways a module could read the environment: Deno's API, or an env lookup handed down. */
 const READS_ENV = [/\bDeno\.env\b/, /\benv\(\s*["'`]/, /\bio\.env\b/, /\btype Env\b/];
 
 Deno.test("no module below the settings layer reads the environment", () => {
   const offenders: string[] = [];
-  for (const path of sources(join(ROOT, "src"))) {
-    const name = relative(ROOT, path).replaceAll("\\", "/");
-    if (name.startsWith("src/settings/") || EDGE.has(name)) continue;
-    const text = Deno.readTextFileSync(path);
+  for (const file of readdirSync(join(ROOT, "src"), { recursive: true }) as string[]) {
+    const name = `src/${file.replaceAll("\\", "/")}`;
+    if (!name.endsWith(".ts") || name.startsWith("src/settings/") || EDGE.has(name)) continue;
+    const text = Deno.readTextFileSync(join(ROOT, name));
     for (const pattern of READS_ENV) {
       if (pattern.test(text)) offenders.push(`${name} matches ${pattern}`);
     }

@@ -55,15 +55,8 @@ const ROWS: Row[] = [
     'LESSONS_REINJECT_MAX_CHARS="20000": expected a whole number of characters from 1 to ' +
     `10000 (Claude Code's inline limit) ("20000": above 10,000); using the default, 9500`,
   ]],
-  ["thresholds with a bad entry", { LESSONS_REINJECT_THRESHOLDS: "20,abc,150" }, {
-    thresholds: [30, 52, 70],
-  }, [
-    'LESSONS_REINJECT_THRESHOLDS="20,abc,150": expected a non-empty list of thresholds, each ' +
-    "a percentage from 1 to 99 (30 or 30%) or a token count from 1,000 to 100,000,000 (60k, " +
-    '1.5M or 120000), e.g. 30,52,70 or 20k,60k,52 ("abc": not a number; "150": ambiguous: as ' +
-    "a percentage it is over 99, as tokens under 1,000; write 99% or less, or 150k tokens); " +
-    "using the default, 30,52,70",
-  ]],
+  // Thresholds with a bad entry (20,abc,150): tests/integration/hook_test.ts "invalid
+  // thresholds: one stderr line naming the problem and the values used", the same whole message.
   ["a negative window", { LESSONS_CONTEXT_WINDOW: "-5" }, { windowOverride: undefined }, [
     'LESSONS_CONTEXT_WINDOW="-5": expected a whole number of tokens from 1,000 to ' +
     '100,000,000 (200000, 200k or 1M) ("-5": a sign is not allowed); using the window the ' +
@@ -231,8 +224,7 @@ Deno.test("every setting takes the same values from the environment and the file
   ];
   for (const [key, fileValue, envValue, valid] of cases) {
     await t.step(`${key}: ${JSON.stringify(fileValue)} / "${envValue}"`, () => {
-      const row = Object.entries(SETTINGS).find(([k]) => k === key)?.[1];
-      ok(row);
+      const row = SETTINGS[key as keyof typeof SETTINGS];
       assertEquals(!failed(row.parse(fileValue)), valid);
       // An empty environment value means "not set", not invalid.
       if (envValue !== "") assertEquals(!failed(row.parse(envValue)), valid);
@@ -247,12 +239,10 @@ Deno.test("the thresholds setting parses, sorts, dedupes, and refuses a list wit
     ["percent signs", "30%,52%", [30, 52]],
     ["token counts, mixed with percentages", "60k,30,120000,20K", [30, 20_000, 60_000, 120_000]],
     ["a JSON array of both", [30, "60k", 120_000], [30, 60_000, 120_000]],
-    ["a fraction is refused", "33.5", undefined],
+    // An entry's own refusals (a fraction, hex, an exponent, 0) are rows of thresholdOf()'s
+    // table (tests/unit/core/numbers_test.ts); one bad entry refuses the list.
     ["not a number", "abc", undefined],
-    ["out of range", "0,40", undefined],
     ["ambiguous", "30,150", undefined],
-    ["hex", "0x10", undefined],
-    ["an exponent", "1e2", undefined],
     ["empty entry", "30,,70", undefined],
     ["empty list", [], undefined],
   ];
