@@ -1,6 +1,6 @@
 /**
- * What the core's unit tests give the decision and the measure: a reading, a state, a tool call's
- * input and the measure's settings, each with defaults a test overrides.
+ * What the core's unit tests give the decision and the measure: a reading, a state, receipt
+ * evidence, a tool call's input and the measure's settings, each with defaults a test overrides.
  */
 import type { ToolCallInput } from "../../../src/core/decide.ts";
 import type { ContextFacts } from "../../../src/core/facts.ts";
@@ -37,6 +37,17 @@ export const none = (countCalls = true): NoReading => ({
   kind: "none",
   reason: countCalls ? "no transcript_path" : "compacted since the last usage: no reading yet",
   countCalls,
+});
+
+/** Receipt evidence read from offset 1000 on, with nothing found unless given. */
+export const seen = (found: Partial<ReceiptEvidence> = {}): ReceiptEvidence => ({
+  from: 1000,
+  results: {},
+  answers: {},
+  cancelled: [],
+  responses: [],
+  records: true,
+  ...found,
 });
 
 export const state = (fired: number[], extra: Partial<State> = {}): State => ({

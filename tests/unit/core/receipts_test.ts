@@ -19,20 +19,7 @@ import {
   withReceipts,
 } from "../../../src/core/receipts.ts";
 import type { Delivery, State } from "../../../src/schemas/state.ts";
-import { none, reading } from "./_inputs.ts";
-
-/** Evidence read from offset 1000 on, with nothing found unless given. */
-function seen(found: Partial<ReceiptEvidence> = {}): ReceiptEvidence {
-  return {
-    from: 1000,
-    results: {},
-    answers: {},
-    cancelled: [],
-    responses: [],
-    records: true,
-    ...found,
-  };
-}
+import { none, reading, seen, state } from "./_inputs.ts";
 
 const THIRTY = answerAwaitingReceipt("30", "toolu_a", 1000);
 const RESTATED = answerAwaitingReceipt("compact", "SessionStart", 1000);
@@ -136,7 +123,7 @@ Deno.test("judge() tells a delivery from the transcript's records", async (t) =>
   }
 });
 
-const BASE: State = { fired: [30], toolCount: 0, epoch: 1 };
+const BASE = state([30], { epoch: 1 });
 const MISSED = seen({ results: { toolu_a: 1100 }, responses: [1300] });
 
 Deno.test("settleDeliveries() updates each outstanding delivery and says what is owed", async (t) => {
@@ -148,7 +135,7 @@ Deno.test("settleDeliveries() updates each outstanding delivery and says what is
     { ...THIRTY, status: "delivered" },
     { ...THIRTY, refresh: "52", status: "given up", reason: "earlier" },
   ] satisfies Delivery[];
-  const restating: State = { fired: [], toolCount: 0, epoch: 2, afterCompact: "delivered" };
+  const restating = state([], { epoch: 2, afterCompact: "delivered" });
   // The deliveries after (undefined: unchanged), what is owed, the statuses, afterCompact after.
   type Want = [Delivery[] | undefined, string[], string[], State["afterCompact"]?];
   // name: [state, evidence, want]
@@ -202,17 +189,14 @@ Deno.test("settleDeliveries() updates each outstanding delivery and says what is
       [[{ ...THIRTY, status: "given up", reason: BEYOND }], [], ["given up"]],
     ],
   };
-  for (
-    const [name, [state, evidence, [deliveries, owed, statuses, afterCompact]]] of Object.entries(
-      cases,
-    )
-  ) {
+  for (const [name, [before, evidence, want]] of Object.entries(cases)) {
     await t.step(name, () => {
-      const settled = settleDeliveries(state, evidence);
-      assertEquals(settled.owed, owed);
-      assertEquals(settled.state.deliveries, deliveries ?? state.deliveries);
-      assertEquals(settled.state.afterCompact, afterCompact ?? state.afterCompact);
-      assertEquals(settled.report.map((r) => r.status), statuses);
+      const [deliveries, owed, statuses, afterCompact] = want;
+      const got = settleDeliveries(before, evidence);
+      assertEquals(
+        [got.state.deliveries, got.owed, got.report.map((r) => r.status), got.state.afterCompact],
+        [deliveries ?? before.deliveries, owed, statuses, afterCompact ?? before.afterCompact],
+      );
     });
   }
 });
@@ -312,7 +296,7 @@ Deno.test("withReceipts() sends owed refreshes again and records what a decision
   });
   await t.step("an owed restatement is recorded under compact and the thresholds it names", () => {
     const settled = settleDeliveries(
-      { fired: [], toolCount: 0, afterCompact: "delivered", deliveries: [RESTATED] },
+      state([], { afterCompact: "delivered", deliveries: [RESTATED] }),
       seen({ responses: [1300] }),
     );
     const { deliveries } = withReceipts(input({ kind: "compaction", thresholds: [30] }, settled));
