@@ -3,7 +3,7 @@ import { advanceChains, CHAINS_KEPT, firedOnChain } from "../../../src/core/chai
 import { decideToolCall } from "../../../src/core/decide.ts";
 import type { ChainFacts } from "../../../src/core/chains.ts";
 import type { State } from "../../../src/schemas/state.ts";
-import { call, reading } from "./_inputs.ts";
+import { call, reading, state as stateOf } from "./_inputs.ts";
 
 /** A call at `percent` of 200k that met `chain`, if given. */
 const at = (s: State, percent: number, chain?: ChainFacts) =>
@@ -14,7 +14,7 @@ const at = (s: State, percent: number, chain?: ChainFacts) =>
  * `forked` after the first call that met a tip other than the newest (two chains interleave).
  */
 function run(calls: [string, string | undefined, number, boolean?][]): string[] {
-  let state: State = { fired: [], toolCount: 0, epoch: 0 };
+  let state = stateOf([]);
   return calls.map(([entry, met, percent, turned]) => {
     const was = state.forked;
     const d = decideToolCall(at(state, percent, { entry, met, ...(turned && { turned }) }));
@@ -45,18 +45,17 @@ Deno.test("two chains after a resume: each gets each threshold once, on its own 
 Deno.test("parallel calls of one response: the second finds the chain the first moved on", () => {
   // Both walked before either decided and met the tip t of chain a; the first replaced t with its
   // entry. Chain b got 52 already, chain a not: the first call gets it, the second not again.
-  const state: State = {
-    fired: [30, 52],
-    toolCount: 0,
+  const state = stateOf([30, 52], {
     chains: [{ tip: "b", fired: [30, 52] }, { tip: "t", fired: [30] }],
-  };
+  });
   const first = decideToolCall(at(state, 55, { entry: "x", message: "msg_m", met: "t" }));
   const second = decideToolCall(at(first.state, 56, { entry: "y", message: "msg_m", met: "t" }));
   assertEquals([first.cause?.kind, second.cause?.kind], ["thresholds", undefined]);
-  assertEquals(second.state.chains?.[0], { tip: "y", message: "msg_m", fired: [30, 52] });
-  // The other chain's tip still says only what it got.
-  assertEquals(second.state.chains?.find((c) => c.tip === "b")?.fired, [30, 52]);
-  assertEquals(second.state.chains?.length, 2);
+  // The moved tip first; the other chain's tip still says only what it got.
+  assertEquals(second.state.chains, [
+    { tip: "y", message: "msg_m", fired: [30, 52] },
+    { tip: "b", fired: [30, 52] },
+  ]);
 });
 
 Deno.test("a call whose chain is unknown counts the session's fired thresholds: never twice", () => {
@@ -72,7 +71,7 @@ Deno.test("a call whose chain is unknown counts the session's fired thresholds: 
 });
 
 Deno.test("one chain: the state is what it was before chains, plus the tip", () => {
-  const before: State = { fired: [30], toolCount: 0, epoch: 0, firedWindow: { 30: 200_000 } };
+  const before = stateOf([30], { firedWindow: { 30: 200_000 } });
   const withTip = decideToolCall(at(before, 53, { entry: "e2" }));
   const withoutFacts = decideToolCall(at(before, 53));
   const { chains, ...rest } = withTip.state;
@@ -82,11 +81,8 @@ Deno.test("one chain: the state is what it was before chains, plus the tip", () 
 });
 
 Deno.test("firedOnChain: the met tip's thresholds; none met, the session's", () => {
-  const state: State = {
-    fired: [30, 52],
-    toolCount: 0,
-    chains: [{ tip: "b", fired: [30, 52] }, { tip: "a", message: "msg_a", fired: [30] }],
-  };
+  const chains = [{ tip: "b", fired: [30, 52] }, { tip: "a", message: "msg_a", fired: [30] }];
+  const state = stateOf([30, 52], { chains });
   assertEquals(firedOnChain(state, { entry: "x", met: "a" }), [30]);
   assertEquals(firedOnChain(state, { entry: "x", met: "msg_a" }), [30]); // a split response
   assertEquals(firedOnChain(state, { entry: "x" }), [30, 52]);
@@ -95,7 +91,7 @@ Deno.test("firedOnChain: the met tip's thresholds; none met, the session's", () 
 
 Deno.test("advanceChains: a tip moves on; kept where a turn began; at most CHAINS_KEPT", () => {
   const [a, b] = [{ tip: "a", fired: [30] }, { tip: "b", fired: [30] }];
-  const state: State = { fired: [30], toolCount: 0, chains: [a] };
+  const state = stateOf([30], { chains: [a] });
   assertEquals(advanceChains(undefined, state, { entry: "b", met: "a" })?.chains, [b]);
   const turned = advanceChains(undefined, state, { entry: "b", met: "a", turned: true });
   assertEquals(turned?.chains, [b, a]);
@@ -105,7 +101,7 @@ Deno.test("advanceChains: a tip moves on; kept where a turn began; at most CHAIN
   }
   assertEquals(s.chains?.length, CHAINS_KEPT);
   // Nothing fired yet and no tip: nothing to keep, the state is left alone.
-  assertEquals(advanceChains(undefined, { fired: [], toolCount: 0 }, { entry: "e" }), undefined);
+  assertEquals(advanceChains(undefined, stateOf([]), { entry: "e" }), undefined);
 });
 
 Deno.test("one chain, turn after turn: each call meets the newest tip, never forked", () => {
