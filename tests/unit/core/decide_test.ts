@@ -27,8 +27,7 @@ Deno.test("decideToolCall() with a reading: every threshold reached and not fire
   for (const [name, percent, before, cause, after] of cases) {
     await t.step(name, () => {
       const d = decideToolCall(call(reading(percent), state(before)));
-      equal(causeOf(d), cause);
-      assertEquals(d.state.fired, after);
+      assertEquals([causeOf(d), d.state.fired], [cause, after]);
       if (cause) assertEquals([d.state.firedAt, d.state.firedPercent], [1000, percent]);
     });
   }
@@ -45,8 +44,7 @@ Deno.test("decideToolCall() without a reading counts tool calls", async (t) => {
   for (const [name, before, countCalls, cause, after] of cases) {
     await t.step(name, () => {
       const d = decideToolCall(call(none(countCalls), state([], { toolCount: before })));
-      equal(causeOf(d), cause);
-      equal(d.state.toolCount, after);
+      assertEquals([causeOf(d), d.state.toolCount], [cause, after]);
     });
   }
 });
@@ -58,8 +56,7 @@ Deno.test("decideToolCall() measures each threshold under the span it fired unde
   await t.step("once 1M is proven, refreshes under 200k stop counting", () => {
     const s = state([30, 52], { firedWindow: { "30": 200_000, "52": 200_000 } });
     const silent = decideToolCall(call(reading(25, 1_000_000), s));
-    equal(silent.cause, undefined);
-    assertEquals([silent.fired, silent.upcoming], [[], 30]);
+    assertEquals([silent.cause, silent.fired, silent.upcoming], [undefined, [], 30]);
     const d = decideToolCall(call(reading(31, 1_000_000), s));
     equal(causeOf(d), "thresholds:30");
     assertEquals([d.state.fired, d.state.firedWindow], [[30], { "30": 1_000_000 }]);
@@ -172,7 +169,8 @@ Deno.test("decideToolCall() sends a missed refresh again once, on a call that ca
   });
   const evidence = seen({ from: 100, results: { toolu_1: 150 }, responses: [400] });
   const d = decideToolCall(call(reading(35), missed, { receipts: evidence, toolUseId: "toolu_2" }));
-  equal(causeOf(d), "thresholds:30");
+  // Stated at this reading (withReceipts() in receipts_test.ts: the owed one's own refresh).
+  assertEquals(d.cause, { kind: "thresholds", thresholds: [30], percent: 35, window: 200_000 });
   assertEquals(d.deliveries.map((x) => x.status), ["owed"]);
   assertEquals(d.state.deliveries?.map((x) => [x.call, x.sent]), [["toolu_2", 2]]);
   equal(d.reason, "35% is below the next threshold, 52%; sending 30 again (not delivered)");

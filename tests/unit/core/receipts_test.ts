@@ -286,14 +286,6 @@ Deno.test("withReceipts() sends owed refreshes again and records what a decision
       assertEquals(deliveries, recorded);
     });
   }
-  await t.step("the owed threshold's refresh is stated at this reading", () => {
-    assertEquals(withReceipts(input(undefined, owedThirty)).cause, {
-      kind: "thresholds",
-      thresholds: [30],
-      percent: 35,
-      window: 200_000,
-    });
-  });
   await t.step("an owed restatement is recorded under compact and the thresholds it names", () => {
     const settled = settleDeliveries(
       state([], { afterCompact: "delivered", deliveries: [RESTATED] }),
