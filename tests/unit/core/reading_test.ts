@@ -1,7 +1,7 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { measure, type MeasureInput } from "../../../src/core/measure.ts";
 import { figuresOf } from "../../../src/core/reading.ts";
-import { MEASURE_SETTINGS } from "./_inputs.ts";
+import { MEASURE_SETTINGS, state } from "./_inputs.ts";
 
 Deno.test("figuresOf() prefers exact tokens over the rounded used_percentage", async (t) => {
   const cases: [string, Parameters<typeof figuresOf>[0], unknown][] = [
@@ -48,7 +48,7 @@ const view = { size: 0, callPresent: false, promptAfterUsage: false, bytesRead: 
 const measured = (more: Partial<MeasureInput>, windowOverride?: number) =>
   measure({
     view,
-    state: { fired: [], toolCount: 0 },
+    state: state([]),
     settings: { ...MEASURE_SETTINGS, windowOverride },
     files: undefined,
     ...more,
@@ -114,7 +114,7 @@ Deno.test("a usage written before a reported compaction is no reading, with or w
       const marker = markerAfterUsage !== undefined && { markerAfterUsage, compactedUsage: usage };
       const reading = measured({
         view: { ...view, size: 9_000, usage, ...marker },
-        state: { fired: [], toolCount: 0, ...(compactedFrom !== undefined && { compactedFrom }) },
+        state: state([], compactedFrom !== undefined ? { compactedFrom } : {}),
       });
       assertEquals(reading.kind === "reading", isOne);
       if (reading.kind === "none") {

@@ -69,8 +69,8 @@ Deno.test("refreshRecordedIn() reads only hook_additional_context attachments", 
 
 Deno.test("holdsToolUse() finds this call's entry even when its usage is all zero", () => {
   const zero = edit((e) => (e.message.usage.cache_read_input_tokens = 0));
-  assertEquals(usageOf(zero, false), undefined); // no reading (a gateway's zeros)
-  assertEquals(holdsToolUse(zero, "toolu_a"), true); // but the entry is there: no waiting
+  // No reading (a gateway's zeros: usageOf() refuses it, above), but the entry is there: no wait.
+  assertEquals(holdsToolUse(zero, "toolu_a"), true);
   assertEquals(holdsToolUse(zero, "toolu_b"), false);
   assertEquals(holdsToolUse({ type: "user", message: { content: [] } }, "toolu_a"), false);
 });
