@@ -4,7 +4,7 @@ import { resetState } from "../../../src/core/decide.ts";
 import type { ContextFacts } from "../../../src/core/facts.ts";
 import type { NoReading, Reading } from "../../../src/core/reading.ts";
 import type { State } from "../../../src/schemas/state.ts";
-import { call, none, reading, seen, state } from "./_inputs.ts";
+import { call, crossed, none, reading, seen, state } from "./_inputs.ts";
 
 /** `thresholds:30,52`, `compaction:30`, `toolCount:20` or undefined. */
 function causeOf(d: Decision): string | undefined {
@@ -170,7 +170,7 @@ Deno.test("decideToolCall() sends a missed refresh again once, on a call that ca
   const evidence = seen({ from: 100, results: { toolu_1: 150 }, responses: [400] });
   const d = decideToolCall(call(reading(35), missed, { receipts: evidence, toolUseId: "toolu_2" }));
   // Stated at this reading (withReceipts() in receipts_test.ts: the owed one's own refresh).
-  assertEquals(d.cause, { kind: "thresholds", thresholds: [30], percent: 35, window: 200_000 });
+  assertEquals(d.cause, crossed([30], { percent: 35, window: 200_000 }));
   assertEquals(d.deliveries.map((x) => x.status), ["owed"]);
   assertEquals(d.state.deliveries?.map((x) => [x.call, x.sent]), [["toolu_2", 2]]);
   equal(d.reason, "35% is below the next threshold, 52%; sending 30 again (not delivered)");

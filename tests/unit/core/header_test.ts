@@ -1,4 +1,5 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { crossed } from "./_inputs.ts";
 import {
   formatTokens,
   parseRefreshHeader,
@@ -8,13 +9,6 @@ import {
 
 const token = "0a1b2c3d";
 type Cause = Parameters<typeof refreshHeader>[0];
-type Figures = { percent: number; window?: number; span?: number; tokens?: number };
-const crossed = (thresholds: number[], figures: Figures): Cause => ({
-  kind: "thresholds",
-  thresholds,
-  ...figures,
-});
-
 Deno.test("refreshHeader() names what fired and the reading; parseRefreshHeader() and refreshLabelOf() read it back with the session token only", async (t) => {
   const cases: [string, Cause, string][] = [
     [

@@ -19,7 +19,7 @@ import {
   withReceipts,
 } from "../../../src/core/receipts.ts";
 import type { Delivery, State } from "../../../src/schemas/state.ts";
-import { none, reading, seen, state } from "./_inputs.ts";
+import { crossed, none, reading, seen, state } from "./_inputs.ts";
 
 const THIRTY = answerAwaitingReceipt("30", "toolu_a", 1000);
 const RESTATED = answerAwaitingReceipt("compact", "SessionStart", 1000);
@@ -206,12 +206,7 @@ const CLAIM = { call: "toolu_b", at: 2000 };
 Deno.test("withReceipts() sends owed refreshes again and records what a decision delivers", async (t) => {
   const owedThirty = settleDeliveries({ ...BASE, deliveries: [THIRTY] }, MISSED);
   const nothingOwed = settleDeliveries({ ...BASE, deliveries: [] }, undefined);
-  const fiftyTwo: RefreshCause = {
-    kind: "thresholds",
-    thresholds: [52],
-    percent: 53,
-    window: 200_000,
-  };
+  const fiftyTwo = crossed([52], { percent: 53, window: 200_000 });
   const periodic: RefreshCause = { kind: "toolCount", calls: 20 };
   const sent = (refresh: string, times: number, reason?: string): Delivery => ({
     refresh,
@@ -300,13 +295,13 @@ Deno.test("withReceipts() sends owed refreshes again and records what a decision
 });
 
 Deno.test("labelsOf() names one delivery per threshold, and compact for a restatement", () => {
-  assertEquals(labelsOf({ kind: "thresholds", thresholds: [30, 52], percent: 55 }), ["30", "52"]);
+  assertEquals(labelsOf(crossed([30, 52], { percent: 55 })), ["30", "52"]);
   assertEquals(labelsOf({ kind: "compaction", thresholds: [30] }), ["compact", "30"]);
   assertEquals(labelsOf({ kind: "compaction", thresholds: [] }), ["compact"]);
   assertEquals(labelsOf({ kind: "toolCount", calls: 20 }), []);
   // A token threshold as its header names it, and read back when it is owed.
   assertEquals(
-    labelsOf({ kind: "thresholds", thresholds: [30, 60_000], percent: 31, tokens: 62_000 }),
+    labelsOf(crossed([30, 60_000], { percent: 31, tokens: 62_000 })),
     ["30", "60k"],
   );
 });
