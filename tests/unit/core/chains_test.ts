@@ -10,36 +10,35 @@ const at = (s: State, percent: number, chain?: ChainFacts) =>
   call(reading(percent), s, { facts: chain && { chain } });
 
 /**
- * Runs calls in order, each `[chain entry, tip it met, percent]`; what each refreshed for, and
- * `forked` after the first call that met a tip other than the newest (two chains interleave).
+ * Runs calls in order, each `[chain entry, tip it met, percent, what it refreshed for]` (`-`:
+ * nothing; `forked` after the first call that met a tip other than the newest: two chains
+ * interleave), then whether a prompt lies between it and the tip it met.
  */
-function run(calls: [string, string | undefined, number, boolean?][]): string[] {
+function run(calls: [string, string | undefined, number, string, boolean?][]) {
   let state = stateOf([]);
-  return calls.map(([entry, met, percent, turned]) => {
+  const got = calls.map(([entry, met, percent, _, turned]) => {
     const was = state.forked;
     const d = decideToolCall(at(state, percent, { entry, met, ...(turned && { turned }) }));
     state = d.state;
     const fired = d.cause?.kind === "thresholds" ? d.cause.thresholds.join() : "-";
     return `${entry} ${fired}${state.forked && !was ? " forked" : ""}`;
   });
+  assertEquals(got, calls.map(([entry, , , expected]) => `${entry} ${expected}`));
 }
 
 Deno.test("two chains after a resume: each gets each threshold once, on its own crossing call", () => {
-  assertEquals(
-    run([
-      ["a1", undefined, 31], // the session's first refresh: chain a's first tip
-      ["a2", "a1", 40],
-      ["b1", "a2", 45, true], // a second process resumes from a2: a prompt lies between
-      ["b2", "b1", 53], // b crosses 52 first
-      ["a3", "a2", 50, true], // a goes on from a2
-      ["a4", "a3", 54], // and gets 52 on its own chain
-      ["b3", "b2", 60], // b does not get it again
-      ["a5", "a4", 71],
-      ["b4", "b3", 72],
-      ["a6", "a5", 80],
-    ]),
-    ["a1 30", "a2 -", "b1 -", "b2 52", "a3 - forked", "a4 52", "b3 -", "a5 70", "b4 70", "a6 -"],
-  );
+  run([
+    ["a1", undefined, 31, "30"], // the session's first refresh: chain a's first tip
+    ["a2", "a1", 40, "-"],
+    ["b1", "a2", 45, "-", true], // a second process resumes from a2: a prompt lies between
+    ["b2", "b1", 53, "52"], // b crosses 52 first
+    ["a3", "a2", 50, "- forked", true], // a goes on from a2
+    ["a4", "a3", 54, "52"], // and gets 52 on its own chain
+    ["b3", "b2", 60, "-"], // b does not get it again
+    ["a5", "a4", 71, "70"],
+    ["b4", "b3", 72, "70"],
+    ["a6", "a5", 80, "-"],
+  ]);
 });
 
 Deno.test("parallel calls of one response: the second finds the chain the first moved on", () => {
@@ -59,15 +58,12 @@ Deno.test("parallel calls of one response: the second finds the chain the first 
 });
 
 Deno.test("a call whose chain is unknown counts the session's fired thresholds: never twice", () => {
-  assertEquals(
-    run([
-      ["a1", undefined, 31],
-      ["b1", undefined, 53], // no tip met (out of reach): as before this change, 30 counts
-      ["a2", "a1", 54], // a's chain never received 52, and gets it
-      ["b2", "b1", 55], // b's tip took what counted for it: 52 is not sent again
-    ]),
-    ["a1 30", "b1 52", "a2 52 forked", "b2 -"],
-  );
+  run([
+    ["a1", undefined, 31, "30"],
+    ["b1", undefined, 53, "52"], // no tip met (out of reach): as before this change, 30 counts
+    ["a2", "a1", 54, "52 forked"], // a's chain never received 52, and gets it
+    ["b2", "b1", 55, "-"], // b's tip took what counted for it: 52 is not sent again
+  ]);
 });
 
 Deno.test("one chain: the state is what it was before chains, plus the tip", () => {
@@ -105,15 +101,12 @@ Deno.test("advanceChains: a tip moves on; kept where a turn began; at most CHAIN
 });
 
 Deno.test("one chain, turn after turn: each call meets the newest tip, never forked", () => {
-  assertEquals(
-    run([
-      ["c1", undefined, 31],
-      ["c2", "c1", 35],
-      ["c3", "c2", 40, true], // a new prompt: c2 kept beside c3
-      ["c4", "c3", 53],
-      ["c5", "c4", 60, true],
-      ["c6", "c5", 71],
-    ]),
-    ["c1 30", "c2 -", "c3 -", "c4 52", "c5 -", "c6 70"],
-  );
+  run([
+    ["c1", undefined, 31, "30"],
+    ["c2", "c1", 35, "-"],
+    ["c3", "c2", 40, "-", true], // a new prompt: c2 kept beside c3
+    ["c4", "c3", 53, "52"],
+    ["c5", "c4", 60, "-", true],
+    ["c6", "c5", 71, "70"],
+  ]);
 });
