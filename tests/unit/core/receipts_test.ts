@@ -300,29 +300,18 @@ Deno.test("labelsOf() names one delivery per threshold, and compact for a restat
   assertEquals(labelsOf({ kind: "compaction", thresholds: [] }), ["compact"]);
   assertEquals(labelsOf({ kind: "toolCount", calls: 20 }), []);
   // A token threshold as its header names it, and read back when it is owed.
-  assertEquals(
-    labelsOf(crossed([30, 60_000], { percent: 31, tokens: 62_000 })),
-    ["30", "60k"],
-  );
+  assertEquals(labelsOf(crossed([30, 60_000], { percent: 31, tokens: 62_000 })), ["30", "60k"]);
 });
 
 Deno.test("receiptQuery() reads back to the oldest outstanding claim, and only while one is", () => {
+  const query = (deliveries: Delivery[]) => receiptQuery({ ...BASE, deliveries });
   assertEquals(receiptQuery(BASE), undefined);
-  assertEquals(
-    receiptQuery({ ...BASE, deliveries: [{ ...THIRTY, status: "delivered" }] }),
-    undefined,
-  );
-  assertEquals(
-    receiptQuery({
-      ...BASE,
-      deliveries: [
-        { ...THIRTY, at: 3000, call: "toolu_c" },
-        { ...THIRTY, refresh: "52", at: 3000, call: "toolu_c" },
-        RESTATED,
-      ],
-    }),
-    { from: 1000, calls: ["toolu_c", "SessionStart"] },
-  );
+  assertEquals(query([{ ...THIRTY, status: "delivered" }]), undefined);
+  const later = { ...THIRTY, at: 3000, call: "toolu_c" };
+  assertEquals(query([later, { ...later, refresh: "52" }, RESTATED]), {
+    from: 1000,
+    calls: ["toolu_c", "SessionStart"],
+  });
 });
 
 Deno.test("receiptsSettled() is true once no outstanding delivery could still be on its way", () => {
