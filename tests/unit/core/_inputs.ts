@@ -1,8 +1,10 @@
 /**
- * What the core's unit tests give the decision and the measure: a reading, a state, a tool call's
- * input and the measure's settings, each with defaults a test overrides.
+ * What the core's unit tests give the decision and the measure: a reading, a state, receipt
+ * evidence, a tool call's input, a refresh's cause and the measure's settings, each with defaults
+ * a test overrides.
  */
 import type { ToolCallInput } from "../../../src/core/decide.ts";
+import type { RefreshCause } from "../../../src/core/header.ts";
 import type { ContextFacts } from "../../../src/core/facts.ts";
 import type { MeasureSettings } from "../../../src/core/measure.ts";
 import type { NoReading, Reading } from "../../../src/core/reading.ts";
@@ -19,6 +21,12 @@ export const MEASURE_SETTINGS: MeasureSettings = {
   scaleForAutocompact: true,
   cadence: 40_000,
 };
+
+/** A refresh for `thresholds` crossed at `figures`. */
+export const crossed = (
+  thresholds: number[],
+  figures: { percent: number; window?: number; span?: number; tokens?: number },
+): RefreshCause => ({ kind: "thresholds", thresholds, ...figures });
 
 /** A transcript reading of `percent` of `window` by claude-sonnet-4-6. */
 export const reading = (percent: number, window = 200_000, extra: Partial<Reading> = {}) => ({
@@ -37,6 +45,17 @@ export const none = (countCalls = true): NoReading => ({
   kind: "none",
   reason: countCalls ? "no transcript_path" : "compacted since the last usage: no reading yet",
   countCalls,
+});
+
+/** Receipt evidence read from offset 1000 on, with nothing found unless given. */
+export const seen = (found: Partial<ReceiptEvidence> = {}): ReceiptEvidence => ({
+  from: 1000,
+  results: {},
+  answers: {},
+  cancelled: [],
+  responses: [],
+  records: true,
+  ...found,
 });
 
 export const state = (fired: number[], extra: Partial<State> = {}): State => ({

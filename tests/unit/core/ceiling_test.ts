@@ -129,6 +129,11 @@ Deno.test("ceilingOf() with the cadence off answers at once only below every thr
       state([30]),
       undefined,
     ],
+    // A switch to a smaller window between responses costs at most one call: the ceiling takes the
+    // window of the previous response's model, so a switch from 1M to 200k between two calls can
+    // be answered early once; the next call's ceiling starts from the 200k reading, and waits.
+    "150k of 1M, before a switch to 200k: early, once": [v1m(150_000), state([]), 16.13],
+    "the next call, on the 200k model: wait": [view(151_000, 200_000), state([]), undefined],
     "this call's own entry: no ceiling needed": [
       usageView({ matched: true }),
       state([]),
@@ -153,14 +158,6 @@ Deno.test("ceilingOf() measures against the span, the token thresholds and the c
   // A token threshold the ceiling may reach, and one it cannot.
   assertEquals(ceilingOf(v, state([]), only([30, 120_000]), undefined), undefined);
   ok(ceilingOf(v, state([]), only([30, 130_000]), undefined));
-});
-
-Deno.test("a switch to a smaller window between responses costs at most one call", () => {
-  // The ceiling is measured against the window of the previous response's model: a user who
-  // switches from a 1M model to a 200k one between two calls can be answered early once; the
-  // next call's ceiling starts from the switched model's reading and window, and waits.
-  ok(ceilingOf(v1m(150_000), state([]), SETTINGS, undefined), "early against 1M");
-  assertEquals(ceilingOf(view(151_000, 200_000), state([]), SETTINGS, undefined), undefined);
 });
 
 Deno.test("ceilingOf() on a 1M window: 200k's points make a call wait, the cadence's never do", async (t) => {

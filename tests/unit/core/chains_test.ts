@@ -3,76 +3,71 @@ import { advanceChains, CHAINS_KEPT, firedOnChain } from "../../../src/core/chai
 import { decideToolCall } from "../../../src/core/decide.ts";
 import type { ChainFacts } from "../../../src/core/chains.ts";
 import type { State } from "../../../src/schemas/state.ts";
-import { call, reading } from "./_inputs.ts";
+import { call, reading, state as stateOf } from "./_inputs.ts";
 
 /** A call at `percent` of 200k that met `chain`, if given. */
 const at = (s: State, percent: number, chain?: ChainFacts) =>
   call(reading(percent), s, { facts: chain && { chain } });
 
 /**
- * Runs calls in order, each `[chain entry, tip it met, percent]`; what each refreshed for, and
- * `forked` after the first call that met a tip other than the newest (two chains interleave).
+ * Runs calls in order, each `[chain entry, tip it met, percent, what it refreshed for]` (`-`:
+ * nothing; `forked` after the first call that met a tip other than the newest: two chains
+ * interleave), then whether a prompt lies between it and the tip it met.
  */
-function run(calls: [string, string | undefined, number, boolean?][]): string[] {
-  let state: State = { fired: [], toolCount: 0, epoch: 0 };
-  return calls.map(([entry, met, percent, turned]) => {
+function run(calls: [string, string | undefined, number, string, boolean?][]) {
+  let state = stateOf([]);
+  const got = calls.map(([entry, met, percent, _, turned]) => {
     const was = state.forked;
     const d = decideToolCall(at(state, percent, { entry, met, ...(turned && { turned }) }));
     state = d.state;
     const fired = d.cause?.kind === "thresholds" ? d.cause.thresholds.join() : "-";
     return `${entry} ${fired}${state.forked && !was ? " forked" : ""}`;
   });
+  assertEquals(got, calls.map(([entry, , , expected]) => `${entry} ${expected}`));
 }
 
 Deno.test("two chains after a resume: each gets each threshold once, on its own crossing call", () => {
-  assertEquals(
-    run([
-      ["a1", undefined, 31], // the session's first refresh: chain a's first tip
-      ["a2", "a1", 40],
-      ["b1", "a2", 45, true], // a second process resumes from a2: a prompt lies between
-      ["b2", "b1", 53], // b crosses 52 first
-      ["a3", "a2", 50, true], // a goes on from a2
-      ["a4", "a3", 54], // and gets 52 on its own chain
-      ["b3", "b2", 60], // b does not get it again
-      ["a5", "a4", 71],
-      ["b4", "b3", 72],
-      ["a6", "a5", 80],
-    ]),
-    ["a1 30", "a2 -", "b1 -", "b2 52", "a3 - forked", "a4 52", "b3 -", "a5 70", "b4 70", "a6 -"],
-  );
+  run([
+    ["a1", undefined, 31, "30"], // the session's first refresh: chain a's first tip
+    ["a2", "a1", 40, "-"],
+    ["b1", "a2", 45, "-", true], // a second process resumes from a2: a prompt lies between
+    ["b2", "b1", 53, "52"], // b crosses 52 first
+    ["a3", "a2", 50, "- forked", true], // a goes on from a2
+    ["a4", "a3", 54, "52"], // and gets 52 on its own chain
+    ["b3", "b2", 60, "-"], // b does not get it again
+    ["a5", "a4", 71, "70"],
+    ["b4", "b3", 72, "70"],
+    ["a6", "a5", 80, "-"],
+  ]);
 });
 
 Deno.test("parallel calls of one response: the second finds the chain the first moved on", () => {
   // Both walked before either decided and met the tip t of chain a; the first replaced t with its
   // entry. Chain b got 52 already, chain a not: the first call gets it, the second not again.
-  const state: State = {
-    fired: [30, 52],
-    toolCount: 0,
+  const state = stateOf([30, 52], {
     chains: [{ tip: "b", fired: [30, 52] }, { tip: "t", fired: [30] }],
-  };
+  });
   const first = decideToolCall(at(state, 55, { entry: "x", message: "msg_m", met: "t" }));
   const second = decideToolCall(at(first.state, 56, { entry: "y", message: "msg_m", met: "t" }));
   assertEquals([first.cause?.kind, second.cause?.kind], ["thresholds", undefined]);
-  assertEquals(second.state.chains?.[0], { tip: "y", message: "msg_m", fired: [30, 52] });
-  // The other chain's tip still says only what it got.
-  assertEquals(second.state.chains?.find((c) => c.tip === "b")?.fired, [30, 52]);
-  assertEquals(second.state.chains?.length, 2);
+  // The moved tip first; the other chain's tip still says only what it got.
+  assertEquals(second.state.chains, [
+    { tip: "y", message: "msg_m", fired: [30, 52] },
+    { tip: "b", fired: [30, 52] },
+  ]);
 });
 
 Deno.test("a call whose chain is unknown counts the session's fired thresholds: never twice", () => {
-  assertEquals(
-    run([
-      ["a1", undefined, 31],
-      ["b1", undefined, 53], // no tip met (out of reach): as before this change, 30 counts
-      ["a2", "a1", 54], // a's chain never received 52, and gets it
-      ["b2", "b1", 55], // b's tip took what counted for it: 52 is not sent again
-    ]),
-    ["a1 30", "b1 52", "a2 52 forked", "b2 -"],
-  );
+  run([
+    ["a1", undefined, 31, "30"],
+    ["b1", undefined, 53, "52"], // no tip met (out of reach): as before this change, 30 counts
+    ["a2", "a1", 54, "52 forked"], // a's chain never received 52, and gets it
+    ["b2", "b1", 55, "-"], // b's tip took what counted for it: 52 is not sent again
+  ]);
 });
 
 Deno.test("one chain: the state is what it was before chains, plus the tip", () => {
-  const before: State = { fired: [30], toolCount: 0, epoch: 0, firedWindow: { 30: 200_000 } };
+  const before = stateOf([30], { firedWindow: { 30: 200_000 } });
   const withTip = decideToolCall(at(before, 53, { entry: "e2" }));
   const withoutFacts = decideToolCall(at(before, 53));
   const { chains, ...rest } = withTip.state;
@@ -82,11 +77,8 @@ Deno.test("one chain: the state is what it was before chains, plus the tip", () 
 });
 
 Deno.test("firedOnChain: the met tip's thresholds; none met, the session's", () => {
-  const state: State = {
-    fired: [30, 52],
-    toolCount: 0,
-    chains: [{ tip: "b", fired: [30, 52] }, { tip: "a", message: "msg_a", fired: [30] }],
-  };
+  const chains = [{ tip: "b", fired: [30, 52] }, { tip: "a", message: "msg_a", fired: [30] }];
+  const state = stateOf([30, 52], { chains });
   assertEquals(firedOnChain(state, { entry: "x", met: "a" }), [30]);
   assertEquals(firedOnChain(state, { entry: "x", met: "msg_a" }), [30]); // a split response
   assertEquals(firedOnChain(state, { entry: "x" }), [30, 52]);
@@ -95,7 +87,7 @@ Deno.test("firedOnChain: the met tip's thresholds; none met, the session's", () 
 
 Deno.test("advanceChains: a tip moves on; kept where a turn began; at most CHAINS_KEPT", () => {
   const [a, b] = [{ tip: "a", fired: [30] }, { tip: "b", fired: [30] }];
-  const state: State = { fired: [30], toolCount: 0, chains: [a] };
+  const state = stateOf([30], { chains: [a] });
   assertEquals(advanceChains(undefined, state, { entry: "b", met: "a" })?.chains, [b]);
   const turned = advanceChains(undefined, state, { entry: "b", met: "a", turned: true });
   assertEquals(turned?.chains, [b, a]);
@@ -105,19 +97,16 @@ Deno.test("advanceChains: a tip moves on; kept where a turn began; at most CHAIN
   }
   assertEquals(s.chains?.length, CHAINS_KEPT);
   // Nothing fired yet and no tip: nothing to keep, the state is left alone.
-  assertEquals(advanceChains(undefined, { fired: [], toolCount: 0 }, { entry: "e" }), undefined);
+  assertEquals(advanceChains(undefined, stateOf([]), { entry: "e" }), undefined);
 });
 
 Deno.test("one chain, turn after turn: each call meets the newest tip, never forked", () => {
-  assertEquals(
-    run([
-      ["c1", undefined, 31],
-      ["c2", "c1", 35],
-      ["c3", "c2", 40, true], // a new prompt: c2 kept beside c3
-      ["c4", "c3", 53],
-      ["c5", "c4", 60, true],
-      ["c6", "c5", 71],
-    ]),
-    ["c1 30", "c2 -", "c3 -", "c4 52", "c5 -", "c6 70"],
-  );
+  run([
+    ["c1", undefined, 31, "30"],
+    ["c2", "c1", 35, "-"],
+    ["c3", "c2", 40, "-", true], // a new prompt: c2 kept beside c3
+    ["c4", "c3", 53, "52"],
+    ["c5", "c4", 60, "-", true],
+    ["c6", "c5", 71, "70"],
+  ]);
 });

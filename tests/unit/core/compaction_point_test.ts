@@ -13,6 +13,7 @@ import {
   mergeCompactSettings,
   spanFor,
 } from "../../../src/core/compaction_point.ts";
+import { DEFAULT_COMPACT_SHARE as CODEX_SHARE } from "../../../src/core/codex.ts";
 import { modelKey } from "../../../src/core/window.ts";
 import { pointOf } from "../../../src/core/thresholds.ts";
 
@@ -102,6 +103,8 @@ Deno.test("compactionPoint(): Claude Code 2.1.328's threshold, from each source"
     model: "claude-opus-5-5",
     files: filesWith({ ...top, byModel: { "claude-opus-5-5": { value, file: "s" } } }),
   });
+  const CODEX = "Codex's default";
+  const host = { source: CODEX, evidence: "e" };
   type Inputs = Parameters<typeof compactionPoint>[0];
   const on = (window: number, env = none, more: Partial<Inputs> = {}): Inputs => ({
     window,
@@ -154,6 +157,9 @@ Deno.test("compactionPoint(): Claude Code 2.1.328's threshold, from each source"
       "off",
       "",
     ],
+    // Another host's own rule (Codex): a share of the stated window, or a limit.
+    ["a host's share", on(190_000, { host: { ...host, share: CODEX_SHARE } }), 180_000, CODEX],
+    ["a host's limit", on(190_000, { host: { ...host, tokens: 100_000 } }), 100_000, CODEX],
   ];
   for (const [name, inputs, tokens, source] of cases) {
     await t.step(name, () => {

@@ -3,9 +3,8 @@ import { decideReset, decideToolCall, type Decision } from "../../../src/core/de
 import { resetState } from "../../../src/core/decide.ts";
 import type { ContextFacts } from "../../../src/core/facts.ts";
 import type { NoReading, Reading } from "../../../src/core/reading.ts";
-import type { ReceiptEvidence } from "../../../src/core/receipts.ts";
 import type { State } from "../../../src/schemas/state.ts";
-import { call, none, reading, state } from "./_inputs.ts";
+import { call, crossed, none, reading, seen, state } from "./_inputs.ts";
 
 /** `thresholds:30,52`, `compaction:30`, `toolCount:20` or undefined. */
 function causeOf(d: Decision): string | undefined {
@@ -28,8 +27,7 @@ Deno.test("decideToolCall() with a reading: every threshold reached and not fire
   for (const [name, percent, before, cause, after] of cases) {
     await t.step(name, () => {
       const d = decideToolCall(call(reading(percent), state(before)));
-      equal(causeOf(d), cause);
-      assertEquals(d.state.fired, after);
+      assertEquals([causeOf(d), d.state.fired], [cause, after]);
       if (cause) assertEquals([d.state.firedAt, d.state.firedPercent], [1000, percent]);
     });
   }
@@ -46,8 +44,7 @@ Deno.test("decideToolCall() without a reading counts tool calls", async (t) => {
   for (const [name, before, countCalls, cause, after] of cases) {
     await t.step(name, () => {
       const d = decideToolCall(call(none(countCalls), state([], { toolCount: before })));
-      equal(causeOf(d), cause);
-      equal(d.state.toolCount, after);
+      assertEquals([causeOf(d), d.state.toolCount], [cause, after]);
     });
   }
 });
@@ -59,8 +56,7 @@ Deno.test("decideToolCall() measures each threshold under the span it fired unde
   await t.step("once 1M is proven, refreshes under 200k stop counting", () => {
     const s = state([30, 52], { firedWindow: { "30": 200_000, "52": 200_000 } });
     const silent = decideToolCall(call(reading(25, 1_000_000), s));
-    equal(silent.cause, undefined);
-    assertEquals([silent.fired, silent.upcoming], [[], 30]);
+    assertEquals([silent.cause, silent.fired, silent.upcoming], [undefined, [], 30]);
     const d = decideToolCall(call(reading(31, 1_000_000), s));
     equal(causeOf(d), "thresholds:30");
     assertEquals([d.state.fired, d.state.firedWindow], [[30], { "30": 1_000_000 }]);
@@ -155,20 +151,15 @@ Deno.test("decideToolCall() after a compaction: the rules restated once, then th
 });
 
 Deno.test("decideToolCall() without a state file takes the refreshes the transcript shows as made", () => {
+  const causeAt = (percent: number, found: boolean, facts: ContextFacts) =>
+    causeOf(decideToolCall(call(reading(percent), state([]), { found, facts })));
   const recovered = { recovered: [30], marker: 50 };
-  equal(
-    causeOf(decideToolCall(call(reading(40), state([]), { found: false, facts: recovered }))),
-    undefined,
+  assertEquals(
+    [causeAt(40, false, recovered), causeAt(55, false, { inherited: [30] })],
+    [undefined, "thresholds:52"],
   );
   // A state file that exists is the record: the transcript is only a backup.
-  equal(
-    causeOf(decideToolCall(call(reading(40), state([]), { found: true, facts: recovered }))),
-    "thresholds:30",
-  );
-  const fork = decideToolCall(
-    call(reading(55), state([]), { found: false, facts: { inherited: [30] } }),
-  );
-  equal(causeOf(fork), "thresholds:52");
+  equal(causeAt(40, true, recovered), "thresholds:30");
 });
 
 Deno.test("decideToolCall() sends a missed refresh again once, on a call that can be checked", () => {
@@ -176,16 +167,10 @@ Deno.test("decideToolCall() sends a missed refresh again once, on a call that ca
     firedAt: 100,
     deliveries: [{ refresh: "30", call: "toolu_1", at: 100, sent: 1, status: "pending" }],
   });
-  const evidence: ReceiptEvidence = {
-    from: 100,
-    results: { toolu_1: 150 },
-    answers: {},
-    cancelled: [],
-    responses: [400],
-    records: true,
-  };
+  const evidence = seen({ from: 100, results: { toolu_1: 150 }, responses: [400] });
   const d = decideToolCall(call(reading(35), missed, { receipts: evidence, toolUseId: "toolu_2" }));
-  equal(causeOf(d), "thresholds:30");
+  // Stated at this reading (withReceipts() in receipts_test.ts: the owed one's own refresh).
+  assertEquals(d.cause, crossed([30], { percent: 35, window: 200_000 }));
   assertEquals(d.deliveries.map((x) => x.status), ["owed"]);
   assertEquals(d.state.deliveries?.map((x) => [x.call, x.sent]), [["toolu_2", 2]]);
   equal(d.reason, "35% is below the next threshold, 52%; sending 30 again (not delivered)");
@@ -203,11 +188,8 @@ Deno.test("decideToolCall() resets at a marker, keeping what the call learned of
 });
 
 Deno.test("resetState() forgets what fired and what was counted, moves the epoch, keeps what the session proved", () => {
-  assertEquals(resetState(state([30, 52], { toolCount: 7, epoch: 4, firedAt: 10 })), {
-    fired: [],
-    toolCount: 0,
-    epoch: 5,
-  });
+  const counted = state([30, 52], { toolCount: 7, epoch: 4, firedAt: 10 });
+  assertEquals(resetState(counted), state([], { epoch: 5 }));
   const kept = {
     provenWindow: 1_000_000,
     provenModel: "claude-opus-5",

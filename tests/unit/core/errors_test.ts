@@ -5,6 +5,9 @@ import { fileReason, messageOf, writeReason } from "../../../src/core/errors.ts"
 import { ROOT } from "../../_helpers.ts";
 
 const { IsADirectory, NotADirectory, NotCapable, NotFound, PermissionDenied } = Deno.errors;
+/** What Deno 2.9.6 printed, captured (NO_COLOR): tests/fixtures/deno-errors. */
+const captured = (name: string) =>
+  Deno.readTextFileSync(join(ROOT, "tests", "fixtures", "deno-errors", name));
 
 Deno.test("fileReason() says why a file cannot be read without OS codes", () => {
   const cases: [unknown, string][] = [
@@ -30,32 +33,26 @@ Deno.test("messageOf() keeps a message on one line", () => {
 });
 
 Deno.test("messageOf() gives Deno's module errors in the project's words, on one line", () => {
-  // What Deno 2.9.6 threw (NO_COLOR) at a dynamic import from source with --cached-only and a
-  // cold cache: tests/fixtures/deno-errors/cold-cache-dynamic-import-2.9.6.txt.
-  const captured = Deno.readTextFileSync(
-    join(ROOT, "tests", "fixtures", "deno-errors", "cold-cache-dynamic-import-2.9.6.txt"),
-  );
+  // Thrown at a dynamic import from source with --cached-only and a cold cache.
+  const cold = captured("cold-cache-dynamic-import-2.9.6.txt");
   const expected = "its package jsonc-parser@3.3.1 is not in Deno's cache yet (hooks/run " +
     "fetches it in the background; the release binary needs none)";
-  assertEquals(messageOf(new TypeError(captured)), expected);
+  assertEquals(messageOf(new TypeError(cold)), expected);
   // On a terminal Deno colours the location.
-  const coloured = captured.replace(/(file:\S+?)(:\d+:\d+)$/, "\x1b[0m\x1b[36m$1\x1b[0m$2");
+  const coloured = cold.replace(/(file:\S+?)(:\d+:\d+)$/, "\x1b[0m\x1b[36m$1\x1b[0m$2");
   assertEquals(messageOf(new TypeError(coloured)), expected);
   // Any other module error: its text, without the importer's location.
   assertEquals(
     messageOf(new TypeError('Module not found "file:///x/y.ts".\n    at file:///x/src/z.ts:1:8')),
     'Module not found "file:///x/y.ts".',
   );
-  assertEquals(messageOf(new Error("two\nlines")), "two lines");
 });
 
 Deno.test("messageOf(): a package Deno could not fetch says why and what to do, on one line", () => {
-  // What Deno 2.9.6 printed for a cold cache and no registry: tests/fixtures/deno-errors.
-  const captured = Deno.readTextFileSync(
-    join(ROOT, "tests", "fixtures", "deno-errors", "cold-cache-no-registry-2.9.6.txt"),
-  );
+  // Printed for a cold cache and no registry.
+  const printed = captured("cold-cache-no-registry-2.9.6.txt");
   assertEquals(
-    messageOf(new TypeError(captured.replace(/^error: /, ""))),
+    messageOf(new TypeError(printed.replace(/^error: /, ""))),
     "its package jsonc-parser@3.3.1 is not in Deno's cache and could not be fetched from the " +
       "npm registry (connection refused): reach the npm registry (or a mirror named by " +
       "NPM_CONFIG_REGISTRY) and run it again, or use the release binary, which needs none",

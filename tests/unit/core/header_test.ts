@@ -1,4 +1,5 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { crossed } from "./_inputs.ts";
 import {
   formatTokens,
   parseRefreshHeader,
@@ -8,14 +9,7 @@ import {
 
 const token = "0a1b2c3d";
 type Cause = Parameters<typeof refreshHeader>[0];
-type Figures = { percent: number; window?: number; span?: number; tokens?: number };
-const crossed = (thresholds: number[], figures: Figures): Cause => ({
-  kind: "thresholds",
-  thresholds,
-  ...figures,
-});
-
-Deno.test("refreshHeader() names what fired and the reading; parseRefreshHeader() reads back its thresholds with the session token only", async (t) => {
+Deno.test("refreshHeader() names what fired and the reading; parseRefreshHeader() and refreshLabelOf() read it back with the session token only", async (t) => {
   const cases: [string, Cause, string][] = [
     [
       "thresholds, percent and window",
@@ -60,11 +54,17 @@ Deno.test("refreshHeader() names what fired and the reading; parseRefreshHeader(
         : cause.kind === "toolCount"
         ? []
         : undefined;
-      assertEquals(parseRefreshHeader(header + "\n\nbody", token), names);
-      assertEquals(parseRefreshHeader(header, "ffffffff"), undefined, "another token is not ours");
+      // refreshLabelOf() reads back the label the header starts with, whatever the cause.
+      const label = /refresh (\S+) ref=/.exec(starts)![1];
+      const read = (text: string, by: string) => [
+        parseRefreshHeader(text, by),
+        refreshLabelOf(text, by),
+      ];
+      assertEquals(read(header + "\n\nbody", token), [names, label]);
+      assertEquals(read(header, "ffffffff"), [undefined, undefined], "another token is not ours");
       assertEquals(
-        parseRefreshHeader(`see ${header}`, token),
-        undefined,
+        read(`see ${header}`, token),
+        [undefined, undefined],
         "quoted: not at the start",
       );
     });
@@ -81,19 +81,6 @@ Deno.test("refreshHeader() names what fired and the reading; parseRefreshHeader(
 
 Deno.test("formatTokens() is short", () => {
   assertEquals([200_000, 1_000_000, 123_456, 900].map(formatTokens), ["200k", "1M", "123k", "900"]);
-});
-
-Deno.test("refreshLabelOf() names what any of this session's refreshes answers", () => {
-  const cases: [Cause, string][] = [
-    [crossed([30, 52], { percent: 53 }), "30,52"],
-    [{ kind: "toolCount", calls: 20 }, "calls:20"],
-    [{ kind: "compaction", thresholds: [30] }, "compact"],
-  ];
-  for (const [cause, label] of cases) {
-    assertEquals(refreshLabelOf(refreshHeader(cause, token), token), label);
-    assertEquals(refreshLabelOf(refreshHeader(cause, token), "ffffffff"), undefined);
-  }
-  assertEquals(refreshLabelOf(`quoted: ${refreshHeader(cases[0]![0], token)}`, token), undefined);
 });
 
 Deno.test("refreshHeader() names what it restates, for every cause", async (t) => {

@@ -1,21 +1,8 @@
 import { deepStrictEqual as assertEquals, ok, throws } from "node:assert/strict";
 import { selectLessons } from "../../../src/core/lessons.ts";
-import { projectIdOf } from "../../../src/core/session_start.ts";
 import { SAMPLE_MANIFEST } from "../../_helpers.ts";
 
 const sample = () => JSON.parse(Deno.readTextFileSync(SAMPLE_MANIFEST));
-
-Deno.test("selectLessons() keeps enabled, in-scope directives and protocols", () => {
-  const { lessons, invalid } = selectLessons(sample(), projectIdOf("/home/dev/project"));
-  assertEquals(lessons.map((l) => l.slug).sort(), [
-    "ask-before-deleting-i9j0",
-    "no-force-push-c3d4",
-    "read-before-edit-a1b2",
-    "run-tests-before-done-g7h8",
-    "stash-untracked-e5f6",
-  ]);
-  assertEquals(invalid, []);
-});
 
 Deno.test("selectLessons() names invalid lessons and keeps the valid ones", () => {
   const manifest = sample();

@@ -71,8 +71,7 @@ Deno.test("thresholdText() writes what thresholdOf() reads back", () => {
 
 Deno.test("parseWhole(): decimal digits only, bounds named", () => {
   const expected = "a whole number from 1 to 4000";
-  assertEquals(valueOf(parseWhole(" 250 ", 1, 4000, expected)), 250);
-  assertEquals(valueOf(parseWhole(250, 1, 4000, expected)), 250);
+  for (const raw of [" 250 ", 250]) assertEquals(valueOf(parseWhole(raw, 1, 4000, expected)), 250);
   for (const raw of ["0x10", "1e2", "-5", "2.5", "1,000", "", "ten", 2.5, "5000", 0]) {
     const parsed = parseWhole(raw, 1, 4000, expected);
     ok(failed(parsed), String(raw));
@@ -81,15 +80,13 @@ Deno.test("parseWhole(): decimal digits only, bounds named", () => {
 });
 
 Deno.test("parseTokens(): 1,000 to 100,000,000, with k and M, named in the message", () => {
-  assertEquals(valueOf(parseTokens("200k")), 200_000);
-  assertEquals(valueOf(parseTokens("1M")), 1_000_000);
-  assertEquals(valueOf(parseTokens("200000")), 200_000);
+  const valid = ["200k", "1M", "200000", "1.1k"].map((raw) => valueOf(parseTokens(raw)));
+  assertEquals(valid, [200_000, 1_000_000, 200_000, 1_100]);
   for (const raw of ["1", "12345678901234567890123", "0x10", "1e6", "-1", "1.5", "0.5k"]) {
     const parsed = parseTokens(raw);
     ok(failed(parsed), raw);
     ok(parsed.error.includes("from 1,000 to 100,000,000"), parsed.error);
   }
-  assertEquals(valueOf(parseTokens("1.1k")), 1_100);
   const fraction = parseTokens("0.0001k");
   ok(failed(fraction) && fraction.error.includes("not a whole number of tokens"));
 });

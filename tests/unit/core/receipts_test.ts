@@ -19,20 +19,7 @@ import {
   withReceipts,
 } from "../../../src/core/receipts.ts";
 import type { Delivery, State } from "../../../src/schemas/state.ts";
-import { none, reading } from "./_inputs.ts";
-
-/** Evidence read from offset 1000 on, with nothing found unless given. */
-function seen(found: Partial<ReceiptEvidence> = {}): ReceiptEvidence {
-  return {
-    from: 1000,
-    results: {},
-    answers: {},
-    cancelled: [],
-    responses: [],
-    records: true,
-    ...found,
-  };
-}
+import { crossed, none, reading, seen, state } from "./_inputs.ts";
 
 const THIRTY = answerAwaitingReceipt("30", "toolu_a", 1000);
 const RESTATED = answerAwaitingReceipt("compact", "SessionStart", 1000);
@@ -136,7 +123,7 @@ Deno.test("judge() tells a delivery from the transcript's records", async (t) =>
   }
 });
 
-const BASE: State = { fired: [30], toolCount: 0, epoch: 1 };
+const BASE = state([30], { epoch: 1 });
 const MISSED = seen({ results: { toolu_a: 1100 }, responses: [1300] });
 
 Deno.test("settleDeliveries() updates each outstanding delivery and says what is owed", async (t) => {
@@ -148,7 +135,7 @@ Deno.test("settleDeliveries() updates each outstanding delivery and says what is
     { ...THIRTY, status: "delivered" },
     { ...THIRTY, refresh: "52", status: "given up", reason: "earlier" },
   ] satisfies Delivery[];
-  const restating: State = { fired: [], toolCount: 0, epoch: 2, afterCompact: "delivered" };
+  const restating = state([], { epoch: 2, afterCompact: "delivered" });
   // The deliveries after (undefined: unchanged), what is owed, the statuses, afterCompact after.
   type Want = [Delivery[] | undefined, string[], string[], State["afterCompact"]?];
   // name: [state, evidence, want]
@@ -202,17 +189,14 @@ Deno.test("settleDeliveries() updates each outstanding delivery and says what is
       [[{ ...THIRTY, status: "given up", reason: BEYOND }], [], ["given up"]],
     ],
   };
-  for (
-    const [name, [state, evidence, [deliveries, owed, statuses, afterCompact]]] of Object.entries(
-      cases,
-    )
-  ) {
+  for (const [name, [before, evidence, want]] of Object.entries(cases)) {
     await t.step(name, () => {
-      const settled = settleDeliveries(state, evidence);
-      assertEquals(settled.owed, owed);
-      assertEquals(settled.state.deliveries, deliveries ?? state.deliveries);
-      assertEquals(settled.state.afterCompact, afterCompact ?? state.afterCompact);
-      assertEquals(settled.report.map((r) => r.status), statuses);
+      const [deliveries, owed, statuses, afterCompact] = want;
+      const got = settleDeliveries(before, evidence);
+      assertEquals(
+        [got.state.deliveries, got.owed, got.report.map((r) => r.status), got.state.afterCompact],
+        [deliveries ?? before.deliveries, owed, statuses, afterCompact ?? before.afterCompact],
+      );
     });
   }
 });
@@ -222,12 +206,7 @@ const CLAIM = { call: "toolu_b", at: 2000 };
 Deno.test("withReceipts() sends owed refreshes again and records what a decision delivers", async (t) => {
   const owedThirty = settleDeliveries({ ...BASE, deliveries: [THIRTY] }, MISSED);
   const nothingOwed = settleDeliveries({ ...BASE, deliveries: [] }, undefined);
-  const fiftyTwo: RefreshCause = {
-    kind: "thresholds",
-    thresholds: [52],
-    percent: 53,
-    window: 200_000,
-  };
+  const fiftyTwo = crossed([52], { percent: 53, window: 200_000 });
   const periodic: RefreshCause = { kind: "toolCount", calls: 20 };
   const sent = (refresh: string, times: number, reason?: string): Delivery => ({
     refresh,
@@ -302,17 +281,9 @@ Deno.test("withReceipts() sends owed refreshes again and records what a decision
       assertEquals(deliveries, recorded);
     });
   }
-  await t.step("the owed threshold's refresh is stated at this reading", () => {
-    assertEquals(withReceipts(input(undefined, owedThirty)).cause, {
-      kind: "thresholds",
-      thresholds: [30],
-      percent: 35,
-      window: 200_000,
-    });
-  });
   await t.step("an owed restatement is recorded under compact and the thresholds it names", () => {
     const settled = settleDeliveries(
-      { fired: [], toolCount: 0, afterCompact: "delivered", deliveries: [RESTATED] },
+      state([], { afterCompact: "delivered", deliveries: [RESTATED] }),
       seen({ responses: [1300] }),
     );
     const { deliveries } = withReceipts(input({ kind: "compaction", thresholds: [30] }, settled));
@@ -324,34 +295,23 @@ Deno.test("withReceipts() sends owed refreshes again and records what a decision
 });
 
 Deno.test("labelsOf() names one delivery per threshold, and compact for a restatement", () => {
-  assertEquals(labelsOf({ kind: "thresholds", thresholds: [30, 52], percent: 55 }), ["30", "52"]);
+  assertEquals(labelsOf(crossed([30, 52], { percent: 55 })), ["30", "52"]);
   assertEquals(labelsOf({ kind: "compaction", thresholds: [30] }), ["compact", "30"]);
   assertEquals(labelsOf({ kind: "compaction", thresholds: [] }), ["compact"]);
   assertEquals(labelsOf({ kind: "toolCount", calls: 20 }), []);
   // A token threshold as its header names it, and read back when it is owed.
-  assertEquals(
-    labelsOf({ kind: "thresholds", thresholds: [30, 60_000], percent: 31, tokens: 62_000 }),
-    ["30", "60k"],
-  );
+  assertEquals(labelsOf(crossed([30, 60_000], { percent: 31, tokens: 62_000 })), ["30", "60k"]);
 });
 
 Deno.test("receiptQuery() reads back to the oldest outstanding claim, and only while one is", () => {
+  const query = (deliveries: Delivery[]) => receiptQuery({ ...BASE, deliveries });
   assertEquals(receiptQuery(BASE), undefined);
-  assertEquals(
-    receiptQuery({ ...BASE, deliveries: [{ ...THIRTY, status: "delivered" }] }),
-    undefined,
-  );
-  assertEquals(
-    receiptQuery({
-      ...BASE,
-      deliveries: [
-        { ...THIRTY, at: 3000, call: "toolu_c" },
-        { ...THIRTY, refresh: "52", at: 3000, call: "toolu_c" },
-        RESTATED,
-      ],
-    }),
-    { from: 1000, calls: ["toolu_c", "SessionStart"] },
-  );
+  assertEquals(query([{ ...THIRTY, status: "delivered" }]), undefined);
+  const later = { ...THIRTY, at: 3000, call: "toolu_c" };
+  assertEquals(query([later, { ...later, refresh: "52" }, RESTATED]), {
+    from: 1000,
+    calls: ["toolu_c", "SessionStart"],
+  });
 });
 
 Deno.test("receiptsSettled() is true once no outstanding delivery could still be on its way", () => {

@@ -1,8 +1,10 @@
 /**
  * renderCombined(): one refresh of the user's own rules and the lessons within one budget
  * (docs/own-rules.md). Lessons keep session start's layout and order (equal priorities as given,
- * tags in `localeCompare` order, untagged last), and the linear fitting gives exactly what laying
- * the text out again after every change gives (a quadratic fitting, the reference here).
+ * tags in `localeCompare` order, untagged last, group headings only where a section has two):
+ * session_start_test.ts reads it back against session start's own behaviour; and the linear fitting
+ * gives exactly what laying the text out again after every change gives (a quadratic fitting, the
+ * reference here, which lays out the header, directives, protocols and tag groups itself).
  */
 import { deepStrictEqual as assertEquals, equal, ok } from "node:assert/strict";
 import { type RefreshLesson, selectLessons } from "../../../src/core/lessons.ts";
@@ -18,47 +20,11 @@ const sampleLessons = () =>
 const bigLessons = () => selectLessons(largeManifest(40_000), projectIdOf("/p")).lessons;
 
 const rule = (id: string, heading: string, text: string): RuleBlock => ({ id, heading, text });
-const lesson = (slug: string, fields: Partial<RefreshLesson> = {}): RefreshLesson => ({
-  slug,
-  kind: "directive",
-  priority: 5,
-  message: `Message ${slug}.`,
-  summary: slug,
-  tag: undefined,
-  ...fields,
-});
 /** The lessons' slugs among `ids`: those of no rule block. */
 const lessonsIn = (ids: string[], rules: readonly RuleBlock[]) =>
   ids.filter((id) => !rules.some((r) => r.id === id));
 const PROJECT = "## Rules you marked in CLAUDE.md";
 const USER = "## Rules you marked in ~/.claude/CLAUDE.md";
-
-Deno.test("renderCombined() of lessons alone keeps session start's layout and order", async (t) => {
-  await t.step("directives, then protocols; tag groups in order; priority within a group", () => {
-    const { text, whole, summarized, omitted } = renderCombined(HEADER, [], sampleLessons(), 9500);
-    ok(text.startsWith(HEADER));
-    const directives = text.indexOf("## Non-Negotiable Directives");
-    const protocols = text.indexOf("## Active Protocols");
-    ok(directives > 0 && protocols > directives, "directives first, protocols second");
-    ok(text.indexOf("### tool:git") < text.indexOf("### workflow:editing"));
-    // Within a group, priority descending: no-force-push (10) before stash (7).
-    ok(text.indexOf("Never `git push --force`") < text.indexOf("`git stash` leaves"));
-    assertEquals([whole.length, summarized.length, omitted.length], [5, 0, 0]);
-  });
-  await t.step("group headings only when a section has more than one group", () => {
-    const one = [
-      lesson("a", { tag: "x:y" }),
-      lesson("b", { priority: 4, tag: "x:y" }),
-      lesson("c", { kind: "protocol", priority: 4 }),
-    ];
-    const { text } = renderCombined(HEADER, [], one, 9500);
-    ok(!text.includes("###"), text);
-    const rendered = renderCombined(HEADER, [], [...one, lesson("d", { priority: 9 })], 9500).text;
-    ok(rendered.indexOf("### x:y") < rendered.indexOf("### (untagged)"), "untagged last");
-  });
-  // Equal priorities in the order given, tags in `localeCompare` order and untagged last:
-  // session_start_test.ts, on the limits manifest and 600 random ones, against session start.
-});
 
 Deno.test("renderCombined() with rules only: header, then each heading once, text verbatim", () => {
   const rules = [

@@ -8,12 +8,7 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { selectLessons } from "../../../src/core/lessons.ts";
 import { renderCombined } from "../../../src/core/render_rules.ts";
-import {
-  limitsOf,
-  projectIdOf,
-  selectForSessionStart,
-  tagOrder,
-} from "../../../src/core/session_start.ts";
+import { limitsOf, projectIdOf, tagOrder } from "../../../src/core/session_start.ts";
 import { ROOT, seededRandom } from "../../_helpers.ts";
 import { type ShownSection, upstreamSessionStart } from "./upstream_session_start.ts";
 
@@ -77,7 +72,7 @@ Deno.test("a refresh shows what session start shows: limits, ties, tag order, sc
     { id: "scoped-elsewhere", why: "scope" },
     // Only the exact project id counts: a scope written as a path is another project's.
     { id: "scoped-by-path", why: "scope" },
-    // 160 used of 300: 200 more does not fit; the next one (40) does.
+    // 160 used of 300: 200 more does not fit, and is passed over; the next one (40) does.
     { id: "big", why: "session-start-budget" },
     // Six shown: the cap.
     { id: "after-cap", why: "session-start-cap" },
@@ -136,19 +131,6 @@ Deno.test("a refresh shows what session start shows, on 600 random manifests", (
   ok(capped > 50 && overBudget > 50 && tied > 50, `${capped} ${overBudget} ${tied}`);
 });
 
-Deno.test("selectForSessionStart() passes over one that does not fit and tries the next", () => {
-  const c = (id: string, priority: number, size: number) => ({ id, priority, size });
-  const got = selectForSessionStart(
-    [c("a", 5, 60), c("b", 9, 50), c("c", 5, 10), c("d", 5, 30), c("e", 1, 1)],
-    { maxLessons: 3, budget: 100 },
-  );
-  assertEquals(got.shown.map((l) => l.id), ["b", "c", "d"]);
-  assertEquals(got.cut.map((x) => [x.lesson.id, x.why]), [
-    ["a", "session-start-budget"],
-    ["e", "session-start-cap"],
-  ]);
-});
-
 Deno.test("limitsOf() reads the manifest's config; what is missing or not a number: 20, 8192", () => {
   const cases: [unknown, number, number][] = [
     [undefined, 20, 8192],
@@ -162,11 +144,8 @@ Deno.test("limitsOf() reads the manifest's config; what is missing or not a numb
 });
 
 Deno.test("projectIdOf() writes / as - and drops one leading -, as session start does", () => {
-  assertEquals(projectIdOf("/home/dev/project"), "home-dev-project");
-  assertEquals(projectIdOf("//srv/x"), "-srv-x");
-  assertEquals(projectIdOf("C:\\work\\x"), "C:\\work\\x");
-  assertEquals(projectIdOf(""), undefined);
-  assertEquals(projectIdOf(undefined), undefined);
+  const ids = ["/home/dev/project", "//srv/x", "C:\\work\\x", "", undefined].map(projectIdOf);
+  assertEquals(ids, ["home-dev-project", "-srv-x", "C:\\work\\x", undefined, undefined]);
 });
 
 Deno.test("tagOrder() agrees with localeCompare on every pair, its code-unit shortcut included", () => {

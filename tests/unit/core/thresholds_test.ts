@@ -6,26 +6,13 @@ import {
   pointOf,
 } from "../../../src/core/thresholds.ts";
 
-Deno.test("crossedThresholds() returns every unfired threshold a reading reached", async (t) => {
-  // Readings of a 200k span: tokens.
-  const cases: [string, number, number[], number[]][] = [
-    ["below all", 50_000, [], []],
-    ["exactly at", 60_000, [], [30]],
-    ["just below", 59_999, [], []],
-    ["jump over several", 150_000, [], [30, 52, 70]],
-    ["some fired", 120_000, [30], [52]],
-    ["all fired", 180_000, [30, 52, 70], []],
-  ];
-  for (const [name, tokens, fired, expected] of cases) {
-    await t.step(name, () => {
-      assertEquals(crossedThresholds({ tokens, span: 200_000 }, [30, 52, 70], fired), expected);
-    });
-  }
-});
-
+// Which percentages a reading crosses, once each and together: decide_test.ts's first table
+// (below, exactly at, a jump over several, some fired, all fired); just below: the next test.
 Deno.test("crossedThresholds() takes token counts and percentages together, in reach order", async (t) => {
   const list = [30, 52, 20_000, 60_000];
-  const cases: [string, number, number, number[], number[]][] = [
+  // name, tokens, span, fired, what is crossed; then the thresholds, when not `list`
+  type Case = [string, number, number, number[], number[], number[]?];
+  const cases: Case[] = [
     ["a token count first on a 1M window", 25_000, 1_000_000, [], [20_000]],
     ["both token counts, no percentage yet", 61_000, 1_000_000, [20_000], [60_000]],
     ["on a 200k window 30% and 60k meet: the percentage first", 61_000, 200_000, [], [
@@ -34,10 +21,15 @@ Deno.test("crossedThresholds() takes token counts and percentages together, in r
       60_000,
     ]],
     ["30% of a 400k span, with both counts fired", 120_000, 400_000, [20_000, 60_000], [30]],
+    ["reach order, not the list's", 900_000, 1e6, [], [60_000, 30, 70], [70, 30, 60_000]],
+    ["at one point the percentage first, whatever the list", 60_000, 2e5, [], [30, 60_000], [
+      60_000,
+      30,
+    ]],
   ];
-  for (const [name, tokens, span, fired, expected] of cases) {
+  for (const [name, tokens, span, fired, expected, thresholds = list] of cases) {
     await t.step(name, () => {
-      assertEquals(crossedThresholds({ tokens, span }, list, fired), expected);
+      assertEquals(crossedThresholds({ tokens, span }, thresholds, fired), expected);
     });
   }
 });
@@ -49,23 +41,20 @@ Deno.test("percentages are reached exactly at their share: no rounding miss", ()
   }
 });
 
-Deno.test("nextThreshold() is the first unfired one in reach order", () => {
-  assertEquals(nextThreshold([30, 52, 70], [30], 200_000), 52);
-  assertEquals(nextThreshold([30, 52, 70], [30, 52, 70], 200_000), undefined);
-  assertEquals(nextThreshold([30, 52, 100_000], [30], 1_000_000), 100_000);
-  assertEquals(nextThreshold([30, 52, 100_000], [30], 150_000), 52);
-});
-
-Deno.test("pointOf() and the reach order", () => {
-  const crossed = (tokens: number, span: number, list: number[]) =>
-    crossedThresholds({ tokens, span }, list, []);
-  assertEquals(pointOf(30, 400_000), 120_000);
-  assertEquals(pointOf(60_000, 400_000), 60_000);
-  assertEquals(crossed(900_000, 1_000_000, [70, 30, 60_000]), [60_000, 30, 70]);
-  assertEquals(nextThreshold([70, 30, 60_000], [60_000], 1_000_000), 30);
-  // At the same point the percentage comes first: one order everywhere.
-  assertEquals(crossed(60_000, 200_000, [60_000, 30]), [30, 60_000]);
-  assertEquals(nextThreshold([60_000, 30], [], 200_000), 30);
+Deno.test("nextThreshold() is the first unfired one in reach order; pointOf() where one lies", () => {
+  const cases: [number[], number[], number, number | undefined][] = [
+    [[30, 52, 70], [30], 200_000, 52],
+    [[30, 52, 70], [30, 52, 70], 200_000, undefined],
+    [[30, 52, 100_000], [30], 1_000_000, 100_000],
+    [[30, 52, 100_000], [30], 150_000, 52],
+    [[70, 30, 60_000], [60_000], 1_000_000, 30],
+    // At the same point the percentage comes first: one order everywhere.
+    [[60_000, 30], [], 200_000, 30],
+  ];
+  for (const [list, fired, span, next] of cases) {
+    assertEquals(nextThreshold(list, fired, span), next, JSON.stringify([list, fired, span]));
+  }
+  assertEquals([pointOf(30, 400_000), pointOf(60_000, 400_000)], [120_000, 60_000]);
 });
 
 Deno.test("firedUnder() drops refreshes made under a smaller window than the one proven", async (t) => {

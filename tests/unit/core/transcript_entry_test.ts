@@ -53,14 +53,10 @@ Deno.test("usageOf() refuses entries of the wrong shape or kind", async (t) => {
 });
 
 Deno.test("isCompactionMarker() knows both markers and nothing else", () => {
-  assertEquals(isCompactionMarker(entries.compactBoundary()), true);
-  assertEquals(
-    isCompactionMarker({ type: "user", isCompactSummary: true, parentUuid: null }),
-    true,
-  );
-  assertEquals(isCompactionMarker({ type: "summary", summary: "title" }), false);
-  assertEquals(isCompactionMarker({ type: "user", isCompactSummary: "true" }), false);
-  assertEquals(isCompactionMarker(null), false);
+  const summary = { type: "user", isCompactSummary: true, parentUuid: null };
+  const others = [{ type: "summary", summary: "title" }, { ...summary, isCompactSummary: "true" }];
+  const got = [entries.compactBoundary(), summary, ...others, null].map(isCompactionMarker);
+  assertEquals(got, [true, true, false, false, false]);
 });
 
 Deno.test("refreshRecordedIn() reads only hook_additional_context attachments", () => {
@@ -73,19 +69,14 @@ Deno.test("refreshRecordedIn() reads only hook_additional_context attachments", 
 
 Deno.test("holdsToolUse() finds this call's entry even when its usage is all zero", () => {
   const zero = edit((e) => (e.message.usage.cache_read_input_tokens = 0));
-  assertEquals(usageOf(zero, false), undefined); // no reading (a gateway's zeros)
-  assertEquals(holdsToolUse(zero, "toolu_a"), true); // but the entry is there: no waiting
+  // No reading (a gateway's zeros: usageOf() refuses it, above), but the entry is there: no wait.
+  assertEquals(holdsToolUse(zero, "toolu_a"), true);
   assertEquals(holdsToolUse(zero, "toolu_b"), false);
   assertEquals(holdsToolUse({ type: "user", message: { content: [] } }, "toolu_a"), false);
 });
 
 Deno.test("compactionOf() reads a boundary's trigger and preTokens", async (t) => {
-  // Shaped as line 831 of v2.1.112-compact-boundary.jsonl.
-  const boundary = (meta: unknown) => ({
-    type: "system",
-    subtype: "compact_boundary",
-    compactMetadata: meta,
-  });
+  const boundary = (meta: unknown) => ({ ...entries.compactBoundary(), compactMetadata: meta });
   const auto = { trigger: "auto", preTokens: 167766 };
   const cases: [string, unknown, ReturnType<typeof compactionOf>][] = [
     ["auto", boundary({ ...auto, postTokens: 6977 }), auto],

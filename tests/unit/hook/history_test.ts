@@ -2,7 +2,7 @@ import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { join } from "node:path";
 import { readForkReference } from "../../../src/hook/history.ts";
 import { parentTranscriptOf } from "../../../src/io/session_files.ts";
-import { RECORDINGS as FIXTURES } from "../../_helpers.ts";
+import { RECORDINGS as FIXTURES, sandbox } from "../../_helpers.ts";
 
 Deno.test("readForkReference() reads a fork's first line, and only a fork's", async (t) => {
   await t.step("the fork recorded from 2.1.328", () => {
@@ -12,29 +12,18 @@ Deno.test("readForkReference() reads a fork's first line, and only a fork's", as
       parentLastUuid: "b35d6677-5e33-4108-9049-6ac1bae9a8c8",
     });
   });
-  const dir = Deno.makeTempDirSync({ prefix: "lessons-fork-ref-" });
-  try {
-    await t.step("a main transcript or another subagent's file: none", () => {
-      assertEquals(
-        readForkReference(join(FIXTURES, "recorded-2.1.328-fork-main.jsonl")),
-        undefined,
-      );
-    });
-    await t.step("missing, empty, a first line longer than the head, a partial first line", () => {
-      assertEquals(readForkReference(join(dir, "absent.jsonl")), undefined);
-      Deno.writeTextFileSync(join(dir, "empty.jsonl"), "");
-      assertEquals(readForkReference(join(dir, "empty.jsonl")), undefined);
-      Deno.writeTextFileSync(
-        join(dir, "long.jsonl"),
-        `{"type":"user","x":"${"y".repeat(5000)}"}\n`,
-      );
-      assertEquals(readForkReference(join(dir, "long.jsonl")), undefined);
-      Deno.writeTextFileSync(join(dir, "partial.jsonl"), `{"type":"fork-context-ref","agentId`);
-      assertEquals(readForkReference(join(dir, "partial.jsonl")), undefined);
-    });
-  } finally {
-    Deno.removeSync(dir, { recursive: true });
-  }
+  const { dir } = sandbox();
+  await t.step("a main transcript or another subagent's file: none", () => {
+    assertEquals(readForkReference(join(FIXTURES, "recorded-2.1.328-fork-main.jsonl")), undefined);
+  });
+  await t.step("missing, empty, a first line longer than the head, a partial first line", () => {
+    const long = `{"type":"user","x":"${"y".repeat(5000)}"}\n`;
+    for (const text of [undefined, "", long, `{"type":"fork-context-ref","agentId`]) {
+      const file = join(dir, `${text?.length}.jsonl`);
+      if (text !== undefined) Deno.writeTextFileSync(file, text);
+      assertEquals(readForkReference(file), undefined, file);
+    }
+  });
 });
 
 Deno.test("parentTranscriptOf() finds the parent's transcript beside the fork's session folder", () => {

@@ -1,6 +1,5 @@
 /** runHook() in-process: failures to record state end the call quietly, with the reason. */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { join } from "../../../src/core/path.ts";
 import { runHook } from "../../../src/hook.ts";
 import { resolveSettings } from "../../../src/settings/resolve.ts";
 import { statePaths } from "../../../src/io/state_store.ts";
@@ -30,5 +29,4 @@ Deno.test("runHook() never throws when the state cannot be recorded", async (t) 
     assertEquals(out.stdout, undefined);
     ok(out.stderr.some((l) => l.includes("cannot reset: lock")), out.stderr.join("\n"));
   });
-  Deno.removeSync(join(box.dir), { recursive: true });
 });
