@@ -192,6 +192,13 @@ export function readJson(path: string): Record<string, unknown> | undefined {
   }
 }
 
+/** Puts `entry` into the transcript as its line number `at` (0-based). */
+export function insertLine(transcript: string, at: number, entry: unknown): void {
+  const lines = Deno.readTextFileSync(transcript).trimEnd().split("\n");
+  lines.splice(at, 0, JSON.stringify(entry));
+  Deno.writeTextFileSync(transcript, lines.join("\n") + "\n");
+}
+
 /** A pool of long-lived hook processes (see _hook_server.ts). */
 export class HookServers implements AsyncDisposable {
   #children: Deno.ChildProcess[] = [];
@@ -280,29 +287,40 @@ export const assertEquals: (actual: unknown, expected: unknown, message?: string
 /** `condition` holds, else throws naming `message`. */
 export const assert: (condition: unknown, message?: string) => asserts condition = nodeAssert.ok;
 
-/**
- * The hook's answer is sane: exit 0, and stdout empty or one JSON object whose
- * `hookSpecificOutput.additionalContext` is a string of at most 10,000 characters; with `notice`
- * (SessionStart), or `{"systemMessage": ...}`: one line for the user, naming the hook.
- */
+/** The hook's process exited 0 and its stdout is sane ({@link saneAnswer}): its context. */
 export function assertSane(
   run: { code: number; stdout: string },
   label = "",
-  notice = false,
+  event?: string,
 ): string | undefined {
   assertEquals(run.code, 0, `${label}: exit code`);
-  if (run.stdout === "") return undefined;
-  const parsed = JSON.parse(run.stdout);
-  if (notice && Object.keys(parsed).join() === "systemMessage") {
+  return saneAnswer(run.stdout || undefined, label, event);
+}
+
+/**
+ * The hook's stdout is sane: none, or one JSON object holding only `hookSpecificOutput`, whose
+ * `additionalContext` is a string of 1 to 10,000 characters (and whose `hookEventName` is `event`,
+ * when given); at SessionStart, or `{"systemMessage": ...}`: one line for the user, naming the
+ * hook. Returns the context.
+ */
+export function saneAnswer(
+  stdout: string | undefined,
+  label = "",
+  event?: string,
+): string | undefined {
+  if (stdout === undefined) return undefined;
+  const parsed = JSON.parse(stdout);
+  if (event === "SessionStart" && Object.keys(parsed).join() === "systemMessage") {
     const line = parsed.systemMessage;
     assert(typeof line === "string" && line.startsWith("lessons-reinject: "), label);
     assert(!line.includes("\n"), `${label}: ${line}`);
     return undefined;
   }
-  const context = parsed?.hookSpecificOutput?.additionalContext;
-  assert(typeof context === "string", `${label}: stdout is not the hook's answer: ${run.stdout}`);
+  assertEquals(Object.keys(parsed), ["hookSpecificOutput"], `${label}: ${stdout}`);
+  if (event !== undefined) assertEquals(parsed.hookSpecificOutput.hookEventName, event, label);
+  const context = parsed.hookSpecificOutput.additionalContext;
+  assert(typeof context === "string" && context.length > 0, `${label}: no context: ${stdout}`);
   assert(context.length <= 10_000, `${label}: ${context.length} characters`);
-  assertEquals(Object.keys(parsed), ["hookSpecificOutput"], label);
   return context;
 }
 

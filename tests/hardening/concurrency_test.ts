@@ -15,6 +15,7 @@ import {
   envCount,
   headerThresholds,
   HookServers,
+  insertLine,
   readJson,
   sessionToken,
   startTogether,
@@ -70,13 +71,6 @@ const SCENARIOS: Scenario[] = [
     expect: "30,52",
   },
 ];
-
-/** Puts `entry` into the transcript as its line number `at` (0-based). */
-function insertLine(transcript: string, at: number, entry: unknown): void {
-  const lines = Deno.readTextFileSync(transcript).trimEnd().split("\n");
-  lines.splice(at, 0, JSON.stringify(entry));
-  Deno.writeTextFileSync(transcript, lines.join("\n") + "\n");
-}
 
 async function writeState(stateDir: string, sessionId: string, state: Record<string, unknown>) {
   await Deno.mkdir(stateDir, { recursive: true, mode: 0o700 });

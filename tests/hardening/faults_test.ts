@@ -14,6 +14,7 @@ import {
   crossing,
   headerThresholds,
   hook,
+  insertLine,
   readJson,
   SESSION,
   sessionToken,
@@ -115,13 +116,11 @@ Deno.test("faults: a full disk gives nothing and leaves no temp files behind", a
 Deno.test("faults: a truncated state file counts as empty; the transcript's record prevents a re-fire", async () => {
   using c = await crossing(35);
   const token = await sessionToken(SESSION);
-  const lines = Deno.readTextFileSync(c.box.transcript).trimEnd().split("\n");
-  lines.splice(
+  insertLine(
+    c.box.transcript,
     1,
-    0,
-    JSON.stringify(entries.refresh(`[lessons-reinject refresh 30 ref=${token}] x`, "toolu_prev")),
+    entries.refresh(`[lessons-reinject refresh 30 ref=${token}] x`, "toolu_prev"),
   );
-  Deno.writeTextFileSync(c.box.transcript, lines.join("\n") + "\n");
   Deno.mkdirSync(c.box.stateDir, { mode: 0o700 });
   Deno.writeTextFileSync(c.statePath, '{"fired":[30],"toolCo');
   await guarded(c, async () => assertEquals((await hook(c)).stdout, ""));
