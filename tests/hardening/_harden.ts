@@ -28,8 +28,11 @@ export const SESSION = String(payload("PostToolUse.Bash").session_id);
 /** The names the hook gives its state files: hashes of the session (and agent) id. */
 export const STATE_NAME = /^lessons-[0-9a-f]{16}(-[0-9a-f]{16})?-reinject\.(json|lock)$/;
 
-/** Every path under `root` (not following symlinks), relative to it: its kind, size and mtime. */
-export function snapshotTree(root: string): Map<string, string> {
+/**
+ * Every path under `root` (not following symlinks) but those in `skip`, relative to it: its kind,
+ * size and mtime.
+ */
+export function snapshotTree(root: string, skip: readonly string[] = []): Map<string, string> {
   const seen = new Map<string, string>();
   const walk = (dir: string) => {
     let list: Deno.DirEntry[];
@@ -40,6 +43,7 @@ export function snapshotTree(root: string): Map<string, string> {
     }
     for (const entry of list) {
       const path = join(dir, entry.name);
+      if (skip.includes(relative(root, path))) continue;
       let info: Deno.FileInfo;
       try {
         info = Deno.lstatSync(path);

@@ -23,6 +23,7 @@ import {
   envCount,
   saneAnswer,
   sessionToken,
+  snapshotTree,
   STATE_NAME,
 } from "./_harden.ts";
 
@@ -155,7 +156,11 @@ interface FuzzCase {
 }
 
 /** Builds case `index` of `seed`: everything derives from the pair, so it can be replayed. */
-async function buildCase(seed: number, index: number, paths: CasePaths): Promise<FuzzCase> {
+async function buildCase(
+  seed: number,
+  index: number,
+  paths: ReturnType<typeof casePaths>,
+): Promise<FuzzCase> {
   const r = seededRandom((seed ^ Math.imul(index + 1, 0x9e3779b1)) >>> 0);
   const base = capturedPayload(pick(r, PAYLOADS)) as Record<string, Json>;
   const sessionId = chance(r, 0.8) ? `fuzz-${index % 97}` : oddString(r);
@@ -285,18 +290,8 @@ async function buildCase(seed: number, index: number, paths: CasePaths): Promise
   return { stdin, transcript, manifest, env, event };
 }
 
-interface CasePaths {
-  root: string;
-  inputs: string;
-  state: string;
-  tmp: string;
-  transcript: string;
-  manifest: string;
-  missing: string;
-}
-
 /** The folders of a case under `root`, inputs/ and tmp/ made. */
-function casePaths(root: string): CasePaths {
+function casePaths(root: string) {
   const inputs = join(root, "inputs");
   Deno.mkdirSync(inputs, { recursive: true });
   Deno.mkdirSync(join(root, "tmp"), { recursive: true });
@@ -311,23 +306,13 @@ function casePaths(root: string): CasePaths {
   };
 }
 
-/** Names, sizes and times in a case's folders, except the state folder (where writes may go). */
-function outsideState(paths: CasePaths): string {
-  return [paths.root, paths.inputs, paths.tmp].map((dir) =>
-    [...Deno.readDirSync(dir)].filter((e) => e.name !== "state").map((e) => {
-      const info = Deno.lstatSync(join(dir, e.name));
-      return `${e.name}:${info.size}:${info.mtime?.getTime()}`;
-    }).sort().join("|")
-  ).join("\n");
-}
-
 /** Writes case `c`'s inputs into `paths`; returns the check that nothing else there changed. */
-function stage(paths: CasePaths, c: FuzzCase): (where: string) => void {
+function stage(paths: ReturnType<typeof casePaths>, c: FuzzCase): (where: string) => void {
   Deno.writeFileSync(paths.transcript, c.transcript);
   Deno.writeFileSync(paths.manifest, c.manifest);
-  const before = outsideState(paths);
+  const before = snapshotTree(paths.root, ["state"]);
   return (where) =>
-    assertEquals(outsideState(paths), before, `${where}: written outside the state folder`);
+    assertEquals(snapshotTree(paths.root, ["state"]), before, `${where}: written outside state`);
 }
 
 Deno.test(`fuzz: ${ONLY ? `case ${ONLY}` : CASES} mutated payloads, transcripts and manifests (seed ${SEED}), in-process`, async () => {
