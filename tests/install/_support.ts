@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { baseEnv, ROOT, SAMPLE_MANIFEST } from "../_helpers.ts";
+import { baseEnv, onPath, payload, type ProcessRun, ROOT, SAMPLE_MANIFEST } from "../_helpers.ts";
 
 /** SessionStart at startup, as Claude Code sends it. */
 export const STARTUP = Deno.readFileSync(
@@ -15,13 +15,9 @@ export const STARTUP = Deno.readFileSync(
 export const NOWHERE = "http://127.0.0.1:9/rel";
 
 /** A firing call: no transcript, so the every-N-calls fallback fires at call 1. */
-export const FIRING = (() => {
-  const payload = JSON.parse(
-    Deno.readTextFileSync(join(ROOT, "tests", "fixtures", "payloads", "PostToolUse.Bash.json")),
-  );
-  payload.transcript_path = "/nonexistent/transcript.jsonl";
-  return new TextEncoder().encode(JSON.stringify(payload));
-})();
+export const FIRING = new TextEncoder().encode(
+  JSON.stringify(payload("PostToolUse.Bash", { transcript_path: "/nonexistent/transcript.jsonl" })),
+);
 
 /**
  * What a firing call ({@link FIRING}) from source needs, for a plugin in `dir`: Deno's cache at
@@ -80,15 +76,7 @@ const TOOLS_REQUIRED = Deno.env.get("CI") === "true" && Deno.build.os === "linux
  * CI on Linux, where the test then fails naming the missing tool.
  */
 export function has(...tools: string[]): boolean {
-  if (TOOLS_REQUIRED) return true;
-  return tools.every((tool) => {
-    try {
-      which(tool);
-      return true;
-    } catch {
-      return false;
-    }
-  });
+  return TOOLS_REQUIRED || tools.every(onPath);
 }
 
 /** Absolute path of a tool on this machine's PATH. */
@@ -174,10 +162,7 @@ export function plugin(options: {
 }
 
 /** Result of a subprocess. */
-export interface Ran {
-  code: number;
-  stdout: string;
-  stderr: string;
+export interface Ran extends ProcessRun {
   /** False when the child exited before reading all of stdin. */
   stdinTaken: boolean;
 }

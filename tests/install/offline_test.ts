@@ -64,6 +64,7 @@ test("hooks/run --startup-notice says a failed download once a day at most", asy
     const first = await notice(launcher, env);
     assert.match(first, says);
     assert.ok(first.includes("https://example.invalid/rel/SHA256SUMS"), first);
+    assert.ok(first.includes(at.root), "names the folder the hook really runs from");
     assert.equal(await notice(launcher, env), "", "the second session start is silent");
     assert.equal(await notice(launcher, env), "");
   });
