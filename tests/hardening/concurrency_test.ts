@@ -17,6 +17,7 @@ import {
   HookServers,
   insertLine,
   readJson,
+  saneAnswer,
   sessionToken,
   startTogether,
   WINDOW,
@@ -131,21 +132,9 @@ function isRestatement(context: string | undefined): boolean {
   return context?.startsWith("[lessons-reinject refresh compact ref=") ?? false;
 }
 
-function tally(outputs: (string | undefined)[]): { refreshes: string[]; malformed: number } {
-  const refreshes: string[] = [];
-  let malformed = 0;
-  for (const out of outputs) {
-    if (out === undefined || out === "") continue;
-    try {
-      const context = JSON.parse(out)?.hookSpecificOutput?.additionalContext;
-      if (typeof context === "string") refreshes.push(context);
-      else malformed++;
-    } catch {
-      malformed++;
-    }
-  }
-  return { refreshes, malformed };
-}
+/** The refreshes among a round's outputs, each one checked sane ({@link saneAnswer}). */
+const refreshesOf = (outputs: (string | undefined)[], where = "") =>
+  outputs.map((out) => saneAnswer(out || undefined, where)).filter((c) => c !== undefined);
 
 /** A parallel call's payload, PostToolUse of Bash (or of Read for odd `i`). */
 const call = (sessionId: string, transcript: string, id: string, i = 0) =>
@@ -173,8 +162,7 @@ async function setRound(round: number, transcript: string, stateDir: string) {
 
 /** The outputs of one round hold exactly one refresh, of the thresholds `expect` names. */
 function assertOneRefresh(outputs: (string | undefined)[], expect: string, where: string): void {
-  const { refreshes, malformed } = tally(outputs);
-  assertEquals(malformed, 0, `${where}: malformed stdout`);
+  const refreshes = refreshesOf(outputs, where);
   assertEquals(refreshes.length, 1, `${where}: ${refreshes.length} refreshes`);
   assertEquals(headerThresholds(refreshes[0]), expect, where);
 }
@@ -295,8 +283,7 @@ Deno.test(
       ]);
       if (round % 2) Deno.writeTextFileSync(boundary.path, boundary.text, { append: true });
       assertEquals(results.filter((r) => r.threw).map((r) => r.threw), []);
-      const { refreshes, malformed } = tally(results.map((r) => r.stdout));
-      assertEquals(malformed, 0);
+      const refreshes = refreshesOf(results.map((r) => r.stdout), `round ${round}`);
       // The old context's 30 fires at most once; the rules are restated once for the new
       // context (SessionStart's answer, else a call of the new context).
       const ofThirty = refreshes.filter((r) => headerThresholds(r) === "30");
@@ -316,20 +303,19 @@ Deno.test(
       results.slice(0, ids.length).forEach((r, i) =>
         recordAnswer(
           { transcript_path: transcript, tool_use_id: ids[i] },
-          tally([r.stdout]).refreshes[0],
+          saneAnswer(r.stdout),
         )
       );
       recordAnswer(
         { transcript_path: transcript, hook_event_name: "SessionStart" },
-        tally([results.at(-1)!.stdout]).refreshes[0],
+        saneAnswer(results.at(-1)!.stdout),
       );
 
-      // The new context climbs past 30 %: it fires once, and only once.
       const probe = async (id: string) => {
         appendTranscript(transcript, [entries.assistant(31_000, [id])]);
         const stdin = JSON.stringify(call(sessionId, transcript, id));
         const [result] = await servers.run([{ stdin, env }]);
-        const refreshes = tally([result!.stdout]).refreshes;
+        const refreshes = refreshesOf([result!.stdout]);
         recordAnswer({ transcript_path: transcript, tool_use_id: id }, refreshes[0]);
         return refreshes;
       };
