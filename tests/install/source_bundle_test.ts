@@ -5,6 +5,7 @@
  * running the real one shows which way each call went.
  */
 import assert from "node:assert/strict";
+import { cpSync } from "node:fs";
 import { join } from "node:path";
 import { denoDir, HOOK_PERMISSIONS, ROOT } from "../_helpers.ts";
 import { smoke } from "../../scripts/smoke.ts";
@@ -23,7 +24,7 @@ import {
   which,
 } from "./_support.ts";
 
-const IGNORE = !POSIX || !has(...BASE_TOOLS, "cp", "deno");
+const IGNORE = !POSIX || !has(...BASE_TOOLS, "deno");
 const test = (name: string, fn: (t: Deno.TestContext) => Promise<void>, ignore = IGNORE) =>
   Deno.test({ name, ignore }, fn);
 
@@ -34,9 +35,7 @@ function setup(options: { cache?: string; denoDir?: string; env?: Record<string,
   const root = join(dir, "plugin");
   Deno.mkdirSync(root);
   for (const name of ["hooks", "src", "scripts", "deno.json", "deno.lock"]) {
-    const copied = new Deno.Command("cp", { args: ["-R", join(ROOT, name), join(root, name)] })
-      .outputSync();
-    assert.ok(copied.success, `cp ${name}`);
+    cpSync(join(ROOT, name), join(root, name), { recursive: true });
   }
   const log = join(dir, "deno.log");
   const bin = toolbox(dir, [...BASE_TOOLS, "wc"], {
