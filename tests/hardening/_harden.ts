@@ -15,7 +15,7 @@ import {
   sandbox,
   writeTranscript,
 } from "../_helpers.ts";
-import type { ServerCommand, ServerResult } from "./_hook_server.ts";
+import { lines, type ServerCommand, type ServerResult } from "./_hook_server.ts";
 import { statePaths } from "../../src/io/state_store.ts";
 
 /** The per-session token refresh headers carry (see src/core/header.ts). */
@@ -261,19 +261,6 @@ export class HookServers implements AsyncDisposable {
     await Promise.all(this.#writers.map((w) => w.close().catch(() => {})));
     await Promise.all(this.#children.map((c) => c.status));
     await Promise.all(this.#readers.map((r) => r.return?.()));
-  }
-}
-
-async function* lines(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {
-  const decoder = new TextDecoder();
-  let buffered = "";
-  for await (const chunk of stream) {
-    buffered += decoder.decode(chunk, { stream: true });
-    let newline;
-    while ((newline = buffered.indexOf("\n")) >= 0) {
-      yield buffered.slice(0, newline);
-      buffered = buffered.slice(newline + 1);
-    }
   }
 }
 
