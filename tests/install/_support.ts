@@ -345,11 +345,38 @@ export function textOf(path: string): string {
   }
 }
 
-/** Waits until `check()` is true, polling; throws after `ms`. */
-export async function waitFor(check: () => boolean, ms = 10_000, what = "condition") {
+/** Waits until `check()` is true, polling; throws after `ms`, naming `what` it waited for. */
+export async function waitFor(check: () => boolean, what: string, ms = 10_000) {
   const until = Date.now() + ms;
   while (!check()) {
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** Waits until dist/install.log says the background download failed. */
+export const downloadFailed = (dist: string, what = "the background download to fail") =>
+  waitFor(() => /nothing installed/.test(textOf(join(dist, "install.log"))), what);
+
+/**
+ * Runs `args` under strace (with `options`, such as `-f`), tracing process creation: the run, and
+ * its trace's fork/clone and execve lines.
+ */
+export async function traceProcesses(
+  options: string[],
+  args: string[],
+  env: Record<string, string>,
+  stdin: Uint8Array,
+): Promise<{ ran: Ran; forks: string[]; execs: string[] }> {
+  using temp = tempDir("lessons-strace-");
+  const trace = join(temp.dir, "trace");
+  const syscalls = "trace=fork,vfork,clone,clone3,execve";
+  const ran = await run(
+    [which("strace"), ...options, "-qq", "-o", trace, "-e", syscalls, ...args],
+    env,
+    stdin,
+  );
+  const calls = Deno.readTextFileSync(trace).trim().split("\n");
+  const forks = calls.filter((l) => /\b(v?fork|clone3?)\(/.test(l));
+  return { ran, forks, execs: calls.filter((l) => /\bexecve\(/.test(l)) };
 }

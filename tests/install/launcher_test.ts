@@ -12,6 +12,7 @@ import { smoke } from "../../scripts/smoke.ts";
 import { assetName, type Target, TARGETS } from "../../scripts/release_files.ts";
 import {
   BASE_TOOLS,
+  downloadFailed,
   fakeRelease,
   FIRING,
   firingEnv,
@@ -23,6 +24,7 @@ import {
   POSIX,
   run,
   textOf,
+  traceProcesses,
   waitFor,
   which,
 } from "./_support.ts";
@@ -108,14 +110,6 @@ function fromSource(root: string, extra: string[] = []): string[] {
   ];
 }
 
-/** Waits until dist/install.log says the background download failed. */
-const downloadFailed = (dist: string) =>
-  waitFor(
-    () => /nothing installed/.test(textOf(join(dist, "install.log"))),
-    10_000,
-    "the background download to fail",
-  );
-
 for (const [system, machine, target] of PLATFORMS) {
   test(`hooks/run on ${system} ${machine} runs ${assetName(target)}`, async () => {
     using at = setup(system, machine);
@@ -179,17 +173,9 @@ test(
     installAll(at.dist);
     await run(["sh", at.launcher], at.env, PAYLOAD);
     Deno.writeTextFileSync(join(at.dist, LINUX), builtinBinary(LINUX), { mode: 0o755 });
-    const trace = join(at.dir, "trace");
-    const strace = [which("strace"), "-f", "-qq", "-o", trace];
-    const ran = await run(
-      [...strace, "-e", "trace=fork,vfork,clone,clone3,execve", at.launcher],
-      at.env,
-      PAYLOAD,
-    );
+    const { ran, forks, execs } = await traceProcesses(["-f"], [at.launcher], at.env, PAYLOAD);
     assert.equal(ran.stdout, `${LINUX} builtins args: lines:0\n`, ran.stderr);
-    const calls = Deno.readTextFileSync(trace).trim().split("\n");
-    assert.equal(calls.filter((l) => /\b(v?fork|clone3?)\(/.test(l)).length, 0, calls.join("\n"));
-    const execs = calls.filter((l) => /\bexecve\(/.test(l));
+    assert.deepEqual(forks, []);
     assert.equal(execs.length, 2, execs.join("\n"));
     assert.ok(execs[1]?.includes(join(at.dist, LINUX)), execs.join("\n"));
   },
@@ -243,11 +229,7 @@ test("hooks/run installed with deno and no binary: downloads it, runs the source
   assert.ok(listing(dist).includes(".install-lock"), "a download was started");
   // ...and the background fills Deno's cache for the source meanwhile (firing calls need zod).
   const cacheLog = join(dist, "deno-cache.log");
-  await waitFor(
-    () => textOf(cacheLog).includes("deno cache: "),
-    10_000,
-    "the deno cache job to end",
-  );
+  await waitFor(() => textOf(cacheLog).includes("deno cache: "), "the deno cache job to end");
   // Its last line says how it went: the startup notice reads it.
   assert.deepEqual(Deno.readTextFileSync(cacheLog).trim().split("\n"), [
     "cache",
@@ -349,7 +331,6 @@ test("hooks/run fetches the binary once in the background, then execs it", async
   assert.match(first.stderr, /downloading it now in the background/);
   await waitFor(
     () => !listing(at.dist).includes(".install-lock"),
-    10_000,
     "the background install to finish",
   );
   // hooks/install ran the binary (--version) and named it as the common path.
