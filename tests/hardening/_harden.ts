@@ -152,6 +152,18 @@ export async function hook(
   return { ...run, context, ms: performance.now() - started };
 }
 
+/** `deno run` of `script` in the checkout, with exactly the binary's permissions, `env` only. */
+const spawnDeno = (script: string, env: Record<string, string>, stderr: "null" | "inherit") =>
+  new Deno.Command(Deno.execPath(), {
+    args: ["run", "--quiet", "--no-prompt", ...HOOK_PERMISSIONS, script],
+    cwd: ROOT,
+    env: baseEnv(env),
+    clearEnv: true,
+    stdin: "piped",
+    stdout: "piped",
+    stderr,
+  }).spawn();
+
 /**
  * Starts one src/main.ts process per stdin, all spawned before any is fed, then feeds them all at
  * once: they reach the lock together, as parallel tool calls do. Returns each one's exit code
@@ -161,16 +173,7 @@ export async function startTogether(
   stdins: readonly unknown[],
   env: Record<string, string>,
 ): Promise<{ code: number; stdout: string }[]> {
-  const children = stdins.map(() =>
-    new Deno.Command(Deno.execPath(), {
-      args: ["run", "--quiet", "--no-prompt", ...HOOK_PERMISSIONS, MAIN],
-      env: baseEnv(env),
-      clearEnv: true,
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "null",
-    }).spawn()
-  );
+  const children = stdins.map(() => spawnDeno(MAIN, env, "null"));
   await Promise.all(children.map(async (child, i) => {
     const writer = child.stdin.getWriter();
     await writer.write(new TextEncoder().encode(JSON.stringify(stdins[i]))).catch(() => {});
@@ -212,21 +215,7 @@ export class HookServers implements AsyncDisposable {
 
   constructor(count: number) {
     for (let i = 0; i < count; i++) {
-      const child = new Deno.Command(Deno.execPath(), {
-        args: [
-          "run",
-          "--quiet",
-          "--no-prompt",
-          ...HOOK_PERMISSIONS,
-          join(ROOT, "tests", "hardening", "_hook_server.ts"),
-        ],
-        cwd: ROOT,
-        env: baseEnv({}),
-        clearEnv: true,
-        stdin: "piped",
-        stdout: "piped",
-        stderr: "inherit",
-      }).spawn();
+      const child = spawnDeno(join(ROOT, "tests", "hardening", "_hook_server.ts"), {}, "inherit");
       this.#children.push(child);
       this.#writers.push(child.stdin.getWriter());
       this.#readers.push(lines(child.stdout)[Symbol.asyncIterator]());
