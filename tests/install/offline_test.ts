@@ -131,8 +131,7 @@ test("hooks/run: a command (doctor, --version) never starts a download; a hook c
   const withRelease = { ...at.env, LESSONS_REINJECT_RELEASE_URL: release.base };
   for (const command of [["doctor"], ["--version"], ["doctor", "--json"]]) {
     const ran = await run(["sh", at.launcher, ...command], withRelease);
-    assert.equal(ran.code, 1, command.join(" "));
-    assert.equal(ran.stdout, "");
+    assert.deepEqual([ran.code, ran.stdout], [1, ""], command.join(" "));
     assert.match(
       ran.stderr,
       new RegExp(
@@ -168,8 +167,7 @@ test(
     using at = withSource(empty.dir);
     const { root } = at;
     const ran = await run(["sh", at.launcher, "doctor"], at.env);
-    assert.equal(ran.code, 1);
-    assert.equal(ran.stdout, "");
+    assert.deepEqual([ran.code, ran.stdout], [1, ""]);
     assert.equal(
       ran.stderr.replace(/package \S+@[\d.]+,/, "package PACKAGE,"),
       "lessons-reinject: cannot run `doctor` from source: Deno's cache lacks its package " +

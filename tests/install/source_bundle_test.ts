@@ -91,8 +91,7 @@ function setup(options: { cache?: string; denoDir?: string; env?: Record<string,
 }
 
 function assertRefresh(ran: { code: number; stdout: string; stderr: string }): void {
-  assert.equal(ran.code, 0);
-  assert.equal(ran.stderr, "");
+  assert.deepEqual([ran.code, ran.stderr], [0, ""]);
   assert.match(
     JSON.parse(ran.stdout).hookSpecificOutput.additionalContext,
     /^\[lessons-reinject refresh /,
