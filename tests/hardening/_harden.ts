@@ -15,7 +15,7 @@ import {
   sandbox,
   writeTranscript,
 } from "../_helpers.ts";
-import type { ServerCommand, ServerResult } from "./_hook_server.ts";
+import { lines, type ServerCommand, type ServerResult } from "./_hook_server.ts";
 import { statePaths } from "../../src/io/state_store.ts";
 
 /** The per-session token refresh headers carry (see src/core/header.ts). */
@@ -28,8 +28,11 @@ export const SESSION = String(payload("PostToolUse.Bash").session_id);
 /** The names the hook gives its state files: hashes of the session (and agent) id. */
 export const STATE_NAME = /^lessons-[0-9a-f]{16}(-[0-9a-f]{16})?-reinject\.(json|lock)$/;
 
-/** Every path under `root` (not following symlinks), relative to it: its kind, size and mtime. */
-export function snapshotTree(root: string): Map<string, string> {
+/**
+ * Every path under `root` (not following symlinks) but those in `skip`, relative to it: its kind,
+ * size and mtime.
+ */
+export function snapshotTree(root: string, skip: readonly string[] = []): Map<string, string> {
   const seen = new Map<string, string>();
   const walk = (dir: string) => {
     let list: Deno.DirEntry[];
@@ -40,6 +43,7 @@ export function snapshotTree(root: string): Map<string, string> {
     }
     for (const entry of list) {
       const path = join(dir, entry.name);
+      if (skip.includes(relative(root, path))) continue;
       let info: Deno.FileInfo;
       try {
         info = Deno.lstatSync(path);
@@ -148,6 +152,18 @@ export async function hook(
   return { ...run, context, ms: performance.now() - started };
 }
 
+/** `deno run` of `script` in the checkout, with exactly the binary's permissions, `env` only. */
+const spawnDeno = (script: string, env: Record<string, string>, stderr: "null" | "inherit") =>
+  new Deno.Command(Deno.execPath(), {
+    args: ["run", "--quiet", "--no-prompt", ...HOOK_PERMISSIONS, script],
+    cwd: ROOT,
+    env: baseEnv(env),
+    clearEnv: true,
+    stdin: "piped",
+    stdout: "piped",
+    stderr,
+  }).spawn();
+
 /**
  * Starts one src/main.ts process per stdin, all spawned before any is fed, then feeds them all at
  * once: they reach the lock together, as parallel tool calls do. Returns each one's exit code
@@ -157,16 +173,7 @@ export async function startTogether(
   stdins: readonly unknown[],
   env: Record<string, string>,
 ): Promise<{ code: number; stdout: string }[]> {
-  const children = stdins.map(() =>
-    new Deno.Command(Deno.execPath(), {
-      args: ["run", "--quiet", "--no-prompt", ...HOOK_PERMISSIONS, MAIN],
-      env: baseEnv(env),
-      clearEnv: true,
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "null",
-    }).spawn()
-  );
+  const children = stdins.map(() => spawnDeno(MAIN, env, "null"));
   await Promise.all(children.map(async (child, i) => {
     const writer = child.stdin.getWriter();
     await writer.write(new TextEncoder().encode(JSON.stringify(stdins[i]))).catch(() => {});
@@ -192,6 +199,13 @@ export function readJson(path: string): Record<string, unknown> | undefined {
   }
 }
 
+/** Puts `entry` into the transcript as its line number `at` (0-based). */
+export function insertLine(transcript: string, at: number, entry: unknown): void {
+  const lines = Deno.readTextFileSync(transcript).trimEnd().split("\n");
+  lines.splice(at, 0, JSON.stringify(entry));
+  Deno.writeTextFileSync(transcript, lines.join("\n") + "\n");
+}
+
 /** A pool of long-lived hook processes (see _hook_server.ts). */
 export class HookServers implements AsyncDisposable {
   #children: Deno.ChildProcess[] = [];
@@ -201,21 +215,7 @@ export class HookServers implements AsyncDisposable {
 
   constructor(count: number) {
     for (let i = 0; i < count; i++) {
-      const child = new Deno.Command(Deno.execPath(), {
-        args: [
-          "run",
-          "--quiet",
-          "--no-prompt",
-          ...HOOK_PERMISSIONS,
-          join(ROOT, "tests", "hardening", "_hook_server.ts"),
-        ],
-        cwd: ROOT,
-        env: baseEnv({}),
-        clearEnv: true,
-        stdin: "piped",
-        stdout: "piped",
-        stderr: "inherit",
-      }).spawn();
+      const child = spawnDeno(join(ROOT, "tests", "hardening", "_hook_server.ts"), {}, "inherit");
       this.#children.push(child);
       this.#writers.push(child.stdin.getWriter());
       this.#readers.push(lines(child.stdout)[Symbol.asyncIterator]());
@@ -253,19 +253,6 @@ export class HookServers implements AsyncDisposable {
   }
 }
 
-async function* lines(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {
-  const decoder = new TextDecoder();
-  let buffered = "";
-  for await (const chunk of stream) {
-    buffered += decoder.decode(chunk, { stream: true });
-    let newline;
-    while ((newline = buffered.indexOf("\n")) >= 0) {
-      yield buffered.slice(0, newline);
-      buffered = buffered.slice(newline + 1);
-    }
-  }
-}
-
 /** A whole number from the environment, or `fallback`. */
 export function envCount(name: string, fallback: number): number {
   const raw = Deno.env.get(name);
@@ -280,29 +267,40 @@ export const assertEquals: (actual: unknown, expected: unknown, message?: string
 /** `condition` holds, else throws naming `message`. */
 export const assert: (condition: unknown, message?: string) => asserts condition = nodeAssert.ok;
 
-/**
- * The hook's answer is sane: exit 0, and stdout empty or one JSON object whose
- * `hookSpecificOutput.additionalContext` is a string of at most 10,000 characters; with `notice`
- * (SessionStart), or `{"systemMessage": ...}`: one line for the user, naming the hook.
- */
+/** The hook's process exited 0 and its stdout is sane ({@link saneAnswer}): its context. */
 export function assertSane(
   run: { code: number; stdout: string },
   label = "",
-  notice = false,
+  event?: string,
 ): string | undefined {
   assertEquals(run.code, 0, `${label}: exit code`);
-  if (run.stdout === "") return undefined;
-  const parsed = JSON.parse(run.stdout);
-  if (notice && Object.keys(parsed).join() === "systemMessage") {
+  return saneAnswer(run.stdout || undefined, label, event);
+}
+
+/**
+ * The hook's stdout is sane: none, or one JSON object holding only `hookSpecificOutput`, whose
+ * `additionalContext` is a string of 1 to 10,000 characters (and whose `hookEventName` is `event`,
+ * when given); at SessionStart, or `{"systemMessage": ...}`: one line for the user, naming the
+ * hook. Returns the context.
+ */
+export function saneAnswer(
+  stdout: string | undefined,
+  label = "",
+  event?: string,
+): string | undefined {
+  if (stdout === undefined) return undefined;
+  const parsed = JSON.parse(stdout);
+  if (event === "SessionStart" && Object.keys(parsed).join() === "systemMessage") {
     const line = parsed.systemMessage;
     assert(typeof line === "string" && line.startsWith("lessons-reinject: "), label);
     assert(!line.includes("\n"), `${label}: ${line}`);
     return undefined;
   }
-  const context = parsed?.hookSpecificOutput?.additionalContext;
-  assert(typeof context === "string", `${label}: stdout is not the hook's answer: ${run.stdout}`);
+  assertEquals(Object.keys(parsed), ["hookSpecificOutput"], `${label}: ${stdout}`);
+  if (event !== undefined) assertEquals(parsed.hookSpecificOutput.hookEventName, event, label);
+  const context = parsed.hookSpecificOutput.additionalContext;
+  assert(typeof context === "string" && context.length > 0, `${label}: no context: ${stdout}`);
   assert(context.length <= 10_000, `${label}: ${context.length} characters`);
-  assertEquals(Object.keys(parsed), ["hookSpecificOutput"], label);
   return context;
 }
 

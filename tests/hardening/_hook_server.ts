@@ -29,21 +29,25 @@ export interface ServerResult {
   threw?: string;
 }
 
-async function serve(): Promise<void> {
-  const encoder = new TextEncoder();
+/** The lines of a stream, as they arrive. */
+export async function* lines(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {
   const decoder = new TextDecoder();
   let buffered = "";
-  for await (const chunk of Deno.stdin.readable) {
+  for await (const chunk of stream) {
     buffered += decoder.decode(chunk, { stream: true });
     let newline;
     while ((newline = buffered.indexOf("\n")) >= 0) {
-      const line = buffered.slice(0, newline);
+      yield buffered.slice(0, newline);
       buffered = buffered.slice(newline + 1);
-      if (line.trim() === "") continue;
-      const command: ServerCommand = JSON.parse(line);
-      const result = await execute(command);
-      await Deno.stdout.write(encoder.encode(JSON.stringify(result) + "\n"));
     }
+  }
+}
+
+async function serve(): Promise<void> {
+  for await (const line of lines(Deno.stdin.readable)) {
+    if (line.trim() === "") continue;
+    const result = await execute(JSON.parse(line));
+    await Deno.stdout.write(new TextEncoder().encode(JSON.stringify(result) + "\n"));
   }
 }
 

@@ -15,7 +15,9 @@ import {
   envCount,
   headerThresholds,
   HookServers,
+  insertLine,
   readJson,
+  saneAnswer,
   sessionToken,
   startTogether,
   WINDOW,
@@ -70,13 +72,6 @@ const SCENARIOS: Scenario[] = [
     expect: "30,52",
   },
 ];
-
-/** Puts `entry` into the transcript as its line number `at` (0-based). */
-function insertLine(transcript: string, at: number, entry: unknown): void {
-  const lines = Deno.readTextFileSync(transcript).trimEnd().split("\n");
-  lines.splice(at, 0, JSON.stringify(entry));
-  Deno.writeTextFileSync(transcript, lines.join("\n") + "\n");
-}
 
 async function writeState(stateDir: string, sessionId: string, state: Record<string, unknown>) {
   await Deno.mkdir(stateDir, { recursive: true, mode: 0o700 });
@@ -137,21 +132,9 @@ function isRestatement(context: string | undefined): boolean {
   return context?.startsWith("[lessons-reinject refresh compact ref=") ?? false;
 }
 
-function tally(outputs: (string | undefined)[]): { refreshes: string[]; malformed: number } {
-  const refreshes: string[] = [];
-  let malformed = 0;
-  for (const out of outputs) {
-    if (out === undefined || out === "") continue;
-    try {
-      const context = JSON.parse(out)?.hookSpecificOutput?.additionalContext;
-      if (typeof context === "string") refreshes.push(context);
-      else malformed++;
-    } catch {
-      malformed++;
-    }
-  }
-  return { refreshes, malformed };
-}
+/** The refreshes among a round's outputs, each one checked sane ({@link saneAnswer}). */
+const refreshesOf = (outputs: (string | undefined)[], where = "") =>
+  outputs.map((out) => saneAnswer(out || undefined, where)).filter((c) => c !== undefined);
 
 /** A parallel call's payload, PostToolUse of Bash (or of Read for odd `i`). */
 const call = (sessionId: string, transcript: string, id: string, i = 0) =>
@@ -179,8 +162,7 @@ async function setRound(round: number, transcript: string, stateDir: string) {
 
 /** The outputs of one round hold exactly one refresh, of the thresholds `expect` names. */
 function assertOneRefresh(outputs: (string | undefined)[], expect: string, where: string): void {
-  const { refreshes, malformed } = tally(outputs);
-  assertEquals(malformed, 0, `${where}: malformed stdout`);
+  const refreshes = refreshesOf(outputs, where);
   assertEquals(refreshes.length, 1, `${where}: ${refreshes.length} refreshes`);
   assertEquals(headerThresholds(refreshes[0]), expect, where);
 }
@@ -301,8 +283,7 @@ Deno.test(
       ]);
       if (round % 2) Deno.writeTextFileSync(boundary.path, boundary.text, { append: true });
       assertEquals(results.filter((r) => r.threw).map((r) => r.threw), []);
-      const { refreshes, malformed } = tally(results.map((r) => r.stdout));
-      assertEquals(malformed, 0);
+      const refreshes = refreshesOf(results.map((r) => r.stdout), `round ${round}`);
       // The old context's 30 fires at most once; the rules are restated once for the new
       // context (SessionStart's answer, else a call of the new context).
       const ofThirty = refreshes.filter((r) => headerThresholds(r) === "30");
@@ -322,20 +303,19 @@ Deno.test(
       results.slice(0, ids.length).forEach((r, i) =>
         recordAnswer(
           { transcript_path: transcript, tool_use_id: ids[i] },
-          tally([r.stdout]).refreshes[0],
+          saneAnswer(r.stdout),
         )
       );
       recordAnswer(
         { transcript_path: transcript, hook_event_name: "SessionStart" },
-        tally([results.at(-1)!.stdout]).refreshes[0],
+        saneAnswer(results.at(-1)!.stdout),
       );
 
-      // The new context climbs past 30 %: it fires once, and only once.
       const probe = async (id: string) => {
         appendTranscript(transcript, [entries.assistant(31_000, [id])]);
         const stdin = JSON.stringify(call(sessionId, transcript, id));
         const [result] = await servers.run([{ stdin, env }]);
-        const refreshes = tally([result!.stdout]).refreshes;
+        const refreshes = refreshesOf([result!.stdout]);
         recordAnswer({ transcript_path: transcript, tool_use_id: id }, refreshes[0]);
         return refreshes;
       };

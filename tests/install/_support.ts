@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { baseEnv, ROOT, SAMPLE_MANIFEST } from "../_helpers.ts";
+import { baseEnv, onPath, payload, type ProcessRun, ROOT, SAMPLE_MANIFEST } from "../_helpers.ts";
 
 /** SessionStart at startup, as Claude Code sends it. */
 export const STARTUP = Deno.readFileSync(
@@ -15,13 +15,9 @@ export const STARTUP = Deno.readFileSync(
 export const NOWHERE = "http://127.0.0.1:9/rel";
 
 /** A firing call: no transcript, so the every-N-calls fallback fires at call 1. */
-export const FIRING = (() => {
-  const payload = JSON.parse(
-    Deno.readTextFileSync(join(ROOT, "tests", "fixtures", "payloads", "PostToolUse.Bash.json")),
-  );
-  payload.transcript_path = "/nonexistent/transcript.jsonl";
-  return new TextEncoder().encode(JSON.stringify(payload));
-})();
+export const FIRING = new TextEncoder().encode(
+  JSON.stringify(payload("PostToolUse.Bash", { transcript_path: "/nonexistent/transcript.jsonl" })),
+);
 
 /**
  * What a firing call ({@link FIRING}) from source needs, for a plugin in `dir`: Deno's cache at
@@ -80,15 +76,7 @@ const TOOLS_REQUIRED = Deno.env.get("CI") === "true" && Deno.build.os === "linux
  * CI on Linux, where the test then fails naming the missing tool.
  */
 export function has(...tools: string[]): boolean {
-  if (TOOLS_REQUIRED) return true;
-  return tools.every((tool) => {
-    try {
-      which(tool);
-      return true;
-    } catch {
-      return false;
-    }
-  });
+  return TOOLS_REQUIRED || tools.every(onPath);
 }
 
 /** Absolute path of a tool on this machine's PATH. */
@@ -174,10 +162,7 @@ export function plugin(options: {
 }
 
 /** Result of a subprocess. */
-export interface Ran {
-  code: number;
-  stdout: string;
-  stderr: string;
+export interface Ran extends ProcessRun {
   /** False when the child exited before reading all of stdin. */
   stdinTaken: boolean;
 }
@@ -332,9 +317,7 @@ export function fakeRelease(
  */
 export async function notice(launcher: string, env: Record<string, string>): Promise<string> {
   const ran = await run(["sh", launcher, "--startup-notice"], env, STARTUP);
-  assert.equal(ran.code, 0, ran.stderr);
-  assert.ok(ran.stdinTaken, "stdin drained");
-  assert.equal(ran.stderr, "");
+  assert.deepEqual([ran.code, ran.stderr, ran.stdinTaken], [0, "", true], "stdin drained");
   if (ran.stdout === "") return "";
   const parsed = JSON.parse(ran.stdout);
   assert.deepEqual(Object.keys(parsed), ["systemMessage"], ran.stdout);
@@ -360,11 +343,38 @@ export function textOf(path: string): string {
   }
 }
 
-/** Waits until `check()` is true, polling; throws after `ms`. */
-export async function waitFor(check: () => boolean, ms = 10_000, what = "condition") {
+/** Waits until `check()` is true, polling; throws after `ms`, naming `what` it waited for. */
+export async function waitFor(check: () => boolean, what: string, ms = 10_000) {
   const until = Date.now() + ms;
   while (!check()) {
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** Waits until dist/install.log says the background download failed. */
+export const downloadFailed = (dist: string, what = "the background download to fail") =>
+  waitFor(() => /nothing installed/.test(textOf(join(dist, "install.log"))), what);
+
+/**
+ * Runs `args` under strace (with `options`, such as `-f`), tracing process creation: the run, and
+ * its trace's fork/clone and execve lines.
+ */
+export async function traceProcesses(
+  options: string[],
+  args: string[],
+  env: Record<string, string>,
+  stdin: Uint8Array,
+): Promise<{ ran: Ran; forks: string[]; execs: string[] }> {
+  using temp = tempDir("lessons-strace-");
+  const trace = join(temp.dir, "trace");
+  const syscalls = "trace=fork,vfork,clone,clone3,execve";
+  const ran = await run(
+    [which("strace"), ...options, "-qq", "-o", trace, "-e", syscalls, ...args],
+    env,
+    stdin,
+  );
+  const calls = Deno.readTextFileSync(trace).trim().split("\n");
+  const forks = calls.filter((l) => /\b(v?fork|clone3?)\(/.test(l));
+  return { ran, forks, execs: calls.filter((l) => /\bexecve\(/.test(l)) };
 }

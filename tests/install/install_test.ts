@@ -79,13 +79,8 @@ function denoInstall(base: string, dist: string, target: string = TARGET): Promi
   const args = ["--allow-read", "--allow-write", "--allow-env", "--allow-net", INSTALL_TS];
   return run(
     [Deno.execPath(), "run", "--quiet", "--no-prompt", ...args, "--target", target, "--dist", dist],
-    {
-      PATH: Deno.env.get("PATH") ?? "",
-      HOME: Deno.env.get("HOME") ?? "",
-      DENO_NO_UPDATE_CHECK: "1",
-      LESSONS_REINJECT_RELEASE_URL: base,
-      ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR") ?? "" } : {}),
-    },
+    // run() passes on this machine's PATH, HOME and DENO_DIR, and no update check.
+    { LESSONS_REINJECT_RELEASE_URL: base },
   );
 }
 

@@ -5,6 +5,7 @@
  * running the real one shows which way each call went.
  */
 import assert from "node:assert/strict";
+import { cpSync } from "node:fs";
 import { join } from "node:path";
 import { denoDir, HOOK_PERMISSIONS, ROOT } from "../_helpers.ts";
 import { smoke } from "../../scripts/smoke.ts";
@@ -19,11 +20,12 @@ import {
   tempDir,
   textOf,
   toolbox,
+  traceProcesses,
   waitFor,
   which,
 } from "./_support.ts";
 
-const IGNORE = !POSIX || !has(...BASE_TOOLS, "cp", "deno");
+const IGNORE = !POSIX || !has(...BASE_TOOLS, "deno");
 const test = (name: string, fn: (t: Deno.TestContext) => Promise<void>, ignore = IGNORE) =>
   Deno.test({ name, ignore }, fn);
 
@@ -34,9 +36,7 @@ function setup(options: { cache?: string; denoDir?: string; env?: Record<string,
   const root = join(dir, "plugin");
   Deno.mkdirSync(root);
   for (const name of ["hooks", "src", "scripts", "deno.json", "deno.lock"]) {
-    const copied = new Deno.Command("cp", { args: ["-R", join(ROOT, name), join(root, name)] })
-      .outputSync();
-    assert.ok(copied.success, `cp ${name}`);
+    cpSync(join(ROOT, name), join(root, name), { recursive: true });
   }
   const log = join(dir, "deno.log");
   const bin = toolbox(dir, [...BASE_TOOLS, "wc"], {
@@ -84,15 +84,14 @@ function setup(options: { cache?: string; denoDir?: string; env?: Record<string,
   /** A first call, then the bundle it builds; the deno commands of both forgotten. */
   const warm = async () => {
     await hook("warm");
-    await waitFor(built, 60_000, "the bundle");
+    await waitFor(built, "the bundle", 60_000);
     ran();
   };
   return { ...temp, root, env, folder, ran, launcher, hook, built, bundled, sourceIn, warm };
 }
 
 function assertRefresh(ran: { code: number; stdout: string; stderr: string }): void {
-  assert.equal(ran.code, 0);
-  assert.equal(ran.stderr, "");
+  assert.deepEqual([ran.code, ran.stderr], [0, ""]);
   assert.match(
     JSON.parse(ran.stdout).hookSpecificOutput.additionalContext,
     /^\[lessons-reinject refresh /,
@@ -112,7 +111,7 @@ test("hooks/run without a binary builds the source's bundle once, then runs it",
   ]);
   assert.throws(() => Deno.statSync(folder), "no cache folder made");
   assertRefresh(await at.hook("first"));
-  await waitFor(at.built, 60_000, "the bundle to be built");
+  await waitFor(at.built, "the bundle to be built", 60_000);
   const first = ran();
   assert.ok(at.sourceIn(first), first.join("\n"));
   assert.ok(
@@ -164,7 +163,7 @@ test("hooks/run: an edit of the source runs the source at the next call, and reb
       const calls = ran();
       assert.ok(at.sourceIn(calls), calls.join("\n"));
       assert.ok(!calls.some((l) => l.includes("source_bundle.js")), "a stale bundle is not run");
-      await waitFor(() => at.built() && currentBuild(folder) !== before, 60_000, "the rebuild");
+      await waitFor(() => at.built() && currentBuild(folder) !== before, "the rebuild", 60_000);
       ran();
       assertRefresh(await at.hook(`after ${what}`));
       assert.deepEqual(ran(), [at.bundled()]);
@@ -203,7 +202,7 @@ test("hooks/run: a corrupt or half-written bundle is passed over, silently, stdi
   // Without the lock, the next such call builds it again, and the new bundle serves.
   Deno.removeSync(lock);
   assertRefresh(await at.hook("rebuild"));
-  await waitFor(() => at.built() && currentBuild(folder) !== build, 60_000, "the rebuild");
+  await waitFor(() => at.built() && currentBuild(folder) !== build, "the rebuild", 60_000);
   ran();
   assertRefresh(await at.hook("rebuilt"));
   assert.deepEqual(ran(), [at.bundled()]);
@@ -239,7 +238,7 @@ test("hooks/run offline: a warm Deno cache builds the bundle; a cold one leaves 
   await t.step("warm: esbuild and the packages are in Deno's cache", async () => {
     using at = setup({ env: OFFLINE });
     assertRefresh(await at.hook("offline warm"));
-    await waitFor(at.built, 60_000, "the bundle, offline");
+    await waitFor(at.built, "the bundle, offline", 60_000);
     at.ran();
     assertRefresh(await at.hook("offline warm again"));
     assert.deepEqual(at.ran(), [at.bundled()]);
@@ -257,8 +256,8 @@ test("hooks/run offline: a warm Deno cache builds the bundle; a cold one leaves 
           "lessons-reinject source bundle: failed; the source serves, and the build is " +
             "tried again in 10 minutes\n",
         ),
-      60_000,
       "the build to fail",
+      60_000,
     );
     at.ran();
     // The failed build's lock stays: the next calls run the source and start no other build.
@@ -274,26 +273,11 @@ test(
   async () => {
     using at = setup();
     await at.warm();
-    const trace = join(at.dir, "trace");
     // The launcher's own process only (no -f): what it forks and executes itself.
-    const traced = await run(
-      [
-        which("strace"),
-        "-qq",
-        "-o",
-        trace,
-        "-e",
-        "trace=fork,vfork,clone,clone3,execve",
-        at.launcher,
-      ],
-      at.env,
-      FIRING,
-    );
-    assertRefresh(traced);
+    const { ran, forks, execs } = await traceProcesses([], [at.launcher], at.env, FIRING);
+    assertRefresh(ran);
     assert.deepEqual(at.ran(), [at.bundled()]);
-    const calls = Deno.readTextFileSync(trace).trim().split("\n");
-    assert.equal(calls.filter((l) => /\b(v?fork|clone3?)\(/.test(l)).length, 1, calls.join("\n"));
-    assert.equal(calls.filter((l) => /\bexecve\(/.test(l)).length, 1, calls.join("\n"));
+    assert.deepEqual([forks.length, execs.length], [1, 1], [...forks, ...execs].join("\n"));
   },
   IGNORE || !has("strace"),
 );
