@@ -4,6 +4,7 @@
  */
 import { dirname, join } from "node:path";
 import type * as z from "zod/mini";
+import { DoctorJsonSchema } from "../../src/cli/schemas.ts";
 import {
   entries,
   MAIN_COMMAND,
@@ -61,6 +62,38 @@ export function sessionsFolder(home: string, project: string): string {
   const folder = join(home, ".claude", "projects", project.replace(/[^a-zA-Z0-9]/g, "-"));
   Deno.mkdirSync(folder, { recursive: true });
   return folder;
+}
+
+/** A section of rules marked for restating, as a user marks them in CLAUDE.md or AGENTS.md. */
+export const marked = (text: string) => `<!-- reinject -->\n${text}\n<!-- /reinject -->\n`;
+
+/**
+ * Makes the project folder `dir/name`, a git repository (the CLAUDE.md lookup stops there), with
+ * `files` (paths relative to it, folders made) written in it; returns its path.
+ */
+export function projectIn(dir: string, files: Record<string, string> = {}, name = "project") {
+  const project = join(dir, name);
+  Deno.mkdirSync(join(project, ".git"), { recursive: true });
+  for (const [file, text] of Object.entries(files)) {
+    Deno.mkdirSync(dirname(join(project, file)), { recursive: true });
+    Deno.writeTextFileSync(join(project, file), text);
+  }
+  return project;
+}
+
+/**
+ * Runs `doctor --json --plugin-root <checkout> <args>` from `cwd` (a later `--plugin-root` in
+ * `args` wins): its exit code, its report, and `check(name)`, which fails when there is none.
+ */
+export async function doctorJson(env: Record<string, string>, args: string[] = [], cwd = ROOT) {
+  const run = await cli(["doctor", "--json", "--plugin-root", ROOT, ...args], env, "", cwd);
+  const report = parsedAs(DoctorJsonSchema, run.stdout);
+  const check = (name: string) => {
+    const found = report.checks.find((c) => c.name === name);
+    if (!found) throw new Error(`no check named ${name} in ${run.stdout}`);
+    return found;
+  };
+  return { code: run.code, report, check };
 }
 
 /** Runs `lessons-reinject <args>` as {@link cli} does, and fails (showing stderr) unless it exits 0. */
