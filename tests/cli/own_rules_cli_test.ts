@@ -4,7 +4,7 @@
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { DoctorJsonSchema, PreviewJsonSchema, StatusJsonSchema } from "../../src/cli/schemas.ts";
+import { PreviewJsonSchema, StatusJsonSchema } from "../../src/cli/schemas.ts";
 import {
   appendTranscript,
   entries,
@@ -13,18 +13,25 @@ import {
   runHook,
   writeTranscript,
 } from "../_helpers.ts";
-import { assertIncludes, cli, cliJson, home, parsedAs, ROOT, userEnv } from "./_cli.ts";
+import {
+  assertIncludes,
+  cli,
+  cliJson,
+  doctorJson,
+  home,
+  marked,
+  projectIn,
+  ROOT,
+  userEnv,
+} from "./_cli.ts";
 
 const MARKED = "Always run the tests before a commit.";
-const CLAUDE_MD = `# Notes\nUnmarked.\n<!-- reinject -->\n${MARKED}\n<!-- /reinject -->\n` +
-  `<!-- reinject -->\nnever closed\n`;
+const CLAUDE_MD = `# Notes\nUnmarked.\n${marked(MARKED)}<!-- reinject -->\nnever closed\n`;
 
 /** A project folder with a marked CLAUDE.md, no manifest anywhere, a sandboxed user folder. */
 function project() {
   const box = home();
-  const work = join(box.dir, "work");
-  Deno.mkdirSync(join(work, ".git"), { recursive: true });
-  Deno.writeTextFileSync(join(work, "CLAUDE.md"), CLAUDE_MD);
+  const work = projectIn(box.dir, { "CLAUDE.md": CLAUDE_MD }, "work");
   const env: Record<string, string> = userEnv(box, "");
   return { box, work, env };
 }
@@ -51,8 +58,7 @@ Deno.test("preview lists each source, the marked section in its text; doctor mea
   assertIncludes(human.stdout, "sources      manifest: no manifest found");
   assertIncludes(human.stdout, "manifest     none\n"); // not "null"
   assertIncludes(human.stdout, `size         ${preview.chars} of 9,500 characters`);
-  const report = await cliJson(DoctorJsonSchema, ["doctor", "--plugin-root", ROOT], env, "", work);
-  const by = (name: string) => report.checks.find((c) => c.name === name)!;
+  const { code, report, check: by } = await doctorJson(env, [], work);
   // No manifest is no problem when another source has rules.
   assertEquals(by("manifest").status, "ok");
   assertIncludes(by("manifest").detail, "not needed");
@@ -68,18 +74,15 @@ Deno.test("preview lists each source, the marked section in its text; doctor mea
     rules.fix,
     "close the section CLAUDE.md opens at line 6 with a <!-- /reinject --> line",
   );
-  assertEquals(report.checks.filter((c) => c.status === "fail"), []);
+  assertEquals([code, report.checks.filter((c) => c.status === "fail")], [0, []]);
   // With the sample manifest too: the manifest's check quotes the same refresh.
   const both = { ...env, LESSONS_MANIFEST_PATH: join(ROOT, "src", "data", "sample_manifest.json") };
   const full = await cliJson(PreviewJsonSchema, ["preview"], both, "", work);
-  const args = ["doctor", "--plugin-root", ROOT];
-  const { checks } = await cliJson(DoctorJsonSchema, args, both, "", work);
+  const doctor = await doctorJson(both, [], work);
   const chars = full.chars.toLocaleString("en-US");
-  assertIncludes(
-    checks.find((c) => c.name === "manifest")?.detail ?? "",
-    `in a refresh of ${chars} of 9,500`,
-  );
-  assertIncludes(checks.find((c) => c.name === "rules")?.detail ?? "", `is ${chars} of 9,500`);
+  assertEquals(doctor.code, 0);
+  assertIncludes(doctor.check("manifest").detail, `in a refresh of ${chars} of 9,500`);
+  assertIncludes(doctor.check("rules").detail, `is ${chars} of 9,500`);
 });
 
 Deno.test("status lists each source", async () => {
@@ -138,9 +141,8 @@ Deno.test("doctor and preview: an unclosed marker in the only source of rules is
     claudeMd,
     `# Notes\n\n\n\n\n\n<!-- reinject -->\n${MARKED}\n<!-- /reinject>\n`,
   );
-  const run = await cli(["doctor", "--json", "--plugin-root", ROOT], env, "", work);
-  assertEquals(run.code, 1);
-  const report = parsedAs(DoctorJsonSchema, run.stdout);
+  const { code, report, check } = await doctorJson(env, [], work);
+  assertEquals(code, 1);
   const failures = report.checks.filter((c) => c.status === "fail");
   assertEquals(failures.map((c) => c.name), ["rules"]);
   assertIncludes(failures[0]!.detail, "line 7: section never closed");
@@ -148,8 +150,7 @@ Deno.test("doctor and preview: an unclosed marker in the only source of rules is
     failures[0]!.fix,
     "close the section CLAUDE.md opens at line 7 with a <!-- /reinject --> line",
   );
-  const manifest = report.checks.find((c) => c.name === "manifest")!;
-  assertEquals(manifest.status, "warn");
+  assertEquals(check("manifest").status, "warn");
   // preview names the file and the line.
   const preview = await cli(["preview"], env, "", work);
   assertEquals(preview.code, 1, preview.stdout);
@@ -169,13 +170,8 @@ Deno.test("doctor: a budget that leaves rules out says which", async () => {
     `<!-- reinject -->\n${"A long rule. ".repeat(200)}\n<!-- /reinject -->\n<!-- reinject -->\n` +
       `${"Another. ".repeat(200)}\n<!-- /reinject -->\n`,
   );
-  const run = await cli(
-    ["doctor", "--json", "--plugin-root", ROOT],
-    { ...env, LESSONS_REINJECT_MAX_CHARS: String(BUDGET_FOR_ONE) },
-    "",
-    work,
-  );
-  const rules = parsedAs(DoctorJsonSchema, run.stdout).checks.find((c) => c.name === "rules")!;
+  const tight = { ...env, LESSONS_REINJECT_MAX_CHARS: String(BUDGET_FOR_ONE) };
+  const rules = (await doctorJson(tight, [], work)).check("rules");
   assertEquals(rules.status, "warn");
   assertIncludes(rules.detail, "1 left out (CLAUDE.md:4)");
   assertIncludes(rules.fix ?? "", "LESSONS_REINJECT_MAX_CHARS");

@@ -6,26 +6,26 @@
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { join } from "node:path";
-import {
-  type DoctorJson,
-  DoctorJsonSchema,
-  PreviewJsonSchema,
-  StatusJsonSchema,
-} from "../../src/cli/schemas.ts";
+import { DoctorJsonSchema, PreviewJsonSchema, StatusJsonSchema } from "../../src/cli/schemas.ts";
 import { entries, spawnWithStdin, writeTranscript } from "../_helpers.ts";
-import { assertIncludes, cli, cliJson, home, parsedAs, ROOT, sessionsFolder } from "./_cli.ts";
+import {
+  assertIncludes,
+  cli,
+  cliJson,
+  home,
+  marked,
+  parsedAs,
+  projectIn,
+  ROOT,
+  sessionsFolder,
+} from "./_cli.ts";
 
 const RULE = "Run the tests before every commit.";
 
 /** A project with a marked CLAUDE.md and one session, under a fresh home with nothing else. */
 function newUser(name = "my-app") {
   const box = home();
-  const project = join(box.dir, name);
-  Deno.mkdirSync(join(project, ".git"), { recursive: true });
-  Deno.writeTextFileSync(
-    join(project, "CLAUDE.md"),
-    `# My app\n\n<!-- reinject -->\n${RULE}\n<!-- /reinject -->\n`,
-  );
+  const project = projectIn(box.dir, { "CLAUDE.md": `# My app\n\n${marked(RULE)}` }, name);
   const sessions = sessionsFolder(box.dir, project);
   const line = entries.assistant(40_000, ["toolu_p"], { model: "claude-sonnet-4-6" });
   const transcript = join(sessions, `${line.sessionId}.jsonl`);
@@ -69,9 +69,8 @@ Deno.test("preview, status and doctor look at the project they are run for", asy
       assertEquals(status.code, 0, status.stderr);
       assertEquals(parsedAs(StatusJsonSchema, status.stdout).transcript, user.transcript);
       const doctor = await run(["doctor", "--json"], user);
-      const report: DoctorJson = parsedAs(DoctorJsonSchema, doctor.stdout);
-      assertEquals(report.checks.filter((c) => c.status === "fail"), []);
-      assertEquals(doctor.code, 0);
+      const report = parsedAs(DoctorJsonSchema, doctor.stdout);
+      assertEquals([report.checks.filter((c) => c.status === "fail"), doctor.code], [[], 0]);
       // hooks/run runs from the checkout: doctor finds it, whatever folder it is run from.
       assertEquals(
         report.checks.find((c) => c.name === "plugin")?.detail,

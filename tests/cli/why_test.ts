@@ -7,7 +7,7 @@ import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { join } from "node:path";
 import { WhyJsonSchema } from "../../src/cli/schemas.ts";
 import { appendTranscript, entries, runHook } from "../_helpers.ts";
-import { assertIncludes, cli, cliJson, cliOk, home, sonnetCall } from "./_cli.ts";
+import { assertIncludes, cli, cliJson, cliOk, home, projectIn, sonnetCall } from "./_cli.ts";
 
 /** What Claude Code 2.1.328 records of a hook run that wrote `stderr` (the compact fixture's). */
 function hookSuccess(toolUseId: string, stderr: string): Record<string, unknown> {
@@ -35,10 +35,9 @@ function hookSuccess(toolUseId: string, stderr: string): Record<string, unknown>
 
 Deno.test("why answers from the hook's recorded lines and its next call's trace: an unclosed marker", async () => {
   const box = home();
-  const project = join(box.dir, "project");
-  Deno.mkdirSync(join(project, ".git"), { recursive: true });
+  const unclosed = "# Notes\n\n\n\n\n\n<!-- reinject -->\nKeep commits small.\n";
+  const project = projectIn(box.dir, { "CLAUDE.md": unclosed });
   const claudeMd = join(project, "CLAUDE.md");
-  Deno.writeTextFileSync(claudeMd, "# Notes\n\n\n\n\n\n<!-- reinject -->\nKeep commits small.\n");
   const env = { ...box.env, LESSONS_MANIFEST_PATH: "", LESSONS_DEBUG: "1" };
   // The hook's call, its stderr recorded as Claude Code records it.
   const call = { ...sonnetCall(box.transcript, 62_000, "toolu_w1"), cwd: project };
