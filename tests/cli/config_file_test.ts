@@ -107,18 +107,6 @@ function hookSetup(tokens: number) {
   return { box, input: sonnetCall(box.transcript, tokens, "toolu_c") };
 }
 
-Deno.test("the hook reads the config file: its thresholds apply, the environment wins", async () => {
-  const { box, input } = hookSetup(44_000); // 22 %
-  const config = join(box.dir, "config.jsonc");
-  Deno.writeTextFileSync(config, '{\n  // refresh early\n  "thresholds": [20, 40],\n}\n');
-  const env = { ...box.env, HOME: box.dir, LESSONS_CONFIG: config };
-  // The environment first (30: nothing at 22 %), then the file alone (20 fires).
-  const envWins = await runHook(input, { ...env, LESSONS_REINJECT_THRESHOLDS: "30" });
-  assertEquals(envWins.stdout, "");
-  const fired = await runHook(input, env);
-  assertIncludes(fired.context ?? "", "[lessons-reinject refresh 20 ");
-});
-
 Deno.test("an invalid config setting: one stderr line with line and column; the rest applies", async () => {
   const { box, input } = hookSetup(62_000); // 31 %
   const config = join(box.dir, "config.jsonc");
