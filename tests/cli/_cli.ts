@@ -53,6 +53,11 @@ export function userEnv(box: { dir: string; env: Record<string, string> }, manif
 export function sonnetCall(transcript: string, tokens: number, id: string) {
   const line = entries.assistant(tokens, [id], { model: "claude-sonnet-4-6" });
   writeTranscript(transcript, [line]);
+  return callOf(line, transcript, id);
+}
+
+/** The hook's PostToolUse payload (tests/fixtures) for tool call `id`, in `line`'s session. */
+export function callOf(line: Record<string, unknown>, transcript: string, id: string) {
   const call = { session_id: String(line.sessionId), transcript_path: transcript, tool_use_id: id };
   return payload("PostToolUse.Bash", call);
 }

@@ -5,16 +5,10 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { PreviewJsonSchema, StatusJsonSchema } from "../../src/cli/schemas.ts";
-import {
-  appendTranscript,
-  entries,
-  payload,
-  RECORDED,
-  runHook,
-  writeTranscript,
-} from "../_helpers.ts";
+import { appendTranscript, entries, RECORDED, runHook, writeTranscript } from "../_helpers.ts";
 import {
   assertIncludes,
+  callOf,
   cli,
   cliJson,
   doctorJson,
@@ -112,8 +106,7 @@ Deno.test("status says when the next tool call restates the rules after a compac
   const transcript = join(box.dir, "s.jsonl");
   const line = entries.assistant(62_000, ["toolu_1"]);
   writeTranscript(transcript, [line]);
-  const call = { session_id: line.sessionId, transcript_path: transcript, cwd: work };
-  const hook = await runHook(payload("PostToolUse.Bash", { ...call, tool_use_id: "toolu_1" }), env);
+  const hook = await runHook({ ...callOf(line, transcript, "toolu_1"), cwd: work }, env);
   ok(hook.code === 0 && hook.stdout.includes("refresh 30"), hook.stdout);
   // A compaction no event reported (SessionStart(compact) dropped): with only CLAUDE.md rules,
   // which Claude Code puts back itself, the next tool call restates nothing.

@@ -4,6 +4,7 @@ import { ErrorJsonSchema, StatusJsonSchema } from "../../src/cli/schemas.ts";
 import { entries, payload, RECORDED, runHook, runRecorded, writeTranscript } from "../_helpers.ts";
 import {
   assertIncludes,
+  callOf,
   cli,
   cliJson,
   cliOk,
@@ -46,10 +47,8 @@ Deno.test("status shows the gauge, source, thresholds, what fired and the state 
   assertIncludes(run.stdout, "(found)");
 
   const json = await cliJson(StatusJsonSchema, ["status", "--transcript", transcript], env);
-  assertEquals(json.sessionId, call.session_id);
-  assertEquals(json.fired, [30]);
-  assertEquals(json.next, 52);
-  assertEquals(json.stateFile, "found");
+  const { sessionId, fired, next, stateFile } = json;
+  assertEquals([sessionId, fired, next, stateFile], [call.session_id, [30], 52, "found"]);
   assert(json.statePath.startsWith(box.stateDir));
 });
 
@@ -64,8 +63,7 @@ Deno.test("status finds the newest transcript of this folder's project, or by --
   Deno.utimeSync(older, new Date(2020, 1, 1), new Date(2020, 1, 1));
   const env = box.env;
   const newest = await cliJson(StatusJsonSchema, ["status"], env);
-  assertEquals(newest.transcript, newer);
-  assertEquals(newest.tokens, 110_000);
+  assertEquals([newest.transcript, newest.tokens], [newer, 110_000]);
   assertEquals((await cliJson(StatusJsonSchema, ["status", "--session", id], env)).tokens, 20_000);
   const missing = await cli(["status", "--session", "nope"], env);
   assertEquals(missing.code, 1);
@@ -104,13 +102,12 @@ Deno.test("status names the compaction point, where it came from, and the span i
   const json = await cliJson(StatusJsonSchema, ["status", "--transcript", RECORDED], env);
   assertEquals(json.thresholds, [30, 52, 70]);
   assertEquals([json.span, json.thresholdTokens], [123_000, [36_900, 63_960, 86_100]]);
-  assertEquals(json.compaction?.tokens, 90_000);
-  assertEquals(json.compaction?.source, "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE");
-  assertEquals(json.autocompactPct, 50);
+  const point = [json.compaction?.tokens, json.compaction?.source, json.autocompactPct];
+  assertEquals(point, [90_000, "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE", 50]);
   // With nothing set, the window is the span and the usual point is named.
   const plain = await cliJson(StatusJsonSchema, ["status", "--transcript", RECORDED], box.env);
-  assertEquals([plain.span, plain.compaction?.tokens], [200_000, 167_000]);
-  assertEquals(plain.compaction?.source, "the model's window");
+  const usual = [plain.span, plain.compaction?.tokens, plain.compaction?.source];
+  assertEquals(usual, [200_000, 167_000, "the model's window"]);
   // status never writes: the state folder is not created.
   assertEquals(await Deno.stat(box.stateDir).catch(() => undefined), undefined);
 });
@@ -185,8 +182,7 @@ Deno.test("status --transcript on a file that is not a transcript says so and ex
       if (typeof content === "string") Deno.writeTextFileSync(path, content);
       else Deno.writeFileSync(path, content);
       const run = await cli(["status", "--transcript", path], box.env);
-      assertEquals(run.code, 1, run.stdout);
-      assertEquals(run.stdout, "");
+      assertEquals([run.code, run.stdout], [1, ""]);
       assertEquals(
         run.stderr,
         `lessons-reinject: ${path} is not a Claude Code transcript (${why}); pass a session's ` +
@@ -268,9 +264,9 @@ Deno.test("on Claude Code's default 1M model, preview words the next refresh as 
   assert(!preview.stdout.includes("measured before auto-compaction"), preview.stdout);
   writeTranscript(transcript, [entries.assistant(145_000, ["toolu_a"], opus)]);
   const json = await cliJson(StatusJsonSchema, ["status", "--transcript", transcript], env);
-  assertEquals([json.window, json.span, json.cadence], [1_000_000, 200_000, 40_000]);
-  assertEquals(json.pending, [30, 52, 70]);
-  assertEquals([json.next, json.nextTokens], [180_000, 180_000]);
+  const { window, span, cadence, pending, next, nextTokens } = json;
+  assertEquals([window, span, cadence, pending], [1_000_000, 200_000, 40_000, [30, 52, 70]]);
+  assertEquals([next, nextTokens], [180_000, 180_000]);
   assertEquals(json.thresholdTokens.slice(0, 5), [60_000, 104_000, 140_000, 180_000, 220_000]);
   // Up to the compaction point, 967,000 on 1M.
   assertEquals(json.thresholdTokens.at(-1), 940_000);
@@ -317,14 +313,7 @@ Deno.test("status: no tool count row when readings decide, one when the count do
     const line = entries.assistant(20_000 + 2_000 * i, [`toolu_c${i}`]);
     lines.push(line, entries.toolResult(`toolu_c${i}`));
     writeTranscript(box.transcript, lines);
-    await runRecorded(
-      payload("PostToolUse.Bash", {
-        session_id: line.sessionId,
-        transcript_path: box.transcript,
-        tool_use_id: `toolu_c${i}`,
-      }),
-      env,
-    );
+    await runRecorded(callOf(line, box.transcript, `toolu_c${i}`), env);
   }
   const measured = await cliOk(["status", "--transcript", box.transcript], env);
   assertEquals(toolCountRow(measured.stdout), undefined, measured.stdout);
