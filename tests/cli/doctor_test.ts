@@ -57,7 +57,9 @@ Deno.test("doctor catches each problem, with its fix, and exits 1", async (t) =>
   const cases: {
     name: string;
     check: string;
-    setup: (box: ReturnType<typeof sandbox>, env: Record<string, string>) => string[] | void;
+    /** Set in the healthy environment. */
+    env?: Record<string, string>;
+    setup?: (box: ReturnType<typeof sandbox>, env: Record<string, string>) => string[] | void;
     says: string;
     oneLine?: true;
   }[] = [
@@ -74,9 +76,7 @@ Deno.test("doctor catches each problem, with its fix, and exits 1", async (t) =>
     {
       name: "invalid thresholds in the environment",
       check: "environment",
-      setup: (_box, env) => {
-        env.LESSONS_REINJECT_THRESHOLDS = "30,abc";
-      },
+      env: { LESSONS_REINJECT_THRESHOLDS: "30,abc" },
       says: 'LESSONS_REINJECT_THRESHOLDS="30,abc": expected a non-empty list of thresholds',
     },
     {
@@ -100,9 +100,7 @@ Deno.test("doctor catches each problem, with its fix, and exits 1", async (t) =>
     {
       name: "no binary and no deno",
       check: "binary",
-      setup: (_box, env) => {
-        env.PATH = "/nonexistent";
-      },
+      env: { PATH: "/nonexistent" },
       says: "no deno on PATH",
     },
     {
@@ -127,18 +125,13 @@ Deno.test("doctor catches each problem, with its fix, and exits 1", async (t) =>
     {
       name: "a budget too small for even the summaries",
       check: "manifest",
-      setup: (_box, env) => {
-        env.LESSONS_REINJECT_MAX_CHARS = "200";
-      },
+      env: { LESSONS_REINJECT_MAX_CHARS: "200" },
       says: "0 whole, 0 as a summary",
     },
     {
       name: "auto-compaction before the last threshold, scaling off",
       check: "thresholds",
-      setup: (_box, env) => {
-        env.CLAUDE_AUTOCOMPACT_PCT_OVERRIDE = "60";
-        env.LESSONS_SCALE_FOR_AUTOCOMPACT = "0";
-      },
+      env: { CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: "60", LESSONS_SCALE_FOR_AUTOCOMPACT: "0" },
       says: "70% never fires there",
     },
     {
@@ -160,8 +153,8 @@ Deno.test("doctor catches each problem, with its fix, and exits 1", async (t) =>
   for (const c of cases) {
     await t.step(c.name, async () => {
       const box = sandbox();
-      const env = healthy(box);
-      const args = c.setup(box, env) ?? [];
+      const env = { ...healthy(box), ...c.env };
+      const args = c.setup?.(box, env) ?? [];
       const { code, report, check } = await doctorJson(env, args);
       assertEquals([code, report.ok], [1, false], JSON.stringify(report, null, 1));
       const found = check(c.check);

@@ -56,6 +56,8 @@ interface Case {
   /** Words the reason must include (and words it must not). */
   says?: RegExp;
   never?: RegExp;
+  /** The line is `lessons-reinject: <names>`, nothing after it, nothing on stdout but --json's. */
+  exact?: true;
 }
 
 Deno.test("no command prints a stack trace for a bad path or value: one line, path and reason", async () => {
@@ -65,6 +67,18 @@ Deno.test("no command prints a stack trace for a bad path or value: one line, pa
   const file = join(box.dir, "a-file");
   Deno.writeTextFileSync(file, "not a folder\n");
   const t = ["--transcript", transcript];
+  // Files that are not transcripts, and why.
+  const notTranscripts: [string, string | Uint8Array, string][] = [
+    ["deno.json", Deno.readTextFileSync(join(ROOT, "deno.json")), "it is not JSON lines"],
+    ["random.bin", crypto.getRandomValues(new Uint8Array(4096)), "it is not JSON lines"],
+    ["notes.txt", "hello\nthis is plain text\n", "it is not JSON lines"],
+    ["other.jsonl", '{"name":"a"}\n{"name":"b"}\n', "none of its lines is a transcript entry"],
+    ["empty.jsonl", "", "it is empty"],
+  ];
+  for (const [name, content] of notTranscripts) {
+    if (typeof content === "string") Deno.writeTextFileSync(join(box.dir, name), content);
+    else Deno.writeFileSync(join(box.dir, name), content);
+  }
   const cases: Case[] = [
     // status --timeline --svg: a missing folder, a folder, a system path (the issue's three).
     ...["", "--json"].flatMap((json): Case[] =>
@@ -106,6 +120,15 @@ Deno.test("no command prints a stack trace for a bad path or value: one line, pa
         never: /no transcript/,
       },
     ]),
+    ...notTranscripts.flatMap(([name, , why]) =>
+      ["", "--json"].map((json): Case => ({
+        args: ["status", "--transcript", join(box.dir, name), ...(json ? [json] : [])],
+        code: 1,
+        names: `${join(box.dir, name)} is not a Claude Code transcript (${why}); pass a ` +
+          "session's .jsonl file from ~/.claude/projects/, or --session ID",
+        exact: true,
+      }))
+    ),
     { args: ["status", "--json", "--transcript", "/proc/x"], code: 1, names: "/proc/x" },
     {
       args: ["status", "--timeline", "--transcript", "/proc/x"],
@@ -167,6 +190,8 @@ Deno.test("no command prints a stack trace for a bad path or value: one line, pa
     const line = run.stderr.split("\n")[0]!;
     if (c.says) ok(c.says.test(line), `${what}: ${line}`);
     if (c.never) ok(!c.never.test(line), `${what}: ${line}`);
+    if (c.exact) assertEquals(run.stderr, `lessons-reinject: ${c.names}\n`, what);
+    if (c.exact && !c.args.includes("--json")) assertEquals(run.stdout, "", what);
     // With --json the error is JSON on stdout too (a usage error prints only the help).
     if (c.args.includes("--json") && c.code === 1) {
       assertEquals(JSON.parse(run.stdout).error, line.slice("lessons-reinject: ".length));
