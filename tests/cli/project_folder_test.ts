@@ -113,7 +113,7 @@ Deno.test("from a subfolder of the project, the commands find the session starte
   assertIncludes(up.stderr, "--project DIR");
 });
 
-Deno.test("deno task --cwd is one line, never a stack trace", async () => {
+Deno.test("deno task: --cwd is one line, never a stack trace; demo, from a project, ends with commands that work there", async () => {
   const user = newUser();
   const moved = await denoTask(
     ["--cwd", user.project, ...CONFIG, "hook", "status"],
@@ -123,10 +123,6 @@ Deno.test("deno task --cwd is one line, never a stack trace", async () => {
   assertEquals(moved.code, 2);
   assertEquals(moved.stderr.trim().split("\n").length, 1, moved.stderr);
   assertIncludes(moved.stderr, "--project DIR");
-});
-
-Deno.test("deno task demo, from a project, ends with commands that work there", async () => {
-  const user = newUser();
   const run = await denoTask([...CONFIG, "demo"], user.env, user.project);
   assertEquals(run.code, 0, run.stderr);
   const next = run.stdout.slice(run.stdout.indexOf("\nNext\n"));
