@@ -37,6 +37,7 @@ import {
   projectIn,
   ROOT,
   sandbox,
+  sonnetCall,
   statuslineInput,
 } from "./_cli.ts";
 
@@ -316,13 +317,10 @@ Deno.test("a config file drives status, preview, doctor and the statusline where
       Deno.mkdirSync(join(file, ".."), { recursive: true });
       Deno.writeTextFileSync(file, '{ "thresholds": [20, 40, 60] }\n');
       // 22 % of 200k: past the file's 20, short of the default 30.
-      writeTranscript(box.transcript, [
-        entries.assistant(44_000, ["toolu_cf"], { model: "claude-sonnet-4-6" }),
-      ]);
+      const call = sonnetCall(box.transcript, 44_000, "toolu_cf");
       const human = await commands(["status", "--transcript", box.transcript], env, project);
       // The report names the file (a long path wraps after a `/`).
       assertIncludes(human.stdout.replace(/\/\n +/g, "/"), `config file  ${file}`);
-      const call = payload("PostToolUse.Bash", { tool_use_id: "toolu_cf" });
       const { status, hook } = await agree(
         box.transcript,
         env,
