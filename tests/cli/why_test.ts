@@ -9,28 +9,13 @@ import { WhyJsonSchema } from "../../src/cli/schemas.ts";
 import { appendTranscript, entries, runHook } from "../_helpers.ts";
 import { assertIncludes, cli, cliJson, cliOk, home, projectIn, sonnetCall } from "./_cli.ts";
 
-/** What Claude Code 2.1.328 records of a hook run that wrote `stderr` (the compact fixture's). */
+/**
+ * What Claude Code 2.1.328 records of a hook run of `toolUseId` that wrote `stderr`: the recorded
+ * session's `hook_success` line (tests/_helpers.ts `entries.ran()`, at 2026-11-30 08:50:50Z).
+ */
 function hookSuccess(toolUseId: string, stderr: string): Record<string, unknown> {
-  return {
-    parentUuid: null,
-    isSidechain: false,
-    attachment: {
-      type: "hook_success",
-      hookName: "PostToolUse:Bash",
-      toolUseID: toolUseId,
-      hookEvent: "PostToolUse",
-      content: "",
-      stdout: "",
-      stderr,
-      exitCode: 0,
-      command: '"${CLAUDE_PLUGIN_ROOT}/hooks/run"',
-      durationMs: 40,
-    },
-    type: "attachment",
-    uuid: crypto.randomUUID(),
-    timestamp: "2026-12-04T10:02:11.123Z",
-    sessionId: "s",
-  };
+  const line = entries.ran(toolUseId, "");
+  return { ...line, attachment: { ...(line.attachment as Record<string, unknown>), stderr } };
 }
 
 Deno.test("why answers from the hook's recorded lines and its next call's trace: an unclosed marker", async () => {
@@ -58,7 +43,7 @@ Deno.test("why answers from the hook's recorded lines and its next call's trace:
   assertIncludes(why.answer, "no refresh will come");
   assertIncludes(why.answer, `${claudeMd}:7: section never closed`);
   // What the transcript recorded: the hook's own debug line, word for word.
-  assertEquals(why.recorded, [`2026-12-04 10:02:11Z PostToolUse:Bash: ${first.stderr.trim()}`]);
+  assertEquals(why.recorded, [`2026-11-30 08:50:50Z PostToolUse:Bash: ${first.stderr.trim()}`]);
   assertIncludes(first.stderr, "no rules to restate");
   // Its next call says what `why` said it would: the same steps, the same line (less the tool's
   // name, which a call has and a dry run has not, and the wait for its own entry).
