@@ -38,8 +38,8 @@ const status = (env: Record<string, string>, project: string, extra: string[] = 
 Deno.test("status finds a project's Codex session and reads it against the rollout's window; preview and doctor run on it; Claude Code's compaction settings do not move its span", async () => {
   const { box, env, project, session } = await codexProject();
   const report = await status(env, project);
-  assertEquals([report.transcript, report.tokens, report.window], [session.path, 70_000, 190_000]);
-  assertEquals(report.fired, [30]);
+  const { transcript, tokens, window, fired } = report;
+  assertEquals([transcript, tokens, window, fired], [session.path, 70_000, 190_000, [30]]);
   // The rules of the session's agent: AGENTS.md, not CLAUDE.md.
   ok(report.sources.some((line) => line.startsWith("AGENTS.md")), report.sources.join("\n"));
   ok(!report.sources.some((line) => line.includes("CLAUDE.md")), report.sources.join("\n"));
@@ -57,10 +57,8 @@ Deno.test("status finds a project's Codex session and reads it against the rollo
     without.sources.join("\n"),
   );
   // Where Codex compacts by default: 90 % of the configured 200,000 (codex-facts.md).
-  assertEquals([report.compaction?.tokens, report.compaction?.source], [
-    180_000,
-    "Codex's default",
-  ]);
+  const point = [report.compaction?.tokens, report.compaction?.source];
+  assertEquals(point, [180_000, "Codex's default"]);
   const text = await cliOk(["status", "--project", project], env);
   assertIncludes(text.stdout, "190,000");
   // Claude Code's auto-compaction settings (an early one) do not move a Codex session's span.

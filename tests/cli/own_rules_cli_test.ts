@@ -92,8 +92,7 @@ Deno.test("status lists each source", async () => {
     status.sources.some((s) => s.startsWith("CLAUDE.md: 1 marked section")),
     status.sources.join(),
   );
-  assertEquals(status.afterCompact, null);
-  assertEquals(status.leftOut, []);
+  assertEquals([status.afterCompact, status.leftOut], [null, []]);
   const tight = { ...env, LESSONS_REINJECT_MAX_CHARS: "200" };
   const args = ["status", "--transcript", RECORDED];
   assertEquals((await cliJson(StatusJsonSchema, args, tight, "", work)).leftOut, ["CLAUDE.md:3"]);
