@@ -5,7 +5,7 @@ import { failed } from "../../src/core/result.ts";
 import { parseConfigText } from "../../src/settings/config_file.ts";
 import { loadSettings } from "../../src/settings/load.ts";
 import { runHook } from "../_helpers.ts";
-import { assertIncludes, cli, cliJson, parsedAs, sandbox, sonnetCall } from "./_cli.ts";
+import { assertIncludes, cliJson, sandbox, sonnetCall } from "./_cli.ts";
 
 Deno.test("parseConfigText() accepts JSONC: comments and trailing commas", async () => {
   const text = `{
@@ -127,8 +127,7 @@ Deno.test("an invalid config setting: one stderr line with line and column; the 
   assertEquals(broken.stderr.trim().split("\n").length, 1);
   assertIncludes(broken.context ?? "", "[lessons-reinject refresh 30 ");
 
-  const status = await cli(["status", "--json", "--transcript", box.transcript], env);
-  const report = parsedAs(StatusJsonSchema, status.stdout);
+  const report = await cliJson(StatusJsonSchema, ["status", "--transcript", box.transcript], env);
   assertEquals(report.configFile, config);
   assertIncludes(report.problems[0] ?? "", `${config}:3:`);
   assertEquals(report.thresholds, [30, 52, 70]);

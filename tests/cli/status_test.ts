@@ -9,7 +9,6 @@ import {
   cliJson,
   cliOk,
   home,
-  parsedAs,
   ROOT,
   sandbox,
   sessionsFolder,
@@ -133,8 +132,7 @@ Deno.test("status never takes a subagent's or the compaction summariser's file f
     Deno.mkdirSync(subagents, { recursive: true });
     const summariser = join(subagents, `agent-${SUMMARISER_ID}.jsonl`);
     Deno.writeTextFileSync(summariser, shape.summariser.text);
-    const run = await cli(["status", "--json", "--transcript", summariser], env);
-    const report = parsedAs(StatusJsonSchema, run.stdout);
+    const report = await cliJson(StatusJsonSchema, ["status", "--transcript", summariser], env);
     assertEquals([report.transcript, report.agentId, report.tokens], [session, null, 40_000]);
     // Its session's transcript gone: say so, and read nothing else.
     Deno.removeSync(session);
@@ -153,8 +151,7 @@ Deno.test("status on a fork subagent's file names what it inherited from its par
   Deno.writeTextFileSync(join(project, `${FORK.sessionId}.jsonl`), generated[FORK.parent]!.text);
   const file = join(subagents, `agent-${FORK.agentId}.jsonl`);
   Deno.writeTextFileSync(file, generated[FORK.agent]!.text);
-  const run = await cli(["status", "--json", "--transcript", file], env);
-  const report = parsedAs(StatusJsonSchema, run.stdout);
+  const report = await cliJson(StatusJsonSchema, ["status", "--transcript", file], env);
   assertEquals(
     [report.agentId, report.tokens, report.inherited, report.fired, report.pending],
     [FORK.agentId, 146_000, [30, 52], [30, 52], [70]],
