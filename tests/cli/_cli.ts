@@ -6,6 +6,7 @@ import { dirname, join } from "node:path";
 import type * as z from "zod/mini";
 import { DoctorJsonSchema } from "../../src/cli/schemas.ts";
 import {
+  baseEnv,
   entries,
   MAIN_COMMAND,
   payload,
@@ -32,6 +33,35 @@ export async function cli(
 ): Promise<CliRun> {
   const [program, ...rest] = MAIN_COMMAND;
   return await spawnWithStdin(program!, [...rest, ...args], stdin, env, cwd);
+}
+
+/**
+ * Runs `lessons-reinject <args>` from the checkout on a terminal: util-linux `script` gives it a
+ * pseudo-terminal as stdin and stdout, `columns` wide when given. Its stdout is what the terminal
+ * showed.
+ */
+export async function onTerminal(
+  args: string[],
+  env: Record<string, string>,
+  columns?: number,
+): Promise<CliRun> {
+  const quote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`;
+  const command = [...MAIN_COMMAND, ...args].map(quote).join(" ");
+  const out = await new Deno.Command("script", {
+    args: [
+      "-qec",
+      columns === undefined ? command : `stty cols ${columns} rows 50; ${command}`,
+      "/dev/null",
+    ],
+    env: baseEnv(env),
+    clearEnv: true,
+    cwd: ROOT,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return { code: out.code, stdout: text(out.stdout), stderr: text(out.stderr) };
 }
 
 /** A sandbox (tests/_helpers.ts) that is also the home folder: no user's ~/.claude is read. */

@@ -9,8 +9,7 @@ import denoJson from "../../deno.json" with { type: "json" };
 import { helpWidthOf } from "../../src/cli/common.ts";
 import { renderHelp } from "../../src/cli/help.ts";
 import { VersionJsonSchema } from "../../src/cli/schemas.ts";
-import { baseEnv, MAIN_COMMAND } from "../_helpers.ts";
-import { assertIncludes, cli, cliJson, cliOk, ROOT } from "./_cli.ts";
+import { assertIncludes, cli, cliJson, cliOk, onTerminal } from "./_cli.ts";
 
 const COMMANDS = ["status", "preview", "demo", "doctor", "statusline"];
 const HELPS = [["--help"], ...COMMANDS.map((c) => [c, "--help"]), [
@@ -130,17 +129,7 @@ Deno.test({
   name: "run by hand on a terminal, the hook names commands that work from a checkout",
   ignore: Deno.build.os !== "linux", // util-linux script(1) gives it a terminal as stdin
   async fn() {
-    const quote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`;
-    const out = await new Deno.Command("script", {
-      args: ["-qec", MAIN_COMMAND.map(quote).join(" "), "/dev/null"],
-      env: baseEnv({}),
-      clearEnv: true,
-      cwd: ROOT,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const text = new TextDecoder().decode(out.stdout);
+    const text = (await onTerminal([], {})).stdout;
     assertIncludes(text, "it reads a hook payload on stdin");
     assertIncludes(text, "Try `deno task hook --help` or `deno task hook demo`.");
   },
