@@ -81,20 +81,14 @@ Deno.test("preview lists each source, the marked section in its text; doctor mea
 
 Deno.test("status lists each source", async () => {
   const { work, env } = project();
-  const status = await cliJson(
-    StatusJsonSchema,
-    ["status", "--transcript", RECORDED],
-    env,
-    "",
-    work,
-  );
+  const args = ["status", "--transcript", RECORDED];
+  const status = await cliJson(StatusJsonSchema, args, env, "", work);
   ok(
     status.sources.some((s) => s.startsWith("CLAUDE.md: 1 marked section")),
     status.sources.join(),
   );
   assertEquals([status.afterCompact, status.leftOut], [null, []]);
   const tight = { ...env, LESSONS_REINJECT_MAX_CHARS: "200" };
-  const args = ["status", "--transcript", RECORDED];
   assertEquals((await cliJson(StatusJsonSchema, args, tight, "", work)).leftOut, ["CLAUDE.md:3"]);
   const text = await cli(args, tight, "", work);
   assertIncludes(text.stdout, "left out     CLAUDE.md:3 (over the refresh budget)");

@@ -33,13 +33,8 @@ Deno.test("why answers from the hook's recorded lines and its next call's trace:
     hookSuccess("toolu_w1", first.stderr),
   ]);
 
-  const why = await cliJson(
-    WhyJsonSchema,
-    ["why", "--transcript", box.transcript],
-    env,
-    "",
-    project,
-  );
+  const args = ["why", "--transcript", box.transcript];
+  const why = await cliJson(WhyJsonSchema, args, env, "", project);
   assertIncludes(why.answer, "no refresh will come");
   assertIncludes(why.answer, `${claudeMd}:7: section never closed`);
   // What the transcript recorded: the hook's own debug line, word for word.
@@ -53,7 +48,7 @@ Deno.test("why answers from the hook's recorded lines and its next call's trace:
   assertEquals(said, `lessons-reinject: ${why.nextCall}`);
 
   const wide = { ...env, COLUMNS: "200" };
-  const human = await cli(["why", "--transcript", box.transcript], wide, "", project);
+  const human = await cli(args, wide, "", project);
   assertIncludes(human.stdout, "answer      no refresh will come: nothing to restate");
 });
 
