@@ -247,22 +247,18 @@ Deno.test("on Claude Code's default 1M model, preview words the next refresh as 
   const call = payload("PostToolUse.Bash", { transcript_path: transcript, tool_use_id: "toolu_a" });
   assertIncludes((await runRecorded(call, env)).context ?? "", "refresh 30,52,70 ");
   const figures = statuslineInput().context_window as Record<string, unknown>;
-  const line = await cli(
-    ["statusline"],
-    env,
-    statuslineInput({
-      session_id: call.session_id,
-      transcript_path: transcript,
-      model: { id: "claude-opus-5-5", display_name: "Opus 5.5" },
-      context_window: {
-        ...figures,
-        context_window_size: 1_000_000,
-        current_usage: { input_tokens: 150_000 },
-        used_percentage: 15,
-      },
-    }),
-  );
-  assertIncludes(line.stdout, "next refresh at 180k");
+  const input = statuslineInput({
+    session_id: call.session_id,
+    transcript_path: transcript,
+    model: { id: "claude-opus-5-5", display_name: "Opus 5.5" },
+    context_window: {
+      ...figures,
+      context_window_size: 1_000_000,
+      current_usage: { input_tokens: 150_000 },
+      used_percentage: 15,
+    },
+  });
+  assertIncludes((await cli(["statusline"], env, input)).stdout, "next refresh at 180k");
 });
 
 /** The `tool count` row of a status report, or undefined. */

@@ -19,10 +19,8 @@ import { eventOf, parse } from "../unit/cli/timeline/_svg.ts";
 
 /** `status --timeline --json` of `transcript` (with `more` arguments), parsed. */
 async function timeline(transcript: string, env: Record<string, string>, more: string[] = []) {
-  const run = await cliOk(
-    ["status", "--timeline", "--json", "--transcript", transcript, ...more],
-    env,
-  );
+  const args = ["status", "--timeline", "--json", "--transcript", transcript, ...more];
+  const run = await cliOk(args, env);
   return JSON.parse(run.stdout) as {
     calls: { call: number; tokens: number | null; window: number | null; large: boolean }[];
     events: Record<string, unknown>[];
