@@ -6,7 +6,7 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { MAIN_COMMAND, ROOT, skeletonTranscript, spawnWithStdin } from "../_helpers.ts";
-import { cli, home, statuslineInput } from "./_cli.ts";
+import { cli, doctorJson, home, statuslineInput } from "./_cli.ts";
 
 /**
  * What Deno prints for an error nothing caught: `error: Uncaught`, stack frames (`    at f
@@ -261,12 +261,8 @@ Deno.test("stdout closed early (a pipe into `true`): one line, no trace", async 
 });
 
 Deno.test("doctor --plugin-root: a folder it may not read is not called missing", async () => {
-  const run = await cli(["doctor", "--json", "--plugin-root", "/proc"], home().env);
-  assertEquals(run.code, 1, run.stderr);
-  const plugin = (JSON.parse(run.stdout).checks as { name: string; detail: string }[])
-    .find((c) => c.name === "plugin");
-  ok(
-    plugin?.detail.startsWith("/proc (--plugin-root) cannot be read: it is a system path"),
-    plugin?.detail,
-  );
+  const { code, check } = await doctorJson(home().env, ["--plugin-root", "/proc"]);
+  const detail = check("plugin").detail;
+  assertEquals(code, 1, detail);
+  ok(detail.startsWith("/proc (--plugin-root) cannot be read: it is a system path"), detail);
 });
