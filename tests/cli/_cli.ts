@@ -4,7 +4,9 @@
  */
 import { dirname, join } from "node:path";
 import type * as z from "zod/mini";
+import { DoctorJsonSchema } from "../../src/cli/schemas.ts";
 import {
+  baseEnv,
   entries,
   MAIN_COMMAND,
   payload,
@@ -33,6 +35,35 @@ export async function cli(
   return await spawnWithStdin(program!, [...rest, ...args], stdin, env, cwd);
 }
 
+/**
+ * Runs `lessons-reinject <args>` from the checkout on a terminal: util-linux `script` gives it a
+ * pseudo-terminal as stdin and stdout, `columns` wide when given. Its stdout is what the terminal
+ * showed.
+ */
+export async function onTerminal(
+  args: string[],
+  env: Record<string, string>,
+  columns?: number,
+): Promise<CliRun> {
+  const quote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`;
+  const command = [...MAIN_COMMAND, ...args].map(quote).join(" ");
+  const out = await new Deno.Command("script", {
+    args: [
+      "-qec",
+      columns === undefined ? command : `stty cols ${columns} rows 50; ${command}`,
+      "/dev/null",
+    ],
+    env: baseEnv(env),
+    clearEnv: true,
+    cwd: ROOT,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return { code: out.code, stdout: text(out.stdout), stderr: text(out.stderr) };
+}
+
 /** A sandbox (tests/_helpers.ts) that is also the home folder: no user's ~/.claude is read. */
 export function home(): ReturnType<typeof sandbox> {
   const box = sandbox();
@@ -52,6 +83,11 @@ export function userEnv(box: { dir: string; env: Record<string, string> }, manif
 export function sonnetCall(transcript: string, tokens: number, id: string) {
   const line = entries.assistant(tokens, [id], { model: "claude-sonnet-4-6" });
   writeTranscript(transcript, [line]);
+  return callOf(line, transcript, id);
+}
+
+/** The hook's PostToolUse payload (tests/fixtures) for tool call `id`, in `line`'s session. */
+export function callOf(line: Record<string, unknown>, transcript: string, id: string) {
   const call = { session_id: String(line.sessionId), transcript_path: transcript, tool_use_id: id };
   return payload("PostToolUse.Bash", call);
 }
@@ -61,6 +97,38 @@ export function sessionsFolder(home: string, project: string): string {
   const folder = join(home, ".claude", "projects", project.replace(/[^a-zA-Z0-9]/g, "-"));
   Deno.mkdirSync(folder, { recursive: true });
   return folder;
+}
+
+/** A section of rules marked for restating, as a user marks them in CLAUDE.md or AGENTS.md. */
+export const marked = (text: string) => `<!-- reinject -->\n${text}\n<!-- /reinject -->\n`;
+
+/**
+ * Makes the project folder `dir/name`, a git repository (the CLAUDE.md lookup stops there), with
+ * `files` (paths relative to it, folders made) written in it; returns its path.
+ */
+export function projectIn(dir: string, files: Record<string, string> = {}, name = "project") {
+  const project = join(dir, name);
+  Deno.mkdirSync(join(project, ".git"), { recursive: true });
+  for (const [file, text] of Object.entries(files)) {
+    Deno.mkdirSync(dirname(join(project, file)), { recursive: true });
+    Deno.writeTextFileSync(join(project, file), text);
+  }
+  return project;
+}
+
+/**
+ * Runs `doctor --json --plugin-root <checkout> <args>` from `cwd` (a later `--plugin-root` in
+ * `args` wins): its exit code, its report, and `check(name)`, which fails when there is none.
+ */
+export async function doctorJson(env: Record<string, string>, args: string[] = [], cwd = ROOT) {
+  const run = await cli(["doctor", "--json", "--plugin-root", ROOT, ...args], env, "", cwd);
+  const report = parsedAs(DoctorJsonSchema, run.stdout);
+  const check = (name: string) => {
+    const found = report.checks.find((c) => c.name === name);
+    if (!found) throw new Error(`no check named ${name} in ${run.stdout}`);
+    return found;
+  };
+  return { code: run.code, report, check };
 }
 
 /** Runs `lessons-reinject <args>` as {@link cli} does, and fails (showing stderr) unless it exits 0. */

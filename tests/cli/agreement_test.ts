@@ -32,9 +32,12 @@ import {
   cli,
   type CliRun,
   home,
+  marked,
   parsedAs,
+  projectIn,
   ROOT,
   sandbox,
+  sonnetCall,
   statuslineInput,
 } from "./_cli.ts";
 
@@ -157,8 +160,7 @@ Deno.test("status and preview agree with the hook's next call on every real tran
 
 Deno.test("in a user's own project: with no rules anywhere the next call restates nothing; with rules marked in CLAUDE.md only, all three agree", async () => {
   const box = home();
-  const project = join(box.dir, "project");
-  Deno.mkdirSync(join(project, ".git"), { recursive: true });
+  const project = projectIn(box.dir);
   const env = { ...box.env, LESSONS_DEBUG: "1", LESSONS_MANIFEST_PATH: "" };
   /** A new session, its one reading `tokens`. */
   const reading = (tokens: number, id: string) => {
@@ -185,10 +187,7 @@ Deno.test("in a user's own project: with no rules anywhere the next call restate
   assert(!human.stdout.includes("pending"), human.stdout);
   // Rules marked in CLAUDE.md, and a new session.
   const rule = "Run the tests before every commit.";
-  Deno.writeTextFileSync(
-    join(project, "CLAUDE.md"),
-    `<!-- reinject -->\n${rule}\n<!-- /reinject -->\n`,
-  );
+  Deno.writeTextFileSync(join(project, "CLAUDE.md"), marked(rule));
   const own = reading(62_000, "toolu_u");
   const { status, hook } = await agree(box.transcript, env, project, own, runRecorded);
   assertEquals([status.action, status.pending], ["refresh", [30]]);
@@ -238,21 +237,24 @@ function copyProgram(to: string): void {
   }
 }
 
-/** Claude Code's records of an install of lessons-reinject (2.1.328's shapes). */
-function records(plugins: string, installPath: string, localFolder?: string): void {
+/**
+ * Claude Code's records of an install of lessons-reinject into `plugins` (2.1.328 wrote them:
+ * tests/fixtures/plugins-local-marketplace), from the checkout as a local marketplace, or else
+ * from GitHub.
+ */
+function records(plugins: string, local: boolean): void {
   Deno.mkdirSync(plugins, { recursive: true });
-  const install = { scope: "user", installPath, version: "0.1.0" };
-  Deno.writeTextFileSync(
-    join(plugins, "installed_plugins.json"),
-    JSON.stringify({ version: 2, plugins: { "lessons-reinject@lessons-reinject": [install] } }),
-  );
-  const source = localFolder
-    ? { source: "directory", path: localFolder }
-    : { source: "github", repo: "lessons-reinject/lessons-reinject" };
-  Deno.writeTextFileSync(
-    join(plugins, "known_marketplaces.json"),
-    JSON.stringify({ "lessons-reinject": { source, installLocation: localFolder ?? "" } }),
-  );
+  for (const name of ["installed_plugins.json", "known_marketplaces.json"]) {
+    const text = Deno.readTextFileSync(
+      join(ROOT, "tests", "fixtures", "plugins-local-marketplace", name),
+    )
+      .replaceAll("/home/dev/src/lessons-reinject", ROOT)
+      .replaceAll("/home/dev/.claude/plugins", plugins);
+    Deno.writeTextFileSync(
+      join(plugins, name),
+      local ? text : text.replace('"source": "directory"', '"source": "github"'),
+    );
+  }
 }
 
 Deno.test("a config file drives status, preview, doctor and the statusline wherever it lives, as it drives the hook", async (t) => {
@@ -269,12 +271,7 @@ Deno.test("a config file drives status, preview, doctor and the statusline where
     await t.step(place, async () => {
       const box = sandbox();
       const home = join(box.dir, "home");
-      const project = join(box.dir, "project");
-      Deno.mkdirSync(join(project, ".git"), { recursive: true });
-      Deno.writeTextFileSync(
-        join(project, "CLAUDE.md"),
-        "<!-- reinject -->\nKeep commits small.\n<!-- /reinject -->\n",
-      );
+      const project = projectIn(box.dir, { "CLAUDE.md": marked("Keep commits small.") });
       const claudeDir = place.includes("CLAUDE_CONFIG_DIR")
         ? join(box.dir, "claude-config")
         : join(home, ".claude");
@@ -315,19 +312,15 @@ Deno.test("a config file drives status, preview, doctor and the statusline where
               e,
               at,
             );
-        } else if (place.includes("local marketplace")) records(plugins, cacheCopy, ROOT);
-        else if (!inline) records(plugins, cacheCopy);
+        } else if (!inline) records(plugins, place.includes("local marketplace"));
       }
       Deno.mkdirSync(join(file, ".."), { recursive: true });
       Deno.writeTextFileSync(file, '{ "thresholds": [20, 40, 60] }\n');
       // 22 % of 200k: past the file's 20, short of the default 30.
-      writeTranscript(box.transcript, [
-        entries.assistant(44_000, ["toolu_cf"], { model: "claude-sonnet-4-6" }),
-      ]);
+      const call = sonnetCall(box.transcript, 44_000, "toolu_cf");
       const human = await commands(["status", "--transcript", box.transcript], env, project);
       // The report names the file (a long path wraps after a `/`).
       assertIncludes(human.stdout.replace(/\/\n +/g, "/"), `config file  ${file}`);
-      const call = payload("PostToolUse.Bash", { tool_use_id: "toolu_cf" });
       const { status, hook } = await agree(
         box.transcript,
         env,

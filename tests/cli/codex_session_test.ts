@@ -35,11 +35,11 @@ function claudeSession(home: string, project: string, percent: number): string {
 const status = (env: Record<string, string>, project: string, extra: string[] = []) =>
   cliJson(StatusJsonSchema, ["status", "--project", project, ...extra], env);
 
-Deno.test("status finds a project's Codex session and reads it against the rollout's window; preview and doctor run on it", async () => {
-  const { env, project, session } = await codexProject();
+Deno.test("status finds a project's Codex session and reads it against the rollout's window; preview and doctor run on it; Claude Code's compaction settings do not move its span", async () => {
+  const { box, env, project, session } = await codexProject();
   const report = await status(env, project);
-  assertEquals([report.transcript, report.tokens, report.window], [session.path, 70_000, 190_000]);
-  assertEquals(report.fired, [30]);
+  const { transcript, tokens, window, fired } = report;
+  assertEquals([transcript, tokens, window, fired], [session.path, 70_000, 190_000, [30]]);
   // The rules of the session's agent: AGENTS.md, not CLAUDE.md.
   ok(report.sources.some((line) => line.startsWith("AGENTS.md")), report.sources.join("\n"));
   ok(!report.sources.some((line) => line.includes("CLAUDE.md")), report.sources.join("\n"));
@@ -57,12 +57,21 @@ Deno.test("status finds a project's Codex session and reads it against the rollo
     without.sources.join("\n"),
   );
   // Where Codex compacts by default: 90 % of the configured 200,000 (codex-facts.md).
-  assertEquals([report.compaction?.tokens, report.compaction?.source], [
-    180_000,
-    "Codex's default",
-  ]);
+  const point = [report.compaction?.tokens, report.compaction?.source];
+  assertEquals(point, [180_000, "Codex's default"]);
   const text = await cliOk(["status", "--project", project], env);
   assertIncludes(text.stdout, "190,000");
+  // Claude Code's auto-compaction settings (an early one) do not move a Codex session's span.
+  Deno.mkdirSync(join(box.dir, ".claude"), { recursive: true });
+  Deno.writeTextFileSync(
+    join(box.dir, ".claude", "settings.json"),
+    JSON.stringify({ autoCompactWindow: 100_000 }),
+  );
+  const withClaude = { ...env, CLAUDE_CODE_AUTO_COMPACT_WINDOW: "100000" };
+  assertEquals((await status(withClaude, project)).span, 190_000);
+  const run = await cliOk(["status", "--timeline", "--json", "--project", project], withClaude);
+  const spans = JSON.parse(run.stdout).calls.map((c: { span: number }) => c.span);
+  assertEquals(spans, [190_000, 190_000, 190_000]);
 });
 
 Deno.test("status --timeline replays a Codex session, its compaction and its receipts", async () => {
@@ -101,19 +110,4 @@ Deno.test("with both agents, the session written last is shown, and either by it
   const newer = new Date(Date.now() + 120_000);
   Deno.utimeSync(session.path, newer, newer);
   assertEquals((await status(env, project)).transcript, session.path);
-});
-
-Deno.test("Claude Code's auto-compaction settings do not move a Codex session's span", async () => {
-  const { box, env, project } = await codexProject();
-  // An early auto-compaction for Claude Code sessions only.
-  Deno.mkdirSync(join(box.dir, ".claude"), { recursive: true });
-  Deno.writeTextFileSync(
-    join(box.dir, ".claude", "settings.json"),
-    JSON.stringify({ autoCompactWindow: 100_000 }),
-  );
-  const withClaude = { ...env, CLAUDE_CODE_AUTO_COMPACT_WINDOW: "100000" };
-  assertEquals((await status(withClaude, project)).span, 190_000);
-  const run = await cliOk(["status", "--timeline", "--json", "--project", project], withClaude);
-  const spans = JSON.parse(run.stdout).calls.map((c: { span: number }) => c.span);
-  assertEquals(spans, [190_000, 190_000, 190_000]);
 });

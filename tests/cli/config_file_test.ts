@@ -5,7 +5,7 @@ import { failed } from "../../src/core/result.ts";
 import { parseConfigText } from "../../src/settings/config_file.ts";
 import { loadSettings } from "../../src/settings/load.ts";
 import { runHook } from "../_helpers.ts";
-import { assertIncludes, cli, cliJson, parsedAs, sandbox, sonnetCall } from "./_cli.ts";
+import { assertIncludes, cliJson, sandbox, sonnetCall } from "./_cli.ts";
 
 Deno.test("parseConfigText() accepts JSONC: comments and trailing commas", async () => {
   const text = `{
@@ -107,18 +107,6 @@ function hookSetup(tokens: number) {
   return { box, input: sonnetCall(box.transcript, tokens, "toolu_c") };
 }
 
-Deno.test("the hook reads the config file: its thresholds apply, the environment wins", async () => {
-  const { box, input } = hookSetup(44_000); // 22 %
-  const config = join(box.dir, "config.jsonc");
-  Deno.writeTextFileSync(config, '{\n  // refresh early\n  "thresholds": [20, 40],\n}\n');
-  const env = { ...box.env, HOME: box.dir, LESSONS_CONFIG: config };
-  // The environment first (30: nothing at 22 %), then the file alone (20 fires).
-  const envWins = await runHook(input, { ...env, LESSONS_REINJECT_THRESHOLDS: "30" });
-  assertEquals(envWins.stdout, "");
-  const fired = await runHook(input, env);
-  assertIncludes(fired.context ?? "", "[lessons-reinject refresh 20 ");
-});
-
 Deno.test("an invalid config setting: one stderr line with line and column; the rest applies", async () => {
   const { box, input } = hookSetup(62_000); // 31 %
   const config = join(box.dir, "config.jsonc");
@@ -139,8 +127,7 @@ Deno.test("an invalid config setting: one stderr line with line and column; the 
   assertEquals(broken.stderr.trim().split("\n").length, 1);
   assertIncludes(broken.context ?? "", "[lessons-reinject refresh 30 ");
 
-  const status = await cli(["status", "--json", "--transcript", box.transcript], env);
-  const report = parsedAs(StatusJsonSchema, status.stdout);
+  const report = await cliJson(StatusJsonSchema, ["status", "--transcript", box.transcript], env);
   assertEquals(report.configFile, config);
   assertIncludes(report.problems[0] ?? "", `${config}:3:`);
   assertEquals(report.thresholds, [30, 52, 70]);

@@ -5,8 +5,10 @@ import { runHook, SAMPLE_MANIFEST } from "../_helpers.ts";
 import {
   assertIncludes,
   cli,
-  cliJson,
+  doctorJson,
+  marked,
   parsedAs,
+  projectIn,
   ROOT,
   sandbox,
   sessionsFolder,
@@ -17,18 +19,13 @@ import {
 /** An environment in which every check passes (the binary's absence is only a warning). */
 const healthy = (box: ReturnType<typeof sandbox>) => userEnv(box, SAMPLE_MANIFEST);
 
-async function doctor(
-  env: Record<string, string>,
-  args: string[] = [],
-): Promise<{ code: number; report: DoctorJson }> {
-  const run = await cli(["doctor", "--json", "--plugin-root", ROOT, ...args], env);
-  return { code: run.code, report: parsedAs(DoctorJsonSchema, run.stdout) };
-}
-
-function check(report: DoctorJson, name: string) {
-  const found = report.checks.find((c) => c.name === name);
-  if (!found) throw new Error(`no check named ${name}`);
-  return found;
+/** A plugin root `box.dir/plugin` whose hooks/hooks.json is `hooksJson`; `--plugin-root` it. */
+function pluginWith(box: ReturnType<typeof sandbox>, hooksJson: string): string[] {
+  const root = join(box.dir, "plugin");
+  Deno.mkdirSync(join(root, "hooks"), { recursive: true });
+  Deno.writeTextFileSync(join(root, "hooks", "hooks.json"), hooksJson);
+  Deno.writeTextFileSync(join(root, "hooks", "run"), "#!/bin/sh\n", { mode: 0o755 });
+  return ["--plugin-root", root];
 }
 
 Deno.test("doctor: a working installation exits 0, its plugin found where doctor runs from, from any folder", async () => {
@@ -40,14 +37,15 @@ Deno.test("doctor: a working installation exits 0, its plugin found where doctor
     const report = parsedAs(DoctorJsonSchema, run.stdout);
     assertEquals(run.code, 0, JSON.stringify(report.checks.filter((c) => c.status === "fail")));
     assert(report.ok);
-    assertEquals(check(report, "plugin").detail, `${ROOT} (the checkout this runs from)`);
+    const by = Object.fromEntries(report.checks.map((c) => [c.name, c]));
+    assertEquals(by.plugin?.detail, `${ROOT} (the checkout this runs from)`);
     for (const name of ["hooks wiring", "manifest", "state folder"]) {
-      assertEquals(check(report, name).status, "ok", name);
+      assertEquals(by[name]?.status, "ok", name);
     }
-    assertIncludes(check(report, "manifest").detail, "directives");
+    assertIncludes(by.manifest?.detail ?? "", "directives");
     // A checkout with deno runs its source: no binary is needed there, and none is no failure.
-    assertEquals(check(report, "binary").status, "ok");
-    assertIncludes(check(report, "binary").detail, "is a checkout");
+    assertEquals(by.binary?.status, "ok");
+    assertIncludes(by.binary?.detail ?? "", "is a checkout");
   }
   const human = await cli(["doctor", "--plugin-root", ROOT], healthy(box));
   assertEquals(human.code, 0);
@@ -59,7 +57,9 @@ Deno.test("doctor catches each problem, with its fix, and exits 1", async (t) =>
   const cases: {
     name: string;
     check: string;
-    setup: (box: ReturnType<typeof sandbox>, env: Record<string, string>) => string[] | void;
+    /** Set in the healthy environment. */
+    env?: Record<string, string>;
+    setup?: (box: ReturnType<typeof sandbox>, env: Record<string, string>) => string[] | void;
     says: string;
     oneLine?: true;
   }[] = [
@@ -76,45 +76,31 @@ Deno.test("doctor catches each problem, with its fix, and exits 1", async (t) =>
     {
       name: "invalid thresholds in the environment",
       check: "environment",
-      setup: (_box, env) => {
-        env.LESSONS_REINJECT_THRESHOLDS = "30,abc";
-      },
+      env: { LESSONS_REINJECT_THRESHOLDS: "30,abc" },
       says: 'LESSONS_REINJECT_THRESHOLDS="30,abc": expected a non-empty list of thresholds',
     },
     {
       name: "hooks.json missing an event",
       check: "hooks wiring",
       setup: (box) => {
-        const root = join(box.dir, "plugin");
-        Deno.mkdirSync(join(root, "hooks"), { recursive: true });
         const hooks = JSON.parse(Deno.readTextFileSync(join(ROOT, "hooks", "hooks.json")));
         delete hooks.hooks.PostToolUseFailure;
         hooks.hooks.SessionStart.at(-1).matcher = "clear";
-        Deno.writeTextFileSync(join(root, "hooks", "hooks.json"), JSON.stringify(hooks));
-        Deno.writeTextFileSync(join(root, "hooks", "run"), "#!/bin/sh\n", { mode: 0o755 });
-        return ["--plugin-root", root];
+        return pluginWith(box, JSON.stringify(hooks));
       },
       says: "PostToolUseFailure is not registered",
     },
     {
       name: "a hooks.json that is not JSON, in the project's words, on one line",
       check: "hooks wiring",
-      setup: (box) => {
-        const root = join(box.dir, "plugin");
-        Deno.mkdirSync(join(root, "hooks"), { recursive: true });
-        Deno.writeTextFileSync(join(root, "hooks", "hooks.json"), '{\n  "hooks": {\n    "x" 1\n');
-        Deno.writeTextFileSync(join(root, "hooks", "run"), "#!/bin/sh\n", { mode: 0o755 });
-        return ["--plugin-root", root];
-      },
+      setup: (box) => pluginWith(box, '{\n  "hooks": {\n    "x" 1\n'),
       says: "/plugin/hooks/hooks.json: it is not valid JSON (line 3, column 9: expected ':')",
       oneLine: true,
     },
     {
       name: "no binary and no deno",
       check: "binary",
-      setup: (_box, env) => {
-        env.PATH = "/nonexistent";
-      },
+      env: { PATH: "/nonexistent" },
       says: "no deno on PATH",
     },
     {
@@ -139,18 +125,13 @@ Deno.test("doctor catches each problem, with its fix, and exits 1", async (t) =>
     {
       name: "a budget too small for even the summaries",
       check: "manifest",
-      setup: (_box, env) => {
-        env.LESSONS_REINJECT_MAX_CHARS = "200";
-      },
+      env: { LESSONS_REINJECT_MAX_CHARS: "200" },
       says: "0 whole, 0 as a summary",
     },
     {
       name: "auto-compaction before the last threshold, scaling off",
       check: "thresholds",
-      setup: (_box, env) => {
-        env.CLAUDE_AUTOCOMPACT_PCT_OVERRIDE = "60";
-        env.LESSONS_SCALE_FOR_AUTOCOMPACT = "0";
-      },
+      env: { CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: "60", LESSONS_SCALE_FOR_AUTOCOMPACT: "0" },
       says: "70% never fires there",
     },
     {
@@ -172,12 +153,11 @@ Deno.test("doctor catches each problem, with its fix, and exits 1", async (t) =>
   for (const c of cases) {
     await t.step(c.name, async () => {
       const box = sandbox();
-      const env = healthy(box);
-      const args = c.setup(box, env) ?? [];
-      const { code, report } = await doctor(env, args);
-      assertEquals(code, 1, JSON.stringify(report, null, 1));
-      assertEquals(report.ok, false);
-      const found = check(report, c.check);
+      const env = { ...healthy(box), ...c.env };
+      const args = c.setup?.(box, env) ?? [];
+      const { code, report, check } = await doctorJson(env, args);
+      assertEquals([code, report.ok], [1, false], JSON.stringify(report, null, 1));
+      const found = check(c.check);
       assertEquals(found.status, "fail", JSON.stringify(found));
       assertIncludes(found.detail, c.says);
       if (c.oneLine) assert(!found.detail.includes("\n"), found.detail);
@@ -192,8 +172,8 @@ Deno.test("doctor: a state folder under a regular file is not mended by chmod", 
   const box = sandbox();
   const file = join(box.dir, "plain-file");
   Deno.writeTextFileSync(file, "");
-  const { report } = await doctor({ ...healthy(box), LESSONS_STATE_DIR: join(file, "state") });
-  const found = check(report, "state folder");
+  const { check } = await doctorJson({ ...healthy(box), LESSONS_STATE_DIR: join(file, "state") });
+  const found = check("state folder");
   assertEquals(found.status, "fail");
   assert(!(found.fix ?? "").includes("chmod"), found.fix ?? "");
   assertIncludes(found.fix ?? "", "LESSONS_STATE_DIR");
@@ -265,22 +245,14 @@ Deno.test("doctor: where each threshold falls against Claude Code's compaction p
   for (const c of cases) {
     await t.step(c.name, async () => {
       const box = sandbox();
-      const cwd = join(box.dir, "project");
-      Deno.mkdirSync(join(cwd, ".claude"), { recursive: true });
-      if (c.settings) Deno.writeTextFileSync(join(cwd, ".claude", "settings.json"), c.settings);
-      const run = await cli(
-        ["doctor", "--json", "--plugin-root", ROOT],
-        { ...healthy(box), ...c.env },
-        "",
-        cwd,
-      );
-      const report = parsedAs(DoctorJsonSchema, run.stdout);
-      const found = check(report, "thresholds");
+      const cwd = projectIn(box.dir, c.settings ? { ".claude/settings.json": c.settings } : {});
+      const { code, report, check } = await doctorJson({ ...healthy(box), ...c.env }, [], cwd);
+      const found = check("thresholds");
       assertEquals(found.status, c.status, JSON.stringify(found));
       for (const part of c.says ?? []) assertIncludes(found.detail, part);
       if (c.fix) assertIncludes(found.fix ?? "", c.fix);
       // A warning is no failure.
-      assertEquals(run.code, 0, JSON.stringify(report.checks.filter((x) => x.status === "fail")));
+      assertEquals(code, 0, JSON.stringify(report.checks.filter((x) => x.status === "fail")));
     });
   }
 });
@@ -289,10 +261,9 @@ Deno.test("doctor --plugin-root on a folder that is not the plugin says so, once
   const box = sandbox();
   const empty = join(box.dir, "empty");
   Deno.mkdirSync(empty);
-  const { code, report } = await doctor(healthy(box), ["--plugin-root", empty]);
-  assertEquals(code, 1);
-  const plugin = check(report, "plugin");
-  assertEquals(plugin.status, "fail");
+  const { code, report, check } = await doctorJson(healthy(box), ["--plugin-root", empty]);
+  const plugin = check("plugin");
+  assertEquals([code, plugin.status], [1, "fail"]);
   assertEquals(
     plugin.detail,
     `${empty} (--plugin-root) is not the lessons-reinject plugin: it has no ` +
@@ -317,7 +288,9 @@ Deno.test("doctor flags a statusLine command that cannot run, and names the path
     );
   const bridge = async (args: string[] = ["--plugin-root", ROOT]) => {
     const run = await cli(["doctor", "--json", ...args], healthy(box));
-    return check(parsedAs(DoctorJsonSchema, run.stdout), "statusline bridge");
+    return parsedAs(DoctorJsonSchema, run.stdout).checks.find((c) =>
+      c.name === "statusline bridge"
+    )!;
   };
   await t.step("a bare name not on PATH", async () => {
     statusLine("lessons-reinject statusline");
@@ -347,12 +320,8 @@ Deno.test("doctor flags a statusLine command that cannot run, and names the path
 
 Deno.test("doctor reports this folder's session as the hook's next call sees it, and the size preview gives, the length of what Claude Code receives", async () => {
   const box = sandbox();
-  const cwd = join(box.dir, "project");
-  Deno.mkdirSync(cwd);
-  Deno.writeTextFileSync(
-    join(cwd, "CLAUDE.md"),
-    "# Project\n<!-- reinject -->\n- Run the tests before every commit.\n<!-- /reinject -->\n",
-  );
+  const rule = "- Run the tests before every commit.";
+  const cwd = projectIn(box.dir, { "CLAUDE.md": `# Project\n${marked(rule)}` });
   const projects = sessionsFolder(box.dir, cwd);
   const transcript = join(projects, "size-session.jsonl");
   const env = healthy(box);
@@ -365,12 +334,12 @@ Deno.test("doctor reports this folder's session as the hook's next call sees it,
           report.checks.map((c) => c.detail).join("\n"),
         )?.slice(1).find((m) => m)?.replaceAll(",", ""),
       );
-    const report = await cliJson(DoctorJsonSchema, ["doctor", "--plugin-root", ROOT], env, "", cwd);
+    const { code, report, check } = await doctorJson(env, [], cwd);
     const preview = JSON.parse((await cli(["preview", "--json"], env, "", cwd)).stdout);
-    assertEquals(preview.due, due);
+    assertEquals([code, preview.due], [0, due]);
     assertEquals(size(report), preview.chars, `at ${tokens} tokens`);
     if (!due) continue;
-    const session = check(report, "this session");
+    const session = check("this session");
     assertEquals(session.status, "ok");
     // Doctor names the window and its evidence; sonnet-4-6 may have opted in to 1M (uncertain).
     assertIncludes(

@@ -6,8 +6,8 @@
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { join } from "node:path";
-import { DoctorJsonSchema, ErrorJsonSchema } from "../../src/cli/schemas.ts";
-import { assertIncludes, cli, parsedAs, ROOT, sandbox, userEnv } from "./_cli.ts";
+import { ErrorJsonSchema } from "../../src/cli/schemas.ts";
+import { assertIncludes, cli, doctorJson, parsedAs, ROOT, sandbox, userEnv } from "./_cli.ts";
 
 type Box = ReturnType<typeof sandbox>;
 
@@ -60,17 +60,14 @@ Deno.test("doctor and preview say in one line what is wrong with the manifest, a
     await t.step(broken.name, async () => {
       const env = setUp(sandbox(), broken.make);
       const path = env.LESSONS_MANIFEST_PATH;
-      const run = await cli(["doctor", "--json", "--plugin-root", ROOT], env);
-      assertEquals(run.code, 1);
-      const check = parsedAs(DoctorJsonSchema, run.stdout).checks.find((c) =>
-        c.name === "manifest"
-      );
-      assertEquals(check?.status, "fail");
-      assertEquals(check?.detail, `manifest ${path}: ${broken.says}`);
-      assertInOurWords(check?.detail ?? "");
+      const doctor = await doctorJson(env);
+      const check = doctor.check("manifest");
+      assertEquals([doctor.code, check.status], [1, "fail"]);
+      assertEquals(check.detail, `manifest ${path}: ${broken.says}`);
+      assertInOurWords(check.detail);
       // The variable is set already: mend it, never "set" it; or take the CLAUDE.md route.
-      assertIncludes(check?.fix ?? "", "correct LESSONS_MANIFEST_PATH");
-      assertIncludes(check?.fix ?? "", "<!-- reinject -->");
+      assertIncludes(check.fix ?? "", "correct LESSONS_MANIFEST_PATH");
+      assertIncludes(check.fix ?? "", "<!-- reinject -->");
       // The human report keeps its columns: the detail, then the fix, under one another.
       const human = await cli(["doctor", "--plugin-root", ROOT], env);
       const lines = human.stdout.split("\n");

@@ -6,7 +6,7 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { MAIN_COMMAND, ROOT, skeletonTranscript, spawnWithStdin } from "../_helpers.ts";
-import { cli, home, statuslineInput } from "./_cli.ts";
+import { cli, doctorJson, home, statuslineInput } from "./_cli.ts";
 
 /**
  * What Deno prints for an error nothing caught: `error: Uncaught`, stack frames (`    at f
@@ -56,6 +56,8 @@ interface Case {
   /** Words the reason must include (and words it must not). */
   says?: RegExp;
   never?: RegExp;
+  /** The line is `lessons-reinject: <names>`, and nothing follows it. */
+  exact?: true;
 }
 
 Deno.test("no command prints a stack trace for a bad path or value: one line, path and reason", async () => {
@@ -65,6 +67,18 @@ Deno.test("no command prints a stack trace for a bad path or value: one line, pa
   const file = join(box.dir, "a-file");
   Deno.writeTextFileSync(file, "not a folder\n");
   const t = ["--transcript", transcript];
+  // Files that are not transcripts, and why.
+  const notTranscripts: [string, string | Uint8Array, string][] = [
+    ["deno.json", Deno.readTextFileSync(join(ROOT, "deno.json")), "it is not JSON lines"],
+    ["random.bin", crypto.getRandomValues(new Uint8Array(4096)), "it is not JSON lines"],
+    ["notes.txt", "hello\nthis is plain text\n", "it is not JSON lines"],
+    ["other.jsonl", '{"name":"a"}\n{"name":"b"}\n', "none of its lines is a transcript entry"],
+    ["empty.jsonl", "", "it is empty"],
+  ];
+  for (const [name, content] of notTranscripts) {
+    if (typeof content === "string") Deno.writeTextFileSync(join(box.dir, name), content);
+    else Deno.writeFileSync(join(box.dir, name), content);
+  }
   const cases: Case[] = [
     // status --timeline --svg: a missing folder, a folder, a system path (the issue's three).
     ...["", "--json"].flatMap((json): Case[] =>
@@ -106,6 +120,15 @@ Deno.test("no command prints a stack trace for a bad path or value: one line, pa
         never: /no transcript/,
       },
     ]),
+    ...notTranscripts.flatMap(([name, , why]) =>
+      ["", "--json"].map((json): Case => ({
+        args: ["status", "--transcript", join(box.dir, name), ...(json ? [json] : [])],
+        code: 1,
+        names: `${join(box.dir, name)} is not a Claude Code transcript (${why}); pass a ` +
+          "session's .jsonl file from ~/.claude/projects/, or --session ID",
+        exact: true,
+      }))
+    ),
     { args: ["status", "--json", "--transcript", "/proc/x"], code: 1, names: "/proc/x" },
     {
       args: ["status", "--timeline", "--transcript", "/proc/x"],
@@ -143,7 +166,7 @@ Deno.test("no command prints a stack trace for a bad path or value: one line, pa
     { args: ["status", "--threshold", "30"], code: 2, names: "unknown option --threshold" },
     { args: ["demo", "--full=yes"], code: 2, names: "--full takes no value" },
     { args: ["statusline", "--pass", "extra"], code: 2, names: '"extra"' },
-    { args: ["nonsense"], code: 2, names: '"nonsense"' },
+    { args: ["nonsense"], code: 2, names: 'unknown command "nonsense"' },
     // The demo's temporary folder: TMPDIR missing, a file, a system path.
     ...["", "--json"].flatMap((json): Case[] => [
       {
@@ -167,6 +190,9 @@ Deno.test("no command prints a stack trace for a bad path or value: one line, pa
     const line = run.stderr.split("\n")[0]!;
     if (c.says) ok(c.says.test(line), `${what}: ${line}`);
     if (c.never) ok(!c.never.test(line), `${what}: ${line}`);
+    if (c.exact) assertEquals(run.stderr, `lessons-reinject: ${c.names}\n`, what);
+    // Nothing on stdout, but --json's error.
+    if (!c.args.includes("--json")) assertEquals(run.stdout, "", what);
     // With --json the error is JSON on stdout too (a usage error prints only the help).
     if (c.args.includes("--json") && c.code === 1) {
       assertEquals(JSON.parse(run.stdout).error, line.slice("lessons-reinject: ".length));
@@ -235,12 +261,8 @@ Deno.test("stdout closed early (a pipe into `true`): one line, no trace", async 
 });
 
 Deno.test("doctor --plugin-root: a folder it may not read is not called missing", async () => {
-  const run = await cli(["doctor", "--json", "--plugin-root", "/proc"], home().env);
-  assertEquals(run.code, 1, run.stderr);
-  const plugin = (JSON.parse(run.stdout).checks as { name: string; detail: string }[])
-    .find((c) => c.name === "plugin");
-  ok(
-    plugin?.detail.startsWith("/proc (--plugin-root) cannot be read: it is a system path"),
-    plugin?.detail,
-  );
+  const { code, check } = await doctorJson(home().env, ["--plugin-root", "/proc"]);
+  const detail = check("plugin").detail;
+  assertEquals(code, 1, detail);
+  ok(detail.startsWith("/proc (--plugin-root) cannot be read: it is a system path"), detail);
 });

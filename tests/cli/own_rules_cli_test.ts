@@ -4,27 +4,28 @@
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { DoctorJsonSchema, PreviewJsonSchema, StatusJsonSchema } from "../../src/cli/schemas.ts";
+import { PreviewJsonSchema, StatusJsonSchema } from "../../src/cli/schemas.ts";
+import { appendTranscript, entries, RECORDED, runHook, writeTranscript } from "../_helpers.ts";
 import {
-  appendTranscript,
-  entries,
-  payload,
-  RECORDED,
-  runHook,
-  writeTranscript,
-} from "../_helpers.ts";
-import { assertIncludes, cli, cliJson, home, parsedAs, ROOT, userEnv } from "./_cli.ts";
+  assertIncludes,
+  callOf,
+  cli,
+  cliJson,
+  doctorJson,
+  home,
+  marked,
+  projectIn,
+  ROOT,
+  userEnv,
+} from "./_cli.ts";
 
 const MARKED = "Always run the tests before a commit.";
-const CLAUDE_MD = `# Notes\nUnmarked.\n<!-- reinject -->\n${MARKED}\n<!-- /reinject -->\n` +
-  `<!-- reinject -->\nnever closed\n`;
+const CLAUDE_MD = `# Notes\nUnmarked.\n${marked(MARKED)}<!-- reinject -->\nnever closed\n`;
 
 /** A project folder with a marked CLAUDE.md, no manifest anywhere, a sandboxed user folder. */
 function project() {
   const box = home();
-  const work = join(box.dir, "work");
-  Deno.mkdirSync(join(work, ".git"), { recursive: true });
-  Deno.writeTextFileSync(join(work, "CLAUDE.md"), CLAUDE_MD);
+  const work = projectIn(box.dir, { "CLAUDE.md": CLAUDE_MD }, "work");
   const env: Record<string, string> = userEnv(box, "");
   return { box, work, env };
 }
@@ -51,8 +52,7 @@ Deno.test("preview lists each source, the marked section in its text; doctor mea
   assertIncludes(human.stdout, "sources      manifest: no manifest found");
   assertIncludes(human.stdout, "manifest     none\n"); // not "null"
   assertIncludes(human.stdout, `size         ${preview.chars} of 9,500 characters`);
-  const report = await cliJson(DoctorJsonSchema, ["doctor", "--plugin-root", ROOT], env, "", work);
-  const by = (name: string) => report.checks.find((c) => c.name === name)!;
+  const { code, report, check: by } = await doctorJson(env, [], work);
   // No manifest is no problem when another source has rules.
   assertEquals(by("manifest").status, "ok");
   assertIncludes(by("manifest").detail, "not needed");
@@ -68,37 +68,27 @@ Deno.test("preview lists each source, the marked section in its text; doctor mea
     rules.fix,
     "close the section CLAUDE.md opens at line 6 with a <!-- /reinject --> line",
   );
-  assertEquals(report.checks.filter((c) => c.status === "fail"), []);
+  assertEquals([code, report.checks.filter((c) => c.status === "fail")], [0, []]);
   // With the sample manifest too: the manifest's check quotes the same refresh.
   const both = { ...env, LESSONS_MANIFEST_PATH: join(ROOT, "src", "data", "sample_manifest.json") };
   const full = await cliJson(PreviewJsonSchema, ["preview"], both, "", work);
-  const args = ["doctor", "--plugin-root", ROOT];
-  const { checks } = await cliJson(DoctorJsonSchema, args, both, "", work);
+  const doctor = await doctorJson(both, [], work);
   const chars = full.chars.toLocaleString("en-US");
-  assertIncludes(
-    checks.find((c) => c.name === "manifest")?.detail ?? "",
-    `in a refresh of ${chars} of 9,500`,
-  );
-  assertIncludes(checks.find((c) => c.name === "rules")?.detail ?? "", `is ${chars} of 9,500`);
+  assertEquals(doctor.code, 0);
+  assertIncludes(doctor.check("manifest").detail, `in a refresh of ${chars} of 9,500`);
+  assertIncludes(doctor.check("rules").detail, `is ${chars} of 9,500`);
 });
 
 Deno.test("status lists each source", async () => {
   const { work, env } = project();
-  const status = await cliJson(
-    StatusJsonSchema,
-    ["status", "--transcript", RECORDED],
-    env,
-    "",
-    work,
-  );
+  const args = ["status", "--transcript", RECORDED];
+  const status = await cliJson(StatusJsonSchema, args, env, "", work);
   ok(
     status.sources.some((s) => s.startsWith("CLAUDE.md: 1 marked section")),
     status.sources.join(),
   );
-  assertEquals(status.afterCompact, null);
-  assertEquals(status.leftOut, []);
+  assertEquals([status.afterCompact, status.leftOut], [null, []]);
   const tight = { ...env, LESSONS_REINJECT_MAX_CHARS: "200" };
-  const args = ["status", "--transcript", RECORDED];
   assertEquals((await cliJson(StatusJsonSchema, args, tight, "", work)).leftOut, ["CLAUDE.md:3"]);
   const text = await cli(args, tight, "", work);
   assertIncludes(text.stdout, "left out     CLAUDE.md:3 (over the refresh budget)");
@@ -109,8 +99,7 @@ Deno.test("status says when the next tool call restates the rules after a compac
   const transcript = join(box.dir, "s.jsonl");
   const line = entries.assistant(62_000, ["toolu_1"]);
   writeTranscript(transcript, [line]);
-  const call = { session_id: line.sessionId, transcript_path: transcript, cwd: work };
-  const hook = await runHook(payload("PostToolUse.Bash", { ...call, tool_use_id: "toolu_1" }), env);
+  const hook = await runHook({ ...callOf(line, transcript, "toolu_1"), cwd: work }, env);
   ok(hook.code === 0 && hook.stdout.includes("refresh 30"), hook.stdout);
   // A compaction no event reported (SessionStart(compact) dropped): with only CLAUDE.md rules,
   // which Claude Code puts back itself, the next tool call restates nothing.
@@ -138,9 +127,8 @@ Deno.test("doctor and preview: an unclosed marker in the only source of rules is
     claudeMd,
     `# Notes\n\n\n\n\n\n<!-- reinject -->\n${MARKED}\n<!-- /reinject>\n`,
   );
-  const run = await cli(["doctor", "--json", "--plugin-root", ROOT], env, "", work);
-  assertEquals(run.code, 1);
-  const report = parsedAs(DoctorJsonSchema, run.stdout);
+  const { code, report, check } = await doctorJson(env, [], work);
+  assertEquals(code, 1);
   const failures = report.checks.filter((c) => c.status === "fail");
   assertEquals(failures.map((c) => c.name), ["rules"]);
   assertIncludes(failures[0]!.detail, "line 7: section never closed");
@@ -148,8 +136,7 @@ Deno.test("doctor and preview: an unclosed marker in the only source of rules is
     failures[0]!.fix,
     "close the section CLAUDE.md opens at line 7 with a <!-- /reinject --> line",
   );
-  const manifest = report.checks.find((c) => c.name === "manifest")!;
-  assertEquals(manifest.status, "warn");
+  assertEquals(check("manifest").status, "warn");
   // preview names the file and the line.
   const preview = await cli(["preview"], env, "", work);
   assertEquals(preview.code, 1, preview.stdout);
@@ -169,13 +156,8 @@ Deno.test("doctor: a budget that leaves rules out says which", async () => {
     `<!-- reinject -->\n${"A long rule. ".repeat(200)}\n<!-- /reinject -->\n<!-- reinject -->\n` +
       `${"Another. ".repeat(200)}\n<!-- /reinject -->\n`,
   );
-  const run = await cli(
-    ["doctor", "--json", "--plugin-root", ROOT],
-    { ...env, LESSONS_REINJECT_MAX_CHARS: String(BUDGET_FOR_ONE) },
-    "",
-    work,
-  );
-  const rules = parsedAs(DoctorJsonSchema, run.stdout).checks.find((c) => c.name === "rules")!;
+  const tight = { ...env, LESSONS_REINJECT_MAX_CHARS: String(BUDGET_FOR_ONE) };
+  const rules = (await doctorJson(tight, [], work)).check("rules");
   assertEquals(rules.status, "warn");
   assertIncludes(rules.detail, "1 left out (CLAUDE.md:4)");
   assertIncludes(rules.fix ?? "", "LESSONS_REINJECT_MAX_CHARS");

@@ -6,26 +6,26 @@
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { join } from "node:path";
-import {
-  type DoctorJson,
-  DoctorJsonSchema,
-  PreviewJsonSchema,
-  StatusJsonSchema,
-} from "../../src/cli/schemas.ts";
+import { DoctorJsonSchema, PreviewJsonSchema, StatusJsonSchema } from "../../src/cli/schemas.ts";
 import { entries, spawnWithStdin, writeTranscript } from "../_helpers.ts";
-import { assertIncludes, cli, cliJson, home, parsedAs, ROOT, sessionsFolder } from "./_cli.ts";
+import {
+  assertIncludes,
+  cli,
+  cliJson,
+  home,
+  marked,
+  parsedAs,
+  projectIn,
+  ROOT,
+  sessionsFolder,
+} from "./_cli.ts";
 
 const RULE = "Run the tests before every commit.";
 
 /** A project with a marked CLAUDE.md and one session, under a fresh home with nothing else. */
 function newUser(name = "my-app") {
   const box = home();
-  const project = join(box.dir, name);
-  Deno.mkdirSync(join(project, ".git"), { recursive: true });
-  Deno.writeTextFileSync(
-    join(project, "CLAUDE.md"),
-    `# My app\n\n<!-- reinject -->\n${RULE}\n<!-- /reinject -->\n`,
-  );
+  const project = projectIn(box.dir, { "CLAUDE.md": `# My app\n\n${marked(RULE)}` }, name);
   const sessions = sessionsFolder(box.dir, project);
   const line = entries.assistant(40_000, ["toolu_p"], { model: "claude-sonnet-4-6" });
   const transcript = join(sessions, `${line.sessionId}.jsonl`);
@@ -69,9 +69,8 @@ Deno.test("preview, status and doctor look at the project they are run for", asy
       assertEquals(status.code, 0, status.stderr);
       assertEquals(parsedAs(StatusJsonSchema, status.stdout).transcript, user.transcript);
       const doctor = await run(["doctor", "--json"], user);
-      const report: DoctorJson = parsedAs(DoctorJsonSchema, doctor.stdout);
-      assertEquals(report.checks.filter((c) => c.status === "fail"), []);
-      assertEquals(doctor.code, 0);
+      const report = parsedAs(DoctorJsonSchema, doctor.stdout);
+      assertEquals([report.checks.filter((c) => c.status === "fail"), doctor.code], [[], 0]);
       // hooks/run runs from the checkout: doctor finds it, whatever folder it is run from.
       assertEquals(
         report.checks.find((c) => c.name === "plugin")?.detail,
@@ -114,7 +113,7 @@ Deno.test("from a subfolder of the project, the commands find the session starte
   assertIncludes(up.stderr, "--project DIR");
 });
 
-Deno.test("deno task --cwd is one line, never a stack trace", async () => {
+Deno.test("deno task: --cwd is one line, never a stack trace; demo, from a project, ends with commands that work there", async () => {
   const user = newUser();
   const moved = await denoTask(
     ["--cwd", user.project, ...CONFIG, "hook", "status"],
@@ -124,10 +123,6 @@ Deno.test("deno task --cwd is one line, never a stack trace", async () => {
   assertEquals(moved.code, 2);
   assertEquals(moved.stderr.trim().split("\n").length, 1, moved.stderr);
   assertIncludes(moved.stderr, "--project DIR");
-});
-
-Deno.test("deno task demo, from a project, ends with commands that work there", async () => {
-  const user = newUser();
   const run = await denoTask([...CONFIG, "demo"], user.env, user.project);
   assertEquals(run.code, 0, run.stderr);
   const next = run.stdout.slice(run.stdout.indexOf("\nNext\n"));

@@ -1,14 +1,14 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { join } from "node:path";
-import { ErrorJsonSchema, StatusJsonSchema } from "../../src/cli/schemas.ts";
+import { StatusJsonSchema } from "../../src/cli/schemas.ts";
 import { entries, payload, RECORDED, runHook, runRecorded, writeTranscript } from "../_helpers.ts";
 import {
   assertIncludes,
+  callOf,
   cli,
   cliJson,
   cliOk,
   home,
-  parsedAs,
   ROOT,
   sandbox,
   sessionsFolder,
@@ -46,10 +46,8 @@ Deno.test("status shows the gauge, source, thresholds, what fired and the state 
   assertIncludes(run.stdout, "(found)");
 
   const json = await cliJson(StatusJsonSchema, ["status", "--transcript", transcript], env);
-  assertEquals(json.sessionId, call.session_id);
-  assertEquals(json.fired, [30]);
-  assertEquals(json.next, 52);
-  assertEquals(json.stateFile, "found");
+  const { sessionId, fired, next, stateFile } = json;
+  assertEquals([sessionId, fired, next, stateFile], [call.session_id, [30], 52, "found"]);
   assert(json.statePath.startsWith(box.stateDir));
 });
 
@@ -64,8 +62,7 @@ Deno.test("status finds the newest transcript of this folder's project, or by --
   Deno.utimeSync(older, new Date(2020, 1, 1), new Date(2020, 1, 1));
   const env = box.env;
   const newest = await cliJson(StatusJsonSchema, ["status"], env);
-  assertEquals(newest.transcript, newer);
-  assertEquals(newest.tokens, 110_000);
+  assertEquals([newest.transcript, newest.tokens], [newer, 110_000]);
   assertEquals((await cliJson(StatusJsonSchema, ["status", "--session", id], env)).tokens, 20_000);
   const missing = await cli(["status", "--session", "nope"], env);
   assertEquals(missing.code, 1);
@@ -104,13 +101,12 @@ Deno.test("status names the compaction point, where it came from, and the span i
   const json = await cliJson(StatusJsonSchema, ["status", "--transcript", RECORDED], env);
   assertEquals(json.thresholds, [30, 52, 70]);
   assertEquals([json.span, json.thresholdTokens], [123_000, [36_900, 63_960, 86_100]]);
-  assertEquals(json.compaction?.tokens, 90_000);
-  assertEquals(json.compaction?.source, "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE");
-  assertEquals(json.autocompactPct, 50);
+  const point = [json.compaction?.tokens, json.compaction?.source, json.autocompactPct];
+  assertEquals(point, [90_000, "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE", 50]);
   // With nothing set, the window is the span and the usual point is named.
   const plain = await cliJson(StatusJsonSchema, ["status", "--transcript", RECORDED], box.env);
-  assertEquals([plain.span, plain.compaction?.tokens], [200_000, 167_000]);
-  assertEquals(plain.compaction?.source, "the model's window");
+  const usual = [plain.span, plain.compaction?.tokens, plain.compaction?.source];
+  assertEquals(usual, [200_000, 167_000, "the model's window"]);
   // status never writes: the state folder is not created.
   assertEquals(await Deno.stat(box.stateDir).catch(() => undefined), undefined);
 });
@@ -136,8 +132,7 @@ Deno.test("status never takes a subagent's or the compaction summariser's file f
     Deno.mkdirSync(subagents, { recursive: true });
     const summariser = join(subagents, `agent-${SUMMARISER_ID}.jsonl`);
     Deno.writeTextFileSync(summariser, shape.summariser.text);
-    const run = await cli(["status", "--json", "--transcript", summariser], env);
-    const report = parsedAs(StatusJsonSchema, run.stdout);
+    const report = await cliJson(StatusJsonSchema, ["status", "--transcript", summariser], env);
     assertEquals([report.transcript, report.agentId, report.tokens], [session, null, 40_000]);
     // Its session's transcript gone: say so, and read nothing else.
     Deno.removeSync(session);
@@ -156,8 +151,7 @@ Deno.test("status on a fork subagent's file names what it inherited from its par
   Deno.writeTextFileSync(join(project, `${FORK.sessionId}.jsonl`), generated[FORK.parent]!.text);
   const file = join(subagents, `agent-${FORK.agentId}.jsonl`);
   Deno.writeTextFileSync(file, generated[FORK.agent]!.text);
-  const run = await cli(["status", "--json", "--transcript", file], env);
-  const report = parsedAs(StatusJsonSchema, run.stdout);
+  const report = await cliJson(StatusJsonSchema, ["status", "--transcript", file], env);
   assertEquals(
     [report.agentId, report.tokens, report.inherited, report.fired, report.pending],
     [FORK.agentId, 146_000, [30, 52], [30, 52], [70]],
@@ -168,47 +162,15 @@ Deno.test("status on a fork subagent's file names what it inherited from its par
   );
 });
 
-Deno.test("status --transcript on a file that is not a transcript says so and exits 1", async (t) => {
+// Files that are not transcripts are no_trace_test's rows ("... is not a Claude Code transcript").
+Deno.test("status --transcript: a real transcript whose first line is longer than the head read (a pasted image) still is one", async () => {
   const box = sandbox();
-  const random = new Uint8Array(4096);
-  crypto.getRandomValues(random);
-  const files: [string, string | Uint8Array, string][] = [
-    ["deno.json", Deno.readTextFileSync(join(ROOT, "deno.json")), "it is not JSON lines"],
-    ["random.bin", random, "it is not JSON lines"],
-    ["notes.txt", "hello\nthis is plain text\n", "it is not JSON lines"],
-    ["other.jsonl", '{"name":"a"}\n{"name":"b"}\n', "none of its lines is a transcript entry"],
-    ["empty.jsonl", "", "it is empty"],
-  ];
-  for (const [name, content, why] of files) {
-    await t.step(name, async () => {
-      const path = join(box.dir, name);
-      if (typeof content === "string") Deno.writeTextFileSync(path, content);
-      else Deno.writeFileSync(path, content);
-      const run = await cli(["status", "--transcript", path], box.env);
-      assertEquals(run.code, 1, run.stdout);
-      assertEquals(run.stdout, "");
-      assertEquals(
-        run.stderr,
-        `lessons-reinject: ${path} is not a Claude Code transcript (${why}); pass a session's ` +
-          ".jsonl file from ~/.claude/projects/, or --session ID\n",
-      );
-      const json = await cli(["status", "--transcript", path, "--json"], box.env);
-      assertEquals(json.code, 1);
-      assertIncludes(
-        parsedAs(ErrorJsonSchema, json.stdout).error,
-        "is not a Claude Code transcript",
-      );
-    });
-  }
-  // A real transcript whose first line is longer than the head read (a pasted image) still is one.
-  await t.step("a first line longer than the head", async () => {
-    const path = join(box.dir, "long-first-line.jsonl");
-    const lines = Deno.readTextFileSync(RECORDED).split("\n").filter((l) => l !== "");
-    const first = JSON.parse(lines[0]!);
-    first.content = "x".repeat(300 * 1024);
-    Deno.writeTextFileSync(path, [JSON.stringify(first), ...lines.slice(1)].join("\n") + "\n");
-    await cliOk(["status", "--transcript", path], box.env);
-  });
+  const path = join(box.dir, "long-first-line.jsonl");
+  const lines = Deno.readTextFileSync(RECORDED).split("\n").filter((l) => l !== "");
+  const first = JSON.parse(lines[0]!);
+  first.content = "x".repeat(300 * 1024);
+  Deno.writeTextFileSync(path, [JSON.stringify(first), ...lines.slice(1)].join("\n") + "\n");
+  await cliOk(["status", "--transcript", path], box.env);
 });
 
 Deno.test("status reads at a glance: next, the next call, and the columns", async (t) => {
@@ -268,9 +230,9 @@ Deno.test("on Claude Code's default 1M model, preview words the next refresh as 
   assert(!preview.stdout.includes("measured before auto-compaction"), preview.stdout);
   writeTranscript(transcript, [entries.assistant(145_000, ["toolu_a"], opus)]);
   const json = await cliJson(StatusJsonSchema, ["status", "--transcript", transcript], env);
-  assertEquals([json.window, json.span, json.cadence], [1_000_000, 200_000, 40_000]);
-  assertEquals(json.pending, [30, 52, 70]);
-  assertEquals([json.next, json.nextTokens], [180_000, 180_000]);
+  const { window, span, cadence, pending, next, nextTokens } = json;
+  assertEquals([window, span, cadence, pending], [1_000_000, 200_000, 40_000, [30, 52, 70]]);
+  assertEquals([next, nextTokens], [180_000, 180_000]);
   assertEquals(json.thresholdTokens.slice(0, 5), [60_000, 104_000, 140_000, 180_000, 220_000]);
   // Up to the compaction point, 967,000 on 1M.
   assertEquals(json.thresholdTokens.at(-1), 940_000);
@@ -285,22 +247,18 @@ Deno.test("on Claude Code's default 1M model, preview words the next refresh as 
   const call = payload("PostToolUse.Bash", { transcript_path: transcript, tool_use_id: "toolu_a" });
   assertIncludes((await runRecorded(call, env)).context ?? "", "refresh 30,52,70 ");
   const figures = statuslineInput().context_window as Record<string, unknown>;
-  const line = await cli(
-    ["statusline"],
-    env,
-    statuslineInput({
-      session_id: call.session_id,
-      transcript_path: transcript,
-      model: { id: "claude-opus-5-5", display_name: "Opus 5.5" },
-      context_window: {
-        ...figures,
-        context_window_size: 1_000_000,
-        current_usage: { input_tokens: 150_000 },
-        used_percentage: 15,
-      },
-    }),
-  );
-  assertIncludes(line.stdout, "next refresh at 180k");
+  const input = statuslineInput({
+    session_id: call.session_id,
+    transcript_path: transcript,
+    model: { id: "claude-opus-5-5", display_name: "Opus 5.5" },
+    context_window: {
+      ...figures,
+      context_window_size: 1_000_000,
+      current_usage: { input_tokens: 150_000 },
+      used_percentage: 15,
+    },
+  });
+  assertIncludes((await cli(["statusline"], env, input)).stdout, "next refresh at 180k");
 });
 
 /** The `tool count` row of a status report, or undefined. */
@@ -317,14 +275,7 @@ Deno.test("status: no tool count row when readings decide, one when the count do
     const line = entries.assistant(20_000 + 2_000 * i, [`toolu_c${i}`]);
     lines.push(line, entries.toolResult(`toolu_c${i}`));
     writeTranscript(box.transcript, lines);
-    await runRecorded(
-      payload("PostToolUse.Bash", {
-        session_id: line.sessionId,
-        transcript_path: box.transcript,
-        tool_use_id: `toolu_c${i}`,
-      }),
-      env,
-    );
+    await runRecorded(callOf(line, box.transcript, `toolu_c${i}`), env);
   }
   const measured = await cliOk(["status", "--transcript", box.transcript], env);
   assertEquals(toolCountRow(measured.stdout), undefined, measured.stdout);

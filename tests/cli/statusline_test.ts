@@ -86,9 +86,8 @@ Deno.test("statusline round-trip: the hook then uses the fresh reading, not a st
   assertEquals(recorded.tokens, 64_000);
 
   const status = await cliJson(StatusJsonSchema, ["status", "--transcript", box.transcript], env);
-  assertEquals(status.source, "statusline");
-  assertEquals(status.percent, 32);
-  assertEquals(status.windowSource, "reported by Claude Code");
+  const { source, percent, windowSource } = status;
+  assertEquals([source, percent, windowSource], ["statusline", 32, "reported by Claude Code"]);
 
   const call = (id: string) =>
     runHook(payload("PostToolUse.Bash", { ...pair, tool_use_id: id }), env);

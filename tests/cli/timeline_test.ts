@@ -9,21 +9,18 @@ import { join } from "node:path";
 import {
   appendTranscript,
   entries,
-  payload,
   RECORDINGS,
   runRecorded,
   skeletonTranscript,
   writeTranscript,
 } from "../_helpers.ts";
-import { cliOk, home } from "./_cli.ts";
+import { callOf, cliOk, home } from "./_cli.ts";
 import { eventOf, parse } from "../unit/cli/timeline/_svg.ts";
 
 /** `status --timeline --json` of `transcript` (with `more` arguments), parsed. */
 async function timeline(transcript: string, env: Record<string, string>, more: string[] = []) {
-  const run = await cliOk(
-    ["status", "--timeline", "--json", "--transcript", transcript, ...more],
-    env,
-  );
+  const args = ["status", "--timeline", "--json", "--transcript", transcript, ...more];
+  const run = await cliOk(args, env);
   return JSON.parse(run.stdout) as {
     calls: { call: number; tokens: number | null; window: number | null; large: boolean }[];
     events: Record<string, unknown>[];
@@ -98,14 +95,7 @@ Deno.test("status --timeline draws the hook's own session: the same refreshes it
     const id = `toolu_h${i}`;
     const line = entries.assistant(percent * 1000, [id]);
     appendTranscript(transcript, [line]);
-    const run = await runRecorded(
-      payload("PostToolUse.Bash", {
-        session_id: line.sessionId,
-        transcript_path: transcript,
-        tool_use_id: id,
-      }),
-      env,
-    );
+    const run = await runRecorded(callOf(line, transcript, id), env);
     if (run.context) given.push(i + 1);
   }
   const t = await timeline(transcript, env);

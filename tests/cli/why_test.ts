@@ -7,38 +7,22 @@ import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { join } from "node:path";
 import { WhyJsonSchema } from "../../src/cli/schemas.ts";
 import { appendTranscript, entries, runHook } from "../_helpers.ts";
-import { assertIncludes, cli, cliJson, cliOk, home, sonnetCall } from "./_cli.ts";
+import { assertIncludes, cli, cliJson, cliOk, home, projectIn, sonnetCall } from "./_cli.ts";
 
-/** What Claude Code 2.1.328 records of a hook run that wrote `stderr` (the compact fixture's). */
+/**
+ * What Claude Code 2.1.328 records of a hook run of `toolUseId` that wrote `stderr`: the recorded
+ * session's `hook_success` line (tests/_helpers.ts `entries.ran()`, at 2026-11-30 08:50:50Z).
+ */
 function hookSuccess(toolUseId: string, stderr: string): Record<string, unknown> {
-  return {
-    parentUuid: null,
-    isSidechain: false,
-    attachment: {
-      type: "hook_success",
-      hookName: "PostToolUse:Bash",
-      toolUseID: toolUseId,
-      hookEvent: "PostToolUse",
-      content: "",
-      stdout: "",
-      stderr,
-      exitCode: 0,
-      command: '"${CLAUDE_PLUGIN_ROOT}/hooks/run"',
-      durationMs: 40,
-    },
-    type: "attachment",
-    uuid: crypto.randomUUID(),
-    timestamp: "2026-12-04T10:02:11.123Z",
-    sessionId: "s",
-  };
+  const line = entries.ran(toolUseId, "");
+  return { ...line, attachment: { ...(line.attachment as Record<string, unknown>), stderr } };
 }
 
 Deno.test("why answers from the hook's recorded lines and its next call's trace: an unclosed marker", async () => {
   const box = home();
-  const project = join(box.dir, "project");
-  Deno.mkdirSync(join(project, ".git"), { recursive: true });
+  const unclosed = "# Notes\n\n\n\n\n\n<!-- reinject -->\nKeep commits small.\n";
+  const project = projectIn(box.dir, { "CLAUDE.md": unclosed });
   const claudeMd = join(project, "CLAUDE.md");
-  Deno.writeTextFileSync(claudeMd, "# Notes\n\n\n\n\n\n<!-- reinject -->\nKeep commits small.\n");
   const env = { ...box.env, LESSONS_MANIFEST_PATH: "", LESSONS_DEBUG: "1" };
   // The hook's call, its stderr recorded as Claude Code records it.
   const call = { ...sonnetCall(box.transcript, 62_000, "toolu_w1"), cwd: project };
@@ -49,17 +33,12 @@ Deno.test("why answers from the hook's recorded lines and its next call's trace:
     hookSuccess("toolu_w1", first.stderr),
   ]);
 
-  const why = await cliJson(
-    WhyJsonSchema,
-    ["why", "--transcript", box.transcript],
-    env,
-    "",
-    project,
-  );
+  const args = ["why", "--transcript", box.transcript];
+  const why = await cliJson(WhyJsonSchema, args, env, "", project);
   assertIncludes(why.answer, "no refresh will come");
   assertIncludes(why.answer, `${claudeMd}:7: section never closed`);
   // What the transcript recorded: the hook's own debug line, word for word.
-  assertEquals(why.recorded, [`2026-12-04 10:02:11Z PostToolUse:Bash: ${first.stderr.trim()}`]);
+  assertEquals(why.recorded, [`2026-11-30 08:50:50Z PostToolUse:Bash: ${first.stderr.trim()}`]);
   assertIncludes(first.stderr, "no rules to restate");
   // Its next call says what `why` said it would: the same steps, the same line (less the tool's
   // name, which a call has and a dry run has not, and the wait for its own entry).
@@ -69,7 +48,7 @@ Deno.test("why answers from the hook's recorded lines and its next call's trace:
   assertEquals(said, `lessons-reinject: ${why.nextCall}`);
 
   const wide = { ...env, COLUMNS: "200" };
-  const human = await cli(["why", "--transcript", box.transcript], wide, "", project);
+  const human = await cli(args, wide, "", project);
   assertIncludes(human.stdout, "answer      no refresh will come: nothing to restate");
 });
 

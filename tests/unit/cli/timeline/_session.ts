@@ -27,6 +27,22 @@ export function timeline(calls: TimelineCall[], overrides: Partial<Timeline> = {
   return { ...base, calls, events: [], subagents: 0, ...overrides };
 }
 
+/** A delivered refresh of 30 % at call `n`. */
+export const refresh = (n: number): TimelineEvent => ({
+  kind: "refresh",
+  call: n,
+  thresholds: [30],
+  delivery: "delivered",
+});
+
+/** An automatic compaction from `preTokens`, before call `n`. */
+export const compaction = (n: number, preTokens = 150_000): TimelineEvent => ({
+  kind: "compaction",
+  beforeCall: n,
+  trigger: "auto",
+  preTokens,
+});
+
 /** A straight climb from `from` to `to` tokens over calls `first`..`last`; every 50th unread. */
 function climb(first: number, last: number, from: number, to: number, window: number) {
   const calls: TimelineCall[] = [];
@@ -91,12 +107,8 @@ export function longSession(count: number): Timeline {
   const events: TimelineEvent[] = [];
   for (let n = 1; n <= count; n++) {
     calls.push(call(n, 20_000 + ((n - 1) % 400) * 400, 200_000));
-    if (n % 400 === 1 && n > 1) {
-      events.push({ kind: "compaction", beforeCall: n, trigger: "auto", preTokens: 179_600 });
-    }
-    if (n % 100 === 0) {
-      events.push({ kind: "refresh", call: n, thresholds: [30], delivery: "delivered" });
-    }
+    if (n % 400 === 1 && n > 1) events.push(compaction(n, 179_600));
+    if (n % 100 === 0) events.push(refresh(n));
   }
   return timeline(calls, { sessionId: "long", events });
 }

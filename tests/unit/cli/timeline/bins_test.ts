@@ -8,7 +8,7 @@ import {
   tokensAt,
 } from "../../../../src/cli/timeline/bins.ts";
 import type { Timeline, TimelineEvent } from "../../../../src/cli/timeline/model.ts";
-import { call, longSession, threeCompactions, timeline } from "./_session.ts";
+import { call, compaction, longSession, refresh, threeCompactions, timeline } from "./_session.ts";
 
 /** A timeline of `readings` (one call each, 200k window) and `events`. */
 function session(readings: (number | undefined)[], events: TimelineEvent[] = []): Timeline {
@@ -17,13 +17,6 @@ function session(readings: (number | undefined)[], events: TimelineEvent[] = [])
   );
   return timeline(calls, { events });
 }
-
-const refresh = (n: number): TimelineEvent => ({
-  kind: "refresh",
-  call: n,
-  thresholds: [30],
-  delivery: "delivered",
-});
 
 Deno.test("binTimeline() groups calls into at most one bin per column, each its highest reading", async (t) => {
   const cases: {
@@ -75,12 +68,6 @@ Deno.test("binTimeline() groups calls into at most one bin per column, each its 
 });
 
 Deno.test("binTimeline() keeps every event in the bin of its call, in order", async (t) => {
-  const compaction = (before: number): TimelineEvent => ({
-    kind: "compaction",
-    beforeCall: before,
-    trigger: "auto",
-    preTokens: 150_000,
-  });
   const atStart: TimelineEvent = {
     kind: "restatement",
     call: "SessionStart",
@@ -136,12 +123,6 @@ Deno.test("scaleOf() is linear unless the session would sit squashed at the bott
     timeline(windows.map((w, i) => call(i + 1, tokens, w)));
   const linear = (top: number): Scale => ({ top, kind: "linear" });
   const sqrt = (top: number): Scale => ({ top, kind: "sqrt" });
-  const compaction: TimelineEvent = {
-    kind: "compaction",
-    beforeCall: 2,
-    trigger: "auto",
-    preTokens: 210_000,
-  };
   const cases: [string, Timeline, Scale][] = [
     ["one 200k window", withWindows([200_000, 200_000], 150_000), linear(200_000)],
     ["200k proven 1M part-way", withWindows([200_000, 1_000_000], 150_000), sqrt(1_000_000)],
@@ -153,7 +134,11 @@ Deno.test("scaleOf() is linear unless the session would sit squashed at the bott
       linear(80_000),
     ],
     ["nothing known", session([]), linear(1)],
-    ["a compaction point above the window", session([150_000], [compaction]), linear(210_000)],
+    [
+      "a compaction point above the window",
+      session([150_000], [compaction(2, 210_000)]),
+      linear(210_000),
+    ],
     ["the three-compaction session", threeCompactions(), sqrt(1_000_000)],
   ];
   for (const [name, session, want] of cases) {

@@ -5,9 +5,8 @@
 import { deepStrictEqual as assertEquals, ok, throws } from "node:assert/strict";
 import { type Timeline, timelineJson } from "../../../../src/cli/timeline/model.ts";
 import { timelineSvg } from "../../../../src/cli/timeline/svg.ts";
-import { call, longSession, threeCompactions } from "./_session.ts";
+import { call, longSession, refresh, threeCompactions } from "./_session.ts";
 import { eventOf, parse } from "./_svg.ts";
-import type { TimelineEvent } from "../../../../src/cli/timeline/model.ts";
 
 const awkward: Timeline = {
   ...threeCompactions(),
@@ -113,12 +112,7 @@ Deno.test("timelineSvg(): each x-axis label sits under the middle of its call, w
   for (const n of [1, 2, 4, 7, 600]) {
     const calls = Array.from({ length: n }, (_, i) => call(i + 1, 20_000 + i * 100, 200_000));
     // A refresh on every call: each mark's x is that call's middle.
-    const events: TimelineEvent[] = calls.map((c) => ({
-      kind: "refresh",
-      call: c.call,
-      thresholds: [30],
-      delivery: "delivered",
-    }));
+    const events = calls.map((c) => refresh(c.call));
     const elements = parse(timelineSvg({ ...threeCompactions(), calls, events }));
     const middle = new Map(
       elements.filter((e) => e.getAttribute("data-kind") === "refresh").map((e) => [
