@@ -162,19 +162,6 @@ Deno.test("a refresh header copied from another session or quoted in a lesson is
   ok((await runRecorded(call(), env)).context?.includes("refresh 30 ref="));
 });
 
-Deno.test("20 concurrent hook processes at 31% give exactly one refresh", async () => {
-  const ids = Array.from({ length: 20 }, (_, i) => `toolu_p${i}`);
-  const { box, env } = sandboxSession(
-    WINDOW,
-    ids.map((id) => entries.assistant(31_000, [id], { messageId: "msg_parallel" })),
-  );
-  const read = (id: string) =>
-    payload("PostToolUse.Read", { transcript_path: box.transcript, tool_use_id: id });
-  const runs = await Promise.all(ids.map((id) => runRecorded(read(id), env)));
-  assertEquals(runs.map((r) => r.code).filter((c) => c !== 0), []);
-  assertEquals(runs.filter((r) => r.context !== undefined).length, 1);
-});
-
 Deno.test("a 40 KB manifest: at most the budget, 9,500 characters by default, every directive at least by summary", async (t) => {
   const manifest = largeManifest(40_000);
   const lessons = Object.values(manifest.lessons as Record<string, Record<string, string>>);

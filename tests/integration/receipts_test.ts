@@ -167,20 +167,6 @@ Deno.test("a SessionStart(compact) answer: recorded, the first tool call stays s
   }
 });
 
-Deno.test("parallel calls that all find a refresh owed send it again exactly once", async () => {
-  const { box, env, call, payloadOf } = session();
-  ok((await runHook(call("toolu_1", 31), env)).context);
-  killed(box, "toolu_1");
-  const ids = Array.from({ length: 12 }, (_, i) => `toolu_p${i}`);
-  appendTranscript(box.transcript, [
-    ...ids.map((id) => entries.assistant(33_000, [id], { messageId: "msg_parallel" })),
-  ]);
-  const runs = await Promise.all(ids.map((id) => runHook(payloadOf(id), env)));
-  const refreshes = runs.filter((r) => r.context !== undefined);
-  assertEquals(refreshes.length, 1, runs.map((r) => r.stderr).join("\n"));
-  ok(refreshes[0]!.context!.startsWith("[lessons-reinject refresh 30 ref="));
-});
-
 Deno.test("doctor reports the last session's deliveries", async () => {
   const box = sandbox();
   const cwd = join(box.dir, "project");
