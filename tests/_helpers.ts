@@ -10,6 +10,7 @@ import {
   MAIN,
   PAYLOADS,
   RECORDED,
+  RECORDINGS,
   SAMPLE_MANIFEST,
   SKELETONS,
 } from "../scripts/project.ts";
@@ -205,15 +206,18 @@ export function skeletonTranscript(name: string): string {
 
 // deno-lint-ignore no-explicit-any
 type Line = Record<string, any>;
-let templates: Record<"assistant" | "user" | "refresh" | "ran", Line> | undefined;
+let templates: Record<"assistant" | "user" | "refresh" | "ran" | "boundary", Line> | undefined;
 
-/** A copy, with a new uuid, of a line of the recorded real transcript used as a template. */
+/** A copy, with a new uuid, of a line of a recorded real transcript used as a template. */
 function fresh(kind: keyof NonNullable<typeof templates>): Line {
   if (!templates) {
-    const lines: Line[] = Deno.readTextFileSync(RECORDED).split("\n").filter((l) => l.trim() !== "")
-      .map((l) => JSON.parse(l));
-    const find = (predicate: (l: Line) => boolean) => {
-      const found = lines.find(predicate);
+    const linesOf = (path: string): Line[] =>
+      Deno.readTextFileSync(path).split("\n").filter((l) => l.trim() !== "").map((l) =>
+        JSON.parse(l)
+      );
+    const lines = linesOf(RECORDED);
+    const find = (predicate: (l: Line) => boolean, from = lines) => {
+      const found = from.find(predicate);
       if (!found) throw new Error("recorded transcript lacks a template line");
       return found;
     };
@@ -224,6 +228,10 @@ function fresh(kind: keyof NonNullable<typeof templates>): Line {
       user: find((l) => l.type === "user" && JSON.stringify(l).includes("tool_result")),
       refresh: find(attachment("hook_additional_context")),
       ran: find(attachment("hook_success")),
+      boundary: find(
+        (l) => l.subtype === "compact_boundary",
+        linesOf(join(RECORDINGS, "recorded-2.1.328-compact.jsonl")),
+      ),
     };
   }
   return { ...structuredClone(templates[kind]), uuid: crypto.randomUUID() };
@@ -294,21 +302,11 @@ export const entries = {
     };
     return t;
   },
-  /** A 2.x compaction boundary, shaped as in the shared v2.1.112 transcript. */
+  /** The compaction boundary 2.1.328 wrote after a `/compact`, here of 150,000 tokens. */
   compactBoundary(): Record<string, unknown> {
-    return {
-      parentUuid: null,
-      logicalParentUuid: crypto.randomUUID(),
-      isSidechain: false,
-      type: "system",
-      subtype: "compact_boundary",
-      content: "Conversation compacted",
-      isMeta: false,
-      timestamp: new Date().toISOString(),
-      uuid: crypto.randomUUID(),
-      level: "info",
-      compactMetadata: { trigger: "manual", preTokens: 150000 },
-    };
+    const t = fresh("boundary");
+    t.compactMetadata.preTokens = 150_000;
+    return t;
   },
 };
 
