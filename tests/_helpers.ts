@@ -395,6 +395,14 @@ export function largeManifest(targetBytes: number): Record<string, unknown> {
   return { ...sample, config, lessons };
 }
 
+/** Every file under `dir`, its subfolders' included: their paths, sorted. */
+export function filesUnder(dir: string): string[] {
+  return [...Deno.readDirSync(dir)].flatMap((entry) => {
+    const path = join(dir, entry.name);
+    return entry.isDirectory ? filesUnder(path) : entry.isFile ? [path] : [];
+  }).sort();
+}
+
 /** Whether a program is on PATH. */
 export function onPath(program: string): boolean {
   return (Deno.env.get("PATH") ?? "").split(":").some((dir) => {
