@@ -3,9 +3,9 @@
  * each one built from lines real Claude Code 2.1.328 wrote (tests/fixtures/transcripts), changed
  * only where the shape needs it, and saying where that shape was seen. Imports nothing from src/.
  */
-import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { RECORDINGS } from "../_helpers.ts";
+import { sessionToken } from "./oracle.ts";
 
 type Json = Record<string, unknown>;
 
@@ -50,12 +50,6 @@ function templates(): Record<Kind, Json> {
     forkDirective: find(fork, "fork directive", (l) => l.type === "user"),
   };
   return cached;
-}
-
-/** The refresh token of a session's main thread (how the hook's header names its session). */
-export function sessionToken(sessionId: string): string {
-  return createHash("sha256").update(`lessons-reinject refresh\0${sessionId}`).digest("hex")
-    .slice(0, 8);
 }
 
 /** A transcript written line by line, with deterministic ids, from the templates. */
