@@ -9,7 +9,7 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { join } from "node:path";
 import { ROOT, SAMPLE_MANIFEST } from "../_helpers.ts";
-import { codexAnswer } from "../integration/_codex.ts";
+import { codexAnswer, codexPayload } from "../integration/_codex.ts";
 import { callHook } from "./_adapter.ts";
 
 const FIXTURES = join(ROOT, "tests", "fixtures", "codex");
@@ -107,7 +107,7 @@ async function replay(original: string): Promise<{ got: string[]; want: string[]
     const steps = stepsOf(Deno.readTextFileSync(original));
     const file = Deno.openSync(path, { create: true, append: true });
     const encoder = new TextEncoder();
-    const base = { session_id: "019c8a59-0000-7000-8000-000000000000", transcript_path: path };
+    const base = { transcript_path: path, cwd: dir };
     const got: string[] = [];
     for (const step of steps) {
       if (step.kind === "lines") {
@@ -115,9 +115,9 @@ async function replay(original: string): Promise<{ got: string[]; want: string[]
         continue;
       }
       const payload = step.kind === "call"
-        ? { ...base, hook_event_name: "PostToolUse", tool_name: "Bash", tool_use_id: step.id }
-        : { ...base, hook_event_name: "SessionStart", source: "compact" };
-      const decision = await callHook({ ...payload, cwd: dir }, env);
+        ? codexPayload("PostToolUse", { ...base, tool_use_id: step.id })
+        : codexPayload("SessionStart.compact", base);
+      const decision = await callHook(payload, env);
       if (decision.text !== "") {
         file.writeSync(encoder.encode(JSON.stringify(codexAnswer(decision.text)) + "\n"));
       }
