@@ -14,21 +14,8 @@ function linesOf(file: string): Json[] {
     .map((l) => JSON.parse(l));
 }
 
-type Kind =
-  | "assistant"
-  | "toolResult"
-  | "refresh"
-  | "prompt"
-  | "boundary"
-  | "summary"
-  | "forkRef"
-  | "forkDirective";
-
-let cached: Record<Kind, Json> | undefined;
-
 /** One real line of each kind the shapes need. */
-function templates(): Record<Kind, Json> {
-  if (cached) return cached;
+function loadTemplates() {
   const climb = linesOf("recorded-2.1.328-sonnet-climb.jsonl");
   const compact = linesOf("recorded-2.1.328-compact.jsonl");
   const fork = linesOf("recorded-2.1.328-fork-agent-ae76d425a14d91e5a.jsonl");
@@ -39,7 +26,7 @@ function templates(): Record<Kind, Json> {
   };
   const attachmentType = (l: Json) =>
     l.type === "attachment" ? (l.attachment as Json | undefined)?.type : undefined;
-  cached = {
+  return {
     assistant: find(climb, "assistant", (l) => l.type === "assistant"),
     toolResult: find(climb, "tool_result", (l) => l.type === "user" && "toolUseResult" in l),
     refresh: find(climb, "refresh", (l) => attachmentType(l) === "hook_additional_context"),
@@ -49,8 +36,10 @@ function templates(): Record<Kind, Json> {
     forkRef: find(fork, "fork-context-ref", (l) => l.type === "fork-context-ref"),
     forkDirective: find(fork, "fork directive", (l) => l.type === "user"),
   };
-  return cached;
 }
+
+let cached: ReturnType<typeof loadTemplates> | undefined;
+const templates = () => cached ??= loadTemplates();
 
 /** A transcript written line by line, with deterministic ids, from the templates. */
 class Writer {
