@@ -215,12 +215,9 @@ Deno.test("no line of the README's markdown, and no prose line of docs/, is over
 });
 
 Deno.test("every setting the program reads is in docs/configuration.md's table", () => {
-  const page = read("docs/configuration.md");
-  const start = page.indexOf("<!-- settings-table:start -->");
-  const end = page.indexOf("<!-- settings-table:end -->");
-  assert(start >= 0 && end > start, "settings-table markers missing or out of order");
-  assertEquals(page.indexOf("<!-- settings-table:start -->", start + 1), -1);
-  const table = page.slice(start, end);
+  const markers = ["<!-- settings-table:start -->", "<!-- settings-table:end -->"];
+  const table = betweenMarkers("docs/configuration.md", markers);
+  assertEquals(read("docs/configuration.md").split(markers[0]!).length, 2, "one start marker");
   const rows = new Set([...table.matchAll(/^\| `([A-Z0-9_]+)`/gm)].map((m) => m[1]));
   const read_ = new Set(
     filesUnder(join(ROOT, "src")).filter((path) => path.endsWith(".ts"))

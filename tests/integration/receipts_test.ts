@@ -19,7 +19,7 @@ import {
   sandboxSession,
   writeTranscript,
 } from "../_helpers.ts";
-import { cli, parsedAs, unwrap } from "../cli/_cli.ts";
+import { cli, parsedAs, sessionsFolder, unwrap } from "../cli/_cli.ts";
 
 /** A window of 100,000 tokens makes tokens/1000 the percentage. */
 const WINDOW = { LESSONS_CONTEXT_WINDOW: "100000", LESSONS_DEBUG: "1" };
@@ -171,8 +171,7 @@ Deno.test("doctor reports the last session's deliveries", async () => {
   const box = sandbox();
   const cwd = join(box.dir, "project");
   Deno.mkdirSync(cwd);
-  const projects = join(box.dir, ".claude", "projects", cwd.replace(/[^a-zA-Z0-9]/g, "-"));
-  Deno.mkdirSync(projects, { recursive: true });
+  const projects = sessionsFolder(box.dir, cwd);
   const sessionId = String(entries.assistant(0).sessionId);
   const transcript = join(projects, `${sessionId}.jsonl`);
   writeTranscript(transcript, []);

@@ -8,11 +8,10 @@
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { join } from "node:path";
-import { ROOT, SAMPLE_MANIFEST } from "../_helpers.ts";
-import { codexAnswer, codexPayload } from "../integration/_codex.ts";
+import { SAMPLE_MANIFEST } from "../_helpers.ts";
+import { codexAnswer, codexPayload, FIXTURES } from "../integration/_codex.ts";
 import { callHook } from "./_adapter.ts";
 
-const FIXTURES = join(ROOT, "tests", "fixtures", "codex");
 const PUBLIC = JSON.parse(Deno.readTextFileSync(join(FIXTURES, "public", "sources.json")))
   .map((s: { file: string }) => join(FIXTURES, "public", s.file));
 const RECORDED = ["0.171.0-basic", "0.171.0-compact", "0.171.0-late", "0.150.0-basic"]

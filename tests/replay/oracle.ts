@@ -56,16 +56,14 @@ export interface Truth {
 
 /** The real window of each model of the generated shapes, by Claude Code version. */
 function shapeWindow(model: string | undefined, version: string | undefined): number {
-  const v = (version ?? "0.0.0").split(".").map(Number);
-  const atLeast = (minor: number, patch: number) =>
-    (v[0] ?? 0) > 2 || ((v[0] ?? 0) === 2 && ((v[1] ?? 0) > minor ||
-      ((v[1] ?? 0) === minor && (v[2] ?? 0) >= patch)));
+  const [major = 0, minor = 0, patch = 0] = (version ?? "0.0.0").split(".").map(Number);
   switch (model) {
     case "claude-opus-5":
     case "claude-opus-4-8":
       return 1_000_000; // natively 1M in 2.1.328, the only version these shapes use for them
     case "claude-opus-4-7":
-      return atLeast(1, 117) ? 1_000_000 : 200_000; // natively 1M from 2.1.117
+      // Natively 1M from 2.1.117.
+      return major * 1e6 + minor * 1e3 + patch >= 2_001_117 ? 1_000_000 : 200_000;
     default:
       return 200_000; // claude-sonnet-4-6 without [1m]; the gateway's sonnet-4.5
   }
