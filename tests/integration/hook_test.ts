@@ -150,7 +150,6 @@ Deno.test("a lost state file does not fire twice: what fired is recovered from t
     Deno.removeSync(join(box.stateDir, entry.name));
   }
   assertEquals((await runRecorded(next(40, "toolu_2"), env)).stdout, "");
-  // The next threshold still fires.
   ok((await runRecorded(next(53, "toolu_3"), env)).context?.includes("refresh 52 ref="));
 });
 
@@ -225,7 +224,6 @@ Deno.test("a subagent's calls keep their own state and never read the main trans
     [...Deno.readDirSync(box.stateDir)].map((e) => e.name).filter((n) => n.endsWith(".json"));
   const own = /^lessons-[0-9a-f]{16}-[0-9a-f]{16}-reinject\.json$/;
   assertEquals(names().map((n) => own.test(n)), [true]);
-  // The main thread still gets its 30% refresh.
   ok((await runRecorded(call(), env)).context?.includes("refresh 30 ref="));
   assertEquals(names().length, 2);
 });

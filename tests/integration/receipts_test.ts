@@ -161,7 +161,6 @@ Deno.test("a SessionStart(compact) answer: recorded, the first tool call stays s
       const next = await runRecorded(call("toolu_3", 9), env);
       assertEquals(next.stdout, "", "restated twice");
       ok(next.stderr.includes("compact (re-sent) delivered on toolu_2"), next.stderr);
-      // The thresholds of the new context work as before.
       ok((await runRecorded(call("toolu_4", 31), env)).context?.includes("refresh 30 ref="));
     });
   }
