@@ -206,34 +206,32 @@ export function skeletonTranscript(name: string): string {
 
 // deno-lint-ignore no-explicit-any
 type Line = Record<string, any>;
-let templates: Record<"assistant" | "user" | "refresh" | "ran" | "boundary", Line> | undefined;
+
+/** One line of each kind the builders copy, from transcripts real Claude Code 2.1.328 wrote. */
+function loadTemplates() {
+  const find = (predicate: (l: Line) => boolean, path = RECORDED) => {
+    const found = Deno.readTextFileSync(path).split("\n").filter((l) => l.trim() !== "")
+      .map((l): Line => JSON.parse(l)).find(predicate);
+    if (!found) throw new Error(`${path} lacks a template line`);
+    return found;
+  };
+  const attachment = (type: string) => (l: Line) =>
+    l.type === "attachment" && l.attachment?.type === type;
+  const recording = (name: string) => join(RECORDINGS, `recorded-2.1.328-${name}.jsonl`);
+  return {
+    assistant: find((l) => l.type === "assistant"),
+    user: find((l) => l.type === "user" && JSON.stringify(l).includes("tool_result")),
+    refresh: find(attachment("hook_additional_context")),
+    ran: find(attachment("hook_success")),
+    cancelled: find(attachment("hook_cancelled"), recording("hook-cancelled")),
+    boundary: find((l) => l.subtype === "compact_boundary", recording("compact")),
+  };
+}
+let templates: ReturnType<typeof loadTemplates> | undefined;
 
 /** A copy, with a new uuid, of a line of a recorded real transcript used as a template. */
-function fresh(kind: keyof NonNullable<typeof templates>): Line {
-  if (!templates) {
-    const linesOf = (path: string): Line[] =>
-      Deno.readTextFileSync(path).split("\n").filter((l) => l.trim() !== "").map((l) =>
-        JSON.parse(l)
-      );
-    const lines = linesOf(RECORDED);
-    const find = (predicate: (l: Line) => boolean, from = lines) => {
-      const found = from.find(predicate);
-      if (!found) throw new Error("recorded transcript lacks a template line");
-      return found;
-    };
-    const attachment = (type: string) => (l: Line) =>
-      l.type === "attachment" && l.attachment?.type === type;
-    templates = {
-      assistant: find((l) => l.type === "assistant"),
-      user: find((l) => l.type === "user" && JSON.stringify(l).includes("tool_result")),
-      refresh: find(attachment("hook_additional_context")),
-      ran: find(attachment("hook_success")),
-      boundary: find(
-        (l) => l.subtype === "compact_boundary",
-        linesOf(join(RECORDINGS, "recorded-2.1.328-compact.jsonl")),
-      ),
-    };
-  }
+function fresh(kind: keyof ReturnType<typeof loadTemplates>): Line {
+  templates ??= loadTemplates();
   return { ...structuredClone(templates[kind]), uuid: crypto.randomUUID() };
 }
 
@@ -291,15 +289,8 @@ export const entries = {
   },
   /** The attachment Claude Code records for a hook it killed at its timeout (2.1.328). */
   cancelled(toolUseId: string): Record<string, unknown> {
-    const t = fresh("refresh");
-    delete t.rendered;
-    delete t.renderedRole;
-    t.attachment = {
-      type: "hook_cancelled",
-      hookName: "PostToolUse:Bash",
-      toolUseID: toolUseId,
-      hookEvent: "PostToolUse",
-    };
+    const t = fresh("cancelled");
+    t.attachment.toolUseID = toolUseId;
     return t;
   },
   /** The compaction boundary 2.1.328 wrote after a `/compact`, here of 150,000 tokens. */
