@@ -249,12 +249,10 @@ Deno.test("a release not known but seen recording this hook's outcome: a missed 
 Deno.test("a subagent's own file holds receipts from 2.1.259 on: before, its refresh is sent once", async (t) => {
   for (const [version, again] of [["2.1.258", false], ["2.1.259", true]] as const) {
     await t.step(`${version}: ${again ? "sent again" : "sent once"}`, async () => {
-      const box = sandbox();
-      writeTranscript(box.transcript, [entries.assistant(5_000, ["toolu_main"])]);
+      const { box, env } = sandboxSession(WINDOW, [entries.assistant(5_000, ["toolu_main"])]);
       const file = join(box.transcript.replace(/\.jsonl$/, ""), "subagents", "agent-a1old.jsonl");
       Deno.mkdirSync(join(file, ".."), { recursive: true });
       writeTranscript(file, []);
-      const env = { ...box.env, ...WINDOW };
       const call = (id: string, percent: number) => {
         appendTranscript(file, [
           entries.assistant(percent * 1000, [id], { isSidechain: true, version }),
