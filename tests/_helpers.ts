@@ -10,6 +10,7 @@ import {
   MAIN,
   PAYLOADS,
   RECORDED,
+  RECORDINGS,
   SAMPLE_MANIFEST,
   SKELETONS,
 } from "../scripts/project.ts";
@@ -205,27 +206,32 @@ export function skeletonTranscript(name: string): string {
 
 // deno-lint-ignore no-explicit-any
 type Line = Record<string, any>;
-let templates: Record<"assistant" | "user" | "refresh" | "ran", Line> | undefined;
 
-/** A copy, with a new uuid, of a line of the recorded real transcript used as a template. */
-function fresh(kind: keyof NonNullable<typeof templates>): Line {
-  if (!templates) {
-    const lines: Line[] = Deno.readTextFileSync(RECORDED).split("\n").filter((l) => l.trim() !== "")
-      .map((l) => JSON.parse(l));
-    const find = (predicate: (l: Line) => boolean) => {
-      const found = lines.find(predicate);
-      if (!found) throw new Error("recorded transcript lacks a template line");
-      return found;
-    };
-    const attachment = (type: string) => (l: Line) =>
-      l.type === "attachment" && l.attachment?.type === type;
-    templates = {
-      assistant: find((l) => l.type === "assistant"),
-      user: find((l) => l.type === "user" && JSON.stringify(l).includes("tool_result")),
-      refresh: find(attachment("hook_additional_context")),
-      ran: find(attachment("hook_success")),
-    };
-  }
+/** One line of each kind the builders copy, from transcripts real Claude Code 2.1.328 wrote. */
+function loadTemplates() {
+  const find = (predicate: (l: Line) => boolean, path = RECORDED) => {
+    const found = Deno.readTextFileSync(path).split("\n").filter((l) => l.trim() !== "")
+      .map((l): Line => JSON.parse(l)).find(predicate);
+    if (!found) throw new Error(`${path} lacks a template line`);
+    return found;
+  };
+  const attachment = (type: string) => (l: Line) =>
+    l.type === "attachment" && l.attachment?.type === type;
+  const recording = (name: string) => join(RECORDINGS, `recorded-2.1.328-${name}.jsonl`);
+  return {
+    assistant: find((l) => l.type === "assistant"),
+    user: find((l) => l.type === "user" && JSON.stringify(l).includes("tool_result")),
+    refresh: find(attachment("hook_additional_context")),
+    ran: find(attachment("hook_success")),
+    cancelled: find(attachment("hook_cancelled"), recording("hook-cancelled")),
+    boundary: find((l) => l.subtype === "compact_boundary", recording("compact")),
+  };
+}
+let templates: ReturnType<typeof loadTemplates> | undefined;
+
+/** A copy, with a new uuid, of a line of a recorded real transcript used as a template. */
+function fresh(kind: keyof ReturnType<typeof loadTemplates>): Line {
+  templates ??= loadTemplates();
   return { ...structuredClone(templates[kind]), uuid: crypto.randomUUID() };
 }
 
@@ -283,32 +289,15 @@ export const entries = {
   },
   /** The attachment Claude Code records for a hook it killed at its timeout (2.1.328). */
   cancelled(toolUseId: string): Record<string, unknown> {
-    const t = fresh("refresh");
-    delete t.rendered;
-    delete t.renderedRole;
-    t.attachment = {
-      type: "hook_cancelled",
-      hookName: "PostToolUse:Bash",
-      toolUseID: toolUseId,
-      hookEvent: "PostToolUse",
-    };
+    const t = fresh("cancelled");
+    t.attachment.toolUseID = toolUseId;
     return t;
   },
-  /** A 2.x compaction boundary, shaped as in the shared v2.1.112 transcript. */
+  /** The compaction boundary 2.1.328 wrote after a `/compact`, here of 150,000 tokens. */
   compactBoundary(): Record<string, unknown> {
-    return {
-      parentUuid: null,
-      logicalParentUuid: crypto.randomUUID(),
-      isSidechain: false,
-      type: "system",
-      subtype: "compact_boundary",
-      content: "Conversation compacted",
-      isMeta: false,
-      timestamp: new Date().toISOString(),
-      uuid: crypto.randomUUID(),
-      level: "info",
-      compactMetadata: { trigger: "manual", preTokens: 150000 },
-    };
+    const t = fresh("boundary");
+    t.compactMetadata.preTokens = 150_000;
+    return t;
   },
 };
 
@@ -395,6 +384,14 @@ export function largeManifest(targetBytes: number): Record<string, unknown> {
   // Session start's own limits lifted: these lessons are there to overflow the refresh's budget.
   const config = { ...sample.config, maxSessionStartLessons: 1e6, sessionStartBudgetBytes: 1e9 };
   return { ...sample, config, lessons };
+}
+
+/** Every file under `dir`, its subfolders' included: their paths, sorted. */
+export function filesUnder(dir: string): string[] {
+  return [...Deno.readDirSync(dir)].flatMap((entry) => {
+    const path = join(dir, entry.name);
+    return entry.isDirectory ? filesUnder(path) : entry.isFile ? [path] : [];
+  }).sort();
 }
 
 /** Whether a program is on PATH. */

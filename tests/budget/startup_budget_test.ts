@@ -15,10 +15,9 @@ import {
   entries,
   HOOK_PERMISSIONS,
   onPath,
-  payload,
   ROOT,
   SAMPLE_MANIFEST,
-  sandbox,
+  sandboxSession,
   spawnWithStdin,
   writeTranscript,
 } from "../_helpers.ts";
@@ -72,7 +71,7 @@ Deno.test({
   // CI installs valgrind (.ci/run) and fails a test that lacks it.
   ignore: Deno.build.os !== "linux" || (!onPath("valgrind") && Deno.env.get("CI") !== "true"),
   async fn(t) {
-    const box = sandbox();
+    const { box, env: boxEnv, call } = sandboxSession();
     const bundle = join(box.dir, "lessons-reinject.js");
     await buildBundle(bundle, ROOT);
     const floorScript = join(box.dir, "floor.ts");
@@ -82,17 +81,11 @@ Deno.test({
     );
     // Its own Deno folder: a code cache made by these runs only.
     const env = {
-      ...box.env,
+      ...boxEnv,
       DENO_DIR: join(box.dir, "deno"),
       LESSONS_CONTEXT_WINDOW: "200000",
       LESSONS_DEBUG: "1",
     };
-    const call = (id: string, transcript = box.transcript, cwd?: string) =>
-      payload("PostToolUse.Bash", {
-        transcript_path: transcript,
-        tool_use_id: id,
-        ...(cwd === undefined ? {} : { cwd }),
-      });
     const floor = (await instructions(floorScript, call("toolu_floor"), env)).instructions;
     const within = (what: string, used: number, budget: number) =>
       ok(
@@ -145,7 +138,8 @@ Deno.test({
         Deno.writeTextFileSync(join(root, ".claude", "reinject.md"), "RULES-FILE-RULE\n");
         const transcript = join(box.dir, "firing.jsonl");
         writeTranscript(transcript, [entries.assistant(62_000, ["toolu_3"])]);
-        const firing = await instructions(bundle, call("toolu_3", transcript, join(root, "pkg")), {
+        const stdin = call("toolu_3", { transcript_path: transcript, cwd: join(root, "pkg") });
+        const firing = await instructions(bundle, stdin, {
           ...env,
           HOME: join(box.dir, "home"),
           CLAUDE_CONFIG_DIR: user,
@@ -168,7 +162,7 @@ Deno.test({
         writeTranscript(transcript, [entries.assistant(110_000, ["toolu_earlier"])]);
         const late = await instructions(
           bundle,
-          call("toolu_late", transcript),
+          call("toolu_late", { transcript_path: transcript }),
           { ...env, LESSONS_REINJECT_WAIT_MS: "120", LESSONS_STATE_DIR: join(box.dir, "late") },
           true,
         );

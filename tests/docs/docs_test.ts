@@ -5,21 +5,13 @@
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { dirname, join, relative, resolve } from "node:path";
-import { ROOT } from "../_helpers.ts";
-
-/** The Markdown pages under `dir` (a repository path), its subfolders' included. */
-function markdownUnder(dir: string): string[] {
-  return [...Deno.readDirSync(join(ROOT, dir))].flatMap((e) =>
-    e.isDirectory
-      ? markdownUnder(`${dir}/${e.name}`)
-      : e.isFile && e.name.endsWith(".md")
-      ? [`${dir}/${e.name}`]
-      : []
-  ).sort();
-}
+import { filesUnder, ROOT } from "../_helpers.ts";
 
 /** The README, the users' docs/ and the maintainers' docs/maintainers/. */
-const pages = ["README.md", ...markdownUnder("docs")];
+const pages = [
+  "README.md",
+  ...filesUnder(join(ROOT, "docs")).filter((p) => p.endsWith(".md")).map((p) => relative(ROOT, p)),
+];
 const read = (page: string) => Deno.readTextFileSync(join(ROOT, page));
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens. */
@@ -138,18 +130,15 @@ Deno.test("no page quotes Claude Code's minified code or names its minified func
 
 Deno.test("no comment in src/, tests/, scripts/ or bench/ names a minified function", () => {
   const found: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of Deno.readDirSync(join(ROOT, dir))) {
-      const path = `${dir}/${entry.name}`;
-      if (entry.isDirectory && path !== "tests/fixtures") walk(path);
-      if (!entry.isFile || !entry.name.endsWith(".ts")) continue;
-      for (const [i, line] of Deno.readTextFileSync(join(ROOT, path)).split("\n").entries()) {
-        const comment = /^\s*(?:\*|\/\/|\/\*)/.test(line) ? line : line.split("// ")[1] ?? "";
-        if (minifiedName.test(comment)) found.push(`${path}:${i + 1}: ${line.trim()}`);
-      }
+  const code = ["src", "tests", "scripts", "bench"].flatMap((dir) => filesUnder(join(ROOT, dir)))
+    .map((file) => relative(ROOT, file))
+    .filter((path) => path.endsWith(".ts") && !path.startsWith("tests/fixtures/"));
+  for (const path of code) {
+    for (const [i, line] of Deno.readTextFileSync(join(ROOT, path)).split("\n").entries()) {
+      const comment = /^\s*(?:\*|\/\/|\/\*)/.test(line) ? line : line.split("// ")[1] ?? "";
+      if (minifiedName.test(comment)) found.push(`${path}:${i + 1}: ${line.trim()}`);
     }
-  };
-  for (const dir of ["src", "tests", "scripts", "bench"]) walk(dir);
+  }
   assertEquals(found, []);
   assert(minifiedName.test("read from `gyn` in 2.1.328") && minifiedName.test("j0e(value)"));
   assert(!minifiedName.test("`json`, `ja-JP`, agent-a1, eyes(), `Ey.x`"), "a false positive");
@@ -226,26 +215,15 @@ Deno.test("no line of the README's markdown, and no prose line of docs/, is over
 });
 
 Deno.test("every setting the program reads is in docs/configuration.md's table", () => {
-  const page = read("docs/configuration.md");
-  const start = page.indexOf("<!-- settings-table:start -->");
-  const end = page.indexOf("<!-- settings-table:end -->");
-  assert(start >= 0 && end > start, "settings-table markers missing or out of order");
-  assertEquals(page.indexOf("<!-- settings-table:start -->", start + 1), -1);
-  const table = page.slice(start, end);
+  const markers = ["<!-- settings-table:start -->", "<!-- settings-table:end -->"];
+  const table = betweenMarkers("docs/configuration.md", markers);
+  assertEquals(read("docs/configuration.md").split(markers[0]!).length, 2, "one start marker");
   const rows = new Set([...table.matchAll(/^\| `([A-Z0-9_]+)`/gm)].map((m) => m[1]));
-  const read_ = new Set<string>();
-  const walk = (dir: string) => {
-    for (const entry of Deno.readDirSync(dir)) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory) walk(path);
-      else if (entry.name.endsWith(".ts")) {
-        for (const m of Deno.readTextFileSync(path).matchAll(/"(LESSONS_[A-Z0-9_]+)"/g)) {
-          read_.add(m[1] ?? "");
-        }
-      }
-    }
-  };
-  walk(join(ROOT, "src"));
+  const read_ = new Set(
+    filesUnder(join(ROOT, "src")).filter((path) => path.endsWith(".ts"))
+      .flatMap((path) => [...Deno.readTextFileSync(path).matchAll(/"(LESSONS_[A-Z0-9_]+)"/g)])
+      .map((m) => m[1] ?? ""),
+  );
   assertEquals([...read_].filter((name) => !rows.has(name)).sort(), []);
 });
 

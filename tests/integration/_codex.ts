@@ -7,7 +7,8 @@
 import { join } from "node:path";
 import { contextOf, ROOT, runHook, runPausing } from "../_helpers.ts";
 
-const FIXTURES = join(ROOT, "tests", "fixtures", "codex");
+/** The captured Codex rollouts and payloads. */
+export const FIXTURES = join(ROOT, "tests", "fixtures", "codex");
 const lines = (name: string) =>
   Deno.readTextFileSync(join(FIXTURES, "rollouts", `recorded-0.171.0-${name}.jsonl`)).split("\n")
     .filter((l) => l !== "").map((l) => JSON.parse(l));

@@ -5,7 +5,6 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import {
-  baseEnv,
   entries,
   MAIN_COMMAND,
   payload,
@@ -42,22 +41,13 @@ Deno.test({
     for (const [name, args, stdout, stderr] of cases) {
       await t.step(name, async () => {
         // Deno.Command can only pipe, inherit or close stdin: sh opens the directory for it.
-        const out = await new Deno.Command("sh", {
-          args: [
-            "-c",
-            'dir=$1; shift; exec "$@" < "$dir"',
-            "sh",
-            box.dir,
-            ...MAIN_COMMAND,
-            ...args,
-          ],
-          env: baseEnv({ ...box.env, LESSONS_DEBUG: "1" }),
-          clearEnv: true,
-          stdout: "piped",
-          stderr: "piped",
-        }).output();
-        const decoded = [out.stdout, out.stderr].map((b) => new TextDecoder().decode(b));
-        assertEquals([out.code, ...decoded], [0, stdout, stderr]);
+        const run = await spawnWithStdin(
+          "sh",
+          ["-c", 'dir=$1; shift; exec "$@" < "$dir"', "sh", box.dir, ...MAIN_COMMAND, ...args],
+          "",
+          { ...box.env, LESSONS_DEBUG: "1" },
+        );
+        assertEquals([run.code, run.stdout, run.stderr], [0, stdout, stderr]);
       });
     }
   },

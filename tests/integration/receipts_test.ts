@@ -19,7 +19,7 @@ import {
   sandboxSession,
   writeTranscript,
 } from "../_helpers.ts";
-import { cli, parsedAs, unwrap } from "../cli/_cli.ts";
+import { cli, parsedAs, sessionsFolder, unwrap } from "../cli/_cli.ts";
 
 /** A window of 100,000 tokens makes tokens/1000 the percentage. */
 const WINDOW = { LESSONS_CONTEXT_WINDOW: "100000", LESSONS_DEBUG: "1" };
@@ -161,32 +161,16 @@ Deno.test("a SessionStart(compact) answer: recorded, the first tool call stays s
       const next = await runRecorded(call("toolu_3", 9), env);
       assertEquals(next.stdout, "", "restated twice");
       ok(next.stderr.includes("compact (re-sent) delivered on toolu_2"), next.stderr);
-      // The thresholds of the new context work as before.
       ok((await runRecorded(call("toolu_4", 31), env)).context?.includes("refresh 30 ref="));
     });
   }
-});
-
-Deno.test("parallel calls that all find a refresh owed send it again exactly once", async () => {
-  const { box, env, call, payloadOf } = session();
-  ok((await runHook(call("toolu_1", 31), env)).context);
-  killed(box, "toolu_1");
-  const ids = Array.from({ length: 12 }, (_, i) => `toolu_p${i}`);
-  appendTranscript(box.transcript, [
-    ...ids.map((id) => entries.assistant(33_000, [id], { messageId: "msg_parallel" })),
-  ]);
-  const runs = await Promise.all(ids.map((id) => runHook(payloadOf(id), env)));
-  const refreshes = runs.filter((r) => r.context !== undefined);
-  assertEquals(refreshes.length, 1, runs.map((r) => r.stderr).join("\n"));
-  ok(refreshes[0]!.context!.startsWith("[lessons-reinject refresh 30 ref="));
 });
 
 Deno.test("doctor reports the last session's deliveries", async () => {
   const box = sandbox();
   const cwd = join(box.dir, "project");
   Deno.mkdirSync(cwd);
-  const projects = join(box.dir, ".claude", "projects", cwd.replace(/[^a-zA-Z0-9]/g, "-"));
-  Deno.mkdirSync(projects, { recursive: true });
+  const projects = sessionsFolder(box.dir, cwd);
   const sessionId = String(entries.assistant(0).sessionId);
   const transcript = join(projects, `${sessionId}.jsonl`);
   writeTranscript(transcript, []);
@@ -265,12 +249,10 @@ Deno.test("a release not known but seen recording this hook's outcome: a missed 
 Deno.test("a subagent's own file holds receipts from 2.1.259 on: before, its refresh is sent once", async (t) => {
   for (const [version, again] of [["2.1.258", false], ["2.1.259", true]] as const) {
     await t.step(`${version}: ${again ? "sent again" : "sent once"}`, async () => {
-      const box = sandbox();
-      writeTranscript(box.transcript, [entries.assistant(5_000, ["toolu_main"])]);
+      const { box, env } = sandboxSession(WINDOW, [entries.assistant(5_000, ["toolu_main"])]);
       const file = join(box.transcript.replace(/\.jsonl$/, ""), "subagents", "agent-a1old.jsonl");
       Deno.mkdirSync(join(file, ".."), { recursive: true });
       writeTranscript(file, []);
-      const env = { ...box.env, ...WINDOW };
       const call = (id: string, percent: number) => {
         appendTranscript(file, [
           entries.assistant(percent * 1000, [id], { isSidechain: true, version }),

@@ -1,16 +1,14 @@
 /**
  * The real entry point as a subprocess on session shapes real Claude Code writes: a fork
- * subagent (recorded from 2.1.328, and generated with a labelled agent id), and the compaction
- * summariser's own file of 2.1.30-2.1.80 beside a session. Transcripts are the recorded ones or
- * built from their lines by tests/replay/shapes.ts.
+ * subagent with a labelled agent id, the compaction summariser's own file of 2.1.30-2.1.80 beside
+ * a session, and the first call after `/model`. Transcripts are built from recorded lines by
+ * tests/replay/shapes.ts (the recorded 2.1.328 fork is replayed call by call by
+ * tests/replay/replay_test.ts).
  */
 import { deepStrictEqual as assertEquals, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { payload, RECORDINGS, runHook, runPausing, sandbox } from "../_helpers.ts";
+import { payload, runHook, runPausing, sandbox } from "../_helpers.ts";
 import { compactionSummariser, FORK, shapes, SUMMARISER_ID, switchTurn } from "../replay/shapes.ts";
-
-const FORK_SESSION = "4b72c920-445c-453e-b371-aed56fd2d55f";
-const FORK_AGENT = "ae76d425a14d91e5a";
 
 /** A project folder laid out as Claude Code lays it out: `<session>.jsonl`, `<session>/subagents/`. */
 function project(box: ReturnType<typeof sandbox>, sessionId: string) {
@@ -30,29 +28,6 @@ function upTo(text: string, needle: string): string {
 
 /** The assistant entry holding tool call `id` (its `"id":"<id>"` in a tool_use block). */
 const callOf = (id: string) => `"type":"tool_use","id":"${id}"`;
-
-Deno.test("a fork recorded from 2.1.328 starts with the 30 % refresh its parent's context holds", async () => {
-  const box = sandbox();
-  const { main, subagents } = project(box, FORK_SESSION);
-  Deno.copyFileSync(join(RECORDINGS, "recorded-2.1.328-fork-main.jsonl"), main);
-  const fork = Deno.readTextFileSync(
-    join(RECORDINGS, `recorded-2.1.328-fork-agent-${FORK_AGENT}.jsonl`),
-  );
-  const file = join(subagents, `agent-${FORK_AGENT}.jsonl`);
-  const env = { ...box.env, LESSONS_DEBUG: "1" };
-  const call = (id: string) =>
-    payload("PostToolUse.fork", { transcript_path: main, tool_use_id: id });
-
-  // Its first call, at 33 %: the parent refreshed at 30 % before forking (toolu_f01).
-  Deno.writeTextFileSync(file, upTo(fork, callOf("toolu_k01")));
-  const first = await runHook(call("toolu_k01"), env);
-  equal(first.stdout, "", first.stderr);
-  ok(first.stderr.includes("33% of 200000"), first.stderr);
-  // Its second, at 53 %: 52 is its own.
-  Deno.writeTextFileSync(file, upTo(fork, callOf("toolu_k02")));
-  const second = await runHook(call("toolu_k02"), env);
-  ok(second.context?.startsWith("[lessons-reinject refresh 52 ref="), second.stderr);
-});
 
 Deno.test("a fork with a labelled agent id inherits what its parent refreshed before the fork, not after", async (t) => {
   const generated = shapes();
@@ -76,11 +51,6 @@ Deno.test("a fork with a labelled agent id inherits what its parent refreshed be
       { ...box.env, LESSONS_DEBUG: "1" },
     );
   };
-  await t.step("56 % on its first call: 30 and 52 are in its context already", async () => {
-    const first = await runFork(agent, "toolu_fa01");
-    equal(first.stdout, "", first.stderr);
-    ok(first.stderr.includes("56% of 200000"), first.stderr);
-  });
   const lost = agent.replace(/"parentLastUuid":"[^"]+"/, '"parentLastUuid":"gone"');
   const cases = [
     [

@@ -7,7 +7,6 @@ import { expectedText } from "./oracle.ts";
 
 /** How the two replays of one transcript compared. */
 export interface Equivalence {
-  file: string;
   /** Calls replayed (both modes), the same on both sides. */
   calls: number;
   /** Calls at which the hook refreshed (both modes): a replay where none fires proves little. */
@@ -40,7 +39,7 @@ export async function compareReplays(
   originals: string,
   skeletons: string,
 ): Promise<Equivalence> {
-  const result: Equivalence = { file, calls: 0, refreshes: 0, differences: [] };
+  const result: Equivalence = { calls: 0, refreshes: 0, differences: [] };
   for (const withEvents of [true, false]) {
     const mode = withEvents ? "events" : "no-events";
     const original = await replay(file, withEvents, originals);

@@ -2,6 +2,7 @@
  * Replays one real transcript tool call by tool call through the hook (tests/replay/_adapter.ts),
  * the way Claude Code would have run it, and pairs each decision with the oracle's.
  */
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { entries, payload, RECORDINGS, SAMPLE_MANIFEST, SKELETONS } from "../_helpers.ts";
 import { callHook, type HookDecision } from "./_adapter.ts";
@@ -83,13 +84,8 @@ function locate(file: string, dir?: string): string {
     : file.startsWith("shape-")
     ? [shapeFolder()]
     : [SKELETONS, RECORDINGS];
-  for (const folder of folders) {
-    try {
-      if (Deno.statSync(join(folder, file)).isFile) return join(folder, file);
-    } catch {
-      // Not here.
-    }
-  }
+  const found = folders.map((folder) => join(folder, file)).find((path) => existsSync(path));
+  if (found) return found;
   throw new Error(`no transcript ${file} in ${dir ?? `${SKELETONS} or ${RECORDINGS}`}`);
 }
 

@@ -8,11 +8,10 @@
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { join } from "node:path";
-import { ROOT, SAMPLE_MANIFEST } from "../_helpers.ts";
-import { codexAnswer } from "../integration/_codex.ts";
+import { SAMPLE_MANIFEST } from "../_helpers.ts";
+import { codexAnswer, codexPayload, FIXTURES } from "../integration/_codex.ts";
 import { callHook } from "./_adapter.ts";
 
-const FIXTURES = join(ROOT, "tests", "fixtures", "codex");
 const PUBLIC = JSON.parse(Deno.readTextFileSync(join(FIXTURES, "public", "sources.json")))
   .map((s: { file: string }) => join(FIXTURES, "public", s.file));
 const RECORDED = ["0.171.0-basic", "0.171.0-compact", "0.171.0-late", "0.150.0-basic"]
@@ -107,7 +106,7 @@ async function replay(original: string): Promise<{ got: string[]; want: string[]
     const steps = stepsOf(Deno.readTextFileSync(original));
     const file = Deno.openSync(path, { create: true, append: true });
     const encoder = new TextEncoder();
-    const base = { session_id: "019c8a59-0000-7000-8000-000000000000", transcript_path: path };
+    const base = { transcript_path: path, cwd: dir };
     const got: string[] = [];
     for (const step of steps) {
       if (step.kind === "lines") {
@@ -115,9 +114,9 @@ async function replay(original: string): Promise<{ got: string[]; want: string[]
         continue;
       }
       const payload = step.kind === "call"
-        ? { ...base, hook_event_name: "PostToolUse", tool_name: "Bash", tool_use_id: step.id }
-        : { ...base, hook_event_name: "SessionStart", source: "compact" };
-      const decision = await callHook({ ...payload, cwd: dir }, env);
+        ? codexPayload("PostToolUse", { ...base, tool_use_id: step.id })
+        : codexPayload("SessionStart.compact", base);
+      const decision = await callHook(payload, env);
       if (decision.text !== "") {
         file.writeSync(encoder.encode(JSON.stringify(codexAnswer(decision.text)) + "\n"));
       }

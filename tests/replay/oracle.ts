@@ -27,7 +27,6 @@ export interface OracleCall extends Call {
   expected: Expected;
   /** The reading the oracle saw, for the report. */
   tokens: number | undefined;
-  percent: number | undefined;
   /** With events: what SessionStart(compact), sent just before this call, should answer. */
   event?: Expected;
 }
@@ -57,16 +56,14 @@ export interface Truth {
 
 /** The real window of each model of the generated shapes, by Claude Code version. */
 function shapeWindow(model: string | undefined, version: string | undefined): number {
-  const v = (version ?? "0.0.0").split(".").map(Number);
-  const atLeast = (minor: number, patch: number) =>
-    (v[0] ?? 0) > 2 || ((v[0] ?? 0) === 2 && ((v[1] ?? 0) > minor ||
-      ((v[1] ?? 0) === minor && (v[2] ?? 0) >= patch)));
+  const [major = 0, minor = 0, patch = 0] = (version ?? "0.0.0").split(".").map(Number);
   switch (model) {
     case "claude-opus-5":
     case "claude-opus-4-8":
       return 1_000_000; // natively 1M in 2.1.328, the only version these shapes use for them
     case "claude-opus-4-7":
-      return atLeast(1, 117) ? 1_000_000 : 200_000; // natively 1M from 2.1.117
+      // Natively 1M from 2.1.117.
+      return major * 1e6 + minor * 1e3 + patch >= 2_001_117 ? 1_000_000 : 200_000;
     default:
       return 200_000; // claude-sonnet-4-6 without [1m]; the gateway's sonnet-4.5
   }
@@ -344,6 +341,12 @@ export function callsOf(
   return calls;
 }
 
+/** The refresh token of a session's main thread (how the hook's header names its session). */
+export function sessionToken(sessionId: string): string {
+  return createHash("sha256").update(`lessons-reinject refresh\0${sessionId}`).digest("hex")
+    .slice(0, 8);
+}
+
 const REFRESH_HEADER = /^\[lessons-reinject refresh ([0-9]+(?:,[0-9]+)*) ref=([0-9a-f]{8})\]/;
 
 /**
@@ -359,8 +362,7 @@ export function inheritedThresholds(
   const parentSession = ref?.parentSessionId;
   const point = parentLines.findIndex((l) => l?.uuid === ref?.parentLastUuid);
   if (typeof parentSession !== "string" || point < 0) return [];
-  const token = createHash("sha256").update(`lessons-reinject refresh\0${parentSession}`)
-    .digest("hex").slice(0, 8);
+  const token = sessionToken(parentSession);
   const found = new Set<number>();
   for (let i = point; i >= 0; i--) {
     const entry = parentLines[i];
@@ -477,7 +479,6 @@ export function expectCalls(
     }
     if (tokens !== undefined && tokens > SMALL_SPAN) proven = true;
     if (!proven) window = Math.min(window, SMALL_SPAN);
-    const percent = tokens === undefined ? undefined : (tokens * 100) / window;
     // No reading since a marker: the hook's reading stops at it, and learns from it.
     if (compactedSinceReading && !withEvents) learn();
     let restate = false;
@@ -495,7 +496,7 @@ export function expectCalls(
     const reached = (t: number) =>
       tokens !== undefined && (t < 100 ? tokens * 100 >= t * span : tokens >= t);
     let expected: Expected = { kind: "none" };
-    if (percent !== undefined) {
+    if (tokens !== undefined) {
       // Only what fired on this call's own chain of entries counts (a second process's does not).
       const already = counting(span, chainLines(lines, call.line));
       // In the order a filling context reaches them; a percentage first at the same point.
@@ -516,7 +517,7 @@ export function expectCalls(
       counter++;
       if (counter % COUNT_INTERVAL === 0) expected = { kind: "count" };
     }
-    out.push({ ...call, expected, tokens, percent, ...(event ? { event } : {}) });
+    out.push({ ...call, expected, tokens, ...(event ? { event } : {}) });
   }
   return out;
 }

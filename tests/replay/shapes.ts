@@ -3,9 +3,9 @@
  * each one built from lines real Claude Code 2.1.328 wrote (tests/fixtures/transcripts), changed
  * only where the shape needs it, and saying where that shape was seen. Imports nothing from src/.
  */
-import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { RECORDINGS } from "../_helpers.ts";
+import { sessionToken } from "./oracle.ts";
 
 type Json = Record<string, unknown>;
 
@@ -14,21 +14,8 @@ function linesOf(file: string): Json[] {
     .map((l) => JSON.parse(l));
 }
 
-type Kind =
-  | "assistant"
-  | "toolResult"
-  | "refresh"
-  | "prompt"
-  | "boundary"
-  | "summary"
-  | "forkRef"
-  | "forkDirective";
-
-let cached: Record<Kind, Json> | undefined;
-
 /** One real line of each kind the shapes need. */
-function templates(): Record<Kind, Json> {
-  if (cached) return cached;
+function loadTemplates() {
   const climb = linesOf("recorded-2.1.328-sonnet-climb.jsonl");
   const compact = linesOf("recorded-2.1.328-compact.jsonl");
   const fork = linesOf("recorded-2.1.328-fork-agent-ae76d425a14d91e5a.jsonl");
@@ -39,7 +26,7 @@ function templates(): Record<Kind, Json> {
   };
   const attachmentType = (l: Json) =>
     l.type === "attachment" ? (l.attachment as Json | undefined)?.type : undefined;
-  cached = {
+  return {
     assistant: find(climb, "assistant", (l) => l.type === "assistant"),
     toolResult: find(climb, "tool_result", (l) => l.type === "user" && "toolUseResult" in l),
     refresh: find(climb, "refresh", (l) => attachmentType(l) === "hook_additional_context"),
@@ -49,14 +36,10 @@ function templates(): Record<Kind, Json> {
     forkRef: find(fork, "fork-context-ref", (l) => l.type === "fork-context-ref"),
     forkDirective: find(fork, "fork directive", (l) => l.type === "user"),
   };
-  return cached;
 }
 
-/** The refresh token of a session's main thread (how the hook's header names its session). */
-export function sessionToken(sessionId: string): string {
-  return createHash("sha256").update(`lessons-reinject refresh\0${sessionId}`).digest("hex")
-    .slice(0, 8);
-}
+let cached: ReturnType<typeof loadTemplates> | undefined;
+const templates = () => cached ??= loadTemplates();
 
 /** A transcript written line by line, with deterministic ids, from the templates. */
 class Writer {
@@ -200,11 +183,12 @@ class Writer {
   }
 }
 
-/** A generated transcript: its lines and where its shape comes from. */
+/**
+ * A generated transcript's lines. Each shape's comment says where real Claude Code was seen
+ * writing it.
+ */
 export interface Shape {
   text: string;
-  /** Where real Claude Code was seen writing this shape. */
-  source: string;
 }
 
 const SONNET = "claude-sonnet-4-6";
@@ -213,7 +197,9 @@ const OPUS_5 = "claude-opus-5";
 /**
  * A model switch mid-session, 1M to 200k and back (2.1.328's `/model`): claude-opus-5 (natively
  * 1M) climbs to 350k, is compacted by hand (preTokens 350k: a window above 200k), then
- * claude-sonnet-4-6 (200k) climbs to 75 %, then claude-opus-5 again to 32 % of 1M.
+ * claude-sonnet-4-6 (200k) climbs to 75 %, then claude-opus-5 again to 32 % of 1M. Seen: 2.1.328's
+ * window function takes the model of each request; the compaction as in
+ * recorded-2.1.328-compact.jsonl.
  */
 function modelSwitch(): Shape {
   const w = new Writer("5e1f0c2a-7d3b-4e8f-9a61-0b2c3d4e5f60", "5e1f0c2a");
@@ -225,27 +211,23 @@ function modelSwitch(): Shape {
   w.calls("ms", SONNET, [20_000, 70_000, 110_000, 150_000]); // 10 % of 200k; 35, 55, 75 %
   w.prompt("/model claude-opus-5, then carry on.");
   w.calls("ms", OPUS_5, [160_000, 320_000]); // 16 % of 1M; 32 %: 30 again
-  return {
-    text: w.text(),
-    source: "2.1.328's /model mid-session (its window function takes the model of each request); " +
-      "the compaction as in recorded-2.1.328-compact.jsonl",
-  };
+  return { text: w.text() };
 }
 
-/** opus-4-8 to opus-5, both natively 1M in 2.1.328: one window across the switch. */
+/**
+ * opus-4-8 to opus-5 by 2.1.328's `/model`, both natively 1M in 2.1.328 (docs/context-windows.md):
+ * one window across the switch.
+ */
 function opusToOpus(): Shape {
   const w = new Writer("6a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d", "6a2b3c4d");
   w.prompt("Start.");
   w.calls("oo", "claude-opus-4-8", [250_000, 320_000]); // 32 %: 30
   w.prompt("/model claude-opus-5, then carry on.");
   w.calls("oo", OPUS_5, [400_000, 530_000]); // 53 %: 52
-  return {
-    text: w.text(),
-    source: "2.1.328's /model between two natively-1M models (docs/context-windows.md)",
-  };
+  return { text: w.text() };
 }
 
-/** A 200k model to a 1M one and back, without a compaction. */
+/** A 200k model to a 1M one and back by 2.1.328's `/model`, without a compaction. */
 function smallLargeSmall(): Shape {
   const w = new Writer("7b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e", "7b3c4d5e");
   w.prompt("Start.");
@@ -254,13 +236,14 @@ function smallLargeSmall(): Shape {
   w.calls("sl", OPUS_5, [110_000, 150_000]); // 11 % of 1M
   w.prompt("/model claude-sonnet-4-6, then carry on.");
   w.calls("sl", SONNET, [152_000]); // 76 %: 70
-  return { text: w.text(), source: "2.1.328's /model, as above" };
+  return { text: w.text() };
 }
 
 /**
  * One file spanning two Claude Code versions: claude-opus-4-7 written by 2.1.112 (200k: natively
  * 1M only from 2.1.117) auto-compacts at 167,766 tokens, as the shared v2.1.112 transcript did;
- * the session is then resumed by 2.1.328, where the same model has 1M.
+ * the session is then resumed by 2.1.328, where the same model has 1M. Every entry records its own
+ * `version`, so a resumed session's file holds two.
  */
 function resumedAfterUpgrade(): Shape {
   const w = new Writer("8c4d5e6f-7a8b-4c9d-8e0f-2a3b4c5d6e7f", "8c4d5e6f");
@@ -273,16 +256,15 @@ function resumedAfterUpgrade(): Shape {
   w.prompt("(resumed after upgrading Claude Code) carry on.");
   // 6 % of 1M, then 31 % of 1M: 30.
   w.calls("up", "claude-opus-4-7", [62_000, 106_000, 250_000, 310_000]);
-  return {
-    text: w.text(),
-    source: "v2.1.112-compact-boundary.jsonl (opus-4-7 auto-compacted at 167,766 in 2.1.112); " +
-      "every entry records its own `version`, so a resumed session's file holds two",
-  };
+  return { text: w.text() };
 }
 
 /**
  * A gateway (OpenRouter's Anthropic-compatible API): `gen-` message ids, usage only in
  * input_tokens, no request id, a provider-prefixed model id Claude Code's table does not know.
+ * Seen: OpenRouter's Anthropic endpoint streams `message_start` with `id: gen-...` and usage
+ * `{input_tokens, output_tokens}` only (public relay and logging-handler tests);
+ * v2.1.212-newest.jsonl shows Claude Code recording such usage as is.
  */
 function gateway(): Shape {
   const w = new Writer("9d5e6f7a-8b9c-4d0e-8f1a-3b4c5d6e7f8a", "9d5e6f7a");
@@ -290,12 +272,7 @@ function gateway(): Shape {
   // 32 % of 200k: 30; 54 %: 52; 70.5 %: 70.
   const tokens = [30_000, 64_000, 90_000, 108_000, 141_000];
   w.calls("gw", "anthropic/claude-sonnet-4.5", tokens, { gateway: true });
-  return {
-    text: w.text(),
-    source: "OpenRouter's Anthropic endpoint streams `message_start` with `id: gen-...` and " +
-      "usage `{input_tokens, output_tokens}` only (public relay and logging-handler tests); " +
-      "v2.1.212-newest.jsonl shows Claude Code recording such usage as is",
-  };
+  return { text: w.text() };
 }
 
 /** The fork's ids: a labelled agent id as Claude Code's `a<label>-<16 hex>` makes them. */
@@ -309,8 +286,9 @@ export const FORK = {
 /**
  * A fork subagent whose parent had refreshed at 30 and 52 before it forked, and at 70 after: the
  * fork inherits the first two with its context, not the third. Shapes as in the recorded 2.1.328
- * fork (recorded-2.1.328-fork-*.jsonl); the agent id is labelled, as 2.1.328 names the forks it
- * starts for a comment thread (`a` + `comment<slug>` + `-` + 16 hex digits).
+ * fork (recorded-2.1.328-fork-*.jsonl, CLAUDE_CODE_FORK_SUBAGENT=1, measured); the agent id is
+ * labelled, as 2.1.328 names the forks it starts for a comment thread (`a` + `comment<slug>` +
+ * `-` + 16 hex digits).
  */
 function fork(): { parent: Shape; agent: Shape } {
   const p = new Writer(FORK.sessionId, "ae6f7a8b");
@@ -341,8 +319,7 @@ function fork(): { parent: Shape; agent: Shape } {
   });
   // 56 %: 30 and 52 are in its inherited context; 73 %: 70 (the parent's came after the fork).
   a.calls("fa", SONNET, [112_000, 130_000, 146_000]);
-  const source = "recorded-2.1.328-fork-*.jsonl (CLAUDE_CODE_FORK_SUBAGENT=1, measured)";
-  return { parent: { text: p.text(), source }, agent: { text: a.text(), source } };
+  return { parent: { text: p.text() }, agent: { text: a.text() } };
 }
 
 /** A subagent that compacts twice inside its own file. */
@@ -356,10 +333,11 @@ export const AGENT_COMPACTIONS = {
 /**
  * A subagent whose own file auto-compacts twice, first at 150,000 tokens and then at 160,000, as
  * a subagent does: an `isSidechain` boundary and summary in `subagents/agent-<id>.jsonl`, with no
- * SessionStart or PostCompact event (2.1.114 wrote two such boundaries in one file; measured
- * points there were 193,237 and then 233,090). Each compaction is restated on the first call after
- * it, and the thresholds are measured against the tighter point, 150,000: after the second
- * compaction 56,000 tokens reach 30 % (of 183,000), which the later point (of 193,000) would not.
+ * SessionStart or PostCompact event (2.1.114 wrote two such boundaries in one file of a public
+ * transcript; measured points there were 193,237 and then 233,090). Each compaction is restated
+ * on the first call after it, and the thresholds are measured against the tighter point, 150,000:
+ * after the second compaction 56,000 tokens reach 30 % (of 183,000), which the later point (of
+ * 193,000) would not.
  */
 function agentCompactions(): { main: Shape; agent: Shape } {
   const { sessionId, agentId } = AGENT_COMPACTIONS;
@@ -374,9 +352,7 @@ function agentCompactions(): { main: Shape; agent: Shape } {
   a.calls("ad", SONNET, [20_000, 56_000, 96_000, 130_000, 155_000]);
   a.compact("auto", 160_000);
   a.calls("ae", SONNET, [20_000, 56_000, 60_000]);
-  const source = "a subagent's own compactions as 2.1.114 writes them (an isSidechain boundary " +
-    "and summary in its own file; two in one file, measured on a public transcript)";
-  return { main: { text: m.text(), source }, agent: { text: a.text(), source } };
+  return { main: { text: m.text() }, agent: { text: a.text() } };
 }
 
 /** The summariser's agent id as 2.1.30-2.1.80 make it: `a` + `compact` + `-` + 16 hex digits. */
@@ -386,7 +362,7 @@ export const SUMMARISER_ID = "acompact-3d346a6bf6f19caa";
  * A session of 2.1.80 compacted automatically, with the compaction summariser's own transcript
  * (`subagents/agent-acompact-<hex>.jsonl`): a copy of the conversation being compacted, every
  * line a sidechain line of agent `acompact-<hex>`, then the summarising request and its answer,
- * whose usage is the whole conversation (167k, 83.5 % of 200k). Read from 2.1.80's code: its
+ * whose usage is the whole conversation (167k, 83.5 % of 200k). Read from 2.1.80's cli.js: its
  * forked-agent runner records `[...forkContextMessages, ...promptMessages]` and every message
  * after under a fresh `a<label>-<hex>` id unless told to skip the transcript, and compaction does
  * not skip it (2.1.112 and 2.1.328 do).
@@ -410,12 +386,7 @@ export function compactionSummariser(): { session: Shape; summariser: Shape; ses
   const answer = agent.call("toolu_unused", 167_000, SONNET);
   (answer.message as Json).content = [{ type: "text", text: "<summary>...</summary>" }];
   agent.lines.pop(); // no tool result: the summariser answers in text
-  const source = "Claude Code 2.1.80's compaction summariser, read from its cli.js";
-  return {
-    session: { text: main.text(), source },
-    summariser: { text: agent.text(), source },
-    sessionId,
-  };
+  return { session: { text: main.text() }, summariser: { text: agent.text() }, sessionId };
 }
 
 /**

@@ -48,7 +48,6 @@ Deno.test("every committed skeleton is its own skeleton: no free text is left in
     deepStrictEqual(bytes.filter((b) => b === 10).length, source.lines, source.file);
     const again = skeletonOf(bytes);
     ok(again.every((b, i) => b === bytes[i]), `${source.file} still holds text to fill`);
-    // Not the original itself.
     ok(gitHashObject(bytes) !== source.gitHashObject, `${source.file} is the original`);
   }
 });

@@ -6,7 +6,7 @@
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { join, relative } from "node:path";
-import { ROOT } from "../_helpers.ts";
+import { filesUnder, ROOT } from "../_helpers.ts";
 
 interface Info {
   modules: { specifier: string; dependencies?: { code?: Dep; type?: Dep }[] }[];
@@ -15,15 +15,7 @@ interface Dep {
   specifier: string;
 }
 
-function srcModules(dir = join(ROOT, "src")): string[] {
-  const found: string[] = [];
-  for (const entry of Deno.readDirSync(dir)) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory) found.push(...srcModules(path));
-    else if (/\.(ts|js)$/.test(entry.name)) found.push(path);
-  }
-  return found.sort();
-}
+const srcModules = () => filesUnder(join(ROOT, "src")).filter((path) => /\.(ts|js)$/.test(path));
 
 /** Every import between modules of src/, as repository-relative paths. */
 async function importGraph(): Promise<Map<string, Set<string>>> {

@@ -6,7 +6,7 @@
 import { deepStrictEqual } from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { extname, join, relative, sep } from "node:path";
-import { ROOT } from "../_helpers.ts";
+import { filesUnder, ROOT } from "../_helpers.ts";
 
 /** Where code and data live, and the root files that name paths. */
 const SCANNED = ["src", "tests", "scripts", "bench", "hooks", ".ci", ".github", "docs"];
@@ -65,19 +65,12 @@ function deepestClimb(line: string): number {
   return deepest;
 }
 
-function* files(dir: string): Generator<string> {
-  for (const entry of Deno.readDirSync(dir)) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory) yield* files(path);
-    else if (entry.isFile && !BINARY.has(extname(entry.name))) yield path;
-  }
-}
-
 /** Every line under `root`'s scanned folders that names a path outside it. */
 export function outsidePaths(root: string): string[] {
   const findings: string[] = [];
   const paths = [
-    ...SCANNED.filter((d) => existsSync(join(root, d))).flatMap((d) => [...files(join(root, d))]),
+    ...SCANNED.filter((d) => existsSync(join(root, d))).flatMap((d) => filesUnder(join(root, d)))
+      .filter((path) => !BINARY.has(extname(path))),
     ...ROOT_FILES.map((f) => join(root, f)).filter((f) => existsSync(f)),
   ];
   for (const path of paths) {
