@@ -255,6 +255,14 @@ function records(plugins: string, local: boolean): void {
       local ? text : text.replace('"source": "directory"', '"source": "github"'),
     );
   }
+  if (!local) return;
+  // A GitHub install listed first, with its own data folder: only the folder the commands run
+  // from tells the local install from it.
+  const installed = join(plugins, "installed_plugins.json");
+  const { plugins: ids, ...rest } = JSON.parse(Deno.readTextFileSync(installed));
+  const gh = { "lessons-reinject@gh": [{}], ...ids };
+  Deno.writeTextFileSync(installed, JSON.stringify({ ...rest, plugins: gh }));
+  Deno.mkdirSync(join(plugins, "data", "lessons-reinject-gh"), { recursive: true });
 }
 
 Deno.test("a config file drives status, preview, doctor and the statusline wherever it lives, as it drives the hook", async (t) => {

@@ -128,6 +128,26 @@ Deno.test("localPluginRoot() finds the folder a local marketplace runs the plugi
   }
 });
 
+Deno.test("installedDataDir() run from a local marketplace's folder takes that install's data folder, not another's", () => {
+  const { plugins, folder } = arrange(sandbox().dir);
+  // A second install, from GitHub, whose data folder exists: the fallback would take it.
+  const installed = join(plugins, "installed_plugins.json");
+  const records = JSON.parse(Deno.readTextFileSync(installed));
+  records.plugins["lessons-reinject@gh"] = [{}];
+  Deno.writeTextFileSync(installed, JSON.stringify(records));
+  Deno.mkdirSync(join(plugins, "data", "lessons-reinject-gh"), { recursive: true });
+  const ours = { dir: join(plugins, "data", "lessons-reinject-lessons-reinject") };
+  assertEquals(installedDataDir(plugins, "lessons-reinject", folder), {
+    ...ours,
+    id: "lessons-reinject@lessons-reinject",
+  });
+  // From anywhere else, the install whose data folder exists.
+  assertEquals(installedDataDir(plugins, "lessons-reinject", join(folder, "..")), {
+    dir: join(plugins, "data", "lessons-reinject-gh"),
+    id: "lessons-reinject@gh",
+  });
+});
+
 Deno.test("localPluginRoot() with no records at all: none", () => {
   assertEquals(localPluginRoot("/nonexistent/plugins", "lessons-reinject"), undefined);
 });
