@@ -35,6 +35,13 @@ Deno.test("resolveWindow() takes the best evidence first", async (t) => {
     [{ model: "claude-sonnet-4-6[1m]" }, L, "[1m] model id", true],
     [{ model: "claude-sonnet-4-6", tokens: 250_000 }, L, "usage above 200k", true],
     [{ model: "claude-sonnet-4-6", tokens: 30_000, proven: { window: L } }, L, PROVEN, true],
+    [
+      { model: "claude-sonnet-4-6", tokens: 30_000, proven: { window: L }, compaction: auto },
+      L,
+      PROVEN,
+      true,
+      "a reading over 200k earlier outweighs an auto-compaction near 200k",
+    ],
     // v2.1.112-compact-boundary.jsonl: auto-compacted at 167,766 tokens, 83.5 % of 200k.
     [{ model: "claude-opus-4-7", version: "2.1.112", compaction: auto }, S, POINT, true],
     [{ model: "claude-sonnet-4-6", compaction: manual(420_000) }, L, POINT, true],
