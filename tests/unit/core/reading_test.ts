@@ -1,5 +1,8 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { measure, type MeasureInput } from "../../../src/core/measure.ts";
+import { compactionFacts, measure, type MeasureInput } from "../../../src/core/measure.ts";
+import type { ContextFacts } from "../../../src/core/facts.ts";
+import type { CompactionEvidence } from "../../../src/core/window.ts";
+import type { State } from "../../../src/schemas/state.ts";
 import { figuresOf } from "../../../src/core/reading.ts";
 import { MEASURE_SETTINGS, state } from "./_inputs.ts";
 
@@ -120,6 +123,31 @@ Deno.test("a usage written before a reported compaction is no reading, with or w
       if (reading.kind === "none") {
         assertEquals([reading.countCalls, reading.before?.tokens], [false, 62_000]);
       }
+    });
+  }
+});
+
+Deno.test("compactionFacts() learns a window proof and the tightest auto-compaction point", async (t) => {
+  const by = { model: "claude-sonnet-4-6", version: "2.1.328" };
+  const auto = (preTokens: number) => ({ trigger: "auto", preTokens, ...by });
+  const proof = (window: number) => ({ proven: { window, ...by } });
+  const kept = { provenWindow: 200_000, provenModel: by.model, provenVersion: by.version };
+  const cases: [string, CompactionEvidence | undefined, Partial<State>, ContextFacts][] = [
+    ["no compaction: nothing", undefined, {}, {}],
+    ["an auto-compaction near 200k", auto(167_766), {}, {
+      ...proof(200_000),
+      compactedAt: 167_766,
+    }],
+    ["one over 200k proves 1M", auto(420_000), {}, { ...proof(1_000_000), compactedAt: 420_000 }],
+    ["a small manual one: nothing", { trigger: "manual", preTokens: 40_000, ...by }, {}, {}],
+    ["a looser point than one seen", auto(180_000), { compactedAt: 150_000 }, proof(200_000)],
+    ["the proof already kept is not learned again", auto(160_000), kept, { compactedAt: 160_000 }],
+    ["an auto-compaction recorded at 0 tokens teaches no point", auto(0), {}, {}],
+  ];
+  for (const [name, compaction, extra, facts] of cases) {
+    await t.step(name, () => {
+      const got = compactionFacts(compaction, state([], extra), MEASURE_SETTINGS, undefined);
+      assertEquals(got, facts);
     });
   }
 });
