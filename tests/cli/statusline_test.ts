@@ -121,6 +121,11 @@ Deno.test("statusline never promises a refresh the hook will not give: no rules,
   );
   Deno.writeTextFileSync(`${project}/CLAUDE.md`, "<!-- reinject -->\nSmall.\n<!-- /reinject -->\n");
   assertEquals(await line(), `${bar} · refresh due (30%)\n`);
+  // Run from another folder, it takes the session's from its input, as the hook is given it.
+  assertEquals(
+    (await cli(["statusline"], env, input, box.dir)).stdout,
+    `${bar} · refresh due (30%)\n`,
+  );
   if (Deno.build.os !== "windows") {
     Deno.mkdirSync(box.stateDir, { recursive: true });
     Deno.chmodSync(box.stateDir, 0o777);
