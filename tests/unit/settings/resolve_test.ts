@@ -194,9 +194,15 @@ Deno.test("resolveSettings(): the environment over the file over the defaults", 
   }
 });
 
-Deno.test("resolveSettings() finds the state folder under the temp folder", () => {
+Deno.test("resolveSettings() finds the state folder under the temp folder, named per user", () => {
   const s = resolveSettings(envOf({ USERPROFILE: "/u", TMPDIR: "/t", USER: "me" }));
   ok(s.stateDir.startsWith("/t/lessons-reinject-"), s.stateDir);
+  // The name a release gave must not change in the next: a new name loses every session's state.
+  const named = (USER: string) => resolveSettings(envOf({ TMPDIR: "/t", USER, HOME: "/home/me" }));
+  assertEquals([named("me").stateDir, named("you").stateDir], [
+    "/t/lessons-reinject-c69b4b90",
+    "/t/lessons-reinject-76a76b11",
+  ]);
 });
 
 Deno.test("a hook call resolves none of the commands' own settings", () => {
