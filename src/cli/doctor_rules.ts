@@ -1,7 +1,7 @@
 /** `doctor`'s checks of what the hook restates and when: manifest, own rules, thresholds. */
 import * as claudeCode from "../core/claude_code.ts";
 import { type CompactionPoint, endOf, spanFor } from "../core/compaction_point.ts";
-import { type Schedule, scheduleFor, widestGap } from "../core/schedule.ts";
+import { refreshPoints, type Schedule, scheduleFor, widestGap } from "../core/schedule.ts";
 import { formatTokens } from "../core/header.ts";
 import { isTokenThreshold, type Threshold } from "../core/numbers.ts";
 import { isReading, type Reading } from "../core/reading.ts";
@@ -15,7 +15,6 @@ import { count, groupDigits, names } from "./common.ts";
 import { check } from "./doctor_setup.ts";
 import type { Check } from "./schemas.ts";
 import { CLAUDE_MD_ROUTE, leftOutList, manifestFix, sourceLines } from "./rules.ts";
-import { refreshPoints } from "./status.ts";
 
 const RAISE = `raise LESSONS_REINJECT_MAX_CHARS (up to ${claudeCode.INLINE_LIMIT})`;
 

@@ -6,7 +6,7 @@ import { formatTokens } from "../core/header.ts";
 import { isTokenThreshold, percentText, thresholdText } from "../core/numbers.ts";
 import { endOf } from "../core/compaction_point.ts";
 import { fillOf, isReading } from "../core/reading.ts";
-import { plannedRefreshes } from "../core/schedule.ts";
+import { plannedRefreshes, refreshPoints } from "../core/schedule.ts";
 import { pointOf } from "../core/thresholds.ts";
 import { percentOf } from "../core/window.ts";
 import { dryRun, type Trace } from "../hook.ts";
@@ -37,10 +37,6 @@ Options:
   --svg FILE         with --timeline, also write the chart as a standalone SVG file
   -h, --help         this help
 `;
-
-/** Where the refreshes land, in tokens, before the context ends at `end` (its compaction point). */
-export const refreshPoints = (thresholds: readonly number[], span: number, end: number) =>
-  plannedRefreshes(thresholds, span).map((p) => p.tokens).filter((t) => t < end);
 
 /** `status --json` from a dry run's trace. Pure. */
 export function statusOf(

@@ -71,6 +71,10 @@ export function plannedRefreshes(thresholds: readonly Threshold[], span: number)
   return [...byPoint].sort(([a], [b]) => a - b).map(([tokens, ts]) => ({ thresholds: ts, tokens }));
 }
 
+/** Where the refreshes land, in tokens, before the context ends at `end` (its compaction point). */
+export const refreshPoints = (thresholds: readonly Threshold[], span: number, end: number) =>
+  plannedRefreshes(thresholds, span).map((p) => p.tokens).filter((t) => t < end);
+
 /** The widest gap (from 0, then between refreshes) and where it starts. */
 export function widestGap(points: readonly number[]): { from: number; tokens: number } {
   let widest = { from: 0, tokens: 0 };
