@@ -165,10 +165,12 @@ function reported(
 
 /** `reading` with where it compacts and the span its percentages are measured in. */
 function withSpan(reading: Reading, input: MeasureInput, learned: number | undefined): Reading {
-  const { window, model } = reading;
+  const { window, model, tokens } = reading;
   if (window === undefined || !(window > 0)) return reading;
   const { compactEnv: env, thresholds, scaleForAutocompact: scale } = input.settings;
-  const context = { env, files: input.files, learned, thresholds, scale };
+  // The release that wrote the transcript's newest usage: 2.1.334 lowered where it compacts.
+  const version = input.view && !("error" in input.view) ? input.view.usage?.version : undefined;
+  const context = { env, files: input.files, learned, thresholds, scale, version, tokens };
   const { compaction, span } = spanFor(window, model, context);
   reading.compaction = compaction;
   const schedule = scheduleFor(thresholds, input.settings.cadence, span, endOf(compaction, window));

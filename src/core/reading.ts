@@ -47,9 +47,10 @@ export function fillOf(reading: Reading): Fill {
   return { tokens, span };
 }
 
-/** `current_usage` as Claude Code counts it: `input + cache_creation + cache_read`. */
+/** `current_usage` as Claude Code counts it, `input + cache_creation + cache_read`; else its total. */
 function currentTokens(figures: ContextWindow): number | undefined {
-  const u = figures.current_usage;
+  const { current_usage: u, total_input_tokens: total } = figures;
+  if (u === undefined && typeof total === "number") return total;
   if (u === undefined || u === null || typeof u === "number") return u ?? undefined;
   return (u.input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0) +
     (u.cache_read_input_tokens ?? 0);
@@ -75,7 +76,10 @@ export function absurdFigure(figures: ContextWindow): string | undefined {
   return undefined;
 }
 
-/** A `context_window`'s figures: tokens over the window win, else the rounded `used_percentage`. */
+/**
+ * A `context_window`'s figures: tokens over the window, else the rounded `used_percentage` on no
+ * window: from 2.1.336 it is of the auto-compact window, never of `context_window_size`.
+ */
 export function figuresOf(figures: ContextWindow) {
   if (absurdFigure(figures) !== undefined) return undefined;
   const { used_percentage: used, context_window_size: size } = figures;
@@ -84,7 +88,7 @@ export function figuresOf(figures: ContextWindow) {
   if (tokens !== undefined && window !== undefined) {
     return { percent: percentOf(tokens, window), tokens, window };
   }
-  if (typeof used === "number" && used >= 0) return { percent: used, tokens, window };
+  if (typeof used === "number" && used >= 0) return { percent: used, tokens, window: undefined };
   return undefined;
 }
 
