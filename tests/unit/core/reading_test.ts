@@ -12,7 +12,7 @@ const CAPTURED_337 = payload("statusline.mid-session-2.1.337") as {
 };
 
 Deno.test("figuresOf() prefers exact tokens over the rounded used_percentage", async (t) => {
-  const cases: [string, Parameters<typeof figuresOf>[0], unknown][] = [
+  const cases: [string, Parameters<typeof figuresOf>[0], unknown, string?][] = [
     [
       "tokens and window",
       { used_percentage: 31, context_window_size: 200_000, current_usage: 61_000 },
@@ -39,11 +39,16 @@ Deno.test("figuresOf() prefers exact tokens over the rounded used_percentage", a
       { percent: 0.003, tokens: 6, window: 200_000 },
     ],
     // From 2.1.336 used_percentage is of the auto-compact window: never multiplied by the size.
-    ["only the percentage", { used_percentage: 41, context_window_size: 200_000 }, {
+    ["only the percentage, 2.1.337", { used_percentage: 41, context_window_size: 200_000 }, {
       percent: 41,
       tokens: undefined,
       window: undefined,
-    }],
+    }, "2.1.337"],
+    ["only the percentage, 2.1.332", { used_percentage: 41, context_window_size: 200_000 }, {
+      percent: 41,
+      tokens: 82_000,
+      window: 200_000,
+    }, "2.1.332"],
     [
       "total_input_tokens without current_usage",
       { used_percentage: 62, context_window_size: 1_000_000, total_input_tokens: 250_000 },
@@ -58,8 +63,8 @@ Deno.test("figuresOf() prefers exact tokens over the rounded used_percentage", a
     ["no reading yet", { used_percentage: null, context_window_size: 200_000 }, undefined],
     ["tokens without any window", { current_usage: 58_000 }, undefined],
   ];
-  for (const [name, cw, expected] of cases) {
-    await t.step(name, () => assertEquals(figuresOf(cw), expected));
+  for (const [name, cw, expected, version] of cases) {
+    await t.step(name, () => assertEquals(figuresOf(cw, version), expected));
   }
 });
 
