@@ -128,14 +128,15 @@ const scheduleOf = (r: Reading): Schedule => ({
 /** A window to check, where it compacts, the schedule of refreshes on it, and whose it is. */
 type Case = [number, CompactionPoint, Schedule, string];
 
-/** Without a session's reading: on a 200k window and on the default model's 1M. */
+/** Without a session's reading: on a 200k window and on the default model's 1M (newest release). */
 function onWindows(settings: Settings, cwd: string, learned: number | undefined): Case[] {
   const { thresholds, compactEnv: env, scaleForAutocompact: scale } = settings;
   // Where Claude Code compacts, whether or not the hook scales for it.
   const { files } = compactionSettings(settings, cwd, { always: true });
   const context = { env, files, learned, thresholds, scale };
   return [claudeCode.SMALL_WINDOW, claudeCode.LARGE_WINDOW].map((window) => {
-    const { compaction, span } = spanFor(window, undefined, context);
+    const { model, version } = window === claudeCode.LARGE_WINDOW ? claudeCode.DEFAULT_MODEL : {};
+    const { compaction, span } = spanFor(window, model, { ...context, version });
     const schedule = scheduleFor(thresholds, settings.cadence, span, endOf(compaction, window));
     const whose = window === claudeCode.LARGE_WINDOW ? "the default model's" : "a";
     return [window, compaction, schedule, whose];

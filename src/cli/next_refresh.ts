@@ -10,7 +10,7 @@ import * as numbers from "../core/numbers.ts";
 import { isReading } from "../core/reading.ts";
 import { buildRefresh, dryRun } from "../hook.ts";
 import type { BuiltRefresh } from "../hook/refresh.ts";
-import { describeReading, FOR_PEOPLE } from "../hook/trace.ts";
+import { compactionText, describeReading, FOR_PEOPLE } from "../hook/trace.ts";
 import { refreshToken } from "../io/state_store.ts";
 import type { Settings } from "../settings/resolve.ts";
 import { nextCallPayload, type Target } from "./locate.ts";
@@ -49,7 +49,8 @@ export async function nextRefresh(
   const due = trace.result === "fired";
   const refused = trace.refused ? `, but ${trace.refused}` : "";
   const reason = r && trace.decision
-    ? `${describeReading(r, FOR_PEOPLE)} → ${trace.decision.reason}${refused}`
+    ? `${describeReading(r, FOR_PEOPLE)}${compactionText(r, FOR_PEOPLE)} → ` +
+      `${trace.decision.reason}${refused}`
     : trace.reason;
   // Not due: the next threshold's refresh, as --threshold shows it, at this reading.
   const ahead = due ? undefined : trace.decision?.upcoming;

@@ -8,6 +8,7 @@ import { formatTokens } from "../core/header.ts";
 import { isTokenThreshold, thresholdText } from "../core/numbers.ts";
 import { pointOf } from "../core/thresholds.ts";
 import { fillOf, isReading } from "../core/reading.ts";
+import { percentOf } from "../core/window.ts";
 import { dryRun } from "../hook.ts";
 import { sourceProblems } from "../io/rule_sources.ts";
 import { preparePrivateDir } from "../io/state_store.ts";
@@ -91,7 +92,13 @@ async function bridge(
   const measured = reading && isReading(reading) ? reading : undefined;
   const window = measured?.window ?? record.window;
   const span = measured && fillOf(measured).span;
-  const bar = cli.gauge(record.percent, settings.thresholds, window, 20, span);
+  // Compacting early, of the auto-compact window: what Claude Code's own figure counts (2.1.336).
+  const point = measured?.compaction?.kind === "point" ? measured.compaction : undefined;
+  const early = point && window !== undefined && point.window < window ? point : undefined;
+  const { tokens } = record;
+  const percent = early && tokens !== undefined ? percentOf(tokens, early.window) : record.percent;
+  const bar = cli.gauge(percent, settings.thresholds, early?.window ?? window, 20, span);
+  const near = early ? ` · compaction near ${formatTokens(early.tokens)} (${early.source})` : "";
   // Never a promise the hook will not keep: no state folder it will use, or no rules.
   const problem = preparePrivateDir(settings.stateDir);
   const promise = decision?.cause?.kind === "thresholds"
@@ -106,7 +113,7 @@ async function bridge(
     percent: record.percent,
     tokens: record.tokens ?? null,
     window: record.window ?? null,
-    line: `${bar} · ${after}`,
+    line: `${bar} · ${after}${near}`,
     error: null,
   };
   if (problem) return { ...result, error: problem };

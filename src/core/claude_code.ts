@@ -16,6 +16,15 @@ export const SUMMARY_OUTPUT_BUFFER = 20_000;
 export const AUTOCOMPACT_BUFFER = 13_000;
 export const AUTOCOMPACT_MARGIN = SUMMARY_OUTPUT_BUFFER + AUTOCOMPACT_BUFFER;
 export const BLOCKING_BUFFER = 3_000;
+/**
+ * From 2.1.334 a natively-1M model's "auto" auto-compact window is near 400K: 400,000 where the
+ * rollout flag is out of reach (another API, telemetry off), else served per model between 300,000
+ * and 1M; so it compacts near 367,000. An auto-compact window set in the environment or settings, or
+ * `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE`, keeps the full window (read in 2.1.337).
+ */
+export const AUTO_WINDOW = { from: "2.1.334", tokens: 400_000 } as const;
+/** Claude Code's default model in the newest release read: what doctor checks with no session. */
+export const DEFAULT_MODEL = { model: "claude-opus-5-5", version: "2.1.337" } as const;
 /** The least auto-compact window: a smaller env value counts as it, a setting is void (2.1.328). */
 export const MIN_AUTO_COMPACT_WINDOW = 100_000;
 
@@ -61,6 +70,8 @@ export const MODEL_ROWS: readonly ModelRow[] = [
 /** Strictly between these, native 1M is first-party-API only (read in 2.1.150 and 2.1.275). */
 export const FIRST_PARTY_GATE = { lastWithout: "2.1.143", firstWithoutAfter: "2.1.287" } as const;
 
+/** From this release the statusLine's `used_percentage` is of the auto-compact window. */
+export const PERCENT_OF_AUTO_WINDOW_FROM = "2.1.336";
 /** An older statusLine record no longer describes the context (it runs ~380 ms late, 2.1.328). */
 export const STATUSLINE_MAX_AGE_MS = 60_000;
 

@@ -1,8 +1,9 @@
 /** Where Claude Code will auto-compact, and the span percentage thresholds are measured against. */
 import { AUTOCOMPACT_BUFFER, AUTOCOMPACT_MARGIN, SUMMARY_OUTPUT_BUFFER } from "./claude_code.ts";
-import { BLOCKING_BUFFER, MIN_AUTO_COMPACT_WINDOW } from "./claude_code.ts";
+import { AUTO_WINDOW, BLOCKING_BUFFER, LARGE_WINDOW } from "./claude_code.ts";
+import { MIN_AUTO_COMPACT_WINDOW } from "./claude_code.ts";
 import { groupDigits, isTokenThreshold, type Threshold } from "./numbers.ts";
-import { modelKey } from "./window.ts";
+import { hasAutoWindow, modelKey } from "./window.ts";
 
 /** One settings file's say: `autoCompactWindow`, and per model a window or "auto". */
 export interface CompactSettingsSource {
@@ -84,6 +85,9 @@ export function mergeCompactSettings(sources: readonly CompactSettingsSource[]):
 interface CompactionInputs {
   window: number;
   model?: string | undefined;
+  /** The release that wrote the reading, and its tokens (past an assumed point, it is not one). */
+  version?: string | undefined;
+  tokens?: number | undefined;
   env: CompactEnv;
   files?: CompactSettings | undefined;
   learned?: number | undefined;
@@ -94,7 +98,7 @@ export function endOf(point: CompactionPoint, window: number): number {
   return point.kind === "point" ? point.tokens : window - SUMMARY_OUTPUT_BUFFER - BLOCKING_BUFFER;
 }
 
-/** Where 2.1.328 auto-compacts; a lower learned point wins (for reasons the hook cannot read). */
+/** Where Claude Code auto-compacts (2.1.328, 2.1.337); a lower learned point wins (why, unread). */
 export function compactionPoint(inputs: CompactionInputs): CompactionPoint {
   const { env, files } = inputs;
   if (env.off) return { kind: "off", evidence: `${env.off} is set` };
@@ -107,17 +111,20 @@ export function compactionPoint(inputs: CompactionInputs): CompactionPoint {
   if (files?.enabled?.value === false) {
     return { kind: "off", evidence: `autoCompactEnabled is false in ${files.enabled.file}` };
   }
-  const set = configuredWindow(env, files, inputs.model);
+  const configured = configuredWindow(env, files, inputs.model);
+  const auto = configured || env.pct !== undefined ? undefined : autoWindowOf(inputs);
+  const set = configured ?? (auto?.passed === undefined ? auto : undefined);
   const window = Math.min(inputs.window, set?.tokens ?? inputs.window);
   const effective = window - SUMMARY_OUTPUT_BUFFER;
   let tokens = effective - AUTOCOMPACT_BUFFER;
   let source = set?.source ?? "the model's window";
-  let evidence = `the ${groupDigits(window)}-token window`;
+  let evidence = `the ${groupDigits(window)}-token window${auto?.passed ?? ""}`;
   if (set) {
     const own = groupDigits(inputs.window);
     const capped = set.tokens > inputs.window ? ` (capped to the model's ${own})` : "";
     evidence = `${set.evidence}: a ${groupDigits(window)}-token auto-compact window${capped}`;
   }
+  if (auto && set === auto) evidence += `, assumed until a reading passes ${groupDigits(tokens)}`;
   const byPct = env.pct === undefined ? undefined : Math.floor(effective * (env.pct / 100));
   if (byPct !== undefined && byPct <= tokens) {
     tokens = byPct;
@@ -137,6 +144,26 @@ export function compactionPoint(inputs: CompactionInputs): CompactionPoint {
     source: "an earlier auto-compaction",
     evidence: `this session auto-compacted at ${groupDigits(learned)} tokens, before the ` +
       `${groupDigits(tokens)} its settings give (${evidence})`,
+  };
+}
+
+/**
+ * Claude Code 2.1.334+'s "auto" window for a natively-1M model, as far as the hook can know it (the
+ * rollout is decided on Anthropic's server): assumed, so no refresh is planned past where it would
+ * compact, until a reading passes that point (`passed`: the full window, and why).
+ */
+function autoWindowOf({ window, model, version, tokens }: CompactionInputs) {
+  if (window !== LARGE_WINDOW || !hasAutoWindow(model, version)) return undefined;
+  const evidence = `Claude Code ${AUTO_WINDOW.from}+'s auto window for ${modelKey(model ?? "")}`;
+  const at = AUTO_WINDOW.tokens - AUTOCOMPACT_MARGIN;
+  const passed = tokens !== undefined && tokens > at
+    ? ` (a reading of ${groupDigits(tokens)} passed the ${groupDigits(at)} of ${evidence})`
+    : undefined;
+  return {
+    tokens: AUTO_WINDOW.tokens,
+    source: `Claude Code ${AUTO_WINDOW.from}+`,
+    evidence,
+    passed,
   };
 }
 
@@ -174,6 +201,8 @@ export function compactsEarly(env: CompactEnv, files: CompactSettings | undefine
 const LEAD_SHARE = 0.03;
 
 interface SpanContext {
+  version?: string | undefined;
+  tokens?: number | undefined;
   env: CompactEnv;
   files: CompactSettings | undefined;
   learned: number | undefined;
@@ -187,8 +216,7 @@ interface SpanContext {
  * narrowed until the highest percentage lands 3% of it before the point.
  */
 export function spanFor(window: number, model: string | undefined, context: SpanContext) {
-  const { env, files, learned } = context;
-  const compaction: CompactionPoint = compactionPoint({ window, model, env, files, learned });
+  const compaction: CompactionPoint = compactionPoint({ ...context, window, model });
   if (!context.scale || compaction.kind === "off") return { compaction, span: window };
   const base = Math.min(window, compaction.tokens + AUTOCOMPACT_MARGIN);
   if (base >= window) return { compaction, span: window };

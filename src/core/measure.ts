@@ -165,11 +165,15 @@ function reported(
 
 /** `reading` with where it compacts and the span its percentages are measured in. */
 function withSpan(reading: Reading, input: MeasureInput, learned: number | undefined): Reading {
-  const { window, model } = reading;
+  const { window, tokens } = reading;
   if (window === undefined || !(window > 0)) return reading;
   const { compactEnv: env, thresholds, scaleForAutocompact: scale } = input.settings;
-  const context = { env, files: input.files, learned, thresholds, scale };
-  const { compaction, span } = spanFor(window, model, context);
+  // The release that wrote the transcript's newest usage (2.1.334 lowered where it compacts), and
+  // its model when Claude Code's own figures name none.
+  const usage = input.view && !("error" in input.view) ? input.view.usage : undefined;
+  const model = reading.model ?? usage?.model;
+  const context = { env, files: input.files, learned, thresholds, scale, tokens };
+  const { compaction, span } = spanFor(window, model, { ...context, version: usage?.version });
   reading.compaction = compaction;
   const schedule = scheduleFor(thresholds, input.settings.cadence, span, endOf(compaction, window));
   if (schedule.span !== window) reading.span = schedule.span;

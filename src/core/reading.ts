@@ -1,9 +1,9 @@
 /** How full the context is, from where, against which window; or why there is no reading. */
-import { STATUSLINE_MAX_AGE_MS } from "./claude_code.ts";
+import { PERCENT_OF_AUTO_WINDOW_FROM, STATUSLINE_MAX_AGE_MS } from "./claude_code.ts";
 import type { CompactionPoint } from "./compaction_point.ts";
 import { groupDigits, MAX_TOKENS, MIN_TOKENS } from "./numbers.ts";
 import type { Fill } from "./thresholds.ts";
-import { percentOf } from "./window.ts";
+import { compareVersions, percentOf } from "./window.ts";
 import type { ContextWindow } from "../schemas/payload.ts";
 import type { StatuslineRecord } from "../schemas/statusline.ts";
 
@@ -47,9 +47,10 @@ export function fillOf(reading: Reading): Fill {
   return { tokens, span };
 }
 
-/** `current_usage` as Claude Code counts it: `input + cache_creation + cache_read`. */
+/** `current_usage` as Claude Code counts it, `input + cache_creation + cache_read`; else its total. */
 function currentTokens(figures: ContextWindow): number | undefined {
-  const u = figures.current_usage;
+  const { current_usage: u, total_input_tokens: total } = figures;
+  if (u === undefined && typeof total === "number") return total;
   if (u === undefined || u === null || typeof u === "number") return u ?? undefined;
   return (u.input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0) +
     (u.cache_read_input_tokens ?? 0);
@@ -75,8 +76,11 @@ export function absurdFigure(figures: ContextWindow): string | undefined {
   return undefined;
 }
 
-/** A `context_window`'s figures: tokens over the window win, else the rounded `used_percentage`. */
-export function figuresOf(figures: ContextWindow) {
+/**
+ * A `context_window`'s figures: tokens over the window, else the rounded `used_percentage`: of the
+ * window only before 2.1.336 (`version`), later of the auto-compact window, whose size is not sent.
+ */
+export function figuresOf(figures: ContextWindow, version?: string) {
   if (absurdFigure(figures) !== undefined) return undefined;
   const { used_percentage: used, context_window_size: size } = figures;
   const window = typeof size === "number" && size > 0 ? size : undefined;
@@ -84,8 +88,11 @@ export function figuresOf(figures: ContextWindow) {
   if (tokens !== undefined && window !== undefined) {
     return { percent: percentOf(tokens, window), tokens, window };
   }
-  if (typeof used === "number" && used >= 0) return { percent: used, tokens, window };
-  return undefined;
+  if (!(typeof used === "number" && used >= 0)) return undefined;
+  const ofWindow = window !== undefined && version !== undefined &&
+    compareVersions(version, PERCENT_OF_AUTO_WINDOW_FROM) < 0;
+  if (!ofWindow) return { percent: used, tokens, window: undefined };
+  return { percent: used, tokens: Math.round((used * window) / 100), window };
 }
 
 /** A statusline record is fresh: at most a minute old and newer than the transcript's usage. */

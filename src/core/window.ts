@@ -1,6 +1,6 @@
 /** The window a reading is measured against, and why (docs/maintainers/windows-by-release.md). */
-import { AUTOCOMPACT_MARGIN, FIRST_PARTY_GATE as GATE, LARGE_WINDOW } from "./claude_code.ts";
-import { MODEL_ROWS, SMALL_WINDOW } from "./claude_code.ts";
+import { AUTO_WINDOW, FIRST_PARTY_GATE as GATE, LARGE_WINDOW } from "./claude_code.ts";
+import { AUTOCOMPACT_MARGIN, MODEL_ROWS, SMALL_WINDOW } from "./claude_code.ts";
 
 export interface WindowChoice {
   window: number;
@@ -66,6 +66,12 @@ function speaksFor(evidence: Release, model: string | undefined, version: string
   const { model: m, version: v } = evidence;
   if (v !== undefined && version !== undefined && v !== version) return false;
   return m === undefined || model === undefined || modelKey(m) === modelKey(model);
+}
+
+/** `model` is natively 1M and `version` gives such models the lower "auto" window (2.1.334+). */
+export function hasAutoWindow(model: string | undefined, version: string | undefined): boolean {
+  const native = model !== undefined && rowOf(idOf(model))?.kind === "native";
+  return native && version !== undefined && compareVersions(version, AUTO_WINDOW.from) >= 0;
 }
 
 /** `a` against `b` as release numbers (`2.1.112`); parts that are not numbers count as 0. */

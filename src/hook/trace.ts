@@ -75,17 +75,18 @@ export function describeReading(reading: Reading | NoReading, style = DIGITS): s
 }
 
 /** `; compaction at 367000 (why)[; percentages measured against 400000 tokens]`, or nothing. */
-function compactionText(reading: Reading): string {
+export function compactionText(reading: Reading, style = DIGITS): string {
   const point = reading.compaction;
+  const n = style.tokens;
   if (point === undefined) return "";
   if (point.kind === "off") return `; no auto-compaction (${point.evidence})`;
   const span = reading.cadence !== undefined
-    ? `; percentages of ${reading.span} tokens as on a 200k window, then every ` +
-      `${reading.cadence.every} tokens`
+    ? `; percentages of ${n(reading.span ?? 0)} tokens as on a 200k window, then every ` +
+      `${n(reading.cadence.every)} tokens`
     : reading.span === undefined
     ? ""
-    : `; percentages measured against ${reading.span} tokens`;
-  return `; compaction at ${point.tokens} (${point.evidence})${span}`;
+    : `; percentages measured against ${n(reading.span)} tokens`;
+  return `; compaction at ${n(point.tokens)} (${point.evidence})${span}`;
 }
 
 /** `PostToolUse Bash: fired: <reading> → <decision>; <accounting>`, or `...: nothing: <why>`. */

@@ -1,7 +1,8 @@
 /** The statusline bridge's record: Claude Code's own reading, kept per session while fresh. */
 import { join } from "../core/path.ts";
 import { absurdFigure, figuresOf } from "../core/reading.ts";
-import { isContextWindow, isStatuslineInput, isStatuslineRecord } from "../schemas/guards.ts";
+import { fieldOf, isContextWindow, isStatuslineInput } from "../schemas/guards.ts";
+import { isStatuslineRecord } from "../schemas/guards.ts";
 import type { StatuslineRecord } from "../schemas/statusline.ts";
 import type { Failure } from "../core/result.ts";
 import { sessionKeyOf, writeJsonAtomically } from "./state_store.ts";
@@ -21,7 +22,8 @@ export function recordFromStatusline(
   if (!isContextWindow(cw)) return { error: "context_window is missing or not an object" };
   const absurd = absurdFigure(cw);
   if (absurd !== undefined) return { error: `not a reading Claude Code sends: ${absurd}` };
-  const figures = figuresOf(cw);
+  const version = fieldOf(input, "version");
+  const figures = figuresOf(cw, typeof version === "string" ? version : undefined);
   // At startup, until the first reply, Claude Code has no figure: a normal start, not a fault.
   if (figures === undefined) {
     return { error: "used_percentage is null (before the session's first reply)", early: true };

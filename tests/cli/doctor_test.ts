@@ -196,10 +196,11 @@ Deno.test("doctor: where each threshold falls against Claude Code's compaction p
       says: [
         // On a 200k window it comes after the compaction at 167,000; on 1M it fires.
         "auto-compaction at 167,000 (the 200,000-token window); 300k never",
-        // On 1M the percentages land where a 200k session has them, and the cadence follows 300k;
-        // the gap before 300k is named.
+        // On 1M the percentages land where a 200k session has them, and the cadence follows 300k
+        // up to where the newest Claude Code compacts its default model; the gap before 300k is named.
         "of 200,000 tokens, as on a 200k window, on the default model's 1M window: at 60,000, " +
-        "104,000, 300,000 tokens, then every 40,000 to 940,000 (19 refreshes)",
+        "104,000, 300,000 tokens, then every 40,000 to 340,000 (4 refreshes); auto-compaction at " +
+        "367,000 (Claude Code 2.1.334+'s auto window for claude-opus-5-5: a 400,000-token",
         "on the default model's 1M window 196,000 tokens pass between the refreshes at 104,000 " +
         "and 300,000",
       ],
@@ -225,12 +226,13 @@ Deno.test("doctor: where each threshold falls against Claude Code's compaction p
       ],
     },
     {
-      name: "the cadence off: the first refresh on 1M comes at 300,000, over 100,000 without one",
+      name: "the cadence off: the first refresh on 1M comes at 120,000, over 100,000 without one",
       env: { LESSONS_REINJECT_CADENCE: "off" },
       status: "warn",
       says: [
-        "of the default model's 1M window: at 300,000, 520,000, 700,000",
-        "the first refresh comes at 300,000 tokens",
+        "of the 400,000 tokens before auto-compaction on the default model's 1M window: at " +
+        "120,000, 208,000, 280,000",
+        "the first refresh comes at 120,000 tokens",
       ],
       fix: "turn the cadence back on",
     },

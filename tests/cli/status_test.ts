@@ -1,7 +1,8 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { join } from "node:path";
-import { StatusJsonSchema } from "../../src/cli/schemas.ts";
-import { entries, payload, RECORDED, runHook, runRecorded, writeTranscript } from "../_helpers.ts";
+import { StatusJsonSchema, StatuslineJsonSchema } from "../../src/cli/schemas.ts";
+import { appendTranscript, entries, payload, RECORDED, runHook } from "../_helpers.ts";
+import { runRecorded, writeTranscript } from "../_helpers.ts";
 import {
   assertIncludes,
   callOf,
@@ -259,6 +260,48 @@ Deno.test("on Claude Code's default 1M model, preview words the next refresh as 
     },
   });
   assertIncludes((await cli(["statusline"], env, input)).stdout, "next refresh at 180k");
+});
+
+Deno.test("Claude Code 2.1.334+ compacts its default model near 367,000 until a reading passes it; older releases and a kept 1M window at 967,000", async () => {
+  const box = home();
+  const transcript = join(box.dir, "session.jsonl");
+  // A reading by `version`; with an `id`, added to the transcript, else its only entry.
+  const at = (tokens: number, version: string, id?: string) => {
+    const line = entries.assistant(tokens, [id ?? "toolu_a"], {
+      model: "claude-opus-5-5",
+      version,
+    });
+    (id ? appendTranscript : writeTranscript)(transcript, [line]);
+    return callOf(line, transcript, id ?? "toolu_a");
+  };
+  const status = async () =>
+    await cliJson(StatusJsonSchema, ["status", "--transcript", transcript], box.env);
+  at(300_000, "2.1.337");
+  const auto = await status();
+  const point = auto.compaction?.tokens ?? 0;
+  assert(point >= 360_000 && point <= 370_000, JSON.stringify(auto.compaction));
+  assertIncludes(auto.compaction?.evidence ?? "", "Claude Code 2.1.334+'s auto window");
+  assertEquals([auto.thresholdTokens.at(-1), auto.next], [340_000, 340_000]);
+  at(300_000, "2.1.332");
+  assertEquals((await status()).compaction?.tokens, 967_000);
+  // The hook: no refresh past 367,000 is planned, until a reading passes it with no compaction.
+  const env = { ...box.env, LESSONS_DEBUG: "1" };
+  assertIncludes((await runRecorded(at(345_000, "2.1.337"), env)).context ?? "", "340k");
+  const past = await runRecorded(at(385_000, "2.1.337", "toolu_2"), env);
+  assertIncludes(past.context ?? "", "refresh 380k ");
+  assertIncludes(past.stderr, "compaction at 967000 (the 1,000,000-token window (a reading of");
+  assertEquals((await status()).next, 420_000);
+  // The statusline captured from 2.1.337: its tokens, never used_percentage (47, of its window).
+  const captured = payload("statusline.mid-session-2.1.337", { transcript_path: transcript });
+  at(250_000, "2.1.337");
+  const line = await cliJson(StatuslineJsonSchema, ["statusline", "--json"], box.env, captured);
+  assertEquals([line.tokens, line.window], [250_000, 1_000_000]);
+  assert(/62% of 400k · .* · compaction near 367k \(Claude Code 2\.1\.334\+\)$/.test(line.line));
+  // The full window kept in the user's settings: autoCompactWindow 1000000.
+  Deno.mkdirSync(join(box.dir, ".claude"), { recursive: true });
+  Deno.writeTextFileSync(join(box.dir, ".claude", "settings.json"), '{"autoCompactWindow": 1e6}');
+  at(300_000, "2.1.337");
+  assertEquals((await status()).compaction?.tokens, 967_000);
 });
 
 /** The `tool count` row of a status report, or undefined. */

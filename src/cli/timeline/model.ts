@@ -42,6 +42,8 @@ export interface Timeline {
   }[];
   events: TimelineEvent[];
   subagents: number;
+  /** Where the last call's context compacts, as the hook measured it, and why. */
+  compaction?: { tokens: number; evidence: string } | undefined;
 }
 
 const SHOWN: Record<DeliveryReport["status"], Delivery> = {
@@ -67,6 +69,7 @@ export function timelineOf(
     for (const label of labels) awaiting.set(`${id}|${label}`, event);
   };
   let window: number | undefined;
+  let compaction: Timeline["compaction"];
   const cadence = new Set<number>();
   for (const r of replayed) {
     for (const report of r.kind === "settled" ? r.deliveries : r.decision.deliveries) {
@@ -86,6 +89,10 @@ export function timelineOf(
     const reading = r.reading.kind === "reading" ? r.reading : undefined;
     const [tokens, to, span] = [reading?.tokens, reading?.window, reading?.span ?? reading?.window];
     const large = reading?.cadence !== undefined;
+    const point = reading?.compaction;
+    compaction = point?.kind === "point"
+      ? { tokens: point.tokens, evidence: point.evidence }
+      : undefined;
     for (const t of d.thresholds) if (!session.thresholds.includes(t)) cadence.add(t);
     calls.push({ call: n, time: r.time, tool: r.tool, tokens, window: to, span, large });
     if (window !== undefined && to !== undefined && to > window) {
@@ -119,6 +126,7 @@ export function timelineOf(
     cadence: points,
     calls,
     events,
+    compaction,
   };
 }
 

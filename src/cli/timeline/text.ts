@@ -60,7 +60,12 @@ export function timelineSummary(timeline: Timeline, scale: Scale): string {
     `${
       count(timeline.subagents, "subagent transcript")
     } left out of the chart. Tokens in context, ` +
-    `${scale.kind === "sqrt" ? "square-root" : "linear"} scale.`;
+    `${scale.kind === "sqrt" ? "square-root" : "linear"} scale.` +
+    (timeline.compaction
+      ? ` Compaction near ${
+        groupDigits(timeline.compaction.tokens)
+      }: ${timeline.compaction.evidence}.`
+      : "");
 }
 
 /** The chart's lines: the plot with its labels, the axis, the two rows of marks, the calls. */

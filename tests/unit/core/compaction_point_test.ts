@@ -103,6 +103,7 @@ Deno.test("compactionPoint(): Claude Code 2.1.328's threshold, from each source"
     model: "claude-opus-5-5",
     files: filesWith({ ...top, byModel: { "claude-opus-5-5": { value, file: "s" } } }),
   });
+  const [AUTO, v337] = ["Claude Code 2.1.334+", { model: "claude-opus-5-5", version: "2.1.337" }];
   const CODEX = "Codex's default";
   const host = { source: CODEX, evidence: "e" };
   type Inputs = Parameters<typeof compactionPoint>[0];
@@ -135,6 +136,18 @@ Deno.test("compactionPoint(): Claude Code 2.1.328's threshold, from each source"
       SET,
     ],
     ['a per-model "auto" means the model\'s own window', on(1e6, none, opus("auto")), 967_000, OWN],
+    // 2.1.334+: a natively-1M model's "auto" window, 400,000, until a reading passes its 367,000.
+    ["2.1.337's auto window", on(1e6, none, v337), 367_000, AUTO],
+    ['a per-model "auto" on 2.1.337', on(1e6, none, { ...opus("auto"), ...v337 }), 367_000, AUTO],
+    ["2.1.337, a reading past 367,000", on(1e6, none, { ...v337, tokens: 367_001 }), 967_000, OWN],
+    ["2.1.337, any CLAUDE_AUTOCOMPACT_PCT_OVERRIDE", on(1e6, { pct: 100 }, v337), 967_000, OWN],
+    ["2.1.332's full window", on(1e6, none, { ...v337, version: "2.1.332" }), 967_000, OWN],
+    [
+      "2.1.337, 1M opted into",
+      on(1e6, none, { ...v337, model: "claude-sonnet-4-6" }),
+      967_000,
+      OWN,
+    ],
     [
       "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE=50 on 200k: half of 180,000",
       on(200_000, { pct: 50 }),

@@ -5,9 +5,14 @@ import type { CompactionEvidence } from "../../../src/core/window.ts";
 import type { State } from "../../../src/schemas/state.ts";
 import { figuresOf } from "../../../src/core/reading.ts";
 import { MEASURE_SETTINGS, state } from "./_inputs.ts";
+import { payload } from "../../_helpers.ts";
+
+const CAPTURED_337 = payload("statusline.mid-session-2.1.337") as {
+  context_window: Parameters<typeof figuresOf>[0];
+};
 
 Deno.test("figuresOf() prefers exact tokens over the rounded used_percentage", async (t) => {
-  const cases: [string, Parameters<typeof figuresOf>[0], unknown][] = [
+  const cases: [string, Parameters<typeof figuresOf>[0], unknown, string?][] = [
     [
       "tokens and window",
       { used_percentage: 31, context_window_size: 200_000, current_usage: 61_000 },
@@ -33,16 +38,33 @@ Deno.test("figuresOf() prefers exact tokens over the rounded used_percentage", a
       },
       { percent: 0.003, tokens: 6, window: 200_000 },
     ],
-    ["only the percentage", { used_percentage: 41, context_window_size: 200_000 }, {
+    // From 2.1.336 used_percentage is of the auto-compact window: never multiplied by the size.
+    ["only the percentage, 2.1.337", { used_percentage: 41, context_window_size: 200_000 }, {
       percent: 41,
       tokens: undefined,
+      window: undefined,
+    }, "2.1.337"],
+    ["only the percentage, 2.1.332", { used_percentage: 41, context_window_size: 200_000 }, {
+      percent: 41,
+      tokens: 82_000,
       window: 200_000,
+    }, "2.1.332"],
+    [
+      "total_input_tokens without current_usage",
+      { used_percentage: 62, context_window_size: 1_000_000, total_input_tokens: 250_000 },
+      { percent: 25, tokens: 250_000, window: 1_000_000 },
+    ],
+    // Captured from 2.1.337: used_percentage 47 is of its auto-compact window, raised to 533,000.
+    ["2.1.337's statusLine stdin", CAPTURED_337.context_window, {
+      percent: 25,
+      tokens: 250_000,
+      window: 1_000_000,
     }],
     ["no reading yet", { used_percentage: null, context_window_size: 200_000 }, undefined],
     ["tokens without any window", { current_usage: 58_000 }, undefined],
   ];
-  for (const [name, cw, expected] of cases) {
-    await t.step(name, () => assertEquals(figuresOf(cw), expected));
+  for (const [name, cw, expected, version] of cases) {
+    await t.step(name, () => assertEquals(figuresOf(cw, version), expected));
   }
 });
 
