@@ -3,8 +3,8 @@
  * scenarios passed, failed (and the first lines of why) or were skipped. For the compatibility
  * table (docs/compatibility.md) and the weekly run against the newest release.
  *
- *     deno task e2e-versions 2.1.332 2.1.328 2.1.212       # "latest" is npm's newest release
- *     deno task e2e-versions --out summary.md --logs logs/ 2.1.332
+ *     deno task e2e-versions 2.1.337 2.1.332 2.1.328       # "latest" is npm's newest release
+ *     deno task e2e-versions --out summary.md --logs logs/ 2.1.337
  *     deno task e2e-versions --repeat 3 --load 2.1.328      # three runs, every core kept busy
  *
  * Each release is installed once, as the suite installs it (scripts/loopback/claude_cli.ts), and

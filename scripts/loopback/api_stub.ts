@@ -268,7 +268,10 @@ export function startApiStub(script: Script): ApiStub {
     if (lastUserText(messages).includes(COMPACT_PROMPT)) {
       route = "compact";
       compacted = queue;
-      step = { usage: { input_tokens: 5000 }, text: "Summary: the user ran a scripted session." };
+      // In the tags the prompt asks for: 2.1.337 asks again, once, for a summary without them.
+      const text =
+        "<analysis>Scripted.</analysis>\n<summary>The user ran a scripted session.</summary>";
+      step = { usage: { input_tokens: 5000 }, text };
     } else if (Array.isArray(body.tools) && body.tools.length > 0) {
       route = queue;
       step = queues[route]?.shift() ?? { usage: { input_tokens: 100 }, text: "Done." };

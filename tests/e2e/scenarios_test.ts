@@ -37,9 +37,9 @@ import {
 } from "./harness.ts";
 
 const bin = await claudeForSuite();
-/** The release whose default model is claude-opus-5-5 for every user (1M window, natively). */
-const DEFAULT_MODEL_RELEASE = "2.1.332";
-const bin332 = await claudeForSuite(DEFAULT_MODEL_RELEASE);
+/** Releases whose default model is claude-opus-5-5, 1M natively (2.1.337: compacting near 400k). */
+const bin332 = await claudeForSuite("2.1.332");
+const bin337 = await claudeForSuite("2.1.337");
 
 /** One scenario; `bin` the Claude Code to run, the suite's pin when absent. */
 interface Case extends ScenarioTest {
@@ -140,6 +140,61 @@ const echoAt = (tokens: number, id: string): Step => ({
   tools: [{ name: "Bash", input: { command: "echo hi" }, id }],
 });
 
+/** The cadence points (thousands of tokens) past 180k up to `last`. */
+const cadence = (last: number) =>
+  Array.from({ length: Math.floor((last - 180) / 40) }, (_, i) => 220 + 40 * i);
+/** Readings around each point: 22k, 6k and 2k below it, 2k past it. */
+const around = (points: number[]) => points.flatMap((p) => [p - 22, p - 6, p - 2, p + 2]);
+
+const CLIMB = [22, 39, 56, 62, 78, 94, 102, 106, 122, 138, 142, 158, 174, 178, 182];
+
+/**
+ * A climb on `release`'s default model through 60k, 104k, 140k and 180k, then `more` readings
+ * (thousands), then `after` (a new context's). 30, 52 and 70 refresh on their crossing calls; a
+ * cadence point never makes a call wait for its entry, so its refresh comes on the crossing call
+ * or, when the entry was late, the next.
+ */
+function climb(
+  release: string,
+  cli: string,
+  more: number[],
+  after: number[],
+  then: NonNullable<Case["then"]>,
+): Case {
+  const tokens = [...CLIMB, ...more, ...after].map((k) => k * 1000);
+  const readings = tokens.slice(0, CLIMB.length + more.length);
+  const ids = tokens.map((_, i) => `toolu_o${String(i).padStart(2, "0")}`);
+  const points = [60, 104, 140, 180, ...cadence(Math.max(...more))].map((k) => k * 1000);
+  return {
+    name: `on the default model (claude-opus-5-5, ${release}), refreshes at 60k, 104k and 140k ` +
+      `as on 200k, then every 40k${after.length ? ", through its auto-compaction" : ""}`,
+    bin: cli,
+    turns: turn({ model: undefined }), // Claude Code's default model
+    script: {
+      main: backedSteps(tokens.map((t, i) => ({ id: ids[i]!, tokens: t })), tokens.at(-1)! + 500),
+    },
+    then: async (s, lines, refreshes) => {
+      const models = lines.filter((l) => l.type === "assistant").map((l) =>
+        (l.message as Json).model
+      );
+      deepStrictEqual([...new Set(models)], ["claude-opus-5-5"]);
+      const calls = refreshes.filter((r) => r.toolUseID !== "SessionStart");
+      deepStrictEqual(calls.map(thresholdsOf), [
+        [30],
+        [52],
+        [70],
+        ...points.slice(3).map((p) => [p]),
+      ]);
+      calls.forEach((refresh, i) => {
+        const late = ids.indexOf(refresh.toolUseID) - readings.findIndex((r) => r >= points[i]!);
+        ok(late === 0 || (i >= 3 && late === 1), `${refresh.toolUseID} for ${points[i]}`);
+      });
+      deepStrictEqual(calls.slice(0, 3).map((r) => stated(r)?.tokens), [62_000, 106_000, 142_000]);
+      await then(s, lines, refreshes);
+    },
+  };
+}
+
 const CASES: Case[] = [
   {
     name: "a climb from 5% to 74% on a 200k model refreshes at 30, 52 and 70",
@@ -167,55 +222,45 @@ const CASES: Case[] = [
       deepStrictEqual(refreshes.map((r) => r.hookName), Array(3).fill("PostToolUse:Bash"));
     },
   },
-  {
-    name: `on the default model (claude-opus-5-5, ${DEFAULT_MODEL_RELEASE}), refreshes at 60k, ` +
-      "104k and 140k as on 200k, then every 40k",
-    bin: bin332,
-    turns: turn({ model: undefined }), // Claude Code's default model
-    script: {
-      main: backedSteps([
-        { id: "toolu_o01", tokens: 22_000 },
-        { id: "toolu_o02", tokens: 39_000 },
-        { id: "toolu_o03", tokens: 56_000 },
-        { id: "toolu_o04", tokens: 62_000 }, // crosses 60,000: 30
-        { id: "toolu_o05", tokens: 78_000 },
-        { id: "toolu_o06", tokens: 94_000 },
-        { id: "toolu_o07", tokens: 102_000 },
-        { id: "toolu_o08", tokens: 106_000 }, // crosses 104,000: 52
-        { id: "toolu_o09", tokens: 122_000 },
-        { id: "toolu_o10", tokens: 138_000 },
-        { id: "toolu_o11", tokens: 142_000 }, // crosses 140,000: 70
-        { id: "toolu_o12", tokens: 158_000 },
-        // Parallel calls each print what one Bash result passes inline.
-        { id: parallel("toolu_o13", 2), tokens: 174_000 },
-        { id: "toolu_o14", tokens: 178_000 },
-        { id: "toolu_o15", tokens: 182_000 }, // crosses 180,000: the cadence's first
-        { id: "toolu_o16", tokens: 198_000 },
-        { id: "toolu_o17", tokens: 214_000 },
-        { id: "toolu_o18", tokens: 218_000 },
-        { id: "toolu_o19", tokens: 222_000 }, // crosses 220,000
-        { id: "toolu_o20", tokens: 224_000 },
-      ], 226_000),
-    },
-    then: (_, lines, refreshes) => {
-      const models = lines.filter((l) => l.type === "assistant").map((l) =>
-        (l.message as Json).model
+  climb("2.1.332", bin332, [...around(cadence(220)), 224], [], (_, __, refreshes) => {
+    const windows = refreshes.slice(0, 3).map((r) => stated(r)?.window);
+    deepStrictEqual(windows, ["1M", "1M", "1M"]);
+  }),
+  // 2.1.334 and later compact it near 400k: 367,000, 400,000 less 20,000 and 13,000.
+  climb(
+    "2.1.337",
+    bin337,
+    [...around(cadence(340)), 358, 366, 366.9, 367],
+    [12, 13],
+    async (s, lines, refreshes) => {
+      const boundary = lines.findIndex((l) => l.subtype === "compact_boundary");
+      ok(boundary >= 0, "no auto-compaction near 400k (2.1.334 and later have it)");
+      const meta = (lines[boundary]?.compactMetadata ?? {}) as Json;
+      const preTokens = Number(meta.preTokens);
+      // deno-lint-ignore no-console
+      console.log(`Claude Code 2.1.337 auto-compacted at preTokens ${preTokens}`);
+      // After the reading of 367,000 (its output and estimate added), not after 366,900.
+      ok(meta.trigger === "auto" && preTokens >= 367_000 && preTokens < 368_000, `${preTokens}`);
+      equal(meta.cumulativeDroppedTokens, preTokens - Number(meta.postTokens));
+      const compacts = s.stub.requests.filter((r) => r.route === "compact");
+      equal(compacts.length, 1, "the stand-in's summary was not taken at once");
+      const calls = refreshes.filter((r) => r.toolUseID !== "SessionStart");
+      for (const request of assertDelivered(s, calls)) {
+        ok(s.stub.requests.indexOf(request) < s.stub.requests.indexOf(compacts[0]!));
+      }
+      const restated = restatedAfterCompaction(s).perRequest;
+      deepStrictEqual(restated, restated.map(() => 1), "restated once in the new context");
+      await s.keepTranscript("LESSONS_E2E_RECORD_AUTO_COMPACT_337");
+      // Before the compaction, the hook knew where it would come.
+      const points = lines.slice(0, boundary).map(attachmentOf).map((a) =>
+        /compaction at (\d+)/.exec(String(a?.type === "hook_success" ? a.stderr : ""))?.[1]
+      ).filter((point) => point !== undefined).map(Number);
+      ok(
+        points.length > 0 && points.every((p) => p >= 360_000 && p <= 370_000),
+        `compaction at ${[...new Set(points)]}`,
       );
-      deepStrictEqual([...new Set(models)], ["claude-opus-5-5"]);
-      // 30, 52 and 70 on their crossing calls; a cadence point never makes a call wait for its
-      // entry, so its refresh comes on the crossing call or, when the entry was late, the next.
-      const ids = refreshes.map((r) => r.toolUseID);
-      deepStrictEqual(ids.slice(0, 3), ["toolu_o04", "toolu_o08", "toolu_o11"]);
-      ok(["toolu_o15", "toolu_o16"].includes(ids[3]!), ids.join());
-      ok(["toolu_o19", "toolu_o20"].includes(ids[4] ?? ""), ids.join());
-      deepStrictEqual(refreshes.map(thresholdsOf), [[30], [52], [70], [180_000], [220_000]]);
-      deepStrictEqual(
-        refreshes.slice(0, 3).map(stated),
-        [62_000, 106_000, 142_000].map((tokens) => ({ tokens, window: "1M" })),
-      );
-      ok(refreshes.slice(3).every((r) => (stated(r)?.tokens ?? 0) >= 180_000));
     },
-  },
+  ),
   {
     name: "a jump from 8% to 75% refreshes once and never again",
     script: {
@@ -292,6 +337,7 @@ const CASES: Case[] = [
     then: async (s, lines, refreshes) => {
       equal(s.stub.served.main, 13);
       const boundary = lines.findIndex((l) => l.subtype === "compact_boundary");
+      ok(boundary >= 0, "no auto-compaction near 400k (2.1.334 and later have it)");
       ok(boundary >= 0, "no compact_boundary in the transcript");
       ok(refreshes[1]!.line < boundary && boundary < refreshes[3]!.line);
       equal(restatedAfterCompaction(s).perRequest[0], 1);
