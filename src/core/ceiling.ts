@@ -50,7 +50,7 @@ export function ceilingOf(
   // Interleaved chains (core/chains.ts): the newest usage may be another process's context.
   if (
     state.forked || !usage || usage.matched || usage.window !== undefined ||
-    usage.firstEnd === undefined ||
+    usage.firstEnd === undefined || usage.loadsTools ||
     view.promptAfterUsage || view.markerSince !== undefined
   ) {
     return undefined;

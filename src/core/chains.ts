@@ -32,10 +32,7 @@ function metChain(state: State, facts: ChainFacts | undefined): Chain | undefine
     chains.find((c) => met !== undefined && (c.tip === met || c.message === met));
 }
 
-/**
- * The thresholds fired on this call's chain: none on a chain of its own; with no tip in reach, the
- * session's (never twice).
- */
+/** The thresholds fired on this call's chain: none on a new one; chain unknown, the session's. */
 export function firedOnChain(state: State, facts: ChainFacts | undefined): number[] {
   const chain = metChain(state, facts);
   if (!chain && facts?.started) return [];
@@ -71,8 +68,7 @@ export function advanceChains(next: State | undefined, state: State, facts?: Cha
   const anchor = decided.fired.some((t) => !own.includes(t));
   const chain: Chain = { tip, ...(message !== undefined && { message }), fired: decided.fired };
   if (anchor) chain.anchor = true;
-  // One chain's calls each meet the tip the one before left: any other, or none, means two
-  // interleave.
+  // One chain's calls each meet the tip the one before left: another, or none, means two interleave.
   const forked = state.forked || facts.started || (met !== undefined && met !== state.chains?.[0]);
   return { ...merged, chains: [chain, ...rest].slice(0, CHAINS_KEPT), ...(forked && { forked }) };
 }

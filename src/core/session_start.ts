@@ -4,10 +4,7 @@
  * that behaviour, so that a refresh restates exactly what the model was given. Pure.
  */
 
-/**
- * A `reminder` (lessons-learned [Unreleased], commit 9ad9b12) is fired by its PostToolUse hook from
- * a tool's output, never shown at session start: a refresh does not restate it, and says so.
- */
+/** lessons-learned's `reminder` (9ad9b12): fired from tool output, never shown at session start. */
 export const REMINDER_TYPE = "reminder";
 
 /** Session start's own limits, the manifest's `config.maxSessionStartLessons` and budget. */
