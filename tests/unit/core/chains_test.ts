@@ -26,6 +26,7 @@ function run(calls: [string, string | undefined, number, string, boolean?][]) {
     return `${entry} ${fired}${state.forked && !was ? " forked" : ""}`;
   });
   assertEquals(got, calls.map(([entry, , , expected]) => `${entry} ${expected}`));
+  return state;
 }
 
 Deno.test("two chains after a resume: each gets each threshold once, on its own crossing call", () => {
@@ -70,7 +71,7 @@ Deno.test("a call whose chain is unknown counts the session's fired thresholds: 
 });
 
 Deno.test("two chains sharing only the session's first entry: each gets its own 30 %", () => {
-  run([
+  const { chains } = run([
     ["a1", undefined, 20, "-"], // both processes' first calls, before anything fired
     ["b1", undefined, 22, "-"],
     ["a2", undefined, 31, "30"], // no tip yet: a's walk is not made
@@ -80,6 +81,9 @@ Deno.test("two chains sharing only the session's first entry: each gets its own 
     ["b4", "b3", 53, "52"],
     ["a4", "a3", 54, "52"],
   ]);
+  // b's chain began beside a's, which kept its place: each chain's refreshes, where each was made.
+  const tips = chains?.map((c) => `${c.tip} ${c.fired.join()}${c.anchor ? " anchor" : ""}`);
+  assertEquals(tips, ["a4 30,52 anchor", "b4 30,52 anchor", "b2 30 anchor", "a2 30 anchor"]);
 });
 
 Deno.test("a branch from after a refresh (a rewind) meets where it was made: not sent again", () => {
