@@ -67,7 +67,7 @@ export function viewOf(raw: ByteSource, size: number, query: ViewQuery): Transcr
   let sawStart = false;
   let lowest = size;
   let marker: number | undefined;
-  let toolsEnd: number | undefined;
+  let searched: number | undefined;
   // This call's own entry, where the walk along its chain starts.
   let own: { link: ReturnType<typeof chainLinkOf>; at: number } | undefined;
   for (
@@ -76,7 +76,7 @@ export function viewOf(raw: ByteSource, size: number, query: ViewQuery): Transcr
     lowest = line.start;
     if (line.oversized) continue;
     const text = decoder.decode(line.bytes);
-    if (toolsEnd === undefined && TOOL_SEARCH.test(text)) toolsEnd = line.start + line.bytes.length;
+    searched ??= TOOL_SEARCH.test(text) ? line.start + line.bytes.length + 1 : undefined;
     // Results written since the newest response began (the walk stops before it).
     const result = text.includes('"tool_result"');
     if (result) { for (const m of text.matchAll(/"tool_use_id":"([^"]+)"/g)) results.add(m[1]!); }
@@ -128,9 +128,7 @@ export function viewOf(raw: ByteSource, size: number, query: ViewQuery): Transcr
     if (!(sawStart || marker !== undefined || lowest === 0)) delete newest.firstEnd;
     newest.unanswered = newest.toolUseIds.filter((id) => !results.has(id));
     // The schemas a ToolSearch since the response began loads reach the next request, not the file.
-    if (toolsEnd !== undefined && toolsEnd >= (newest.firstEnd ?? Infinity) - 1) {
-      newest.loadsTools = true;
-    }
+    if ((searched ?? -1) >= (newest.firstEnd ?? Infinity)) newest.loadsTools = true;
     if (newest.matched) view.promptAfterUsage = false;
     view.usage = newest;
     view.callPresent ||= newest.matched;

@@ -82,7 +82,7 @@ function shareOf(v: TranscriptView, s: State, settings = SETTINGS) {
 }
 
 Deno.test("ceilingOf() with the cadence off answers at once only below every threshold that counts", async (t) => {
-  const pending = usageView({ unanswered: ["p"] });
+  const pending = usageView({ toolUseIds: ["p"], unanswered: ["p"] });
   const answered = { refresh: "30", call: "p", at: 1, sent: 1, status: "pending" } as const;
   // name: [view, state, the ceiling's share of the span (undefined: wait for the entry)]
   const cases: Record<string, [TranscriptView, State, number | undefined]> = {
@@ -107,7 +107,7 @@ Deno.test("ceilingOf() with the cadence off answers at once only below every thr
     // 20,000 + 100 + 0.6 × (2,000 + 2 × 10,000 + 4,096) + 10,038 = 45,796: 4.58 % of 1M
     "a result not written yet, its hook recorded 10 KB: counted twice with its entry's fields": [
       pending,
-      state([], { results: { p: 10_000 } }),
+      state([], { results: { older: 1, p: 10_000 } }),
       4.58,
     ],
     // + 0.6 × 2 × 10,000 more: 57,796
@@ -115,6 +115,13 @@ Deno.test("ceilingOf() with the cadence off answers at once only below every thr
       pending,
       state([], { results: { p: 10_000 }, deliveries: [answered] }),
       5.78,
+    ],
+    // The hook of call q recorded it: q's response came after, and its entry is not written yet
+    // (measured once on 2.1.337: the call after four parallel Reads started before any was on disk).
+    "a call recorded after the newest response's own: a response not shown yet, wait": [
+      pending,
+      state([], { results: { older: 1, p: 10_000, q: 100 } }),
+      undefined,
     ],
     "a recorded result whose size puts the ceiling past 30 %: wait": [
       pending,
