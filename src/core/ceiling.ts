@@ -7,7 +7,7 @@ import { type MeasureSettings, windowFor } from "./measure.ts";
 import { MAX_TOKENS } from "./numbers.ts";
 import { crossedThresholds, type Fill, firedUnder } from "./thresholds.ts";
 import type { State } from "../schemas/state.ts";
-import type { TranscriptView } from "./view.ts";
+import type { TranscriptUsage, TranscriptView } from "./view.ts";
 
 /** Room for a denser tokenizer and sources no measurement drove; a growth past it costs a call. */
 const SAFETY_FACTOR = 3;
@@ -23,10 +23,14 @@ export function ceilingTokens(tokens: number, output: number | undefined, bytesA
 /** A result entry's own fields, and its hooks' records, beyond the result's text. */
 const RESULT_ENTRY_BYTES = 4096;
 
-/** What unwritten results of `calls` will add (text, answer twice); undefined: a size unknown. */
-function unwrittenBytes(calls: readonly string[], state: State): number | undefined {
+/** What unwritten results will add (text, answer twice); undefined: a size or response unknown. */
+function unwrittenBytes({ toolUseIds: own, unanswered }: TranscriptUsage, state: State) {
+  // A call recorded after the response's own is of a response the file does not show yet.
+  const recorded = Object.keys(state.results ?? {});
+  const last = Math.max(-1, ...own.map((id) => recorded.indexOf(id)));
+  if (recorded.slice(last + 1).some((id) => !own.includes(id))) return undefined;
   let bytes = 0;
-  for (const call of calls) {
+  for (const call of unanswered) {
     const size = state.results?.[call];
     if (size === undefined) return undefined;
     const answer = state.deliveries?.some((d) => d.call === call) ? INLINE_LIMIT : 0;
@@ -50,12 +54,12 @@ export function ceilingOf(
   // Interleaved chains (core/chains.ts): the newest usage may be another process's context.
   if (
     state.forked || !usage || usage.matched || usage.window !== undefined ||
-    usage.firstEnd === undefined ||
+    usage.firstEnd === undefined || usage.loadsTools ||
     view.promptAfterUsage || view.markerSince !== undefined
   ) {
     return undefined;
   }
-  const unwritten = unwrittenBytes(usage.unanswered, state);
+  const unwritten = unwrittenBytes(usage, state);
   if (unwritten === undefined) return undefined;
   // Without the token count, which can only widen it: never wider than the reading's window.
   const model = { model: usage.model, version: usage.version };

@@ -13,9 +13,11 @@ export interface ChainFacts {
   met?: string | undefined;
   /** A user's turn lies between the tip and the call: another process may resume from the tip. */
   turned?: boolean;
+  /** The walk reached its chain's first entry and met no tip: a chain beside the others. */
+  started?: boolean;
 }
 
-export const CHAINS_KEPT = 8;
+export const CHAINS_KEPT = 16;
 
 /** What a call's walk stops at: each tip, and its response's id (a response spans entries). */
 export function chainTips(state: State): string[] {
@@ -30,9 +32,10 @@ function metChain(state: State, facts: ChainFacts | undefined): Chain | undefine
     chains.find((c) => met !== undefined && (c.tip === met || c.message === met));
 }
 
-/** The thresholds fired on this call's chain; with no tip met, the session's: never twice. */
+/** The thresholds fired on this call's chain: none on a new one; chain unknown, the session's. */
 export function firedOnChain(state: State, facts: ChainFacts | undefined): number[] {
   const chain = metChain(state, facts);
+  if (!chain && facts?.started) return [];
   return chain ? state.fired.filter((t) => chain.fired.includes(t)) : state.fired;
 }
 
@@ -59,9 +62,13 @@ export function advanceChains(next: State | undefined, state: State, facts?: Cha
   if (decided.fired.length === 0 && !state.chains?.length) return next;
   const met = metChain(state, facts);
   const { entry: tip, message } = facts;
-  const rest = (state.chains ?? []).filter((c) => c.tip !== tip && (c !== met || facts.turned));
+  // A tip where a refresh was made stays, so that a branch from after it (a rewind) meets it.
+  const kept = (c: Chain) => c !== met || facts.turned || c.anchor;
+  const rest = (state.chains ?? []).filter((c) => c.tip !== tip && kept(c));
+  const anchor = decided.fired.some((t) => !own.includes(t));
   const chain: Chain = { tip, ...(message !== undefined && { message }), fired: decided.fired };
-  // One chain's calls each meet the tip the one before left: any other means two interleave.
-  const forked = state.forked || (met !== undefined && met !== state.chains?.[0]);
+  if (anchor) chain.anchor = true;
+  // One chain's calls each meet the tip the one before left: another, or none, means two interleave.
+  const forked = state.forked || facts.started || (met !== undefined && met !== state.chains?.[0]);
   return { ...merged, chains: [chain, ...rest].slice(0, CHAINS_KEPT), ...(forked && { forked }) };
 }

@@ -121,6 +121,8 @@ export const COMPACTION_SUMMARISER_PREFIX = "agent-acompact-";
 export const TOKENS_PER_BYTE = 0.6;
 /** The most tokens a request was seen to gain beyond its transcript bytes (2.1.167; 2.1.328: 0). */
 export const LARGEST_UNSEEN_TOKENS = 3_346;
+/** A ToolSearch call or result: any size of schema loads, unwritten before 2.1.328 (2.1.112). */
+export const TOOL_SEARCH = /"name":"ToolSearch"|"type":"tool_reference"/;
 
 /** The JSON a hook prints so that `text` reaches the model (plain stdout never does). */
 export function hookAnswer(event: string, text: string): string {

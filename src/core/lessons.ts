@@ -5,7 +5,7 @@
 import { firstLine } from "./first_line.ts";
 import { LessonSchema, ManifestSchema } from "../schemas/manifest.ts";
 import { MANIFEST_TYPE, MANIFEST_VERSION } from "../schemas/manifest.ts";
-import { limitsOf, selectForSessionStart, sizeOf } from "./session_start.ts";
+import { limitsOf, REMINDER_TYPE, selectForSessionStart, sizeOf } from "./session_start.ts";
 import type { SessionStartCut, SessionStartLimits } from "./session_start.ts";
 
 export interface RefreshLesson {
@@ -17,13 +17,14 @@ export interface RefreshLesson {
   tag: string | undefined;
 }
 
-/** Why an active directive or protocol is not restated; `refresh-budget`: the refresh's own. */
+/** Why an active lesson is not restated; `refresh-budget`: the refresh's own budget. */
 export const LEFT_OUT_WHY = [
   "scope",
   "session-start-cap",
   "session-start-budget",
   "refresh-budget",
-] as const satisfies readonly ("scope" | SessionStartCut | "refresh-budget")[];
+  REMINDER_TYPE,
+] as const satisfies readonly ("scope" | SessionStartCut | "refresh-budget" | "reminder")[];
 export type LeftOutWhy = typeof LEFT_OUT_WHY[number];
 
 /** A lesson (by slug) or a rule block (by id) that a refresh leaves out, and why. */
@@ -35,7 +36,7 @@ export interface LeftOut {
 export interface LessonSelection {
   /** What session start shows, in its order: priority, highest first, ties in manifest order. */
   lessons: RefreshLesson[];
-  /** Active lessons session start leaves out: another project's, or past its cap or budget. */
+  /** Active lessons session start leaves out: another project's, past its cap or budget, reminders. */
   left: LeftOut[];
   limits: SessionStartLimits;
   /** `id: what was wrong`, for each lesson that failed validation. */
@@ -66,9 +67,11 @@ export function selectLessons(raw: unknown, projectId: string | undefined): Less
       continue;
     }
     const { type, disabled, scope, slug, priority, summary, tags } = parsed.data;
-    if ((type !== "directive" && type !== "protocol") || disabled === true) continue;
-    if (scope !== undefined && scope !== null && scope !== projectId) {
-      left.push({ id: slug, why: "scope" });
+    const reminder = type === REMINDER_TYPE;
+    if ((type !== "directive" && type !== "protocol" && !reminder) || disabled === true) continue;
+    const elsewhere = scope !== undefined && scope !== null && scope !== projectId;
+    if (elsewhere || reminder) {
+      left.push({ id: slug, why: elsewhere ? "scope" : REMINDER_TYPE });
       continue;
     }
     const message = parsed.data.message.trim();

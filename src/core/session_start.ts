@@ -4,6 +4,9 @@
  * that behaviour, so that a refresh restates exactly what the model was given. Pure.
  */
 
+/** lessons-learned's `reminder` (9ad9b12): fired from tool output, never shown at session start. */
+export const REMINDER_TYPE = "reminder";
+
 /** Session start's own limits, the manifest's `config.maxSessionStartLessons` and budget. */
 export interface SessionStartLimits {
   maxLessons: number;

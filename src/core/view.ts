@@ -12,6 +12,8 @@ export interface TranscriptUsage extends EntryUsage {
   offset: number;
   /** Just past the response's first entry (it may stream as several): what comes next is after. */
   firstEnd?: number;
+  /** A ToolSearch call or result since its first entry: deferred schemas no byte shows load. */
+  loadsTools?: boolean;
   /** The response's `tool_use`s whose `tool_result` is not in the file yet. */
   unanswered: string[];
   /** A window the transcript states itself (a `Token usage: X/Y` warning). */

@@ -11,8 +11,9 @@ type Link = NonNullable<ReturnType<typeof chainLinkOf>>;
 
 /**
  * Follows `parentUuid` from `link` (the call's entry, at `at`) to an entry or response in `tips`;
- * stops at a compaction marker, a chain's start or the cap. Only lines naming the uuid sought are
- * parsed; read back from `size`, in the reading's own chunks (a cached source serves them again).
+ * stops at a compaction marker, a chain's start (`started`: no tip is on this chain) or the cap.
+ * Only lines naming the uuid sought are parsed; read back from `size`, in the reading's own chunks
+ * (a cached source serves them again).
  */
 export function chainFrom(
   source: ByteSource,
@@ -33,5 +34,7 @@ export function chainFrom(
     [found, wanted, turned] = [met(parent), parent.parent, turned || parent.turn];
   }
   const facts = { entry: link.uuid, message: link.message };
-  return found === undefined ? facts : { ...facts, met: found, turned };
+  if (found !== undefined) return { ...facts, met: found, turned };
+  // The chain's first entry reached with no tip on the way: a chain that never got a refresh.
+  return wanted === undefined && tips.size > 0 ? { ...facts, started: true } : facts;
 }

@@ -13,7 +13,7 @@ import {
 } from "../core/transcript_entry.ts";
 import type { TranscriptUsage, TranscriptView, ViewQuery } from "../core/view.ts";
 import type { CompactionEvidence } from "../core/window.ts";
-import { COMPACTION_MARKER_TEXTS, DELIVERED_ATTACHMENT } from "../core/claude_code.ts";
+import { COMPACTION_MARKER_TEXTS, DELIVERED_ATTACHMENT, TOOL_SEARCH } from "../core/claude_code.ts";
 import { messageOf } from "../core/errors.ts";
 import type { Failure } from "../core/result.ts";
 import { fieldOf } from "../schemas/guards.ts";
@@ -67,6 +67,7 @@ export function viewOf(raw: ByteSource, size: number, query: ViewQuery): Transcr
   let sawStart = false;
   let lowest = size;
   let marker: number | undefined;
+  let searched: number | undefined;
   // This call's own entry, where the walk along its chain starts.
   let own: { link: ReturnType<typeof chainLinkOf>; at: number } | undefined;
   for (
@@ -75,6 +76,7 @@ export function viewOf(raw: ByteSource, size: number, query: ViewQuery): Transcr
     lowest = line.start;
     if (line.oversized) continue;
     const text = decoder.decode(line.bytes);
+    searched ??= TOOL_SEARCH.test(text) ? line.start + line.bytes.length + 1 : undefined;
     // Results written since the newest response began (the walk stops before it).
     const result = text.includes('"tool_result"');
     if (result) { for (const m of text.matchAll(/"tool_use_id":"([^"]+)"/g)) results.add(m[1]!); }
@@ -125,6 +127,8 @@ export function viewOf(raw: ByteSource, size: number, query: ViewQuery): Transcr
   if (newest) {
     if (!(sawStart || marker !== undefined || lowest === 0)) delete newest.firstEnd;
     newest.unanswered = newest.toolUseIds.filter((id) => !results.has(id));
+    // The schemas a ToolSearch since the response began loads reach the next request, not the file.
+    if ((searched ?? -1) >= (newest.firstEnd ?? Infinity)) newest.loadsTools = true;
     if (newest.matched) view.promptAfterUsage = false;
     view.usage = newest;
     view.callPresent ||= newest.matched;

@@ -79,7 +79,7 @@ function isDelivery(d: unknown): boolean {
 const isDeliveries = (value: unknown) => isArrayOf(value, isDelivery);
 function isChain(c: unknown): boolean {
   return isObject(c) && isString(c.tip) && optional(c.message, isString) &&
-    isArrayOf(c.fired, isNumber);
+    isArrayOf(c.fired, isNumber) && optional(c.anchor, (a) => typeof a === "boolean");
 }
 const isAfterCompact = (value: unknown) => value === "pending" || value === "delivered";
 /** `z.record(z.string(), z.number())` */

@@ -4,7 +4,7 @@ import * as z from "zod/mini";
 /** One lesson record; unknown fields are kept and ignored. */
 export const LessonSchema = z.looseObject({
   slug: z.string(),
-  type: z.string(),
+  type: z.string(), // directive, protocol (session start), hint, guard (PreToolUse), reminder
   priority: z.optional(z.nullable(z.number())),
   message: z.string(),
   summary: z.optional(z.nullable(z.string())),

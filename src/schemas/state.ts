@@ -25,6 +25,7 @@ const ChainSchema = z.looseObject({
   tip: z.string(), // the `uuid` of the newest tool call's entry known on it
   message: z.optional(z.string()), // that entry's `message.id` (a response may span entries)
   fired: z.array(z.number()), // the thresholds refreshed on this chain (core/chains.ts)
+  anchor: z.optional(z.boolean()), // a refresh was made here: kept when the chain moves on
 });
 
 export type Chain = z.infer<typeof ChainSchema>;
@@ -51,7 +52,7 @@ export const StateSchema = z.looseObject({
   deliveries: z.optional(z.array(DeliverySchema)), // each refresh's delivery, and its receipt
   // Two processes appending to one session file after a resume: each chain's own `fired`.
   chains: z.optional(z.array(ChainSchema)),
-  forked: z.optional(z.boolean()), // a call met a tip other than the newest: chains interleave
+  forked: z.optional(z.boolean()), // a call met a tip not the newest, or none: chains interleave
   // Each recent tool result's size (bytes of `tool_response`), as its own hook saw it: what the
   // transcript will hold once written (core/ceiling.ts).
   results: z.optional(z.record(z.string(), z.number())),

@@ -35,6 +35,7 @@ Deno.test("preview and doctor name every lesson left out, and why; doctor, sessi
   const by = (why: string) => json.excluded.filter((e) => e.why === why).map((e) => e.id);
   assertEquals(by("scope"), ["scoped-elsewhere", "scoped-by-path"]);
   assertEquals(by("session-start-budget"), ["big"]);
+  assertEquals(by("reminder"), ["a-reminder"]);
   assertEquals(by("session-start-cap"), ["after-cap", "low"]);
   assert(json.omitted.length > 0, "the refresh's own budget left some out");
   assertEquals(by("refresh-budget"), json.omitted);
@@ -47,6 +48,7 @@ Deno.test("preview and doctor name every lesson left out, and why; doctor, sessi
   const text = unwrap(human.stdout);
   assertIncludes(text, "scoped-elsewhere (scoped to another project)");
   assertIncludes(text, "big (over session start's budget)");
+  assertIncludes(text, "a-reminder (a reminder: fired from tool output, not at session start)");
   assertIncludes(text, "low (past session start's cap)");
   assertIncludes(text, `${json.omitted[0]} (over this refresh's budget)`);
   // doctor names them too, with session start's limits.

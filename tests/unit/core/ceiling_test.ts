@@ -5,12 +5,11 @@
  * transcripts show; the pairs measured with real 2.1.328 (tests/fixtures/unseen-growth) stay under
  * it too, and docs/maintainers/claude-code-facts.md shows their table.
  */
-import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { ceilingOf, ceilingTokens, MARGIN_TOKENS } from "../../../src/core/ceiling.ts";
 import { LARGEST_UNSEEN_TOKENS, TOKENS_PER_BYTE } from "../../../src/core/claude_code.ts";
 import type { MeasureSettings } from "../../../src/core/measure.ts";
-import { isCompactionMarker, usageOf } from "../../../src/core/transcript_entry.ts";
 import type { TranscriptView } from "../../../src/core/view.ts";
 import type { State } from "../../../src/schemas/state.ts";
 import { ROOT, SKELETONS } from "../../_helpers.ts";
@@ -23,6 +22,9 @@ import {
   UNSEEN_GROWTH_FIXTURE,
 } from "../../../scripts/measure/unseen_growth.ts";
 import { SOURCES } from "../../../scripts/measure/measure_unseen_growth.ts";
+import { describe, excessOf, pairsIn, pairsOf } from "../../../scripts/measure/reading_pairs.ts";
+import { viewOf } from "../../../src/io/transcript.ts";
+import { memory } from "../io/_io.ts";
 
 Deno.test("ceilingTokens() adds output, bytes at the measured rate and the margin", async (t) => {
   const cases: [string, Parameters<typeof ceilingTokens>, number][] = [
@@ -80,7 +82,7 @@ function shareOf(v: TranscriptView, s: State, settings = SETTINGS) {
 }
 
 Deno.test("ceilingOf() with the cadence off answers at once only below every threshold that counts", async (t) => {
-  const pending = usageView({ unanswered: ["p"] });
+  const pending = usageView({ toolUseIds: ["p"], unanswered: ["p"] });
   const answered = { refresh: "30", call: "p", at: 1, sent: 1, status: "pending" } as const;
   // name: [view, state, the ceiling's share of the span (undefined: wait for the entry)]
   const cases: Record<string, [TranscriptView, State, number | undefined]> = {
@@ -105,7 +107,7 @@ Deno.test("ceilingOf() with the cadence off answers at once only below every thr
     // 20,000 + 100 + 0.6 × (2,000 + 2 × 10,000 + 4,096) + 10,038 = 45,796: 4.58 % of 1M
     "a result not written yet, its hook recorded 10 KB: counted twice with its entry's fields": [
       pending,
-      state([], { results: { p: 10_000 } }),
+      state([], { results: { older: 1, p: 10_000 } }),
       4.58,
     ],
     // + 0.6 × 2 × 10,000 more: 57,796
@@ -113,6 +115,13 @@ Deno.test("ceilingOf() with the cadence off answers at once only below every thr
       pending,
       state([], { results: { p: 10_000 }, deliveries: [answered] }),
       5.78,
+    ],
+    // The hook of call q recorded it: q's response came after, and its entry is not written yet
+    // (measured once on 2.1.337: the call after four parallel Reads started before any was on disk).
+    "a call recorded after the newest response's own: a response not shown yet, wait": [
+      pending,
+      state([], { results: { older: 1, p: 10_000, q: 100 } }),
+      undefined,
     ],
     "a recorded result whose size puts the ceiling past 30 %: wait": [
       pending,
@@ -187,145 +196,6 @@ Deno.test("ceilingOf() on a 1M window: 200k's points make a call wait, the caden
   }
 });
 
-interface Response {
-  tokens: number;
-  outputTokens: number | undefined;
-  /** Offset of its first entry, and just past it. */
-  start: number;
-  firstEnd: number;
-  line: number;
-  /** Bytes of text (tool results and prompts) in user entries after its first entry. */
-  text: number;
-  /** Whether an image was written after its first entry. */
-  image: boolean;
-  /** Its entries' uuids, and where each entry of the file hangs (`parentUuid`) and starts. */
-  uuids: string[];
-  links: Map<string, { parent: unknown; offset: number }>;
-}
-
-/**
- * `next` continues `previous`'s context: its chain of entries leads back to it. Where two Claude
- * Code processes append to one file (v2.1.225-two-processes-one-session), the response before
- * another in the file may be the other process's; the hook then stops answering on the ceiling
- * (core/chains.ts `forked`), so such pairs say nothing of it.
- */
-function continues(previous: Response, next: Response): boolean {
-  let id: unknown = next.links.get(next.uuids[0]!)?.parent;
-  while (typeof id === "string" && !previous.uuids.includes(id)) {
-    const link = next.links.get(id);
-    // A parent the file does not hold (v2.1.167 line 61's): the chain cannot be told apart.
-    if (!link) return true;
-    if (link.offset < previous.start) return false;
-    id = link.parent;
-  }
-  return typeof id === "string";
-}
-
-const encoder = new TextEncoder();
-
-/**
- * Bytes of text a user entry adds (tool result contents, prompts), counted as the transcript
- * holds them (JSON-escaped: what the skeletons keep), and whether it has images.
- */
-function contentOf(entry: unknown): { text: number; image: boolean } {
-  const out = { text: 0, image: false };
-  const e = entry as { type?: string; message?: { content?: unknown } } | undefined;
-  if (e?.type !== "user") return out;
-  const walk = (value: unknown): void => {
-    if (typeof value === "string") out.text += encoder.encode(JSON.stringify(value)).length - 2;
-    else if (Array.isArray(value)) value.forEach(walk);
-    else if (typeof value === "object" && value !== null) {
-      const v = value as Record<string, unknown>;
-      if (v.type === "image") out.image = true;
-      else if (typeof v.text === "string") walk(v.text);
-      else if (v.content !== undefined) walk(v.content);
-    }
-  };
-  walk(e.message?.content);
-  return out;
-}
-
-/** Main-chain responses (entries sharing a message id merged) and compaction markers, in order. */
-function responsesOf(bytes: Uint8Array, sidechainFile: boolean): (Response | "marker")[] {
-  const decoder = new TextDecoder();
-  const out: (Response | "marker")[] = [];
-  let current: (Response & { id: string | undefined }) | undefined;
-  const links = new Map<string, { parent: unknown; offset: number }>();
-  let offset = 0;
-  for (let line = 1; offset < bytes.length; line++) {
-    let newline = bytes.indexOf(10, offset);
-    if (newline < 0) newline = bytes.length;
-    let entry: unknown;
-    try {
-      entry = JSON.parse(decoder.decode(bytes.subarray(offset, newline)));
-    } catch {
-      entry = undefined;
-    }
-    if (isCompactionMarker(entry)) {
-      out.push("marker");
-      current = undefined;
-    }
-    const { uuid, parentUuid } = (entry ?? {}) as { uuid?: unknown; parentUuid?: unknown };
-    if (typeof uuid === "string") links.set(uuid, { parent: parentUuid, offset });
-    const usage = usageOf(entry, sidechainFile);
-    if (usage) {
-      if (current && current.id !== undefined && current.id === usage.messageId) {
-        // The newest entry of a response is what the hook reads: its output count is final.
-        current.outputTokens = usage.outputTokens;
-        if (typeof uuid === "string") current.uuids.push(uuid);
-      } else {
-        current = {
-          id: usage.messageId,
-          tokens: usage.tokens,
-          outputTokens: usage.outputTokens,
-          start: offset,
-          firstEnd: newline + 1,
-          line,
-          text: 0,
-          image: false,
-          uuids: typeof uuid === "string" ? [uuid] : [],
-          links,
-        };
-        out.push(current);
-      }
-    } else if (current) {
-      const content = contentOf(entry);
-      current.text += content.text;
-      current.image ||= content.image;
-    }
-    offset = newline + 1;
-  }
-  return out;
-}
-
-interface Pair {
-  file: string;
-  line: number;
-  previous: Response;
-  next: Response;
-  /** Bytes from the end of the previous response's first entry to the next one's start. */
-  bytes: number;
-}
-
-function pairsIn(folder: string): Pair[] {
-  const pairs: Pair[] = [];
-  const names = [...Deno.readDirSync(folder)].map((e) => e.name).filter((n) => n.endsWith(".jsonl"))
-    .sort();
-  for (const file of names) {
-    const list = responsesOf(Deno.readFileSync(join(folder, file)), file.includes("subagent"));
-    for (let i = 1; i < list.length; i++) {
-      const previous = list[i - 1]!;
-      const next = list[i]!;
-      // Across a compaction the hook sees the marker first and takes no reading at all.
-      if (previous === "marker" || next === "marker") continue;
-      if (!continues(previous, next)) continue;
-      pairs.push({ file, line: next.line, previous, next, bytes: next.start - previous.firstEnd });
-    }
-  }
-  ok(pairs.length > 700, `${folder}: only ${pairs.length} pairs`);
-  return pairs;
-}
-
 /**
  * Real transcripts: usage the Messages API reported, in the skeletons of the ten public ones
  * (tests/fixtures/transcripts/skeletons: every line as many bytes long, every usage figure kept,
@@ -335,17 +205,11 @@ function pairsIn(folder: string): Pair[] {
  * session can do. Real 2.1.328 is covered by the unseen-growth pairs below, whose usage is each
  * request's own size.
  */
-const shared = () => pairsIn(SKELETONS);
-
-function describe(p: Pair): string {
-  return `${p.file}:${p.line}: ${p.previous.tokens} + ${p.previous.outputTokens} out + ` +
-    `${p.bytes} bytes → ${p.next.tokens}`;
-}
-
-/** Tokens a pair gained beyond its previous reading, output and bytes at the measured rate. */
-const excessOf = (p: Pair) =>
-  p.next.tokens - p.previous.tokens - (p.previous.outputTokens ?? 0) -
-  Math.ceil(TOKENS_PER_BYTE * p.bytes);
+const shared = () => {
+  const pairs = pairsIn(SKELETONS);
+  ok(pairs.length > 700, `only ${pairs.length} pairs`);
+  return pairs;
+};
 
 Deno.test("the ceiling is never below the next real reading (every consecutive pair)", () => {
   // pairsIn() fails on fewer than 700 pairs.
@@ -424,4 +288,30 @@ Deno.test("docs/maintainers/claude-code-facts.md shows the table of the recorded
     );
   const shown = new Set(cells(facts));
   for (const row of cells(table).slice(2)) ok(shown.has(row), `missing or changed row: ${row}`);
+});
+
+Deno.test("deferred tool schemas loaded by ToolSearch: no byte shows them, so the call waits", () => {
+  // v2.1.112 line 49: ToolSearch `select:` of three deferred tools; the next request (line 51) held
+  // 1,694 tokens more than its reading, output and bytes carry: their schemas, never written. A
+  // schema can be of any size, so no margin bounds it.
+  const file = "v2.1.112-compact-boundary.jsonl";
+  const text = Deno.readTextFileSync(join(SKELETONS, file));
+  const pair = pairsOf(file, new TextEncoder().encode(text)).find((p) => p.line === 51)!;
+  assertEquals(excessOf(pair), 1_694);
+  // Line 51's call, before its response is written: the ToolSearch result is the file's end.
+  const cut = text.split("\n").slice(0, 50);
+  ok(cut.at(-1)!.includes('"tool_reference"'));
+  const { source, size } = memory(cut);
+  const v = viewOf(source, size, { sidechainFile: false, toolUseId: "toolu_not_written" });
+  equal(v.usage?.loadsTools, true);
+  equal(ceilingOf(v, state([30]), SETTINGS, undefined), undefined);
+  // Only the ToolSearch makes it wait: the same view without it answers at once.
+  ok(
+    ceilingOf(
+      { ...v, usage: { ...v.usage!, loadsTools: false } },
+      state([30]),
+      SETTINGS,
+      undefined,
+    ),
+  );
 });

@@ -12,18 +12,21 @@ const at = (s: State, percent: number, chain?: ChainFacts) =>
 /**
  * Runs calls in order, each `[chain entry, tip it met, percent, what it refreshed for]` (`-`:
  * nothing; `forked` after the first call that met a tip other than the newest: two chains
- * interleave), then whether a prompt lies between it and the tip it met.
+ * interleave), then whether a prompt lies between it and the tip it met. `(start)`: the walk
+ * reached its chain's first entry and met no tip.
  */
 function run(calls: [string, string | undefined, number, string, boolean?][]) {
   let state = stateOf([]);
   const got = calls.map(([entry, met, percent, _, turned]) => {
     const was = state.forked;
-    const d = decideToolCall(at(state, percent, { entry, met, ...(turned && { turned }) }));
+    const walked = met === "(start)" ? { started: true } : { met, ...(turned && { turned }) };
+    const d = decideToolCall(at(state, percent, { entry, ...walked }));
     state = d.state;
     const fired = d.cause?.kind === "thresholds" ? d.cause.thresholds.join() : "-";
     return `${entry} ${fired}${state.forked && !was ? " forked" : ""}`;
   });
   assertEquals(got, calls.map(([entry, , , expected]) => `${entry} ${expected}`));
+  return state;
 }
 
 Deno.test("two chains after a resume: each gets each threshold once, on its own crossing call", () => {
@@ -50,9 +53,10 @@ Deno.test("parallel calls of one response: the second finds the chain the first 
   const first = decideToolCall(at(state, 55, { entry: "x", message: "msg_m", met: "t" }));
   const second = decideToolCall(at(first.state, 56, { entry: "y", message: "msg_m", met: "t" }));
   assertEquals([first.cause?.kind, second.cause?.kind], ["thresholds", undefined]);
-  // The moved tip first; the other chain's tip still says only what it got.
+  // The moved tip first, then where the refresh was made; the other chain's tip says what it got.
   assertEquals(second.state.chains, [
     { tip: "y", message: "msg_m", fired: [30, 52] },
+    { tip: "x", message: "msg_m", fired: [30, 52], anchor: true },
     { tip: "b", fired: [30, 52] },
   ]);
 });
@@ -66,13 +70,39 @@ Deno.test("a call whose chain is unknown counts the session's fired thresholds: 
   ]);
 });
 
+Deno.test("two chains sharing only the session's first entry: each gets its own 30 %", () => {
+  const { chains } = run([
+    ["a1", undefined, 20, "-"], // both processes' first calls, before anything fired
+    ["b1", undefined, 22, "-"],
+    ["a2", undefined, 31, "30"], // no tip yet: a's walk is not made
+    ["b2", "(start)", 32, "30 forked"], // b's walk reaches the first entry: a chain of its own
+    ["a3", "a2", 35, "-"], // a's chain kept its place
+    ["b3", "b2", 36, "-"],
+    ["b4", "b3", 53, "52"],
+    ["a4", "a3", 54, "52"],
+  ]);
+  // b's chain began beside a's, which kept its place: each chain's refreshes, where each was made.
+  const tips = chains?.map((c) => `${c.tip} ${c.fired.join()}${c.anchor ? " anchor" : ""}`);
+  assertEquals(tips, ["a4 30,52 anchor", "b4 30,52 anchor", "b2 30 anchor", "a2 30 anchor"]);
+});
+
+Deno.test("a branch from after a refresh (a rewind) meets where it was made: not sent again", () => {
+  run([
+    ["c1", undefined, 31, "30"],
+    ["c2", "c1", 35, "-"],
+    ["c3", "c2", 40, "-"],
+    ["d1", "c1", 42, "- forked"], // the branch's walk passes c2, no longer a tip, and meets c1
+    ["d2", "d1", 53, "52"],
+  ]);
+});
+
 Deno.test("one chain: the state is what it was before chains, plus the tip", () => {
   const before = stateOf([30], { firedWindow: { 30: 200_000 } });
   const withTip = decideToolCall(at(before, 53, { entry: "e2" }));
   const withoutFacts = decideToolCall(at(before, 53));
   const { chains, ...rest } = withTip.state;
   assertEquals(rest, withoutFacts.state);
-  assertEquals(chains, [{ tip: "e2", fired: [30, 52] }]);
+  assertEquals(chains, [{ tip: "e2", fired: [30, 52], anchor: true }]);
   assertEquals(withTip.cause, withoutFacts.cause);
 });
 

@@ -72,6 +72,7 @@ Deno.test("a refresh shows what session start shows: limits, ties, tag order, sc
     { id: "scoped-elsewhere", why: "scope" },
     // Only the exact project id counts: a scope written as a path is another project's.
     { id: "scoped-by-path", why: "scope" },
+    { id: "a-reminder", why: "reminder" }, // the highest priority, and never at session start
     // 160 used of 300: 200 more does not fit, and is passed over; the next one (40) does.
     { id: "big", why: "session-start-budget" },
     // Six shown: the cap.
@@ -175,5 +176,9 @@ Deno.test("the reader takes a manifest of upstream's 468d378 shape whole, which 
     ["skeleton-directive-b", "directive"],
     ["skeleton-protocol-here", "protocol"],
   ]);
-  assertEquals(got.left, [{ id: "skeleton-protocol-elsewhere", why: "scope" }]);
+  // A reminder fires from tool output (its own PostToolUse hook), never at session start.
+  assertEquals(got.left, [
+    { id: "skeleton-reminder", why: "reminder" },
+    { id: "skeleton-protocol-elsewhere", why: "scope" },
+  ]);
 });

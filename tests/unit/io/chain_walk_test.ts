@@ -63,14 +63,26 @@ Deno.test("a response split over entries: its tip is met by any of them", () => 
   assertEquals(viewAt([x!, y!], "y", ["msg_same"]).chain?.met, "msg_same");
 });
 
-Deno.test("no tip in reach: the walk stops at the chain's start, the call's entry still named", () => {
-  const lines = chained(undefined, [
-    entries.assistant(60_000, ["a1"]),
-    entries.toolResult("a1", "x".repeat(200_000)),
-    entries.assistant(61_000, ["a2"]),
-  ]);
-  const { chain } = viewAt(lines, "a2", ["unknown"]);
-  assertEquals(chain, { entry: lines[2]!.uuid, message: (lines[2]!.message as Entry).id });
+Deno.test("no tip in reach: a chain of its own only where the walk reached the chain's start", () => {
+  const cases: [string, Entry | undefined, boolean][] = [
+    ["the session's first entry: a chain beside the others", undefined, true],
+    ["a compaction marker: unknown", entries.compactBoundary(), false],
+    ["a parent the file does not hold: unknown", { uuid: "elsewhere" }, false],
+  ];
+  for (const [name, before, started] of cases) {
+    const lines = chained(before, [
+      entries.assistant(60_000, ["a1"]),
+      entries.toolResult("a1", "x".repeat(200_000)),
+      entries.assistant(61_000, ["a2"]),
+    ]);
+    const file = before && before.uuid !== "elsewhere" ? [before, ...lines] : lines;
+    const own = { entry: lines[2]!.uuid, message: (lines[2]!.message as Entry).id };
+    assertEquals(
+      viewAt(file, "a2", ["unknown"]).chain,
+      { ...own, ...(started && { started }) },
+      name,
+    );
+  }
 });
 
 Deno.test("with no tips, nothing before the call's entry is read for the chain", () => {
