@@ -6,6 +6,7 @@ import { basename, dirname, join } from "../core/path.ts";
 import { COMPACTION_SUMMARISER_PREFIX, SUBAGENT_FILE_PREFIX } from "../core/claude_code.ts";
 import { isRolloutPath } from "../core/codex.ts";
 import { newestRolloutFor, rolloutOf, rolloutsWithId } from "../io/codex_sessions.ts";
+import { withGeminiChats } from "../io/gemini_sessions.ts";
 import { findGitRoot } from "../io/rule_sources.ts";
 import { parentTranscriptOf } from "../io/session_files.ts";
 import type { HookPayload } from "../schemas/payload.ts";
@@ -55,10 +56,18 @@ export async function chosenTarget(
 }
 
 /**
- * Finds the transcript to inspect, or says why there is none. With Codex too (`codexHome`), a
- * session id may be either agent's, and a project's newest session is the one written last.
+ * Finds the transcript to inspect, or says why there is none. A session id may be any agent's,
+ * and a project's newest session is the one written last (Codex: `codexHome`; Gemini: `home`).
  */
 export function locateTranscript(
+  options: { transcript?: string | undefined; session?: string | undefined },
+  cwd: string,
+  settings: Pick<Settings, "claudeDir" | "codexHome" | "home">,
+): Found {
+  return withGeminiChats(options, cwd, settings.home, () => claudeOrCodex(options, cwd, settings));
+}
+
+function claudeOrCodex(
   options: { transcript?: string | undefined; session?: string | undefined },
   cwd: string,
   { claudeDir, codexHome }: Pick<Settings, "claudeDir" | "codexHome">,

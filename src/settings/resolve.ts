@@ -84,7 +84,9 @@ export interface Settings {
   /** Claude Code's folder: `CLAUDE_CONFIG_DIR`, else `~/.claude`. */
   claudeDir: string | undefined;
   /** The agent whose session this is: its instruction files and plugins (io/hosts.ts). */
-  agent: "claude-code" | "codex";
+  agent: "claude-code" | "codex" | "gemini";
+  /** Another host's instruction files, read where CLAUDE.md is, and its own folder's (io/hosts.ts). */
+  hostRules?: { files: readonly string[]; dir: string | undefined };
   /** Codex's folder: `CODEX_HOME`, else `~/.codex`. */
   codexHome: string | undefined;
   /** `CLAUDE_PLUGIN_ROOT`: the folder the plugin runs from. */
