@@ -9,6 +9,7 @@ import { join } from "node:path";
 import {
   type GeminiStep,
   type GeminiStub,
+  SNAPSHOT_MARKER,
   startGeminiStub,
   textOf,
 } from "../../scripts/loopback/gemini_stub.ts";
@@ -115,7 +116,11 @@ Deno.test({
     const sent = labelsOf(stub).slice(main.findIndex((r) => stub.requests.indexOf(r) > compact));
     // The compressed history keeps no refresh; the first call of the new context restates.
     assertEquals(fresh(sent), [[], ["compact"], [], ["30"]], JSON.stringify(sent));
+    // The restatement carries the manifest; GEMINI.md stays in the compressed history itself.
     const text = textOf(main.at(-1)!.body.contents);
-    ok(text.slice(text.indexOf("[lessons-reinject refresh compact")).includes(RULE));
+    const restated = /<hook_context>(\[lessons-reinject refresh compact[^]*?)<\/hook_context>/
+      .exec(text)?.[1];
+    ok(restated?.includes("## Non-Negotiable Directives"), restated);
+    ok(text.slice(0, text.indexOf(SNAPSHOT_MARKER)).includes(RULE), "GEMINI.md, kept");
   },
 });
