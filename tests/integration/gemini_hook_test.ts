@@ -5,6 +5,7 @@
  * rules; a compression's restatement on the next call; a lost state file.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { join } from "node:path";
 import { RULE, session, snapshot } from "./_gemini.ts";
 
 const labelOf = (text: string | undefined) => text?.match(/^\[lessons-reinject refresh (\S+)/)?.[1];
@@ -50,4 +51,16 @@ Deno.test("Gemini CLI: with the state file lost, refreshes in the file are not m
   Deno.removeSync(s.box.stateDir, { recursive: true });
   assertEquals((await s.call(64_000)).context, undefined);
   assertEquals(labelOf((await s.call(106_000)).context), "52");
+});
+
+Deno.test("Gemini CLI: with context.fileName naming AGENTS.md, its marked rules are the ones restated", async () => {
+  const s = session();
+  const settings = { context: { fileName: ["AGENTS.md"] } };
+  Deno.writeTextFileSync(join(s.box.dir, ".gemini", "settings.json"), JSON.stringify(settings));
+  Deno.writeTextFileSync(
+    join(s.project, "AGENTS.md"),
+    "<!-- reinject -->\nAGENTS-RULE\n<!-- /reinject -->\n",
+  );
+  const text = (await s.call(61_000)).context;
+  ok(text?.includes("AGENTS-RULE") && !text.includes(RULE), text);
 });
