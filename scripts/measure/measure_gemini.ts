@@ -84,6 +84,7 @@ const run = await new Deno.Command(found.bin, {
 }).output();
 await stub.close();
 Deno.writeTextFileSync(join(dir, "requests.json"), JSON.stringify(stub.requests, null, 1));
-console.log(`gemini ${found.version} exited ${run.code}; ${dir}`);
-for (const r of stub.requests) console.log(`${r.route} ${r.path} ${r.input ?? ""}`);
-for (const f of [...Deno.readDirSync(out)].map((e) => e.name).sort()) console.log(`  ${f}`);
+const lines = [`gemini ${found.version} exited ${run.code}; ${dir}`];
+for (const r of stub.requests) lines.push(`${r.route} ${r.path} ${r.input ?? ""}`);
+for (const f of [...Deno.readDirSync(out)].map((e) => e.name).sort()) lines.push(`  ${f}`);
+Deno.stdout.writeSync(new TextEncoder().encode(lines.join("\n") + "\n"));
