@@ -26,6 +26,7 @@ export interface Target {
 }
 
 type Found = Target | { error: string };
+type Asked = { transcript?: string | undefined; session?: string | undefined };
 
 /** The payload the hook's next tool call in `target` would carry, less the tool's own fields. */
 export function nextCallPayload(target: Target, cwd: string): HookPayload {
@@ -60,18 +61,14 @@ export async function chosenTarget(
  * and a project's newest session is the one written last (Codex: `codexHome`; Gemini: `home`).
  */
 export function locateTranscript(
-  options: { transcript?: string | undefined; session?: string | undefined },
+  options: Asked,
   cwd: string,
-  settings: Pick<Settings, "claudeDir" | "codexHome" | "home">,
+  { claudeDir, codexHome, home }: Pick<Settings, "claudeDir" | "codexHome" | "home">,
 ): Found {
-  return withGeminiChats(options, cwd, settings.home, () => claudeOrCodex(options, cwd, settings));
+  const other = () => claudeOrCodex(options, cwd, claudeDir, codexHome);
+  return withGeminiChats(options, cwd, home, other);
 }
-
-function claudeOrCodex(
-  options: { transcript?: string | undefined; session?: string | undefined },
-  cwd: string,
-  { claudeDir, codexHome }: Pick<Settings, "claudeDir" | "codexHome">,
-): Found {
+function claudeOrCodex(options: Asked, cwd: string, claudeDir?: string, codexHome?: string): Found {
   if (options.transcript) return namedTranscript(options.transcript);
   const claude = claudeTranscript(options, claudeDir, cwd);
   if (!codexHome) return claude;

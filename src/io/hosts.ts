@@ -4,12 +4,8 @@
  * reader gives the same view (core/view.ts); the decision, the state, the rendering and the
  * commands know no host. docs/architecture.md draws it.
  */
-import {
-  AGENTS_FILES,
-  autoCompactLimitOf,
-  DEFAULT_COMPACT_SHARE,
-  isRolloutPath,
-} from "../core/codex.ts";
+import { autoCompactLimitOf, DEFAULT_COMPACT_SHARE, isRolloutPath } from "../core/codex.ts";
+import { AGENTS_FILES } from "../core/codex.ts";
 import type { CompactEnv } from "../core/compaction_point.ts";
 import { join } from "../core/path.ts";
 import { readText } from "./files.ts";
