@@ -28,7 +28,12 @@ export const SNAPSHOT_TAG = "<state_snapshot>";
 export const HOOK_CONTEXT = /<hook_context>([\s\S]*?)<\/hook_context>/g;
 
 /** Texts a line must hold to mean anything here: tested before parsing, which costs more. */
-export const CHAT_KEYS: readonly string[] = ['"tokens"', SNAPSHOT_TAG, "<hook_context>", '"kind"'];
+export const CHAT_KEYS: readonly string[] = [
+  '"tokens"',
+  SNAPSHOT_TAG,
+  "functionResponse",
+  '"kind"',
+];
 
 /** A session's conversation: `~/.gemini/tmp/<project>/chats/session-<time>-<id8>.jsonl`. */
 export const isChatPath = (path: string | undefined): boolean =>
@@ -37,27 +42,29 @@ export const isChatPath = (path: string | undefined): boolean =>
 /** What one line of the conversation file says. */
 export type ChatLine =
   | { kind: "usage"; tokens: number; model: string | undefined; id: string }
-  | { kind: "answer"; texts: string[] }
+  | { kind: "results"; results: { id: string; answers: string[] }[] }
   | { kind: "compacted" }
   | { kind: "meta"; sessionId: string | undefined };
 
 const count = (v: unknown) => typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : undefined;
 
-/** The hook answers a user message carries in its function responses' `<hook_context>`. */
-function answersOf(content: unknown): string[] {
-  const texts: string[] = [];
-  for (const part of Array.isArray(content) ? content : []) {
-    const output = isRecord(part) && isRecord(part.functionResponse) &&
-      isRecord(part.functionResponse.response) && text(part.functionResponse.response.output);
-    for (const match of output ? output.matchAll(HOOK_CONTEXT) : []) texts.push(match[1]!);
-  }
-  return texts;
+/** A user message's tool results: each call's id and the hook answers in its `<hook_context>`. */
+function resultsOf(content: unknown): { id: string; answers: string[] }[] {
+  return (Array.isArray(content) ? content : []).flatMap((part) => {
+    const result = isRecord(part) && isRecord(part.functionResponse) && part.functionResponse;
+    if (!result || !text(result.id)) return [];
+    const output = isRecord(result.response) ? text(result.response.output) ?? "" : "";
+    return [{
+      id: result.id as string,
+      answers: [...output.matchAll(HOOK_CONTEXT)].map((m) => m[1]!),
+    }];
+  });
 }
 
 /**
  * A line as this hook reads it: a `gemini` message's `tokens.input` (its request's prompt, the
- * cached part included); a user message's delivered hook answers; a `$set` of `messages` that
- * starts with a snapshot (a compression); the header. Anything else is undefined.
+ * cached part included); a user message's tool results, with the hook answers delivered in them;
+ * a `$set` of `messages` that starts with a snapshot (a compression); the header.
  */
 export function chatLineOf(entry: unknown): ChatLine | undefined {
   if (!isRecord(entry)) return undefined;
@@ -76,8 +83,8 @@ export function chatLineOf(entry: unknown): ChatLine | undefined {
     return { kind: "usage", tokens, model: text(entry.model), id: String(entry.id) };
   }
   if (entry.type === "user") {
-    const texts = answersOf(entry.content);
-    return texts.length > 0 ? { kind: "answer", texts } : undefined;
+    const results = resultsOf(entry.content);
+    return results.length > 0 ? { kind: "results", results } : undefined;
   }
   if (entry.kind !== undefined && text(entry.projectHash)) {
     return { kind: "meta", sessionId: text(entry.sessionId) };
@@ -101,4 +108,47 @@ export function settingsOf(json: string | undefined): { threshold?: number; file
   const names = (Array.isArray(name) ? name : [name]).filter((n) => text(n)) as string[];
   if (names.length > 0) out.files = names;
   return out;
+}
+
+/** Where Gemini runs a call's AfterTool hook, in a file read forward (`status --timeline`). */
+export type ChatPoint = {
+  kind: "call";
+  end: number;
+  toolUseId: string;
+  tool: string;
+  time: string | undefined;
+};
+
+/**
+ * Each call's hook runs once its response's message is written, before the message is written
+ * again with its tool calls: a call's point is just past that first copy. A compression is no
+ * point: the next call finds its marker, as the hook does.
+ */
+export function chatPointsOf(
+  lines: Iterable<{ line: Uint8Array; end: number }>,
+  parse: (bytes: Uint8Array) => unknown,
+): ChatPoint[] {
+  const points: ChatPoint[] = [];
+  const firstEnd = new Map<string, number>();
+  const done = new Set<string>();
+  for (const { line, end } of lines) {
+    const entry = parse(line);
+    if (!isRecord(entry) || entry.type !== "gemini" || !text(entry.id)) continue;
+    const id = entry.id as string;
+    if (!firstEnd.has(id)) firstEnd.set(id, end + 1);
+    for (const call of Array.isArray(entry.toolCalls) ? entry.toolCalls : []) {
+      if (!isRecord(call) || !text(call.id) || done.has(call.id as string)) continue;
+      done.add(call.id as string);
+      const tool = text(call.name) ?? "tool";
+      const time = text(entry.timestamp);
+      points.push({
+        kind: "call",
+        end: firstEnd.get(id)!,
+        toolUseId: call.id as string,
+        tool,
+        time,
+      });
+    }
+  }
+  return points;
 }

@@ -3,10 +3,10 @@
  * view io/transcript.ts gives of a Claude Code transcript (core/view.ts), so everything after it is
  * shared. The reading is the newest `gemini` message's `tokens.input` against its model's window;
  * a compression is the `$set` of a history that starts with a snapshot. The call's own message is
- * written before its AfterTool hook runs, and the payload names no call, so nothing is waited for.
+ * written before its AfterTool hook runs, so nothing is waited for.
  */
 import { CHAT_KEYS, type ChatLine, chatLineOf, windowOf } from "../core/gemini.ts";
-import { parseRefreshHeader } from "../core/header.ts";
+import { parseRefreshHeader, refreshLabelOf } from "../core/header.ts";
 import type { ReceiptEvidence } from "../core/receipts.ts";
 import { parseLine } from "../core/transcript_entry.ts";
 import type { TranscriptView, ViewQuery } from "../core/view.ts";
@@ -18,6 +18,7 @@ import {
 } from "./reverse_lines.ts";
 
 const MAX_SCAN_BYTES = 64 * 1024 * 1024;
+const RECEIPT_MAX_BYTES = 8 * 1024 * 1024;
 const decoder = new TextDecoder();
 
 /** The meaningful lines of `source`'s first `size` bytes, newest first, within `maxBytes`. */
@@ -62,8 +63,7 @@ export function chatViewOf(raw: ByteSource, size: number, query: ViewQuery): Tra
   if (query.markersFrom !== undefined && view.markerAfterUsage === undefined) {
     Object.assign(view, markersSince(source, size, query.markersFrom));
   }
-  // Deliveries are recorded, but the AfterTool payload names no call to tie them to.
-  if (query.receipts) view.receipts = unrecorded(size);
+  if (query.receipts) view.receipts = chatReceiptsOf(source, size, query.receipts);
   view.bytesRead = source.bytesRead;
   return view;
 }
@@ -78,14 +78,38 @@ function markersSince(source: ByteSource, size: number, from: number): Partial<T
   return { markersChecked: start === from };
 }
 
-const unrecorded = (size: number): ReceiptEvidence => ({
-  from: size,
-  results: {},
-  answers: {},
-  cancelled: [],
-  responses: [],
-  records: false,
-});
+/**
+ * Gemini's records of this hook's answers back to `from`: each is in its call's tool result (the
+ * result names the call). Only the timeline asks: the AfterTool payload names no call to claim.
+ */
+function chatReceiptsOf(
+  source: ByteSource,
+  size: number,
+  query: { from: number; calls: readonly string[]; token: string },
+): ReceiptEvidence {
+  const results: Record<string, number> = {};
+  const answers: Record<string, number[]> = {};
+  const responses: number[] = [];
+  const seen = new Set<string>();
+  let from = size;
+  for (const { start, line } of linesBack(source, size, RECEIPT_MAX_BYTES)) {
+    from = Math.max(start, query.from);
+    if (start < query.from) break;
+    if (line.kind === "usage" && !seen.has(line.id)) {
+      seen.add(line.id); // a message written again (its tool calls) is one response
+      if (responses.length < 2) responses.push(start);
+    }
+    if (line.kind !== "results") continue;
+    for (const { id, answers: texts } of line.results) {
+      if (!query.calls.includes(id)) continue;
+      results[id] ??= start;
+      if (texts.some((text) => refreshLabelOf(text, query.token) !== undefined)) {
+        (answers[id] ??= []).push(start);
+      }
+    }
+  }
+  return { from, results, answers, cancelled: [], responses, records: true };
+}
 
 /** This hook's refreshes delivered since the newest compression, as `historyOf` gives them. */
 export function chatHistoryOf(raw: ByteSource, size: number, token: string) {
@@ -97,8 +121,8 @@ export function chatHistoryOf(raw: ByteSource, size: number, token: string) {
       marker = start;
       break;
     }
-    if (line.kind !== "answer") continue;
-    for (const text of line.texts) {
+    if (line.kind !== "results") continue;
+    for (const text of line.results.flatMap((r) => r.answers)) {
       for (const t of parseRefreshHeader(text, token) ?? []) refreshed.add(t);
     }
   }

@@ -5,13 +5,13 @@
  * commands know no host. docs/architecture.md draws it.
  */
 import { autoCompactLimitOf, DEFAULT_COMPACT_SHARE, isRolloutPath } from "../core/codex.ts";
-import { AGENTS_FILES } from "../core/codex.ts";
+import { AGENTS_FILES, rolloutPointsOf } from "../core/codex.ts";
 import type { CompactEnv } from "../core/compaction_point.ts";
 import { join } from "../core/path.ts";
 import { readText } from "./files.ts";
 import type { Settings } from "../settings/resolve.ts";
 import { rolloutHistoryOf, rolloutViewOf } from "./codex_rollout.ts";
-import { AFTER_TOOL, isChatPath } from "../core/gemini.ts";
+import { AFTER_TOOL, chatPointsOf, isChatPath } from "../core/gemini.ts";
 import { TOOL_CALL_EVENTS as CLAUDE_CODE_EVENTS } from "../core/claude_code.ts";
 import { chatHistoryOf, chatViewOf } from "./gemini_chat.ts";
 import { geminiSettings } from "./gemini_sessions.ts";
@@ -27,6 +27,8 @@ export interface TranscriptReader {
   host: HostName;
   viewOf: typeof viewOf;
   historyOf: (...args: Parameters<typeof rolloutHistoryOf>) => ReturnType<typeof historyOf>;
+  /** Where the hook ran, read forward (`status --timeline`); absent: Claude Code's own reading. */
+  pointsOf?: typeof rolloutPointsOf;
 }
 
 export const CLAUDE_CODE: TranscriptReader = { host: "Claude Code", viewOf, historyOf };
@@ -34,11 +36,13 @@ export const CODEX: TranscriptReader = {
   host: "Codex",
   viewOf: rolloutViewOf,
   historyOf: rolloutHistoryOf,
+  pointsOf: rolloutPointsOf,
 };
 export const GEMINI: TranscriptReader = {
   host: "Gemini CLI",
   viewOf: chatViewOf,
   historyOf: chatHistoryOf,
+  pointsOf: chatPointsOf,
 };
 
 /** The reader for a transcript: a rollout is Codex's, a `chats/session-*` Gemini's, else Claude's. */

@@ -55,9 +55,12 @@ export function session(options: { model?: string } = {}, box = sandbox()) {
       append(message);
       const run = await runHook({ ...payload, transcript_path: path, cwd: project }, env);
       const result = structuredClone(answerLine);
-      result.content[0].functionResponse.response.output = "Output: ok" +
+      const response = result.content[0].functionResponse;
+      response.id = `run_shell_command__call_${calls}`;
+      response.response.output = "Output: ok" +
         (run.context === undefined ? "" : `\n\n<hook_context>${run.context}</hook_context>`);
-      append({ ...message, toolCalls: [{ id: `c${calls}` }] }, result);
+      const toolCall = { ...geminiLine.toolCalls[0], id: response.id, result: result.content };
+      append({ ...message, toolCalls: [toolCall] }, result);
       return run;
     },
   };
