@@ -58,15 +58,15 @@ export async function chosenTarget(
 
 /**
  * Finds the transcript to inspect, or says why there is none. A session id may be any agent's,
- * and a project's newest session is the one written last (Codex: `codexHome`; Gemini: `home`).
+ * and a project's newest session is the one written last (Codex: `codexHome`; Gemini: `geminiDir`).
  */
 export function locateTranscript(
   options: Asked,
   cwd: string,
-  { claudeDir, codexHome, home }: Pick<Settings, "claudeDir" | "codexHome" | "home">,
+  { claudeDir, codexHome, geminiDir }: Pick<Settings, "claudeDir" | "codexHome" | "geminiDir">,
 ): Found {
   const other = () => claudeOrCodex(options, cwd, claudeDir, codexHome);
-  return withGeminiChats(options, cwd, home, other);
+  return withGeminiChats(options, cwd, geminiDir, other);
 }
 function claudeOrCodex(options: Asked, cwd: string, claudeDir?: string, codexHome?: string): Found {
   if (options.transcript) return namedTranscript(options.transcript);

@@ -1,17 +1,11 @@
 /**
  * Where Gemini CLI keeps a session, and the settings a Gemini session runs under. Its folder is
- * `$GEMINI_CLI_HOME/.gemini` (else the home's); `projects.json` names each project folder's
+ * `$GEMINI_CLI_HOME/.gemini` (else the home's: `geminiDir`); `projects.json` names each project's
  * short id, and its chats are `tmp/<id>/chats/session-<time>-<id8>.jsonl`, the session id in the
  * first line. The commands find a project's newest Gemini session here, as Claude Code's under
  * `~/.claude/projects/`.
  */
-import {
-  COMPRESSION_THRESHOLD,
-  CONTEXT_FILES,
-  GEMINI_DIR,
-  isChatPath,
-  settingsOf,
-} from "../core/gemini.ts";
+import { COMPRESSION_THRESHOLD, CONTEXT_FILES, isChatPath, settingsOf } from "../core/gemini.ts";
 import { join } from "../core/path.ts";
 import type { Settings } from "../settings/resolve.ts";
 import { entriesOf, readHead, readText, statOf } from "./files.ts";
@@ -21,18 +15,12 @@ type Located = { path: string; sessionId: string; agentId: string | undefined; c
   error: string;
 };
 
-/** Gemini's folder: `$GEMINI_CLI_HOME/.gemini`, else `~/.gemini`. */
-export function geminiDirOf(home: string | undefined): string | undefined {
-  const base = Deno.env.get("GEMINI_CLI_HOME") || home;
-  return base ? join(base, GEMINI_DIR) : undefined;
-}
-
 /**
  * A Gemini session's settings: its instruction files (`context.fileName` in its settings.json,
  * else GEMINI.md) and its compression point (`model.compressionThreshold`, else half the window).
  */
 export function geminiSettings(settings: Settings): Partial<Settings> {
-  const dir = geminiDirOf(settings.home);
+  const dir = settings.geminiDir;
   const file = dir && join(dir, "settings.json");
   const own = settingsOf(file ? readText(file) : undefined);
   const share = own.threshold ?? COMPRESSION_THRESHOLD;
@@ -87,13 +75,12 @@ const chatsIn = (chats: string) =>
 export function withGeminiChats(
   options: { transcript?: string | undefined; session?: string | undefined },
   cwd: string,
-  home: string | undefined,
+  dir: string | undefined,
   other: () => Located,
 ): Located {
   if (options.transcript && isChatPath(options.transcript) && statOf(options.transcript)?.isFile) {
     return located(options.transcript);
   }
-  const dir = geminiDirOf(home);
   const found = other();
   if (!dir || options.transcript) return found;
   const folders = chatFolders(dir);

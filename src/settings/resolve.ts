@@ -1,5 +1,6 @@
 /** Settings resolved into one object: the environment over the file over the defaults. Pure. */
 import { join } from "../core/path.ts";
+import { GEMINI_DIR } from "../core/gemini.ts";
 import {
   autocompactPctOf,
   autoCompactWindowOf,
@@ -89,6 +90,8 @@ export interface Settings {
   hostRules?: { files: readonly string[]; dir: string | undefined };
   /** Codex's folder: `CODEX_HOME`, else `~/.codex`. */
   codexHome: string | undefined;
+  /** Gemini CLI's folder: `$GEMINI_CLI_HOME/.gemini`, else `~/.gemini`. */
+  geminiDir: string | undefined;
   /** `CLAUDE_PLUGIN_ROOT`: the folder the plugin runs from. */
   pluginRoot: string | undefined;
   /** `CLAUDE_PROJECT_DIR`. */
@@ -135,6 +138,7 @@ export function resolveSettings(env: Env, file: ConfigFileOutcome = NO_FILE): Se
   }
 
   const home = homeFrom(env);
+  const geminiHome = nonEmpty(env("GEMINI_CLI_HOME")) ?? home;
   const thresholds = setting(SETTINGS.thresholds);
   return {
     thresholds,
@@ -160,6 +164,7 @@ export function resolveSettings(env: Env, file: ConfigFileOutcome = NO_FILE): Se
     claudeDir: nonEmpty(env("CLAUDE_CONFIG_DIR")) ?? (home ? join(home, ".claude") : undefined),
     agent: "claude-code",
     codexHome: nonEmpty(env("CODEX_HOME")) ?? (home ? join(home, ".codex") : undefined),
+    geminiDir: geminiHome ? join(geminiHome, GEMINI_DIR) : undefined,
     pluginRoot: nonEmpty(env("CLAUDE_PLUGIN_ROOT")),
     projectDir: nonEmpty(env("CLAUDE_PROJECT_DIR")),
     configFile: file,
