@@ -47,17 +47,9 @@ export function chatViewOf(raw: ByteSource, size: number, query: ViewQuery): Tra
     }
     if (line.kind !== "usage") continue;
     const { tokens, model, id } = line;
-    const window = windowOf(model);
-    view.usage = {
-      tokens,
-      model,
-      messageId: id,
-      toolUseIds: [],
-      matched: false,
-      offset: start,
-      unanswered: [],
-      window,
-    };
+    const windowSource = `${model ?? "the model"}'s window in Gemini CLI`;
+    const usage = { tokens, model, messageId: id, window: windowOf(model), windowSource };
+    view.usage = { ...usage, toolUseIds: [], matched: false, offset: start, unanswered: [] };
     break;
   }
   if (query.markersFrom !== undefined && view.markerAfterUsage === undefined) {
