@@ -32,28 +32,22 @@ async function run(steps: GeminiStep[]): Promise<GeminiStub> {
   const [home, project] = [join(dir, "home"), join(dir, "project")];
   Deno.mkdirSync(join(home, ".gemini"), { recursive: true });
   Deno.mkdirSync(project, { recursive: true });
-  Deno.writeTextFileSync(
-    join(project, "GEMINI.md"),
-    `# Project\n\nPlain guidance.\n\n<!-- reinject -->\n${RULE}\n<!-- /reinject -->\n`,
-  );
+  const rules = `# Project\n\nPlain guidance.\n\n<!-- reinject -->\n${RULE}\n<!-- /reinject -->\n`;
+  Deno.writeTextFileSync(join(project, "GEMINI.md"), rules);
   const data = join(dir, "claude/plugins/cache/lessons-learned/lessons-learned/1.0.0/data");
   Deno.mkdirSync(data, { recursive: true });
   Deno.copyFileSync(SAMPLE_MANIFEST, join(data, "lesson-manifest.json"));
   // An API key's auth, and the next-speaker check on: it gives a one-prompt run the user message
   // a compression needs (docs/maintainers/gemini-facts.md).
-  const settings = {
-    security: { auth: { selectedType: "gemini-api-key" } },
-    model: { skipNextSpeakerCheck: false },
-  };
-  Deno.writeTextFileSync(join(home, ".gemini", "settings.json"), JSON.stringify(settings));
+  const auth = { auth: { selectedType: "gemini-api-key" } };
+  const settings = JSON.stringify({ security: auth, model: { skipNextSpeakerCheck: false } });
+  Deno.writeTextFileSync(join(home, ".gemini", "settings.json"), settings);
   const stub = startGeminiStub(steps, { compactInput: 3_000 });
-  const env = {
-    GEMINI_CLI_HOME: home,
-    GEMINI_API_KEY: "loop",
-    GOOGLE_GEMINI_BASE_URL: stub.url,
+  const env = { GEMINI_CLI_HOME: home, GEMINI_API_KEY: "loop", GOOGLE_GEMINI_BASE_URL: stub.url };
+  Object.assign(env, {
     CLAUDE_CONFIG_DIR: join(dir, "claude"),
     LESSONS_STATE_DIR: join(dir, "state"),
-  };
+  });
   // Installing from a folder asks whether to trust it (a URL does not): "y".
   const gemini = async (args: string[]) => {
     const out = await spawnWithStdin(found.bin, args, "y\n", env, project);
