@@ -12,7 +12,6 @@ import {
   RESET_SOURCES,
   SESSION_START,
   STARTUP_SOURCE,
-  TOOL_CALL_EVENTS,
 } from "./core/claude_code.ts";
 import { decideReset, decideToolCall } from "./core/decide.ts";
 import { messageOf } from "./core/errors.ts";
@@ -25,7 +24,7 @@ import { compactionSettings } from "./io/claude_settings.ts";
 import { transcriptOf } from "./io/session_files.ts";
 import { loadState, stateDirFix, statePaths, untrustedDirReason } from "./io/state_store.ts";
 import { withTranscript } from "./io/transcript.ts";
-import { readerFor, settingsFor } from "./io/hosts.ts";
+import { readerFor, settingsFor, TOOL_CALL_EVENTS } from "./io/hosts.ts";
 import type { StandingRules } from "./io/standing_rules.ts";
 import { claim } from "./hook/claim.ts";
 import { startupNotice } from "./hook/startup.ts";

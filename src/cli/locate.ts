@@ -6,6 +6,7 @@ import { basename, dirname, join } from "../core/path.ts";
 import { COMPACTION_SUMMARISER_PREFIX, SUBAGENT_FILE_PREFIX } from "../core/claude_code.ts";
 import { isRolloutPath } from "../core/codex.ts";
 import { newestRolloutFor, rolloutOf, rolloutsWithId } from "../io/codex_sessions.ts";
+import { withGeminiChats } from "../io/gemini_sessions.ts";
 import { findGitRoot } from "../io/rule_sources.ts";
 import { parentTranscriptOf } from "../io/session_files.ts";
 import type { HookPayload } from "../schemas/payload.ts";
@@ -25,6 +26,7 @@ export interface Target {
 }
 
 type Found = Target | { error: string };
+type Asked = { transcript?: string | undefined; session?: string | undefined };
 
 /** The payload the hook's next tool call in `target` would carry, less the tool's own fields. */
 export function nextCallPayload(target: Target, cwd: string): HookPayload {
@@ -55,14 +57,18 @@ export async function chosenTarget(
 }
 
 /**
- * Finds the transcript to inspect, or says why there is none. With Codex too (`codexHome`), a
- * session id may be either agent's, and a project's newest session is the one written last.
+ * Finds the transcript to inspect, or says why there is none. A session id may be any agent's,
+ * and a project's newest session is the one written last (Codex: `codexHome`; Gemini: `geminiDir`).
  */
 export function locateTranscript(
-  options: { transcript?: string | undefined; session?: string | undefined },
+  options: Asked,
   cwd: string,
-  { claudeDir, codexHome }: Pick<Settings, "claudeDir" | "codexHome">,
+  { claudeDir, codexHome, geminiDir }: Pick<Settings, "claudeDir" | "codexHome" | "geminiDir">,
 ): Found {
+  const other = () => claudeOrCodex(options, cwd, claudeDir, codexHome);
+  return withGeminiChats(options, cwd, geminiDir, other);
+}
+function claudeOrCodex(options: Asked, cwd: string, claudeDir?: string, codexHome?: string): Found {
   if (options.transcript) return namedTranscript(options.transcript);
   const claude = claudeTranscript(options, claudeDir, cwd);
   if (!codexHome) return claude;

@@ -31,10 +31,10 @@ export function sampleRefresh(
 
 /**
  * One line per source, the manifest's first; where the agent's instruction files (CLAUDE.md,
- * AGENTS.md for Codex) were looked for when none was.
+ * AGENTS.md for Codex, GEMINI.md) were looked for when none was.
  */
-export function sourceLines(rules: StandingRules, agent?: "claude-code" | "codex"): string[] {
-  const name = agent === "codex" ? "AGENTS.md" : "CLAUDE.md";
+export function sourceLines(rules: StandingRules, agent?: string): string[] {
+  const name = agent === "codex" ? "AGENTS.md" : agent === "gemini" ? "GEMINI.md" : "CLAUDE.md";
   const own = rules.sources.filter((s) => s.kind === "claude-md");
   if (own.length === 0) return [...rules.trace, `${name}: turned off (sources setting)`];
   if (own.some((s) => s.status !== "missing")) return rules.trace;

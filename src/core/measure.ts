@@ -86,7 +86,7 @@ export function measure(input: MeasureInput): Measured {
     percent: percentOf(usage.tokens, window),
     tokens: usage.tokens,
     window,
-    windowSource: choice ? windowText(choice) : "stated in the transcript",
+    windowSource: choice ? windowText(choice) : usage.windowSource ?? "stated in the transcript",
     model: usage.model,
   };
   return { reading: withSpan(reading, input, learned), facts };

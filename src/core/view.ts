@@ -16,8 +16,9 @@ export interface TranscriptUsage extends EntryUsage {
   loadsTools?: boolean;
   /** The response's `tool_use`s whose `tool_result` is not in the file yet. */
   unanswered: string[];
-  /** A window the transcript states itself (a `Token usage: X/Y` warning). */
+  /** A window the transcript states (a `Token usage: X/Y` warning), and how, when not so. */
   window?: number;
+  windowSource?: string;
 }
 
 export interface TranscriptView {

@@ -15,8 +15,7 @@ import { viewQuery } from "../core/view.ts";
 import { EMPTY_STATE } from "../schemas/guards.ts";
 import type { ByteSource } from "../io/reverse_lines.ts";
 import { withTranscript } from "../io/transcript.ts";
-import { CODEX, readerFor } from "../io/hosts.ts";
-import { rolloutPointsOf } from "../core/codex.ts";
+import { readerFor } from "../io/hosts.ts";
 import { parseLine } from "../core/transcript_entry.ts";
 
 /** Where the hook runs: just past a tool call's entry (`end`), or past a compaction marker. */
@@ -116,8 +115,8 @@ export function replaySession(
     const out: Replayed[] = [];
     const reader = readerFor(path);
     const { viewOf } = reader;
-    const points = reader === CODEX
-      ? rolloutPointsOf(linesForward(source, size), parseLine)
+    const points = reader.pointsOf
+      ? reader.pointsOf(linesForward(source, size), parseLine)
       : pointsOf(source, size, sidechainFile);
     let state = EMPTY_STATE;
     let found = false;

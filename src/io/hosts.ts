@@ -5,20 +5,30 @@
  * commands know no host. docs/architecture.md draws it.
  */
 import { autoCompactLimitOf, DEFAULT_COMPACT_SHARE, isRolloutPath } from "../core/codex.ts";
+import { AGENTS_FILES, rolloutPointsOf } from "../core/codex.ts";
 import type { CompactEnv } from "../core/compaction_point.ts";
 import { join } from "../core/path.ts";
 import { readText } from "./files.ts";
 import type { Settings } from "../settings/resolve.ts";
 import { rolloutHistoryOf, rolloutViewOf } from "./codex_rollout.ts";
+import { AFTER_TOOL, chatPointsOf, isChatPath } from "../core/gemini.ts";
+import { TOOL_CALL_EVENTS as CLAUDE_CODE_EVENTS } from "../core/claude_code.ts";
+import { chatHistoryOf, chatViewOf } from "./gemini_chat.ts";
+import { geminiSettings } from "./gemini_sessions.ts";
 import { historyOf, viewOf } from "./transcript.ts";
 
-export type HostName = "Claude Code" | "Codex";
+export type HostName = "Claude Code" | "Codex" | "Gemini CLI";
+
+/** The events a tool call fires, on any host. */
+export const TOOL_CALL_EVENTS: readonly string[] = [...CLAUDE_CODE_EVENTS, AFTER_TOOL];
 
 /** What the shared steps ask of a host's transcript. */
 export interface TranscriptReader {
   host: HostName;
   viewOf: typeof viewOf;
   historyOf: (...args: Parameters<typeof rolloutHistoryOf>) => ReturnType<typeof historyOf>;
+  /** Where the hook ran, read forward (`status --timeline`); absent: Claude Code's own reading. */
+  pointsOf?: typeof rolloutPointsOf;
 }
 
 export const CLAUDE_CODE: TranscriptReader = { host: "Claude Code", viewOf, historyOf };
@@ -26,11 +36,18 @@ export const CODEX: TranscriptReader = {
   host: "Codex",
   viewOf: rolloutViewOf,
   historyOf: rolloutHistoryOf,
+  pointsOf: rolloutPointsOf,
+};
+export const GEMINI: TranscriptReader = {
+  host: "Gemini CLI",
+  viewOf: chatViewOf,
+  historyOf: chatHistoryOf,
+  pointsOf: chatPointsOf,
 };
 
-/** The reader for a transcript: a rollout (`rollout-*.jsonl`) is Codex's, any other is Claude's. */
+/** The reader for a transcript: a rollout is Codex's, a `chats/session-*` Gemini's, else Claude's. */
 export function readerFor(path: string | undefined): TranscriptReader {
-  return isRolloutPath(path) ? CODEX : CLAUDE_CODE;
+  return isRolloutPath(path) ? CODEX : isChatPath(path) ? GEMINI : CLAUDE_CODE;
 }
 
 /**
@@ -39,9 +56,11 @@ export function readerFor(path: string | undefined): TranscriptReader {
  * window Codex works with, and Codex compacts by its own settings).
  */
 export function settingsFor<S extends Settings>(path: string | undefined, settings: S): S {
+  if (readerFor(path) === GEMINI) return { ...settings, ...geminiSettings(settings) };
   if (readerFor(path) !== CODEX) return settings;
   const compactEnv = { host: codexCompaction(settings.codexHome) };
-  return { ...settings, agent: "codex", compactEnv, scaleForAutocompact: false };
+  const hostRules = { files: AGENTS_FILES, dir: settings.codexHome };
+  return { ...settings, agent: "codex", compactEnv, scaleForAutocompact: false, hostRules };
 }
 
 /** Where Codex compacts: `model_auto_compact_token_limit` in its config.toml, else its default. */

@@ -1,5 +1,4 @@
 /** The user's own rules: marked sections of CLAUDE.md files and whole `reinject.md` files. */
-import { AGENTS_FILES } from "../core/codex.ts";
 import { dirname, isAbsolute, join, resolve } from "../core/path.ts";
 import { markedSections } from "../core/marked_rules.ts";
 import type { RuleBlock } from "../core/render_rules.ts";
@@ -34,7 +33,7 @@ export interface LoadedRuleSource extends RuleSourceSpec {
 export function ruleSourceCandidates(
   settings:
     & Pick<Settings, "sources" | "rulesFiles" | "claudeDir" | "home">
-    & Partial<Pick<Settings, "agent" | "codexHome">>,
+    & Partial<Pick<Settings, "hostRules">>,
   cwd: string | undefined,
   gitRoot: string | undefined,
 ): RuleSourceSpec[] {
@@ -49,15 +48,15 @@ export function ruleSourceCandidates(
     add("rules-file", "configured", isAbsolute(file) || !cwd ? file : join(cwd, file));
   }
   for (const dir of projectDirs) add("rules-file", "project", join(dir, ".claude", "reinject.md"));
-  // Codex reads AGENTS.md where Claude Code reads CLAUDE.md (core/codex.ts).
-  const codex = settings.agent === "codex";
-  const own = codex ? AGENTS_FILES : ["CLAUDE.local.md", "CLAUDE.md", join(".claude", "CLAUDE.md")];
+  // Another host reads its own files where Claude Code reads CLAUDE.md (io/hosts.ts).
+  const host = settings.hostRules;
+  const own = host?.files ?? ["CLAUDE.local.md", "CLAUDE.md", join(".claude", "CLAUDE.md")];
   for (const dir of projectDirs) {
     for (const file of own) add("claude-md", "project", join(dir, file));
   }
   if (userDir) add("rules-file", "user", join(userDir, "reinject.md"));
-  const agentDir = codex ? settings.codexHome : userDir;
-  for (const file of codex ? AGENTS_FILES : ["CLAUDE.md"]) {
+  const agentDir = host ? host.dir : userDir;
+  for (const file of host?.files ?? ["CLAUDE.md"]) {
     if (agentDir) add("claude-md", "user", join(agentDir, file));
   }
   return specs;

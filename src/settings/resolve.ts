@@ -1,5 +1,6 @@
 /** Settings resolved into one object: the environment over the file over the defaults. Pure. */
 import { join } from "../core/path.ts";
+import { GEMINI_DIR } from "../core/gemini.ts";
 import {
   autocompactPctOf,
   autoCompactWindowOf,
@@ -84,9 +85,13 @@ export interface Settings {
   /** Claude Code's folder: `CLAUDE_CONFIG_DIR`, else `~/.claude`. */
   claudeDir: string | undefined;
   /** The agent whose session this is: its instruction files and plugins (io/hosts.ts). */
-  agent: "claude-code" | "codex";
+  agent: "claude-code" | "codex" | "gemini";
+  /** Another host's instruction files, read where CLAUDE.md is, and its own folder's (io/hosts.ts). */
+  hostRules?: { files: readonly string[]; dir: string | undefined };
   /** Codex's folder: `CODEX_HOME`, else `~/.codex`. */
   codexHome: string | undefined;
+  /** Gemini CLI's folder: `$GEMINI_CLI_HOME/.gemini`, else `~/.gemini`. */
+  geminiDir: string | undefined;
   /** `CLAUDE_PLUGIN_ROOT`: the folder the plugin runs from. */
   pluginRoot: string | undefined;
   /** `CLAUDE_PROJECT_DIR`. */
@@ -133,6 +138,7 @@ export function resolveSettings(env: Env, file: ConfigFileOutcome = NO_FILE): Se
   }
 
   const home = homeFrom(env);
+  const geminiHome = nonEmpty(env("GEMINI_CLI_HOME")) ?? home;
   const thresholds = setting(SETTINGS.thresholds);
   return {
     thresholds,
@@ -158,6 +164,7 @@ export function resolveSettings(env: Env, file: ConfigFileOutcome = NO_FILE): Se
     claudeDir: nonEmpty(env("CLAUDE_CONFIG_DIR")) ?? (home ? join(home, ".claude") : undefined),
     agent: "claude-code",
     codexHome: nonEmpty(env("CODEX_HOME")) ?? (home ? join(home, ".codex") : undefined),
+    geminiDir: geminiHome ? join(geminiHome, GEMINI_DIR) : undefined,
     pluginRoot: nonEmpty(env("CLAUDE_PLUGIN_ROOT")),
     projectDir: nonEmpty(env("CLAUDE_PROJECT_DIR")),
     configFile: file,

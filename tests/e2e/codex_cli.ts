@@ -1,5 +1,5 @@
 /**
- * Which Codex CLI the Codex e2e runs: `CODEX_BIN` when set, else an npm release
+ * Which Codex CLI the Codex e2e runs (and, with `findNpmCli`, which Gemini CLI the Gemini e2e runs): `CODEX_BIN` when set, else an npm release
  * (`LESSONS_E2E_CODEX_VERSION`, the pinned one by default) installed once into
  * `$HOME/.cache/lessons-reinject/codex/<version>` (`LESSONS_E2E_CACHE` replaces the parent of
  * `codex/`) and reused, as scripts/loopback/claude_cli.ts does for Claude Code.
@@ -11,10 +11,14 @@ export const CODEX_VERSION = "0.171.0";
 
 export type CodexLookup = { bin: string; version: string } | { problem: string };
 
-function cacheDir(): string {
-  const base = Deno.env.get("LESSONS_E2E_CACHE") ??
-    join(Deno.env.get("HOME") ?? ".", ".cache", "lessons-reinject");
-  return join(base, "codex");
+/** An npm-installed CLI: its package, its binary's name, the variables naming a binary or release. */
+export interface NpmCli {
+  spec: string;
+  bin: string;
+  folder: string;
+  version: string;
+  binEnv: string;
+  versionEnv: string;
 }
 
 async function versionOf(bin: string): Promise<string | undefined> {
@@ -26,19 +30,21 @@ async function versionOf(bin: string): Promise<string | undefined> {
   }
 }
 
-/** The Codex binary to run, installing the release with npm when it is not cached yet. */
-export async function findCodex(): Promise<CodexLookup> {
-  const explicit = Deno.env.get("CODEX_BIN");
+/** The CLI to run (`binEnv`, else the release installed once into the cache with npm). */
+export async function findNpmCli(cli: NpmCli): Promise<CodexLookup> {
+  const explicit = Deno.env.get(cli.binEnv);
   if (explicit) {
     const version = await versionOf(explicit);
     return version ? { bin: explicit, version } : { problem: `${explicit} --version failed` };
   }
-  const version = Deno.env.get("LESSONS_E2E_CODEX_VERSION") ?? CODEX_VERSION;
-  const dir = join(cacheDir(), version);
-  const bin = join(dir, "node_modules", ".bin", "codex");
+  const version = Deno.env.get(cli.versionEnv) ?? cli.version;
+  const base = Deno.env.get("LESSONS_E2E_CACHE") ??
+    join(Deno.env.get("HOME") ?? ".", ".cache", "lessons-reinject");
+  const dir = join(base, cli.folder, version);
+  const bin = join(dir, "node_modules", ".bin", cli.bin);
   if (await versionOf(bin) === undefined) {
     Deno.mkdirSync(dir, { recursive: true });
-    const spec = `@openai/codex@${version}`;
+    const spec = `${cli.spec}@${version}`;
     try {
       const out = await new Deno.Command("npm", {
         args: ["install", "--prefix", dir, "--no-audit", "--no-fund", spec],
@@ -54,6 +60,18 @@ export async function findCodex(): Promise<CodexLookup> {
   }
   const found = await versionOf(bin);
   return found ? { bin, version: found } : { problem: `${bin} does not answer --version` };
+}
+
+/** The Codex binary to run, installing the release with npm when it is not cached yet. */
+export function findCodex(): Promise<CodexLookup> {
+  return findNpmCli({
+    spec: "@openai/codex",
+    bin: "codex",
+    folder: "codex",
+    version: CODEX_VERSION,
+    binEnv: "CODEX_BIN",
+    versionEnv: "LESSONS_E2E_CODEX_VERSION",
+  });
 }
 
 /** The binary, or a thrown reason. */

@@ -184,6 +184,8 @@ Deno.test("marketplace.json lists this plugin from the repository root", () => {
   assert.deepEqual(entries, [[plugin.name, "./"]]);
   assert.match(repositoryUrl(), /^https:\/\/github\.com\/[^/]+\/[^/]+$/);
   assert.equal(plugin.version, VERSION, "plugin.json and deno.json name the same version");
+  const gemini = JSON.parse(read("gemini-extension.json"));
+  assert.deepEqual([gemini.name, gemini.version], [plugin.name, VERSION], "gemini-extension.json");
 });
 
 Deno.test("plugin.json holds only fields every release takes; docs/install.md names the hosts; its icon is one the directory takes", () => {

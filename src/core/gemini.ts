@@ -1,0 +1,154 @@
+/**
+ * Gemini CLI facts, each with its release, and what one line of its conversation file means to
+ * this hook; docs/maintainers/gemini-facts.md says how each was measured (0.61.0, 2026-12-07).
+ */
+import { isRecord, text } from "./transcript_entry.ts";
+
+/** The tool-call event: a tool's result, before it is sent (0.61.0 has no failure event). */
+export const AFTER_TOOL = "AfterTool";
+
+/** Gemini's folder under the home (`GEMINI_CLI_HOME`, else the user's home). */
+export const GEMINI_DIR = ".gemini";
+
+/** The instruction file Gemini reads in each folder and in `~/.gemini`, unless `context.fileName`. */
+export const CONTEXT_FILES: readonly string[] = ["GEMINI.md"];
+
+/** The window by model: 1,048,576 for the Gemini models, 256,000 for Gemma 4 (`tokenLimit()`). */
+export function windowOf(model: string | undefined): number {
+  return model?.startsWith("gemma-4") ? 256_000 : 1_048_576;
+}
+
+/** A chat is compressed before a request whose previous prompt reached this share of the window. */
+export const COMPRESSION_THRESHOLD = 0.5;
+
+/** A compression's summary: the first message of the history that replaces the old one. */
+export const SNAPSHOT_TAG = "<state_snapshot>";
+
+/** A delivered `additionalContext` is appended to the tool's result inside these tags. */
+export const HOOK_CONTEXT = /<hook_context>([\s\S]*?)<\/hook_context>/g;
+
+/** Texts a line must hold to mean anything here: tested before parsing, which costs more. */
+export const CHAT_KEYS: readonly string[] = [
+  '"tokens"',
+  SNAPSHOT_TAG,
+  "functionResponse",
+  '"kind"',
+];
+
+/** A session's conversation: `~/.gemini/tmp/<project>/chats/session-<time>-<id8>.jsonl`. */
+export const isChatPath = (path: string | undefined): boolean =>
+  path !== undefined && /(?:^|[\\/])chats[\\/]session-[^\\/]*\.jsonl$/.test(path);
+
+/** What one line of the conversation file says. */
+export type ChatLine =
+  | { kind: "usage"; tokens: number; model: string | undefined; id: string }
+  | { kind: "results"; results: { id: string; answers: string[] }[] }
+  | { kind: "compacted" }
+  | { kind: "meta"; sessionId: string | undefined };
+
+const count = (v: unknown) => typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : undefined;
+
+/** A user message's tool results: each call's id and the hook answers in its `<hook_context>`. */
+function resultsOf(content: unknown): { id: string; answers: string[] }[] {
+  return (Array.isArray(content) ? content : []).flatMap((part) => {
+    const result = isRecord(part) && isRecord(part.functionResponse) && part.functionResponse;
+    if (!result || !text(result.id)) return [];
+    const output = isRecord(result.response) ? text(result.response.output) ?? "" : "";
+    return [{
+      id: result.id as string,
+      answers: [...output.matchAll(HOOK_CONTEXT)].map((m) => m[1]!),
+    }];
+  });
+}
+
+/**
+ * A line as this hook reads it: a `gemini` message's `tokens.input` (its request's prompt, the
+ * cached part included); a user message's tool results, with the hook answers delivered in them;
+ * a `$set` of `messages` that starts with a snapshot (a compression); the header.
+ */
+export function chatLineOf(entry: unknown): ChatLine | undefined {
+  if (!isRecord(entry)) return undefined;
+  if (isRecord(entry.$set)) {
+    const messages = entry.$set.messages;
+    const snapshot = Array.isArray(messages) &&
+      messages.some((m) =>
+        isRecord(m) && m.type === "user" && Array.isArray(m.content) &&
+        m.content.some((p) => isRecord(p) && text(p.text)?.startsWith(SNAPSHOT_TAG))
+      );
+    return snapshot ? { kind: "compacted" } : undefined;
+  }
+  if (entry.type === "gemini" && isRecord(entry.tokens)) {
+    const tokens = count(entry.tokens.input);
+    if (!tokens) return undefined;
+    return { kind: "usage", tokens, model: text(entry.model), id: String(entry.id) };
+  }
+  if (entry.type === "user") {
+    const results = resultsOf(entry.content);
+    return results.length > 0 ? { kind: "results", results } : undefined;
+  }
+  if (entry.kind !== undefined && text(entry.projectHash)) {
+    return { kind: "meta", sessionId: text(entry.sessionId) };
+  }
+  return undefined;
+}
+
+/** `model.compressionThreshold` and `context.fileName` from a settings.json's text. */
+export function settingsOf(json: string | undefined): { threshold?: number; files?: string[] } {
+  let raw: unknown;
+  try {
+    raw = json === undefined ? undefined : JSON.parse(json);
+  } catch {
+    return {};
+  }
+  if (!isRecord(raw)) return {};
+  const out: { threshold?: number; files?: string[] } = {};
+  const threshold = isRecord(raw.model) ? count(raw.model.compressionThreshold) : undefined;
+  if (threshold && threshold < 1) out.threshold = threshold;
+  const name = isRecord(raw.context) ? raw.context.fileName : undefined;
+  const names = (Array.isArray(name) ? name : [name]).filter((n) => text(n)) as string[];
+  if (names.length > 0) out.files = names;
+  return out;
+}
+
+/** Where Gemini runs a call's AfterTool hook, in a file read forward (`status --timeline`). */
+export type ChatPoint = {
+  kind: "call";
+  end: number;
+  toolUseId: string;
+  tool: string;
+  time: string | undefined;
+};
+
+/**
+ * Each call's hook runs once its response's message is written, before the message is written
+ * again with its tool calls: a call's point is just past that first copy. A compression is no
+ * point: the next call finds its marker, as the hook does.
+ */
+export function chatPointsOf(
+  lines: Iterable<{ line: Uint8Array; end: number }>,
+  parse: (bytes: Uint8Array) => unknown,
+): ChatPoint[] {
+  const points: ChatPoint[] = [];
+  const firstEnd = new Map<string, number>();
+  const done = new Set<string>();
+  for (const { line, end } of lines) {
+    const entry = parse(line);
+    if (!isRecord(entry) || entry.type !== "gemini" || !text(entry.id)) continue;
+    const id = entry.id as string;
+    if (!firstEnd.has(id)) firstEnd.set(id, end + 1);
+    for (const call of Array.isArray(entry.toolCalls) ? entry.toolCalls : []) {
+      if (!isRecord(call) || !text(call.id) || done.has(call.id as string)) continue;
+      done.add(call.id as string);
+      const tool = text(call.name) ?? "tool";
+      const time = text(entry.timestamp);
+      points.push({
+        kind: "call",
+        end: firstEnd.get(id)!,
+        toolUseId: call.id as string,
+        tool,
+        time,
+      });
+    }
+  }
+  return points;
+}
