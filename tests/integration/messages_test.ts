@@ -119,7 +119,7 @@ Deno.test({
   },
 });
 
-Deno.test("rules that cannot be read, with no other source of rules, are told to the user once, at SessionStart startup", async (t) => {
+Deno.test("rules that cannot be read are told to the user once, at SessionStart startup; with no other source, that nothing is restated", async (t) => {
   const box = sandbox();
   const project = `${box.dir}/project`;
   Deno.mkdirSync(`${project}/.git`, { recursive: true });
@@ -129,11 +129,13 @@ Deno.test("rules that cannot be read, with no other source of rules, are told to
     transcript_path: box.transcript,
     cwd: project,
   });
-  const say = async () => {
-    const run = await runHook(startup, env);
+  const say = async (extra: Record<string, string> = {}) => {
+    const run = await runHook(startup, { ...env, ...extra });
     assertEquals([run.code, run.stderr], [0, ""]);
     return run.stdout === "" ? undefined : JSON.parse(run.stdout).systemMessage;
   };
+  const unclosed = `lessons-reinject: ${claudeMd}:7: section never closed; left out; fix it, ` +
+    "then `preview` shows the text";
   await t.step("an unclosed marker in the only rules file: its path and line", async () => {
     Deno.writeTextFileSync(claudeMd, "# Notes\n\n<!-- reinject -->\nKeep commits small.\n");
     assertEquals(
@@ -142,27 +144,79 @@ Deno.test("rules that cannot be read, with no other source of rules, are told to
         "has rules, so no context refresh is given; fix it, then `preview` shows the text",
     );
   });
-  await t.step("an unclosed marker, but the manifest has lessons: nothing to say", async () => {
+  await t.step("one good section and one unclosed: the unclosed one, alone", async () => {
+    const good = "<!-- reinject -->\nKeep commits small.\n<!-- /reinject -->\n";
+    Deno.writeTextFileSync(claudeMd, `# Notes\n\n${good}\n<!-- reinject -->\nTypo.\n`);
+    assertEquals(await say(), unclosed);
+    // So does it when the manifest has lessons, and preview lists it as left out.
     const manifest = join(ROOT, "src", "data", "sample_manifest.json");
-    const run = await runHook(startup, { ...env, LESSONS_MANIFEST_PATH: manifest });
-    assertEquals([run.code, run.stdout, run.stderr], [0, "", ""]);
+    assertEquals(await say({ LESSONS_MANIFEST_PATH: manifest }), unclosed);
+    const [program, ...args] = MAIN_COMMAND;
+    const preview = await spawnWithStdin(program!, [...args, "preview"], "", env, project);
+    const flat = preview.stdout.replace(/\s+/g, " ");
+    ok(flat.includes(`left out ${claudeMd}:7: section never closed (not read: fix it) `), flat);
   });
-  await t.step("another source has rules: nothing to say", async () => {
+  await t.step("no rules anywhere and nothing broken: nothing to say", async () => {
+    Deno.writeTextFileSync(claudeMd, "# Notes\n");
+    assertEquals(await say(), undefined);
     Deno.mkdirSync(`${project}/.claude`);
     Deno.writeTextFileSync(`${project}/.claude/reinject.md`, "Answer in English.\n");
     assertEquals(await say(), undefined);
     Deno.removeSync(`${project}/.claude`, { recursive: true });
   });
-  await t.step("no rules anywhere and nothing broken: nothing to say", async () => {
-    Deno.writeTextFileSync(claudeMd, "# Notes\n");
-    assertEquals(await say(), undefined);
-  });
   await t.step("a manifest that cannot be parsed: named", async () => {
     const manifest = `${box.dir}/lesson-manifest.json`;
     Deno.writeTextFileSync(manifest, "{ not json");
-    const run = await runHook(startup, { ...env, LESSONS_MANIFEST_PATH: manifest });
-    const notice: string = JSON.parse(run.stdout).systemMessage;
+    const notice: string = await say({ LESSONS_MANIFEST_PATH: manifest });
     ok(notice.startsWith("lessons-reinject: ") && notice.includes(manifest), notice);
     ok(!notice.includes("\n"), notice);
+  });
+});
+
+Deno.test("settings it cannot use: a line each with the fix at SessionStart startup, three at most, and a marker on the statusline", async (t) => {
+  const box = sandbox();
+  const env = { ...box.env, HOME: box.dir };
+  const startup = payload("SessionStart.startup", { transcript_path: box.transcript });
+  const statusline = payload("statusline.mid-session-2.1.328", { transcript_path: box.transcript });
+  const config = join(box.dir, "config.jsonc");
+  Deno.writeTextFileSync(config, '{ "maxChars": ');
+  const nope = join(box.dir, "nope.json");
+  const [program, ...args] = MAIN_COMMAND;
+  const bad: [string, Record<string, string>, string][] = [
+    ["a config file it cannot parse", { LESSONS_CONFIG: config }, `config ${config}:1:`],
+    [
+      "an environment value it refuses",
+      { LESSONS_REINJECT_THRESHOLDS: "30,abc" },
+      'LESSONS_REINJECT_THRESHOLDS="30,abc": ',
+    ],
+    ["a manifest path that does not exist", { LESSONS_MANIFEST_PATH: nope }, `${nope}": there is`],
+  ];
+  for (const [name, extra, says] of bad) {
+    await t.step(name, async () => {
+      const run = await runHook(startup, { ...env, ...extra });
+      const notice: string = JSON.parse(run.stdout).systemMessage;
+      // The manifest's line says too that no other source has rules: this sandbox has none.
+      const [first, ...more] = notice.split("\n");
+      assertEquals([run.code, more.length], [0, name.includes("manifest") ? 1 : 0]);
+      ok(first!.startsWith("lessons-reinject: ") && first!.includes(says), notice);
+      ok(/; correct (or unset LESSONS_|that file)/.test(notice), notice);
+      const line = await spawnWithStdin(program!, [...args, "statusline"], statusline, {
+        ...env,
+        ...extra,
+      });
+      ok(line.stdout.endsWith(" · settings: 1 problem, see doctor\n"), line.stdout);
+    });
+  }
+  await t.step("four at once: three lines, the last saying how many more", async () => {
+    const all = Object.assign({ LESSONS_REINJECT_CADENCE: "x" }, ...bad.map(([, extra]) => extra));
+    const lines = JSON.parse((await runHook(startup, { ...env, ...all })).stdout).systemMessage
+      .split("\n");
+    assertEquals(lines.length, 3);
+    assertEquals(lines[2], "lessons-reinject: 3 more problems: `doctor` lists them");
+    const line = await spawnWithStdin(program!, [...args, "statusline"], statusline, {
+      ...env,
+      ...all,
+    });
+    ok(line.stdout.includes("settings: 4 problems, see doctor"), line.stdout);
   });
 });
