@@ -6,11 +6,12 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { denoDir, SAMPLE_MANIFEST } from "../_helpers.ts";
+import { denoDir, entries, payload, SAMPLE_MANIFEST, writeTranscript } from "../_helpers.ts";
 import {
   BASE_TOOLS,
   downloadFailed,
   fakeRelease,
+  firingEnv,
   has,
   listing,
   notice,
@@ -161,22 +162,39 @@ function withSource(cache: string) {
 }
 
 test(
-  "hooks/run doctor with an empty Deno cache: one line, what to do, nothing downloaded",
+  "a copy with dist/'s bundle, an empty Deno cache: the first call past 30% refreshes, doctor checks",
   async () => {
     using empty = tempDir("lessons-empty-deno-dir-");
-    using at = withSource(empty.dir);
-    const { root } = at;
-    const ran = await run(["sh", at.launcher, "doctor"], at.env);
-    assert.deepEqual([ran.code, ran.stdout], [1, ""]);
-    assert.equal(
-      ran.stderr.replace(/package \S+@[\d.]+,/, "package PACKAGE,"),
-      "lessons-reinject: cannot run `doctor` from source: Deno's cache lacks its package " +
-        "PACKAGE, and outside a checkout the source never downloads. Warm the cache (needs the " +
-        `npm registry): deno cache --config ${root}/deno.json ${root}/src/main.ts; or give it a ` +
-        `binary: sh ${root}/hooks/install (the release), or copy a binary you built (deno task ` +
-        `compile in a checkout) to ${root}/dist/lessons-reinject-${TARGET}.\n`,
+    const shipped = [
+      "hooks/source_bundle.js",
+      "dist/lessons-reinject.js",
+      "dist/lessons-reinject-cli.js",
+    ];
+    using at = plugin({
+      tools: ["deno"],
+      source: true,
+      extra: [...shipped, "hooks/hooks.json", ".claude-plugin/plugin.json"],
+    });
+    Object.assign(at.env, firingEnv(at.dir, empty.dir), { LESSONS_REINJECT_TOOL_COUNT: "20" });
+    const transcript = join(at.dir, "session.jsonl");
+    writeTranscript(transcript, [entries.assistant(62_000, ["toolu_1"])]);
+    const call = payload("PostToolUse.Bash", {
+      transcript_path: transcript,
+      tool_use_id: "toolu_1",
+    });
+    const first = await run(
+      ["sh", at.launcher],
+      at.env,
+      new TextEncoder().encode(JSON.stringify(call)),
     );
-    assert.deepEqual(listing(at.dist), [], "no download started");
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(
+      JSON.parse(first.stdout).hookSpecificOutput.additionalContext,
+      /^\[lessons-reinject refresh 30 ref=/,
+    );
+    const doctor = await run(["sh", at.launcher, "doctor"], at.env);
+    assert.match(doctor.stdout, /^ {2}ok {4}hooks wiring /m, doctor.stdout + doctor.stderr);
+    assert.match(doctor.stdout.replace(/\s+/g, " "), / runs \S+\/dist\/lessons-reinject\.js with /);
     // Deno makes its npm folder, and leaves it empty: no package was fetched.
     assert.deepEqual(
       listing(join(empty.dir, "npm", "registry.npmjs.org")),
