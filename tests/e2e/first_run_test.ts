@@ -17,7 +17,9 @@ import {
   foldersTest,
   installFromFolder,
   type Json,
+  SAMPLE_MANIFEST,
 } from "./harness.ts";
+import { hookTimings } from "../../bench/in_session.ts";
 
 const bin = await claudeForSuite();
 
@@ -31,12 +33,19 @@ const env = (home: string, url?: string) => ({
  * One `claude -p` session with one Bash call (`pluginDir` loads a plugin for it): the systemMessage
  * its SessionStart startup hook printed, if any, and the request bodies the model received.
  */
-async function session(home: string, work: string, pluginDir?: string) {
-  const stub = startApiStub({ main: backedSteps([{ id: "toolu_first1", tokens: 1000 }], 1000) });
+async function session(
+  home: string,
+  work: string,
+  pluginDir?: string,
+  more: { tokens?: number; env?: Record<string, string>; debug?: string } = {},
+) {
+  const tokens = more.tokens ?? 1000;
+  const stub = startApiStub({ main: backedSteps([{ id: "toolu_first1", tokens }], tokens) });
   try {
     const args = ["-p", "hi", "--output-format", "stream-json", "--verbose"];
     args.push("--allowedTools", "Bash", ...pluginDir ? ["--plugin-dir", pluginDir] : []);
-    const ran = await spawnWithStdin(bin, args, "", env(home, stub.url), work);
+    if (more.debug) args.push("--debug-file", more.debug);
+    const ran = await spawnWithStdin(bin, args, "", { ...env(home, stub.url), ...more.env }, work);
     equal(ran.code, 0, ran.stderr);
     const events: Json[] = ran.stdout.split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
     const responses = events.filter((e) =>
@@ -83,13 +92,30 @@ foldersTest(
 
 foldersTest(
   bin,
+  "e2e: first run from a copy, an empty Deno cache: the first call past 30 % refreshes",
+  async ({ root, home, work }) => {
+    const plugin = join(root, "plugin");
+    await copyPlugin(plugin);
+    const debug = join(root, "debug.log");
+    const cache = { DENO_DIR: join(root, "deno-dir"), LESSONS_MANIFEST_PATH: SAMPLE_MANIFEST };
+    const s = await session(home, work, plugin, { tokens: 62_000, env: cache, debug });
+    ok(s.requests.some((b) => b.includes("[lessons-reinject refresh ")), "no refresh arrived");
+    // Claude Code's own time for the call (README: the numbers); the first in a cold cache.
+    const [first] = hookTimings(await Deno.readTextFile(debug));
+    equal(first?.status, 0);
+    Deno.stderr.writeSync(new TextEncoder().encode(`e2e: first call ${first?.ms} ms\n`));
+  },
+);
+
+foldersTest(
+  bin,
   "e2e: first run with a binary that runs: no notice, and later calls take the common path",
   async ({ root, home, work }) => {
     const plugin = join(root, "plugin");
     await copyPlugin(plugin);
     // The launcher's name for this platform is Deno's target triple (Linux and macOS).
     const name = `lessons-reinject-${Deno.build.target}`;
-    await Deno.mkdir(join(plugin, "dist"));
+    await Deno.mkdir(join(plugin, "dist"), { recursive: true });
     await Deno.writeTextFile(
       join(plugin, "dist", name),
       `#!/bin/sh\nif [ "$1" = --version ]; then echo "lessons-reinject 0.1.0"; exit 0; fi\ncat >/dev/null\n`,
@@ -115,8 +141,8 @@ foldersTest(
     await waitForLog(join(folder, "dist", "install.log"), /nothing installed/);
     // The cache copy is not where the hook runs: nothing was written there.
     for await (const version of Deno.readDir(cache)) {
-      const dist = join(cache, version.name, "dist");
-      ok(!(await Deno.stat(dist).then(() => true, () => false)), `${dist} exists`);
+      const log = join(cache, version.name, "dist", "install.log");
+      ok(!(await Deno.stat(log).then(() => true, () => false)), `${log} exists`);
     }
   },
 );
