@@ -4,7 +4,10 @@
  * kind at word boundaries, so no line is wider than the terminal and no word is cut.
  */
 
-/** `text` broken at spaces into lines of at most `width`; a longer word after a `/`, else cut. */
+/**
+ * `text` broken at spaces into lines of at most `width`; a longer word after a `/`, else whole
+ * (a path's name is never cut: a reader copies it).
+ */
 export function wrap(text: string, width: number): string[] {
   const lines: string[] = [];
   let line = "";
@@ -13,7 +16,7 @@ export function wrap(text: string, width: number): string[] {
     while (rest.length > width) {
       if (line !== "") lines.push(line), line = "";
       const slash = rest.lastIndexOf("/", width - 1);
-      const cut = slash > 0 ? slash + 1 : width;
+      const cut = slash > 0 ? slash + 1 : rest.length;
       lines.push(rest.slice(0, cut).join(""));
       rest = rest.slice(cut);
     }
