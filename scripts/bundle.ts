@@ -115,7 +115,7 @@ if (import.meta.main) {
     if (stale) {
       // deno-lint-ignore no-console
       console.error(
-        `dist/ is older than src/ (dist/${stale}): run deno task bundle, and commit it`,
+        `dist/ is older than src/: run deno task bundle, and commit dist/ (${stale} differs)`,
       );
       Deno.exit(1);
     }
