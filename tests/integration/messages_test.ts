@@ -8,8 +8,8 @@ import {
   entries,
   MAIN_COMMAND,
   payload,
-  ROOT,
   runHook,
+  SAMPLE_MANIFEST,
   sandbox,
   sandboxSession,
   spawnWithStdin,
@@ -134,8 +134,8 @@ Deno.test("rules that cannot be read are told to the user once, at SessionStart 
     assertEquals([run.code, run.stderr], [0, ""]);
     return run.stdout === "" ? undefined : JSON.parse(run.stdout).systemMessage;
   };
-  const unclosed = `lessons-reinject: ${claudeMd}:7: section never closed; left out; fix it, ` +
-    "then `preview` shows the text";
+  const FIX = "fix it, then `preview` shows the text";
+  const unclosed = `lessons-reinject: ${claudeMd}:7: section never closed; left out; ${FIX}`;
   await t.step("an unclosed marker in the only rules file: its path and line", async () => {
     Deno.writeTextFileSync(claudeMd, "# Notes\n\n<!-- reinject -->\nKeep commits small.\n");
     assertEquals(
@@ -149,8 +149,7 @@ Deno.test("rules that cannot be read are told to the user once, at SessionStart 
     Deno.writeTextFileSync(claudeMd, `# Notes\n\n${good}\n<!-- reinject -->\nTypo.\n`);
     assertEquals(await say(), unclosed);
     // So does it when the manifest has lessons, and preview lists it as left out.
-    const manifest = join(ROOT, "src", "data", "sample_manifest.json");
-    assertEquals(await say({ LESSONS_MANIFEST_PATH: manifest }), unclosed);
+    assertEquals(await say({ LESSONS_MANIFEST_PATH: SAMPLE_MANIFEST }), unclosed);
     const [program, ...args] = MAIN_COMMAND;
     const preview = await spawnWithStdin(program!, [...args, "preview"], "", env, project);
     const flat = preview.stdout.replace(/\s+/g, " ");
@@ -164,6 +163,11 @@ Deno.test("rules that cannot be read are told to the user once, at SessionStart 
     assertEquals(await say(), undefined);
     Deno.removeSync(`${project}/.claude`, { recursive: true });
   });
+  await t.step("a rules file the settings name that does not exist: named", async () => {
+    const rules = join(box.dir, "rules.md");
+    const extra = { LESSONS_REINJECT_RULES_FILES: rules, LESSONS_MANIFEST_PATH: SAMPLE_MANIFEST };
+    assertEquals(await say(extra), `lessons-reinject: ${rules}: there is no such file; ${FIX}`);
+  });
   await t.step("a manifest that cannot be parsed: named", async () => {
     const manifest = `${box.dir}/lesson-manifest.json`;
     Deno.writeTextFileSync(manifest, "{ not json");
@@ -175,48 +179,37 @@ Deno.test("rules that cannot be read are told to the user once, at SessionStart 
 
 Deno.test("settings it cannot use: a line each with the fix at SessionStart startup, three at most, and a marker on the statusline", async (t) => {
   const box = sandbox();
-  const env = { ...box.env, HOME: box.dir };
-  const startup = payload("SessionStart.startup", { transcript_path: box.transcript });
-  const statusline = payload("statusline.mid-session-2.1.328", { transcript_path: box.transcript });
-  const config = join(box.dir, "config.jsonc");
+  const [config, nope] = [join(box.dir, "config.jsonc"), join(box.dir, "nope.json")];
   Deno.writeTextFileSync(config, '{ "maxChars": ');
-  const nope = join(box.dir, "nope.json");
   const [program, ...args] = MAIN_COMMAND;
-  const bad: [string, Record<string, string>, string][] = [
-    ["a config file it cannot parse", { LESSONS_CONFIG: config }, `config ${config}:1:`],
-    [
-      "an environment value it refuses",
-      { LESSONS_REINJECT_THRESHOLDS: "30,abc" },
-      'LESSONS_REINJECT_THRESHOLDS="30,abc": ',
-    ],
-    ["a manifest path that does not exist", { LESSONS_MANIFEST_PATH: nope }, `${nope}": there is`],
+  /** The real entry point on a captured payload, with the sandbox's env and `extra`. */
+  const run = async (name: string, extra: Record<string, string>, more: string[] = []) => {
+    const input = payload(name, { transcript_path: box.transcript });
+    const env = { ...box.env, HOME: box.dir, ...extra };
+    return (await spawnWithStdin(program!, [...args, ...more], input, env)).stdout;
+  };
+  const said = async (extra: Record<string, string>) => ({
+    lines: String(JSON.parse(await run("SessionStart.startup", extra)).systemMessage).split("\n"),
+    statusline: await run("statusline.mid-session-2.1.328", extra, ["statusline"]),
+  });
+  const bad: [Record<string, string>, string][] = [
+    [{ LESSONS_CONFIG: config }, `config ${config}:1:`],
+    [{ LESSONS_REINJECT_THRESHOLDS: "30,abc" }, 'LESSONS_REINJECT_THRESHOLDS="30,abc": '],
+    [{ LESSONS_MANIFEST_PATH: nope }, `LESSONS_MANIFEST_PATH="${nope}": there is no such file`],
   ];
-  for (const [name, extra, says] of bad) {
-    await t.step(name, async () => {
-      const run = await runHook(startup, { ...env, ...extra });
-      const notice: string = JSON.parse(run.stdout).systemMessage;
-      // The manifest's line says too that no other source has rules: this sandbox has none.
-      const [first, ...more] = notice.split("\n");
-      assertEquals([run.code, more.length], [0, name.includes("manifest") ? 1 : 0]);
-      ok(first!.startsWith("lessons-reinject: ") && first!.includes(says), notice);
-      ok(/; correct (or unset LESSONS_|that file)/.test(notice), notice);
-      const line = await spawnWithStdin(program!, [...args, "statusline"], statusline, {
-        ...env,
-        ...extra,
-      });
-      ok(line.stdout.endsWith(" · settings: 1 problem, see doctor\n"), line.stdout);
+  for (const [extra, says] of bad) {
+    await t.step(says, async () => {
+      const { lines: [first], statusline } = await said(extra);
+      ok(first!.startsWith(`lessons-reinject: ${says}`), first);
+      ok(/; correct (or unset LESSONS_\w+|that file \(`doctor` says more\))$/.test(first!), first);
+      ok(statusline.endsWith(" · settings: 1 problem, see doctor\n"), statusline);
     });
   }
   await t.step("four at once: three lines, the last saying how many more", async () => {
-    const all = Object.assign({ LESSONS_REINJECT_CADENCE: "x" }, ...bad.map(([, extra]) => extra));
-    const lines = JSON.parse((await runHook(startup, { ...env, ...all })).stdout).systemMessage
-      .split("\n");
-    assertEquals(lines.length, 3);
-    assertEquals(lines[2], "lessons-reinject: 3 more problems: `doctor` lists them");
-    const line = await spawnWithStdin(program!, [...args, "statusline"], statusline, {
-      ...env,
-      ...all,
-    });
-    ok(line.stdout.includes("settings: 4 problems, see doctor"), line.stdout);
+    const all = Object.assign({ LESSONS_REINJECT_CADENCE: "x" }, ...bad.map(([extra]) => extra));
+    const { lines, statusline } = await said(all);
+    // The manifest's problem is a fifth line: no other source has rules in this sandbox.
+    assertEquals(lines.slice(2), ["lessons-reinject: 3 more problems: `doctor` lists them"]);
+    ok(statusline.includes("settings: 4 problems, see doctor"), statusline);
   });
 });
