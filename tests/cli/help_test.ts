@@ -116,8 +116,8 @@ Options:
   );
   // A word wider than the line (a path) breaks after a `/` or not at all, never inside a name.
   const name = "rollout-2026-12-07T10-00-00-019af3c2-7d41-7b52.jsonl";
-  const path = renderHelp(`at /home/u/.codex/sessions/${name} ok\n`, 40);
-  assertEquals(path, `at\n/home/u/.codex/sessions/\n${name}\nok\n`);
+  const path = renderHelp(`at /home/u/.codex/sessions/${name}/x ok\n`, 40);
+  assertEquals(path, `at\n/home/u/.codex/sessions/\n${name}/\nx ok\n`);
 });
 
 Deno.test("helpWidthOf(): the terminal's, else COLUMNS, else 80; 40 to 100", () => {
