@@ -83,7 +83,41 @@ export async function buildBundle(output: string, root: string, deno = Deno.exec
   await Deno.remove(`${cli}.map`);
 }
 
+/**
+ * Whether the bundles committed in `dist` are the ones the source at `root` builds, byte for byte
+ * (the build is deterministic for one Deno release, the one CI pins): the stale one's name, or
+ * undefined.
+ */
+export async function staleBundle(root: string, dist: string): Promise<string | undefined> {
+  const built = await Deno.makeTempDir({ prefix: "lessons-reinject-bundle-" });
+  try {
+    await buildBundle(join(built, "lessons-reinject.js"), root);
+    for (const name of ["lessons-reinject.js", "lessons-reinject-cli.js"]) {
+      const committed = await Deno.readFile(join(dist, name)).catch(() => new Uint8Array());
+      const fresh = await Deno.readFile(join(built, name));
+      if (committed.length !== fresh.length || committed.some((b, i) => b !== fresh[i])) {
+        return name;
+      }
+    }
+    return undefined;
+  } finally {
+    await Deno.remove(built, { recursive: true });
+  }
+}
+
+// `deno task bundle`: into dist/ (an installed copy without a binary runs it: hooks/run), or the
+// path given; `deno task bundle --check`: fail when dist/ is not what the source builds (.ci/run).
 if (import.meta.main) {
   const root = join(import.meta.dirname ?? ".", "..");
-  await buildBundle(Deno.args[0] ?? join(root, "dist", "lessons-reinject.js"), root);
+  const dist = join(root, "dist");
+  if (Deno.args[0] === "--check") {
+    const stale = await staleBundle(root, dist);
+    if (stale) {
+      // deno-lint-ignore no-console
+      console.error(
+        `dist/ is older than src/: run deno task bundle, and commit dist/ (${stale} differs)`,
+      );
+      Deno.exit(1);
+    }
+  } else await buildBundle(Deno.args[0] ?? join(dist, "lessons-reinject.js"), root);
 }

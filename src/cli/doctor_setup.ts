@@ -202,8 +202,13 @@ export function checkBinary(state: LauncherState, deno: string | undefined): Che
     const fix = `${binaries}; or install Deno (npm install -g deno), then warm its cache: ${warm}`;
     return check("binary", "fail", detail, fix);
   }
-  const source = `meanwhile hooks/run runs the source with ${deno} from Deno's cache`;
   const wait = state.download === "running" ? "wait for it, or " : "";
+  if (state.shipped && !state.checkout) {
+    const detail = `${lacking}; meanwhile refreshes work: hooks/run runs ${state.shipped} with ` +
+      `${deno}, which needs nothing from Deno's cache (slower than the binary)`;
+    return check("binary", "warn", detail, `${wait}${binaries}`);
+  }
+  const source = `meanwhile hooks/run runs the source with ${deno} from Deno's cache`;
   if (!state.missing) {
     const packages = state.packages?.join(", ") || "the source's packages";
     const where = state.packages ? state.where : `${state.lock} cannot be read`;

@@ -4,16 +4,22 @@
  * kind at word boundaries, so no line is wider than the terminal and no word is cut.
  */
 
-/** `text` broken at spaces into lines of at most `width`; a longer word after a `/`, else cut. */
+/**
+ * `text` broken at spaces into lines of at most `width`; a longer word after a `/`, else cut, but
+ * never a path (a word with a `/`) inside a name: a reader copies it, so it overflows instead.
+ */
 export function wrap(text: string, width: number): string[] {
   const lines: string[] = [];
   let line = "";
   for (const word of text.split(" ")) {
     let rest = [...word];
+    const path = word.includes("/");
     while (rest.length > width) {
       if (line !== "") lines.push(line), line = "";
       const slash = rest.lastIndexOf("/", width - 1);
-      const cut = slash > 0 ? slash + 1 : width;
+      // A name longer than the line, in a path: whole, up to its own `/`.
+      const after = path && slash <= 0 ? rest.indexOf("/", 1) : -1;
+      const cut = slash > 0 ? slash + 1 : after > 0 ? after + 1 : path ? rest.length : width;
       lines.push(rest.slice(0, cut).join(""));
       rest = rest.slice(cut);
     }

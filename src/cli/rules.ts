@@ -92,6 +92,7 @@ const WHY: Record<LeftOutWhy, string> = {
   "session-start-budget": "over session start's budget",
   "refresh-budget": "over this refresh's budget",
   "reminder": "a reminder: fired from tool output, not at session start",
+  "unread": "not read: fix it",
 };
 
 /** `slug (why)` for each lesson or rule section left out, in the order given. */

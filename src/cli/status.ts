@@ -34,7 +34,7 @@ Options:
   --json             print the report as JSON (docs/commands.md: "status --json")
   --timeline         the whole session instead, call by call: a chart of the context use with
                      each threshold, compaction and refresh (status --timeline --help)
-  --svg FILE         with --timeline, also write the chart as a standalone SVG file
+  --svg FILE         write the timeline's chart as a standalone SVG file (implies --timeline)
   -h, --help         this help
 `;
 
@@ -216,7 +216,8 @@ function statusRows(r: StatusJson): [string, string][] {
 
 /** Runs `status`. Exit 0 with a report; 1 when no transcript could be found; 2 on bad flags. */
 export async function runStatus(args: string[], ctx: cli.Ctx): Promise<number> {
-  if (args.includes("--timeline")) {
+  // --svg is the timeline's: asked for alone, it implies --timeline.
+  if (args.some((arg) => arg === "--timeline" || arg === "--svg" || arg.startsWith("--svg="))) {
     return await (await import("./timeline/command.ts")).runTimeline(args, ctx);
   }
   const flags = await cli.readFlags(args, cli.TARGET, HELP, ctx);

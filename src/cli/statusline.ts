@@ -52,10 +52,15 @@ async function bridge(
     window: null,
     configFile: cli.configFileText(settings.configFile),
   };
+  // Settings the hook refused, while they last (session start named them; `doctor` details them).
+  const count = settings.problems.length;
+  const refused = count === 0
+    ? ""
+    : ` · settings: ${count} problem${count > 1 ? "s" : ""}, see doctor`;
   // At startup the line says so plainly; any other lack of a reading says why.
   const nothing = (error: string, early?: boolean): StatuslineJson => ({
     ...none,
-    line: `lessons-reinject: no context reading ${early ? "yet" : `(${error})`}`,
+    line: `lessons-reinject: no context reading ${early ? "yet" : `(${error})`}${refused}`,
     error,
   });
   if (stdin instanceof Error) return nothing(messageOf(stdin));
@@ -113,7 +118,7 @@ async function bridge(
     percent: record.percent,
     tokens: record.tokens ?? null,
     window: record.window ?? null,
-    line: `${bar} · ${after}${near}`,
+    line: `${bar} · ${after}${near}${refused}`,
     error: null,
   };
   if (problem) return { ...result, error: problem };

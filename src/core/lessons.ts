@@ -17,14 +17,20 @@ export interface RefreshLesson {
   tag: string | undefined;
 }
 
-/** Why an active lesson is not restated; `refresh-budget`: the refresh's own budget. */
+/**
+ * Why an active lesson is not restated; `refresh-budget`: the refresh's own budget; `unread`: a
+ * rule of the user's own that could not be read (a section never closed).
+ */
 export const LEFT_OUT_WHY = [
   "scope",
   "session-start-cap",
   "session-start-budget",
   "refresh-budget",
   REMINDER_TYPE,
-] as const satisfies readonly ("scope" | SessionStartCut | "refresh-budget" | "reminder")[];
+  "unread",
+] as const satisfies readonly (
+  "scope" | SessionStartCut | "refresh-budget" | "reminder" | "unread"
+)[];
 export type LeftOutWhy = typeof LEFT_OUT_WHY[number];
 
 /** A lesson (by slug) or a rule block (by id) that a refresh leaves out, and why. */

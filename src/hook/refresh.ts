@@ -30,9 +30,10 @@ export async function buildRefresh(
   settings: Settings,
   loaded?: StandingRules,
 ): Promise<BuiltRefresh> {
-  const [{ loadStandingRules }, { renderCombined }] = await Promise.all([
+  const [{ loadStandingRules }, { renderCombined }, { sourceProblems }] = await Promise.all([
     import("../io/standing_rules.ts"),
     import("../core/render_rules.ts"),
+    import("../io/rule_sources.ts"),
   ]);
   const rules = loaded ?? await loadStandingRules(settings, cwd);
   const { manifest, trace, sources, blocks: all, lessons } = rules;
@@ -59,6 +60,9 @@ export async function buildRefresh(
   const excluded: LeftOut[] = [
     ...(ok ? manifest.selection.left : []),
     ...rendered.omitted.map((id) => ({ id, why: "refresh-budget" as const })),
+    // A section never closed, a file that cannot be read: the user's rules, left out too.
+    ...sourceProblems(sources).filter((p) => !p.endsWith(" ignored"))
+      .map((p) => ({ id: p.replace(/; left out$/, ""), why: "unread" as const })),
   ];
   return {
     kind: "text",

@@ -1,13 +1,18 @@
 /**
  * SessionStart startup: the one time the hook speaks to the user (a `systemMessage`, which Claude
- * Code does not send to the model), and only when no refresh can come in this session: a state
- * folder it will not use, or rules it cannot read (an unclosed marker, an unreadable file, a
- * broken manifest) with nothing else to restate. One line; otherwise silence.
+ * Code shows and does not send to the model; it shows no hook's stderr), and only about what it
+ * cannot use: a state folder it will not use (nothing else then matters), settings it refused
+ * (`settings.problems`), and rules of the user's own it left out (an unclosed marker, an
+ * unreadable file, a section over the budget). One line each, with the fix, three at most;
+ * otherwise silence.
  */
 import { userNotice } from "../core/claude_code.ts";
 import { preparePrivateDir, stateDirFix } from "../io/state_store.ts";
 import type { HookPayload } from "../schemas/payload.ts";
 import type { Settings } from "../settings/resolve.ts";
+
+/** The most lines the notice takes: past it, the last says how many more `doctor` lists. */
+const MAX_LINES = 3;
 
 /** The notice to print, or undefined, and why (for the debug line). */
 export async function startupNotice(
@@ -24,42 +29,56 @@ export async function startupNotice(
       reason: `told the user: ${problem}`,
     };
   }
-  const unread = await unreadableRules(payload.cwd, settings);
-  if (unread === undefined) return { answer: undefined, reason: "the state folder is usable" };
+  const lines = [
+    ...settings.problems.map((p) => `${p}; ${settingFix(p)}`),
+    ...await rulesLeftOut(payload.cwd, settings),
+  ];
+  if (lines.length === 0) return { answer: undefined, reason: "the state folder is usable" };
+  const shown = lines.length <= MAX_LINES ? lines : [
+    ...lines.slice(0, MAX_LINES - 1),
+    `${lines.length - MAX_LINES + 1} more problems: \`doctor\` lists them`,
+  ];
   return {
-    answer: userNotice(
-      `lessons-reinject: ${unread}, and no other source has rules, so no context refresh is ` +
-        "given; fix it, then `preview` shows the text",
-    ),
-    reason: `told the user: ${unread}`,
+    answer: userNotice(shown.map((line) => `lessons-reinject: ${line}`).join("\n")),
+    reason: `told the user: ${lines.join(" | ")}`,
   };
 }
 
+/** What to do about a settings problem: mend the variable it names, else the config file. */
+function settingFix(problem: string): string {
+  const variable = /^(LESSONS_[A-Z_]+)[=:]/.exec(problem)?.[1];
+  return variable ? `correct or unset ${variable}` : "correct that file (`doctor` says more)";
+}
+
 /**
- * Why the rules cannot be read when nothing at all can be restated; undefined otherwise. Cheap
- * first: the own sources, and the manifest read as JSON only (its schema's check builds zod's
- * schemas, which a session's start should not pay for); the whole check only when a source is
- * broken and a manifest might still have lessons.
+ * The user's own rules left out, a line each; when nothing at all can be restated, one line
+ * saying so. Cheap first: the own sources, and the manifest read as JSON only (its schema's check
+ * builds zod's schemas, which a session's start should not pay for); the whole check only when a
+ * source is broken and a manifest might still have lessons.
  */
-async function unreadableRules(
-  cwd: string | undefined,
-  settings: Settings,
-): Promise<string | undefined> {
-  const { findGitRoot, readRuleSource, ruleSourceCandidates, sourceProblems } = await import(
-    "../io/rule_sources.ts"
-  );
+async function rulesLeftOut(cwd: string | undefined, settings: Settings): Promise<string[]> {
+  const [{ findGitRoot, readRuleSource, ruleSourceCandidates, sourceProblems }, render] =
+    await Promise.all([import("../io/rule_sources.ts"), import("../core/render_rules.ts")]);
   const own = ruleSourceCandidates(settings, cwd, findGitRoot(cwd)).map(readRuleSource);
-  if (own.some((source) => source.blocks.length > 0)) return undefined;
-  const problems = sourceProblems(own);
+  const blocks = own.flatMap((source) => source.blocks);
+  // Own rules rank first in a refresh: one left out by the budget is left out whatever else.
+  const over = render.renderCombined("", blocks, [], settings.maxChars).omitted
+    .map((id) => `${id}: over the ${settings.maxChars}-character budget; left out`);
+  const problems = [...sourceProblems(own), ...over];
+  const fix = "fix it, then `preview` shows the text";
+  const each = problems.map((p) => `${p}; ${fix}`);
+  if (blocks.length > 0) return each;
   const { readManifest } = await import("../io/manifest_file.ts");
   const manifest = settings.sources.includes("manifest")
     ? await readManifest(settings)
     : { kind: "off" as const };
   if (manifest.kind === "invalid") problems.unshift(manifest.error);
-  if (problems.length === 0) return undefined;
+  if (problems.length === 0) return [];
   if (manifest.kind === "json") {
     const { loadStandingRules } = await import("../io/standing_rules.ts");
-    if ((await loadStandingRules(settings, cwd)).lessons.length > 0) return undefined;
+    if ((await loadStandingRules(settings, cwd)).lessons.length > 0) return each;
   }
-  return problems.join("; ");
+  return [
+    `${problems.join("; ")}, and no other source has rules, so no context refresh is given; ${fix}`,
+  ];
 }

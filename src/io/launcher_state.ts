@@ -30,6 +30,8 @@ export interface LauncherState {
   missing: string[] | undefined;
   /** The cache's folder, or why it is not known. */
   where: string;
+  /** The bundle committed in dist/, which an installed copy runs with deno, cache or not. */
+  shipped: string | undefined;
 }
 
 /** The launcher's inputs in `root` for the binary `binaryName`; `cache` is Deno's npm cache. */
@@ -76,5 +78,8 @@ export function readLauncherState(
     packages,
     missing,
     where: failed(cache) ? cache.error : cache.dir,
+    shipped: statOf(join(dist, "lessons-reinject.js"))?.isFile
+      ? join(dist, "lessons-reinject.js")
+      : undefined,
   };
 }

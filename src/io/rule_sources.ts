@@ -96,7 +96,8 @@ export function readRuleSource(spec: RuleSourceSpec): LoadedRuleSource {
     info = Deno.statSync(spec.path);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
-      return done("missing", []);
+      // Only a file the settings name is missed: the others are places to look.
+      return done("missing", spec.scope === "configured" ? ["there is no such file"] : []);
     }
     return done("skipped", [`cannot read: ${messageOf(error)}`]);
   }
@@ -139,12 +140,12 @@ export function describeSource(source: LoadedRuleSource): string {
 
 /**
  * Each source's problem that cost rules, by full path and line: `/p/CLAUDE.md:7: section never
- * closed; left out`, `/p/.claude/reinject.md: not UTF-8 text`. Empty files and files without
- * markers are no problem.
+ * closed; left out`, `/p/.claude/reinject.md: not UTF-8 text`, a configured file that is missing.
+ * Empty files and files without markers are no problem.
  */
 export function sourceProblems(sources: readonly LoadedRuleSource[]): string[] {
   return sources.flatMap((s) =>
-    s.status === "skipped" ? [`${s.path}: ${s.notes.join("; ")}`] : s.notes.flatMap((note) => {
+    s.status !== "read" ? s.notes.map((note) => `${s.path}: ${note}`) : s.notes.flatMap((note) => {
       const at = /^line (\d+): (.*)$/.exec(note);
       return at ? [`${s.path}:${at[1]}: ${at[2]}`] : [];
     })

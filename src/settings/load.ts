@@ -2,6 +2,7 @@
 import { join } from "../core/path.ts";
 import { messageOf } from "../core/errors.ts";
 import { failed } from "../core/result.ts";
+import { statOf } from "../io/files.ts";
 import { installedDataDir } from "../io/plugin_cache.ts";
 import { parseConfigText } from "./config_file.ts";
 import {
@@ -17,7 +18,7 @@ import {
 
 /** Settings as the hook resolves them on its next call. Never throws. */
 export async function loadSettings(env: Env): Promise<Settings> {
-  return resolveSettings(env, await loadConfigFile(env));
+  return withManifestChecked(resolveSettings(env, await loadConfigFile(env)));
 }
 
 /**
@@ -29,7 +30,21 @@ export async function loadCliSettings(
   env: Env,
   from: { root: string | undefined },
 ): Promise<CliSettings> {
-  return resolveCliSettings(env, await loadConfigFile(env, from));
+  return withManifestChecked(resolveCliSettings(env, await loadConfigFile(env, from)));
+}
+
+/**
+ * A manifest path the settings name that does not exist is a settings problem like an invalid
+ * value (said at session start, counted on the statusline): one stat, only when a path is set.
+ */
+function withManifestChecked<T extends Settings>(settings: T): T {
+  const { manifestPath: path, manifestPathFrom: from, configFile } = settings;
+  if (path === undefined || statOf(path) !== undefined) return settings;
+  const named = from === "LESSONS_MANIFEST_PATH"
+    ? `${from}="${path}"`
+    : `config ${configFile.path}: manifestPath "${path}"`;
+  const problem = `${named}: there is no such file; no lessons-learned lessons are restated`;
+  return { ...settings, problems: [...settings.problems, problem] };
 }
 
 /** Config files larger than this are refused (a real one is a few hundred bytes). */

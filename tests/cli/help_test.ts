@@ -114,6 +114,10 @@ Options:
     renderHelp("  --a-very-long-option-name VALUE  its description here\n", 40),
     "  --a-very-long-option-name VALUE\n      its description here\n",
   );
+  // A word wider than the line (a path) breaks after a `/` or not at all, never inside a name.
+  const name = "rollout-2026-12-07T10-00-00-019af3c2-7d41-7b52.jsonl";
+  const path = renderHelp(`at /home/u/.codex/sessions/${name}/x ok\n`, 40);
+  assertEquals(path, `at\n/home/u/.codex/sessions/\n${name}/\nx ok\n`);
 });
 
 Deno.test("helpWidthOf(): the terminal's, else COLUMNS, else 80; 40 to 100", () => {

@@ -132,14 +132,16 @@ Deno.test("deno task: --cwd is one line, never a stack trace; demo, from a proje
 });
 
 Deno.test("doctor and status fit 80 columns, and 100 piped, their values in one column", async () => {
-  // A long project name makes long paths, which must wrap too.
+  // A long project name makes long paths, which must wrap too: after a `/`; a name longer than a
+  // line is never cut (help_test.ts), so it alone may overflow.
   const user = newUser(`a-project-with-a-rather-long-name-${"x".repeat(30)}`);
   for (const [columns, width] of [["80", 80], ["", 100]] as const) {
     const env = columns === "" ? user.env : { ...user.env, COLUMNS: columns };
     const status = await cli(["status"], env, "", user.project);
     const doctor = await cli(["doctor"], env, "", user.project);
     for (const run of [status, doctor]) {
-      const wide = run.stdout.split("\n").filter((l) => [...l].length > width);
+      const wide = run.stdout.split("\n").filter((l) => [...l].length > width)
+        .filter((l) => !/^ +[^ /]+\/?$/.test(l));
       assertEquals(wide, [], `COLUMNS=${columns}:\n${run.stdout}`);
     }
     // status: the gauge, then every line is a label column of 13, or a value under it.

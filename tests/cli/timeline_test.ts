@@ -50,6 +50,10 @@ Deno.test("status --timeline: three compactions, each refresh and each restateme
   // The SVG parses as XML and marks the same events as --json.
   const marks = parse(Deno.readTextFileSync(svgPath)).filter((e) => e.hasAttribute("data-kind"));
   assertEquals(marks.map(eventOf), t.events);
+  // --svg alone is the timeline's: it implies --timeline, and writes the same chart.
+  const alone = join(box.dir, "alone.svg");
+  await cliOk(["status", "--transcript", path, "--svg", alone], box.env);
+  assertEquals(Deno.readTextFileSync(alone), Deno.readTextFileSync(svgPath));
 });
 
 Deno.test("status --timeline: a window proven 1M part-way is drawn as the hook decided it", async () => {

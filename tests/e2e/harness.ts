@@ -417,12 +417,18 @@ export function claudeEnv(home: string, url?: string): Record<string, string> {
   };
 }
 
-/** Copies what a marketplace install copies to `to`: the plugin without .git and without dist/. */
+/**
+ * Copies what a marketplace install copies to `to`: the plugin without .git, and of dist/ only
+ * what git holds (the bundle, never a binary built here).
+ */
 export async function copyPlugin(to: string): Promise<void> {
-  await Deno.mkdir(to, { recursive: true });
+  await Deno.mkdir(join(to, "dist"), { recursive: true });
   const files = [".claude-plugin", "hooks", "src", "deno.json", "deno.lock"];
   const cp = await spawnWithStdin("cp", ["-R", ...files.map((f) => join(ROOT, f)), to], "");
   equal(cp.code, 0, cp.stderr);
+  for (const name of ["lessons-reinject.js", "lessons-reinject-cli.js"]) {
+    await Deno.copyFile(join(ROOT, "dist", name), join(to, "dist", name));
+  }
 }
 
 /** Installs the plugin in `folder` as a user does from a local folder, with `claude plugin`. */

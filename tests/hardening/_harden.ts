@@ -280,8 +280,8 @@ export function assertSane(
 /**
  * The hook's stdout is sane: none, or one JSON object holding only `hookSpecificOutput`, whose
  * `additionalContext` is a string of 1 to 10,000 characters (and whose `hookEventName` is `event`,
- * when given); at SessionStart, or `{"systemMessage": ...}`: one line for the user, naming the
- * hook. Returns the context.
+ * when given); at SessionStart, or `{"systemMessage": ...}`: at most three lines for the user, each
+ * naming the hook. Returns the context.
  */
 export function saneAnswer(
   stdout: string | undefined,
@@ -291,9 +291,8 @@ export function saneAnswer(
   if (stdout === undefined) return undefined;
   const parsed = JSON.parse(stdout);
   if (event === "SessionStart" && Object.keys(parsed).join() === "systemMessage") {
-    const line = parsed.systemMessage;
-    assert(typeof line === "string" && line.startsWith("lessons-reinject: "), label);
-    assert(!line.includes("\n"), `${label}: ${line}`);
+    const lines = String(parsed.systemMessage).split("\n");
+    assert(lines.length <= 3 && lines.every((l) => l.startsWith("lessons-reinject: ")), label);
     return undefined;
   }
   assertEquals(Object.keys(parsed), ["hookSpecificOutput"], `${label}: ${stdout}`);

@@ -8,8 +8,8 @@ import {
   entries,
   MAIN_COMMAND,
   payload,
-  ROOT,
   runHook,
+  SAMPLE_MANIFEST,
   sandbox,
   sandboxSession,
   spawnWithStdin,
@@ -119,7 +119,7 @@ Deno.test({
   },
 });
 
-Deno.test("rules that cannot be read, with no other source of rules, are told to the user once, at SessionStart startup", async (t) => {
+Deno.test("rules that cannot be read are told to the user once, at SessionStart startup; with no other source, that nothing is restated", async (t) => {
   const box = sandbox();
   const project = `${box.dir}/project`;
   Deno.mkdirSync(`${project}/.git`, { recursive: true });
@@ -129,11 +129,13 @@ Deno.test("rules that cannot be read, with no other source of rules, are told to
     transcript_path: box.transcript,
     cwd: project,
   });
-  const say = async () => {
-    const run = await runHook(startup, env);
+  const say = async (extra: Record<string, string> = {}) => {
+    const run = await runHook(startup, { ...env, ...extra });
     assertEquals([run.code, run.stderr], [0, ""]);
     return run.stdout === "" ? undefined : JSON.parse(run.stdout).systemMessage;
   };
+  const FIX = "fix it, then `preview` shows the text";
+  const unclosed = `lessons-reinject: ${claudeMd}:7: section never closed; left out; ${FIX}`;
   await t.step("an unclosed marker in the only rules file: its path and line", async () => {
     Deno.writeTextFileSync(claudeMd, "# Notes\n\n<!-- reinject -->\nKeep commits small.\n");
     assertEquals(
@@ -142,27 +144,72 @@ Deno.test("rules that cannot be read, with no other source of rules, are told to
         "has rules, so no context refresh is given; fix it, then `preview` shows the text",
     );
   });
-  await t.step("an unclosed marker, but the manifest has lessons: nothing to say", async () => {
-    const manifest = join(ROOT, "src", "data", "sample_manifest.json");
-    const run = await runHook(startup, { ...env, LESSONS_MANIFEST_PATH: manifest });
-    assertEquals([run.code, run.stdout, run.stderr], [0, "", ""]);
+  await t.step("one good section and one unclosed: the unclosed one, alone", async () => {
+    const good = "<!-- reinject -->\nKeep commits small.\n<!-- /reinject -->\n";
+    Deno.writeTextFileSync(claudeMd, `# Notes\n\n${good}\n<!-- reinject -->\nTypo.\n`);
+    assertEquals(await say(), unclosed);
+    // So does it when the manifest has lessons, and preview lists it as left out.
+    assertEquals(await say({ LESSONS_MANIFEST_PATH: SAMPLE_MANIFEST }), unclosed);
+    const [program, ...args] = MAIN_COMMAND;
+    const preview = await spawnWithStdin(program!, [...args, "preview"], "", env, project);
+    const flat = preview.stdout.replace(/\s+/g, " ");
+    ok(flat.includes(`left out ${claudeMd}:7: section never closed (not read: fix it) `), flat);
   });
-  await t.step("another source has rules: nothing to say", async () => {
+  await t.step("no rules anywhere and nothing broken: nothing to say", async () => {
+    Deno.writeTextFileSync(claudeMd, "# Notes\n");
+    assertEquals(await say(), undefined);
     Deno.mkdirSync(`${project}/.claude`);
     Deno.writeTextFileSync(`${project}/.claude/reinject.md`, "Answer in English.\n");
     assertEquals(await say(), undefined);
     Deno.removeSync(`${project}/.claude`, { recursive: true });
   });
-  await t.step("no rules anywhere and nothing broken: nothing to say", async () => {
-    Deno.writeTextFileSync(claudeMd, "# Notes\n");
-    assertEquals(await say(), undefined);
+  await t.step("a rules file the settings name that does not exist: named", async () => {
+    const rules = join(box.dir, "rules.md");
+    const extra = { LESSONS_REINJECT_RULES_FILES: rules, LESSONS_MANIFEST_PATH: SAMPLE_MANIFEST };
+    assertEquals(await say(extra), `lessons-reinject: ${rules}: there is no such file; ${FIX}`);
   });
   await t.step("a manifest that cannot be parsed: named", async () => {
     const manifest = `${box.dir}/lesson-manifest.json`;
     Deno.writeTextFileSync(manifest, "{ not json");
-    const run = await runHook(startup, { ...env, LESSONS_MANIFEST_PATH: manifest });
-    const notice: string = JSON.parse(run.stdout).systemMessage;
+    const notice: string = await say({ LESSONS_MANIFEST_PATH: manifest });
     ok(notice.startsWith("lessons-reinject: ") && notice.includes(manifest), notice);
     ok(!notice.includes("\n"), notice);
+  });
+});
+
+Deno.test("settings it cannot use: a line each with the fix at SessionStart startup, three at most, and a marker on the statusline", async (t) => {
+  const box = sandbox();
+  const [config, nope] = [join(box.dir, "config.jsonc"), join(box.dir, "nope.json")];
+  Deno.writeTextFileSync(config, '{ "maxChars": ');
+  const [program, ...args] = MAIN_COMMAND;
+  /** The real entry point on a captured payload, with the sandbox's env and `extra`. */
+  const run = async (name: string, extra: Record<string, string>, more: string[] = []) => {
+    const input = payload(name, { transcript_path: box.transcript });
+    const env = { ...box.env, HOME: box.dir, ...extra };
+    return (await spawnWithStdin(program!, [...args, ...more], input, env)).stdout;
+  };
+  const said = async (extra: Record<string, string>) => ({
+    lines: String(JSON.parse(await run("SessionStart.startup", extra)).systemMessage).split("\n"),
+    statusline: await run("statusline.mid-session-2.1.328", extra, ["statusline"]),
+  });
+  const bad: [Record<string, string>, string][] = [
+    [{ LESSONS_CONFIG: config }, `config ${config}:1:`],
+    [{ LESSONS_REINJECT_THRESHOLDS: "30,abc" }, 'LESSONS_REINJECT_THRESHOLDS="30,abc": '],
+    [{ LESSONS_MANIFEST_PATH: nope }, `LESSONS_MANIFEST_PATH="${nope}": there is no such file`],
+  ];
+  for (const [extra, says] of bad) {
+    await t.step(says, async () => {
+      const { lines: [first], statusline } = await said(extra);
+      ok(first!.startsWith(`lessons-reinject: ${says}`), first);
+      ok(/; correct (or unset LESSONS_\w+|that file \(`doctor` says more\))$/.test(first!), first);
+      ok(statusline.endsWith(" · settings: 1 problem, see doctor\n"), statusline);
+    });
+  }
+  await t.step("four at once: three lines, the last saying how many more", async () => {
+    const all = Object.assign({ LESSONS_REINJECT_CADENCE: "x" }, ...bad.map(([extra]) => extra));
+    const { lines, statusline } = await said(all);
+    // The manifest's problem is a fifth line: no other source has rules in this sandbox.
+    assertEquals(lines.slice(2), ["lessons-reinject: 3 more problems: `doctor` lists them"]);
+    ok(statusline.includes("settings: 4 problems, see doctor"), statusline);
   });
 });
