@@ -169,6 +169,7 @@ async function onToolCall(
       dry: mode.dry,
       known: kind === "found",
       epoch: state.epoch ?? 0,
+      seen: state,
       decide: (fresh, found) =>
         decideToolCall({
           state: fresh,

@@ -27,6 +27,8 @@ interface ClaimInput {
   /** The state file was there: its folder was proven private then, so no probe file now. */
   known?: boolean;
   epoch?: number; // a tool call's reading's
+  /** The state as the call loaded it before the lock (a tool call's), decided on first. */
+  seen?: State;
   decide: (state: State, found: boolean) => Decision;
   render?: ((cause: RefreshCause) => Promise<BuiltRefresh>) | undefined;
 }
@@ -49,6 +51,14 @@ export async function claim(input: ClaimInput): Promise<Claimed> {
     return { kind: "decided", decision, refresh };
   }
   if (input.dry) return await step();
+  // Most calls change nothing: decided on the state read already, they need no lock and no second
+  // read (a write that lands meanwhile is the next call's to see, as one just after would be).
+  if (input.known && input.seen) {
+    const decision = input.decide(input.seen, true);
+    if (!decision.cause && canonical(decision.state) === canonical(input.seen)) {
+      return { kind: "decided", decision, refresh: undefined };
+    }
+  }
   const problem = input.known ? undefined : preparePrivateDir(input.stateDir);
   if (problem) return { kind: "failed", reason: problem };
   return await withLock(input.paths.lock, step);
