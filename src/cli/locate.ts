@@ -11,7 +11,6 @@ import { findGitRoot } from "../io/rule_sources.ts";
 import { parentTranscriptOf } from "../io/session_files.ts";
 import type { HookPayload } from "../schemas/payload.ts";
 import type { Settings } from "../settings/resolve.ts";
-import { NO_SUCH_FILE } from "../core/errors.ts";
 import { failed } from "../core/result.ts";
 import { entriesOf, readHead, statOf, statOrWhy } from "../io/files.ts";
 import { type Ctx, fail, usageError } from "./common.ts";
@@ -140,7 +139,7 @@ function newestSession(folder: string): string | undefined {
 
 function namedTranscript(path: string): Found {
   const info = statOrWhy(path);
-  if (failed(info) && info.error === NO_SUCH_FILE) return { error: `no transcript at ${path}` };
+  if (failed(info, "missing")) return { error: `no transcript at ${path}` };
   if (failed(info)) return { error: `cannot read ${path}: ${info.error}` };
   if (info.isDirectory) return { error: `${path} is a folder, not a transcript (a .jsonl file)` };
   if (!info.isFile) return { error: `${path} is not a regular file` };
