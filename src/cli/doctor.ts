@@ -78,9 +78,10 @@ function checkSettings({ configFile: file, problems }: Settings): Check[] {
 /** The state folder exists (or can be made) with mode 0700, owned by this user, writable. */
 function checkStateDir(dir: string): Check {
   const untrusted = untrustedDirReason(dir);
-  const problem = untrusted ? `${untrusted}: the hook will not use it` : preparePrivateDir(dir);
+  const problem = untrusted ?? preparePrivateDir(dir);
   if (!problem) return check("state folder", "ok", `${dir} (private, writable)`);
-  return check("state folder", "fail", problem, stateDirFix(dir, untrusted ?? problem));
+  const said = untrusted ? `${untrusted.error}: the hook will not use it` : problem.error;
+  return check("state folder", "fail", said, stateDirFix(dir, problem));
 }
 
 /** The project's newest session, as the hook's next tool call would see it. */

@@ -60,7 +60,7 @@ export async function claim(input: ClaimInput): Promise<Claimed> {
     }
   }
   const problem = input.known ? undefined : preparePrivateDir(input.stateDir);
-  if (problem) return { kind: "failed", reason: problem };
+  if (problem) return { kind: "failed", reason: problem.error };
   return await withLock(input.paths.lock, step);
 }
 
