@@ -164,7 +164,9 @@ function downloadText(state: LauncherState): string {
       "LESSONS_REINJECT_NO_AUTO_INSTALL is set)";
   }
   const why = state.lastLog?.replace(/^lessons-reinject install: /, "") ?? "";
-  // The first thing hooks/install fetches: failing there, it reached no release at all.
+  // The first thing hooks/install fetches: failing there, it reached no release at all. Its log
+  // line is all another process leaves behind, so its words are read.
+  // deno-lint-ignore lessons/no-error-wording
   const host = /^cannot download \S+\/SHA256SUMS/.test(why)
     ? ": the release host cannot be reached from here, or has no such release yet"
     : "";
