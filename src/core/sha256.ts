@@ -63,14 +63,7 @@ export function sha256Hex(text: string): string {
       b = a;
       a = (t1 + t2) | 0;
     }
-    h[0]! += a!;
-    h[1]! += b!;
-    h[2]! += c!;
-    h[3]! += d!;
-    h[4]! += e!;
-    h[5]! += f!;
-    h[6]! += g!;
-    h[7]! += k!;
+    [a, b, c, d, e, f, g, k].forEach((x, i) => h[i]! += x!);
   }
   let hex = "";
   for (const word of h) hex += word.toString(16).padStart(8, "0");
