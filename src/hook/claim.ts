@@ -38,7 +38,8 @@ export async function claim(input: ClaimInput): Promise<Claimed> {
   async function step(): Promise<Claimed> {
     const { kind, state } = loadState(input.paths.state);
     if (input.epoch !== undefined && (state.epoch ?? 0) !== input.epoch) return { kind: "raced" };
-    const decided = input.decide(state, kind === "found");
+    const same = early && kind === "found" && canonical(state) === canonical(input.seen!);
+    const decided = same ? early : input.decide(state, kind === "found");
     const refresh = decided.cause && input.render ? await input.render(decided.cause) : undefined;
     const decision = refresh?.kind === "reloaded"
       ? { ...decided, state: nothingSentAfterCompaction(state, decided.state) }
@@ -50,15 +51,16 @@ export async function claim(input: ClaimInput): Promise<Claimed> {
     }
     return { kind: "decided", decision, refresh };
   }
-  if (input.dry) return await step();
   // Most calls change nothing: decided on the state read already, they need no lock and no second
-  // read (a write that lands meanwhile is the next call's to see, as one just after would be).
-  if (input.known && input.seen) {
-    const decision = input.decide(input.seen, true);
-    if (!decision.cause && canonical(decision.state) === canonical(input.seen)) {
-      return { kind: "decided", decision, refresh: undefined };
-    }
+  // read (a write that lands meanwhile is the next call's to see, as one just after would be);
+  // under the lock, that decision stands while the state is still the one it was made on.
+  const early = !input.dry && input.known && input.seen
+    ? input.decide(input.seen, true)
+    : undefined;
+  if (early && !early.cause && canonical(early.state) === canonical(input.seen!)) {
+    return { kind: "decided", decision: early, refresh: undefined };
   }
+  if (input.dry) return await step();
   const problem = input.known ? undefined : preparePrivateDir(input.stateDir);
   if (problem) return { kind: "failed", reason: problem.error };
   return await withLock(input.paths.lock, step);
