@@ -146,7 +146,7 @@ async function onToolCall(
   mode: { dry: boolean; render: boolean; rules?: StandingRules | undefined },
 ): Promise<Part> {
   const untrusted = untrustedDirReason(settings.stateDir);
-  if (untrusted) return silent(untrusted);
+  if (untrusted) return silent(untrusted.error);
   // Step 2: the state, which transcript, and Claude Code's settings.
   const paths = statePaths(settings.stateDir, payload.session_id, payload.agent_id);
   const { kind, state } = loadState(paths.state);
@@ -169,6 +169,7 @@ async function onToolCall(
       dry: mode.dry,
       known: kind === "found",
       epoch: state.epoch ?? 0,
+      seen: state,
       decide: (fresh, found) =>
         decideToolCall({
           state: fresh,

@@ -8,6 +8,9 @@
  *   hand fetches its npm packages without the proxy's CA and fails.
  * - `lessons/no-self-location`: nothing in src/ locates files beside itself or the executable: a
  *   compiled binary has no src/ or data/ folder beside it, so data must be imported modules.
+ * - `lessons/no-error-wording`: nothing in src/ searches or splits the words of an error or a
+ *   reason (`why.includes(...)`, `failure.error.split(...)`): code branches on a failure's kind
+ *   (core/result.ts), so that rewording a message cannot change what the program does.
  */
 import { relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -169,9 +172,48 @@ const noSelfLocation: Deno.lint.Rule = {
   },
 };
 
+/** Names that hold an error's or a reason's words in src/. */
+const WORDS = /^(?:error|reason|refused|problem|why|untrusted)$/;
+const SEARCHES = ["includes", "split", "startsWith", "endsWith", "indexOf", "match", "test"];
+
+const noErrorWording: Deno.lint.Rule = {
+  create(context) {
+    if (!fromRoot(context.filename).startsWith("src/")) return {};
+    const wordsIn = (node: Node): string | undefined =>
+      node.type === "Identifier" && WORDS.test(node.name)
+        ? node.name
+        : node.type === "MemberExpression" && !node.computed &&
+            node.property.type === "Identifier" && WORDS.test(node.property.name)
+        ? node.property.name
+        : undefined;
+    return {
+      CallExpression(node) {
+        const callee = node.callee;
+        if (callee.type !== "MemberExpression" || callee.property.type !== "Identifier") return;
+        const method = callee.property.name;
+        if (!SEARCHES.includes(method)) return;
+        // `regex.test(why)` reads the words as much as `why.includes(...)` does.
+        const words = method === "test"
+          ? node.arguments.map(wordsIn).find(Boolean)
+          : wordsIn(callee.object);
+        if (words === undefined) return;
+        context.report({
+          node,
+          message: `${method}() on \`${words}\`, an error's words: branch on its kind ` +
+            "(core/result.ts failed(x, kind)), so that rewording it changes nothing",
+        });
+      },
+    };
+  },
+};
+
 const plugin: Deno.lint.Plugin = {
   name: "lessons",
-  rules: { "child-env": childEnv, "no-self-location": noSelfLocation },
+  rules: {
+    "child-env": childEnv,
+    "no-self-location": noSelfLocation,
+    "no-error-wording": noErrorWording,
+  },
 };
 
 export default plugin;

@@ -110,3 +110,23 @@ Deno.test("no-self-location: src/ does not locate files beside the program", () 
   ]);
   assertEquals(problems("tests/x_test.ts", source), []);
 });
+
+Deno.test("no-error-wording: src/ never searches an error's words, the four it once did", () => {
+  const source = [
+    'if (!failed(claude) || claude.error.includes("start with")) f();',
+    'const fix = reason.includes("writable by others");',
+    'const short = trace.refused.split(" (")[0];',
+    "const host = /^cannot download/.test(why);",
+    'const ok = failed(info, "missing") || lines.split("\\n") || name.includes("x");',
+  ].join("\n");
+  const rule = "lessons/no-error-wording";
+  const words = "an error's words: branch on its kind (core/result.ts failed(x, kind)), so that " +
+    "rewording it changes nothing";
+  assertEquals(problems("src/cli/x.ts", source), [
+    `1:24 ${rule}: includes() on \`error\`, ${words}`,
+    `2:13 ${rule}: includes() on \`reason\`, ${words}`,
+    `3:15 ${rule}: split() on \`refused\`, ${words}`,
+    `4:14 ${rule}: test() on \`why\`, ${words}`,
+  ]);
+  assertEquals(problems("tests/x_test.ts", source), []);
+});

@@ -1,5 +1,4 @@
 /** What every command shares: its context, strict flags, output, text wrapped to a width. */
-import { NO_SUCH_FILE } from "../core/errors.ts";
 import { formatTokens } from "../core/header.ts";
 import { groupDigits, percentText, type Threshold, thresholdText } from "../core/numbers.ts";
 import { resolve } from "../core/path.ts";
@@ -109,7 +108,7 @@ export async function readFlags<S extends Spec>(
   const cwd = typeof values.project === "string" ? resolve(started, values.project) : started;
   const folder = problem === undefined && cwd !== started ? statOrWhy(cwd) : undefined;
   if (folder && failed(folder)) {
-    const why = folder.error === NO_SUCH_FILE ? "no such folder" : folder.error;
+    const why = failed(folder, "missing") ? "no such folder" : folder.error;
     problem = `--project ${values.project}: ${why}`;
   } else if (folder && !folder.isDirectory) problem = `--project ${values.project}: not a folder`;
   if (problem !== undefined) return { exit: await usageError(problem, help) };

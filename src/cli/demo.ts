@@ -159,6 +159,8 @@ async function replay(dir: string, variant: Variant = { scale: 1 }): Promise<Rep
         header: text?.split("\n")[0] ?? null,
         chars: text?.length ?? 0,
         text,
+        // Which of two texts to show, not what to do: the shorter when it is all the longer says.
+        // deno-lint-ignore lessons/no-error-wording
         reason: decision && trace.reason.endsWith(decision.reason) ? decision.reason : trace.reason,
         crossed: cause?.kind === "thresholds" ? cause.thresholds : [],
       });

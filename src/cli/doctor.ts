@@ -1,4 +1,5 @@
 /** `lessons-reinject doctor`: checks an installation and the newest session (its dry run). */
+import { failed } from "../core/result.ts";
 import { settingsFor } from "../io/hosts.ts";
 import { formatTokens } from "../core/header.ts";
 import { percentText } from "../core/numbers.ts";
@@ -34,7 +35,7 @@ Options:
 async function diagnose(ctx: cli.Ctx, cwd: string, flag: string | undefined): Promise<DoctorJson> {
   const program = ctx.program();
   const target = locateTranscript({}, cwd, ctx.settings);
-  const found = "error" in target ? undefined : target;
+  const found = failed(target) ? undefined : target;
   // The rules of the project's newest session's agent (AGENTS.md for Codex: io/hosts.ts).
   const settings = settingsFor(found?.path, ctx.settings);
   const plugin = pluginRootFor(settings, program.root, flag);
@@ -78,9 +79,10 @@ function checkSettings({ configFile: file, problems }: Settings): Check[] {
 /** The state folder exists (or can be made) with mode 0700, owned by this user, writable. */
 function checkStateDir(dir: string): Check {
   const untrusted = untrustedDirReason(dir);
-  const problem = untrusted ? `${untrusted}: the hook will not use it` : preparePrivateDir(dir);
+  const problem = untrusted ?? preparePrivateDir(dir);
   if (!problem) return check("state folder", "ok", `${dir} (private, writable)`);
-  return check("state folder", "fail", problem, stateDirFix(dir, untrusted ?? problem));
+  const said = untrusted ? `${untrusted.error}: the hook will not use it` : problem.error;
+  return check("state folder", "fail", said, stateDirFix(dir, problem));
 }
 
 /** The project's newest session, as the hook's next tool call would see it. */

@@ -3,7 +3,7 @@
  * binary hooks/run would start, and the statusLine command.
  */
 import { HOOK_EVENTS } from "../core/claude_code.ts";
-import { fileReason, NO_SUCH_FILE } from "../core/errors.ts";
+import { fileReason } from "../core/errors.ts";
 import { fieldOf } from "../schemas/guards.ts";
 import { whyNotJson } from "../core/json_syntax.ts";
 import { join } from "../core/path.ts";
@@ -53,7 +53,7 @@ export async function checkPlugin(plugin: PluginRoot | undefined, settings: CliS
     return [check("plugin", "fail", why, install)];
   }
   const info = statOrWhy(plugin.root);
-  if (failed(info) && info.error === NO_SUCH_FILE) return fail("does not exist");
+  if (failed(info, "missing")) return fail("does not exist");
   if (failed(info)) return fail(`cannot be read: ${info.error}`);
   if (!info.isDirectory) return fail("is not a folder");
   // A folder with none of the plugin's files is another folder, not a broken plugin.
@@ -164,7 +164,9 @@ function downloadText(state: LauncherState): string {
       "LESSONS_REINJECT_NO_AUTO_INSTALL is set)";
   }
   const why = state.lastLog?.replace(/^lessons-reinject install: /, "") ?? "";
-  // The first thing hooks/install fetches: failing there, it reached no release at all.
+  // The first thing hooks/install fetches: failing there, it reached no release at all. Its log
+  // line is all another process leaves behind, so its words are read.
+  // deno-lint-ignore lessons/no-error-wording
   const host = /^cannot download \S+\/SHA256SUMS/.test(why)
     ? ": the release host cannot be reached from here, or has no such release yet"
     : "";

@@ -11,8 +11,7 @@ import { findGitRoot } from "../io/rule_sources.ts";
 import { parentTranscriptOf } from "../io/session_files.ts";
 import type { HookPayload } from "../schemas/payload.ts";
 import type { Settings } from "../settings/resolve.ts";
-import { NO_SUCH_FILE } from "../core/errors.ts";
-import { failed } from "../core/result.ts";
+import { fail as failure, failed, type Result } from "../core/result.ts";
 import { entriesOf, readHead, statOf, statOrWhy } from "../io/files.ts";
 import { type Ctx, fail, usageError } from "./common.ts";
 
@@ -25,7 +24,7 @@ export interface Target {
   cwd?: string;
 }
 
-type Found = Target | { error: string };
+type Found = Result<Target>;
 type Asked = { transcript?: string | undefined; session?: string | undefined };
 
 /** The payload the hook's next tool call in `target` would carry, less the tool's own fields. */
@@ -53,7 +52,7 @@ export async function chosenTarget(
     return { exit: await usageError("give --transcript or --session, not both", help) };
   }
   const target = locateTranscript({ transcript, session }, cwd, ctx.settings);
-  return "error" in target ? { exit: await fail(target.error, json) } : target;
+  return failed(target) ? { exit: await fail(target.error, json) } : target;
 }
 
 /**
@@ -73,18 +72,18 @@ function claudeOrCodex(options: Asked, cwd: string, claudeDir?: string, codexHom
   const claude = claudeTranscript(options, claudeDir, cwd);
   if (!codexHome) return claude;
   if (options.session) {
-    if (!("error" in claude) || claude.error.includes("start with")) return claude;
+    if (!failed(claude) || failed(claude, "ambiguous")) return claude;
     const codex = rolloutsWithId(codexHome, options.session);
     const only = codex.length === 1 ? codex[0]! : undefined;
     if (only) return { path: only.path, sessionId: only.sessionId, agentId: undefined };
-    return codex.length === 0 ? claude : {
-      error: `${codex.length} Codex sessions start with ` +
-        `${options.session}: give more of the id`,
-    };
+    return codex.length === 0 ? claude : failure(
+      `${codex.length} Codex sessions start with ${options.session}: give more of the id`,
+      "ambiguous",
+    );
   }
   const rollout = newestRolloutFor(codexHome, cwd);
   if (!rollout) return claude;
-  const mtime = "error" in claude ? -1 : statOf(claude.path)?.mtime?.getTime() ?? 0;
+  const mtime = failed(claude) ? -1 : statOf(claude.path)?.mtime?.getTime() ?? 0;
   return rollout.mtime > mtime
     ? { path: rollout.path, sessionId: rollout.sessionId, agentId: undefined }
     : claude;
@@ -96,7 +95,7 @@ function claudeTranscript(
   claudeDir: string | undefined,
   cwd: string,
 ): Found {
-  if (!claudeDir) return { error: "no home folder: pass --transcript PATH" };
+  if (!claudeDir) return failure("no home folder: pass --transcript PATH");
   const projects = join(claudeDir, "projects");
   // Claude Code's folder name for a project: `/home/dev/my.app` → `-home-dev-my-app`.
   const folderOf = (dir: string) => join(projects, dir.replace(/[^a-zA-Z0-9]/g, "-"));
@@ -112,10 +111,10 @@ function claudeTranscript(
   const where = up === cwd
     ? `${cwd} under ${here}`
     : `${cwd} or a folder above it up to ${up} under ${projects}`;
-  return {
-    error: `no transcript for ${where} (pass --project DIR, the folder the session was started ` +
+  return failure(
+    `no transcript for ${where} (pass --project DIR, the folder the session was started ` +
       "in, or --transcript PATH or --session ID)",
-  };
+  );
 }
 
 /** `cwd`, then each folder above it up to `root` (only `cwd` when `root` is not above it). */
@@ -140,30 +139,30 @@ function newestSession(folder: string): string | undefined {
 
 function namedTranscript(path: string): Found {
   const info = statOrWhy(path);
-  if (failed(info) && info.error === NO_SUCH_FILE) return { error: `no transcript at ${path}` };
-  if (failed(info)) return { error: `cannot read ${path}: ${info.error}` };
-  if (info.isDirectory) return { error: `${path} is a folder, not a transcript (a .jsonl file)` };
-  if (!info.isFile) return { error: `${path} is not a regular file` };
+  if (failed(info, "missing")) return failure(`no transcript at ${path}`);
+  if (failed(info)) return failure(`cannot read ${path}: ${info.error}`);
+  if (info.isDirectory) return failure(`${path} is a folder, not a transcript (a .jsonl file)`);
+  if (!info.isFile) return failure(`${path} is not a regular file`);
   if (isRolloutPath(path)) {
     return { path, sessionId: rolloutOf(path).sessionId, agentId: undefined };
   }
   const head = readHead(path, 256 * 1024);
   const notOne = notATranscript(head);
   if (notOne !== undefined) {
-    return {
-      error: `${path} is not a Claude Code transcript (${notOne}); pass a session's .jsonl file ` +
+    return failure(
+      `${path} is not a Claude Code transcript (${notOne}); pass a session's .jsonl file ` +
         "from ~/.claude/projects/, or --session ID",
-    };
+    );
   }
   const ids = idsOf(path, head);
   if (!basename(path).startsWith(COMPACTION_SUMMARISER_PREFIX)) return { ...ids, path };
   // The summariser's own reading is the conversation it summarised, no context anyone works in.
   const session = parentTranscriptOf(path, undefined, ids.sessionId);
   if (session === undefined || !statOf(session)?.isFile) {
-    return {
-      error: `${path} is the compaction summariser's transcript, not a session's, and its ` +
+    return failure(
+      `${path} is the compaction summariser's transcript, not a session's, and its ` +
         "session's transcript was not found beside it: pass that one with --transcript",
-    };
+    );
   }
   return { path: session, sessionId: ids.sessionId, agentId: undefined };
 }
@@ -184,11 +183,14 @@ function findSession(id: string, projects: string, here: string): Found {
   const only = matches.has(id) ? id : matches.size === 1 ? [...matches.keys()][0]! : undefined;
   if (only !== undefined) return { path: matches.get(only)!, sessionId: only, agentId: undefined };
   if (matches.size === 0) {
-    return { error: `no transcript for session ${id} under ${projects}: check the id` };
+    return failure(`no transcript for session ${id} under ${projects}: check the id`);
   }
   const ids = [...matches.keys()].sort();
   const shown = ids.slice(0, 3).join(", ") + (ids.length > 3 ? `, and ${ids.length - 3} more` : "");
-  return { error: `${ids.length} sessions start with ${id} (${shown}): give more of the id` };
+  return failure(
+    `${ids.length} sessions start with ${id} (${shown}): give more of the id`,
+    "ambiguous",
+  );
 }
 
 const sessionFiles = (dir: string) =>

@@ -4,6 +4,7 @@
  * no session, the first threshold's. `preview` prints it and `doctor` gives its size: one text,
  * one size, the size of the additionalContext string Claude Code receives.
  */
+import { failed, type Result } from "../core/result.ts";
 import { settingsFor } from "../io/hosts.ts";
 import type { RefreshCause } from "../core/header.ts";
 import * as numbers from "../core/numbers.ts";
@@ -32,12 +33,12 @@ export interface NextRefresh {
 export async function nextRefresh(
   given: Settings,
   cwd: string,
-  target: Target | { error: string },
+  target: Result<Target>,
   { threshold, always }: { threshold?: number | undefined; always?: boolean } = {},
 ): Promise<NextRefresh> {
   // The rules of the session's agent (AGENTS.md for Codex: io/hosts.ts).
-  const settings = "error" in target ? given : settingsFor(target.path, given);
-  if ("error" in target) {
+  const settings = failed(target) ? given : settingsFor(target.path, given);
+  if (failed(target)) {
     const cause = sampleCause(settings.thresholds, threshold);
     const first = numbers.thresholdText(cause.thresholds[0]!);
     const reason = `no session found (${target.error}); a refresh at ${first} reads like this`;

@@ -68,7 +68,7 @@ export async function runPreview(args: string[], ctx: cli.Ctx): Promise<number> 
   }
   for (const problem of settings.problems) await cli.err(problem);
   const target = locateTranscript({ transcript, session }, flags.cwd, settings);
-  if ("error" in target && (transcript || session)) return await cli.fail(target.error, json);
+  if (failed(target) && (transcript || session)) return await cli.fail(target.error, json);
   const next = await nextRefresh(settings, flags.cwd, target, { threshold });
   const { cause, built, due } = next;
   if (built?.kind === "error") {

@@ -10,6 +10,7 @@ import { plannedRefreshes, refreshPoints } from "../core/schedule.ts";
 import { pointOf } from "../core/thresholds.ts";
 import { percentOf } from "../core/window.ts";
 import { dryRun, type Trace } from "../hook.ts";
+import { NOTHING_TO_RESTATE } from "../hook/refresh.ts";
 import { settingsFor } from "../io/hosts.ts";
 import { loadStandingRules } from "../io/standing_rules.ts";
 import { statePaths } from "../io/state_store.ts";
@@ -94,7 +95,7 @@ export function statusOf(
     action: fired ? "refresh" : "nothing",
     decision: decision
       // The refusal without its list of sources: they have a row of their own.
-      ? decision.reason + (trace.refused ? `, but ${trace.refused.split(" (")[0]}` : "") +
+      ? decision.reason + (trace.refused ? `, but ${NOTHING_TO_RESTATE}` : "") +
         (trace.reloaded ? `, but nothing restated: ${trace.reloaded}` : "")
       : trace.reason,
     beforeCompaction: none?.before

@@ -105,7 +105,7 @@ async function bridge(
   const bar = cli.gauge(percent, settings.thresholds, early?.window ?? window, 20, span);
   const near = early ? ` · compaction near ${formatTokens(early.tokens)} (${early.source})` : "";
   // Never a promise the hook will not keep: no state folder it will use, or no rules.
-  const problem = preparePrivateDir(settings.stateDir);
+  const problem = preparePrivateDir(settings.stateDir)?.error;
   const promise = decision?.cause?.kind === "thresholds"
     ? `refresh due (${cli.names(decision.cause.thresholds)})`
     : decision?.upcoming === undefined

@@ -2,6 +2,8 @@
  * `lessons-reinject why`: the hook's dry run for the next call (the trace of its debug line), and
  * what Claude Code recorded of its runs in the transcript: stderr lines it keeps but never shows.
  */
+import { failed } from "../core/result.ts";
+import type { Failure } from "../core/result.ts";
 import { debugLine, dryRun, stateDirFix, type Trace } from "../hook.ts";
 import { type HookRecord, hookRecordsOf } from "../io/hook_records.ts";
 import { loadStandingRules } from "../io/standing_rules.ts";
@@ -34,11 +36,11 @@ Options:
  */
 export function answerOf(
   trace: Trace,
-  blocked: { stateDir: string; stateProblem: string | undefined; noRules: string | undefined },
+  blocked: { stateDir: string; stateProblem: Failure | undefined; noRules: string | undefined },
 ): string {
   const { stateDir, stateProblem, noRules } = blocked;
   if (stateProblem) {
-    return `no refresh will come: ${stateProblem}, and the hook will not use it; ` +
+    return `no refresh will come: ${stateProblem.error}, and the hook will not use it; ` +
       stateDirFix(stateDir, stateProblem);
   }
   const why = trace.decision?.reason ?? trace.reason;
@@ -68,7 +70,7 @@ export async function runWhy(args: string[], ctx: cli.Ctx): Promise<number> {
   const { settings } = ctx;
   const trace = await dryRun(nextCallPayload(target, flags.cwd), settings, { render: true });
   const read = withTranscript(target.path, (source, size) => hookRecordsOf(source, size));
-  const records = "error" in read ? [] : read;
+  const records = failed(read) ? [] : read;
   const stateProblem = untrustedDirReason(settings.stateDir);
   const rules = await loadStandingRules(settings, target.cwd ?? flags.cwd);
   const none = rules.lessons.length === 0 && rules.blocks.length === 0;

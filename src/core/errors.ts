@@ -38,12 +38,9 @@ export function messageOf(error: unknown): string {
   return spaced.replace(/ {2,}/g, " ").trim();
 }
 
-/** {@link fileReason}'s words for a path that does not exist. */
-export const NO_SUCH_FILE = "there is no such file";
-
 /** Why a file could not be read, in words, without OS codes or the path. */
 export function fileReason(error: unknown): string {
-  if (error instanceof Deno.errors.NotFound) return NO_SUCH_FILE;
+  if (error instanceof Deno.errors.NotFound) return "there is no such file";
   if (error instanceof Deno.errors.PermissionDenied) return "it cannot be read (permission denied)";
   if (error instanceof Deno.errors.IsADirectory) return "it is a folder, not a file";
   if (error instanceof Deno.errors.NotCapable) return `it is ${NOT_CAPABLE}`;

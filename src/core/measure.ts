@@ -1,4 +1,5 @@
 /** One call's reading, and what the read taught: a compaction, where it compacts, a window. */
+import { failed, type Result } from "./result.ts";
 import type { CompactEnv, CompactSettings } from "./compaction_point.ts";
 import { compactsEarly, endOf, spanFor } from "./compaction_point.ts";
 import { scheduleFor } from "./schedule.ts";
@@ -25,7 +26,7 @@ export interface MeasureSettings {
 /** `contextWindow`: stdin's (no release sends one yet); `bridged`: a fresh statusline record. */
 export interface MeasureInput {
   contextWindow?: unknown;
-  view: TranscriptView | { error: string } | undefined;
+  view: Result<TranscriptView> | undefined;
   bridged?: StatuslineRecord | undefined;
   state: State;
   settings: MeasureSettings;
@@ -44,7 +45,7 @@ export function measure(input: MeasureInput): Measured {
   const figures = isContextWindow(input.contextWindow) ? figuresOf(input.contextWindow) : undefined;
   if (figures) return { reading: reported(input, "stdin", figures, state.compactedAt), facts: {} };
   if (view === undefined) return { reading: none("no transcript_path"), facts: {} };
-  if ("error" in view) return { reading: none(view.error), facts: {} };
+  if (failed(view)) return { reading: none(view.error), facts: {} };
   const facts = compactionFacts(view.compaction, state, settings, input.files);
   if (view.chain) facts.chain = view.chain;
   const marker = view.markerAfterUsage ?? view.markerSince;
@@ -170,7 +171,7 @@ function withSpan(reading: Reading, input: MeasureInput, learned: number | undef
   const { compactEnv: env, thresholds, scaleForAutocompact: scale } = input.settings;
   // The release that wrote the transcript's newest usage (2.1.334 lowered where it compacts), and
   // its model when Claude Code's own figures name none.
-  const usage = input.view && !("error" in input.view) ? input.view.usage : undefined;
+  const usage = input.view && !failed(input.view) ? input.view.usage : undefined;
   const model = reading.model ?? usage?.model;
   const context = { env, files: input.files, learned, thresholds, scale, tokens };
   const { compaction, span } = spanFor(window, model, { ...context, version: usage?.version });

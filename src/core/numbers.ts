@@ -2,7 +2,7 @@
  * The one number rule for every setting and flag a person types: decimal digits, a fraction only
  * where the unit makes it whole (`1.5M`), no hex, exponent or sign; messages name the bounds.
  */
-import { failed, type Result } from "./result.ts";
+import { fail, failed, type Result } from "./result.ts";
 
 /** The smallest and largest context window, and token count, the program accepts. */
 export const MIN_TOKENS = 1_000;
@@ -36,19 +36,19 @@ function notDigits(text: string): string | undefined {
 /** `raw` as a number (digits, with `suffixed` also `1.5M` when whole), or why not. */
 function numberOf(raw: unknown, suffixed: boolean): Result<number> {
   if (typeof raw === "number") return raw;
-  if (typeof raw !== "string") return { error: "not a number" };
+  if (typeof raw !== "string") return fail("not a number");
   const text = raw.trim();
   const match = suffixed ? SUFFIXED.exec(text) : null;
   if (!match) {
     const why = notDigits(text);
-    return why === undefined ? Number(text) : { error: why };
+    return why === undefined ? Number(text) : fail(why);
   }
   const scale = match[2]?.toLowerCase() === "k" ? 1_000 : 1_000_000;
   // Decimal arithmetic on the digits, so `1.1k` is exactly 1100.
   const [whole = "0", fraction = ""] = (match[1] ?? "").split(".");
   const scaled = Number(whole) * scale + Number(fraction || "0") * scale / 10 ** fraction.length;
   const rounded = Math.round(scaled);
-  return Math.abs(scaled - rounded) < 1e-6 ? rounded : { error: "not a whole number of tokens" };
+  return Math.abs(scaled - rounded) < 1e-6 ? rounded : fail("not a whole number of tokens");
 }
 
 /** `value` (or why `raw` is no number) checked to be whole and from `min` to `max`. */
@@ -59,7 +59,7 @@ function inRange(
   expected: string,
 ): Result<number> {
   const problem = (why: string) => `expected ${expected} (${shownValue(raw)}: ${why})`;
-  const bad = (why: string): Result<number> => ({ error: problem(why) });
+  const bad = (why: string): Result<number> => fail(problem(why));
   if (failed(value)) return bad(value.error);
   if (Number.isNaN(value)) return bad("not a number");
   // Digits too many for a double read as Infinity: above any bound.
@@ -99,7 +99,7 @@ export const THRESHOLD_EXPECTED = "a percentage from 1 to 99 (30 or 30%) or a to
 
 /** A threshold (`30`, `30%`, `60k`), or why not; a bare 100 to 999 could be either: refused. */
 export function thresholdOf(raw: unknown): Result<Threshold> {
-  const why = (problem: string): Result<Threshold> => ({ error: problem });
+  const why = (problem: string): Result<Threshold> => fail(problem);
   // A JSON number is read as its digits would be: 52.5 and 250 are refused alike.
   const text = typeof raw === "number" || typeof raw === "string" ? String(raw).trim() : "";
   const percent = text.endsWith("%");

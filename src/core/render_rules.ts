@@ -6,7 +6,7 @@
 import { firstLine } from "./first_line.ts";
 import type { RefreshLesson } from "./lessons.ts";
 import { INLINE_LIMIT } from "./claude_code.ts";
-import { byPriority, tagOrder } from "./session_start.ts";
+import { byPriority, defaultLocale, tagOrder } from "./session_start.ts";
 
 /** One unit of the user's own rules: a marked CLAUDE.md section or a whole rules file. */
 export interface RuleBlock {
@@ -151,9 +151,10 @@ function layout(
     return [...groups];
   };
   const parts = [header];
+  const locale = defaultLocale();
   for (const kind of ["directive", "protocol"] as const) {
     const groups = groupsOf(kind).sort(([a], [b]) =>
-      a === UNTAGGED ? 1 : b === UNTAGGED ? -1 : tagOrder(a, b)
+      a === UNTAGGED ? 1 : b === UNTAGGED ? -1 : tagOrder(a, b, locale)
     );
     const blocks = groups.flatMap(([tag, group]) =>
       groups.length > 1 ? [`### ${tag}`, ...group] : group

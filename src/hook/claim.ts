@@ -27,6 +27,8 @@ interface ClaimInput {
   /** The state file was there: its folder was proven private then, so no probe file now. */
   known?: boolean;
   epoch?: number; // a tool call's reading's
+  /** The state as the call loaded it before the lock (a tool call's), decided on first. */
+  seen?: State;
   decide: (state: State, found: boolean) => Decision;
   render?: ((cause: RefreshCause) => Promise<BuiltRefresh>) | undefined;
 }
@@ -36,7 +38,8 @@ export async function claim(input: ClaimInput): Promise<Claimed> {
   async function step(): Promise<Claimed> {
     const { kind, state } = loadState(input.paths.state);
     if (input.epoch !== undefined && (state.epoch ?? 0) !== input.epoch) return { kind: "raced" };
-    const decided = input.decide(state, kind === "found");
+    const same = early && kind === "found" && canonical(state) === canonical(input.seen!);
+    const decided = same ? early : input.decide(state, kind === "found");
     const refresh = decided.cause && input.render ? await input.render(decided.cause) : undefined;
     const decision = refresh?.kind === "reloaded"
       ? { ...decided, state: nothingSentAfterCompaction(state, decided.state) }
@@ -48,9 +51,18 @@ export async function claim(input: ClaimInput): Promise<Claimed> {
     }
     return { kind: "decided", decision, refresh };
   }
+  // Most calls change nothing: decided on the state read already, they need no lock and no second
+  // read (a write that lands meanwhile is the next call's to see, as one just after would be);
+  // under the lock, that decision stands while the state is still the one it was made on.
+  const early = !input.dry && input.known && input.seen
+    ? input.decide(input.seen, true)
+    : undefined;
+  if (early && !early.cause && canonical(early.state) === canonical(input.seen!)) {
+    return { kind: "decided", decision: early, refresh: undefined };
+  }
   if (input.dry) return await step();
   const problem = input.known ? undefined : preparePrivateDir(input.stateDir);
-  if (problem) return { kind: "failed", reason: problem };
+  if (problem) return { kind: "failed", reason: problem.error };
   return await withLock(input.paths.lock, step);
 }
 

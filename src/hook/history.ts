@@ -2,6 +2,7 @@
  * Step 3, only when the state file is gone and the reading would fire: the refreshes already
  * made in this context (a fork's: its parent's before the fork), so that nothing fires twice.
  */
+import { failed } from "../core/result.ts";
 import type { ContextFacts } from "../core/facts.ts";
 import { forkReferenceOf } from "../core/transcript_entry.ts";
 import { refreshToken } from "../io/state_store.ts";
@@ -22,7 +23,7 @@ export function recoverHistory(
     transcript.path,
     (source, size) => readerFor(transcript.path).historyOf(source, Math.min(size, seen), token),
   );
-  if ("error" in history) return {};
+  if (failed(history)) return {};
   const facts: ContextFacts = { recovered: history.refreshed };
   if (history.marker !== undefined) facts.marker = history.marker;
   // A fork's context starts with its parent's, unless the fork has been compacted since.
@@ -46,7 +47,7 @@ function inheritedFromParent(agentPath: string, mainPath: string | undefined): n
     parent,
     (source, size) => historyOf(source, size, token, fork.parentLastUuid),
   );
-  return "error" in history ? [] : history.refreshed;
+  return failed(history) ? [] : history.refreshed;
 }
 
 /** The parent a fork's transcript names in its first line, or undefined. */
@@ -56,5 +57,5 @@ export function readForkReference(path: string) {
     const end = head.indexOf(0x0a);
     return end < 0 ? undefined : forkReferenceOf(JSON.parse(decoder.decode(head.subarray(0, end))));
   });
-  return fork && "error" in fork ? undefined : fork; // a line that is not JSON is an error too
+  return fork && failed(fork) ? undefined : fork; // a line that is not JSON is an error too
 }

@@ -18,6 +18,7 @@ import type { Settings } from "../settings/resolve.ts";
 import { loadStatusline } from "../io/statusline_store.ts";
 import { readerFor } from "../io/hosts.ts";
 import { withTranscript } from "../io/transcript.ts";
+import { failed } from "../core/result.ts";
 import type { TranscriptRef } from "../io/session_files.ts";
 import { recoverHistory } from "./history.ts";
 
@@ -38,7 +39,7 @@ interface CallContext {
 export function observe(payload: HookPayload, context: CallContext, settings: Settings) {
   const { state, transcript, files } = context;
   const read = transcript && readWaiting(transcript, payload.tool_use_id, context, settings);
-  const view = read && !("error" in read.view) ? read.view : undefined;
+  const view = read && !failed(read.view) ? read.view : undefined;
   // A fresh statusline record is Claude Code's own figure for the main thread's context.
   const record = payload.agent_id || !view
     ? undefined
@@ -99,8 +100,8 @@ function readWaiting(
     const now = performance.now();
     const late = now + POLL_MS > deadline;
     const waited = reads > 1 ? Math.round(now - started) : undefined;
-    if ("error" in view) {
-      if (!view.missing || !mayAppear || !toolUseId || late) return { view, waited };
+    if (failed(view)) {
+      if (!failed(view, "missing") || !mayAppear || !toolUseId || late) return { view, waited };
     } else {
       const usage = view.usage;
       const stated = usage?.window !== undefined && !view.ownUsageDue;

@@ -8,6 +8,9 @@ import type { Settings } from "../settings/resolve.ts";
 import type { RefreshAccount } from "./trace.ts";
 import type { StandingRules } from "../io/standing_rules.ts";
 
+/** Why a refresh is refused: the one refusal there is; the sources it looked at follow it. */
+export const NOTHING_TO_RESTATE = "no rules to restate";
+
 /** `reloaded`: after a compaction, nothing Claude Code does not reload itself (CLAUDE.md). */
 export type BuiltRefresh =
   | { kind: "text"; account: RefreshAccount }
@@ -48,7 +51,8 @@ export async function buildRefresh(
       const why = "only CLAUDE.md rules, which Claude Code puts back itself after a compaction";
       return { kind: "reloaded", why };
     }
-    return { kind: "error", error: `no rules to restate (${trace.join("; ")})`, manifest, sources };
+    const error = `${NOTHING_TO_RESTATE} (${trace.join("; ")})`;
+    return { kind: "error", error, manifest, sources };
   }
   const rendered = renderCombined(
     refreshHeader(cause, token, { blocks, lessons }),

@@ -3,6 +3,7 @@
  * the transcript cut past its entry, each compaction as SessionStart(compact) (a subagent's send
  * none); at a context's end, its last refreshes' receipts.
  */
+import type { Result } from "../core/result.ts";
 import { COMPACTION_MARKER_TEXTS } from "../core/claude_code.ts";
 import type { CompactSettings } from "../core/compaction_point.ts";
 import { decideReset, type DecideSettings, decideToolCall, type Decision } from "../core/decide.ts";
@@ -110,7 +111,7 @@ export function replaySession(
   settings: MeasureSettings & DecideSettings,
   files: CompactSettings | undefined,
   sidechainFile = false,
-): Replayed[] | { error: string } {
+): Result<Replayed[]> {
   return withTranscript(path, (source, size): Replayed[] => {
     const out: Replayed[] = [];
     const reader = readerFor(path);

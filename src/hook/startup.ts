@@ -23,10 +23,10 @@ export async function startupNotice(
   if (problem) {
     return {
       answer: userNotice(
-        `lessons-reinject: ${problem}: it will not use it, so no context refresh is given; ` +
+        `lessons-reinject: ${problem.error}: it will not use it, so no context refresh is given; ` +
           stateDirFix(settings.stateDir, problem),
       ),
-      reason: `told the user: ${problem}`,
+      reason: `told the user: ${problem.error}`,
     };
   }
   const lines = [

@@ -2,8 +2,8 @@
  * Never-throw file access, in one place: each helper gives the value, or undefined (or the
  * reason) when there is none. Sync: on the hook's path an async op's thread hop costs more.
  */
-import { fileReason, NO_SUCH_FILE, writeReason } from "../core/errors.ts";
-import { failed, type Result } from "../core/result.ts";
+import { fileReason, writeReason } from "../core/errors.ts";
+import { fail, failed, type Result } from "../core/result.ts";
 
 /** The file's information (symlinks followed), or undefined when it cannot be had. */
 export function statOf(path: string): Deno.FileInfo | undefined {
@@ -19,7 +19,7 @@ export function statOrWhy(path: string): Result<Deno.FileInfo> {
   try {
     return Deno.statSync(path);
   } catch (error) {
-    return { error: fileReason(error) };
+    return fail(fileReason(error), error instanceof Deno.errors.NotFound ? "missing" : "invalid");
   }
 }
 
@@ -73,7 +73,7 @@ export function makeTempFolder(
     return Deno.makeTempDirSync({ prefix });
   } catch (error) {
     const info = statOrWhy(tmp.path);
-    const why = failed(info) && info.error === NO_SUCH_FILE
+    const why = failed(info, "missing")
       ? "there is no such folder"
       : failed(info)
       ? info.error
@@ -81,6 +81,6 @@ export function makeTempFolder(
       ? writeReason(error)
       : "it is not a folder";
     const where = tmp.via ? `${tmp.via} ${tmp.path}` : tmp.path;
-    return { error: `cannot make its temporary folder in ${where}: ${why}` };
+    return fail(`cannot make its temporary folder in ${where}: ${why}`);
   }
 }

@@ -7,13 +7,14 @@
  */
 import { COMPRESSION_THRESHOLD, CONTEXT_FILES, isChatPath, settingsOf } from "../core/gemini.ts";
 import { join } from "../core/path.ts";
+import { failed, type Result } from "../core/result.ts";
 import type { Settings } from "../settings/resolve.ts";
 import { entriesOf, readHead, readText, statOf } from "./files.ts";
 
 /** A session to inspect, as the commands' `Target`, or why there is none. */
-type Located = { path: string; sessionId: string; agentId: string | undefined; cwd?: string } | {
-  error: string;
-};
+type Located = Result<
+  { path: string; sessionId: string; agentId: string | undefined; cwd?: string }
+>;
 
 /**
  * A Gemini session's settings: its instruction files (`context.fileName` in its settings.json,
@@ -85,13 +86,13 @@ export function withGeminiChats(
   if (!dir || options.transcript) return found;
   const folders = chatFolders(dir);
   if (options.session) {
-    if (!("error" in found)) return found;
+    if (!failed(found)) return found;
     const all = folders.flatMap((f) => chatsIn(f.chats).map((path) => located(path, f.cwd)));
     const matches = all.filter((c) => "sessionId" in c && c.sessionId.startsWith(options.session!));
     return matches.length === 1 ? matches[0]! : found;
   }
   const newest = chatsIn(folders.find((f) => f.cwd === cwd)?.chats ?? "")[0];
   if (!newest) return found;
-  const mtime = "error" in found ? -1 : statOf(found.path)?.mtime?.getTime() ?? 0;
+  const mtime = failed(found) ? -1 : statOf(found.path)?.mtime?.getTime() ?? 0;
   return (statOf(newest)?.mtime?.getTime() ?? 0) > mtime ? located(newest, cwd) : found;
 }

@@ -4,6 +4,7 @@ import { sha256Hex } from "../core/sha256.ts";
 import type { State } from "../schemas/state.ts";
 import { EMPTY_STATE, isState } from "../schemas/guards.ts";
 import { messageOf } from "../core/errors.ts";
+import { fail, failed, type Failure } from "../core/result.ts";
 
 const MAX_STATE_BYTES = 64 * 1024;
 const LOCK_TIMEOUT_MS = 2000;
@@ -37,40 +38,39 @@ export function sessionKeyOf(sessionId: string): string {
 }
 
 /** Why a folder cannot hold state, or undefined when it can be trusted for reading. */
-export function untrustedDirReason(dir: string): string | undefined {
+export function untrustedDirReason(dir: string): Failure | undefined {
   let info: Deno.FileInfo;
   try {
     info = Deno.lstatSync(dir);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return undefined; // created on first write
-    return `state folder ${dir}: ${messageOf(error)}`;
+    return fail(`state folder ${dir}: ${messageOf(error)}`);
   }
-  if (info.isSymlink) return `state folder ${dir} is a symlink`;
-  if (!info.isDirectory) return `state folder ${dir} is not a folder`;
+  if (info.isSymlink) return fail(`state folder ${dir} is a symlink`);
+  if (!info.isDirectory) return fail(`state folder ${dir} is not a folder`);
   if (!isWindows && info.mode !== null && (info.mode & 0o022) !== 0) {
-    return `state folder ${dir} is writable by others (mode ${(info.mode & 0o777).toString(8)})`;
+    const mode = (info.mode & 0o777).toString(8);
+    return fail(`state folder ${dir} is writable by others (mode ${mode})`, "unsafe");
   }
   return undefined;
 }
 
 /** What to do about a state folder the hook will not use. */
-export function stateDirFix(dir: string, reason: string): string {
+export function stateDirFix(dir: string, problem: Failure): string {
   const elsewhere = "point LESSONS_STATE_DIR (or stateDir in the config file) at a private folder";
-  return reason.includes("writable by others")
-    ? `chmod 700 ${dir} if it is yours, or ${elsewhere}`
-    : elsewhere;
+  return failed(problem, "unsafe") ? `chmod 700 ${dir} if it is yours, or ${elsewhere}` : elsewhere;
 }
 
 /**
  * Creates the folder (mode 0700) when missing; why it cannot be used, if so. Ownership is proven
  * by a probe file having the folder's owner (reading our own uid would need `--allow-sys`).
  */
-export function preparePrivateDir(dir: string): string | undefined {
+export function preparePrivateDir(dir: string): Failure | undefined {
   try {
     Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch (error) {
     if (!(error instanceof Deno.errors.AlreadyExists)) {
-      return `cannot create state folder ${dir}: ${messageOf(error)}`;
+      return fail(`cannot create state folder ${dir}: ${messageOf(error)}`);
     }
   }
   const reason = untrustedDirReason(dir);
@@ -82,11 +82,11 @@ export function preparePrivateDir(dir: string): string | undefined {
     file.close();
     const folder = Deno.lstatSync(dir);
     if (mine.uid !== null && folder.uid !== null && mine.uid !== folder.uid) {
-      return `state folder ${dir} belongs to another user`;
+      return fail(`state folder ${dir} belongs to another user`, "unsafe");
     }
     return undefined;
   } catch (error) {
-    return `state folder ${dir} is not writable: ${messageOf(error)}`;
+    return fail(`state folder ${dir} is not writable: ${messageOf(error)}`);
   } finally {
     removeQuietly(probe);
   }

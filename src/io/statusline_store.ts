@@ -4,7 +4,7 @@ import { absurdFigure, figuresOf } from "../core/reading.ts";
 import { fieldOf, isContextWindow, isStatuslineInput } from "../schemas/guards.ts";
 import { isStatuslineRecord } from "../schemas/guards.ts";
 import type { StatuslineRecord } from "../schemas/statusline.ts";
-import type { Failure } from "../core/result.ts";
+import { fail, type Failure } from "../core/result.ts";
 import { sessionKeyOf, writeJsonAtomically } from "./state_store.ts";
 
 const MAX_RECORD_BYTES = 16 * 1024;
@@ -16,17 +16,17 @@ export function recordFromStatusline(
   transcriptSize: number | undefined,
 ): StatuslineRecord | Failure & { early?: true } {
   if (!isStatuslineInput(input)) {
-    return { error: "stdin is not a statusLine payload with a session_id" };
+    return fail("stdin is not a statusLine payload with a session_id");
   }
   const cw = input.context_window;
-  if (!isContextWindow(cw)) return { error: "context_window is missing or not an object" };
+  if (!isContextWindow(cw)) return fail("context_window is missing or not an object");
   const absurd = absurdFigure(cw);
-  if (absurd !== undefined) return { error: `not a reading Claude Code sends: ${absurd}` };
+  if (absurd !== undefined) return fail(`not a reading Claude Code sends: ${absurd}`);
   const version = fieldOf(input, "version");
   const figures = figuresOf(cw, typeof version === "string" ? version : undefined);
   // At startup, until the first reply, Claude Code has no figure: a normal start, not a fault.
   if (figures === undefined) {
-    return { error: "used_percentage is null (before the session's first reply)", early: true };
+    return { ...fail("used_percentage is null (before the session's first reply)"), early: true };
   }
   const { percent, tokens, window } = figures;
   const record: StatuslineRecord = { sessionId: input.session_id, recordedAt, percent };

@@ -15,7 +15,7 @@ import type { TranscriptUsage, TranscriptView, ViewQuery } from "../core/view.ts
 import type { CompactionEvidence } from "../core/window.ts";
 import { COMPACTION_MARKER_TEXTS, DELIVERED_ATTACHMENT, TOOL_SEARCH } from "../core/claude_code.ts";
 import { messageOf } from "../core/errors.ts";
-import type { Failure } from "../core/result.ts";
+import { fail, type Failure } from "../core/result.ts";
 import { fieldOf } from "../schemas/guards.ts";
 import { chainFrom } from "./chain_walk.ts";
 import { receiptsOf } from "./receipts_scan.ts";
@@ -40,15 +40,15 @@ const mayMark = (text: string) => COMPACTION_MARKER_TEXTS.some((marker) => text.
 export function withTranscript<T>(
   path: string,
   read: (source: ByteSource, size: number) => T,
-): T | Failure & { missing?: boolean } {
+): T | Failure {
   let file: Deno.FsFile | undefined;
   try {
     file = Deno.openSync(path);
     const { isFile, size } = file.statSync();
-    return isFile ? read(fileSource(file), size) : { error: `transcript ${path} is not a file` };
+    return isFile ? read(fileSource(file), size) : fail(`transcript ${path} is not a file`);
   } catch (error) {
     const missing = error instanceof Deno.errors.NotFound;
-    return { error: `transcript ${path}: ${messageOf(error)}`, ...(missing && { missing }) };
+    return fail(`transcript ${path}: ${messageOf(error)}`, missing ? "missing" : "invalid");
   } finally {
     file?.close();
   }

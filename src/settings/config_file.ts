@@ -11,7 +11,7 @@ import {
   shown,
 } from "./table.ts";
 import { type Env, expandHome, homeFrom } from "./resolve.ts";
-import { failed, type Result } from "../core/result.ts";
+import { fail, failed, type Result } from "../core/result.ts";
 
 /** A usable config file's valid settings and a line per problem; `empty`: blanks and comments only. */
 export interface ConfigText {
@@ -47,12 +47,12 @@ export async function parseConfigText(
   }
   if (first !== undefined || tree === undefined) {
     const why = `${syntaxMessage(code ?? "ValueExpected")} (not valid JSONC)`;
-    return { error: `${where(first?.offset ?? 0)}: ${why}` };
+    return fail(`${where(first?.offset ?? 0)}: ${why}`);
   }
   const value: unknown = jsonc.getNodeValue(tree);
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     const why = "expected an object of settings ({ ... })";
-    return { error: `${where(tree.offset)}: ${why}` };
+    return fail(`${where(tree.offset)}: ${why}`);
   }
   const home = homeFrom(env);
   const fix = (p: string) => {

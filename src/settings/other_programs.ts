@@ -1,6 +1,6 @@
 /** Where lessons-learned's hooks (Node's `os.tmpdir()`) and Deno's npm cache keep files. Pure. */
 import { join } from "../core/path.ts";
-import type { Result } from "../core/result.ts";
+import { fail, type Result } from "../core/result.ts";
 
 type Env = (name: string) => string | undefined;
 
@@ -27,7 +27,7 @@ const DEFAULT_REGISTRY = "https://registry.npmjs.org/";
 export function denoNpmCache(env: Env, os: typeof Deno.build.os): DenoNpmCache {
   const registry = env("NPM_CONFIG_REGISTRY") || env("npm_config_registry") || DEFAULT_REGISTRY;
   if (registry.replace(/\/*$/, "/") !== DEFAULT_REGISTRY) {
-    return { error: `packages come from another npm registry (${registry})` };
+    return fail(`packages come from another npm registry (${registry})`);
   }
   const home = env("HOME") || env("USERPROFILE");
   const cache = os === "windows"
@@ -36,6 +36,6 @@ export function denoNpmCache(env: Env, os: typeof Deno.build.os): DenoNpmCache {
     ? home && join(home, "Library", "Caches")
     : env("XDG_CACHE_HOME") || (home && join(home, ".cache"));
   const denoDir = env("DENO_DIR") || (cache && join(cache, "deno"));
-  if (!denoDir) return { error: "Deno's cache folder cannot be told (no DENO_DIR, no HOME)" };
+  if (!denoDir) return fail("Deno's cache folder cannot be told (no DENO_DIR, no HOME)");
   return { dir: join(denoDir, "npm", "registry.npmjs.org") };
 }

@@ -14,7 +14,7 @@ import {
   thresholdOf,
   TOKENS_EXPECTED,
 } from "../core/numbers.ts";
-import { failed, type Result } from "../core/result.ts";
+import { fail, failed, type Result } from "../core/result.ts";
 
 /** Parses the environment's string or the config file's JSON. */
 type Parse<T> = (raw: unknown) => Result<T>;
@@ -51,7 +51,7 @@ export const parseOnOff: Parse<boolean> = (raw) => {
   const word = given ? String(raw).trim().toLowerCase() : "";
   if (TRUE_WORDS.includes(word)) return true;
   if (FALSE_WORDS.includes(word)) return false;
-  return { error: `expected ${ON_OFF}` };
+  return fail(`expected ${ON_OFF}`);
 };
 const onOff = { expected: ON_OFF, parse: parseOnOff };
 
@@ -60,7 +60,7 @@ const path = {
   isPath: true,
   expected: PATH,
   parse: (raw: unknown): Result<string> =>
-    typeof raw === "string" && raw.trim() !== "" ? raw : { error: `expected ${PATH}` },
+    typeof raw === "string" && raw.trim() !== "" ? raw : fail(`expected ${PATH}`),
 };
 
 /** A JSON array as it is, a string split at `separator` (trimmed), anything else alone. */
@@ -77,7 +77,7 @@ const THRESHOLDS_EXPECTED = `a non-empty list of thresholds, each ${THRESHOLD_EX
 /** Thresholds (core/numbers.ts), sorted, duplicates dropped; each wrong entry is named. */
 const thresholdList: Parse<Threshold[]> = (raw) => {
   const given = typeof raw === "string" && raw.trim() === "" ? [] : itemsOf(raw, ",", true);
-  if (given.length === 0) return { error: `expected ${THRESHOLDS_EXPECTED} (the list is empty)` };
+  if (given.length === 0) return fail(`expected ${THRESHOLDS_EXPECTED} (the list is empty)`);
   const values: Threshold[] = [];
   const wrong: string[] = [];
   for (const item of given) {
@@ -85,7 +85,7 @@ const thresholdList: Parse<Threshold[]> = (raw) => {
     if (!failed(parsed)) values.push(parsed);
     else wrong.push(`${shownValue(item)}: ${parsed.error}`);
   }
-  if (wrong.length > 0) return { error: `expected ${THRESHOLDS_EXPECTED} (${wrong.join("; ")})` };
+  if (wrong.length > 0) return fail(`expected ${THRESHOLDS_EXPECTED} (${wrong.join("; ")})`);
   return [...new Set(values)].sort((a, b) => a - b);
 };
 
@@ -96,10 +96,10 @@ const cadenceOf: Parse<number> = (raw) => {
   const word = typeof raw === "string" || typeof raw === "number" ? String(raw).trim() : "";
   if (["off", "none", "0", "false", "no"].includes(word.toLowerCase())) return 0;
   const parsed = parseTokens(raw);
-  if (failed(parsed)) return { error: parsed.error.replace(TOKENS_EXPECTED, CADENCE_EXPECTED) };
-  return parsed >= MIN_CADENCE && parsed <= 1_000_000 ? parsed : {
-    error: `expected ${CADENCE_EXPECTED} (${shownValue(raw)} is out of that range)`,
-  };
+  if (failed(parsed)) return fail(parsed.error.replace(TOKENS_EXPECTED, CADENCE_EXPECTED));
+  return parsed >= MIN_CADENCE && parsed <= 1_000_000 ? parsed : fail(
+    `expected ${CADENCE_EXPECTED} (${shownValue(raw)} is out of that range)`,
+  );
 };
 
 const REARM_EXPECTED = "a list of thresholds from the thresholds setting, e.g. 52,70, or off " +
@@ -110,9 +110,7 @@ const rearmList: Parse<Threshold[]> = (raw) => {
   const off = typeof raw === "string" && ["off", "none"].includes(raw.trim().toLowerCase());
   if (off || (Array.isArray(raw) && raw.length === 0)) return [];
   const parsed = thresholdList(raw);
-  return !failed(parsed)
-    ? parsed
-    : { error: parsed.error.replace(THRESHOLDS_EXPECTED, REARM_EXPECTED) };
+  return !failed(parsed) ? parsed : fail(parsed.error.replace(THRESHOLDS_EXPECTED, REARM_EXPECTED));
 };
 
 const SOURCES_EXPECTED = `a list of rule sources from ${
@@ -131,7 +129,7 @@ const sourceList: Parse<SourceName[]> = (raw) => {
   const detail = wrong.length === 0
     ? ""
     : ` (${wrong.join(", ")} ${wrong.length === 1 ? "is" : "are"} not)`;
-  return { error: `expected ${SOURCES_EXPECTED}${detail}` };
+  return fail(`expected ${SOURCES_EXPECTED}${detail}`);
 };
 
 /** Paths, as a JSON array or (environment) separated like PATH: `:`, or `;` on Windows. */
@@ -139,7 +137,7 @@ const pathList: Parse<string[]> = (raw) => {
   const given = itemsOf(raw, Deno.build.os === "windows" ? ";" : ":");
   return given.every((p): p is string => typeof p === "string" && p.trim() !== "")
     ? given
-    : { error: "expected a list of paths (non-empty strings)" };
+    : fail("expected a list of paths (non-empty strings)");
 };
 
 const ROWS = {

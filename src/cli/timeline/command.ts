@@ -2,6 +2,7 @@
  * `lessons-reinject status --timeline`: replays a whole session through the hook's own steps
  * (`replaySession` in src/hook.ts), then draws it as text, as a standalone SVG or as JSON.
  */
+import { failed } from "../../core/result.ts";
 import { settingsFor } from "../../io/hosts.ts";
 import { writeReason } from "../../core/errors.ts";
 import { compactionSettings } from "../../io/claude_settings.ts";
@@ -49,7 +50,7 @@ export async function runTimeline(args: string[], ctx: cli.Ctx): Promise<number>
     files,
     agentId !== undefined,
   );
-  if ("error" in replayed) return await cli.fail(replayed.error, false);
+  if (failed(replayed)) return await cli.fail(replayed.error, false);
   const timeline = timelineOf(replayed, {
     transcript: path,
     sessionId,

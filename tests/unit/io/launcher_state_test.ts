@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { checkBinary } from "../../../src/cli/doctor_setup.ts";
 import { readLauncherState, SOURCE_PACKAGES } from "../../../src/io/launcher_state.ts";
 import { denoNpmCache } from "../../../src/settings/other_programs.ts";
+import { fail } from "../../../src/core/result.ts";
 import { ROOT, sandbox } from "../../_helpers.ts";
 
 const NAME = "lessons-reinject-x86_64-unknown-linux-gnu";
@@ -162,7 +163,7 @@ Deno.test("checkBinary() for each state hooks/run and hooks/install leave", asyn
       c.arrange?.(root, dist);
       if (!c.noLock) Deno.copyFileSync(join(ROOT, "deno.lock"), join(root, "deno.lock"));
       const cache = c.cache === "unknown"
-        ? { error: "packages come from another npm registry (http://mirror/)" }
+        ? fail("packages come from another npm registry (http://mirror/)")
         : { dir: npmCache(join(root, "deno-dir"), c.cache ?? "warm") };
       const verdict = checkBinary(await readLauncherState(root, NAME, cache), c.deno);
       assertEquals(verdict.status, c.status, verdict.detail);
