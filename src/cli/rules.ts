@@ -64,17 +64,20 @@ export function manifestFix(manifest: StandingRules["manifest"]): string {
 }
 
 /**
- * Why nothing can be restated, and what to do, in one line; a rules source that could not be read
- * (an unclosed marker, an unreadable file) is named by path and line.
+ * Why nothing can be restated, and what to do, in one line; undefined when some rule can be. A
+ * rules source that could not be read (an unclosed marker, an unreadable file) is named by path
+ * and line; `agent`: whose instruction files were looked in (AGENTS.md for Codex).
  */
 export function nothingToRestate(
-  m: StandingRules["manifest"],
-  sources: StandingRules["sources"] = [],
-): string {
-  const problems = sourceProblems(sources);
+  rules: Pick<StandingRules, "manifest" | "sources" | "lessons" | "blocks">,
+  agent?: "claude-code" | "codex",
+): string | undefined {
+  if (rules.lessons.length > 0 || rules.blocks.length > 0) return undefined;
+  const m = rules.manifest;
+  const problems = sourceProblems(rules.sources);
   const marked = problems.length > 0
     ? `no rules could be read from your own (${problems.join("; ")})`
-    : "no rules are marked in CLAUDE.md";
+    : `no rules are marked in ${agent === "codex" ? "AGENTS.md" : "CLAUDE.md"}`;
   const why = m.kind === "off"
     ? `the manifest is turned off (sources setting) and ${marked}; ${CLAUDE_MD_ROUTE}`
     : m.kind === "none"

@@ -19,6 +19,7 @@ import { readStdinCapped } from "../io/stdin.ts";
 import { recordFromStatusline, saveStatusline } from "../io/statusline_store.ts";
 import type { Settings } from "../settings/resolve.ts";
 import * as cli from "./common.ts";
+import { nothingToRestate } from "./rules.ts";
 import type { StatuslineJson } from "./schemas.ts";
 
 const HELP = `Usage: lessons-reinject statusline [--pass] [--json]
@@ -111,7 +112,12 @@ async function bridge(
     : decision?.upcoming === undefined
     ? undefined
     : `next refresh at ${nextAt(decision.upcoming, span)}`;
-  const broken = problem ?? (promise && await noRules(settings, cwd));
+  const rules = promise ? await loadStandingRules(settings, cwd) : undefined;
+  // Nothing to restate, said in a few words: the first problem found, if any.
+  const brief = (r: NonNullable<typeof rules>) =>
+    [r.manifest.kind === "invalid" ? r.manifest.error : [], sourceProblems(r.sources)].flat()[0] ??
+      "no rules to restate";
+  const broken = problem ?? (rules && nothingToRestate(rules) && brief(rules));
   const after = broken ? `no refresh: ${broken}` : promise ?? "all refreshed";
   const result = {
     ...none,
@@ -134,14 +140,6 @@ function nextAt(next: number, span: number | undefined): string {
   if (isTokenThreshold(next)) return formatTokens(next);
   if (span === undefined) return thresholdText(next);
   return `${formatTokens(Math.round(pointOf(next, span)))} (${thresholdText(next)})`;
-}
-
-/** Why the hook has nothing to restate for the folder `cwd`, or undefined when it has rules. */
-async function noRules(settings: Settings, cwd: string): Promise<string | undefined> {
-  const rules = await loadStandingRules(settings, cwd);
-  if (rules.lessons.length > 0 || rules.blocks.length > 0) return undefined;
-  const manifest = rules.manifest.kind === "invalid" ? [rules.manifest.error] : [];
-  return [...manifest, ...sourceProblems(rules.sources)][0] ?? "no rules to restate";
 }
 
 /** Runs `statusline`. Always exit 0 (a failing statusLine command blanks the line). */

@@ -4,7 +4,7 @@
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { StatusJsonSchema } from "../../src/cli/schemas.ts";
+import { StatusJsonSchema, WhyJsonSchema } from "../../src/cli/schemas.ts";
 import { entries, writeTranscript } from "../_helpers.ts";
 import { CodexSession } from "../integration/_codex.ts";
 import { assertIncludes, cli, cliJson, cliOk, home, sessionsFolder } from "./_cli.ts";
@@ -49,6 +49,11 @@ Deno.test("status finds a project's Codex session and reads it against the rollo
   const doctor = await cli(["doctor", "--project", project], env);
   ok(doctor.code === 0 || doctor.code === 1, doctor.stderr);
   assertIncludes(doctor.stdout, "AGENTS.md");
+  // `why` reads the rules the session's agent has, as its own next call does (issue 39).
+  const due = { ...env, LESSONS_REINJECT_THRESHOLDS: "20" };
+  const why = await cliJson(WhyJsonSchema, ["why", "--project", project], due);
+  assertIncludes(why.answer, "a refresh is due: the next tool call gives it");
+  assertIncludes(why.nextCall, "AGENTS.md: 1 marked section");
   // Without AGENTS.md, status says where it looked, by the agent's name.
   Deno.removeSync(join(project, "AGENTS.md"));
   const without = await status(env, project);
