@@ -3,14 +3,19 @@
  * the transcript cut past its entry, each compaction as SessionStart(compact) (a subagent's send
  * none); at a context's end, its last refreshes' receipts.
  */
-import { COMPACTION_MARKER_TEXTS } from "../core/claude_code.ts";
+import {
+  CANCELLED_ATTACHMENT,
+  COMPACTION_MARKER_TEXTS,
+  DELIVERED_ATTACHMENT,
+} from "../core/claude_code.ts";
+import type { RefreshCause } from "../core/header.ts";
 import type { CompactSettings } from "../core/compaction_point.ts";
 import { decideReset, type DecideSettings, decideToolCall, type Decision } from "../core/decide.ts";
-import { type DeliveryReport, settleDeliveries } from "../core/receipts.ts";
+import { COMPACT_LABEL, type DeliveryReport, settleDeliveries } from "../core/receipts.ts";
 import type { State } from "../schemas/state.ts";
 import { compactionFacts, measure, type MeasureSettings } from "../core/measure.ts";
 import type { NoReading, Reading } from "../core/reading.ts";
-import { isCompactionMarker } from "../core/transcript_entry.ts";
+import { isCompactionMarker, receiptLineOf } from "../core/transcript_entry.ts";
 import { viewQuery } from "../core/view.ts";
 import { EMPTY_STATE } from "../schemas/guards.ts";
 import type { ByteSource } from "../io/reverse_lines.ts";
@@ -25,7 +30,12 @@ type Point =
 
 /** A tool call or a compaction as the hook met it, or a context's receipts at its end. */
 export type Replayed =
-  | (Extract<Point, { kind: "call" }> & { reading: Reading | NoReading; decision: Decision })
+  | (Extract<Point, { kind: "call" }> & {
+    reading: Reading | NoReading;
+    decision: Decision;
+    /** What the decision called for that the transcript records no answer of on this call. */
+    withheld?: RefreshCause;
+  })
   | (Extract<Point, { kind: "compaction" }> & { decision: Decision })
   | { kind: "settled"; end: number; deliveries: DeliveryReport[] };
 
@@ -60,14 +70,39 @@ function joined(pieces: Uint8Array[]): Uint8Array {
   return out;
 }
 
-/** The main chain's tool calls and compaction markers, in file order (one forward pass). */
-function pointsOf(source: ByteSource, size: number, sidechainFile: boolean): Point[] {
+/**
+ * What the transcript records of this hook's answers (`token`'s): the labels answered on each
+ * call, the calls whose hook Claude Code cancelled, and where each restatement after a
+ * compaction was recorded. `present`: the hook answered at least once in this transcript.
+ */
+interface Answered {
+  labels: Map<string, string[]>;
+  cancelled: Set<string>;
+  compact: number[];
+  present: boolean;
+}
+
+/**
+ * The main chain's tool calls and compaction markers in file order, and the hook's answers
+ * (one forward pass).
+ */
+function pointsOf(source: ByteSource, size: number, sidechainFile: boolean, token: string) {
   const points: Point[] = [];
+  const answered: Answered = {
+    labels: new Map(),
+    cancelled: new Set(),
+    compact: [],
+    present: false,
+  };
   const seen = new Set<string>();
   for (const { line, end } of linesForward(source, size)) {
     const head = decoder.decode(line.subarray(0, 4096));
     const marker = COMPACTION_MARKER_TEXTS.some((text) => head.includes(text));
-    if (!marker && !(head.includes('"assistant"') && decoder.decode(line).includes('"tool_use"'))) {
+    const record = head.includes(DELIVERED_ATTACHMENT) || head.includes(CANCELLED_ATTACHMENT);
+    if (
+      !marker && !record &&
+      !(head.includes('"assistant"') && decoder.decode(line).includes('"tool_use"'))
+    ) {
       continue;
     }
     let entry: Record<string, unknown>;
@@ -76,7 +111,14 @@ function pointsOf(source: ByteSource, size: number, sidechainFile: boolean): Poi
     } catch {
       continue;
     }
-    if (isCompactionMarker(entry)) {
+    const receipt = record ? receiptLineOf(entry, token, sidechainFile) : undefined;
+    if (receipt?.kind === "answer") {
+      answered.present = true;
+      if (receipt.label === COMPACT_LABEL) answered.compact.push(end);
+      const labels = answered.labels.get(receipt.call) ?? [];
+      answered.labels.set(receipt.call, [...labels, ...receipt.label.split(",")]);
+    } else if (receipt?.kind === "cancelled") answered.cancelled.add(receipt.call);
+    else if (isCompactionMarker(entry)) {
       // 2.x writes the boundary and then its summary: one compaction.
       if (entry.type === "user" && points.at(-1)?.kind === "compaction") continue;
       const meta = entry.compactMetadata as Record<string, unknown> | undefined;
@@ -100,7 +142,7 @@ function pointsOf(source: ByteSource, size: number, sidechainFile: boolean): Poi
       }
     }
   }
-  return points;
+  return { points, answered };
 }
 
 /** Replays a whole transcript for the context whose refresh headers carry `token`. */
@@ -115,9 +157,12 @@ export function replaySession(
     const out: Replayed[] = [];
     const reader = readerFor(path);
     const { viewOf } = reader;
-    const points = reader.pointsOf
-      ? reader.pointsOf(linesForward(source, size), parseLine)
-      : pointsOf(source, size, sidechainFile);
+    const { points, answered } = reader.pointsOf
+      ? { points: reader.pointsOf(linesForward(source, size), parseLine), answered: undefined }
+      : pointsOf(source, size, sidechainFile, token);
+    // Where the transcript records the hook's answers, the story is what it sent (a call whose
+    // entry came late was answered on the reading before it); else what it would have done.
+    const told = answered?.present ? answered : undefined;
     let state = EMPTY_STATE;
     let found = false;
     /** The receipts of `state`'s outstanding deliveries as the file stands at `end`. */
@@ -127,18 +172,23 @@ export function replaySession(
         out.push({ kind: "settled", end, deliveries: settleDeliveries(state, receipts).report });
       }
     };
-    for (const point of points) {
+    points.forEach((point, i) => {
       if (point.kind === "compaction") {
-        if (sidechainFile) continue;
+        if (sidechainFile) return;
         settle(state, point.end);
-        // Claude Code's SessionStart(compact), which restates the rules.
+        // Claude Code's SessionStart(compact): it restated what the transcript records it did,
+        // here or on a later call that sent it again (nothing: only CLAUDE.md had rules).
+        const until = points.find((p, j) => j > i && p.kind === "compaction")?.end ?? Infinity;
+        const restate = told
+          ? told.compact.some((at) => at >= point.end && at < until)
+          : settings.refreshAfterCompact;
         const view = viewOf(source, point.end, { sidechainFile, markersFrom: 0 });
         const decision = decideReset({
           event: "compact",
           state,
           facts: compactionFacts(view.compaction, state, settings, files),
           promptId: undefined,
-          restate: settings.refreshAfterCompact,
+          restate,
           answerAt: point.end,
         });
         out.push({ ...point, decision });
@@ -156,11 +206,20 @@ export function replaySession(
           claim: { call: point.toolUseId, at: view.size },
           settings,
         });
-        out.push({ ...point, reading, decision });
-        state = decision.state;
+        const id = point.toolUseId;
+        const sent = !told || told.labels.has(id) || told.cancelled.has(id);
+        if (decision.cause && !sent) {
+          // Crossed here, sent on a later call: the hook's reading of this call came before it.
+          const held = { ...decision, cause: undefined, state: decision.known };
+          out.push({ ...point, reading, decision: held, withheld: decision.cause });
+          state = decision.known;
+        } else {
+          out.push({ ...point, reading, decision });
+          state = decision.state;
+        }
       }
       found = true;
-    }
+    });
     settle(state, size);
     return out;
   });

@@ -95,7 +95,7 @@ Deno.test("status --timeline replays a Codex session, its compaction and its rec
   ]);
   assertEquals(events, [
     { kind: "refresh", call: 2, thresholds: [30], delivery: "delivered" },
-    { kind: "compaction", beforeCall: 4, trigger: "auto", preTokens: null },
+    { kind: "compaction", beforeCall: 4, trigger: "auto", preTokens: null, restated: true },
     { kind: "restatement", call: "SessionStart", delivery: "delivered" },
     { kind: "refresh", call: 5, thresholds: [30], delivery: "delivered" },
   ]);
