@@ -40,7 +40,7 @@ Options:
 `;
 
 /** Records the reading in `stdin`; returns what happened. Never throws. */
-async function bridge(
+export async function bridge(
   stdin: string | undefined | Error,
   settings: Settings,
   here: string,

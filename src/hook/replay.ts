@@ -8,7 +8,7 @@ import {
   COMPACTION_MARKER_TEXTS,
   DELIVERED_ATTACHMENT,
 } from "../core/claude_code.ts";
-import type { RefreshCause } from "../core/header.ts";
+import { type RefreshCause, refreshLabelOf } from "../core/header.ts";
 import type { CompactSettings } from "../core/compaction_point.ts";
 import { decideReset, type DecideSettings, decideToolCall, type Decision } from "../core/decide.ts";
 import { COMPACT_LABEL, type DeliveryReport, settleDeliveries } from "../core/receipts.ts";
@@ -21,6 +21,7 @@ import { EMPTY_STATE } from "../schemas/guards.ts";
 import type { ByteSource } from "../io/reverse_lines.ts";
 import { withTranscript } from "../io/transcript.ts";
 import { readerFor } from "../io/hosts.ts";
+import type { RolloutPoint } from "../core/codex.ts";
 import { parseLine } from "../core/transcript_entry.ts";
 
 /** Where the hook runs: just past a tool call's entry (`end`), or past a compaction marker. */
@@ -145,24 +146,56 @@ function pointsOf(source: ByteSource, size: number, sidechainFile: boolean, toke
   return { points, answered };
 }
 
-/** Replays a whole transcript for the context whose refresh headers carry `token`. */
+/** A rollout's points, each answer of `token`'s taken as the last call's (or the compaction's). */
+function rolloutAnswered(all: RolloutPoint[], token: string) {
+  const answered: Answered = {
+    labels: new Map(),
+    cancelled: new Set(),
+    compact: [],
+    present: false,
+  };
+  const points: Point[] = [];
+  for (const point of all) {
+    if (point.kind !== "answer") {
+      points.push(point);
+      continue;
+    }
+    const label = point.texts.map((text) => refreshLabelOf(text, token)).find((l) => l);
+    const last = points.at(-1);
+    if (label === undefined) continue;
+    answered.present = true;
+    if (label === COMPACT_LABEL) answered.compact.push(point.end);
+    if (last?.kind === "call") {
+      const labels = answered.labels.get(last.toolUseId) ?? [];
+      answered.labels.set(last.toolUseId, [...labels, ...label.split(",")]);
+    }
+  }
+  return { points, answered };
+}
+
+/**
+ * Replays a whole transcript for the context whose refresh headers carry `token`; `ran`: the
+ * hook ran in it.
+ */
 export function replaySession(
   path: string,
   token: string,
   settings: MeasureSettings & DecideSettings,
   files: CompactSettings | undefined,
   sidechainFile = false,
+  ran = false,
 ): Replayed[] | { error: string } {
   return withTranscript(path, (source, size): Replayed[] => {
     const out: Replayed[] = [];
     const reader = readerFor(path);
     const { viewOf } = reader;
     const { points, answered } = reader.pointsOf
-      ? { points: reader.pointsOf(linesForward(source, size), parseLine), answered: undefined }
+      ? rolloutAnswered(reader.pointsOf(linesForward(source, size), parseLine), token)
       : pointsOf(source, size, sidechainFile, token);
-    // Where the transcript records the hook's answers, the story is what it sent (a call whose
-    // entry came late was answered on the reading before it); else what it would have done.
-    const told = answered?.present ? answered : undefined;
+    // Where the hook ran (`ran`: it kept state for this context) or the transcript records its
+    // answers, the story is what it sent (a call whose entry came late was answered on the
+    // reading before it); else what it would have done.
+    const told = answered?.present || ran ? answered : undefined;
     let state = EMPTY_STATE;
     let found = false;
     /** The receipts of `state`'s outstanding deliveries as the file stands at `end`. */

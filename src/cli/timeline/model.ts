@@ -90,7 +90,13 @@ export function timelineOf(
   let compaction: Timeline["compaction"];
   const cadence = new Set<number>();
   for (const r of replayed) {
-    for (const report of r.kind === "settled" ? r.deliveries : r.decision.deliveries) {
+    // A reset reports only the claim it makes: the last context's are settled before it.
+    const reports = r.kind === "settled"
+      ? r.deliveries
+      : r.kind === "call"
+      ? r.decision.deliveries
+      : [];
+    for (const report of reports) {
       const event = awaiting.get(`${report.call}|${report.refresh}`);
       if (event) event.delivery = SHOWN[report.status];
     }
