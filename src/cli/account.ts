@@ -14,6 +14,7 @@ import { percentOf } from "../core/window.ts";
 import { buildRefresh, dryRun, type Trace } from "../hook.ts";
 import type { BuiltRefresh } from "../hook/refresh.ts";
 import { compactionText, describeReading, FOR_PEOPLE } from "../hook/trace.ts";
+import { thresholdsCause } from "../core/crossing.ts";
 import { settingsFor } from "../io/hosts.ts";
 import { loadStandingRules, type StandingRules } from "../io/standing_rules.ts";
 import { refreshToken, statePaths } from "../io/state_store.ts";
@@ -172,17 +173,11 @@ export async function shownRefresh(
   // Not due: the next threshold's refresh, as --threshold shows it, at this reading.
   const ahead = due ? undefined : trace.decision?.upcoming;
   const shown = threshold ?? (ahead ?? (!due && always ? settings.thresholds[0] : undefined));
-  const byTokens = shown !== undefined && numbers.isTokenThreshold(shown);
-  const tokens = r?.tokens ?? (!r && byTokens ? shown : undefined);
-  const cause: RefreshCause | undefined = shown === undefined ? trace.decision?.cause : {
-    kind: "thresholds",
-    thresholds: [shown],
-    percent: r?.percent ?? (byTokens ? 0 : shown),
-    ...(r?.window !== undefined ? { window: r.window } : {}),
-    ...(r?.span !== undefined && r.span !== r.window && !r.cadence ? { span: r.span } : {}),
-    ...(tokens !== undefined ? { tokens } : {}),
-    ...(r?.cadence ? { inTokens: true } : {}),
-  };
+  const cause: RefreshCause | undefined = shown === undefined
+    ? trace.decision?.cause
+    : r
+    ? thresholdsCause([shown], r)
+    : sampleCause(settings.thresholds, shown);
   // Due: the dry run rendered the very text the hook would give.
   const token = refreshToken(target.sessionId, target.agentId);
   const built: BuiltRefresh | undefined = due && shown === undefined && trace.refresh

@@ -4,6 +4,7 @@
  */
 import { type RefreshCause, refreshHeader } from "../core/header.ts";
 import { isTokenThreshold } from "../core/numbers.ts";
+import { thresholdsCause } from "../core/crossing.ts";
 import { type CombinedRefresh, renderCombined } from "../core/render_rules.ts";
 import { sourceProblems } from "../io/rule_sources.ts";
 import type { StandingRules } from "../io/standing_rules.ts";
@@ -15,9 +16,8 @@ export function sampleCause(
   threshold?: number,
 ): Extract<RefreshCause, { kind: "thresholds" }> {
   const chosen = threshold ?? thresholds[0] ?? 30;
-  return isTokenThreshold(chosen)
-    ? { kind: "thresholds", thresholds: [chosen], percent: 0, tokens: chosen }
-    : { kind: "thresholds", thresholds: [chosen], percent: chosen };
+  const cause = thresholdsCause([chosen], undefined, isTokenThreshold(chosen) ? 0 : chosen);
+  return isTokenThreshold(chosen) ? { ...cause, tokens: chosen } : cause;
 }
 
 /** `rules` laid out as that refresh (with a token of the real one's length), within the budget. */
