@@ -1,11 +1,10 @@
 /**
  * Step 4: the decision, made once, on the freshest state: parallel tool calls and resets race, so
- * under the context's lock it loads, decides, renders at most once and saves (a dry run: neither).
+ * under the context's lock it loads, decides (and renders, at most once) and saves (a dry run:
+ * neither). What the decision and its refresh are is src/hook.ts's; this step only keeps them.
  */
 import type { Decision } from "../core/decide.ts";
-import type { RefreshCause } from "../core/header.ts";
 import type { State } from "../schemas/state.ts";
-import { nothingSentAfterCompaction } from "../core/receipts.ts";
 import {
   loadState,
   preparePrivateDir,
@@ -20,6 +19,8 @@ export type Claimed =
   | { kind: "raced" } // a reset landed after the reading: it belongs to the context that ended
   | { kind: "failed"; reason: string };
 
+type Decided = { decision: Decision; refresh?: BuiltRefresh | undefined };
+
 interface ClaimInput {
   paths: StatePaths;
   stateDir: string;
@@ -27,8 +28,8 @@ interface ClaimInput {
   /** The state file was there: its folder was proven private then, so no probe file now. */
   known?: boolean;
   epoch?: number; // a tool call's reading's
-  decide: (state: State, found: boolean) => Decision;
-  render?: ((cause: RefreshCause) => Promise<BuiltRefresh>) | undefined;
+  /** The decision on the state as loaded, and the refresh it renders (src/hook.ts). */
+  decide: (state: State, found: boolean) => Promise<Decided> | Decided;
 }
 
 export async function claim(input: ClaimInput): Promise<Claimed> {
@@ -36,11 +37,7 @@ export async function claim(input: ClaimInput): Promise<Claimed> {
   async function step(): Promise<Claimed> {
     const { kind, state } = loadState(input.paths.state);
     if (input.epoch !== undefined && (state.epoch ?? 0) !== input.epoch) return { kind: "raced" };
-    const decided = input.decide(state, kind === "found");
-    const refresh = decided.cause && input.render ? await input.render(decided.cause) : undefined;
-    const decision = refresh?.kind === "reloaded"
-      ? { ...decided, state: nothingSentAfterCompaction(state, decided.state) }
-      : decided;
+    const { decision, refresh } = await input.decide(state, kind === "found");
     // A refresh that cannot be rendered is not recorded as given.
     const changed = kind !== "found" || canonical(decision.state) !== canonical(state);
     if (!input.dry && refresh?.kind !== "error" && changed) {
