@@ -11,7 +11,12 @@ import {
 import { type RefreshCause, refreshLabelOf } from "../core/header.ts";
 import type { CompactSettings } from "../core/compaction_point.ts";
 import { decideReset, type DecideSettings, decideToolCall, type Decision } from "../core/decide.ts";
-import { COMPACT_LABEL, type DeliveryReport, settleDeliveries } from "../core/receipts.ts";
+import {
+  COMPACT_LABEL,
+  type DeliveryReport,
+  labelsOf,
+  settleDeliveries,
+} from "../core/receipts.ts";
 import type { State } from "../schemas/state.ts";
 import { compactionFacts, measure, type MeasureSettings } from "../core/measure.ts";
 import type { NoReading, Reading } from "../core/reading.ts";
@@ -26,7 +31,15 @@ import { parseLine } from "../core/transcript_entry.ts";
 
 /** Where the hook runs: just past a tool call's entry (`end`), or past a compaction marker. */
 type Point =
-  | { kind: "call"; end: number; toolUseId: string; tool: string; time: string | undefined }
+  | {
+    kind: "call";
+    end: number;
+    toolUseId: string;
+    tool: string;
+    time: string | undefined;
+    /** Where its entry starts: what a hook that ran before the entry was written read. */
+    start?: number;
+  }
   | { kind: "compaction"; end: number; trigger: string | undefined; preTokens: number | undefined };
 
 /** A tool call or a compaction as the hook met it, or a context's receipts at its end. */
@@ -139,7 +152,8 @@ function pointsOf(source: ByteSource, size: number, sidechainFile: boolean, toke
         seen.add(block.id);
         const time = typeof entry.timestamp === "string" ? entry.timestamp : undefined;
         const tool = typeof block.name === "string" ? block.name : "?";
-        points.push({ kind: "call", end: end + 1, toolUseId: block.id, tool, time });
+        const start = end - line.length;
+        points.push({ kind: "call", end: end + 1, toolUseId: block.id, tool, time, start });
       }
     }
   }
@@ -227,19 +241,27 @@ export function replaySession(
         out.push({ ...point, decision });
         state = decision.state;
       } else {
-        const query = viewQuery(state, token, point.toolUseId, sidechainFile);
-        const view = viewOf(source, point.end, query);
-        const { reading, facts } = measure({ view, state, settings, files });
-        const decision = decideToolCall({
-          state,
-          stateFound: found,
-          reading,
-          facts,
-          receipts: view.receipts,
-          claim: { call: point.toolUseId, at: view.size },
-          settings,
-        });
         const id = point.toolUseId;
+        /** The hook's steps on the file cut at `end`. */
+        const decideAt = (end: number) => {
+          const view = viewOf(source, end, viewQuery(state, token, id, sidechainFile));
+          const { reading, facts } = measure({ view, state, settings, files });
+          const receipts = view.receipts;
+          const claim = { call: id, at: view.size };
+          const input = { state, stateFound: found, reading, facts, receipts, claim, settings };
+          return { reading, decision: decideToolCall(input) };
+        };
+        // What the transcript records this call's hook sent: a cancelled one sent something.
+        const agrees = ({ decision: { cause } }: ReturnType<typeof decideAt>) =>
+          told?.cancelled.has(id)
+            ? cause !== undefined
+            : (cause ? labelsOf(cause) : []).join() === (told?.labels.get(id) ?? []).join();
+        const full = decideAt(point.end);
+        // Where the entry came after the hook had read the file, it read the reading before.
+        const early = told && !agrees(full) && point.start !== undefined
+          ? decideAt(point.start)
+          : undefined;
+        const { reading, decision } = early && agrees(early) ? early : full;
         const sent = !told || told.labels.has(id) || told.cancelled.has(id);
         if (decision.cause && !sent) {
           // Crossed here, sent on a later call: the hook's reading of this call came before it.
@@ -247,7 +269,8 @@ export function replaySession(
           out.push({ ...point, reading, decision: held, withheld: decision.cause });
           state = decision.known;
         } else {
-          out.push({ ...point, reading, decision });
+          const withheld = decision === full.decision ? undefined : full.decision.cause;
+          out.push({ ...point, reading, decision, ...(withheld && { withheld }) });
           state = decision.state;
         }
       }

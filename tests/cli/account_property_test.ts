@@ -17,6 +17,7 @@ import type { Timeline } from "../../src/cli/timeline/model.ts";
 import { eventText, renderTimeline } from "../../src/cli/timeline/text.ts";
 import { answerOf } from "../../src/cli/why.ts";
 import { parseRefreshHeader } from "../../src/core/header.ts";
+import { thresholdText } from "../../src/core/numbers.ts";
 import { runHook } from "../../src/hook.ts";
 import { statePaths } from "../../src/io/state_store.ts";
 import { resolveCliSettings } from "../../src/settings/resolve.ts";
@@ -241,6 +242,22 @@ async function runPlan(plan: Plan, seed: number): Promise<Timeline> {
       if (event.delivery === "missed" || event.delivery === "pending") {
         assert(typeof event.call === "number" && told.cancelled.has(event.call), where(text));
       }
+    }
+    // ...and every call that carried one is drawn.
+    const calls = new Set(timeline.events.map((e) => "call" in e ? e.call : undefined));
+    for (const n of carried) assert(calls.has(n), where(`call ${n} carried a refresh`));
+    // ...with what its answer named.
+    for (const [n, labels] of told.labels) {
+      const named: string[] = timeline.events.flatMap((e): string[] =>
+        e.kind === "refresh" && e.call === n
+          ? e.thresholds.map((t) => thresholdText(t, { bare: true }))
+          : e.kind === "resend" && e.call === n
+          ? e.refreshes
+          : e.kind === "restatement" && e.call === n
+          ? ["compact"]
+          : []
+      );
+      assertEquals(new Set(named), new Set(labels), where(`call ${n}'s labels`));
     }
     const drawn = timeline.events.flatMap((e) => e.kind === "compaction" ? [e.restated] : []);
     assertEquals(drawn, told.restated, where("restatements"));

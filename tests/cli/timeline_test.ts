@@ -88,23 +88,3 @@ Deno.test("status --timeline: a refresh Claude Code did not deliver, and its re-
   const marks = t.events.map((e) => [e.kind, e.call, e.delivery]);
   assertEquals(marks, [["refresh", 2, "missed"], ["resend", 3, "delivered"]]);
 });
-
-Deno.test("status --timeline draws the hook's own session: the same refreshes it gave", async () => {
-  const box = home();
-  const env = { ...box.env, LESSONS_CONTEXT_WINDOW: "100000" };
-  const transcript = join(box.dir, "session.jsonl");
-  writeTranscript(transcript, []);
-  const given: number[] = [];
-  for (const [i, percent] of [10, 31, 40, 53, 71].entries()) {
-    const id = `toolu_h${i}`;
-    const line = entries.assistant(percent * 1000, [id]);
-    appendTranscript(transcript, [line]);
-    const run = await runRecorded(callOf(line, transcript, id), env);
-    if (run.context) given.push(i + 1);
-  }
-  const t = await timeline(transcript, env);
-  const drawn = t.events.filter((e) => e.kind === "refresh");
-  assertEquals(drawn.map((e) => e.call), given);
-  // Claude Code recorded each delivery, the last one's too: it is judged at the transcript's end.
-  assertEquals(drawn.map((e) => e.delivery), ["delivered", "delivered", "delivered"]);
-});

@@ -75,13 +75,13 @@ export function timelineOf(
   // The call whose reading first crossed each label the hook sent later, by label.
   const crossedAt = new Map<string, number>();
   const claim = (
-    event: TimelineEvent & { delivery: Delivery; crossed?: number },
+    event: Extract<TimelineEvent, { delivery: Delivery }> & { crossed?: number },
     id: string,
     labels: string[],
   ) => {
     if (labels.length === 0) return;
     const crossed = Math.min(...labels.map((l) => crossedAt.get(l) ?? Infinity));
-    if (Number.isFinite(crossed) && event.kind !== "resend") event.crossed = crossed;
+    if (crossed < Number(event.call) && event.kind !== "resend") event.crossed = crossed;
     labels.forEach((label) => crossedAt.delete(label));
     events.push(event);
     for (const label of labels) awaiting.set(`${id}|${label}`, event);
