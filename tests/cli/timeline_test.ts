@@ -6,15 +6,8 @@
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
-import {
-  appendTranscript,
-  entries,
-  RECORDINGS,
-  runRecorded,
-  skeletonTranscript,
-  writeTranscript,
-} from "../_helpers.ts";
-import { callOf, cliOk, home } from "./_cli.ts";
+import { entries, RECORDINGS, skeletonTranscript, writeTranscript } from "../_helpers.ts";
+import { cliOk, home } from "./_cli.ts";
 import { eventOf, parse } from "../unit/cli/timeline/_svg.ts";
 
 /** `status --timeline --json` of `transcript` (with `more` arguments), parsed. */
