@@ -12,12 +12,7 @@ import type { StandingRules } from "../io/standing_rules.ts";
 export type BuiltRefresh =
   | { kind: "text"; account: RefreshAccount }
   | { kind: "reloaded"; why: string }
-  | {
-    kind: "error";
-    error: string;
-    manifest: StandingRules["manifest"];
-    sources: StandingRules["sources"];
-  };
+  | { kind: "error"; error: string };
 
 /**
  * Builds the refresh for `cause`, for the project at `cwd`, headed with `token`, from `loaded`
@@ -48,7 +43,7 @@ export async function buildRefresh(
       const why = "only CLAUDE.md rules, which Claude Code puts back itself after a compaction";
       return { kind: "reloaded", why };
     }
-    return { kind: "error", error: `no rules to restate (${trace.join("; ")})`, manifest, sources };
+    return { kind: "error", error: `no rules to restate (${trace.join("; ")})` };
   }
   const rendered = renderCombined(
     refreshHeader(cause, token, { blocks, lessons }),
