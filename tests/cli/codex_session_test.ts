@@ -79,28 +79,6 @@ Deno.test("status finds a project's Codex session and reads it against the rollo
   assertEquals(spans, [190_000, 190_000, 190_000]);
 });
 
-Deno.test("status --timeline replays a Codex session, its compaction and its receipts", async () => {
-  const { env, project, session } = await codexProject();
-  await session.compact(env);
-  await session.call(20_000, env);
-  await session.call(61_000, env);
-  const run = await cliOk(["status", "--timeline", "--json", "--project", project], env);
-  const { calls, events } = JSON.parse(run.stdout);
-  assertEquals(calls.map((c: { tokens: number }) => c.tokens), [
-    40_000,
-    61_000,
-    70_000,
-    20_000,
-    61_000,
-  ]);
-  assertEquals(events, [
-    { kind: "refresh", call: 2, thresholds: [30], delivery: "delivered" },
-    { kind: "compaction", beforeCall: 4, trigger: "auto", preTokens: null, restated: true },
-    { kind: "restatement", call: "SessionStart", delivery: "delivered" },
-    { kind: "refresh", call: 5, thresholds: [30], delivery: "delivered" },
-  ]);
-});
-
 Deno.test("with both agents, the session written last is shown, and either by its id", async () => {
   const { box, env, project, session } = await codexProject();
   const claude = claudeSession(box.dir, project, 20);
