@@ -96,18 +96,27 @@ interface Answered {
   present: boolean;
 }
 
+const noAnswers = (): Answered => ({
+  labels: new Map(),
+  cancelled: new Set(),
+  compact: [],
+  present: false,
+});
+
+/** `label` answered on `call` (none: SessionStart's, after a compaction) at `end`. */
+function recordAnswer(answered: Answered, call: string | undefined, label: string, end: number) {
+  answered.present = true;
+  if (label === COMPACT_LABEL) answered.compact.push(end);
+  if (call) answered.labels.set(call, [...answered.labels.get(call) ?? [], ...label.split(",")]);
+}
+
 /**
  * The main chain's tool calls and compaction markers in file order, and the hook's answers
  * (one forward pass).
  */
 function pointsOf(source: ByteSource, size: number, sidechainFile: boolean, token: string) {
   const points: Point[] = [];
-  const answered: Answered = {
-    labels: new Map(),
-    cancelled: new Set(),
-    compact: [],
-    present: false,
-  };
+  const answered = noAnswers();
   const seen = new Set<string>();
   for (const { line, end } of linesForward(source, size)) {
     const head = decoder.decode(line.subarray(0, 4096));
@@ -126,12 +135,8 @@ function pointsOf(source: ByteSource, size: number, sidechainFile: boolean, toke
       continue;
     }
     const receipt = record ? receiptLineOf(entry, token, sidechainFile) : undefined;
-    if (receipt?.kind === "answer") {
-      answered.present = true;
-      if (receipt.label === COMPACT_LABEL) answered.compact.push(end);
-      const labels = answered.labels.get(receipt.call) ?? [];
-      answered.labels.set(receipt.call, [...labels, ...receipt.label.split(",")]);
-    } else if (receipt?.kind === "cancelled") answered.cancelled.add(receipt.call);
+    if (receipt?.kind === "answer") recordAnswer(answered, receipt.call, receipt.label, end);
+    else if (receipt?.kind === "cancelled") answered.cancelled.add(receipt.call);
     else if (isCompactionMarker(entry)) {
       // 2.x writes the boundary and then its summary: one compaction.
       if (entry.type === "user" && points.at(-1)?.kind === "compaction") continue;
@@ -162,12 +167,7 @@ function pointsOf(source: ByteSource, size: number, sidechainFile: boolean, toke
 
 /** A rollout's points, each answer of `token`'s taken as the last call's (or the compaction's). */
 function rolloutAnswered(all: RolloutPoint[], token: string) {
-  const answered: Answered = {
-    labels: new Map(),
-    cancelled: new Set(),
-    compact: [],
-    present: false,
-  };
+  const answered = noAnswers();
   const points: Point[] = [];
   for (const point of all) {
     if (point.kind !== "answer") {
@@ -176,13 +176,8 @@ function rolloutAnswered(all: RolloutPoint[], token: string) {
     }
     const label = point.texts.map((text) => refreshLabelOf(text, token)).find((l) => l);
     const last = points.at(-1);
-    if (label === undefined) continue;
-    answered.present = true;
-    if (label === COMPACT_LABEL) answered.compact.push(point.end);
-    if (last?.kind === "call") {
-      const labels = answered.labels.get(last.toolUseId) ?? [];
-      answered.labels.set(last.toolUseId, [...labels, ...label.split(",")]);
-    }
+    const call = last?.kind === "call" ? last.toolUseId : undefined;
+    if (label) recordAnswer(answered, call, label, point.end);
   }
   return { points, answered };
 }
