@@ -34,7 +34,7 @@ export function sampleRefresh(
  * AGENTS.md for Codex, GEMINI.md) were looked for when none was.
  */
 export function sourceLines(rules: StandingRules, agent?: string): string[] {
-  const name = agent === "codex" ? "AGENTS.md" : agent === "gemini" ? "GEMINI.md" : "CLAUDE.md";
+  const name = instructionFile(agent);
   const own = rules.sources.filter((s) => s.kind === "claude-md");
   if (own.length === 0) return [...rules.trace, `${name}: turned off (sources setting)`];
   if (own.some((s) => s.status !== "missing")) return rules.trace;
@@ -43,6 +43,10 @@ export function sourceLines(rules: StandingRules, agent?: string): string[] {
     `${name}: none found (looked for ${own.map((s) => s.display).join(", ")})`,
   ];
 }
+
+/** The agent's own instruction file, where rules are marked: CLAUDE.md, AGENTS.md, GEMINI.md. */
+const instructionFile = (agent?: string) =>
+  agent === "codex" ? "AGENTS.md" : agent === "gemini" ? "GEMINI.md" : "CLAUDE.md";
 
 /** The way to have rules restated without lessons-learned (docs/own-rules.md). */
 export const CLAUDE_MD_ROUTE = "mark rules in CLAUDE.md between <!-- reinject --> and " +
@@ -70,14 +74,14 @@ export function manifestFix(manifest: StandingRules["manifest"]): string {
  */
 export function nothingToRestate(
   rules: Pick<StandingRules, "manifest" | "sources" | "lessons" | "blocks">,
-  agent?: "claude-code" | "codex",
+  agent?: string,
 ): string | undefined {
   if (rules.lessons.length > 0 || rules.blocks.length > 0) return undefined;
   const m = rules.manifest;
   const problems = sourceProblems(rules.sources);
   const marked = problems.length > 0
     ? `no rules could be read from your own (${problems.join("; ")})`
-    : `no rules are marked in ${agent === "codex" ? "AGENTS.md" : "CLAUDE.md"}`;
+    : `no rules are marked in ${instructionFile(agent)}`;
   const why = m.kind === "off"
     ? `the manifest is turned off (sources setting) and ${marked}; ${CLAUDE_MD_ROUTE}`
     : m.kind === "none"

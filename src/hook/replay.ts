@@ -204,7 +204,8 @@ export function replaySession(
     // Where the hook ran (`ran`: it kept state for this context) or the transcript records its
     // answers, the story is what it sent (a call whose entry came late was answered on the
     // reading before it); else what it would have done.
-    const told = answered?.present || ran ? answered : undefined;
+    // (`ran` counts for Claude Code's transcripts, whose every answer is recorded on its call.)
+    const told = answered.present || (ran && !reader.pointsOf) ? answered : undefined;
     let state = EMPTY_STATE;
     let found = false;
     /** The receipts of `state`'s outstanding deliveries as the file stands at `end`. */
