@@ -14,6 +14,7 @@ import {
   STARTUP_SOURCE,
 } from "./core/claude_code.ts";
 import { decideReset, decideToolCall } from "./core/decide.ts";
+import { nothingSentAfterCompaction } from "./core/receipts.ts";
 import { messageOf } from "./core/errors.ts";
 import { failed } from "./core/result.ts";
 import { compactionFacts } from "./core/measure.ts";
@@ -33,6 +34,7 @@ import { buildRefresh } from "./hook/refresh.ts";
 import type * as Replay from "./hook/replay.ts";
 import { debugLine, type Part, silent, type Trace } from "./hook/trace.ts";
 import { toolCallOutcome } from "./hook/outcome.ts";
+import { rearmAfterRefresh } from "./io/lessons_learned_dedup.ts";
 
 export { buildRefresh, debugLine, stateDirFix, type Trace };
 export type { Replayed } from "./hook/replay.ts";
@@ -170,8 +172,8 @@ async function onToolCall(
       known: kind === "found",
       epoch: state.epoch ?? 0,
       seen: state,
-      decide: (fresh, found) =>
-        decideToolCall({
+      decide: async (fresh, found) => {
+        const decided = decideToolCall({
           state: fresh,
           stateFound: found,
           reading,
@@ -179,12 +181,25 @@ async function onToolCall(
           receipts: view?.receipts,
           claim: { call, at: view?.size },
           settings,
-        }),
-      render: mode.render
-        ? (cause) => buildRefresh(cause, token, payload.cwd, settings, mode.rules)
-        : undefined,
+        });
+        const refresh = decided.cause && mode.render
+          ? await buildRefresh(decided.cause, token, payload.cwd, settings, mode.rules)
+          : undefined;
+        // Nothing restated (Claude Code reloads CLAUDE.md itself): no receipt is awaited.
+        if (refresh?.kind !== "reloaded") return { decision: decided, refresh };
+        const state = nothingSentAfterCompaction(fresh, decided.state);
+        return { decision: { ...decided, state }, refresh };
+      },
     });
-    return { ...observed, ...toolCallOutcome(claimed, payload, reading, settings, mode.dry) };
+    const outcome = toolCallOutcome(claimed, payload, reading);
+    // lessons-learned's own dedup forgets what it showed, once a refresh restated its lessons.
+    const cause = outcome.decision?.cause;
+    const manifest = outcome.refresh?.manifest;
+    const session = { sessionId: payload.session_id, subagent: payload.agent_id !== undefined };
+    const rearm = !mode.dry && cause?.kind === "thresholds" && manifest !== undefined
+      ? rearmAfterRefresh(cause.thresholds, session, manifest, settings)
+      : undefined;
+    return { ...observed, ...outcome, ...(rearm && { rearm }) };
   } catch (error) {
     const why = messageOf(error);
     return { ...observed, result: "silent", reason: mode.dry ? why : `${UNRECORDED}: ${why}` };
@@ -216,8 +231,8 @@ async function onReset(payload: HookPayload, settings: Settings): Promise<Part> 
     paths,
     stateDir: settings.stateDir,
     dry: false,
-    decide: (state) =>
-      decideReset({
+    decide: (state) => ({
+      decision: decideReset({
         event,
         state,
         facts: compactionFacts(view?.compaction, state, settings, compact.files, compact.remember),
@@ -229,6 +244,7 @@ async function onReset(payload: HookPayload, settings: Settings): Promise<Part> 
           ? view?.size
           : undefined,
       }),
+    }),
   });
   if (claimed.kind !== "decided") {
     const reason = claimed.kind === "failed" ? `cannot reset: ${claimed.reason}` : "raced";

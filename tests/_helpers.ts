@@ -406,19 +406,21 @@ export function onPath(program: string): boolean {
 }
 
 /**
- * Runs the hook's entry point under strace (`-f -qq` and `options`, such as `-e trace=...`), fed
- * `stdin`: what it printed, and strace's lines.
+ * Runs the hook's entry point (with `command`: a command of the program) under strace (`-f -qq`
+ * and `options`, such as `-e trace=...`), fed `stdin`: what it printed, and strace's lines.
  */
 export async function underStrace(
   options: string[],
   stdin: unknown,
   env: Record<string, string>,
+  command: string[] = [],
+  cwd?: string,
 ): Promise<{ run: ProcessRun; lines: string[] }> {
   const dir = await Deno.makeTempDir({ prefix: "lessons-strace-" });
   try {
     const log = join(dir, "trace");
-    const args = ["-f", "-qq", ...options, "-o", log, ...MAIN_COMMAND];
-    const run = await spawnWithStdin("strace", args, stdin, env);
+    const args = ["-f", "-qq", ...options, "-o", log, ...MAIN_COMMAND, ...command];
+    const run = await spawnWithStdin("strace", args, stdin, env, cwd);
     return { run, lines: Deno.readTextFileSync(log).split("\n") };
   } finally {
     await Deno.remove(dir, { recursive: true });

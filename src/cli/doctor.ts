@@ -1,20 +1,17 @@
 /** `lessons-reinject doctor`: checks an installation and the newest session (its dry run). */
-import { failed } from "../core/result.ts";
-import { settingsFor } from "../io/hosts.ts";
 import { formatTokens } from "../core/header.ts";
 import { percentText } from "../core/numbers.ts";
-import { dryRun, stateDirFix } from "../hook.ts";
-import { loadStandingRules } from "../io/standing_rules.ts";
+import { stateDirFix } from "../hook.ts";
 import { preparePrivateDir, untrustedDirReason } from "../io/state_store.ts";
 import type { Settings } from "../settings/resolve.ts";
 import * as cli from "./common.ts";
 import { checkRules, checkThresholds } from "./doctor_rules.ts";
 import { check, checkPlugin, checkStatusline, pluginRootFor } from "./doctor_setup.ts";
-import { locateTranscript, nextCallPayload } from "./locate.ts";
-import { nextRefresh } from "./next_refresh.ts";
+import { locateTranscript } from "./locate.ts";
+import { accountOf, shownRefresh } from "./account.ts";
 import { sampleRefresh } from "./rules.ts";
 import type { Check, DoctorJson, StatusJson } from "./schemas.ts";
-import { contextText, deliveryLines, nextCallText, statusOf } from "./status.ts";
+import { contextText, deliveryLines, nextCallText } from "./status.ts";
 
 const HELP = `Usage: lessons-reinject doctor [--plugin-root DIR] [--project DIR] [--json]
 
@@ -35,14 +32,12 @@ Options:
 async function diagnose(ctx: cli.Ctx, cwd: string, flag: string | undefined): Promise<DoctorJson> {
   const program = ctx.program();
   const target = locateTranscript({}, cwd, ctx.settings);
-  const found = failed(target) ? undefined : target;
   // The rules of the project's newest session's agent (AGENTS.md for Codex: io/hosts.ts).
-  const settings = settingsFor(found?.path, ctx.settings);
+  const account = await accountOf(ctx.settings, cwd, target);
+  const { host: settings, rules, trace, status } = account;
   const plugin = pluginRootFor(settings, program.root, flag);
-  const trace = found && await dryRun(nextCallPayload(found, cwd), settings, { render: true });
-  const rules = await loadStandingRules(settings, cwd);
   // The size `preview` gives: the refresh this session's next one would be, at its reading.
-  const next = await nextRefresh(settings, cwd, target, { always: true });
+  const next = await shownRefresh(account, cwd, target, { always: true });
   const measured = next.built?.kind === "text" ? next.built.account : undefined;
   const checks: Check[] = [
     ...checkSettings(settings),
@@ -51,10 +46,7 @@ async function diagnose(ctx: cli.Ctx, cwd: string, flag: string | undefined): Pr
     checkThresholds(settings, cwd, trace),
     checkStateDir(settings.stateDir),
     checkStatusline(settings, plugin),
-    ...checkSession(
-      trace && found && statusOf(trace, found, settings, { sources: [], leftOut: [] }),
-      program.command,
-    ),
+    ...checkSession(status, program.command),
   ];
   return { ok: checks.every((c) => c.status !== "fail"), checks };
 }

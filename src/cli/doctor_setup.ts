@@ -33,7 +33,7 @@ export function pluginRootFor(
 ): PluginRoot | undefined {
   if (flag) return { root: flag, via: "--plugin-root" };
   if (settings.pluginRoot) return { root: settings.pluginRoot, via: "CLAUDE_PLUGIN_ROOT" };
-  const plugins = settings.claudeDir && join(settings.claudeDir, "plugins");
+  const plugins = settings.pluginsDir;
   const local = plugins && localPluginRoot(plugins, "lessons-reinject");
   if (local) return { root: local, via: "marketplace added from a local folder" };
   const best = plugins && newestInstalledFile(plugins, "lessons-reinject", ["hooks", "hooks.json"]);

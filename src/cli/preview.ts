@@ -5,8 +5,8 @@
 import * as numbers from "../core/numbers.ts";
 import * as cli from "./common.ts";
 import { locateTranscript } from "./locate.ts";
-import { nextRefresh } from "./next_refresh.ts";
-import { leftOutList, nothingToRestate } from "./rules.ts";
+import { accountOf, shownRefresh } from "./account.ts";
+import { leftOutList } from "./rules.ts";
 import type { PreviewJson } from "./schemas.ts";
 import { failed } from "../core/result.ts";
 
@@ -69,11 +69,10 @@ export async function runPreview(args: string[], ctx: cli.Ctx): Promise<number> 
   for (const problem of settings.problems) await cli.err(problem);
   const target = locateTranscript({ transcript, session }, flags.cwd, settings);
   if (failed(target) && (transcript || session)) return await cli.fail(target.error, json);
-  const next = await nextRefresh(settings, flags.cwd, target, { threshold });
+  const account = await accountOf(settings, flags.cwd, target);
+  const next = await shownRefresh(account, flags.cwd, target, { threshold });
   const { cause, built, due } = next;
-  if (built?.kind === "error") {
-    return await cli.fail(nothingToRestate(built.manifest, built.sources), json);
-  }
+  if (built?.kind === "error") return await cli.fail(account.nothing ?? built.error, json);
   const reason = built?.kind === "reloaded"
     ? `${next.reason}; nothing restated: ${built.why}`
     : next.reason;

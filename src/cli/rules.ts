@@ -4,6 +4,7 @@
  */
 import { type RefreshCause, refreshHeader } from "../core/header.ts";
 import { isTokenThreshold } from "../core/numbers.ts";
+import { thresholdsCause } from "../core/crossing.ts";
 import { type CombinedRefresh, renderCombined } from "../core/render_rules.ts";
 import { sourceProblems } from "../io/rule_sources.ts";
 import type { StandingRules } from "../io/standing_rules.ts";
@@ -15,9 +16,8 @@ export function sampleCause(
   threshold?: number,
 ): Extract<RefreshCause, { kind: "thresholds" }> {
   const chosen = threshold ?? thresholds[0] ?? 30;
-  return isTokenThreshold(chosen)
-    ? { kind: "thresholds", thresholds: [chosen], percent: 0, tokens: chosen }
-    : { kind: "thresholds", thresholds: [chosen], percent: chosen };
+  const cause = thresholdsCause([chosen], undefined, isTokenThreshold(chosen) ? 0 : chosen);
+  return isTokenThreshold(chosen) ? { ...cause, tokens: chosen } : cause;
 }
 
 /** `rules` laid out as that refresh (with a token of the real one's length), within the budget. */
@@ -34,7 +34,7 @@ export function sampleRefresh(
  * AGENTS.md for Codex, GEMINI.md) were looked for when none was.
  */
 export function sourceLines(rules: StandingRules, agent?: string): string[] {
-  const name = agent === "codex" ? "AGENTS.md" : agent === "gemini" ? "GEMINI.md" : "CLAUDE.md";
+  const name = instructionFile(agent);
   const own = rules.sources.filter((s) => s.kind === "claude-md");
   if (own.length === 0) return [...rules.trace, `${name}: turned off (sources setting)`];
   if (own.some((s) => s.status !== "missing")) return rules.trace;
@@ -43,6 +43,10 @@ export function sourceLines(rules: StandingRules, agent?: string): string[] {
     `${name}: none found (looked for ${own.map((s) => s.display).join(", ")})`,
   ];
 }
+
+/** The agent's own instruction file, where rules are marked: CLAUDE.md, AGENTS.md, GEMINI.md. */
+const instructionFile = (agent?: string) =>
+  agent === "codex" ? "AGENTS.md" : agent === "gemini" ? "GEMINI.md" : "CLAUDE.md";
 
 /** The way to have rules restated without lessons-learned (docs/own-rules.md). */
 export const CLAUDE_MD_ROUTE = "mark rules in CLAUDE.md between <!-- reinject --> and " +
@@ -64,17 +68,20 @@ export function manifestFix(manifest: StandingRules["manifest"]): string {
 }
 
 /**
- * Why nothing can be restated, and what to do, in one line; a rules source that could not be read
- * (an unclosed marker, an unreadable file) is named by path and line.
+ * Why nothing can be restated, and what to do, in one line; undefined when some rule can be. A
+ * rules source that could not be read (an unclosed marker, an unreadable file) is named by path
+ * and line; `agent`: whose instruction files were looked in (AGENTS.md for Codex).
  */
 export function nothingToRestate(
-  m: StandingRules["manifest"],
-  sources: StandingRules["sources"] = [],
-): string {
-  const problems = sourceProblems(sources);
+  rules: Pick<StandingRules, "manifest" | "sources" | "lessons" | "blocks">,
+  agent?: string,
+): string | undefined {
+  if (rules.lessons.length > 0 || rules.blocks.length > 0) return undefined;
+  const m = rules.manifest;
+  const problems = sourceProblems(rules.sources);
   const marked = problems.length > 0
     ? `no rules could be read from your own (${problems.join("; ")})`
-    : "no rules are marked in CLAUDE.md";
+    : `no rules are marked in ${instructionFile(agent)}`;
   const why = m.kind === "off"
     ? `the manifest is turned off (sources setting) and ${marked}; ${CLAUDE_MD_ROUTE}`
     : m.kind === "none"

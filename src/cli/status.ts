@@ -4,20 +4,9 @@
  */
 import { formatTokens } from "../core/header.ts";
 import { isTokenThreshold, percentText, thresholdText } from "../core/numbers.ts";
-import { endOf } from "../core/compaction_point.ts";
-import { fillOf, isReading } from "../core/reading.ts";
-import { plannedRefreshes, refreshPoints } from "../core/schedule.ts";
-import { pointOf } from "../core/thresholds.ts";
-import { percentOf } from "../core/window.ts";
-import { dryRun, type Trace } from "../hook.ts";
-import { NOTHING_TO_RESTATE } from "../hook/refresh.ts";
-import { settingsFor } from "../io/hosts.ts";
-import { loadStandingRules } from "../io/standing_rules.ts";
-import { statePaths } from "../io/state_store.ts";
-import type { Settings } from "../settings/resolve.ts";
 import * as cli from "./common.ts";
-import { chosenTarget, nextCallPayload, type Target } from "./locate.ts";
-import { sampleRefresh, sourceLines } from "./rules.ts";
+import { accountOf } from "./account.ts";
+import { chosenTarget } from "./locate.ts";
 import type { StatusJson } from "./schemas.ts";
 
 const HELP =
@@ -38,82 +27,6 @@ Options:
   --svg FILE         write the timeline's chart as a standalone SVG file (implies --timeline)
   -h, --help         this help
 `;
-
-/** `status --json` from a dry run's trace. Pure. */
-export function statusOf(
-  trace: Trace,
-  target: Target,
-  settings: Settings,
-  rules: { sources: string[]; leftOut: string[] },
-): StatusJson {
-  const { decision, reading } = trace;
-  const known = decision?.known ?? trace.stateBefore ?? { fired: [], toolCount: 0 };
-  const cause = decision?.cause?.kind === "thresholds" ? decision.cause.thresholds : [];
-  const measured = reading && isReading(reading) ? reading : undefined;
-  const none = reading && !isReading(reading) ? reading : undefined;
-  const span = measured ? fillOf(measured).span : undefined;
-  const point = measured?.compaction;
-  const end = point && measured?.window !== undefined ? endOf(point, measured.window) : Infinity;
-  const fired = trace.result === "fired";
-  // Refused for want of rules: what it crossed is still ahead.
-  const next = trace.refused ? cause[0] : decision?.upcoming;
-  return {
-    transcript: target.path,
-    sessionId: target.sessionId,
-    agentId: target.agentId ?? null,
-    percent: measured?.percent ?? null,
-    tokens: measured?.tokens ?? null,
-    window: measured?.window ?? null,
-    windowSource: measured?.windowSource ?? null,
-    source: measured?.source ?? (none?.countCalls ? "tool count" : null),
-    reason: measured ? null : none?.reason ?? trace.reason,
-    model: measured?.model ?? null,
-    thresholds: span === undefined
-      ? settings.thresholds
-      : plannedRefreshes(settings.thresholds, span).flatMap((p) => p.thresholds),
-    cadence: measured?.cadence?.every ?? null,
-    span: span ?? null,
-    thresholdTokens: span === undefined ? [] : refreshPoints(decision?.thresholds ?? [], span, end),
-    compaction: point === undefined ? null : {
-      tokens: point.kind === "point" ? point.tokens : null,
-      window: point.kind === "point" ? point.window : null,
-      source: point.kind === "point" ? point.source : "off",
-      evidence: point.evidence,
-    },
-    autocompactPct: settings.compactEnv.pct ?? null,
-    fired: decision?.fired ?? known.fired,
-    recovered: trace.facts?.recovered ?? [],
-    inherited: trace.facts?.inherited ?? [],
-    pending: fired ? [...cause] : [],
-    // Refused for want of rules: what it crossed is still ahead.
-    next: next ?? null,
-    nextTokens: next !== undefined && span !== undefined ? Math.round(pointOf(next, span)) : null,
-    toolCount: known.toolCount,
-    toolCountInterval: settings.toolCountInterval,
-    statePath: trace.statePath ?? statePaths(settings.stateDir, target.sessionId).state,
-    stateFile: trace.stateFile ?? "missing",
-    action: fired ? "refresh" : "nothing",
-    decision: decision
-      // The refusal without its list of sources: they have a row of their own.
-      ? decision.reason + (trace.refused ? `, but ${NOTHING_TO_RESTATE}` : "") +
-        (trace.reloaded ? `, but nothing restated: ${trace.reloaded}` : "")
-      : trace.reason,
-    beforeCompaction: none?.before
-      ? {
-        ...none.before,
-        model: none.before.model ?? null,
-        percent: percentOf(none.before.tokens, none.before.window),
-      }
-      : null,
-    sources: rules.sources,
-    afterCompact: known.afterCompact ?? null,
-    deliveries: (decision?.deliveries ?? []).map((d) => ({ ...d, reason: d.reason ?? null })),
-    leftOut: rules.leftOut,
-    configFile: settings.configFile.path ?? null,
-    configFileText: cli.configFileText(settings.configFile),
-    problems: settings.problems,
-  };
-}
 
 const DELIVERY: Record<StatusJson["deliveries"][number]["status"], string> = {
   "delivered": "delivered (seen in the transcript, on {call}{again})",
@@ -225,13 +138,7 @@ export async function runStatus(args: string[], ctx: cli.Ctx): Promise<number> {
   if ("exit" in flags) return flags.exit;
   const target = await chosenTarget(flags.values, ctx, flags.cwd, HELP);
   if ("exit" in target) return target.exit;
-  const { settings } = ctx;
-  // The rules of the session's agent (AGENTS.md for Codex: io/hosts.ts), loaded once.
-  const host = settingsFor(target.path, settings);
-  const rules = await loadStandingRules(host, target.cwd ?? flags.cwd);
-  const trace = await dryRun(nextCallPayload(target, flags.cwd), settings, { render: true, rules });
-  const leftOut = sampleRefresh(rules, settings).omitted;
-  const r = statusOf(trace, target, settings, { sources: sourceLines(rules, host.agent), leftOut });
+  const r = (await accountOf(ctx.settings, flags.cwd, target)).status!;
   if (flags.values.json) await cli.printJson(r);
   else {
     const bar = cli.gauge(r.percent, r.thresholds, r.window, 40, r.span);

@@ -6,8 +6,6 @@ import { messageOf } from "../core/errors.ts";
 import { failed } from "../core/result.ts";
 import { formatTokens } from "../core/header.ts";
 import { isTokenThreshold, thresholdText } from "../core/numbers.ts";
-import { pointOf } from "../core/thresholds.ts";
-import { fillOf, isReading } from "../core/reading.ts";
 import { percentOf } from "../core/window.ts";
 import { dryRun } from "../hook.ts";
 import { sourceProblems } from "../io/rule_sources.ts";
@@ -19,6 +17,8 @@ import { readStdinCapped } from "../io/stdin.ts";
 import { recordFromStatusline, saveStatusline } from "../io/statusline_store.ts";
 import type { Settings } from "../settings/resolve.ts";
 import * as cli from "./common.ts";
+import { statusOf } from "./account.ts";
+import { nothingToRestate } from "./rules.ts";
 import type { StatuslineJson } from "./schemas.ts";
 
 const HELP = `Usage: lessons-reinject statusline [--pass] [--json]
@@ -39,7 +39,7 @@ Options:
 `;
 
 /** Records the reading in `stdin`; returns what happened. Never throws. */
-async function bridge(
+export async function bridge(
   stdin: string | undefined | Error,
   settings: Settings,
   here: string,
@@ -79,7 +79,7 @@ async function bridge(
   // No transcript yet: the record carries no size.
   const record = recordFromStatusline(input, Date.now(), path ? statOf(path)?.size : undefined);
   if (failed(record)) return nothing(record.error, record.early);
-  const { reading, decision } = await dryRun(
+  const trace = await dryRun(
     {
       session_id: record.sessionId,
       hook_event_name: "PostToolUse",
@@ -94,24 +94,34 @@ async function bridge(
     settings,
     { render: false },
   );
-  const measured = reading && isReading(reading) ? reading : undefined;
-  const window = measured?.window ?? record.window;
-  const span = measured && fillOf(measured).span;
+  // The account of the session at this reading, as `status --json` gives it.
+  const target = { path: path ?? "", sessionId: record.sessionId, agentId: undefined };
+  const r = statusOf(trace, target, settings, { sources: [], leftOut: [] });
+  const window = r.window ?? record.window;
   // Compacting early, of the auto-compact window: what Claude Code's own figure counts (2.1.336).
-  const point = measured?.compaction?.kind === "point" ? measured.compaction : undefined;
-  const early = point && window !== undefined && point.window < window ? point : undefined;
+  const point = r.compaction;
+  const early = point?.tokens != null && point.window != null && window !== undefined &&
+      point.window < window
+    ? { tokens: point.tokens, window: point.window, source: point.source }
+    : undefined;
   const { tokens } = record;
   const percent = early && tokens !== undefined ? percentOf(tokens, early.window) : record.percent;
+  const span = r.span ?? undefined;
   const bar = cli.gauge(percent, settings.thresholds, early?.window ?? window, 20, span);
   const near = early ? ` · compaction near ${formatTokens(early.tokens)} (${early.source})` : "";
   // Never a promise the hook will not keep: no state folder it will use, or no rules.
   const problem = preparePrivateDir(settings.stateDir)?.error;
-  const promise = decision?.cause?.kind === "thresholds"
-    ? `refresh due (${cli.names(decision.cause.thresholds)})`
-    : decision?.upcoming === undefined
+  const promise = r.pending.length > 0
+    ? `refresh due (${cli.names(r.pending)})`
+    : r.next === null
     ? undefined
-    : `next refresh at ${nextAt(decision.upcoming, span)}`;
-  const broken = problem ?? (promise && await noRules(settings, cwd));
+    : `next refresh at ${nextAt(r.next, r.nextTokens)}`;
+  const rules = promise ? await loadStandingRules(settings, cwd) : undefined;
+  // Nothing to restate, said in a few words: the first problem found, if any.
+  const brief = (r: NonNullable<typeof rules>) =>
+    [r.manifest.kind === "invalid" ? r.manifest.error : [], sourceProblems(r.sources)].flat()[0] ??
+      "no rules to restate";
+  const broken = problem ?? (rules && nothingToRestate(rules) && brief(rules));
   const after = broken ? `no refresh: ${broken}` : promise ?? "all refreshed";
   const result = {
     ...none,
@@ -130,18 +140,9 @@ async function bridge(
 }
 
 /** The next refresh in tokens, as people say them: `180k`; `60k (30%)` for a percentage. */
-function nextAt(next: number, span: number | undefined): string {
+function nextAt(next: number, tokens: number | null): string {
   if (isTokenThreshold(next)) return formatTokens(next);
-  if (span === undefined) return thresholdText(next);
-  return `${formatTokens(Math.round(pointOf(next, span)))} (${thresholdText(next)})`;
-}
-
-/** Why the hook has nothing to restate for the folder `cwd`, or undefined when it has rules. */
-async function noRules(settings: Settings, cwd: string): Promise<string | undefined> {
-  const rules = await loadStandingRules(settings, cwd);
-  if (rules.lessons.length > 0 || rules.blocks.length > 0) return undefined;
-  const manifest = rules.manifest.kind === "invalid" ? [rules.manifest.error] : [];
-  return [...manifest, ...sourceProblems(rules.sources)][0] ?? "no rules to restate";
+  return tokens === null ? thresholdText(next) : `${formatTokens(tokens)} (${thresholdText(next)})`;
 }
 
 /** Runs `statusline`. Always exit 0 (a failing statusLine command blanks the line). */

@@ -2,16 +2,14 @@
  * `lessons-reinject why`: the hook's dry run for the next call (the trace of its debug line), and
  * what Claude Code recorded of its runs in the transcript: stderr lines it keeps but never shows.
  */
-import { failed } from "../core/result.ts";
-import type { Failure } from "../core/result.ts";
-import { debugLine, dryRun, stateDirFix, type Trace } from "../hook.ts";
+import { failed, type Failure } from "../core/result.ts";
+import { debugLine, stateDirFix, type Trace } from "../hook.ts";
 import { type HookRecord, hookRecordsOf } from "../io/hook_records.ts";
-import { loadStandingRules } from "../io/standing_rules.ts";
 import { untrustedDirReason } from "../io/state_store.ts";
 import { withTranscript } from "../io/transcript.ts";
 import * as cli from "./common.ts";
-import { chosenTarget, nextCallPayload } from "./locate.ts";
-import { nothingToRestate } from "./rules.ts";
+import { accountOf } from "./account.ts";
+import { chosenTarget } from "./locate.ts";
 import type { WhyJson } from "./schemas.ts";
 
 const HELP =
@@ -68,12 +66,12 @@ export async function runWhy(args: string[], ctx: cli.Ctx): Promise<number> {
   const target = await chosenTarget(flags.values, ctx, flags.cwd, HELP);
   if ("exit" in target) return target.exit;
   const { settings } = ctx;
-  const trace = await dryRun(nextCallPayload(target, flags.cwd), settings, { render: true });
+  // The host's settings and rules (AGENTS.md for Codex), as the dry run's own.
+  const account = await accountOf(settings, flags.cwd, target);
+  const trace = account.trace!;
   const read = withTranscript(target.path, (source, size) => hookRecordsOf(source, size));
   const records = failed(read) ? [] : read;
   const stateProblem = untrustedDirReason(settings.stateDir);
-  const rules = await loadStandingRules(settings, target.cwd ?? flags.cwd);
-  const none = rules.lessons.length === 0 && rules.blocks.length === 0;
   const quiet = "none: the hook writes a line per call only with LESSONS_DEBUG=1 (or " +
     `"debug": true in the config file), and otherwise only when a setting is wrong`;
   const why: WhyJson = {
@@ -81,7 +79,7 @@ export async function runWhy(args: string[], ctx: cli.Ctx): Promise<number> {
     answer: answerOf(trace, {
       stateDir: settings.stateDir,
       stateProblem,
-      noRules: none ? nothingToRestate(rules.manifest, rules.sources) : undefined,
+      noRules: account.nothing,
     }),
     nextCall: debugLine(trace),
     recorded: recordLines(records),

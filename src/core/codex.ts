@@ -105,11 +105,13 @@ function itemOf(payload: Fields): RolloutLine | undefined {
 /** Where Codex runs a hook in a rollout read forward (`status --timeline`); as hook/replay.ts's. */
 export type RolloutPoint =
   | { kind: "call"; end: number; toolUseId: string; tool: string; time: string | undefined }
-  | { kind: "compaction"; end: number; trigger: string | undefined; preTokens: undefined };
+  | { kind: "compaction"; end: number; trigger: string | undefined; preTokens: undefined }
+  | { kind: "answer"; end: number; texts: string[] };
 
 /**
  * Each call's hook runs once its response's usage is written (a `token_usage_record`, or before
- * 0.171.0 its `token_count`): the point is just past that line; a `compacted` line is a compaction.
+ * 0.171.0 its `token_count`): the point is just past that line; a `compacted` line is a compaction;
+ * a hook's answer is recorded after the call it answers (or the compaction, for SessionStart's).
  */
 export function rolloutPointsOf(
   lines: Iterable<{ line: Uint8Array; end: number }>,
@@ -130,6 +132,7 @@ export function rolloutPointsOf(
       const time = isRecord(entry) ? text(entry.timestamp) : undefined;
       pending.push({ id: found.callId, time });
     } else if (found?.kind === "usage") flush(end + 1);
+    else if (found?.kind === "answer") points.push({ kind: "answer", end, texts: found.texts });
     else if (found?.kind === "compacted") {
       flush(end + 1);
       points.push({ kind: "compaction", end: end + 1, trigger: "auto", preTokens: undefined });

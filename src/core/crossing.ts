@@ -19,6 +19,28 @@ function crossedText(threshold: Threshold, large: boolean, span: number): string
   return `${threshold}% (${thresholdText(Math.round(pointOf(threshold, span)))})`;
 }
 
+/**
+ * The refresh for `thresholds` at `reading`: the one place a threshold refresh's cause is made,
+ * for a crossing, a re-send and what a command shows. Without a reading, at `percent`.
+ */
+export function thresholdsCause(
+  thresholds: readonly Threshold[],
+  reading: Reading | NoReading | undefined,
+  percent = 0,
+): Extract<RefreshCause, { kind: "thresholds" }> {
+  if (!reading || !isReading(reading)) return { kind: "thresholds", thresholds, percent };
+  const { window, span, tokens, cadence } = reading;
+  return {
+    kind: "thresholds",
+    thresholds,
+    percent: reading.percent,
+    ...(window !== undefined ? { window } : {}),
+    ...(!cadence && span !== undefined && span !== window ? { span } : {}),
+    ...(tokens !== undefined ? { tokens } : {}),
+    ...(cadence ? { inTokens: true } : {}),
+  };
+}
+
 /** Thresholds reached and not fired fire now, in one refresh; with no reading, every n-th call. */
 export function onThresholds(
   reading: Reading | NoReading,
@@ -72,15 +94,7 @@ export function onThresholds(
     firedWindow = spans;
   }
   return {
-    cause: {
-      kind: "thresholds",
-      thresholds: crossed,
-      percent: reading.percent,
-      ...(reading.window !== undefined ? { window: reading.window } : {}),
-      ...(narrowed && reading.span !== undefined ? { span: reading.span } : {}),
-      ...(reading.tokens !== undefined ? { tokens: reading.tokens } : {}),
-      ...(large ? { inTokens: true } : {}),
-    },
+    cause: thresholdsCause(crossed, reading),
     next: {
       ...state,
       fired,

@@ -2,7 +2,8 @@
 import { thresholdOf, thresholdText } from "./numbers.ts";
 import type { Delivery, State } from "../schemas/state.ts";
 import { SESSION_START } from "./claude_code.ts";
-import { isReading, type NoReading, type Reading } from "./reading.ts";
+import type { NoReading, Reading } from "./reading.ts";
+import { thresholdsCause } from "./crossing.ts";
 import type { RefreshCause } from "./header.ts";
 import { failed } from "./result.ts";
 
@@ -177,12 +178,7 @@ export function withReceipts(input: ReceiptInput): Receipted {
         ...cause,
         thresholds: [...new Set([...cause.thresholds, ...again])].sort((a, b) => a - b),
       }
-      : {
-        kind: "thresholds",
-        thresholds: again,
-        percent: isReading(reading) ? reading.percent : input.firedPercent ?? Math.max(...again),
-        ...(isReading(reading) && reading.window !== undefined ? { window: reading.window } : {}),
-      };
+      : thresholdsCause(again, reading, input.firedPercent ?? Math.max(...again));
   }
   if (!cause) return { cause };
   const { call, at } = input.claim;

@@ -1,11 +1,10 @@
 /**
  * Step 4: the decision, made once, on the freshest state: parallel tool calls and resets race, so
- * under the context's lock it loads, decides, renders at most once and saves (a dry run: neither).
+ * under the context's lock it loads, decides (and renders, at most once) and saves (a dry run:
+ * neither). What the decision and its refresh are is src/hook.ts's; this step only keeps them.
  */
 import type { Decision } from "../core/decide.ts";
-import type { RefreshCause } from "../core/header.ts";
 import type { State } from "../schemas/state.ts";
-import { nothingSentAfterCompaction } from "../core/receipts.ts";
 import {
   loadState,
   preparePrivateDir,
@@ -20,6 +19,8 @@ export type Claimed =
   | { kind: "raced" } // a reset landed after the reading: it belongs to the context that ended
   | { kind: "failed"; reason: string };
 
+type Decided = { decision: Decision; refresh?: BuiltRefresh | undefined };
+
 interface ClaimInput {
   paths: StatePaths;
   stateDir: string;
@@ -29,21 +30,18 @@ interface ClaimInput {
   epoch?: number; // a tool call's reading's
   /** The state as the call loaded it before the lock (a tool call's), decided on first. */
   seen?: State;
-  decide: (state: State, found: boolean) => Decision;
-  render?: ((cause: RefreshCause) => Promise<BuiltRefresh>) | undefined;
+  /** The decision on the state as loaded, and the refresh it renders (src/hook.ts). */
+  decide: (state: State, found: boolean) => Promise<Decided> | Decided;
 }
 
 export async function claim(input: ClaimInput): Promise<Claimed> {
+  let early: Decided | undefined;
   // A declaration, not an async arrow: the bundle compiles it eagerly (scripts/eager_functions.ts).
   async function step(): Promise<Claimed> {
     const { kind, state } = loadState(input.paths.state);
     if (input.epoch !== undefined && (state.epoch ?? 0) !== input.epoch) return { kind: "raced" };
     const same = early && kind === "found" && canonical(state) === canonical(input.seen!);
-    const decided = same ? early : input.decide(state, kind === "found");
-    const refresh = decided.cause && input.render ? await input.render(decided.cause) : undefined;
-    const decision = refresh?.kind === "reloaded"
-      ? { ...decided, state: nothingSentAfterCompaction(state, decided.state) }
-      : decided;
+    const { decision, refresh } = same ? early! : await input.decide(state, kind === "found");
     // A refresh that cannot be rendered is not recorded as given.
     const changed = kind !== "found" || canonical(decision.state) !== canonical(state);
     if (!input.dry && refresh?.kind !== "error" && changed) {
@@ -54,11 +52,12 @@ export async function claim(input: ClaimInput): Promise<Claimed> {
   // Most calls change nothing: decided on the state read already, they need no lock and no second
   // read (a write that lands meanwhile is the next call's to see, as one just after would be);
   // under the lock, that decision stands while the state is still the one it was made on.
-  const early = !input.dry && input.known && input.seen
-    ? input.decide(input.seen, true)
-    : undefined;
-  if (early && !early.cause && canonical(early.state) === canonical(input.seen!)) {
-    return { kind: "decided", decision: early, refresh: undefined };
+  if (!input.dry && input.known && input.seen) {
+    early = await input.decide(input.seen, true);
+    const { decision } = early;
+    if (!decision.cause && canonical(decision.state) === canonical(input.seen)) {
+      return { kind: "decided", decision, refresh: undefined };
+    }
   }
   if (input.dry) return await step();
   const problem = input.known ? undefined : preparePrivateDir(input.stateDir);

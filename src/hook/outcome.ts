@@ -5,8 +5,6 @@
 import { hookAnswer } from "../core/claude_code.ts";
 import { isReading, type NoReading, type Reading } from "../core/reading.ts";
 import type { HookPayload } from "../schemas/payload.ts";
-import type { Settings } from "../settings/resolve.ts";
-import { rearmAfterRefresh } from "../io/lessons_learned_dedup.ts";
 import type { Claimed } from "./claim.ts";
 import { describeReading, type Part, silent } from "./trace.ts";
 
@@ -15,8 +13,6 @@ export function toolCallOutcome(
   claimed: Claimed,
   payload: HookPayload,
   reading: Reading | NoReading,
-  settings: Settings,
-  dry: boolean,
 ): Part {
   if (claimed.kind !== "decided") {
     return silent(claimed.kind === "failed" ? claimed.reason : "a reset arrived meanwhile");
@@ -44,10 +40,6 @@ export function toolCallOutcome(
   }
   if (!refresh) return { result: "fired", reason, decision };
   const { account } = refresh;
-  const session = { sessionId: payload.session_id, subagent: payload.agent_id !== undefined };
-  const rearm = !dry && cause.kind === "thresholds" && account.manifest !== undefined
-    ? rearmAfterRefresh(cause.thresholds, session, account.manifest, settings)
-    : undefined;
   const answer = hookAnswer(payload.hook_event_name, account.text);
-  return { result: "fired", reason, decision, refresh: account, rearm, answer };
+  return { result: "fired", reason, decision, refresh: account, answer };
 }

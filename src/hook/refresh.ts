@@ -15,12 +15,7 @@ export const NOTHING_TO_RESTATE = "no rules to restate";
 export type BuiltRefresh =
   | { kind: "text"; account: RefreshAccount }
   | { kind: "reloaded"; why: string }
-  | {
-    kind: "error";
-    error: string;
-    manifest: StandingRules["manifest"];
-    sources: StandingRules["sources"];
-  };
+  | { kind: "error"; error: string };
 
 /**
  * Builds the refresh for `cause`, for the project at `cwd`, headed with `token`, from `loaded`
@@ -51,8 +46,7 @@ export async function buildRefresh(
       const why = "only CLAUDE.md rules, which Claude Code puts back itself after a compaction";
       return { kind: "reloaded", why };
     }
-    const error = `${NOTHING_TO_RESTATE} (${trace.join("; ")})`;
-    return { kind: "error", error, manifest, sources };
+    return { kind: "error", error: `${NOTHING_TO_RESTATE} (${trace.join("; ")})` };
   }
   const rendered = renderCombined(
     refreshHeader(cause, token, { blocks, lessons }),

@@ -58,10 +58,24 @@ export function readerFor(path: string | undefined): TranscriptReader {
 export function settingsFor<S extends Settings>(path: string | undefined, settings: S): S {
   if (readerFor(path) === GEMINI) return { ...settings, ...geminiSettings(settings) };
   if (readerFor(path) !== CODEX) return settings;
-  const compactEnv = { host: codexCompaction(settings.codexHome) };
-  const hostRules = { files: AGENTS_FILES, dir: settings.codexHome };
-  return { ...settings, agent: "codex", compactEnv, scaleForAutocompact: false, hostRules };
+  const { codexHome } = settings;
+  const host = compactions.get(codexHome) ?? codexCompaction(codexHome);
+  compactions.set(codexHome, host);
+  const hostRules = { files: AGENTS_FILES, dir: codexHome };
+  const pluginsDir = codexHome && join(codexHome, "plugins");
+  const compactEnv = { host };
+  return {
+    ...settings,
+    agent: "codex",
+    compactEnv,
+    scaleForAutocompact: false,
+    hostRules,
+    pluginsDir,
+  };
 }
+
+/** Codex's config.toml is read once per process. */
+const compactions = new Map<string | undefined, NonNullable<CompactEnv["host"]>>();
 
 /** Where Codex compacts: `model_auto_compact_token_limit` in its config.toml, else its default. */
 function codexCompaction(codexHome: string | undefined): NonNullable<CompactEnv["host"]> {

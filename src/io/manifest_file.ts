@@ -13,9 +13,10 @@ import { newestInstalledFile } from "./plugin_cache.ts";
 /** Manifests larger than this are refused unparsed (real ones are well under 1 MB). */
 const MAX_MANIFEST_BYTES = 8 * 1024 * 1024;
 
-export type ManifestSettings =
-  & Pick<Settings, "manifestPath" | "manifestPathFrom" | "pluginRoot" | "claudeDir">
-  & Partial<Pick<Settings, "agent" | "codexHome">>;
+export type ManifestSettings = Pick<
+  Settings,
+  "manifestPath" | "manifestPathFrom" | "pluginRoot" | "pluginsDir"
+>;
 
 /** No manifest, or one that cannot be used and why. */
 export type UnusableManifest =
@@ -57,16 +58,15 @@ export async function readManifest(
 
 /** The configured path, else the plugin root's `data/`, else the newest installed plugin's. */
 function locateManifest(search: ManifestSettings): { path: string; via: string } | undefined {
-  const { manifestPath, pluginRoot, claudeDir } = search;
+  const { manifestPath, pluginRoot, pluginsDir } = search;
   if (manifestPath) {
     return { path: manifestPath, via: search.manifestPathFrom ?? "LESSONS_MANIFEST_PATH" };
   }
   const bundled = pluginRoot && join(pluginRoot, "data", "lesson-manifest.json");
   if (bundled && statOf(bundled)?.isFile) return { path: bundled, via: "CLAUDE_PLUGIN_ROOT/data" };
   const manifestFile = ["data", "lesson-manifest.json"];
-  // Under Codex, lessons-learned is installed in $CODEX_HOME/plugins, laid out as Claude Code's.
-  const agentDir = search.agent === "codex" ? search.codexHome : claudeDir;
-  const installed = agentDir &&
-    newestInstalledFile(join(agentDir, "plugins"), "lessons-learned", manifestFile);
+  // Under Codex, $CODEX_HOME/plugins, laid out as Claude Code's (io/hosts.ts).
+  const installed = pluginsDir &&
+    newestInstalledFile(pluginsDir, "lessons-learned", manifestFile);
   return installed ? { path: installed.path, via: "installed lessons-learned plugin" } : undefined;
 }

@@ -36,21 +36,31 @@ const PAIR_LINES = 8;
 const decoder = new TextDecoder();
 const mayMark = (text: string) => COMPACTION_MARKER_TEXTS.some((marker) => text.includes(marker));
 
+/** A command's transcripts, kept open: it reads one in several steps, opening it once. */
+let kept: Map<string, Deno.FsFile> | undefined;
+
+/** From now on this process opens each transcript once (the commands: not the hook's call). */
+export function keepTranscriptsOpen(): void {
+  kept ??= new Map();
+}
+
 /** Opens `path` and runs `read` on it; a missing or unreadable file is the reason there is none. */
 export function withTranscript<T>(
   path: string,
   read: (source: ByteSource, size: number) => T,
 ): T | Failure {
-  let file: Deno.FsFile | undefined;
+  let file = kept?.get(path);
   try {
-    file = Deno.openSync(path);
+    file ??= Deno.openSync(path);
+    kept?.set(path, file);
+    // Stated afresh on every read: the file grows while a session runs.
     const { isFile, size } = file.statSync();
     return isFile ? read(fileSource(file), size) : fail(`transcript ${path} is not a file`);
   } catch (error) {
     const missing = error instanceof Deno.errors.NotFound;
     return fail(`transcript ${path}: ${messageOf(error)}`, missing ? "missing" : "invalid");
   } finally {
-    file?.close();
+    if (!kept) file?.close();
   }
 }
 

@@ -11,6 +11,7 @@ import {
   type Env,
   expandHome,
   homeFrom,
+  pluginsDirOf,
   resolveCliSettings,
   resolveSettings,
   type Settings,
@@ -80,15 +81,6 @@ function configCandidates(env: Env, from?: { root: string | undefined }): Locati
   const config = home && join(home, ".config", "lessons-reinject", "config.jsonc");
   if (config) candidates.push({ path: config, via: "~/.config" });
   return candidates;
-}
-
-/** Claude Code's plugins folder: `CLAUDE_CODE_PLUGIN_CACHE_DIR`, else `<Claude folder>/plugins`. */
-function pluginsDirOf(env: Env): string | undefined {
-  const home = homeFrom(env);
-  const named = env("CLAUDE_CODE_PLUGIN_CACHE_DIR")?.trim();
-  if (named) return expandHome(named, home);
-  const claude = env("CLAUDE_CONFIG_DIR")?.trim() || (home && join(home, ".claude"));
-  return claude ? join(claude, "plugins") : undefined;
 }
 
 /** Finds and reads the config file. Never throws: an unusable file gives its problems. */

@@ -84,6 +84,11 @@ export interface Settings {
   home: string | undefined;
   /** Claude Code's folder: `CLAUDE_CONFIG_DIR`, else `~/.claude`. */
   claudeDir: string | undefined;
+  /**
+   * The host's plugins folder: `CLAUDE_CODE_PLUGIN_CACHE_DIR` (it replaces the whole folder),
+   * else `plugins` in Claude Code's folder; Codex's, in `$CODEX_HOME` (io/hosts.ts).
+   */
+  pluginsDir: string | undefined;
   /** The agent whose session this is: its instruction files and plugins (io/hosts.ts). */
   agent: "claude-code" | "codex" | "gemini";
   /** Another host's instruction files, read where CLAUDE.md is, and its own folder's (io/hosts.ts). */
@@ -161,7 +166,8 @@ export function resolveSettings(env: Env, file: ConfigFileOutcome = NO_FILE): Se
     rulesFiles: setting(SETTINGS.rulesFiles).map((p) => expandHome(p, home) ?? p),
     refreshAfterCompact: setting(SETTINGS.refreshAfterCompact),
     home,
-    claudeDir: nonEmpty(env("CLAUDE_CONFIG_DIR")) ?? (home ? join(home, ".claude") : undefined),
+    claudeDir: claudeDirOf(env),
+    pluginsDir: pluginsDirOf(env),
     agent: "claude-code",
     codexHome: nonEmpty(env("CODEX_HOME")) ?? (home ? join(home, ".codex") : undefined),
     geminiDir: geminiHome ? join(geminiHome, GEMINI_DIR) : undefined,
@@ -170,6 +176,20 @@ export function resolveSettings(env: Env, file: ConfigFileOutcome = NO_FILE): Se
     configFile: file,
     problems,
   };
+}
+
+/** Claude Code's folder: `CLAUDE_CONFIG_DIR`, else `~/.claude`. */
+function claudeDirOf(env: Env): string | undefined {
+  const home = homeFrom(env);
+  return nonEmpty(env("CLAUDE_CONFIG_DIR")) ?? (home ? join(home, ".claude") : undefined);
+}
+
+/** Claude Code's plugins folder: `CLAUDE_CODE_PLUGIN_CACHE_DIR`, else `<Claude folder>/plugins`. */
+export function pluginsDirOf(env: Env): string | undefined {
+  const named = nonEmpty(env("CLAUDE_CODE_PLUGIN_CACHE_DIR"));
+  if (named) return expandHome(named, homeFrom(env));
+  const claude = claudeDirOf(env);
+  return claude && join(claude, "plugins");
 }
 
 /** {@link resolveSettings}, and what only the commands read. */

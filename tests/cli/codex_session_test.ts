@@ -4,7 +4,7 @@
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { StatusJsonSchema } from "../../src/cli/schemas.ts";
+import { StatusJsonSchema, WhyJsonSchema } from "../../src/cli/schemas.ts";
 import { entries, writeTranscript } from "../_helpers.ts";
 import { CodexSession } from "../integration/_codex.ts";
 import { assertIncludes, cli, cliJson, cliOk, home, sessionsFolder } from "./_cli.ts";
@@ -49,6 +49,11 @@ Deno.test("status finds a project's Codex session and reads it against the rollo
   const doctor = await cli(["doctor", "--project", project], env);
   ok(doctor.code === 0 || doctor.code === 1, doctor.stderr);
   assertIncludes(doctor.stdout, "AGENTS.md");
+  // `why` reads the rules the session's agent has, as its own next call does (issue 39).
+  const due = { ...env, LESSONS_REINJECT_THRESHOLDS: "20" };
+  const why = await cliJson(WhyJsonSchema, ["why", "--project", project], due);
+  assertIncludes(why.answer, "a refresh is due: the next tool call gives it");
+  assertIncludes(why.nextCall, "AGENTS.md: 1 marked section");
   // Without AGENTS.md, status says where it looked, by the agent's name.
   Deno.removeSync(join(project, "AGENTS.md"));
   const without = await status(env, project);
@@ -72,28 +77,6 @@ Deno.test("status finds a project's Codex session and reads it against the rollo
   const run = await cliOk(["status", "--timeline", "--json", "--project", project], withClaude);
   const spans = JSON.parse(run.stdout).calls.map((c: { span: number }) => c.span);
   assertEquals(spans, [190_000, 190_000, 190_000]);
-});
-
-Deno.test("status --timeline replays a Codex session, its compaction and its receipts", async () => {
-  const { env, project, session } = await codexProject();
-  await session.compact(env);
-  await session.call(20_000, env);
-  await session.call(61_000, env);
-  const run = await cliOk(["status", "--timeline", "--json", "--project", project], env);
-  const { calls, events } = JSON.parse(run.stdout);
-  assertEquals(calls.map((c: { tokens: number }) => c.tokens), [
-    40_000,
-    61_000,
-    70_000,
-    20_000,
-    61_000,
-  ]);
-  assertEquals(events, [
-    { kind: "refresh", call: 2, thresholds: [30], delivery: "delivered" },
-    { kind: "compaction", beforeCall: 4, trigger: "auto", preTokens: null },
-    { kind: "restatement", call: "SessionStart", delivery: "delivered" },
-    { kind: "refresh", call: 5, thresholds: [30], delivery: "delivered" },
-  ]);
 });
 
 Deno.test("with both agents, the session written last is shown, and either by its id", async () => {

@@ -6,15 +6,8 @@
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
-import {
-  appendTranscript,
-  entries,
-  RECORDINGS,
-  runRecorded,
-  skeletonTranscript,
-  writeTranscript,
-} from "../_helpers.ts";
-import { callOf, cliOk, home } from "./_cli.ts";
+import { entries, RECORDINGS, skeletonTranscript, writeTranscript } from "../_helpers.ts";
+import { cliOk, home } from "./_cli.ts";
 import { eventOf, parse } from "../unit/cli/timeline/_svg.ts";
 
 /** `status --timeline --json` of `transcript` (with `more` arguments), parsed. */
@@ -87,24 +80,4 @@ Deno.test("status --timeline: a refresh Claude Code did not deliver, and its re-
   const t = await timeline(path, box.env);
   const marks = t.events.map((e) => [e.kind, e.call, e.delivery]);
   assertEquals(marks, [["refresh", 2, "missed"], ["resend", 3, "delivered"]]);
-});
-
-Deno.test("status --timeline draws the hook's own session: the same refreshes it gave", async () => {
-  const box = home();
-  const env = { ...box.env, LESSONS_CONTEXT_WINDOW: "100000" };
-  const transcript = join(box.dir, "session.jsonl");
-  writeTranscript(transcript, []);
-  const given: number[] = [];
-  for (const [i, percent] of [10, 31, 40, 53, 71].entries()) {
-    const id = `toolu_h${i}`;
-    const line = entries.assistant(percent * 1000, [id]);
-    appendTranscript(transcript, [line]);
-    const run = await runRecorded(callOf(line, transcript, id), env);
-    if (run.context) given.push(i + 1);
-  }
-  const t = await timeline(transcript, env);
-  const drawn = t.events.filter((e) => e.kind === "refresh");
-  assertEquals(drawn.map((e) => e.call), given);
-  // Claude Code recorded each delivery, the last one's too: it is judged at the transcript's end.
-  assertEquals(drawn.map((e) => e.delivery), ["delivered", "delivered", "delivered"]);
 });

@@ -41,7 +41,13 @@ export class CodexSession {
   readonly path: string;
   readonly id = "01a24332-43c1-7c10-b6aa-c7c52b770a52";
   #calls = 0;
-  constructor(readonly dir: string, readonly cwd: string, readonly window = 190_000) {
+  /** `hook`: how the hook runs (default: the real entry point, as a process). */
+  constructor(
+    readonly dir: string,
+    readonly cwd: string,
+    readonly window = 190_000,
+    readonly hook: typeof runHook = runHook,
+  ) {
     const id = this.id;
     const day = join(dir, "sessions", "2026", "12", "04");
     this.path = join(day, `rollout-2026-12-04T22-34-57-${id}.jsonl`);
@@ -84,7 +90,7 @@ export class CodexSession {
     });
     const run = options.late
       ? await runPausing(stdin, env, this.dir, () => this.append(record))
-      : await runHook(stdin, env);
+      : await this.hook(stdin, env);
     if (run.context !== undefined && !options.drop) this.append(codexAnswer(run.context));
     const output = template("response_item", "function_call_output");
     output.payload.call_id = callId;
@@ -106,7 +112,7 @@ export class CodexSession {
       transcript_path: this.path,
       cwd: this.cwd,
     });
-    const run = await runHook(stdin, env);
+    const run = await this.hook(stdin, env);
     const context = contextOf(run.stdout);
     if (context !== undefined) this.append(codexAnswer(context));
     return run;

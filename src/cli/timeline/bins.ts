@@ -1,5 +1,6 @@
 /** A timeline laid out for a chart: its calls in bins (columns), and the height scale. */
-import { isTokenThreshold } from "../../core/numbers.ts";
+import { formatTokens } from "../../core/header.ts";
+import { isTokenThreshold, type Threshold, thresholdText } from "../../core/numbers.ts";
 import { pointOf } from "../../core/thresholds.ts";
 import type { Timeline, TimelineEvent } from "./model.ts";
 
@@ -66,6 +67,13 @@ export function binTimeline(timeline: Timeline, columns: number): Bin[] {
   }
   return bins;
 }
+
+/**
+ * A threshold line's label, `at` tokens in `bin`: in tokens where the bin's span is over 200k, so
+ * that no axis mixes `30%` with `180k`.
+ */
+export const thresholdLabel = (t: Threshold, at: number, bin: Bin | undefined): string =>
+  bin?.large || isTokenThreshold(t) ? formatTokens(Math.round(at)) : thresholdText(t);
 
 /** How tokens map to height: 0 at the bottom, `top` at the top. */
 export interface Scale {

@@ -2,16 +2,18 @@
  * `lessons-reinject status --timeline`: replays a whole session through the hook's own steps
  * (`replaySession` in src/hook.ts), then draws it as text, as a standalone SVG or as JSON.
  */
-import { failed } from "../../core/result.ts";
+import { failed, type Result } from "../../core/result.ts";
 import { settingsFor } from "../../io/hosts.ts";
 import { writeReason } from "../../core/errors.ts";
 import { compactionSettings } from "../../io/claude_settings.ts";
 import { subagentCount } from "../../io/session_files.ts";
-import { refreshToken } from "../../io/state_store.ts";
+import { refreshToken, statePaths } from "../../io/state_store.ts";
+import { statOf } from "../../io/files.ts";
 import { replaySession } from "../../hook.ts";
 import * as cli from "../common.ts";
-import { chosenTarget } from "../locate.ts";
-import { timelineJson, timelineOf } from "./model.ts";
+import { chosenTarget, type Target } from "../locate.ts";
+import type { Settings } from "../../settings/resolve.ts";
+import { type Timeline, timelineJson, timelineOf } from "./model.ts";
 import { timelineSvg } from "./svg.ts";
 import { renderTimeline } from "./text.ts";
 
@@ -32,6 +34,27 @@ Options:
 
 const OPTIONS = { ...cli.TARGET, timeline: "boolean", svg: "string" } as const;
 
+/** The session `target` replayed through the hook's steps under its host's settings, drawn. */
+export async function timelineFor(
+  target: Target,
+  given: Settings,
+  cwd: string,
+): Promise<Result<Timeline>> {
+  const settings = settingsFor(target.path, given);
+  const { files } = compactionSettings(settings, cwd);
+  const { path, sessionId, agentId } = target;
+  const token = refreshToken(sessionId, agentId);
+  const ran = statOf(statePaths(settings.stateDir, sessionId, agentId).state) !== undefined;
+  const replayed = await replaySession(path, token, settings, files, agentId !== undefined, ran);
+  if (failed(replayed)) return replayed;
+  return timelineOf(replayed, {
+    transcript: path,
+    sessionId,
+    thresholds: settings.thresholds,
+    subagents: agentId ? 0 : subagentCount(path, sessionId),
+  });
+}
+
 /** Runs `status --timeline`. Exit 0 with the chart, 1 without a transcript, 2 on bad flags. */
 export async function runTimeline(args: string[], ctx: cli.Ctx): Promise<number> {
   const flags = await cli.readFlags(args, OPTIONS, HELP, ctx);
@@ -40,23 +63,8 @@ export async function runTimeline(args: string[], ctx: cli.Ctx): Promise<number>
   // Without a transcript, --json prints nothing: the error goes to stderr only.
   const target = await chosenTarget({ ...flags.values, json: false }, ctx, flags.cwd, HELP);
   if ("exit" in target) return target.exit;
-  const settings = settingsFor(target.path, ctx.settings);
-  const { files } = compactionSettings(settings, flags.cwd);
-  const { path, sessionId, agentId } = target;
-  const replayed = await replaySession(
-    path,
-    refreshToken(sessionId, agentId),
-    settings,
-    files,
-    agentId !== undefined,
-  );
-  if (failed(replayed)) return await cli.fail(replayed.error, false);
-  const timeline = timelineOf(replayed, {
-    transcript: path,
-    sessionId,
-    thresholds: settings.thresholds,
-    subagents: agentId ? 0 : subagentCount(path, sessionId),
-  });
+  const timeline = await timelineFor(target, ctx.settings, flags.cwd);
+  if (failed(timeline)) return await cli.fail(timeline.error, false);
   if (svg !== undefined) {
     try {
       await Deno.writeTextFile(svg, timelineSvg(timeline));

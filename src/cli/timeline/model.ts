@@ -11,14 +11,23 @@ export type Delivery = "delivered" | "missed" | "pending" | "unchecked";
 
 /** What happened at a call. A re-send names refreshes as their header does: `"30"`, `"60k"`. */
 export type TimelineEvent =
-  | { kind: "refresh"; call: number; thresholds: Threshold[]; delivery: Delivery }
+  | {
+    kind: "refresh";
+    call: number;
+    thresholds: Threshold[];
+    delivery: Delivery;
+    /** The call whose reading crossed them, when the hook sent them on a later one. */
+    crossed?: number;
+  }
   | { kind: "resend"; call: number; refreshes: string[]; delivery: Delivery }
-  | { kind: "restatement"; call: number | "SessionStart"; delivery: Delivery }
+  | { kind: "restatement"; call: number | "SessionStart"; delivery: Delivery; crossed?: number }
   | {
     kind: "compaction";
     beforeCall: number;
     trigger: "manual" | "auto" | undefined;
     preTokens: number | undefined;
+    /** The rules were restated after it (none: nothing beyond what Claude Code reloads). */
+    restated: boolean;
   }
   | { kind: "window"; call: number; from: number; to: number; evidence: string };
 
@@ -63,8 +72,17 @@ export function timelineOf(
   const events: TimelineEvent[] = [];
   // The events awaiting a receipt, by `<tool_use_id>|<label>`; an event with no label is none.
   const awaiting = new Map<string, { delivery: Delivery }>();
-  const claim = (event: TimelineEvent & { delivery: Delivery }, id: string, labels: string[]) => {
+  // The call whose reading first crossed each label the hook sent later, by label.
+  const crossedAt = new Map<string, number>();
+  const claim = (
+    event: Extract<TimelineEvent, { delivery: Delivery }> & { crossed?: number },
+    id: string,
+    labels: string[],
+  ) => {
     if (labels.length === 0) return;
+    const crossed = Math.min(...labels.map((l) => crossedAt.get(l) ?? Infinity));
+    if (crossed < Number(event.call) && event.kind !== "resend") event.crossed = crossed;
+    labels.forEach((label) => crossedAt.delete(label));
     events.push(event);
     for (const label of labels) awaiting.set(`${id}|${label}`, event);
   };
@@ -72,7 +90,13 @@ export function timelineOf(
   let compaction: Timeline["compaction"];
   const cadence = new Set<number>();
   for (const r of replayed) {
-    for (const report of r.kind === "settled" ? r.deliveries : r.decision.deliveries) {
+    // A reset reports only the claim it makes: the last context's are settled before it.
+    const reports = r.kind === "settled"
+      ? r.deliveries
+      : r.kind === "call"
+      ? r.decision.deliveries
+      : [];
+    for (const report of reports) {
       const event = awaiting.get(`${report.call}|${report.refresh}`);
       if (event) event.delivery = SHOWN[report.status];
     }
@@ -81,7 +105,9 @@ export function timelineOf(
     const n = calls.length + 1;
     if (r.kind === "compaction") {
       const trigger = r.trigger === "manual" || r.trigger === "auto" ? r.trigger : undefined;
-      events.push({ kind: "compaction", beforeCall: n, trigger, preTokens: r.preTokens });
+      const { preTokens } = r;
+      events.push({ kind: "compaction", beforeCall: n, trigger, preTokens, restated: !!d.cause });
+      crossedAt.clear();
       const at = "SessionStart";
       if (d.cause) claim({ kind: "restatement", call: at, delivery: "pending" }, at, ["compact"]);
       continue;
@@ -100,6 +126,9 @@ export function timelineOf(
       events.push({ kind: "window", call: n, from: window, to, evidence });
     }
     window = to ?? window;
+    for (const label of r.withheld ? labelsOf(r.withheld) : []) {
+      if (!crossedAt.has(label)) crossedAt.set(label, n);
+    }
     const cause = d.cause;
     if (!cause) continue;
     if (cause.kind === "toolCount") {

@@ -3,9 +3,8 @@
  * element with its fields as `data-*` attributes, so a test can read them back.
  */
 import { formatTokens } from "../../core/header.ts";
-import { thresholdText } from "../../core/numbers.ts";
 import { wrap } from "../common.ts";
-import { type Bin, binTimeline, heightOf, scaleOf, tokensAt } from "./bins.ts";
+import { type Bin, binTimeline, heightOf, scaleOf, thresholdLabel, tokensAt } from "./bins.ts";
 import type { Timeline, TimelineEvent } from "./model.ts";
 import { eventText, letterOf, timelineSummary } from "./text.ts";
 
@@ -70,7 +69,7 @@ export function timelineSvg(timeline: Timeline): string {
         `<path data-line="threshold" data-threshold="${t}" d="${
           steps((bin) => bin.points[k])
         }" fill="none" stroke="#e08a00" stroke-dasharray="4 3"/>`,
-        last === undefined ? "" : label(R + 6, y(last) + 4, thresholdText(t)),
+        last === undefined ? "" : label(R + 6, y(last) + 4, thresholdLabel(t, last, end)),
       ];
     }),
     // Axes: the tokens at each quarter of the height; the first call, the last, and the calls

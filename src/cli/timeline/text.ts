@@ -2,7 +2,7 @@
 import { formatTokens } from "../../core/header.ts";
 import { groupDigits, percentText, thresholdText } from "../../core/numbers.ts";
 import { count, wrap } from "../common.ts";
-import { binTimeline, heightOf, type Scale, scaleOf, tokensAt } from "./bins.ts";
+import { binTimeline, heightOf, type Scale, scaleOf, thresholdLabel, tokensAt } from "./bins.ts";
 import type { Delivery, Timeline, TimelineEvent } from "./model.ts";
 
 /** The plot's rows, and the columns of its labels: left (with the axis) and right. */
@@ -20,8 +20,14 @@ const [CONTEXT_MARKS, REFRESH_MARKS] = ["AM?W", "S!RCsrc"];
 const LEGEND = "█ context used, ━ window, ┄ threshold, × compaction point. context: A auto, " +
   "M manual, ? unknown compaction; W window proven larger. refresh: R refresh, S sent again, " +
   "C rules restated after a compaction, ! missed; lower case: not checked yet.";
-const said = (d: Delivery) =>
-  d === "pending" ? "not recorded yet" : d === "unchecked" ? "not checked" : d;
+const said = (d: Delivery, late?: number | false) =>
+  d === "pending"
+    ? "not recorded yet"
+    : d === "unchecked"
+    ? "not checked"
+    : d === "delivered" && late
+    ? `delivered, ${late === 1 ? "one call" : `${late} calls`} after the crossing`
+    : d;
 
 /** The whole text, no line wider than `max(width, 80)` (colour codes not counted). */
 export function renderTimeline(
@@ -87,7 +93,7 @@ function chart(timeline: Timeline, scale: Scale, plot: number, paint: (body: str
   timeline.thresholds.forEach((t, k) => {
     const at = end?.points[k];
     if (at === undefined || right.has(rowOf(at))) return;
-    right.set(rowOf(at), t < 100 ? thresholdText(t) : formatTokens(t));
+    right.set(rowOf(at), thresholdLabel(t, at, end));
   });
   const lines: string[] = [];
   for (let row = ROWS - 1; row >= 0; row--) {
@@ -149,7 +155,7 @@ export function eventText(event: TimelineEvent): string {
   switch (event.kind) {
     case "refresh":
       return `refresh ${event.thresholds.map((t) => thresholdText(t)).join(", ")}: ` +
-        said(event.delivery);
+        said(event.delivery, event.crossed && event.call - event.crossed);
     case "resend": {
       // The header names a percentage bare ("30"); the list writes it as everywhere else.
       const named = event.refreshes.map((r) => /^\d{1,2}$/.test(r) ? `${r}%` : r);
@@ -158,11 +164,17 @@ export function eventText(event: TimelineEvent): string {
     case "restatement":
       return `rules restated after the compaction${
         event.call === "SessionStart" ? " (at SessionStart)" : ""
-      }: ${said(event.delivery)}`;
+      }: ${
+        said(
+          event.delivery,
+          typeof event.call === "number" && event.crossed && event.call - event.crossed,
+        )
+      }`;
     case "compaction":
       return `${event.trigger ?? "unknown"} compaction ` +
         (event.preTokens === undefined ? "" : `at ${groupDigits(event.preTokens)} tokens, `) +
-        `before call ${event.beforeCall}`;
+        `before call ${event.beforeCall}` +
+        (event.restated ? "" : "; nothing to restate after it beyond what Claude Code reloads");
     case "window":
       return `window ${formatTokens(event.from)} to ${formatTokens(event.to)}: ${event.evidence}`;
   }
@@ -180,7 +192,8 @@ function eventList(timeline: Timeline, width: number): string[] {
   const rows = timeline.events.map((event) => {
     const at = event.kind === "compaction" ? undefined : event.call;
     const call = typeof at === "number" ? calls[at - 1] : undefined;
-    const base = call?.span ?? call?.window;
+    // Past a 200k span, in tokens only: a share of 200k would pass 100 %.
+    const base = call?.large ? undefined : call?.span ?? call?.window;
     const tokens = call?.tokens;
     const reading = tokens === undefined
       ? ""

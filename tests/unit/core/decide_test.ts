@@ -170,7 +170,7 @@ Deno.test("decideToolCall() sends a missed refresh again once, on a call that ca
   const evidence = seen({ from: 100, results: { toolu_1: 150 }, responses: [400] });
   const d = decideToolCall(call(reading(35), missed, { receipts: evidence, toolUseId: "toolu_2" }));
   // Stated at this reading (withReceipts() in receipts_test.ts: the owed one's own refresh).
-  assertEquals(d.cause, crossed([30], { percent: 35, window: 200_000 }));
+  assertEquals(d.cause, crossed([30], { percent: 35, window: 200_000, tokens: 70_000 }));
   assertEquals(d.deliveries.map((x) => x.status), ["owed"]);
   assertEquals(d.state.deliveries?.map((x) => [x.call, x.sent]), [["toolu_2", 2]]);
   equal(d.reason, "35% is below the next threshold, 52%; sending 30 again (not delivered)");

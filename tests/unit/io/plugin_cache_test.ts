@@ -11,6 +11,8 @@ import {
   newestInstalledFile,
 } from "../../../src/io/plugin_cache.ts";
 import { loadStandingRules } from "../../../src/io/standing_rules.ts";
+import { resolveSettings } from "../../../src/settings/resolve.ts";
+import { envOf } from "../settings/_settings.ts";
 import { cli } from "../../cli/_cli.ts";
 import { ROOT, sandbox } from "../../_helpers.ts";
 import { folderWith } from "./_io.ts";
@@ -37,28 +39,18 @@ Deno.test("newestInstalledFile() picks the install whose file changed last", asy
   ]);
   assertEquals(found?.path, newest);
   assertEquals(newestInstalledFile(plugins, "other-plugin", ["x"]), undefined);
-  // The hook's manifest lookup falls back to it when nothing is configured.
-  const search = {
-    sources: ["manifest" as const],
-    rulesFiles: [],
-    home: undefined,
-    manifestPath: undefined,
-    manifestPathFrom: undefined,
-    pluginRoot: undefined,
-    claudeDir: join(home, ".claude"),
-    projectDir: undefined,
-  };
-  const { manifest } = await loadStandingRules(search, undefined);
-  assertEquals(manifest.kind === "invalid" && manifest.location, {
-    path: newest,
-    via: "installed lessons-learned plugin",
+  // The hook's manifest lookup falls back to it when nothing is configured; in Claude's folder
+  // (CLAUDE_CONFIG_DIR moves it) unless CLAUDE_CODE_PLUGIN_CACHE_DIR names the plugins folder.
+  const lookup = async (vars: Record<string, string>) =>
+    (await loadStandingRules(resolveSettings(envOf(vars)), undefined)).manifest;
+  const found2 = { path: newest, via: "installed lessons-learned plugin" };
+  const at = (m: Awaited<ReturnType<typeof lookup>>) => m.kind === "invalid" && m.location;
+  assertEquals(at(await lookup({ HOME: home })), found2);
+  assertEquals(await lookup({ HOME: home, CLAUDE_CONFIG_DIR: join(home, "else") }), {
+    kind: "none",
   });
-  // CLAUDE_CONFIG_DIR moves Claude's folder: the lookup follows it (as doctor's does).
-  const elsewhere = await loadStandingRules(
-    { ...search, claudeDir: join(home, "elsewhere") },
-    undefined,
-  );
-  assertEquals(elsewhere.manifest, { kind: "none" });
+  const cache = { HOME: home, CLAUDE_CONFIG_DIR: join(home, "else") };
+  assertEquals(at(await lookup({ ...cache, CLAUDE_CODE_PLUGIN_CACHE_DIR: plugins })), found2);
 });
 
 Deno.test("installedDataDir() names the data folder Claude Code gives the install this runs from", async () => {

@@ -205,6 +205,7 @@ Deno.test("loadStandingRules() finds a project's and a user's rules from cwd and
     sources: [...ALL],
     rulesFiles: [],
     claudeDir: join(home, ".claude"),
+    pluginsDir: undefined,
     home,
     manifestPath: undefined,
     manifestPathFrom: undefined,

@@ -41,6 +41,7 @@ export const compaction = (n: number, preTokens = 150_000): TimelineEvent => ({
   beforeCall: n,
   trigger: "auto",
   preTokens,
+  restated: true,
 });
 
 /** A straight climb from `from` to `to` tokens over calls `first`..`last`; every 50th unread. */
@@ -70,13 +71,13 @@ export function threeCompactions(): Timeline {
     { kind: "refresh", call: 42, thresholds: [30, 60_000], delivery: "delivered" },
     { kind: "refresh", call: 87, thresholds: [52], delivery: "delivered" },
     { kind: "refresh", call: 123, thresholds: [70], delivery: "delivered" },
-    { kind: "compaction", beforeCall: 151, trigger: "auto", preTokens: 167_000 },
+    { kind: "compaction", beforeCall: 151, trigger: "auto", preTokens: 167_000, restated: true },
     { kind: "restatement", call: "SessionStart", delivery: "delivered" },
     { kind: "refresh", call: 189, thresholds: [30, 60_000], delivery: "delivered" },
     { kind: "refresh", call: 243, thresholds: [52], delivery: "missed" },
     { kind: "resend", call: 244, refreshes: ["52"], delivery: "delivered" },
     { kind: "refresh", call: 288, thresholds: [70], delivery: "delivered" },
-    { kind: "compaction", beforeCall: 301, trigger: "manual", preTokens: 150_000 },
+    { kind: "compaction", beforeCall: 301, trigger: "manual", preTokens: 150_000, restated: true },
     { kind: "restatement", call: 301, delivery: "delivered" },
     { kind: "refresh", call: 310, thresholds: [30, 60_000], delivery: "delivered" },
     {
@@ -88,7 +89,7 @@ export function threeCompactions(): Timeline {
     },
     { kind: "refresh", call: 430, thresholds: [52], delivery: "delivered" },
     { kind: "refresh", call: 493, thresholds: [70], delivery: "delivered" },
-    { kind: "compaction", beforeCall: 501, trigger: "auto", preTokens: 720_000 },
+    { kind: "compaction", beforeCall: 501, trigger: "auto", preTokens: 720_000, restated: true },
     { kind: "restatement", call: "SessionStart", delivery: "delivered" },
     { kind: "refresh", call: 516, thresholds: [60_000], delivery: "pending" },
   ];

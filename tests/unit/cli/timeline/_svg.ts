@@ -30,6 +30,8 @@ export function eventOf(element: Element): Record<string, unknown> {
       ? value.split(",").map(Number)
       : key === "refreshes"
       ? value.split(",")
+      : value === "true" || value === "false"
+      ? value === "true"
       : number(value);
   }
   return event;

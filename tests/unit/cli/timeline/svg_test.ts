@@ -13,7 +13,7 @@ const awkward: Timeline = {
   sessionId: `a<b>&"c'`,
   calls: [call(1, 50_000, 200_000), { ...call(2, undefined, undefined), tool: "<&>" }],
   events: [
-    { kind: "compaction", beforeCall: 2, trigger: undefined, preTokens: undefined },
+    { kind: "compaction", beforeCall: 2, trigger: undefined, preTokens: undefined, restated: true },
     { kind: "restatement", call: "SessionStart", delivery: "unchecked" },
     { kind: "window", call: 2, from: 200_000, to: 400_000, evidence: `"quoted" & <tagged>` },
     { kind: "resend", call: 2, refreshes: ["30", "60k", "compact"], delivery: "pending" },
@@ -96,6 +96,7 @@ Deno.test("timelineJson() writes every key, null where unknown", () => {
     beforeCall: 2,
     trigger: null,
     preTokens: null,
+    restated: true,
   });
   assertEquals(Object.keys(json), [
     "transcript",
