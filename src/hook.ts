@@ -271,7 +271,9 @@ function finish(
   { answer, ...trace }: Trace & { answer?: string | undefined },
   settings: Settings,
 ): HookOutcome {
-  const stderr = settings.problems.map((problem) => `lessons-reinject: ${problem}`);
+  // Where the host shows stderr, settings problems are said on a context's first call only.
+  const once = !settings.stderrShown || trace.stateFile === "missing";
+  const stderr = once ? settings.problems.map((problem) => `lessons-reinject: ${problem}`) : [];
   if (settings.debug) stderr.push(`lessons-reinject: ${debugLine(trace)}`);
   return { stdout: answer, stderr, trace };
 }

@@ -32,6 +32,8 @@ export function geminiSettings(settings: Settings): Partial<Settings> {
     agent: "gemini",
     compactEnv: { host },
     scaleForAutocompact: false,
+    // It shows a hook's stderr when stdout is empty (docs/maintainers/gemini-facts.md).
+    stderrShown: true,
     hostRules: { files: own.files ?? CONTEXT_FILES, dir },
   };
 }

@@ -93,6 +93,8 @@ export interface Settings {
   agent: "claude-code" | "codex" | "gemini";
   /** Another host's instruction files, read where CLAUDE.md is, and its own folder's (io/hosts.ts). */
   hostRules?: { files: readonly string[]; dir: string | undefined };
+  /** The host shows a quiet hook's stderr on every call (Gemini CLI): problems go once a context. */
+  stderrShown?: boolean;
   /** Codex's folder: `CODEX_HOME`, else `~/.codex`. */
   codexHome: string | undefined;
   /** Gemini CLI's folder: `$GEMINI_CLI_HOME/.gemini`, else `~/.gemini`. */

@@ -26,6 +26,15 @@ Deno.test("Gemini CLI: 60k, 104k and 140k refresh once each, with GEMINI.md's ru
   ok(first?.includes("## Non-Negotiable Directives"), "the manifest's lessons");
 });
 
+Deno.test("Gemini CLI shows a quiet hook's stderr: a bad setting is said on the first call only", async () => {
+  const s = session();
+  Object.assign(s.env, { LESSONS_REINJECT_THRESHOLDS: "30,abc" });
+  const said = [];
+  for (const tokens of [40_000, 45_000, 50_000]) said.push((await s.call(tokens)).stderr);
+  ok(said[0]!.includes("LESSONS_REINJECT_THRESHOLDS"), said[0]);
+  assertEquals(said.slice(1), ["", ""]);
+});
+
 Deno.test("Gemini CLI: on Gemma 4's 256,000 window the schedule is its percentages", async () => {
   const s = session({ model: "gemma-4-31b-it" });
   assertEquals(labelOf((await s.call(70_000)).context), "30"); // 27 % of 256k: 60k crossed
