@@ -243,10 +243,8 @@ async function onReset(payload: HookPayload, settings: Settings): Promise<Part> 
       }),
     }),
   });
-  if (claimed.kind !== "decided") {
-    const reason = claimed.kind === "failed" ? `cannot reset: ${claimed.reason}` : "raced";
-    return { result: "reset", reason };
-  }
+  if (failed(claimed)) return { result: "reset", reason: `cannot reset: ${claimed.error}` };
+  if (claimed.kind === "raced") return { result: "reset", reason: "raced" };
   const { decision } = claimed;
   const reason = built?.kind === "error"
     ? `${decision.reason}; cannot restate: ${built.error}`
