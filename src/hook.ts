@@ -16,7 +16,7 @@ import {
 import { decideReset, decideToolCall } from "./core/decide.ts";
 import { nothingSentAfterCompaction } from "./core/receipts.ts";
 import { messageOf } from "./core/errors.ts";
-import { failed } from "./core/result.ts";
+import { fail, failed, type Result } from "./core/result.ts";
 import { compactionFacts } from "./core/measure.ts";
 import { isHookPayload } from "./schemas/guards.ts";
 import type { HookPayload } from "./schemas/payload.ts";
@@ -59,7 +59,7 @@ export async function runHook(
   given: Settings,
 ): Promise<HookOutcome> {
   const payload = readPayload(stdinText);
-  if (typeof payload === "string") return finish(silent(payload), given);
+  if (failed(payload)) return finish(silent(payload.error), given);
   const settings = settingsFor(payload.transcript_path, given);
   const resets = payload.hook_event_name === SESSION_START &&
     RESET_SOURCES.includes(payload.source ?? "");
@@ -105,20 +105,17 @@ function eventOf({ hook_event_name: name, source }: HookPayload): string {
   return source ? `${name} (${source})` : name;
 }
 
-/**
- * Step 1: stdin as a payload (a guard proven equal to its schema: none is built), or why not. Not
- * a `Result`: a payload has an `error` of its own (PostToolUseFailure's).
- */
-function readPayload(stdinText: string | undefined): HookPayload | string {
-  if (stdinText === undefined) return "stdin is larger than the 16 MB cap";
-  if (stdinText.trim() === "") return "stdin is empty";
+/** Step 1: stdin as a payload (a guard proven equal to its schema: none is built), or why not. */
+function readPayload(stdinText: string | undefined): Result<HookPayload> {
+  if (stdinText === undefined) return fail("stdin is larger than the 16 MB cap");
+  if (stdinText.trim() === "") return fail("stdin is empty");
   let raw: unknown;
   try {
     raw = JSON.parse(stdinText);
   } catch {
-    return "stdin is not JSON";
+    return fail("stdin is not JSON");
   }
-  return isHookPayload(raw) ? raw : "stdin is not a hook payload with a session_id";
+  return isHookPayload(raw) ? raw : fail("stdin is not a hook payload with a session_id");
 }
 
 /** The answer to the payload's event, by what it is. */
@@ -246,10 +243,8 @@ async function onReset(payload: HookPayload, settings: Settings): Promise<Part> 
       }),
     }),
   });
-  if (claimed.kind !== "decided") {
-    const reason = claimed.kind === "failed" ? `cannot reset: ${claimed.reason}` : "raced";
-    return { result: "reset", reason };
-  }
+  if (failed(claimed)) return { result: "reset", reason: `cannot reset: ${claimed.error}` };
+  if (claimed.kind === "raced") return { result: "reset", reason: "raced" };
   const { decision } = claimed;
   const reason = built?.kind === "error"
     ? `${decision.reason}; cannot restate: ${built.error}`

@@ -13,11 +13,13 @@ import {
   writeJsonAtomically,
 } from "../io/state_store.ts";
 import type { BuiltRefresh } from "./refresh.ts";
+import type { Result } from "../core/result.ts";
 
-export type Claimed =
+/** The decision kept, or a reset that raced it, or why the state folder cannot be used. */
+export type Claimed = Result<
   | { kind: "decided"; decision: Decision; refresh: BuiltRefresh | undefined }
   | { kind: "raced" } // a reset landed after the reading: it belongs to the context that ended
-  | { kind: "failed"; reason: string };
+>;
 
 type Decided = { decision: Decision; refresh?: BuiltRefresh | undefined };
 
@@ -61,7 +63,7 @@ export async function claim(input: ClaimInput): Promise<Claimed> {
   }
   if (input.dry) return await step();
   const problem = input.known ? undefined : preparePrivateDir(input.stateDir);
-  if (problem) return { kind: "failed", reason: problem.error };
+  if (problem) return problem;
   return await withLock(input.paths.lock, step);
 }
 

@@ -6,6 +6,7 @@ import { hookAnswer } from "../core/claude_code.ts";
 import { isReading, type NoReading, type Reading } from "../core/reading.ts";
 import type { HookPayload } from "../schemas/payload.ts";
 import type { Claimed } from "./claim.ts";
+import { failed } from "../core/result.ts";
 import { describeReading, type Part, silent } from "./trace.ts";
 
 /** What a tool call's claim came to: the decision, and the refresh given, refused or not needed. */
@@ -14,9 +15,8 @@ export function toolCallOutcome(
   payload: HookPayload,
   reading: Reading | NoReading,
 ): Part {
-  if (claimed.kind !== "decided") {
-    return silent(claimed.kind === "failed" ? claimed.reason : "a reset arrived meanwhile");
-  }
+  if (failed(claimed)) return silent(claimed.error);
+  if (claimed.kind === "raced") return silent("a reset arrived meanwhile");
   const { decision, refresh } = claimed;
   const reason = isReading(reading)
     ? `${describeReading(reading)} → ${decision.reason}`

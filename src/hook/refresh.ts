@@ -11,7 +11,10 @@ import type { StandingRules } from "../io/standing_rules.ts";
 /** Why a refresh is refused: the one refusal there is; the sources it looked at follow it. */
 export const NOTHING_TO_RESTATE = "no rules to restate";
 
-/** `reloaded`: after a compaction, nothing Claude Code does not reload itself (CLAUDE.md). */
+/**
+ * `reloaded`: after a compaction, nothing Claude Code does not reload itself (CLAUDE.md); a third
+ * outcome, settled and recorded as `text` is (an `error` is not recorded), so not a `Result`.
+ */
 export type BuiltRefresh =
   | { kind: "text"; account: RefreshAccount }
   | { kind: "reloaded"; why: string }

@@ -18,7 +18,7 @@ export type ManifestSettings = Pick<
   "manifestPath" | "manifestPathFrom" | "pluginRoot" | "pluginsDir"
 >;
 
-/** No manifest, or one that cannot be used and why. */
+/** No manifest, or one that cannot be used, where and why (not a Failure: its fix needs where). */
 export type UnusableManifest =
   | { kind: "none" }
   | { kind: "invalid"; location: { path: string; via: string }; error: string };
