@@ -104,7 +104,6 @@ export function statusOf(
     recovered: trace.facts?.recovered ?? [],
     inherited: trace.facts?.inherited ?? [],
     pending: fired ? [...cause] : [],
-    // Refused for want of rules: what it crossed is still ahead.
     next: next ?? null,
     nextTokens: next !== undefined && span !== undefined ? Math.round(pointOf(next, span)) : null,
     toolCount: known.toolCount,

@@ -28,7 +28,7 @@ import type { ByteSource } from "../io/reverse_lines.ts";
 import { withTranscript } from "../io/transcript.ts";
 import { readerFor } from "../io/hosts.ts";
 import type { RolloutPoint } from "../core/codex.ts";
-import { parseLine } from "../core/transcript_entry.ts";
+import { isRecord, parseLine, text } from "../core/transcript_entry.ts";
 
 /** Where the hook runs: just past a tool call's entry (`end`), or past a compaction marker. */
 type Point =
@@ -129,12 +129,8 @@ function pointsOf(source: ByteSource, size: number, sidechainFile: boolean, toke
     ) {
       continue;
     }
-    let entry: Record<string, unknown>;
-    try {
-      entry = JSON.parse(decoder.decode(line));
-    } catch {
-      continue;
-    }
+    const entry = parseLine(line);
+    if (!isRecord(entry)) continue;
     const receipt = record ? receiptLineOf(entry, token, sidechainFile) : undefined;
     if (receipt?.kind === "answer") recordAnswer(answered, receipt.call, receipt.label, end);
     else if (receipt?.kind === "cancelled") answered.cancelled.add(receipt.call);
@@ -146,7 +142,7 @@ function pointsOf(source: ByteSource, size: number, sidechainFile: boolean, toke
       points.push({
         kind: "compaction",
         end: end + 1,
-        trigger: typeof trigger === "string" ? trigger : undefined,
+        trigger: text(trigger),
         preTokens: typeof preTokens === "number" ? preTokens : undefined,
       });
     } else if (entry.type === "assistant" && (entry.isSidechain !== true || sidechainFile)) {
@@ -156,8 +152,8 @@ function pointsOf(source: ByteSource, size: number, sidechainFile: boolean, toke
           continue;
         }
         seen.add(block.id);
-        const time = typeof entry.timestamp === "string" ? entry.timestamp : undefined;
-        const tool = typeof block.name === "string" ? block.name : "?";
+        const time = text(entry.timestamp);
+        const tool = text(block.name) ?? "?";
         const start = end - line.length;
         points.push({ kind: "call", end: end + 1, toolUseId: block.id, tool, time, start });
       }

@@ -4,18 +4,15 @@ import { isTokenThreshold, type Threshold, thresholdText } from "../../core/numb
 import { pointOf } from "../../core/thresholds.ts";
 import type { Timeline, TimelineEvent } from "./model.ts";
 
+type Call = Timeline["calls"][number];
+
 /**
  * Calls `first` to `last` as one column: their highest reading, the window and span at the last,
  * each threshold's point in tokens (undefined when unknown or never reached), their events.
  */
-export interface Bin {
+export interface Bin extends Pick<Call, "tokens" | "window" | "span" | "large"> {
   first: number;
   last: number;
-  tokens: number | undefined;
-  window: number | undefined;
-  span: number | undefined;
-  /** The cadence applied at its last call (a span over 200k). */
-  large: boolean;
   points: (number | undefined)[];
   events: TimelineEvent[];
 }
