@@ -140,19 +140,6 @@ Deno.test("once the rules are restated after a compaction, a first reading past 
   }
 });
 
-Deno.test("a lost state file does not fire twice: what fired is recovered from the transcript", async () => {
-  const { box, env, call, next } = setup(35);
-  const first = await runRecorded(call(), env);
-  ok(first.context);
-  // Claude Code records the refresh in the transcript; then the temp folder is cleaned.
-  appendTranscript(box.transcript, [entries.refresh(first.context!, "toolu_1")]);
-  for (const entry of Deno.readDirSync(box.stateDir)) {
-    Deno.removeSync(join(box.stateDir, entry.name));
-  }
-  assertEquals((await runRecorded(next(40, "toolu_2"), env)).stdout, "");
-  ok((await runRecorded(next(53, "toolu_3"), env)).context?.includes("refresh 52 ref="));
-});
-
 Deno.test("a 40 KB manifest: at most the budget, 9,500 characters by default, every directive at least by summary", async (t) => {
   const manifest = largeManifest(40_000);
   const lessons = Object.values(manifest.lessons as Record<string, Record<string, string>>);
