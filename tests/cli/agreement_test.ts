@@ -140,17 +140,11 @@ Deno.test("status and preview agree with the hook's next call on every real tran
   }
 });
 
-Deno.test("in a user's own project: with no rules anywhere the next call restates nothing; with rules marked in CLAUDE.md only, all three agree", async () => {
+Deno.test("in a user's own project with no rules anywhere, status, preview and the hook's next call agree that nothing is restated", async () => {
   const box = home();
   const project = projectIn(box.dir);
   const env = { ...box.env, LESSONS_DEBUG: "1", LESSONS_MANIFEST_PATH: "" };
-  /** A new session, its one reading `tokens`. */
-  const reading = (tokens: number, id: string) => {
-    const line = entries.assistant(tokens, [id], { model: "claude-sonnet-4-6" });
-    writeTranscript(box.transcript, [{ ...line, sessionId: crypto.randomUUID() }]);
-    return payload("PostToolUse.Bash", { tool_use_id: id });
-  };
-  const none = reading(88_000, "toolu_n");
+  const none = sonnetCall(box.transcript, 88_000, "toolu_n");
   // Before the hook's call and after it: it crossed 30, but gave nothing, so nothing is pending.
   for (let round = 0; round < 2; round++) {
     const { status } = await agree(box.transcript, env, project, none, runHook);
@@ -167,13 +161,6 @@ Deno.test("in a user's own project: with no rules anywhere the next call restate
     "next call    does nothing: 44% crossed 30, but no rules to restate",
   );
   assert(!human.stdout.includes("pending"), human.stdout);
-  // Rules marked in CLAUDE.md, and a new session.
-  const rule = "Run the tests before every commit.";
-  Deno.writeTextFileSync(join(project, "CLAUDE.md"), marked(rule));
-  const own = reading(62_000, "toolu_u");
-  const { status, hook } = await agree(box.transcript, env, project, own, runRecorded);
-  assertEquals([status.action, status.pending], ["refresh", [30]]);
-  assertIncludes(hook.context ?? "", `## Rules you marked in CLAUDE.md\n\n${rule}`);
 });
 
 /** Five calls of claude-sonnet-4-6, counted as 200k until 250,000 tokens prove 1M. */
