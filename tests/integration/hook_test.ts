@@ -267,16 +267,6 @@ Deno.test("a missing or broken manifest: silent, and the threshold stays unclaim
   ok((await runRecorded(call(), env)).context?.includes("refresh 30 ref="));
 });
 
-Deno.test("the window follows the model of the entry used", async () => {
-  const { env, call } = sandboxSession({ LESSONS_DEBUG: "1" }, [
-    entries.assistant(310_000, ["toolu_1"], { model: "claude-opus-5-5" }),
-  ]);
-  const run = await runRecorded(call("toolu_1"), env);
-  // On 1M the schedule is in tokens: 60k, 104k, 140k, then every 40k; all up to 300k at once.
-  ok(run.context?.includes("at 310,000 tokens (31% of the 1M-token context window)"), run.stderr);
-  ok(run.context?.includes("refresh 30,52,70,180k,220k,260k,300k "), run.context);
-});
-
 Deno.test("10 concurrent first calls after a compaction restate the rules exactly once", async () => {
   const { box, env, call } = setup(35);
   ok((await runRecorded(call(), env)).context);
