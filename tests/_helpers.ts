@@ -204,6 +204,27 @@ export function skeletonTranscript(name: string): string {
   return path;
 }
 
+/**
+ * The figures tests/fixtures/transcripts/skeletons/README.md gives each public transcript,
+ * measured on the originals and kept by their skeletons: its last main-chain usage (tokens), the
+ * window its model has in the version of Claude Code that wrote it (data/window_table.ts), and that
+ * model; no model: compacted after that usage, so there is no reading now.
+ */
+export const SKELETON_FIGURES: [file: string, tokens: number, window: number, model?: string][] = [
+  // 1.0.x compaction (isCompactSummary, no boundary) after the last usage.
+  ["v1.0.90-inline-sidechain-summary-entries.jsonl", 156089, 200_000],
+  ["v2.0.76-large-no-compaction.jsonl", 180437, 200_000, "claude-opus-4-5-20251101"],
+  ["v2.1.14-agent-progress-nested-usage.jsonl", 20229, 200_000, "claude-opus-4-5-20251101"],
+  // claude-opus-4-7 was 200k by default in 2.1.112 (natively 1M from 2.1.117).
+  ["v2.1.112-compact-boundary.jsonl", 89199, 200_000, "claude-opus-4-7"],
+  ["v2.1.121-pasted-images-833KB-line.jsonl", 123792, 200_000, "claude-sonnet-4-6"],
+  ["v2.1.167-main-with-workflow-subagents.jsonl", 72752, 1_000_000, "claude-opus-4-8"],
+  // A subagent's own file (its name says so): its last sidechain usage.
+  ["v2.1.167-subagent-file-agent-ab9eaae030fe399d0.jsonl", 50191, 1_000_000, "claude-opus-4-8"],
+  ["v2.1.185-three-compact-boundaries.jsonl", 63388, 200_000, "claude-sonnet-4-6"],
+  ["v2.1.212-newest.jsonl", 186830, 1_000_000, "claude-fable-5"],
+];
+
 // deno-lint-ignore no-explicit-any
 type Line = Record<string, any>;
 

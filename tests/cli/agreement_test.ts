@@ -23,6 +23,7 @@ import {
   RECORDED,
   runHook,
   runRecorded,
+  SKELETON_FIGURES,
   SKELETONS,
   spawnWithStdin,
   writeTranscript,
@@ -56,31 +57,12 @@ function transcripts(): string[] {
   return [RECORDED, ...skeletons];
 }
 
-/**
- * The figures in tests/fixtures/transcripts/skeletons/README.md (measured on the originals, kept by
- * their skeletons): the last main-chain usage (tokens), and
- * the window its model has in the version of Claude Code that wrote it (data/window_table.ts).
- */
-const EXPECTED: [file: string, tokens: number, window: number, compacted?: "compacted"][] = [
-  // 1.0.x compaction after the last usage: no reading; the stale figure is shown as such.
-  ["v1.0.90-inline-sidechain-summary-entries.jsonl", 156089, 200_000, "compacted"],
-  ["v2.0.76-large-no-compaction.jsonl", 180437, 200_000],
-  ["v2.1.14-agent-progress-nested-usage.jsonl", 20229, 200_000],
-  // claude-opus-4-7 was 200k by default in 2.1.112 (natively 1M from 2.1.117).
-  ["v2.1.112-compact-boundary.jsonl", 89199, 200_000],
-  ["v2.1.121-pasted-images-833KB-line.jsonl", 123792, 200_000],
-  ["v2.1.167-main-with-workflow-subagents.jsonl", 72752, 1_000_000],
-  // A subagent's own file: its last sidechain usage.
-  ["v2.1.167-subagent-file-agent-ab9eaae030fe399d0.jsonl", 50191, 1_000_000],
-  ["v2.1.185-three-compact-boundaries.jsonl", 63388, 200_000],
-  ["v2.1.212-newest.jsonl", 186830, 1_000_000],
-];
-
-/** Fails unless `status` (no state file yet) gives the figures EXPECTED has for its transcript. */
+/** Fails unless `status` (no state file yet) gives the figures SKELETON_FIGURES has for it. */
 function assertFigures(path: string, status: StatusJson): void {
-  const [, tokens, window, compacted] = EXPECTED.find(([file]) => path.endsWith(`/${file}`)) ?? [];
-  if (tokens === undefined || window === undefined) return;
-  if (compacted) {
+  const figures = SKELETON_FIGURES.find(([file]) => path.endsWith(`/${file}`));
+  if (!figures) return;
+  const [, tokens, window, model] = figures;
+  if (model === undefined) {
     assertEquals([status.tokens, status.source], [null, null]);
     assertIncludes(status.reason ?? "", "compacted");
     assertEquals(status.beforeCompaction?.tokens, tokens);
@@ -158,17 +140,11 @@ Deno.test("status and preview agree with the hook's next call on every real tran
   }
 });
 
-Deno.test("in a user's own project: with no rules anywhere the next call restates nothing; with rules marked in CLAUDE.md only, all three agree", async () => {
+Deno.test("in a user's own project with no rules anywhere, status, preview and the hook's next call agree that nothing is restated", async () => {
   const box = home();
   const project = projectIn(box.dir);
   const env = { ...box.env, LESSONS_DEBUG: "1", LESSONS_MANIFEST_PATH: "" };
-  /** A new session, its one reading `tokens`. */
-  const reading = (tokens: number, id: string) => {
-    const line = entries.assistant(tokens, [id], { model: "claude-sonnet-4-6" });
-    writeTranscript(box.transcript, [{ ...line, sessionId: crypto.randomUUID() }]);
-    return payload("PostToolUse.Bash", { tool_use_id: id });
-  };
-  const none = reading(88_000, "toolu_n");
+  const none = sonnetCall(box.transcript, 88_000, "toolu_n");
   // Before the hook's call and after it: it crossed 30, but gave nothing, so nothing is pending.
   for (let round = 0; round < 2; round++) {
     const { status } = await agree(box.transcript, env, project, none, runHook);
@@ -185,13 +161,6 @@ Deno.test("in a user's own project: with no rules anywhere the next call restate
     "next call    does nothing: 44% crossed 30, but no rules to restate",
   );
   assert(!human.stdout.includes("pending"), human.stdout);
-  // Rules marked in CLAUDE.md, and a new session.
-  const rule = "Run the tests before every commit.";
-  Deno.writeTextFileSync(join(project, "CLAUDE.md"), marked(rule));
-  const own = reading(62_000, "toolu_u");
-  const { status, hook } = await agree(box.transcript, env, project, own, runRecorded);
-  assertEquals([status.action, status.pending], ["refresh", [30]]);
-  assertIncludes(hook.context ?? "", `## Rules you marked in CLAUDE.md\n\n${rule}`);
 });
 
 /** Five calls of claude-sonnet-4-6, counted as 200k until 250,000 tokens prove 1M. */

@@ -1,5 +1,4 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import { join } from "node:path";
 import { PreviewJsonSchema } from "../../src/cli/schemas.ts";
 import { RECORDED, runHook } from "../_helpers.ts";
 import { assertIncludes, cli, cliJson, cliOk, home, ROOT, sonnetCall, unwrap } from "./_cli.ts";
@@ -50,44 +49,6 @@ Deno.test("preview prints the exact text the hook's next call would inject, and 
   assert(text.startsWith("[lessons-reinject refresh 52 ref="), text);
   assertIncludes(text, "at 90% of the 200k-token context window");
   assert(json.whole.length > 0);
-});
-
-Deno.test("preview of a 40 KB manifest: session start's 20, within the budget, the rest named", async () => {
-  const box = home();
-  const lessons: Record<string, unknown> = {};
-  for (let i = 0; i < 40; i++) {
-    lessons[`l${i}`] = {
-      slug: `lesson-${i}`,
-      type: i % 3 === 0 ? "protocol" : "directive",
-      priority: i % 10,
-      message: `Lesson ${i}: ${"do the careful thing and check it twice. ".repeat(25)}`,
-      summary: `Lesson ${i} in one line.`,
-      tags: [`tag${i % 4}`],
-    };
-  }
-  const manifest = join(box.dir, "big.json");
-  Deno.writeTextFileSync(
-    manifest,
-    JSON.stringify({ type: "lessons-learned-manifest", version: 1, lessons }),
-  );
-  assert(Deno.statSync(manifest).size > 40_000);
-  const env = { ...box.env, LESSONS_MANIFEST_PATH: manifest };
-  const json = await cliJson(PreviewJsonSchema, ["preview"], env);
-  assert(json.chars <= 9_500, String(json.chars));
-  assert(json.summarized.length > 0);
-  // Session start shows 20 (its default cap, this manifest setting none): the refresh too.
-  assertEquals(json.whole.length + json.summarized.length + json.omitted.length, 20);
-  // Every one of the 40 is accounted for: restated, or named with why not.
-  const cap = json.excluded.filter((e) => e.why === "session-start-cap").map((e) => e.id);
-  assertEquals(cap.length, 20);
-  assertEquals(
-    json.excluded.filter((e) => e.why === "refresh-budget").map((e) => e.id),
-    json.omitted,
-  );
-  assertEquals(
-    new Set([...json.whole, ...json.summarized, ...json.omitted, ...cap]).size,
-    40,
-  );
 });
 
 Deno.test("preview agrees with the hook when the state file is gone: nothing is due", async () => {

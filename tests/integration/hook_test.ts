@@ -45,33 +45,6 @@ Deno.test("PRD 1: at 31% the refresh holds the directives and the protocols", as
   ok(!text.includes("switched off"), "disabled lessons are not restated");
 });
 
-Deno.test("PRD 2: at 25% nothing is printed; a jump to 75% refreshes once, naming every threshold, then never again", async () => {
-  const { env, call, next } = setup(25);
-  const quiet = await runRecorded(call(), env);
-  assertEquals([quiet.code, quiet.stdout, quiet.stderr], [0, "", ""]);
-  const jump = await runRecorded(next(75, "toolu_2"), env);
-  ok(
-    jump.context?.startsWith("[lessons-reinject refresh 30,52,70 ref="),
-    jump.context?.slice(0, 60),
-  );
-  for (const [i, pct] of [79, 82].entries()) {
-    assertEquals((await runRecorded(next(pct, `toolu_${3 + i}`), env)).stdout, "");
-  }
-});
-
-Deno.test("PRD 3: each threshold fires once as the context climbs (past 30% twice refreshes only the first time)", async () => {
-  const { env, call, next } = setup(10);
-  const fired: string[] = [];
-  const climb = [10, 29, 30, 31.5, 40, 51.9, 52, 60, 69, 71, 80];
-  for (const [i, pct] of climb.entries()) {
-    const p = i === 0 ? call() : next(pct, `toolu_c${i}`);
-    const run = await runRecorded(p, env);
-    equal(run.code, 0);
-    if (run.context) fired.push(`${pct}:${/refresh ([0-9,]+)/.exec(run.context)?.[1]}`);
-  }
-  assertEquals(fired, ["30:30", "52:52", "71:70"]);
-});
-
 Deno.test("PostToolUseFailure answers under its own event name", async () => {
   const { box, env } = sandboxSession(WINDOW);
   const failure = payload("PostToolUseFailure.Bash", { transcript_path: box.transcript });
@@ -138,19 +111,6 @@ Deno.test("once the rules are restated after a compaction, a first reading past 
       ok(then.context?.includes("refresh 52 ref="), then.stdout);
     });
   }
-});
-
-Deno.test("a lost state file does not fire twice: what fired is recovered from the transcript", async () => {
-  const { box, env, call, next } = setup(35);
-  const first = await runRecorded(call(), env);
-  ok(first.context);
-  // Claude Code records the refresh in the transcript; then the temp folder is cleaned.
-  appendTranscript(box.transcript, [entries.refresh(first.context!, "toolu_1")]);
-  for (const entry of Deno.readDirSync(box.stateDir)) {
-    Deno.removeSync(join(box.stateDir, entry.name));
-  }
-  assertEquals((await runRecorded(next(40, "toolu_2"), env)).stdout, "");
-  ok((await runRecorded(next(53, "toolu_3"), env)).context?.includes("refresh 52 ref="));
 });
 
 Deno.test("a 40 KB manifest: at most the budget, 9,500 characters by default, every directive at least by summary", async (t) => {
@@ -305,16 +265,6 @@ Deno.test("a missing or broken manifest: silent, and the threshold stays unclaim
   ok(missing.stderr.includes("nope.json"), missing.stderr);
   // Once the manifest is back, the threshold still fires.
   ok((await runRecorded(call(), env)).context?.includes("refresh 30 ref="));
-});
-
-Deno.test("the window follows the model of the entry used", async () => {
-  const { env, call } = sandboxSession({ LESSONS_DEBUG: "1" }, [
-    entries.assistant(310_000, ["toolu_1"], { model: "claude-opus-5-5" }),
-  ]);
-  const run = await runRecorded(call("toolu_1"), env);
-  // On 1M the schedule is in tokens: 60k, 104k, 140k, then every 40k; all up to 300k at once.
-  ok(run.context?.includes("at 310,000 tokens (31% of the 1M-token context window)"), run.stderr);
-  ok(run.context?.includes("refresh 30,52,70,180k,220k,260k,300k "), run.context);
 });
 
 Deno.test("10 concurrent first calls after a compaction restate the rules exactly once", async () => {

@@ -7,15 +7,7 @@
  */
 import { deepStrictEqual as assertEquals, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
-import {
-  appendTranscript,
-  entries,
-  payload,
-  RECORDED,
-  runHook,
-  runPausing,
-  sandbox,
-} from "../_helpers.ts";
+import { payload, runHook, runPausing, sandbox } from "../_helpers.ts";
 import { compactionSummariser, FORK, shapes, SUMMARISER_ID, switchTurn } from "../replay/shapes.ts";
 
 /** A project folder laid out as Claude Code lays it out: `<session>.jsonl`, `<session>/subagents/`. */
@@ -129,37 +121,4 @@ Deno.test("the first call after /model to a smaller window waits for its own ent
   );
   ok(run.context?.startsWith("[lessons-reinject refresh 30 ref="), run.stderr);
   ok(run.stderr.includes("35% of 200000"), run.stderr);
-});
-
-Deno.test("two terminals whose chains share only the session's first entry: each gets its own 30 %", async () => {
-  const box = sandbox();
-  // The session's first entry, as 2.1.328 wrote it (a prompt, parentUuid null); each process goes
-  // on from it on its own chain, and makes its first call before either has fired anything.
-  const first = Deno.readTextFileSync(RECORDED).split("\n").map((l) => l && JSON.parse(l))
-    .find((l) => l.type === "user" && l.parentUuid === null);
-  Deno.writeTextFileSync(box.transcript, JSON.stringify(first) + "\n");
-  const tips = { a: String(first.uuid), b: String(first.uuid) };
-  const write = (chain: "a" | "b", lines: Record<string, unknown>[]) => {
-    for (const line of lines) [line.parentUuid, tips[chain]] = [tips[chain], String(line.uuid)];
-    appendTranscript(box.transcript, lines);
-  };
-  const env = { ...box.env, LESSONS_CONTEXT_WINDOW: "200000" };
-  const refreshed: string[] = [];
-  for (
-    const [id, tokens] of [["a1", 20], ["b1", 22], ["a2", 61], ["b2", 62], ["a3", 63]] as const
-  ) {
-    const chain = id[0] as "a" | "b";
-    write(chain, [entries.assistant(tokens * 1000, [`toolu_${id}`])]);
-    const run = await runHook(
-      payload("PostToolUse.Bash", {
-        transcript_path: box.transcript,
-        tool_use_id: `toolu_${id}`,
-      }),
-      env,
-    );
-    const answer = run.context === undefined ? [] : [entries.refresh(run.context, `toolu_${id}`)];
-    write(chain, [entries.toolResult(`toolu_${id}`), ...answer]);
-    refreshed.push(`${id} ${/ refresh (\S+) ref=/.exec(run.context ?? "")?.[1] ?? "-"}`);
-  }
-  assertEquals(refreshed, ["a1 -", "b1 -", "a2 30", "b2 30", "a3 -"]);
 });

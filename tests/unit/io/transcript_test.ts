@@ -3,7 +3,14 @@ import type { ByteSource } from "../../../src/io/reverse_lines.ts";
 import { historyOf, viewOf, withTranscript } from "../../../src/io/transcript.ts";
 import { resolveWindow } from "../../../src/core/window.ts";
 import { join } from "node:path";
-import { entries, RECORDED, RECORDINGS, sandbox, skeletonTranscript } from "../../_helpers.ts";
+import {
+  entries,
+  RECORDED,
+  RECORDINGS,
+  sandbox,
+  SKELETON_FIGURES,
+  skeletonTranscript,
+} from "../../_helpers.ts";
 import { jsonl, memory, viewOfFile } from "./_io.ts";
 
 /** The piece a marker's text is searched in, a megabyte at a time. */
@@ -30,26 +37,12 @@ const TOKEN = "0badc0de";
 const header = (thresholds: string) =>
   `[lessons-reinject refresh ${thresholds} ref=${TOKEN}] Context refresh`;
 
-// Expected figures: tests/fixtures/transcripts/skeletons/README.md ("last main-chain usage"),
-// measured on the originals; the skeletons keep every usage figure.
-// [file, tokens, model, window, a subagent's own file]; no tokens: compacted after the last usage.
-const PUBLIC_CASES: [string, number?, string?, number?, boolean?][] = [
-  ["v1.0.90-inline-sidechain-summary-entries.jsonl"],
-  ["v2.0.76-large-no-compaction.jsonl", 180437, "claude-opus-4-5-20251101", 200_000],
-  ["v2.1.14-agent-progress-nested-usage.jsonl", 20229, "claude-opus-4-5-20251101", 200_000],
-  ["v2.1.112-compact-boundary.jsonl", 89199, "claude-opus-4-7", 200_000],
-  ["v2.1.121-pasted-images-833KB-line.jsonl", 123792, "claude-sonnet-4-6", 200_000],
-  ["v2.1.167-main-with-workflow-subagents.jsonl", 72752, "claude-opus-4-8", 1_000_000],
-  [SUBAGENT_FILE, 50191, "claude-opus-4-8", 1_000_000, true],
-  ["v2.1.185-three-compact-boundaries.jsonl", 63388, "claude-sonnet-4-6", 200_000],
-  ["v2.1.212-newest.jsonl", 186830, "claude-fable-5", 1_000_000],
-];
-
 Deno.test("scanUsage() matches the README figures of every public transcript", async (t) => {
-  for (const [file, tokens, model, window, sidechainFile = false] of PUBLIC_CASES) {
+  for (const [file, tokens, window, model] of SKELETON_FIGURES) {
     await t.step(file, () => {
+      const sidechainFile = file.includes("subagent-file");
       const scan = viewOfFile(skeletonTranscript(file), { sidechainFile }).view;
-      if (tokens === undefined) {
+      if (model === undefined) {
         // 1.0.x compaction (isCompactSummary, no boundary) after the last real usage: the
         // 156,089 figure describes a context that no longer exists.
         assertEquals(scan.usage, undefined);
