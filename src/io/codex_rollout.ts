@@ -4,35 +4,17 @@
  * shared. The reading is the newest response's input tokens against the `model_context_window`
  * the rollout states; the receipts are Codex's records of delivered hook answers.
  */
-import { ROLLOUT_KEYS, type RolloutLine, rolloutLineOf } from "../core/codex.ts";
+import { ROLLOUT_KEYS, rolloutLineOf } from "../core/codex.ts";
 import { SESSION_START } from "../core/claude_code.ts";
-import { parseRefreshHeader, refreshLabelOf } from "../core/header.ts";
+import { refreshLabelOf } from "../core/header.ts";
 import type { ReceiptEvidence } from "../core/receipts.ts";
-import { parseLine } from "../core/transcript_entry.ts";
 import type { TranscriptUsage, TranscriptView, ViewQuery } from "../core/view.ts";
-import {
-  type ByteSource,
-  cachedSource,
-  countingSource,
-  readLinesBackward,
-} from "./reverse_lines.ts";
+import { type ByteSource, cachedSource } from "./reverse_lines.ts";
+import { linesBackOf, markersSince, MAX_SCAN_BYTES, refreshHistory } from "./host_lines.ts";
 
-const MAX_SCAN_BYTES = 64 * 1024 * 1024;
 const RECEIPT_MAX_BYTES = 8 * 1024 * 1024;
-const decoder = new TextDecoder();
 
-type Line = { start: number; line: RolloutLine };
-
-/** The meaningful lines of `source`'s first `size` bytes, newest first, within `maxBytes`. */
-function* linesBack(source: ByteSource, size: number, maxBytes: number): Generator<Line> {
-  for (const line of readLinesBackward(source, size, { maxBytes })) {
-    if (line.oversized) continue;
-    const text = decoder.decode(line.bytes);
-    if (!ROLLOUT_KEYS.some((key) => text.includes(key))) continue;
-    const parsed = rolloutLineOf(parseLine(line.bytes));
-    if (parsed) yield { start: line.start, line: parsed };
-  }
-}
+const linesBack = linesBackOf(ROLLOUT_KEYS, rolloutLineOf);
 
 /** The view of one call (`query.toolUseId`: its `call_id`), as `viewOf` gives Claude Code's. */
 export function rolloutViewOf(raw: ByteSource, size: number, query: ViewQuery): TranscriptView {
@@ -84,21 +66,11 @@ export function rolloutViewOf(raw: ByteSource, size: number, query: ViewQuery): 
   }
   if (toolUseId !== undefined && !view.callPresent && records) view.ownUsageDue = true;
   if (query.markersFrom !== undefined && view.markerAfterUsage === undefined) {
-    Object.assign(view, markersSince(source, size, query.markersFrom));
+    Object.assign(view, markersSince(linesBack, source, size, query.markersFrom));
   }
   if (query.receipts) view.receipts = rolloutReceiptsOf(source, size, query.receipts);
   view.bytesRead = source.bytesRead;
   return view;
-}
-
-/** The newest `compacted` line at or after `from`, and whether the whole range was read. */
-function markersSince(source: ByteSource, size: number, from: number): Partial<TranscriptView> {
-  const start = Math.max(from, size - MAX_SCAN_BYTES);
-  for (const { start: at, line } of linesBack(source, size, size - start)) {
-    if (at < start) break;
-    if (line.kind === "compacted") return { markerSince: at, markersChecked: start === from };
-  }
-  return { markersChecked: start === from };
 }
 
 /**
@@ -138,24 +110,11 @@ export function rolloutReceiptsOf(
 
 /** This hook's refreshes recorded since the newest compaction, as `historyOf` gives them. */
 export function rolloutHistoryOf(raw: ByteSource, size: number, token: string) {
-  const source = countingSource(raw);
-  const refreshed = new Set<number>();
-  let marker: number | undefined;
-  for (const { start, line } of linesBack(source, size, MAX_SCAN_BYTES)) {
-    if (line.kind === "compacted") {
-      marker = start;
-      break;
-    }
-    if (line.kind !== "answer") continue;
-    for (const text of line.texts) {
-      for (const t of parseRefreshHeader(text, token) ?? []) refreshed.add(t);
-    }
-  }
-  const { bytesRead } = source;
-  return {
-    ...(marker === undefined ? {} : { marker }),
-    refreshed: [...refreshed].sort((a, b) => a - b),
-    truncated: marker === undefined && bytesRead >= MAX_SCAN_BYTES && size > bytesRead,
-    bytesRead,
-  };
+  return refreshHistory(
+    linesBack,
+    (line) => line.kind === "answer" ? line.texts : [],
+    raw,
+    size,
+    token,
+  );
 }

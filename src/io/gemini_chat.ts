@@ -5,36 +5,16 @@
  * a compression is the `$set` of a history that starts with a snapshot. The call's own message is
  * written before its AfterTool hook runs, so nothing is waited for.
  */
-import { CHAT_KEYS, type ChatLine, chatLineOf, windowOf } from "../core/gemini.ts";
-import { parseRefreshHeader, refreshLabelOf } from "../core/header.ts";
+import { CHAT_KEYS, chatLineOf, windowOf } from "../core/gemini.ts";
+import { refreshLabelOf } from "../core/header.ts";
 import type { ReceiptEvidence } from "../core/receipts.ts";
-import { parseLine } from "../core/transcript_entry.ts";
 import type { TranscriptView, ViewQuery } from "../core/view.ts";
-import {
-  type ByteSource,
-  cachedSource,
-  countingSource,
-  readLinesBackward,
-} from "./reverse_lines.ts";
+import { type ByteSource, cachedSource } from "./reverse_lines.ts";
+import { linesBackOf, markersSince, MAX_SCAN_BYTES, refreshHistory } from "./host_lines.ts";
 
-const MAX_SCAN_BYTES = 64 * 1024 * 1024;
 const RECEIPT_MAX_BYTES = 8 * 1024 * 1024;
-const decoder = new TextDecoder();
 
-/** The meaningful lines of `source`'s first `size` bytes, newest first, within `maxBytes`. */
-function* linesBack(
-  source: ByteSource,
-  size: number,
-  maxBytes: number,
-): Generator<{ start: number; line: ChatLine }> {
-  for (const line of readLinesBackward(source, size, { maxBytes })) {
-    if (line.oversized) continue;
-    const raw = decoder.decode(line.bytes);
-    if (!CHAT_KEYS.some((key) => raw.includes(key))) continue;
-    const parsed = chatLineOf(parseLine(line.bytes));
-    if (parsed) yield { start: line.start, line: parsed };
-  }
-}
+const linesBack = linesBackOf(CHAT_KEYS, chatLineOf);
 
 /** The view of one AfterTool call, as `viewOf` gives Claude Code's. */
 export function chatViewOf(raw: ByteSource, size: number, query: ViewQuery): TranscriptView {
@@ -53,21 +33,11 @@ export function chatViewOf(raw: ByteSource, size: number, query: ViewQuery): Tra
     break;
   }
   if (query.markersFrom !== undefined && view.markerAfterUsage === undefined) {
-    Object.assign(view, markersSince(source, size, query.markersFrom));
+    Object.assign(view, markersSince(linesBack, source, size, query.markersFrom));
   }
   if (query.receipts) view.receipts = chatReceiptsOf(source, size, query.receipts);
   view.bytesRead = source.bytesRead;
   return view;
-}
-
-/** The newest compression at or after `from`, and whether the whole range was read. */
-function markersSince(source: ByteSource, size: number, from: number): Partial<TranscriptView> {
-  const start = Math.max(from, size - MAX_SCAN_BYTES);
-  for (const { start: at, line } of linesBack(source, size, size - start)) {
-    if (at < start) break;
-    if (line.kind === "compacted") return { markerSince: at, markersChecked: start === from };
-  }
-  return { markersChecked: start === from };
 }
 
 /**
@@ -105,24 +75,11 @@ function chatReceiptsOf(
 
 /** This hook's refreshes delivered since the newest compression, as `historyOf` gives them. */
 export function chatHistoryOf(raw: ByteSource, size: number, token: string) {
-  const source = countingSource(raw);
-  const refreshed = new Set<number>();
-  let marker: number | undefined;
-  for (const { start, line } of linesBack(source, size, MAX_SCAN_BYTES)) {
-    if (line.kind === "compacted") {
-      marker = start;
-      break;
-    }
-    if (line.kind !== "results") continue;
-    for (const text of line.results.flatMap((r) => r.answers)) {
-      for (const t of parseRefreshHeader(text, token) ?? []) refreshed.add(t);
-    }
-  }
-  const { bytesRead } = source;
-  return {
-    ...(marker === undefined ? {} : { marker }),
-    refreshed: [...refreshed].sort((a, b) => a - b),
-    truncated: marker === undefined && bytesRead >= MAX_SCAN_BYTES && size > bytesRead,
-    bytesRead,
-  };
+  return refreshHistory(
+    linesBack,
+    (line) => line.kind === "results" ? line.results.flatMap((r) => r.answers) : [],
+    raw,
+    size,
+    token,
+  );
 }
