@@ -20,6 +20,7 @@ import { settingsFor } from "../io/hosts.ts";
 import { loadStandingRules, type StandingRules } from "../io/standing_rules.ts";
 import { refreshToken, statePaths } from "../io/state_store.ts";
 import { keepTranscriptsOpen } from "../io/transcript.ts";
+import type { ContextWindow } from "../schemas/payload.ts";
 import type { Settings } from "../settings/resolve.ts";
 import * as cli from "./common.ts";
 import { nextCallPayload, type Target } from "./locate.ts";
@@ -37,11 +38,16 @@ export interface Account {
   status: StatusJson | undefined;
 }
 
-/** The account of `target`, its rules for the folder `cwd`: each file read once. */
+/**
+ * The account of `target`, its rules for the folder `cwd`: each file read once. `reading`: the
+ * statusline's, from its stdin; its line shows no text, so its dry run renders none (and leaves
+ * `leftOut` empty): it runs on every refresh of Claude Code's status bar.
+ */
 export async function accountOf<S extends Settings>(
   given: S,
   cwd: string,
   target: Result<Target>,
+  reading?: ContextWindow,
 ): Promise<Account & { host: S }> {
   keepTranscriptsOpen();
   const found = failed(target) ? undefined : target;
@@ -49,11 +55,12 @@ export async function accountOf<S extends Settings>(
   const rules = await loadStandingRules(host, found?.cwd ?? cwd);
   const nothing = nothingToRestate(rules, host.agent);
   if (!found) return { host, rules, nothing, trace: undefined, status: undefined };
-  const trace = await dryRun(nextCallPayload(found, cwd), host, { render: true, rules });
-  const sources = sourceLines(rules, host.agent);
+  const payload = { ...nextCallPayload(found, cwd), ...(reading && { context_window: reading }) };
+  const render = reading === undefined;
+  const trace = await dryRun(payload, host, { render, rules });
   const status = statusOf(trace, found, host, {
-    sources,
-    leftOut: sampleRefresh(rules, host).omitted,
+    sources: sourceLines(rules, host.agent),
+    leftOut: render ? sampleRefresh(rules, host).omitted : [],
   });
   return { host, rules, nothing, trace, status };
 }

@@ -7,18 +7,16 @@ import { failed } from "../core/result.ts";
 import { formatTokens } from "../core/header.ts";
 import { isTokenThreshold, thresholdText } from "../core/numbers.ts";
 import { percentOf } from "../core/window.ts";
-import { dryRun } from "../hook.ts";
+import { NOTHING_TO_RESTATE } from "../hook/refresh.ts";
 import { sourceProblems } from "../io/rule_sources.ts";
 import { preparePrivateDir } from "../io/state_store.ts";
-import { loadStandingRules } from "../io/standing_rules.ts";
 import { fieldOf } from "../schemas/guards.ts";
 import { statOf } from "../io/files.ts";
 import { readStdinCapped } from "../io/stdin.ts";
 import { recordFromStatusline, saveStatusline } from "../io/statusline_store.ts";
 import type { Settings } from "../settings/resolve.ts";
 import * as cli from "./common.ts";
-import { statusOf } from "./account.ts";
-import { nothingToRestate } from "./rules.ts";
+import { accountOf } from "./account.ts";
 import type { StatuslineJson } from "./schemas.ts";
 
 const HELP = `Usage: lessons-reinject statusline [--pass] [--json]
@@ -79,24 +77,16 @@ export async function bridge(
   // No transcript yet: the record carries no size.
   const record = recordFromStatusline(input, Date.now(), path ? statOf(path)?.size : undefined);
   if (failed(record)) return nothing(record.error, record.early);
-  const trace = await dryRun(
-    {
-      session_id: record.sessionId,
-      hook_event_name: "PostToolUse",
-      ...(path === undefined ? {} : { transcript_path: path }),
-      cwd,
-      context_window: {
-        used_percentage: record.percent,
-        context_window_size: record.window ?? null,
-        current_usage: record.tokens ?? null,
-      },
-    },
-    settings,
-    { render: false },
-  );
-  // The account of the session at this reading, as `status --json` gives it.
+  // The account of the session at this reading, as `status --json` gives it: the host's settings
+  // and rules, one dry run (no transcript yet: the reading alone).
   const target = { path: path ?? "", sessionId: record.sessionId, agentId: undefined };
-  const r = statusOf(trace, target, settings, { sources: [], leftOut: [] });
+  const account = await accountOf(settings, cwd, target, {
+    used_percentage: record.percent,
+    context_window_size: record.window ?? null,
+    current_usage: record.tokens ?? null,
+  });
+  const { host, rules } = account;
+  const r = account.status!;
   const window = r.window ?? record.window;
   // Compacting early, of the auto-compact window: what Claude Code's own figure counts (2.1.336).
   const point = r.compaction;
@@ -107,21 +97,20 @@ export async function bridge(
   const { tokens } = record;
   const percent = early && tokens !== undefined ? percentOf(tokens, early.window) : record.percent;
   const span = r.span ?? undefined;
-  const bar = cli.gauge(percent, settings.thresholds, early?.window ?? window, 20, span);
+  const bar = cli.gauge(percent, host.thresholds, early?.window ?? window, 20, span);
   const near = early ? ` · compaction near ${formatTokens(early.tokens)} (${early.source})` : "";
   // Never a promise the hook will not keep: no state folder it will use, or no rules.
-  const problem = preparePrivateDir(settings.stateDir)?.error;
+  const problem = preparePrivateDir(host.stateDir)?.error;
   const promise = r.pending.length > 0
     ? `refresh due (${cli.names(r.pending)})`
     : r.next === null
     ? undefined
     : `next refresh at ${nextAt(r.next, r.nextTokens)}`;
-  const rules = promise ? await loadStandingRules(settings, cwd) : undefined;
   // Nothing to restate, said in a few words: the first problem found, if any.
-  const brief = (r: NonNullable<typeof rules>) =>
-    [r.manifest.kind === "invalid" ? r.manifest.error : [], sourceProblems(r.sources)].flat()[0] ??
-      "no rules to restate";
-  const broken = problem ?? (rules && nothingToRestate(rules) && brief(rules));
+  const brief = () =>
+    [rules.manifest.kind === "invalid" ? rules.manifest.error : [], sourceProblems(rules.sources)]
+      .flat()[0] ?? NOTHING_TO_RESTATE;
+  const broken = problem ?? (promise && account.nothing && brief());
   const after = broken ? `no refresh: ${broken}` : promise ?? "all refreshed";
   const result = {
     ...none,
@@ -133,7 +122,7 @@ export async function bridge(
   };
   if (problem) return { ...result, error: problem };
   try {
-    return { ...result, recorded: true, path: saveStatusline(settings.stateDir, record) };
+    return { ...result, recorded: true, path: saveStatusline(host.stateDir, record) };
   } catch (error) {
     return { ...result, error: messageOf(error) };
   }
