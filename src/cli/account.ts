@@ -9,6 +9,7 @@ import { endOf } from "../core/compaction_point.ts";
 import type { RefreshCause } from "../core/header.ts";
 import * as numbers from "../core/numbers.ts";
 import { fillOf, isReading } from "../core/reading.ts";
+import type { CombinedRefresh } from "../core/render_rules.ts";
 import { plannedRefreshes, refreshPoints } from "../core/schedule.ts";
 import { pointOf } from "../core/thresholds.ts";
 import { percentOf } from "../core/window.ts";
@@ -34,6 +35,8 @@ export interface Account {
   rules: StandingRules;
   /** Why nothing can be restated, or undefined when some rule can be. */
   nothing: string | undefined;
+  /** The rules laid out as a refresh at the first threshold (not for the statusline). */
+  sample: CombinedRefresh | undefined;
   trace: Trace | undefined;
   status: StatusJson | undefined;
 }
@@ -54,15 +57,16 @@ export async function accountOf<S extends Settings>(
   const host = settingsFor(found?.path, given);
   const rules = await loadStandingRules(host, found?.cwd ?? cwd);
   const nothing = nothingToRestate(rules, host.agent);
-  if (!found) return { host, rules, nothing, trace: undefined, status: undefined };
-  const payload = { ...nextCallPayload(found, cwd), ...(reading && { context_window: reading }) };
   const render = reading === undefined;
+  const sample = render ? sampleRefresh(rules, host) : undefined;
+  if (!found) return { host, rules, nothing, sample, trace: undefined, status: undefined };
+  const payload = { ...nextCallPayload(found, cwd), ...(reading && { context_window: reading }) };
   const trace = await dryRun(payload, host, { render, rules });
   const status = statusOf(trace, found, host, {
     sources: sourceLines(rules, host.agent),
-    leftOut: render ? sampleRefresh(rules, host).omitted : [],
+    leftOut: sample?.omitted ?? [],
   });
-  return { host, rules, nothing, trace, status };
+  return { host, rules, nothing, sample, trace, status };
 }
 
 /** `status --json` from a dry run's trace. Pure. */

@@ -9,7 +9,6 @@ import { checkRules, checkThresholds } from "./doctor_rules.ts";
 import { check, checkPlugin, checkStatusline, pluginRootFor } from "./doctor_setup.ts";
 import { locateTranscript } from "./locate.ts";
 import { accountOf, shownRefresh } from "./account.ts";
-import { sampleRefresh } from "./rules.ts";
 import type { Check, DoctorJson, StatusJson } from "./schemas.ts";
 import { contextText, deliveryLines, nextCallText } from "./status.ts";
 
@@ -34,7 +33,7 @@ async function diagnose(ctx: cli.Ctx, cwd: string, flag: string | undefined): Pr
   const target = locateTranscript({}, cwd, ctx.settings);
   // The rules of the project's newest session's agent (AGENTS.md for Codex: io/hosts.ts).
   const account = await accountOf(ctx.settings, cwd, target);
-  const { host: settings, rules, trace, status } = account;
+  const { host: settings, trace, status } = account;
   const plugin = pluginRootFor(settings, program.root, flag);
   // The size `preview` gives: the refresh this session's next one would be, at its reading.
   const next = await shownRefresh(account, cwd, target, { always: true });
@@ -42,7 +41,7 @@ async function diagnose(ctx: cli.Ctx, cwd: string, flag: string | undefined): Pr
   const checks: Check[] = [
     ...checkSettings(settings),
     ...await checkPlugin(plugin, settings),
-    ...checkRules(rules, settings, measured ?? sampleRefresh(rules, settings)),
+    ...checkRules(account, measured ?? account.sample!),
     checkThresholds(settings, cwd, trace),
     checkStateDir(settings.stateDir),
     checkStatusline(settings, plugin),

@@ -12,22 +12,22 @@ import { compactionSettings } from "../io/claude_settings.ts";
 import type { StandingRules } from "../io/standing_rules.ts";
 import type { Settings } from "../settings/resolve.ts";
 import { count, groupDigits, names } from "./common.ts";
+import type { Account } from "./account.ts";
 import { check } from "./doctor_setup.ts";
 import type { Check } from "./schemas.ts";
 import { CLAUDE_MD_ROUTE, leftOutList, manifestFix, sourceLines } from "./rules.ts";
 
 const RAISE = `raise LESSONS_REINJECT_MAX_CHARS (up to ${claudeCode.INLINE_LIMIT})`;
 
-/** The manifest's check and the own rules', both measured on `rendered` (the sample refresh). */
-export function checkRules(
-  rules: StandingRules,
-  { maxChars, agent }: Pick<Settings, "maxChars" | "agent">,
-  rendered: CombinedRefresh,
-) {
-  const any = rules.lessons.length + rules.blocks.length > 0;
-  const size = `${groupDigits(rendered.text.length)} of ${groupDigits(maxChars)} characters`;
-  const manifest = checkManifest(rules.manifest, rendered, size, any);
-  return [manifest, checkOwnRules(rules, rendered, size, manifest.status === "fail", agent)];
+/**
+ * The manifest's check and the own rules', from the account's rules and its nothing to restate,
+ * both measured on `rendered` (the next refresh, else the sample one).
+ */
+export function checkRules({ rules, nothing, host }: Account, rendered: CombinedRefresh) {
+  const size = `${groupDigits(rendered.text.length)} of ${groupDigits(host.maxChars)} characters`;
+  const manifest = checkManifest(rules.manifest, rendered, size, nothing === undefined);
+  const excused = manifest.status === "fail";
+  return [manifest, checkOwnRules(rules, nothing, rendered, size, excused, host.agent)];
 }
 
 function checkManifest(
@@ -82,6 +82,7 @@ function checkManifest(
  */
 function checkOwnRules(
   rules: StandingRules,
+  nothing: string | undefined,
   r: CombinedRefresh,
   size: string,
   excused: boolean,
@@ -101,7 +102,7 @@ function checkOwnRules(
           : `fix ${s.display} ${note}`
       )
   ).join("; ");
-  if (rules.lessons.length + rules.blocks.length === 0) {
+  if (nothing !== undefined) {
     const fix = odd || `${CLAUDE_MD_ROUTE}, write .claude/reinject.md, or install lessons-learned`;
     const detail = [...lines, "nothing to restate from any source"].join("\n");
     return check("rules", excused ? "warn" : "fail", detail, fix);
