@@ -4,7 +4,7 @@
  * once), one dry run of the next tool call (`dryRun` in src/hook.ts) and, from its trace, the
  * thresholds, deliveries, what is pending, the next refresh and the compaction point.
  */
-import { failed, type Result } from "../core/result.ts";
+import { failed, type Failure, type Result } from "../core/result.ts";
 import { endOf } from "../core/compaction_point.ts";
 import type { RefreshCause } from "../core/header.ts";
 import * as numbers from "../core/numbers.ts";
@@ -19,7 +19,7 @@ import { compactionText, describeReading, FOR_PEOPLE } from "../hook/trace.ts";
 import { thresholdsCause } from "../core/crossing.ts";
 import { settingsFor } from "../io/hosts.ts";
 import { loadStandingRules, type StandingRules } from "../io/standing_rules.ts";
-import { refreshToken, statePaths } from "../io/state_store.ts";
+import { refreshToken, statePaths, untrustedDirReason } from "../io/state_store.ts";
 import { keepTranscriptsOpen } from "../io/transcript.ts";
 import type { ContextWindow } from "../schemas/payload.ts";
 import type { Settings } from "../settings/resolve.ts";
@@ -35,6 +35,8 @@ export interface Account {
   rules: StandingRules;
   /** Why nothing can be restated, or undefined when some rule can be. */
   nothing: string | undefined;
+  /** Why the hook will not use its state folder, if so (read, never made: commands only look). */
+  stateProblem: Failure | undefined;
   /** The rules laid out as a refresh at the first threshold (not for the statusline). */
   sample: CombinedRefresh | undefined;
   trace: Trace | undefined;
@@ -59,14 +61,16 @@ export async function accountOf<S extends Settings>(
   const nothing = nothingToRestate(rules, host.agent);
   const render = reading === undefined;
   const sample = render ? sampleRefresh(rules, host) : undefined;
-  if (!found) return { host, rules, nothing, sample, trace: undefined, status: undefined };
+  const stateProblem = untrustedDirReason(host.stateDir);
+  const facts = { host, rules, nothing, stateProblem, sample };
+  if (!found) return { ...facts, trace: undefined, status: undefined };
   const payload = { ...nextCallPayload(found, cwd), ...(reading && { context_window: reading }) };
   const trace = await dryRun(payload, host, { render, rules });
   const status = statusOf(trace, found, host, {
     sources: sourceLines(rules, host.agent),
     leftOut: sample?.omitted ?? [],
   });
-  return { host, rules, nothing, sample, trace, status };
+  return { ...facts, trace, status };
 }
 
 /** `status --json` from a dry run's trace. Pure. */

@@ -2,7 +2,8 @@
 import { formatTokens } from "../core/header.ts";
 import { percentText } from "../core/numbers.ts";
 import { stateDirFix } from "../hook.ts";
-import { preparePrivateDir, untrustedDirReason } from "../io/state_store.ts";
+import type { Failure } from "../core/result.ts";
+import { preparePrivateDir } from "../io/state_store.ts";
 import type { Settings } from "../settings/resolve.ts";
 import * as cli from "./common.ts";
 import { checkRules, checkThresholds } from "./doctor_rules.ts";
@@ -43,7 +44,7 @@ async function diagnose(ctx: cli.Ctx, cwd: string, flag: string | undefined): Pr
     ...await checkPlugin(plugin, settings),
     ...checkRules(account, measured ?? account.sample!),
     checkThresholds(settings, cwd, trace),
-    checkStateDir(settings.stateDir),
+    checkStateDir(settings.stateDir, account.stateProblem),
     checkStatusline(settings, plugin),
     ...checkSession(status, program.command),
   ];
@@ -67,9 +68,11 @@ function checkSettings({ configFile: file, problems }: Settings): Check[] {
   ];
 }
 
-/** The state folder exists (or can be made) with mode 0700, owned by this user, writable. */
-function checkStateDir(dir: string): Check {
-  const untrusted = untrustedDirReason(dir);
+/**
+ * The state folder exists (or can be made) with mode 0700, owned by this user, writable;
+ * `untrusted`: the account's reason the hook will not use it.
+ */
+function checkStateDir(dir: string, untrusted: Failure | undefined): Check {
   const problem = untrusted ?? preparePrivateDir(dir);
   if (!problem) return check("state folder", "ok", `${dir} (private, writable)`);
   const said = untrusted ? `${untrusted.error}: the hook will not use it` : problem.error;

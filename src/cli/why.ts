@@ -2,13 +2,12 @@
  * `lessons-reinject why`: the hook's dry run for the next call (the trace of its debug line), and
  * what Claude Code recorded of its runs in the transcript: stderr lines it keeps but never shows.
  */
-import { failed, type Failure } from "../core/result.ts";
-import { debugLine, stateDirFix, type Trace } from "../hook.ts";
+import { failed } from "../core/result.ts";
+import { debugLine, stateDirFix } from "../hook.ts";
 import { type HookRecord, hookRecordsOf } from "../io/hook_records.ts";
-import { untrustedDirReason } from "../io/state_store.ts";
 import { withTranscript } from "../io/transcript.ts";
 import * as cli from "./common.ts";
-import { accountOf } from "./account.ts";
+import { type Account, accountOf } from "./account.ts";
 import { chosenTarget } from "./locate.ts";
 import type { WhyJson } from "./schemas.ts";
 
@@ -32,19 +31,16 @@ Options:
  * The one answer: what stops the hook (a state folder it will not use, nothing to restate), else
  * what its next call does and why. Pure.
  */
-export function answerOf(
-  trace: Trace,
-  blocked: { stateDir: string; stateProblem: Failure | undefined; noRules: string | undefined },
-): string {
-  const { stateDir, stateProblem, noRules } = blocked;
+export function answerOf({ trace, host, nothing, stateProblem }: Account): string {
   if (stateProblem) {
     return `no refresh will come: ${stateProblem.error}, and the hook will not use it; ` +
-      stateDirFix(stateDir, stateProblem);
+      stateDirFix(host.stateDir, stateProblem);
   }
-  const why = trace.decision?.reason ?? trace.reason;
-  if (noRules) return `no refresh will come: ${noRules} (the next tool call: ${why})`;
-  if (trace.refused) return `no refresh can be given: ${trace.refused} (${why})`;
-  return trace.result === "fired"
+  const { decision, reason, refused, result } = trace!;
+  const why = decision?.reason ?? reason;
+  if (nothing) return `no refresh will come: ${nothing} (the next tool call: ${why})`;
+  if (refused) return `no refresh can be given: ${refused} (${why})`;
+  return result === "fired"
     ? `a refresh is due: the next tool call gives it (${why})`
     : `no refresh is due now: ${why}`;
 }
@@ -68,20 +64,14 @@ export async function runWhy(args: string[], ctx: cli.Ctx): Promise<number> {
   const { settings } = ctx;
   // The host's settings and rules (AGENTS.md for Codex), as the dry run's own.
   const account = await accountOf(settings, flags.cwd, target);
-  const trace = account.trace!;
   const read = withTranscript(target.path, (source, size) => hookRecordsOf(source, size));
   const records = failed(read) ? [] : read;
-  const stateProblem = untrustedDirReason(settings.stateDir);
   const quiet = "none: the hook writes a line per call only with LESSONS_DEBUG=1 (or " +
     `"debug": true in the config file), and otherwise only when a setting is wrong`;
   const why: WhyJson = {
     transcript: target.path,
-    answer: answerOf(trace, {
-      stateDir: settings.stateDir,
-      stateProblem,
-      noRules: account.nothing,
-    }),
-    nextCall: debugLine(trace),
+    answer: answerOf(account),
+    nextCall: debugLine(account.trace!),
     recorded: recordLines(records),
     problems: settings.problems,
     configFile: cli.configFileText(settings.configFile),

@@ -202,11 +202,7 @@ async function runPlan(plan: Plan, seed: number): Promise<Timeline> {
     const due = status.action === "refresh";
     const shown = await shownRefresh(account, project, target);
     assertEquals(shown.due, due, where("preview"));
-    const why = answerOf(account.trace!, {
-      stateDir: settings.stateDir,
-      stateProblem: undefined,
-      noRules: account.nothing,
-    });
+    const why = answerOf(account);
     assertEquals(why.startsWith("a refresh is due"), due, where(`why: ${why}`));
     if (due) {
       const named = shown.built?.kind === "text"
