@@ -34,7 +34,7 @@ export function bundleArgs(output: string, root: string, entry = join("src", "ma
 
 /** src/ modules no Claude Code tool call runs: the demo, the replay, Codex's, the startup notice. */
 const LAZY = [
-  "src/data/demo_session.ts",
+  "src/data/demo_session.jsonl",
   "src/hook/replay.ts",
   "src/core/codex.ts",
   "src/io/codex_rollout.ts",

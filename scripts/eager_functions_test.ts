@@ -69,7 +69,7 @@ Deno.test("isHookSource(): the hook's own code, not the commands', the replay's,
   assert(isHookSource("src/io/transcript.ts"));
   assert(isHookSource(undefined)); // the bundler's helpers
   assert(!isHookSource("x/src/cli/doctor.ts"));
-  assert(!isHookSource("src/data/demo_session.ts"));
+  assert(!isHookSource("src/data/demo_session.jsonl"));
   assert(!isHookSource("src/hook/replay.ts"));
   assert(!isHookSource("src/io/codex_rollout.ts"));
   assert(!isHookSource("x/.cache/deno/npm/registry.npmjs.org/zod/4.6.7/v4/core/core.js"));

@@ -6,7 +6,9 @@ import { DELIVERED_ATTACHMENT } from "../core/claude_code.ts";
 import { join } from "../core/path.ts";
 import { isReading } from "../core/reading.ts";
 import { REFERENCE_SPAN } from "../core/schedule.ts";
-import { DEMO_TRANSCRIPT_LINES } from "../data/demo_session.ts";
+// A real 2.1.328 transcript, its usage rewritten to climb past 30, 52 and 70 % of a 200k window:
+// built by scripts/measure/make_demo_session.ts, not edited by hand.
+import demoSession from "../data/demo_session.jsonl" with { type: "text" };
 import sampleManifest from "../data/sample_manifest.json" with { type: "json" };
 import { debugLine, runHook } from "../hook.ts";
 import { failed } from "../core/result.ts";
@@ -54,7 +56,7 @@ export const DEFAULT_MODEL_SESSION: Variant = {
 
 /** The bundled session's entries, rewritten to `variant`. */
 function entriesOf(variant: Variant): Entry[] {
-  return DEMO_TRANSCRIPT_LINES.map((line) => {
+  return demoSession.trimEnd().split(/\r?\n/).map((line) => {
     const entry: Entry = JSON.parse(line);
     if (variant.version && entry.version) entry.version = variant.version;
     const message = entry.type === "assistant" ? entry.message : undefined;

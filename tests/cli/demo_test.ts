@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { DemoJsonSchema } from "../../src/cli/schemas.ts";
-import { DEMO_TRANSCRIPT_LINES } from "../../src/data/demo_session.ts";
+import demoSession from "../../src/data/demo_session.jsonl" with { type: "text" };
 import { join } from "node:path";
 import { assertIncludes, cli, cliJson, cliOk, onTerminal, ROOT, sandbox } from "./_cli.ts";
 import { buildDemoLines, RECORDED } from "../../scripts/measure/make_demo_session.ts";
@@ -137,5 +137,5 @@ Deno.test("demo's closing hint, outside the checkout, names its hooks/run", asyn
 });
 
 Deno.test("the bundled demo session is the one derived from the recorded transcript", () => {
-  assertEquals([...DEMO_TRANSCRIPT_LINES], buildDemoLines(Deno.readTextFileSync(RECORDED)));
+  assertEquals(demoSession.trimEnd().split(/\r?\n/), buildDemoLines(Deno.readTextFileSync(RECORDED)));
 });
