@@ -68,6 +68,11 @@ export const names = (list: readonly Threshold[]): string =>
 type Spec = Record<string, "boolean" | "string">;
 type Values<S extends Spec> = { [K in keyof S]?: S[K] extends "boolean" ? boolean : string };
 
+/** The help's rows of the options that choose a session (`TARGET`). */
+export const SESSION_OPTIONS = `  --transcript PATH  the session's transcript
+  --session ID       the session's transcript under ~/.claude/projects/ (its id, or its start)
+  --project DIR      the project whose rules and newest session to use (default: this folder)`;
+
 /** Options of every command, of one that looks at a project, of one that looks at a session. */
 export const COMMON = { help: "boolean", json: "boolean" } as const;
 export const PROJECT = { ...COMMON, project: "string" } as const;

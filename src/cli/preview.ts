@@ -19,9 +19,7 @@ whole, as a summary line, or were left out. With no session, a refresh at the fi
 
 Options:
   --threshold N      the text of a refresh for N, due or not: a percentage (30) or tokens (60k)
-  --transcript PATH  the session's transcript
-  --session ID       the session, by id or the start of one
-  --project DIR      the project whose rules and newest session to use (default: this folder)
+${cli.SESSION_OPTIONS}
   --json             print the text and the accounting as JSON
   -h, --help         this help
 `;

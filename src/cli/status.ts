@@ -18,9 +18,7 @@ tokens and window and how they were found, the thresholds, which fired, what the
 does and why, the sources of rules and the state file. Reads, never writes.
 
 Options:
-  --transcript PATH  the transcript to read
-  --session ID       the session's transcript under ~/.claude/projects/ (its id, or its start)
-  --project DIR      the project whose newest session to read (default: this folder)
+${cli.SESSION_OPTIONS}
   --json             print the report as JSON (docs/commands.md: "status --json")
   --timeline         the whole session instead, call by call: a chart of the context use with
                      each threshold, compaction and refresh (status --timeline --help)

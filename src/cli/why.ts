@@ -20,9 +20,7 @@ of the hook in the transcript: the lines it wrote to stderr (Claude Code keeps t
 not show them, even with --verbose) and runs cancelled at their timeout. Reads, never writes.
 
 Options:
-  --transcript PATH  the transcript to read
-  --session ID       the session's transcript under ~/.claude/projects/ (its id, or its start)
-  --project DIR      the project whose newest session to read (default: this folder)
+${cli.SESSION_OPTIONS}
   --json             print the answer as JSON
   -h, --help         this help
 `;

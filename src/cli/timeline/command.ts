@@ -24,9 +24,7 @@ The session's context use call by call, replayed through the hook's own steps: t
 and the window as lines, each compaction and refresh marked, then one line per event.
 
 Options:
-  --transcript PATH  the transcript to draw
-  --session ID       the session's transcript under ~/.claude/projects/
-  --project DIR      the project whose newest session to draw (default: this folder)
+${cli.SESSION_OPTIONS}
   --svg FILE         also write the chart as one standalone SVG file
   --json             print the calls and the events as JSON
   -h, --help         this help

@@ -60,18 +60,15 @@ export function timelineSummary(timeline: Timeline, scale: Scale): string {
   const { calls, events } = timeline;
   const of = (kind: TimelineEvent["kind"]) => events.filter((e) => e.kind === kind).length;
   const missed = events.filter((e) => "delivery" in e && e.delivery === "missed").length;
+  const compaction = timeline.compaction;
+  const near = compaction
+    ? ` Compaction near ${groupDigits(compaction.tokens)}: ${compaction.evidence}.`
+    : "";
   return `Session ${timeline.sessionId}: ${count(calls.length, "tool call")}, ` +
     `${count(of("compaction"), "compaction")}, ${count(of("refresh"), "refresh")}` +
-    (missed > 0 ? ` (${groupDigits(missed)} missed)` : "") + `; ` +
-    `${
-      count(timeline.subagents, "subagent transcript")
-    } left out of the chart. Tokens in context, ` +
-    `${scale.kind === "sqrt" ? "square-root" : "linear"} scale.` +
-    (timeline.compaction
-      ? ` Compaction near ${
-        groupDigits(timeline.compaction.tokens)
-      }: ${timeline.compaction.evidence}.`
-      : "");
+    (missed > 0 ? ` (${groupDigits(missed)} missed)` : "") +
+    `; ${count(timeline.subagents, "subagent transcript")} left out of the chart. ` +
+    `Tokens in context, ${scale.kind === "sqrt" ? "square-root" : "linear"} scale.${near}`;
 }
 
 /** The chart's lines: the plot with its labels, the axis, the two rows of marks, the calls. */
@@ -161,15 +158,11 @@ export function eventText(event: TimelineEvent): string {
       const named = event.refreshes.map((r) => /^\d{1,2}$/.test(r) ? `${r}%` : r);
       return `sent again (${named.join(", ")}): ${said(event.delivery)}`;
     }
-    case "restatement":
-      return `rules restated after the compaction${
-        event.call === "SessionStart" ? " (at SessionStart)" : ""
-      }: ${
-        said(
-          event.delivery,
-          typeof event.call === "number" && event.crossed && event.call - event.crossed,
-        )
-      }`;
+    case "restatement": {
+      const at = event.call === "SessionStart" ? " (at SessionStart)" : "";
+      const late = typeof event.call === "number" && event.crossed && event.call - event.crossed;
+      return `rules restated after the compaction${at}: ${said(event.delivery, late)}`;
+    }
     case "compaction":
       return `${event.trigger ?? "unknown"} compaction ` +
         (event.preTokens === undefined ? "" : `at ${groupDigits(event.preTokens)} tokens, `) +
