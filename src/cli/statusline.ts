@@ -96,8 +96,7 @@ export async function bridge(
     : undefined;
   const { tokens } = record;
   const percent = early && tokens !== undefined ? percentOf(tokens, early.window) : record.percent;
-  const span = r.span ?? undefined;
-  const bar = cli.gauge(percent, host.thresholds, early?.window ?? window, 20, span);
+  const bar = cli.gauge(percent, host.thresholds, early?.window ?? window, 20, r.span);
   const near = early ? ` · compaction near ${formatTokens(early.tokens)} (${early.source})` : "";
   // Never a promise the hook will not keep: no state folder it will use, or no rules.
   const problem = preparePrivateDir(host.stateDir)?.error;
