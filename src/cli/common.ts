@@ -60,6 +60,9 @@ export function configFileText(file: ConfigFileOutcome): string {
   return looked.length > 0 ? `none (looked for ${looked.join(", ")})` : "none";
 }
 
+/** A refresh as its header labels it (`"30"`, `"60k"`), written as everywhere else: `30%`, `60k`. */
+export const labelText = (label: string): string => /^[0-9.]+$/.test(label) ? `${label}%` : label;
+
 /** Threshold names, or "none": `30%, 60k`. */
 export const names = (list: readonly Threshold[]): string =>
   list.length > 0 ? list.map((t) => thresholdText(t)).join(", ") : "none";

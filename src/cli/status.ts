@@ -40,7 +40,7 @@ export function deliveryLines(deliveries: StatusJson["deliveries"]): string[] {
   return deliveries.map((d) => {
     const what = d.refresh === "compact"
       ? "restatement after compaction"
-      : `${d.refresh}${/^[0-9.]+$/.test(d.refresh) ? "%" : ""}`;
+      : cli.labelText(d.refresh);
     const again = d.sent > 1 ? ", sent twice" : "";
     const fields: Record<string, string> = { call: d.call, again, reason: d.reason ?? "" };
     return `${what}: ${DELIVERY[d.status].replace(/\{(\w+)\}/g, (_, k) => fields[k]!)}`;

@@ -52,9 +52,7 @@ export async function bridge(
   };
   // Settings the hook refused, while they last (session start named them; `doctor` details them).
   const count = settings.problems.length;
-  const refused = count === 0
-    ? ""
-    : ` · settings: ${count} problem${count > 1 ? "s" : ""}, see doctor`;
+  const refused = count === 0 ? "" : ` · settings: ${cli.count(count, "problem")}, see doctor`;
   // At startup the line says so plainly; any other lack of a reading says why.
   const nothing = (error: string, early?: boolean): StatuslineJson => ({
     ...none,

@@ -1,7 +1,7 @@
 /** `status --timeline` as text: a summary, the chart binned to the width, a legend, the events. */
 import { formatTokens } from "../../core/header.ts";
 import { groupDigits, percentText, thresholdText } from "../../core/numbers.ts";
-import { count, wrap } from "../common.ts";
+import { count, labelText, wrap } from "../common.ts";
 import { binTimeline, heightOf, type Scale, scaleOf, thresholdLabel, tokensAt } from "./bins.ts";
 import type { Delivery, Timeline, TimelineEvent } from "./model.ts";
 
@@ -153,11 +153,8 @@ export function eventText(event: TimelineEvent): string {
     case "refresh":
       return `refresh ${event.thresholds.map((t) => thresholdText(t)).join(", ")}: ` +
         said(event.delivery, event.crossed && event.call - event.crossed);
-    case "resend": {
-      // The header names a percentage bare ("30"); the list writes it as everywhere else.
-      const named = event.refreshes.map((r) => /^\d{1,2}$/.test(r) ? `${r}%` : r);
-      return `sent again (${named.join(", ")}): ${said(event.delivery)}`;
-    }
+    case "resend":
+      return `sent again (${event.refreshes.map(labelText).join(", ")}): ${said(event.delivery)}`;
     case "restatement": {
       const at = event.call === "SessionStart" ? " (at SessionStart)" : "";
       const late = typeof event.call === "number" && event.crossed && event.call - event.crossed;
