@@ -137,5 +137,8 @@ Deno.test("demo's closing hint, outside the checkout, names its hooks/run", asyn
 });
 
 Deno.test("the bundled demo session is the one derived from the recorded transcript", () => {
-  assertEquals(demoSession.trimEnd().split(/\r?\n/), buildDemoLines(Deno.readTextFileSync(RECORDED)));
+  assertEquals(
+    demoSession.trimEnd().split(/\r?\n/),
+    buildDemoLines(Deno.readTextFileSync(RECORDED)),
+  );
 });
