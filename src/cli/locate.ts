@@ -104,11 +104,12 @@ function claudeTranscript(
   if (options.session) return findSession(options.session, projects, here);
   // From a subfolder, the session was started further up: this folder, then each one above it
   // up to the repository's root; the nearest with a session.
-  for (const dir of foldersUp(cwd, findGitRoot(cwd))) {
+  const root = findGitRoot(cwd);
+  for (const dir of foldersUp(cwd, root)) {
     const newest = newestSession(folderOf(dir));
     if (newest) return { ...idsOf(newest, readHead(newest, 256 * 1024)), path: newest, cwd: dir };
   }
-  const up = findGitRoot(cwd) ?? cwd;
+  const up = root ?? cwd;
   const where = up === cwd
     ? `${cwd} under ${here}`
     : `${cwd} or a folder above it up to ${up} under ${projects}`;
