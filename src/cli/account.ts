@@ -1,6 +1,6 @@
 /**
  * The account of a session: the hook's view of it, computed once, which every command renders
- * (`status`, `status --json`, `why`, `preview`, `doctor`). The host's settings, the rules (loaded
+ * (`status`, `why`, `preview`, `doctor`, the statusline). The host's settings, the rules (loaded
  * once), one dry run of the next tool call (`dryRun` in src/hook.ts) and, from its trace, the
  * thresholds, deliveries, what is pending, the next refresh and the compaction point.
  */

@@ -10,6 +10,8 @@ const str = z.nullable(z.string());
 const numbers = z.array(z.number());
 const strings = z.array(z.string());
 const reading = { percent: num, tokens: num, window: num };
+/** The config file and how it was found, or where none was, as the reports say it. */
+const configFileText = z.string();
 
 /** `lessons-reinject status --json`. */
 export const StatusJsonSchema = z.object({
@@ -62,8 +64,7 @@ export const StatusJsonSchema = z.object({
   })),
   leftOut: strings,
   configFile: str,
-  /** The config file and how it was found, or where none was: as the report says it. */
-  configFileText: z.string(),
+  configFileText,
   problems: strings,
 });
 export type StatusJson = z.infer<typeof StatusJsonSchema>;
@@ -78,7 +79,7 @@ export const WhyJsonSchema = z.object({
   /** What Claude Code recorded of the hook's stderr and cancelled runs, oldest first. */
   recorded: strings,
   problems: strings,
-  configFile: z.string(),
+  configFile: configFileText,
 });
 export type WhyJson = z.infer<typeof WhyJsonSchema>;
 
@@ -97,8 +98,7 @@ export const PreviewJsonSchema = z.object({
   excluded: z.array(z.object({ id: z.string(), why: z.enum(LEFT_OUT_WHY) })),
   invalid: strings,
   sources: strings,
-  /** The config file and how it was found, or where none was. */
-  configFile: z.string(),
+  configFile: configFileText,
 });
 export type PreviewJson = z.infer<typeof PreviewJsonSchema>;
 
@@ -152,8 +152,7 @@ export const StatuslineJsonSchema = z.object({
   ...reading,
   line: z.string(),
   error: str,
-  /** The config file and how it was found, or where none was. */
-  configFile: z.string(),
+  configFile: configFileText,
 });
 export type StatuslineJson = z.infer<typeof StatuslineJsonSchema>;
 
