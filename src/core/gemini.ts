@@ -2,6 +2,7 @@
  * Gemini CLI facts, each with its release, and what one line of its conversation file means to
  * this hook; docs/maintainers/gemini-facts.md says how each was measured (0.61.0, 2026-12-07).
  */
+import type { RolloutPoint } from "./codex.ts";
 import { isRecord, text } from "./transcript_entry.ts";
 
 /** The tool-call event: a tool's result, before it is sent (0.61.0 has no failure event). */
@@ -111,13 +112,7 @@ export function settingsOf(json: string | undefined): { threshold?: number; file
 }
 
 /** Where Gemini runs a call's AfterTool hook, in a file read forward (`status --timeline`). */
-export type ChatPoint = {
-  kind: "call";
-  end: number;
-  toolUseId: string;
-  tool: string;
-  time: string | undefined;
-};
+export type ChatPoint = Extract<RolloutPoint, { kind: "call" }>;
 
 /**
  * Each call's hook runs once its response's message is written, before the message is written

@@ -51,15 +51,19 @@ function numberOf(raw: unknown, suffixed: boolean): Result<number> {
   return Math.abs(scaled - rounded) < 1e-6 ? rounded : fail("not a whole number of tokens");
 }
 
-/** `value` (or why `raw` is no number) checked to be whole and from `min` to `max`. */
-function inRange(
+/**
+ * A whole number from `min` to `max` (`suffixed`: also `200k`, `1.5M`); `expected` names the valid
+ * values for the message.
+ */
+export function parseWhole(
   raw: unknown,
-  value: Result<number>,
-  [min, max]: [number, number],
+  min: number,
+  max: number,
   expected: string,
+  suffixed = false,
 ): Result<number> {
-  const problem = (why: string) => `expected ${expected} (${shownValue(raw)}: ${why})`;
-  const bad = (why: string): Result<number> => fail(problem(why));
+  const value = numberOf(raw, suffixed);
+  const bad = (why: string) => fail(`expected ${expected} (${shownValue(raw)}: ${why})`);
   if (failed(value)) return bad(value.error);
   if (Number.isNaN(value)) return bad("not a number");
   // Digits too many for a double read as Infinity: above any bound.
@@ -69,22 +73,12 @@ function inRange(
   return value;
 }
 
-/** A whole number from `min` to `max`; `expected` names the valid values for the message. */
-export function parseWhole(
-  raw: unknown,
-  min: number,
-  max: number,
-  expected: string,
-): Result<number> {
-  return inRange(raw, numberOf(raw, false), [min, max], expected);
-}
-
 export const TOKENS_EXPECTED =
   "a whole number of tokens from 1,000 to 100,000,000 (200000, 200k or 1M)";
 
 /** A token count from 1,000 to 100,000,000: `200000`, `200k`, `1.5M`. */
 export function parseTokens(raw: unknown): Result<number> {
-  return inRange(raw, numberOf(raw, true), [MIN_TOKENS, MAX_TOKENS], TOKENS_EXPECTED);
+  return parseWhole(raw, MIN_TOKENS, MAX_TOKENS, TOKENS_EXPECTED, true);
 }
 
 /** A percentage of the span (1 to 99) or a token count (1,000 or more): ranges that never meet. */

@@ -7,7 +7,6 @@ import {
   type CompactEnv,
 } from "../core/compaction_point.ts";
 import type { Threshold } from "../core/numbers.ts";
-import type { SourceName } from "../core/rule_source_names.ts";
 import { denoNpmCache, nodeTmpdir } from "./other_programs.ts";
 import { failed } from "../core/result.ts";
 import {
