@@ -50,9 +50,6 @@ export type Settings = ReturnType<typeof resolveSettings> & {
 /** What a command runs with besides: read only by the commands, never on a hook call. */
 export type CliSettings = ReturnType<typeof resolveCliSettings>;
 
-/** The agent whose session this is: its instruction files and plugins (io/hosts.ts). */
-type Agent = "claude-code" | "codex" | "gemini";
-
 const NO_FILE: ConfigFileOutcome = { path: undefined, via: undefined, settings: {}, problems: [] };
 
 /** Resolves every setting; an invalid value is named in `problems` and the next source used. */
@@ -125,7 +122,8 @@ export function resolveSettings(env: Env, file: ConfigFileOutcome = NO_FILE) {
      * else `plugins` in Claude Code's folder; Codex's, in `$CODEX_HOME` (io/hosts.ts).
      */
     pluginsDir: pluginsDirOf(env),
-    agent: "claude-code" as Agent,
+    /** The agent whose session this is: its instruction files and plugins (io/hosts.ts). */
+    agent: "claude-code" as "claude-code" | "codex" | "gemini",
     /** Codex's folder: `CODEX_HOME`, else `~/.codex`. */
     codexHome: nonEmpty(env("CODEX_HOME")) ?? (home ? join(home, ".codex") : undefined),
     /** Gemini CLI's folder: `$GEMINI_CLI_HOME/.gemini`, else `~/.gemini`. */
