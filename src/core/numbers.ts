@@ -93,26 +93,25 @@ export const THRESHOLD_EXPECTED = "a percentage from 1 to 99 (30 or 30%) or a to
 
 /** A threshold (`30`, `30%`, `60k`), or why not; a bare 100 to 999 could be either: refused. */
 export function thresholdOf(raw: unknown): Result<Threshold> {
-  const why = (problem: string): Result<Threshold> => fail(problem);
   // A JSON number is read as its digits would be: 52.5 and 250 are refused alike.
   const text = typeof raw === "number" || typeof raw === "string" ? String(raw).trim() : "";
   const percent = text.endsWith("%");
   const value = text === "" ? numberOf(raw, false) : numberOf(text.replace(/%$/, ""), !percent);
   if (failed(value) && value.error === "a whole number is expected") {
-    return why(`a whole percentage${percent ? "" : " or a whole number of tokens"} is expected`);
+    return fail(`a whole percentage${percent ? "" : " or a whole number of tokens"} is expected`);
   }
-  if (failed(value)) return why(value.error);
-  if (percent && (value < 1 || value > 99)) return why("a percentage from 1 to 99 is expected");
+  if (failed(value)) return fail(value.error);
+  if (percent && (value < 1 || value > 99)) return fail("a percentage from 1 to 99 is expected");
   if (percent) return value;
   if (SUFFIXED.test(text) && value < MIN_TOKENS) {
-    return why(`${groupDigits(value)} tokens is below 1,000`);
+    return fail(`${groupDigits(value)} tokens is below 1,000`);
   }
-  if (value < 1) return why("a threshold is at least 1%");
+  if (value < 1) return fail("a threshold is at least 1%");
   if (value > 99 && value < MIN_TOKENS) {
     const fix = `write 99% or less, or ${value}k tokens`;
-    return why(`ambiguous: as a percentage it is over 99, as tokens under 1,000; ${fix}`);
+    return fail(`ambiguous: as a percentage it is over 99, as tokens under 1,000; ${fix}`);
   }
-  if (value > MAX_TOKENS) return why(`above ${groupDigits(MAX_TOKENS)} tokens`);
+  if (value > MAX_TOKENS) return fail(`above ${groupDigits(MAX_TOKENS)} tokens`);
   return value;
 }
 

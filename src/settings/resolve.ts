@@ -15,6 +15,7 @@ import {
   parseOnOff,
   type SettingRow,
   SETTINGS,
+  type SettingValues,
   shown,
 } from "./table.ts";
 
@@ -39,7 +40,7 @@ export interface ConfigFileOutcome {
   empty?: boolean;
 }
 
-/** What a hook call runs with: every setting resolved, and the folders it reads. */
+/** What a hook call runs with: each table row's value, resolved, and the folders it reads. */
 export type Settings = ReturnType<typeof resolveSettings> & {
   /** Another host's instruction files, read where CLAUDE.md is, and its own folder's (io/hosts.ts). */
   hostRules?: { files: readonly string[]; dir: string | undefined };
@@ -55,11 +56,9 @@ const NO_FILE: ConfigFileOutcome = { path: undefined, via: undefined, settings: 
 /** Resolves every setting; an invalid value is named in `problems` and the next source used. */
 export function resolveSettings(env: Env, file: ConfigFileOutcome = NO_FILE) {
   const problems = [...file.problems];
-  function setting<T>(row: SettingRow<T> & { fallback: T }): T;
-  function setting<T>(row: SettingRow<T>): T | undefined;
-  function setting<T>(row: SettingRow<T>): T | undefined {
+  function setting(row: SettingRow<unknown>): unknown {
     // The file's values were checked by this same row when the file was read.
-    const fromFile = (file.settings as Record<string, unknown>)[row.key] as T | undefined;
+    const fromFile = (file.settings as Record<string, unknown>)[row.key];
     const raw = env(row.env);
     if (raw === undefined || raw.trim() === "") return fromFile ?? row.fallback;
     const parsed = row.parse(raw);
@@ -71,48 +70,33 @@ export function resolveSettings(env: Env, file: ConfigFileOutcome = NO_FILE) {
     return fromFile ?? row.fallback;
   }
 
+  // Every row, in the table's order (their problems too); a few are finished below.
+  const rows = Object.values(SETTINGS).map((row: SettingRow<unknown>) => [row.key, setting(row)]);
+  const { contextWindow, ...given } = Object.fromEntries(rows) as SettingValues;
   const home = homeFrom(env);
   const geminiHome = nonEmpty(env("GEMINI_CLI_HOME")) ?? home;
-  const thresholds = setting(SETTINGS.thresholds);
   return {
-    /** When to refresh: percentages and token counts, sorted. */
-    thresholds,
+    ...given,
     /** Thresholds whose refresh re-arms lessons-learned's PreToolUse dedup; empty: never. */
-    rearmDedupAt: rearmAt(setting(SETTINGS.rearmDedupAt), thresholds, problems),
+    rearmDedupAt: rearmAt(given.rearmDedupAt, given.thresholds, problems),
     /** The folder Node's `os.tmpdir()` gives lessons-learned's hooks. */
     lessonsLearnedTmp: nodeTmpdir(env, Deno.build.os),
-    /** Tokens between refreshes past the last threshold on a span over 200k; 0: off. */
-    cadence: setting(SETTINGS.cadence),
-    /** Without a context reading, refresh every this many tool calls. */
-    toolCountInterval: setting(SETTINGS.toolCountInterval),
-    /** One refresh's budget, in characters. */
-    maxChars: setting(SETTINGS.maxChars),
     /** The context window the user gives (`LESSONS_CONTEXT_WINDOW`); undefined: the evidence's. */
-    windowOverride: setting(SETTINGS.contextWindow),
+    windowOverride: contextWindow,
     /** `CLAUDE_CODE_DISABLE_1M_CONTEXT` is on. */
     disable1m: isOn(env("CLAUDE_CODE_DISABLE_1M_CONTEXT")),
     /** Some Claude Code versions give 1M only on the first-party API. */
     firstParty: isFirstParty(env),
     /** The manifest to read; undefined: the one found by searching. */
-    manifestPath: expandHome(setting(SETTINGS.manifestPath), home),
+    manifestPath: expandHome(given.manifestPath, home),
     /** `LESSONS_MANIFEST_PATH`, or `manifestPath in <config file>`; undefined: neither. */
     manifestPathFrom: manifestPathFrom(env, file),
     /** The folder of the per-session state files. */
-    stateDir: expandHome(setting(SETTINGS.stateDir), home) ?? defaultStateDir(env),
-    /** One stderr line per call with the decision and why. */
-    debug: setting(SETTINGS.debug),
+    stateDir: expandHome(given.stateDir, home) ?? defaultStateDir(env),
     /** Claude Code's auto-compaction variables (or the host's compaction, io/hosts.ts). */
     compactEnv: compactEnvOf(env),
-    /** Measure the percentages against an earlier auto-compaction point. */
-    scaleForAutocompact: setting(SETTINGS.scaleForAutocompact),
-    /** How long to wait for this call's transcript entry. */
-    waitMs: setting(SETTINGS.waitMs),
-    /** Which standing rules a refresh restates. */
-    sources: setting(SETTINGS.sources),
     /** More rules files to restate whole, `~` expanded. */
-    rulesFiles: setting(SETTINGS.rulesFiles).map((p) => expandHome(p, home) ?? p),
-    /** Restate the rules once right after a compaction. */
-    refreshAfterCompact: setting(SETTINGS.refreshAfterCompact),
+    rulesFiles: given.rulesFiles.map((p) => expandHome(p, home) ?? p),
     /** `HOME`, else `USERPROFILE`. */
     home,
     /** Claude Code's folder: `CLAUDE_CONFIG_DIR`, else `~/.claude`. */

@@ -1,6 +1,7 @@
 /**
  * Every setting, declared once: config-file key, environment variable, what it must be, default
- * and doc. Parsing, messages and the table in docs/configuration.md all follow from these rows.
+ * and doc. Parsing, messages, the resolved settings' fields and the table in docs/configuration.md
+ * all follow from these rows.
  */
 import { SOURCE_NAMES, type SourceName } from "../core/rule_source_names.ts";
 import { DEFAULT_THRESHOLDS } from "../core/thresholds.ts";
@@ -282,6 +283,13 @@ export const SETTINGS = Object.fromEntries(
 
 /** Values a config file gives, already checked by their rows; each is optional. */
 export type FileSettings = { [K in SettingKey]?: SettingValue<K> };
+
+/** Every setting's value, its row's `doc` saying what it is; without a fallback, maybe none. */
+export type SettingValues = {
+  [K in SettingKey]:
+    | SettingValue<K>
+    | (typeof ROWS[K] extends { fallback: unknown } ? never : undefined);
+};
 
 export function isSettingKey(key: string): key is SettingKey {
   return Object.hasOwn(SETTINGS, key);
