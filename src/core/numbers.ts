@@ -10,6 +10,7 @@ export const MAX_TOKENS = 100_000_000;
 
 const DIGITS = /^[0-9]+$/;
 const SUFFIXED = /^([0-9]+(?:\.[0-9]+)?)([kKmM])$/;
+const FRACTION = /^[0-9]*\.[0-9]+$/;
 
 /** `100,000,000` as people write it. */
 export function groupDigits(value: number): string {
@@ -28,7 +29,7 @@ function notDigits(text: string): string | undefined {
   if (/^[-+]/.test(text)) return "a sign is not allowed";
   if (/^0[xXbBoO]/.test(text)) return "write it in decimal digits";
   if (/^[0-9.]+[eE][-+]?[0-9]+$/.test(text)) return "write it out in digits, without an exponent";
-  if (/^[0-9]*\.[0-9]+$/.test(text)) return "a whole number is expected";
+  if (FRACTION.test(text)) return "a whole number is expected";
   if (/^[0-9]{1,3}([,_ ][0-9]{3})+$/.test(text)) return "write it without separators";
   return "not a number";
 }
@@ -96,11 +97,12 @@ export function thresholdOf(raw: unknown): Result<Threshold> {
   // A JSON number is read as its digits would be: 52.5 and 250 are refused alike.
   const text = typeof raw === "number" || typeof raw === "string" ? String(raw).trim() : "";
   const percent = text.endsWith("%");
-  const value = text === "" ? numberOf(raw, false) : numberOf(text.replace(/%$/, ""), !percent);
-  if (failed(value) && value.error === "a whole number is expected") {
+  const bare = text.replace(/%$/, "").trim();
+  const value = text === "" ? numberOf(raw, false) : numberOf(bare, !percent);
+  if (failed(value) && FRACTION.test(bare)) {
     return fail(`a whole percentage${percent ? "" : " or a whole number of tokens"} is expected`);
   }
-  if (failed(value)) return fail(value.error);
+  if (failed(value)) return value;
   if (percent && (value < 1 || value > 99)) return fail("a percentage from 1 to 99 is expected");
   if (percent) return value;
   if (SUFFIXED.test(text) && value < MIN_TOKENS) {
