@@ -4,7 +4,7 @@
  * `deno run --allow-read --allow-write scripts/settings_table.ts` rewrites both between their
  * markers; a test checks that they are current.
  */
-import { type SettingKey, SETTINGS } from "../src/settings/table.ts";
+import { type SettingKey, SETTINGS, shownDefaultOf } from "../src/settings/table.ts";
 
 /** Markers around the full table in docs/configuration.md. */
 export const TABLE_MARKERS = ["<!-- settings-table:start -->", "<!-- settings-table:end -->"];
@@ -85,7 +85,7 @@ export function renderSettingsTable(): string {
   ];
   for (const row of Object.values(SETTINGS)) {
     rows.push(
-      `| \`${row.env}\` | \`${row.key}\` | ${row.shownDefault} | ${row.expected} | ${row.doc} |`,
+      `| \`${row.env}\` | \`${row.key}\` | ${shownDefaultOf(row)} | ${row.expected} | ${row.doc} |`,
     );
   }
   for (const input of ENVIRONMENT_INPUTS) {
@@ -100,7 +100,7 @@ export function renderSettingsList(): string {
   return README_SETTINGS.map((key) => {
     const row = SETTINGS[key];
     // "see below" points at the manifest's search order, which is in docs/configuration.md.
-    const shown = row.shownDefault.includes("see below") ? row.absent : row.shownDefault;
+    const shown = shownDefaultOf(row).includes("see below") ? row.absent : shownDefaultOf(row);
     return wrap(`- \`${row.env}\` (key \`${row.key}\`; default: ${shown}): ${row.doc}`);
   }).join("\n");
 }

@@ -200,12 +200,8 @@ export function compactsEarly(env: CompactEnv, files: CompactSettings | undefine
 /** Share of the span by which the highest percentage threshold stays below the compaction. */
 const LEAD_SHARE = 0.03;
 
-interface SpanContext {
-  version?: string | undefined;
-  tokens?: number | undefined;
-  env: CompactEnv;
-  files: CompactSettings | undefined;
-  learned: number | undefined;
+/** What the compaction point is worked out from, and the thresholds a span is narrowed for. */
+interface SpanContext extends Omit<CompactionInputs, "window" | "model"> {
   thresholds: readonly Threshold[];
   scale: boolean;
 }

@@ -2,6 +2,7 @@
  * Gemini CLI facts, each with its release, and what one line of its conversation file means to
  * this hook; docs/maintainers/gemini-facts.md says how each was measured (0.61.0, 2026-12-07).
  */
+import type { RolloutPoint } from "./codex.ts";
 import { isRecord, text } from "./transcript_entry.ts";
 
 /** The tool-call event: a tool's result, before it is sent (0.61.0 has no failure event). */
@@ -32,7 +33,6 @@ export const CHAT_KEYS: readonly string[] = [
   '"tokens"',
   SNAPSHOT_TAG,
   "functionResponse",
-  '"kind"',
 ];
 
 /** A session's conversation: `~/.gemini/tmp/<project>/chats/session-<time>-<id8>.jsonl`. */
@@ -43,8 +43,7 @@ export const isChatPath = (path: string | undefined): boolean =>
 export type ChatLine =
   | { kind: "usage"; tokens: number; model: string | undefined; id: string }
   | { kind: "results"; results: { id: string; answers: string[] }[] }
-  | { kind: "compacted" }
-  | { kind: "meta"; sessionId: string | undefined };
+  | { kind: "compacted" };
 
 const count = (v: unknown) => typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : undefined;
 
@@ -64,7 +63,7 @@ function resultsOf(content: unknown): { id: string; answers: string[] }[] {
 /**
  * A line as this hook reads it: a `gemini` message's `tokens.input` (its request's prompt, the
  * cached part included); a user message's tool results, with the hook answers delivered in them;
- * a `$set` of `messages` that starts with a snapshot (a compression); the header.
+ * a `$set` of `messages` that starts with a snapshot (a compression).
  */
 export function chatLineOf(entry: unknown): ChatLine | undefined {
   if (!isRecord(entry)) return undefined;
@@ -85,9 +84,6 @@ export function chatLineOf(entry: unknown): ChatLine | undefined {
   if (entry.type === "user") {
     const results = resultsOf(entry.content);
     return results.length > 0 ? { kind: "results", results } : undefined;
-  }
-  if (entry.kind !== undefined && text(entry.projectHash)) {
-    return { kind: "meta", sessionId: text(entry.sessionId) };
   }
   return undefined;
 }
@@ -111,13 +107,7 @@ export function settingsOf(json: string | undefined): { threshold?: number; file
 }
 
 /** Where Gemini runs a call's AfterTool hook, in a file read forward (`status --timeline`). */
-export type ChatPoint = {
-  kind: "call";
-  end: number;
-  toolUseId: string;
-  tool: string;
-  time: string | undefined;
-};
+export type ChatPoint = Extract<RolloutPoint, { kind: "call" }>;
 
 /**
  * Each call's hook runs once its response's message is written, before the message is written

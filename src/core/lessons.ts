@@ -6,7 +6,7 @@ import { firstLine } from "./first_line.ts";
 import { LessonSchema, ManifestSchema } from "../schemas/manifest.ts";
 import { MANIFEST_TYPE, MANIFEST_VERSION } from "../schemas/manifest.ts";
 import { limitsOf, REMINDER_TYPE, selectForSessionStart, sizeOf } from "./session_start.ts";
-import type { SessionStartCut, SessionStartLimits } from "./session_start.ts";
+import type { SessionStartCut } from "./session_start.ts";
 
 export interface RefreshLesson {
   slug: string;
@@ -39,22 +39,15 @@ export interface LeftOut {
   why: LeftOutWhy;
 }
 
-export interface LessonSelection {
-  /** What session start shows, in its order: priority, highest first, ties in manifest order. */
-  lessons: RefreshLesson[];
-  /** Active lessons session start leaves out: another project's, past its cap or budget, reminders. */
-  left: LeftOut[];
-  limits: SessionStartLimits;
-  /** `id: what was wrong`, for each lesson that failed validation. */
-  invalid: string[];
-}
+/** What {@link selectLessons} chose, and why it left out the rest. */
+export type LessonSelection = ReturnType<typeof selectLessons>;
 
 /**
  * The lessons of manifest `raw` that lessons-learned's session start shows in the project
  * `projectId` (session_start.ts `projectIdOf`), and why each other active one is not; `TypeError`
  * if `raw` is no manifest. Unlike lessons-learned's own schema, unknown fields are accepted.
  */
-export function selectLessons(raw: unknown, projectId: string | undefined): LessonSelection {
+export function selectLessons(raw: unknown, projectId: string | undefined) {
   const envelope = ManifestSchema.safeParse(raw);
   if (!envelope.success) {
     throw new TypeError(`not a lessons-learned manifest (${envelopeProblem(raw)})`);
@@ -89,9 +82,12 @@ export function selectLessons(raw: unknown, projectId: string | undefined): Less
   }
   const { shown, cut } = selectForSessionStart(candidates, limits);
   return {
-    lessons: shown.map(({ id: _id, size: _size, ...lesson }) => lesson),
-    left: [...left, ...cut.map(({ lesson, why }) => ({ id: lesson.slug, why }))],
+    /** What session start shows, in its order: priority, highest first, ties in manifest order. */
+    lessons: shown.map(({ id: _id, size: _size, ...lesson }): RefreshLesson => lesson),
+    /** Active lessons session start leaves out: another project's, past its cap or budget, reminders. */
+    left: [...left, ...cut.map(({ lesson, why }): LeftOut => ({ id: lesson.slug, why }))],
     limits,
+    /** `id: what was wrong`, for each lesson that failed validation. */
     invalid,
   };
 }

@@ -10,6 +10,7 @@ export const MAX_TOKENS = 100_000_000;
 
 const DIGITS = /^[0-9]+$/;
 const SUFFIXED = /^([0-9]+(?:\.[0-9]+)?)([kKmM])$/;
+const FRACTION = /^[0-9]*\.[0-9]+$/;
 
 /** `100,000,000` as people write it. */
 export function groupDigits(value: number): string {
@@ -28,7 +29,7 @@ function notDigits(text: string): string | undefined {
   if (/^[-+]/.test(text)) return "a sign is not allowed";
   if (/^0[xXbBoO]/.test(text)) return "write it in decimal digits";
   if (/^[0-9.]+[eE][-+]?[0-9]+$/.test(text)) return "write it out in digits, without an exponent";
-  if (/^[0-9]*\.[0-9]+$/.test(text)) return "a whole number is expected";
+  if (FRACTION.test(text)) return "a whole number is expected";
   if (/^[0-9]{1,3}([,_ ][0-9]{3})+$/.test(text)) return "write it without separators";
   return "not a number";
 }
@@ -51,15 +52,19 @@ function numberOf(raw: unknown, suffixed: boolean): Result<number> {
   return Math.abs(scaled - rounded) < 1e-6 ? rounded : fail("not a whole number of tokens");
 }
 
-/** `value` (or why `raw` is no number) checked to be whole and from `min` to `max`. */
-function inRange(
+/**
+ * A whole number from `min` to `max` (`suffixed`: also `200k`, `1.5M`); `expected` names the valid
+ * values for the message.
+ */
+export function parseWhole(
   raw: unknown,
-  value: Result<number>,
-  [min, max]: [number, number],
+  min: number,
+  max: number,
   expected: string,
+  suffixed = false,
 ): Result<number> {
-  const problem = (why: string) => `expected ${expected} (${shownValue(raw)}: ${why})`;
-  const bad = (why: string): Result<number> => fail(problem(why));
+  const value = numberOf(raw, suffixed);
+  const bad = (why: string) => fail(`expected ${expected} (${shownValue(raw)}: ${why})`);
   if (failed(value)) return bad(value.error);
   if (Number.isNaN(value)) return bad("not a number");
   // Digits too many for a double read as Infinity: above any bound.
@@ -69,22 +74,12 @@ function inRange(
   return value;
 }
 
-/** A whole number from `min` to `max`; `expected` names the valid values for the message. */
-export function parseWhole(
-  raw: unknown,
-  min: number,
-  max: number,
-  expected: string,
-): Result<number> {
-  return inRange(raw, numberOf(raw, false), [min, max], expected);
-}
-
 export const TOKENS_EXPECTED =
   "a whole number of tokens from 1,000 to 100,000,000 (200000, 200k or 1M)";
 
 /** A token count from 1,000 to 100,000,000: `200000`, `200k`, `1.5M`. */
 export function parseTokens(raw: unknown): Result<number> {
-  return inRange(raw, numberOf(raw, true), [MIN_TOKENS, MAX_TOKENS], TOKENS_EXPECTED);
+  return parseWhole(raw, MIN_TOKENS, MAX_TOKENS, TOKENS_EXPECTED, true);
 }
 
 /** A percentage of the span (1 to 99) or a token count (1,000 or more): ranges that never meet. */
@@ -99,26 +94,26 @@ export const THRESHOLD_EXPECTED = "a percentage from 1 to 99 (30 or 30%) or a to
 
 /** A threshold (`30`, `30%`, `60k`), or why not; a bare 100 to 999 could be either: refused. */
 export function thresholdOf(raw: unknown): Result<Threshold> {
-  const why = (problem: string): Result<Threshold> => fail(problem);
   // A JSON number is read as its digits would be: 52.5 and 250 are refused alike.
   const text = typeof raw === "number" || typeof raw === "string" ? String(raw).trim() : "";
   const percent = text.endsWith("%");
-  const value = text === "" ? numberOf(raw, false) : numberOf(text.replace(/%$/, ""), !percent);
-  if (failed(value) && value.error === "a whole number is expected") {
-    return why(`a whole percentage${percent ? "" : " or a whole number of tokens"} is expected`);
+  const bare = text.replace(/%$/, "").trim();
+  const value = text === "" ? numberOf(raw, false) : numberOf(bare, !percent);
+  if (failed(value) && FRACTION.test(bare)) {
+    return fail(`a whole percentage${percent ? "" : " or a whole number of tokens"} is expected`);
   }
-  if (failed(value)) return why(value.error);
-  if (percent && (value < 1 || value > 99)) return why("a percentage from 1 to 99 is expected");
+  if (failed(value)) return value;
+  if (percent && (value < 1 || value > 99)) return fail("a percentage from 1 to 99 is expected");
   if (percent) return value;
   if (SUFFIXED.test(text) && value < MIN_TOKENS) {
-    return why(`${groupDigits(value)} tokens is below 1,000`);
+    return fail(`${groupDigits(value)} tokens is below 1,000`);
   }
-  if (value < 1) return why("a threshold is at least 1%");
+  if (value < 1) return fail("a threshold is at least 1%");
   if (value > 99 && value < MIN_TOKENS) {
     const fix = `write 99% or less, or ${value}k tokens`;
-    return why(`ambiguous: as a percentage it is over 99, as tokens under 1,000; ${fix}`);
+    return fail(`ambiguous: as a percentage it is over 99, as tokens under 1,000; ${fix}`);
   }
-  if (value > MAX_TOKENS) return why(`above ${groupDigits(MAX_TOKENS)} tokens`);
+  if (value > MAX_TOKENS) return fail(`above ${groupDigits(MAX_TOKENS)} tokens`);
   return value;
 }
 

@@ -157,18 +157,13 @@ export interface ReceiptInput {
   claim: { call: string | undefined; at: number | undefined };
 }
 
-/** The cause to refresh for, and the deliveries to keep (undefined: as they were). */
-export interface Receipted {
-  cause: RefreshCause | undefined;
-  deliveries?: Delivery[];
-}
-
 /**
- * The cause with what is owed sent again (owed thresholds join its refresh or make one), and each
- * delivery it makes pending on `claim`. Without a claim a re-send is given up at once. A periodic
- * refresh is not receipted: the next comes within the interval anyway.
+ * The cause with what is owed sent again (owed thresholds join its refresh or make one), and the
+ * deliveries to keep (undefined: as they were), each it makes pending on `claim`. Without a claim
+ * a re-send is given up at once. A periodic refresh is not receipted: the next comes within the
+ * interval anyway.
  */
-export function withReceipts(input: ReceiptInput): Receipted {
+export function withReceipts(input: ReceiptInput) {
   const { owed, deliveries: current, reading } = input;
   let cause = input.cause;
   const again = owed.map(thresholdOf).flatMap((t) => failed(t) ? [] : [t]);

@@ -16,13 +16,8 @@ export interface RuleBlock {
   text: string;
 }
 
-export interface CombinedRefresh {
-  text: string;
-  /** Rule block ids, then lesson slugs, by how they appear, in rank order. */
-  whole: string[];
-  summarized: string[];
-  omitted: string[];
-}
+/** A refresh's text, and which units it gives whole, by their first line, or not at all. */
+export type CombinedRefresh = ReturnType<typeof renderCombined>;
 
 type Kind = RefreshLesson["kind"] | "rule";
 
@@ -59,7 +54,7 @@ export function renderCombined(
   rules: readonly RuleBlock[],
   lessons: readonly RefreshLesson[],
   maxChars: number,
-): CombinedRefresh {
+) {
   const limit = Math.min(Math.max(0, Math.floor(maxChars)), INLINE_LIMIT);
   // Session start's order: equal priorities keep the order they came in (the manifest's).
   const ranked = byPriority(lessons);
@@ -112,6 +107,7 @@ export function renderCombined(
   return {
     // Only a header longer than the budget gets here over it: cut, never overflow.
     text: layout(header, units.slice(0, shown), whole, notes(shown)).slice(0, limit),
+    /** Rule block ids, then lesson slugs, by how they appear, in rank order. */
     whole: ids((u) => whole.has(u)),
     summarized: ids((u, i) => i < shown && !whole.has(u)),
     omitted: ids((_, i) => i >= shown),

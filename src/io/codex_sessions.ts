@@ -7,12 +7,8 @@ import { isRolloutPath, rolloutLineOf, SESSIONS_DIR } from "../core/codex.ts";
 import { join } from "../core/path.ts";
 import { entriesOf, readHead, statOf } from "./files.ts";
 
-export interface Rollout {
-  path: string;
-  sessionId: string;
-  cwd: string | undefined;
-  mtime: number;
-}
+/** A Codex session: its rollout, its id, its project folder and when it was last written. */
+export type Rollout = ReturnType<typeof rolloutOf>;
 
 /** Newest first: `YYYY`, `MM`, `DD` and the file names (which start with the local time). */
 const names = (dir: string, files: boolean) =>
@@ -20,7 +16,7 @@ const names = (dir: string, files: boolean) =>
     .reverse();
 
 /** The rollout's session id and project folder, from its first line; else from its name. */
-export function rolloutOf(path: string): Rollout {
+export function rolloutOf(path: string) {
   const head = readHead(path, 64 * 1024); // unreadable: its name still says the session
   let cwd: string | undefined;
   let sessionId = /([0-9a-f]{8}-[0-9a-f-]{27})\.jsonl$/.exec(path)?.[1];

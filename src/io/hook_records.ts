@@ -10,12 +10,7 @@ import { fieldOf } from "../schemas/guards.ts";
 import { type ByteSource, readLinesBackward } from "./reverse_lines.ts";
 
 /** One recorded run: when, which hook, and its lines (none for a cancelled run). */
-export interface HookRecord {
-  at: string | undefined;
-  hook: string;
-  lines: string[];
-  cancelled: boolean;
-}
+export type HookRecord = NonNullable<ReturnType<typeof recordOf>>;
 
 /** Every line this hook writes to stderr starts so. */
 const OWN_PREFIX = "lessons-reinject:";
@@ -39,7 +34,7 @@ export function hookRecordsOf(source: ByteSource, size: number, count = 8): Hook
 }
 
 /** A transcript entry as a record of this hook, or undefined. Pure. */
-export function recordOf(entry: unknown): HookRecord | undefined {
+export function recordOf(entry: unknown) {
   const attachment = fieldOf(entry, "attachment");
   const type = fieldOf(attachment, "type");
   const hook = String(fieldOf(attachment, "hookName") ?? fieldOf(attachment, "hookEvent") ?? "?");

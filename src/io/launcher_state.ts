@@ -10,36 +10,14 @@ export const SOURCE_PACKAGES = ["jsonc-parser", "zod"];
 const read = (path: string) => readText(path) ?? "";
 
 /** What hooks/run decides by in a plugin folder, as data: doctor puts it in words. */
-export interface LauncherState {
-  root: string;
-  /** A git checkout: hooks/run runs the source when deno is on PATH. */
-  checkout: boolean;
-  binary: string;
-  /** Undefined when the binary is absent. */
-  binaryExecutable: boolean | undefined;
-  /** dist/.entry names it: hooks/run's fast path. */
-  verified: boolean;
-  download: "failed" | "running" | "none";
-  /** The last line of hooks/install's log, `log`. */
-  lastLog: string | undefined;
-  log: string;
-  lock: string;
-  /** `name@version` of the source's packages in `lock` (undefined: it cannot be read). */
-  packages: string[] | undefined;
-  /** Those not in Deno's npm cache at `where` (undefined: not checked). */
-  missing: string[] | undefined;
-  /** The cache's folder, or why it is not known. */
-  where: string;
-  /** The bundle committed in dist/, which an installed copy runs with deno, cache or not. */
-  shipped: string | undefined;
-}
+export type LauncherState = ReturnType<typeof readLauncherState>;
 
 /** The launcher's inputs in `root` for the binary `binaryName`; `cache` is Deno's npm cache. */
 export function readLauncherState(
   root: string,
   binaryName: string,
   cache: DenoNpmCache,
-): LauncherState {
+) {
   const dist = join(root, "dist");
   const binary = join(dist, binaryName);
   const info = statOf(binary);
@@ -65,19 +43,27 @@ export function readLauncherState(
     : undefined;
   return {
     root,
+    /** A git checkout: hooks/run runs the source when deno is on PATH. */
     checkout: statOf(join(root, ".git")) !== undefined,
     binary,
+    /** Undefined when the binary is absent. */
     binaryExecutable: info?.isFile
       ? Deno.build.os === "windows" || info.mode === null || (info.mode & 0o111) !== 0
       : undefined,
+    /** dist/.entry names it: hooks/run's fast path. */
     verified: info?.isFile === true && read(join(dist, ".entry")).trim() === binaryName,
-    download: downloadFailed ? "failed" : locked ? "running" : "none",
+    download: downloadFailed ? "failed" as const : locked ? "running" as const : "none" as const,
+    /** The last line of hooks/install's log, `log`. */
     lastLog,
     log: join(dist, "install.log"),
     lock,
+    /** `name@version` of the source's packages in `lock` (undefined: it cannot be read). */
     packages,
+    /** Those not in Deno's npm cache at `where` (undefined: not checked). */
     missing,
+    /** The cache's folder, or why it is not known. */
     where: failed(cache) ? cache.error : cache.dir,
+    /** The bundle committed in dist/, which an installed copy runs with deno, cache or not. */
     shipped: statOf(join(dist, "lessons-reinject.js"))?.isFile
       ? join(dist, "lessons-reinject.js")
       : undefined,

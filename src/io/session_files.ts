@@ -3,6 +3,7 @@
  * subagents/agent-<id>.jsonl`; 2.1.167's workflow agents deeper) and a fork's parent's.
  */
 import { basename, dirname, join } from "../core/path.ts";
+import { COMPACTION_SUMMARISER_PREFIX, SUBAGENT_FILE_PREFIX } from "../core/claude_code.ts";
 import { entriesOf, statOf } from "./files.ts";
 import type { HookPayload } from "../schemas/payload.ts";
 
@@ -17,9 +18,9 @@ export function transcriptOf(payload: HookPayload, remembered?: string): Transcr
     return { path: payload.agent_transcript_path, sidechainFile: true };
   }
   if (!main) return undefined;
-  if (basename(main).startsWith("agent-")) return { path: main, sidechainFile: true };
+  if (basename(main).startsWith(SUBAGENT_FILE_PREFIX)) return { path: main, sidechainFile: true };
   const subagents = join(dirname(main), basename(main).replace(/\.jsonl$/, ""), "subagents");
-  const expected = join(subagents, `agent-${payload.agent_id}.jsonl`);
+  const expected = join(subagents, `${SUBAGENT_FILE_PREFIX}${payload.agent_id}.jsonl`);
   if (remembered !== undefined && statOf(remembered)?.isFile) {
     return { path: remembered, sidechainFile: true };
   }
@@ -65,8 +66,8 @@ export function findFileUnder(
 export function subagentCount(mainPath: string, sessionId: string): number {
   let count = 0;
   for (const [, name] of filesUnder(join(dirname(mainPath), sessionId, "subagents"), 4, Infinity)) {
-    const agent = name.startsWith("agent-") && name.endsWith(".jsonl");
-    if (agent && !name.startsWith("agent-acompact-")) count++;
+    const agent = name.startsWith(SUBAGENT_FILE_PREFIX) && name.endsWith(".jsonl");
+    if (agent && !name.startsWith(COMPACTION_SUMMARISER_PREFIX)) count++;
   }
   return count;
 }

@@ -7,8 +7,7 @@ import {
   type CompactEnv,
 } from "../core/compaction_point.ts";
 import type { Threshold } from "../core/numbers.ts";
-import type { SourceName } from "../core/rule_source_names.ts";
-import { type DenoNpmCache, denoNpmCache, nodeTmpdir } from "./other_programs.ts";
+import { denoNpmCache, nodeTmpdir } from "./other_programs.ts";
 import { failed } from "../core/result.ts";
 import {
   defaultOf,
@@ -16,6 +15,7 @@ import {
   parseOnOff,
   type SettingRow,
   SETTINGS,
+  type SettingValues,
   shown,
 } from "./table.ts";
 
@@ -40,99 +40,25 @@ export interface ConfigFileOutcome {
   empty?: boolean;
 }
 
-/** What a hook call runs with: every setting resolved, and the folders it reads. */
-export interface Settings {
-  /** When to refresh: percentages and token counts, sorted. */
-  thresholds: Threshold[];
-  /** Thresholds whose refresh re-arms lessons-learned's PreToolUse dedup; empty: never. */
-  rearmDedupAt: Threshold[];
-  /** The folder Node's `os.tmpdir()` gives lessons-learned's hooks. */
-  lessonsLearnedTmp: string;
-  /** Tokens between refreshes past the last threshold on a span over 200k; 0: off. */
-  cadence: number;
-  /** Without a context reading, refresh every this many tool calls. */
-  toolCountInterval: number;
-  /** One refresh's budget, in characters. */
-  maxChars: number;
-  /** The context window the user gives (`LESSONS_CONTEXT_WINDOW`); undefined: the evidence's. */
-  windowOverride: number | undefined;
-  /** `CLAUDE_CODE_DISABLE_1M_CONTEXT` is on. */
-  disable1m: boolean;
-  /** Some Claude Code versions give 1M only on the first-party API. */
-  firstParty: boolean;
-  /** The manifest to read; undefined: the one found by searching. */
-  manifestPath: string | undefined;
-  /** `LESSONS_MANIFEST_PATH`, or `manifestPath in <config file>`; undefined: neither. */
-  manifestPathFrom: string | undefined;
-  /** The folder of the per-session state files. */
-  stateDir: string;
-  /** One stderr line per call with the decision and why. */
-  debug: boolean;
-  /** Claude Code's auto-compaction variables (or the host's compaction, io/hosts.ts). */
-  compactEnv: CompactEnv;
-  /** Measure the percentages against an earlier auto-compaction point. */
-  scaleForAutocompact: boolean;
-  /** How long to wait for this call's transcript entry. */
-  waitMs: number;
-  /** Which standing rules a refresh restates. */
-  sources: SourceName[];
-  /** More rules files to restate whole, `~` expanded. */
-  rulesFiles: string[];
-  /** Restate the rules once right after a compaction. */
-  refreshAfterCompact: boolean;
-  /** `HOME`, else `USERPROFILE`. */
-  home: string | undefined;
-  /** Claude Code's folder: `CLAUDE_CONFIG_DIR`, else `~/.claude`. */
-  claudeDir: string | undefined;
-  /**
-   * The host's plugins folder: `CLAUDE_CODE_PLUGIN_CACHE_DIR` (it replaces the whole folder),
-   * else `plugins` in Claude Code's folder; Codex's, in `$CODEX_HOME` (io/hosts.ts).
-   */
-  pluginsDir: string | undefined;
-  /** The agent whose session this is: its instruction files and plugins (io/hosts.ts). */
-  agent: "claude-code" | "codex" | "gemini";
+/** What a hook call runs with: each table row's value, resolved, and the folders it reads. */
+export type Settings = ReturnType<typeof resolveSettings> & {
   /** Another host's instruction files, read where CLAUDE.md is, and its own folder's (io/hosts.ts). */
   hostRules?: { files: readonly string[]; dir: string | undefined };
   /** The host shows a quiet hook's stderr on every call (Gemini CLI): problems go once a context. */
   stderrShown?: boolean;
-  /** Codex's folder: `CODEX_HOME`, else `~/.codex`. */
-  codexHome: string | undefined;
-  /** Gemini CLI's folder: `$GEMINI_CLI_HOME/.gemini`, else `~/.gemini`. */
-  geminiDir: string | undefined;
-  /** `CLAUDE_PLUGIN_ROOT`: the folder the plugin runs from. */
-  pluginRoot: string | undefined;
-  /** `CLAUDE_PROJECT_DIR`. */
-  projectDir: string | undefined;
-  /** The config file found, its valid settings and its problems. */
-  configFile: ConfigFileOutcome;
-  /** Config-file problems, then invalid environment values: one line each, unprefixed. */
-  problems: string[];
-}
+};
 
 /** What a command runs with besides: read only by the commands, never on a hook call. */
-export interface CliSettings extends Settings {
-  /** The temp folder (TMPDIR, TMP, TEMP, else the system's), as `tmp` names it to the user. */
-  tmpDir: { path: string; via: string | undefined };
-  /** `NO_COLOR` set to anything but "" (no-color.org). */
-  noColor: boolean;
-  /** `COLUMNS`: the width when the terminal cannot tell. */
-  columns: string | undefined;
-  /** `PATH`'s folders. */
-  searchPath: string[];
-  /** Deno's npm cache folder, or why it cannot be told. */
-  denoNpmCache: DenoNpmCache;
-}
+export type CliSettings = ReturnType<typeof resolveCliSettings>;
 
 const NO_FILE: ConfigFileOutcome = { path: undefined, via: undefined, settings: {}, problems: [] };
 
 /** Resolves every setting; an invalid value is named in `problems` and the next source used. */
-export function resolveSettings(env: Env, file: ConfigFileOutcome = NO_FILE): Settings {
+export function resolveSettings(env: Env, file: ConfigFileOutcome = NO_FILE) {
   const problems = [...file.problems];
-  function setting<T>(row: SettingRow<T> & { fallback: T }): T;
-  function setting<T>(row: SettingRow<T>): T | undefined;
-  function setting<T>(row: SettingRow<T>): T | undefined {
+  function setting(row: SettingRow<unknown>): unknown {
     // The file's values were checked by this same row when the file was read.
-    const fromFile = (file.settings as Record<string, unknown>)[row.key] as T | undefined;
+    const fromFile = (file.settings as Record<string, unknown>)[row.key];
     const raw = env(row.env);
     if (raw === undefined || raw.trim() === "") return fromFile ?? row.fallback;
     const parsed = row.parse(raw);
@@ -144,38 +70,55 @@ export function resolveSettings(env: Env, file: ConfigFileOutcome = NO_FILE): Se
     return fromFile ?? row.fallback;
   }
 
+  // Every row, in the table's order (their problems too); a few are finished below.
+  const rows = Object.values(SETTINGS).map((row: SettingRow<unknown>) => [row.key, setting(row)]);
+  const { contextWindow, ...given } = Object.fromEntries(rows) as SettingValues;
   const home = homeFrom(env);
   const geminiHome = nonEmpty(env("GEMINI_CLI_HOME")) ?? home;
-  const thresholds = setting(SETTINGS.thresholds);
   return {
-    thresholds,
-    rearmDedupAt: rearmAt(setting(SETTINGS.rearmDedupAt), thresholds, problems),
+    ...given,
+    /** Thresholds whose refresh re-arms lessons-learned's PreToolUse dedup; empty: never. */
+    rearmDedupAt: rearmAt(given.rearmDedupAt, given.thresholds, problems),
+    /** The folder Node's `os.tmpdir()` gives lessons-learned's hooks. */
     lessonsLearnedTmp: nodeTmpdir(env, Deno.build.os),
-    cadence: setting(SETTINGS.cadence),
-    toolCountInterval: setting(SETTINGS.toolCountInterval),
-    maxChars: setting(SETTINGS.maxChars),
-    windowOverride: setting(SETTINGS.contextWindow),
+    /** The context window the user gives (`LESSONS_CONTEXT_WINDOW`); undefined: the evidence's. */
+    windowOverride: contextWindow,
+    /** `CLAUDE_CODE_DISABLE_1M_CONTEXT` is on. */
     disable1m: isOn(env("CLAUDE_CODE_DISABLE_1M_CONTEXT")),
+    /** Some Claude Code versions give 1M only on the first-party API. */
     firstParty: isFirstParty(env),
-    manifestPath: expandHome(setting(SETTINGS.manifestPath), home),
+    /** The manifest to read; undefined: the one found by searching. */
+    manifestPath: expandHome(given.manifestPath, home),
+    /** `LESSONS_MANIFEST_PATH`, or `manifestPath in <config file>`; undefined: neither. */
     manifestPathFrom: manifestPathFrom(env, file),
-    stateDir: expandHome(setting(SETTINGS.stateDir), home) ?? defaultStateDir(env),
-    debug: setting(SETTINGS.debug),
+    /** The folder of the per-session state files. */
+    stateDir: expandHome(given.stateDir, home) ?? defaultStateDir(env),
+    /** Claude Code's auto-compaction variables (or the host's compaction, io/hosts.ts). */
     compactEnv: compactEnvOf(env),
-    scaleForAutocompact: setting(SETTINGS.scaleForAutocompact),
-    waitMs: setting(SETTINGS.waitMs),
-    sources: setting(SETTINGS.sources),
-    rulesFiles: setting(SETTINGS.rulesFiles).map((p) => expandHome(p, home) ?? p),
-    refreshAfterCompact: setting(SETTINGS.refreshAfterCompact),
+    /** More rules files to restate whole, `~` expanded. */
+    rulesFiles: given.rulesFiles.map((p) => expandHome(p, home) ?? p),
+    /** `HOME`, else `USERPROFILE`. */
     home,
+    /** Claude Code's folder: `CLAUDE_CONFIG_DIR`, else `~/.claude`. */
     claudeDir: claudeDirOf(env),
+    /**
+     * The host's plugins folder: `CLAUDE_CODE_PLUGIN_CACHE_DIR` (it replaces the whole folder),
+     * else `plugins` in Claude Code's folder; Codex's, in `$CODEX_HOME` (io/hosts.ts).
+     */
     pluginsDir: pluginsDirOf(env),
-    agent: "claude-code",
+    /** The agent whose session this is: its instruction files and plugins (io/hosts.ts). */
+    agent: "claude-code" as "claude-code" | "codex" | "gemini",
+    /** Codex's folder: `CODEX_HOME`, else `~/.codex`. */
     codexHome: nonEmpty(env("CODEX_HOME")) ?? (home ? join(home, ".codex") : undefined),
+    /** Gemini CLI's folder: `$GEMINI_CLI_HOME/.gemini`, else `~/.gemini`. */
     geminiDir: geminiHome ? join(geminiHome, GEMINI_DIR) : undefined,
+    /** `CLAUDE_PLUGIN_ROOT`: the folder the plugin runs from. */
     pluginRoot: nonEmpty(env("CLAUDE_PLUGIN_ROOT")),
+    /** `CLAUDE_PROJECT_DIR`. */
     projectDir: nonEmpty(env("CLAUDE_PROJECT_DIR")),
+    /** The config file found, its valid settings and its problems. */
     configFile: file,
+    /** Config-file problems, then invalid environment values: one line each, unprefixed. */
     problems,
   };
 }
@@ -195,13 +138,19 @@ export function pluginsDirOf(env: Env): string | undefined {
 }
 
 /** {@link resolveSettings}, and what only the commands read. */
-export function resolveCliSettings(env: Env, file: ConfigFileOutcome = NO_FILE): CliSettings {
+export function resolveCliSettings(env: Env, file: ConfigFileOutcome = NO_FILE) {
+  const settings: Settings = resolveSettings(env, file);
   return {
-    ...resolveSettings(env, file),
+    ...settings,
+    /** The temp folder (TMPDIR, TMP, TEMP, else the system's), as `tmp` names it to the user. */
     tmpDir: tempDirOf(env),
+    /** `NO_COLOR` set to anything but "" (no-color.org). */
     noColor: (env("NO_COLOR") ?? "") !== "",
+    /** `COLUMNS`: the width when the terminal cannot tell. */
     columns: nonEmpty(env("COLUMNS")),
+    /** `PATH`'s folders. */
     searchPath: (env("PATH") ?? "").split(isWindows ? ";" : ":").filter((d) => d !== ""),
+    /** Deno's npm cache folder, or why it cannot be told. */
     denoNpmCache: denoNpmCache(env, Deno.build.os),
   };
 }

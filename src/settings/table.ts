@@ -1,6 +1,7 @@
 /**
  * Every setting, declared once: config-file key, environment variable, what it must be, default
- * and doc. Parsing, messages and the table in docs/configuration.md all follow from these rows.
+ * and doc. Parsing, messages, the resolved settings' fields and the table in docs/configuration.md
+ * all follow from these rows.
  */
 import { SOURCE_NAMES, type SourceName } from "../core/rule_source_names.ts";
 import { DEFAULT_THRESHOLDS } from "../core/thresholds.ts";
@@ -22,7 +23,8 @@ type Parse<T> = (raw: unknown) => Result<T>;
 /**
  * One setting of resolved type `T`. `fallback`: the value when no source gives a valid one (none:
  * the program finds it), `absent` that in words; `isPath`: relative to the config file's folder
- * there; `shownDefault` and `doc` are for docs/configuration.md (scripts/settings_table.ts).
+ * there; `shownDefault` (when {@link shownDefaultOf}'s is not right) and `doc` are for
+ * docs/configuration.md (scripts/settings_table.ts).
  */
 export interface SettingRow<T> {
   key: string;
@@ -32,7 +34,7 @@ export interface SettingRow<T> {
   fallback?: T;
   absent?: string;
   isPath?: boolean;
-  shownDefault: string;
+  shownDefault?: string;
   doc: string;
 }
 
@@ -146,7 +148,6 @@ const ROWS = {
     expected: THRESHOLDS_EXPECTED,
     parse: thresholdList,
     fallback: [...DEFAULT_THRESHOLDS],
-    shownDefault: "`30,52,70`",
     doc: "When to refresh: percentages of the context window (of the auto-compact window when " +
       "Claude Code compacts earlier) and token counts, mixed; duplicates dropped. See " +
       "docs/thresholds.md.",
@@ -166,7 +167,6 @@ const ROWS = {
     env: "LESSONS_REINJECT_TOOL_COUNT",
     ...whole(1, 1_000_000, "a whole number of tool calls from 1 to 1,000,000"),
     fallback: 20,
-    shownDefault: "`20`",
     doc: "Without any context reading, refresh every N tool calls.",
   },
   maxChars: {
@@ -177,7 +177,6 @@ const ROWS = {
       "a whole number of characters from 1 to 10000 (Claude Code's inline limit)",
     ),
     fallback: 9_500,
-    shownDefault: "`9500`",
     doc: "Budget of one refresh, in characters; Claude Code delivers at most 10,000 inline.",
   },
   contextWindow: {
@@ -206,7 +205,6 @@ const ROWS = {
     env: "LESSONS_DEBUG",
     ...onOff,
     fallback: false,
-    shownDefault: "off",
     doc: "One stderr line per call with the decision and why. Claude Code does not show it, " +
       "even with --verbose: it keeps it in the session's transcript, where `why` reads it " +
       "(and in `claude --debug-file`).",
@@ -215,7 +213,6 @@ const ROWS = {
     env: "LESSONS_REINJECT_WAIT_MS",
     ...whole(1, 4000, "a whole number of milliseconds from 1 to 4000"),
     fallback: 250,
-    shownDefault: "`250`",
     doc: "How long to wait for this call's transcript entry (Claude Code writes it " +
       "asynchronously).",
   },
@@ -223,7 +220,6 @@ const ROWS = {
     env: "LESSONS_SCALE_FOR_AUTOCOMPACT",
     ...onOff,
     fallback: true,
-    shownDefault: "on",
     doc: "Measure the percentage thresholds against the auto-compaction point when Claude Code " +
       "compacts before the window's usual point (`CLAUDE_CODE_AUTO_COMPACT_WINDOW`, " +
       "`autoCompactWindow`, `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE`, an earlier auto-compaction); " +
@@ -235,7 +231,6 @@ const ROWS = {
     parse: rearmList,
     fallback: [] as Threshold[],
     absent: "off",
-    shownDefault: "off",
     doc: "Thresholds whose refresh also lets lessons-learned's tool-specific lessons fire " +
       "once more (it forgets that session's PreToolUse seen set), e.g. `52,70`. See " +
       "docs/maintainers/prd-departures.md.",
@@ -257,7 +252,6 @@ const ROWS = {
     isPath: true,
     fallback: [] as string[],
     absent: "none",
-    shownDefault: "none",
     doc: "More rules files to restate whole, before the ones found (`:`-separated like PATH in " +
       "the environment; relative to the project folder, or to the config file's folder there).",
   },
@@ -265,7 +259,6 @@ const ROWS = {
     env: "LESSONS_REINJECT_AFTER_COMPACT",
     ...onOff,
     fallback: true,
-    shownDefault: "on",
     doc: "Restate the rules once right after a compaction, in the new context's first request.",
   },
 } satisfies Record<string, Omit<SettingRow<unknown>, "key">>;
@@ -283,6 +276,13 @@ export const SETTINGS = Object.fromEntries(
 /** Values a config file gives, already checked by their rows; each is optional. */
 export type FileSettings = { [K in SettingKey]?: SettingValue<K> };
 
+/** Every setting's value, its row's `doc` saying what it is; without a fallback, maybe none. */
+export type SettingValues = {
+  [K in SettingKey]:
+    | SettingValue<K>
+    | (typeof ROWS[K] extends { fallback: unknown } ? never : undefined);
+};
+
 export function isSettingKey(key: string): key is SettingKey {
   return Object.hasOwn(SETTINGS, key);
 }
@@ -295,4 +295,11 @@ export function shown(value: unknown): string {
 /** What `row` comes to when no source gives a valid value: `the default, 9500`, or `off`. */
 export function defaultOf(row: SettingRow<unknown>): string {
   return row.absent ?? `the default, ${shown(row.fallback)}`;
+}
+
+/** How docs/configuration.md shows a row's default: as given, `on`/`off`, `absent`, or the value. */
+export function shownDefaultOf(row: SettingRow<unknown>): string {
+  if (row.shownDefault !== undefined) return row.shownDefault;
+  if (typeof row.fallback === "boolean") return row.fallback ? "on" : "off";
+  return row.absent ?? `\`${shown(row.fallback)}\``;
 }
