@@ -45,6 +45,8 @@ export interface ProcessRun {
   code: number;
   stdout: string;
   stderr: string;
+  /** False when the process exited before reading all of stdin. */
+  stdinTaken?: boolean;
 }
 
 export interface HookRun extends ProcessRun {
@@ -77,11 +79,12 @@ export async function spawnWithStdin(
     ? stdin
     : new TextEncoder().encode(typeof stdin === "string" ? stdin : JSON.stringify(stdin));
   // A process that exits without reading all of stdin closes the pipe: not an error here.
-  await writer.write(bytes).catch(() => {});
-  await writer.close().catch(() => {});
+  let stdinTaken = true;
+  await writer.write(bytes).catch(() => stdinTaken = false);
+  await writer.close().catch(() => stdinTaken = false);
   const out = await child.output();
-  const decoder = new TextDecoder();
-  return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
+  const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return { code: out.code, stdout: text(out.stdout), stderr: text(out.stderr), stdinTaken };
 }
 
 /** `deno run` of `src/main.ts` with exactly the binary's permissions. */
@@ -228,14 +231,23 @@ export const SKELETON_FIGURES: [file: string, tokens: number, window: number, mo
 // deno-lint-ignore no-explicit-any
 type Line = Record<string, any>;
 
+/** The lines of a JSONL file, parsed, blank ones left out. */
+export function jsonLines(path: string): Line[] {
+  return Deno.readTextFileSync(path).split("\n").filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l));
+}
+
+/** The first of `lines` that `predicate` takes; throws naming `what` when none does. */
+export function templateLine(lines: Line[], what: string, predicate: (l: Line) => boolean): Line {
+  const found = lines.find(predicate);
+  if (!found) throw new Error(`no ${what} line among the recorded ones`);
+  return found;
+}
+
 /** One line of each kind the builders copy, from transcripts real Claude Code 2.1.328 wrote. */
 function loadTemplates() {
-  const find = (predicate: (l: Line) => boolean, path = RECORDED) => {
-    const found = Deno.readTextFileSync(path).split("\n").filter((l) => l.trim() !== "")
-      .map((l): Line => JSON.parse(l)).find(predicate);
-    if (!found) throw new Error(`${path} lacks a template line`);
-    return found;
-  };
+  const find = (predicate: (l: Line) => boolean, path = RECORDED) =>
+    templateLine(jsonLines(path), path, predicate);
   const attachment = (type: string) => (l: Line) =>
     l.type === "attachment" && l.attachment?.type === type;
   const recording = (name: string) => join(RECORDINGS, `recorded-2.1.328-${name}.jsonl`);
@@ -415,16 +427,19 @@ export function filesUnder(dir: string): string[] {
   }).sort();
 }
 
-/** Whether a program is on PATH. */
-export function onPath(program: string): boolean {
-  return (Deno.env.get("PATH") ?? "").split(":").some((dir) => {
+/** The path of a program on PATH, or undefined. */
+export function pathOf(program: string): string | undefined {
+  return (Deno.env.get("PATH") ?? "").split(":").map((dir) => join(dir, program)).find((path) => {
     try {
-      return Deno.statSync(join(dir, program)).isFile;
+      return Deno.statSync(path).isFile;
     } catch {
       return false;
     }
   });
 }
+
+/** Whether a program is on PATH. */
+export const onPath = (program: string): boolean => pathOf(program) !== undefined;
 
 /**
  * Runs the hook's entry point (with `command`: a command of the program) under strace (`-f -qq`

@@ -28,21 +28,11 @@ import {
   entries,
   payload,
   sandbox,
+  seededRandom,
   writeTranscript,
 } from "../_helpers.ts";
 import { assertIncludes, marked, projectIn, statuslineInput } from "./_cli.ts";
 import { CodexSession } from "../integration/_codex.ts";
-
-/** A small seeded PRNG (mulberry32): the same seed, the same session. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** One step of a session: a tool call, or a compaction. */
 type Step =
@@ -58,7 +48,7 @@ interface Plan {
 
 /** The session `seed` makes: its window, its climb, late entries, cancellations, compactions. */
 export function planOf(seed: number): Plan {
-  const random = prng(seed);
+  const random = seededRandom(seed);
   const window = random() < 0.5 ? 200_000 : 1_000_000;
   const limit = window === 200_000 ? 160_000 : 560_000;
   const codex = random() < 0.25;

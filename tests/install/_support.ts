@@ -5,7 +5,15 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { baseEnv, onPath, payload, type ProcessRun, ROOT, SAMPLE_MANIFEST } from "../_helpers.ts";
+import {
+  onPath,
+  pathOf,
+  payload,
+  type ProcessRun,
+  ROOT,
+  SAMPLE_MANIFEST,
+  spawnWithStdin,
+} from "../_helpers.ts";
 
 /** SessionStart at startup, as Claude Code sends it. */
 export const STARTUP = Deno.readFileSync(
@@ -81,15 +89,9 @@ export function has(...tools: string[]): boolean {
 
 /** Absolute path of a tool on this machine's PATH. */
 export function which(tool: string): string {
-  for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
-    const path = join(dir, tool);
-    try {
-      if (Deno.statSync(path).isFile) return path;
-    } catch {
-      // not here
-    }
-  }
-  throw new Error(`${tool} is not on PATH`);
+  const path = pathOf(tool);
+  if (path === undefined) throw new Error(`${tool} is not on PATH`);
+  return path;
 }
 
 /**
@@ -178,30 +180,8 @@ export async function run(
 ): Promise<Ran> {
   const [program, ...rest] = args;
   if (!program) throw new TypeError("empty command");
-  const child = new Deno.Command(program, {
-    args: rest,
-    env: baseEnv(env),
-    clearEnv: true,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  let stdinTaken = true;
-  try {
-    await writer.write(stdin);
-    await writer.close();
-  } catch {
-    stdinTaken = false;
-  }
-  const out = await child.output();
-  const decoder = new TextDecoder();
-  return {
-    code: out.code,
-    stdout: decoder.decode(out.stdout),
-    stderr: decoder.decode(out.stderr),
-    stdinTaken,
-  };
+  const ran = await spawnWithStdin(program, rest, stdin, env);
+  return { ...ran, stdinTaken: ran.stdinTaken ?? true };
 }
 
 /** Lowercase hex SHA-256 of bytes. */

@@ -254,19 +254,6 @@ Deno.test("LESSONS_DEBUG=1 prints one decision line per call", async () => {
   ok(quiet.stderr.includes("nothing: 31%"), quiet.stderr);
 });
 
-Deno.test("a missing or broken manifest: silent, and the threshold stays unclaimed", async () => {
-  const { box, env, call } = setup(31);
-  const missing = await runRecorded(call(), {
-    ...env,
-    LESSONS_MANIFEST_PATH: join(box.dir, "nope.json"),
-    LESSONS_DEBUG: "1",
-  });
-  assertEquals(missing.stdout, "");
-  ok(missing.stderr.includes("nope.json"), missing.stderr);
-  // Once the manifest is back, the threshold still fires.
-  ok((await runRecorded(call(), env)).context?.includes("refresh 30 ref="));
-});
-
 Deno.test("10 concurrent first calls after a compaction restate the rules exactly once", async () => {
   const { box, env, call } = setup(35);
   ok((await runRecorded(call(), env)).context);

@@ -4,26 +4,19 @@
  * only where the shape needs it, and saying where that shape was seen. Imports nothing from src/.
  */
 import { join } from "node:path";
-import { RECORDINGS } from "../_helpers.ts";
+import { jsonLines, RECORDINGS, templateLine } from "../_helpers.ts";
 import { sessionToken } from "./oracle.ts";
 
 type Json = Record<string, unknown>;
 
-function linesOf(file: string): Json[] {
-  return Deno.readTextFileSync(join(RECORDINGS, file)).split("\n").filter((l) => l.trim() !== "")
-    .map((l) => JSON.parse(l));
-}
+const linesOf = (file: string): Json[] => jsonLines(join(RECORDINGS, file));
 
 /** One real line of each kind the shapes need. */
 function loadTemplates() {
   const climb = linesOf("recorded-2.1.328-sonnet-climb.jsonl");
   const compact = linesOf("recorded-2.1.328-compact.jsonl");
   const fork = linesOf("recorded-2.1.328-fork-agent-ae76d425a14d91e5a.jsonl");
-  const find = (lines: Json[], what: string, predicate: (l: Json) => boolean): Json => {
-    const found = lines.find(predicate);
-    if (!found) throw new Error(`no ${what} line to build shapes from`);
-    return found;
-  };
+  const find = templateLine;
   const attachmentType = (l: Json) =>
     l.type === "attachment" ? (l.attachment as Json | undefined)?.type : undefined;
   return {

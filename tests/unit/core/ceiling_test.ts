@@ -12,7 +12,7 @@ import { LARGEST_UNSEEN_TOKENS, TOKENS_PER_BYTE } from "../../../src/core/claude
 import type { MeasureSettings } from "../../../src/core/measure.ts";
 import type { TranscriptView } from "../../../src/core/view.ts";
 import type { State } from "../../../src/schemas/state.ts";
-import { ROOT, SKELETONS } from "../../_helpers.ts";
+import { jsonLines, ROOT, SKELETONS } from "../../_helpers.ts";
 import { MEASURE_SETTINGS, state } from "./_inputs.ts";
 import {
   type GrowthPair,
@@ -250,10 +250,7 @@ Deno.test("TOKENS_PER_BYTE is the densest text real transcripts show", () => {
   ok(densest <= TOKENS_PER_BYTE && densest > 0.55, `${densest} at ${at}`);
 });
 
-function recordedGrowth(): GrowthPair[] {
-  const text = Deno.readTextFileSync(join(ROOT, UNSEEN_GROWTH_FIXTURE));
-  return text.split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l));
-}
+const recordedGrowth = () => jsonLines(join(ROOT, UNSEEN_GROWTH_FIXTURE)) as GrowthPair[];
 
 Deno.test("real 2.1.328, every source of growth: each next reading stays under the ceiling", () => {
   const pairs = recordedGrowth();
