@@ -232,7 +232,8 @@ export const SKELETON_FIGURES: [file: string, tokens: number, window: number, mo
 type Line = Record<string, any>;
 
 /** The lines of a JSONL file, parsed, blank ones left out. */
-export function jsonLines(path: string): Line[] {
+// deno-lint-ignore no-explicit-any
+export function jsonLines(path: string): any[] {
   return Deno.readTextFileSync(path).split("\n").filter((l) => l.trim() !== "")
     .map((l) => JSON.parse(l));
 }

@@ -6,20 +6,12 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { StatusJsonSchema, WhyJsonSchema } from "../../src/cli/schemas.ts";
 import { entries, writeTranscript } from "../_helpers.ts";
-import { CodexSession } from "../integration/_codex.ts";
+import { codexProject } from "../integration/_codex.ts";
 import { assertIncludes, cli, cliJson, cliOk, home, sessionsFolder } from "./_cli.ts";
 
-async function codexProject() {
-  const box = home();
-  const project = join(box.dir, "project");
-  Deno.mkdirSync(project);
-  Deno.writeTextFileSync(
-    join(project, "AGENTS.md"),
-    "<!-- reinject -->\nKeep commits small (AGENTS-RULE).\n<!-- /reinject -->\n",
-  );
-  const codexHome = join(box.dir, ".codex");
-  const env = { ...box.env, CODEX_HOME: codexHome };
-  const session = new CodexSession(codexHome, project);
+/** A project whose AGENTS.md marks a rule, and a Codex session of it three calls long. */
+async function codexSession() {
+  const { box, project, env, session } = codexProject("Keep commits small (AGENTS-RULE).", home());
   for (const tokens of [40_000, 61_000, 70_000]) await session.call(tokens, env);
   return { box, project, env, session };
 }
@@ -36,7 +28,7 @@ const status = (env: Record<string, string>, project: string, extra: string[] = 
   cliJson(StatusJsonSchema, ["status", "--project", project, ...extra], env);
 
 Deno.test("status finds a project's Codex session and reads it against the rollout's window; preview and doctor run on it; Claude Code's compaction settings do not move its span", async () => {
-  const { box, env, project, session } = await codexProject();
+  const { box, env, project, session } = await codexSession();
   const report = await status(env, project);
   const { transcript, tokens, window, fired } = report;
   assertEquals([transcript, tokens, window, fired], [session.path, 70_000, 190_000, [30]]);
@@ -80,7 +72,7 @@ Deno.test("status finds a project's Codex session and reads it against the rollo
 });
 
 Deno.test("with both agents, the session written last is shown, and either by its id", async () => {
-  const { box, env, project, session } = await codexProject();
+  const { box, env, project, session } = await codexSession();
   const claude = claudeSession(box.dir, project, 20);
   // The Claude Code session was written after the Codex one.
   const later = new Date(Date.now() + 60_000);

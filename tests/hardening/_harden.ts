@@ -2,7 +2,7 @@
  * Helpers for the hardening suite: hook processes started together, file-tree snapshots that
  * prove nothing was written outside the state folder, and transcripts at a chosen percentage.
  */
-import nodeAssert from "node:assert/strict";
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { join, relative } from "node:path";
 import {
   baseEnv,
@@ -259,13 +259,6 @@ export function envCount(name: string, fallback: number): number {
   const value = raw === undefined ? NaN : Number(raw);
   return Number.isInteger(value) && value >= 0 ? value : fallback;
 }
-
-/** `actual` deep-equals `expected`, else throws naming `message`. */
-export const assertEquals: (actual: unknown, expected: unknown, message?: string) => void =
-  nodeAssert.deepStrictEqual;
-
-/** `condition` holds, else throws naming `message`. */
-export const assert: (condition: unknown, message?: string) => asserts condition = nodeAssert.ok;
 
 /** The hook's process exited 0 and its stdout is sane ({@link saneAnswer}): its context. */
 export function assertSane(

@@ -4,12 +4,11 @@
  * answered), must produce exactly one refresh, 200 times over; a compaction reset racing the
  * crossing must never let one threshold fire twice in a context, nor be lost.
  */
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { join } from "node:path";
 import { appendTranscript, entries, payload, recordAnswer, seededRandom } from "../_helpers.ts";
 import { statePaths, writeJsonAtomically } from "../../src/io/state_store.ts";
 import {
-  assert,
-  assertEquals,
   box as sandbox,
   crossingTranscript,
   envCount,

@@ -3,11 +3,10 @@
  * sane answer (nothing, or one refresh within the inline limit), nothing written outside the
  * state folder.
  */
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { join, relative } from "node:path";
 import { entries, SAMPLE_MANIFEST, writeTranscript } from "../_helpers.ts";
 import {
-  assert,
-  assertEquals,
   assertSane,
   changesOutside,
   type Crossing,

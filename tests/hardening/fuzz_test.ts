@@ -4,6 +4,7 @@
  * additionalContext is at most 10,000 characters; nothing written outside the state folder.
  * Reproduce a failure with HARDEN_FUZZ_SEED=<seed> HARDEN_FUZZ_CASE=<case>.
  */
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { join } from "node:path";
 import {
   concatBytes as concat,
@@ -16,8 +17,6 @@ import {
 import { runHook } from "../../src/hook.ts";
 import { resolveSettings } from "../../src/settings/resolve.ts";
 import {
-  assert,
-  assertEquals,
   assertSane,
   box,
   envCount,

@@ -3,12 +3,11 @@
  * redirects a write, another user's folder is never trusted, ids reach file names only through a
  * hash, and a lesson imitating the refresh header cannot make a threshold look fired.
  */
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { join, relative } from "node:path";
 import { appendTranscript, entries, payload, writeTranscript } from "../_helpers.ts";
 import { statePaths } from "../../src/io/state_store.ts";
 import {
-  assert,
-  assertEquals,
   changesOutside,
   crossing,
   crossingTranscript,

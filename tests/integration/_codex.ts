@@ -5,13 +5,12 @@
  * hook's answer record, the call's output, the response's `token_count`.
  */
 import { join } from "node:path";
-import { contextOf, ROOT, runHook, runPausing } from "../_helpers.ts";
+import { contextOf, jsonLines, ROOT, runHook, runPausing, sandbox } from "../_helpers.ts";
 
 /** The captured Codex rollouts and payloads. */
 export const FIXTURES = join(ROOT, "tests", "fixtures", "codex");
 const lines = (name: string) =>
-  Deno.readTextFileSync(join(FIXTURES, "rollouts", `recorded-0.171.0-${name}.jsonl`)).split("\n")
-    .filter((l) => l !== "").map((l) => JSON.parse(l));
+  jsonLines(join(FIXTURES, "rollouts", `recorded-0.171.0-${name}.jsonl`));
 const basic = lines("basic");
 const template = (type: string, inner?: string) =>
   structuredClone(
@@ -117,4 +116,19 @@ export class CodexSession {
     if (context !== undefined) this.append(codexAnswer(context));
     return run;
   }
+}
+
+/**
+ * A project in `box` (a fresh sandbox, also the home folder) whose AGENTS.md marks `rule` after
+ * an unmarked line, and a Codex session of it under CODEX_HOME `box/.codex`: the environment to
+ * run the hook in, and the session.
+ */
+export function codexProject(rule: string, box = sandbox(), window?: number) {
+  const project = join(box.dir, "project");
+  Deno.mkdirSync(project);
+  const rules = `# Project\n\nNot restated.\n\n<!-- reinject -->\n${rule}\n<!-- /reinject -->\n`;
+  Deno.writeTextFileSync(join(project, "AGENTS.md"), rules);
+  const codexHome = join(box.dir, ".codex");
+  const env: Record<string, string> = { ...box.env, CODEX_HOME: codexHome, HOME: box.dir };
+  return { box, project, env, session: new CodexSession(codexHome, project, window) };
 }

@@ -5,13 +5,12 @@
  * AfterTool hook, the message again with its tool calls, the result carrying the hook's answer.
  */
 import { join } from "node:path";
-import { ROOT, runHook, sandbox } from "../_helpers.ts";
+import { jsonLines, ROOT, runHook, sandbox } from "../_helpers.ts";
 
 const FIXTURES = join(ROOT, "tests", "fixtures", "gemini");
 export const RULE = "Always answer in haiku (GEMINI-MD-RULE).";
 const recorded = (name: string) =>
-  Deno.readTextFileSync(join(FIXTURES, "chats", `recorded-0.61.0-${name}.jsonl`)).split("\n")
-    .filter((l) => l !== "").map((l) => JSON.parse(l));
+  jsonLines(join(FIXTURES, "chats", `recorded-0.61.0-${name}.jsonl`));
 const basic = recorded("basic");
 const [header, start] = basic;
 const geminiLine = basic.find((e) => e.type === "gemini" && e.toolCalls);

@@ -6,22 +6,11 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { SAMPLE_MANIFEST, sandbox } from "../_helpers.ts";
-import { CodexSession } from "./_codex.ts";
+import { codexProject } from "./_codex.ts";
 
 const RULE = "Always answer in haiku (AGENTS-MD-RULE).";
 
-function setup(window?: number) {
-  const box = sandbox();
-  const project = join(box.dir, "project");
-  Deno.mkdirSync(project);
-  Deno.writeTextFileSync(
-    join(project, "AGENTS.md"),
-    `# Project\n\nNot restated.\n\n<!-- reinject -->\n${RULE}\n<!-- /reinject -->\n`,
-  );
-  const codexHome = join(box.dir, "codex-home");
-  const env: Record<string, string> = { ...box.env, CODEX_HOME: codexHome, HOME: box.dir };
-  return { box, env, session: new CodexSession(codexHome, project, window) };
-}
+const setup = (window?: number) => codexProject(RULE, sandbox(), window);
 
 const labelOf = (text: string | undefined) => text?.match(/^\[lessons-reinject refresh (\S+)/)?.[1];
 

@@ -163,15 +163,6 @@ Deno.test("malformed input: exit 0, nothing on stdout", async (t) => {
   }
 });
 
-Deno.test("without any reading, every Nth tool call refreshes (the fallback counter)", async () => {
-  const box = sandbox();
-  const env = { ...box.env, LESSONS_REINJECT_TOOL_COUNT: "3" };
-  const call = payload("PostToolUse.Bash", { transcript_path: join(box.dir, "absent.jsonl") });
-  const outputs = [];
-  for (let i = 0; i < 7; i++) outputs.push((await runHook(call, env)).context !== undefined);
-  assertEquals(outputs, [false, false, true, false, false, true, false]);
-});
-
 Deno.test("a subagent's calls keep their own state and never read the main transcript", async () => {
   const { box, env, call } = setup(35);
   // The main transcript is at 35%; the subagent has no transcript of its own here.

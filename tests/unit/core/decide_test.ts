@@ -39,6 +39,7 @@ Deno.test("decideToolCall() without a reading counts tool calls", async (t) => {
     ["first call counts 1", 0, true, undefined, 1],
     ["the 20th call refreshes", 19, true, "toolCount:20", 20],
     ["the 21st is silent", 20, true, undefined, 21],
+    ["the 40th refreshes again", 39, true, "toolCount:40", 40],
     ["just compacted: nothing counted", 19, false, undefined, 19],
   ];
   for (const [name, before, countCalls, cause, after] of cases) {
