@@ -103,16 +103,6 @@ Deno.test("CLAUDE_CODE_AUTO_COMPACT_WINDOW beats the settings; auto-compaction o
   });
 });
 
-Deno.test("token thresholds fire at their count on any window, named as written", async () => {
-  const { env, at } = project({});
-  const big = { ...env, LESSONS_CONTEXT_WINDOW: "1M", LESSONS_REINJECT_THRESHOLDS: "20k,30" };
-  assertEquals((await runHook(at(19_999, "toolu_a"), big)).context, undefined);
-  const run = await runHook(at(25_000, "toolu_b"), big);
-  ok(run.context?.startsWith("[lessons-reinject refresh 20k ref="), run.stderr);
-  ok(run.context?.includes("Context refresh at 25,000 tokens (2% of the 1M-token context window)"));
-  ok(run.stderr.includes("crossed 20k"), run.stderr);
-});
-
 /** The paths `MAIN_COMMAND`'s process opened (openat), and those it only stat'ed, under strace. */
 async function tracedOpens(stdin: unknown, env: Record<string, string>) {
   const { run, lines } = await underStrace(

@@ -78,16 +78,6 @@ Deno.test("manifest lessons and own rules share one refresh: lessons first, own 
   ok(text.length <= 9500);
 });
 
-Deno.test("the project's and the user's rules files are read whole, from cwd up to the git root", async () => {
-  const p = project(31);
-  Deno.mkdirSync(join(p.root, ".claude"));
-  Deno.writeTextFileSync(join(p.root, ".claude", "reinject.md"), "# Team\nShip small commits.\n");
-  Deno.writeTextFileSync(join(p.user, "reinject.md"), "Answer in English.\n");
-  const text = (await runHook(p.call(), p.env)).context!;
-  ok(text.includes("## Your rules from .claude/reinject.md\n\n# Team\nShip small commits."), text);
-  ok(text.includes(`## Your rules from ${join(p.user, "reinject.md")}\n\nAnswer in English.`));
-});
-
 Deno.test("no rules anywhere: nothing printed, and the debug line says where it looked", async () => {
   const p = project(31);
   const run = await runHook(p.call(), p.env);
