@@ -337,7 +337,6 @@ const CASES: Case[] = [
     then: async (s, lines, refreshes) => {
       equal(s.stub.served.main, 13);
       const boundary = lines.findIndex((l) => l.subtype === "compact_boundary");
-      ok(boundary >= 0, "no auto-compaction near 400k (2.1.334 and later have it)");
       ok(boundary >= 0, "no compact_boundary in the transcript");
       ok(refreshes[1]!.line < boundary && boundary < refreshes[3]!.line);
       equal(restatedAfterCompaction(s).perRequest[0], 1);

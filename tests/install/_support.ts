@@ -51,24 +51,9 @@ export function tempDir(prefix: string): { dir: string } & Disposable {
 }
 
 /** Tools hooks/run and hooks/install use, besides the downloader and the hasher. */
-export const BASE_TOOLS = [
-  "sh",
-  "dirname",
-  "cat",
-  "sed",
-  "head",
-  "mkdir",
-  "rm",
-  "rmdir",
-  "awk",
-  "cut",
-  "tr",
-  "chmod",
-  "mv",
-  "find",
-  "tail",
-  "mktemp",
-];
+export const BASE_TOOLS =
+  "sh dirname cat sed head mkdir rm rmdir awk cut tr chmod mv find tail mktemp"
+    .split(" ");
 
 /** The launcher tests need a POSIX system: symlinked tool folders, fake `uname`, exec bits. */
 export const POSIX = Deno.build.os !== "windows";
