@@ -69,7 +69,7 @@ export const names = (list: readonly Threshold[]): string =>
 
 /** Option kinds by long name (`-h` is `--help`). */
 type Spec = Record<string, "boolean" | "string">;
-type Values<S extends Spec> = { [K in keyof S]?: S[K] extends "boolean" ? boolean : string };
+export type Values<S extends Spec> = { [K in keyof S]?: S[K] extends "boolean" ? boolean : string };
 
 /** The help's rows of the options that choose a session (`TARGET`). */
 export const SESSION_OPTIONS = `  --transcript PATH  the session's transcript

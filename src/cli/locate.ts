@@ -14,7 +14,7 @@ import type { HookPayload } from "../schemas/payload.ts";
 import type { Settings } from "../settings/resolve.ts";
 import { fail as failure, failed, type Result } from "../core/result.ts";
 import { entriesOf, readHead, statOf, statOrWhy } from "../io/files.ts";
-import { type Ctx, fail, usageError } from "./common.ts";
+import { type Ctx, fail, readFlags, type TARGET, usageError, type Values } from "./common.ts";
 
 /** A transcript to inspect, with the ids its hook calls carry (`agentId` in a subagent's file). */
 export interface Target {
@@ -40,20 +40,27 @@ export function nextCallPayload(target: Target, cwd: string): HookPayload {
 }
 
 /**
- * The transcript `--transcript` or `--session` names, else the project's newest; or the exit code
- * once the error is reported (exit 2 when both are given).
+ * `args` read as {@link readFlags} does, then the transcript `--transcript` or `--session` names,
+ * else the project's newest; or the exit code once the error is reported (exit 2 when both are
+ * given). `jsonError`: under --json, a missing transcript is also printed as `{error}`.
  */
-export async function chosenTarget(
-  { transcript, session, json }: { transcript?: string; session?: string; json?: boolean },
-  ctx: Ctx,
-  cwd: string,
+export async function readSessionFlags<S extends typeof TARGET>(
+  args: readonly string[],
+  spec: S,
   help: string,
-): Promise<Target | { exit: number }> {
+  ctx: Ctx,
+  jsonError = true,
+): Promise<{ values: Values<S>; cwd: string; target: Target } | { exit: number }> {
+  const flags = await readFlags(args, spec, help, ctx);
+  if ("exit" in flags) return flags;
+  const { transcript, session, json } = flags.values as Values<typeof TARGET>;
   if (transcript && session) {
     return { exit: await usageError("give --transcript or --session, not both", help) };
   }
-  const target = locateTranscript({ transcript, session }, cwd, ctx.settings);
-  return failed(target) ? { exit: await fail(target.error, json) } : target;
+  const target = locateTranscript({ transcript, session }, flags.cwd, ctx.settings);
+  return failed(target)
+    ? { exit: await fail(target.error, jsonError && json) }
+    : { ...flags, target };
 }
 
 /**

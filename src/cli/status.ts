@@ -6,7 +6,7 @@ import { formatTokens } from "../core/header.ts";
 import { isTokenThreshold, percentText, thresholdText } from "../core/numbers.ts";
 import * as cli from "./common.ts";
 import { accountOf } from "./account.ts";
-import { chosenTarget } from "./locate.ts";
+import { readSessionFlags } from "./locate.ts";
 import type { StatusJson } from "./schemas.ts";
 
 const HELP =
@@ -132,11 +132,9 @@ export async function runStatus(args: string[], ctx: cli.Ctx): Promise<number> {
   if (args.some((arg) => arg === "--timeline" || arg === "--svg" || arg.startsWith("--svg="))) {
     return await (await import("./timeline/command.ts")).runTimeline(args, ctx);
   }
-  const flags = await cli.readFlags(args, cli.TARGET, HELP, ctx);
+  const flags = await readSessionFlags(args, cli.TARGET, HELP, ctx);
   if ("exit" in flags) return flags.exit;
-  const target = await chosenTarget(flags.values, ctx, flags.cwd, HELP);
-  if ("exit" in target) return target.exit;
-  const r = (await accountOf(ctx.settings, flags.cwd, target)).status!;
+  const r = (await accountOf(ctx.settings, flags.cwd, flags.target)).status!;
   if (flags.values.json) await cli.printJson(r);
   else {
     const bar = cli.gauge(r.percent, r.thresholds, r.window, 40, r.span);

@@ -8,7 +8,7 @@ import { type HookRecord, hookRecordsOf } from "../io/hook_records.ts";
 import { withTranscript } from "../io/transcript.ts";
 import * as cli from "./common.ts";
 import { type Account, accountOf } from "./account.ts";
-import { chosenTarget } from "./locate.ts";
+import { readSessionFlags } from "./locate.ts";
 import type { WhyJson } from "./schemas.ts";
 
 const HELP =
@@ -55,10 +55,9 @@ function recordLines(records: readonly HookRecord[]): string[] {
 
 /** Runs `why`. Exit 0 with an answer; 1 when no transcript could be found; 2 on bad flags. */
 export async function runWhy(args: string[], ctx: cli.Ctx): Promise<number> {
-  const flags = await cli.readFlags(args, cli.TARGET, HELP, ctx);
+  const flags = await readSessionFlags(args, cli.TARGET, HELP, ctx);
   if ("exit" in flags) return flags.exit;
-  const target = await chosenTarget(flags.values, ctx, flags.cwd, HELP);
-  if ("exit" in target) return target.exit;
+  const { target } = flags;
   const { settings } = ctx;
   // The host's settings and rules (AGENTS.md for Codex), as the dry run's own.
   const account = await accountOf(settings, flags.cwd, target);

@@ -11,7 +11,7 @@ import { refreshToken, statePaths } from "../../io/state_store.ts";
 import { statOf } from "../../io/files.ts";
 import { replaySession } from "../../hook.ts";
 import * as cli from "../common.ts";
-import { chosenTarget, type Target } from "../locate.ts";
+import { readSessionFlags, type Target } from "../locate.ts";
 import type { Settings } from "../../settings/resolve.ts";
 import { type Timeline, timelineJson, timelineOf } from "./model.ts";
 import { timelineSvg } from "./svg.ts";
@@ -55,13 +55,11 @@ export async function timelineFor(
 
 /** Runs `status --timeline`. Exit 0 with the chart, 1 without a transcript, 2 on bad flags. */
 export async function runTimeline(args: string[], ctx: cli.Ctx): Promise<number> {
-  const flags = await cli.readFlags(args, OPTIONS, HELP, ctx);
+  // Without a transcript, --json prints nothing: the error goes to stderr only.
+  const flags = await readSessionFlags(args, OPTIONS, HELP, ctx, false);
   if ("exit" in flags) return flags.exit;
   const { svg, json } = flags.values;
-  // Without a transcript, --json prints nothing: the error goes to stderr only.
-  const target = await chosenTarget({ ...flags.values, json: false }, ctx, flags.cwd, HELP);
-  if ("exit" in target) return target.exit;
-  const timeline = await timelineFor(target, ctx.settings, flags.cwd);
+  const timeline = await timelineFor(flags.target, ctx.settings, flags.cwd);
   if (failed(timeline)) return await cli.fail(timeline.error, false);
   if (svg !== undefined) {
     try {
