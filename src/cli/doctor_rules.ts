@@ -17,25 +17,24 @@ import { check } from "./doctor_setup.ts";
 import type { Check } from "./schemas.ts";
 import { CLAUDE_MD_ROUTE, leftOutList, manifestFix, sourceLines } from "./rules.ts";
 
+type Manifest = StandingRules["manifest"];
+
 const RAISE = `raise LESSONS_REINJECT_MAX_CHARS (up to ${claudeCode.INLINE_LIMIT})`;
 
 /**
  * The manifest's check and the own rules', from the account's rules and its nothing to restate,
  * both measured on `rendered` (the next refresh, else the sample one).
  */
-export function checkRules({ rules, nothing, host }: Account, rendered: CombinedRefresh) {
+export function checkRules(account: Account, rendered: CombinedRefresh) {
+  const { rules, nothing, host } = account;
   const size = `${groupDigits(rendered.text.length)} of ${groupDigits(host.maxChars)} characters`;
   const manifest = checkManifest(rules.manifest, rendered, size, nothing === undefined);
   const excused = manifest.status === "fail";
-  return [manifest, checkOwnRules(rules, nothing, rendered, size, excused, host.agent)];
+  return [manifest, checkOwnRules(account, rendered, size, excused)];
 }
 
-function checkManifest(
-  m: StandingRules["manifest"],
-  r: CombinedRefresh,
-  size: string,
-  any: boolean,
-) {
+/** The manifest's check; `any`: some rule, the manifest's or an own one, can be restated. */
+function checkManifest(m: Manifest, r: CombinedRefresh, size: string, any: boolean) {
   if (m.kind === "off") return check("manifest", "ok", "turned off (sources setting)");
   if (m.kind === "none" && any) {
     return check("manifest", "ok", "none found; not needed: your own rules are restated");
@@ -80,14 +79,8 @@ function checkManifest(
  * Each own-rule source and what it gave: fails with nothing to restate (unless `excused` by the
  * manifest's failure); warns of odd markers, unreadable sources and rules over the budget.
  */
-function checkOwnRules(
-  rules: StandingRules,
-  nothing: string | undefined,
-  r: CombinedRefresh,
-  size: string,
-  excused: boolean,
-  agent: Settings["agent"],
-) {
+function checkOwnRules(account: Account, r: CombinedRefresh, size: string, excused: boolean) {
+  const { rules, nothing, host: { agent } } = account;
   const lines = [
     `${count(rules.blocks.length, "section")} of your own rules`,
     ...sourceLines(rules, agent).slice(1),

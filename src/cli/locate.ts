@@ -77,7 +77,7 @@ export function locateTranscript(
 }
 function claudeOrCodex(options: Asked, cwd: string, claudeDir?: string, codexHome?: string): Found {
   if (options.transcript) return namedTranscript(options.transcript);
-  const claude = claudeTranscript(options, claudeDir, cwd);
+  const claude = claudeTranscript(options.session, claudeDir, cwd);
   if (!codexHome) return claude;
   if (options.session) {
     if (!failed(claude) || failed(claude, "ambiguous")) return claude;
@@ -98,17 +98,13 @@ function claudeOrCodex(options: Asked, cwd: string, claudeDir?: string, codexHom
 }
 
 /** A Claude Code transcript: named by session id, else the project's newest. */
-function claudeTranscript(
-  options: { session?: string | undefined },
-  claudeDir: string | undefined,
-  cwd: string,
-): Found {
+function claudeTranscript(session: string | undefined, claudeDir: string | undefined, cwd: string) {
   if (!claudeDir) return failure("no home folder: pass --transcript PATH");
   const projects = join(claudeDir, "projects");
   // Claude Code's folder name for a project: `/home/dev/my.app` → `-home-dev-my-app`.
   const folderOf = (dir: string) => join(projects, dir.replace(/[^a-zA-Z0-9]/g, "-"));
   const here = folderOf(cwd);
-  if (options.session) return findSession(options.session, projects, here);
+  if (session) return findSession(session, projects, here);
   // From a subfolder, the session was started further up: this folder, then each one above it
   // up to the repository's root; the nearest with a session.
   const root = findGitRoot(cwd);

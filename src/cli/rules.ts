@@ -8,6 +8,7 @@ import { thresholdsCause } from "../core/crossing.ts";
 import { type CombinedRefresh, renderCombined } from "../core/render_rules.ts";
 import { sourceProblems } from "../io/rule_sources.ts";
 import type { StandingRules } from "../io/standing_rules.ts";
+import type { Settings } from "../settings/resolve.ts";
 import type { LeftOut, LeftOutWhy } from "../core/lessons.ts";
 
 /** The refresh at `threshold`, else the first threshold (a token threshold names no window). */
@@ -21,12 +22,9 @@ export function sampleCause(
 }
 
 /** `rules` laid out as that refresh (with a token of the real one's length), within the budget. */
-export function sampleRefresh(
-  rules: StandingRules,
-  { thresholds, maxChars }: { thresholds: readonly number[]; maxChars: number },
-): CombinedRefresh {
-  const header = refreshHeader(sampleCause(thresholds), "00000000", rules);
-  return renderCombined(header, rules.blocks, rules.lessons, maxChars);
+export function sampleRefresh(rules: StandingRules, settings: Settings): CombinedRefresh {
+  const header = refreshHeader(sampleCause(settings.thresholds), "00000000", rules);
+  return renderCombined(header, rules.blocks, rules.lessons, settings.maxChars);
 }
 
 /**
@@ -72,10 +70,7 @@ export function manifestFix(manifest: StandingRules["manifest"]): string {
  * rules source that could not be read (an unclosed marker, an unreadable file) is named by path
  * and line; `agent`: whose instruction files were looked in (AGENTS.md for Codex).
  */
-export function nothingToRestate(
-  rules: Pick<StandingRules, "manifest" | "sources" | "lessons" | "blocks">,
-  agent?: string,
-): string | undefined {
+export function nothingToRestate(rules: StandingRules, agent?: string): string | undefined {
   if (rules.lessons.length > 0 || rules.blocks.length > 0) return undefined;
   const m = rules.manifest;
   const problems = sourceProblems(rules.sources);
