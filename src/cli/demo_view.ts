@@ -83,6 +83,7 @@ function rowLines(
 ): string[] {
   const inTokens = scale !== undefined;
   const { width, thresholds } = view;
+  const cyan = (filled: string) => paint("cyan", filled);
   const room = width - INDENT.length;
   const out: string[] = [];
   const stepWidth = String(rows.length).length + 1;
@@ -97,10 +98,7 @@ function rowLines(
   for (const row of rows) {
     const call = `${row.event} ${row.tool}`;
     const bar = (n: number) =>
-      gauge(row.percent, thresholds, scale?.window, n, scale?.span).replace(
-        /#+/g,
-        (f) => paint("cyan", f),
-      );
+      gauge(row.percent, thresholds, scale?.window, n, scale?.span).replace(/#+/g, cyan);
     const head = (pad: boolean) =>
       `${paint("bold", String(row.step).padStart(stepWidth))}  ${
         pad ? call.padEnd(callWidth) : call
