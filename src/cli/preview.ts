@@ -80,7 +80,7 @@ export async function runPreview(args: string[], ctx: cli.Ctx): Promise<number> 
     due,
     reason,
     chars: 0,
-    budget: settings.maxChars,
+    budget: account.host.maxChars,
     thresholds: a && cause?.kind === "thresholds" ? [...cause.thresholds] : [],
     manifest: null,
     whole: [],
