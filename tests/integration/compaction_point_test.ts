@@ -14,6 +14,7 @@ import {
   sandboxSession,
   underStrace,
 } from "../_helpers.ts";
+import { assertIncludes } from "../cli/_cli.ts";
 
 /** A sandbox whose project folder holds `.claude/settings.json` with `settings`. */
 function project(settings: Record<string, unknown>) {
@@ -80,10 +81,7 @@ Deno.test("CLAUDE_CODE_AUTO_COMPACT_WINDOW beats the settings; auto-compaction o
       ...env,
       CLAUDE_CODE_AUTO_COMPACT_WINDOW: "100k",
     });
-    ok(
-      run.stderr.includes("compaction at 67000 (CLAUDE_CODE_AUTO_COMPACT_WINDOW=100k"),
-      run.stderr,
-    );
+    assertIncludes(run.stderr, "compaction at 67000 (CLAUDE_CODE_AUTO_COMPACT_WINDOW=100k");
   });
   await t.step("DISABLE_AUTO_COMPACT: no compaction point, percentages of 200k", async () => {
     const { env, at } = project({ autoCompactWindow: 120_000 });

@@ -16,6 +16,7 @@ import {
   sandboxSession,
   writeTranscript,
 } from "../_helpers.ts";
+import { assertIncludes } from "../cli/_cli.ts";
 
 /** A window of 100,000 tokens makes tokens/1000 the percentage. */
 const WINDOW = { LESSONS_CONTEXT_WINDOW: "100000" };
@@ -218,15 +219,13 @@ Deno.test("invalid thresholds: one stderr line naming the problem and the values
   const { env, call } = setup(31);
   const run = await runRecorded(call(), { ...env, LESSONS_REINJECT_THRESHOLDS: "20,abc,150" });
   assertEquals(run.stderr.trim().split("\n").length, 1, run.stderr);
-  ok(
-    run.stderr.includes(
-      'LESSONS_REINJECT_THRESHOLDS="20,abc,150": expected a non-empty list of thresholds, ' +
-        "each a percentage from 1 to 99 (30 or 30%) or a token count from 1,000 to 100,000,000 " +
-        '(60k, 1.5M or 120000), e.g. 30,52,70 or 20k,60k,52 ("abc": not a number; "150": ' +
-        "ambiguous: as a percentage it is over 99, as tokens under 1,000; write 99% or less, " +
-        "or 150k tokens); using the default, 30,52,70",
-    ),
+  assertIncludes(
     run.stderr,
+    'LESSONS_REINJECT_THRESHOLDS="20,abc,150": expected a non-empty list of thresholds, ' +
+      "each a percentage from 1 to 99 (30 or 30%) or a token count from 1,000 to 100,000,000 " +
+      '(60k, 1.5M or 120000), e.g. 30,52,70 or 20k,60k,52 ("abc": not a number; "150": ' +
+      "ambiguous: as a percentage it is over 99, as tokens under 1,000; write 99% or less, " +
+      "or 150k tokens); using the default, 30,52,70",
   );
   ok(run.context?.includes("refresh 30 ref="), "the defaults are used");
 });

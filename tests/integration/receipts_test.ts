@@ -19,7 +19,7 @@ import {
   sandboxSession,
   writeTranscript,
 } from "../_helpers.ts";
-import { cli, parsedAs, sessionsFolder, unwrap } from "../cli/_cli.ts";
+import { assertIncludes, cli, parsedAs, sessionsFolder, unwrap } from "../cli/_cli.ts";
 
 /** A window of 100,000 tokens makes tokens/1000 the percentage. */
 const WINDOW = { LESSONS_CONTEXT_WINDOW: "100000", LESSONS_DEBUG: "1" };
@@ -67,22 +67,18 @@ Deno.test("a refresh never recorded is sent again on the next call, once, then g
   const again = await runHook(call("toolu_2", 32), env);
   ok(again.context?.startsWith("[lessons-reinject refresh 30 ref="), again.stderr);
   ok(again.context?.includes("Context refresh at 32%"), again.context?.slice(0, 120));
-  ok(
-    again.stderr.includes(
-      "receipts: 30 not recorded for toolu_1 (Claude Code cancelled the hook), and the session " +
-        "moved past it: sending it again",
-    ),
+  assertIncludes(
     again.stderr,
+    "receipts: 30 not recorded for toolu_1 (Claude Code cancelled the hook), and the session " +
+      "moved past it: sending it again",
   );
   killed(box, "toolu_2");
   const third = await runHook(call("toolu_3", 33), env);
   assertEquals(third.stdout, "", "sent a third time");
-  ok(
-    third.stderr.includes(
-      "30 (re-sent) given up: sent 2 times, not recorded for toolu_2 (Claude Code cancelled " +
-        "the hook), and the session moved past it",
-    ),
+  assertIncludes(
     third.stderr,
+    "30 (re-sent) given up: sent 2 times, not recorded for toolu_2 (Claude Code cancelled " +
+      "the hook), and the session moved past it",
   );
   // Settled: later calls read nothing for it.
   appendTranscript(box.transcript, [entries.toolResult("toolu_3")]);
@@ -90,12 +86,10 @@ Deno.test("a refresh never recorded is sent again on the next call, once, then g
   ok(!later.stderr.includes("receipts:"), later.stderr);
   const { deliveries, text } = await status(box);
   assertEquals(deliveries, [["30", "given up", "toolu_2", 2]]);
-  ok(
-    text.includes(
-      "deliveries   30%: given up: sent 2 times, not recorded for toolu_2 (Claude Code " +
-        "cancelled the hook), and the session moved past it\n",
-    ),
+  assertIncludes(
     text,
+    "deliveries   30%: given up: sent 2 times, not recorded for toolu_2 (Claude Code " +
+      "cancelled the hook), and the session moved past it\n",
   );
 });
 
@@ -208,20 +202,15 @@ Deno.test("a Claude Code that records no hook outcome (before 2.1.97): each refr
   await t.step("the session moves on without a record: not sent again", async () => {
     const next = await runHook(old("toolu_2", 32), env);
     assertEquals(next.stdout, "", next.stderr);
-    ok(
-      next.stderr.includes("30 sent once: this Claude Code does not record deliveries"),
-      next.stderr,
-    );
+    assertIncludes(next.stderr, "30 sent once: this Claude Code does not record deliveries");
     appendTranscript(box.transcript, [entries.toolResult("toolu_2")]);
   });
   await t.step("status says so", async () => {
     const { deliveries, text } = await status(box);
     assertEquals(deliveries, [["30", "unrecorded", "toolu_1", 1]]);
-    ok(
-      text.includes(
-        "30%: sent once on toolu_1; this Claude Code does not record deliveries, so it is not checked",
-      ),
+    assertIncludes(
       text,
+      "30%: sent once on toolu_1; this Claude Code does not record deliveries, so it is not checked",
     );
   });
   await t.step("the next threshold still fires once", async () => {
