@@ -335,17 +335,14 @@ export const entries = {
   },
 };
 
-/** Writes `lines` as JSONL. */
-export function writeTranscript(path: string, lines: unknown[]): void {
-  Deno.writeTextFileSync(path, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+/** Writes `lines` as JSONL, or with `append` adds them. */
+export function writeTranscript(path: string, lines: unknown[], append = false): void {
+  Deno.writeTextFileSync(path, lines.map((l) => JSON.stringify(l)).join("\n") + "\n", { append });
 }
 
 /** Appends `lines` as JSONL. */
-export function appendTranscript(path: string, lines: unknown[]): void {
-  Deno.writeTextFileSync(path, lines.map((l) => JSON.stringify(l)).join("\n") + "\n", {
-    append: true,
-  });
-}
+export const appendTranscript = (path: string, lines: unknown[]) =>
+  writeTranscript(path, lines, true);
 
 const sandboxes: string[] = [];
 // Every sandbox goes when the test module's process ends, passed or failed.

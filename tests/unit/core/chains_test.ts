@@ -29,19 +29,43 @@ function run(calls: [string, string | undefined, number, string, boolean?][]) {
   return state;
 }
 
-Deno.test("two chains after a resume: each gets each threshold once, on its own crossing call", () => {
-  run([
-    ["a1", undefined, 31, "30"], // the session's first refresh: chain a's first tip
-    ["a2", "a1", 40, "-"],
-    ["b1", "a2", 45, "-", true], // a second process resumes from a2: a prompt lies between
-    ["b2", "b1", 53, "52"], // b crosses 52 first
-    ["a3", "a2", 50, "- forked", true], // a goes on from a2
-    ["a4", "a3", 54, "52"], // and gets 52 on its own chain
-    ["b3", "b2", 60, "-"], // b does not get it again
-    ["a5", "a4", 71, "70"],
-    ["b4", "b3", 72, "70"],
-    ["a6", "a5", 80, "-"],
-  ]);
+Deno.test("each chain gets each threshold once, on its own crossing call", async (t) => {
+  const sessions: Record<string, Parameters<typeof run>[0]> = {
+    "two chains after a resume: each gets each threshold once, on its own crossing call": [
+      ["a1", undefined, 31, "30"], // the session's first refresh: chain a's first tip
+      ["a2", "a1", 40, "-"],
+      ["b1", "a2", 45, "-", true], // a second process resumes from a2: a prompt lies between
+      ["b2", "b1", 53, "52"], // b crosses 52 first
+      ["a3", "a2", 50, "- forked", true], // a goes on from a2
+      ["a4", "a3", 54, "52"], // and gets 52 on its own chain
+      ["b3", "b2", 60, "-"], // b does not get it again
+      ["a5", "a4", 71, "70"],
+      ["b4", "b3", 72, "70"],
+      ["a6", "a5", 80, "-"],
+    ],
+    "a call whose chain is unknown counts the session's fired thresholds: never twice": [
+      ["a1", undefined, 31, "30"],
+      ["b1", undefined, 53, "52"], // no tip met (out of reach): as before this change, 30 counts
+      ["a2", "a1", 54, "52 forked"], // a's chain never received 52, and gets it
+      ["b2", "b1", 55, "-"], // b's tip took what counted for it: 52 is not sent again
+    ],
+    "a branch from after a refresh (a rewind) meets where it was made: not sent again": [
+      ["c1", undefined, 31, "30"],
+      ["c2", "c1", 35, "-"],
+      ["c3", "c2", 40, "-"],
+      ["d1", "c1", 42, "- forked"], // the branch's walk passes c2, no longer a tip, and meets c1
+      ["d2", "d1", 53, "52"],
+    ],
+    "one chain, turn after turn: each call meets the newest tip, never forked": [
+      ["c1", undefined, 31, "30"],
+      ["c2", "c1", 35, "-"],
+      ["c3", "c2", 40, "-", true], // a new prompt: c2 kept beside c3
+      ["c4", "c3", 53, "52"],
+      ["c5", "c4", 60, "-", true],
+      ["c6", "c5", 71, "70"],
+    ],
+  };
+  for (const [name, calls] of Object.entries(sessions)) await t.step(name, () => void run(calls));
 });
 
 Deno.test("parallel calls of one response: the second finds the chain the first moved on", () => {
@@ -61,15 +85,6 @@ Deno.test("parallel calls of one response: the second finds the chain the first 
   ]);
 });
 
-Deno.test("a call whose chain is unknown counts the session's fired thresholds: never twice", () => {
-  run([
-    ["a1", undefined, 31, "30"],
-    ["b1", undefined, 53, "52"], // no tip met (out of reach): as before this change, 30 counts
-    ["a2", "a1", 54, "52 forked"], // a's chain never received 52, and gets it
-    ["b2", "b1", 55, "-"], // b's tip took what counted for it: 52 is not sent again
-  ]);
-});
-
 Deno.test("two chains sharing only the session's first entry: each gets its own 30 %", () => {
   const { chains } = run([
     ["a1", undefined, 20, "-"], // both processes' first calls, before anything fired
@@ -84,16 +99,6 @@ Deno.test("two chains sharing only the session's first entry: each gets its own 
   // b's chain began beside a's, which kept its place: each chain's refreshes, where each was made.
   const tips = chains?.map((c) => `${c.tip} ${c.fired.join()}${c.anchor ? " anchor" : ""}`);
   assertEquals(tips, ["a4 30,52 anchor", "b4 30,52 anchor", "b2 30 anchor", "a2 30 anchor"]);
-});
-
-Deno.test("a branch from after a refresh (a rewind) meets where it was made: not sent again", () => {
-  run([
-    ["c1", undefined, 31, "30"],
-    ["c2", "c1", 35, "-"],
-    ["c3", "c2", 40, "-"],
-    ["d1", "c1", 42, "- forked"], // the branch's walk passes c2, no longer a tip, and meets c1
-    ["d2", "d1", 53, "52"],
-  ]);
 });
 
 Deno.test("one chain: the state is what it was before chains, plus the tip", () => {
@@ -128,15 +133,4 @@ Deno.test("advanceChains: a tip moves on; kept where a turn began; at most CHAIN
   assertEquals(s.chains?.length, CHAINS_KEPT);
   // Nothing fired yet and no tip: nothing to keep, the state is left alone.
   assertEquals(advanceChains(undefined, stateOf([]), { entry: "e" }), undefined);
-});
-
-Deno.test("one chain, turn after turn: each call meets the newest tip, never forked", () => {
-  run([
-    ["c1", undefined, 31, "30"],
-    ["c2", "c1", 35, "-"],
-    ["c3", "c2", 40, "-", true], // a new prompt: c2 kept beside c3
-    ["c4", "c3", 53, "52"],
-    ["c5", "c4", 60, "-", true],
-    ["c6", "c5", 71, "70"],
-  ]);
 });
