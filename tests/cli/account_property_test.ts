@@ -77,11 +77,10 @@ interface Told {
 
 /** Runs `plan` as Claude Code would, checking every surface after each step. */
 async function runPlan(plan: Plan, seed: number): Promise<Timeline> {
-  const box = sandbox();
+  const { transcript, ...box } = sandbox();
   const rules = marked("Keep commits small.");
   const project = projectIn(box.dir, { "CLAUDE.md": rules, "AGENTS.md": rules });
   const own = join(project, ".claude", "reinject.md");
-  const transcript = join(box.dir, "session.jsonl");
   writeTranscript(transcript, []);
   const env: Record<string, string> = {
     ...box.env,
@@ -178,14 +177,9 @@ async function runPlan(plan: Plan, seed: number): Promise<Timeline> {
     const recorded = new Set(
       [...told.labels].flatMap(([n, labels]) => labels.map((l) => `${idOf(n)}|${l}`)),
     );
-    for (const d of status.deliveries) {
+    for (const d of [...status.deliveries, ...state.deliveries ?? []]) {
       if (d.status === "delivered" && d.call !== "SessionStart") {
-        assert(recorded.has(`${d.call}|${d.refresh}`), where(`status: ${JSON.stringify(d)}`));
-      }
-    }
-    for (const d of state.deliveries ?? []) {
-      if (d.status === "delivered" && d.call !== "SessionStart") {
-        assert(recorded.has(`${d.call}|${d.refresh}`), where(`state: ${JSON.stringify(d)}`));
+        assert(recorded.has(`${d.call}|${d.refresh}`), where(JSON.stringify(d)));
       }
     }
     // Pending: preview, why and the statusline say a refresh is due exactly when status does.

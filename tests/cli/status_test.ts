@@ -20,9 +20,8 @@ import {
 import { compactionSummariser, FORK, shapes, SUMMARISER_ID } from "../replay/shapes.ts";
 
 Deno.test("status shows the gauge, source, thresholds, what fired and the state file", async () => {
-  const { env, ...box } = home();
+  const { env, transcript, ...box } = home();
   // The hook fires 30 on the recorded session first; status then reports it.
-  const transcript = join(box.dir, "session.jsonl");
   const call = sonnetCall(transcript, 62_000, "toolu_a");
   const hook = await runHook(call, env);
   assert(hook.context?.includes("refresh 30"), hook.stdout);
@@ -217,9 +216,8 @@ Deno.test("status reads at a glance: next, the next call, and the columns", asyn
 });
 
 Deno.test("on Claude Code's default 1M model, preview words the next refresh as the hook will; status and the statusline name it in tokens", async () => {
-  const box = home();
+  const { transcript, ...box } = home();
   const env = { ...box.env, LESSONS_DEBUG: "1" };
-  const transcript = join(box.dir, "session.jsonl");
   const opus = { model: "claude-opus-5-5", version: "2.1.332" };
   writeTranscript(transcript, [entries.assistant(40_000, ["toolu_p"], opus)]);
   const preview = await cliOk(["preview", "--transcript", transcript], env);
@@ -263,8 +261,7 @@ Deno.test("on Claude Code's default 1M model, preview words the next refresh as 
 });
 
 Deno.test("Claude Code 2.1.334+ compacts its default model near 367,000 until a reading passes it; older releases and a kept 1M window at 967,000", async () => {
-  const box = home();
-  const transcript = join(box.dir, "session.jsonl");
+  const { transcript, ...box } = home();
   // A reading by `version`; with an `id`, added to the transcript, else its only entry.
   const at = (tokens: number, version: string, id?: string) => {
     const line = entries.assistant(tokens, [id ?? "toolu_a"], {

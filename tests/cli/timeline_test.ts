@@ -50,8 +50,7 @@ Deno.test("status --timeline: three compactions, each refresh and each restateme
 });
 
 Deno.test("status --timeline: a window proven 1M part-way is drawn as the hook decided it", async () => {
-  const box = home();
-  const transcript = join(box.dir, "session.jsonl");
+  const { transcript, ...box } = home();
   writeTranscript(
     transcript,
     [70_000, 150_000, 250_000, 310_000].map((tokens, i) =>
