@@ -9,10 +9,24 @@ import { sandbox } from "../../_helpers.ts";
 export const jsonl = (lines: unknown[]): string =>
   lines.map((l) => typeof l === "string" ? l : JSON.stringify(l)).join("\n") + "\n";
 
-/** A file held in memory: `text`, or `lines` as {@link jsonl} writes them. */
-export function memory(text: string | unknown[]): { source: ByteSource; size: number } {
-  const bytes = new TextEncoder().encode(typeof text === "string" ? text : jsonl(text));
-  return { source: { readAt: (o, l) => bytes.slice(o, o + l) }, size: bytes.length };
+/**
+ * A file held in memory: `text`, its bytes, or `lines` as {@link jsonl} writes them. Its source
+ * counts the reads made of it, and the bytes they asked for.
+ */
+export function memory(text: string | Uint8Array | unknown[]) {
+  const bytes = text instanceof Uint8Array
+    ? text
+    : new TextEncoder().encode(typeof text === "string" ? text : jsonl(text));
+  const source: ByteSource & { reads: number; asked: number } = {
+    reads: 0,
+    asked: 0,
+    readAt(offset, length) {
+      source.reads++;
+      source.asked += length;
+      return bytes.slice(offset, offset + length);
+    },
+  };
+  return { source, size: bytes.length };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals, equal } from "node:assert/strict";
 import { viewOf } from "../../../src/io/transcript.ts";
-import type { ByteSource } from "../../../src/io/reverse_lines.ts";
+import { memory } from "./_io.ts";
 import { entries } from "../../_helpers.ts";
 
 type Entry = Record<string, unknown>;
@@ -21,11 +21,9 @@ const prompt = (): Entry => ({
 });
 
 function viewAt(lines: Entry[], toolUseId: string, tips: string[]) {
-  const bytes = new TextEncoder().encode(lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
-  let read = 0;
-  const source: ByteSource = { readAt: (o, l) => (read += l, bytes.slice(o, o + l)) };
-  const view = viewOf(source, bytes.length, { sidechainFile: false, toolUseId, chainTips: tips });
-  return { chain: view.chain, read, size: bytes.length };
+  const { source, size } = memory(lines);
+  const view = viewOf(source, size, { sidechainFile: false, toolUseId, chainTips: tips });
+  return { chain: view.chain, read: source.asked, size };
 }
 
 Deno.test("the walk from a call's entry meets its own chain's tip, not the other process's", () => {

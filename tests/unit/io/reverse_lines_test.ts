@@ -1,25 +1,14 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { type ByteSource, readLinesBackward } from "../../../src/io/reverse_lines.ts";
+import { readLinesBackward } from "../../../src/io/reverse_lines.ts";
+import { memory } from "./_io.ts";
 
-const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-function memorySource(bytes: Uint8Array): ByteSource & { reads: number } {
-  const source = {
-    reads: 0,
-    readAt(offset: number, length: number) {
-      source.reads++;
-      return bytes.slice(offset, offset + length);
-    },
-  };
-  return source;
-}
-
 function linesOf(text: string | Uint8Array, chunkSize: number, maxLineBytes?: number) {
-  const bytes = typeof text === "string" ? encoder.encode(text) : text;
+  const { source, size } = memory(text);
   const out: { start: number; text: string; oversized: boolean }[] = [];
   const options = maxLineBytes === undefined ? { chunkSize } : { chunkSize, maxLineBytes };
-  for (const line of readLinesBackward(memorySource(bytes), bytes.length, options)) {
+  for (const line of readLinesBackward(source, size, options)) {
     out.push({ start: line.start, text: decoder.decode(line.bytes), oversized: line.oversized });
   }
   return out;
@@ -73,9 +62,8 @@ Deno.test("readLinesBackward() reports a line over maxLineBytes as oversized, wi
 });
 
 Deno.test("readLinesBackward() reads only the chunks it needs when stopped early", () => {
-  const body = encoder.encode("line\n".repeat(100_000)); // 500 KB
-  const source = memorySource(body);
-  for (const _ of readLinesBackward(source, body.length, { chunkSize: 4096 })) break;
+  const { source, size } = memory("line\n".repeat(100_000)); // 500 KB
+  for (const _ of readLinesBackward(source, size, { chunkSize: 4096 })) break;
   assertEquals(source.reads, 1);
 });
 
@@ -87,14 +75,8 @@ Deno.test("readLinesBackward() passes invalid UTF-8 through as bytes", () => {
 });
 
 Deno.test("readLinesBackward() stops at maxBytes, even inside a region without newlines", () => {
-  const body = new Uint8Array(1024 * 1024).fill(0x61); // 1 MiB, no newline at all
-  const source = memorySource(body);
-  const lines = [];
-  for (
-    const line of readLinesBackward(source, body.length, { chunkSize: 4096, maxBytes: 16 * 1024 })
-  ) {
-    lines.push(line);
-  }
+  const { source, size } = memory("a".repeat(1024 * 1024)); // 1 MiB, no newline at all
+  const lines = [...readLinesBackward(source, size, { chunkSize: 4096, maxBytes: 16 * 1024 })];
   assertEquals(lines, []);
   assertEquals(source.reads, 4);
 });

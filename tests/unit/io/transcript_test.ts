@@ -231,11 +231,8 @@ Deno.test("the search for a marker reads its range once, and answers as the walk
       const text = jsonl(lines);
       const { source, size } = memory(text);
       const stopBelow = from === "second line" ? text.indexOf("\n") + 1 : 1;
-      let reads = 0;
-      const counting = {
-        readAt: (offset: number, length: number) => (reads++, source.readAt(offset, length)),
-      };
-      const scan = markersSince(counting, size, stopBelow);
+      const scan = markersSince(source, size, stopBelow);
+      const reads = source.reads;
       // The walk line by line back to the marker: the answer to compare with.
       const walked = historyOf(source, size, "none");
       const expected = walked.marker !== undefined && walked.marker >= stopBelow
