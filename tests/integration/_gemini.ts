@@ -5,7 +5,7 @@
  * AfterTool hook, the message again with its tool calls, the result carrying the hook's answer.
  */
 import { join } from "node:path";
-import { jsonLines, ROOT, runHook, sandbox } from "../_helpers.ts";
+import { appendTranscript, jsonLines, ROOT, runHook, sandbox } from "../_helpers.ts";
 
 const FIXTURES = join(ROOT, "tests", "fixtures", "gemini");
 export const RULE = "Always answer in haiku (GEMINI-MD-RULE).";
@@ -31,10 +31,7 @@ export function session(options: { model?: string } = {}, box = sandbox()) {
   const rules = `# Project\n\nNot restated.\n\n<!-- reinject -->\n${RULE}\n<!-- /reinject -->\n`;
   Deno.writeTextFileSync(join(project, "GEMINI.md"), rules);
   const path = join(chats, "session-2026-12-07T19-48-3e961710.jsonl");
-  const append = (...entries: unknown[]) =>
-    Deno.writeTextFileSync(path, entries.map((e) => JSON.stringify(e) + "\n").join(""), {
-      append: true,
-    });
+  const append = (...entries: unknown[]) => appendTranscript(path, entries);
   append(header, start);
   const projects = { projects: { [project]: "project" } };
   Deno.writeTextFileSync(join(box.dir, ".gemini", "projects.json"), JSON.stringify(projects));

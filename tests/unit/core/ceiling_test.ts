@@ -303,12 +303,6 @@ Deno.test("deferred tool schemas loaded by ToolSearch: no byte shows them, so th
   equal(v.usage?.loadsTools, true);
   equal(ceilingOf(v, state([30]), SETTINGS, undefined), undefined);
   // Only the ToolSearch makes it wait: the same view without it answers at once.
-  ok(
-    ceilingOf(
-      { ...v, usage: { ...v.usage!, loadsTools: false } },
-      state([30]),
-      SETTINGS,
-      undefined,
-    ),
-  );
+  const noSearch = { ...v, usage: { ...v.usage!, loadsTools: false } };
+  ok(ceilingOf(noSearch, state([30]), SETTINGS, undefined));
 });
