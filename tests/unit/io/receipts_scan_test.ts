@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { answerAwaitingReceipt, judge, type ReceiptEvidence } from "../../../src/core/receipts.ts";
 import { viewOf } from "../../../src/io/transcript.ts";
 import { RECORDINGS as FIXTURES } from "../../_helpers.ts";
-import { viewOfFile } from "./_io.ts";
+import { memory, viewOfFile } from "./_io.ts";
 
 interface Line {
   start: number;
@@ -60,10 +60,7 @@ function evidenceAt(
   size: number,
   query: { from: number; calls: string[]; token: string },
 ): ReceiptEvidence {
-  const source = {
-    readAt: (offset: number, length: number) =>
-      bytes.slice(offset, Math.min(size, offset + length)),
-  };
+  const { source } = memory(bytes.subarray(0, size));
   return viewOf(source, size, { sidechainFile: false, receipts: query }).receipts!;
 }
 
