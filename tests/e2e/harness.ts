@@ -10,10 +10,11 @@ import {
   type RecordedRequest,
   type Script,
   startApiStub,
+  type Step,
   textOf,
   type ToolCall,
 } from "../../scripts/loopback/api_stub.ts";
-import { unbackedSteps } from "../../scripts/loopback/backed_steps.ts";
+import { backedSteps, unbackedSteps } from "../../scripts/loopback/backed_steps.ts";
 import { installedClaude, locateClaude } from "../../scripts/loopback/claude_cli.ts";
 import { ROOT, SAMPLE_MANIFEST, spawnWithStdin } from "../_helpers.ts";
 
@@ -441,6 +442,18 @@ export async function installFromFolder(
   };
   await plugin("marketplace", "add", folder);
   await plugin("install", "lessons-reinject@lessons-reinject");
+}
+
+/**
+ * Calls `<prefix>NN` numbered from `first` (01), one at each reading of `thousands` (thousands of
+ * tokens), each printing what carries the next ({@link backedSteps}); the answer at `end` thousand.
+ */
+export function climbing(prefix: string, thousands: number[], end: number, first = 1): Step[] {
+  const steps = thousands.map((k, i) => ({
+    id: `${prefix}${String(first + i).padStart(2, "0")}`,
+    tokens: Math.round(k * 1000),
+  }));
+  return backedSteps(steps, end * 1000);
 }
 
 /** An Agent call whose prompt carries `marker`: the stand-in answers the subagent from its queue. */

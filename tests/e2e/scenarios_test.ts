@@ -15,6 +15,7 @@ import {
   assertDelivered,
   attachmentOf,
   claudeForSuite,
+  climbing,
   COMPACT_TAG,
   compactTurns,
   decisionFor,
@@ -76,18 +77,6 @@ const on200k = (...percents: number[]) => percents.map((percent) => ({ percent, 
 /** The refresh text after its header line: what a refresh restated. */
 function bodyOf(refresh: Refresh): string {
   return refresh.content.slice(refresh.content.indexOf("\n") + 1);
-}
-
-/**
- * Calls `<prefix>NN` numbered from `first` (01), one at each reading of `thousands` (thousands of
- * tokens), each printing what carries the next ({@link backedSteps}); the answer at `end` thousand.
- */
-function climbing(prefix: string, thousands: number[], end: number, first = 1): Step[] {
-  const steps = thousands.map((k, i) => ({
-    id: `${prefix}${String(first + i).padStart(2, "0")}`,
-    tokens: Math.round(k * 1000),
-  }));
-  return backedSteps(steps, end * 1000);
 }
 
 /** Two turns around a real `/compact`, with the marked section as the only rules. */
