@@ -14,7 +14,7 @@ import {
   startResponsesStub,
 } from "../../scripts/loopback/responses_stub.ts";
 import { ROOT, SAMPLE_MANIFEST, spawnWithStdin } from "../_helpers.ts";
-import { findCodex } from "./codex_cli.ts";
+import { findCodex } from "./npm_clis.ts";
 import { freshLabels, refreshLabels, skipUnlessCI } from "./harness.ts";
 
 const RULE = "Name every file you touch (AGENTS-MD-MARKED-RULE).";

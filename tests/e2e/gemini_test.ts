@@ -14,7 +14,7 @@ import {
   textOf,
 } from "../../scripts/loopback/gemini_stub.ts";
 import { ROOT, SAMPLE_MANIFEST, spawnWithStdin } from "../_helpers.ts";
-import { findGemini } from "./gemini_cli.ts";
+import { findGemini } from "./npm_clis.ts";
 import { freshLabels as fresh, refreshLabels, skipUnlessCI } from "./harness.ts";
 
 const RULE = "Name every file you touch (GEMINI-MD-MARKED-RULE).";
