@@ -17,6 +17,7 @@ import {
   readJson,
   SESSION,
   sessionToken,
+  skipped,
   snapshotTree,
   tmpfs,
 } from "./_harden.ts";
@@ -38,12 +39,6 @@ function unchangedOutside(c: Crossing, allowed: string[] = []): Disposable {
         "written outside the state folder",
       ),
   };
-}
-
-/** Says a case needs what this machine cannot give (a tmpfs needs root). */
-function skipped(why: string): void {
-  // deno-lint-ignore no-console
-  console.log(`  skipped: ${why}`);
 }
 
 // ---------------------------------------------------------------- state folder
