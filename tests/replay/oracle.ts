@@ -270,8 +270,6 @@ function tokensOf(entry: Json): number | undefined {
   return sum > 0 ? sum : undefined;
 }
 
-const uuidIndex = new WeakMap<(Json | undefined)[], Map<string, number>>();
-
 /**
  * The lines on the chain of entries (`parentUuid`) that ends at `line`, found with hindsight over
  * the whole file. Two Claude Code processes appending to one file after a resume each write their
@@ -280,13 +278,9 @@ const uuidIndex = new WeakMap<(Json | undefined)[], Map<string, number>>();
  * Undefined when a parent is not in the file: the chain cannot be told, every refresh counts.
  */
 export function chainLines(lines: (Json | undefined)[], line: number): Set<number> | undefined {
-  let byUuid = uuidIndex.get(lines);
-  if (!byUuid) {
-    byUuid = new Map<string, number>();
-    for (const [i, entry] of lines.entries()) {
-      if (typeof entry?.uuid === "string") byUuid.set(entry.uuid, i);
-    }
-    uuidIndex.set(lines, byUuid);
+  const byUuid = new Map<string, number>();
+  for (const [i, entry] of lines.entries()) {
+    if (typeof entry?.uuid === "string") byUuid.set(entry.uuid, i);
   }
   const messages = new Set<string>();
   const on = new Set<number>();
