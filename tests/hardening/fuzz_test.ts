@@ -43,6 +43,12 @@ const PAYLOADS = [
 const RECORDED_LINES = Deno.readTextFileSync(RECORDED).split("\n").filter((l) => l.trim() !== "");
 const SAMPLE = Deno.readTextFileSync(SAMPLE_MANIFEST);
 const encoder = new TextEncoder();
+/** A compaction marker, put anywhere in a case's transcript. */
+const BOUNDARY = encoder.encode(JSON.stringify({
+  type: "system",
+  subtype: "compact_boundary",
+  compactMetadata: { trigger: "auto", preTokens: 1 },
+}));
 
 type Random = () => number;
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -225,19 +231,7 @@ async function buildCase(
       lines.push(mutateBytes(r, line));
     }
   }
-  if (chance(r, 0.15)) {
-    lines.splice(
-      int(r, lines.length + 1),
-      0,
-      encoder.encode(
-        JSON.stringify({
-          type: "system",
-          subtype: "compact_boundary",
-          compactMetadata: { trigger: "auto", preTokens: 1 },
-        }),
-      ),
-    );
-  }
+  if (chance(r, 0.15)) lines.splice(int(r, lines.length + 1), 0, BOUNDARY);
   const joined = lines.flatMap((l) => [l, encoder.encode("\n")]);
   if (chance(r, 0.2)) joined.pop(); // a last line still being written
   const transcript = concat(...joined);
