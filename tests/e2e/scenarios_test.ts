@@ -329,12 +329,7 @@ const CASES: Case[] = [
     // At most 10,000 characters: every delivered refresh is held to it.
     name: "a 40 KB manifest arrives inline, at most 10,000 characters, every directive named",
     manifest: JSON.stringify(BIG, null, 2),
-    script: {
-      main: backedSteps(
-        [{ id: "toolu_b01", tokens: 47_000 }, { id: "toolu_b02", tokens: 64_000 }],
-        65_000,
-      ),
-    },
+    script: { main: climbing("toolu_b", [47, 64], 65) },
     refreshes: [["toolu_b02", [30]]],
     then: (_, __, refreshes) => {
       ok(JSON.stringify(BIG).length >= 40_000, "the manifest is under 40 KB");
