@@ -40,7 +40,7 @@ export interface Truth {
    * The real window of each entry, when the session changed model or Claude Code version (known
    * by construction for the generated shapes); else {@link window} for every entry.
    */
-  windowOf?: (model: string | undefined, version: string | undefined) => number;
+  windowOf?: (model: unknown, version: unknown) => number;
   /**
    * The file is a fork subagent's: it started with its parent's context, so the refreshes the
    * parent's transcript records before the fork point count as made in it. Names the parent's file.
@@ -55,8 +55,8 @@ export interface Truth {
 }
 
 /** The real window of each model of the generated shapes, by Claude Code version. */
-function shapeWindow(model: string | undefined, version: string | undefined): number {
-  const [major = 0, minor = 0, patch = 0] = (version ?? "0.0.0").split(".").map(Number);
+function shapeWindow(model: unknown, version: unknown): number {
+  const [major = 0, minor = 0, patch = 0] = String(version ?? "0.0.0").split(".").map(Number);
   switch (model) {
     case "claude-opus-5":
     case "claude-opus-4-8":
@@ -462,12 +462,7 @@ export function expectCalls(
       const t = tokensOf(entry!);
       if (t !== undefined) {
         tokens = t;
-        const model = record(entry!.message)?.model;
-        const version = entry!.version;
-        window = truth.windowOf?.(
-          typeof model === "string" ? model : undefined,
-          typeof version === "string" ? version : undefined,
-        ) ?? truth.window;
+        window = truth.windowOf?.(record(entry!.message)?.model, entry!.version) ?? truth.window;
         break;
       }
     }
