@@ -13,7 +13,7 @@
 import { join } from "node:path";
 import { type ResponsesStep, startResponsesStub } from "../loopback/responses_stub.ts";
 import { baseEnv } from "../../tests/_helpers.ts";
-import { locateCodex } from "../../tests/e2e/codex_cli.ts";
+import { locateCodex } from "../../tests/e2e/npm_clis.ts";
 
 const SCENARIOS: Record<string, { steps: ResponsesStep[]; compactLimit?: number }> = {
   basic: {

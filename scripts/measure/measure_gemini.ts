@@ -15,7 +15,7 @@
 import { join } from "node:path";
 import { type GeminiStep, startGeminiStub } from "../loopback/gemini_stub.ts";
 import { baseEnv } from "../../tests/_helpers.ts";
-import { findGemini } from "../../tests/e2e/gemini_cli.ts";
+import { findGemini } from "../../tests/e2e/npm_clis.ts";
 
 const SCENARIOS: Record<string, GeminiStep[]> = {
   basic: [

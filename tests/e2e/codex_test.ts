@@ -14,8 +14,8 @@ import {
   startResponsesStub,
 } from "../../scripts/loopback/responses_stub.ts";
 import { ROOT, SAMPLE_MANIFEST, spawnWithStdin } from "../_helpers.ts";
-import { findCodex } from "./codex_cli.ts";
-import { skipUnlessCI } from "./harness.ts";
+import { findCodex } from "./npm_clis.ts";
+import { freshLabels, refreshLabels, skipUnlessCI } from "./harness.ts";
 
 const RULE = "Name every file you touch (AGENTS-MD-MARKED-RULE).";
 const found = await findCodex();
@@ -70,13 +70,9 @@ async function run(steps: ResponsesStep[], compactLimit?: number): Promise<Respo
 }
 
 /** The refresh labels each main request carries, in order (what reached the model with it). */
-function labelsOf(stub: ResponsesStub, after = -1): string[][] {
-  return stub.requests.filter((r, i) => i > after && r.route === "main").map((r) =>
-    [...inputText(r.body.input).matchAll(/\[lessons-reinject refresh (\S+) ref=/g)].map((m) =>
-      m[1]!
-    )
-  );
-}
+const labelsOf = (stub: ResponsesStub, after = -1) =>
+  stub.requests.filter((r, i) => i > after && r.route === "main")
+    .map((r) => refreshLabels(inputText(r.body.input)));
 
 const call = (input: number): ResponsesStep => ({ input, commands: ["true"] });
 
@@ -89,7 +85,7 @@ Deno.test({
     const stub = await run([...steps, { input: 151_000, text: "All done." }]);
     const sent = labelsOf(stub).map((labels) => [...new Set(labels)]);
     // Request n+1 carries what the hook answered on call n (the call at request n).
-    const fresh = sent.map((labels, i) => labels.filter((l) => !(sent[i - 1] ?? []).includes(l)));
+    const fresh = freshLabels(sent);
     assertEquals(fresh, [[], [], ["30"], [], ["52"], [], ["70"], []], JSON.stringify(sent));
     const text = inputText(stub.requests.filter((r) => r.route === "main")[2]!.body.input);
     ok(text.includes(RULE), "AGENTS.md's marked rule");

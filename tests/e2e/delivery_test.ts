@@ -14,6 +14,7 @@ import {
   agentCall,
   attachmentOf,
   claudeForSuite,
+  climbing,
   COMPACT_TAG,
   compactTurns,
   decisionFor,
@@ -109,12 +110,8 @@ printf '%s' "$out"
 scenarioTest(bin, {
   name: "e2e delivery: a hook killed between claim and answer: the next call delivers the refresh",
   script: {
-    main: backedSteps([
-      { id: "toolu_k01", tokens: 45_000 }, // 22.5 %
-      { id: "toolu_k02", tokens: 62_000 }, // 31 %: claims 30, killed before answering
-      { id: "toolu_k03", tokens: 64_000 }, // sends 30 again
-      { id: "toolu_k04", tokens: 66_000 },
-    ], 67_000),
+    // 22.5 %; 31 % on k02 claims 30, killed before answering; k03 sends 30 again.
+    main: climbing("toolu_k", [45, 62, 64, 66], 67),
   },
   plugin: testPlugin({
     toolCall: '"${CLAUDE_PLUGIN_ROOT}/hooks/kill-once.sh"',
@@ -147,16 +144,9 @@ scenarioTest(bin, {
   },
 });
 
-/** Two turns around a real `/compact`. */
+/** Two turns around a real `/compact`: 31 %, 30; after it, 10 % on s02, its first tool call. */
 const COMPACT_SCRIPT = {
-  main: [
-    ...backedSteps([{ id: "toolu_s01", tokens: 62_000 }], 63_000), // 31 %: 30
-    // After /compact.
-    ...backedSteps([
-      { id: "toolu_s02", tokens: 20_000 }, // 10 %: the first tool call of the new context
-      { id: "toolu_s03", tokens: 22_000 },
-    ], 23_000),
-  ],
+  main: [...climbing("toolu_s", [62], 63), ...climbing("toolu_s", [20, 22], 23, 2)],
 };
 
 scenarioTest(bin, {

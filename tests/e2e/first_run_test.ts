@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { startApiStub } from "../../scripts/loopback/api_stub.ts";
 import { backedSteps } from "../../scripts/loopback/backed_steps.ts";
 import { spawnWithStdin } from "../_helpers.ts";
+import { downloadFailed } from "../install/_support.ts";
 import {
   claudeEnv,
   claudeForSuite,
@@ -67,14 +68,6 @@ async function session(home: string, work: string, pluginDir?: string, more = {}
   }
 }
 
-async function waitForLog(path: string, pattern: RegExp): Promise<void> {
-  const until = Date.now() + 10_000;
-  while (!pattern.test(await Deno.readTextFile(path).catch(() => ""))) {
-    if (Date.now() > until) throw new Error(`${path} never matched ${pattern}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 foldersTest(
   bin,
   "e2e: first run without a binary: a setting it cannot use is one line for the user, nothing for the model; the first call refreshes",
@@ -91,7 +84,7 @@ foldersTest(
     equal(s.calls[0]?.status, 0);
     Deno.stderr.writeSync(new TextEncoder().encode(`e2e: first call ${s.calls[0]?.ms} ms\n`));
     // The download really started (and, with no release to reach, failed and said so).
-    await waitForLog(join(plugin, "dist", "install.log"), /nothing installed/);
+    await downloadFailed(join(plugin, "dist"));
   },
 );
 
@@ -125,7 +118,7 @@ foldersTest(
     ok((await Deno.stat(cache)).isDirectory, "Claude Code made its cache copy");
 
     await session(home, work);
-    await waitForLog(join(folder, "dist", "install.log"), /nothing installed/);
+    await downloadFailed(join(folder, "dist"));
     // The cache copy is not where the hook runs: nothing was written there.
     for await (const version of Deno.readDir(cache)) {
       const log = join(cache, version.name, "dist", "install.log");

@@ -14,8 +14,8 @@ import {
   textOf,
 } from "../../scripts/loopback/gemini_stub.ts";
 import { ROOT, SAMPLE_MANIFEST, spawnWithStdin } from "../_helpers.ts";
-import { findGemini } from "./gemini_cli.ts";
-import { skipUnlessCI } from "./harness.ts";
+import { findGemini } from "./npm_clis.ts";
+import { freshLabels as fresh, refreshLabels, skipUnlessCI } from "./harness.ts";
 
 const RULE = "Name every file you touch (GEMINI-MD-MARKED-RULE).";
 // On Windows Gemini CLI runs hook commands in PowerShell, which cannot run hooks/run (facts page).
@@ -65,17 +65,10 @@ async function run(steps: GeminiStep[]): Promise<GeminiStub> {
 }
 
 /** The refresh labels each main request carries, in order (what reached the model with it). */
-function labelsOf(stub: GeminiStub): string[][] {
-  return stub.requests.filter((r) => r.route === "main").map((r) =>
-    [...textOf(r.body.contents).matchAll(/\[lessons-reinject refresh (\S+) ref=/g)].map((m) =>
-      m[1]!
-    )
+const labelsOf = (stub: GeminiStub) =>
+  stub.requests.filter((r) => r.route === "main").map((r) =>
+    refreshLabels(textOf(r.body.contents))
   );
-}
-
-/** The labels new in each request: what the hook answered on the call before it. */
-const fresh = (sent: string[][]) =>
-  sent.map((labels, i) => labels.filter((l) => !(sent[i - 1] ?? []).includes(l)));
 
 /** A call of its own: Gemini CLI stops a run that repeats one tool call 5 times (a loop). */
 const call = (input: number): GeminiStep => ({ input, commands: [`echo ${input}`] });

@@ -10,10 +10,11 @@ import {
   type RecordedRequest,
   type Script,
   startApiStub,
+  type Step,
   textOf,
   type ToolCall,
 } from "../../scripts/loopback/api_stub.ts";
-import { unbackedSteps } from "../../scripts/loopback/backed_steps.ts";
+import { backedSteps, unbackedSteps } from "../../scripts/loopback/backed_steps.ts";
 import { installedClaude, locateClaude } from "../../scripts/loopback/claude_cli.ts";
 import { ROOT, SAMPLE_MANIFEST, spawnWithStdin } from "../_helpers.ts";
 
@@ -335,43 +336,45 @@ export function scenarioTest(
   bin: string,
   { name, plugin, turns = turn(), refreshes: expected, then, ...setup }: ScenarioTest,
 ): void {
-  Deno.test({
-    name,
-    ignore: bin === "",
-    sanitizeResources: false,
-    sanitizeOps: false,
-    fn: async () => {
-      const dir = await plugin?.();
+  e2eTest(bin, name, async () => {
+    const dir = await plugin?.();
+    try {
+      const folder = name.replace(/^e2e[^:]*: /, "").replace(/[^a-z0-9]+/gi, "-").slice(0, 24);
+      const s = await Scenario.start(bin, {
+        name: folder,
+        ...setup,
+        ...(dir ? { pluginDirs: [dir] } : {}),
+      });
       try {
-        const folder = name.replace(/^e2e[^:]*: /, "").replace(/[^a-z0-9]+/gi, "-").slice(0, 24);
-        const s = await Scenario.start(bin, {
-          name: folder,
-          ...setup,
-          ...(dir ? { pluginDirs: [dir] } : {}),
-        });
-        try {
-          const lines = await turns(s);
-          const refreshes = refreshesIn(lines);
-          if (expected) {
-            deepStrictEqual(refreshes.map((r) => [r.toolUseID, thresholdsOf(r)]), expected);
-          }
-          assertDelivered(s, refreshes.filter((r) => r.toolUseID !== "SessionStart"));
-          await then?.(s, lines, refreshes);
-          s.assertBacked();
-        } catch (error) {
-          const why = await s.diagnosis();
-          throw new Error(
-            `${error instanceof Error ? error.message : error}\n--- diagnosis\n${why}`,
-            { cause: error },
-          );
-        } finally {
-          await s.close();
+        const lines = await turns(s);
+        const refreshes = refreshesIn(lines);
+        if (expected) {
+          deepStrictEqual(refreshes.map((r) => [r.toolUseID, thresholdsOf(r)]), expected);
         }
+        assertDelivered(s, refreshes.filter((r) => r.toolUseID !== "SessionStart"));
+        await then?.(s, lines, refreshes);
+        s.assertBacked();
+      } catch (error) {
+        const why = await s.diagnosis();
+        throw new Error(
+          `${error instanceof Error ? error.message : error}\n--- diagnosis\n${why}`,
+          { cause: error },
+        );
       } finally {
-        if (dir) await Deno.remove(dir, { recursive: true });
+        await s.close();
       }
-    },
+    } finally {
+      if (dir) await Deno.remove(dir, { recursive: true });
+    }
   });
+}
+
+/** Registers `fn` with `deno test`; ignored when no Claude Code is installed (`bin` empty) or `ignore`. */
+function e2eTest(bin: string, name: string, fn: () => Promise<void>, ignore = false): void {
+  Deno.test(
+    { name, ignore: ignore || bin === "", sanitizeResources: false, sanitizeOps: false },
+    fn,
+  );
 }
 
 /**
@@ -384,12 +387,7 @@ export function foldersTest(
   name: string,
   fn: (f: { root: string; home: string; work: string }) => Promise<void>,
 ): void {
-  Deno.test({
-    name,
-    ignore: bin === "" || Deno.build.os === "windows",
-    sanitizeResources: false,
-    sanitizeOps: false,
-  }, async () => {
+  e2eTest(bin, name, async () => {
     // realPath: Claude Code names the project folder after the resolved working directory.
     const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "lessons-e2e-" }));
     const f = { root, home: join(root, "home"), work: join(root, "work") };
@@ -399,7 +397,7 @@ export function foldersTest(
     } finally {
       await Deno.remove(root, { recursive: true });
     }
-  });
+  }, Deno.build.os === "windows");
 }
 
 /**
@@ -444,6 +442,18 @@ export async function installFromFolder(
   };
   await plugin("marketplace", "add", folder);
   await plugin("install", "lessons-reinject@lessons-reinject");
+}
+
+/**
+ * Calls `<prefix>NN` numbered from `first` (01), one at each reading of `thousands` (thousands of
+ * tokens), each printing what carries the next ({@link backedSteps}); the answer at `end` thousand.
+ */
+export function climbing(prefix: string, thousands: number[], end: number, first = 1): Step[] {
+  const steps = thousands.map((k, i) => ({
+    id: `${prefix}${String(first + i).padStart(2, "0")}`,
+    tokens: Math.round(k * 1000),
+  }));
+  return backedSteps(steps, end * 1000);
 }
 
 /** An Agent call whose prompt carries `marker`: the stand-in answers the subagent from its queue. */
@@ -630,6 +640,16 @@ export async function claudeForSuite(release?: string): Promise<string> {
   if ("bin" in cli) return cli.bin;
   skipUnlessCI("Claude Code", cli.problem);
   return "";
+}
+
+/** The refresh labels (`30`, `52,70`, `compact`...) `text` carries, in order. */
+export function refreshLabels(text: string): string[] {
+  return [...text.matchAll(/\[lessons-reinject refresh (\S+) ref=/g)].map((m) => m[1]!);
+}
+
+/** The labels new in each request's (`sent`): what the hook answered on the call before it. */
+export function freshLabels(sent: string[][]): string[][] {
+  return sent.map((labels, i) => labels.filter((l) => !(sent[i - 1] ?? []).includes(l)));
 }
 
 /** Says a suite skips because `what` cannot be had; under CI=true throws instead. */

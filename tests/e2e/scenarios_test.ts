@@ -15,6 +15,7 @@ import {
   assertDelivered,
   attachmentOf,
   claudeForSuite,
+  climbing,
   COMPACT_TAG,
   compactTurns,
   decisionFor,
@@ -80,18 +81,8 @@ function bodyOf(refresh: Refresh): string {
 
 /** Two turns around a real `/compact`, with the marked section as the only rules. */
 function compactScript(prefix: string): { main: Step[] } {
-  return {
-    main: [
-      ...backedSteps([{ id: `${prefix}01`, tokens: 62_000 }], 63_000), // 31 %: 30
-      // After /compact.
-      ...backedSteps([
-        { id: `${prefix}02`, tokens: 20_000 }, // 10 %
-        { id: `${prefix}02b`, tokens: 37_000 },
-        { id: `${prefix}02c`, tokens: 54_000 },
-        { id: `${prefix}03`, tokens: 64_000 }, // 32 %: 30 again
-      ], 65_000),
-    ],
-  };
+  // 31 %: 30; after /compact from 10 % to 32 %: 30 again, on <prefix>05.
+  return { main: [...climbing(prefix, [62], 63), ...climbing(prefix, [20, 37, 54, 64], 65, 2)] };
 }
 
 // Sources of growth the transcript may show late or not at all
@@ -198,22 +189,10 @@ function climb(
 const CASES: Case[] = [
   {
     name: "a climb from 5% to 74% on a 200k model refreshes at 30, 52 and 70",
+    // From 5 %: 29 % (c04) then 31 % crosses 30; 51.5 % (c08) is not yet 52, 52.5 % crosses it;
+    // 69.5 % (c11) is not yet 70, 70.5 % crosses it; then 74 %.
     script: {
-      main: backedSteps([
-        { id: "toolu_c01", tokens: 10_000 }, // 5 %
-        { id: "toolu_c02", tokens: 27_000 },
-        { id: "toolu_c03", tokens: 44_000 },
-        { id: "toolu_c04", tokens: 58_000 }, // 29 %
-        { id: "toolu_c05", tokens: 62_000 }, // 31 %: crosses 30
-        { id: "toolu_c06", tokens: 79_000 },
-        { id: "toolu_c07", tokens: 96_000 },
-        { id: "toolu_c08", tokens: 103_000 }, // 51.5 %: not yet 52
-        { id: "toolu_c09", tokens: 105_000 }, // 52.5 %: crosses 52
-        { id: "toolu_c10", tokens: 122_000 },
-        { id: "toolu_c11", tokens: 139_000 }, // 69.5 %: not yet 70
-        { id: "toolu_c12", tokens: 141_000 }, // 70.5 %: crosses 70
-        { id: "toolu_c13", tokens: 148_000 }, // 74 %
-      ], 148_500),
+      main: climbing("toolu_c", [10, 27, 44, 58, 62, 79, 96, 103, 105, 122, 139, 141, 148], 148.5),
     },
     refreshes: [["toolu_c05", [30]], ["toolu_c09", [52]], ["toolu_c12", [70]]],
     then: (s, _, refreshes) => {
@@ -305,34 +284,21 @@ const CASES: Case[] = [
   },
   {
     name: "after a real /compact the thresholds fire again in the new context",
+    // 31 %: 30, 53 %: 52; the second turn, after /compact, from 10 %: 32 %, 30 again; 54 %, 52.
     script: {
       main: [
-        ...backedSteps([
-          { id: "toolu_k01", tokens: 62_000 }, // 31 %: 30
-          { id: "toolu_k01b", tokens: 79_000 },
-          { id: "toolu_k01c", tokens: 96_000 },
-          { id: "toolu_k02", tokens: 106_000 }, // 53 %: 52
-        ], 107_000),
-        // Second turn, after /compact.
-        ...backedSteps([
-          { id: "toolu_k03", tokens: 20_000 }, // 10 %
-          { id: "toolu_k03b", tokens: 37_000 },
-          { id: "toolu_k03c", tokens: 54_000 },
-          { id: "toolu_k04", tokens: 64_000 }, // 32 %: 30 again
-          { id: "toolu_k04b", tokens: 81_000 },
-          { id: "toolu_k04c", tokens: 98_000 },
-          { id: "toolu_k05", tokens: 108_000 }, // 54 %: 52 again
-        ], 109_000),
+        ...climbing("toolu_k", [62, 79, 96, 106], 107),
+        ...climbing("toolu_k", [20, 37, 54, 64, 81, 98, 108], 109, 5),
       ],
     },
     turns: compactTurns,
     // SessionStart(compact)'s answer is recorded too: the rules restated for the new context.
     refreshes: [
       ["toolu_k01", [30]],
-      ["toolu_k02", [52]],
+      ["toolu_k04", [52]],
       ["SessionStart", []],
-      ["toolu_k04", [30]],
-      ["toolu_k05", [52]],
+      ["toolu_k08", [30]],
+      ["toolu_k11", [52]],
     ],
     then: async (s, lines, refreshes) => {
       equal(s.stub.served.main, 13);
@@ -363,12 +329,7 @@ const CASES: Case[] = [
     // At most 10,000 characters: every delivered refresh is held to it.
     name: "a 40 KB manifest arrives inline, at most 10,000 characters, every directive named",
     manifest: JSON.stringify(BIG, null, 2),
-    script: {
-      main: backedSteps(
-        [{ id: "toolu_b01", tokens: 47_000 }, { id: "toolu_b02", tokens: 64_000 }],
-        65_000,
-      ),
-    },
+    script: { main: climbing("toolu_b", [47, 64], 65) },
     refreshes: [["toolu_b02", [30]]],
     then: (_, __, refreshes) => {
       ok(JSON.stringify(BIG).length >= 40_000, "the manifest is under 40 KB");
@@ -522,18 +483,10 @@ const CASES: Case[] = [
   {
     name: "a threshold is met by a reading exactly at it (29 % is 58,000 of 200,000 tokens)",
     env: { LESSONS_REINJECT_THRESHOLDS: "29,57" },
-    script: {
-      main: backedSteps([
-        { id: "toolu_e01", tokens: 57_998 }, // 28.999 %
-        { id: "toolu_e02", tokens: 58_000 }, // exactly 29 %: in floating point 58000 / 200000 * 100 < 29
-        { id: "toolu_e02b", tokens: 75_000 },
-        { id: "toolu_e02c", tokens: 92_000 },
-        { id: "toolu_e02d", tokens: 109_000 },
-        { id: "toolu_e03", tokens: 113_998 },
-        { id: "toolu_e04", tokens: 114_000 }, // exactly 57 %
-      ], 114_500),
-    },
-    refreshes: [["toolu_e02", [29]], ["toolu_e04", [57]]],
+    // 28.999 %, then exactly 29 % (in floating point 58000 / 200000 * 100 < 29); 113,998, then
+    // exactly 57 %.
+    script: { main: climbing("toolu_e", [57.998, 58, 75, 92, 109, 113.998, 114], 114.5) },
+    refreshes: [["toolu_e02", [29]], ["toolu_e07", [57]]],
     then: (_, __, refreshes) => {
       deepStrictEqual(refreshes.map(stated), on200k(29, 57));
     },
@@ -542,20 +495,9 @@ const CASES: Case[] = [
     name: "only a marked CLAUDE.md section, no manifest anywhere: exactly it at 30, 52 and 70",
     manifest: null,
     files: { "work/CLAUDE.md": OWN_CLAUDE_MD },
-    script: {
-      main: backedSteps([
-        { id: "toolu_w01", tokens: 45_000 }, // 22.5 %
-        { id: "toolu_w02", tokens: 62_000 }, // 31 %: 30
-        { id: "toolu_w02b", tokens: 79_000 },
-        { id: "toolu_w03", tokens: 90_000 }, // 45 %
-        { id: "toolu_w04", tokens: 105_000 }, // 52.5 %: 52
-        { id: "toolu_w04b", tokens: 122_000 },
-        { id: "toolu_w04c", tokens: 139_000 }, // 69.5 %
-        { id: "toolu_w05", tokens: 141_000 }, // 70.5 %: 70
-        { id: "toolu_w06", tokens: 146_000 },
-      ], 147_000),
-    },
-    refreshes: [["toolu_w02", [30]], ["toolu_w04", [52]], ["toolu_w05", [70]]],
+    // From 22.5 %: 31 %, 30; 52.5 %, 52; 69.5 % then 70.5 %, 70.
+    script: { main: climbing("toolu_w", [45, 62, 79, 90, 105, 122, 139, 141, 146], 147) },
+    refreshes: [["toolu_w02", [30]], ["toolu_w05", [52]], ["toolu_w08", [70]]],
     then: (_, lines, refreshes) => {
       for (const refresh of refreshes) {
         // Exactly the marked section, under its heading: no lessons, nothing unmarked.
@@ -571,7 +513,7 @@ const CASES: Case[] = [
     files: { "work/CLAUDE.md": OWN_CLAUDE_MD, "work/.claude/reinject.md": `${REINJECT_MD}\n` },
     script: compactScript("toolu_q"),
     turns: compactTurns,
-    refreshes: [["toolu_q01", [30]], ["SessionStart", []], ["toolu_q03", [30]]],
+    refreshes: [["toolu_q01", [30]], ["SessionStart", []], ["toolu_q05", [30]]],
     then: (s, _, refreshes) => {
       // A threshold restates both sources.
       ok(bodyOf(refreshes[0]!).includes(OWN_RULES) && bodyOf(refreshes[0]!).includes(REINJECT_MD));
@@ -605,7 +547,7 @@ const CASES: Case[] = [
     env: { LESSONS_REINJECT_AFTER_COMPACT: "0" },
     script: compactScript("toolu_n"),
     turns: compactTurns,
-    refreshes: [["toolu_n01", [30]], ["toolu_n03", [30]]],
+    refreshes: [["toolu_n01", [30]], ["toolu_n05", [30]]],
     then: (s) => {
       const restated = restatedAfterCompaction(s);
       deepStrictEqual(restated.perRequest, restated.perRequest.map(() => 0));

@@ -5,15 +5,11 @@
  * the rules restated after it. `LESSONS_E2E_TIMELINE=FILE` keeps the transcript (to draw it).
  */
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
-import { backedSteps, usage } from "../../scripts/loopback/backed_steps.ts";
+import { usage } from "../../scripts/loopback/backed_steps.ts";
 import { cli } from "../cli/_cli.ts";
-import { claudeForSuite, type Json, scenarioTest, turn } from "./harness.ts";
+import { claudeForSuite, climbing, type Json, scenarioTest, turn } from "./harness.ts";
 
 const bin = await claudeForSuite();
-
-const CLIMB = [10_000, 27_000, 44_000, 58_000, 62_000, 79_000, 96_000, 103_000, 105_000, 122_000]
-  .concat([139_000, 141_000, 148_000]);
-const AFTER = [12_000, 29_000, 45_000, 62_000];
 
 /** The main chain's tool calls, in order: the chart numbers them from 1. */
 function toolCalls(lines: Json[]): string[] {
@@ -30,23 +26,23 @@ scenarioTest(bin, {
   unbacked: "a jump from 74 % to 88 % on an echo, straight into auto-compaction, on purpose",
   script: {
     main: [
-      ...backedSteps(CLIMB.map((tokens, i) => ({ id: `toolu_t${i + 1}`, tokens })), 148_500)
+      ...climbing("toolu_t", [10, 27, 44, 58, 62, 79, 96, 103, 105, 122, 139, 141, 148], 148.5)
         .slice(0, -1),
       {
         usage: usage(176_000),
         tools: [{ name: "Bash", input: { command: "echo hi" }, id: "toolu_tjump" }],
       },
       // The new context after the auto-compaction.
-      ...backedSteps(AFTER.map((tokens, i) => ({ id: `toolu_ta${i + 1}`, tokens })), 63_000),
+      ...climbing("toolu_ta", [12, 29, 45, 62], 63),
     ],
   },
   turns: turn({}, "Climb the context."),
   refreshes: [
-    ["toolu_t5", [30]],
-    ["toolu_t9", [52]],
+    ["toolu_t05", [30]],
+    ["toolu_t09", [52]],
     ["toolu_t12", [70]],
     ["SessionStart", []],
-    ["toolu_ta4", [30]],
+    ["toolu_ta04", [30]],
   ],
   then: async (s, lines, refreshes) => {
     ok(lines.some((l) => l.subtype === "compact_boundary"), "Claude Code did not compact");
@@ -67,7 +63,7 @@ scenarioTest(bin, {
     const compactions = events.filter((e) => e.kind === "compaction");
     equal(compactions.length, 1);
     equal(compactions[0]!.trigger, "auto");
-    equal(calls[Number(compactions[0]!.beforeCall) - 1], "toolu_ta1");
+    equal(calls[Number(compactions[0]!.beforeCall) - 1], "toolu_ta01");
     deepStrictEqual(events.filter((e) => e.kind === "resend"), []);
     await s.keepTranscript("LESSONS_E2E_TIMELINE");
   },

@@ -50,13 +50,8 @@ export function snapshotTree(root: string, skip: readonly string[] = []): Map<st
       } catch {
         continue;
       }
-      const kind = info.isSymlink
-        ? "symlink"
-        : info.isDirectory
-        ? "dir"
-        : info.isFile
-        ? "file"
-        : "other";
+      const kinds = { symlink: info.isSymlink, dir: info.isDirectory, file: info.isFile };
+      const kind = Object.entries(kinds).find(([, is]) => is)?.[0] ?? "other";
       const seenAs = kind === "dir" ? kind : `${kind} ${info.size} ${info.mtime?.getTime()}`;
       seen.set(relative(root, path), seenAs);
       if (kind === "dir") walk(path);
@@ -251,6 +246,12 @@ export class HookServers implements AsyncDisposable {
     await Promise.all(this.#children.map((c) => c.status));
     await Promise.all(this.#readers.map((r) => r.return?.()));
   }
+}
+
+/** Says a case needs what this machine cannot give (a tmpfs or a chown needs root). */
+export function skipped(why: string): void {
+  // deno-lint-ignore no-console
+  console.log(`  skipped: ${why}`);
 }
 
 /** A whole number from the environment, or `fallback`. */

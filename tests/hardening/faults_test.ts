@@ -17,30 +17,28 @@ import {
   readJson,
   SESSION,
   sessionToken,
+  skipped,
   snapshotTree,
   tmpfs,
 } from "./_harden.ts";
 
 const MB = 1024 * 1024;
 
-/** Runs `body`, then checks nothing changed outside the state folder (and `allowed`). */
-async function guarded(c: Crossing, body: () => Promise<void>, allowed: string[] = []) {
+/**
+ * Fails when the scope holding it (`using`) ends if anything changed outside the state folder
+ * (and `allowed`) since it was made: declared once a case's fault is planted.
+ */
+function unchangedOutside(c: Crossing, allowed: string[] = []): Disposable {
   const before = snapshotTree(c.box.dir);
-  await body();
-  assertEquals(
-    changesOutside(before, snapshotTree(c.box.dir), [
-      relative(c.box.dir, c.box.stateDir),
-      ...allowed,
-    ]),
-    [],
-    "written outside the state folder",
-  );
-}
-
-/** Says a case needs what this machine cannot give (a tmpfs needs root). */
-function skipped(why: string): void {
-  // deno-lint-ignore no-console
-  console.log(`  skipped: ${why}`);
+  const inside = [relative(c.box.dir, c.box.stateDir), ...allowed];
+  return {
+    [Symbol.dispose]: () =>
+      assertEquals(
+        changesOutside(before, snapshotTree(c.box.dir), inside),
+        [],
+        "written outside the state folder",
+      ),
+  };
 }
 
 // ---------------------------------------------------------------- state folder
@@ -48,36 +46,33 @@ function skipped(why: string): void {
 Deno.test("faults: a missing state folder (two levels deep) is created private and used", async () => {
   using c = await crossing();
   c.env.LESSONS_STATE_DIR = join(c.box.dir, "state", "deeper");
-  await guarded(c, async () => {
-    const run = await hook(c);
-    assertEquals(headerThresholds(run.context), "30");
-    assertEquals(Deno.statSync(join(c.box.dir, "state", "deeper")).mode! & 0o777, 0o700);
-    assertEquals((await hook(c)).context, undefined, "fired twice");
-  });
+  using _unchanged = unchangedOutside(c);
+  const run = await hook(c);
+  assertEquals(headerThresholds(run.context), "30");
+  assertEquals(Deno.statSync(join(c.box.dir, "state", "deeper")).mode! & 0o777, 0o700);
+  assertEquals((await hook(c)).context, undefined, "fired twice");
 });
 
 Deno.test("faults: a state folder that cannot be created (its parent is a file) gives nothing", async () => {
   using c = await crossing();
   Deno.writeTextFileSync(join(c.box.dir, "blocker"), "a file");
   c.env.LESSONS_STATE_DIR = join(c.box.dir, "blocker", "state");
-  await guarded(c, async () => {
-    const run = await hook(c);
-    assertEquals(run.stdout, "");
-    assert(/cannot create state folder|Not a directory/.test(run.stderr), run.stderr);
-  });
+  using _unchanged = unchangedOutside(c);
+  const run = await hook(c);
+  assertEquals(run.stdout, "");
+  assert(/cannot create state folder|Not a directory/.test(run.stderr), run.stderr);
 });
 
 Deno.test("faults: a read-only state folder gives nothing, never a refresh it cannot record", async () => {
   using c = await crossing();
   await using ro = await tmpfs(join(c.box.dir, "state"), "ro,mode=0700,size=64k");
   if (!ro) return skipped("cannot mount a read-only tmpfs here (needs root)");
-  await guarded(c, async () => {
-    for (let call = 1; call <= 3; call++) {
-      const run = await hook(c);
-      assertEquals(run.stdout, "", `call ${call}`);
-      assert(/not writable|Read-only/i.test(run.stderr), run.stderr);
-    }
-  });
+  using _unchanged = unchangedOutside(c);
+  for (let call = 1; call <= 3; call++) {
+    const run = await hook(c);
+    assertEquals(run.stdout, "", `call ${call}`);
+    assert(/not writable|Read-only/i.test(run.stderr), run.stderr);
+  }
 });
 
 Deno.test("faults: a full disk gives nothing and leaves no temp files behind", async () => {
@@ -94,18 +89,17 @@ Deno.test("faults: a full disk gives nothing and leaves no temp files behind", a
   } finally {
     filler.close();
   }
-  await guarded(c, async () => {
-    for (let call = 1; call <= 3; call++) {
-      assertEquals((await hook(c)).stdout, "", `call ${call}: refreshed without recording it`);
-    }
-    const lock = /^lessons-[0-9a-f]{16}-reinject\.lock$/;
-    const left = [...Deno.readDirSync(full)].map((e) => e.name).filter((name) => name !== "filler");
-    assertEquals(left.filter((name) => !lock.test(name)), [], "left behind");
-    // Room again: the threshold was never claimed, so it fires now, once.
-    Deno.removeSync(join(full, "filler"));
-    assertEquals(headerThresholds((await hook(c)).context), "30");
-    assertEquals((await hook(c)).context, undefined);
-  });
+  using _unchanged = unchangedOutside(c);
+  for (let call = 1; call <= 3; call++) {
+    assertEquals((await hook(c)).stdout, "", `call ${call}: refreshed without recording it`);
+  }
+  const lock = /^lessons-[0-9a-f]{16}-reinject\.lock$/;
+  const left = [...Deno.readDirSync(full)].map((e) => e.name).filter((name) => name !== "filler");
+  assertEquals(left.filter((name) => !lock.test(name)), [], "left behind");
+  // Room again: the threshold was never claimed, so it fires now, once.
+  Deno.removeSync(join(full, "filler"));
+  assertEquals(headerThresholds((await hook(c)).context), "30");
+  assertEquals((await hook(c)).context, undefined);
 });
 
 // ---------------------------------------------------------------- state file
@@ -120,7 +114,8 @@ Deno.test("faults: a truncated state file counts as empty; the transcript's reco
   );
   Deno.mkdirSync(c.box.stateDir, { mode: 0o700 });
   Deno.writeTextFileSync(c.statePath, '{"fired":[30],"toolCo');
-  await guarded(c, async () => assertEquals((await hook(c)).stdout, ""));
+  using _unchanged = unchangedOutside(c);
+  assertEquals((await hook(c)).stdout, "");
 });
 
 Deno.test("faults: a truncated, garbage or huge state file counts as empty: one refresh, then a valid file", async (t) => {
@@ -138,13 +133,12 @@ Deno.test("faults: a truncated, garbage or huge state file counts as empty: one 
       using c = await crossing();
       Deno.mkdirSync(c.box.stateDir, { mode: 0o700 });
       plant(c.statePath);
-      await guarded(c, async () => {
-        const run = await hook(c);
-        assertEquals(headerThresholds(run.context), "30");
-        assert(run.ms < 5000, `${run.ms} ms`);
-        assertEquals(readJson(c.statePath)?.fired, [30]);
-        assertEquals((await hook(c)).context, undefined, "fired twice");
-      });
+      using _unchanged = unchangedOutside(c);
+      const run = await hook(c);
+      assertEquals(headerThresholds(run.context), "30");
+      assert(run.ms < 5000, `${run.ms} ms`);
+      assertEquals(readJson(c.statePath)?.fired, [30]);
+      assertEquals((await hook(c)).context, undefined, "fired twice");
     });
   }
 });
@@ -152,10 +146,9 @@ Deno.test("faults: a truncated, garbage or huge state file counts as empty: one 
 Deno.test("faults: a directory at the state file's path gives nothing and is left alone", async () => {
   using c = await crossing();
   Deno.mkdirSync(join(c.statePath, "inside"), { recursive: true, mode: 0o700 });
-  await guarded(c, async () => {
-    for (let call = 1; call <= 2; call++) assertEquals((await hook(c)).stdout, "");
-    assert(Deno.statSync(join(c.statePath, "inside")).isDirectory);
-  });
+  using _unchanged = unchangedOutside(c);
+  for (let call = 1; call <= 2; call++) assertEquals((await hook(c)).stdout, "");
+  assert(Deno.statSync(join(c.statePath, "inside")).isDirectory);
 });
 
 // ---------------------------------------------------------------- transcript
@@ -167,30 +160,31 @@ Deno.test("faults: a transcript cut mid-line", async (t) => {
       using c = await crossing();
       const text = Deno.readTextFileSync(c.box.transcript).trimEnd();
       Deno.writeTextFileSync(c.box.transcript, text.slice(0, text.length - 200));
-      await guarded(c, async () => assertEquals((await hook(c)).stdout, ""));
+      using _unchanged = unchangedOutside(c);
+      assertEquals((await hook(c)).stdout, "");
     },
   );
   await t.step("after this call's entry: it still fires", async () => {
     using c = await crossing();
     const next = JSON.stringify(entries.assistant(40_000, ["toolu_y"]));
     Deno.writeTextFileSync(c.box.transcript, next.slice(0, 300), { append: true });
-    await guarded(c, async () => assertEquals(headerThresholds((await hook(c)).context), "30"));
+    using _unchanged = unchangedOutside(c);
+    assertEquals(headerThresholds((await hook(c)).context), "30");
   });
 });
 
 Deno.test("faults: a transcript replaced by a shorter file does not re-fire a threshold", async () => {
   using c = await crossing(45);
-  await guarded(c, async () => {
-    assertEquals(headerThresholds((await hook(c)).context), "30");
-    // A new, shorter file (rename over it), with a lower reading than the one that fired.
-    const shorter = join(c.box.dir, "shorter.jsonl");
-    writeTranscript(shorter, [entries.assistant(35_000, ["toolu_z"])]);
-    Deno.renameSync(shorter, c.box.transcript);
-    assertEquals((await hook(c, {}, { ...c.stdin, tool_use_id: "toolu_z" })).stdout, "");
-    // Truncated in place to nothing: no reading, the call counter counts, no refresh.
-    Deno.truncateSync(c.box.transcript, 0);
-    assertEquals((await hook(c)).stdout, "");
-  }, ["session.jsonl", "shorter.jsonl"]);
+  using _unchanged = unchangedOutside(c, ["session.jsonl", "shorter.jsonl"]);
+  assertEquals(headerThresholds((await hook(c)).context), "30");
+  // A new, shorter file (rename over it), with a lower reading than the one that fired.
+  const shorter = join(c.box.dir, "shorter.jsonl");
+  writeTranscript(shorter, [entries.assistant(35_000, ["toolu_z"])]);
+  Deno.renameSync(shorter, c.box.transcript);
+  assertEquals((await hook(c, {}, { ...c.stdin, tool_use_id: "toolu_z" })).stdout, "");
+  // Truncated in place to nothing: no reading, the call counter counts, no refresh.
+  Deno.truncateSync(c.box.transcript, 0);
+  assertEquals((await hook(c)).stdout, "");
 });
 
 Deno.test("faults: a transcript rewritten and truncated in place while 40 hooks read it", async () => {
@@ -205,14 +199,13 @@ Deno.test("faults: a transcript rewritten and truncated in place while 40 hooks 
     }
   })();
   try {
-    await guarded(c, async () => {
-      let refreshes = 0;
-      for (let batch = 0; batch < 4; batch++) {
-        const runs = await Promise.all(Array.from({ length: 10 }, () => hook(c)));
-        refreshes += runs.filter((r) => r.context !== undefined).length;
-      }
-      assert(refreshes <= 1, `${refreshes} refreshes of 30`);
-    }, ["session.jsonl"]);
+    using _unchanged = unchangedOutside(c, ["session.jsonl"]);
+    let refreshes = 0;
+    for (let batch = 0; batch < 4; batch++) {
+      const runs = await Promise.all(Array.from({ length: 10 }, () => hook(c)));
+      refreshes += runs.filter((r) => r.context !== undefined).length;
+    }
+    assert(refreshes <= 1, `${refreshes} refreshes of 30`);
   } finally {
     stop = true;
     await churn;
@@ -221,15 +214,14 @@ Deno.test("faults: a transcript rewritten and truncated in place while 40 hooks 
 
 Deno.test("faults: a transcript deleted while the hook waits for this call's entry", async () => {
   using c = await crossing();
-  await guarded(c, async () => {
-    const never = { ...c.stdin, tool_use_id: "toolu_never" };
-    const pending = hook(c, { LESSONS_REINJECT_WAIT_MS: "1500" }, never);
-    await new Promise((r) => setTimeout(r, 400));
-    Deno.removeSync(c.box.transcript);
-    const run = await pending;
-    assertEquals(run.stdout, "", "no reading: only the call counter (1 of 20)");
-    assert(run.ms < 5000, `${run.ms} ms`);
-  }, ["session.jsonl"]);
+  using _unchanged = unchangedOutside(c, ["session.jsonl"]);
+  const never = { ...c.stdin, tool_use_id: "toolu_never" };
+  const pending = hook(c, { LESSONS_REINJECT_WAIT_MS: "1500" }, never);
+  await new Promise((r) => setTimeout(r, 400));
+  Deno.removeSync(c.box.transcript);
+  const run = await pending;
+  assertEquals(run.stdout, "", "no reading: only the call counter (1 of 20)");
+  assert(run.ms < 5000, `${run.ms} ms`);
 });
 
 Deno.test("faults: a single 50 MB line", async (t) => {
@@ -237,11 +229,10 @@ Deno.test("faults: a single 50 MB line", async (t) => {
     using c = await crossing();
     const big = JSON.stringify(entries.toolResult("toolu_x", "x".repeat(50 * MB)));
     Deno.writeTextFileSync(c.box.transcript, big + "\n", { append: true });
-    await guarded(c, async () => {
-      const run = await hook(c);
-      assertEquals(headerThresholds(run.context), "30");
-      assert(run.ms < 5000, `${run.ms} ms`);
-    });
+    using _unchanged = unchangedOutside(c);
+    const run = await hook(c);
+    assertEquals(headerThresholds(run.context), "30");
+    assert(run.ms < 5000, `${run.ms} ms`);
   });
   await t.step(
     "as this call's entry: skipped, the previous usage (25%) is used within 5 s",
@@ -252,11 +243,10 @@ Deno.test("faults: a single 50 MB line", async (t) => {
       // deno-lint-ignore no-explicit-any
       (huge.message as any).content[0].input.command = "y".repeat(50 * MB);
       Deno.writeTextFileSync(c.box.transcript, JSON.stringify(huge) + "\n", { append: true });
-      await guarded(c, async () => {
-        const run = await hook(c, {}, { ...c.stdin, tool_use_id: "toolu_big" });
-        assertEquals(run.stdout, "");
-        assert(run.ms < 5000, `${run.ms} ms`);
-      });
+      using _unchanged = unchangedOutside(c);
+      const run = await hook(c, {}, { ...c.stdin, tool_use_id: "toolu_big" });
+      assertEquals(run.stdout, "");
+      assert(run.ms < 5000, `${run.ms} ms`);
     },
   );
 });
@@ -269,7 +259,8 @@ Deno.test("faults: NUL bytes and invalid UTF-8 in the transcript", async (t) => 
     await f.write(new TextEncoder().encode("\n"));
     await f.write(new Uint8Array(MB));
     f.close();
-    await guarded(c, async () => assertEquals(headerThresholds((await hook(c)).context), "30"));
+    using _unchanged = unchangedOutside(c);
+    assertEquals(headerThresholds((await hook(c)).context), "30");
   });
   await t.step(
     "invalid UTF-8 lines around an entry with invalid UTF-8 inside a string",
@@ -289,11 +280,10 @@ Deno.test("faults: NUL bytes and invalid UTF-8 in the transcript", async (t) => 
       await f.write(patched);
       await f.write(new Uint8Array([0x0a, 0xed, 0xa0, 0x80, 0x0a]));
       f.close();
-      await guarded(c, async () => {
-        const run = await hook(c, {}, { ...c.stdin, tool_use_id: "toolu_u" });
-        assertEquals(headerThresholds(run.context), "30");
-        assert(run.stderr.includes("tool_use match"), run.stderr);
-      });
+      using _unchanged = unchangedOutside(c);
+      const run = await hook(c, {}, { ...c.stdin, tool_use_id: "toolu_u" });
+      assertEquals(headerThresholds(run.context), "30");
+      assert(run.stderr.includes("tool_use match"), run.stderr);
     },
   );
 });
@@ -302,12 +292,11 @@ Deno.test("faults: this call's tool_use_id never appears: the bounded wait ends,
   await t.step("default wait (250 ms)", async () => {
     using c = await crossing();
     delete c.env.LESSONS_REINJECT_WAIT_MS;
-    await guarded(c, async () => {
-      const run = await hook(c, {}, { ...c.stdin, tool_use_id: "toolu_never" });
-      assertEquals(headerThresholds(run.context), "30");
-      assert(run.stderr.includes("transcript latest"), run.stderr);
-      assert(run.ms < 2000, `${run.ms} ms`);
-    });
+    using _unchanged = unchangedOutside(c);
+    const run = await hook(c, {}, { ...c.stdin, tool_use_id: "toolu_never" });
+    assertEquals(headerThresholds(run.context), "30");
+    assert(run.stderr.includes("transcript latest"), run.stderr);
+    assert(run.ms < 2000, `${run.ms} ms`);
   });
   await t.step("default wait, behind 60 MB of lines without usage", async () => {
     using c = await crossing();
@@ -317,13 +306,12 @@ Deno.test("faults: this call's tool_use_id never appears: the bounded wait ends,
     const block = new TextEncoder().encode(line.repeat(16));
     for (let written = 0; written < 60 * MB; written += block.length) await f.write(block);
     f.close();
-    await guarded(c, async () => {
-      const run = await hook(c, {}, { ...c.stdin, tool_use_id: "toolu_never" });
-      assertSane(run);
-      assert(run.ms < 5000, `${run.ms} ms`);
-      // deno-lint-ignore no-console
-      console.log(`  60 MB without usage, id never written: ${run.ms.toFixed(0)} ms`);
-    });
+    using _unchanged = unchangedOutside(c);
+    const run = await hook(c, {}, { ...c.stdin, tool_use_id: "toolu_never" });
+    assertSane(run);
+    assert(run.ms < 5000, `${run.ms} ms`);
+    // deno-lint-ignore no-console
+    console.log(`  60 MB without usage, id never written: ${run.ms.toFixed(0)} ms`);
   });
 });
 
@@ -340,12 +328,11 @@ Deno.test("faults: a missing or garbage manifest gives nothing and does not use 
       using c = await crossing();
       const manifest = join(c.box.dir, "manifest.json");
       plant(manifest);
-      await guarded(c, async () => {
-        const run = await hook(c, { LESSONS_MANIFEST_PATH: manifest });
-        assertEquals(run.stdout, "");
-        assert(run.stderr.includes("manifest"), run.stderr);
-        assertEquals(headerThresholds((await hook(c)).context), "30", "the threshold was used up");
-      });
+      using _unchanged = unchangedOutside(c);
+      const run = await hook(c, { LESSONS_MANIFEST_PATH: manifest });
+      assertEquals(run.stdout, "");
+      assert(run.stderr.includes("manifest"), run.stderr);
+      assertEquals(headerThresholds((await hook(c)).context), "30", "the threshold was used up");
     });
   }
 });
@@ -364,12 +351,11 @@ Deno.test("faults: a 50 MB manifest is refused quickly", async () => {
   const { sample, manifest } = sampleIn(c);
   sample.padding = "p".repeat(50 * MB);
   Deno.writeTextFileSync(manifest, JSON.stringify(sample));
-  await guarded(c, async () => {
-    const run = await hook(c, { LESSONS_MANIFEST_PATH: manifest });
-    assertEquals(run.stdout, "");
-    assert(run.stderr.includes("limit"), run.stderr);
-    assert(run.ms < 5000, `${run.ms} ms`);
-  });
+  using _unchanged = unchangedOutside(c);
+  const run = await hook(c, { LESSONS_MANIFEST_PATH: manifest });
+  assertEquals(run.stdout, "");
+  assert(run.stderr.includes("limit"), run.stderr);
+  assert(run.ms < 5000, `${run.ms} ms`);
 });
 
 Deno.test("faults: lessons with wrong types are skipped and named under LESSONS_DEBUG; the valid ones inject", async () => {
@@ -383,17 +369,16 @@ Deno.test("faults: lessons with wrong types are skipped and named under LESSONS_
   sample.lessons["bad-tags"] = { ...base, slug: "bad-tags", tags: "git" };
   sample.lessons["not-an-object"] = "a string";
   Deno.writeTextFileSync(manifest, JSON.stringify(sample));
-  await guarded(c, async () => {
-    const run = await hook(c, { LESSONS_MANIFEST_PATH: manifest });
-    assertEquals(headerThresholds(run.context), "30");
-    for (const id of valid) {
-      const lesson = sample.lessons[id];
-      if (lesson.disabled || lesson.scope) continue;
-      assert(run.context!.includes(lesson.message.trim().slice(0, 40)), `lesson ${id} missing`);
-    }
-    const bad = ["bad-priority", "bad-message", "bad-tags", "not-an-object"];
-    assertEquals(bad.filter((id) => !run.stderr.includes(id)), [], `not named: ${run.stderr}`);
-  });
+  using _unchanged = unchangedOutside(c);
+  const run = await hook(c, { LESSONS_MANIFEST_PATH: manifest });
+  assertEquals(headerThresholds(run.context), "30");
+  for (const id of valid) {
+    const lesson = sample.lessons[id];
+    if (lesson.disabled || lesson.scope) continue;
+    assert(run.context!.includes(lesson.message.trim().slice(0, 40)), `lesson ${id} missing`);
+  }
+  const bad = ["bad-priority", "bad-message", "bad-tags", "not-an-object"];
+  assertEquals(bad.filter((id) => !run.stderr.includes(id)), [], `not named: ${run.stderr}`);
 });
 
 // ---------------------------------------------------------------- stdin
@@ -402,34 +387,31 @@ Deno.test("faults: stdin of 100 MB, binary garbage, deeply nested JSON", async (
   await t.step("100 MB: refused at the cap, quickly", async () => {
     using c = await crossing();
     const big = JSON.stringify({ ...c.stdin, tool_response: { stdout: "b".repeat(100 * MB) } });
-    await guarded(c, async () => {
-      const run = await hook(c, {}, big);
-      assertEquals(run.stdout, "");
-      assert(run.stderr.includes("16 MB"), run.stderr);
-      assert(run.ms < 5000, `${run.ms} ms`);
-    });
+    using _unchanged = unchangedOutside(c);
+    const run = await hook(c, {}, big);
+    assertEquals(run.stdout, "");
+    assert(run.stderr.includes("16 MB"), run.stderr);
+    assert(run.ms < 5000, `${run.ms} ms`);
   });
   await t.step("binary garbage", async () => {
     using c = await crossing();
-    await guarded(c, async () => {
-      for (let i = 0; i < 3; i++) {
-        const run = await hook(c, {}, crypto.getRandomValues(new Uint8Array(65536)));
-        assertEquals(run.stdout, "");
-      }
-    });
+    using _unchanged = unchangedOutside(c);
+    for (let i = 0; i < 3; i++) {
+      const run = await hook(c, {}, crypto.getRandomValues(new Uint8Array(65536)));
+      assertEquals(run.stdout, "");
+    }
   });
   await t.step("a million nested arrays", async () => {
     using c = await crossing();
     const nested = "[".repeat(1_000_000) + "]".repeat(1_000_000);
-    await guarded(c, async () => assertEquals((await hook(c, {}, nested)).stdout, ""));
+    using _unchanged = unchangedOutside(c);
+    assertEquals((await hook(c, {}, nested)).stdout, "");
   });
   await t.step("a valid payload whose tool_input nests 100,000 deep still works", async () => {
     using c = await crossing();
     const nested = '{"a":'.repeat(100_000) + "1" + "}".repeat(100_000);
     const text = JSON.stringify({ ...c.stdin, tool_input: "@@" }).replace('"@@"', nested);
-    await guarded(
-      c,
-      async () => assertEquals(headerThresholds((await hook(c, {}, text)).context), "30"),
-    );
+    using _unchanged = unchangedOutside(c);
+    assertEquals(headerThresholds((await hook(c, {}, text)).context), "30");
   });
 });

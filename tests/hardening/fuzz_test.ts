@@ -43,6 +43,12 @@ const PAYLOADS = [
 const RECORDED_LINES = Deno.readTextFileSync(RECORDED).split("\n").filter((l) => l.trim() !== "");
 const SAMPLE = Deno.readTextFileSync(SAMPLE_MANIFEST);
 const encoder = new TextEncoder();
+/** A compaction marker, put anywhere in a case's transcript. */
+const BOUNDARY = encoder.encode(JSON.stringify({
+  type: "system",
+  subtype: "compact_boundary",
+  compactMetadata: { trigger: "auto", preTokens: 1 },
+}));
 
 type Random = () => number;
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -225,19 +231,7 @@ async function buildCase(
       lines.push(mutateBytes(r, line));
     }
   }
-  if (chance(r, 0.15)) {
-    lines.splice(
-      int(r, lines.length + 1),
-      0,
-      encoder.encode(
-        JSON.stringify({
-          type: "system",
-          subtype: "compact_boundary",
-          compactMetadata: { trigger: "auto", preTokens: 1 },
-        }),
-      ),
-    );
-  }
+  if (chance(r, 0.15)) lines.splice(int(r, lines.length + 1), 0, BOUNDARY);
   const joined = lines.flatMap((l) => [l, encoder.encode("\n")]);
   if (chance(r, 0.2)) joined.pop(); // a last line still being written
   const transcript = concat(...joined);
@@ -267,27 +261,22 @@ async function buildCase(
     LESSONS_REINJECT_WAIT_MS: String(1 + int(r, 3)),
     TMPDIR: paths.tmp,
   };
-  if (chance(r, 0.5)) {
-    env.LESSONS_CONTEXT_WINDOW = pick(r, ["100000", "200000", "1000000", "0", "-5", "abc", ""]);
+  for (const [name, p, values] of ODD_SETTINGS) {
+    // One value: no pick, so the draws (and every seed's cases) stay what they were.
+    if (chance(r, p)) env[name] = values.length === 1 ? values[0]! : pick(r, values);
   }
-  if (chance(r, 0.2)) {
-    env.LESSONS_REINJECT_THRESHOLDS = pick(r, [
-      "30,52,70",
-      "1,99",
-      "0,100,abc",
-      "",
-      "5,5,5",
-      "52,30",
-    ]);
-  }
-  if (chance(r, 0.2)) {
-    env.LESSONS_REINJECT_MAX_CHARS = pick(r, ["9500", "10000", "20000", "1", "0", "-1", "x"]);
-  }
-  if (chance(r, 0.1)) env.LESSONS_REINJECT_TOOL_COUNT = pick(r, ["1", "2", "20", "0", "x"]);
-  if (chance(r, 0.3)) env.LESSONS_DEBUG = "1";
-  if (chance(r, 0.05)) env.CLAUDE_AUTOCOMPACT_PCT_OVERRIDE = pick(r, ["50", "0", "150", "x"]);
   return { stdin, transcript, manifest, env, event };
 }
+
+/** Settings a case may set: each with its chance, and the values it picks from. */
+const ODD_SETTINGS: [name: string, chance: number, values: string[]][] = [
+  ["LESSONS_CONTEXT_WINDOW", 0.5, ["100000", "200000", "1000000", "0", "-5", "abc", ""]],
+  ["LESSONS_REINJECT_THRESHOLDS", 0.2, ["30,52,70", "1,99", "0,100,abc", "", "5,5,5", "52,30"]],
+  ["LESSONS_REINJECT_MAX_CHARS", 0.2, ["9500", "10000", "20000", "1", "0", "-1", "x"]],
+  ["LESSONS_REINJECT_TOOL_COUNT", 0.1, ["1", "2", "20", "0", "x"]],
+  ["LESSONS_DEBUG", 0.3, ["1"]],
+  ["CLAUDE_AUTOCOMPACT_PCT_OVERRIDE", 0.05, ["50", "0", "150", "x"]],
+];
 
 /** The folders of a case under `root`, inputs/ and tmp/ made. */
 function casePaths(root: string) {

@@ -15,6 +15,7 @@ import {
   hook,
   SESSION,
   sessionToken,
+  skipped,
   snapshotTree,
   STATE_NAME,
 } from "./_harden.ts";
@@ -99,11 +100,7 @@ Deno.test("hostile: a state folder writable by others, or owned by another user,
     assertEquals(listing(c.box.stateDir), []);
   });
   await t.step("owned by nobody (65534), mode 0700", async () => {
-    if (Deno.uid() !== 0) {
-      // deno-lint-ignore no-console
-      console.log("  skipped: chown to another user needs root");
-      return;
-    }
+    if (Deno.uid() !== 0) return skipped("chown to another user needs root");
     using c = await crossing();
     Deno.mkdirSync(c.box.stateDir, { mode: 0o700 });
     Deno.chownSync(c.box.stateDir, 65534, 65534);

@@ -59,6 +59,26 @@ export const BASE_TOOLS =
 export const POSIX = Deno.build.os !== "windows";
 
 /**
+ * `Deno.test` for tests that need a POSIX system with {@link BASE_TOOLS} and `tools`: ignored
+ * elsewhere, and a test naming `more` tools is ignored without them too.
+ */
+export function posixTest(...tools: string[]) {
+  const ignore = !POSIX || !has(...BASE_TOOLS, ...tools);
+  return (name: string, fn: (t: Deno.TestContext) => Promise<void>, ...more: string[]) =>
+    Deno.test({ name, ignore: ignore || !has(...more) }, fn);
+}
+
+/** Every request to the network fails at once: a proxy on a closed port, for every host. */
+export const OFFLINE = {
+  HTTPS_PROXY: "http://127.0.0.1:9",
+  HTTP_PROXY: "http://127.0.0.1:9",
+  https_proxy: "http://127.0.0.1:9",
+  http_proxy: "http://127.0.0.1:9",
+  NO_PROXY: "",
+  no_proxy: "",
+};
+
+/**
  * CI on Linux installs every tool these tests use (.ci/run): there a missing one fails the test
  * that needs it instead of leaving it ignored.
  */

@@ -22,7 +22,7 @@ import {
   writeSums,
 } from "../../scripts/release_files.ts";
 import { smoke } from "../../scripts/smoke.ts";
-import { listing, run, tempDir } from "./_support.ts";
+import { listing, OFFLINE, run, tempDir } from "./_support.ts";
 
 const read = (path: string) => Deno.readTextFileSync(join(ROOT, path));
 const denoJson = JSON.parse(read("deno.json"));
@@ -126,15 +126,12 @@ Deno.test("deno task compile without its runtime download: one sentence, no stac
       Deno.symlinkSync(join(denoDir(), "dl", found.name), join(cache, "dl", found.name));
     }
   }
-  // Every HTTPS request goes to a proxy that refuses it: the runtime cannot be downloaded.
-  const refused = "http://127.0.0.1:9";
-  const ran = await compile(["--target", "aarch64-apple-darwin"], {
-    DENO_DIR: cache,
-    HTTPS_PROXY: refused,
-    https_proxy: refused,
-    NO_PROXY: "",
-    no_proxy: "",
-  }, root);
+  // Every request goes to a proxy that refuses it: the runtime cannot be downloaded.
+  const ran = await compile(
+    ["--target", "aarch64-apple-darwin"],
+    { DENO_DIR: cache, ...OFFLINE },
+    root,
+  );
   assert.equal(ran.code, 1, ran.stderr);
   assert.match(
     ran.stderr,

@@ -11,17 +11,16 @@ import { contextOf, denoDir, HOOK_PERMISSIONS, ROOT } from "../_helpers.ts";
 import { smoke } from "../../scripts/smoke.ts";
 import { assetName, type Target, TARGETS } from "../../scripts/release_files.ts";
 import {
-  BASE_TOOLS,
   downloadFailed,
   fakeRelease,
   FIRING,
   firingEnv,
-  has,
   listing,
   notice,
   NOWHERE,
   plugin,
   POSIX,
+  posixTest,
   run,
   textOf,
   traceProcesses,
@@ -63,10 +62,8 @@ function answeringBinary(name: string): string {
 }
 
 /** POSIX only (Windows runs the launcher for real in the release workflow's smoke test). */
-const IGNORE = !POSIX || !has(...BASE_TOOLS, "wc", "curl", "sha256sum");
-const SH = IGNORE ? "sh" : which("sh");
-const test = (name: string, fn: (t: Deno.TestContext) => Promise<void>, ignore = IGNORE) =>
-  Deno.test({ name, ignore }, fn);
+const test = posixTest("wc", "curl", "sha256sum");
+const SH = POSIX ? which("sh") : "sh";
 
 const MB = new Uint8Array(1024 * 1024).fill(0x41);
 const PAYLOAD = new TextEncoder().encode("{}");
@@ -179,7 +176,7 @@ test(
     assert.equal(execs.length, 2, execs.join("\n"));
     assert.ok(execs[1]?.includes(join(at.dist, LINUX)), execs.join("\n"));
   },
-  IGNORE || !has("strace"),
+  "strace",
 );
 
 test("hooks/run: the hook exits 0 even if the binary fails; a command keeps its status", async () => {

@@ -7,26 +7,22 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
-  BASE_TOOLS,
   downloadFailed,
   fakeRelease,
   FIRING,
   firingEnv,
-  has,
   listing,
   notice,
   NOWHERE,
   plugin,
-  POSIX,
+  posixTest,
   run,
   tempDir,
   textOf,
   waitFor,
 } from "./_support.ts";
 
-const IGNORE = !POSIX || !has(...BASE_TOOLS, "wc", "curl", "sha256sum");
-const test = (name: string, fn: (t: Deno.TestContext) => Promise<void>, ignore = IGNORE) =>
-  Deno.test({ name, ignore }, fn);
+const test = posixTest("wc", "curl", "sha256sum");
 const TARGET = "x86_64-unknown-linux-gnu";
 const FAILED = "lessons-reinject install: cannot download https://example.invalid/rel/" +
   "SHA256SUMS; nothing installed";
@@ -174,5 +170,5 @@ test(
       "no package fetched",
     );
   },
-  IGNORE || !has("deno"),
+  "deno",
 );

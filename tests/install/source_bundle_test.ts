@@ -14,8 +14,8 @@ import {
   BASE_TOOLS,
   FIRING,
   firingEnv,
-  has,
-  POSIX,
+  OFFLINE,
+  posixTest,
   run,
   tempDir,
   textOf,
@@ -25,9 +25,7 @@ import {
   which,
 } from "./_support.ts";
 
-const IGNORE = !POSIX || !has(...BASE_TOOLS, "deno");
-const test = (name: string, fn: (t: Deno.TestContext) => Promise<void>, ignore = IGNORE) =>
-  Deno.test({ name, ignore }, fn);
+const test = posixTest("deno");
 
 /** An installed plugin without a binary: a copy of the source, not a checkout. */
 function setup(options: { cache?: string; denoDir?: string; env?: Record<string, string> } = {}) {
@@ -221,16 +219,6 @@ test("hooks/run: no cache folder to write: the source serves every call, silentl
   }
 });
 
-/** Every request to the network fails at once: a proxy on a closed port, for every host. */
-const OFFLINE = {
-  HTTPS_PROXY: "http://127.0.0.1:9",
-  HTTP_PROXY: "http://127.0.0.1:9",
-  https_proxy: "http://127.0.0.1:9",
-  http_proxy: "http://127.0.0.1:9",
-  NO_PROXY: "",
-  no_proxy: "",
-};
-
 test("hooks/run offline: a warm Deno cache builds the bundle; a cold one leaves the source, silent", async (t) => {
   await t.step("warm: esbuild and the packages are in Deno's cache", async () => {
     using at = setup({ env: OFFLINE });
@@ -276,5 +264,5 @@ test(
     assert.deepEqual(at.ran(), [at.bundled()]);
     assert.deepEqual([forks.length, execs.length], [1, 1], [...forks, ...execs].join("\n"));
   },
-  IGNORE || !has("strace"),
+  "strace",
 );

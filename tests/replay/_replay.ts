@@ -5,6 +5,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { entries, payload, RECORDINGS, SAMPLE_MANIFEST, SKELETONS } from "../_helpers.ts";
+import { tempDir } from "../install/_support.ts";
 import { callHook, type HookDecision } from "./_adapter.ts";
 import {
   type Config,
@@ -137,82 +138,79 @@ export async function replay(
   // No compaction events reach a subagent's context.
   const calls = expectCalls(lines, truth, withEvents && !agent, inherited, config.oracle);
 
-  const dir = Deno.makeTempDirSync({ prefix: "lessons-replay-" });
-  try {
-    const project = join(dir, "projects", "-home-dev-project");
-    const sessionId = String(
-      lines.find((l) => typeof l?.sessionId === "string")?.sessionId ??
-        "replay-session",
-    );
-    const mainPath = join(project, `${sessionId}.jsonl`);
-    let target = mainPath;
-    Deno.mkdirSync(project, { recursive: true });
-    if (agent && mainFile) {
-      // The parent's transcript exists whole; the agent's own file grows call by call.
-      Deno.copyFileSync(mainFile, mainPath);
-      const folder = join(project, sessionId, agent.folder ?? "subagents");
-      Deno.mkdirSync(folder, { recursive: true });
-      target = join(folder, `agent-${agent.agentId}.jsonl`);
-    }
-    Deno.writeFileSync(target, new Uint8Array());
-    const append = (data: Uint8Array) => Deno.writeFileSync(target, data, { append: true });
-    let written = 0;
-    // What Claude Code writes once a hook's answer is delivered (tests/_helpers.ts entries), so
-    // the hook's next call finds the receipt as in the real session.
-    const record = (answer: HookDecision, toolUseId: string, event = "PostToolUse") => {
-      if (answer.kind === "none") return;
-      const line = JSON.stringify(entries.refresh(answer.text, toolUseId, event)) + "\n";
-      append(new TextEncoder().encode(line));
-    };
-    const writeTo = (line: number) => {
-      const end = ends[line] ?? bytes.length;
-      if (end > written) append(bytes.subarray(written, end));
-      written = Math.max(written, end);
-    };
-    const env: Record<string, string> = {
-      LESSONS_STATE_DIR: join(dir, "state"),
-      LESSONS_MANIFEST_PATH: SAMPLE_MANIFEST,
-      LESSONS_REINJECT_WAIT_MS: "1",
-      LESSONS_DEBUG: "1",
-      TMPDIR: dir,
-      HOME: dir,
-      ...(GATEWAY.has(file) ? { ANTHROPIC_BASE_URL: "https://gateway.example.invalid" } : {}),
-      ...config.env,
-    };
-    const base = {
-      session_id: sessionId,
-      transcript_path: mainPath,
-      cwd: "/home/dev/project",
-    };
-    const rows: Row[] = [];
-    for (const call of calls) {
-      const firstMarker = call.markersBefore[0];
-      let event: HookDecision | undefined;
-      if (withEvents && firstMarker !== undefined && !agent) {
-        // Claude Code sends SessionStart(compact) before it writes the compaction's boundary and
-        // summary, and records the answer after them (2.1.328): the hook learns what they prove
-        // on a later call.
-        if (firstMarker > 0) writeTo(firstMarker - 1);
-        event = await callHook(payload("SessionStart.compact", base), env);
-        writeTo(call.markersBefore.at(-1)!);
-        record(event, "SessionStart", "SessionStart");
-      }
-      writeTo(call.line);
-      const hook = await callHook(
-        payload("PostToolUse.Bash", {
-          ...base,
-          tool_name: call.toolName,
-          tool_use_id: call.toolUseId,
-          ...(agent ? { agent_id: agent.agentId, agent_type: agent.agentType } : {}),
-        }),
-        env,
-      );
-      record(hook, call.toolUseId);
-      const agree = same(call.expected, hook) && (event === undefined || same(call.event, event));
-      rows.push({ call, hook, ...(event ? { event } : {}), agree });
-    }
-    return rows;
-  } finally {
-    Deno.removeSync(dir, { recursive: true });
+  using temp = tempDir("lessons-replay-");
+  const dir = temp.dir;
+  const project = join(dir, "projects", "-home-dev-project");
+  const sessionId = String(
+    lines.find((l) => typeof l?.sessionId === "string")?.sessionId ??
+      "replay-session",
+  );
+  const mainPath = join(project, `${sessionId}.jsonl`);
+  let target = mainPath;
+  Deno.mkdirSync(project, { recursive: true });
+  if (agent && mainFile) {
+    // The parent's transcript exists whole; the agent's own file grows call by call.
+    Deno.copyFileSync(mainFile, mainPath);
+    const folder = join(project, sessionId, agent.folder ?? "subagents");
+    Deno.mkdirSync(folder, { recursive: true });
+    target = join(folder, `agent-${agent.agentId}.jsonl`);
   }
+  Deno.writeFileSync(target, new Uint8Array());
+  const append = (data: Uint8Array) => Deno.writeFileSync(target, data, { append: true });
+  let written = 0;
+  // What Claude Code writes once a hook's answer is delivered (tests/_helpers.ts entries), so
+  // the hook's next call finds the receipt as in the real session.
+  const record = (answer: HookDecision, toolUseId: string, event = "PostToolUse") => {
+    if (answer.kind === "none") return;
+    const line = JSON.stringify(entries.refresh(answer.text, toolUseId, event)) + "\n";
+    append(new TextEncoder().encode(line));
+  };
+  const writeTo = (line: number) => {
+    const end = ends[line] ?? bytes.length;
+    if (end > written) append(bytes.subarray(written, end));
+    written = Math.max(written, end);
+  };
+  const env: Record<string, string> = {
+    LESSONS_STATE_DIR: join(dir, "state"),
+    LESSONS_MANIFEST_PATH: SAMPLE_MANIFEST,
+    LESSONS_REINJECT_WAIT_MS: "1",
+    LESSONS_DEBUG: "1",
+    TMPDIR: dir,
+    HOME: dir,
+    ...(GATEWAY.has(file) ? { ANTHROPIC_BASE_URL: "https://gateway.example.invalid" } : {}),
+    ...config.env,
+  };
+  const base = {
+    session_id: sessionId,
+    transcript_path: mainPath,
+    cwd: "/home/dev/project",
+  };
+  const rows: Row[] = [];
+  for (const call of calls) {
+    const firstMarker = call.markersBefore[0];
+    let event: HookDecision | undefined;
+    if (withEvents && firstMarker !== undefined && !agent) {
+      // Claude Code sends SessionStart(compact) before it writes the compaction's boundary and
+      // summary, and records the answer after them (2.1.328): the hook learns what they prove
+      // on a later call.
+      if (firstMarker > 0) writeTo(firstMarker - 1);
+      event = await callHook(payload("SessionStart.compact", base), env);
+      writeTo(call.markersBefore.at(-1)!);
+      record(event, "SessionStart", "SessionStart");
+    }
+    writeTo(call.line);
+    const hook = await callHook(
+      payload("PostToolUse.Bash", {
+        ...base,
+        tool_name: call.toolName,
+        tool_use_id: call.toolUseId,
+        ...(agent ? { agent_id: agent.agentId, agent_type: agent.agentType } : {}),
+      }),
+      env,
+    );
+    record(hook, call.toolUseId);
+    const agree = same(call.expected, hook) && (event === undefined || same(call.event, event));
+    rows.push({ call, hook, ...(event ? { event } : {}), agree });
+  }
+  return rows;
 }

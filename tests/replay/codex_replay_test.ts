@@ -10,6 +10,7 @@ import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { join } from "node:path";
 import { SAMPLE_MANIFEST } from "../_helpers.ts";
 import { codexAnswer, codexPayload, FIXTURES } from "../integration/_codex.ts";
+import { tempDir } from "../install/_support.ts";
 import { callHook } from "./_adapter.ts";
 
 const PUBLIC = JSON.parse(Deno.readTextFileSync(join(FIXTURES, "public", "sources.json")))
@@ -92,42 +93,39 @@ function expected(steps: Step[]): string[] {
 }
 
 async function replay(original: string): Promise<{ got: string[]; want: string[] }> {
-  const dir = Deno.makeTempDirSync({ prefix: "lessons-codex-replay-" });
-  try {
-    const path = join(dir, "sessions", "rollout-2026-02-23T12-54-34-0000.jsonl");
-    Deno.mkdirSync(join(dir, "sessions"));
-    const env = {
-      HOME: dir,
-      CODEX_HOME: join(dir, "codex"),
-      LESSONS_STATE_DIR: join(dir, "state"),
-      LESSONS_MANIFEST_PATH: SAMPLE_MANIFEST,
-      LESSONS_REINJECT_WAIT_MS: "1",
-    };
-    const steps = stepsOf(Deno.readTextFileSync(original));
-    const file = Deno.openSync(path, { create: true, append: true });
-    const encoder = new TextEncoder();
-    const base = { transcript_path: path, cwd: dir };
-    const got: string[] = [];
-    for (const step of steps) {
-      if (step.kind === "lines") {
-        file.writeSync(encoder.encode(step.text));
-        continue;
-      }
-      const payload = step.kind === "call"
-        ? codexPayload("PostToolUse", { ...base, tool_use_id: step.id })
-        : codexPayload("SessionStart.compact", base);
-      const decision = await callHook(payload, env);
-      if (decision.text !== "") {
-        file.writeSync(encoder.encode(JSON.stringify(codexAnswer(decision.text)) + "\n"));
-      }
-      const { kind, thresholds } = decision;
-      got.push(kind === "thresholds" ? thresholds.join(",") : kind === "none" ? "" : kind);
+  using temp = tempDir("lessons-codex-replay-");
+  const dir = temp.dir;
+  const path = join(dir, "sessions", "rollout-2026-02-23T12-54-34-0000.jsonl");
+  Deno.mkdirSync(join(dir, "sessions"));
+  const env = {
+    HOME: dir,
+    CODEX_HOME: join(dir, "codex"),
+    LESSONS_STATE_DIR: join(dir, "state"),
+    LESSONS_MANIFEST_PATH: SAMPLE_MANIFEST,
+    LESSONS_REINJECT_WAIT_MS: "1",
+  };
+  const steps = stepsOf(Deno.readTextFileSync(original));
+  const file = Deno.openSync(path, { create: true, append: true });
+  const encoder = new TextEncoder();
+  const base = { transcript_path: path, cwd: dir };
+  const got: string[] = [];
+  for (const step of steps) {
+    if (step.kind === "lines") {
+      file.writeSync(encoder.encode(step.text));
+      continue;
     }
-    file.close();
-    return { got, want: expected(steps) };
-  } finally {
-    Deno.removeSync(dir, { recursive: true });
+    const payload = step.kind === "call"
+      ? codexPayload("PostToolUse", { ...base, tool_use_id: step.id })
+      : codexPayload("SessionStart.compact", base);
+    const decision = await callHook(payload, env);
+    if (decision.text !== "") {
+      file.writeSync(encoder.encode(JSON.stringify(codexAnswer(decision.text)) + "\n"));
+    }
+    const { kind, thresholds } = decision;
+    got.push(kind === "thresholds" ? thresholds.join(",") : kind === "none" ? "" : kind);
   }
+  file.close();
+  return { got, want: expected(steps) };
 }
 
 for (const original of [...PUBLIC, ...RECORDED]) {

@@ -40,7 +40,7 @@ export interface Truth {
    * The real window of each entry, when the session changed model or Claude Code version (known
    * by construction for the generated shapes); else {@link window} for every entry.
    */
-  windowOf?: (model: string | undefined, version: string | undefined) => number;
+  windowOf?: (model: unknown, version: unknown) => number;
   /**
    * The file is a fork subagent's: it started with its parent's context, so the refreshes the
    * parent's transcript records before the fork point count as made in it. Names the parent's file.
@@ -55,8 +55,8 @@ export interface Truth {
 }
 
 /** The real window of each model of the generated shapes, by Claude Code version. */
-function shapeWindow(model: string | undefined, version: string | undefined): number {
-  const [major = 0, minor = 0, patch = 0] = (version ?? "0.0.0").split(".").map(Number);
+function shapeWindow(model: unknown, version: unknown): number {
+  const [major = 0, minor = 0, patch = 0] = String(version ?? "0.0.0").split(".").map(Number);
   switch (model) {
     case "claude-opus-5":
     case "claude-opus-4-8":
@@ -270,8 +270,6 @@ function tokensOf(entry: Json): number | undefined {
   return sum > 0 ? sum : undefined;
 }
 
-const uuidIndex = new WeakMap<(Json | undefined)[], Map<string, number>>();
-
 /**
  * The lines on the chain of entries (`parentUuid`) that ends at `line`, found with hindsight over
  * the whole file. Two Claude Code processes appending to one file after a resume each write their
@@ -280,13 +278,9 @@ const uuidIndex = new WeakMap<(Json | undefined)[], Map<string, number>>();
  * Undefined when a parent is not in the file: the chain cannot be told, every refresh counts.
  */
 export function chainLines(lines: (Json | undefined)[], line: number): Set<number> | undefined {
-  let byUuid = uuidIndex.get(lines);
-  if (!byUuid) {
-    byUuid = new Map<string, number>();
-    for (const [i, entry] of lines.entries()) {
-      if (typeof entry?.uuid === "string") byUuid.set(entry.uuid, i);
-    }
-    uuidIndex.set(lines, byUuid);
+  const byUuid = new Map<string, number>();
+  for (const [i, entry] of lines.entries()) {
+    if (typeof entry?.uuid === "string") byUuid.set(entry.uuid, i);
   }
   const messages = new Set<string>();
   const on = new Set<number>();
@@ -468,12 +462,7 @@ export function expectCalls(
       const t = tokensOf(entry!);
       if (t !== undefined) {
         tokens = t;
-        const model = record(entry!.message)?.model;
-        const version = entry!.version;
-        window = truth.windowOf?.(
-          typeof model === "string" ? model : undefined,
-          typeof version === "string" ? version : undefined,
-        ) ?? truth.window;
+        window = truth.windowOf?.(record(entry!.message)?.model, entry!.version) ?? truth.window;
         break;
       }
     }

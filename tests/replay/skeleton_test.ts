@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { gitHashObject, readSources } from "../../scripts/skeleton.ts";
 import { skeletonOf } from "../../scripts/skeleton/fill.ts";
 import { RECORDINGS, SKELETONS } from "../_helpers.ts";
+import { tempDir } from "../install/_support.ts";
 import { compareReplays } from "./_equivalence.ts";
 
 const RECORDED_FILES = ["recorded-2.1.328-sonnet-climb.jsonl", "recorded-2.1.328-compact.jsonl"];
@@ -16,28 +17,25 @@ const RECORDED_FILES = ["recorded-2.1.328-sonnet-climb.jsonl", "recorded-2.1.328
 for (const file of RECORDED_FILES) {
   Deno.test(`the hook and the oracle decide the same on ${file} and its skeleton, call by call`, async () => {
     const original = Deno.readFileSync(join(RECORDINGS, file));
-    const dir = Deno.makeTempDirSync({ prefix: "lessons-skeleton-" });
-    try {
-      const skeleton = skeletonOf(original);
-      Deno.writeFileSync(join(dir, file), skeleton);
-      // The skeleton is not the recording: its free text is gone, its ids are not.
-      const text = new TextDecoder().decode(skeleton);
-      const prompts = new TextDecoder().decode(original).split("\n").filter((l) => l !== "")
-        .map((l) => JSON.parse(l)).filter((e) => e.type === "user")
-        .map((e) => e.message?.content).filter((c) => typeof c === "string" && c.length > 5);
-      ok(prompts.length > 0, "no prompt in the recording");
-      for (const prompt of prompts) ok(!text.includes(prompt), `"${prompt}" survived`);
-      ok(!text.includes("You are powered by"), "a system reminder survived in the skeleton");
-      ok(text.includes('"id":"toolu_'), "the tool_use ids are gone from the skeleton");
-      const result = await compareReplays(file, RECORDINGS, dir);
-      deepStrictEqual(result.differences, []);
-      // Five tool calls, replayed with and without the compaction events, and refreshes among
-      // them: a replay where nothing happens would prove nothing.
-      deepStrictEqual(result.calls, 10);
-      ok(result.refreshes >= 4, `${result.refreshes} refreshes`);
-    } finally {
-      Deno.removeSync(dir, { recursive: true });
-    }
+    using temp = tempDir("lessons-skeleton-");
+    const dir = temp.dir;
+    const skeleton = skeletonOf(original);
+    Deno.writeFileSync(join(dir, file), skeleton);
+    // The skeleton is not the recording: its free text is gone, its ids are not.
+    const text = new TextDecoder().decode(skeleton);
+    const prompts = new TextDecoder().decode(original).split("\n").filter((l) => l !== "")
+      .map((l) => JSON.parse(l)).filter((e) => e.type === "user")
+      .map((e) => e.message?.content).filter((c) => typeof c === "string" && c.length > 5);
+    ok(prompts.length > 0, "no prompt in the recording");
+    for (const prompt of prompts) ok(!text.includes(prompt), `"${prompt}" survived`);
+    ok(!text.includes("You are powered by"), "a system reminder survived in the skeleton");
+    ok(text.includes('"id":"toolu_'), "the tool_use ids are gone from the skeleton");
+    const result = await compareReplays(file, RECORDINGS, dir);
+    deepStrictEqual(result.differences, []);
+    // Five tool calls, replayed with and without the compaction events, and refreshes among
+    // them: a replay where nothing happens would prove nothing.
+    deepStrictEqual(result.calls, 10);
+    ok(result.refreshes >= 4, `${result.refreshes} refreshes`);
   });
 }
 

@@ -1,15 +1,16 @@
 /**
- * Which Codex CLI the Codex e2e runs (and, with `findNpmCli`, which Gemini CLI the Gemini e2e runs): `CODEX_BIN` when set, else an npm release
- * (`LESSONS_E2E_CODEX_VERSION`, the pinned one by default) installed once into
- * `$HOME/.cache/lessons-reinject/codex/<version>` (`LESSONS_E2E_CACHE` replaces the parent of
- * `codex/`) and reused, as scripts/loopback/claude_cli.ts does for Claude Code.
+ * Which Codex CLI and Gemini CLI the e2e runs: `CODEX_BIN` (`GEMINI_BIN`) when set, else an npm
+ * release (`LESSONS_E2E_CODEX_VERSION`, `LESSONS_E2E_GEMINI_VERSION`, the pinned one by default)
+ * installed once into `$HOME/.cache/lessons-reinject/codex/<version>` (`gemini/<version>`;
+ * `LESSONS_E2E_CACHE` replaces their parent) and reused, as scripts/loopback/claude_cli.ts does
+ * for Claude Code.
  */
 import { join } from "node:path";
+import type { CliLookup } from "../../scripts/loopback/claude_cli.ts";
 
-/** The release the e2e suite pins in CI. */
+/** The releases the e2e suite pins in CI. */
 export const CODEX_VERSION = "0.171.0";
-
-export type CodexLookup = { bin: string; version: string } | { problem: string };
+export const GEMINI_VERSION = "0.61.0";
 
 /** An npm-installed CLI: its package, its binary's name, the variables naming a binary or release. */
 export interface NpmCli {
@@ -31,7 +32,7 @@ async function versionOf(bin: string): Promise<string | undefined> {
 }
 
 /** The CLI to run (`binEnv`, else the release installed once into the cache with npm). */
-export async function findNpmCli(cli: NpmCli): Promise<CodexLookup> {
+export async function findNpmCli(cli: NpmCli): Promise<CliLookup> {
   const explicit = Deno.env.get(cli.binEnv);
   if (explicit) {
     const version = await versionOf(explicit);
@@ -63,7 +64,7 @@ export async function findNpmCli(cli: NpmCli): Promise<CodexLookup> {
 }
 
 /** The Codex binary to run, installing the release with npm when it is not cached yet. */
-export function findCodex(): Promise<CodexLookup> {
+export function findCodex(): Promise<CliLookup> {
   return findNpmCli({
     spec: "@openai/codex",
     bin: "codex",
@@ -74,7 +75,19 @@ export function findCodex(): Promise<CodexLookup> {
   });
 }
 
-/** The binary, or a thrown reason. */
+/** The Gemini CLI to run, installing the release with npm when it is not cached yet. */
+export function findGemini(): Promise<CliLookup> {
+  return findNpmCli({
+    spec: "@google/gemini-cli",
+    bin: "gemini",
+    folder: "gemini",
+    version: GEMINI_VERSION,
+    binEnv: "GEMINI_BIN",
+    versionEnv: "LESSONS_E2E_GEMINI_VERSION",
+  });
+}
+
+/** The Codex binary, or a thrown reason. */
 export async function locateCodex(): Promise<string> {
   const found = await findCodex();
   if ("problem" in found) throw new Error(found.problem);
