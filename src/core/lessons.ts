@@ -3,8 +3,7 @@
  * selected as lessons-learned's session start selects them (session_start.ts).
  */
 import { firstLine } from "./first_line.ts";
-import { LessonSchema, ManifestSchema } from "../schemas/manifest.ts";
-import { MANIFEST_TYPE, MANIFEST_VERSION } from "../schemas/manifest.ts";
+import { type Lesson, lessonProblems, manifestProblem } from "../schemas/manifest.ts";
 import { limitsOf, REMINDER_TYPE, selectForSessionStart, sizeOf } from "./session_start.ts";
 import type { SessionStartCut } from "./session_start.ts";
 
@@ -48,24 +47,21 @@ export type LessonSelection = ReturnType<typeof selectLessons>;
  * if `raw` is no manifest. Unlike lessons-learned's own schema, unknown fields are accepted.
  */
 export function selectLessons(raw: unknown, projectId: string | undefined) {
-  const envelope = ManifestSchema.safeParse(raw);
-  if (!envelope.success) {
-    throw new TypeError(`not a lessons-learned manifest (${envelopeProblem(raw)})`);
-  }
-  const limits = limitsOf(envelope.data.config);
+  const problem = manifestProblem(raw);
+  if (problem !== "") throw new TypeError(`not a lessons-learned manifest (${problem})`);
+  const envelope = raw as { lessons: Record<string, unknown>; config?: unknown };
+  const limits = limitsOf(envelope.config);
   const left: LeftOut[] = [];
   const invalid: string[] = [];
   const candidates: (RefreshLesson & { id: string; size: number })[] = [];
-  for (const [id, value] of Object.entries(envelope.data.lessons)) {
-    const parsed = LessonSchema.safeParse(value);
-    if (!parsed.success) {
-      const issues = parsed.error.issues.map((i) =>
-        i.path.length > 0 ? `${i.path.map(String).join(".")}: ${i.message}` : i.message
-      );
-      invalid.push(`${id}: ${issues.join("; ")}`);
+  for (const [id, value] of Object.entries(envelope.lessons)) {
+    const problems = lessonProblems(value);
+    if (problems.length > 0) {
+      invalid.push(`${id}: ${problems.join("; ")}`);
       continue;
     }
-    const { type, disabled, scope, slug, priority, summary, tags } = parsed.data;
+    const lesson = value as Lesson;
+    const { type, disabled, scope, slug, priority, summary, tags } = lesson;
     const reminder = type === REMINDER_TYPE;
     if ((type !== "directive" && type !== "protocol" && !reminder) || disabled === true) continue;
     const elsewhere = scope !== undefined && scope !== null && scope !== projectId;
@@ -73,8 +69,8 @@ export function selectLessons(raw: unknown, projectId: string | undefined) {
       left.push({ id: slug, why: elsewhere ? "scope" : REMINDER_TYPE });
       continue;
     }
-    const message = parsed.data.message.trim();
-    const size = sizeOf(summary, parsed.data.problem, parsed.data.solution);
+    const message = lesson.message.trim();
+    const size = sizeOf(summary, lesson.problem, lesson.solution);
     const short = summary?.trim() || firstLine(message);
     // Without a priority a lesson sorts as the lessons-learned plugin sorts it.
     const fields = { priority: priority ?? 5, message, summary: short, tag: tags?.[0] };
@@ -90,23 +86,4 @@ export function selectLessons(raw: unknown, projectId: string | undefined) {
     /** `id: what was wrong`, for each lesson that failed validation. */
     invalid,
   };
-}
-
-/** What the manifest's envelope lacks, in the manifest's own terms (zod says "Invalid input"). */
-function envelopeProblem(raw: unknown): string {
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    const what = Array.isArray(raw) ? "a list" : raw === null ? "null" : `a ${typeof raw}`;
-    return `${what}, not an object`;
-  }
-  const value = (key: string): unknown => Object.getOwnPropertyDescriptor(raw, key)?.value;
-  const lessons = value("lessons");
-  const isObject = typeof lessons === "object" && lessons !== null && !Array.isArray(lessons);
-  const expected: [string, boolean, string][] = [
-    ["type", value("type") === MANIFEST_TYPE, `"${MANIFEST_TYPE}"`],
-    ["version", value("version") === MANIFEST_VERSION, String(MANIFEST_VERSION)],
-    ["lessons", isObject, "an object of lessons by id"],
-  ];
-  return expected.filter(([, ok]) => !ok)
-    .map(([key, , shape]) => Object.hasOwn(raw, key) ? `"${key}" is not ${shape}` : `no "${key}"`)
-    .join("; ");
 }

@@ -1,31 +1,65 @@
-/** lessons-learned's `lesson-manifest.json` as read here; one bad lesson never hides the rest. */
-import * as z from "zod/mini";
+/**
+ * lessons-learned's `lesson-manifest.json` as read here; one bad lesson never hides the rest.
+ * Checked by hand: through zod, reading 100 lessons was a third of a firing call's instructions,
+ * and zod's code a sixth of the hook's bundle (docs/maintainers/benchmarks.md).
+ */
+import { fieldOf } from "./guards.ts";
 
 /** One lesson record; unknown fields are kept and ignored. */
-export const LessonSchema = z.looseObject({
-  slug: z.string(),
-  type: z.string(), // directive, protocol (session start), hint, guard (PreToolUse), reminder
-  priority: z.optional(z.nullable(z.number())),
-  message: z.string(),
-  summary: z.optional(z.nullable(z.string())),
+export interface Lesson {
+  slug: string;
+  type: string; // directive, protocol (session start), hint, guard (PreToolUse), reminder
+  priority?: number | null;
+  message: string;
+  summary?: string | null;
   // Session start counts their lengths against its budget; any other value counts as none.
-  problem: z.optional(z.unknown()),
-  solution: z.optional(z.unknown()),
-  tags: z.optional(z.nullable(z.array(z.string()))),
-  scope: z.optional(z.nullable(z.string())),
-  disabled: z.optional(z.nullable(z.boolean())),
-});
+  problem?: unknown;
+  solution?: unknown;
+  tags?: string[] | null;
+  scope?: string | null;
+  disabled?: boolean | null;
+}
 
-export const MANIFEST_TYPE = "lessons-learned-manifest";
-export const MANIFEST_VERSION = 1;
+/** A field's name, what it must be (in words), and the check. */
+type Field = [string, string, (value: unknown) => boolean];
 
-/** The envelope; `lessons` is checked loosely here and per lesson by {@link LessonSchema}. */
-export const ManifestSchema = z.looseObject({
-  type: z.literal(MANIFEST_TYPE),
-  version: z.literal(MANIFEST_VERSION),
-  lessons: z.record(z.string(), z.unknown()),
-  /** Session start's `maxSessionStartLessons` and `sessionStartBudgetBytes`, read leniently. */
-  config: z.optional(z.unknown()),
-});
+const isObject = (value: unknown) =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+const isString = (value: unknown) => typeof value === "string";
+/** Absent, null, or what `check` accepts. */
+const orNull = (check: (value: unknown) => boolean) => (value: unknown) =>
+  value === undefined || value === null || check(value);
 
-export type Lesson = z.infer<typeof LessonSchema>;
+const ENVELOPE: Field[] = [
+  ["type", '"lessons-learned-manifest"', (value) => value === "lessons-learned-manifest"],
+  ["version", "1", (value) => value === 1],
+  ["lessons", "an object of lessons by id", isObject],
+];
+
+const LESSON: Field[] = [
+  ["slug", "a string", isString],
+  ["type", "a string", isString],
+  ["priority", "a number or null", orNull(Number.isFinite)],
+  ["message", "a string", isString],
+  ["summary", "a string or null", orNull(isString)],
+  ["tags", "a list of strings or null", orNull((v) => Array.isArray(v) && v.every(isString))],
+  ["scope", "a string or null", orNull(isString)],
+  ["disabled", "true, false or null", orNull((v) => typeof v === "boolean")],
+];
+
+/** What `value` gets wrong of `fields`: `no "type"`, `"version" is not 1`. */
+function problemsOf(value: unknown, fields: Field[]): string[] {
+  if (!isObject(value)) {
+    const what = Array.isArray(value) ? "a list" : value === null ? "null" : `a ${typeof value}`;
+    return [`${what}, not an object`];
+  }
+  return fields.filter(([name, , ok]) => !ok(fieldOf(value, name))).map(([name, shape]) =>
+    Object.hasOwn(value as object, name) ? `"${name}" is not ${shape}` : `no "${name}"`
+  );
+}
+
+/** What the manifest's envelope gets wrong (`no "type"; "version" is not 1`), "" when nothing. */
+export const manifestProblem = (raw: unknown) => problemsOf(raw, ENVELOPE).join("; ");
+
+/** What is wrong with the lesson record `value`, one line each; none for a lesson. */
+export const lessonProblems = (value: unknown) => problemsOf(value, LESSON);
