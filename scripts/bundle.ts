@@ -32,21 +32,39 @@ export function bundleArgs(output: string, root: string, entry = join("src", "ma
   ];
 }
 
-/** src/ modules no Claude Code tool call runs: the demo, the replay, Codex's, the startup notice. */
+/**
+ * src/ modules a steady Claude Code tool call does not run: the demo, the replay, Codex's and
+ * Gemini's, the startup notice, and what only a firing call runs (the rules, the manifest and
+ * their layout), whose compiled code every steady call would read from the cache for nothing.
+ */
 const LAZY = [
   "src/data/demo_session.jsonl",
   "src/hook/replay.ts",
   "src/core/codex.ts",
   "src/io/codex_rollout.ts",
+  "src/core/gemini.ts",
+  "src/io/gemini_chat.ts",
+  "src/io/gemini_sessions.ts",
   "src/hook/startup.ts",
+  "src/io/standing_rules.ts",
+  "src/io/rule_sources.ts",
+  "src/io/manifest_file.ts",
+  "src/io/plugin_cache.ts",
+  "src/io/lessons_learned_dedup.ts",
+  "src/core/render_rules.ts",
+  "src/core/lessons.ts",
+  "src/core/session_start.ts",
+  "src/core/marked_rules.ts",
+  "src/core/first_line.ts",
+  "src/schemas/manifest.ts",
 ];
 
 /**
  * True for code that every hook call runs, or may: this project's src/ (the commands live in
  * their own bundle; what `LAZY` names stays lazy) and the bundler's own few helpers (no source:
  * `undefined`). Compiled eagerly, a function costs its share
- * of the code cache on every call even if unused, so the npm packages (zod, only when firing; the
- * JSONC parser, only with a config file) stay lazy.
+ * of the code cache on every call even if unused, so the npm packages (the JSONC parser, only with
+ * a config file) stay lazy.
  */
 export function isHookSource(source: string | undefined): boolean {
   if (source === undefined) return true;
