@@ -31,12 +31,8 @@ export function toolCallOutcome(
   if (refresh?.kind === "reloaded") {
     // Settled and recorded: the next call does not try again.
     const reloaded = refresh.why;
-    return {
-      result: "silent",
-      reason: `${reason}; nothing restated: ${reloaded}`,
-      decision,
-      reloaded,
-    };
+    const said = `${reason}; nothing restated: ${reloaded}`;
+    return { result: "silent", reason: said, decision, reloaded };
   }
   if (!refresh) return { result: "fired", reason, decision };
   const { account } = refresh;

@@ -24,7 +24,7 @@ import type { NoReading, Reading } from "../core/reading.ts";
 import { isCompactionMarker, receiptLineOf } from "../core/transcript_entry.ts";
 import { viewQuery } from "../core/view.ts";
 import { EMPTY_STATE } from "../schemas/guards.ts";
-import type { ByteSource } from "../io/reverse_lines.ts";
+import { type ByteSource, joinLastFirst } from "../io/reverse_lines.ts";
 import { withTranscript } from "../io/transcript.ts";
 import { readerFor } from "../io/hosts.ts";
 import type { RolloutPoint } from "../core/codex.ts";
@@ -78,12 +78,8 @@ function* linesForward(source: ByteSource, size: number) {
   if (carry.length > 0) yield { line: joined(carry), end: size };
 }
 
-function joined(pieces: Uint8Array[]): Uint8Array {
-  if (pieces.length === 1) return pieces[0]!;
-  const out = new Uint8Array(pieces.reduce((n, piece) => n + piece.length, 0));
-  pieces.reduce((at, piece) => (out.set(piece, at), at + piece.length), 0);
-  return out;
-}
+const joined = (pieces: Uint8Array[]) =>
+  joinLastFirst(pieces.toReversed(), pieces.reduce((n, piece) => n + piece.length, 0));
 
 /**
  * What the transcript records of this hook's answers (`token`'s): the labels answered on each

@@ -50,7 +50,8 @@ export function* readLinesBackward(
     }
   };
   const finish = (start: number): BackwardLine => {
-    const line = { start, bytes: oversized ? new Uint8Array() : join(pieces, pending), oversized };
+    const bytes = oversized ? new Uint8Array() : joinLastFirst(pieces, pending);
+    const line = { start, bytes, oversized };
     pieces = [];
     pending = 0;
     oversized = false;
@@ -74,7 +75,7 @@ export function* readLinesBackward(
 }
 
 /** Pieces collected last-first, joined in file order. */
-function join(pieces: readonly Uint8Array[], length: number): Uint8Array {
+export function joinLastFirst(pieces: readonly Uint8Array[], length: number): Uint8Array {
   if (pieces.length === 1 && pieces[0]) return pieces[0];
   const out = new Uint8Array(length);
   let at = length;

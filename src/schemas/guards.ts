@@ -11,7 +11,7 @@ type Fields = { [key: string]: unknown };
 type Check = (value: unknown) => boolean;
 
 /** zod's object test: any non-null object that is not an array (a Map or Date passes too). */
-function isObject(value: unknown): value is Fields {
+export function isObject(value: unknown): value is Fields {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
@@ -25,7 +25,7 @@ const isNumber = (value: unknown): value is number =>
   typeof value === "number" && Number.isFinite(value);
 /** `z.number().check(z.int(), z.nonnegative())`: zod's int is a safe integer. */
 const isCount = (value: unknown) => isNumber(value) && Number.isSafeInteger(value) && value >= 0;
-const isString = (value: unknown) => typeof value === "string";
+export const isString = (value: unknown) => typeof value === "string";
 const nonEmpty = (value: unknown) => typeof value === "string" && value.length > 0;
 /** `z.nullable(...)`: null or what `check` accepts. */
 const orNull = (check: Check) => (value: unknown) => value === null || check(value);

@@ -3,7 +3,7 @@
  * Checked by hand: through zod, reading 100 lessons was a third of a firing call's instructions,
  * and zod's code a sixth of the hook's bundle (docs/maintainers/benchmarks.md).
  */
-import { fieldOf } from "./guards.ts";
+import { fieldOf, isObject, isString } from "./guards.ts";
 
 /** One lesson record; unknown fields are kept and ignored. */
 export interface Lesson {
@@ -23,11 +23,7 @@ export interface Lesson {
 /** A field's name, what it must be (in words), and the check. */
 type Field = [string, string, (value: unknown) => boolean];
 
-const isObject = (value: unknown) =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-const isString = (value: unknown) => typeof value === "string";
-/** Absent, null, or what `check` accepts. */
-const orNull = (check: (value: unknown) => boolean) => (value: unknown) =>
+const absentNullOr = (check: (value: unknown) => boolean) => (value: unknown) =>
   value === undefined || value === null || check(value);
 
 const ENVELOPE: Field[] = [
@@ -39,12 +35,12 @@ const ENVELOPE: Field[] = [
 const LESSON: Field[] = [
   ["slug", "a string", isString],
   ["type", "a string", isString],
-  ["priority", "a number or null", orNull(Number.isFinite)],
+  ["priority", "a number or null", absentNullOr(Number.isFinite)],
   ["message", "a string", isString],
-  ["summary", "a string or null", orNull(isString)],
-  ["tags", "a list of strings or null", orNull((v) => Array.isArray(v) && v.every(isString))],
-  ["scope", "a string or null", orNull(isString)],
-  ["disabled", "true, false or null", orNull((v) => typeof v === "boolean")],
+  ["summary", "a string or null", absentNullOr(isString)],
+  ["tags", "a list of strings or null", absentNullOr((v) => Array.isArray(v) && v.every(isString))],
+  ["scope", "a string or null", absentNullOr(isString)],
+  ["disabled", "true, false or null", absentNullOr((v) => typeof v === "boolean")],
 ];
 
 /** What `value` gets wrong of `fields`: `no "type"`, `"version" is not 1`. */
@@ -54,7 +50,7 @@ function problemsOf(value: unknown, fields: Field[]): string[] {
     return [`${what}, not an object`];
   }
   return fields.filter(([name, , ok]) => !ok(fieldOf(value, name))).map(([name, shape]) =>
-    Object.hasOwn(value as object, name) ? `"${name}" is not ${shape}` : `no "${name}"`
+    Object.hasOwn(value, name) ? `"${name}" is not ${shape}` : `no "${name}"`
   );
 }
 
