@@ -156,8 +156,8 @@ test(
     const extra = [...bundle, "hooks/hooks.json", ".claude-plugin/plugin.json"];
     using at = plugin({ tools: ["deno"], source: true, extra });
     Object.assign(at.env, firingEnv(at.dir, empty.dir));
-    // A firing call loads zod: it is in the bundle, not in Deno's cache (tests/e2e/first_run_test.ts
-    // has the same at 31 % in real Claude Code).
+    // A firing call reads the manifest: what it needs is in the bundle, not in Deno's cache
+    // (tests/e2e/first_run_test.ts has the same at 31 % in real Claude Code).
     const first = await run(["sh", at.launcher], at.env, FIRING);
     const answer = JSON.parse(first.stdout || "{}").hookSpecificOutput?.additionalContext;
     assert.match(answer ?? first.stderr, /^\[lessons-reinject refresh /);
