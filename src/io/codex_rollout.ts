@@ -10,11 +10,14 @@ import { refreshLabelOf } from "../core/header.ts";
 import type { ReceiptEvidence } from "../core/receipts.ts";
 import type { TranscriptUsage, TranscriptView, ViewQuery } from "../core/view.ts";
 import { type ByteSource, cachedSource } from "./reverse_lines.ts";
-import { linesBackOf, markersSince, MAX_SCAN_BYTES, refreshHistory } from "./host_lines.ts";
+import { hostLines, MAX_SCAN_BYTES, RECEIPT_MAX_BYTES, type ReceiptQuery } from "./host_lines.ts";
 
-const RECEIPT_MAX_BYTES = 8 * 1024 * 1024;
-
-const linesBack = linesBackOf(ROLLOUT_KEYS, rolloutLineOf);
+const lines = hostLines(
+  ROLLOUT_KEYS,
+  rolloutLineOf,
+  (line) => line.kind === "answer" ? line.texts : [],
+);
+const { linesBack } = lines;
 
 /** The view of one call (`query.toolUseId`: its `call_id`), as `viewOf` gives Claude Code's. */
 export function rolloutViewOf(raw: ByteSource, size: number, query: ViewQuery): TranscriptView {
@@ -65,12 +68,7 @@ export function rolloutViewOf(raw: ByteSource, size: number, query: ViewQuery): 
     view.callPresent = newest.matched;
   }
   if (toolUseId !== undefined && !view.callPresent && records) view.ownUsageDue = true;
-  if (query.markersFrom !== undefined && view.markerAfterUsage === undefined) {
-    Object.assign(view, markersSince(linesBack, source, size, query.markersFrom));
-  }
-  if (query.receipts) view.receipts = rolloutReceiptsOf(source, size, query.receipts);
-  view.bytesRead = source.bytesRead;
-  return view;
+  return lines.finishView(view, source, query, rolloutReceiptsOf);
 }
 
 /**
@@ -81,7 +79,7 @@ export function rolloutViewOf(raw: ByteSource, size: number, query: ViewQuery): 
 export function rolloutReceiptsOf(
   source: ByteSource,
   size: number,
-  query: { from: number; calls: readonly string[]; token: string },
+  query: ReceiptQuery,
 ): ReceiptEvidence {
   const results: Record<string, number> = {};
   const answers: Record<string, number[]> = {};
@@ -109,12 +107,4 @@ export function rolloutReceiptsOf(
 }
 
 /** This hook's refreshes recorded since the newest compaction, as `historyOf` gives them. */
-export function rolloutHistoryOf(raw: ByteSource, size: number, token: string) {
-  return refreshHistory(
-    linesBack,
-    (line) => line.kind === "answer" ? line.texts : [],
-    raw,
-    size,
-    token,
-  );
-}
+export const rolloutHistoryOf = lines.historyOf;

@@ -10,11 +10,14 @@ import { refreshLabelOf } from "../core/header.ts";
 import type { ReceiptEvidence } from "../core/receipts.ts";
 import type { TranscriptView, ViewQuery } from "../core/view.ts";
 import { type ByteSource, cachedSource } from "./reverse_lines.ts";
-import { linesBackOf, markersSince, MAX_SCAN_BYTES, refreshHistory } from "./host_lines.ts";
+import { hostLines, MAX_SCAN_BYTES, RECEIPT_MAX_BYTES, type ReceiptQuery } from "./host_lines.ts";
 
-const RECEIPT_MAX_BYTES = 8 * 1024 * 1024;
-
-const linesBack = linesBackOf(CHAT_KEYS, chatLineOf);
+const lines = hostLines(
+  CHAT_KEYS,
+  chatLineOf,
+  (line) => line.kind === "results" ? line.results.flatMap((r) => r.answers) : [],
+);
+const { linesBack } = lines;
 
 /** The view of one AfterTool call, as `viewOf` gives Claude Code's. */
 export function chatViewOf(raw: ByteSource, size: number, query: ViewQuery): TranscriptView {
@@ -32,12 +35,7 @@ export function chatViewOf(raw: ByteSource, size: number, query: ViewQuery): Tra
     view.usage = { ...usage, toolUseIds: [], matched: false, offset: start, unanswered: [] };
     break;
   }
-  if (query.markersFrom !== undefined && view.markerAfterUsage === undefined) {
-    Object.assign(view, markersSince(linesBack, source, size, query.markersFrom));
-  }
-  if (query.receipts) view.receipts = chatReceiptsOf(source, size, query.receipts);
-  view.bytesRead = source.bytesRead;
-  return view;
+  return lines.finishView(view, source, query, chatReceiptsOf);
 }
 
 /**
@@ -47,7 +45,7 @@ export function chatViewOf(raw: ByteSource, size: number, query: ViewQuery): Tra
 function chatReceiptsOf(
   source: ByteSource,
   size: number,
-  query: { from: number; calls: readonly string[]; token: string },
+  query: ReceiptQuery,
 ): ReceiptEvidence {
   const results: Record<string, number> = {};
   const answers: Record<string, number[]> = {};
@@ -74,12 +72,4 @@ function chatReceiptsOf(
 }
 
 /** This hook's refreshes delivered since the newest compression, as `historyOf` gives them. */
-export function chatHistoryOf(raw: ByteSource, size: number, token: string) {
-  return refreshHistory(
-    linesBack,
-    (line) => line.kind === "results" ? line.results.flatMap((r) => r.answers) : [],
-    raw,
-    size,
-    token,
-  );
-}
+export const chatHistoryOf = lines.historyOf;

@@ -4,26 +4,31 @@
  */
 import { parseRefreshHeader } from "../core/header.ts";
 import { parseLine } from "../core/transcript_entry.ts";
+import type { TranscriptView, ViewQuery } from "../core/view.ts";
+import type { ReceiptEvidence } from "../core/receipts.ts";
 import { type ByteSource, countingSource, readLinesBackward } from "./reverse_lines.ts";
 
 /** How far back a reader looks: the same bound as Claude Code's transcript reader. */
 export const MAX_SCAN_BYTES = 64 * 1024 * 1024;
+/** How far back the receipts are looked for. */
+export const RECEIPT_MAX_BYTES = 8 * 1024 * 1024;
 const decoder = new TextDecoder();
 
-/** A host's line: its kind, `compacted` for a compaction marker. */
-export type HostLine = { kind: string };
-export type LinesBack<L> = (
-  source: ByteSource,
-  size: number,
-  maxBytes: number,
-) => Generator<{ start: number; line: L }>;
+/** What a host's view asks its receipts reader: back to `from`, for `calls`, headed `token`. */
+export type ReceiptQuery = NonNullable<ViewQuery["receipts"]>;
 
-/** The meaningful lines, newest first: those naming one of `keys`, as `lineOf` reads them. */
-export function linesBackOf<L extends HostLine>(
+/**
+ * A host's file read backwards: `keys`, texts a meaningful line names (tested before parsing,
+ * which costs more); `lineOf`, what a line is (`compacted`: a compaction marker); `answersOf`,
+ * the hook answers a line records.
+ */
+export function hostLines<L extends { kind: string }>(
   keys: readonly string[],
   lineOf: (raw: unknown) => L | undefined,
-): LinesBack<L> {
-  return function* (source, size, maxBytes) {
+  answersOf: (line: L) => readonly string[],
+) {
+  /** The meaningful lines, newest first, within `maxBytes` of the end. */
+  function* linesBack(source: ByteSource, size: number, maxBytes: number) {
     for (const line of readLinesBackward(source, size, { maxBytes })) {
       if (line.oversized) continue;
       const text = decoder.decode(line.bytes);
@@ -31,49 +36,57 @@ export function linesBackOf<L extends HostLine>(
       const parsed = lineOf(parseLine(line.bytes));
       if (parsed) yield { start: line.start, line: parsed };
     }
-  };
-}
-
-/** The newest compaction marker at or after `from`, and whether the whole range was read. */
-export function markersSince<L extends HostLine>(
-  linesBack: LinesBack<L>,
-  source: ByteSource,
-  size: number,
-  from: number,
-): { markerSince?: number; markersChecked: boolean } {
-  const start = Math.max(from, size - MAX_SCAN_BYTES);
-  for (const { start: at, line } of linesBack(source, size, size - start)) {
-    if (at < start) break;
-    if (line.kind === "compacted") return { markerSince: at, markersChecked: start === from };
   }
-  return { markersChecked: start === from };
-}
 
-/** This hook's refreshes since the newest compaction (`answersOf`: a line's answer texts). */
-export function refreshHistory<L extends HostLine>(
-  linesBack: LinesBack<L>,
-  answersOf: (line: L) => readonly string[],
-  raw: ByteSource,
-  size: number,
-  token: string,
-) {
-  const source = countingSource(raw);
-  const refreshed = new Set<number>();
-  let marker: number | undefined;
-  for (const { start, line } of linesBack(source, size, MAX_SCAN_BYTES)) {
-    if (line.kind === "compacted") {
-      marker = start;
-      break;
+  /**
+   * `view` finished as every host's is: the newest compaction marker at or after `markersFrom`
+   * (and whether the whole range was read), the receipts `receiptsOf` finds, the bytes read.
+   */
+  function finishView(
+    view: TranscriptView,
+    source: ByteSource & { bytesRead: number },
+    query: ViewQuery,
+    receiptsOf: (source: ByteSource, size: number, query: ReceiptQuery) => ReceiptEvidence,
+  ): TranscriptView {
+    const { size } = view;
+    const from = query.markersFrom;
+    if (from !== undefined && view.markerAfterUsage === undefined) {
+      const start = Math.max(from, size - MAX_SCAN_BYTES);
+      view.markersChecked = start === from;
+      for (const { start: at, line } of linesBack(source, size, size - start)) {
+        if (at < start) break;
+        if (line.kind !== "compacted") continue;
+        view.markerSince = at;
+        break;
+      }
     }
-    for (const text of answersOf(line)) {
-      for (const t of parseRefreshHeader(text, token) ?? []) refreshed.add(t);
-    }
+    if (query.receipts) view.receipts = receiptsOf(source, size, query.receipts);
+    view.bytesRead = source.bytesRead;
+    return view;
   }
-  const { bytesRead } = source;
-  return {
-    ...(marker === undefined ? {} : { marker }),
-    refreshed: [...refreshed].sort((a, b) => a - b),
-    truncated: marker === undefined && bytesRead >= MAX_SCAN_BYTES && size > bytesRead,
-    bytesRead,
-  };
+
+  /** This hook's refreshes since the newest compaction, as io/transcript.ts's `historyOf`. */
+  function historyOf(raw: ByteSource, size: number, token: string) {
+    const source = countingSource(raw);
+    const refreshed = new Set<number>();
+    let marker: number | undefined;
+    for (const { start, line } of linesBack(source, size, MAX_SCAN_BYTES)) {
+      if (line.kind === "compacted") {
+        marker = start;
+        break;
+      }
+      for (const text of answersOf(line)) {
+        for (const t of parseRefreshHeader(text, token) ?? []) refreshed.add(t);
+      }
+    }
+    const { bytesRead } = source;
+    return {
+      ...(marker === undefined ? {} : { marker }),
+      refreshed: [...refreshed].sort((a, b) => a - b),
+      truncated: marker === undefined && bytesRead >= MAX_SCAN_BYTES && size > bytesRead,
+      bytesRead,
+    };
+  }
+
+  return { linesBack, finishView, historyOf };
 }
