@@ -32,6 +32,27 @@ export function readText(path: string): string | undefined {
   }
 }
 
+/**
+ * A small file's bytes, refused unread when over `maxBytes` or not a file; else why it cannot be
+ * read, in {@link fileReason}'s words: kind `missing` when there is none (or a file stands where
+ * a folder on its path should).
+ */
+export function readSmallFile(path: string, maxBytes: number): Result<Uint8Array> {
+  try {
+    const info = Deno.statSync(path);
+    if (info.isDirectory) return fail("it is a folder, not a file");
+    if (!info.isFile) return fail("it is not a regular file");
+    if (info.size > maxBytes) {
+      return fail(`it is ${info.size} bytes, over the ${maxBytes}-byte limit`);
+    }
+    return Deno.readFileSync(path);
+  } catch (error) {
+    const none = error instanceof Deno.errors.NotFound ||
+      error instanceof Deno.errors.NotADirectory;
+    return fail(fileReason(error), none ? "missing" : "invalid");
+  }
+}
+
 /** The file's JSON value, or undefined when it cannot be read or is not JSON. */
 export function readJson(path: string): unknown {
   try {

@@ -5,9 +5,10 @@
  */
 import type { Settings } from "../settings/resolve.ts";
 import { join } from "../core/path.ts";
-import { fileReason, messageOf } from "../core/errors.ts";
+import { messageOf } from "../core/errors.ts";
+import { failed } from "../core/result.ts";
 import { whyNotJson } from "../core/json_syntax.ts";
-import { statOf } from "./files.ts";
+import { readSmallFile, statOf } from "./files.ts";
 import { newestInstalledFile } from "./plugin_cache.ts";
 
 /** Manifests larger than this are refused unparsed (real ones are well under 1 MB). */
@@ -36,18 +37,9 @@ export async function readManifest(
     location,
     error: `manifest ${location.path}: ${why}`,
   });
-  let text: string;
-  try {
-    const info = Deno.statSync(location.path);
-    if (info.isDirectory) return invalid("it is a folder, not a file");
-    if (!info.isFile) return invalid("it is not a regular file");
-    if (info.size > MAX_MANIFEST_BYTES) {
-      return invalid(`it is ${info.size} bytes, over the ${MAX_MANIFEST_BYTES}-byte limit`);
-    }
-    text = Deno.readTextFileSync(location.path);
-  } catch (error) {
-    return invalid(fileReason(error));
-  }
+  const read = readSmallFile(location.path, MAX_MANIFEST_BYTES);
+  if (failed(read)) return invalid(read.error);
+  const text = new TextDecoder().decode(read);
   try {
     return { kind: "json", location, raw: JSON.parse(text) };
   } catch {

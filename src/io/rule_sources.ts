@@ -3,8 +3,8 @@ import { dirname, isAbsolute, join, resolve } from "../core/path.ts";
 import { markedSections } from "../core/marked_rules.ts";
 import type { RuleBlock } from "../core/render_rules.ts";
 import type { Settings } from "../settings/resolve.ts";
-import { messageOf } from "../core/errors.ts";
-import { statOf } from "./files.ts";
+import { failed } from "../core/result.ts";
+import { readSmallFile, statOf } from "./files.ts";
 
 /** Rules files larger than this are refused unread (a real one is a few KB). */
 const MAX_RULES_FILE_BYTES = 1024 * 1024;
@@ -90,38 +90,29 @@ export function readRuleSource(spec: RuleSourceSpec): LoadedRuleSource {
     bytes?: number,
     blocks: RuleBlock[] = [],
   ): LoadedRuleSource => ({ ...spec, status, notes, bytes, blocks });
-  let info: Deno.FileInfo;
+  const read = readSmallFile(spec.path, MAX_RULES_FILE_BYTES);
+  if (failed(read, "missing")) {
+    // Only a file the settings name is missed: the others are places to look.
+    return done("missing", spec.scope === "configured" ? ["there is no such file"] : []);
+  }
+  if (failed(read)) return done("skipped", [read.error]);
   let text: string;
   try {
-    info = Deno.statSync(spec.path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
-      // Only a file the settings name is missed: the others are places to look.
-      return done("missing", spec.scope === "configured" ? ["there is no such file"] : []);
-    }
-    return done("skipped", [`cannot read: ${messageOf(error)}`]);
-  }
-  if (!info.isFile) return done("skipped", ["not a file"]);
-  if (info.size > MAX_RULES_FILE_BYTES) {
-    return done("skipped", [`${info.size} bytes is over the ${MAX_RULES_FILE_BYTES}-byte limit`]);
-  }
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(Deno.readFileSync(spec.path));
-  } catch (error) {
-    const why = error instanceof TypeError ? "not UTF-8 text" : `cannot read: ${messageOf(error)}`;
-    return done("skipped", [why], info.size);
+    text = new TextDecoder("utf-8", { fatal: true }).decode(read);
+  } catch {
+    return done("skipped", ["it is not text (invalid UTF-8)"], read.length);
   }
   if (spec.kind === "rules-file") {
     const body = text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n").trim();
     const heading = `## Your rules from ${spec.display}`;
-    if (body === "") return done("read", ["empty"], info.size);
-    return done("read", [], info.size, [{ id: spec.display, heading, text: body }]);
+    if (body === "") return done("read", ["empty"], read.length);
+    return done("read", [], read.length, [{ id: spec.display, heading, text: body }]);
   }
   const { sections, problems } = markedSections(text);
   const heading = `## Rules you marked in ${spec.display}`;
   const blocks = sections.map((s) => ({ id: `${spec.display}:${s.line}`, heading, text: s.text }));
   const notes = blocks.length === 0 && problems.length === 0 ? ["no marked sections"] : problems;
-  return done("read", notes, info.size, blocks);
+  return done("read", notes, read.length, blocks);
 }
 
 /** One line per source for a debug line or a report: `CLAUDE.md: 2 marked sections, 812 bytes`. */
@@ -140,7 +131,7 @@ export function describeSource(source: LoadedRuleSource): string {
 
 /**
  * Each source's problem that cost rules, by full path and line: `/p/CLAUDE.md:7: section never
- * closed; left out`, `/p/.claude/reinject.md: not UTF-8 text`, a configured file that is missing.
+ * closed; left out`, `/p/.claude/reinject.md: it is not text (invalid UTF-8)`, a configured file that is missing.
  * Empty files and files without markers are no problem.
  */
 export function sourceProblems(sources: readonly LoadedRuleSource[]): string[] {

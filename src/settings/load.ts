@@ -1,8 +1,7 @@
 /** The edge where settings are read, once per process: the config file, then the environment. */
 import { join } from "../core/path.ts";
-import { messageOf } from "../core/errors.ts";
 import { failed } from "../core/result.ts";
-import { statOf } from "../io/files.ts";
+import { readSmallFile, statOf } from "../io/files.ts";
 import { installedDataDir } from "../io/plugin_cache.ts";
 import { parseConfigText } from "./config_file.ts";
 import {
@@ -99,22 +98,14 @@ async function loadConfigFile(
       problems: [`config ${located ? "" : `${path}: `}${why}; using the defaults`],
       looked,
     });
-    let text: string;
-    try {
-      // Sync: this runs on every hook call, where an async op's thread hop costs more.
-      const info = Deno.statSync(path);
-      if (!info.isFile) return unusable("not a file");
-      if (info.size > MAX_CONFIG_BYTES) return unusable(`${info.size} bytes is over the limit`);
-    } catch (error) {
-      if (via !== "LESSONS_CONFIG") continue;
-      const why = error instanceof Deno.errors.NotFound ? "no such file" : messageOf(error);
-      return unusable(`${why} (named by LESSONS_CONFIG)`);
+    // Sync: this runs on every hook call, where an async op's thread hop costs more.
+    const read = readSmallFile(path, MAX_CONFIG_BYTES);
+    const missing = failed(read, "missing");
+    if (missing && via !== "LESSONS_CONFIG") continue;
+    if (failed(read)) {
+      return unusable(`${read.error}${missing ? " (named by LESSONS_CONFIG)" : ""}`);
     }
-    try {
-      text = Deno.readTextFileSync(path);
-    } catch (error) {
-      return unusable(messageOf(error));
-    }
+    const text = new TextDecoder().decode(read);
     const parsed = await parseConfigText(text, path, env);
     if (failed(parsed)) return unusable(parsed.error, true);
     const { settings, problems, empty } = parsed;

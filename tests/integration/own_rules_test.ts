@@ -103,7 +103,7 @@ Deno.test("an unreadable source is skipped with its reason; the others still arr
   const run = await runHook(p.call(), p.env);
   equal(run.code, 0);
   ok(run.context?.includes(MARKED));
-  ok(run.stderr.includes("CLAUDE.local.md: skipped (cannot read: "), run.stderr);
+  ok(run.stderr.includes("CLAUDE.local.md: skipped (it cannot be read ("), run.stderr);
 });
 
 Deno.test("SessionStart(compact) restates reinject.md, not what Claude Code reloads; a call after it nothing", async () => {

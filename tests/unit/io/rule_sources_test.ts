@@ -165,7 +165,7 @@ Deno.test("readRuleSource() reads, skips with a reason, never throws", async (t)
   await t.step("a folder where a file should be is skipped", () => {
     Deno.mkdirSync(join(dir, "folder.md"));
     const got = readRuleSource(spec("folder.md", "claude-md"));
-    assertEquals([got.status, got.notes], ["skipped", ["not a file"]]);
+    assertEquals([got.status, got.notes], ["skipped", ["it is a folder, not a file"]]);
   });
   await t.step("a path through a file is missing, not an error", () => {
     const got = readRuleSource(spec("reinject.md/CLAUDE.md", "claude-md"));
@@ -180,7 +180,7 @@ Deno.test("readRuleSource() reads, skips with a reason, never throws", async (t)
   await t.step("a file that is not UTF-8 is skipped", () => {
     Deno.writeFileSync(join(dir, "binary.md"), new Uint8Array([0xff, 0xfe, 0x00, 0xc3]));
     const got = readRuleSource(spec("binary.md", "rules-file"));
-    assertEquals([got.status, got.notes], ["skipped", ["not UTF-8 text"]]);
+    assertEquals([got.status, got.notes], ["skipped", ["it is not text (invalid UTF-8)"]]);
   });
   // A file that cannot be stat'ed (a symlink loop): tests/integration/own_rules_test.ts
   // "an unreadable source is skipped with its reason; the others still arrive".
