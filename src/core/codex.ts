@@ -2,7 +2,7 @@
  * Codex CLI facts, each with its release, and what one rollout line means to this hook;
  * docs/maintainers/codex-facts.md says how each was measured (0.171.0, 2026-12-04).
  */
-import { type Fields, isRecord, text } from "./transcript_entry.ts";
+import { count, type Fields, isRecord, text } from "./transcript_entry.ts";
 
 /** Sessions' rollouts are under it: `$CODEX_HOME/sessions/YYYY/MM/DD/`. */
 export const SESSIONS_DIR = "sessions";
@@ -40,8 +40,6 @@ export type RolloutLine =
   | { kind: "compacted" }
   | { kind: "model"; model: string }
   | { kind: "meta"; cwd: string | undefined; version: string | undefined };
-
-const count = (v: unknown) => typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : undefined;
 
 /** `{timestamp, ordinal, type, payload}` as this hook reads it; anything else is undefined. */
 export function rolloutLineOf(entry: unknown): RolloutLine | undefined {

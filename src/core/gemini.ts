@@ -3,7 +3,7 @@
  * this hook; docs/maintainers/gemini-facts.md says how each was measured (0.61.0, 2026-12-07).
  */
 import type { RolloutPoint } from "./codex.ts";
-import { isRecord, text } from "./transcript_entry.ts";
+import { count, isRecord, text } from "./transcript_entry.ts";
 
 /** The tool-call event: a tool's result, before it is sent (0.61.0 has no failure event). */
 export const AFTER_TOOL = "AfterTool";
@@ -44,8 +44,6 @@ export type ChatLine =
   | { kind: "usage"; tokens: number; model: string | undefined; id: string }
   | { kind: "results"; results: { id: string; answers: string[] }[] }
   | { kind: "compacted" };
-
-const count = (v: unknown) => typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : undefined;
 
 /** A user message's tool results: each call's id and the hook answers in its `<hook_context>`. */
 function resultsOf(content: unknown): { id: string; answers: string[] }[] {

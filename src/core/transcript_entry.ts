@@ -26,6 +26,10 @@ export function isRecord(value: unknown): value is Fields {
 
 export const text = (value: unknown) => typeof value === "string" ? value : undefined;
 
+/** A finite number of at least 0 (a token count, a share), else undefined. */
+export const count = (value: unknown) =>
+  typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : undefined;
+
 function optional(value: unknown, type: "string" | "number" | "boolean", nullable = false) {
   return value === undefined || (nullable && value === null) || typeof value === type;
 }

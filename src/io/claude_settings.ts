@@ -78,12 +78,6 @@ export function compactSourceOf(file: string, json: unknown): CompactSettingsSou
   return says ? source : undefined;
 }
 
-/** Reads every settings file that exists and says something about auto-compaction. */
-export function readCompactSources(places: SettingsPlaces): CompactSettingsSource[] {
-  // Missing or not JSON: Claude Code would not use it either.
-  return settingsFiles(places).flatMap((file) => compactSourceOf(file, readJson(file)) ?? []);
-}
-
 /** `source` as a settings file would say it: kept in the state, read back as a file is. */
 function asSettingsFile(source: CompactSettingsSource): unknown {
   const byModel = Object.entries(source.byModel ?? {});
@@ -128,7 +122,10 @@ export function compactSettingsFor(
   } catch {
     // Not what this function writes: read the files again.
   }
-  const sources = readCompactSources(places);
+  // Every file that exists and says something; missing or not JSON, Claude Code would not use it.
+  const sources = settingsFiles(places).flatMap((file) =>
+    compactSourceOf(file, readJson(file)) ?? []
+  );
   const remember = JSON.stringify({
     sig,
     sources: sources.map((s) => [s.file, asSettingsFile(s)]),

@@ -7,10 +7,9 @@ import { join } from "node:path";
 import {
   compactSettingsFor,
   compactSourceOf,
-  readCompactSources,
   settingsFiles,
 } from "../../../src/io/claude_settings.ts";
-import { compactionPoint, mergeCompactSettings } from "../../../src/core/compaction_point.ts";
+import { compactionPoint } from "../../../src/core/compaction_point.ts";
 import { folderWith } from "./_io.ts";
 
 Deno.test("compactSourceOf() keeps what the settings schema keeps", () => {
@@ -52,20 +51,15 @@ Deno.test("settingsFiles(): user, project, local, then managed, lowest precedenc
   ]);
 });
 
-Deno.test("readCompactSources() reads what exists, and the local file wins over the project's", () => {
+Deno.test("compactSettingsFor() reads what exists, and the local file wins over the project's", () => {
   const dir = folderWith({
     "home/.claude/settings.json": '{"autoCompactWindow": 400000}',
     "project/.claude/settings.json": "{ not json",
     "project/.claude/settings.local.json": '{"autoCompactWindow": 150000}',
   });
   const [claudeDir, projectDir] = [join(dir, "home", ".claude"), join(dir, "project")];
-  const sources = readCompactSources({ claudeDir, projectDir, os: "linux" });
-  assertEquals(sources.map((s) => s.window), [400_000, 150_000]);
-  const point = compactionPoint({
-    window: 1_000_000,
-    env: {},
-    files: mergeCompactSettings(sources),
-  });
+  const { files } = compactSettingsFor(undefined, { claudeDir, projectDir, os: "linux" });
+  const point = compactionPoint({ window: 1_000_000, env: {}, files });
   ok(point.kind === "point");
   assertEquals(point.tokens, 117_000);
   ok(point.evidence.includes("settings.local.json"), point.evidence);
