@@ -86,14 +86,8 @@ export function chatLineOf(entry: unknown): ChatLine | undefined {
   return undefined;
 }
 
-/** `model.compressionThreshold` and `context.fileName` from a settings.json's text. */
-export function settingsOf(json: string | undefined): { threshold?: number; files?: string[] } {
-  let raw: unknown;
-  try {
-    raw = json === undefined ? undefined : JSON.parse(json);
-  } catch {
-    return {};
-  }
+/** `model.compressionThreshold` and `context.fileName` from a settings.json's value. */
+export function settingsOf(raw: unknown): { threshold?: number; files?: string[] } {
   if (!isRecord(raw)) return {};
   const out: { threshold?: number; files?: string[] } = {};
   const threshold = isRecord(raw.model) ? count(raw.model.compressionThreshold) : undefined;

@@ -7,9 +7,11 @@
  */
 import { COMPRESSION_THRESHOLD, CONTEXT_FILES, isChatPath, settingsOf } from "../core/gemini.ts";
 import { join } from "../core/path.ts";
+import { isRecord } from "../core/transcript_entry.ts";
+import { fieldOf } from "../schemas/guards.ts";
 import { failed, type Result } from "../core/result.ts";
 import type { Settings } from "../settings/resolve.ts";
-import { entriesOf, readHead, readText, statOf } from "./files.ts";
+import { entriesOf, readHead, readJson, statOf } from "./files.ts";
 
 /** A session to inspect, as the commands' `Target`, or why there is none. */
 type Located = Result<
@@ -23,7 +25,7 @@ type Located = Result<
 export function geminiSettings(settings: Settings): Partial<Settings> {
   const dir = settings.geminiDir;
   const file = dir && join(dir, "settings.json");
-  const own = settingsOf(file ? readText(file) : undefined);
+  const own = settingsOf(file ? readJson(file) : undefined);
   const share = own.threshold ?? COMPRESSION_THRESHOLD;
   const host = own.threshold
     ? { share, source: "model.compressionThreshold", evidence: `${share} in ${file}` }
@@ -52,12 +54,9 @@ function located(path: string, cwd?: string): Located {
 
 /** Every project's chats folder, with the folder it was started in when projects.json says. */
 function chatFolders(dir: string): { chats: string; cwd: string | undefined }[] {
-  let projects: Record<string, unknown> = {};
-  try {
-    projects = JSON.parse(readText(join(dir, "projects.json")) ?? "{}").projects ?? {};
-  } catch {
-    // No registry: the folders are still there.
-  }
+  // No registry: the folders are still there.
+  const registry = fieldOf(readJson(join(dir, "projects.json")), "projects");
+  const projects = isRecord(registry) ? registry : {};
   const cwdOf = (id: string) => Object.keys(projects).find((p) => projects[p] === id);
   return entriesOf(join(dir, "tmp")).filter((e) => e.isDirectory).map((e) => ({
     chats: join(dir, "tmp", e.name, "chats"),

@@ -45,15 +45,13 @@ Deno.test("the window by model, the conversation file's name, and Gemini's own s
       .map(isChatPath),
     [true, false],
   );
-  const table: [string | undefined, ReturnType<typeof settingsOf>][] = [
+  const table: [unknown, ReturnType<typeof settingsOf>][] = [
     [undefined, {}],
-    ["not json", {}],
-    ['{"model": {"compressionThreshold": 0.2}}', { threshold: 0.2 }],
-    ['{"model": {"compressionThreshold": 2}}', {}],
-    ['{"context": {"fileName": "AGENTS.md"}}', { files: ["AGENTS.md"] }],
-    ['{"context": {"fileName": ["AGENTS.md", "GEMINI.md"]}}', {
-      files: ["AGENTS.md", "GEMINI.md"],
-    }],
+    ["not settings", {}],
+    [{ model: { compressionThreshold: 0.2 } }, { threshold: 0.2 }],
+    [{ model: { compressionThreshold: 2 } }, {}],
+    [{ context: { fileName: "AGENTS.md" } }, { files: ["AGENTS.md"] }],
+    [{ context: { fileName: ["AGENTS.md", "GEMINI.md"] } }, { files: ["AGENTS.md", "GEMINI.md"] }],
   ];
-  for (const [json, expected] of table) assertEquals(settingsOf(json), expected, json);
+  for (const [raw, expected] of table) assertEquals(settingsOf(raw), expected, String(raw));
 });
