@@ -3,6 +3,7 @@
  * `hooks/session-start-lesson-protocol.mjs` behaves at commit 468d378 (2026-10-05): written from
  * that behaviour, so that a refresh restates exactly what the model was given. Pure.
  */
+import { fieldOf } from "../schemas/guards.ts";
 
 /** lessons-learned's `reminder` (9ad9b12): fired from tool output, never shown at session start. */
 export const REMINDER_TYPE = "reminder";
@@ -30,9 +31,7 @@ export type SessionStartCut = "session-start-cap" | "session-start-budget";
 /** The manifest's limits; a missing or non-numeric one takes session start's default. */
 export function limitsOf(config: unknown): SessionStartLimits {
   const field = (key: string, fallback: number) => {
-    const value = typeof config === "object" && config !== null
-      ? Object.getOwnPropertyDescriptor(config, key)?.value
-      : undefined;
+    const value = fieldOf(config, key);
     return typeof value === "number" && Number.isFinite(value) ? value : fallback;
   };
   return {

@@ -74,12 +74,11 @@ export async function parseConfigText(
     const row: SettingRow<unknown> = SETTINGS[key];
     const parsed = row.parse(item);
     if (!failed(parsed)) {
-      const found = parsed;
       settings[key] = !row.isPath
-        ? found
-        : Array.isArray(found)
-        ? found.map((p) => fix(String(p)))
-        : fix(String(found));
+        ? parsed
+        : Array.isArray(parsed)
+        ? parsed.map((p) => fix(String(p)))
+        : fix(String(parsed));
       continue;
     }
     const raw = env(row.env);
