@@ -8,15 +8,6 @@ import { fieldOf } from "../schemas/guards.ts";
 /** lessons-learned's `reminder` (9ad9b12): fired from tool output, never shown at session start. */
 export const REMINDER_TYPE = "reminder";
 
-/** Session start's own limits, the manifest's `config.maxSessionStartLessons` and budget. */
-export interface SessionStartLimits {
-  maxLessons: number;
-  /** `config.sessionStartBudgetBytes`: summed lengths of `summary`, `problem`, `solution`. */
-  budget: number;
-}
-
-export const DEFAULT_LIMITS: SessionStartLimits = { maxLessons: 20, budget: 8192 };
-
 /** A lesson that passed the type, `disabled` and scope filters, in manifest order. */
 export interface Candidate {
   id: string;
@@ -28,15 +19,19 @@ export interface Candidate {
 /** Why session start leaves an active lesson out. */
 export type SessionStartCut = "session-start-cap" | "session-start-budget";
 
-/** The manifest's limits; a missing or non-numeric one takes session start's default. */
-export function limitsOf(config: unknown): SessionStartLimits {
+/**
+ * Session start's own limits, from the manifest's `config`: `maxSessionStartLessons` (20 when
+ * missing or not a number) and `sessionStartBudgetBytes` (8192), the summed lengths of `summary`,
+ * `problem` and `solution` it shows.
+ */
+export function limitsOf(config: unknown) {
   const field = (key: string, fallback: number) => {
     const value = fieldOf(config, key);
     return typeof value === "number" && Number.isFinite(value) ? value : fallback;
   };
   return {
-    maxLessons: field("maxSessionStartLessons", DEFAULT_LIMITS.maxLessons),
-    budget: field("sessionStartBudgetBytes", DEFAULT_LIMITS.budget),
+    maxLessons: field("maxSessionStartLessons", 20),
+    budget: field("sessionStartBudgetBytes", 8192),
   };
 }
 
@@ -56,7 +51,7 @@ export function sizeOf(...fields: unknown[]): number {
  */
 export function selectForSessionStart<T extends Candidate>(
   candidates: readonly T[],
-  limits: SessionStartLimits,
+  limits: ReturnType<typeof limitsOf>,
 ): { shown: T[]; cut: { lesson: T; why: SessionStartCut }[] } {
   const ranked = byPriority(candidates);
   const shown: T[] = [];
