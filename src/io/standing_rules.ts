@@ -1,14 +1,12 @@
 /** Every standing rule a refresh restates: the lessons-learned manifest and the user's own. */
 import type { Settings } from "../settings/resolve.ts";
-import { type LessonSelection, type RefreshLesson, selectLessons } from "../core/lessons.ts";
+import { type LessonSelection, selectLessons } from "../core/lessons.ts";
 import { projectIdOf } from "../core/session_start.ts";
-import type { RuleBlock } from "../core/render_rules.ts";
 import { messageOf } from "../core/errors.ts";
 import { type ManifestSettings, readManifest, type UnusableManifest } from "./manifest_file.ts";
 import {
   describeSource,
   findGitRoot,
-  type LoadedRuleSource,
   readRuleSource,
   ruleSourceCandidates,
 } from "./rule_sources.ts";
@@ -22,21 +20,15 @@ type RulesSettings =
   & ManifestSettings
   & Pick<Settings, "projectDir">;
 
-/** `sources`: each own-rule source looked at, in rank order; `trace`: a line per source. */
-export interface StandingRules {
-  manifest: FoundManifest | { kind: "off" };
-  sources: LoadedRuleSource[];
-  lessons: RefreshLesson[];
-  blocks: RuleBlock[];
-  trace: string[];
-}
+/** Every standing rule found: what {@link loadStandingRules} gives. */
+export type StandingRules = Awaited<ReturnType<typeof loadStandingRules>>;
 
 /** Never throws. Async only to say where an invalid manifest breaks (json_syntax.ts). */
 export async function loadStandingRules(
   settings: RulesSettings,
   cwd: string | undefined,
-): Promise<StandingRules> {
-  const manifest = settings.sources.includes("manifest")
+) {
+  const manifest: FoundManifest | { kind: "off" } = settings.sources.includes("manifest")
     ? await findManifest(settings, cwd)
     : { kind: "off" as const };
   const sources = ruleSourceCandidates(settings, cwd, findGitRoot(cwd)).map(readRuleSource);
@@ -44,14 +36,16 @@ export async function loadStandingRules(
   const shown = sources.filter((s) => s.status !== "missing" || s.scope === "configured");
   return {
     manifest,
+    /** Each own-rule source looked at, in rank order. */
     sources,
     lessons: manifest.kind === "ok" ? manifest.selection.lessons : [],
     blocks: sources.flatMap((s) => s.blocks),
+    /** A line per source. */
     trace: [manifestLine(manifest), ...shown.map(describeSource)],
   };
 }
 
-function manifestLine(manifest: StandingRules["manifest"]): string {
+function manifestLine(manifest: FoundManifest | { kind: "off" }): string {
   if (manifest.kind === "off") return "manifest: turned off";
   if (manifest.kind === "none") return "manifest: no manifest found (set LESSONS_MANIFEST_PATH)";
   if (manifest.kind === "invalid") return `manifest: ${manifest.error}`;
