@@ -83,21 +83,16 @@ export type DeliveryReport = Pick<Delivery, "refresh" | "call" | "sent"> & {
 };
 
 /** The state with receipts judged, the labels owed now, a phrase per delivery judged, a report. */
-export interface Settled {
-  state: State;
-  owed: string[];
-  notes: string[];
-  report: DeliveryReport[];
-}
+export type Settled = ReturnType<typeof settleDeliveries>;
 
 /** Judges outstanding deliveries: a missed one sent once is owed, sent twice given up. */
-export function settleDeliveries(state: State, evidence: ReceiptEvidence | undefined): Settled {
-  const deliveries = state.deliveries;
-  if (deliveries === undefined || deliveries.length === 0) {
-    return { state, owed: [], notes: [], report: [] };
-  }
+export function settleDeliveries(state: State, evidence: ReceiptEvidence | undefined) {
   const owed: string[] = [];
   const notes: string[] = [];
+  const deliveries = state.deliveries;
+  if (deliveries === undefined || deliveries.length === 0) {
+    return { state, owed, notes, report: reportOf() };
+  }
   const next = deliveries.map((d): Delivery => {
     if (d.status !== "pending" || evidence === undefined) return d;
     const verdict = judge(d, evidence);
