@@ -1,12 +1,5 @@
 /** The sections of a CLAUDE.md between `<!-- reinject -->` and `<!-- /reinject -->` lines. */
 
-interface MarkedRules {
-  /** Each section verbatim (`\n` line endings), with its opening marker's line. */
-  sections: { text: string; line: number }[];
-  /** One phrase per unclosed, nested or stray marker, with its line. */
-  problems: string[];
-}
-
 const OPEN = /^<!--\s*reinject\s*-->$/i;
 const CLOSE = /^<!--\s*\/\s*reinject\s*-->$/i;
 /** A Markdown code fence: up to 3 spaces, then 3 or more backticks or tildes. */
@@ -15,10 +8,12 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 /**
  * The marked sections of `text` (docs/own-rules.md has the cases): a marker is a line of its own,
  * in any case and spacing, and is text inside a code fence; a section left open is dropped, never
- * read to the end; sections do not nest; blank lines at either end are trimmed.
+ * read to the end; sections do not nest; blank lines at either end are trimmed. Each section comes
+ * verbatim (`\n` line endings) with its opening marker's line; `problems` has a phrase per
+ * unclosed, nested or stray marker, with its line.
  */
-export function markedSections(text: string): MarkedRules {
-  const found: MarkedRules = { sections: [], problems: [] };
+export function markedSections(text: string) {
+  const found = { sections: [] as { text: string; line: number }[], problems: [] as string[] };
   let open: { line: number; body: string[] } | undefined;
   let fence: string | undefined;
   text.replace(/^\uFEFF/, "").split(/\r\n|\r|\n/).forEach((raw, index) => {
