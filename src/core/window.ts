@@ -2,15 +2,8 @@
 import { AUTO_WINDOW, FIRST_PARTY_GATE as GATE, LARGE_WINDOW } from "./claude_code.ts";
 import { AUTOCOMPACT_MARGIN, MODEL_ROWS, SMALL_WINDOW } from "./claude_code.ts";
 
-export interface WindowChoice {
-  window: number;
-  source: string;
-  /** False when a larger window stays possible: the smaller is taken, so no threshold is missed. */
-  certain: boolean;
-  evidence: string;
-  /** The window this evidence proves for the rest of the session. */
-  proves?: WindowProof;
-}
+/** The window chosen, its source and evidence, whether it is certain, what it proves. */
+export type WindowChoice = ReturnType<typeof pick>;
 
 /** The model and release some evidence is about; unknown, it speaks for every one. */
 interface Release {
@@ -84,13 +77,17 @@ export function compareVersions(a: string, b: string): number {
   return 0;
 }
 
+/**
+ * `certain`: false when a larger window stays possible (the smaller is taken, so no threshold is
+ * missed); `proves`: the window this evidence proves for the rest of the session.
+ */
 const pick = (
   window: number,
   source: string,
   evidence: string,
   certain = true,
   proves?: WindowProof,
-): WindowChoice => ({ window, source, certain, evidence, ...(proves && { proves }) });
+) => ({ window, source, certain, evidence, ...(proves && { proves }) });
 
 const OVERRIDE = "LESSONS_CONTEXT_WINDOW";
 const PROVEN = "proven earlier in this session";
