@@ -8,12 +8,8 @@ import { fieldOf } from "../schemas/guards.ts";
 import { messageOf } from "../core/errors.ts";
 import { sha256Hex } from "../core/sha256.ts";
 
-/** `forgotten`: slugs whose claim file was removed; `problems`: one line each. */
-export interface RearmResult {
-  forgotten: string[];
-  seenFileRemoved: boolean;
-  problems: string[];
-}
+/** What a re-arm did: `forgotten`, slugs whose claim file was removed; `problems`, one line each. */
+export type RearmResult = NonNullable<ReturnType<typeof rearmAfterRefresh>>;
 
 /**
  * After a main-thread refresh naming a threshold of `rearmDedupAt` (the dedup is per session, so
@@ -25,9 +21,9 @@ export function rearmAfterRefresh(
   session: { sessionId: string; subagent: boolean },
   manifest: string,
   settings: { rearmDedupAt: readonly number[]; lessonsLearnedTmp: string },
-): RearmResult | undefined {
+) {
   if (session.subagent || !fired.some((t) => settings.rearmDedupAt.includes(t))) return undefined;
-  const result: RearmResult = { forgotten: [], seenFileRemoved: false, problems: [] };
+  const result = { forgotten: [] as string[], seenFileRemoved: false, problems: [] as string[] };
   const failed = (path: string, error: unknown) => {
     if (!(error instanceof Deno.errors.NotFound)) {
       result.problems.push(`${path}: ${messageOf(error)}`);
