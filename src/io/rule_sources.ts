@@ -18,12 +18,7 @@ interface RuleSourceSpec {
 }
 
 /** What reading one source gave: its blocks, or why none (`notes` also names odd markers). */
-export interface LoadedRuleSource extends RuleSourceSpec {
-  status: "read" | "missing" | "skipped";
-  notes: string[];
-  bytes: number | undefined;
-  blocks: RuleBlock[];
-}
+export type LoadedRuleSource = ReturnType<typeof readRuleSource>;
 
 /**
  * Every place to look, the more specific first (the budget's rank): configured rules files, the
@@ -83,13 +78,13 @@ export function findGitRoot(cwd: string | undefined): string | undefined {
 }
 
 /** Never throws. */
-export function readRuleSource(spec: RuleSourceSpec): LoadedRuleSource {
+export function readRuleSource(spec: RuleSourceSpec) {
   const done = (
-    status: LoadedRuleSource["status"],
+    status: "read" | "missing" | "skipped",
     notes: string[],
     bytes?: number,
     blocks: RuleBlock[] = [],
-  ): LoadedRuleSource => ({ ...spec, status, notes, bytes, blocks });
+  ) => ({ ...spec, status, notes, bytes, blocks });
   const read = readSmallFile(spec.path, MAX_RULES_FILE_BYTES);
   if (failed(read, "missing")) {
     // Only a file the settings name is missed: the others are places to look.
