@@ -21,14 +21,8 @@ export type CombinedRefresh = ReturnType<typeof renderCombined>;
 
 type Kind = RefreshLesson["kind"] | "rule";
 
-/** A rule block or a lesson; `group`: a lesson's first tag, a rule block's heading. */
-interface Unit {
-  id: string;
-  kind: Kind;
-  group: string;
-  whole: string;
-  summary: string;
-}
+/** A rule block or a lesson, as {@link unitOf} makes it. */
+type Unit = ReturnType<typeof unitOf>;
 
 const INTROS: Record<RefreshLesson["kind"], string> = {
   directive:
@@ -114,7 +108,8 @@ export function renderCombined(
   };
 }
 
-function unitOf(id: string, kind: Kind, group: string, whole: string, line: string): Unit {
+/** A rule block or a lesson; `group`: a lesson's first tag, a rule block's heading. */
+function unitOf(id: string, kind: Kind, group: string, whole: string, line: string) {
   return { id, kind, group, whole, summary: `- ${line}` };
 }
 
