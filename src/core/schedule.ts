@@ -55,14 +55,11 @@ export function scheduledThresholds(
   return [...new Set([...thresholds, ...points])];
 }
 
-/** One refresh to come: a threshold (or several at one point) and the tokens where it lands. */
-export interface Planned {
-  thresholds: Threshold[];
-  tokens: number;
-}
-
-/** The refreshes in reach order, thresholds landing on one token count merged (30% and 60k). */
-export function plannedRefreshes(thresholds: readonly Threshold[], span: number): Planned[] {
+/**
+ * The refreshes to come in reach order, each a threshold (or several landing on one token count,
+ * merged: 30% and 60k) and the tokens where it lands.
+ */
+export function plannedRefreshes(thresholds: readonly Threshold[], span: number) {
   const byPoint = new Map<number, Threshold[]>();
   for (const t of thresholds) {
     const at = Math.round(pointOf(t, span));
