@@ -8,20 +8,19 @@ import { CANCELLED_ATTACHMENT, RAN_ATTACHMENT } from "../core/claude_code.ts";
 import { parseLine } from "../core/transcript_entry.ts";
 import { fieldOf } from "../schemas/guards.ts";
 import { type ByteSource, readLinesBackward } from "./reverse_lines.ts";
+import { MAX_SCAN_BYTES } from "./host_lines.ts";
 
 /** One recorded run: when, which hook, and its lines (none for a cancelled run). */
 export type HookRecord = NonNullable<ReturnType<typeof recordOf>>;
 
 /** Every line this hook writes to stderr starts so. */
 const OWN_PREFIX = "lessons-reinject:";
-/** How far back records are looked for. */
-const MAX_BYTES = 64 * 1024 * 1024;
 const decoder = new TextDecoder();
 
 /** The newest `count` records, oldest first, from the transcript's last 64 MiB at most. */
 export function hookRecordsOf(source: ByteSource, size: number, count = 8): HookRecord[] {
   const found: HookRecord[] = [];
-  for (const line of readLinesBackward(source, size, { maxBytes: MAX_BYTES })) {
+  for (const line of readLinesBackward(source, size, { maxBytes: MAX_SCAN_BYTES })) {
     if (found.length >= count) break;
     if (line.oversized) continue;
     const text = decoder.decode(line.bytes);

@@ -1,6 +1,7 @@
 /**
  * What the Codex and Gemini readers share: a JSON-lines file read backwards into a host's own line
- * kinds, the newest compaction marker in a range, and this hook's refreshes since the last one.
+ * kinds, the newest compaction marker in a range, and this hook's refreshes since the last one;
+ * and the bounds every reader, Claude Code's too, reads back within.
  */
 import { parseRefreshHeader } from "../core/header.ts";
 import { parseLine } from "../core/transcript_entry.ts";
@@ -10,7 +11,7 @@ import { type ByteSource, countingSource, readLinesBackward } from "./reverse_li
 
 /** How far back a reader looks: the same bound as Claude Code's transcript reader. */
 export const MAX_SCAN_BYTES = 64 * 1024 * 1024;
-/** How far back the receipts are looked for. */
+/** How far back the receipts are looked for (a few kilobytes are usually enough). */
 export const RECEIPT_MAX_BYTES = 8 * 1024 * 1024;
 const decoder = new TextDecoder();
 

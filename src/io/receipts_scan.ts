@@ -11,9 +11,8 @@ import {
 import type { ReceiptEvidence } from "../core/receipts.ts";
 import { mayBeUsage, parseLine, receiptLineOf } from "../core/transcript_entry.ts";
 import { type ByteSource, readLinesBackward } from "./reverse_lines.ts";
+import { RECEIPT_MAX_BYTES } from "./host_lines.ts";
 
-/** The check reads at most this much (a few kilobytes are usually enough). */
-const RECEIPT_MAX_BYTES = 8 * 1024 * 1024;
 const decoder = new TextDecoder();
 
 /** Reads back to `query.from`, parsing only lines that can hold a record of `query.calls`. */
