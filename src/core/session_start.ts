@@ -8,14 +8,6 @@ import { fieldOf } from "../schemas/guards.ts";
 /** lessons-learned's `reminder` (9ad9b12): fired from tool output, never shown at session start. */
 export const REMINDER_TYPE = "reminder";
 
-/** A lesson that passed the type, `disabled` and scope filters, in manifest order. */
-export interface Candidate {
-  id: string;
-  priority: number;
-  /** What it counts against the budget: the lengths of `summary`, `problem` and `solution`. */
-  size: number;
-}
-
 /** Why session start leaves an active lesson out. */
 export type SessionStartCut = "session-start-cap" | "session-start-budget";
 
@@ -46,10 +38,11 @@ export function sizeOf(...fields: unknown[]): number {
 }
 
 /**
- * By priority (ties in manifest order), each taken while fewer than `maxLessons` are and its size
- * fits what is left of `budget`, else passed over; `cut` says why each other one is out.
+ * Of the lessons that passed the type, `disabled` and scope filters, in manifest order: by priority
+ * (ties in manifest order), each taken while fewer than `maxLessons` are and its size ({@link
+ * sizeOf}) fits what is left of `budget`, else passed over; `cut` says why each other one is out.
  */
-export function selectForSessionStart<T extends Candidate>(
+export function selectForSessionStart<T extends { priority: number; size: number }>(
   candidates: readonly T[],
   limits: ReturnType<typeof limitsOf>,
 ): { shown: T[]; cut: { lesson: T; why: SessionStartCut }[] } {
