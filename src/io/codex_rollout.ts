@@ -6,11 +6,10 @@
  */
 import { ROLLOUT_KEYS, rolloutLineOf } from "../core/codex.ts";
 import { SESSION_START } from "../core/claude_code.ts";
-import { refreshLabelOf } from "../core/header.ts";
 import type { ReceiptEvidence } from "../core/receipts.ts";
 import type { TranscriptUsage, TranscriptView, ViewQuery } from "../core/view.ts";
 import { type ByteSource, cachedSource } from "./reverse_lines.ts";
-import { hostLines, MAX_SCAN_BYTES, RECEIPT_MAX_BYTES, type ReceiptQuery } from "./host_lines.ts";
+import { hostLines, MAX_SCAN_BYTES, type ReceiptQuery } from "./host_lines.ts";
 
 const lines = hostLines(
   ROLLOUT_KEYS,
@@ -81,29 +80,18 @@ export function rolloutReceiptsOf(
   size: number,
   query: ReceiptQuery,
 ): ReceiptEvidence {
-  const results: Record<string, number> = {};
-  const answers: Record<string, number[]> = {};
-  const responses: number[] = [];
-  let from = size;
   let nextOutput: string | undefined;
-  for (const { start, line } of linesBack(source, size, RECEIPT_MAX_BYTES)) {
-    from = Math.max(start, query.from);
-    if (start < query.from) break;
+  return lines.receiptsBack(source, size, query, (line, finds) => {
     if (line.kind === "output") {
       nextOutput = line.callId;
-      if (query.calls.includes(line.callId)) results[line.callId] ??= start;
-      continue;
+      finds.result(line.callId);
+    } else if (line.kind === "answer") {
+      finds.answer(nextOutput ?? SESSION_START, line.texts);
+    } else if (line.kind === "call" || line.kind === "usage") {
+      if (line.kind === "usage") finds.response();
+      nextOutput = undefined;
     }
-    if (line.kind === "answer") {
-      const call = nextOutput ?? SESSION_START;
-      const ours = line.texts.some((text) => refreshLabelOf(text, query.token) !== undefined);
-      if (ours && query.calls.includes(call)) (answers[call] ??= []).push(start);
-      continue;
-    }
-    if (line.kind === "usage" && responses.length < 2) responses.push(start);
-    if (line.kind === "call" || line.kind === "usage") nextOutput = undefined;
-  }
-  return { from, results, answers, cancelled: [], responses, records: true };
+  });
 }
 
 /** This hook's refreshes recorded since the newest compaction, as `historyOf` gives them. */

@@ -6,11 +6,10 @@
  * written before its AfterTool hook runs, so nothing is waited for.
  */
 import { CHAT_KEYS, chatLineOf, windowOf } from "../core/gemini.ts";
-import { refreshLabelOf } from "../core/header.ts";
 import type { ReceiptEvidence } from "../core/receipts.ts";
 import type { TranscriptView, ViewQuery } from "../core/view.ts";
 import { type ByteSource, cachedSource } from "./reverse_lines.ts";
-import { hostLines, MAX_SCAN_BYTES, RECEIPT_MAX_BYTES, type ReceiptQuery } from "./host_lines.ts";
+import { hostLines, MAX_SCAN_BYTES, type ReceiptQuery } from "./host_lines.ts";
 
 const lines = hostLines(
   CHAT_KEYS,
@@ -47,28 +46,18 @@ function chatReceiptsOf(
   size: number,
   query: ReceiptQuery,
 ): ReceiptEvidence {
-  const results: Record<string, number> = {};
-  const answers: Record<string, number[]> = {};
-  const responses: number[] = [];
   const seen = new Set<string>();
-  let from = size;
-  for (const { start, line } of linesBack(source, size, RECEIPT_MAX_BYTES)) {
-    from = Math.max(start, query.from);
-    if (start < query.from) break;
+  return lines.receiptsBack(source, size, query, (line, finds) => {
     if (line.kind === "usage" && !seen.has(line.id)) {
       seen.add(line.id); // a message written again (its tool calls) is one response
-      if (responses.length < 2) responses.push(start);
+      finds.response();
     }
-    if (line.kind !== "results") continue;
-    for (const { id, answers: texts } of line.results) {
-      if (!query.calls.includes(id)) continue;
-      results[id] ??= start;
-      if (texts.some((text) => refreshLabelOf(text, query.token) !== undefined)) {
-        (answers[id] ??= []).push(start);
-      }
+    if (line.kind !== "results") return;
+    for (const { id, answers } of line.results) {
+      finds.result(id);
+      finds.answer(id, answers);
     }
-  }
-  return { from, results, answers, cancelled: [], responses, records: true };
+  });
 }
 
 /** This hook's refreshes delivered since the newest compression, as `historyOf` gives them. */

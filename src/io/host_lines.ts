@@ -3,7 +3,7 @@
  * kinds, the newest compaction marker in a range, and this hook's refreshes since the last one;
  * and the bounds every reader, Claude Code's too, reads back within.
  */
-import { parseRefreshHeader } from "../core/header.ts";
+import { parseRefreshHeader, refreshLabelOf } from "../core/header.ts";
 import { parseLine } from "../core/transcript_entry.ts";
 import type { TranscriptView, ViewQuery } from "../core/view.ts";
 import type { ReceiptEvidence } from "../core/receipts.ts";
@@ -17,6 +17,16 @@ const decoder = new TextDecoder();
 
 /** What a host's view asks its receipts reader: back to `from`, for `calls`, headed `token`. */
 export type ReceiptQuery = NonNullable<ViewQuery["receipts"]>;
+
+/** What a host's line records, told to the receipts scan; calls not asked about are passed over. */
+export interface ReceiptFinds {
+  /** The result of `call` is on this line. */
+  result(call: string): void;
+  /** `texts` answered `call` on this line; an answer counts when one of them is this hook's. */
+  answer(call: string, texts: readonly string[]): void;
+  /** A model response is on this line (the newest two are kept). */
+  response(): void;
+}
 
 /**
  * A host's file read backwards: `keys`, texts a meaningful line names (tested before parsing,
@@ -66,6 +76,43 @@ export function hostLines<L extends { kind: string }>(
     return view;
   }
 
+  /**
+   * The receipts of `query.calls` back to `query.from`, within {@link RECEIPT_MAX_BYTES}: `visit`
+   * tells what each line records, in the host's own terms (its record is always kept: `records`).
+   */
+  function receiptsBack(
+    source: ByteSource,
+    size: number,
+    query: ReceiptQuery,
+    visit: (line: L, finds: ReceiptFinds) => void,
+  ): ReceiptEvidence {
+    const results: Record<string, number> = {};
+    const answers: Record<string, number[]> = {};
+    const responses: number[] = [];
+    let from = size;
+    let at = size;
+    const asked = (call: string) => query.calls.includes(call);
+    const finds: ReceiptFinds = {
+      result: (call) => {
+        if (asked(call)) results[call] ??= at;
+      },
+      answer: (call, texts) => {
+        const ours = texts.some((text) => refreshLabelOf(text, query.token) !== undefined);
+        if (ours && asked(call)) (answers[call] ??= []).push(at);
+      },
+      response: () => {
+        if (responses.length < 2) responses.push(at);
+      },
+    };
+    for (const { start, line } of linesBack(source, size, RECEIPT_MAX_BYTES)) {
+      from = Math.max(start, query.from);
+      if (start < query.from) break;
+      at = start;
+      visit(line, finds);
+    }
+    return { from, results, answers, cancelled: [], responses, records: true };
+  }
+
   /** This hook's refreshes since the newest compaction, as io/transcript.ts's `historyOf`. */
   function historyOf(raw: ByteSource, size: number, token: string) {
     const source = countingSource(raw);
@@ -89,5 +136,5 @@ export function hostLines<L extends { kind: string }>(
     };
   }
 
-  return { linesBack, finishView, historyOf };
+  return { linesBack, finishView, receiptsBack, historyOf };
 }
