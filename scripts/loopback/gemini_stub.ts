@@ -6,7 +6,7 @@
  * what the model received. Gemini CLI reaches it through `GOOGLE_GEMINI_BASE_URL`
  * (docs/maintainers/gemini-facts.md).
  */
-import { pause, serveLoopback } from "./loopback_server.ts";
+import { pause, serveLoopback, textIn } from "./loopback_server.ts";
 
 /** One model turn: shell commands (`run_shell_command`), or final text. */
 export interface GeminiStep {
@@ -33,16 +33,6 @@ export interface GeminiStub {
   url: string;
   requests: GeminiRequest[];
   close(): Promise<void>;
-}
-
-/** Every string inside a value, joined: what a request carried, whatever its shape. */
-export function textOf(value: unknown): string {
-  if (typeof value === "string") return value;
-  if (Array.isArray(value)) return value.map(textOf).join("\n");
-  if (typeof value === "object" && value !== null) {
-    return Object.values(value).map(textOf).join("\n");
-  }
-  return "";
 }
 
 /** Gemini CLI's summary request asks for this (0.61.0, its compression service). */
@@ -91,10 +81,10 @@ export function startGeminiStub(
     const model = /models\/([^:]+):/.exec(path)?.[1] ?? "gemini-2.5-pro";
     if (path.endsWith(":countTokens")) {
       requests.push({ path, body, route: "count" });
-      return Response.json({ totalTokens: Math.ceil(textOf(body.contents).length / 4) });
+      return Response.json({ totalTokens: Math.ceil(textIn(body.contents).length / 4) });
     }
     const tools = Array.isArray(body.tools) && body.tools.length > 0;
-    const system = textOf(body.systemInstruction);
+    const system = textIn(body.systemInstruction);
     let route = "side";
     let step: GeminiStep = {
       input: 10,

@@ -63,3 +63,16 @@ export function eventStream(parts: string[], delayBefore: (index: number) => num
   });
   return new Response(stream, { headers });
 }
+
+/**
+ * Every string inside a value, joined: what a request carried, whatever its shape (a Responses
+ * API `input`, a Gemini API `contents` or `systemInstruction`).
+ */
+export function textIn(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (Array.isArray(value)) return value.map(textIn).join("\n");
+  if (typeof value === "object" && value !== null) {
+    return Object.values(value).map(textIn).join("\n");
+  }
+  return "";
+}

@@ -4,7 +4,7 @@
  * that sets the context percentage, and records every request body so tests can see what the
  * model received. Codex reaches it through a custom provider (tests/e2e/codex_harness.ts).
  */
-import { eventStream, pause, serveLoopback, sse } from "./loopback_server.ts";
+import { eventStream, pause, serveLoopback, sse, textIn } from "./loopback_server.ts";
 
 /** One model turn: shell commands (`exec_command`), or final text. */
 export interface ResponsesStep {
@@ -44,16 +44,6 @@ let counter = 0;
 /** An event whose data names its type, as the Responses API writes them. */
 function typed(event: string, data: Record<string, unknown>): string {
   return sse(event, { type: event, ...data });
-}
-
-/** The text of a request's `input` items: every string inside them, joined. */
-export function inputText(value: unknown): string {
-  if (typeof value === "string") return value;
-  if (Array.isArray(value)) return value.map(inputText).join("\n");
-  if (typeof value === "object" && value !== null) {
-    return Object.values(value).map(inputText).join("\n");
-  }
-  return "";
 }
 
 /** Codex's summary request ends with this prompt (its default `compact_prompt`, 0.171.0). */
@@ -129,7 +119,7 @@ export function startResponsesStub(
     let route = "side";
     let step: ResponsesStep;
     const items = Array.isArray(body.input) ? body.input : [];
-    if (inputText(items.at(-1)).includes(COMPACT_MARKER)) {
+    if (textIn(items.at(-1)).includes(COMPACT_MARKER)) {
       route = "compact";
       step = { input: options.compactInput ?? 5_000, text: "Summary: a scripted session." };
     } else if (tools) {

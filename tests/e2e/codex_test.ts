@@ -8,11 +8,11 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import {
-  inputText,
   type ResponsesStep,
   type ResponsesStub,
   startResponsesStub,
 } from "../../scripts/loopback/responses_stub.ts";
+import { textIn } from "../../scripts/loopback/loopback_server.ts";
 import { ROOT, SAMPLE_MANIFEST, spawnWithStdin } from "../_helpers.ts";
 import { findCodex } from "./npm_clis.ts";
 import { freshLabels, refreshLabels, skipUnlessCI } from "./harness.ts";
@@ -72,7 +72,7 @@ async function run(steps: ResponsesStep[], compactLimit?: number): Promise<Respo
 /** The refresh labels each main request carries, in order (what reached the model with it). */
 const labelsOf = (stub: ResponsesStub, after = -1) =>
   stub.requests.filter((r, i) => i > after && r.route === "main")
-    .map((r) => refreshLabels(inputText(r.body.input)));
+    .map((r) => refreshLabels(textIn(r.body.input)));
 
 const call = (input: number): ResponsesStep => ({ input, commands: ["true"] });
 
@@ -87,7 +87,7 @@ Deno.test({
     // Request n+1 carries what the hook answered on call n (the call at request n).
     const fresh = freshLabels(sent);
     assertEquals(fresh, [[], [], ["30"], [], ["52"], [], ["70"], []], JSON.stringify(sent));
-    const text = inputText(stub.requests.filter((r) => r.route === "main")[2]!.body.input);
+    const text = textIn(stub.requests.filter((r) => r.route === "main")[2]!.body.input);
     ok(text.includes(RULE), "AGENTS.md's marked rule");
     ok(text.includes("## Non-Negotiable Directives"), "the manifest's lessons");
     ok(
@@ -110,7 +110,7 @@ Deno.test({
     // The new context's first request carries the restatement, and nothing older.
     assertEquals(labels[0], ["compact"], JSON.stringify(labels));
     const first = stub.requests.find((r, i) => i > compact && r.route === "main")!;
-    ok(inputText(first.body.input).includes(RULE));
+    ok(textIn(first.body.input).includes(RULE));
     // 30 % again in the new context, once.
     assertEquals(labels.at(-1)!.filter((l) => l === "30").length, 1, JSON.stringify(labels));
     assertEquals(labels.flat().filter((l) => l === "compact").length, labels.length);

@@ -11,8 +11,8 @@ import {
   type GeminiStub,
   SNAPSHOT_MARKER,
   startGeminiStub,
-  textOf,
 } from "../../scripts/loopback/gemini_stub.ts";
+import { textIn } from "../../scripts/loopback/loopback_server.ts";
 import { ROOT, SAMPLE_MANIFEST, spawnWithStdin } from "../_helpers.ts";
 import { findGemini } from "./npm_clis.ts";
 import { freshLabels as fresh, refreshLabels, skipUnlessCI } from "./harness.ts";
@@ -67,7 +67,7 @@ async function run(steps: GeminiStep[]): Promise<GeminiStub> {
 /** The refresh labels each main request carries, in order (what reached the model with it). */
 const labelsOf = (stub: GeminiStub) =>
   stub.requests.filter((r) => r.route === "main").map((r) =>
-    refreshLabels(textOf(r.body.contents))
+    refreshLabels(textIn(r.body.contents))
   );
 
 /** A call of its own: Gemini CLI stops a run that repeats one tool call 5 times (a loop). */
@@ -84,7 +84,7 @@ Deno.test({
     assertEquals(fresh(sent), [[], [], ["30"], [], ["52"], [], ["70"], []], JSON.stringify(sent));
     // Each once: a label stays in the history, never sent again.
     assertEquals(sent.at(-1), ["30", "52", "70"]);
-    const text = textOf(stub.requests.filter((r) => r.route === "main")[2]!.body.contents);
+    const text = textIn(stub.requests.filter((r) => r.route === "main")[2]!.body.contents);
     const refresh = text.slice(text.indexOf("[lessons-reinject refresh 30"));
     ok(refresh.includes(RULE), "GEMINI.md's marked rule");
     ok(refresh.includes("## Non-Negotiable Directives"), "the manifest's lessons");
@@ -106,7 +106,7 @@ Deno.test({
     // The compressed history keeps no refresh; the first call of the new context restates.
     assertEquals(fresh(sent), [[], ["compact"], [], ["30"]], JSON.stringify(sent));
     // The restatement carries the manifest; GEMINI.md stays in the compressed history itself.
-    const text = textOf(main.at(-1)!.body.contents);
+    const text = textIn(main.at(-1)!.body.contents);
     const restated = /<hook_context>(\[lessons-reinject refresh compact[^]*?)<\/hook_context>/
       .exec(text)?.[1];
     ok(restated?.includes("## Non-Negotiable Directives"), restated);
