@@ -174,7 +174,7 @@ const noSelfLocation: Deno.lint.Rule = {
 
 /** Names that hold an error's or a reason's words in src/. */
 const WORDS = /^(?:error|reason|refused|problem|why|untrusted)$/;
-const SEARCHES = ["includes", "split", "startsWith", "endsWith", "indexOf", "match", "test"];
+const SEARCHES = "includes split startsWith endsWith indexOf match test exec".split(" ");
 
 const noErrorWording: Deno.lint.Rule = {
   create(context) {
@@ -193,7 +193,7 @@ const noErrorWording: Deno.lint.Rule = {
         const method = callee.property.name;
         if (!SEARCHES.includes(method)) return;
         // `regex.test(why)` reads the words as much as `why.includes(...)` does.
-        const words = method === "test"
+        const words = method === "test" || method === "exec"
           ? node.arguments.map(wordsIn).find(Boolean)
           : wordsIn(callee.object);
         if (words === undefined) return;

@@ -111,12 +111,13 @@ Deno.test("no-self-location: src/ does not locate files beside the program", () 
   assertEquals(problems("tests/x_test.ts", source), []);
 });
 
-Deno.test("no-error-wording: src/ never searches an error's words, the four it once did", () => {
+Deno.test("no-error-wording: src/ never searches an error's words, the five it once did", () => {
   const source = [
     'if (!failed(claude) || claude.error.includes("start with")) f();',
     'const fix = reason.includes("writable by others");',
     'const short = trace.refused.split(" (")[0];',
     "const host = /^cannot download/.test(why);",
+    "const variable = /^(LESSONS_[A-Z_]+)[=:]/.exec(problem)?.[1];",
     'const ok = failed(info, "missing") || lines.split("\\n") || name.includes("x");',
   ].join("\n");
   const rule = "lessons/no-error-wording";
@@ -127,6 +128,7 @@ Deno.test("no-error-wording: src/ never searches an error's words, the four it o
     `2:13 ${rule}: includes() on \`reason\`, ${words}`,
     `3:15 ${rule}: split() on \`refused\`, ${words}`,
     `4:14 ${rule}: test() on \`why\`, ${words}`,
+    `5:18 ${rule}: exec() on \`problem\`, ${words}`,
   ]);
   assertEquals(problems("tests/x_test.ts", source), []);
 });

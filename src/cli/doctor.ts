@@ -4,7 +4,7 @@ import { percentText } from "../core/numbers.ts";
 import { stateDirFix } from "../hook.ts";
 import type { Failure } from "../core/result.ts";
 import { preparePrivateDir } from "../io/state_store.ts";
-import type { Settings } from "../settings/resolve.ts";
+import { envProblems, type Settings } from "../settings/resolve.ts";
 import * as cli from "./common.ts";
 import { checkRules, checkThresholds } from "./doctor_rules.ts";
 import { check, checkPlugin, checkStatusline, pluginRootFor } from "./doctor_setup.ts";
@@ -52,8 +52,9 @@ async function diagnose(ctx: cli.Ctx, cwd: string, flag: string | undefined): Pr
 }
 
 /** The config file and the environment: each setting valid, else the lines naming what is not. */
-function checkSettings({ configFile: file, problems }: Settings): Check[] {
-  const env = problems.filter((p) => !file.problems.includes(p));
+function checkSettings(settings: Settings): Check[] {
+  const { configFile: file } = settings;
+  const env = envProblems(settings);
   const where = `correct ${file.path ?? "the file"} at the line and column named (or remove it)`;
   const unset = "correct or unset the variables named (docs/configuration.md lists every setting)";
   const found = `${cli.configFileText(file)}: ` +

@@ -5,6 +5,7 @@ import { refreshPoints, type Schedule, scheduleFor, widestGap } from "../core/sc
 import { formatTokens } from "../core/header.ts";
 import { isTokenThreshold, type Threshold } from "../core/numbers.ts";
 import { isReading, type Reading } from "../core/reading.ts";
+import { markerText } from "../core/marked_rules.ts";
 import type { CombinedRefresh } from "../core/render_rules.ts";
 import { pointOf } from "../core/thresholds.ts";
 import type { Trace } from "../hook.ts";
@@ -88,11 +89,10 @@ function checkOwnRules(account: Account, r: CombinedRefresh, size: string, excus
   const odd = rules.sources.flatMap((s) =>
     s.status === "skipped"
       ? [`fix ${s.display} (${s.notes.join("; ")})`]
-      : s.notes.filter((note) => note.startsWith("line ")).map((note) =>
-        note.includes("never closed")
-          ? `close the section ${s.display} opens at ${note.split(":")[0]} with a ` +
-            "<!-- /reinject --> line"
-          : `fix ${s.display} ${note}`
+      : s.markers.map((m) =>
+        m.leftOut
+          ? `close the section ${s.display} opens at line ${m.line} with a <!-- /reinject --> line`
+          : `fix ${s.display} line ${m.line}: ${markerText(m)}`
       )
   ).join("; ");
   if (nothing !== undefined) {

@@ -56,10 +56,10 @@ export function manifestFix(manifest: StandingRules["manifest"]): string {
     return "install the lessons-learned plugin, or set LESSONS_MANIFEST_PATH to its " +
       `data/lesson-manifest.json; or ${CLAUDE_MD_ROUTE}`;
   }
-  const via = manifest.location.via;
-  const mend = via === "LESSONS_MANIFEST_PATH"
+  const { via, set } = manifest.location;
+  const mend = set === "env"
     ? "correct LESSONS_MANIFEST_PATH, or unset it to use the installed lessons-learned plugin's"
-    : via.startsWith("manifestPath in ")
+    : set === "config"
     ? `correct ${via}, or remove it to use the installed lessons-learned plugin's`
     : "reinstall the lessons-learned plugin, or set LESSONS_MANIFEST_PATH to a valid manifest";
   return `${mend}; or ${CLAUDE_MD_ROUTE}`;

@@ -5,15 +5,25 @@ const CLOSE = /^<!--\s*\/\s*reinject\s*-->$/i;
 /** A Markdown code fence: up to 3 spaces, then 3 or more backticks or tildes. */
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
+/** A marker the reader could not use, and its line; `leftOut`: a section was dropped for it. */
+export type MarkerProblem = { line: number; problem: string; leftOut: boolean };
+
+/** `section never closed; left out`, `closing marker without an opening one ignored`. */
+export const markerText = ({ problem, leftOut }: MarkerProblem) =>
+  `${problem}${leftOut ? "; left out" : " ignored"}`;
+
 /**
  * The marked sections of `text` (docs/own-rules.md has the cases): a marker is a line of its own,
  * in any case and spacing, and is text inside a code fence; a section left open is dropped, never
  * read to the end; sections do not nest; blank lines at either end are trimmed. Each section comes
- * verbatim (`\n` line endings) with its opening marker's line; `problems` has a phrase per
- * unclosed, nested or stray marker, with its line.
+ * verbatim (`\n` line endings) with its opening marker's line; `problems` has each unclosed,
+ * nested or stray marker.
  */
 export function markedSections(text: string) {
-  const found = { sections: [] as { text: string; line: number }[], problems: [] as string[] };
+  const sections: { text: string; line: number }[] = [];
+  const problems: MarkerProblem[] = [];
+  const odd = (line: number, problem: string, leftOut = false) =>
+    problems.push({ line, problem, leftOut });
   let open: { line: number; body: string[] } | undefined;
   let fence: string | undefined;
   text.replace(/^\uFEFF/, "").split(/\r\n|\r|\n/).forEach((raw, index) => {
@@ -26,21 +36,21 @@ export function markedSections(text: string) {
       fence = fence === undefined ? mark : closes ? undefined : fence;
       open?.body.push(raw);
     } else if (OPEN.test(bare)) {
-      if (open) found.problems.push(`line ${line}: opening marker inside an open section ignored`);
+      if (open) odd(line, "opening marker inside an open section");
       else open = { line, body: [] };
     } else if (!CLOSE.test(bare)) {
       open?.body.push(raw);
     } else if (!open) {
-      found.problems.push(`line ${line}: closing marker without an opening one ignored`);
+      odd(line, "closing marker without an opening one");
     } else {
       const body = open.body.join("\n").replace(/^(?:[^\S\n]*\n)+|(?:\n[^\S\n]*)+$/g, "");
-      if (body.trim() !== "") found.sections.push({ text: body, line: open.line });
+      if (body.trim() !== "") sections.push({ text: body, line: open.line });
       open = undefined;
     }
   });
   if (open) {
     const fenced = fence !== undefined ? " (a code fence inside it is still open)" : "";
-    found.problems.push(`line ${open.line}: section never closed${fenced}; left out`);
+    odd(open.line, `section never closed${fenced}`, true);
   }
-  return found;
+  return { sections, problems };
 }

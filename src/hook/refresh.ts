@@ -62,8 +62,7 @@ export async function buildRefresh(
     ...(ok ? manifest.selection.left : []),
     ...rendered.omitted.map((id) => ({ id, why: "refresh-budget" as const })),
     // A section never closed, a file that cannot be read: the user's rules, left out too.
-    ...sourceProblems(sources).filter((p) => !p.endsWith(" ignored"))
-      .map((p) => ({ id: p.replace(/; left out$/, ""), why: "unread" as const })),
+    ...sourceProblems(sources, true).map((id) => ({ id, why: "unread" as const })),
   ];
   return {
     kind: "text",

@@ -9,7 +9,11 @@
 import { userNotice } from "../core/claude_code.ts";
 import { preparePrivateDir, stateDirFix } from "../io/state_store.ts";
 import type { HookPayload } from "../schemas/payload.ts";
-import type { Settings } from "../settings/resolve.ts";
+import { envProblems, type Settings } from "../settings/resolve.ts";
+
+/** What to do about a setting the environment gives (its problem's line starts with its name). */
+const UNSET = "correct or unset that variable";
+const FIX_FILE = "correct that file (`doctor` says more)";
 
 /** The most lines the notice takes: past it, the last says how many more `doctor` lists. */
 const MAX_LINES = 3;
@@ -29,8 +33,9 @@ export async function startupNotice(
       reason: `told the user: ${problem.error}`,
     };
   }
+  const env = envProblems(settings);
   const lines = [
-    ...settings.problems.map((p) => `${p}; ${settingFix(p)}`),
+    ...settings.problems.map((p) => `${p}; ${env.includes(p) ? UNSET : FIX_FILE}`),
     ...await rulesLeftOut(payload.cwd, settings),
   ];
   if (lines.length === 0) return { answer: undefined, reason: "the state folder is usable" };
@@ -42,12 +47,6 @@ export async function startupNotice(
     answer: userNotice(shown.map((line) => `lessons-reinject: ${line}`).join("\n")),
     reason: `told the user: ${lines.join(" | ")}`,
   };
-}
-
-/** What to do about a settings problem: mend the variable it names, else the config file. */
-function settingFix(problem: string): string {
-  const variable = /^(LESSONS_[A-Z_]+)[=:]/.exec(problem)?.[1];
-  return variable ? `correct or unset ${variable}` : "correct that file (`doctor` says more)";
 }
 
 /**

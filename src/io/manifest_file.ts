@@ -19,16 +19,22 @@ export type ManifestSettings = Pick<
   "manifestPath" | "manifestPathFrom" | "pluginRoot" | "pluginsDir"
 >;
 
+/**
+ * Where the manifest was found, `via` as a report says it; `set`: a path the settings name (the
+ * environment's or the config file's), else the plugin's own.
+ */
+type ManifestLocation = { path: string; via: string; set?: "env" | "config" };
+
 /** No manifest, or one that cannot be used, where and why (not a Failure: its fix needs where). */
 export type UnusableManifest =
   | { kind: "none" }
-  | { kind: "invalid"; location: { path: string; via: string }; error: string };
+  | { kind: "invalid"; location: ManifestLocation; error: string };
 
 /** The manifest found, read and parsed as JSON; or why it cannot be used. */
 export async function readManifest(
   search: ManifestSettings,
 ): Promise<
-  UnusableManifest | { kind: "json"; location: { path: string; via: string }; raw: unknown }
+  UnusableManifest | { kind: "json"; location: ManifestLocation; raw: unknown }
 > {
   const location = locateManifest(search);
   if (!location) return { kind: "none" };
@@ -49,10 +55,11 @@ export async function readManifest(
 }
 
 /** The configured path, else the plugin root's `data/`, else the newest installed plugin's. */
-function locateManifest(search: ManifestSettings): { path: string; via: string } | undefined {
-  const { manifestPath, pluginRoot, pluginsDir } = search;
+function locateManifest(search: ManifestSettings): ManifestLocation | undefined {
+  const { manifestPath, manifestPathFrom: from, pluginRoot, pluginsDir } = search;
   if (manifestPath) {
-    return { path: manifestPath, via: search.manifestPathFrom ?? "LESSONS_MANIFEST_PATH" };
+    const via = from ?? "LESSONS_MANIFEST_PATH";
+    return { path: manifestPath, via, set: via === "LESSONS_MANIFEST_PATH" ? "env" : "config" };
   }
   const bundled = pluginRoot && join(pluginRoot, "data", "lesson-manifest.json");
   if (bundled && statOf(bundled)?.isFile) return { path: bundled, via: "CLAUDE_PLUGIN_ROOT/data" };

@@ -1,6 +1,6 @@
 /** The user's own rules: marked sections of CLAUDE.md files and whole `reinject.md` files. */
 import { dirname, isAbsolute, join, resolve } from "../core/path.ts";
-import { markedSections } from "../core/marked_rules.ts";
+import { markedSections, type MarkerProblem, markerText } from "../core/marked_rules.ts";
 import type { RuleBlock } from "../core/render_rules.ts";
 import type { Settings } from "../settings/resolve.ts";
 import { failed } from "../core/result.ts";
@@ -17,7 +17,7 @@ interface RuleSourceSpec {
   display: string;
 }
 
-/** What reading one source gave: its blocks, or why none (`notes` also names odd markers). */
+/** What reading one source gave: its blocks, or why none; `markers`: its odd markers. */
 export type LoadedRuleSource = ReturnType<typeof readRuleSource>;
 
 /**
@@ -84,7 +84,8 @@ export function readRuleSource(spec: RuleSourceSpec) {
     notes: string[],
     bytes?: number,
     blocks: RuleBlock[] = [],
-  ) => ({ ...spec, status, notes, bytes, blocks });
+    markers: MarkerProblem[] = [],
+  ) => ({ ...spec, status, notes, bytes, blocks, markers });
   const read = readSmallFile(spec.path, MAX_RULES_FILE_BYTES);
   if (failed(read, "missing")) {
     // Only a file the settings name is missed: the others are places to look.
@@ -106,15 +107,16 @@ export function readRuleSource(spec: RuleSourceSpec) {
   const { sections, problems } = markedSections(text);
   const heading = `## Rules you marked in ${spec.display}`;
   const blocks = sections.map((s) => ({ id: `${spec.display}:${s.line}`, heading, text: s.text }));
-  const notes = blocks.length === 0 && problems.length === 0 ? ["no marked sections"] : problems;
-  return done("read", notes, read.length, blocks);
+  const notes = blocks.length === 0 && problems.length === 0 ? ["no marked sections"] : [];
+  return done("read", notes, read.length, blocks, problems);
 }
 
 /** One line per source for a debug line or a report: `CLAUDE.md: 2 marked sections, 812 bytes`. */
 export function describeSource(source: LoadedRuleSource): string {
   if (source.status === "missing") return `${source.display}: not found`;
   const size = source.bytes === undefined ? "" : `, ${source.bytes} bytes`;
-  const notes = source.notes.length > 0 ? ` (${source.notes.join("; ")})` : "";
+  const all = [...source.notes, ...source.markers.map((m) => `line ${m.line}: ${markerText(m)}`)];
+  const notes = all.length > 0 ? ` (${all.join("; ")})` : "";
   const n = source.blocks.length;
   const what = source.status === "skipped"
     ? "skipped"
@@ -125,15 +127,17 @@ export function describeSource(source: LoadedRuleSource): string {
 }
 
 /**
- * Each source's problem that cost rules, by full path and line: `/p/CLAUDE.md:7: section never
- * closed; left out`, `/p/.claude/reinject.md: it is not text (invalid UTF-8)`, a configured file that is missing.
- * Empty files and files without markers are no problem.
+ * Each source's problem, by full path and line: `/p/CLAUDE.md:7: section never closed; left out`,
+ * `/p/.claude/reinject.md: it is not text (invalid UTF-8)`, a configured file that is missing.
+ * Empty files and files without markers are no problem. `unread`: only what cost rules, each
+ * named without the `; left out` (a refresh's account of what it left out).
  */
-export function sourceProblems(sources: readonly LoadedRuleSource[]): string[] {
+export function sourceProblems(sources: readonly LoadedRuleSource[], unread = false): string[] {
   return sources.flatMap((s) =>
-    s.status !== "read" ? s.notes.map((note) => `${s.path}: ${note}`) : s.notes.flatMap((note) => {
-      const at = /^line (\d+): (.*)$/.exec(note);
-      return at ? [`${s.path}:${at[1]}: ${at[2]}`] : [];
-    })
+    s.status !== "read"
+      ? s.notes.map((note) => `${s.path}: ${note}`)
+      : s.markers.filter((m) => !unread || m.leftOut).map((m) =>
+        `${s.path}:${m.line}: ${unread ? m.problem : markerText(m)}`
+      )
   );
 }

@@ -40,11 +40,11 @@ export async function loadCliSettings(
 function withManifestChecked<T extends Settings>(settings: T): T {
   const { manifestPath: path, manifestPathFrom: from, configFile } = settings;
   if (path === undefined || statOf(path) !== undefined) return settings;
-  const named = from === "LESSONS_MANIFEST_PATH"
-    ? `${from}="${path}"`
-    : `config ${configFile.path}: manifestPath "${path}"`;
+  const inFile = from !== "LESSONS_MANIFEST_PATH";
+  const named = inFile ? `config ${configFile.path}: manifestPath "${path}"` : `${from}="${path}"`;
   const problem = `${named}: there is no such file; no lessons-learned lessons are restated`;
-  return { ...settings, problems: [...settings.problems, problem] };
+  const file = inFile ? { ...configFile, problems: [...configFile.problems, problem] } : configFile;
+  return { ...settings, configFile: file, problems: [...settings.problems, problem] };
 }
 
 /** Config files larger than this are refused (a real one is a few hundred bytes). */

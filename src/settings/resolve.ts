@@ -53,6 +53,10 @@ export type CliSettings = ReturnType<typeof resolveCliSettings>;
 
 const NO_FILE: ConfigFileOutcome = { path: undefined, via: undefined, settings: {}, problems: [] };
 
+/** The problems of the environment's settings: every problem the config file did not give. */
+export const envProblems = ({ configFile, problems }: Pick<Settings, "configFile" | "problems">) =>
+  problems.filter((p) => !configFile.problems.includes(p));
+
 /** Resolves every setting; an invalid value is named in `problems` and the next source used. */
 export function resolveSettings(env: Env, file: ConfigFileOutcome = NO_FILE) {
   const problems = [...file.problems];

@@ -192,16 +192,31 @@ Deno.test("settings it cannot use: a line each with the fix at SessionStart star
     lines: String(JSON.parse(await run("SessionStart.startup", extra)).systemMessage).split("\n"),
     statusline: await run("statusline.mid-session-2.1.328", extra, ["statusline"]),
   });
-  const bad: [Record<string, string>, string][] = [
-    [{ LESSONS_CONFIG: config }, `config ${config}:1:`],
-    [{ LESSONS_REINJECT_THRESHOLDS: "30,abc" }, 'LESSONS_REINJECT_THRESHOLDS="30,abc": '],
-    [{ LESSONS_MANIFEST_PATH: nope }, `LESSONS_MANIFEST_PATH="${nope}": there is no such file`],
+  const [file, variable] = [
+    "; correct that file (`doctor` says more)",
+    "; correct or unset that variable",
   ];
-  for (const [extra, says] of bad) {
+  const named = join(box.dir, "named.json");
+  Deno.writeTextFileSync(named, JSON.stringify({ manifestPath: nope }));
+  const bad: [Record<string, string>, string, string][] = [
+    [{ LESSONS_CONFIG: config }, `config ${config}:1:`, file],
+    [{ LESSONS_REINJECT_THRESHOLDS: "30,abc" }, 'LESSONS_REINJECT_THRESHOLDS="30,abc": ', variable],
+    [
+      { LESSONS_MANIFEST_PATH: nope },
+      `LESSONS_MANIFEST_PATH="${nope}": there is no such file`,
+      variable,
+    ],
+  ];
+  const fromFile: typeof bad[number] = [
+    { LESSONS_CONFIG: named, LESSONS_MANIFEST_PATH: "" },
+    `config ${named}: manifestPath "${nope}": there is no such file`,
+    file,
+  ];
+  for (const [extra, says, fix] of [...bad, fromFile]) {
     await t.step(says, async () => {
       const { lines: [first], statusline } = await said(extra);
       ok(first!.startsWith(`lessons-reinject: ${says}`), first);
-      ok(/; correct (or unset LESSONS_\w+|that file \(`doctor` says more\))$/.test(first!), first);
+      ok(first!.endsWith(fix), first);
       ok(statusline.endsWith(" · settings: 1 problem, see doctor\n"), statusline);
     });
   }

@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { markedSections } from "../../../src/core/marked_rules.ts";
+import { markedSections, markerText } from "../../../src/core/marked_rules.ts";
 
 const O = "<!-- reinject -->";
 const C = "<!-- /reinject -->";
@@ -87,7 +87,7 @@ Deno.test("markedSections() handles each marking case", async (t) => {
     await t.step(name, () => {
       const got = markedSections(text);
       assertEquals(got.sections.map((s) => [s.line, s.text]), sections);
-      assertEquals(got.problems, problems);
+      assertEquals(got.problems.map((p) => `line ${p.line}: ${markerText(p)}`), problems);
     });
   }
 });

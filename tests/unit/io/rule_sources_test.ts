@@ -5,6 +5,7 @@ import {
   findGitRoot,
   readRuleSource,
   ruleSourceCandidates,
+  sourceProblems,
 } from "../../../src/io/rule_sources.ts";
 import { loadStandingRules } from "../../../src/io/standing_rules.ts";
 import { SOURCE_NAMES, type SourceName } from "../../../src/core/rule_source_names.ts";
@@ -141,7 +142,7 @@ Deno.test("readRuleSource() reads, skips with a reason, never throws", async (t)
     assertEquals(got.blocks.map((b) => [b.id, b.heading, b.text]), [
       ["CLAUDE.md:3", "## Rules you marked in CLAUDE.md", "Rule A."],
     ]);
-    assertEquals(got.notes, ["line 6: section never closed; left out"]);
+    assertEquals(got.markers, [{ line: 6, problem: "section never closed", leftOut: true }]);
     ok(describeSource(got).startsWith("CLAUDE.md: 1 marked section, "), describeSource(got));
   });
   await t.step("a CLAUDE.md without markers gives nothing and says so", () => {
@@ -189,6 +190,36 @@ Deno.test("readRuleSource() reads, skips with a reason, never throws", async (t)
     const got = readRuleSource(spec("empty.md", "rules-file"));
     assertEquals([got.status, got.blocks, got.notes], ["read", [], ["empty"]]);
   });
+});
+
+Deno.test("sourceProblems() names each odd marker by path and line; `unread`: only what cost rules", () => {
+  const { dir } = sandbox();
+  const write = (name: string, text: string) => {
+    Deno.writeTextFileSync(join(dir, name), text);
+    return readRuleSource({
+      kind: "claude-md",
+      scope: "project",
+      path: join(dir, name),
+      display: name,
+    });
+  };
+  const stray = write(
+    "stray.md",
+    "<!-- /reinject -->\n<!-- reinject -->\nA.\n<!-- /reinject -->\n",
+  );
+  const open = write("open.md", "<!-- reinject -->\nB.\n<!-- reinject -->\n");
+  const folder = readRuleSource({ kind: "rules-file", scope: "project", path: dir, display: "d" });
+  const sources = [stray, open, folder];
+  assertEquals(sourceProblems(sources), [
+    `${dir}/stray.md:1: closing marker without an opening one ignored`,
+    `${dir}/open.md:3: opening marker inside an open section ignored`,
+    `${dir}/open.md:1: section never closed; left out`,
+    `${dir}: it is a folder, not a file`,
+  ]);
+  assertEquals(sourceProblems(sources, true), [
+    `${dir}/open.md:1: section never closed`,
+    `${dir}: it is a folder, not a file`,
+  ]);
 });
 
 Deno.test("loadStandingRules() finds a project's and a user's rules from cwd and the git root", async () => {
