@@ -11,6 +11,7 @@ import {
   PAYLOADS,
   RECORDED,
   RECORDINGS,
+  ROOT,
   SAMPLE_MANIFEST,
   SKELETONS,
 } from "../scripts/project.ts";
@@ -415,6 +416,34 @@ export function largeManifest(targetBytes: number): Record<string, unknown> {
   // Session start's own limits lifted: these lessons are there to overflow the refresh's budget.
   const config = { ...sample.config, maxSessionStartLessons: 1e6, sessionStartBudgetBytes: 1e9 };
   return { ...sample, config, lessons };
+}
+
+/**
+ * Writes to `plugins` Claude Code's records of lessons-reinject installed from a local marketplace
+ * at `folder` (2.1.328 wrote them: tests/fixtures/plugins-local-marketplace). `known` edits
+ * known_marketplaces.json (a GitHub marketplace, unreadable records); `github` adds a second
+ * install, from GitHub, listed first, with a data folder of its own.
+ */
+export function pluginRecords(
+  plugins: string,
+  folder: string,
+  options: { known?: (text: string) => string; github?: boolean } = {},
+): void {
+  Deno.mkdirSync(plugins, { recursive: true });
+  for (const name of ["installed_plugins.json", "known_marketplaces.json"]) {
+    const text = Deno.readTextFileSync(
+      join(ROOT, "tests", "fixtures", "plugins-local-marketplace", name),
+    ).replaceAll("/home/dev/src/lessons-reinject", folder)
+      .replaceAll("/home/dev/.claude/plugins", plugins);
+    const known = name === "known_marketplaces.json" && options.known;
+    Deno.writeTextFileSync(join(plugins, name), known ? known(text) : text);
+  }
+  if (!options.github) return;
+  const installed = join(plugins, "installed_plugins.json");
+  const { plugins: ids, ...rest } = JSON.parse(Deno.readTextFileSync(installed));
+  const both = { "lessons-reinject@gh": [{}], ...ids };
+  Deno.writeTextFileSync(installed, JSON.stringify({ ...rest, plugins: both }));
+  Deno.mkdirSync(join(plugins, "data", "lessons-reinject-gh"), { recursive: true });
 }
 
 /** Every file under `dir`, its subfolders' included: their paths, sorted. */

@@ -20,6 +20,7 @@ import {
   type HookRun,
   MAIN_COMMAND,
   payload,
+  pluginRecords,
   RECORDED,
   runHook,
   runRecorded,
@@ -206,34 +207,6 @@ function copyProgram(to: string): void {
   }
 }
 
-/**
- * Claude Code's records of an install of lessons-reinject into `plugins` (2.1.328 wrote them:
- * tests/fixtures/plugins-local-marketplace), from the checkout as a local marketplace, or else
- * from GitHub.
- */
-function records(plugins: string, local: boolean): void {
-  Deno.mkdirSync(plugins, { recursive: true });
-  for (const name of ["installed_plugins.json", "known_marketplaces.json"]) {
-    const text = Deno.readTextFileSync(
-      join(ROOT, "tests", "fixtures", "plugins-local-marketplace", name),
-    )
-      .replaceAll("/home/dev/src/lessons-reinject", ROOT)
-      .replaceAll("/home/dev/.claude/plugins", plugins);
-    Deno.writeTextFileSync(
-      join(plugins, name),
-      local ? text : text.replace('"source": "directory"', '"source": "github"'),
-    );
-  }
-  if (!local) return;
-  // A GitHub install listed first, with its own data folder: only the folder the commands run
-  // from tells the local install from it.
-  const installed = join(plugins, "installed_plugins.json");
-  const { plugins: ids, ...rest } = JSON.parse(Deno.readTextFileSync(installed));
-  const gh = { "lessons-reinject@gh": [{}], ...ids };
-  Deno.writeTextFileSync(installed, JSON.stringify({ ...rest, plugins: gh }));
-  Deno.mkdirSync(join(plugins, "data", "lessons-reinject-gh"), { recursive: true });
-}
-
 Deno.test("a config file drives status, preview, doctor and the statusline wherever it lives, as it drives the hook", async (t) => {
   const places = [
     "LESSONS_CONFIG",
@@ -289,7 +262,14 @@ Deno.test("a config file drives status, preview, doctor and the statusline where
               e,
               at,
             );
-        } else if (!inline) records(plugins, place.includes("local marketplace"));
+        } else if (place.includes("local marketplace")) {
+          // A GitHub install too: only the folder the commands run from tells them apart.
+          pluginRecords(plugins, ROOT, { github: true });
+        } else if (!inline) {
+          const github = (known: string) =>
+            known.replace('"source": "directory"', '"source": "github"');
+          pluginRecords(plugins, ROOT, { known: github });
+        }
       }
       Deno.mkdirSync(join(file, ".."), { recursive: true });
       Deno.writeTextFileSync(file, '{ "thresholds": [20, 40, 60] }\n');

@@ -14,7 +14,7 @@ import { loadStandingRules } from "../../../src/io/standing_rules.ts";
 import { resolveSettings } from "../../../src/settings/resolve.ts";
 import { envOf } from "../settings/_settings.ts";
 import { cli } from "../../cli/_cli.ts";
-import { ROOT, sandbox } from "../../_helpers.ts";
+import { pluginRecords, ROOT, sandbox } from "../../_helpers.ts";
 import { folderWith } from "./_io.ts";
 
 Deno.test("newestInstalledFile() picks the install whose file changed last", async () => {
@@ -82,38 +82,32 @@ Deno.test("installedDataDir() names the data folder Claude Code gives the instal
   );
 });
 
-const FIXTURE = join(ROOT, "tests", "fixtures", "plugins-local-marketplace");
-
-/** ~/.claude/plugins with the captured records, and the local folder they name. */
-function arrange(dir: string, edit: (known: string) => string = (k) => k) {
+/** A local folder with the plugin's files, and ~/.claude/plugins holding its install's records. */
+function arrange(dir: string, options: Parameters<typeof pluginRecords>[2] = {}) {
   const folder = join(dir, "src", "lessons-reinject");
   const ours = (path: string) => Deno.readTextFileSync(join(ROOT, path));
-  const records = (name: string) =>
-    Deno.readTextFileSync(join(FIXTURE, name))
-      .replaceAll("/home/dev/src/lessons-reinject", folder)
-      .replaceAll("/home/dev", join(dir, "home"));
   folderWith({
     "src/lessons-reinject/hooks/hooks.json": ours("hooks/hooks.json"),
     "src/lessons-reinject/.claude-plugin/marketplace.json": ours(".claude-plugin/marketplace.json"),
-    "home/.claude/plugins/installed_plugins.json": records("installed_plugins.json"),
-    "home/.claude/plugins/known_marketplaces.json": edit(records("known_marketplaces.json")),
   }, dir);
-  return { plugins: join(dir, "home", ".claude", "plugins"), folder };
+  const plugins = join(dir, "home", ".claude", "plugins");
+  pluginRecords(plugins, folder, options);
+  return { plugins, folder };
 }
 
 Deno.test("localPluginRoot() finds the folder a local marketplace runs the plugin from", async (t) => {
-  const cases: { name: string; edit?: (known: string) => string; found: boolean }[] = [
+  const cases: { name: string; known?: (text: string) => string; found: boolean }[] = [
     { name: "a directory marketplace: its folder", found: true },
     {
       name: "a GitHub marketplace: none (the cache copy is the root)",
-      edit: (k) => k.replace('"source": "directory"', '"source": "github"'),
+      known: (k) => k.replace('"source": "directory"', '"source": "github"'),
       found: false,
     },
-    { name: "unreadable records: none", edit: () => "{ not json", found: false },
+    { name: "unreadable records: none", known: () => "{ not json", found: false },
   ];
   for (const c of cases) {
     await t.step(c.name, () => {
-      const { plugins, folder } = arrange(sandbox().dir, c.edit);
+      const { plugins, folder } = arrange(sandbox().dir, c.known ? { known: c.known } : {});
       assertEquals(localPluginRoot(plugins, "lessons-reinject"), c.found ? folder : undefined);
       assertEquals(localPluginRoot(plugins, "lessons-learned"), undefined);
     });
@@ -121,13 +115,8 @@ Deno.test("localPluginRoot() finds the folder a local marketplace runs the plugi
 });
 
 Deno.test("installedDataDir() run from a local marketplace's folder takes that install's data folder, not another's", () => {
-  const { plugins, folder } = arrange(sandbox().dir);
   // A second install, from GitHub, whose data folder exists: the fallback would take it.
-  const installed = join(plugins, "installed_plugins.json");
-  const records = JSON.parse(Deno.readTextFileSync(installed));
-  records.plugins["lessons-reinject@gh"] = [{}];
-  Deno.writeTextFileSync(installed, JSON.stringify(records));
-  Deno.mkdirSync(join(plugins, "data", "lessons-reinject-gh"), { recursive: true });
+  const { plugins, folder } = arrange(sandbox().dir, { github: true });
   const ours = { dir: join(plugins, "data", "lessons-reinject-lessons-reinject") };
   assertEquals(installedDataDir(plugins, "lessons-reinject", folder), {
     ...ours,
