@@ -171,6 +171,8 @@ async function provenLarger(cadence: string) {
   writeTranscript(box.transcript, []);
   const steps = [62_000, 110_000, 150_000, 250_000, 320_000];
   const refreshed: number[][] = [];
+  /** The window each refresh states: 200k while 1M is only possible, then 1M. */
+  const stated: (string | undefined)[] = [];
   const atProof: unknown[] = [];
   for (const [i, tokens] of steps.entries()) {
     const id = `toolu_w${i}`;
@@ -180,21 +182,24 @@ async function provenLarger(cadence: string) {
     const call = payload("PostToolUse.Bash", { tool_use_id: id });
     const { status, hook } = await agree(box.transcript, env, ROOT, call, runRecorded);
     refreshed.push(hook.context === undefined ? [] : namedIn(hook.context));
+    stated.push(/ of the (\S+)-token context window/.exec(hook.context ?? "")?.[1]);
     if (tokens === 250_000) atProof.push(status.window, status.fired, status.next);
   }
-  return { refreshed, atProof };
+  return { refreshed, stated, atProof };
 }
 
 Deno.test("status agrees with the hook once a larger window is proven after refreshes at 200k", async (t) => {
   await t.step("by default: what fired at 200k still counts; the cadence follows", async () => {
-    const { refreshed, atProof } = await provenLarger("");
+    const { refreshed, stated, atProof } = await provenLarger("");
     assertEquals(atProof, [1_000_000, [30, 52, 70], 260_000]);
     assertEquals(refreshed, [[30], [52], [70], [180_000, 220_000], [260_000, 300_000]]);
+    assertEquals(stated, ["200k", "200k", "200k", "1M", "1M"]);
   });
   await t.step("with the cadence off: refreshes at 200k lie below 30 % of 1M", async () => {
-    const { refreshed, atProof } = await provenLarger("off");
+    const { refreshed, stated, atProof } = await provenLarger("off");
     assertEquals(atProof, [1_000_000, [], 30]);
     assertEquals(refreshed, [[30], [52], [70], [], [30]]);
+    assertEquals(stated, ["200k", "200k", "200k", undefined, "1M"]);
   });
 });
 
