@@ -116,11 +116,11 @@ Deno.test("status never takes a subagent's or the compaction summariser's file f
   const project = sessionsFolder(box.dir, ROOT);
   const shape = compactionSummariser();
   const session = join(project, `${shape.sessionId}.jsonl`);
-  Deno.writeTextFileSync(session, shape.session.text);
+  Deno.writeTextFileSync(session, shape.session);
   Deno.utimeSync(session, new Date(2026, 0, 1), new Date(2026, 0, 1));
   await t.step("newest in the project: 2.0.x keeps agents' files beside the sessions", async () => {
     // Written after the session, each with a reading of its own.
-    Deno.writeTextFileSync(join(project, `agent-${SUMMARISER_ID}.jsonl`), shape.summariser.text);
+    Deno.writeTextFileSync(join(project, `agent-${SUMMARISER_ID}.jsonl`), shape.summariser);
     writeTranscript(join(project, "agent-a1b2c3d4.jsonl"), [
       entries.assistant(150_000, [], { isSidechain: true }),
     ]);
@@ -131,7 +131,7 @@ Deno.test("status never takes a subagent's or the compaction summariser's file f
     const subagents = join(project, shape.sessionId, "subagents");
     Deno.mkdirSync(subagents, { recursive: true });
     const summariser = join(subagents, `agent-${SUMMARISER_ID}.jsonl`);
-    Deno.writeTextFileSync(summariser, shape.summariser.text);
+    Deno.writeTextFileSync(summariser, shape.summariser);
     const report = await cliJson(StatusJsonSchema, ["status", "--transcript", summariser], env);
     assertEquals([report.transcript, report.agentId, report.tokens], [session, null, 40_000]);
     // Its session's transcript gone: say so, and read nothing else.
@@ -148,9 +148,9 @@ Deno.test("status on a fork subagent's file names what it inherited from its par
   const subagents = join(project, FORK.sessionId, "subagents");
   Deno.mkdirSync(subagents, { recursive: true });
   const generated = shapes();
-  Deno.writeTextFileSync(join(project, `${FORK.sessionId}.jsonl`), generated[FORK.parent]!.text);
+  Deno.writeTextFileSync(join(project, `${FORK.sessionId}.jsonl`), generated[FORK.parent]!);
   const file = join(subagents, `agent-${FORK.agentId}.jsonl`);
-  Deno.writeTextFileSync(file, generated[FORK.agent]!.text);
+  Deno.writeTextFileSync(file, generated[FORK.agent]!);
   const report = await cliJson(StatusJsonSchema, ["status", "--transcript", file], env);
   assertEquals(
     [report.agentId, report.tokens, report.inherited, report.fired, report.pending],

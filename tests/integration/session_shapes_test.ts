@@ -31,8 +31,8 @@ const callOf = (id: string) => `"type":"tool_use","id":"${id}"`;
 
 Deno.test("a fork with a labelled agent id inherits what its parent refreshed before the fork, not after", async (t) => {
   const generated = shapes();
-  const parent = generated[FORK.parent]!.text;
-  const agent = generated[FORK.agent]!.text;
+  const parent = generated[FORK.parent]!;
+  const agent = generated[FORK.agent]!;
   const runFork = async (agentText: string, id: string) => {
     const box = sandbox();
     const { main, subagents } = project(box, FORK.sessionId);
@@ -78,11 +78,11 @@ Deno.test("the compaction summariser's file (2.1.30-2.1.80) is never read as the
   const shape = compactionSummariser();
   const box = sandbox();
   const { main, subagents } = project(box, shape.sessionId);
-  Deno.writeTextFileSync(main, shape.session.text);
+  Deno.writeTextFileSync(main, shape.session);
   // Written last (newest), and its reading is the compacted conversation's: 167k, 83 %.
   const summariser = join(subagents, `agent-${SUMMARISER_ID}.jsonl`);
   Deno.utimeSync(main, new Date(2026, 0, 1), new Date(2026, 0, 1));
-  Deno.writeTextFileSync(summariser, shape.summariser.text);
+  Deno.writeTextFileSync(summariser, shape.summariser);
   const env = { ...box.env, LESSONS_DEBUG: "1", LESSONS_REINJECT_WAIT_MS: "1" };
   const call = (name: string, fields: Record<string, string>) =>
     runHook(payload(name, { session_id: shape.sessionId, transcript_path: main, ...fields }), env);

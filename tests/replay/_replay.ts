@@ -70,7 +70,7 @@ function shapeFolder(): string {
   const dir = Deno.makeTempDirSync({ prefix: "lessons-replay-shapes-" });
   globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
   for (const [name, shape] of Object.entries(shapes())) {
-    Deno.writeTextFileSync(join(dir, name), shape.text);
+    Deno.writeTextFileSync(join(dir, name), shape);
   }
   return generated = dir;
 }

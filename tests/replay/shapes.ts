@@ -176,14 +176,6 @@ class Writer {
   }
 }
 
-/**
- * A generated transcript's lines. Each shape's comment says where real Claude Code was seen
- * writing it.
- */
-export interface Shape {
-  text: string;
-}
-
 const SONNET = "claude-sonnet-4-6";
 const OPUS_5 = "claude-opus-5";
 
@@ -194,7 +186,7 @@ const OPUS_5 = "claude-opus-5";
  * window function takes the model of each request; the compaction as in
  * recorded-2.1.328-compact.jsonl.
  */
-function modelSwitch(): Shape {
+function modelSwitch(): string {
   const w = new Writer("5e1f0c2a-7d3b-4e8f-9a61-0b2c3d4e5f60", "5e1f0c2a");
   w.prompt("Work on the big refactor.");
   w.calls("ms", OPUS_5, [100_000, 310_000, 350_000]); // 31 % of 1M at the second
@@ -204,24 +196,24 @@ function modelSwitch(): Shape {
   w.calls("ms", SONNET, [20_000, 70_000, 110_000, 150_000]); // 10 % of 200k; 35, 55, 75 %
   w.prompt("/model claude-opus-5, then carry on.");
   w.calls("ms", OPUS_5, [160_000, 320_000]); // 16 % of 1M; 32 %: 30 again
-  return { text: w.text() };
+  return w.text();
 }
 
 /**
  * opus-4-8 to opus-5 by 2.1.328's `/model`, both natively 1M in 2.1.328 (docs/context-windows.md):
  * one window across the switch.
  */
-function opusToOpus(): Shape {
+function opusToOpus(): string {
   const w = new Writer("6a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d", "6a2b3c4d");
   w.prompt("Start.");
   w.calls("oo", "claude-opus-4-8", [250_000, 320_000]); // 32 %: 30
   w.prompt("/model claude-opus-5, then carry on.");
   w.calls("oo", OPUS_5, [400_000, 530_000]); // 53 %: 52
-  return { text: w.text() };
+  return w.text();
 }
 
 /** A 200k model to a 1M one and back by 2.1.328's `/model`, without a compaction. */
-function smallLargeSmall(): Shape {
+function smallLargeSmall(): string {
   const w = new Writer("7b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e", "7b3c4d5e");
   w.prompt("Start.");
   w.calls("sl", SONNET, [40_000, 62_000, 106_000]); // 31 %: 30; 53 %: 52
@@ -229,7 +221,7 @@ function smallLargeSmall(): Shape {
   w.calls("sl", OPUS_5, [110_000, 150_000]); // 11 % of 1M
   w.prompt("/model claude-sonnet-4-6, then carry on.");
   w.calls("sl", SONNET, [152_000]); // 76 %: 70
-  return { text: w.text() };
+  return w.text();
 }
 
 /**
@@ -238,7 +230,7 @@ function smallLargeSmall(): Shape {
  * the session is then resumed by 2.1.328, where the same model has 1M. Every entry records its own
  * `version`, so a resumed session's file holds two.
  */
-function resumedAfterUpgrade(): Shape {
+function resumedAfterUpgrade(): string {
   const w = new Writer("8c4d5e6f-7a8b-4c9d-8e0f-2a3b4c5d6e7f", "8c4d5e6f");
   w.version = "2.1.112";
   w.prompt("Start.");
@@ -249,7 +241,7 @@ function resumedAfterUpgrade(): Shape {
   w.prompt("(resumed after upgrading Claude Code) carry on.");
   // 6 % of 1M, then 31 % of 1M: 30.
   w.calls("up", "claude-opus-4-7", [62_000, 106_000, 250_000, 310_000]);
-  return { text: w.text() };
+  return w.text();
 }
 
 /**
@@ -259,13 +251,13 @@ function resumedAfterUpgrade(): Shape {
  * `{input_tokens, output_tokens}` only (public relay and logging-handler tests);
  * v2.1.212-newest.jsonl shows Claude Code recording such usage as is.
  */
-function gateway(): Shape {
+function gateway(): string {
   const w = new Writer("9d5e6f7a-8b9c-4d0e-8f1a-3b4c5d6e7f8a", "9d5e6f7a");
   w.prompt("Start.");
   // 32 % of 200k: 30; 54 %: 52; 70.5 %: 70.
   const tokens = [30_000, 64_000, 90_000, 108_000, 141_000];
   w.calls("gw", "anthropic/claude-sonnet-4.5", tokens, { gateway: true });
-  return { text: w.text() };
+  return w.text();
 }
 
 /** The fork's ids: a labelled agent id as Claude Code's `a<label>-<16 hex>` makes them. */
@@ -283,7 +275,7 @@ export const FORK = {
  * labelled, as 2.1.328 names the forks it starts for a comment thread (`a` + `comment<slug>` +
  * `-` + 16 hex digits).
  */
-function fork(): { parent: Shape; agent: Shape } {
+function fork(): { parent: string; agent: string } {
   const p = new Writer(FORK.sessionId, "ae6f7a8b");
   p.prompt("Start.");
   p.call("toolu_fp01", 62_000, SONNET);
@@ -312,7 +304,7 @@ function fork(): { parent: Shape; agent: Shape } {
   });
   // 56 %: 30 and 52 are in its inherited context; 73 %: 70 (the parent's came after the fork).
   a.calls("fa", SONNET, [112_000, 130_000, 146_000]);
-  return { parent: { text: p.text() }, agent: { text: a.text() } };
+  return { parent: p.text(), agent: a.text() };
 }
 
 /** A subagent that compacts twice inside its own file. */
@@ -332,7 +324,7 @@ export const AGENT_COMPACTIONS = {
  * after the second compaction 56,000 tokens reach 30 % (of 183,000), which the later point (of
  * 193,000) would not.
  */
-function agentCompactions(): { main: Shape; agent: Shape } {
+function agentCompactions(): { main: string; agent: string } {
   const { sessionId, agentId } = AGENT_COMPACTIONS;
   const m = new Writer(sessionId, "c4d5e6f7");
   m.prompt("Start.");
@@ -345,7 +337,7 @@ function agentCompactions(): { main: Shape; agent: Shape } {
   a.calls("ad", SONNET, [20_000, 56_000, 96_000, 130_000, 155_000]);
   a.compact("auto", 160_000);
   a.calls("ae", SONNET, [20_000, 56_000, 60_000]);
-  return { main: { text: m.text() }, agent: { text: a.text() } };
+  return { main: m.text(), agent: a.text() };
 }
 
 /** The summariser's agent id as 2.1.30-2.1.80 make it: `a` + `compact` + `-` + 16 hex digits. */
@@ -360,7 +352,7 @@ export const SUMMARISER_ID = "acompact-3d346a6bf6f19caa";
  * after under a fresh `a<label>-<hex>` id unless told to skip the transcript, and compaction does
  * not skip it (2.1.112 and 2.1.328 do).
  */
-export function compactionSummariser(): { session: Shape; summariser: Shape; sessionId: string } {
+export function compactionSummariser(): { session: string; summariser: string; sessionId: string } {
   const sessionId = "c0ffee00-1234-4567-89ab-cdef01234567";
   const main = new Writer(sessionId, "c0ffee00");
   main.version = "2.1.80";
@@ -379,7 +371,7 @@ export function compactionSummariser(): { session: Shape; summariser: Shape; ses
   const answer = agent.call("toolu_unused", 167_000, SONNET);
   (answer.message as Json).content = [{ type: "text", text: "<summary>...</summary>" }];
   agent.lines.pop(); // no tool result: the summariser answers in text
-  return { session: { text: main.text() }, summariser: { text: agent.text() }, sessionId };
+  return { session: main.text(), summariser: agent.text(), sessionId };
 }
 
 /**
@@ -402,8 +394,11 @@ export function switchTurn(): { before: string; entry: string; sessionId: string
   return { before, entry, sessionId };
 }
 
-/** Every generated shape by file name. */
-export function shapes(): Record<string, Shape> {
+/**
+ * Every generated transcript by file name. Each shape's comment says where real Claude Code was
+ * seen writing it.
+ */
+export function shapes(): Record<string, string> {
   const forked = fork();
   const compacting = agentCompactions();
   return {
