@@ -35,21 +35,23 @@ function setup(percent: number) {
 const untouched = { seenFile: true, claims: [FOREIGN, GUARD].sort() };
 
 Deno.test("a refresh re-arms the session's lessons-learned dedup at a chosen threshold only; off by default", async (t) => {
-  const cases: [string, number, Record<string, string>][] = [
-    ["at 30", 31, { LESSONS_REINJECT_REARM_DEDUP: "30" }],
-    ["unset", 31, {}],
-    ["off", 31, { LESSONS_REINJECT_REARM_DEDUP: "off" }],
-    ["another threshold", 31, { LESSONS_REINJECT_REARM_DEDUP: "52,70" }],
-    ["at 30, but no refresh: a call below it", 12, { LESSONS_REINJECT_REARM_DEDUP: "30" }],
+  const rearm = (at: string) => ({ LESSONS_REINJECT_REARM_DEDUP: at });
+  const cases: [string, number, Record<string, string>, boolean][] = [
+    ["at 30", 31, rearm("30"), true],
+    ["at 70, in a refresh of 30, 52 and 70 at once", 75, rearm("70"), true],
+    ["unset", 31, {}, false],
+    ["off", 31, rearm("off"), false],
+    ["another threshold", 31, rearm("52,70"), false],
+    ["at 30, but no refresh: a call below it", 12, rearm("30"), false],
   ];
-  for (const [name, percent, extra] of cases) {
+  for (const [name, percent, extra, rearms] of cases) {
     await t.step(name, async () => {
       const { env, call, left } = setup(percent);
       const run = await runHook(call, { ...env, ...extra });
       assertEquals(run.code, 0, run.stderr);
       if (percent < 30) assertEquals(run.context, undefined);
-      else ok(run.context?.includes("[lessons-reinject refresh 30 "), run.stderr);
-      if (name !== "at 30") {
+      else ok(run.context?.startsWith("[lessons-reinject refresh 30"), run.stderr);
+      if (!rearms) {
         assertEquals(left(), untouched, run.stderr);
         ok(!run.stderr.includes("re-armed"), run.stderr);
         return;

@@ -46,33 +46,14 @@ function manifestIn(dir: string, slugs: unknown[]): string {
 }
 
 /** Re-arms after a main-thread refresh at 52, with re-arming chosen at 52 and 70. */
-const rearm = (dir: string, manifest: string, fired = [52], subagent = false) =>
-  rearmAfterRefresh(fired, { sessionId: SESSION, subagent }, manifest, {
+const rearm = (dir: string, manifest: string) =>
+  rearmAfterRefresh([52], { sessionId: SESSION, subagent: false }, manifest, {
     rearmDedupAt: [52, 70],
     lessonsLearnedTmp: dir,
   });
 
-Deno.test("rearmAfterRefresh() only for a chosen threshold, only on the main thread", async (t) => {
-  const cases: [number[], number[], boolean, boolean][] = [
-    [[30], [52, 70], false, false],
-    [[52], [52, 70], false, true],
-    [[30, 52, 70], [70], false, true],
-    [[52], [], false, false],
-    [[52], [52], true, false],
-    [[], [52], false, false],
-  ];
-  const dir = folderWith({});
-  for (const [fired, at, subagent, due] of cases) {
-    await t.step(`fired ${fired} at ${at} subagent ${subagent}`, () => {
-      const result = rearmAfterRefresh(fired, { sessionId: SESSION, subagent }, "/absent", {
-        rearmDedupAt: at,
-        lessonsLearnedTmp: dir,
-      });
-      assertEquals(result !== undefined, due);
-    });
-  }
-});
-
+// When it applies (a main-thread refresh naming a chosen threshold, of several at once too) is
+// tests/integration/rearm_test.ts's, through the real entry point.
 Deno.test("rearmAfterRefresh() forgets the manifest's lessons, of any type, and nothing else", () => {
   const dir = folderWith({
     [SEEN]: "git-c-flag,pytest-tty",
