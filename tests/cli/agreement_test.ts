@@ -121,6 +121,7 @@ async function agree(
   assertEquals(preview.due, hook.context !== undefined, where);
   // When nothing is due, preview shows the next threshold's text instead.
   if (hook.context !== undefined) assertEquals(preview.text, hook.context, where);
+  else if (status.next !== null) assertEquals(preview.thresholds, [status.next], where);
   assertEquals(status.pending, hook.context === undefined ? [] : namedIn(hook.context), where);
   return { status, hook };
 }
