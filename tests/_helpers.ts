@@ -419,6 +419,20 @@ export function largeManifest(targetBytes: number): Record<string, unknown> {
 }
 
 /**
+ * Copies what a marketplace install copies to `to`: the plugin without .git, and of dist/ only
+ * what git holds (the bundle, never a binary built here).
+ */
+export async function copyPlugin(to: string): Promise<void> {
+  await Deno.mkdir(join(to, "dist"), { recursive: true });
+  const files = [".claude-plugin", "hooks", "src", "deno.json", "deno.lock"];
+  const cp = await spawnWithStdin("cp", ["-R", ...files.map((f) => join(ROOT, f)), to], "");
+  if (cp.code !== 0) throw new Error(`cp: ${cp.stderr}`);
+  for (const name of ["lessons-reinject.js", "lessons-reinject-cli.js"]) {
+    await Deno.copyFile(join(ROOT, "dist", name), join(to, "dist", name));
+  }
+}
+
+/**
  * Writes to `plugins` Claude Code's records of lessons-reinject installed from a local marketplace
  * at `folder` (2.1.328 wrote them: tests/fixtures/plugins-local-marketplace). `known` edits
  * known_marketplaces.json (a GitHub marketplace, unreadable records); `github` adds a second

@@ -16,6 +16,7 @@ import {
 } from "../../src/cli/schemas.ts";
 import {
   appendTranscript,
+  copyPlugin,
   entries,
   type HookRun,
   MAIN_COMMAND,
@@ -204,15 +205,6 @@ Deno.test("status agrees with the hook once a larger window is proven after refr
   });
 });
 
-/** The plugin's files as a marketplace install copies them into Claude Code's cache. */
-function copyProgram(to: string): void {
-  for (const name of ["src", "hooks", ".claude-plugin", "deno.json", "deno.lock"]) {
-    Deno.mkdirSync(to, { recursive: true });
-    const cp = new Deno.Command("cp", { args: ["-R", join(ROOT, name), to] }).outputSync();
-    assert(cp.success, new TextDecoder().decode(cp.stderr));
-  }
-}
-
 Deno.test("a config file drives status, preview, doctor and the statusline wherever it lives, as it drives the hook", async (t) => {
   const places = [
     "LESSONS_CONFIG",
@@ -259,7 +251,7 @@ Deno.test("a config file drives status, preview, doctor and the statusline where
         file = join(data, "lessons-reinject.jsonc");
         hookEnv.CLAUDE_PLUGIN_DATA = data;
         if (place.includes("cache copy")) {
-          copyProgram(cacheCopy);
+          await copyPlugin(cacheCopy);
           commands = (args, e, at, stdin = "") =>
             spawnWithStdin(
               MAIN_COMMAND[0]!,

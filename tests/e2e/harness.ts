@@ -16,9 +16,9 @@ import {
 } from "../../scripts/loopback/api_stub.ts";
 import { backedSteps, unbackedSteps } from "../../scripts/loopback/backed_steps.ts";
 import { installedClaude, locateClaude } from "../../scripts/loopback/claude_cli.ts";
-import { ROOT, SAMPLE_MANIFEST, spawnWithStdin } from "../_helpers.ts";
+import { copyPlugin, ROOT, SAMPLE_MANIFEST, spawnWithStdin } from "../_helpers.ts";
 
-export { ROOT, SAMPLE_MANIFEST, textOf };
+export { copyPlugin, ROOT, SAMPLE_MANIFEST, textOf };
 
 /** Claude Code's answer to a refresh too large to deliver inline (measured in 2.1.328). */
 export const TOO_LARGE = "Output too large";
@@ -413,20 +413,6 @@ export function claudeEnv(home: string, url?: string): Record<string, string> {
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
     DISABLE_AUTOUPDATER: "1",
   };
-}
-
-/**
- * Copies what a marketplace install copies to `to`: the plugin without .git, and of dist/ only
- * what git holds (the bundle, never a binary built here).
- */
-export async function copyPlugin(to: string): Promise<void> {
-  await Deno.mkdir(join(to, "dist"), { recursive: true });
-  const files = [".claude-plugin", "hooks", "src", "deno.json", "deno.lock"];
-  const cp = await spawnWithStdin("cp", ["-R", ...files.map((f) => join(ROOT, f)), to], "");
-  equal(cp.code, 0, cp.stderr);
-  for (const name of ["lessons-reinject.js", "lessons-reinject-cli.js"]) {
-    await Deno.copyFile(join(ROOT, "dist", name), join(to, "dist", name));
-  }
 }
 
 /** Installs the plugin in `folder` as a user does from a local folder, with `claude plugin`. */
