@@ -12,16 +12,6 @@ import type { CliLookup } from "../../scripts/loopback/claude_cli.ts";
 export const CODEX_VERSION = "0.171.0";
 export const GEMINI_VERSION = "0.61.0";
 
-/** An npm-installed CLI: its package, its binary's name, the variables naming a binary or release. */
-export interface NpmCli {
-  spec: string;
-  bin: string;
-  folder: string;
-  version: string;
-  binEnv: string;
-  versionEnv: string;
-}
-
 async function versionOf(bin: string): Promise<string | undefined> {
   try {
     const out = await new Deno.Command(bin, { args: ["--version"], stdout: "piped" }).output();
@@ -31,61 +21,47 @@ async function versionOf(bin: string): Promise<string | undefined> {
   }
 }
 
-/** The CLI to run (`binEnv`, else the release installed once into the cache with npm). */
-export async function findNpmCli(cli: NpmCli): Promise<CliLookup> {
-  const explicit = Deno.env.get(cli.binEnv);
+/**
+ * The CLI `bin` of npm package `spec` to run: `<BIN>_BIN` when set, else release
+ * `LESSONS_E2E_<BIN>_VERSION` (`version` by default) installed once into the cache with npm.
+ */
+export async function findNpmCli(spec: string, bin: string, version: string): Promise<CliLookup> {
+  const name = bin.toUpperCase();
+  const explicit = Deno.env.get(`${name}_BIN`);
   if (explicit) {
-    const version = await versionOf(explicit);
-    return version ? { bin: explicit, version } : { problem: `${explicit} --version failed` };
+    const found = await versionOf(explicit);
+    return found ? { bin: explicit, version: found } : { problem: `${explicit} --version failed` };
   }
-  const version = Deno.env.get(cli.versionEnv) ?? cli.version;
+  const release = Deno.env.get(`LESSONS_E2E_${name}_VERSION`) ?? version;
   const base = Deno.env.get("LESSONS_E2E_CACHE") ??
     join(Deno.env.get("HOME") ?? ".", ".cache", "lessons-reinject");
-  const dir = join(base, cli.folder, version);
-  const bin = join(dir, "node_modules", ".bin", cli.bin);
-  if (await versionOf(bin) === undefined) {
+  const dir = join(base, bin, release);
+  const path = join(dir, "node_modules", ".bin", bin);
+  if (await versionOf(path) === undefined) {
     Deno.mkdirSync(dir, { recursive: true });
-    const spec = `${cli.spec}@${version}`;
+    const at = `${spec}@${release}`;
     try {
       const out = await new Deno.Command("npm", {
-        args: ["install", "--prefix", dir, "--no-audit", "--no-fund", spec],
+        args: ["install", "--prefix", dir, "--no-audit", "--no-fund", at],
         stdout: "null",
         stderr: "piped",
       }).output();
       if (!out.success) {
-        return { problem: `npm install ${spec} failed: ${new TextDecoder().decode(out.stderr)}` };
+        return { problem: `npm install ${at} failed: ${new TextDecoder().decode(out.stderr)}` };
       }
     } catch (error) {
-      return { problem: `cannot run npm to install ${spec}: ${error}` };
+      return { problem: `cannot run npm to install ${at}: ${error}` };
     }
   }
-  const found = await versionOf(bin);
-  return found ? { bin, version: found } : { problem: `${bin} does not answer --version` };
+  const found = await versionOf(path);
+  return found ? { bin: path, version: found } : { problem: `${path} does not answer --version` };
 }
 
 /** The Codex binary to run, installing the release with npm when it is not cached yet. */
-export function findCodex(): Promise<CliLookup> {
-  return findNpmCli({
-    spec: "@openai/codex",
-    bin: "codex",
-    folder: "codex",
-    version: CODEX_VERSION,
-    binEnv: "CODEX_BIN",
-    versionEnv: "LESSONS_E2E_CODEX_VERSION",
-  });
-}
+export const findCodex = () => findNpmCli("@openai/codex", "codex", CODEX_VERSION);
 
 /** The Gemini CLI to run, installing the release with npm when it is not cached yet. */
-export function findGemini(): Promise<CliLookup> {
-  return findNpmCli({
-    spec: "@google/gemini-cli",
-    bin: "gemini",
-    folder: "gemini",
-    version: GEMINI_VERSION,
-    binEnv: "GEMINI_BIN",
-    versionEnv: "LESSONS_E2E_GEMINI_VERSION",
-  });
-}
+export const findGemini = () => findNpmCli("@google/gemini-cli", "gemini", GEMINI_VERSION);
 
 /** The Codex binary, or a thrown reason. */
 export async function locateCodex(): Promise<string> {
