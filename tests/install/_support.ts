@@ -114,20 +114,11 @@ export function toolbox(dir: string, tools: string[], fakes: Record<string, stri
   return bin;
 }
 
-/** A plugin folder under {@link tempDir}, with dist/ made, and the environment to run it in. */
-export interface Plugin extends Disposable {
-  dir: string;
-  root: string;
-  dist: string;
-  /** hooks/run. */
-  launcher: string;
-  env: Record<string, string>;
-}
-
 /**
- * A plugin root holding copies of hooks/run, hooks/install and `extra`, on a system whose `uname`
- * says `system` `machine`, whose PATH holds only {@link BASE_TOOLS}, `tools` and the `fakes`;
- * with `source`, the real src/, deno.json and deno.lock (symlinked) beside its hooks/.
+ * A plugin root under {@link tempDir} holding copies of hooks/run (`launcher`), hooks/install and
+ * `extra`, dist/ made, on a system whose `uname` says `system` `machine`, whose PATH holds only
+ * {@link BASE_TOOLS}, `tools` and the `fakes`; with `source`, the real src/, deno.json and
+ * deno.lock (symlinked) beside its hooks/. Also the environment to run it in.
  */
 export function plugin(options: {
   uname?: [system: string, machine: string];
@@ -136,7 +127,7 @@ export function plugin(options: {
   env?: Record<string, string>;
   source?: boolean;
   extra?: string[];
-} = {}): Plugin {
+} = {}) {
   const temp = tempDir("lessons-plugin-");
   const root = join(temp.dir, "plugin");
   const dist = join(root, "dist");
@@ -159,13 +150,8 @@ export function plugin(options: {
     uname,
     ...options.fakes,
   });
-  return {
-    ...temp,
-    root,
-    dist,
-    launcher: join(root, "hooks", "run"),
-    env: { PATH: bin, ...options.env },
-  };
+  const env: Record<string, string> = { PATH: bin, ...options.env };
+  return { ...temp, root, dist, launcher: join(root, "hooks", "run"), env };
 }
 
 /** Result of a subprocess. */
@@ -197,23 +183,17 @@ export function sha256(bytes: Uint8Array | string): string {
 /** How the fake release answers one asset. */
 export type AssetMode = "good" | "missing" | "truncated-stream" | "short-content-length";
 
-/** A fake release on 127.0.0.1: `/rel/SHA256SUMS` and `/rel/<asset>`. */
-export interface FakeRelease extends AsyncDisposable {
-  base: string;
-  /** Paths requested, in order. */
-  requests: string[];
-  close(): Promise<void>;
-}
-
 /**
- * Serves `files` (name → bytes) and a SHA256SUMS listing `sums` (name → hex; defaults to the real
- * digests). `modes` makes an asset misbehave: 404, a chunked body that breaks off mid-way, or a
- * Content-Length longer than the body (both from a raw socket the release redirects to).
+ * A fake release on 127.0.0.1 (`base`: `/rel/SHA256SUMS` and `/rel/<asset>`; `requests`: the
+ * paths asked for, in order), serving `files` (name → bytes) and a SHA256SUMS listing `sums`
+ * (name → hex; defaults to the real digests). `modes` makes an asset misbehave: 404, a chunked
+ * body that breaks off mid-way, or a Content-Length longer than the body (both from a raw socket
+ * the release redirects to).
  */
 export function fakeRelease(
   files: Record<string, Uint8Array>,
   options: { sums?: Record<string, string>; modes?: Record<string, AssetMode> } = {},
-): FakeRelease {
+) {
   const requests: string[] = [];
   const sums = options.sums ??
     Object.fromEntries(Object.entries(files).map(([name, bytes]) => [name, sha256(bytes)]));
