@@ -88,6 +88,8 @@ Deno.test("the config file's relative paths are the file's; a missing named file
     join(data, "lessons-reinject.jsonc"),
     '{ "manifestPath": "m.json", "stateDir": "~/state" }',
   );
+  // It exists: a manifestPath naming no file is the config file's problem (messages_test).
+  Deno.writeTextFileSync(join(data, "m.json"), "{}");
   const vars: Record<string, string> = { CLAUDE_PLUGIN_DATA: data, HOME: box.dir };
   const loaded = (await loadSettings((name) => vars[name])).configFile;
   assertEquals(loaded.problems, []);
