@@ -1,8 +1,7 @@
 /** What one transcript line means to this hook; checked by hand, not zod: it runs on every call. */
-import { parseRefreshHeader, refreshLabelOf } from "./header.ts";
+import { refreshLabelOf } from "./header.ts";
 import { CANCELLED_ATTACHMENT, COMPACT_BOUNDARY, DELIVERED_ATTACHMENT } from "./claude_code.ts";
 import { FORK_CONTEXT_REF, RAN_ATTACHMENT } from "./claude_code.ts";
-import type { Threshold } from "./numbers.ts";
 
 export type Fields = Record<string, unknown>;
 
@@ -131,16 +130,18 @@ export function forkReferenceOf(entry: unknown) {
   return { parentSessionId, parentLastUuid };
 }
 
-/** The thresholds a refresh names, when `entry` records its delivery with `token` in its header. */
-export function refreshRecordedIn(entry: unknown, token: string): Threshold[] | undefined {
+/**
+ * What the walks back shared with the other hosts (io/host_lines.ts) read in a line: a compaction
+ * marker (and its boundary, when it is one), or the texts of a delivered hook answer.
+ */
+export function markedLineOf(entry: unknown) {
+  if (isCompactionMarker(entry)) {
+    return { kind: "compacted", boundary: compactionOf(entry) } as const;
+  }
   if (!isRecord(entry) || entry.type !== "attachment") return undefined;
   const attachment = entry.attachment;
   if (!isRecord(attachment) || attachment.type !== DELIVERED_ATTACHMENT) return undefined;
-  for (const line of stringsIn(attachment, 3)) {
-    const thresholds = parseRefreshHeader(line, token);
-    if (thresholds) return thresholds;
-  }
-  return undefined;
+  return { kind: "answer", texts: [...stringsIn(attachment, 3)] } as const;
 }
 
 /** What one line says about the delivery of answers headed with `token`. */

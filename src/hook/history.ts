@@ -7,7 +7,7 @@ import type { ContextFacts } from "../core/facts.ts";
 import { forkReferenceOf } from "../core/transcript_entry.ts";
 import { refreshToken } from "../io/state_store.ts";
 import { readerFor } from "../io/hosts.ts";
-import { historyOf, withTranscript } from "../io/transcript.ts";
+import { historyUpTo, withTranscript } from "../io/transcript.ts";
 import { parentTranscriptOf, type TranscriptRef } from "../io/session_files.ts";
 
 const decoder = new TextDecoder();
@@ -45,9 +45,9 @@ function inheritedFromParent(agentPath: string, mainPath: string | undefined): n
   const token = refreshToken(fork.parentSessionId);
   const history = withTranscript(
     parent,
-    (source, size) => historyOf(source, size, token, fork.parentLastUuid),
+    (source, size) => historyUpTo(source, size, token, fork.parentLastUuid),
   );
-  return failed(history) ? [] : history.refreshed;
+  return failed(history) ? [] : history?.refreshed ?? [];
 }
 
 /** The parent a fork's transcript names in its first line, or undefined. */

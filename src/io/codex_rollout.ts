@@ -11,11 +11,12 @@ import type { TranscriptUsage, TranscriptView, ViewQuery } from "../core/view.ts
 import { type ByteSource, cachedSource } from "./reverse_lines.ts";
 import { hostLines, MAX_SCAN_BYTES, type ReceiptQuery } from "./host_lines.ts";
 
-const lines = hostLines(
-  ROLLOUT_KEYS,
-  rolloutLineOf,
-  (line) => line.kind === "answer" ? line.texts : [],
-);
+const lines = hostLines({
+  keys: ROLLOUT_KEYS,
+  markers: ['"compacted"'],
+  lineOf: rolloutLineOf,
+  answersOf: (line) => line.kind === "answer" ? line.texts : [],
+});
 const { linesBack } = lines;
 
 /** The view of one call (`query.toolUseId`: its `call_id`), as `viewOf` gives Claude Code's. */

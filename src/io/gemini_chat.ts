@@ -5,17 +5,18 @@
  * a compression is the `$set` of a history that starts with a snapshot. The call's own message is
  * written before its AfterTool hook runs, so nothing is waited for.
  */
-import { CHAT_KEYS, chatLineOf, windowOf } from "../core/gemini.ts";
+import { CHAT_KEYS, chatLineOf, SNAPSHOT_TAG, windowOf } from "../core/gemini.ts";
 import type { ReceiptEvidence } from "../core/receipts.ts";
 import type { TranscriptView, ViewQuery } from "../core/view.ts";
 import { type ByteSource, cachedSource } from "./reverse_lines.ts";
 import { hostLines, MAX_SCAN_BYTES, type ReceiptQuery } from "./host_lines.ts";
 
-const lines = hostLines(
-  CHAT_KEYS,
-  chatLineOf,
-  (line) => line.kind === "results" ? line.results.flatMap((r) => r.answers) : [],
-);
+const lines = hostLines({
+  keys: CHAT_KEYS,
+  markers: [SNAPSHOT_TAG],
+  lineOf: chatLineOf,
+  answersOf: (line) => line.kind === "results" ? line.results.flatMap((r) => r.answers) : [],
+});
 const { linesBack } = lines;
 
 /** The view of one AfterTool call, as `viewOf` gives Claude Code's. */

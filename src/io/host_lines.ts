@@ -1,18 +1,21 @@
 /**
- * What the Codex and Gemini readers share: a JSON-lines file read backwards into a host's own line
- * kinds, the newest compaction marker in a range, and this hook's refreshes since the last one;
- * and the bounds every reader, Claude Code's too, reads back within.
+ * What every host's reader shares: a JSON-lines file read backwards into a host's own line kinds,
+ * the newest compaction marker in a range, this hook's refreshes since the last one, and the bounds
+ * every reader reads back within.
  */
 import { parseRefreshHeader, refreshLabelOf } from "../core/header.ts";
 import { parseLine } from "../core/transcript_entry.ts";
 import type { TranscriptView, ViewQuery } from "../core/view.ts";
 import type { ReceiptEvidence } from "../core/receipts.ts";
+import type { CompactionEvidence } from "../core/window.ts";
 import { type ByteSource, countingSource, readLinesBackward } from "./reverse_lines.ts";
 
-/** How far back a reader looks: the same bound as Claude Code's transcript reader. */
+/** How far back a reader looks for the usage, a compaction marker and this hook's refreshes. */
 export const MAX_SCAN_BYTES = 64 * 1024 * 1024;
 /** How far back the receipts are looked for (a few kilobytes are usually enough). */
 export const RECEIPT_MAX_BYTES = 8 * 1024 * 1024;
+/** A range is searched for marker texts this much at a time, natively, before any walk. */
+const SEARCH_CHUNK = 1024 * 1024;
 const decoder = new TextDecoder();
 
 /** What a host's view asks its receipts reader: back to `from`, for `calls`, headed `token`. */
@@ -28,25 +31,59 @@ export interface ReceiptFinds {
   response(): void;
 }
 
-/**
- * A host's file read backwards: `keys`, texts a meaningful line names (tested before parsing,
- * which costs more); `lineOf`, what a line is (`compacted`: a compaction marker); `answersOf`,
- * the hook answers a line records.
- */
-export function hostLines<L extends { kind: string }>(
-  keys: readonly string[],
-  lineOf: (raw: unknown) => L | undefined,
-  answersOf: (line: L) => readonly string[],
-) {
-  /** The meaningful lines, newest first, within `maxBytes` of the end. */
-  function* linesBack(source: ByteSource, size: number, maxBytes: number) {
+/** What a host's lines record, as the shared reading asks it. */
+interface HostLines<L extends { kind: string }> {
+  /** Texts a meaningful line holds: tested before parsing, which costs more. */
+  keys: readonly string[];
+  /** Texts one of which every compaction marker holds. */
+  markers: readonly string[];
+  /** What a line is (`compacted`: a compaction marker). */
+  lineOf(raw: unknown): L | undefined;
+  /** The texts of this hook's answers a line records. */
+  answersOf(line: L): readonly string[];
+  /** What the compaction marked by `line` at `at` is known to be, where the host says. */
+  compactionAt?(source: ByteSource, at: number, line: L): CompactionEvidence | undefined;
+}
+
+/** A host's file read backwards, each reading in the host's own terms. */
+export function hostLines<L extends { kind: string }>(host: HostLines<L>) {
+  const { keys, markers } = host;
+  const marks = (text: string) => markers.some((marker) => text.includes(marker));
+  /** The longest marker text: search pieces overlap by one less, so none is cut in two. */
+  const markerLength = Math.max(...markers.map((text) => text.length));
+
+  /** The meaningful lines (holding one of `texts`), newest first, within `maxBytes` of the end. */
+  function* linesBack(source: ByteSource, size: number, maxBytes: number, texts = keys) {
     for (const line of readLinesBackward(source, size, { maxBytes })) {
       if (line.oversized) continue;
       const text = decoder.decode(line.bytes);
-      if (!keys.some((key) => text.includes(key))) continue;
-      const parsed = lineOf(parseLine(line.bytes));
+      if (!texts.some((key) => text.includes(key))) continue;
+      const parsed = host.lineOf(parseLine(line.bytes));
       if (parsed) yield { start: line.start, line: parsed };
     }
+  }
+
+  /**
+   * The newest compaction marker in `from`..`size` within {@link MAX_SCAN_BYTES} of the end (and
+   * whether the whole range was read): a native search for the marker texts first, as a byte
+   * loop costs a cold process its compiling; a walk back only on a hit.
+   */
+  function markersSince(source: ByteSource, size: number, from: number): Partial<TranscriptView> {
+    const start = Math.max(from, size - MAX_SCAN_BYTES);
+    const markersChecked = start === from;
+    let found = false;
+    for (let at = start; at < size && !found; at += SEARCH_CHUNK) {
+      const lo = Math.max(start, at - markerLength + 1);
+      found = marks(decoder.decode(source.readAt(lo, Math.min(size, at + SEARCH_CHUNK) - lo)));
+    }
+    if (!found) return { markersChecked };
+    for (const { start: at, line } of linesBack(source, size, size - start, markers)) {
+      if (at < start) break;
+      if (line.kind !== "compacted") continue;
+      const compaction = host.compactionAt?.(source, at, line);
+      return { markerSince: at, markersChecked, ...(compaction ? { compaction } : {}) };
+    }
+    return { markersChecked };
   }
 
   /**
@@ -60,16 +97,8 @@ export function hostLines<L extends { kind: string }>(
     receiptsOf: (source: ByteSource, size: number, query: ReceiptQuery) => ReceiptEvidence,
   ): TranscriptView {
     const { size } = view;
-    const from = query.markersFrom;
-    if (from !== undefined && view.markerAfterUsage === undefined) {
-      const start = Math.max(from, size - MAX_SCAN_BYTES);
-      view.markersChecked = start === from;
-      for (const { start: at, line } of linesBack(source, size, size - start)) {
-        if (at < start) break;
-        if (line.kind !== "compacted") continue;
-        view.markerSince = at;
-        break;
-      }
+    if (query.markersFrom !== undefined && view.markerAfterUsage === undefined) {
+      Object.assign(view, markersSince(source, size, query.markersFrom));
     }
     if (query.receipts) view.receipts = receiptsOf(source, size, query.receipts);
     view.bytesRead = source.bytesRead;
@@ -113,17 +142,21 @@ export function hostLines<L extends { kind: string }>(
     return { from, results, answers, cancelled: [], responses, records: true };
   }
 
-  /** This hook's refreshes since the newest compaction, as io/transcript.ts's `historyOf`. */
-  function historyOf(raw: ByteSource, size: number, token: string) {
+  /**
+   * Walks back through the first `size` bytes to the newest compaction marker, collecting this
+   * hook's refreshes (headers carrying `token`); `truncated`: `maxBytes` ran out first.
+   */
+  function historyOf(raw: ByteSource, size: number, token: string, maxBytes = MAX_SCAN_BYTES) {
+    // One pass back over up to 64 MiB: a cache would hold every chunk until the end.
     const source = countingSource(raw);
     const refreshed = new Set<number>();
     let marker: number | undefined;
-    for (const { start, line } of linesBack(source, size, MAX_SCAN_BYTES)) {
+    for (const { start, line } of linesBack(source, size, maxBytes)) {
       if (line.kind === "compacted") {
         marker = start;
         break;
       }
-      for (const text of answersOf(line)) {
+      for (const text of host.answersOf(line)) {
         for (const t of parseRefreshHeader(text, token) ?? []) refreshed.add(t);
       }
     }
@@ -131,7 +164,7 @@ export function hostLines<L extends { kind: string }>(
     return {
       ...(marker === undefined ? {} : { marker }),
       refreshed: [...refreshed].sort((a, b) => a - b),
-      truncated: marker === undefined && bytesRead >= MAX_SCAN_BYTES && size > bytesRead,
+      truncated: marker === undefined && bytesRead >= maxBytes && size > bytesRead,
       bytesRead,
     };
   }

@@ -23,7 +23,7 @@ export const TOOL_CALL_EVENTS: readonly string[] = [...CLAUDE_CODE_EVENTS, AFTER
 /** What the shared steps ask of a host: its transcript's reader, and its own settings. */
 export interface TranscriptReader {
   viewOf: typeof viewOf;
-  historyOf: (...args: Parameters<typeof rolloutHistoryOf>) => ReturnType<typeof historyOf>;
+  historyOf: typeof historyOf;
   /** Where the hook ran, read forward (`status --timeline`); absent: Claude Code's own reading. */
   pointsOf?: typeof rolloutPointsOf;
   /** What a session of another host runs under instead of Claude Code's settings. */

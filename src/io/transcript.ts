@@ -5,9 +5,9 @@ import {
   type EntryUsage,
   holdsToolUse,
   isCompactionMarker,
+  markedLineOf,
   mayBeUsage,
   parseLine,
-  refreshRecordedIn,
   tokenUsageIn,
   usageOf,
 } from "../core/transcript_entry.ts";
@@ -19,22 +19,32 @@ import { fail, type Failure } from "../core/result.ts";
 import { fieldOf } from "../schemas/guards.ts";
 import { chainFrom } from "./chain_walk.ts";
 import { receiptsOf } from "./receipts_scan.ts";
-import {
-  type ByteSource,
-  cachedSource,
-  countingSource,
-  fileSource,
-  readLinesBackward,
-} from "./reverse_lines.ts";
+import { type ByteSource, cachedSource, fileSource, readLinesBackward } from "./reverse_lines.ts";
+import { hostLines, MAX_SCAN_BYTES } from "./host_lines.ts";
 
-/** The usage scan, the marker search and the history walk read at most this much. */
-const MAX_SCAN_BYTES = 64 * 1024 * 1024;
-const SEARCH_CHUNK = 1024 * 1024;
 /** Lines before a summary entry in which its `compact_boundary` is looked for. */
 const PAIR_LINES = 8;
 
 const decoder = new TextDecoder();
 const mayMark = (text: string) => COMPACTION_MARKER_TEXTS.some((marker) => text.includes(marker));
+
+/** Claude Code's lines as the walks shared with the other hosts read them. */
+const lines = hostLines({
+  keys: [...COMPACTION_MARKER_TEXTS, DELIVERED_ATTACHMENT],
+  markers: COMPACTION_MARKER_TEXTS,
+  lineOf: markedLineOf,
+  answersOf: (line) => line.kind === "answer" ? line.texts : [],
+  compactionAt: (source, at, line) =>
+    line.kind === "compacted"
+      ? compactionEvidence(source, at, line.boundary).compaction
+      : undefined,
+});
+
+/**
+ * Walks back through the first `size` bytes to the newest compaction marker, collecting this
+ * hook's refreshes (headers carrying `token`); `truncated`: out of bytes.
+ */
+export const historyOf = lines.historyOf;
 
 /** A command's transcripts, kept open: it reads one in several steps, opening it once. */
 let kept: Map<string, Deno.FsFile> | undefined;
@@ -100,7 +110,7 @@ export function viewOf(raw: ByteSource, size: number, query: ViewQuery): Transcr
     if (marks && isCompactionMarker(entry)) {
       marker = line.start;
       if (!newest) view.markerAfterUsage = line.start;
-      const { compaction, last } = compactionEvidence(source, line.start, entry);
+      const { compaction, last } = compactionEvidence(source, line.start, compactionOf(entry));
       if (compaction) view.compaction = compaction;
       if (last && !newest) view.compactedUsage = last;
       break;
@@ -143,51 +153,24 @@ export function viewOf(raw: ByteSource, size: number, query: ViewQuery): Transcr
     view.usage = newest;
     view.callPresent ||= newest.matched;
   }
-  if (query.markersFrom !== undefined && view.markerAfterUsage === undefined) {
-    Object.assign(view, markersSince(source, size, query.markersFrom));
-  }
   if (own?.link && query.chainTips) {
     view.chain = chainFrom(source, size, own.at, own.link, new Set(query.chainTips));
   }
-  if (query.receipts) {
-    view.receipts = receiptsOf(source, size, { ...query.receipts, sidechainFile });
-  }
-  view.bytesRead = source.bytesRead;
-  return view;
-}
-
-/** The longest marker text: chunks overlap by one less, so a text across two is not missed. */
-const MARKER_LENGTH = Math.max(...COMPACTION_MARKER_TEXTS.map((text) => text.length));
-
-/** The newest marker in `from`..`size`: a text search first, a walk back only on a hit. */
-function markersSince(source: ByteSource, size: number, from: number): Partial<TranscriptView> {
-  const start = Math.max(from, size - MAX_SCAN_BYTES);
-  const markersChecked = start === from;
-  let found = false;
-  for (let at = start; at < size && !found; at += SEARCH_CHUNK) {
-    const lo = Math.max(start, at - MARKER_LENGTH + 1);
-    // Searched natively: a JavaScript byte loop costs a cold process its compiling.
-    found = mayMark(decoder.decode(source.readAt(lo, Math.min(size, at + SEARCH_CHUNK) - lo)));
-  }
-  if (!found) return { markersChecked };
-  for (const line of readLinesBackward(source, size, { maxBytes: size - start })) {
-    if (line.start < start) break;
-    if (line.oversized || !mayMark(decoder.decode(line.bytes))) continue;
-    const entry = parseLine(line.bytes);
-    if (!isCompactionMarker(entry)) continue;
-    const { compaction } = compactionEvidence(source, line.start, entry);
-    return { markerSince: line.start, markersChecked, ...(compaction ? { compaction } : {}) };
-  }
-  return { markersChecked };
+  return lines.finishView(
+    view,
+    source,
+    query,
+    (source, size, receipts) => receiptsOf(source, size, { ...receipts, sidechainFile }),
+  );
 }
 
 /** The compaction marked at `at` (2.x: its boundary a few lines up; 1.0.x none), its last usage. */
 function compactionEvidence(
   source: ByteSource,
   at: number,
-  entry: unknown,
+  marked: CompactionEvidence | undefined,
 ): { compaction?: CompactionEvidence; last?: EntryUsage } {
-  let boundary = compactionOf(entry);
+  let boundary = marked;
   let looked = 0;
   for (const line of readLinesBackward(source, at, { maxBytes: 1024 * 1024 })) {
     if (line.oversized) continue;
@@ -207,54 +190,15 @@ function compactionEvidence(
   return boundary ? { compaction: boundary } : {};
 }
 
-/** `refreshed`: thresholds of this hook's refreshes since `marker`; `truncated`: out of bytes. */
-interface History {
-  marker?: number;
-  refreshed: number[];
-  truncated: boolean;
-  bytesRead: number;
-}
-
 /**
- * Walks back through the first `size` bytes to the newest compaction marker, collecting this
- * hook's refreshes (headers carrying `token`). With `upToUuid`, only that entry and what precedes
- * it count (a fork's parent up to the fork point); none when no entry has it.
+ * This hook's refreshes (headers carrying `token`) as `historyOf` finds them, counting only the
+ * entry `uuid` and what precedes it (a fork's parent up to the fork point); none without it.
  */
-export function historyOf(
-  raw: ByteSource,
-  size: number,
-  token: string,
-  upToUuid?: string,
-  maxBytes = MAX_SCAN_BYTES,
-): History {
-  // One pass back over up to 64 MiB: a cache would hold every chunk until the end.
-  const source = countingSource(raw);
-  const refreshed = new Set<number>();
-  let reached = upToUuid === undefined;
-  let marker: number | undefined;
-  for (const line of readLinesBackward(source, size, { maxBytes })) {
-    if (line.oversized) continue;
-    const text = decoder.decode(line.bytes);
-    if (!reached) {
-      if (!text.includes(upToUuid!) || fieldOf(parseLine(line.bytes), "uuid") !== upToUuid) {
-        continue;
-      }
-      reached = true;
-    }
-    const marks = mayMark(text);
-    if (!marks && !(text.includes(DELIVERED_ATTACHMENT) && text.includes(token))) continue;
-    const entry = parseLine(line.bytes);
-    if (marks && isCompactionMarker(entry)) {
-      marker = line.start;
-      break;
-    }
-    for (const t of refreshRecordedIn(entry, token) ?? []) refreshed.add(t);
+export function historyUpTo(source: ByteSource, size: number, token: string, uuid: string) {
+  for (const line of readLinesBackward(source, size, { maxBytes: MAX_SCAN_BYTES })) {
+    if (line.oversized || !decoder.decode(line.bytes).includes(uuid)) continue;
+    if (fieldOf(parseLine(line.bytes), "uuid") !== uuid) continue;
+    return historyOf(source, line.start + line.bytes.length, token);
   }
-  const { bytesRead } = source;
-  return {
-    ...(marker === undefined ? {} : { marker }),
-    refreshed: reached ? [...refreshed].sort((a, b) => a - b) : [],
-    truncated: marker === undefined && bytesRead >= maxBytes && size > bytesRead,
-    bytesRead,
-  };
+  return undefined;
 }

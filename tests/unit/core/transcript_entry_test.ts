@@ -4,7 +4,7 @@ import {
   forkReferenceOf,
   holdsToolUse,
   isCompactionMarker,
-  refreshRecordedIn,
+  markedLineOf,
   usageOf,
 } from "../../../src/core/transcript_entry.ts";
 import { join } from "node:path";
@@ -59,12 +59,14 @@ Deno.test("isCompactionMarker() knows both markers and nothing else", () => {
   assertEquals(got, [true, true, false, false, false]);
 });
 
-Deno.test("refreshRecordedIn() reads only hook_additional_context attachments", () => {
+Deno.test("markedLineOf() reads markers and only hook_additional_context attachments", () => {
   const header = "[lessons-reinject refresh 30 ref=0badc0de] Context refresh";
-  assertEquals(refreshRecordedIn(entries.refresh(header, "t"), "0badc0de"), [30]);
+  const answer = markedLineOf(entries.refresh(header, "t"));
+  assertEquals(answer?.kind === "answer" && answer.texts.includes(header), true);
   const other = entries.refresh(header, "t") as { attachment: { type: string } };
   other.attachment.type = "hook_success";
-  assertEquals(refreshRecordedIn(other, "0badc0de"), undefined);
+  assertEquals(markedLineOf(other), undefined);
+  assertEquals(markedLineOf(entries.compactBoundary())?.kind, "compacted");
 });
 
 Deno.test("holdsToolUse() finds this call's entry even when its usage is all zero", () => {

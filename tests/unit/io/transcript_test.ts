@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import type { ByteSource } from "../../../src/io/reverse_lines.ts";
-import { historyOf, viewOf, withTranscript } from "../../../src/io/transcript.ts";
+import { historyOf, historyUpTo, viewOf, withTranscript } from "../../../src/io/transcript.ts";
 import { resolveWindow } from "../../../src/core/window.ts";
 import { join } from "node:path";
 import {
@@ -210,7 +210,7 @@ Deno.test("the history walk reports a truncated scan past its byte budget; the s
   const above = markersSince(source, size, 10);
   assertEquals([above.markerSince, above.markersChecked], [undefined, true]);
   // The budget is checked between 64 KiB reads: one read, then it stops short of the marker.
-  const budget = historyOf(source, size, "none", undefined, 1000);
+  const budget = historyOf(source, size, "none", 1000);
   assertEquals([budget.marker, budget.truncated], [undefined, true]);
 });
 
@@ -306,9 +306,19 @@ Deno.test("the usage scan reads the boundary behind the summary entry, and the m
     ]));
     assertEquals([scan.compaction?.model, scan.compaction?.preTokens], ["claude-opus-5", 150000]);
   });
+  await t.step("the search since a point finds an older boundary's evidence too", () => {
+    const { source, size } = memory([
+      entries.assistant(150_000, ["a"], { model: "claude-opus-5" }),
+      entries.compactBoundary(),
+      entries.assistant(20_000, ["b"]),
+    ]);
+    const scan = markersSince(source, size, 0);
+    ok(scan.markerSince !== undefined && scan.markerAfterUsage === undefined);
+    assertEquals([scan.compaction?.model, scan.compaction?.preTokens], ["claude-opus-5", 150000]);
+  });
 });
 
-Deno.test("historyOf() with upToUuid passes over what came after that entry, markers included", async (t) => {
+Deno.test("historyUpTo() passes over what came after that entry, markers included", async (t) => {
   const forkPoint = entries.refresh(header("52"), "b");
   const lines = [
     entries.refresh(header("30"), "z"),
@@ -323,21 +333,19 @@ Deno.test("historyOf() with upToUuid passes over what came after that entry, mar
   ];
   const { source, size } = memory(lines);
   await t.step("up to the entry, back to the compaction before it", () => {
-    const scan = historyOf(source, size, TOKEN, String(forkPoint.uuid));
-    assertEquals(scan.refreshed, [30, 52]);
-    ok(scan.marker !== undefined);
+    const scan = historyUpTo(source, size, TOKEN, String(forkPoint.uuid));
+    assertEquals(scan?.refreshed, [30, 52]);
+    ok(scan?.marker !== undefined);
   });
   await t.step("an entry that is not there: nothing", () => {
-    const scan = historyOf(source, size, TOKEN, "no-such-uuid");
-    assertEquals([scan.refreshed, scan.marker], [[], undefined]);
+    assertEquals(historyUpTo(source, size, TOKEN, "no-such-uuid"), undefined);
   });
   await t.step("a uuid quoted in another line does not count as the entry", () => {
     const quoted = memory([
       entries.refresh(header("30"), "a"),
       entries.refresh(`${header("52")} mentions ${String(forkPoint.uuid)}`, "b"),
     ]);
-    const scan = historyOf(quoted.source, quoted.size, TOKEN, String(forkPoint.uuid));
-    assertEquals(scan.refreshed, []);
+    assertEquals(historyUpTo(quoted.source, quoted.size, TOKEN, String(forkPoint.uuid)), undefined);
   });
 });
 
