@@ -71,6 +71,10 @@ export function refreshLabelOf(text: string, token: string): string | undefined 
   return match && match[2] === token ? match[1] : undefined;
 }
 
+/** The label of the first of `texts` that is a refresh header written with `token`. */
+export const labelIn = (texts: readonly string[], token: string): string | undefined =>
+  texts.map((text) => refreshLabelOf(text, token)).find((label) => label !== undefined);
+
 /** The thresholds a refresh header written with `token` names: `30,60k` is 30 and 60000. */
 export function parseRefreshHeader(text: string, token: string): Threshold[] | undefined {
   const label = refreshLabelOf(text, token);

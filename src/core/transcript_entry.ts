@@ -1,5 +1,4 @@
 /** What one transcript line means to this hook; checked by hand, not zod: it runs on every call. */
-import { refreshLabelOf } from "./header.ts";
 import { CANCELLED_ATTACHMENT, COMPACT_BOUNDARY, DELIVERED_ATTACHMENT } from "./claude_code.ts";
 import { FORK_CONTEXT_REF, RAN_ATTACHMENT } from "./claude_code.ts";
 
@@ -130,46 +129,41 @@ export function forkReferenceOf(entry: unknown) {
   return { parentSessionId, parentLastUuid };
 }
 
-/**
- * What the walks back shared with the other hosts (io/host_lines.ts) read in a line: a compaction
- * marker (and its boundary, when it is one), or the texts of a delivered hook answer.
- */
-export function markedLineOf(entry: unknown) {
-  if (isCompactionMarker(entry)) {
-    return { kind: "compacted", boundary: compactionOf(entry) } as const;
-  }
-  if (!isRecord(entry) || entry.type !== "attachment") return undefined;
-  const attachment = entry.attachment;
-  if (!isRecord(attachment) || attachment.type !== DELIVERED_ATTACHMENT) return undefined;
-  return { kind: "answer", texts: [...stringsIn(attachment, 3)] } as const;
-}
-
-/** What one line says about the delivery of answers headed with `token`. */
-type ReceiptLine =
-  | { kind: "answer"; call: string; label: string }
+/** What one line records of a compaction or of hook answers. */
+type RecordLine =
+  | { kind: "compacted"; boundary: ReturnType<typeof compactionOf> }
+  | { kind: "answer"; call: string | undefined; texts: string[] }
   | { kind: "cancelled"; call: string }
   | { kind: "ran"; call: string; event: string | undefined }
   | { kind: "result"; calls: string[] }
   | { kind: "response"; messageId: string | undefined; version: string | undefined };
 
-export function receiptLineOf(
-  entry: unknown,
-  token: string,
-  sidechainFile: boolean,
-): ReceiptLine | undefined {
-  if (!isRecord(entry) || (entry.isSidechain === true && !sidechainFile)) return undefined;
+/**
+ * What a line records, as the walks back shared with the other hosts (io/host_lines.ts) and the
+ * replay read it: a compaction marker (and its boundary, when it is one), a hook's answer (its
+ * texts), its cancellation or its run, tool results, or a response; `sidechain`: a subagent's.
+ */
+export function recordLineOf(entry: unknown): (RecordLine & { sidechain?: true }) | undefined {
+  const line = recordOf(entry);
+  return line && isRecord(entry) && entry.isSidechain === true
+    ? { ...line, sidechain: true }
+    : line;
+}
+
+function recordOf(entry: unknown): RecordLine | undefined {
+  if (isCompactionMarker(entry)) return { kind: "compacted", boundary: compactionOf(entry) };
+  if (!isRecord(entry)) return undefined;
   if (entry.type === "attachment") {
     const attachment = entry.attachment;
-    const call = isRecord(attachment) ? text(attachment.toolUseID) : undefined;
-    if (!isRecord(attachment) || call === undefined) return undefined;
+    if (!isRecord(attachment)) return undefined;
+    const call = text(attachment.toolUseID);
+    if (attachment.type === DELIVERED_ATTACHMENT) {
+      return { kind: "answer", call, texts: [...stringsIn(attachment, 3)] };
+    }
+    if (call === undefined) return undefined;
     if (attachment.type === CANCELLED_ATTACHMENT) return { kind: "cancelled", call };
     if (attachment.type === RAN_ATTACHMENT) {
       return { kind: "ran", call, event: text(attachment.hookEvent) };
-    }
-    if (attachment.type !== DELIVERED_ATTACHMENT) return undefined;
-    for (const line of stringsIn(attachment.content, 1)) {
-      const label = refreshLabelOf(line, token);
-      if (label !== undefined) return { kind: "answer", call, label };
     }
     return undefined;
   }
@@ -178,7 +172,8 @@ export function receiptLineOf(
     const calls = idsOf(message.content, "tool_result", "tool_use_id");
     return calls.length > 0 ? { kind: "result", calls } : undefined;
   }
-  const usage = usageOf(entry, sidechainFile);
+  // Sidechain entries too: the reader tells a subagent's own file.
+  const usage = usageOf(entry, true);
   return usage && { kind: "response", messageId: usage.messageId, version: usage.version };
 }
 

@@ -9,7 +9,7 @@ import {
   COMPACTION_MARKER_TEXTS,
   DELIVERED_ATTACHMENT,
 } from "../core/claude_code.ts";
-import { type RefreshCause, refreshLabelOf } from "../core/header.ts";
+import { labelIn, type RefreshCause } from "../core/header.ts";
 import type { CompactSettings } from "../core/compaction_point.ts";
 import { decideReset, type DecideSettings, decideToolCall, type Decision } from "../core/decide.ts";
 import {
@@ -21,7 +21,7 @@ import {
 import type { State } from "../schemas/state.ts";
 import { compactionFacts, measure, type MeasureSettings } from "../core/measure.ts";
 import type { NoReading, Reading } from "../core/reading.ts";
-import { isCompactionMarker, receiptLineOf } from "../core/transcript_entry.ts";
+import { isCompactionMarker, recordLineOf } from "../core/transcript_entry.ts";
 import { viewQuery } from "../core/view.ts";
 import { EMPTY_STATE } from "../schemas/guards.ts";
 import { type ByteSource, joinLastFirst } from "../io/reverse_lines.ts";
@@ -127,9 +127,12 @@ function pointsOf(source: ByteSource, size: number, sidechainFile: boolean, toke
     }
     const entry = parseLine(line);
     if (!isRecord(entry)) continue;
-    const receipt = record ? receiptLineOf(entry, token, sidechainFile) : undefined;
-    if (receipt?.kind === "answer") recordAnswer(answered, receipt.call, receipt.label, end);
-    else if (receipt?.kind === "cancelled") answered.cancelled.add(receipt.call);
+    const found = record ? recordLineOf(entry) : undefined;
+    const receipt = found?.sidechain && !sidechainFile ? undefined : found;
+    const label = receipt?.kind === "answer" ? labelIn(receipt.texts, token) : undefined;
+    if (receipt?.kind === "answer" && receipt.call && label) {
+      recordAnswer(answered, receipt.call, label, end);
+    } else if (receipt?.kind === "cancelled") answered.cancelled.add(receipt.call);
     else if (isCompactionMarker(entry)) {
       // 2.x writes the boundary and then its summary: one compaction.
       if (entry.type === "user" && points.at(-1)?.kind === "compaction") continue;
@@ -167,7 +170,7 @@ function rolloutAnswered(all: RolloutPoint[], token: string) {
       points.push(point);
       continue;
     }
-    const label = point.texts.map((text) => refreshLabelOf(text, token)).find((l) => l);
+    const label = labelIn(point.texts, token);
     const last = points.at(-1);
     const call = last?.kind === "call" ? last.toolUseId : undefined;
     if (label) recordAnswer(answered, call, label, point.end);

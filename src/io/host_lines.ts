@@ -3,7 +3,7 @@
  * the newest compaction marker in a range, this hook's refreshes since the last one, and the bounds
  * every reader reads back within.
  */
-import { parseRefreshHeader, refreshLabelOf } from "../core/header.ts";
+import { labelIn, parseRefreshHeader } from "../core/header.ts";
 import { parseLine } from "../core/transcript_entry.ts";
 import type { TranscriptView, ViewQuery } from "../core/view.ts";
 import type { ReceiptEvidence } from "../core/receipts.ts";
@@ -29,7 +29,14 @@ export interface ReceiptFinds {
   answer(call: string, texts: readonly string[]): void;
   /** A model response is on this line (the newest two are kept). */
   response(): void;
+  /** Claude Code: the hook of `call` was cancelled (a record: this release records outcomes). */
+  cancelled(call: string): void;
+  /** Claude Code: the hook of `call` ran, and this release records it. */
+  ran(call: string): void;
 }
+
+/** Which lines a walk back parses (`holds`: by their text), and where it stops (`from`). */
+type Walk = { holds?: (text: string) => boolean; from?: number; read?: { lowest: number } };
 
 /** What a host's lines record, as the shared reading asks it. */
 interface HostLines<L extends { kind: string }> {
@@ -52,12 +59,24 @@ export function hostLines<L extends { kind: string }>(host: HostLines<L>) {
   /** The longest marker text: search pieces overlap by one less, so none is cut in two. */
   const markerLength = Math.max(...markers.map((text) => text.length));
 
-  /** The meaningful lines (holding one of `texts`), newest first, within `maxBytes` of the end. */
-  function* linesBack(source: ByteSource, size: number, maxBytes: number, texts = keys) {
+  const holdsKey = (text: string) => keys.some((key) => text.includes(key));
+
+  /**
+   * The meaningful lines (`holds` tells by their text), newest first, within `maxBytes`, and back
+   * to the first line that starts before `from`; `read.lowest`: where the last line read starts.
+   */
+  function* linesBack(
+    source: ByteSource,
+    size: number,
+    maxBytes: number,
+    { holds = holdsKey, from = 0, read }: Walk = {},
+  ) {
     for (const line of readLinesBackward(source, size, { maxBytes })) {
+      if (read) read.lowest = line.start;
+      if (line.start < from) return;
       if (line.oversized) continue;
       const text = decoder.decode(line.bytes);
-      if (!texts.some((key) => text.includes(key))) continue;
+      if (!holds(text)) continue;
       const parsed = host.lineOf(parseLine(line.bytes));
       if (parsed) yield { start: line.start, line: parsed };
     }
@@ -77,8 +96,8 @@ export function hostLines<L extends { kind: string }>(host: HostLines<L>) {
       found = marks(decoder.decode(source.readAt(lo, Math.min(size, at + SEARCH_CHUNK) - lo)));
     }
     if (!found) return { markersChecked };
-    for (const { start: at, line } of linesBack(source, size, size - start, markers)) {
-      if (at < start) break;
+    const walk = { holds: marks, from: start };
+    for (const { start: at, line } of linesBack(source, size, size - start, walk)) {
       if (line.kind !== "compacted") continue;
       const compaction = host.compactionAt?.(source, at, line);
       return { markerSince: at, markersChecked, ...(compaction ? { compaction } : {}) };
@@ -107,18 +126,24 @@ export function hostLines<L extends { kind: string }>(host: HostLines<L>) {
 
   /**
    * The receipts of `query.calls` back to `query.from`, within {@link RECEIPT_MAX_BYTES}: `visit`
-   * tells what each line records, in the host's own terms (its record is always kept: `records`).
+   * tells what each line records, in the host's own terms; `records`: the host records every
+   * delivered answer (else it is learnt from the lines); `mayRecord`: which lines are worth parsing,
+   * given what was found (else those holding a key).
    */
   function receiptsBack(
     source: ByteSource,
     size: number,
     query: ReceiptQuery,
     visit: (line: L, finds: ReceiptFinds) => void,
+    { records = true, mayRecord }: {
+      records?: boolean;
+      mayRecord?: (text: string, found: ReceiptEvidence) => boolean;
+    } = {},
   ): ReceiptEvidence {
     const results: Record<string, number> = {};
     const answers: Record<string, number[]> = {};
-    const responses: number[] = [];
-    let from = size;
+    const [responses, cancelled]: [number[], string[]] = [[], []];
+    const found = { from: size, results, answers, cancelled, responses, records };
     let at = size;
     const asked = (call: string) => query.calls.includes(call);
     const finds: ReceiptFinds = {
@@ -126,20 +151,31 @@ export function hostLines<L extends { kind: string }>(host: HostLines<L>) {
         if (asked(call)) results[call] ??= at;
       },
       answer: (call, texts) => {
-        const ours = texts.some((text) => refreshLabelOf(text, query.token) !== undefined);
-        if (ours && asked(call)) (answers[call] ??= []).push(at);
+        if (labelIn(texts, query.token) !== undefined && asked(call)) {
+          (answers[call] ??= []).push(at);
+        }
       },
       response: () => {
         if (responses.length < 2) responses.push(at);
       },
+      cancelled: (call) => {
+        if (!asked(call)) return;
+        cancelled.push(call);
+        found.records = true;
+      },
+      ran: (call) => {
+        found.records ||= asked(call);
+      },
     };
-    for (const { start, line } of linesBack(source, size, RECEIPT_MAX_BYTES)) {
-      from = Math.max(start, query.from);
-      if (start < query.from) break;
+    const holds = mayRecord ? (text: string) => mayRecord(text, found) : holdsKey;
+    const read = { lowest: size };
+    const walk = { holds, from: query.from, read };
+    for (const { start, line } of linesBack(source, size, RECEIPT_MAX_BYTES, walk)) {
       at = start;
       visit(line, finds);
     }
-    return { from, results, answers, cancelled: [], responses, records: true };
+    found.from = Math.max(read.lowest, query.from);
+    return found;
   }
 
   /**

@@ -5,22 +5,30 @@ import {
   type EntryUsage,
   holdsToolUse,
   isCompactionMarker,
-  markedLineOf,
   mayBeUsage,
   parseLine,
+  recordLineOf,
   tokenUsageIn,
   usageOf,
 } from "../core/transcript_entry.ts";
 import type { TranscriptUsage, TranscriptView, ViewQuery } from "../core/view.ts";
-import type { CompactionEvidence } from "../core/window.ts";
-import { COMPACTION_MARKER_TEXTS, DELIVERED_ATTACHMENT, TOOL_SEARCH } from "../core/claude_code.ts";
+import { type CompactionEvidence, compareVersions } from "../core/window.ts";
+import {
+  CANCELLED_ATTACHMENT,
+  COMPACTION_MARKER_TEXTS,
+  DELIVERED_ATTACHMENT,
+  RAN_ATTACHMENT,
+  RECORDS_HOOK_OUTCOMES_FROM,
+  RECORDS_IN_SUBAGENT_FILES_FROM,
+  SESSION_START,
+  TOOL_SEARCH,
+} from "../core/claude_code.ts";
 import { messageOf } from "../core/errors.ts";
 import { fail, type Failure } from "../core/result.ts";
 import { fieldOf } from "../schemas/guards.ts";
 import { chainFrom } from "./chain_walk.ts";
-import { receiptsOf } from "./receipts_scan.ts";
 import { type ByteSource, cachedSource, fileSource, readLinesBackward } from "./reverse_lines.ts";
-import { hostLines, MAX_SCAN_BYTES } from "./host_lines.ts";
+import { hostLines, MAX_SCAN_BYTES, type ReceiptQuery } from "./host_lines.ts";
 
 /** Lines before a summary entry in which its `compact_boundary` is looked for. */
 const PAIR_LINES = 8;
@@ -32,7 +40,7 @@ const mayMark = (text: string) => COMPACTION_MARKER_TEXTS.some((marker) => text.
 const lines = hostLines({
   keys: [...COMPACTION_MARKER_TEXTS, DELIVERED_ATTACHMENT],
   markers: COMPACTION_MARKER_TEXTS,
-  lineOf: markedLineOf,
+  lineOf: recordLineOf,
   answersOf: (line) => line.kind === "answer" ? line.texts : [],
   compactionAt: (source, at, line) =>
     line.kind === "compacted"
@@ -156,12 +164,53 @@ export function viewOf(raw: ByteSource, size: number, query: ViewQuery): Transcr
   if (own?.link && query.chainTips) {
     view.chain = chainFrom(source, size, own.at, own.link, new Set(query.chainTips));
   }
-  return lines.finishView(
-    view,
-    source,
-    query,
-    (source, size, receipts) => receiptsOf(source, size, { ...receipts, sidechainFile }),
-  );
+  const receipts = (source: ByteSource, size: number, asked: ReceiptQuery) =>
+    receiptsOf(source, size, asked, sidechainFile);
+  return lines.finishView(view, source, query, receipts);
+}
+
+/**
+ * Claude Code's records of this hook's answers back to `query.from`, parsing only lines that can
+ * hold a record of `query.calls`; whether this release records them at all (core/claude_code.ts).
+ */
+function receiptsOf(source: ByteSource, size: number, query: ReceiptQuery, sidechainFile: boolean) {
+  const { calls, token } = query;
+  let newestVersion: string | undefined;
+  let lastMessage: string | undefined;
+  let responses = 0;
+  const evidence = lines.receiptsBack(source, size, query, (line, finds) => {
+    if (line.sidechain && !sidechainFile) return;
+    if (line.kind === "answer" && line.call !== undefined) finds.answer(line.call, line.texts);
+    else if (line.kind === "cancelled") finds.cancelled(line.call);
+    else if (line.kind === "ran") {
+      finds.ran(line.call);
+      // SessionStart's record carries an id of its own, not the call's.
+      if (line.event === SESSION_START) finds.ran(SESSION_START);
+    } else if (line.kind === "result") {
+      for (const call of line.calls) finds.result(call);
+    } else if (line.kind === "response") {
+      // One response may be split over entries sharing its message id: count it once.
+      if (responses++ === 0 || !line.messageId || line.messageId !== lastMessage) {
+        finds.response();
+        lastMessage = line.messageId;
+        newestVersion ??= line.version;
+      }
+    }
+  }, {
+    records: false,
+    mayRecord: (text, found) =>
+      (text.includes(DELIVERED_ATTACHMENT) && text.includes(token)) ||
+      text.includes(CANCELLED_ATTACHMENT) ||
+      (!found.records && text.includes(RAN_ATTACHMENT)) ||
+      (text.includes('"tool_result"') && calls.some((c) => text.includes(c))) ||
+      (found.responses.length < 2 && mayBeUsage(text)),
+  });
+  // Claude Code records hook outcomes from these releases on (core/claude_code.ts).
+  if (newestVersion !== undefined) {
+    const from = sidechainFile ? RECORDS_IN_SUBAGENT_FILES_FROM : RECORDS_HOOK_OUTCOMES_FROM;
+    evidence.records ||= compareVersions(newestVersion, from) >= 0;
+  }
+  return evidence;
 }
 
 /** The compaction marked at `at` (2.x: its boundary a few lines up; 1.0.x none), its last usage. */

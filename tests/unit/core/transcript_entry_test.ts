@@ -4,7 +4,7 @@ import {
   forkReferenceOf,
   holdsToolUse,
   isCompactionMarker,
-  markedLineOf,
+  recordLineOf,
   usageOf,
 } from "../../../src/core/transcript_entry.ts";
 import { join } from "node:path";
@@ -59,14 +59,16 @@ Deno.test("isCompactionMarker() knows both markers and nothing else", () => {
   assertEquals(got, [true, true, false, false, false]);
 });
 
-Deno.test("markedLineOf() reads markers and only hook_additional_context attachments", () => {
+Deno.test("recordLineOf() reads markers and, of attachments, only hook answers as answers", () => {
   const header = "[lessons-reinject refresh 30 ref=0badc0de] Context refresh";
-  const answer = markedLineOf(entries.refresh(header, "t"));
+  const answer = recordLineOf(entries.refresh(header, "t"));
   assertEquals(answer?.kind === "answer" && answer.texts.includes(header), true);
   const other = entries.refresh(header, "t") as { attachment: { type: string } };
   other.attachment.type = "hook_success";
-  assertEquals(markedLineOf(other), undefined);
-  assertEquals(markedLineOf(entries.compactBoundary())?.kind, "compacted");
+  assertEquals(recordLineOf(other)?.kind, "ran");
+  other.attachment.type = "hook_blocking_error";
+  assertEquals(recordLineOf(other), undefined);
+  assertEquals(recordLineOf(entries.compactBoundary())?.kind, "compacted");
 });
 
 Deno.test("holdsToolUse() finds this call's entry even when its usage is all zero", () => {
