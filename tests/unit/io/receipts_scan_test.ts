@@ -8,7 +8,7 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { answerAwaitingReceipt, judge, type ReceiptEvidence } from "../../../src/core/receipts.ts";
 import { viewOf } from "../../../src/io/transcript.ts";
-import { RECORDINGS as FIXTURES } from "../../_helpers.ts";
+import { entries, RECORDINGS as FIXTURES } from "../../_helpers.ts";
 import { memory, viewOfFile } from "./_io.ts";
 
 interface Line {
@@ -144,4 +144,41 @@ Deno.test("the receipt check reads no bytes beyond the usage scan's own", () => 
   ok(checked.view.receipts, "no receipt evidence");
   assertEquals(checked.bytes, plain.bytes);
   ok(plain.bytes <= 64 * 1024, `${plain.bytes} bytes`);
+});
+
+Deno.test("what a line counts for in the look-back: SessionStart's run, one response's entries, another chain's", async (t) => {
+  const token = "0badc0de";
+  const header = `[lessons-reinject refresh 30 ref=${token}] Context refresh`;
+  const evidence = (lines: unknown[], calls: string[]) => {
+    const { source, size } = memory(lines);
+    return viewOf(source, size, { sidechainFile: false, receipts: { from: 0, calls, token } })
+      .receipts!;
+  };
+  await t.step(
+    "a SessionStart hook's run record, under an id of its own: outcomes are recorded",
+    () => {
+      const ran = (event: string) => {
+        const line = entries.ran("SessionStart-7f3a", "");
+        (line.attachment as Record<string, unknown>).hookEvent = event;
+        return line;
+      };
+      assertEquals(evidence([ran("SessionStart")], ["SessionStart"]).records, true);
+      assertEquals(evidence([ran("PostToolUse")], ["SessionStart"]).records, false);
+    },
+  );
+  await t.step("the entries of one response count once", () => {
+    const [a, b] = ["msg_a", "msg_b"].map((messageId) =>
+      entries.assistant(1000, [], { messageId })
+    );
+    const lines = [a, b, { ...b!, uuid: crypto.randomUUID() }];
+    const { responses } = evidence(lines, ["toolu_x"]);
+    assertEquals(responses.length, 2);
+    assertEquals(responses[1], 0);
+  });
+  await t.step("a subagent's entry in the main transcript is not this chain's receipt", () => {
+    const answer = entries.refresh(header, "toolu_x");
+    assertEquals(Object.keys(evidence([answer], ["toolu_x"]).answers), ["toolu_x"]);
+    const sidechain = { ...answer, isSidechain: true };
+    assertEquals(evidence([sidechain], ["toolu_x"]).answers, {});
+  });
 });
