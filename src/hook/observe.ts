@@ -17,12 +17,13 @@ import type { State } from "../schemas/state.ts";
 import type { Settings } from "../settings/resolve.ts";
 import { loadStatusline } from "../io/statusline_store.ts";
 import { readerFor } from "../io/hosts.ts";
-import { withTranscript } from "../io/transcript.ts";
+import { keepTranscriptsOpen, withTranscript } from "../io/transcript.ts";
 import { failed } from "../core/result.ts";
 import type { TranscriptRef } from "../io/session_files.ts";
 import { recoverHistory } from "./history.ts";
 
-const POLL_MS = 10;
+/** Between reads, how often the transcript's size is checked: a stat costs less than a read. */
+const POLL_MS = 1;
 const cell = new Int32Array(new SharedArrayBuffer(4));
 
 interface CallContext {
@@ -114,7 +115,14 @@ function readWaiting(
       }
       if (late) return { view, waited };
     }
-    // A pause without a timer: a process's first timer costs more than the pause itself.
-    Atomics.wait(cell, 0, 0, POLL_MS);
+    // Pauses without a timer (a process's first timer costs more than a pause) until the file
+    // grows, Claude Code having written the entry, or appears: only then is it read again. Kept
+    // open, it is checked with one fstat, not an open (and its path's checks) each time.
+    keepTranscriptsOpen();
+    const size = failed(view) ? -1 : view.size;
+    while (performance.now() + POLL_MS < deadline) {
+      Atomics.wait(cell, 0, 0, POLL_MS);
+      if (withTranscript(transcript.path, (_, now) => now) !== size) break;
+    }
   }
 }
