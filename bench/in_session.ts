@@ -296,7 +296,7 @@ interface Variant {
 
 interface RunResult {
   variant: string;
-  /** Per hook run of ours that waited for its entry, how long (its debug line says). */
+  /** Per hook run that waited for its entry, how long (its debug line says). */
   waited?: number[];
   hooks: HookTiming[];
   /** The SessionStart startup hook (the launcher's startup notice), as Claude Code timed it. */
@@ -414,8 +414,10 @@ async function oneSession(
         problems.push(`${id}: refresh "${got}" reached the model, expected "${want}"`);
       }
     }
-    const transcript = variant.name === "ours" ? await newestTranscript(variant.home) : undefined;
-    const early = transcript ? callsAnsweredEarly(transcript, ids) : undefined;
+    const transcript = variant.hook ? await newestTranscript(variant.home) : undefined;
+    const early = transcript && variant.name === "ours"
+      ? callsAnsweredEarly(transcript, ids)
+      : undefined;
     const waited = transcript &&
       [...new TextDecoder().decode(transcript).matchAll(/\(waited (\d+) ms for its entry/g)].map(
         (m) => Number(m[1]),
@@ -450,6 +452,8 @@ interface Summary {
   session: number;
   /** Median SessionStart startup hook, ms. */
   start: number;
+  /** Per hook run that waited for its own entry, how long. */
+  waited: number[];
 }
 
 function summarize(name: string, results: RunResult[], early: ReadonlySet<string>): Summary {
@@ -482,6 +486,7 @@ function summarize(name: string, results: RunResult[], early: ReadonlySet<string
     gap: median(results.flatMap((r) => r.gaps)),
     session: median(results.map((r) => r.sessionMs)),
     start: median(results.flatMap((r) => r.starts.map((h) => h.ms))),
+    waited: results.flatMap((r) => r.waited ?? []),
   };
 }
 
@@ -505,8 +510,6 @@ function renderReport(info: {
   delivered: number;
   /** The stand-in's answer time, ms. */
   latency: number;
-  /** Per hook run of ours that waited for its own entry, how long. */
-  waited: number[];
   /** Per run of ours, the calls the ceiling lets answer without waiting. */
   early: string[][];
   excluded: string[];
@@ -517,6 +520,10 @@ function renderReport(info: {
   const calls = crossingCalls().map((c, k) => `${POINTS[k]!.label} on response ${c + 1}`).join(
     ", ",
   );
+  const waits = ({ waited }: Summary) =>
+    `${waited.length}${
+      waited.length ? ` (a median ${f(median(waited))} ms, longest ${Math.max(...waited)} ms)` : ""
+    }`;
   const percentText = (tokens: number) => `${Math.round((tokens / WINDOW) * 100)} %`;
   const rows = [ours, ...info.compared, floor].map((s) =>
     `| ${s.name} | ${s.runs} | ${s.calls} | ${f(s.median)} | ${f(s.p95)} | ${f(s.quiet)} | ${
@@ -568,14 +575,11 @@ function renderReport(info: {
       f(ours.gap)
     } vs ${f(floor.gap)} ms. All three refreshes reached the model, each on the call that ` +
     `crossed, in ${info.delivered} of ${ours.runs} runs of ours. ${earlyText(info.early)} ` +
-    `${info.waited.length} of ours' ${ours.calls} calls waited for their own entry (its debug ` +
-    `line says so)${
-      info.waited.length
-        ? `, a median ${f(median(info.waited))} ms (longest ${Math.max(...info.waited)} ms)`
-        : ""
-    }.` +
+    `${waits(ours)} of ours' ${ours.calls} calls waited for their own entry (its debug line ` +
+    `says so).` +
     info.compared.map((c) =>
       ` **${c.name}**: median ${ratio(c.median, floor.median)} the floor (${f(c.median)} ms), ` +
+      `${waits(c)} calls waited for their entry, ` +
       `p95 ${ratio(c.p95, floor.p95)}, firing calls ${ratio(c.firing, floor.firing)}; ours ` +
       `against it: median ${ratio(ours.median, c.median)}, p95 ${ratio(ours.p95, c.p95)}, ` +
       `firing ${ratio(ours.firing, c.firing)}.`
@@ -867,7 +871,6 @@ export async function inSessionMain(argv: string[]): Promise<number> {
       ) => summarize(v.name, good(v.name), earlyIds)),
       delivered: good("ours").length,
       latency,
-      waited: good("ours").flatMap((r) => r.waited ?? []),
       early: earlyRuns,
       excluded,
     });
