@@ -94,6 +94,8 @@ function readWaiting(
   const mayAppear = transcript.sidechainFile || !stateFound;
   const query = viewQuery(state, token, toolUseId, transcript.sidechainFile);
   const { viewOf } = readerFor(transcript.path);
+  // Opened once: a wait checks the file's size each millisecond, an fstat, no open.
+  keepTranscriptsOpen();
   const started = performance.now();
   const deadline = started + settings.waitMs;
   for (let reads = 1;; reads++) {
@@ -116,9 +118,7 @@ function readWaiting(
       if (late) return { view, waited };
     }
     // Pauses without a timer (a process's first timer costs more than a pause) until the file
-    // grows, Claude Code having written the entry, or appears: only then is it read again. Kept
-    // open, it is checked with one fstat, not an open (and its path's checks) each time.
-    keepTranscriptsOpen();
+    // grows, Claude Code having written the entry, or appears: only then is it read again.
     const size = failed(view) ? -1 : view.size;
     while (performance.now() + POLL_MS < deadline) {
       Atomics.wait(cell, 0, 0, POLL_MS);
