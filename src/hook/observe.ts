@@ -22,7 +22,6 @@ import { failed } from "../core/result.ts";
 import type { TranscriptRef } from "../io/session_files.ts";
 import { recoverHistory } from "./history.ts";
 
-/** Between reads, how often the transcript's size is checked: a stat costs less than a read. */
 const POLL_MS = 1;
 const cell = new Int32Array(new SharedArrayBuffer(4));
 
@@ -94,8 +93,7 @@ function readWaiting(
   const mayAppear = transcript.sidechainFile || !stateFound;
   const query = viewQuery(state, token, toolUseId, transcript.sidechainFile);
   const { viewOf } = readerFor(transcript.path);
-  // Opened once: a wait checks the file's size each millisecond, an fstat, no open.
-  keepTranscriptsOpen();
+  keepTranscriptsOpen(); // a wait checks its size each millisecond: an fstat, not an open
   const started = performance.now();
   const deadline = started + settings.waitMs;
   for (let reads = 1;; reads++) {
@@ -118,7 +116,7 @@ function readWaiting(
       if (late) return { view, waited };
     }
     // Pauses without a timer (a process's first timer costs more than a pause) until the file
-    // grows, Claude Code having written the entry, or appears: only then is it read again.
+    // grows, Claude Code having written the entry, or appears: a read costs more than a stat.
     const size = failed(view) ? -1 : view.size;
     while (performance.now() + POLL_MS < deadline) {
       Atomics.wait(cell, 0, 0, POLL_MS);
