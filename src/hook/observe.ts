@@ -99,10 +99,9 @@ function readWaiting(
   for (let reads = 1;; reads++) {
     const view = withTranscript(transcript.path, (source, size) => viewOf(source, size, query));
     const now = performance.now();
-    const late = now + POLL_MS > deadline;
     const waited = reads > 1 ? Math.round(now - started) : undefined;
     if (failed(view)) {
-      if (!failed(view, "missing") || !mayAppear || !toolUseId || late) return { view, waited };
+      if (!failed(view, "missing") || !mayAppear || !toolUseId) return { view, waited };
     } else {
       const usage = view.usage;
       const stated = usage?.window !== undefined && !view.ownUsageDue;
@@ -113,8 +112,8 @@ function readWaiting(
       if (ceiling !== undefined && receiptsSettled(state, view.receipts)) {
         return { view, ceiling, waited };
       }
-      if (late) return { view, waited };
     }
+    if (now + POLL_MS > deadline) return { view, waited };
     // Pauses without a timer (a process's first timer costs more than a pause) until the file
     // grows, Claude Code having written the entry, or appears: a read costs more than a stat.
     const size = failed(view) ? -1 : view.size;
