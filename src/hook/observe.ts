@@ -17,7 +17,7 @@ import type { State } from "../schemas/state.ts";
 import type { Settings } from "../settings/resolve.ts";
 import { loadStatusline } from "../io/statusline_store.ts";
 import { readerFor } from "../io/hosts.ts";
-import { keepTranscriptsOpen, withTranscript } from "../io/transcript.ts";
+import { withTranscript } from "../io/transcript.ts";
 import { failed } from "../core/result.ts";
 import type { TranscriptRef } from "../io/session_files.ts";
 import { recoverHistory } from "./history.ts";
@@ -93,7 +93,6 @@ function readWaiting(
   const mayAppear = transcript.sidechainFile || !stateFound;
   const query = viewQuery(state, token, toolUseId, transcript.sidechainFile);
   const { viewOf } = readerFor(transcript.path);
-  keepTranscriptsOpen(); // a wait checks its size each millisecond: an fstat, not an open
   const started = performance.now();
   const deadline = started + settings.waitMs;
   for (let reads = 1;; reads++) {
@@ -116,6 +115,7 @@ function readWaiting(
     if (now + POLL_MS > deadline) return { view, waited };
     // Pauses without a timer (a process's first timer costs more than a pause) until the file
     // grows, Claude Code having written the entry, or appears: a read costs more than a stat.
+    // Opened afresh each time, so a file Claude Code rewrote in place of it is the one looked at.
     const size = failed(view) ? -1 : view.size;
     while (performance.now() + POLL_MS < deadline) {
       Atomics.wait(cell, 0, 0, POLL_MS);
