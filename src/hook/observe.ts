@@ -113,9 +113,8 @@ function readWaiting(
       }
     }
     if (now + POLL_MS > deadline) return { view, waited };
-    // Pauses without a timer (a process's first timer costs more than a pause) until the file
-    // grows, Claude Code having written the entry, or appears: a read costs more than a stat.
-    // Opened afresh each time, so a file Claude Code rewrote in place of it is the one looked at.
+    // Pauses without a timer (a first timer costs more) until the file grows or appears: a read
+    // costs more than a stat, opened afresh so that a file Claude Code rewrote is the one seen.
     const size = failed(view) ? -1 : view.size;
     while (performance.now() + POLL_MS < deadline) {
       Atomics.wait(cell, 0, 0, POLL_MS);
