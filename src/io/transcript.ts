@@ -57,7 +57,7 @@ export const historyOf = lines.historyOf;
 /** A command's transcripts, kept open: it reads one in several steps, opening it once. */
 let kept: Map<string, Deno.FsFile> | undefined;
 
-/** From now on this process opens each transcript once (the commands; a hook call that waits). */
+/** From now on this process opens each transcript once (the commands: not the hook's call). */
 export function keepTranscriptsOpen(): void {
   kept ??= new Map();
 }
