@@ -18,8 +18,7 @@ import { nothingSentAfterCompaction } from "./core/receipts.ts";
 import { messageOf } from "./core/errors.ts";
 import { fail, failed, type Result } from "./core/result.ts";
 import { compactionFacts } from "./core/measure.ts";
-import { isHookPayload } from "./schemas/guards.ts";
-import type { HookPayload } from "./schemas/payload.ts";
+import { type HookPayload, isHookPayload } from "./schemas/payload.ts";
 import type { Settings } from "./settings/resolve.ts";
 import { compactionSettings } from "./io/claude_settings.ts";
 import { transcriptOf } from "./io/session_files.ts";
@@ -105,7 +104,7 @@ function eventOf({ hook_event_name: name, source }: HookPayload): string {
   return source ? `${name} (${source})` : name;
 }
 
-/** Step 1: stdin as a payload (a guard proven equal to its schema: none is built), or why not. */
+/** Step 1: stdin as a payload (checked by its hand-written guard: no schema is built), or why not. */
 function readPayload(stdinText: string | undefined): Result<HookPayload> {
   if (stdinText === undefined) return fail("stdin is larger than the 16 MB cap");
   if (stdinText.trim() === "") return fail("stdin is empty");

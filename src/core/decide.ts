@@ -76,10 +76,10 @@ const KEPT = [
 
 /** The state after a reset (clear, compaction): nothing fired, nothing counted, a new epoch. */
 export function resetState(state: State, checkedTo?: number): State {
-  const next: Record<string, unknown> = { fired: [], toolCount: 0, epoch: (state.epoch ?? 0) + 1 };
-  for (const key of KEPT) if (state[key] !== undefined) next[key] = state[key];
+  const next: State = { fired: [], toolCount: 0, epoch: (state.epoch ?? 0) + 1 };
+  for (const key of KEPT) if (state[key] !== undefined) Object.assign(next, { [key]: state[key] });
   if (checkedTo !== undefined) next.checkedTo = checkedTo;
-  return next as State;
+  return next;
 }
 
 /**

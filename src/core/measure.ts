@@ -11,7 +11,7 @@ import { type WindowProof, windowText } from "./window.ts";
 import type { State } from "../schemas/state.ts";
 import type { StatuslineRecord } from "../schemas/statusline.ts";
 import type { TranscriptView } from "./view.ts";
-import { isContextWindow } from "../schemas/guards.ts";
+import { isContextWindow } from "../schemas/payload.ts";
 
 export interface MeasureSettings {
   thresholds: readonly Threshold[];

@@ -18,12 +18,11 @@ import {
   labelsOf,
   settleDeliveries,
 } from "../core/receipts.ts";
-import type { State } from "../schemas/state.ts";
+import { EMPTY_STATE, type State } from "../schemas/state.ts";
 import { compactionFacts, measure, type MeasureSettings } from "../core/measure.ts";
 import type { NoReading, Reading } from "../core/reading.ts";
 import { isCompactionMarker, recordLineOf } from "../core/transcript_entry.ts";
 import { viewQuery } from "../core/view.ts";
-import { EMPTY_STATE } from "../schemas/guards.ts";
 import { type ByteSource, joinLastFirst } from "../io/reverse_lines.ts";
 import { withTranscript } from "../io/transcript.ts";
 import { readerFor } from "../io/hosts.ts";

@@ -51,9 +51,9 @@ export async function startupNotice(
 
 /**
  * The user's own rules left out, a line each; when nothing at all can be restated, one line
- * saying so. Cheap first: the own sources, and the manifest read as JSON only (its schema's check
- * builds zod's schemas, which a session's start should not pay for); the whole check only when a
- * source is broken and a manifest might still have lessons.
+ * saying so. Cheap first: the own sources, and the manifest read as JSON only (checking its lessons
+ * loads the whole rules loader, which a session's start should not pay for); the whole check only
+ * when a source is broken and a manifest might still have lessons.
  */
 async function rulesLeftOut(cwd: string | undefined, settings: Settings): Promise<string[]> {
   const [{ findGitRoot, readRuleSource, ruleSourceCandidates, sourceProblems }, render] =

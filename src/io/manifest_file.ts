@@ -1,7 +1,7 @@
 /**
  * The lessons-learned manifest as a file: where it is, and its JSON read (not yet checked against
- * its schema, whose zod schemas standing_rules.ts builds: SessionStart startup asks only whether
- * it can be read, without paying for them).
+ * its schema, schemas/manifest.ts, which standing_rules.ts runs: SessionStart startup asks only
+ * whether it can be read, without paying for that check).
  */
 import type { Settings } from "../settings/resolve.ts";
 import { join } from "../core/path.ts";

@@ -1,8 +1,7 @@
 /** State files: in a private per-user folder, written atomically, changed under a lock. */
 import { join } from "../core/path.ts";
 import { sha256Hex } from "../core/sha256.ts";
-import type { State } from "../schemas/state.ts";
-import { EMPTY_STATE, isState } from "../schemas/guards.ts";
+import { EMPTY_STATE, isState, type State } from "../schemas/state.ts";
 import { messageOf } from "../core/errors.ts";
 import { fail, failed, type Failure } from "../core/result.ts";
 

@@ -1,9 +1,13 @@
 /** The statusline bridge's record: Claude Code's own reading, kept per session while fresh. */
 import { join } from "../core/path.ts";
 import { absurdFigure, figuresOf } from "../core/reading.ts";
-import { fieldOf, isContextWindow, isStatuslineInput } from "../schemas/guards.ts";
-import { isStatuslineRecord } from "../schemas/guards.ts";
-import type { StatuslineRecord } from "../schemas/statusline.ts";
+import { fieldOf } from "../schemas/guards.ts";
+import { isContextWindow } from "../schemas/payload.ts";
+import {
+  isStatuslineInput,
+  isStatuslineRecord,
+  type StatuslineRecord,
+} from "../schemas/statusline.ts";
 import { fail, type Failure } from "../core/result.ts";
 import { sessionKeyOf, writeJsonAtomically } from "./state_store.ts";
 

@@ -1,23 +1,44 @@
-/** The statusLine command's stdin as the bridge reads it, and the record it keeps per session. */
-import * as z from "zod/mini";
+/**
+ * The statusLine command's stdin as the bridge reads it, and the record it keeps per session; and
+ * their guards. Unknown fields are kept and ignored.
+ */
+import { allOptional, isNumber, isObject, isString, nonEmpty, optional, orNull } from "./guards.ts";
 
-export const StatuslineRecordSchema = z.looseObject({
-  sessionId: z.string(),
-  recordedAt: z.number(), // ms since the epoch
-  percent: z.number(),
-  tokens: z.optional(z.number()),
-  window: z.optional(z.number()),
-  model: z.optional(z.string()),
-  transcriptPath: z.optional(z.string()),
-  transcriptSize: z.optional(z.number()), // entries starting before it were written already
-});
+/** What the statusline bridge recorded of a session's last reading. */
+export interface StatuslineRecord {
+  sessionId: string;
+  recordedAt: number; // ms since the epoch
+  percent: number;
+  tokens?: number | undefined;
+  window?: number | undefined;
+  model?: string | undefined;
+  transcriptPath?: string | undefined;
+  transcriptSize?: number | undefined; // entries starting before it were written already
+}
 
-export const StatuslineInputSchema = z.looseObject({
-  session_id: z.string().check(z.minLength(1)),
-  transcript_path: z.optional(z.nullable(z.string())),
-  model: z.optional(z.nullable(z.looseObject({ id: z.optional(z.nullable(z.string())) }))),
-  context_window: z.optional(z.nullable(z.unknown())),
-});
+/** The statusLine command's stdin, as far as the bridge reads it. */
+export interface StatuslineInput {
+  session_id: string; // not empty
+  transcript_path?: string | null | undefined;
+  model?: { id?: string | null | undefined } | null | undefined;
+  context_window?: unknown;
+}
 
-export type StatuslineRecord = z.infer<typeof StatuslineRecordSchema>;
-export type StatuslineInput = z.infer<typeof StatuslineInputSchema>;
+const RECORD_NUMBERS = ["tokens", "window", "transcriptSize"];
+const RECORD_STRINGS = ["model", "transcriptPath"];
+
+/** Whether `value` is a {@link StatuslineRecord}: its numbers finite, its fields typed. */
+export function isStatuslineRecord(value: unknown): value is StatuslineRecord {
+  return isObject(value) && isString(value.sessionId) && isNumber(value.recordedAt) &&
+    isNumber(value.percent) && allOptional(value, RECORD_NUMBERS, isNumber) &&
+    allOptional(value, RECORD_STRINGS, isString);
+}
+
+const isNullableString = orNull(isString);
+const isModel = orNull((m) => isObject(m) && optional(m.id, isNullableString));
+
+/** Whether `value` is a {@link StatuslineInput}: a `session_id`, the rest absent, null or typed. */
+export function isStatuslineInput(value: unknown): value is StatuslineInput {
+  return isObject(value) && nonEmpty(value.session_id) &&
+    optional(value.transcript_path, isNullableString) && optional(value.model, isModel);
+}

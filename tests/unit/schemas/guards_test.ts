@@ -1,310 +1,226 @@
 /**
- * The hot-path guards (src/schemas/guards.ts) accept exactly what their zod schemas accept: a
- * seeded property test over valid, mutated and hostile values, as parsed JSON and as raw JS
- * values, plus every captured real payload.
+ * The guards of the shapes every hook call reads (src/schemas/): what each accepts and rejects,
+ * edge and hostile values included, and every captured real payload accepted. The guards follow
+ * zod's rules (finite numbers, counts as safe non-negative integers, unknown fields kept).
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import {
-  isContextWindow,
-  isHookPayload,
-  isState,
-  isStatuslineInput,
-  isStatuslineRecord,
-} from "../../../src/schemas/guards.ts";
-import { ContextWindowSchema, HookPayloadSchema } from "../../../src/schemas/payload.ts";
-import { StateSchema } from "../../../src/schemas/state.ts";
-import { StatuslineInputSchema, StatuslineRecordSchema } from "../../../src/schemas/statusline.ts";
-import { PAYLOADS, seededRandom } from "../../_helpers.ts";
+import { isContextWindow, isHookPayload } from "../../../src/schemas/payload.ts";
+import { EMPTY_STATE, isState } from "../../../src/schemas/state.ts";
+import { isStatuslineInput, isStatuslineRecord } from "../../../src/schemas/statusline.ts";
+import { PAYLOADS } from "../../_helpers.ts";
 
-type Rand = () => number;
-const pick = <T>(rand: Rand, items: readonly T[]): T => items[Math.floor(rand() * items.length)]!;
+type Fields = Record<string, unknown>;
+/** What a row says of its value, and the value. */
+type Row = [label: string, value: unknown];
 
-/** A field's kind: a primitive rule, or a nested object with its own fields. */
-type Kind =
-  | "nonEmpty"
-  | "string"
-  | "number"
-  | "count"
-  | "numbers"
-  | "boolean"
-  | "unknown"
-  | { nullable: Kind }
-  | { oneOf: readonly string[] }
-  | { recordOf: Kind }
-  | { union: Kind[] }
-  | { object: Fields }
-  | { arrayOf: Fields };
-interface Field {
-  kind: Kind;
-  required?: boolean;
-}
-type Fields = Record<string, Field>;
+const show = (value: unknown) => Deno.inspect(value, { compact: true, breakLength: Infinity });
 
-const EDGE_NUMBERS = [
-  0,
-  -0,
-  1,
-  -1,
-  0.5,
-  1.5,
-  42,
-  99.9,
-  200_000,
-  2 ** 31,
-  2 ** 53 - 1,
-  2 ** 53,
-  -(2 ** 53 - 1),
-  1e21,
-  1e308,
-  Number.MIN_VALUE,
-  Infinity,
-  -Infinity,
-  NaN,
-];
-const STRINGS = [
-  "",
-  "a",
-  "session-1",
-  "toolu_01X",
-  "0",
-  "null",
-  "\u00e9\u{1F600}",
-  " ",
-  "\0",
-  "pending",
-  "Delivered",
-];
+/** `base` with `changes` made; a field set to `undefined` is there, holding undefined. */
+const row = (base: Fields, changes: Fields): Row => [show(changes), { ...base, ...changes }];
 
-function validOf(rand: Rand, kind: Kind, depth: number): unknown {
-  if (typeof kind === "object") {
-    if ("nullable" in kind) return rand() < 0.3 ? null : validOf(rand, kind.nullable, depth);
-    if ("oneOf" in kind) return pick(rand, kind.oneOf);
-    if ("union" in kind) return validOf(rand, pick(rand, kind.union), depth);
-    if ("recordOf" in kind) {
-      const keys = ["30", "52", "70"].slice(0, Math.floor(rand() * 3));
-      return Object.fromEntries(keys.map((key) => [key, validOf(rand, kind.recordOf, depth)]));
-    }
-    if ("arrayOf" in kind) {
-      const fields = kind.arrayOf;
-      return Array.from({ length: Math.floor(rand() * 3) }, () => validObject(rand, fields, depth));
-    }
-    return validObject(rand, kind.object, depth + 1);
-  }
-  switch (kind) {
-    case "nonEmpty":
-      return pick(rand, STRINGS.filter((s) => s !== ""));
-    case "string":
-      return pick(rand, STRINGS);
-    case "number":
-      return pick(rand, EDGE_NUMBERS.filter(Number.isFinite));
-    case "count":
-      return pick(rand, [0, 1, 7, 2 ** 31, 2 ** 53 - 1, 123_456_789]);
-    case "numbers":
-      return Array.from(
-        { length: Math.floor(rand() * 4) },
-        () => pick(rand, [30, 52, 70, 0.5, -3]),
-      );
-    case "boolean":
-      return rand() < 0.5;
-    case "unknown":
-      return anyValue(rand, depth + 1);
-  }
+/** `base` without `key`. */
+function without(base: Fields, key: string): Row {
+  const { [key]: _, ...rest } = base;
+  return [`no ${key}`, rest];
 }
 
-function validObject(rand: Rand, fields: Fields, depth: number): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [name, field] of Object.entries(fields)) {
-    if (field.required || rand() < 0.6) out[name] = validOf(rand, field.kind, depth);
-  }
-  if (rand() < 0.3) {
-    out[pick(rand, ["extra", "prompt_id", "version", "tool_input"])] = anyValue(rand, depth + 1);
-  }
-  return out;
-}
+/** One row per field and value: `base` with that field holding that value. */
+const rowsOf = (base: Fields, keys: string[], values: unknown[]): Row[] =>
+  keys.flatMap((key) => values.map((value) => row(base, { [key]: value })));
 
-/** Any value at all: JSON-able ones mostly, and a few that JSON cannot carry. */
-function anyValue(rand: Rand, depth: number): unknown {
-  const roll = rand();
-  if (roll < 0.12) return null;
-  if (roll < 0.2) return rand() < 0.5;
-  if (roll < 0.4) return pick(rand, EDGE_NUMBERS);
-  if (roll < 0.6) return pick(rand, STRINGS);
-  if (roll < 0.65) return undefined;
-  if (depth > 3) return pick(rand, [[], {}]);
-  if (roll < 0.8) {
-    return Array.from({ length: Math.floor(rand() * 3) }, () => anyValue(rand, depth + 1));
-  }
-  const out: Record<string, unknown> = {};
-  const keys = ["id", "fired", "toolCount", "session_id", "model", "input_tokens", "x"];
-  for (let i = Math.floor(rand() * 3); i > 0; i--) {
-    out[pick(rand, keys)] = anyValue(rand, depth + 1);
-  }
-  return out;
-}
+/** A hole: `[30, , 70]`, which zod reads as undefined. */
+const HOLED = [30, , 70];
+/** Values that are no object of any shape: an array is not one either, even with the fields. */
+const notObjects = (base: Fields): Row[] =>
+  [null, undefined, "{}", 42, true, [], [base], Object.assign([1], base)].map((v) => [show(v), v]);
+/** No number zod takes: not finite, or not a number. */
+const NOT_NUMBERS = [NaN, Infinity, -Infinity, "1", null, true, [1], {}];
+/** Finite numbers, the odd ones included: no shape here asks more of a plain number. */
+const NUMBERS = [0, -0, -1, 0.5, 2 ** 53, -(2 ** 53), 1e308, Number.MIN_VALUE];
+/** Counts: safe integers from 0 (-0 is 0). */
+const COUNTS = [0, -0, 1, 2 ** 53 - 1];
+const NOT_COUNTS = [-1, 0.5, 2 ** 53, -(2 ** 53 - 1), ...NOT_NUMBERS];
+const NOT_STRINGS = [null, 1, true, [], {}, ["a"]];
 
-/** A valid value with one to three fields changed: removed, nulled, retyped, or mutated inside. */
-function mutated(rand: Rand, fields: Fields, depth = 0): unknown {
-  const value = validObject(rand, fields, depth);
-  const names = Object.keys(fields);
-  for (let n = 1 + Math.floor(rand() * 3); n > 0; n--) {
-    const name = pick(rand, names);
-    const kind = fields[name]!.kind;
-    const roll = rand();
-    if (roll < 0.2) delete value[name];
-    else if (roll < 0.35) value[name] = null;
-    else if (roll < 0.5 && typeof kind === "object" && "object" in kind) {
-      value[name] = mutated(rand, kind.object, depth + 1);
-    } else if (roll < 0.5 && typeof kind === "object" && "arrayOf" in kind) {
-      value[name] = [validObject(rand, kind.arrayOf, depth + 1), mutated(rand, kind.arrayOf)];
-    } else if (roll < 0.5 && typeof kind === "object" && "recordOf" in kind) {
-      value[name] = { "30": anyValue(rand, depth + 1) };
-    } else if (roll < 0.6 && kind === "numbers") {
-      value[name] = [30, anyValue(rand, depth + 1)];
-    } else value[name] = anyValue(rand, depth + 1);
-  }
-  return value;
-}
+const PAYLOAD = { session_id: "s-1", hook_event_name: "PostToolUse" };
+const PAYLOAD_STRINGS = ("transcript_path cwd tool_name tool_use_id agent_id agent_type " +
+  "agent_transcript_path source prompt_id").split(" ");
+const PAYLOAD_ANY = ["model", "context_window", "tool_response", "error"];
+const ANY = [null, 0, NaN, "", [], {}, { nested: [null] }];
 
-/** Values no payload looks like: wrong top-level types, objects that are not plain. */
-function hostile(rand: Rand): unknown {
-  return pick(rand, [
-    () => anyValue(rand, 0),
-    () => [anyValue(rand, 0)],
-    () => new Date(0),
-    () => new Map([["session_id", "x"]]),
-    () => Object.create(null),
-    () => "{}",
-    () => ({ __proto__: { session_id: "inherited" } }),
-    () => Object.assign([1, 2], { fired: [] }),
-  ])();
-}
+const STATE = { fired: [30], toolCount: 7 };
+const STATE_COUNTS = "epoch firedAt checkedTo provenWindow compactedAt compactedFrom".split(" ");
+const STATE_STRINGS = "compactPrompt claudeSettings provenModel provenVersion agentTranscript"
+  .split(" ");
+const DELIVERY = { refresh: "30", call: "toolu_01", at: 1024, sent: 1, status: "pending" };
+const STATUSES = ["pending", "delivered", "given up", "unrecorded"];
+const CHAIN = { tip: "uuid-1", fired: [30] };
+const deliveries = (changes: Fields) => [DELIVERY, { ...DELIVERY, ...changes }];
+const chains = (changes: Fields) => [{ ...CHAIN, ...changes }];
 
-/** JSON text tricks a file or stdin can hold: `__proto__` keys, overflowing numbers, duplicates. */
-function fromText(rand: Rand, value: unknown): unknown {
-  let text = JSON.stringify(value);
-  if (text === undefined || !text.startsWith("{")) return value;
-  const roll = rand();
-  if (roll < 0.3) text = text.replace(/:-?\d+(?:\.\d+)?(?:e[+-]?\d+)?(?=[,}\]])/, ":1e400");
-  else if (roll < 0.5) {
-    text = `{"__proto__":{"session_id":"p","fired":[]}${text === "{}" ? "" : ","}${text.slice(1)}`;
-  } else if (roll < 0.7) text = text.replace(/^\{"([^"]+)":/, '{"$1":null,"$1":');
-  return JSON.parse(text);
-}
-
-/** A zod schema's definition, as zod keeps it. */
-// deno-lint-ignore no-explicit-any
-type Def = any;
-const defOf = (schema: unknown): Def => (schema as { _zod: { def: Def } })._zod.def;
-
-/** The fields of a zod object schema, read off its definition: the corpus follows the schema. */
-function fieldsOf(schema: unknown): Fields {
-  const fields = Object.entries(defOf(schema).shape).map(([name, field]) => {
-    const def = defOf(field);
-    const optional = def.type === "optional";
-    return [name, { kind: kindOf(optional ? def.innerType : field), required: !optional }];
-  });
-  return Object.fromEntries(fields);
-}
-
-function kindOf(schema: unknown): Kind {
-  const def = defOf(schema);
-  const checks: string[] = (def.checks ?? []).map((c: Def) => defOf(c).check);
-  switch (def.type) {
-    case "nullable":
-      return { nullable: kindOf(def.innerType) };
-    case "string":
-      return checks.includes("min_length") ? "nonEmpty" : "string";
-    case "number": // z.int() is a number format; with it, every count here is non-negative
-      return checks.includes("number_format") ? "count" : "number";
-    case "boolean":
-    case "unknown":
-      return def.type;
-    case "enum":
-      return { oneOf: Object.values(def.entries) };
-    case "union":
-      return { union: def.options.map(kindOf) };
-    case "object":
-      return { object: fieldsOf(schema) };
-    case "record":
-      return { recordOf: kindOf(def.valueType) };
-    case "array":
-      if (defOf(def.element).type === "number") return "numbers";
-      if (defOf(def.element).type === "object") return { arrayOf: fieldsOf(def.element) };
-  }
-  throw new Error(`no kind for a zod ${def.type}`);
-}
+const RECORD = { sessionId: "s-1", recordedAt: 1_765_000_000_000, percent: 31.5 };
+const USAGE = ["input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"];
 
 interface Shape {
-  name: string;
-  schema: { safeParse(value: unknown): { success: boolean; data?: unknown } };
   guard: (value: unknown) => boolean;
+  accepts: Row[];
+  rejects: Row[];
 }
 
-const SHAPES: Shape[] = [
-  { name: "HookPayloadSchema", schema: HookPayloadSchema, guard: isHookPayload },
-  { name: "ContextWindowSchema", schema: ContextWindowSchema, guard: isContextWindow },
-  { name: "StateSchema", schema: StateSchema, guard: isState },
-  { name: "StatuslineRecordSchema", schema: StatuslineRecordSchema, guard: isStatuslineRecord },
-  { name: "StatuslineInputSchema", schema: StatuslineInputSchema, guard: isStatuslineInput },
-];
+const SHAPES: Shape[] = [{
+  guard: isHookPayload,
+  accepts: [
+    ["the two required fields", PAYLOAD],
+    ...rowsOf(PAYLOAD, PAYLOAD_STRINGS, ["", "x", undefined]),
+    ...rowsOf(PAYLOAD, PAYLOAD_ANY, ANY),
+    row(PAYLOAD, { tool_input: { command: "ls" }, version: 2 }), // unknown fields kept
+    ["a Map carrying the fields (zod's object test)", Object.assign(new Map(), PAYLOAD)],
+    // zod reads a field the way `.` does: through the prototype.
+    ["an inherited session_id", { __proto__: { session_id: "p" }, hook_event_name: "Stop" }],
+  ],
+  rejects: [
+    ...notObjects(PAYLOAD),
+    without(PAYLOAD, "session_id"),
+    without(PAYLOAD, "hook_event_name"),
+    ...rowsOf(PAYLOAD, ["session_id", "hook_event_name"], ["", undefined, ...NOT_STRINGS]),
+    ...rowsOf(PAYLOAD, PAYLOAD_STRINGS, NOT_STRINGS),
+  ],
+}, {
+  guard: isContextWindow,
+  accepts: [
+    ["no field", {}],
+    ["a Date", new Date(0)],
+    ["an object without a prototype", Object.create(null)],
+    ...rowsOf({}, ["used_percentage", "context_window_size", "current_usage"], [null, ...NUMBERS]),
+    // Ranges are not the guard's: core/reading.ts's absurdFigure() names what is out of range.
+    row({}, { used_percentage: 150, context_window_size: 7 }),
+    row({}, { current_usage: {} }),
+    row({}, { current_usage: { input_tokens: 1, cache_creation_input_tokens: 2, other: "x" } }),
+    ...USAGE.flatMap((key) => rowsOf({}, ["current_usage"], [{ [key]: 0.5 }, { [key]: -0 }])),
+    row({}, { total_input_tokens: "unchecked", extra: null }),
+  ],
+  rejects: [
+    ...[null, undefined, "{}", 42, [], [{}]].map((v): Row => [show(v), v]),
+    ...rowsOf(
+      {},
+      ["used_percentage", "context_window_size"],
+      NOT_NUMBERS.filter((v) => v !== null),
+    ),
+    ...rowsOf({}, ["current_usage"], [NaN, Infinity, "1", true, [], [1]]),
+    ...USAGE.flatMap((key) =>
+      rowsOf({}, ["current_usage"], NOT_NUMBERS.map((v) => ({ [key]: v })))
+    ),
+  ],
+}, {
+  guard: isState,
+  accepts: [
+    ["the two required fields", STATE],
+    ["EMPTY_STATE", EMPTY_STATE],
+    ...rowsOf(STATE, ["fired"], [[], [0.5, -3, 2 ** 53]]),
+    ...rowsOf(STATE, ["toolCount", ...STATE_COUNTS], COUNTS),
+    ...rowsOf(STATE, [...STATE_COUNTS, ...STATE_STRINGS], [undefined]),
+    ...rowsOf(STATE, STATE_STRINGS, ["", "x"]),
+    ...rowsOf(STATE, ["firedPercent"], NUMBERS),
+    ...rowsOf(STATE, ["afterCompact"], ["pending", "delivered"]),
+    ...rowsOf(STATE, ["firedWindow", "results"], [{}, { "30": 200_000, toolu_1: 0.5 }]),
+    ...rowsOf(STATE, ["deliveries"], [[], ...STATUSES.map((status) => deliveries({ status }))]),
+    row(STATE, { deliveries: deliveries({ reason: "", at: 0, sent: 2 ** 53 - 1 }) }),
+    row(STATE, { deliveries: deliveries({ reason: undefined, extra: [] }) }),
+    ...rowsOf(STATE, ["chains"], [[], chains({ message: "", anchor: false, fired: [] })]),
+    row(STATE, { chains: chains({ message: undefined, anchor: true, extra: 1 }) }),
+    ...rowsOf(STATE, ["forked"], [true, false]),
+    row(STATE, { version: 2, fired: [30, 52] }), // unknown fields kept
+    // What JSON text can hold: a `__proto__` key is a field like any other; the last duplicate wins.
+    ["a __proto__ key", JSON.parse('{"__proto__":{"toolCount":-1},"fired":[],"toolCount":1}')],
+    ["a duplicate key", JSON.parse('{"fired":[],"toolCount":null,"toolCount":3}')],
+  ],
+  rejects: [
+    ...notObjects(STATE),
+    without(STATE, "fired"),
+    without(STATE, "toolCount"),
+    ...rowsOf(STATE, ["fired"], [HOLED, [30, NaN], [30, "52"], [null], { 0: 30 }, null, 30]),
+    ...rowsOf(STATE, ["toolCount", ...STATE_COUNTS], NOT_COUNTS),
+    ...rowsOf(STATE, STATE_STRINGS, NOT_STRINGS),
+    ...rowsOf(STATE, ["firedPercent"], NOT_NUMBERS),
+    ...rowsOf(STATE, ["afterCompact"], ["Pending", "given up", "", null, true]),
+    ...rowsOf(STATE, ["firedWindow", "results"], [[], [1], null, "x", { "30": NaN }]),
+    ...rowsOf(STATE, ["firedWindow", "results"], [{ "30": "1" }, { "30": null }, { a: {} }]),
+    ...rowsOf(STATE, ["deliveries"], [{}, DELIVERY, null, [DELIVERY, null], [, DELIVERY]]),
+    ...["Pending", "Delivered", "given-up", "", null].map((status) =>
+      row(STATE, { deliveries: deliveries({ status }) })
+    ),
+    ...["refresh", "call"].flatMap((key) =>
+      [undefined, 30, null].map((v) => row(STATE, { deliveries: deliveries({ [key]: v }) }))
+    ),
+    ...["at", "sent"].flatMap((key) =>
+      [undefined, ...NOT_COUNTS].map((v) => row(STATE, { deliveries: deliveries({ [key]: v }) }))
+    ),
+    row(STATE, { deliveries: deliveries({ reason: null }) }),
+    ...rowsOf(STATE, ["chains"], [{}, CHAIN, null, [CHAIN, null], [, CHAIN]]),
+    ...[undefined, 1, null].map((tip) => row(STATE, { chains: chains({ tip }) })),
+    ...[undefined, HOLED, [NaN], null].map((fired) => row(STATE, { chains: chains({ fired }) })),
+    ...[null, 1].map((message) => row(STATE, { chains: chains({ message }) })),
+    ...["true", 1, null].map((anchor) => row(STATE, { chains: chains({ anchor }) })),
+    ...rowsOf(STATE, ["forked"], ["true", 1, 0, null]),
+    ["an overflowing count", JSON.parse('{"fired":[],"toolCount":1e400}')],
+  ],
+}, {
+  guard: isStatuslineRecord,
+  accepts: [
+    ["the three required fields", RECORD],
+    ...rowsOf(RECORD, ["recordedAt", "percent", "tokens", "window", "transcriptSize"], NUMBERS),
+    ...rowsOf(RECORD, ["sessionId", "model", "transcriptPath"], ["", "x"]),
+    ...rowsOf(RECORD, ["tokens", "window", "transcriptSize", "model", "transcriptPath"], [
+      undefined,
+    ]),
+    row(RECORD, { version: 2 }),
+  ],
+  rejects: [
+    ...notObjects(RECORD),
+    ...["sessionId", "recordedAt", "percent"].map((key) => without(RECORD, key)),
+    ...rowsOf(RECORD, ["sessionId", "model", "transcriptPath"], NOT_STRINGS),
+    // Optional, not nullable: a null reading is not a record.
+    ...rowsOf(RECORD, ["recordedAt", "percent", "tokens", "window", "transcriptSize"], NOT_NUMBERS),
+  ],
+}, {
+  guard: isStatuslineInput,
+  accepts: [
+    ["a session_id", { session_id: "s-1" }],
+    ...rowsOf({ session_id: "s-1" }, ["transcript_path"], [null, "", undefined]),
+    ...rowsOf({ session_id: "s-1" }, ["model"], [null, undefined, {}, { id: null }, { id: "" }]),
+    row({ session_id: "s-1" }, { model: { id: undefined, display_name: "Opus" } }),
+    ...rowsOf({ session_id: "s-1" }, ["context_window", "cost"], ANY),
+  ],
+  rejects: [
+    ...notObjects({ session_id: "s-1" }),
+    ["no session_id", { transcript_path: "/t.jsonl" }],
+    ...rowsOf({}, ["session_id"], ["", undefined, ...NOT_STRINGS]),
+    ...rowsOf({ session_id: "s-1" }, ["transcript_path"], [1, [], {}]),
+    ...rowsOf({ session_id: "s-1" }, ["model"], ["opus", 1, [], [{ id: "x" }]]),
+    ...rowsOf({ session_id: "s-1" }, ["model"], [{ id: 1 }, { id: [] }, { id: {} }]),
+  ],
+}];
 
-const CASES_PER_SHAPE = 30_000;
-
-for (const shape of SHAPES) {
-  Deno.test(`${shape.guard.name}() accepts exactly what ${shape.name} accepts`, () => {
-    const rand = seededRandom(0x5eed ^ shape.name.length);
-    const fields = fieldsOf(shape.schema);
-    const accepted = { valid: 0, mutated: 0, hostile: 0 };
-    let rejected = 0;
-    for (let i = 0; i < CASES_PER_SHAPE; i++) {
-      const origin = i % 3 === 0 ? "valid" : i % 3 === 1 ? "mutated" : "hostile";
-      const base = origin === "valid"
-        ? validObject(rand, fields, 0)
-        : origin === "mutated"
-        ? mutated(rand, fields)
-        : hostile(rand);
-      const value = rand() < 0.5 ? base : fromText(rand, base);
-      const zod = shape.schema.safeParse(value);
-      const guard = shape.guard(value);
-      if (zod.success !== guard) {
-        throw new Error(
-          `case ${i} (${origin}): zod ${zod.success}, guard ${guard} for ${
-            Deno.inspect(value, { depth: 6 })
-          }`,
-        );
-      }
-      if (guard) accepted[origin]++;
-      else rejected++;
-    }
-    // A corpus that only ever accepts, or only ever rejects, proves nothing.
-    const counts = JSON.stringify({ accepted, rejected });
-    assert(accepted.valid > CASES_PER_SHAPE / 6, counts);
-    assert(accepted.mutated > 0, counts);
-    assert(rejected > CASES_PER_SHAPE / 10, counts);
+for (const { guard, accepts, rejects } of SHAPES) {
+  Deno.test(`${guard.name}() accepts and rejects what its table says`, () => {
+    for (const [label, value] of accepts) assertEquals(guard(value), true, `accepts ${label}`);
+    for (const [label, value] of rejects) assertEquals(guard(value), false, `rejects ${label}`);
   });
 }
 
-Deno.test("the guards take every captured real payload the way the schemas do", () => {
+Deno.test("the guards accept every captured real payload", () => {
   const names = readdirSync(PAYLOADS).filter((name) => name.endsWith(".json"));
   for (const name of names) {
     const value: unknown = JSON.parse(Deno.readTextFileSync(join(PAYLOADS, name)));
-    const statusline = name.startsWith("statusline.");
-    const shape = SHAPES.find((s) =>
-      s.name === (statusline ? "StatuslineInputSchema" : "HookPayloadSchema")
-    )!;
-    assertEquals(shape.guard(value), true, name);
-    assertEquals(shape.schema.safeParse(value).success, true, name);
-    if (statusline && typeof value === "object" && value !== null && "context_window" in value) {
-      assertEquals(isContextWindow(value.context_window), true, name);
-      assertEquals(ContextWindowSchema.safeParse(value.context_window).success, true, name);
+    if (!name.startsWith("statusline.")) assertEquals(isHookPayload(value), true, name);
+    else {
+      assertEquals(isStatuslineInput(value), true, name);
+      assertEquals(isContextWindow((value as Fields).context_window), true, name);
     }
   }
   // Eight hook payloads and three statusline inputs, all captured from 2.1.328.
   const statuslines = names.filter((n) => n.startsWith("statusline.")).length;
-  assert(
-    names.length >= 11 && statuslines >= 3,
-    `${names.length} payloads, ${statuslines} statusline`,
-  );
+  assert(names.length >= 11 && statuslines >= 3, `${names.length} payloads, ${statuslines}`);
 });
