@@ -5,7 +5,8 @@
 import { basename, dirname, join } from "../core/path.ts";
 import { COMPACTION_SUMMARISER_PREFIX, SUBAGENT_FILE_PREFIX } from "../core/claude_code.ts";
 import { isRolloutPath } from "../core/codex.ts";
-import { isRecord, parseLine } from "../core/transcript_entry.ts";
+import { parseLine } from "../core/transcript_entry.ts";
+import { isObject } from "../schemas/guards.ts";
 import { newestRolloutFor, rolloutOf, rolloutsWithId } from "../io/codex_sessions.ts";
 import { withGeminiChats } from "../io/gemini_sessions.ts";
 import { findGitRoot } from "../io/rule_sources.ts";
@@ -241,5 +242,5 @@ function idsOf(path: string, head: string): { sessionId: string; agentId: string
 
 function parse(line: string): Record<string, unknown> | undefined {
   const value = parseLine(new TextEncoder().encode(line));
-  return isRecord(value) ? value : undefined;
+  return isObject(value) ? value : undefined;
 }

@@ -2,7 +2,8 @@
  * Codex CLI facts, each with its release, and what one rollout line means to this hook;
  * docs/maintainers/codex-facts.md says how each was measured (0.171.0, 2026-12-04).
  */
-import { count, type Fields, isRecord, text } from "./transcript_entry.ts";
+import { count, text } from "./transcript_entry.ts";
+import { type Fields, isObject } from "../schemas/guards.ts";
 
 /** Sessions' rollouts are under it: `$CODEX_HOME/sessions/YYYY/MM/DD/`. */
 export const SESSIONS_DIR = "sessions";
@@ -43,7 +44,7 @@ export type RolloutLine =
 
 /** `{timestamp, ordinal, type, payload}` as this hook reads it; anything else is undefined. */
 export function rolloutLineOf(entry: unknown): RolloutLine | undefined {
-  if (!isRecord(entry) || !isRecord(entry.payload)) return undefined;
+  if (!isObject(entry) || !isObject(entry.payload)) return undefined;
   const payload = entry.payload;
   switch (entry.type) {
     case "compacted":
@@ -66,7 +67,7 @@ export function rolloutLineOf(entry: unknown): RolloutLine | undefined {
 }
 
 function usage(value: unknown, window: number | undefined): RolloutLine | undefined {
-  const tokens = isRecord(value) ? count(value.input_tokens) : undefined;
+  const tokens = isObject(value) ? count(value.input_tokens) : undefined;
   if (tokens === undefined) return undefined;
   // A compaction writes a count of 0 for the new context: a window, not a reading.
   if (tokens === 0) return window ? { kind: "window", window } : undefined;
@@ -75,7 +76,7 @@ function usage(value: unknown, window: number | undefined): RolloutLine | undefi
 
 function eventOf(payload: Fields): RolloutLine | undefined {
   if (payload.type === "token_count") {
-    const info = isRecord(payload.info) ? payload.info : undefined;
+    const info = isObject(payload.info) ? payload.info : undefined;
     const window = count(info?.model_context_window) || undefined;
     return info && usage(info.last_token_usage, window);
   }
@@ -90,12 +91,12 @@ function itemOf(payload: Fields): RolloutLine | undefined {
   if (callId && /_call$/.test(type)) return { kind: "call", callId };
   if (payload.type !== "message" || payload.role !== "developer") return undefined;
   const meta = payload.internal_chat_message_metadata_passthrough;
-  const kinds = isRecord(meta) && Array.isArray(meta.content_item_kinds)
+  const kinds = isObject(meta) && Array.isArray(meta.content_item_kinds)
     ? meta.content_item_kinds
     : [];
   if (!kinds.includes(HOOK_CONTEXT_KIND) || !Array.isArray(payload.content)) return undefined;
   const texts = payload.content.flatMap((part) =>
-    isRecord(part) && text(part.text) ? [part.text as string] : []
+    isObject(part) && text(part.text) ? [part.text as string] : []
   );
   return { kind: "answer", texts };
 }
@@ -127,7 +128,7 @@ export function rolloutPointsOf(
     const entry = parse(line);
     const found = rolloutLineOf(entry);
     if (found?.kind === "call") {
-      const time = isRecord(entry) ? text(entry.timestamp) : undefined;
+      const time = isObject(entry) ? text(entry.timestamp) : undefined;
       pending.push({ id: found.callId, time });
     } else if (found?.kind === "usage") flush(end + 1);
     else if (found?.kind === "answer") points.push({ kind: "answer", end, texts: found.texts });

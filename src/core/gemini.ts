@@ -3,7 +3,8 @@
  * this hook; docs/maintainers/gemini-facts.md says how each was measured (0.61.0, 2026-12-07).
  */
 import type { RolloutPoint } from "./codex.ts";
-import { count, isRecord, text } from "./transcript_entry.ts";
+import { count, text } from "./transcript_entry.ts";
+import { isObject } from "../schemas/guards.ts";
 
 /** The tool-call event: a tool's result, before it is sent (0.61.0 has no failure event). */
 export const AFTER_TOOL = "AfterTool";
@@ -48,9 +49,9 @@ export type ChatLine =
 /** A user message's tool results: each call's id and the hook answers in its `<hook_context>`. */
 function resultsOf(content: unknown): { id: string; answers: string[] }[] {
   return (Array.isArray(content) ? content : []).flatMap((part) => {
-    const result = isRecord(part) && isRecord(part.functionResponse) && part.functionResponse;
+    const result = isObject(part) && isObject(part.functionResponse) && part.functionResponse;
     if (!result || !text(result.id)) return [];
-    const output = isRecord(result.response) ? text(result.response.output) ?? "" : "";
+    const output = isObject(result.response) ? text(result.response.output) ?? "" : "";
     return [{
       id: result.id as string,
       answers: [...output.matchAll(HOOK_CONTEXT)].map((m) => m[1]!),
@@ -64,17 +65,17 @@ function resultsOf(content: unknown): { id: string; answers: string[] }[] {
  * a `$set` of `messages` that starts with a snapshot (a compression).
  */
 export function chatLineOf(entry: unknown): ChatLine | undefined {
-  if (!isRecord(entry)) return undefined;
-  if (isRecord(entry.$set)) {
+  if (!isObject(entry)) return undefined;
+  if (isObject(entry.$set)) {
     const messages = entry.$set.messages;
     const snapshot = Array.isArray(messages) &&
       messages.some((m) =>
-        isRecord(m) && m.type === "user" && Array.isArray(m.content) &&
-        m.content.some((p) => isRecord(p) && text(p.text)?.startsWith(SNAPSHOT_TAG))
+        isObject(m) && m.type === "user" && Array.isArray(m.content) &&
+        m.content.some((p) => isObject(p) && text(p.text)?.startsWith(SNAPSHOT_TAG))
       );
     return snapshot ? { kind: "compacted" } : undefined;
   }
-  if (entry.type === "gemini" && isRecord(entry.tokens)) {
+  if (entry.type === "gemini" && isObject(entry.tokens)) {
     const tokens = count(entry.tokens.input);
     if (!tokens) return undefined;
     return { kind: "usage", tokens, model: text(entry.model), id: String(entry.id) };
@@ -88,11 +89,11 @@ export function chatLineOf(entry: unknown): ChatLine | undefined {
 
 /** `model.compressionThreshold` and `context.fileName` from a settings.json's value. */
 export function settingsOf(raw: unknown): { threshold?: number; files?: string[] } {
-  if (!isRecord(raw)) return {};
+  if (!isObject(raw)) return {};
   const out: { threshold?: number; files?: string[] } = {};
-  const threshold = isRecord(raw.model) ? count(raw.model.compressionThreshold) : undefined;
+  const threshold = isObject(raw.model) ? count(raw.model.compressionThreshold) : undefined;
   if (threshold && threshold < 1) out.threshold = threshold;
-  const name = isRecord(raw.context) ? raw.context.fileName : undefined;
+  const name = isObject(raw.context) ? raw.context.fileName : undefined;
   const names = (Array.isArray(name) ? name : [name]).filter((n) => text(n)) as string[];
   if (names.length > 0) out.files = names;
   return out;
@@ -115,11 +116,11 @@ export function chatPointsOf(
   const done = new Set<string>();
   for (const { line, end } of lines) {
     const entry = parse(line);
-    if (!isRecord(entry) || entry.type !== "gemini" || !text(entry.id)) continue;
+    if (!isObject(entry) || entry.type !== "gemini" || !text(entry.id)) continue;
     const id = entry.id as string;
     if (!firstEnd.has(id)) firstEnd.set(id, end + 1);
     for (const call of Array.isArray(entry.toolCalls) ? entry.toolCalls : []) {
-      if (!isRecord(call) || !text(call.id) || done.has(call.id as string)) continue;
+      if (!isObject(call) || !text(call.id) || done.has(call.id as string)) continue;
       done.add(call.id as string);
       const tool = text(call.name) ?? "tool";
       const time = text(entry.timestamp);

@@ -1,8 +1,7 @@
 /** What one transcript line means to this hook; checked by hand, not zod: it runs on every call. */
 import { CANCELLED_ATTACHMENT, COMPACT_BOUNDARY, DELIVERED_ATTACHMENT } from "./claude_code.ts";
 import { FORK_CONTEXT_REF, RAN_ATTACHMENT } from "./claude_code.ts";
-
-export type Fields = Record<string, unknown>;
+import { isObject } from "../schemas/guards.ts";
 
 const decoder = new TextDecoder();
 
@@ -17,10 +16,6 @@ export function parseLine(bytes: Uint8Array): unknown {
 /** A line's raw text may hold a usage: checked before parsing, which costs more. */
 export const mayBeUsage = (text: string) =>
   text.includes('"assistant"') && text.includes('"usage"');
-
-export function isRecord(value: unknown): value is Fields {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 export const text = (value: unknown) => typeof value === "string" ? value : undefined;
 
@@ -48,14 +43,14 @@ export interface EntryUsage {
  * error, `<synthetic>`, or all zeros (in-flight entries kept across a compaction).
  */
 export function usageOf(entry: unknown, sidechainFile: boolean): EntryUsage | undefined {
-  if (!isRecord(entry) || entry.type !== "assistant") return undefined;
+  if (!isObject(entry) || entry.type !== "assistant") return undefined;
   const { isSidechain, isApiErrorMessage, message, timestamp, version } = entry;
   if (!optional(isSidechain, "boolean", true) || !optional(isApiErrorMessage, "boolean", true)) {
     return undefined;
   }
-  if (!optional(timestamp, "string") || !isRecord(message)) return undefined;
+  if (!optional(timestamp, "string") || !isObject(message)) return undefined;
   const { id, model, usage } = message;
-  if (!optional(id, "string") || !optional(model, "string") || !isRecord(usage)) return undefined;
+  if (!optional(id, "string") || !optional(model, "string") || !isObject(usage)) return undefined;
   const parts = ["input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"]
     .map((key) => usage[key]);
   if (!parts.every((part) => optional(part, "number", true))) return undefined;
@@ -78,7 +73,7 @@ export function usageOf(entry: unknown, sidechainFile: boolean): EntryUsage | un
 
 /** `entry` is an assistant entry holding `toolUseId`, whatever its usage (a gateway writes 0s). */
 export function holdsToolUse(entry: unknown, toolUseId: string): boolean {
-  if (!isRecord(entry) || entry.type !== "assistant" || !isRecord(entry.message)) return false;
+  if (!isObject(entry) || entry.type !== "assistant" || !isObject(entry.message)) return false;
   return idsOf(entry.message.content, "tool_use", "id").includes(toolUseId);
 }
 
@@ -86,15 +81,15 @@ export function holdsToolUse(entry: unknown, toolUseId: string): boolean {
 function idsOf(content: unknown, type: string, key: string): string[] {
   if (!Array.isArray(content)) return [];
   return content.flatMap((block) => {
-    const id = isRecord(block) && block.type === type ? block[key] : undefined;
+    const id = isObject(block) && block.type === type ? block[key] : undefined;
     return typeof id === "string" ? [id] : [];
   });
 }
 
 /** An entry's place in its chain: ids, and whether it is a user's turn (no tool result) or a marker. */
 export function chainLinkOf(entry: unknown) {
-  if (!isRecord(entry) || typeof entry.uuid !== "string") return undefined;
-  const message = isRecord(entry.message) ? entry.message : {};
+  if (!isObject(entry) || typeof entry.uuid !== "string") return undefined;
+  const message = isObject(entry.message) ? entry.message : {};
   return {
     uuid: entry.uuid,
     parent: text(entry.parentUuid),
@@ -107,22 +102,22 @@ export function chainLinkOf(entry: unknown) {
 
 /** A `compact_boundary`'s trigger and the context size it compacted. */
 export function compactionOf(entry: unknown) {
-  if (!isRecord(entry) || entry.type !== "system" || entry.subtype !== COMPACT_BOUNDARY) return;
+  if (!isObject(entry) || entry.type !== "system" || entry.subtype !== COMPACT_BOUNDARY) return;
   const meta = entry.compactMetadata;
-  if (!isRecord(meta) || typeof meta.preTokens !== "number" || !(meta.preTokens > 0)) return;
+  if (!isObject(meta) || typeof meta.preTokens !== "number" || !(meta.preTokens > 0)) return;
   return { trigger: text(meta.trigger), preTokens: meta.preTokens };
 }
 
 /** A compaction marker (`summary` entries are session titles, not markers). */
 export function isCompactionMarker(entry: unknown): boolean {
-  if (!isRecord(entry)) return false;
+  if (!isObject(entry)) return false;
   return (entry.type === "system" && entry.subtype === COMPACT_BOUNDARY) ||
     (entry.type === "user" && entry.isCompactSummary === true);
 }
 
 /** The parent session a fork's first line names, and the last entry the fork took from it. */
 export function forkReferenceOf(entry: unknown) {
-  if (!isRecord(entry) || entry.type !== FORK_CONTEXT_REF) return undefined;
+  if (!isObject(entry) || entry.type !== FORK_CONTEXT_REF) return undefined;
   const { parentSessionId, parentLastUuid } = entry;
   if (typeof parentSessionId !== "string" || parentSessionId === "") return undefined;
   if (typeof parentLastUuid !== "string" || parentLastUuid === "") return undefined;
@@ -145,17 +140,17 @@ type RecordLine =
  */
 export function recordLineOf(entry: unknown): (RecordLine & { sidechain?: true }) | undefined {
   const line = recordOf(entry);
-  return line && isRecord(entry) && entry.isSidechain === true
+  return line && isObject(entry) && entry.isSidechain === true
     ? { ...line, sidechain: true }
     : line;
 }
 
 function recordOf(entry: unknown): RecordLine | undefined {
   if (isCompactionMarker(entry)) return { kind: "compacted", boundary: compactionOf(entry) };
-  if (!isRecord(entry)) return undefined;
+  if (!isObject(entry)) return undefined;
   if (entry.type === "attachment") {
     const attachment = entry.attachment;
-    if (!isRecord(attachment)) return undefined;
+    if (!isObject(attachment)) return undefined;
     const call = text(attachment.toolUseID);
     if (attachment.type === DELIVERED_ATTACHMENT) {
       return { kind: "answer", call, texts: [...stringsIn(attachment, 3)] };
@@ -168,7 +163,7 @@ function recordOf(entry: unknown): RecordLine | undefined {
     return undefined;
   }
   if (entry.type === "user") {
-    const message = isRecord(entry.message) ? entry.message : {};
+    const message = isObject(entry.message) ? entry.message : {};
     const calls = idsOf(message.content, "tool_result", "tool_use_id");
     return calls.length > 0 ? { kind: "result", calls } : undefined;
   }

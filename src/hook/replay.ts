@@ -27,7 +27,8 @@ import { type ByteSource, joinLastFirst } from "../io/reverse_lines.ts";
 import { withTranscript } from "../io/transcript.ts";
 import { readerFor } from "../io/hosts.ts";
 import type { RolloutPoint } from "../core/codex.ts";
-import { isRecord, parseLine, text } from "../core/transcript_entry.ts";
+import { parseLine, text } from "../core/transcript_entry.ts";
+import { isObject } from "../schemas/guards.ts";
 
 /** Where the hook runs: just past a tool call's entry (`end`), or past a compaction marker. */
 type Point =
@@ -125,7 +126,7 @@ function pointsOf(source: ByteSource, size: number, sidechainFile: boolean, toke
       continue;
     }
     const entry = parseLine(line);
-    if (!isRecord(entry)) continue;
+    if (!isObject(entry)) continue;
     const found = record ? recordLineOf(entry) : undefined;
     const receipt = found?.sidechain && !sidechainFile ? undefined : found;
     const label = receipt?.kind === "answer" ? labelIn(receipt.texts, token) : undefined;

@@ -7,8 +7,7 @@
  */
 import { COMPRESSION_THRESHOLD, CONTEXT_FILES, isChatPath, settingsOf } from "../core/gemini.ts";
 import { join } from "../core/path.ts";
-import { isRecord } from "../core/transcript_entry.ts";
-import { fieldOf } from "../schemas/guards.ts";
+import { fieldOf, isObject } from "../schemas/guards.ts";
 import { failed, type Result } from "../core/result.ts";
 import type { Settings } from "../settings/resolve.ts";
 import { entriesOf, readHead, readJson, statOf } from "./files.ts";
@@ -56,7 +55,7 @@ function located(path: string, cwd?: string): Located {
 function chatFolders(dir: string): { chats: string; cwd: string | undefined }[] {
   // No registry: the folders are still there.
   const registry = fieldOf(readJson(join(dir, "projects.json")), "projects");
-  const projects = isRecord(registry) ? registry : {};
+  const projects = isObject(registry) ? registry : {};
   const cwdOf = (id: string) => Object.keys(projects).find((p) => projects[p] === id);
   return entriesOf(join(dir, "tmp")).filter((e) => e.isDirectory).map((e) => ({
     chats: join(dir, "tmp", e.name, "chats"),
