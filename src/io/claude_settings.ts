@@ -3,7 +3,7 @@
  * (2.1.329), so the state keeps what was read with the files' sizes and times; a steady call
  * only `stat`s them.
  */
-import { fieldOf } from "../schemas/guards.ts";
+import { fieldOf, isObject } from "../schemas/guards.ts";
 import type { Settings } from "../settings/resolve.ts";
 import { join } from "../core/path.ts";
 import { entriesOf, readJson, statOf } from "./files.ts";
@@ -64,7 +64,7 @@ export function compactSourceOf(file: string, json: unknown): CompactSettingsSou
   if (window !== undefined) source.window = window;
   const models = fieldOf(json, "modelSettings");
   const byModel: Record<string, number | "auto"> = {};
-  if (typeof models === "object" && models !== null && !Array.isArray(models)) {
+  if (isObject(models)) {
     for (const [model, entry] of Object.entries(models)) {
       if (Object.hasOwn(Object.prototype, model)) continue;
       const value = fieldOf(entry, "autoCompactWindow");
