@@ -14,12 +14,15 @@ export const AGENTS_FILES: readonly string[] = ["AGENTS.override.md", "AGENTS.md
 /** A hook answer Codex delivered is recorded as a developer message of this kind. */
 export const HOOK_CONTEXT_KIND = "hooks.additional_context";
 
+/** The text every compaction line of a rollout holds (its `type`). */
+export const COMPACTED_KEY = '"compacted"';
+
 /** Texts a line must hold to mean anything here: tested before parsing, which costs more. */
 export const ROLLOUT_KEYS: readonly string[] = [
   '"token_count"',
   '"token_usage_record"',
   '"model_context_window"',
-  '"compacted"',
+  COMPACTED_KEY,
   '_call"', // function_call, custom_tool_call, local_shell_call
   '_call_output"',
   HOOK_CONTEXT_KIND,

@@ -4,7 +4,7 @@
  * shared. The reading is the newest response's input tokens against the `model_context_window`
  * the rollout states; the receipts are Codex's records of delivered hook answers.
  */
-import { ROLLOUT_KEYS, rolloutLineOf } from "../core/codex.ts";
+import { COMPACTED_KEY, ROLLOUT_KEYS, rolloutLineOf } from "../core/codex.ts";
 import { SESSION_START } from "../core/claude_code.ts";
 import type { ReceiptEvidence } from "../core/receipts.ts";
 import type { TranscriptUsage, TranscriptView, ViewQuery } from "../core/view.ts";
@@ -13,7 +13,7 @@ import { hostLines, MAX_SCAN_BYTES, type ReceiptQuery } from "./host_lines.ts";
 
 const lines = hostLines({
   keys: ROLLOUT_KEYS,
-  markers: ['"compacted"'],
+  markers: [COMPACTED_KEY],
   lineOf: rolloutLineOf,
   answersOf: (line) => line.kind === "answer" ? line.texts : [],
 });

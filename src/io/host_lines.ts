@@ -55,6 +55,7 @@ interface HostLines<L extends { kind: string }> {
 /** A host's file read backwards, each reading in the host's own terms. */
 export function hostLines<L extends { kind: string }>(host: HostLines<L>) {
   const { keys, markers } = host;
+  /** `text` holds one of the host's compaction marker texts (a line worth parsing for one). */
   const marks = (text: string) => markers.some((marker) => text.includes(marker));
   /** The longest marker text: search pieces overlap by one less, so none is cut in two. */
   const markerLength = Math.max(...markers.map((text) => text.length));
@@ -205,5 +206,5 @@ export function hostLines<L extends { kind: string }>(host: HostLines<L>) {
     };
   }
 
-  return { linesBack, finishView, receiptsBack, historyOf };
+  return { linesBack, finishView, receiptsBack, historyOf, marks };
 }

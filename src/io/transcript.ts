@@ -34,7 +34,6 @@ import { hostLines, MAX_SCAN_BYTES, type ReceiptQuery } from "./host_lines.ts";
 const PAIR_LINES = 8;
 
 const decoder = new TextDecoder();
-const mayMark = (text: string) => COMPACTION_MARKER_TEXTS.some((marker) => text.includes(marker));
 
 /** Claude Code's lines as the walks shared with the other hosts read them. */
 const lines = hostLines({
@@ -108,7 +107,7 @@ export function viewOf(raw: ByteSource, size: number, query: ViewQuery): Transcr
     // Results written since the newest response began (the walk stops before it).
     const result = text.includes('"tool_result"');
     if (result) { for (const m of text.matchAll(/"tool_use_id":"([^"]+)"/g)) results.add(m[1]!); }
-    const marks = mayMark(text);
+    const marks = lines.marks(text);
     const warning = text.includes("Token usage:") ? tokenUsageIn(text) : undefined;
     if (!marks && !mayBeUsage(text) && !warning) {
       if (!newest && !result && text.includes('"type":"user"')) view.promptAfterUsage = true;
